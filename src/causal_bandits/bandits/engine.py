@@ -1,0 +1,139 @@
+"""The shared bandit engine: all seeds of a job advance together, one round at a time.
+
+A policy holds its state as arrays of shape (n_seeds, n_arms) and chooses one arm per seed per
+round; an environment turns (arms, uniforms) into rewards. Every policy here implements the same
+small interface (scikit-learn style: hyper-parameters in ``__init__``, state created by
+``reset``), so the engine, the run store and the workflow treat all algorithms alike.
+
+Randomness: the environment reads the stream ``(paper, experiment, seed, "environment")`` and the
+policy the streams ``(paper, experiment, seed, "policy/<name>")`` it asks for at ``reset``. Neither key names the algorithm or the
+arm set, so every algorithm of an experiment meets the same environment draws (common random
+numbers), and two strategies with the same arm list and algorithm give bit-identical runs
+(Lee & Bareinboim 2019, footnote 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from causal_bandits.rng import SeedStreams
+
+
+class Policy(Protocol):
+    """What the engine needs from a bandit algorithm."""
+
+    def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
+        """Forget everything; prepare state for ``n_seeds`` parallel runs over ``n_arms`` arms.
+
+        ``stream(name)`` returns the policy's keyed uniform stream called ``name``.
+        """
+
+    def select(self, t: int) -> np.ndarray:
+        """Arms (int array, shape (n_seeds,)) to pull at round ``t`` (1-based)."""
+
+    def update(self, arms: np.ndarray, rewards: np.ndarray) -> None:
+        """Record the rewards (shape (n_seeds,), values in {0, 1}) of the pulled arms."""
+
+
+class Environment(Protocol):
+    """What the engine needs from a stochastic bandit environment."""
+
+    means: np.ndarray  # exact expected reward of each arm, shape (n_arms,)
+    noise_width: int  # uniforms consumed per seed per round
+
+    def pull(self, arms: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        """Rewards of ``arms`` given this round's uniforms ``noise`` (n_seeds, noise_width)."""
+
+
+@dataclass(frozen=True)
+class BernoulliArms:
+    """Independent Bernoulli arms: the reward of arm a is ``u < means[a]``."""
+
+    means: np.ndarray
+    noise_width: int = 1
+
+    def pull(self, arms: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        return (noise[:, 0] < self.means[arms]).astype(np.int8)
+
+
+@dataclass
+class Trace:
+    """What one job records: values at the grid rounds, per seed, plus per-seed summaries.
+
+    ``cum_regret`` is the pseudo-regret sum_{s<=t} (mu* - mu_{a_s}) (its mean estimates the
+    expected regret with less noise); ``cum_realized_regret`` is t mu* - sum_{s<=t} y_s, the
+    convention of Lee & Bareinboim's code. Both have the same expectation.
+    """
+
+    seeds: np.ndarray  # (n_seeds,)
+    rounds: np.ndarray  # (n_grid,) 1-based
+    cum_regret: np.ndarray  # (n_seeds, n_grid)
+    cum_realized_regret: np.ndarray  # (n_seeds, n_grid)
+    arm: np.ndarray  # (n_seeds, n_grid) arm pulled at that round
+    optimal: np.ndarray  # (n_seeds, n_grid) bool
+    optimal_fraction: np.ndarray  # (n_seeds,) share of all T rounds that pulled an optimal arm
+
+
+def linear_grid(horizon: int, points: int) -> np.ndarray:
+    """About ``points`` rounds spread evenly over 1..horizon, always including both ends."""
+    if horizon < 1:
+        raise ValueError(f"horizon must be >= 1, got {horizon}")
+    return np.unique(np.linspace(1, horizon, min(points, horizon)).round().astype(np.int64))
+
+
+def simulate(
+    policy: Policy,
+    env: Environment,
+    *,
+    paper: str,
+    experiment: str,
+    seeds: Sequence[int],
+    horizon: int,
+    grid: np.ndarray,
+    block: int = 4096,
+) -> Trace:
+    """Run ``policy`` on ``env`` for every seed in ``seeds`` over ``horizon`` rounds."""
+    seeds = np.asarray(seeds, dtype=np.int64)
+    n, means = seeds.size, np.asarray(env.means, dtype=float)
+    grid = np.asarray(grid, dtype=np.int64)
+    mu_star = means.max()
+    is_optimal = np.isclose(means, mu_star, rtol=0.0, atol=1e-12)
+    env_streams = SeedStreams(paper, experiment, seeds, "environment", block)
+    policy.reset(
+        n, means.size, lambda name: SeedStreams(paper, experiment, seeds, f"policy/{name}", block)
+    )
+
+    shape = (n, grid.size)
+    trace = Trace(
+        seeds=seeds,
+        rounds=grid,
+        cum_regret=np.empty(shape),
+        cum_realized_regret=np.empty(shape),
+        arm=np.empty(shape, dtype=np.int32),
+        optimal=np.empty(shape, dtype=bool),
+        optimal_fraction=np.empty(n),
+    )
+    gap = mu_star - means
+    regret = np.zeros(n)
+    reward_sum = np.zeros(n, dtype=np.int64)
+    n_optimal = np.zeros(n, dtype=np.int64)
+    g = 0
+    for t in range(1, horizon + 1):
+        arms = policy.select(t)
+        rewards = env.pull(arms, env_streams.uniform(env.noise_width))
+        policy.update(arms, rewards)
+        regret += gap[arms]
+        reward_sum += rewards
+        n_optimal += is_optimal[arms]
+        if g < grid.size and grid[g] == t:
+            trace.cum_regret[:, g] = regret
+            trace.cum_realized_regret[:, g] = t * mu_star - reward_sum
+            trace.arm[:, g] = arms
+            trace.optimal[:, g] = is_optimal[arms]
+            g += 1
+    trace.optimal_fraction[:] = n_optimal / horizon
+    return trace

@@ -1,0 +1,121 @@
+"""Where to intervene: MIS, MUCT, IB and POMIS, with non-manipulable variables.
+
+Lee & Bareinboim, "Structural Causal Bandits: Where to Intervene?" (NeurIPS-18) define minimal
+intervention sets (MIS), the minimal unobserved-confounders' territory (MUCT), the interventional
+border (IB), and characterise possibly-optimal MISs: X is a POMIS iff IB(G_{\\bar X}, Y) = X, which
+their Algorithm 1 (POMISs/subPOMISs) enumerates without trying every subset. Lee & Bareinboim,
+"Structural Causal Bandits with Non-Manipulable Variables" (AAAI-19) add a set N of non-manipulable
+variables: MISs are filtered (𝕄^N = {W ∈ 𝕄 : W ∩ N = ∅}), but POMISs are *not* — Theorem 4 gives
+ℙ^N_{G,Y} = ℙ_{H,Y} with H the latent projection of G onto V \\ N.
+
+Every set family is returned as a list of tuples of sorted names in canonical order (size, names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from causal_bandits.errors import DiagramError
+from causal_bandits.scm.diagram import CausalDiagram, Nodes, canonical_sets
+
+Sets = list[tuple[str, ...]]
+
+
+def _non_manipulable(G: CausalDiagram, Y: str, N: Nodes) -> frozenset[str]:
+    """Validate the reward and N; return N as a set."""
+    if not isinstance(Y, str) or Y not in G.nodes:
+        raise DiagramError(f"reward {Y!r} is not a node of the diagram; choose one of {list(G.nodes)}")
+    n = G.node_set(N)
+    if Y in n:
+        raise DiagramError(f"the reward {Y!r} cannot be non-manipulable; remove it from non_manipulable")
+    return n
+
+
+def _territory(G: CausalDiagram, Y: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(MUCT(G, Y), IB(G, Y)) — NeurIPS-18 Def. of MUCT and IB; SPEC §2.2.
+
+    T grows from {Y} by c-components and descendants inside H = G[An(Y)] until closed;
+    IB = pa_G(T) \\ T.
+    """
+    H = G.subgraph(G.ancestors(Y))
+    T = frozenset({Y})
+    while True:
+        grown = H.descendants(T).union(*(H.c_component(v) for v in T))
+        if grown == T:
+            return T, G.parents(T) - T
+        T = grown
+
+
+def muct(G: CausalDiagram, Y: str) -> tuple[str, ...]:
+    """MUCT(G, Y): the minimal unobserved-confounders' territory of Y, sorted."""
+    _non_manipulable(G, Y, ())
+    return tuple(sorted(_territory(G, Y)[0]))
+
+
+def interventional_border(G: CausalDiagram, Y: str) -> tuple[str, ...]:
+    """IB(G, Y) = pa(MUCT(G, Y)) \\ MUCT(G, Y), sorted."""
+    _non_manipulable(G, Y, ())
+    return tuple(sorted(_territory(G, Y)[1]))
+
+
+def brute_force_sets(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
+    """BF: every intervention set X ⊆ V \\ {Y} \\ N (∅ included), in canonical order."""
+    candidates = sorted(set(G.nodes) - {Y} - _non_manipulable(G, Y, N))
+    return [X for size in range(len(candidates) + 1) for X in combinations(candidates, size)]
+
+
+def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
+    """𝕄^N_{G,Y} (AAAI-19 Def. 2): X ⊆ V \\ {Y} \\ N with X ⊆ an(Y) in G_{\\bar X} (NeurIPS-18 test).
+
+    an(Y) is strict, as in the paper; since Y ∉ X this is the same test with An(Y).
+    """
+    return [X for X in brute_force_sets(G, Y, N) if set(X) <= G.do(X).ancestors(Y) - {Y}]
+
+
+def _manipulable_projection(G: CausalDiagram, Y: str, N: Nodes) -> CausalDiagram:
+    """H = proj(G, V \\ N) (H = G when N = ∅), the graph of AAAI-19 Theorem 4."""
+    n = _non_manipulable(G, Y, N)
+    return G.latent_projection(set(G.nodes) - n) if n else G
+
+
+def pomis(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
+    """ℙ^N_{G,Y} by NeurIPS-18 Algorithm 1 (POMISs) on proj(G, V \\ N) (AAAI-19 Theorem 4).
+
+    Projection, not filtering: {X ∈ ℙ_{G,Y} : X ∩ N = ∅} misses sets such as {X} in the front-door
+    graph with N = {Z} (AAAI-19 Proposition 1 only gives the inclusion).
+    """
+    H = _manipulable_projection(G, Y, N)
+    H = H.subgraph(H.ancestors(Y))
+    T, X = _territory(H, Y)
+    H = H.do(X).subgraph(T | X)
+    order = [v for v in reversed(H.topological_order()) if v in T - {Y}]
+    return canonical_sets(_sub_pomis(H, Y, order, frozenset()) | {X})
+
+
+def _sub_pomis(G: CausalDiagram, Y: str, Ws: Sequence[str], obs: frozenset[str]) -> set[frozenset[str]]:
+    """subPOMISs of NeurIPS-18 Algorithm 1: intervene on each W_i in turn, skipping borders that
+    meet variables already explored earlier in this branch (``obs`` ∪ W_1..W_{i-1})."""
+    found: set[frozenset[str]] = set()
+    for i, W in enumerate(Ws):
+        T, X = _territory(G.do(W), Y)
+        explored = obs | set(Ws[:i])
+        if X & explored:
+            continue
+        found.add(X)
+        rest = [w for w in Ws[i + 1 :] if w in T]
+        if rest:
+            found |= _sub_pomis(G.do(X).subgraph(T | X), Y, rest, explored)
+    return found
+
+
+def pomis_brute_force(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
+    """Reference ℙ^N_{G,Y} = {X ⊆ V(H) \\ {Y} : IB(H_{\\bar X}, Y) = X}, H = proj(G, V \\ N)
+    (NeurIPS-18 POMIS characterisation + AAAI-19 Theorem 4), checking every subset."""
+    H = _manipulable_projection(G, Y, N)
+    return [X for X in brute_force_sets(H, Y) if _territory(H.do(X), Y)[1] == set(X)]
+
+
+def n_arms(sets: Iterable[Sequence[str]]) -> int:
+    """Number of arms of a family of intervention sets over binary variables: Σ_X 2^|X|."""
+    return sum(2 ** len(X) for X in sets)

@@ -1,0 +1,243 @@
+"""Causal diagrams: acyclic directed mixed graphs (ADMGs).
+
+A causal diagram G = (V, E_→, E_↔) has a directed edge V_i → V_j when V_i is an argument of f_j and
+a bidirected edge V_i ↔ V_j when an unobserved confounder enters both f_i and f_j (Lee & Bareinboim,
+"Structural Causal Bandits with Non-Manipulable Variables", AAAI-19, §Preliminaries; same notation in
+their NeurIPS-18 "Structural Causal Bandits: Where to Intervene?", §2). The directed part is backed by
+a frozen :class:`networkx.DiGraph`; bidirected edges are a separate set (and a frozen undirected
+:class:`networkx.Graph` whose connected components are the c-components).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from itertools import combinations
+from typing import Any
+
+import networkx as nx
+
+from causal_bandits.errors import DiagramError
+
+Nodes = str | Iterable[str]
+"""One node name, or an iterable of node names."""
+
+_DICT_KEYS = ("nodes", "directed", "bidirected")
+
+
+def canonical_sets(sets: Iterable[Iterable[str]]) -> list[tuple[str, ...]]:
+    """Deduplicate ``sets`` into tuples of sorted names, ordered by (size, names)."""
+    return sorted({tuple(sorted(s)) for s in sets}, key=lambda s: (len(s), s))
+
+
+def _pair(kind: str, edge: Any) -> tuple[Any, Any]:
+    pair = () if isinstance(edge, str) or not isinstance(edge, Iterable) else tuple(edge)
+    if len(pair) != 2:
+        raise DiagramError(f"{kind} edge {edge!r} is not a pair; write each edge as [a, b]")
+    return pair
+
+
+class CausalDiagram:
+    """An immutable ADMG: the causal diagram of an SCM (AAAI-19 §Preliminaries).
+
+    Parameters are the node names (strings), directed edges ``(a, b)`` meaning a → b, and bidirected
+    edges ``(a, b)`` meaning a ↔ b (an unobserved confounder of a and b). Repeated edges collapse.
+    Invalid input (duplicate or unknown node, self-loop, directed cycle) raises :class:`DiagramError`.
+    Set-valued queries accept one node or an iterable of nodes and return a ``frozenset``.
+    """
+
+    __slots__ = ("_nodes", "_directed", "_bidirected", "_dag", "_confounding")
+
+    def __init__(self, nodes: Iterable[str], directed: Iterable[Any] = (), bidirected: Iterable[Any] = ()):
+        if isinstance(nodes, str):
+            raise DiagramError(f"nodes must be a list of names, not the string {nodes!r}; write [\"A\", \"B\", ...]")
+        seen: set[str] = set()
+        for v in nodes:
+            if not isinstance(v, str):
+                raise DiagramError(f"node {v!r} is not a string; name every variable with a string")
+            if v in seen:
+                raise DiagramError(f"node {v!r} is listed twice in nodes; list each variable once")
+            seen.add(v)
+        arrows = {self._checked_edge(seen, "directed", e) for e in directed}
+        confounded = {frozenset(self._checked_edge(seen, "bidirected", e)) for e in bidirected}
+        dag = nx.DiGraph()
+        dag.add_nodes_from(seen)
+        dag.add_edges_from(arrows)
+        try:
+            cycle = nx.find_cycle(dag)
+        except nx.NetworkXNoCycle:
+            pass
+        else:
+            path = " -> ".join([a for a, _ in cycle] + [cycle[0][0]])
+            raise DiagramError(f"directed cycle {path}; remove one of its edges (a causal diagram is acyclic)")
+        confounding = nx.Graph()
+        confounding.add_nodes_from(seen)
+        confounding.add_edges_from(tuple(e) for e in confounded)
+        set_ = object.__setattr__
+        set_(self, "_nodes", tuple(sorted(seen)))
+        set_(self, "_directed", frozenset(arrows))
+        set_(self, "_bidirected", frozenset(confounded))
+        set_(self, "_dag", nx.freeze(dag))
+        set_(self, "_confounding", nx.freeze(confounding))
+
+    @staticmethod
+    def _checked_edge(nodes: set[str], kind: str, edge: Any) -> tuple[str, str]:
+        a, b = _pair(kind, edge)
+        for v in (a, b):
+            if v not in nodes:
+                raise DiagramError(f"{kind} edge {[a, b]!r} names unknown node {v!r}; add it to nodes or fix the edge")
+        if a == b:
+            raise DiagramError(f"{kind} edge {[a, b]!r} is a self-loop on {a!r}; remove it")
+        return a, b
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("CausalDiagram is immutable; derive a new diagram instead")
+
+    # ----------------------------------------------------------------------------------- basics
+    @property
+    def nodes(self) -> tuple[str, ...]:
+        """V, sorted by name."""
+        return self._nodes
+
+    @property
+    def directed(self) -> frozenset[tuple[str, str]]:
+        """Directed edges (a, b) meaning a → b."""
+        return self._directed
+
+    @property
+    def bidirected(self) -> frozenset[frozenset[str]]:
+        """Bidirected edges {a, b} meaning a ↔ b."""
+        return self._bidirected
+
+    def node_set(self, vs: Nodes) -> frozenset[str]:
+        """``vs`` (one node or an iterable) as a frozenset; unknown names raise :class:`DiagramError`."""
+        if not isinstance(vs, Iterable):
+            raise DiagramError(f"expected a node name or a list of names, got {vs!r}")
+        names = [vs] if isinstance(vs, str) else list(vs)
+        for v in names:
+            if not isinstance(v, str) or v not in self._dag:
+                raise DiagramError(f"unknown node {v!r}; use one of the diagram's nodes {list(self._nodes)}")
+        return frozenset(names)
+
+    # ---------------------------------------------------------------------------- family (§Prel.)
+    def parents(self, vs: Nodes) -> frozenset[str]:
+        """pa(vs) = ⋃_{v ∈ vs} pa(v) (the argument is not added, but members can be parents of others)."""
+        return frozenset(p for v in self.node_set(vs) for p in self._dag.predecessors(v))
+
+    def children(self, vs: Nodes) -> frozenset[str]:
+        """ch(vs) = ⋃_{v ∈ vs} ch(v)."""
+        return frozenset(c for v in self.node_set(vs) for c in self._dag.successors(v))
+
+    def ancestors(self, vs: Nodes) -> frozenset[str]:
+        """An(vs): ancestors including ``vs`` itself."""
+        names = self.node_set(vs)
+        return names.union(*(nx.ancestors(self._dag, v) for v in names))
+
+    def descendants(self, vs: Nodes) -> frozenset[str]:
+        """De(vs): descendants including ``vs`` itself."""
+        names = self.node_set(vs)
+        return names.union(*(nx.descendants(self._dag, v) for v in names))
+
+    def c_component(self, v: str) -> frozenset[str]:
+        """CC(v): the nodes connected to ``v`` by bidirected paths (``v`` included)."""
+        if not isinstance(v, str):
+            raise DiagramError(f"c_component takes one node name, got {v!r}; pass a single string")
+        self.node_set(v)
+        return frozenset(nx.node_connected_component(self._confounding, v))
+
+    def c_components(self) -> list[frozenset[str]]:
+        """CC(G): the partition of V by bidirected connectivity, ordered by (size, sorted names)."""
+        components = [frozenset(c) for c in nx.connected_components(self._confounding)]
+        return sorted(components, key=lambda c: (len(c), sorted(c)))
+
+    def topological_order(self) -> tuple[str, ...]:
+        """Kahn's algorithm on the directed part, ties broken alphabetically (SPEC §2.1)."""
+        return tuple(nx.lexicographical_topological_sort(self._dag))
+
+    # ------------------------------------------------------------------------ derived diagrams
+    def do(self, xs: Nodes) -> CausalDiagram:
+        """G_{\\bar X}: drop directed edges into X and bidirected edges touching X."""
+        x = self.node_set(xs)
+        return CausalDiagram(
+            self._nodes,
+            (e for e in self._directed if e[1] not in x),
+            (e for e in self._bidirected if not e & x),
+        )
+
+    def subgraph(self, ws: Nodes) -> CausalDiagram:
+        """G[W]: the subgraph induced by W (keeps every edge with both ends in W)."""
+        w = self.node_set(ws)
+        return CausalDiagram(
+            w,
+            (e for e in self._directed if set(e) <= w),
+            (e for e in self._bidirected if e <= w),
+        )
+
+    def without(self, ws: Nodes) -> CausalDiagram:
+        """G \\ W = G[V \\ W]."""
+        return self.subgraph(set(self._nodes) - self.node_set(ws))
+
+    def latent_projection(self, keep: Nodes) -> CausalDiagram:
+        """proj(G, V'): marginalise N = V \\ V' (Verma & Pearl 1990; AAAI-19 §"Characterizing POMIS").
+
+        The projection onto V' has
+          1. A → B iff G has a directed path A → … → B whose interior nodes all lie in N;
+          2. A ↔ B iff some source reaches both A and B by directed paths with interior nodes in N,
+             where a source is a node of N or the implicit confounder U_e of a bidirected edge e
+             (U_e → both endpoints; this covers A ↔ B already in G).
+        Theorem 4 of AAAI-19 (ℙ^N_{G,Y} = ℙ_{proj(G, V\\N), Y}) is stated for this operation. No
+        maintained library computes latent projections of ADMGs, so it is written here.
+        """
+        kept = self.node_set(keep)
+        hidden = set(self._nodes) - kept
+
+        def reach(v: str) -> set[str]:
+            """Kept nodes reachable from v by a directed path of length ≥ 1 through hidden nodes."""
+            via = {v} | nx.descendants(self._dag.subgraph(hidden | {v}), v)
+            return {c for u in via for c in self._dag.successors(u) if c in kept}
+
+        def exposed(v: str) -> set[str]:
+            """Kept nodes an arrow into v reaches: v itself if kept, else what v reaches."""
+            return {v} if v in kept else reach(v)
+
+        sources = [reach(n) for n in hidden] + [set().union(*map(exposed, e)) for e in self._bidirected]
+        return CausalDiagram(
+            kept,
+            ((a, b) for a in kept for b in reach(a)),
+            (pair for s in sources for pair in combinations(sorted(s), 2)),
+        )
+
+    # -------------------------------------------------------------------------- serialisation
+    def to_dict(self) -> dict[str, list]:
+        """``{"nodes": [...], "directed": [[a, b], ...], "bidirected": [[a, b], ...]}``, all sorted."""
+        return {
+            "nodes": list(self._nodes),
+            "directed": [list(e) for e in sorted(self._directed)],
+            "bidirected": sorted(sorted(e) for e in self._bidirected),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CausalDiagram:
+        """Inverse of :meth:`to_dict`; ``directed`` and ``bidirected`` are optional."""
+        if not isinstance(d, Mapping):
+            raise DiagramError(f"a diagram must be a mapping with keys {list(_DICT_KEYS)}, got {type(d).__name__}")
+        unknown = sorted(set(d) - set(_DICT_KEYS), key=str)
+        if unknown:
+            raise DiagramError(f"unknown key {unknown[0]!r} in diagram; allowed keys are {list(_DICT_KEYS)}")
+        if "nodes" not in d:
+            raise DiagramError('diagram has no "nodes"; add "nodes": [list of variable names]')
+        for key in _DICT_KEYS:
+            if not isinstance(d.get(key, []), (list, tuple)):
+                raise DiagramError(f'"{key}" must be a list, got {type(d[key]).__name__}; write "{key}": [...]')
+        return cls(d["nodes"], d.get("directed", ()), d.get("bidirected", ()))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CausalDiagram):
+            return NotImplemented
+        return (self._nodes, self._directed, self._bidirected) == (other._nodes, other._directed, other._bidirected)
+
+    def __hash__(self) -> int:
+        return hash((self._nodes, self._directed, self._bidirected))
+
+    def __repr__(self) -> str:
+        d = self.to_dict()
+        return f"CausalDiagram({d['nodes']!r}, directed={d['directed']!r}, bidirected={d['bidirected']!r})"
