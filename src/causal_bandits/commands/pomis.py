@@ -1,0 +1,64 @@
+"""``pomis GRAPH.json``: print the MISs and POMISs of a causal diagram with non-manipulable variables.
+
+Input: ``{"nodes": [...], "directed": [[a, b], ...], "bidirected": [[a, b], ...], "reward": "Y",
+"non_manipulable": [...]}`` (``directed``, ``bidirected`` and ``non_manipulable`` default to empty).
+Output: one JSON line ``{"mis": [[...], ...], "pomis": [[...], ...]}``, sets in canonical order
+(size, names) — 𝕄^N_{G,Y} (AAAI-19 Def. 2) and ℙ^N_{G,Y} (AAAI-19 Theorem 4 with NeurIPS-18 Alg. 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from causal_bandits.causal.pomis import minimal_intervention_sets, pomis
+from causal_bandits.errors import DiagramError
+from causal_bandits.scm.diagram import CausalDiagram
+
+_DIAGRAM_KEYS = ("nodes", "directed", "bidirected")
+_KEYS = (*_DIAGRAM_KEYS, "reward", "non_manipulable")
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``pomis`` subcommand on an ``argparse`` subparsers action."""
+    parser = subparsers.add_parser(
+        "pomis",
+        help="list the MISs and POMISs of a causal diagram",
+        description=__doc__.split("\n\n", 1)[1],
+    )
+    parser.add_argument("graph", metavar="GRAPH.json", type=Path, help="the causal diagram, reward and non-manipulable variables")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text())
+    except OSError as err:
+        raise DiagramError(f"cannot read {path}: {err.strerror}; check the path") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise DiagramError(f"{path} is not valid JSON ({err}); fix the file") from None
+    if not isinstance(data, dict):
+        raise DiagramError(f"{path} must hold a JSON object with keys {list(_KEYS)}")
+    unknown = sorted(set(data) - set(_KEYS))
+    if unknown:
+        raise DiagramError(f"{path}: unknown key {unknown[0]!r}; allowed keys are {list(_KEYS)}")
+    if "reward" not in data:
+        raise DiagramError(f'{path} has no "reward"; add "reward": "<name of the reward node>"')
+    if not isinstance(data["reward"], str):
+        raise DiagramError(f'{path}: "reward" must be a node name (a string), got {data["reward"]!r}')
+    if not isinstance(data.get("non_manipulable", []), list):
+        raise DiagramError(f'{path}: "non_manipulable" must be a list of node names')
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print ``{"mis": ..., "pomis": ...}`` for ``args.graph``; bad input raises :class:`DiagramError`."""
+    data = _read(Path(args.graph))
+    G = CausalDiagram.from_dict({k: data[k] for k in _DIAGRAM_KEYS if k in data})
+    Y, N = data["reward"], data.get("non_manipulable", [])
+    sets = {"mis": minimal_intervention_sets(G, Y, N), "pomis": pomis(G, Y, N)}
+    print(json.dumps({name: [list(X) for X in family] for name, family in sets.items()}))
+    return 0

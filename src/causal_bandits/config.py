@@ -1,0 +1,97 @@
+"""Loading and validating the workflow configuration.
+
+The JSON Schema in ``workflow/schemas/config.schema.yaml`` is the single description of every key;
+:func:`validate` checks a config against it, fills in the schema's defaults and turns the first
+violation into one line that names the key and the fix. Semantic checks that a schema cannot
+express (a diagram's acyclicity, the reward not being non-manipulable, SCM parameters matching
+the diagram) are done by each paper module's ``check_config``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from causal_bandits.errors import ConfigError
+
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+
+
+def _where(path) -> str:
+    return ".".join(str(p) for p in path) or "<top level>"
+
+
+def _message(error: jsonschema.ValidationError) -> str:
+    where = _where(error.absolute_path)
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        keys = ", ".join(repr(k) for k in extra)
+        allowed = ", ".join(sorted(error.schema.get("properties", {}))) or "none"
+        return f"unknown config key {keys} under {where}; allowed keys are: {allowed}"
+    if error.validator in ("minimum", "maximum", "minItems", "uniqueItems", "enum", "type", "oneOf"):
+        hint = error.schema.get("description", "")
+        return f"config {where} = {error.instance!r} is invalid: {error.message}" + (
+            f" ({hint})" if hint else ""
+        )
+    if error.validator == "required":
+        return f"config {where}: {error.message}; add it (see {SCHEMA_PATH.name})"
+    return f"config {where}: {error.message}"
+
+
+def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
+    if not isinstance(instance, dict):
+        return
+    for key, sub in schema.get("properties", {}).items():
+        if key not in instance and "default" in sub:
+            instance[key] = yaml.safe_load(yaml.safe_dump(sub["default"]))
+        if key in instance:
+            _fill_defaults(instance[key], sub)
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):
+        for key, value in instance.items():
+            if key not in schema.get("properties", {}):
+                _fill_defaults(value, extra)
+
+
+def load_schema() -> dict[str, Any]:
+    return yaml.safe_load(SCHEMA_PATH.read_text())
+
+
+def validate(config: dict[str, Any]) -> dict[str, Any]:
+    """Check ``config`` against the schema (in place: defaults are filled in) and return it."""
+    schema = load_schema()
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.absolute_path), e.path))
+    if errors:
+        raise ConfigError(_message(errors[0]))
+    _fill_defaults(config, schema)
+    return config
+
+
+def load(*paths: str | Path) -> dict[str, Any]:
+    """Read YAML config files, later ones merged over earlier ones (as Snakemake does)."""
+    merged: dict[str, Any] = {}
+    for path in paths:
+        try:
+            data = yaml.safe_load(Path(path).read_text()) or {}
+        except FileNotFoundError as err:
+            raise ConfigError(f"config file {path} not found; pass an existing file") from err
+        except yaml.YAMLError as err:
+            raise ConfigError(f"config file {path} is not valid YAML: {err}".replace("\n", " ")) from err
+        merged = merge(merged, data)
+    return merged
+
+
+def merge(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
+    """Recursive dict update (Snakemake's rule for --configfile): mappings merge, rest replaces."""
+    out = dict(base)
+    for key, value in update.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out

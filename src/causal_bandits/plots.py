@@ -1,0 +1,526 @@
+"""Shared plotting helpers: causal-diagram drawings, regret curves, deterministic atomic saving.
+
+Figures are built on :class:`matplotlib.figure.Figure` with an explicit Agg canvas (no pyplot state,
+no global backend switch), styled by :func:`paper_style`, and written with :func:`save_figure`, which
+strips the time stamps matplotlib would otherwise embed so that re-running a rule rewrites identical
+bytes (PDF: no ``CreationDate``; PNG: no ``Software`` tag).
+
+Conventions shared by the papers' figures:
+
+* :func:`draw_diagram` lays a causal diagram out in layers (longest directed path from a root, left
+  to right; nodes of a layer sorted by name, top to bottom), draws directed edges as solid arrows and
+  bidirected edges (unobserved confounders) as dashed curved double-headed arrows, curving any edge
+  that would otherwise run through a node.
+* :func:`regret_panel` draws one mean line per (strategy, algorithm) with a translucent band
+  (e.g. the 95 % CI); colour per strategy (seaborn "Set1" in the order POMIS+, POMIS, MIS, BF),
+  line style per algorithm (TS solid, KL-UCB dashed).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import networkx as nx
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FixedLocator, FuncFormatter
+
+from causal_bandits.errors import DiagramError
+from causal_bandits.scm.diagram import CausalDiagram
+
+__all__ = [
+    "ADDED_EDGE_COLOR",
+    "ALGORITHM_LABELS",
+    "ALGORITHM_ORDER",
+    "BORDER_COLOR",
+    "MUCT_COLOR",
+    "SHADED_COLOR",
+    "STRATEGY_LABELS",
+    "STRATEGY_ORDER",
+    "algorithm_label",
+    "default_linestyles",
+    "default_palette",
+    "draw_diagram",
+    "legend_handles",
+    "new_figure",
+    "node_label",
+    "paper_style",
+    "regret_panel",
+    "save_figure",
+    "strategy_label",
+]
+
+PNG_DPI = 200
+
+STRATEGY_ORDER: tuple[str, ...] = ("POMIS+", "POMIS", "MIS", "BF")
+"""Legend / colour order of the strategies (AAAI-19 Fig. 5)."""
+STRATEGY_LABELS: dict[str, str] = {"POMISplus": "POMIS+"}
+"""Display names of strategy keys that differ from their label (file-system-safe ``POMISplus``)."""
+ALGORITHM_ORDER: tuple[str, ...] = ("TS", "KLUCB")
+ALGORITHM_LABELS: dict[str, str] = {"KLUCB": "KL-UCB", "KL-UCB": "KL-UCB", "TS": "TS"}
+
+MUCT_COLOR = "#d62728"
+"""Thick red outline: MUCT nodes (AAAI-19 Fig. 2)."""
+BORDER_COLOR = "#1f5fbf"
+"""Blue outline: interventional border (IB) nodes (AAAI-19 Fig. 2)."""
+BORDER_FILL = "#dbe7f7"
+SHADED_COLOR = "#bdbdbd"
+"""Grey fill: non-manipulable / marginalised nodes (AAAI-19 Fig. 3, Fig. 5d)."""
+ADDED_EDGE_COLOR = "#d62728"
+"""Thick red: edges created by a latent projection (AAAI-19 Fig. 4)."""
+EDGE_COLOR = "#222222"
+
+_RC = {
+    "font.size": 8,
+    "axes.titlesize": 8,
+    "axes.labelsize": 8,
+    "xtick.labelsize": 7,
+    "ytick.labelsize": 7,
+    "legend.fontsize": 7,
+    "lines.linewidth": 1.2,
+    "axes.linewidth": 0.8,
+    "pdf.fonttype": 42,
+    "ps.fonttype": 42,
+    "svg.hashsalt": "causal-bandits",
+    "figure.dpi": 100,
+}
+
+
+# ------------------------------------------------------------------------------------ figures
+@contextmanager
+def paper_style() -> Iterator[None]:
+    """Context for building and saving a figure: seaborn "ticks" axes, 7–8 pt fonts, TrueType in PDF."""
+    with ExitStack() as stack:
+        stack.enter_context(sns.axes_style("ticks"))
+        stack.enter_context(matplotlib.rc_context(_RC))
+        yield
+
+
+def new_figure(figsize: tuple[float, float], **kwargs: Any) -> Figure:
+    """A :class:`Figure` on an Agg canvas (constrained layout unless ``layout`` is given).
+
+    Does not touch pyplot or the global backend, so it is safe in headless jobs and notebooks alike.
+    """
+    kwargs.setdefault("layout", "constrained")
+    fig = Figure(figsize=figsize, **kwargs)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save_figure(fig: Figure, *paths: str | os.PathLike[str]) -> list[Path]:
+    """Write ``fig`` to every path (format from the suffix: ``.pdf``, ``.png`` at 200 dpi, ...),
+    then close it.
+
+    Each file is written to a hidden temporary file in the target directory and moved into place
+    with :func:`os.replace`, so readers never see a partial figure; parent directories are created.
+    Time stamps are left out (PDF ``CreationDate``, PNG ``Software``) so identical figures give
+    identical bytes. Returns the written paths.
+    """
+    written: list[Path] = []
+    try:
+        for path in map(Path, paths):
+            fmt = path.suffix.lower().lstrip(".")
+            if not fmt:
+                raise ValueError(f"cannot infer the figure format of {str(path)!r}; give it a suffix such as .pdf or .png")
+            if fmt not in fig.canvas.get_supported_filetypes():
+                raise ValueError(f"unsupported figure format {fmt!r} for {str(path)!r}; use .pdf or .png")
+            kwargs: dict[str, Any] = {"format": fmt}
+            if fmt == "pdf":
+                kwargs["metadata"] = {"CreationDate": None, "ModDate": None}
+            elif fmt == "png":
+                kwargs.update(dpi=PNG_DPI, metadata={"Software": None})
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+            try:
+                with paper_style():
+                    fig.savefig(tmp, **kwargs)
+                os.replace(tmp, path)
+            finally:
+                if tmp.exists():
+                    tmp.unlink()
+            written.append(path)
+    finally:
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is not None:  # a figure can only be pyplot-managed if pyplot is loaded
+            pyplot.close(fig)
+    return written
+
+
+# ------------------------------------------------------------------------------------ diagrams
+_NAME = re.compile(r"^([A-Za-z]+)_?(\d+)$")
+
+
+def node_label(name: str) -> str:
+    """Math-italic label of a variable: ``"W1"`` → ``$W_{1}$``, ``"X"`` → ``$X$``."""
+    m = _NAME.match(name)
+    if m:
+        return f"${m.group(1)}_{{{m.group(2)}}}$"
+    if re.fullmatch(r"[A-Za-z]+", name):
+        return f"${name}$"
+    return name
+
+
+def layered_layout(diagram: CausalDiagram, *, dx: float = 1.0, dy: float = 1.0) -> dict[str, tuple[float, float]]:
+    """Deterministic layered positions: x = length of the longest directed path from a root (in
+    the diagram's alphabetical topological order), y = rank of the node within its layer by name,
+    top to bottom, centred on 0."""
+    layer: dict[str, int] = {}
+    parents: dict[str, list[str]] = {v: [] for v in diagram.nodes}
+    for a, b in diagram.directed:
+        parents[b].append(a)
+    for v in diagram.topological_order():
+        layer[v] = max((layer[p] + 1 for p in parents[v]), default=0)
+    layers: dict[int, list[str]] = {}
+    for v in sorted(diagram.nodes):
+        layers.setdefault(layer[v], []).append(v)
+    pos = {}
+    for k, members in layers.items():
+        for i, v in enumerate(members):
+            pos[v] = (k * dx, ((len(members) - 1) / 2 - i) * dy)
+    return pos
+
+
+def _bezier(p0: np.ndarray, p1: np.ndarray, rad: float, n: int = 41) -> np.ndarray:
+    """Points of matplotlib's ``arc3,rad=rad`` connection from p0 to p1 (equal-aspect data units)."""
+    d = p1 - p0
+    c = (p0 + p1) / 2 + rad * np.array([d[1], -d[0]])
+    t = np.linspace(0.0, 1.0, n)[:, None]
+    return (1 - t) ** 2 * p0 + 2 * t * (1 - t) * c + t**2 * p1
+
+
+def _route(
+    pos: Mapping[str, tuple[float, float]],
+    a: str,
+    b: str,
+    candidates: Sequence[float],
+    placed: Sequence[np.ndarray],
+    *,
+    clearance: float,
+) -> tuple[float, np.ndarray]:
+    """Pick the first curvature (sign oriented outwards, away from the layout's centre) whose arc
+    keeps ``clearance`` from every other node and from arcs already drawn between the same pair."""
+    p0, p1 = np.asarray(pos[a], float), np.asarray(pos[b], float)
+    centre = np.mean(np.asarray(list(pos.values()), float), axis=0)
+    d = p1 - p0
+    normal = np.array([d[1], -d[0]])
+    outward = float(np.dot(normal, (p0 + p1) / 2 - centre))
+    if abs(outward) < 1e-9:  # through the centre: bulge upwards, or to the left for vertical edges
+        outward = normal[1] if abs(normal[1]) > 1e-9 else -normal[0]
+    sign = 1.0 if outward > 0 else -1.0
+    others = np.asarray([p for v, p in pos.items() if v not in (a, b)], float).reshape(-1, 2)
+    best: tuple[float, float, np.ndarray] | None = None
+    for r in candidates:
+        rad = sign * r
+        pts = _bezier(p0, p1, rad)
+        inner = pts[3:-3]
+        gap = float(np.min(np.linalg.norm(inner[:, None, :] - others[None, :, :], axis=2))) if len(others) else np.inf
+        mid = pts[len(pts) // 2]
+        for other in placed:
+            gap = min(gap, 2 * float(np.linalg.norm(mid - other[len(other) // 2])))
+        if gap >= clearance:
+            return rad, pts
+        if best is None or gap > best[0]:
+            best = (gap, rad, pts)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _check_nodes(diagram: CausalDiagram, what: str, names: Iterable[str]) -> set[str]:
+    names = set(names)
+    unknown = sorted(names - set(diagram.nodes))
+    if unknown:
+        raise DiagramError(f"{what} names unknown node {unknown[0]!r}; use nodes of the diagram {list(diagram.nodes)}")
+    return names
+
+
+def _added_edge_keys(diagram: CausalDiagram, added_edges: Iterable[Sequence[str]]) -> set[tuple[str, Any]]:
+    keys: set[tuple[str, Any]] = set()
+    for edge in added_edges:
+        if len(edge) != 3 or edge[0] not in ("->", "<->"):
+            raise ValueError(f"added edge {edge!r} must be ('->', a, b) or ('<->', a, b)")
+        kind, a, b = edge
+        _check_nodes(diagram, "added_edges", (a, b))
+        keys.add(("->", (a, b)) if kind == "->" else ("<->", frozenset((a, b))))
+    return keys
+
+
+def draw_diagram(
+    ax: Axes,
+    diagram: CausalDiagram,
+    *,
+    reward: str | None = None,
+    shaded: Iterable[str] = (),
+    thick_nodes: Iterable[str] = (),
+    border_nodes: Iterable[str] = (),
+    added_edges: Iterable[Sequence[str]] = (),
+    title: str | None = None,
+    pos: Mapping[str, tuple[float, float]] | None = None,
+) -> dict[str, tuple[float, float]]:
+    """Draw a causal diagram on ``ax``; returns the node positions used.
+
+    * layout: :func:`layered_layout` unless ``pos`` is given;
+    * directed edges: solid arrows; bidirected edges: dashed curved double-headed arrows; edges
+      that would pass through a node are curved around it;
+    * ``reward``: drawn as a double circle with a bold label;
+    * ``shaded``: filled grey (non-manipulable / marginalised variables);
+    * ``thick_nodes``: thick red outline (e.g. the MUCT); ``border_nodes``: blue outline on a pale
+      blue fill (e.g. the IB);
+    * ``added_edges``: ``("->", a, b)`` / ``("<->", a, b)`` drawn thick red (edges a projection adds).
+    """
+    shaded_set = _check_nodes(diagram, "shaded", shaded)
+    thick_set = _check_nodes(diagram, "thick_nodes", thick_nodes)
+    border_set = _check_nodes(diagram, "border_nodes", border_nodes)
+    if reward is not None:
+        _check_nodes(diagram, "reward", (reward,))
+    added = _added_edge_keys(diagram, added_edges)
+    pos = dict(layered_layout(diagram) if pos is None else pos)
+    _check_nodes(diagram, "pos", pos)
+    missing = sorted(set(diagram.nodes) - set(pos))
+    if missing:
+        raise DiagramError(f"pos has no position for node {missing[0]!r}")
+    nodes = list(diagram.nodes)
+    radius = 0.21  # node radius in data units (nodes are 1 unit apart)
+
+    # ---- route edges (data units, equal aspect)
+    routes: list[tuple[str, tuple[str, str], float, np.ndarray]] = []
+    by_pair: dict[frozenset[str], list[np.ndarray]] = {}
+    for a, b in sorted(diagram.directed):
+        rad, pts = _route(pos, a, b, (0.0, 0.2, -0.2, 0.35, -0.35, 0.5, -0.5), by_pair.get(frozenset((a, b)), []),
+                          clearance=radius + 0.12)
+        routes.append(("->", (a, b), rad, pts))
+        by_pair.setdefault(frozenset((a, b)), []).append(pts)
+    for e in sorted(tuple(sorted(e)) for e in diagram.bidirected):
+        a, b = e
+        rad, pts = _route(pos, a, b, (0.3, -0.3, 0.45, -0.45, 0.6, -0.6), by_pair.get(frozenset(e), []),
+                          clearance=radius + 0.12)
+        routes.append(("<->", (a, b), rad, pts))
+        by_pair.setdefault(frozenset(e), []).append(pts)
+
+    # ---- limits and sizes (node size in points from the axes' size)
+    xy = np.asarray([pos[v] for v in nodes], float)
+    extent = np.vstack([xy] + [r[3] for r in routes]) if routes else xy
+    pad = radius + 0.14
+    lo, hi = extent.min(axis=0) - pad, extent.max(axis=0) + pad
+    span = np.maximum(hi - lo, 1e-9)
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_axis_off()
+    fig = ax.figure
+    box = ax.get_position()
+    w_pt = box.width * fig.get_figwidth() * 72
+    h_pt = box.height * fig.get_figheight() * 72
+    pt_per_unit = min(w_pt / span[0], h_pt / span[1])
+    diameter = float(np.clip(2 * radius * pt_per_unit, 8.0, 24.0))
+    size = diameter**2
+    ring = (diameter + max(3.0, 0.22 * diameter)) ** 2  # outer circle of the reward node
+    font = float(np.clip(0.5 * diameter, 6.0, 11.0))
+    arrow = float(np.clip(0.42 * diameter, 5.0, 10.0))
+    lw_node, lw_thick = 0.9, max(1.8, 0.11 * diameter)
+    lw_edge, lw_added = 0.9, max(1.8, 0.09 * diameter)
+
+    # ---- nodes
+    G = nx.DiGraph()
+    G.add_nodes_from(nodes)
+    fill = [SHADED_COLOR if v in shaded_set else BORDER_FILL if v in border_set else "white" for v in nodes]
+    edge = [MUCT_COLOR if v in thick_set else BORDER_COLOR if v in border_set else EDGE_COLOR for v in nodes]
+    width = [lw_thick if v in thick_set or v in border_set else lw_node for v in nodes]
+    if reward is not None:
+        i = nodes.index(reward)
+        outer = nx.draw_networkx_nodes(G, pos, nodelist=[reward], ax=ax, node_size=ring, node_color=[fill[i]],
+                                       edgecolors=[edge[i]], linewidths=lw_node)
+        outer.set_zorder(2)
+    coll = nx.draw_networkx_nodes(G, pos, nodelist=nodes, ax=ax, node_size=size, node_color=fill,
+                                  edgecolors=edge, linewidths=width)
+    coll.set_zorder(3)
+    labels = nx.draw_networkx_labels(G, pos, labels={v: node_label(v) for v in nodes}, ax=ax, font_size=font,
+                                     font_color="black")
+    for v, text in labels.items():
+        text.set_zorder(4)
+        if v == reward:
+            text.set_fontweight("bold")
+            text.set_text(rf"$\mathbf{{{node_label(v).strip('$')}}}$" if node_label(v).startswith("$") else v)
+
+    # ---- edges (arrows stop at the outer circle of the reward)
+    sizes = [ring if v == reward else size for v in nodes]
+    for kind, (a, b), rad, _ in routes:
+        key = ("->", (a, b)) if kind == "->" else ("<->", frozenset((a, b)))
+        is_added = key in added
+        patches = nx.draw_networkx_edges(
+            G,
+            pos,
+            edgelist=[(a, b)],
+            ax=ax,
+            nodelist=nodes,
+            node_size=sizes,
+            arrows=True,
+            arrowstyle="-|>" if kind == "->" else "<|-|>",
+            arrowsize=arrow * (1.15 if is_added else 1.0),
+            width=lw_added if is_added else lw_edge,
+            edge_color=ADDED_EDGE_COLOR if is_added else EDGE_COLOR,
+            style="solid" if kind == "->" else (0, (3.5, 2.0)),
+            connectionstyle=f"arc3,rad={rad:.3f}",
+            min_source_margin=1.5,
+            min_target_margin=1.5,
+        )
+        for p in patches:
+            p.set_zorder(1)
+            p.set_joinstyle("miter")
+            p.set_capstyle("butt")
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_axis_off()
+    if title is not None:
+        ax.set_title(title)
+    return pos
+
+
+# ------------------------------------------------------------------------------------ curves
+def strategy_label(key: str) -> str:
+    """Display name of a strategy key (``POMISplus`` → ``POMIS+``)."""
+    return STRATEGY_LABELS.get(key, key)
+
+
+def algorithm_label(key: str) -> str:
+    """Display name of an algorithm key (``KLUCB`` → ``KL-UCB``)."""
+    return ALGORITHM_LABELS.get(key, key)
+
+
+def default_palette(strategies: Iterable[str] = STRATEGY_ORDER) -> dict[str, Any]:
+    """seaborn "Set1" colours: POMIS+, POMIS, MIS, BF first (fixed), further strategies after.
+
+    Keys are the given strategy names; ``POMISplus`` gets the colour of ``POMIS+``.
+    """
+    extra = sorted({strategy_label(s) for s in strategies} - set(STRATEGY_ORDER))
+    colours = sns.color_palette("Set1", len(STRATEGY_ORDER) + len(extra))
+    by_label = dict(zip(list(STRATEGY_ORDER) + extra, colours))
+    keys = set(strategies) | set(STRATEGY_ORDER) | set(STRATEGY_LABELS)
+    return {s: by_label[strategy_label(s)] for s in keys if strategy_label(s) in by_label}
+
+
+def default_linestyles() -> dict[str, Any]:
+    """TS solid, KL-UCB dashed (AAAI-19 Fig. 5); other algorithms dotted / dash-dotted."""
+    return {"TS": "-", "KLUCB": "--", "KL-UCB": "--"}
+
+
+def _strategy_rank(s: str) -> tuple[int, str]:
+    label = strategy_label(s)
+    return (STRATEGY_ORDER.index(label), label) if label in STRATEGY_ORDER else (len(STRATEGY_ORDER), label)
+
+
+def _algorithm_rank(a: str) -> tuple[int, str]:
+    label = "KLUCB" if a == "KL-UCB" else a
+    return (ALGORITHM_ORDER.index(label), label) if label in ALGORITHM_ORDER else (len(ALGORITHM_ORDER), label)
+
+
+def _thousands(v: float, _pos: Any = None) -> str:
+    if v != 0 and abs(v) >= 1000:
+        return f"{v / 1000:g}k"
+    return f"{v:g}"
+
+
+def _thin(n: int, max_points: int) -> np.ndarray:
+    if n <= max_points:
+        return np.arange(n)
+    return np.unique(np.round(np.linspace(0, n - 1, max_points)).astype(int))
+
+
+def regret_panel(
+    ax: Axes,
+    frame: pd.DataFrame,
+    *,
+    x: str = "round",
+    y: str = "mean_cum_regret",
+    lo: str | None = "ci95_lo",
+    hi: str | None = "ci95_hi",
+    hue: str = "strategy",
+    style: str = "algorithm",
+    palette: Mapping[str, Any] | None = None,
+    styles: Mapping[str, Any] | None = None,
+    title: str | None = None,
+    xlabel: str = "Trials",
+    ylabel: str = "Cumulative regret",
+    max_points: int = 200,
+    band_alpha: float = 0.2,
+) -> list[Line2D]:
+    """One line per (``hue``, ``style``) value pair of ``frame`` with a translucent band between
+    columns ``lo`` and ``hi`` (no band when either is None); returns the lines.
+
+    Colours come from ``palette`` (hue value → colour; default :func:`default_palette`), line
+    styles from ``styles`` (style value → matplotlib linestyle; default TS solid, KL-UCB dashed).
+    Lines are thinned to ≤ ``max_points`` points (first and last kept). Strategies are drawn so that
+    POMIS+ ends up on top; line labels are "<strategy> <algorithm>". The x axis has ticks at 0, half
+    and the maximum (thousands written "5k").
+    """
+    needed = [c for c in (x, y, lo, hi, hue, style) if c is not None]
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise ValueError(f"regret_panel: frame has no column {missing[0]!r}; columns are {list(frame.columns)}")
+    hues = sorted(frame[hue].unique(), key=_strategy_rank)
+    palette = dict(default_palette(hues) if palette is None else palette)
+    styles = dict(default_linestyles() if styles is None else styles)
+    fallback_styles = iter([":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3))] * 10)
+    for s in sorted(frame[style].unique(), key=_algorithm_rank):
+        if s not in styles:
+            styles[s] = next(fallback_styles)
+    lines: list[Line2D] = []
+    for h in reversed(hues):
+        colour = palette.get(h, palette.get(strategy_label(h)))
+        if colour is None:
+            raise ValueError(f"regret_panel: palette has no colour for {hue} {h!r}")
+        sub_h = frame[frame[hue] == h]
+        for s in sorted(sub_h[style].unique(), key=_algorithm_rank, reverse=True):
+            sub = sub_h[sub_h[style] == s].sort_values(x)
+            keep = _thin(len(sub), max_points)
+            xs = sub[x].to_numpy(float)[keep]
+            if lo is not None and hi is not None:
+                ax.fill_between(xs, sub[lo].to_numpy(float)[keep], sub[hi].to_numpy(float)[keep], color=colour,
+                                alpha=band_alpha, linewidth=0, zorder=1)
+            (line,) = ax.plot(xs, sub[y].to_numpy(float)[keep], color=colour, linestyle=styles[s], zorder=2,
+                              label=f"{strategy_label(h)} {algorithm_label(s)}")
+            lines.append(line)
+    if len(frame):
+        xmax = float(frame[x].max())
+        xmin = min(0.0, float(frame[x].min()))
+        ax.set_xlim(xmin, xmax)
+        ax.xaxis.set_major_locator(FixedLocator([xmin, (xmin + xmax) / 2, xmax]))
+        ax.xaxis.set_major_formatter(FuncFormatter(_thousands))
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title is not None:
+        ax.set_title(title)
+    sns.despine(ax=ax)
+    return lines
+
+
+def legend_handles(
+    strategies: Iterable[str],
+    algorithms: Iterable[str],
+    *,
+    palette: Mapping[str, Any] | None = None,
+    styles: Mapping[str, Any] | None = None,
+) -> tuple[list[Line2D], list[str]]:
+    """Handles for a shared legend: one coloured solid line per strategy (canonical order), then
+    one black line per algorithm in its line style."""
+    strategies = sorted(set(strategies), key=_strategy_rank)
+    algorithms = sorted(set(algorithms), key=_algorithm_rank)
+    palette = dict(default_palette(strategies) if palette is None else palette)
+    styles = dict(default_linestyles() if styles is None else styles)
+    handles = [Line2D([], [], color=palette.get(s, palette.get(strategy_label(s))), lw=1.6) for s in strategies]
+    handles += [Line2D([], [], color="black", lw=1.0, linestyle=styles.get(a, ":")) for a in algorithms]
+    labels = [strategy_label(s) for s in strategies] + [algorithm_label(a) for a in algorithms]
+    return handles, labels

@@ -1,0 +1,146 @@
+"""Binary "XOR-Bernoulli" structural causal models over a causal diagram.
+
+Every endogenous V has its own exogenous U_V ~ Bern(q_V); every bidirected edge a <-> b (a < b)
+stands for a shared U_ab ~ Bern(q_ab). The structural function is
+
+    f_V = c_V xor U_V xor (xor of V's endogenous parents) xor (xor of U_e over bidirected e at V)
+
+This family is the SPEC's resolution of an ambiguity (nonmanip SPEC §3.0 [R]): the paper does not
+publish its SCMs. Exact interventional quantities come from pgmpy's variable elimination on the
+explicit Bayesian network over U and V (with do() applied by pgmpy); sampling is vectorised numpy
+on uniforms from the keyed environment stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import product
+
+import numpy as np
+from pgmpy.factors.discrete import TabularCPD
+from pgmpy.inference import VariableElimination
+from pgmpy.models import DiscreteBayesianNetwork
+
+from causal_bandits.errors import ConfigError
+from causal_bandits.scm.diagram import CausalDiagram
+
+
+def exogenous_names(diagram: CausalDiagram) -> tuple[str, ...]:
+    """Canonical order of the exogenous variables: U_<V> for V sorted, then U_<ab> sorted."""
+    own = [f"U_{v}" for v in sorted(diagram.nodes)]
+    shared = sorted(f"U_{''.join(sorted(e))}" for e in diagram.bidirected)
+    return tuple(own + shared)
+
+
+@dataclass(frozen=True)
+class XorBernoulliSCM:
+    """An XOR-Bernoulli SCM: ``q`` maps each exogenous name to P(U = 1), ``c`` each V to c_V."""
+
+    diagram: CausalDiagram
+    q: Mapping[str, float]
+    c: Mapping[str, int]
+
+    def __post_init__(self) -> None:
+        expected = set(exogenous_names(self.diagram))
+        if set(self.q) != expected:
+            missing, extra = sorted(expected - set(self.q)), sorted(set(self.q) - expected)
+            raise ConfigError(
+                f"SCM q must give exactly the exogenous variables {sorted(expected)}: "
+                f"missing {missing}, unexpected {extra}"
+            )
+        if set(self.c) != set(self.diagram.nodes):
+            raise ConfigError(f"SCM c must give one constant (0 or 1) for each of {list(self.diagram.nodes)}")
+        for name, p in self.q.items():
+            if not 0.0 <= p <= 1.0:
+                raise ConfigError(f"SCM q[{name}] = {p} is not a probability; use a value in [0, 1]")
+        for name, bit in self.c.items():
+            if bit not in (0, 1):
+                raise ConfigError(f"SCM c[{name}] = {bit}; constants must be 0 or 1")
+
+    @cached_property
+    def exogenous(self) -> tuple[str, ...]:
+        return exogenous_names(self.diagram)
+
+    def _inputs(self, v: str) -> tuple[list[str], list[str]]:
+        """(endogenous parents, exogenous inputs) of f_v, each in canonical order."""
+        parents = sorted(self.diagram.parents(v))
+        shared = sorted(f"U_{''.join(sorted(e))}" for e in self.diagram.bidirected if v in e)
+        return parents, [f"U_{v}", *shared]
+
+    @cached_property
+    def bayesian_network(self) -> DiscreteBayesianNetwork:
+        """The SCM as a pgmpy network over U and V with deterministic CPDs for V."""
+        model = DiscreteBayesianNetwork()
+        model.add_nodes_from([*self.exogenous, *self.diagram.nodes])
+        cpds = [TabularCPD(u, 2, [[1 - self.q[u]], [self.q[u]]]) for u in self.exogenous]
+        for v in self.diagram.nodes:
+            parents, exo = self._inputs(v)
+            evidence = parents + exo
+            model.add_edges_from((p, v) for p in evidence)
+            ones = [self.c[v] ^ (sum(bits) % 2) for bits in product((0, 1), repeat=len(evidence))]
+            table = np.array([[1 - b for b in ones], ones], dtype=float)
+            cpds.append(TabularCPD(v, 2, table, evidence=evidence, evidence_card=[2] * len(evidence)))
+        model.add_cpds(*cpds)
+        model.check_model()
+        return model
+
+    def interventional_mean(self, target: str, do: Mapping[str, int]) -> float:
+        """E[target | do(do)], exactly, by variable elimination on the mutilated network."""
+        model = self.bayesian_network.do(list(do)) if do else self.bayesian_network
+        query = VariableElimination(model).query([target], evidence=dict(do), show_progress=False)
+        return float(query.values[1])
+
+    def sample(self, target: str, noise: np.ndarray, intervened: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Vectorised draws of ``target`` (n,) given uniforms ``noise`` (n, n_exogenous).
+
+        ``intervened`` and ``values`` have shape (n, n_nodes) in ``diagram.nodes`` order: where
+        ``intervened`` is true the node is set to ``values`` (do()), otherwise computed by f_V.
+        """
+        u = noise < np.array([self.q[name] for name in self.exogenous])
+        col_u = {name: i for i, name in enumerate(self.exogenous)}
+        col_v = {name: i for i, name in enumerate(self.diagram.nodes)}
+        state = np.zeros((noise.shape[0], len(col_v)), dtype=bool)
+        for v in self.diagram.topological_order():
+            parents, exo = self._inputs(v)
+            x = np.full(noise.shape[0], bool(self.c[v]))
+            for p in parents:
+                x ^= state[:, col_v[p]]
+            for e in exo:
+                x ^= u[:, col_u[e]]
+            j = col_v[v]
+            state[:, j] = np.where(intervened[:, j], values[:, j], x)
+        return state[:, col_v[target]].astype(np.int8)
+
+
+@dataclass(frozen=True)
+class InterventionArms:
+    """Bandit arms that are interventions do(X = x) on an SCM; rewards are the target's value.
+
+    Implements the engine's Environment interface. ``arms[i]`` maps the intervened variables to
+    their values (the empty mapping is the observational arm).
+    """
+
+    scm: XorBernoulliSCM
+    target: str
+    arms: tuple[Mapping[str, int], ...]
+
+    @cached_property
+    def means(self) -> np.ndarray:
+        return np.array([self.scm.interventional_mean(self.target, arm) for arm in self.arms])
+
+    @property
+    def noise_width(self) -> int:
+        return len(self.scm.exogenous)
+
+    @cached_property
+    def _masks(self) -> tuple[np.ndarray, np.ndarray]:
+        nodes = self.scm.diagram.nodes
+        intervened = np.array([[v in arm for v in nodes] for arm in self.arms], dtype=bool)
+        values = np.array([[bool(arm.get(v, 0)) for v in nodes] for arm in self.arms], dtype=bool)
+        return intervened.reshape(len(self.arms), len(nodes)), values.reshape(len(self.arms), len(nodes))
+
+    def pull(self, arms: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        intervened, values = self._masks
+        return self.scm.sample(self.target, noise, intervened[arms], values[arms])

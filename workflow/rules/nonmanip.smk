@@ -1,0 +1,153 @@
+# Lee & Bareinboim (AAAI-19): arm sets -> instances -> runs -> aggregate -> Table 1, Figure 5, claims.
+
+
+wildcard_constraints:
+    graph="|".join(NONMANIP_GRAPHS),
+    panel="|".join(NONMANIP_PANELS),
+    strategy="BF|MIS|POMIS",
+    algorithm="TS|KLUCB",
+    chunk=r"\d+",
+
+
+rule nonmanip_arm_sets:
+    """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case (SPEC §4.1)."""
+    input:
+        lib("causal/pomis.py", "scm/diagram.py", "papers/nonmanip_graphs.py"),
+    output:
+        "results/nonmanip/arm_sets/{graph}.json",
+    log:
+        "logs/nonmanip_arm_sets/{graph}.log",
+    script:
+        "../scripts/nonmanip_arm_sets.py"
+
+
+rule nonmanip_instance:
+    """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
+    input:
+        lib("causal/pomis.py", "scm/diagram.py", "scm/xor_bernoulli.py", "papers/nonmanip_graphs.py"),
+    output:
+        "results/nonmanip/instances/{panel}.json",
+    params:
+        panel=lambda wc: NONMANIP["panels"][wc.panel],
+    log:
+        "logs/nonmanip_instance/{panel}.log",
+    script:
+        "../scripts/nonmanip_instance.py"
+
+
+rule nonmanip_run:
+    """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
+    input:
+        instance="results/nonmanip/instances/{panel}.json",
+        algorithm=algorithm_sources,
+        engine=lib("bandits/engine.py", "runs.py", "store.py", "scm/xor_bernoulli.py"),
+    output:
+        trace="results/runs/nonmanip/{panel}/{strategy}/{algorithm}/chunk-{chunk}.parquet",
+        summary="results/runs/nonmanip/{panel}/{strategy}/{algorithm}/chunk-{chunk}.summary.parquet",
+    params:
+        seeds=lambda wc: [NONMANIP_CHUNKS[int(wc.chunk)].start, NONMANIP_CHUNKS[int(wc.chunk)].stop],
+        horizon=NONMANIP["horizon"],
+        record_points=config["record_points"],
+        panel=lambda wc: NONMANIP["panels"][wc.panel],
+    resources:
+        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
+    log:
+        "logs/nonmanip_run/{panel}/{strategy}/{algorithm}/chunk-{chunk}.log",
+    benchmark:
+        "benchmarks/out/nonmanip_run/{panel}/{strategy}/{algorithm}/chunk-{chunk}.tsv"
+    script:
+        "../scripts/nonmanip_run.py"
+
+
+def nonmanip_run_files(wildcards):
+    return {
+        f"{s}/{a}": expand(
+            "results/runs/nonmanip/{panel}/{strategy}/{algorithm}/chunk-{chunk}.parquet",
+            panel=wildcards.panel,
+            strategy=s,
+            algorithm=a,
+            chunk=range(len(NONMANIP_CHUNKS)),
+        )
+        for s in NONMANIP["strategies"]
+        for a in NONMANIP["algorithms"]
+    }
+
+
+rule nonmanip_aggregate:
+    """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
+    input:
+        unpack(nonmanip_run_files),
+        instance="results/nonmanip/instances/{panel}.json",
+        code=lib("aggregate.py"),
+    output:
+        agg="results/nonmanip/agg/{panel}.parquet",
+        identical="results/nonmanip/agg/{panel}.identical.json",
+    log:
+        "logs/nonmanip_aggregate/{panel}.log",
+    script:
+        "../scripts/nonmanip_aggregate.py"
+
+
+rule nonmanip_table1:
+    """Table 1: mean cumulative regret at T, ours beside the paper's."""
+    input:
+        agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
+        instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
+        code=lib("papers/nonmanip.py"),
+    output:
+        csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
+        md="figures/nonmanip/table1.md",
+    log:
+        "logs/nonmanip_table1/table1.log",
+    script:
+        "../scripts/nonmanip_table1.py"
+
+
+rule nonmanip_figure5:
+    """Figure 5: cumulative regret per panel (a-c) and the Fig. 5d graph (d)."""
+    input:
+        agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
+        instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
+        code=lib("plots.py", "papers/nonmanip_figures.py"),
+    output:
+        pdf=report("figures/nonmanip/figure5.pdf", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
+        png="figures/nonmanip/figure5.png",
+        oap="figures/nonmanip/figure5_optimal_arm.pdf",
+        oap_png="figures/nonmanip/figure5_optimal_arm.png",
+    log:
+        "logs/nonmanip_figure5/figure5.log",
+    script:
+        "../scripts/nonmanip_figure5.py"
+
+
+rule nonmanip_diagrams:
+    """Figures 1-4: the paper's causal diagrams, MUCT/IB and projections, computed."""
+    input:
+        lib("plots.py", "papers/nonmanip_figures.py", "causal/pomis.py", "scm/diagram.py"),
+    output:
+        report(
+            expand("figures/nonmanip/figure{i}.{ext}", i=range(1, 5), ext=("pdf", "png")),
+            caption="../report/nonmanip_diagrams.rst",
+            category="nonmanip",
+        ),
+    log:
+        "logs/nonmanip_diagrams/diagrams.log",
+    script:
+        "../scripts/nonmanip_diagrams.py"
+
+
+rule nonmanip_claims:
+    """Each claim of the paper evaluated on our results."""
+    input:
+        arm_sets=expand("results/nonmanip/arm_sets/{graph}.json", graph=NONMANIP_GRAPHS),
+        instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
+        agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
+        identical=expand("results/nonmanip/agg/{panel}.identical.json", panel=NONMANIP_PANELS),
+        table1="figures/nonmanip/table1.csv",
+        code=lib("papers/nonmanip.py", "claims.py"),
+    output:
+        "results/claims/nonmanip.json",
+    log:
+        "logs/nonmanip_claims/claims.log",
+    script:
+        "../scripts/nonmanip_claims.py"

@@ -1,0 +1,17 @@
+# The cross-paper replication report: one verdict per claim, numbers side by side.
+
+
+rule report:
+    """figures/REPORT.md (and an HTML twin) from every paper's evaluated claims."""
+    input:
+        claims=["results/claims/nonmanip.json"],
+        code=lib("report.py"),
+    output:
+        md="figures/REPORT.md",
+        html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),
+    params:
+        config=config,
+    log:
+        "logs/report/report.log",
+    script:
+        "../scripts/report.py"

@@ -1,0 +1,22 @@
+"""Rule nonmanip_claims: evaluate each claim of the paper on our results."""
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from causal_bandits import store
+from causal_bandits.logs import logged
+from causal_bandits.papers import nonmanip
+
+inp = snakemake.input
+with logged(snakemake.log[0]) as log:
+    results = {
+        "arm_sets": {Path(p).stem: store.read_json(p) for p in inp.arm_sets},
+        "instances": {Path(p).stem: store.read_json(p) for p in inp.instances},
+        "agg": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.agg},
+        "identical_runs": {Path(p).name.split(".")[0]: store.read_json(p) for p in inp.identical},
+        "table1": pd.read_csv(inp.table1),
+    }
+    rows = [claim.check(results) for claim in nonmanip.claims(results["instances"])]
+    store.write_json(snakemake.output[0], {"paper": "nonmanip", "claims": rows})
+    log.info("%d claims evaluated", len(rows))
