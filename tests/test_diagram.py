@@ -111,7 +111,12 @@ def test_dict_round_trip():
 
 @pytest.mark.parametrize(
     ("d", "named"),
-    [({"nodes": ["Y"], "colour": 1}, "'colour'"), ({"directed": []}, '"nodes"'), ({"nodes": "XY"}, '"nodes"'), ([], "mapping")],
+    [
+        ({"nodes": ["Y"], "colour": 1}, "'colour'"),
+        ({"directed": []}, '"nodes"'),
+        ({"nodes": "XY"}, '"nodes"'),
+        ([], "mapping"),
+    ],
 )
 def test_from_dict_rejects_malformed(d, named):
     with pytest.raises(DiagramError, match=named):

@@ -53,7 +53,9 @@ __all__ = [
     "algorithm_label",
     "default_linestyles",
     "default_palette",
+    "diagram_limits",
     "draw_diagram",
+    "layered_layout",
     "legend_handles",
     "new_figure",
     "node_label",
@@ -61,6 +63,7 @@ __all__ = [
     "regret_panel",
     "save_figure",
     "strategy_label",
+    "union_limits",
 ]
 
 PNG_DPI = 200
@@ -134,7 +137,8 @@ def save_figure(fig: Figure, *paths: str | os.PathLike[str]) -> list[Path]:
         for path in map(Path, paths):
             fmt = path.suffix.lower().lstrip(".")
             if not fmt:
-                raise ValueError(f"cannot infer the figure format of {str(path)!r}; give it a suffix such as .pdf or .png")
+                raise ValueError(f"cannot infer the figure format of {str(path)!r}; "
+                                 "give it a suffix such as .pdf or .png")
             if fmt not in fig.canvas.get_supported_filetypes():
                 raise ValueError(f"unsupported figure format {fmt!r} for {str(path)!r}; use .pdf or .png")
             kwargs: dict[str, Any] = {"format": fmt}
@@ -206,14 +210,17 @@ def _route(
     a: str,
     b: str,
     candidates: Sequence[float],
-    placed: Sequence[np.ndarray],
+    same_pair: Sequence[np.ndarray],
+    drawn: Sequence[np.ndarray],
     *,
-    clearance: float,
+    radius: float,
 ) -> tuple[float, np.ndarray]:
-    """Pick the first curvature (sign oriented outwards, away from the layout's centre) whose arc
-    keeps ``clearance`` from every other node and from arcs already drawn between the same pair."""
+    """Pick the curvature of the arc a → b: the first candidate (sign oriented outwards, away from
+    the layout's centre) whose arc keeps clear of every other node, of arcs already drawn between
+    the same pair, and does not run alongside other drawn arcs; else the least bad candidate."""
     p0, p1 = np.asarray(pos[a], float), np.asarray(pos[b], float)
-    centre = np.mean(np.asarray(list(pos.values()), float), axis=0)
+    xy = np.asarray(list(pos.values()), float)
+    centre = xy.mean(axis=0)
     d = p1 - p0
     normal = np.array([d[1], -d[0]])
     outward = float(np.dot(normal, (p0 + p1) / 2 - centre))
@@ -221,21 +228,73 @@ def _route(
         outward = normal[1] if abs(normal[1]) > 1e-9 else -normal[0]
     sign = 1.0 if outward > 0 else -1.0
     others = np.asarray([p for v, p in pos.items() if v not in (a, b)], float).reshape(-1, 2)
-    best: tuple[float, float, np.ndarray] | None = None
+    clearance = radius + 0.12
+    best: tuple[tuple[bool, int, float], float, np.ndarray] | None = None
     for r in candidates:
         rad = sign * r
         pts = _bezier(p0, p1, rad)
         inner = pts[3:-3]
         gap = float(np.min(np.linalg.norm(inner[:, None, :] - others[None, :, :], axis=2))) if len(others) else np.inf
         mid = pts[len(pts) // 2]
-        for other in placed:
+        for other in same_pair:
             gap = min(gap, 2 * float(np.linalg.norm(mid - other[len(other) // 2])))
-        if gap >= clearance:
+        # points away from all nodes that run within 0.08 of an arc already drawn
+        free = inner[np.min(np.linalg.norm(inner[:, None, :] - xy[None, :, :], axis=2), axis=1) > radius + 0.15]
+        overlap = 0
+        if len(free) and drawn:
+            near = np.min(np.linalg.norm(free[:, None, :] - np.vstack(drawn)[None, :, :], axis=2), axis=1)
+            overlap = int(np.sum(near < 0.08))
+        if gap >= clearance and overlap <= 2:
             return rad, pts
-        if best is None or gap > best[0]:
-            best = (gap, rad, pts)
+        score = (gap >= clearance, -overlap, gap)
+        if best is None or score > best[0]:
+            best = (score, rad, pts)
     assert best is not None
     return best[1], best[2]
+
+
+DIRECTED_RADS = (0.0, 0.2, -0.2, 0.35, -0.35, 0.5, -0.5)
+BIDIRECTED_RADS = (0.3, -0.3, 0.45, -0.45, 0.6, -0.6)
+_RADIUS = 0.21  # node radius in data units (layers are 1 unit apart)
+
+
+Route = tuple[str, tuple[str, str], float, np.ndarray]
+"""(kind "->" or "<->", (a, b), arc3 curvature, sampled arc points)."""
+
+
+def _route_edges(diagram: CausalDiagram, pos: Mapping[str, tuple[float, float]]) -> list[Route]:
+    """Route every edge: directed first, then bidirected (so confounder arcs avoid the arrows)."""
+    routes: list[Route] = []
+    by_pair: dict[frozenset[str], list[np.ndarray]] = {}
+    edges = [("->", e) for e in sorted(diagram.directed)]
+    edges += [("<->", tuple(sorted(e))) for e in sorted(diagram.bidirected, key=sorted)]
+    for kind, (a, b) in edges:
+        key = frozenset((a, b))
+        rad, pts = _route(pos, a, b, DIRECTED_RADS if kind == "->" else BIDIRECTED_RADS, by_pair.get(key, []),
+                          [r[3] for r in routes], radius=_RADIUS)
+        routes.append((kind, (a, b), rad, pts))
+        by_pair.setdefault(key, []).append(pts)
+    return routes
+
+
+def diagram_limits(
+    diagram: CausalDiagram, pos: Mapping[str, tuple[float, float]] | None = None
+) -> tuple[float, float, float, float]:
+    """(xmin, xmax, ymin, ymax) that :func:`draw_diagram` needs for ``diagram`` (nodes and arcs);
+    take the union over panels and pass it as ``limits`` to give several panels one scale."""
+    pos = layered_layout(diagram) if pos is None else pos
+    routes = _route_edges(diagram, pos)
+    xy = np.asarray([pos[v] for v in diagram.nodes], float)
+    extent = np.vstack([xy] + [r[3] for r in routes])
+    pad = _RADIUS + 0.14
+    lo, hi = extent.min(axis=0) - pad, extent.max(axis=0) + pad
+    return float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])
+
+
+def union_limits(limits: Iterable[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    """The smallest box holding every (xmin, xmax, ymin, ymax) box of ``limits``."""
+    boxes = np.asarray(list(limits), float)
+    return (float(boxes[:, 0].min()), float(boxes[:, 1].max()), float(boxes[:, 2].min()), float(boxes[:, 3].max()))
 
 
 def _check_nodes(diagram: CausalDiagram, what: str, names: Iterable[str]) -> set[str]:
@@ -268,6 +327,7 @@ def draw_diagram(
     added_edges: Iterable[Sequence[str]] = (),
     title: str | None = None,
     pos: Mapping[str, tuple[float, float]] | None = None,
+    limits: tuple[float, float, float, float] | None = None,
 ) -> dict[str, tuple[float, float]]:
     """Draw a causal diagram on ``ax``; returns the node positions used.
 
@@ -278,7 +338,9 @@ def draw_diagram(
     * ``shaded``: filled grey (non-manipulable / marginalised variables);
     * ``thick_nodes``: thick red outline (e.g. the MUCT); ``border_nodes``: blue outline on a pale
       blue fill (e.g. the IB);
-    * ``added_edges``: ``("->", a, b)`` / ``("<->", a, b)`` drawn thick red (edges a projection adds).
+    * ``added_edges``: ``("->", a, b)`` / ``("<->", a, b)`` drawn thick red (edges a projection adds);
+    * ``limits``: (xmin, xmax, ymin, ymax) to show at least (see :func:`diagram_limits`), so that
+      panels drawn with the same ``pos`` share one scale.
     """
     shaded_set = _check_nodes(diagram, "shaded", shaded)
     thick_set = _check_nodes(diagram, "thick_nodes", thick_nodes)
@@ -292,29 +354,12 @@ def draw_diagram(
     if missing:
         raise DiagramError(f"pos has no position for node {missing[0]!r}")
     nodes = list(diagram.nodes)
-    radius = 0.21  # node radius in data units (nodes are 1 unit apart)
-
-    # ---- route edges (data units, equal aspect)
-    routes: list[tuple[str, tuple[str, str], float, np.ndarray]] = []
-    by_pair: dict[frozenset[str], list[np.ndarray]] = {}
-    for a, b in sorted(diagram.directed):
-        rad, pts = _route(pos, a, b, (0.0, 0.2, -0.2, 0.35, -0.35, 0.5, -0.5), by_pair.get(frozenset((a, b)), []),
-                          clearance=radius + 0.12)
-        routes.append(("->", (a, b), rad, pts))
-        by_pair.setdefault(frozenset((a, b)), []).append(pts)
-    for e in sorted(tuple(sorted(e)) for e in diagram.bidirected):
-        a, b = e
-        rad, pts = _route(pos, a, b, (0.3, -0.3, 0.45, -0.45, 0.6, -0.6), by_pair.get(frozenset(e), []),
-                          clearance=radius + 0.12)
-        routes.append(("<->", (a, b), rad, pts))
-        by_pair.setdefault(frozenset(e), []).append(pts)
-
-    # ---- limits and sizes (node size in points from the axes' size)
-    xy = np.asarray([pos[v] for v in nodes], float)
-    extent = np.vstack([xy] + [r[3] for r in routes]) if routes else xy
-    pad = radius + 0.14
-    lo, hi = extent.min(axis=0) - pad, extent.max(axis=0) + pad
+    routes = _route_edges(diagram, pos)
+    own = diagram_limits(diagram, pos)
+    x0, x1, y0, y1 = own if limits is None else union_limits([own, limits])
+    lo, hi = np.array([x0, y0]), np.array([x1, y1])
     span = np.maximum(hi - lo, 1e-9)
+    radius = _RADIUS
     ax.set_aspect("equal", adjustable="box")
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
@@ -351,8 +396,9 @@ def draw_diagram(
     for v, text in labels.items():
         text.set_zorder(4)
         if v == reward:
+            label = node_label(v)
             text.set_fontweight("bold")
-            text.set_text(rf"$\mathbf{{{node_label(v).strip('$')}}}$" if node_label(v).startswith("$") else v)
+            text.set_text(rf"$\boldsymbol{{{label.strip('$')}}}$" if label.startswith("$") else label)
 
     # ---- edges (arrows stop at the outer circle of the reward)
     sizes = [ring if v == reward else size for v in nodes]

@@ -61,7 +61,7 @@ def config_hash(config: Mapping[str, Any]) -> str:
 def provenance(config: Mapping[str, Any]) -> dict[str, str]:
     """Key-value metadata stamped on every Parquet file."""
     meta = {"config_hash": config_hash(config), "causal_bandits": __version__}
-    meta.update({lib: version(lib) for lib in _LIBRARIES})
+    meta.update({f"version_{lib}": version(lib) for lib in _LIBRARIES})
     return meta
 
 

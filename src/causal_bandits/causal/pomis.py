@@ -89,7 +89,7 @@ def pomis(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
     H = H.subgraph(H.ancestors(Y))
     T, X = _territory(H, Y)
     H = H.do(X).subgraph(T | X)
-    order = [v for v in H.topological_order() if v in T - {Y}]
+    order = [v for v in reversed(H.topological_order()) if v in T - {Y}]
     return canonical_sets(_sub_pomis(H, Y, order, frozenset()) | {X})
 
 

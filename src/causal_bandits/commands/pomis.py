@@ -26,9 +26,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "pomis",
         help="list the MISs and POMISs of a causal diagram",
-        description=__doc__.split("\n\n", 1)[1],
+        description=(
+            'Print one JSON line {"mis": [...], "pomis": [...]}: the minimal intervention sets and the '
+            "possibly-optimal ones (Lee & Bareinboim, AAAI-19), each a sorted list of names. GRAPH.json "
+            'holds "nodes", "reward" and optionally "directed", "bidirected" (lists of [a, b]) and '
+            '"non_manipulable".'
+        ),
     )
-    parser.add_argument("graph", metavar="GRAPH.json", type=Path, help="the causal diagram, reward and non-manipulable variables")
+    parser.add_argument(
+        "graph", metavar="GRAPH.json", type=Path, help="causal diagram, reward and non-manipulable variables"
+    )
     parser.set_defaults(func=run)
     return parser
 

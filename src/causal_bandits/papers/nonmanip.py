@@ -34,6 +34,7 @@ from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 PAPER = "nonmanip"
 STRATEGIES = ("BF", "MIS", "POMIS")
+DISPLAY_ORDER = ("POMIS+", "POMIS", "MIS", "BF")  # Table 1 row order
 ALGORITHM_LABELS = {"TS": "TS", "KLUCB": "KL-UCB"}
 PAPER_HORIZON = 10_000
 
@@ -191,7 +192,7 @@ def table1(aggs: Mapping[str, pd.DataFrame], instances: Mapping[str, Mapping[str
     for panel, agg in aggs.items():
         identical = instances[panel]["identical"]
         for algorithm in ALGORITHM_LABELS:
-            for strategy in ("POMIS+", *STRATEGIES):
+            for strategy in DISPLAY_ORDER:
                 have = ((agg["strategy"] == strategy) & (agg["algorithm"] == algorithm)).any()
                 row = final_row(agg, strategy, algorithm) if have else None
                 rows.append(
@@ -222,7 +223,7 @@ def table1_markdown(table: pd.DataFrame, titles: Mapping[str, str]) -> str:
         "|---" * (len(panels) + 1) + "|",
     ]
     for algorithm, label in ALGORITHM_LABELS.items():
-        for strategy in ("POMIS+", *STRATEGIES):
+        for strategy in DISPLAY_ORDER:
             cells = []
             for p in panels:
                 r = table[(table.panel == p) & (table.algorithm == algorithm) & (table.strategy == strategy)].iloc[0]

@@ -20,6 +20,7 @@ from causal_bandits.papers.nonmanip_graphs import GRAPHS, REWARD
 from causal_bandits.plots import (
     default_linestyles,
     default_palette,
+    diagram_limits,
     draw_diagram,
     layered_layout,
     legend_handles,
@@ -27,6 +28,7 @@ from causal_bandits.plots import (
     paper_style,
     regret_panel,
     save_figure,
+    union_limits,
 )
 from causal_bandits.scm.diagram import CausalDiagram
 
@@ -94,13 +96,15 @@ def figure2(path_pdf: PathLike, path_png: PathLike, *, graph: CausalDiagram | No
     All panels keep the node positions of G."""
     G = GRAPHS["fig2a"] if graph is None else graph
     pos = layered_layout(G)
+    graphs = [G.do(X) if X else G for X, _ in FIG2_PANELS]
+    limits = union_limits(diagram_limits(Gx, pos) for Gx in graphs)
     with paper_style():
         fig = new_figure((7.5, 1.85))
         axes = fig.subplots(1, len(FIG2_PANELS))
-        for ax, letter, (X, title) in zip(axes, PANEL_LETTERS, FIG2_PANELS):
-            Gx = G.do(X) if X else G
+        for ax, letter, Gx, (_, title) in zip(axes, PANEL_LETTERS, graphs, FIG2_PANELS):
             T, ib = muct(Gx, REWARD), interventional_border(Gx, REWARD)
-            draw_diagram(ax, Gx, reward=REWARD, thick_nodes=T, border_nodes=ib, title=f"({letter}) {title}", pos=pos)
+            draw_diagram(ax, Gx, reward=REWARD, thick_nodes=T, border_nodes=ib, title=f"({letter}) {title}", pos=pos,
+                         limits=limits)
             _caption(ax, f"MUCT = {_set_text(T)}\nIB = {_set_text(ib)}")
         fig.suptitle(f"MUCT: thick red; IB: blue.   POMISs of G: {_family_text(pomis(G, REWARD))}", fontsize=7)
         save_figure(fig, path_pdf, path_png)
@@ -125,9 +129,8 @@ def figure3(
         ax_g, ax_h = fig.subplots(1, 2, width_ratios=[2.2, 1.0])
         draw_diagram(ax_g, G, reward=REWARD, shaded=hidden, title=r"(a) $\mathcal{G}$ [R: reconstructed graph]")
         _caption(ax_g, f"shaded (marginalised): {_set_text(hidden)}")
-        draw_diagram(ax_h, H, reward=REWARD, title=r"(b) projection $\mathcal{G}[\{" + ",".join(sorted(keep)) + r"\}]$")
-        n_pomis = pomis(G, REWARD, hidden)
-        _caption(ax_h, f"POMISs with N = {_set_text(hidden)}: {_family_text(n_pomis)}")
+        draw_diagram(ax_h, H, reward=REWARD, title=f"(b) projection onto {_set_text(keep)}")
+        _caption(ax_h, f"POMISs with N = {_set_text(hidden)}:\n{_family_text(pomis(G, REWARD, hidden))}")
         save_figure(fig, path_pdf, path_png)
 
 
@@ -144,13 +147,14 @@ def figure4(
     projection absent from G) are thick red. Captions give ℙ^N = ℙ of the projection (Theorem 4)."""
     G = GRAPHS["fig2a"] if graph is None else graph
     pos = layered_layout(G)
+    projections = [G.latent_projection(set(G.nodes) - {v}) for v in marginalise]
+    limits = union_limits(diagram_limits(H, {u: pos[u] for u in H.nodes}) for H in projections)
     with paper_style():
         fig = new_figure((6.0, 1.85))
         axes = fig.subplots(1, len(marginalise))
-        for ax, letter, v in zip(axes, PANEL_LETTERS, marginalise):
-            H = G.latent_projection(set(G.nodes) - {v})
+        for ax, letter, v, H in zip(axes, PANEL_LETTERS, marginalise, projections):
             draw_diagram(ax, H, reward=REWARD, added_edges=projection_added_edges(G, H),
-                         title=f"({letter}) marginalising ${v}$", pos={u: pos[u] for u in H.nodes})
+                         title=f"({letter}) marginalising ${v}$", pos={u: pos[u] for u in H.nodes}, limits=limits)
             _caption(ax, f"POMISs: {_family_text(pomis(G, REWARD, [v]))}")
         fig.suptitle("Edges added by the projection: thick red", fontsize=7)
         save_figure(fig, path_pdf, path_png)
@@ -189,7 +193,7 @@ def figure5(
     palette, styles = default_palette(strategies), default_linestyles()
     with paper_style():
         fig = new_figure((7.5, 2.15))
-        axes = fig.subplots(1, len(agg) + 1, width_ratios=[1.0] * len(agg) + [0.95])
+        axes = fig.subplots(1, len(agg) + 1, width_ratios=[1.0] * len(agg) + [1.1])
         for i, (ax, letter, (key, frame)) in enumerate(zip(axes, PANEL_LETTERS, agg.items())):
             regret_panel(ax, frame, palette=palette, styles=styles, title=_lettered(letter, titles.get(key, key)),
                          ylabel="Cumulative regret" if i == 0 else "")
@@ -224,7 +228,7 @@ def figure5_optimal_arm(
                          ylabel="P(optimal arm)" if i == 0 else "")
             ax.set_ylim(0, 1.02)
         handles, labels = legend_handles(strategies, algorithms, palette=palette, styles=styles)
-        fig.legend(handles, labels, loc="outside upper center", ncol=len(labels), frameon=False,
+        fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False,
                    handlelength=2.4, columnspacing=1.4)
         fig.suptitle("Optimal-arm probability per round — addition, not in the paper (cf. Fig. 5a–c)",
                      fontsize=8)

@@ -27,7 +27,11 @@ def fig2a() -> CausalDiagram:
     Decoded from the text (MUCT/IB statements of §"Characterizing POMIS", Fig. 2 caption ℙ =
     {∅, {A}, {A, C}}, Fig. 4 projections, footnote 2); every statement of the paper holds for it.
     """
-    return CausalDiagram(["A", "B", "C", "Y"], [("A", "C"), ("B", "C"), ("A", "Y"), ("C", "Y")], [("A", "B"), ("B", "Y")])
+    return CausalDiagram(
+        ["A", "B", "C", "Y"],
+        [("A", "C"), ("B", "C"), ("A", "Y"), ("C", "Y")],
+        [("A", "B"), ("B", "Y")],
+    )
 
 
 def fig3() -> CausalDiagram:

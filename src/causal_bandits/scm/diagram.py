@@ -29,11 +29,38 @@ def canonical_sets(sets: Iterable[Iterable[str]]) -> list[tuple[str, ...]]:
     return sorted({tuple(sorted(s)) for s in sets}, key=lambda s: (len(s), s))
 
 
-def _pair(kind: str, edge: Any) -> tuple[Any, Any]:
+def _checked_edge(nodes: set[str], kind: str, edge: Any) -> tuple[str, str]:
     pair = () if isinstance(edge, str) or not isinstance(edge, Iterable) else tuple(edge)
     if len(pair) != 2:
         raise DiagramError(f"{kind} edge {edge!r} is not a pair; write each edge as [a, b]")
+    for v in pair:
+        if not isinstance(v, str) or v not in nodes:
+            raise DiagramError(f"{kind} edge {list(pair)!r} names unknown node {v!r}; add it to nodes or fix the edge")
+    if pair[0] == pair[1]:
+        raise DiagramError(f"{kind} edge {list(pair)!r} is a self-loop on {pair[0]!r}; remove it")
     return pair
+
+
+def _checked_nodes(nodes: Iterable[str]) -> set[str]:
+    if isinstance(nodes, str):
+        raise DiagramError(f"nodes must be a list of names, not the string {nodes!r}; write ['A', 'B', ...]")
+    seen: set[str] = set()
+    for v in nodes:
+        if not isinstance(v, str):
+            raise DiagramError(f"node {v!r} is not a string; name every variable with a string")
+        if v in seen:
+            raise DiagramError(f"node {v!r} is listed twice in nodes; list each variable once")
+        seen.add(v)
+    return seen
+
+
+def _check_acyclic(dag: nx.DiGraph) -> None:
+    try:
+        cycle = nx.find_cycle(dag)
+    except nx.NetworkXNoCycle:
+        return
+    path = " -> ".join([a for a, _ in cycle] + [cycle[0][0]])
+    raise DiagramError(f"directed cycle {path}; remove one of its edges (a causal diagram is acyclic)")
 
 
 class CausalDiagram:
@@ -47,28 +74,16 @@ class CausalDiagram:
 
     __slots__ = ("_nodes", "_directed", "_bidirected", "_dag", "_confounding")
 
-    def __init__(self, nodes: Iterable[str], directed: Iterable[Any] = (), bidirected: Iterable[Any] = ()):
-        if isinstance(nodes, str):
-            raise DiagramError(f"nodes must be a list of names, not the string {nodes!r}; write [\"A\", \"B\", ...]")
-        seen: set[str] = set()
-        for v in nodes:
-            if not isinstance(v, str):
-                raise DiagramError(f"node {v!r} is not a string; name every variable with a string")
-            if v in seen:
-                raise DiagramError(f"node {v!r} is listed twice in nodes; list each variable once")
-            seen.add(v)
-        arrows = {self._checked_edge(seen, "directed", e) for e in directed}
-        confounded = {frozenset(self._checked_edge(seen, "bidirected", e)) for e in bidirected}
+    def __init__(
+        self, nodes: Iterable[str], directed: Iterable[Any] = (), bidirected: Iterable[Any] = ()
+    ) -> None:
+        seen = _checked_nodes(nodes)
+        arrows = {_checked_edge(seen, "directed", e) for e in directed}
+        confounded = {frozenset(_checked_edge(seen, "bidirected", e)) for e in bidirected}
         dag = nx.DiGraph()
         dag.add_nodes_from(seen)
         dag.add_edges_from(arrows)
-        try:
-            cycle = nx.find_cycle(dag)
-        except nx.NetworkXNoCycle:
-            pass
-        else:
-            path = " -> ".join([a for a, _ in cycle] + [cycle[0][0]])
-            raise DiagramError(f"directed cycle {path}; remove one of its edges (a causal diagram is acyclic)")
+        _check_acyclic(dag)
         confounding = nx.Graph()
         confounding.add_nodes_from(seen)
         confounding.add_edges_from(tuple(e) for e in confounded)
@@ -78,16 +93,6 @@ class CausalDiagram:
         set_(self, "_bidirected", frozenset(confounded))
         set_(self, "_dag", nx.freeze(dag))
         set_(self, "_confounding", nx.freeze(confounding))
-
-    @staticmethod
-    def _checked_edge(nodes: set[str], kind: str, edge: Any) -> tuple[str, str]:
-        a, b = _pair(kind, edge)
-        for v in (a, b):
-            if v not in nodes:
-                raise DiagramError(f"{kind} edge {[a, b]!r} names unknown node {v!r}; add it to nodes or fix the edge")
-        if a == b:
-            raise DiagramError(f"{kind} edge {[a, b]!r} is a self-loop on {a!r}; remove it")
-        return a, b
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("CausalDiagram is immutable; derive a new diagram instead")
@@ -219,7 +224,7 @@ class CausalDiagram:
     def from_dict(cls, d: Mapping[str, Any]) -> CausalDiagram:
         """Inverse of :meth:`to_dict`; ``directed`` and ``bidirected`` are optional."""
         if not isinstance(d, Mapping):
-            raise DiagramError(f"a diagram must be a mapping with keys {list(_DICT_KEYS)}, got {type(d).__name__}")
+            raise DiagramError(f"a diagram must be a mapping with keys {list(_DICT_KEYS)}, not {type(d).__name__}")
         unknown = sorted(set(d) - set(_DICT_KEYS), key=str)
         if unknown:
             raise DiagramError(f"unknown key {unknown[0]!r} in diagram; allowed keys are {list(_DICT_KEYS)}")
@@ -227,16 +232,20 @@ class CausalDiagram:
             raise DiagramError('diagram has no "nodes"; add "nodes": [list of variable names]')
         for key in _DICT_KEYS:
             if not isinstance(d.get(key, []), (list, tuple)):
-                raise DiagramError(f'"{key}" must be a list, got {type(d[key]).__name__}; write "{key}": [...]')
+                kind = type(d[key]).__name__
+                raise DiagramError(f'"{key}" must be a list, got {kind}; write "{key}": [...]')
         return cls(d["nodes"], d.get("directed", ()), d.get("bidirected", ()))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CausalDiagram):
             return NotImplemented
-        return (self._nodes, self._directed, self._bidirected) == (other._nodes, other._directed, other._bidirected)
+        return self._key() == other._key()
+
+    def _key(self) -> tuple:
+        return self._nodes, self._directed, self._bidirected
 
     def __hash__(self) -> int:
-        return hash((self._nodes, self._directed, self._bidirected))
+        return hash(self._key())
 
     def __repr__(self) -> str:
         d = self.to_dict()

@@ -18,10 +18,16 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
 
+import warnings
+
 import numpy as np
-from pgmpy.factors.discrete import TabularCPD
-from pgmpy.inference import VariableElimination
-from pgmpy.models import DiscreteBayesianNetwork
+
+# pgmpy 1.1 warns about its own deprecated StructureScore on import; it is not ours to act on.
+warnings.filterwarnings("ignore", message=".*StructureScore.*", category=FutureWarning)
+
+from pgmpy.factors.discrete import TabularCPD  # noqa: E402
+from pgmpy.inference import VariableElimination  # noqa: E402
+from pgmpy.models import DiscreteBayesianNetwork  # noqa: E402
 
 from causal_bandits.errors import ConfigError
 from causal_bandits.scm.diagram import CausalDiagram

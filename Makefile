@@ -1,0 +1,33 @@
+# Two commands for a fresh Linux machine with Python >= 3.11 (no conda needed):
+#   make reproduce   set up .venv and run the whole pipeline at paper scale
+#   make test        set up .venv and run the test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+CORES ?= all
+
+.PHONY: reproduce quick test benchmark clean
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: $(BIN)/activate requirements.lock pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+reproduce: $(VENV)/.installed
+	$(BIN)/snakemake --cores $(CORES)
+
+quick: $(VENV)/.installed
+	$(BIN)/snakemake --cores $(CORES) --configfile config/quick.yaml
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest -q
+
+benchmark: $(VENV)/.installed
+	$(BIN)/python benchmarks/bandit_speed.py
+
+clean:
+	rm -rf results figures logs .snakemake benchmarks/out
