@@ -5,11 +5,18 @@ configfile: "config/config.yaml"
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/nonmanip.smk"
+
+
+# One rule file per paper (workflow/rules/<paper>.smk), for the papers the config has a section for.
+for paper in PAPERS:
+
+    include: f"workflow/rules/{paper}.smk"
+
+
 include: "workflow/rules/report.smk"
 
 
 rule all:
     default_target: True
     input:
-        all_targets(),
+        lambda wildcards: all_targets(),

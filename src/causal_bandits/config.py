@@ -1,6 +1,7 @@
 """Loading and validating the workflow configuration.
 
-The JSON Schema in ``workflow/schemas/config.schema.yaml`` is the single description of every key;
+The JSON Schema in ``workflow/schemas/config.schema.yaml`` (shared keys) and
+``workflow/schemas/<paper>.schema.yaml`` (one section per paper) describe every key;
 :func:`validate` checks a config against it, fills in the schema's defaults and turns the first
 violation into one line that names the key and the fix. Semantic checks that a schema cannot
 express (a diagram's acyclicity, the reward not being non-manipulable, SCM parameters matching
@@ -18,7 +19,10 @@ import yaml
 
 from causal_bandits.errors import ConfigError
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "workflow" / "schemas"
+SCHEMA_PATH = SCHEMA_DIR / "config.schema.yaml"
+#: The papers, in pipeline and report order; each has its schema in ``<paper>.schema.yaml``.
+PAPERS = ("nonmanip", "bounds", "fairness", "cpe", "unknown_graph")
 
 
 def _where(path) -> str:
@@ -58,7 +62,13 @@ def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
 
 
 def load_schema() -> dict[str, Any]:
-    return yaml.safe_load(SCHEMA_PATH.read_text())
+    """The shared schema with each paper's section schema (``<paper>.schema.yaml``) plugged in."""
+    schema = yaml.safe_load(SCHEMA_PATH.read_text())
+    for paper in PAPERS:
+        path = SCHEMA_DIR / f"{paper}.schema.yaml"
+        if path.exists():
+            schema["properties"][paper] = yaml.safe_load(path.read_text())
+    return schema
 
 
 def validate(config: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,14 @@
 # Lee & Bareinboim (AAAI-19): arm sets -> instances -> runs -> aggregate -> Table 1, Figure 5, claims.
+NONMANIP = config["nonmanip"]
+NONMANIP_PANELS = list(NONMANIP["panels"])
+NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
+NONMANIP_CHUNKS = chunk_seeds(NONMANIP["n_simulations"], config["seeds_per_job"])
+TARGETS["nonmanip"] = [
+    *(f"figures/nonmanip/figure{i}.{ext}" for i in range(1, 6) for ext in ("pdf", "png")),
+    "figures/nonmanip/figure5_optimal_arm.pdf",
+    "figures/nonmanip/table1.csv",
+    "figures/nonmanip/table1.md",
+]
 
 
 wildcard_constraints:

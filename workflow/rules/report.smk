@@ -4,7 +4,7 @@
 rule report:
     """figures/REPORT.md (and an HTML twin) from every paper's evaluated claims."""
     input:
-        claims=["results/claims/nonmanip.json"],
+        claims=[f"results/claims/{paper}.json" for paper in PAPERS],
         code=lib("report.py"),
     output:
         md="figures/REPORT.md",
