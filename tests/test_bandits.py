@@ -20,7 +20,7 @@ import causal_bandits
 from causal_bandits import store
 from causal_bandits.bandits.beta import BetaShapes
 from causal_bandits.bandits.engine import BernoulliArms, Trace, linear_grid, simulate
-from causal_bandits.bandits.klucb import KLUCB, bernoulli_kl, klucb_index
+from causal_bandits.bandits.klucb import KLUCB, bernoulli_kl, exploration, klucb_index
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.rng import SeedStreams, generator
 
@@ -65,7 +65,7 @@ arm_means = st.lists(
     max_size=8,
 )
 horizons = st.integers(1, 60)
-ENGINE_SETTINGS = settings(max_examples=8, deadline=None)
+ENGINE_SETTINGS = settings(max_examples=20, deadline=None)
 
 
 # ------------------------------------------------------------------------------- Beta sampler
@@ -132,14 +132,12 @@ def reference_root(p: float, n: float, level: float) -> float:
     return brentq(g, p, _BELOW_ONE, xtol=1e-15, rtol=1e-15, maxiter=500)
 
 
-KL_CASES = []
-for _p, _n, _level in itertools.product(KL_P, KL_N, KL_LEVEL):
-    _marks = ()
-    if _p < 1.0 and reference_root(_p, _n, _level) == 1.0:
-        # Library bug (reported): the Newton start 1 - exp(-(level/n + H(p)) / (1-p)) rounds to
-        # 1.0, where g = +inf and g' = inf, so the first step is inf/inf = NaN and NaN is returned.
-        _marks = (pytest.mark.xfail(strict=True, reason="klucb_index returns NaN at the pole"),)
-    KL_CASES.append(pytest.param(_p, _n, _level, marks=_marks, id=f"p={_p}-n={_n}-f={_level}"))
+# Includes cases whose root rounds to 1.0 (e.g. p=0.5, n=1, level=20), where the Newton start
+# used to be exactly 1.0 and the first step inf/inf = NaN.
+KL_CASES = [
+    pytest.param(_p, _n, _level, id=f"p={_p}-n={_n}-f={_level}")
+    for _p, _n, _level in itertools.product(KL_P, KL_N, KL_LEVEL)
+]
 
 
 @pytest.mark.parametrize(("p", "n", "level"), KL_CASES)
@@ -161,8 +159,9 @@ def test_klucb_index_matches_brentq(p, n, level):
 def test_klucb_index_vectorised_equals_elementwise():
     """Every cell is inverted independently of the others in the same call."""
     grid = [(p, n) for p, n in itertools.product(KL_P, KL_N) if reference_root(p, n, 2.5) < 1]
-    p = np.array([g[0] for g in grid]).reshape(-1, 4)[:, ::-1]  # 2-D, non-contiguous
-    n = np.array([g[1] for g in grid], dtype=float).reshape(-1, 4)[:, ::-1]
+    assert len(grid) % 2 == 0
+    p = np.array([g[0] for g in grid]).reshape(2, -1)[:, ::-1]  # 2-D, non-contiguous
+    n = np.array([g[1] for g in grid], dtype=float).reshape(2, -1)[:, ::-1]
     together = klucb_index(p, n, 2.5)
     assert together.shape == p.shape
     for i, j in np.ndindex(p.shape):
@@ -178,12 +177,13 @@ def test_trace_independent_of_chunking(algo, means, horizon):
     seeds = list(range(14))
     whole = run(ALGOS[algo](), means, seeds, horizon)
     for chunk in (1, 7):
-        parts = [run(ALGOS[algo](), means, seeds[i : i + chunk], horizon) for i in range(0, 14, chunk)]
+        starts = range(0, len(seeds), chunk)
+        parts = [run(ALGOS[algo](), means, seeds[i : i + chunk], horizon) for i in starts]
         assert_same_trace(whole, concat(parts))
 
 
 @pytest.mark.parametrize("algo", ALGOS)
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(means=arm_means, horizon=horizons, block=st.sampled_from([1, 5, 64]))
 def test_trace_independent_of_block_and_seed_order(algo, means, horizon, block):
     seeds = [3, 0, 11, 5]
@@ -216,6 +216,24 @@ def test_klucb_initial_sweep_pulls_every_arm_once():
     trace = run(KLUCB(), [0.2, 0.9, 0.5, 0.4, 0.7], range(10), 5)
     assert (np.sort(trace.arm, axis=1) == np.arange(5)).all()
     assert len({tuple(row) for row in trace.arm}) > 1  # the sweep order is random per seed
+
+
+def test_klucb_pulls_an_arm_of_largest_index():
+    """After the sweep, kl-UCB pulls argmax_a U_a(t) with f(t-1), ties broken among maxima only."""
+    n_seeds, means = 16, np.array([0.2, 0.5, 0.55, 0.8, 0.8])
+    policy = KLUCB()
+    seeds = range(n_seeds)
+    policy.reset(n_seeds, means.size, lambda name: SeedStreams(PAPER, "klucb-max", seeds, name))
+    rng = np.random.default_rng(7)
+    rows = np.arange(n_seeds)
+    for t in range(1, 301):
+        wins, pulls = policy._wins.copy(), policy._pulls.copy()
+        arms = policy.select(t)
+        if t > means.size:
+            index = klucb_index(wins / pulls, pulls, exploration(t - 1))
+            assert np.array_equal(index[rows, arms], index.max(axis=1))
+        policy.update(arms, (rng.random(n_seeds) < means[arms]).astype(np.int8))
+    assert (policy._pulls.sum(axis=1) == 300).all()
 
 
 def test_summary_rounds_on_coarse_grid():
@@ -341,11 +359,16 @@ def test_tables_round_trip_with_provenance(tmp_path, small_trace, kind):
     assert back.schema.remove_metadata().equals(schema)
     assert back.equals(table.replace_schema_metadata(back.schema.metadata))
     read = store.read_metadata(path)
-    for key in ("config_hash", "causal_bandits", "numpy", "scipy", "pyarrow"):
+    # Library versions sit under "version_<lib>" so that "pandas" stays pandas' own schema key.
+    keys = ["config_hash", "causal_bandits"] + [f"version_{lib}" for lib in store._LIBRARIES]
+    for key in keys:
         assert key in read, key
     assert read["config_hash"] == store.config_hash(dict(reversed(list(CONFIG.items()))))
     assert read["causal_bandits"] == causal_bandits.__version__
-    assert read["numpy"] == np.__version__ and read["pyarrow"] == pa.__version__
+    assert read["version_numpy"] == np.__version__
+    assert read["version_pyarrow"] == pa.__version__
+    if "pandas" in read:
+        json.loads(read["pandas"])
     assert sorted(os.listdir(path.parent)) == [path.name]  # no temporary left behind
 
     # Values: sorted by seed (then round), and each row is the trace's value for that seed.
@@ -360,7 +383,8 @@ def test_tables_round_trip_with_provenance(tmp_path, small_trace, kind):
     else:
         assert list(df["seed"]) == sorted(small_trace.seeds)
         assert np.array_equal(df["final_regret"], small_trace.cum_regret[order, -1])
-        assert np.array_equal(df["final_realized_regret"], small_trace.cum_realized_regret[order, -1])
+        realized = small_trace.cum_realized_regret[order, -1]
+        assert np.array_equal(df["final_realized_regret"], realized)
         assert np.array_equal(df["optimal_fraction"], small_trace.optimal_fraction[order])
 
 
@@ -380,3 +404,17 @@ def test_write_atomic_leaves_nothing_when_writer_raises(tmp_path):
         store.write_atomic(target, boom)
     assert os.listdir(target.parent) == [target.name]  # old file kept, temp removed
     assert store.read_json(target) == {"a": 1}
+
+
+def test_linear_grid_always_has_both_ends():
+    assert linear_grid(10, 1).tolist() == [1, 10]
+    assert linear_grid(1, 200).tolist() == [1]
+    g = linear_grid(10_000, 200)
+    assert g[0] == 1 and g[-1] == 10_000 and len(g) == 200
+
+
+@pytest.mark.parametrize("grid", [[2, 5], [3, 2], [], [0, 3], [1, 2]])
+def test_simulate_rejects_a_grid_that_does_not_end_at_the_horizon(grid):
+    with pytest.raises(ValueError, match="grid"):
+        simulate(ThompsonSampling(), BernoulliArms(np.array([0.2, 0.8])), paper="t", experiment="e",
+                 seeds=[0, 1], horizon=3, grid=np.array(grid, dtype=np.int64))

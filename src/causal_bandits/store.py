@@ -49,6 +49,9 @@ SUMMARY_SCHEMA = pa.schema(
     ]
 )
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 _LIBRARIES = ("numpy", "scipy", "pyarrow", "pandas", "pgmpy", "networkx")
 
 
@@ -72,6 +75,7 @@ def atomic_path(path: str | os.PathLike):
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs should be readable like any file
     try:
         yield Path(tmp)
         os.replace(tmp, path)

@@ -82,7 +82,8 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
     """About ``points`` rounds spread evenly over 1..horizon, always including both ends."""
     if horizon < 1:
         raise ValueError(f"horizon must be >= 1, got {horizon}")
-    return np.unique(np.linspace(1, horizon, min(points, horizon)).round().astype(np.int64))
+    n = min(max(points, 2), horizon)
+    return np.unique(np.linspace(1, horizon, n).round().astype(np.int64))
 
 
 def simulate(
@@ -100,6 +101,8 @@ def simulate(
     seeds = np.asarray(seeds, dtype=np.int64)
     n, means = seeds.size, np.asarray(env.means, dtype=float)
     grid = np.asarray(grid, dtype=np.int64)
+    if grid.size == 0 or (np.diff(grid) <= 0).any() or grid[0] < 1 or grid[-1] != horizon:
+        raise ValueError("grid must be increasing rounds within 1..horizon that end at the horizon")
     mu_star = means.max()
     is_optimal = np.isclose(means, mu_star, rtol=0.0, atol=1e-12)
     env_streams = SeedStreams(paper, experiment, seeds, "environment", block)

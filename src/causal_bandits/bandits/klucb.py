@@ -25,6 +25,9 @@ from scipy.special import entr, rel_entr
 from causal_bandits.rng import SeedStreams
 
 
+_BELOW_ONE = np.nextafter(1.0, 0.0)
+
+
 def bernoulli_kl(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """kl(p, q) = p ln(p/q) + (1-p) ln((1-p)/(1-q)), with 0 ln 0 = 0."""
     return rel_entr(p, q) + rel_entr(1.0 - p, 1.0 - q)
@@ -43,7 +46,9 @@ def klucb_index(p: np.ndarray, n: np.ndarray, level: float, tol: float = 1e-10) 
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = entr(p) + entr(1.0 - p)
         pole_bound = -np.expm1(-(level / n + entropy) / (1.0 - p))
-    q = np.where(certain, 1.0, np.minimum(p + np.sqrt(level / (2.0 * n)), pole_bound))
+    # Cap below 1 so that the first Newton step is finite even when the root rounds to 1.
+    start = np.minimum(np.minimum(p + np.sqrt(level / (2.0 * n)), pole_bound), _BELOW_ONE)
+    q = np.where(certain, 1.0, np.maximum(start, p))
     active = np.flatnonzero(~certain)
     pa, na, qa = p.ravel()[active], n.ravel()[active], q.ravel()[active]
     neg_entropy = -entropy.ravel()[active]
@@ -56,6 +61,8 @@ def klucb_index(p: np.ndarray, n: np.ndarray, level: float, tol: float = 1e-10) 
         q.ravel()[active] = qa
         active, pa, na, qa = active[more], pa[more], na[more], qa[more]
         neg_entropy = neg_entropy[more]
+    # An iterate still at the cap means g <= 0 there: the root rounds to 1 in double precision.
+    q[q >= _BELOW_ONE] = 1.0
     return q
 
 

@@ -1,0 +1,5 @@
+import sys
+
+from causal_bandits.cli import main
+
+sys.exit(main())

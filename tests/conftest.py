@@ -1,0 +1,40 @@
+"""Shared fixtures: the repository root, the shared raw data, and a scratch copy of the workflow."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Raw data shipped beside the repository for tests and CI (never committed to it).
+SHARED_RAW = ROOT.parent / "shared" / "data" / "raw"
+_SKIP = shutil.ignore_patterns(".git", ".venv", "results", "figures", "logs", ".snakemake", "__pycache__",
+                               ".pytest_cache", ".hypothesis", "*.egg-info", "out")
+
+
+def copy_workflow(dest: Path) -> Path:
+    """A copy of the repository (code, config, workflow; no results) that Snakemake can run."""
+    shutil.copytree(ROOT, dest, ignore=_SKIP)
+    (dest / "config" / "ci.yaml").write_text(f"data:\n  raw_dir: {SHARED_RAW}\n")
+    return dest
+
+
+def snakemake(workdir: Path, *args: str, timeout: int = 1800) -> subprocess.CompletedProcess:
+    """Run Snakemake in ``workdir`` with that copy's library first on the import path."""
+    env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
+    cmd = [sys.executable, "-m", "snakemake", "--directory", str(workdir), *args]
+    return subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def quick_run(tmp_path_factory):
+    """The quick workflow, run once end to end in a scratch copy (shared by the workflow tests)."""
+    work = copy_workflow(tmp_path_factory.mktemp("quick") / "repo")
+    result = snakemake(work, "--cores", "2", "--configfile", "config/quick.yaml", "config/ci.yaml")
+    assert result.returncode == 0, result.stderr[-5000:]
+    return work

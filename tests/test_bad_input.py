@@ -1,0 +1,53 @@
+"""Bad input stops the workflow at parse time with one line naming the problem and the fix."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from conftest import copy_workflow, snakemake
+
+pytestmark = pytest.mark.workflow
+
+FRONTDOOR = {"nodes": ["X", "Z", "Y"], "directed": [["X", "Z"], ["Z", "Y"]], "bidirected": [["X", "Y"]],
+             "reward": "Y"}
+
+
+def _panel(graph, non_manipulable=("Z",)):
+    return {"nonmanip": {"panels": {"mine": {
+        "graph": graph, "non_manipulable": list(non_manipulable),
+        "scm": {"q": {"U_X": 0.1, "U_Y": 0.2, "U_Z": 0.3, "U_XY": 0.4}, "c": {"X": 0, "Y": 0, "Z": 0}}}}}}
+
+
+CASES = {
+    "unknown key": ({"nonmanip": {"horizn": 10}}, "unknown config key 'horizn'"),
+    "negative horizon": ({"nonmanip": {"horizon": -5}}, "nonmanip.horizon = -5"),
+    "zero simulations": ({"nonmanip": {"n_simulations": 0}}, "nonmanip.n_simulations = 0"),
+    "node named twice": (_panel({**FRONTDOOR, "nodes": ["X", "Z", "Y", "X"]}), "'X' is listed twice"),
+    "cyclic graph": (_panel({**FRONTDOOR, "directed": [["X", "Z"], ["Z", "Y"], ["Y", "X"]]}), "cycle"),
+    "reward non-manipulable": (_panel(FRONTDOOR, ("Z", "Y")), "cannot be non-manipulable"),
+    "SCM names an unknown exogenous": (
+        {"nonmanip": {"panels": {"fig5a": {"scm": {"q": {"U_W": 0.1}}}}}},
+        "unexpected ['U_W']",
+    ),
+    "probability above 1": ({"nonmanip": {"panels": {"fig5a": {"scm": {"q": {"U_X": 1.5}}}}}}, "U_X = 1.5"),
+}
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    return copy_workflow(tmp_path_factory.mktemp("bad") / "repo")
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_bad_config_fails_cleanly(workdir, case):
+    override, expected = CASES[case]
+    bad = workdir / "config" / "bad.yaml"
+    bad.write_text(yaml.safe_dump(override))
+    result = snakemake(workdir, "--cores", "1", "--configfile", "config/quick.yaml", "config/ci.yaml", "config/bad.yaml")
+    assert result.returncode != 0
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, result.stderr[-2000:]
+    assert expected in errors[0]
+    assert not (workdir / "results").exists()
+    assert not (workdir / "figures").exists()
