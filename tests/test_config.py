@@ -1,0 +1,57 @@
+"""Config validation: defaults filled in, every violation one line naming the key."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from causal_bandits import config as cb_config
+from causal_bandits.errors import ConfigError
+
+ROOT = cb_config.SCHEMA_DIR.parents[1]
+PAPER = cb_config.load(ROOT / "config" / "config.yaml")
+
+
+def test_paper_and_quick_configs_are_valid():
+    cb_config.validate(copy.deepcopy(PAPER))
+    quick = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml"))
+    assert quick["nonmanip"]["horizon"] < PAPER["nonmanip"]["horizon"]
+    assert PAPER["nonmanip"]["horizon"] == 10_000 and PAPER["nonmanip"]["n_simulations"] == 1_000
+
+
+def test_defaults_are_filled_in():
+    cfg = copy.deepcopy(PAPER)
+    del cfg["record_points"], cfg["nonmanip"]["algorithms"]
+    cb_config.validate(cfg)
+    assert cfg["record_points"] == 200
+    assert cfg["nonmanip"]["algorithms"] == ["TS", "KLUCB"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (lambda c: c.__setitem__("sedes_per_job", 3), "unknown config key 'sedes_per_job'"),
+        (lambda c: c["nonmanip"].__setitem__("algorithms", ["TS", "UCB"]), "nonmanip.algorithms.1"),
+        (lambda c: c["nonmanip"].__setitem__("horizon", 0), "nonmanip.horizon = 0"),
+        (lambda c: c["nonmanip"].__setitem__("horizon", "long"), "nonmanip.horizon = 'long'"),
+        (lambda c: c["nonmanip"]["panels"]["fig5a"].__setitem__("graph", "fig9"), "panels.fig5a.graph"),
+        (lambda c: c["nonmanip"].pop("panels"), "'panels' is a required property"),
+    ],
+)
+def test_violations_are_one_line(edit, expected):
+    cfg = copy.deepcopy(PAPER)
+    edit(cfg)
+    with pytest.raises(ConfigError) as err:
+        cb_config.validate(cfg)
+    assert expected in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_missing_config_file_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match="not found"):
+        cb_config.load(tmp_path / "nope.yaml")
+
+
+def test_merge_is_recursive():
+    assert cb_config.merge({"a": {"b": 1, "c": 2}, "d": 1}, {"a": {"b": 3}}) == {"a": {"b": 3, "c": 2}, "d": 1}
