@@ -1,0 +1,178 @@
+"""Pinned raw files: locate them under the raw-data directory, verify them, download them.
+
+A raw file is pinned by a :class:`RawFile` entry of the config: its path under the raw-data
+directory (``data.raw_dir``), the sha256 of its content, the address that serves exactly those
+bytes and the publisher's page. The file may sit there as given or gzip-compressed (``<path>.gz``,
+as in the DELVE copy of UCI Adult); the checksum is always that of the uncompressed content, so
+both forms of the same file pass and the pinned value is the one of the official download.
+
+Every failure is one line that names the file, the expected checksum and where to get the file:
+a missing file, a corrupt or different file, a download that fails or yields other bytes.
+Downloads go to a temporary file beside the destination and are renamed into place only after
+their checksum matched, so nothing half-written or unverified is ever left under ``raw_dir``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import shutil
+import urllib.error
+import urllib.request
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from causal_bandits.errors import DataError
+from causal_bandits.store import atomic_path
+
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class RawFile:
+    """One pinned raw file (a config entry ``{path, sha256, url, publisher, member}``).
+
+    ``url`` serves exactly the pinned bytes; when ``member`` is set, ``url`` is a zip archive and
+    the file is that member of it (the netsg YouTube crawls are published as zips).
+    """
+
+    path: str
+    sha256: str
+    url: str
+    publisher: str = ""
+    member: str | None = None
+
+    @classmethod
+    def from_config(cls, entry: Mapping[str, Any]) -> RawFile:
+        return cls(
+            path=entry["path"],
+            sha256=entry["sha256"].lower(),
+            url=entry["url"],
+            publisher=entry.get("publisher", ""),
+            member=entry.get("member"),
+        )
+
+    def where_to_get(self) -> str:
+        source = f"{self.url} (member {self.member})" if self.member else self.url
+        return source + (f"; publisher {self.publisher}" if self.publisher and self.publisher != self.url else "")
+
+    def candidates(self, raw_dir: str | os.PathLike) -> tuple[Path, Path]:
+        """The two places the file may be: ``raw_dir/path`` and ``raw_dir/path.gz``."""
+        plain = Path(raw_dir) / self.path
+        return plain, plain.with_name(plain.name + ".gz")
+
+
+def locate(raw_dir: str | os.PathLike, spec: RawFile) -> Path | None:
+    """The file of ``spec`` under ``raw_dir`` (plain first, then ``.gz``), or None."""
+    return next((p for p in spec.candidates(raw_dir) if p.is_file()), None)
+
+
+@contextmanager
+def open_binary(path: str | os.PathLike) -> Iterator[IO[bytes]]:
+    """The content of ``path`` as a binary stream, decompressed when the name ends in ``.gz``."""
+    path = Path(path)
+    with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as stream:
+        yield stream
+
+
+def content_sha256(path: str | os.PathLike) -> str:
+    """sha256 of the (uncompressed) content of ``path``; a broken gzip stream is a DataError."""
+    digest = hashlib.sha256()
+    try:
+        with open_binary(path) as stream:
+            while block := stream.read(_CHUNK):
+                digest.update(block)
+    except (OSError, EOFError, zlib.error) as err:
+        raise DataError(f"{path}: cannot read it ({err}); the file is damaged — replace it") from err
+    return digest.hexdigest()
+
+
+def missing_message(raw_dir: str | os.PathLike, spec: RawFile, reason: str = "") -> str:
+    plain, packed = spec.candidates(raw_dir)
+    why = f" ({reason})" if reason else ""
+    return (
+        f"raw file {spec.path} is missing{why}: looked for {plain} and {packed}; expected sha256 "
+        f"{spec.sha256}; get it from {spec.where_to_get()} and put it at {plain}, or run the "
+        f"workflow on a machine with network access to download it"
+    )
+
+
+def check(path: str | os.PathLike, spec: RawFile) -> None:
+    """Raise a DataError unless the content of ``path`` has the pinned checksum."""
+    got = content_sha256(path)
+    if got != spec.sha256:
+        raise DataError(
+            f"{path}: sha256 of the content is {got}, expected {spec.sha256} ({spec.path}); the "
+            f"file is corrupt or a different version — replace it with the file from {spec.where_to_get()}"
+        )
+
+
+def verify(raw_dir: str | os.PathLike, spec: RawFile) -> Path:
+    """The verified file of ``spec`` under ``raw_dir``; one-line DataError if missing or wrong."""
+    path = locate(raw_dir, spec)
+    if path is None:
+        raise DataError(missing_message(raw_dir, spec))
+    check(path, spec)
+    return path
+
+
+Opener = Callable[[str], IO[bytes]]
+
+
+def _urlopen(url: str) -> IO[bytes]:
+    return urllib.request.urlopen(url, timeout=120)  # noqa: S310 (the URL comes from the config)
+
+
+def fetch(raw_dir: str | os.PathLike, spec: RawFile, opener: Opener = _urlopen) -> Path:
+    """Download the file of ``spec`` to ``raw_dir/path``; verified before it appears there.
+
+    ``opener(url)`` returns a binary stream (default: :func:`urllib.request.urlopen`); tests pass
+    one that reads a local file.
+    """
+    dest = Path(raw_dir) / spec.path
+    try:
+        with atomic_path(dest) as tmp:
+            with opener(spec.url) as response, open(tmp, "wb") as out:
+                shutil.copyfileobj(response, out, _CHUNK)
+            if spec.member is not None:
+                _extract_member(tmp, spec)
+            check(tmp, spec)
+    except DataError as err:
+        raise DataError(f"download of {spec.path} rejected: {err}") from err
+    except (OSError, urllib.error.URLError, ValueError) as err:
+        raise DataError(missing_message(raw_dir, spec, f"download from {spec.url} failed: {err}")) from err
+    return dest
+
+
+def _extract_member(path: Path, spec: RawFile) -> None:
+    """Replace the zip archive at ``path`` by its member ``spec.member``."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = archive.read(spec.member)
+    except KeyError as err:
+        raise DataError(f"{spec.url} has no member {spec.member!r}; fix `member` in the config") from err
+    except zipfile.BadZipFile as err:
+        raise DataError(f"{spec.url} is not a zip archive ({err}); fix `url` or `member` in the config") from err
+    path.write_bytes(data)
+
+
+def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
+    """The (uncompressed) content of ``path`` as lines without their ``\\n`` / ``\\r\\n`` endings.
+
+    A final line break does not start an extra line; a file that does not end in a line break keeps
+    its last (possibly truncated) line, for the parser to judge.
+    """
+    with open_binary(path) as stream:
+        raw = stream.read()
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as err:
+        raise DataError(f"{path}: not {encoding} text at byte {err.start}; replace the file") from err
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    return lines[:-1] if lines and lines[-1] == "" else lines
