@@ -72,7 +72,7 @@ def test_fig5b_every_joint_arm_equals_the_c_arm():
 def test_sampling_frequencies_match_exact_means():
     model = scm("fig5c")
     instance = nonmanip.instance_document("fig5c", PANELS["fig5c"])
-    env = InterventionArms(model, "Y", tuple(a["values"] for a in instance["arms"]))
+    env = InterventionArms.exact(model, "Y", [a["values"] for a in instance["arms"]])
     n = 200_000
     noise = generator("test", "scm", 0, "noise").random((n, env.noise_width))
     for arm in (0, 5, 17, 26):

@@ -22,15 +22,21 @@ import warnings
 
 import numpy as np
 
-# pgmpy 1.1 warns about its own deprecated StructureScore on import; it is not ours to act on.
-warnings.filterwarnings("ignore", message=".*StructureScore.*", category=FutureWarning)
-
-from pgmpy.factors.discrete import TabularCPD  # noqa: E402
-from pgmpy.inference import VariableElimination  # noqa: E402
-from pgmpy.models import DiscreteBayesianNetwork  # noqa: E402
-
 from causal_bandits.errors import ConfigError
 from causal_bandits.scm.diagram import CausalDiagram
+
+
+def _pgmpy():
+    """pgmpy's TabularCPD, DiscreteBayesianNetwork and VariableElimination, imported on first use.
+
+    pgmpy takes about two seconds to import; the run jobs, which only sample, never need it.
+    """
+    with warnings.catch_warnings():  # pgmpy 1.1 warns about its own deprecated StructureScore
+        warnings.simplefilter("ignore", FutureWarning)
+        from pgmpy.factors.discrete import TabularCPD
+        from pgmpy.inference import VariableElimination
+        from pgmpy.models import DiscreteBayesianNetwork
+    return TabularCPD, DiscreteBayesianNetwork, VariableElimination
 
 
 def exogenous_names(diagram: CausalDiagram) -> tuple[str, ...]:
@@ -76,8 +82,9 @@ class XorBernoulliSCM:
         return parents, [f"U_{v}", *shared]
 
     @cached_property
-    def bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The SCM as a pgmpy network over U and V with deterministic CPDs for V."""
+    def bayesian_network(self):
+        """The SCM as a pgmpy DiscreteBayesianNetwork over U and V with deterministic CPDs for V."""
+        TabularCPD, DiscreteBayesianNetwork, _ = _pgmpy()
         model = DiscreteBayesianNetwork()
         model.add_nodes_from([*self.exogenous, *self.diagram.nodes])
         cpds = [TabularCPD(u, 2, [[1 - self.q[u]], [self.q[u]]]) for u in self.exogenous]
@@ -94,6 +101,7 @@ class XorBernoulliSCM:
 
     def interventional_mean(self, target: str, do: Mapping[str, int]) -> float:
         """E[target | do(do)], exactly, by variable elimination on the mutilated network."""
+        *_, VariableElimination = _pgmpy()
         model = self.bayesian_network.do(list(do)) if do else self.bayesian_network
         query = VariableElimination(model).query([target], evidence=dict(do), show_progress=False)
         return float(query.values[1])
@@ -125,16 +133,19 @@ class InterventionArms:
     """Bandit arms that are interventions do(X = x) on an SCM; rewards are the target's value.
 
     Implements the engine's Environment interface. ``arms[i]`` maps the intervened variables to
-    their values (the empty mapping is the observational arm).
+    their values (the empty mapping is the observational arm); ``means`` are the exact
+    E[target | do(arms[i])], computed once by :meth:`exact` (the instance stage) and passed on.
     """
 
     scm: XorBernoulliSCM
     target: str
     arms: tuple[Mapping[str, int], ...]
+    means: np.ndarray
 
-    @cached_property
-    def means(self) -> np.ndarray:
-        return np.array([self.scm.interventional_mean(self.target, arm) for arm in self.arms])
+    @classmethod
+    def exact(cls, scm: XorBernoulliSCM, target: str, arms) -> InterventionArms:
+        arms = tuple(arms)
+        return cls(scm, target, arms, np.array([scm.interventional_mean(target, a) for a in arms]))
 
     @property
     def noise_width(self) -> int:
