@@ -72,9 +72,17 @@ class SeedStreams:
         short = need > avail
         if not short.any():
             return
-        # Keep every row's unread tail, left-aligned, then append fresh draws to the short rows;
-        # each seed's sequence of values is its generator's sequence, whatever the refill pattern.
-        width = int(max(avail.max(), need.max()) + self._block)
+        if not avail.any() and need.max() <= self._buf.shape[1]:
+            # Everything read: refill in place (the usual case for fixed-width reads).
+            for i, gen in enumerate(self._gens):
+                gen.random(out=self._buf[i])
+            self._pos[:] = 0
+            return
+        # Keep every row's unread tail, left-aligned, then append fresh draws; each seed's sequence
+        # of values is its generator's sequence, whatever the refill pattern. The width is a
+        # multiple of the largest request, so fixed-width readers later refill in place.
+        step = int(need.max())
+        width = -(-int(avail.max() + self._block) // step) * step + step
         new = np.empty((self.n_seeds, width))
         for i, gen in enumerate(self._gens):
             tail = self._buf[i, self._pos[i] :]
