@@ -10,17 +10,20 @@ TARGETS["nonmanip"] = [
     "figures/nonmanip/table1.md",
 ]
 
-
-wildcard_constraints:
-    graph="|".join(NONMANIP_GRAPHS),
-    panel="|".join(NONMANIP_PANELS),
-    strategy="BF|MIS|POMIS",
-    algorithm="TS|KLUCB",
-    chunk=r"\d+",
+# Rule-level, not global: other papers use wildcards of the same names with other values.
+NONMANIP_WILDCARDS = {
+    "graph": "|".join(NONMANIP_GRAPHS),
+    "panel": "|".join(NONMANIP_PANELS),
+    "strategy": "BF|MIS|POMIS",
+    "algorithm": "TS|KLUCB",
+    "chunk": r"\d+",
+}
 
 
 rule nonmanip_arm_sets:
     """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case (SPEC §4.1)."""
+    wildcard_constraints:
+        graph=NONMANIP_WILDCARDS["graph"],
     input:
         lib("causal/pomis.py", "scm/diagram.py", "papers/nonmanip_graphs.py"),
     output:
@@ -33,6 +36,8 @@ rule nonmanip_arm_sets:
 
 rule nonmanip_instance:
     """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
     input:
         lib("causal/pomis.py", "scm/diagram.py", "scm/xor_bernoulli.py", "papers/nonmanip_graphs.py"),
     output:
@@ -47,6 +52,11 @@ rule nonmanip_instance:
 
 rule nonmanip_run:
     """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
+        strategy=NONMANIP_WILDCARDS["strategy"],
+        algorithm=NONMANIP_WILDCARDS["algorithm"],
+        chunk=NONMANIP_WILDCARDS["chunk"],
     input:
         instance="results/nonmanip/instances/{panel}.json",
         algorithm=algorithm_sources,
@@ -85,6 +95,8 @@ def nonmanip_run_files(wildcards):
 
 rule nonmanip_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
     input:
         unpack(nonmanip_run_files),
         instance="results/nonmanip/instances/{panel}.json",
