@@ -57,6 +57,26 @@ def certificate(
     return delta_hat, delta_hat + alpha_c * radius
 
 
+def radius_floor(model: CellModel, horizon: int, alpha_c: float = 1.0) -> float:
+    """The smallest fairness radius of Eq. 12 any arm can have in any round 2..horizon, whatever the data.
+
+    At round t the counts of the cells an arm weighs sum to at most t - 1 observations, so with
+    N'_z = max(1, N_z) they sum to at most t - 1 + n_z. Minimising sum_z P_z / sqrt(N'_z) under that
+    budget (Lagrange: N'_z proportional to P_z^(2/3)) gives
+
+        radius >= alpha_c sqrt(8 L_t / (t - 1 + n_z)) (sum_z P_z^(2/3))^(3/2),   L_t = 2 ln t.
+
+    When this floor exceeds tau, the conservative fair set is empty in every round after the first
+    (fairness SPEC §4).
+    """
+    w = model.weights
+    n_z = (w > 0).sum(axis=2)
+    shape = (np.power(w, 2.0 / 3.0).sum(axis=2)) ** 1.5  # (n_contexts, n_arms)
+    t = np.arange(2, horizon + 1, dtype=float)[:, None, None]
+    floor = alpha_c * np.sqrt(16.0 * np.log(t) / (t - 1.0 + n_z)) * shape
+    return float(floor.min())
+
+
 class FUCB(DUCB):
     """F-UCB with threshold ``tau`` over the cells of ``model``, vectorised over seeds.
 

@@ -62,8 +62,7 @@ class Bounds:
 
     lq: np.ndarray
     uq: np.ndarray
-    lw: np.ndarray
-    uw: np.ndarray
+    substitute: SubstituteBounds  # L_w, U_w
     lower: np.ndarray
     upper: np.ndarray
     recovered: tuple[bool, ...]  # per c-component of D: was Q[D_i] recovered (else [0, 1])
@@ -86,6 +85,16 @@ def cells(values: np.ndarray, n_treatment: int, n_context: int) -> np.ndarray:
     return values.T
 
 
+@dataclass(frozen=True)
+class SubstituteBounds:
+    """(L_w, U_w) per cell, with the selected-row count of the cell (x, c, w) attaining each."""
+
+    lower: np.ndarray
+    upper: np.ndarray
+    n_lower: np.ndarray
+    n_upper: np.ndarray
+
+
 def substitute_bounds(
     joint: Joint,
     *,
@@ -94,18 +103,24 @@ def substitute_bounds(
     context: Sequence[str],
     substitutes: Sequence[Sequence[str]],
     min_count: int = 1,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(L_w, U_w) of Eq. 10 in its conditional form (SPEC §2.1.2); [0, 1] when no W is given."""
-    shape = (2 ** len(context), 2 ** len(treatment))
-    lower, upper = np.zeros(shape), np.ones(shape)
+) -> SubstituteBounds:
+    """L_w, U_w of Eq. 10 in its conditional form (SPEC §2.1.2); [0, 1] (count 0) when no W is given."""
+    n_x, n_c = len(treatment), len(context)
+    shape = (2**n_c, 2**n_x)
+    out = SubstituteBounds(np.zeros(shape), np.ones(shape), np.zeros(shape), np.zeros(shape))
     for w in substitutes:
-        p, _ = joint.conditional(outcome, [*treatment, *context, *w], min_count)
-        axes = tuple(range(len(treatment) + len(context), p.ndim))
-        low = np.where(np.isnan(p), 0.0, p).min(axis=axes)
-        high = np.where(np.isnan(p), 1.0, p).max(axis=axes)
-        lower = np.maximum(lower, cells(low, len(treatment), len(context)))
-        upper = np.minimum(upper, cells(high, len(treatment), len(context)))
-    return lower, upper
+        p, n = joint.conditional(outcome, [*treatment, *context, *w], min_count)
+        p, n = p.reshape(2**n_x, 2**n_c, -1), n.reshape(2**n_x, 2**n_c, -1)
+        n = np.where(np.isnan(p), 0.0, n)  # an unknown branch carries no evidence
+        for value, count, fill, pick, better in ((out.lower, out.n_lower, 0.0, np.argmin, np.greater),
+                                                 (out.upper, out.n_upper, 1.0, np.argmax, np.less)):
+            q = np.where(np.isnan(p), fill, p)
+            k = pick(q, axis=2)[..., None]
+            new = cells(np.take_along_axis(q, k, 2), n_x, n_c)
+            new_n = cells(np.take_along_axis(n, k, 2), n_x, n_c)
+            improve = better(new, value)
+            value[improve], count[improve] = new[improve], new_n[improve]
+    return out
 
 
 def _array(factor: DiscreteFactor, variables: Sequence[str]) -> np.ndarray:
@@ -167,8 +182,8 @@ def bce(
                         f"got {p_context.tolist()}; estimate it from a sample that covers every context")
     the_plan = plan(graph) if the_plan is None else the_plan
     lq, uq, recovered = factorisation_bounds(graph, joint, p_context, the_plan)
-    lw, uw = substitute_bounds(joint, outcome=graph.outcome, treatment=graph.treatment, context=graph.context,
-                               substitutes=the_plan.substitutes, min_count=min_count)
-    lower = np.clip(np.maximum(lq, lw), 0.0, 1.0)
-    upper = np.clip(np.minimum(uq, uw), 0.0, 1.0)
-    return Bounds(lq, uq, lw, uw, lower, upper, recovered)
+    w = substitute_bounds(joint, outcome=graph.outcome, treatment=graph.treatment, context=graph.context,
+                          substitutes=the_plan.substitutes, min_count=min_count)
+    lower = np.clip(np.maximum(lq, w.lower), 0.0, 1.0)
+    upper = np.clip(np.minimum(uq, w.upper), 0.0, 1.0)
+    return Bounds(lq, uq, w, lower, upper, recovered)

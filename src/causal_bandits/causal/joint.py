@@ -9,7 +9,7 @@ differs (fewer than ``min_count`` rows in a sample, probability zero in a popula
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -37,7 +37,7 @@ class Joint:
         bad = ~np.isin(values, DOMAIN)
         if bad.any():
             row, col = map(int, np.argwhere(bad)[0])
-            raise DataError(f"offline table row {row}: {variables[col]}={values[row, col]!r} is not in the domain "
+            raise DataError(f"offline table row {row}: {variables[col]}={values[row, col].item()!r} is not in the domain "
                             "{0, 1}; regenerate the data or drop the row")
         counts = np.bincount(config_index(values.astype(np.int64)), minlength=2 ** len(variables))
         return cls(variables, counts, sample=True)
@@ -82,8 +82,3 @@ class Joint:
         with np.errstate(invalid="ignore", divide="ignore"):
             p = t[..., 1] / n
         return np.where(self.empty(n, min_count), np.nan, p), n
-
-    def probability(self, assignment: Mapping[str, int]) -> float:
-        """Share of the weight on ``assignment`` (a partial configuration)."""
-        t = self.table(list(assignment))
-        return float(t[tuple(assignment.values())] / self.total)

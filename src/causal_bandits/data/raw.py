@@ -60,7 +60,7 @@ class RawFile:
 
     def where_to_get(self) -> str:
         source = f"{self.url} (member {self.member})" if self.member else self.url
-        return source + (f"; publisher {self.publisher}" if self.publisher and self.publisher != self.url else "")
+        return source + (f" (publisher: {self.publisher})" if self.publisher and self.publisher != self.url else "")
 
     def candidates(self, raw_dir: str | os.PathLike) -> tuple[Path, Path]:
         """The two places the file may be: ``raw_dir/path`` and ``raw_dir/path.gz``."""

@@ -8,7 +8,9 @@ arm features X, the outcome Y, the latent variables and the selection node S.
 
 Exact queries (interventional, conditional, selected joints) use pgmpy's variable elimination on
 the explicit Bayesian network, so ground truth comes from enumeration, never from simulation.
-Sampling is vectorised numpy on uniforms from a keyed generator (:mod:`causal_bandits.rng`).
+pgmpy is imported by the methods that query (it takes ~2 s to load), so jobs that only simulate
+bandits with the configuration helpers never load it. Sampling is vectorised numpy on uniforms
+from a keyed generator (:mod:`causal_bandits.rng`).
 """
 
 from __future__ import annotations
@@ -19,20 +21,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
 import pandas as pd
 
-warnings.filterwarnings("ignore", message=".*StructureScore.*", category=FutureWarning)
+from causal_bandits.errors import ConfigError, DataError
+from causal_bandits.scm.diagram import CausalDiagram
 
-from pgmpy.factors.discrete import DiscreteFactor, TabularCPD  # noqa: E402
-from pgmpy.inference import VariableElimination  # noqa: E402
-from pgmpy.models import DiscreteBayesianNetwork  # noqa: E402
-
-from causal_bandits.errors import ConfigError, DataError  # noqa: E402
-from causal_bandits.scm.diagram import CausalDiagram  # noqa: E402
+if TYPE_CHECKING:
+    from pgmpy.factors.discrete import DiscreteFactor
+    from pgmpy.models import DiscreteBayesianNetwork
 
 DOMAIN = (0, 1)
 ROLES = ("latent", "selection", "context", "treatment", "outcome")
@@ -165,6 +165,11 @@ class CPTModel:
             raise ConfigError(f"outcome {self.outcome} does not descend from the treatment; the arms would "
                               "have no effect")
 
+    def with_context(self, context: Sequence[str]) -> CPTModel:
+        """The same SCM with another context (e.g. none, for the non-contextual arms of Algorithm 6)."""
+        return CPTModel(self.variables.values(), latent=self.latent, selection=self.selection, context=context,
+                        treatment=self.treatment, outcome=self.outcome)
+
     # ------------------------------------------------------------------------------ structure
     @cached_property
     def dag(self) -> nx.DiGraph:
@@ -190,11 +195,10 @@ class CPTModel:
         full = CausalDiagram(self.variables, self.dag.edges)
         return full.latent_projection([*self.observed, self.selection])
 
-    def parent_index(self, name: str, values: Mapping[str, np.ndarray]) -> np.ndarray:
-        """Row of ``name``'s table for the parent values given (arrays), first parent most significant."""
-        parents = self.variables[name].parents
-        index = np.zeros(np.shape(next(iter(values.values()))), dtype=np.int64)
-        for p in parents:
+    def parent_index(self, name: str, values: Mapping[str, np.ndarray], n: int) -> np.ndarray:
+        """Row of ``name``'s table for ``n`` parent configurations (arrays), first parent most significant."""
+        index = np.zeros(n, dtype=np.int64)
+        for p in self.variables[name].parents:
             index = 2 * index + values[p]
         return index
 
@@ -205,12 +209,16 @@ class CPTModel:
         values: dict[str, np.ndarray] = {}
         for j, name in enumerate(self.order):
             p1 = np.asarray(self.variables[name].p1)
-            values[name] = (noise[:, j] < p1[self.parent_index(name, values)]).astype(np.int8)
+            values[name] = (noise[:, j] < p1[self.parent_index(name, values, n)]).astype(np.int8)
         return pd.DataFrame(values)
 
     # ------------------------------------------------------------------------- exact queries
     @cached_property
     def bayesian_network(self) -> DiscreteBayesianNetwork:
+        warnings.filterwarnings("ignore", message=".*StructureScore.*", category=FutureWarning)
+        from pgmpy.factors.discrete import TabularCPD
+        from pgmpy.models import DiscreteBayesianNetwork
+
         model = DiscreteBayesianNetwork()
         model.add_nodes_from(self.order)
         model.add_edges_from(self.dag.edges)
@@ -237,6 +245,9 @@ class CPTModel:
         self, variables: Sequence[str], evidence: Mapping[str, int] | None = None, do: Mapping[str, int] | None = None
     ) -> DiscreteFactor:
         """P(variables | evidence) in the model, or in its mutilation under ``do``; exact."""
+        from pgmpy.factors.discrete import DiscreteFactor
+        from pgmpy.inference import VariableElimination
+
         evidence = self.check_values(dict(evidence or {}), "evidence")
         do = self.check_values(dict(do or {}), "intervention")
         model = self.bayesian_network.do(list(do)) if do else self.bayesian_network

@@ -1,0 +1,140 @@
+"""Figures 1, 2(a), 2(b) and 3 of Huang, Zhang & Wu (AAAI-22), drawn from data.
+
+* Figure 1: the schematic causal graph of a contextual bandit, with the policy pi as a soft
+  intervention on the arm features.
+* Figure 2(a): the Email Campaign graph built from the CPTs; arm features framed blue (can be
+  intervened), the sensitive attribute framed red, the d-separation set W shaded — all computed.
+* Figure 2(b): mean cumulative regret (± 1 sd band over seeds) of UCB, C-UCB, D-UCB and F-UCB.
+* Figure 3: the Adult-Video graph learned by PC; parents of R shaded (bold in the paper), the
+  sensitive attribute framed red.
+
+Every figure built from stand-in data says so in its title. Each function writes a PDF and a PNG
+(atomic, deterministic bytes: :func:`causal_bandits.plots.save_figure`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import seaborn as sns
+
+from causal_bandits.papers.fairness_runs import algorithm_label, fucb_name
+from causal_bandits.plots import draw_diagram, new_figure, paper_style, regret_panel, save_figure
+from causal_bandits.scm.diagram import CausalDiagram
+
+PathLike = str | os.PathLike[str]
+logging.getLogger("fontTools").setLevel(logging.WARNING)  # its INFO lines on PDF font subsetting drown the logs
+STANDIN_MARK = " [SYNTHETIC STAND-IN DATA]"
+
+
+def _column(names: Sequence[str], x: float, top: float, step: float = 1.0) -> dict[str, tuple[float, float]]:
+    return {v: (x, top - i * step) for i, v in enumerate(names)}
+
+
+def _caption(ax, text: str) -> None:
+    """``text`` under a diagram, as an x label (inside the constrained layout)."""
+    ax.set_axis_on()
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xlabel(text, fontsize=6.5)
+
+
+def figure1(path_pdf: PathLike, path_png: PathLike) -> None:
+    """Figure 1: X -> A, X -> I, A -> I, I -> R, A -> R, X -> R; pi -> A is the soft intervention."""
+    graph = CausalDiagram(["X", "A", "I", "R", "π"],
+                          [("X", "A"), ("X", "I"), ("A", "I"), ("I", "R"), ("A", "R"), ("X", "R"), ("π", "A")])
+    pos = {"π": (1.0, 1.6), "A": (1.0, 0.7), "X": (0.0, 0.0), "I": (1.0, -0.7), "R": (2.0, 0.0)}
+    with paper_style():
+        fig = new_figure((2.8, 2.2))
+        ax = fig.add_subplot()
+        draw_diagram(ax, graph, reward="R", border_nodes=["A"], pos=pos,
+                     title="Figure 1: contextual bandit as a causal graph")
+        _caption(ax, "X user, A arm (blue: intervened), I intermediate,\n"
+                     "R reward; π: soft intervention on arm selection")
+        save_figure(fig, path_pdf, path_png)
+
+
+def figure2a(instance: Mapping[str, Any], path_pdf: PathLike, path_png: PathLike) -> None:
+    """Figure 2(a): the Email graph (policy edges X -> A left out, as in the paper)."""
+    g = instance["graph"]
+    policy = {tuple(e) for e in g["policy_edges"]}
+    graph = CausalDiagram(g["nodes"], [tuple(e) for e in g["edges"] if tuple(e) not in policy])
+    x_vars, a_vars = instance["user_features"], instance["arm_features"]
+    pos = {**_column(x_vars, 0.0, 3.0), **_column(a_vars, 0.0, -0.5),
+           "I4": (1.2, 2.0), "I2": (2.4, 0.6), "I3": (3.6, 1.6), "I1": (3.6, -0.6),
+           instance["reward"]["name"]: (4.8, 0.3)}
+    W, S = instance["dsep"]["W"], instance["sensitive"]["name"]
+    with paper_style():
+        fig = new_figure((4.2, 3.0))
+        ax = fig.add_subplot()
+        draw_diagram(ax, graph, reward=instance["reward"]["name"], border_nodes=a_vars, thick_nodes=[S], shaded=W,
+                     pos=pos, title="Figure 2(a): Email Campaign graph")
+        _caption(ax, f"blue frame: arm features (can be intervened); red frame: sensitive {S};\nshaded: minimum "
+                      f"d-separation set W = {{{', '.join(W)}}} (|W| = {instance['dsep']['domain_W']});\npolicy edges "
+                      f"X → A not drawn")
+        save_figure(fig, path_pdf, path_png)
+
+
+def figure2b(curves: pd.DataFrame, tau: float, scale: str, path_pdf: PathLike, path_png: PathLike) -> None:
+    """Figure 2(b): cumulative regret of UCB, C-UCB, D-UCB and F-UCB (tau), mean ± 1 sd over seeds."""
+    names = ["ucb", "cucb", "ducb", fucb_name(tau)]
+    frame = curves[curves["algorithm"].isin(names)].copy()
+    frame["label"] = frame["algorithm"].map(algorithm_label)
+    frame["line"] = ""
+    frame["lo"] = frame["cum_regret_mean"] - frame["cum_regret_sd"]
+    frame["hi"] = frame["cum_regret_mean"] + frame["cum_regret_sd"]
+    labels = [algorithm_label(n) for n in names]
+    palette = dict(zip(labels, sns.color_palette("Set1", len(labels))))
+    with paper_style():
+        fig = new_figure((3.4, 2.5))
+        ax = fig.add_subplot()
+        lines = regret_panel(ax, frame, x="round", y="cum_regret_mean", lo="lo", hi="hi", hue="label", style="line",
+                             palette=palette, styles={"": "-"}, xlabel="Round t", ylabel="Cumulative regret",
+                             title=f"Figure 2(b): bandit algorithms (τ = {tau:g} for F-UCB)\n{scale}, mean ± 1 sd")
+        for line in lines:
+            line.set_label(line.get_label().strip())
+            if line.get_label().startswith("F-UCB"):  # F-UCB can coincide with D-UCB: keep both visible
+                line.set_linestyle("--")
+        by_label = {line.get_label(): line for line in lines}
+        ax.legend([by_label[label] for label in labels], labels, frameon=False, loc="upper left")
+        save_figure(fig, path_pdf, path_png)
+
+
+#: Short node names for Figure 3 (the drawing's circles hold about three letters).
+SHORT = {"age": "age", "sex": "sex", "race": "race", "income": "inc", "video_age": "vage", "length": "len",
+         "views": "vie", "rate": "rte", "ratings": "rat", "comments": "com"}
+
+
+def figure3_title(instance: Mapping[str, Any]) -> str:
+    """Figure 3's title, marked when the graph was learned from stand-in data."""
+    mark = STANDIN_MARK if instance["data_provenance"] == "synthetic-standin" else ""
+    return f"Figure 3: causal graph for Adult-Video data{mark}"
+
+
+def figure3(graph_doc: Mapping[str, Any], instance: Mapping[str, Any], path_pdf: PathLike,
+            path_png: PathLike) -> None:
+    """Figure 3: the learned Adult-Video graph (parents of R shaded, the sensitive attribute red)."""
+    reward = instance["reward"]["name"]
+    short = {**SHORT, reward: reward}
+    users = [short[v] for v in graph_doc["settings"]["tiers"][0]]
+    videos = [short[v] for v in graph_doc["settings"]["tiers"][1]]
+    graph = CausalDiagram([short[v] for v in graph_doc["nodes"]], [(short[a], short[b]) for a, b in graph_doc["edges"]])
+    pos = {**_column(users, 0.0, 1.5), **_column(videos, 2.2, 1.5), reward: (4.0, 0.0)}
+    with paper_style():
+        fig = new_figure((4.0, 3.1))
+        ax = fig.add_subplot()
+        draw_diagram(ax, graph, reward=reward, shaded=[short[v] for v in graph_doc["pa_R"]],
+                     thick_nodes=[short[instance["sensitive"]["name"]]], pos=pos,
+                     title=figure3_title(instance))
+        s = graph_doc["settings"]
+        legend = ", ".join(f"{short[v]} = {v}" for v in graph_doc["nodes"] if short[v] != v)
+        _caption(ax, f"learned by PC-stable (χ², α = {s['alpha']}, ≤ {s['max_cond_vars']} conditioning variables) "
+                     f"from {s['n_rows']} offline users;\nshaded: parents of R; red frame: sensitive attribute; "
+                     f"users left, videos middle;\n{legend}")
+        save_figure(fig, path_pdf, path_png)

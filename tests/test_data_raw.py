@@ -1,0 +1,111 @@
+"""Pinned raw files: location (plain or .gz), sha256 verification, downloads that verify first."""
+
+import gzip
+import hashlib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from causal_bandits.data import raw
+from causal_bandits.errors import DataError
+
+from conftest import SHARED_RAW
+
+RAW_DIR = SHARED_RAW
+ADULT_SHA = "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d"
+ADULT = raw.RawFile("adult/adult.data", ADULT_SHA,
+                    "https://archive.ics.uci.edu/ml/machine-learning-databases/adult/adult.data",
+                    "https://archive.ics.uci.edu/dataset/2/adult")
+needs_raw = pytest.mark.skipif(not (RAW_DIR / "adult" / "adult.data.gz").is_file(),
+                               reason=f"shared raw data not found at {RAW_DIR}")
+
+
+def spec_for(tmp_path: Path, content: bytes, name: str = "d/file.txt", **kw) -> raw.RawFile:
+    return raw.RawFile(name, hashlib.sha256(content).hexdigest(), "file://" + str(tmp_path / "src.bin"), **kw)
+
+
+@needs_raw
+def test_shared_adult_gz_is_located_and_verified():
+    path = raw.verify(RAW_DIR, ADULT)
+    assert path.name == "adult.data.gz"
+
+
+@needs_raw
+def test_corrupted_copy_of_adult_data_gz_is_rejected_by_checksum(tmp_path):
+    lines = gzip.decompress((RAW_DIR / "adult" / "adult.data.gz").read_bytes()).split(b"\n")
+    lines[100] = lines[100].replace(b"Male", b"Mole", 1)  # one flipped letter, still valid gzip and CSV
+    (tmp_path / "adult").mkdir()
+    (tmp_path / "adult" / "adult.data.gz").write_bytes(gzip.compress(b"\n".join(lines)))
+    with pytest.raises(DataError) as err:
+        raw.verify(tmp_path, ADULT)
+    message = str(err.value)
+    assert "adult.data.gz" in message and ADULT_SHA in message and ADULT.url in message
+    assert "\n" not in message
+
+
+@needs_raw
+def test_truncated_gzip_is_rejected_in_one_line(tmp_path):
+    data = (RAW_DIR / "adult" / "adult.data.gz").read_bytes()
+    (tmp_path / "adult").mkdir()
+    (tmp_path / "adult" / "adult.data.gz").write_bytes(data[: len(data) // 2])
+    with pytest.raises(DataError, match="adult.data.gz") as err:
+        raw.verify(tmp_path, ADULT)
+    assert "\n" not in str(err.value)
+
+
+def test_missing_file_names_file_checksum_and_source(tmp_path):
+    with pytest.raises(DataError) as err:
+        raw.verify(tmp_path, ADULT)
+    message = str(err.value)
+    for part in ("adult/adult.data", ADULT_SHA, ADULT.url, "adult.data.gz"):
+        assert part in message
+
+
+def test_plain_file_is_preferred_and_gz_checks_its_content(tmp_path):
+    content = b"a, b\n"
+    spec = spec_for(tmp_path, content)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "file.txt.gz").write_bytes(gzip.compress(content))
+    assert raw.verify(tmp_path, spec).name == "file.txt.gz"
+    (tmp_path / "d" / "file.txt").write_bytes(b"other")
+    with pytest.raises(DataError, match="sha256"):
+        raw.verify(tmp_path, spec)
+
+
+def test_fetch_downloads_verifies_and_places_the_file(tmp_path):
+    content = b"x\ty\n" * 10
+    (tmp_path / "src.bin").write_bytes(content)
+    spec = spec_for(tmp_path, content)
+    dest = raw.fetch(tmp_path / "raw", spec)
+    assert dest.read_bytes() == content and raw.verify(tmp_path / "raw", spec) == dest
+
+
+def test_fetch_of_wrong_bytes_leaves_nothing_behind(tmp_path):
+    (tmp_path / "src.bin").write_bytes(b"tampered")
+    spec = spec_for(tmp_path, b"expected")
+    with pytest.raises(DataError, match="download of d/file.txt rejected"):
+        raw.fetch(tmp_path / "raw", spec)
+    assert not any(p.is_file() for p in (tmp_path / "raw").rglob("*"))
+
+
+def test_fetch_extracts_a_zip_member(tmp_path):
+    content = b"id\tuser\t1\tMusic\t10\t20\t3.5\t4\t5\n"
+    with zipfile.ZipFile(tmp_path / "src.bin", "w") as z:
+        z.writestr("080327/0.txt", content)
+    spec = spec_for(tmp_path, content, member="080327/0.txt")
+    assert raw.fetch(tmp_path / "raw", spec).read_bytes() == content
+    wrong = spec_for(tmp_path, content, name="d/other.txt", member="080327/9.txt")
+    with pytest.raises(DataError, match="no member"):
+        raw.fetch(tmp_path / "raw", wrong)
+
+
+def test_unreachable_url_gives_the_missing_message(tmp_path):
+    spec = raw.RawFile("d/f.txt", "0" * 64, "file://" + str(tmp_path / "nowhere"))
+    with pytest.raises(DataError, match="missing .*download from .* failed.*expected sha256 0{64}"):
+        raw.fetch(tmp_path, spec)
+
+
+def test_read_lines_handles_crlf_and_a_missing_final_newline(tmp_path):
+    (tmp_path / "f.txt").write_bytes(b"a\r\nb\r\nc")
+    assert raw.read_lines(tmp_path / "f.txt") == ["a", "b", "c"]

@@ -1,0 +1,70 @@
+"""End to end (slow): the fairness part of the quick workflow, on the shared raw data and on stand-ins."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from conftest import SHARED_RAW, copy_workflow, snakemake
+
+pytestmark = pytest.mark.workflow
+
+TARGETS = [f"figures/fairness/table{i}.{e}" for i in (1, 2, 4, 5) for e in ("csv", "md")]
+TARGETS += [f"figures/fairness/figure{i}.{e}" for i in ("1", "2a", "2b", "3") for e in ("pdf", "png")]
+
+
+def test_quick_run_writes_the_fairness_outputs_and_verdicts(quick_run):
+    for target in TARGETS:
+        assert (quick_run / target).stat().st_size > 0, target
+    assert json.loads((quick_run / "results/fairness/raw/adult.json").read_text())["data_provenance"] == "raw"
+    claims = {c["id"]: c for c in json.loads((quick_run / "results/claims/fairness.json").read_text())["claims"]}
+    assert claims["email-dsep"]["status"] == "reproduced"
+    assert claims["fig2b-ucb-cucb-ducb"]["status"] == "reproduced"
+    for key in ("ucb", "cucb", "ducb", "fucb"):
+        assert claims[f"table1-unfair-{key}"]["status"] == "differs"
+        assert "Cannot follow from the paper's model" in claims[f"table1-unfair-{key}"]["note"]
+    assert claims["adult-sexes"]["status"] == "reproduced"
+    t2 = pd.read_csv(quick_run / "figures/fairness/table2.csv")
+    assert set(t2["data_provenance"]) == {"raw"}
+    assert "SYNTHETIC" not in (quick_run / "figures/fairness/table2.md").read_text()
+    report = (quick_run / "figures/REPORT.md").read_text()
+    assert "counterfactual fairness for causal bandits" in report and "Cannot follow from the paper's model" in report
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    return copy_workflow(tmp_path_factory.mktemp("fairness_wf") / "repo")
+
+
+def run_with_raw_dir(tree, raw_dir, *targets):
+    (tree / "config" / "raw_here.yaml").write_text(f"data:\n  raw_dir: {raw_dir}\n")
+    return snakemake(tree, *targets, "--cores", "2", "--configfile", "config/quick.yaml", "config/raw_here.yaml")
+
+
+def test_quick_workflow_on_standins_labels_everything(tree, tmp_path):
+    empty = tmp_path / "no_raw_data"
+    empty.mkdir()
+    done = run_with_raw_dir(tree, empty, "figures/fairness/table2.md", "figures/fairness/figure3.png")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert not any(empty.iterdir())  # nothing written under the raw-data directory
+    assert (tree / "data/standin/adult/adult.data").is_file()
+    meta = pq.read_schema(tree / "data/processed/fairness/adult_users.parquet").metadata
+    assert meta[b"data_provenance"] == b"synthetic-standin"
+    assert "[SYNTHETIC STAND-IN DATA]" in (tree / "figures/fairness/table2.md").read_text().splitlines()[0]
+    assert set(pd.read_csv(tree / "figures/fairness/table2.csv")["data_provenance"]) == {"synthetic-standin"}
+    instance = json.loads((tree / "results/fairness/instances/adult_video.json").read_text())
+    assert instance["data_provenance"] == "synthetic-standin"
+
+
+def test_corrupt_raw_file_stops_the_workflow_in_one_line(tree, tmp_path):
+    raw = tmp_path / "raw"
+    (raw / "adult").mkdir(parents=True)
+    (raw / "adult" / "adult.data").write_text("39, State-gov\n")  # a truncated copy
+    done = run_with_raw_dir(tree, raw, "results/fairness/raw/adult.json")
+    assert done.returncode != 0
+    lines = [line for line in done.stderr.splitlines() if "error: " in line and "sha256" in line]
+    assert len(lines) == 1 and "adult.data" in lines[0] and "5b00264637dbfec3" in lines[0]
+    assert not (tree / "results/fairness/raw/adult.json").exists()

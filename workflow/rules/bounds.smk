@@ -1,0 +1,292 @@
+# Huang & Wu: data -> exact truth, offline estimates, coverage -> Tables 1-2, Figures 2-3
+#             -> runs (Figure 4, alpha sensitivity, appendix) -> aggregate -> Figure 4 -> claims.
+import re
+
+from causal_bandits.papers.bounds_online import APPENDIX as BOUNDS_APPENDIX
+from causal_bandits.papers.bounds_online import FIGURE4 as BOUNDS_FIGURE4
+from causal_bandits.papers.bounds_online import MODULES as BOUNDS_MODULES
+from causal_bandits.papers.bounds_online import setting_name as bounds_setting
+
+BOUNDS = config["bounds"]
+BOUNDS_ONLINE = BOUNDS["online"]
+BOUNDS_CHUNKS = chunk_seeds(BOUNDS_ONLINE["n_simulations"], config["seeds_per_job"])
+BOUNDS_MAIN = bounds_setting(BOUNDS_ONLINE["alpha"])
+BOUNDS_ALPHAS = {bounds_setting(a): a for a in [BOUNDS_ONLINE["alpha"], *BOUNDS_ONLINE["sensitivity_alphas"]]}
+BOUNDS_SETTINGS = {**{s: list(BOUNDS_FIGURE4) for s in BOUNDS_ALPHAS}, "appendix": list(BOUNDS_APPENDIX)}
+BOUNDS_VARIANTS = ["conditional", "paper_marginal"]
+BOUNDS_OFFLINE_LIB = lib("scm/cpt.py", "causal/joint.py", "causal/bounds.py", "causal/recoverability.py",
+                         "causal/substitute.py", "causal/baselines.py", "papers/bounds.py", "papers/bounds_offline.py")
+TARGETS["bounds"] = [
+    *(f"figures/bounds/table1_{v}.{ext}" for v in BOUNDS_VARIANTS for ext in ("csv", "md")),
+    "figures/bounds/table2.csv",
+    "figures/bounds/table2.md",
+    *(f"figures/bounds/{name}.{ext}" for name in ("figure2", "figure3_conditional", "figure3_paper_marginal",
+                                                  "figure4", "figure4_alpha", "figure_appendix")
+      for ext in ("pdf", "png")),
+    "figures/bounds/figure4_final.csv",
+]
+
+
+wildcard_constraints:
+    variant="|".join(BOUNDS_VARIANTS),
+    setting="|".join(map(re.escape, BOUNDS_SETTINGS)),
+    policy="|".join(BOUNDS_MODULES),
+
+
+rule bounds_data:
+    """30,000 rows of the Figure 2 SCM (Table 2) and the selected offline table (S = 1)."""
+    input:
+        lib("scm/cpt.py", "rng.py", "papers/bounds.py", "papers/bounds_offline.py"),
+    output:
+        full="data/generated/bounds/full.parquet",
+        selected="data/generated/bounds/selected.parquet",
+    params:
+        scm=BOUNDS["scm"],
+        n_rows=BOUNDS["offline"]["n_rows"],
+        seed=BOUNDS["offline"]["seed"],
+    log:
+        "logs/bounds_data/data.log",
+    script:
+        "../scripts/bounds_data.py"
+
+
+rule bounds_exact:
+    """Ground truth by enumeration (pgmpy): mu per cell, P(c), optimal arms, population bounds."""
+    input:
+        BOUNDS_OFFLINE_LIB,
+    output:
+        "results/bounds/exact.json",
+    params:
+        scm=BOUNDS["scm"],
+        adjust=BOUNDS["offline"]["biased_adjust"],
+        n_rows=BOUNDS["offline"]["n_rows"],
+    log:
+        "logs/bounds_exact/exact.log",
+    script:
+        "../scripts/bounds_exact.py"
+
+
+rule bounds_offline:
+    """BCE bounds (Algorithm 1), CP and Biased on the offline table, both Table 1 variants."""
+    input:
+        full="data/generated/bounds/full.parquet",
+        selected="data/generated/bounds/selected.parquet",
+        exact="results/bounds/exact.json",
+        code=BOUNDS_OFFLINE_LIB,
+    output:
+        conditional="results/bounds/offline/estimates_conditional.parquet",
+        paper_marginal="results/bounds/offline/estimates_paper_marginal.parquet",
+        summary="results/bounds/offline/summary.json",
+    params:
+        scm=BOUNDS["scm"],
+        offline=BOUNDS["offline"],
+    log:
+        "logs/bounds_offline/offline.log",
+    script:
+        "../scripts/bounds_offline.py"
+
+
+rule bounds_coverage:
+    """The BCE bounds and the truth on fresh offline datasets: how often every cell is covered."""
+    input:
+        BOUNDS_OFFLINE_LIB,
+        lib("rng.py"),
+    output:
+        "results/bounds/offline/coverage.parquet",
+    params:
+        scm=BOUNDS["scm"],
+        offline=BOUNDS["offline"],
+    log:
+        "logs/bounds_coverage/coverage.log",
+    benchmark:
+        "benchmarks/out/bounds_coverage/coverage.tsv"
+    script:
+        "../scripts/bounds_coverage.py"
+
+
+rule bounds_table1:
+    """Table 1 (one estimand variant) with the paper's values beside ours."""
+    input:
+        estimates="results/bounds/offline/estimates_{variant}.parquet",
+        exact="results/bounds/exact.json",
+        code=lib("papers/bounds.py", "papers/bounds_tables.py"),
+    output:
+        csv=report("figures/bounds/table1_{variant}.csv", caption="../report/bounds_table1.rst", category="bounds"),
+        md="figures/bounds/table1_{variant}.md",
+    log:
+        "logs/bounds_table1/{variant}.log",
+    script:
+        "../scripts/bounds_table1.py"
+
+
+rule bounds_table2:
+    """Table 2: the CPT the data are drawn from, with the generated rows' frequencies."""
+    input:
+        full="data/generated/bounds/full.parquet",
+        code=lib("scm/cpt.py", "papers/bounds.py", "papers/bounds_tables.py"),
+    output:
+        csv=report("figures/bounds/table2.csv", caption="../report/bounds_table2.rst", category="bounds"),
+        md="figures/bounds/table2.md",
+    params:
+        scm=BOUNDS["scm"],
+    log:
+        "logs/bounds_table2/table2.log",
+    script:
+        "../scripts/bounds_table2.py"
+
+
+rule bounds_figure2:
+    """Figure 2: the causal graph, drawn from the SCM config."""
+    input:
+        lib("scm/cpt.py", "plots.py", "papers/bounds_figures.py"),
+    output:
+        pdf=report("figures/bounds/figure2.pdf", caption="../report/bounds_figure2.rst", category="bounds"),
+        png="figures/bounds/figure2.png",
+    params:
+        scm=BOUNDS["scm"],
+    log:
+        "logs/bounds_figure2/figure2.log",
+    script:
+        "../scripts/bounds_figure2.py"
+
+
+rule bounds_figure3:
+    """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
+    input:
+        estimates="results/bounds/offline/estimates_{variant}.parquet",
+        code=lib("plots.py", "papers/bounds_figures.py"),
+    output:
+        pdf=report("figures/bounds/figure3_{variant}.pdf", caption="../report/bounds_figure3.rst", category="bounds"),
+        png="figures/bounds/figure3_{variant}.png",
+    log:
+        "logs/bounds_figure3/{variant}.log",
+    script:
+        "../scripts/bounds_figure3.py"
+
+
+def bounds_run_inputs(wildcards):
+    inputs = {
+        "exact": "results/bounds/exact.json",
+        "estimates": "results/bounds/offline/estimates_conditional.parquet",
+        "summary": "results/bounds/offline/summary.json",
+        "algorithm": lib(*BOUNDS_MODULES[wildcards.policy]),
+        "engine": lib("papers/bounds_online.py", "bandits/engine.py", "scm/cpt.py", "rng.py", "store.py"),
+    }
+    if BOUNDS_ONLINE["context_source"] == "offline_rows":
+        inputs["full"] = "data/generated/bounds/full.parquet"
+    return inputs
+
+
+rule bounds_run:
+    """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
+    input:
+        unpack(bounds_run_inputs),
+    output:
+        trace="results/runs/bounds/{setting}/{policy}/chunk-{chunk}.parquet",
+        summary="results/runs/bounds/{setting}/{policy}/chunk-{chunk}.summary.parquet",
+    params:
+        seeds=lambda wc: [BOUNDS_CHUNKS[int(wc.chunk)].start, BOUNDS_CHUNKS[int(wc.chunk)].stop],
+        alpha=lambda wc: BOUNDS_ALPHAS.get(wc.setting, BOUNDS_ONLINE["alpha"]),
+        online=BOUNDS_ONLINE,
+        appendix=BOUNDS["appendix"],
+        record_points=config["record_points"],
+    resources:
+        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
+    log:
+        "logs/bounds_run/{setting}/{policy}/chunk-{chunk}.log",
+    benchmark:
+        "benchmarks/out/bounds_run/{setting}/{policy}/chunk-{chunk}.tsv"
+    script:
+        "../scripts/bounds_run.py"
+
+
+def bounds_run_files(wildcards):
+    return {
+        policy: expand("results/runs/bounds/{setting}/{policy}/chunk-{chunk}.parquet", setting=wildcards.setting,
+                       policy=policy, chunk=range(len(BOUNDS_CHUNKS)))
+        for policy in BOUNDS_SETTINGS[wildcards.setting]
+    }
+
+
+rule bounds_aggregate:
+    """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
+    input:
+        unpack(bounds_run_files),
+        code=lib("aggregate.py"),
+    output:
+        "results/bounds/agg/{setting}.parquet",
+    log:
+        "logs/bounds_aggregate/{setting}.log",
+    script:
+        "../scripts/bounds_aggregate.py"
+
+
+rule bounds_figure4:
+    """Figure 4 (mean cumulative regret, +-1 SE band) and the final regrets as a table."""
+    input:
+        agg=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
+        code=lib("plots.py", "papers/bounds_figures.py"),
+    output:
+        pdf=report("figures/bounds/figure4.pdf", caption="../report/bounds_figure4.rst", category="bounds"),
+        png="figures/bounds/figure4.png",
+        final="figures/bounds/figure4_final.csv",
+    params:
+        online=BOUNDS_ONLINE,
+    log:
+        "logs/bounds_figure4/figure4.log",
+    script:
+        "../scripts/bounds_figure4.py"
+
+
+rule bounds_figure4_alpha:
+    """Addition: Figure 4 for each alpha of online.sensitivity_alphas."""
+    input:
+        agg=[f"results/bounds/agg/{bounds_setting(a)}.parquet" for a in BOUNDS_ONLINE["sensitivity_alphas"]],
+        code=lib("plots.py", "papers/bounds_figures.py"),
+    output:
+        pdf=report("figures/bounds/figure4_alpha.pdf", caption="../report/bounds_figure4_alpha.rst",
+                   category="bounds"),
+        png="figures/bounds/figure4_alpha.png",
+    params:
+        online=BOUNDS_ONLINE,
+    log:
+        "logs/bounds_figure4_alpha/figure4_alpha.log",
+    script:
+        "../scripts/bounds_figure4_alpha.py"
+
+
+rule bounds_figure_appendix:
+    """Addition: UCB-PCB and OAM-PCB (appendices) against their non-causal counterparts."""
+    input:
+        appendix="results/bounds/agg/appendix.parquet",
+        main=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
+        code=lib("plots.py", "papers/bounds_figures.py"),
+    output:
+        pdf=report("figures/bounds/figure_appendix.pdf", caption="../report/bounds_figure_appendix.rst",
+                   category="bounds"),
+        png="figures/bounds/figure_appendix.png",
+    params:
+        online=BOUNDS_ONLINE,
+    log:
+        "logs/bounds_figure_appendix/figure_appendix.log",
+    script:
+        "../scripts/bounds_figure_appendix.py"
+
+
+rule bounds_claims:
+    """Each claim of the paper evaluated on our results."""
+    input:
+        exact="results/bounds/exact.json",
+        summary="results/bounds/offline/summary.json",
+        estimates=expand("results/bounds/offline/estimates_{variant}.parquet", variant=BOUNDS_VARIANTS),
+        coverage="results/bounds/offline/coverage.parquet",
+        agg=expand("results/bounds/agg/{setting}.parquet", setting=list(BOUNDS_SETTINGS)),
+        code=lib("papers/bounds_claims.py", "papers/bounds_tables.py", "claims.py"),
+    output:
+        "results/claims/bounds.json",
+    params:
+        bounds=BOUNDS,
+    log:
+        "logs/bounds_claims/claims.log",
+    script:
+        "../scripts/bounds_claims.py"

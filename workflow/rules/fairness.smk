@@ -1,0 +1,378 @@
+# Huang, Zhang & Wu (AAAI-22): raw data -> preprocessing -> graph -> instances -> runs -> tables,
+# figures, claims. Raw files are pinned in config (fairness.raw); see causal_bandits.data.raw.
+import os
+import re
+
+from causal_bandits.data.raw import RawFile, locate
+from causal_bandits.papers.fairness_runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
+from causal_bandits.papers.fairness_runs import EXPERIMENTS as FAIR_EXPERIMENTS
+from causal_bandits.papers.fairness_runs import algorithms as fair_algorithms
+
+FAIR = config["fairness"]
+FAIR_RAW_DIR = config["data"]["raw_dir"]
+FAIR_RAW = {
+    "adult": [RawFile.from_config(FAIR["raw"]["adult"])],
+    "youtube": [RawFile.from_config(e) for e in FAIR["raw"]["youtube"]],
+}
+FAIR_STANDIN = FAIR["raw"]["on_missing"] == "standin"
+FAIR_MISSING = [s.path for specs in FAIR_RAW.values() for s in specs if locate(FAIR_RAW_DIR, s) is None]
+FAIR_CHUNKS = chunk_seeds(FAIR["n_seeds"], config["seeds_per_job"])
+FAIR_ALGORITHMS = {e: fair_algorithms(e, FAIR) for e in FAIR_EXPERIMENTS}
+# Library files each algorithm's numbers depend on (besides the loop, environment and auditor).
+FAIR_ALGORITHM_MODULES = {
+    "ucb": ["bandits/ucb.py"],
+    "cucb": ["bandits/cucb.py", "bandits/ducb.py"],
+    "ducb": ["bandits/ducb.py"],
+    "fucb": ["bandits/fucb.py", "bandits/ducb.py"],
+    "fairlinucb": ["bandits/fair_linucb.py"],
+}
+FAIR_RUN_MODULES = lib("bandits/causal_engine.py", "bandits/causal_environment.py", "bandits/audit.py",
+                       "bandits/fucb.py", "bandits/cells.py", "bandits/ties.py", "papers/fairness_runs.py",
+                       "rng.py", "store.py")
+
+TARGETS["fairness"] = [
+    *(f"figures/fairness/table{i}.{ext}" for i in (1, 2, 4, 5) for ext in ("csv", "md")),
+    *(f"figures/fairness/figure{i}.{ext}" for i in ("1", "2a", "2b", "3") for ext in ("pdf", "png")),
+]
+
+
+def fair_source(spec):
+    """Where a pinned raw file comes from: the raw-data directory, a stand-in, or a download."""
+    found = locate(FAIR_RAW_DIR, spec)
+    if found is not None:
+        return str(found)
+    if FAIR_STANDIN:
+        return f"data/standin/{spec.path}"
+    return os.path.join(FAIR_RAW_DIR, spec.path)
+
+
+def fair_raw_files(dataset):
+    return [fair_source(s) for s in FAIR_RAW[dataset]]
+
+
+def fair_run_files(wildcards):
+    return expand(
+        "results/runs/fairness/{experiment}/{method}/chunk-{chunk}.parquet",
+        experiment=wildcards.experiment,
+        method=FAIR_ALGORITHMS[wildcards.experiment],
+        chunk=range(len(FAIR_CHUNKS)),
+    )
+
+
+def fair_method_sources(wildcards):
+    key = "fucb" if wildcards.method.startswith("fucb_tau") else wildcards.method
+    return lib(*FAIR_ALGORITHM_MODULES[key])
+
+
+# Wildcard constraints are rule-level here: global ones would leak into other papers' rules.
+FAIR_EXPERIMENT_PATTERN = "|".join(FAIR_EXPERIMENTS)
+
+
+if FAIR_MISSING and not FAIR_STANDIN:
+
+    rule fairness_download:
+        """Fetch a missing raw file from its pinned address; it appears only once its sha256 matched."""
+        output:
+            os.path.join(FAIR_RAW_DIR, "{rawfile}"),
+        wildcard_constraints:
+            rawfile="|".join(re.escape(p) for p in FAIR_MISSING),
+        params:
+            raw_dir=FAIR_RAW_DIR,
+            entry=lambda wc: next(
+                e for e in [FAIR["raw"]["adult"], *FAIR["raw"]["youtube"]] if e["path"] == wc.rawfile
+            ),
+        log:
+            "logs/fairness_download/{rawfile}.log",
+        script:
+            "../scripts/fairness_download.py"
+
+
+if FAIR_STANDIN:
+
+    rule fairness_standin:
+        """The SPEC's labelled synthetic stand-in for a raw file that is missing (never under raw_dir)."""
+        input:
+            lib("data/standin.py"),
+        output:
+            "data/standin/{rawfile}",
+        wildcard_constraints:
+            rawfile="|".join(re.escape(s.path) for specs in FAIR_RAW.values() for s in specs),
+        params:
+            kind=lambda wc: "adult" if wc.rawfile == FAIR_RAW["adult"][0].path else "youtube",
+            seed=FAIR["adult_video"]["data_seed"],
+        log:
+            "logs/fairness_standin/{rawfile}.log",
+        script:
+            "../scripts/fairness_standin.py"
+
+
+rule fairness_raw_check:
+    """Locate a data set's raw files and verify their sha256 (stand-ins are labelled, not verified)."""
+    input:
+        files=lambda wc: fair_raw_files(wc.dataset),
+        code=lib("data/raw.py"),
+    output:
+        "results/fairness/raw/{dataset}.json",
+    wildcard_constraints:
+        dataset="adult|youtube",
+    params:
+        entries=lambda wc: [FAIR["raw"]["adult"]] if wc.dataset == "adult" else FAIR["raw"]["youtube"],
+        raw_dir=FAIR_RAW_DIR,
+    log:
+        "logs/fairness_raw_check/{dataset}.log",
+    script:
+        "../scripts/fairness_raw_check.py"
+
+
+rule fairness_adult_users:
+    """Binarised Adult users, the 10,000-row sample and its graph / online split (SPEC §3.2)."""
+    input:
+        manifest="results/fairness/raw/adult.json",
+        files=fair_raw_files("adult"),
+        code=lib("data/adult.py", "papers/fairness_adult_video.py"),
+    output:
+        "data/processed/fairness/adult_users.parquet",
+    params:
+        adult_video=FAIR["adult_video"],
+    log:
+        "logs/fairness_adult_users/adult_users.log",
+    script:
+        "../scripts/fairness_adult_users.py"
+
+
+rule fairness_youtube_videos:
+    """The video pool: a seeded sample of valid crawl records, binarised, with video types (arms)."""
+    input:
+        manifest="results/fairness/raw/youtube.json",
+        files=fair_raw_files("youtube"),
+        code=lib("data/youtube.py", "papers/fairness_adult_video.py"),
+    output:
+        "data/processed/fairness/youtube_videos.parquet",
+    params:
+        adult_video=FAIR["adult_video"],
+        max_skipped=FAIR["raw"]["youtube_max_skipped_fraction"],
+    log:
+        "logs/fairness_youtube_videos/youtube_videos.log",
+    script:
+        "../scripts/fairness_youtube_videos.py"
+
+
+rule fairness_offline_table:
+    """The offline Adult-Video table: each graph user with a random video and a simulated reward."""
+    input:
+        users="data/processed/fairness/adult_users.parquet",
+        videos="data/processed/fairness/youtube_videos.parquet",
+        code=lib("papers/fairness_adult_video.py"),
+    output:
+        "data/processed/fairness/adult_video_offline.parquet",
+    params:
+        adult_video=FAIR["adult_video"],
+    log:
+        "logs/fairness_offline_table/offline.log",
+    script:
+        "../scripts/fairness_offline_table.py"
+
+
+rule fairness_adult_graph:
+    """Figure 3's graph: PC-stable (pgmpy) with tiers on the offline table; Pa(R) vs the paper's."""
+    input:
+        offline="data/processed/fairness/adult_video_offline.parquet",
+        code=lib("causal/discovery.py", "papers/fairness_adult_video.py"),
+    output:
+        "results/fairness/adult_video_graph.json",
+    params:
+        adult_video=FAIR["adult_video"],
+    log:
+        "logs/fairness_adult_graph/graph.log",
+    benchmark:
+        "benchmarks/out/fairness_adult_graph/graph.tsv"
+    script:
+        "../scripts/fairness_adult_graph.py"
+
+
+rule fairness_email_instance:
+    """The Email SCM (pgmpy): exact arm means, counterfactual means (twin network), W, cell models."""
+    input:
+        lib("papers/fairness_email.py", "papers/fairness_instance.py", "causal/counterfactual.py",
+            "causal/dseparation.py", "bandits/cells.py"),
+    output:
+        instance="results/fairness/instances/email.json",
+        truth="results/fairness/email_truth.parquet",
+    params:
+        email=FAIR["email"],
+        dsep_criterion=FAIR["dsep_criterion"],
+    log:
+        "logs/fairness_email_instance/email.log",
+    script:
+        "../scripts/fairness_email_instance.py"
+
+
+rule fairness_adult_video_instance:
+    """The Adult-Video instance: arms, exact means, counterfactual truth on the learned graph, W."""
+    input:
+        users="data/processed/fairness/adult_users.parquet",
+        videos="data/processed/fairness/youtube_videos.parquet",
+        offline="data/processed/fairness/adult_video_offline.parquet",
+        graph="results/fairness/adult_video_graph.json",
+        code=lib("papers/fairness_adult_video.py", "papers/fairness_instance.py", "causal/counterfactual.py",
+                 "causal/dseparation.py", "bandits/cells.py"),
+    output:
+        "results/fairness/instances/adult_video.json",
+    params:
+        adult_video=FAIR["adult_video"],
+        dsep_criterion=FAIR["dsep_criterion"],
+    log:
+        "logs/fairness_adult_video_instance/adult_video.log",
+    script:
+        "../scripts/fairness_adult_video_instance.py"
+
+
+rule fairness_email_tables:
+    """Tables 4 and 5 re-emitted from the pgmpy network (the paper's inputs, for verification)."""
+    input:
+        lib("papers/fairness_email.py", "papers/fairness_tables.py"),
+    output:
+        t4=report("figures/fairness/table4.csv", caption="../report/fairness_tables45.rst", category="fairness"),
+        t4md="figures/fairness/table4.md",
+        t5=report("figures/fairness/table5.csv", caption="../report/fairness_tables45.rst", category="fairness"),
+        t5md="figures/fairness/table5.md",
+    params:
+        email=FAIR["email"],
+    log:
+        "logs/fairness_email_tables/tables45.log",
+    script:
+        "../scripts/fairness_email_tables.py"
+
+
+rule fairness_run:
+    """One seed chunk of one algorithm on one experiment, all its seeds vectorised, every round stored."""
+    input:
+        instance="results/fairness/instances/{experiment}.json",
+        method=fair_method_sources,
+        engine=FAIR_RUN_MODULES,
+    output:
+        "results/runs/fairness/{experiment}/{method}/chunk-{chunk}.parquet",
+    wildcard_constraints:
+        experiment=FAIR_EXPERIMENT_PATTERN,
+        method=FAIR_ALGORITHM_PATTERN,
+        chunk=r"\d+",
+    params:
+        seeds=lambda wc: list(FAIR_CHUNKS[int(wc.chunk)]),
+        run={k: FAIR[k] for k in ("horizon", "ucb", "fucb", "fairlinucb")},
+    resources:
+        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
+    log:
+        "logs/fairness_run/{experiment}/{method}/chunk-{chunk}.log",
+    benchmark:
+        "benchmarks/out/fairness_run/{experiment}/{method}/chunk-{chunk}.tsv"
+    script:
+        "../scripts/fairness_run.py"
+
+
+rule fairness_aggregate:
+    """Regret curves (mean, sd over seeds) and per-seed unfair-decision counts at every tau."""
+    input:
+        runs=fair_run_files,
+        code=lib("papers/fairness_runs.py"),
+    output:
+        curves="results/fairness/curves/{experiment}.parquet",
+        summary="results/fairness/summary/{experiment}.parquet",
+    wildcard_constraints:
+        experiment=FAIR_EXPERIMENT_PATTERN,
+    params:
+        taus=FAIR["taus"],
+        record_points=config["record_points"],
+    log:
+        "logs/fairness_aggregate/{experiment}.log",
+    script:
+        "../scripts/fairness_aggregate.py"
+
+
+rule fairness_tables:
+    """Tables 1 (Email) and 2 (Adult-Video): ours beside the paper's numbers."""
+    input:
+        email="results/fairness/summary/email.parquet",
+        adult="results/fairness/summary/adult_video.parquet",
+        adult_instance="results/fairness/instances/adult_video.json",
+        code=lib("papers/fairness_tables.py", "papers/fairness.py"),
+    output:
+        t1=report("figures/fairness/table1.csv", caption="../report/fairness_table1.rst", category="fairness"),
+        t1md="figures/fairness/table1.md",
+        t2=report("figures/fairness/table2.csv", caption="../report/fairness_table2.rst", category="fairness"),
+        t2md="figures/fairness/table2.md",
+    params:
+        fairness=FAIR,
+    log:
+        "logs/fairness_tables/tables.log",
+    script:
+        "../scripts/fairness_tables.py"
+
+
+rule fairness_diagrams:
+    """Figures 1 and 2(a): the schematic graph and the Email graph (W and S computed)."""
+    input:
+        instance="results/fairness/instances/email.json",
+        code=lib("plots.py", "papers/fairness_figures.py"),
+    output:
+        f1=report("figures/fairness/figure1.pdf", caption="../report/fairness_diagrams.rst", category="fairness"),
+        f1png="figures/fairness/figure1.png",
+        f2a=report("figures/fairness/figure2a.pdf", caption="../report/fairness_diagrams.rst", category="fairness"),
+        f2apng="figures/fairness/figure2a.png",
+    log:
+        "logs/fairness_diagrams/diagrams.log",
+    script:
+        "../scripts/fairness_diagrams.py"
+
+
+rule fairness_figure2b:
+    """Figure 2(b): cumulative regret of UCB, C-UCB, D-UCB and F-UCB on Email."""
+    input:
+        curves="results/fairness/curves/email.parquet",
+        code=lib("plots.py", "papers/fairness_figures.py"),
+    output:
+        pdf=report("figures/fairness/figure2b.pdf", caption="../report/fairness_figure2b.rst", category="fairness"),
+        png="figures/fairness/figure2b.png",
+    params:
+        tau=FAIR["figure2b_tau"],
+        scale=f"T = {FAIR['horizon']}, {FAIR['n_seeds']} seeds",
+    log:
+        "logs/fairness_figure2b/figure2b.log",
+    script:
+        "../scripts/fairness_figure2b.py"
+
+
+rule fairness_figure3:
+    """Figure 3: the learned Adult-Video graph."""
+    input:
+        graph="results/fairness/adult_video_graph.json",
+        instance="results/fairness/instances/adult_video.json",
+        code=lib("plots.py", "papers/fairness_figures.py"),
+    output:
+        pdf=report("figures/fairness/figure3.pdf", caption="../report/fairness_figure3.rst", category="fairness"),
+        png="figures/fairness/figure3.png",
+    log:
+        "logs/fairness_figure3/figure3.log",
+    script:
+        "../scripts/fairness_figure3.py"
+
+
+rule fairness_claims:
+    """Each claim of the paper evaluated on our results."""
+    input:
+        email="results/fairness/instances/email.json",
+        adult="results/fairness/instances/adult_video.json",
+        graph="results/fairness/adult_video_graph.json",
+        summaries=expand("results/fairness/summary/{experiment}.parquet", experiment=FAIR_EXPERIMENTS),
+        curves=expand("results/fairness/curves/{experiment}.parquet", experiment=FAIR_EXPERIMENTS),
+        users="data/processed/fairness/adult_users.parquet",
+        videos="data/processed/fairness/youtube_videos.parquet",
+        table4="figures/fairness/table4.csv",
+        code=lib("papers/fairness.py", "claims.py"),
+    output:
+        "results/claims/fairness.json",
+    params:
+        fairness=FAIR,
+    log:
+        "logs/fairness_claims/claims.log",
+    script:
+        "../scripts/fairness_claims.py"

@@ -1,0 +1,12 @@
+"""Rule bounds_figure4_alpha: Figure 4 for each sensitivity alpha (an addition)."""
+import pyarrow.parquet as pq
+
+from causal_bandits.logs import logged
+from causal_bandits.papers import bounds_figures, bounds_online
+
+online = snakemake.params.online
+with logged(snakemake.log[0]):
+    aggs = {a: pq.read_table(path).to_pandas() for a, path in zip(online["sensitivity_alphas"], snakemake.input.agg)}
+    subtitle = f"T = {online['horizon']:,}, {online['n_simulations']} runs"
+    bounds_figures.figure4_alpha(aggs, list(bounds_online.FIGURE4), snakemake.output.pdf, snakemake.output.png,
+                                 subtitle=subtitle)

@@ -1,0 +1,32 @@
+"""Rule bounds_run: one seed chunk of one algorithm in one setting, to Parquet."""
+import pyarrow.parquet as pq
+
+from causal_bandits import store
+from causal_bandits.logs import logged
+from causal_bandits.papers import bounds_online
+
+p, inp, wc = snakemake.params, snakemake.input, snakemake.wildcards
+with logged(snakemake.log[0]):
+    exact = store.read_json(inp.exact)
+    summary = store.read_json(inp.summary)
+    contexts = None
+    if "full" in inp.keys():  # context_source: offline_rows (SPEC A8)
+        full = pq.read_table(inp.full, columns=exact["context"]).to_pandas()
+        contexts = bounds_online.context_index(full.to_numpy()[: p.online["horizon"]])
+    science = {"online": p.online, "appendix": p.appendix, "alpha": p.alpha, "record_points": p.record_points}
+    bounds_online.run_chunk(
+        wc.policy,
+        trace_path=snakemake.output.trace,
+        summary_path=snakemake.output.summary,
+        metadata={**store.provenance(science), "setting": wc.setting},
+        exact=exact,
+        estimates=pq.read_table(inp.estimates).to_pandas(),
+        noncontextual={"means": exact["interventional_means"], **summary["noncontextual_bounds"]},
+        online=p.online,
+        appendix=p.appendix,
+        alpha=p.alpha,
+        seeds=range(*p.seeds),
+        horizon=p.online["horizon"],
+        record_points=p.record_points,
+        contexts=contexts,
+    )

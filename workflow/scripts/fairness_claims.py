@@ -1,0 +1,29 @@
+"""Rule fairness_claims: evaluate each claim of the paper on our results."""
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from causal_bandits import store
+from causal_bandits.papers import fairness
+from causal_bandits.papers.fairness_io import step
+
+inp = snakemake.input
+with step(snakemake.log[0]) as log:
+    users_meta = store.read_metadata(inp.users)
+    videos_meta = store.read_metadata(inp.videos)
+    results = {
+        "config": snakemake.params.fairness,
+        "email": store.read_json(inp.email),
+        "adult_video": store.read_json(inp.adult),
+        "graph": store.read_json(inp.graph),
+        "summary": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.summaries},
+        "curves": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.curves},
+        "table4": pd.read_csv(inp.table4),
+        "users_meta": {"data_provenance": users_meta["data_provenance"], "n_records": int(users_meta["n_records"]),
+                       "n_male": int(users_meta["n_male"]), "n_female": int(users_meta["n_female"])},
+        "videos_meta": {k: int(videos_meta[k]) for k in ("n_valid", "n_videos", "n_types")},
+    }
+    rows = [claim.check(results) for claim in fairness.claims()]
+    store.write_json(snakemake.output[0], {"paper": "fairness", "claims": rows})
+    log.info("%d claims evaluated: %s", len(rows), pd.Series([r["status"] for r in rows]).value_counts().to_dict())

@@ -1,0 +1,9 @@
+"""Rule fairness_diagrams: Figure 1 (schematic) and Figure 2(a) (Email graph)."""
+from causal_bandits import store
+from causal_bandits.papers import fairness_figures as ff
+from causal_bandits.papers.fairness_io import step
+
+out = snakemake.output
+with step(snakemake.log[0]):
+    ff.figure1(out.f1, out.f1png)
+    ff.figure2a(store.read_json(snakemake.input.instance), out.f2a, out.f2apng)

@@ -1,0 +1,10 @@
+"""Rule fairness_standin: the SPEC's synthetic stand-in for a missing raw file (labelled downstream)."""
+from causal_bandits.data import standin
+from causal_bandits.papers.fairness_io import step
+
+p = snakemake.params
+with step(snakemake.log[0]) as log:
+    lines = standin.adult_lines(p.seed) if p.kind == "adult" else standin.youtube_lines(p.seed)
+    standin.write_lines(snakemake.output[0], lines)
+    log.warning("SYNTHETIC STAND-IN written for %s (%d lines): everything built from it is labelled",
+                snakemake.wildcards.rawfile, len(lines))
