@@ -28,6 +28,7 @@ test: $(VENV)/.installed
 
 benchmark: $(VENV)/.installed
 	$(BIN)/python benchmarks/bandit_speed.py
+	$(BIN)/python benchmarks/linucb_speed.py
 
 clean:
 	rm -rf results figures logs .snakemake benchmarks/out

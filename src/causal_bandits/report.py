@@ -23,9 +23,26 @@ TITLES = {
 COLUMNS = ("id", "source", "statement", "paper", "ours", "status", "note")
 
 
+#: Where each paper's config section keeps its horizon and its number of simulations.
+SCALE_KEYS = {
+    "nonmanip": (("horizon",), ("n_simulations",)),
+    "bounds": (("online", "horizon"), ("online", "n_simulations")),
+    "fairness": (("horizon",), ("n_seeds",)),
+}
+
+
+def _get(section: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    for key in path:
+        section = section.get(key, {}) if isinstance(section, Mapping) else {}
+    return section
+
+
 def _scale(config: Mapping[str, Any]) -> str:
-    nm = config.get("nonmanip", {})
-    return f"nonmanip: T = {nm.get('horizon')}, {nm.get('n_simulations')} simulations"
+    parts = []
+    for paper, (horizon, runs) in SCALE_KEYS.items():
+        if paper in config:
+            parts.append(f"{paper}: T = {_get(config[paper], horizon)}, {_get(config[paper], runs)} simulations")
+    return "; ".join(parts)
 
 
 def _counts(rows: Sequence[Mapping[str, str]]) -> str:
