@@ -21,7 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
-from causal_bandits.bandits.engine import Trace
+from causal_bandits.bandits.engine import Trace, TraceRecorder
 from causal_bandits.rng import SeedStreams
 
 
@@ -107,46 +107,20 @@ def simulate_contextual(
 ) -> Trace:
     """Run ``policy`` in ``env`` for every seed in ``seeds`` over ``horizon`` rounds."""
     seeds = np.asarray(seeds, dtype=np.int64)
-    n, means = seeds.size, np.asarray(env.means, dtype=float)
-    grid = np.asarray(grid, dtype=np.int64)
+    means = np.asarray(env.means, dtype=float)
+    recorder = TraceRecorder(seeds, grid, horizon)
     n_arms = means.shape[1]
     mu_star = means.max(axis=1)
     is_optimal = np.isclose(means, mu_star[:, None], rtol=0.0, atol=1e-12).ravel()
     gap = (mu_star[:, None] - means).ravel()  # flat over (context, arm) cells
     env_streams = RoundBlocks(SeedStreams(paper, experiment, seeds, "environment", block), env.noise_width)
-    policy.reset(n, n_arms, lambda name: SeedStreams(paper, experiment, seeds, f"policy/{name}", block))
-
-    shape = (n, grid.size)
-    trace = Trace(
-        seeds=seeds,
-        rounds=grid,
-        cum_regret=np.empty(shape),
-        cum_realized_regret=np.empty(shape),
-        arm=np.empty(shape, dtype=np.int32),
-        optimal=np.empty(shape, dtype=bool),
-        optimal_fraction=np.empty(n),
-    )
-    rows = np.arange(n)
-    regret, best_sum = np.zeros(n), np.zeros(n)
-    reward_sum = np.zeros(n, dtype=np.int64)
-    n_optimal = np.zeros(n, dtype=np.int64)
-    g = 0
+    policy.reset(seeds.size, n_arms, lambda name: SeedStreams(paper, experiment, seeds, f"policy/{name}", block))
+    rows = np.arange(seeds.size)
     for t in range(1, horizon + 1):
         contexts, all_rewards = env.draw(t, env_streams.uniform(env.noise_width))
         arms = policy.select(t, contexts)
         rewards = all_rewards[rows, arms]
         policy.update(contexts, arms, rewards)
         cell = contexts * n_arms + arms
-        regret += gap[cell]
-        best_sum += mu_star[contexts]
-        reward_sum += rewards
-        optimal = is_optimal[cell]
-        n_optimal += optimal
-        if g < grid.size and grid[g] == t:
-            trace.cum_regret[:, g] = regret
-            trace.cum_realized_regret[:, g] = best_sum - reward_sum
-            trace.arm[:, g] = arms
-            trace.optimal[:, g] = optimal
-            g += 1
-    trace.optimal_fraction[:] = n_optimal / horizon
-    return trace
+        recorder.add(t, arms, rewards, gap[cell], mu_star[contexts], is_optimal[cell])
+    return recorder.finish()

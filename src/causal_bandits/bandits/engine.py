@@ -64,9 +64,10 @@ class BernoulliArms:
 class Trace:
     """What one job records: values at the grid rounds, per seed, plus per-seed summaries.
 
-    ``cum_regret`` is the pseudo-regret sum_{s<=t} (mu* - mu_{a_s}) (its mean estimates the
-    expected regret with less noise); ``cum_realized_regret`` is t mu* - sum_{s<=t} y_s, the
-    convention of Lee & Bareinboim's code. Both have the same expectation.
+    ``cum_regret`` is the pseudo-regret sum_{s<=t} (mu*_s - mu_{a_s}) (its mean estimates the
+    expected regret with less noise); ``cum_realized_regret`` is sum_{s<=t} (mu*_s - y_s), the
+    convention of Lee & Bareinboim's code. Both have the same expectation. mu*_s is the best mean
+    of round s (the best arm's, or the best arm's in the round's context for contextual bandits).
     """
 
     seeds: np.ndarray  # (n_seeds,)
@@ -86,6 +87,54 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
     return np.unique(np.linspace(1, horizon, n).round().astype(np.int64))
 
 
+class TraceRecorder:
+    """Accumulates regrets round by round and keeps their values at the grid rounds.
+
+    Shared by every engine that records a :class:`Trace` (this module's and the contextual one).
+    ``add`` takes, per seed, the arm pulled, its reward, its gap to the best mean of the round and
+    that best mean (the best arm's mean, or the best arm's mean *in the round's context*), and
+    whether the arm was optimal.
+    """
+
+    def __init__(self, seeds: np.ndarray, grid: np.ndarray, horizon: int):
+        grid = np.asarray(grid, dtype=np.int64)
+        if grid.size == 0 or (np.diff(grid) <= 0).any() or grid[0] < 1 or grid[-1] != horizon:
+            raise ValueError("grid must be increasing rounds within 1..horizon that end at the horizon")
+        n, shape = seeds.size, (seeds.size, grid.size)
+        self.horizon = horizon
+        self.trace = Trace(
+            seeds=seeds,
+            rounds=grid,
+            cum_regret=np.empty(shape),
+            cum_realized_regret=np.empty(shape),
+            arm=np.empty(shape, dtype=np.int32),
+            optimal=np.empty(shape, dtype=bool),
+            optimal_fraction=np.empty(n),
+        )
+        self._regret, self._best = np.zeros(n), np.zeros(n)
+        self._rewards = np.zeros(n, dtype=np.int64)
+        self._n_optimal = np.zeros(n, dtype=np.int64)
+        self._g = 0
+
+    def add(self, t: int, arms: np.ndarray, rewards: np.ndarray, gaps: np.ndarray, best: np.ndarray | float,
+            optimal: np.ndarray) -> None:
+        self._regret += gaps
+        self._best += best
+        self._rewards += rewards
+        self._n_optimal += optimal
+        g, trace = self._g, self.trace
+        if g < trace.rounds.size and trace.rounds[g] == t:
+            trace.cum_regret[:, g] = self._regret
+            trace.cum_realized_regret[:, g] = self._best - self._rewards
+            trace.arm[:, g] = arms
+            trace.optimal[:, g] = optimal
+            self._g += 1
+
+    def finish(self) -> Trace:
+        self.trace.optimal_fraction[:] = self._n_optimal / self.horizon
+        return self.trace
+
+
 def simulate(
     policy: Policy,
     env: Environment,
@@ -99,44 +148,18 @@ def simulate(
 ) -> Trace:
     """Run ``policy`` on ``env`` for every seed in ``seeds`` over ``horizon`` rounds."""
     seeds = np.asarray(seeds, dtype=np.int64)
-    n, means = seeds.size, np.asarray(env.means, dtype=float)
-    grid = np.asarray(grid, dtype=np.int64)
-    if grid.size == 0 or (np.diff(grid) <= 0).any() or grid[0] < 1 or grid[-1] != horizon:
-        raise ValueError("grid must be increasing rounds within 1..horizon that end at the horizon")
+    means = np.asarray(env.means, dtype=float)
+    recorder = TraceRecorder(seeds, grid, horizon)
     mu_star = means.max()
     is_optimal = np.isclose(means, mu_star, rtol=0.0, atol=1e-12)
+    gap = mu_star - means
     env_streams = SeedStreams(paper, experiment, seeds, "environment", block)
     policy.reset(
-        n, means.size, lambda name: SeedStreams(paper, experiment, seeds, f"policy/{name}", block)
+        seeds.size, means.size, lambda name: SeedStreams(paper, experiment, seeds, f"policy/{name}", block)
     )
-
-    shape = (n, grid.size)
-    trace = Trace(
-        seeds=seeds,
-        rounds=grid,
-        cum_regret=np.empty(shape),
-        cum_realized_regret=np.empty(shape),
-        arm=np.empty(shape, dtype=np.int32),
-        optimal=np.empty(shape, dtype=bool),
-        optimal_fraction=np.empty(n),
-    )
-    gap = mu_star - means
-    regret = np.zeros(n)
-    reward_sum = np.zeros(n, dtype=np.int64)
-    n_optimal = np.zeros(n, dtype=np.int64)
-    g = 0
     for t in range(1, horizon + 1):
         arms = policy.select(t)
         rewards = env.pull(arms, env_streams.uniform(env.noise_width))
         policy.update(arms, rewards)
-        regret += gap[arms]
-        reward_sum += rewards
-        n_optimal += is_optimal[arms]
-        if g < grid.size and grid[g] == t:
-            trace.cum_regret[:, g] = regret
-            trace.cum_realized_regret[:, g] = t * mu_star - reward_sum
-            trace.arm[:, g] = arms
-            trace.optimal[:, g] = is_optimal[arms]
-            g += 1
-    trace.optimal_fraction[:] = n_optimal / horizon
-    return trace
+        recorder.add(t, arms, rewards, gap[arms], mu_star, is_optimal[arms])
+    return recorder.finish()
