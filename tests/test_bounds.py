@@ -16,7 +16,9 @@ from causal_bandits.causal.baselines import adjusted, conditional_probability
 from causal_bandits.causal.bounds import bce, plan, substitute_bounds
 from causal_bandits.causal.joint import Joint
 from causal_bandits.errors import ConfigError, DataError
-from causal_bandits.papers import bounds, bounds_offline, bounds_tables
+from causal_bandits.papers import bounds
+from causal_bandits.papers.bounds import offline as bounds_offline
+from causal_bandits.papers.bounds import tables as bounds_tables
 from causal_bandits.scm.cpt import CPTModel, Variable, configurations
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from causal_bandits.bandits.linucb import LinUCB, feature_map
 from causal_bandits.bandits.oam_pcb import OAMPCB, allocation
 from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.bandits.ucb_pcb import UCBPCB
-from causal_bandits.papers import bounds_online
+from causal_bandits.papers.bounds import online as bounds_online
 from causal_bandits.rng import SeedStreams
 
 # Figure 2's exact environment (SPEC §1.4): mu = 0.1 + (0.925 + 0.25 x1 + u1 + x2) / 6.

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causal_bandits.errors import DiagramError
-from causal_bandits.papers.nonmanip_graphs import GRAPHS
+from causal_bandits.papers.nonmanip.graphs import GRAPHS
 from causal_bandits.scm.diagram import CausalDiagram, canonical_sets
 
 FIG2A = GRAPHS["fig2a"]

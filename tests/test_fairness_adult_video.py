@@ -7,9 +7,9 @@ import pytest
 from causal_bandits.data import standin
 from causal_bandits.data.adult import read_adult
 from causal_bandits.data.youtube import read_crawl
-from causal_bandits.papers import fairness_adult_video as av
-from causal_bandits.papers import fairness_runs as fr
-from causal_bandits.papers.fairness_figures import figure3_title
+from causal_bandits.papers.fairness import adult_video as av
+from causal_bandits.papers.fairness import runs as fr
+from causal_bandits.papers.fairness.figures import figure3_title
 
 from conftest import SHARED_RAW
 

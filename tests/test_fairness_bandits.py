@@ -10,8 +10,8 @@ from causal_bandits.bandits.cells import CellEstimator, CellModel
 from causal_bandits.bandits.fair_linucb import FairLinUCB
 from causal_bandits.bandits.fucb import FUCB, discrepancy_estimate, radius_floor
 from causal_bandits.bandits.ties import random_argmax
-from causal_bandits.papers import fairness_email as fe
-from causal_bandits.papers import fairness_runs as fr
+from causal_bandits.papers.fairness import email as fe
+from causal_bandits.papers.fairness import runs as fr
 from causal_bandits.rng import SeedStreams
 
 EMAIL = {"sensitive": "X1", "s_plus": 2, "s_minus": 1, "p_x_equals_2": {"X1": 0.5, "X2": 0.5, "X3": 0.5},

@@ -7,7 +7,7 @@ import pytest
 from causal_bandits.bandits.causal_environment import CausalEnvironment
 from causal_bandits.causal.counterfactual import counterfactual_table, interventional_table
 from causal_bandits.causal.dseparation import is_dseparator
-from causal_bandits.papers import fairness_email as fe
+from causal_bandits.papers.fairness import email as fe
 
 CONFIG = {"sensitive": "X1", "s_plus": 2, "s_minus": 1, "p_x_equals_2": {"X1": 0.5, "X2": 0.5, "X3": 0.5},
           "sigma": 0.1}

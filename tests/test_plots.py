@@ -9,8 +9,8 @@ import seaborn as sns
 from matplotlib.colors import to_rgb
 
 from causal_bandits.errors import DiagramError
-from causal_bandits.papers import nonmanip_figures as nf
-from causal_bandits.papers.nonmanip_graphs import GRAPHS
+from causal_bandits.papers.nonmanip import figures as nf
+from causal_bandits.papers.nonmanip.graphs import GRAPHS
 from causal_bandits.plots import (
     default_palette,
     draw_diagram,

@@ -2,10 +2,10 @@
 #             -> runs (Figure 4, alpha sensitivity, appendix) -> aggregate -> Figure 4 -> claims.
 import re
 
-from causal_bandits.papers.bounds_online import APPENDIX as BOUNDS_APPENDIX
-from causal_bandits.papers.bounds_online import FIGURE4 as BOUNDS_FIGURE4
-from causal_bandits.papers.bounds_online import MODULES as BOUNDS_MODULES
-from causal_bandits.papers.bounds_online import setting_name as bounds_setting
+from causal_bandits.papers.bounds.online import APPENDIX as BOUNDS_APPENDIX
+from causal_bandits.papers.bounds.online import FIGURE4 as BOUNDS_FIGURE4
+from causal_bandits.papers.bounds.online import MODULES as BOUNDS_MODULES
+from causal_bandits.papers.bounds.online import setting_name as bounds_setting
 
 BOUNDS = config["bounds"]
 BOUNDS_ONLINE = BOUNDS["online"]
@@ -15,7 +15,7 @@ BOUNDS_ALPHAS = {bounds_setting(a): a for a in [BOUNDS_ONLINE["alpha"], *BOUNDS_
 BOUNDS_SETTINGS = {**{s: list(BOUNDS_FIGURE4) for s in BOUNDS_ALPHAS}, "appendix": list(BOUNDS_APPENDIX)}
 BOUNDS_VARIANTS = ["conditional", "paper_marginal"]
 BOUNDS_OFFLINE_LIB = lib("scm/cpt.py", "causal/joint.py", "causal/bounds.py", "causal/recoverability.py",
-                         "causal/substitute.py", "causal/baselines.py", "papers/bounds.py", "papers/bounds_offline.py")
+                         "causal/substitute.py", "causal/baselines.py", "papers/bounds/__init__.py", "papers/bounds/offline.py")
 TARGETS["bounds"] = [
     *(f"figures/bounds/table1_{v}.{ext}" for v in BOUNDS_VARIANTS for ext in ("csv", "md")),
     "figures/bounds/table2.csv",
@@ -36,7 +36,7 @@ wildcard_constraints:
 rule bounds_data:
     """30,000 rows of the Figure 2 SCM (Table 2) and the selected offline table (S = 1)."""
     input:
-        lib("scm/cpt.py", "rng.py", "papers/bounds.py", "papers/bounds_offline.py"),
+        lib("scm/cpt.py", "rng.py", "papers/bounds/__init__.py", "papers/bounds/offline.py"),
     output:
         full="data/generated/bounds/full.parquet",
         selected="data/generated/bounds/selected.parquet",
@@ -109,7 +109,7 @@ rule bounds_table1:
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         exact="results/bounds/exact.json",
-        code=lib("papers/bounds.py", "papers/bounds_tables.py"),
+        code=lib("papers/bounds/__init__.py", "papers/bounds/tables.py"),
     output:
         csv=report("figures/bounds/table1_{variant}.csv", caption="../report/bounds_table1.rst", category="bounds"),
         md="figures/bounds/table1_{variant}.md",
@@ -123,7 +123,7 @@ rule bounds_table2:
     """Table 2: the CPT the data are drawn from, with the generated rows' frequencies."""
     input:
         full="data/generated/bounds/full.parquet",
-        code=lib("scm/cpt.py", "papers/bounds.py", "papers/bounds_tables.py"),
+        code=lib("scm/cpt.py", "papers/bounds/__init__.py", "papers/bounds/tables.py"),
     output:
         csv=report("figures/bounds/table2.csv", caption="../report/bounds_table2.rst", category="bounds"),
         md="figures/bounds/table2.md",
@@ -138,7 +138,7 @@ rule bounds_table2:
 rule bounds_figure2:
     """Figure 2: the causal graph, drawn from the SCM config."""
     input:
-        lib("scm/cpt.py", "plots.py", "papers/bounds_figures.py"),
+        lib("scm/cpt.py", "plots.py", "papers/bounds/figures.py"),
     output:
         pdf=report("figures/bounds/figure2.pdf", caption="../report/bounds_figure2.rst", category="bounds"),
         png="figures/bounds/figure2.png",
@@ -154,7 +154,7 @@ rule bounds_figure3:
     """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
-        code=lib("plots.py", "papers/bounds_figures.py"),
+        code=lib("plots.py", "papers/bounds/figures.py"),
     output:
         pdf=report("figures/bounds/figure3_{variant}.pdf", caption="../report/bounds_figure3.rst", category="bounds"),
         png="figures/bounds/figure3_{variant}.png",
@@ -170,7 +170,7 @@ def bounds_run_inputs(wildcards):
         "estimates": "results/bounds/offline/estimates_conditional.parquet",
         "summary": "results/bounds/offline/summary.json",
         "algorithm": lib(*BOUNDS_MODULES[wildcards.policy]),
-        "engine": lib("papers/bounds_online.py", "bandits/engine.py", "scm/cpt.py", "rng.py", "store.py"),
+        "engine": lib("papers/bounds/online.py", "bandits/engine.py", "scm/cpt.py", "rng.py", "store.py"),
     }
     if BOUNDS_ONLINE["context_source"] == "offline_rows":
         inputs["full"] = "data/generated/bounds/full.parquet"
@@ -225,7 +225,7 @@ rule bounds_figure4:
     """Figure 4 (mean cumulative regret, +-1 SE band) and the final regrets as a table."""
     input:
         agg=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
-        code=lib("plots.py", "papers/bounds_figures.py"),
+        code=lib("plots.py", "papers/bounds/figures.py"),
     output:
         pdf=report("figures/bounds/figure4.pdf", caption="../report/bounds_figure4.rst", category="bounds"),
         png="figures/bounds/figure4.png",
@@ -242,7 +242,7 @@ rule bounds_figure4_alpha:
     """Addition: Figure 4 for each alpha of online.sensitivity_alphas."""
     input:
         agg=[f"results/bounds/agg/{bounds_setting(a)}.parquet" for a in BOUNDS_ONLINE["sensitivity_alphas"]],
-        code=lib("plots.py", "papers/bounds_figures.py"),
+        code=lib("plots.py", "papers/bounds/figures.py"),
     output:
         pdf=report("figures/bounds/figure4_alpha.pdf", caption="../report/bounds_figure4_alpha.rst",
                    category="bounds"),
@@ -260,7 +260,7 @@ rule bounds_figure_appendix:
     input:
         appendix="results/bounds/agg/appendix.parquet",
         main=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
-        code=lib("plots.py", "papers/bounds_figures.py"),
+        code=lib("plots.py", "papers/bounds/figures.py"),
     output:
         pdf=report("figures/bounds/figure_appendix.pdf", caption="../report/bounds_figure_appendix.rst",
                    category="bounds"),
@@ -281,7 +281,7 @@ rule bounds_claims:
         estimates=expand("results/bounds/offline/estimates_{variant}.parquet", variant=BOUNDS_VARIANTS),
         coverage="results/bounds/offline/coverage.parquet",
         agg=expand("results/bounds/agg/{setting}.parquet", setting=list(BOUNDS_SETTINGS)),
-        code=lib("papers/bounds_claims.py", "papers/bounds_tables.py", "claims.py"),
+        code=lib("papers/bounds/claims.py", "papers/bounds/tables.py", "claims.py"),
     output:
         "results/claims/bounds.json",
     params:

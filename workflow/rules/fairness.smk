@@ -4,9 +4,9 @@ import os
 import re
 
 from causal_bandits.data.raw import RawFile, locate
-from causal_bandits.papers.fairness_runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
-from causal_bandits.papers.fairness_runs import EXPERIMENTS as FAIR_EXPERIMENTS
-from causal_bandits.papers.fairness_runs import algorithms as fair_algorithms
+from causal_bandits.papers.fairness.runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
+from causal_bandits.papers.fairness.runs import EXPERIMENTS as FAIR_EXPERIMENTS
+from causal_bandits.papers.fairness.runs import algorithms as fair_algorithms
 
 FAIR = config["fairness"]
 FAIR_RAW_DIR = config["data"]["raw_dir"]
@@ -27,7 +27,7 @@ FAIR_ALGORITHM_MODULES = {
     "fairlinucb": ["bandits/fair_linucb.py"],
 }
 FAIR_RUN_MODULES = lib("bandits/causal_engine.py", "bandits/causal_environment.py", "bandits/audit.py",
-                       "bandits/fucb.py", "bandits/cells.py", "bandits/ties.py", "papers/fairness_runs.py",
+                       "bandits/fucb.py", "bandits/cells.py", "bandits/ties.py", "papers/fairness/runs.py",
                        "rng.py", "store.py")
 
 TARGETS["fairness"] = [
@@ -129,7 +129,7 @@ rule fairness_adult_users:
     input:
         manifest="results/fairness/raw/adult.json",
         files=fair_raw_files("adult"),
-        code=lib("data/adult.py", "papers/fairness_adult_video.py"),
+        code=lib("data/adult.py", "papers/fairness/adult_video.py"),
     output:
         "data/processed/fairness/adult_users.parquet",
     params:
@@ -145,7 +145,7 @@ rule fairness_youtube_videos:
     input:
         manifest="results/fairness/raw/youtube.json",
         files=fair_raw_files("youtube"),
-        code=lib("data/youtube.py", "papers/fairness_adult_video.py"),
+        code=lib("data/youtube.py", "papers/fairness/adult_video.py"),
     output:
         "data/processed/fairness/youtube_videos.parquet",
     params:
@@ -162,7 +162,7 @@ rule fairness_offline_table:
     input:
         users="data/processed/fairness/adult_users.parquet",
         videos="data/processed/fairness/youtube_videos.parquet",
-        code=lib("papers/fairness_adult_video.py"),
+        code=lib("papers/fairness/adult_video.py"),
     output:
         "data/processed/fairness/adult_video_offline.parquet",
     params:
@@ -177,7 +177,7 @@ rule fairness_adult_graph:
     """Figure 3's graph: PC-stable (pgmpy) with tiers on the offline table; Pa(R) vs the paper's."""
     input:
         offline="data/processed/fairness/adult_video_offline.parquet",
-        code=lib("causal/discovery.py", "papers/fairness_adult_video.py"),
+        code=lib("causal/discovery.py", "papers/fairness/adult_video.py"),
     output:
         "results/fairness/adult_video_graph.json",
     params:
@@ -193,7 +193,7 @@ rule fairness_adult_graph:
 rule fairness_email_instance:
     """The Email SCM (pgmpy): exact arm means, counterfactual means (twin network), W, cell models."""
     input:
-        lib("papers/fairness_email.py", "papers/fairness_instance.py", "causal/counterfactual.py",
+        lib("papers/fairness/email.py", "papers/fairness/instance.py", "causal/counterfactual.py",
             "causal/dseparation.py", "bandits/cells.py"),
     output:
         instance="results/fairness/instances/email.json",
@@ -214,7 +214,7 @@ rule fairness_adult_video_instance:
         videos="data/processed/fairness/youtube_videos.parquet",
         offline="data/processed/fairness/adult_video_offline.parquet",
         graph="results/fairness/adult_video_graph.json",
-        code=lib("papers/fairness_adult_video.py", "papers/fairness_instance.py", "causal/counterfactual.py",
+        code=lib("papers/fairness/adult_video.py", "papers/fairness/instance.py", "causal/counterfactual.py",
                  "causal/dseparation.py", "bandits/cells.py"),
     output:
         "results/fairness/instances/adult_video.json",
@@ -230,7 +230,7 @@ rule fairness_adult_video_instance:
 rule fairness_email_tables:
     """Tables 4 and 5 re-emitted from the pgmpy network (the paper's inputs, for verification)."""
     input:
-        lib("papers/fairness_email.py", "papers/fairness_tables.py"),
+        lib("papers/fairness/email.py", "papers/fairness/tables.py"),
     output:
         t4=report("figures/fairness/table4.csv", caption="../report/fairness_tables45.rst", category="fairness"),
         t4md="figures/fairness/table4.md",
@@ -273,7 +273,7 @@ rule fairness_aggregate:
     """Regret curves (mean, sd over seeds) and per-seed unfair-decision counts at every tau."""
     input:
         runs=fair_run_files,
-        code=lib("papers/fairness_runs.py"),
+        code=lib("papers/fairness/runs.py"),
     output:
         curves="results/fairness/curves/{experiment}.parquet",
         summary="results/fairness/summary/{experiment}.parquet",
@@ -294,7 +294,7 @@ rule fairness_tables:
         email="results/fairness/summary/email.parquet",
         adult="results/fairness/summary/adult_video.parquet",
         adult_instance="results/fairness/instances/adult_video.json",
-        code=lib("papers/fairness_tables.py", "papers/fairness.py"),
+        code=lib("papers/fairness/tables.py", "papers/fairness/__init__.py"),
     output:
         t1=report("figures/fairness/table1.csv", caption="../report/fairness_table1.rst", category="fairness"),
         t1md="figures/fairness/table1.md",
@@ -312,7 +312,7 @@ rule fairness_diagrams:
     """Figures 1 and 2(a): the schematic graph and the Email graph (W and S computed)."""
     input:
         instance="results/fairness/instances/email.json",
-        code=lib("plots.py", "papers/fairness_figures.py"),
+        code=lib("plots.py", "papers/fairness/figures.py"),
     output:
         f1=report("figures/fairness/figure1.pdf", caption="../report/fairness_diagrams.rst", category="fairness"),
         f1png="figures/fairness/figure1.png",
@@ -328,7 +328,7 @@ rule fairness_figure2b:
     """Figure 2(b): cumulative regret of UCB, C-UCB, D-UCB and F-UCB on Email."""
     input:
         curves="results/fairness/curves/email.parquet",
-        code=lib("plots.py", "papers/fairness_figures.py"),
+        code=lib("plots.py", "papers/fairness/figures.py"),
     output:
         pdf=report("figures/fairness/figure2b.pdf", caption="../report/fairness_figure2b.rst", category="fairness"),
         png="figures/fairness/figure2b.png",
@@ -346,7 +346,7 @@ rule fairness_figure3:
     input:
         graph="results/fairness/adult_video_graph.json",
         instance="results/fairness/instances/adult_video.json",
-        code=lib("plots.py", "papers/fairness_figures.py"),
+        code=lib("plots.py", "papers/fairness/figures.py"),
     output:
         pdf=report("figures/fairness/figure3.pdf", caption="../report/fairness_figure3.rst", category="fairness"),
         png="figures/fairness/figure3.png",
@@ -367,7 +367,7 @@ rule fairness_claims:
         users="data/processed/fairness/adult_users.parquet",
         videos="data/processed/fairness/youtube_videos.parquet",
         table4="figures/fairness/table4.csv",
-        code=lib("papers/fairness.py", "claims.py"),
+        code=lib("papers/fairness/__init__.py", "claims.py"),
     output:
         "results/claims/fairness.json",
     params:

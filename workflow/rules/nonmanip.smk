@@ -25,7 +25,7 @@ rule nonmanip_arm_sets:
     wildcard_constraints:
         graph=NONMANIP_WILDCARDS["graph"],
     input:
-        lib("causal/pomis.py", "scm/diagram.py", "papers/nonmanip_graphs.py"),
+        lib("causal/pomis.py", "scm/diagram.py", "papers/nonmanip/graphs.py"),
     output:
         "results/nonmanip/arm_sets/{graph}.json",
     log:
@@ -39,7 +39,7 @@ rule nonmanip_instance:
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
     input:
-        lib("causal/pomis.py", "scm/diagram.py", "scm/xor_bernoulli.py", "papers/nonmanip_graphs.py"),
+        lib("causal/pomis.py", "scm/diagram.py", "scm/xor_bernoulli.py", "papers/nonmanip/graphs.py"),
     output:
         "results/nonmanip/instances/{panel}.json",
     params:
@@ -115,7 +115,7 @@ rule nonmanip_table1:
     input:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
-        code=lib("papers/nonmanip.py"),
+        code=lib("papers/nonmanip/__init__.py"),
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
         md="figures/nonmanip/table1.md",
@@ -130,7 +130,7 @@ rule nonmanip_figure5:
     input:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
-        code=lib("plots.py", "papers/nonmanip_figures.py"),
+        code=lib("plots.py", "papers/nonmanip/figures.py"),
     output:
         pdf=report("figures/nonmanip/figure5.pdf", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
         png="figures/nonmanip/figure5.png",
@@ -145,7 +145,7 @@ rule nonmanip_figure5:
 rule nonmanip_diagrams:
     """Figures 1-4: the paper's causal diagrams, MUCT/IB and projections, computed."""
     input:
-        lib("plots.py", "papers/nonmanip_figures.py", "causal/pomis.py", "scm/diagram.py"),
+        lib("plots.py", "papers/nonmanip/figures.py", "causal/pomis.py", "scm/diagram.py"),
     output:
         report(
             expand("figures/nonmanip/figure{i}.{ext}", i=range(1, 5), ext=("pdf", "png")),
@@ -166,7 +166,7 @@ rule nonmanip_claims:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         identical=expand("results/nonmanip/agg/{panel}.identical.json", panel=NONMANIP_PANELS),
         table1="figures/nonmanip/table1.csv",
-        code=lib("papers/nonmanip.py", "claims.py"),
+        code=lib("papers/nonmanip/__init__.py", "claims.py"),
     output:
         "results/claims/nonmanip.json",
     log:

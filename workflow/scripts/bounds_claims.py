@@ -5,7 +5,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers import bounds_claims
+from causal_bandits.papers.bounds import claims as bounds_claims
 
 inp = snakemake.input
 with logged(snakemake.log[0]) as log:

@@ -2,7 +2,8 @@
 import pyarrow.parquet as pq
 
 from causal_bandits.logs import logged
-from causal_bandits.papers import bounds_figures, bounds_online
+from causal_bandits.papers.bounds import figures as bounds_figures
+from causal_bandits.papers.bounds import online as bounds_online
 
 online = snakemake.params.online
 with logged(snakemake.log[0]):

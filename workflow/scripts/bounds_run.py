@@ -3,7 +3,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers import bounds_online
+from causal_bandits.papers.bounds import online as bounds_online
 
 p, inp, wc = snakemake.params, snakemake.input, snakemake.wildcards
 with logged(snakemake.log[0]):

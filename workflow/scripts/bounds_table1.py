@@ -4,7 +4,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers import bounds_tables
+from causal_bandits.papers.bounds import tables as bounds_tables
 
 variant = snakemake.wildcards.variant
 with logged(snakemake.log[0]):

@@ -2,8 +2,8 @@
 import pyarrow.parquet as pq
 
 from causal_bandits import store
-from causal_bandits.papers import fairness_adult_video as av
-from causal_bandits.papers.fairness_io import step
+from causal_bandits.papers.fairness import adult_video as av
+from causal_bandits.papers.fairness.io import step
 
 cfg = snakemake.params.adult_video
 with step(snakemake.log[0]) as log:

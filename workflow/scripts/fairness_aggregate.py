@@ -4,8 +4,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from causal_bandits import store
-from causal_bandits.papers import fairness_runs as fr
-from causal_bandits.papers.fairness_io import step
+from causal_bandits.papers.fairness import runs as fr
+from causal_bandits.papers.fairness.io import step
 
 p = snakemake.params
 with step(snakemake.log[0]) as log:

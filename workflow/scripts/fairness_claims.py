@@ -6,7 +6,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.papers import fairness
-from causal_bandits.papers.fairness_io import step
+from causal_bandits.papers.fairness.io import step
 
 inp = snakemake.input
 with step(snakemake.log[0]) as log:

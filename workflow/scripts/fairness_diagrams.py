@@ -1,7 +1,7 @@
 """Rule fairness_diagrams: Figure 1 (schematic) and Figure 2(a) (Email graph)."""
 from causal_bandits import store
-from causal_bandits.papers import fairness_figures as ff
-from causal_bandits.papers.fairness_io import step
+from causal_bandits.papers.fairness import figures as ff
+from causal_bandits.papers.fairness.io import step
 
 out = snakemake.output
 with step(snakemake.log[0]):

@@ -1,6 +1,6 @@
 """Rule fairness_download: fetch a missing raw file from its pinned address, verified before it appears."""
 from causal_bandits.data import raw
-from causal_bandits.papers.fairness_io import step
+from causal_bandits.papers.fairness.io import step
 
 with step(snakemake.log[0]) as log:
     spec = raw.RawFile.from_config(snakemake.params.entry)

@@ -2,8 +2,8 @@
 import pyarrow as pa
 
 from causal_bandits import store
-from causal_bandits.papers import fairness_email as fe
-from causal_bandits.papers.fairness_io import step
+from causal_bandits.papers.fairness import email as fe
+from causal_bandits.papers.fairness.io import step
 
 p = snakemake.params
 with step(snakemake.log[0]) as log:

@@ -1,7 +1,7 @@
 """Rule fairness_email_tables: Tables 4 and 5 re-emitted from the pgmpy network."""
-from causal_bandits.papers import fairness_email as fe
-from causal_bandits.papers.fairness_io import step, write_csv, write_text
-from causal_bandits.papers.fairness_tables import frame_markdown
+from causal_bandits.papers.fairness import email as fe
+from causal_bandits.papers.fairness.io import step, write_csv, write_text
+from causal_bandits.papers.fairness.tables import frame_markdown
 
 out = snakemake.output
 with step(snakemake.log[0]):

@@ -1,8 +1,8 @@
 """Rule fairness_figure2b: Figure 2(b), cumulative regret on Email."""
 import pyarrow.parquet as pq
 
-from causal_bandits.papers import fairness_figures as ff
-from causal_bandits.papers.fairness_io import step
+from causal_bandits.papers.fairness import figures as ff
+from causal_bandits.papers.fairness.io import step
 
 p = snakemake.params
 with step(snakemake.log[0]):

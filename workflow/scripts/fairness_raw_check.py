@@ -3,7 +3,7 @@ from pathlib import Path
 
 from causal_bandits import store
 from causal_bandits.data import raw
-from causal_bandits.papers.fairness_io import step
+from causal_bandits.papers.fairness.io import step
 
 p = snakemake.params
 with step(snakemake.log[0]) as log:

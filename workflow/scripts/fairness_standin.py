@@ -1,6 +1,6 @@
 """Rule fairness_standin: the SPEC's synthetic stand-in for a missing raw file (labelled downstream)."""
 from causal_bandits.data import standin
-from causal_bandits.papers.fairness_io import step
+from causal_bandits.papers.fairness.io import step
 
 p = snakemake.params
 with step(snakemake.log[0]) as log:

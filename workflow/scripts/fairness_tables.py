@@ -2,8 +2,8 @@
 import pyarrow.parquet as pq
 
 from causal_bandits import store
-from causal_bandits.papers import fairness_tables as ft
-from causal_bandits.papers.fairness_io import step, write_csv, write_text
+from causal_bandits.papers.fairness import tables as ft
+from causal_bandits.papers.fairness.io import step, write_csv, write_text
 
 out, cfg = snakemake.output, snakemake.params.fairness
 with step(snakemake.log[0]):

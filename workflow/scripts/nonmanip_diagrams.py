@@ -1,6 +1,6 @@
 """Rule nonmanip_diagrams: Figures 1-4 of the paper (diagrams, MUCT/IB, projections)."""
 from causal_bandits.logs import logged
-from causal_bandits.papers import nonmanip_figures
+from causal_bandits.papers.nonmanip import figures as nonmanip_figures
 
 with logged(snakemake.log[0]):
     paths = {p.rsplit("/", 1)[-1]: p for p in snakemake.output}

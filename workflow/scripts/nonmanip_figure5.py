@@ -5,7 +5,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers import nonmanip_figures
+from causal_bandits.papers.nonmanip import figures as nonmanip_figures
 from causal_bandits.scm.diagram import CausalDiagram
 
 out = snakemake.output

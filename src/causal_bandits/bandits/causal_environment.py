@@ -82,7 +82,7 @@ class CausalEnvironment:
 
     @classmethod
     def from_document(cls, doc: Mapping[str, Any]) -> CausalEnvironment:
-        """The environment of an experiment instance document (see ``papers/fairness_instance``)."""
+        """The environment of an experiment instance document (see ``papers/fairness/instance``)."""
         names = [v["name"] for v in doc["variables"]]
         col = {name: i for i, name in enumerate(names)}
         cards = {v["name"]: len(v["domain"]) for v in doc["variables"]}

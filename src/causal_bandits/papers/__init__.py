@@ -1,0 +1,1 @@
+"""One package per paper: its experiments, tables, figures and claims (``papers/<key>/``)."""

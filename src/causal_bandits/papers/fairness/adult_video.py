@@ -36,7 +36,7 @@ from causal_bandits.causal.counterfactual import counterfactual_table
 from causal_bandits.causal.discovery import learn_graph
 from causal_bandits.causal.dseparation import is_dseparator, min_domain_dseparator
 from causal_bandits.errors import DataError
-from causal_bandits.papers.fairness_instance import assignments, cell_model, variables_document
+from causal_bandits.papers.fairness.instance import assignments, cell_model, variables_document
 from causal_bandits.rng import generator
 
 warnings.filterwarnings("ignore", message=".*StructureScore.*", category=FutureWarning)
@@ -188,7 +188,7 @@ def instance_document(
     provenance: str,
     dsep_criterion: str = "W_then_Z",
 ) -> dict[str, Any]:
-    """Everything the Adult-Video runs, tables and claims need (see ``papers/fairness_instance``)."""
+    """Everything the Adult-Video runs, tables and claims need (see ``papers/fairness/instance``)."""
     arm_features = tuple(config["arm_features"])
     names = (*USER_FEATURES, *arm_features)
     cards = {v: 2 for v in names}

@@ -27,7 +27,7 @@ from causal_bandits.papers.fairness import (
     scale_text,
     unfair_mean,
 )
-from causal_bandits.papers.fairness_runs import LABELS, fucb_name
+from causal_bandits.papers.fairness.runs import LABELS, fucb_name
 
 STANDIN = "synthetic-standin"
 STANDIN_MARK = " [SYNTHETIC STAND-IN DATA]"

@@ -27,7 +27,7 @@ import pandas as pd
 
 from causal_bandits.causal.counterfactual import counterfactual_table, cpd_table, interventional_table
 from causal_bandits.causal.dseparation import min_domain_dseparator
-from causal_bandits.papers.fairness_instance import assignments, cell_model, variables_document
+from causal_bandits.papers.fairness.instance import assignments, cell_model, variables_document
 from causal_bandits.scm.diagram import CausalDiagram
 
 # After causal.counterfactual, which silences pgmpy's own deprecation warning on import.
@@ -179,7 +179,7 @@ def _p_z(tables: np.ndarray, Z: Sequence[str]) -> np.ndarray:
 
 
 def instance_document(config: Mapping[str, Any], dsep_criterion: str = "W_then_Z") -> dict[str, Any]:
-    """Everything the Email runs, tables and claims need (see ``papers/fairness_instance``)."""
+    """Everything the Email runs, tables and claims need (see ``papers/fairness/instance``)."""
     bn = email_network(config)
     diagram = email_diagram(bn)
     graph = nx.DiGraph(sorted(diagram.directed))

@@ -25,7 +25,7 @@ from causal_bandits.bandits.cells import CellModel
 from causal_bandits.bandits.fucb import radius_floor
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict, fmt, holds, within
 from causal_bandits.errors import ConfigError
-from causal_bandits.papers.fairness_runs import algorithm_label, fucb_name
+from causal_bandits.papers.fairness.runs import algorithm_label, fucb_name
 
 PAPER = "fairness"
 PAPER_T = 5000

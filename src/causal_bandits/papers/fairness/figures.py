@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 import seaborn as sns
 
-from causal_bandits.papers.fairness_runs import algorithm_label, fucb_name
+from causal_bandits.papers.fairness.runs import algorithm_label, fucb_name
 from causal_bandits.plots import draw_diagram, new_figure, paper_style, regret_panel, save_figure
 from causal_bandits.scm.diagram import CausalDiagram
 

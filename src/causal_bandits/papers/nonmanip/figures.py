@@ -1,5 +1,5 @@
 """Figures 1–5 of Lee & Bareinboim, "Structural Causal Bandits with Non-Manipulable Variables"
-(AAAI-19), drawn from data: diagrams from :data:`~causal_bandits.papers.nonmanip_graphs.GRAPHS`
+(AAAI-19), drawn from data: diagrams from :data:`~causal_bandits.papers.nonmanip.graphs.GRAPHS`
 with MUCT / IB / projections *computed* (never hard-coded), regret curves from aggregated runs.
 
 Each function writes one PDF and one PNG (atomically, deterministic bytes; see
@@ -16,7 +16,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from causal_bandits.causal.pomis import interventional_border, muct, pomis
-from causal_bandits.papers.nonmanip_graphs import GRAPHS, REWARD
+from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
 from causal_bandits.plots import (
     default_linestyles,
     default_palette,

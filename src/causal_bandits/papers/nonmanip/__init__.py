@@ -28,7 +28,7 @@ from causal_bandits.causal.pomis import (
 )
 from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt, holds, within
 from causal_bandits.errors import CausalBanditsError
-from causal_bandits.papers.nonmanip_graphs import CASES, GRAPHS, REWARD
+from causal_bandits.papers.nonmanip.graphs import CASES, GRAPHS, REWARD
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
