@@ -38,3 +38,17 @@ def quick_run(tmp_path_factory):
     result = snakemake(work, "--cores", "2", "--configfile", "config/quick.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-5000:]
     return work
+
+
+def assert_bad_config_fails_cleanly(workdir: Path, override: dict, expected: str) -> None:
+    """Run the quick workflow with ``override`` merged in: it must stop at parse time with exactly
+    one ``error:`` line containing ``expected``, and write nothing under results/ or figures/."""
+    import yaml
+
+    (workdir / "config" / "bad.yaml").write_text(yaml.safe_dump(override))
+    result = snakemake(workdir, "--cores", "1", "--configfile", "config/quick.yaml", "config/ci.yaml", "config/bad.yaml")
+    assert result.returncode != 0
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and expected in errors[0], result.stderr[-2000:]
+    assert not (workdir / "results").exists()
+    assert not (workdir / "figures").exists()

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 
-from conftest import copy_workflow, snakemake
+from conftest import assert_bad_config_fails_cleanly, copy_workflow
 
 pytestmark = pytest.mark.workflow
 
@@ -41,13 +40,4 @@ def workdir(tmp_path_factory):
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_bad_config_fails_cleanly(workdir, case):
-    override, expected = CASES[case]
-    bad = workdir / "config" / "bad.yaml"
-    bad.write_text(yaml.safe_dump(override))
-    result = snakemake(workdir, "--cores", "1", "--configfile", "config/quick.yaml", "config/ci.yaml", "config/bad.yaml")
-    assert result.returncode != 0
-    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1, result.stderr[-2000:]
-    assert expected in errors[0]
-    assert not (workdir / "results").exists()
-    assert not (workdir / "figures").exists()
+    assert_bad_config_fails_cleanly(workdir, *CASES[case])

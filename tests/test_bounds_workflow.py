@@ -9,9 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-import yaml
 
-from conftest import copy_workflow, snakemake
+from conftest import assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -84,13 +83,7 @@ def workdir(tmp_path_factory):
 
 @pytest.mark.parametrize("case", list(BAD))
 def test_bad_config_stops_at_parse_time(workdir, case):
-    override, expected = BAD[case]
-    (workdir / "config" / "bad.yaml").write_text(yaml.safe_dump(override))
-    result = snakemake(workdir, "--cores", "1", "--configfile", "config/quick.yaml", "config/ci.yaml", "config/bad.yaml")
-    assert result.returncode != 0
-    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1 and expected in errors[0], result.stderr[-2000:]
-    assert not (workdir / "results").exists() and not (workdir / "figures").exists()
+    assert_bad_config_fails_cleanly(workdir, *BAD[case])
 
 
 def test_context_value_outside_the_domain_stops_the_offline_stage(tmp_path):

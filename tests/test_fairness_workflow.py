@@ -8,7 +8,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import SHARED_RAW, copy_workflow, snakemake
+from conftest import copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 
