@@ -1,0 +1,114 @@
+"""Binary SCMs over a causal diagram given by conditional probability tables, with exact P_x(V).
+
+Every bidirected edge e = a <-> b of the diagram stands for one exogenous confounder U_e ~
+Bern(p_e) that enters f_a and f_b; every endogenous V is drawn from P(V = 1 | pa(V), U_e for e at
+V). This is the general binary SCM conforming to an ADMG whose confounders are pairwise (every
+XOR-Bernoulli SCM of :mod:`causal_bandits.scm.xor_bernoulli` is one, see :meth:`from_xor_bernoulli`),
+and the ``random_cpt`` family of nonmanip SPEC §3.0 (U_e ~ Bern(Unif[0.2, 0.8]), θ ~
+Unif[0.05, 0.95]) is :meth:`ConfoundedCPT.random`.
+
+:meth:`ConfoundedCPT.joint` computes P(V | do(x)) exactly by enumerating every configuration of
+U and V (2^(|U| + |V|) terms, a few thousand for the papers' graphs): the ground truth against
+which the identification expressions of :mod:`causal_bandits.causal.z2id` are validated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from causal_bandits.scm.cpt import config_index, configurations
+from causal_bandits.scm.diagram import CausalDiagram
+from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
+
+
+def confounders(diagram: CausalDiagram) -> tuple[tuple[str, str], ...]:
+    """The bidirected edges as sorted pairs, in sorted order (the order of U)."""
+    return tuple(sorted(tuple(sorted(e)) for e in diagram.bidirected))
+
+
+@dataclass(frozen=True)
+class ConfoundedCPT:
+    """``p_u[i]`` = P(U_i = 1) for the i-th pair of :func:`confounders`; ``p1[v]`` = P(v = 1 | ·)
+    over the configurations of (sorted parents of v, then v's confounders in U order), first
+    column most significant (:func:`causal_bandits.scm.cpt.config_index`)."""
+
+    diagram: CausalDiagram
+    p_u: tuple[float, ...]
+    p1: Mapping[str, np.ndarray]
+
+    def _inputs(self, v: str) -> tuple[list[str], list[int]]:
+        """(sorted parents of v, indices in U of the confounders at v)."""
+        return sorted(self.diagram.parents(v)), [i for i, e in enumerate(confounders(self.diagram)) if v in e]
+
+    @classmethod
+    def random(cls, diagram: CausalDiagram, rng: np.random.Generator) -> ConfoundedCPT:
+        """SPEC §3.0 ``random_cpt``: p_e ~ Unif[0.2, 0.8], every table entry ~ Unif[0.05, 0.95]."""
+        p_u = tuple(rng.uniform(0.2, 0.8, len(confounders(diagram))))
+        model = cls(diagram, p_u, {})
+        tables = {}
+        for v in diagram.nodes:
+            parents, conf = model._inputs(v)
+            tables[v] = rng.uniform(0.05, 0.95, 2 ** (len(parents) + len(conf)))
+        return cls(diagram, p_u, tables)
+
+    @classmethod
+    def from_xor_bernoulli(cls, scm: XorBernoulliSCM) -> ConfoundedCPT:
+        """The same SCM with each own noise U_V absorbed into V's table:
+        P(V = 1 | pa, U_e's) = q_V if c_V xor (xor of pa and U_e's) = 0, else 1 - q_V."""
+        diagram = scm.diagram
+        pairs = confounders(diagram)
+        p_u = tuple(scm.q[f"U_{''.join(e)}"] for e in pairs)
+        model = cls(diagram, p_u, {})
+        tables = {}
+        for v in diagram.nodes:
+            parents, conf = model._inputs(v)
+            parity = configurations(len(parents) + len(conf)).sum(axis=1) % 2
+            flips = parity ^ scm.c[v]
+            tables[v] = np.where(flips == 1, 1.0 - scm.q[f"U_{v}"], scm.q[f"U_{v}"])
+        return cls(diagram, p_u, tables)
+
+    @cached_property
+    def _factors(self) -> dict[str, np.ndarray]:
+        """P(V = 1 | pa, U) for every (U configuration, V configuration): (2^|U|, 2^|V|) per V."""
+        nodes = self.diagram.nodes
+        col = {v: i for i, v in enumerate(nodes)}
+        values = configurations(len(nodes))
+        u = configurations(len(self.p_u))
+        out = {}
+        for v in nodes:
+            parents, conf = self._inputs(v)
+            bits = np.concatenate(
+                [
+                    np.broadcast_to(values[None, :, [col[p] for p in parents]], (len(u), len(values), len(parents))),
+                    np.broadcast_to(u[:, None, conf], (len(u), len(values), len(conf))),
+                ],
+                axis=2,
+            )
+            out[v] = self.p1[v][config_index(bits)]
+        return out
+
+    def joint(self, do: Mapping[str, int] | None = None) -> np.ndarray:
+        """P(V = v | do(x)) for every v, shape (2,) * |V| over ``diagram.nodes`` (axis i = node i)."""
+        do = do or {}
+        nodes = self.diagram.nodes
+        values = configurations(len(nodes))
+        u = configurations(len(self.p_u))
+        p_u = np.array(self.p_u)
+        prob = np.prod(np.where(u == 1, p_u, 1.0 - p_u), axis=1)[:, None] * np.ones((1, len(values)))
+        for i, v in enumerate(nodes):
+            if v in do:
+                prob = prob * (values[None, :, i] == do[v])
+            else:
+                p = self._factors[v]
+                prob = prob * np.where(values[None, :, i] == 1, p, 1.0 - p)
+        return prob.sum(axis=0).reshape((2,) * len(nodes))
+
+    def interventional_mean(self, target: str, do: Mapping[str, int] | None = None) -> float:
+        """E[target | do(x)] = P(target = 1 | do(x)), exactly."""
+        joint = self.joint(do)
+        i = self.diagram.nodes.index(target)
+        return float(np.take(joint, 1, axis=i).sum())
