@@ -1,0 +1,144 @@
+"""Estimator instances of the POMIS+ catalogue, compiled once per panel (nonmanip SPEC §2.7-2.8).
+
+For arm x of target set X, every catalogue expression e targeting X gives one estimator per
+assignment f of its free indices F_e: θ̂_(e,f)(D) = e evaluated at (x, f, Y = 1) on the arms'
+count tables D. :class:`InstanceEstimators` compiles every expression of a catalogue into one
+:class:`~causal_bandits.causal.evaluation.Program` and evaluates all instances of all arms at once,
+with any leading batch axes (seeds, bootstrap replicates). It also decides which instances are
+*active* (SPEC §2.8): the paper's support rule — every cell that a leaf P_src(W) reads, with X ∪ F_e
+at (x, f) and the summed variables and Y ranging over their values, has a positive count — plus at
+least ``n_min`` samples in every source arm the instance reads ([R], SPEC §5.9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from causal_bandits.causal.evaluation import ArmLayout, Program
+from causal_bandits.causal.expression import Div, Expr, Leaf, Prod, Sum
+from causal_bandits.causal.z2id import Entry
+
+
+@dataclass(frozen=True)
+class Instance:
+    """Estimator (e, f) of arm ``arm``: catalogue entry ``entry``, free indices at ``free``."""
+
+    arm: int
+    entry: int
+    free: tuple[tuple[str, int], ...]
+
+
+def _occurrences(e: Expr, bound: frozenset[str] = frozenset()) -> list[tuple[Leaf, frozenset[str]]]:
+    """Every leaf of ``e`` with the variables bound (by enclosing sums) where it occurs."""
+    if isinstance(e, Leaf):
+        return [(e, bound)]
+    if isinstance(e, Prod):
+        return [o for f in e.factors for o in _occurrences(f, bound)]
+    if isinstance(e, Sum):
+        return _occurrences(e.body, bound | set(e.vars))
+    assert isinstance(e, Div)
+    return _occurrences(e.num, bound) + _occurrences(e.den, bound)
+
+
+class InstanceEstimators:
+    """All estimator instances of ``entries`` for the arms of ``layout`` (the POMIS arms).
+
+    Attributes: ``instances`` (ordered by arm, then entry, then f), ``slots`` (n_arms, k_max): the
+    instance ids of each arm padded with -1, ``uses`` (n_instances, n_arms): the arms whose data an
+    instance reads.
+    """
+
+    def __init__(self, entries: Sequence[Entry], layout: ArmLayout, reward: str, n_min: int = 20):
+        self.layout, self.reward, self.n_min = layout, reward, int(n_min)
+        self.entries = list(entries)
+        self.program = Program([e.expr for e in self.entries], layout)
+        instances = []
+        for a, (s, _) in enumerate(layout.arms):
+            for j, e in enumerate(self.entries):
+                if e.target == s:
+                    for bits in product((0, 1), repeat=len(e.free_indices)):
+                        instances.append(Instance(a, j, tuple(zip(e.free_indices, bits))))
+        self.instances = instances
+        n_arms = len(layout.arms)
+        per_arm = [[i for i, inst in enumerate(instances) if inst.arm == a] for a in range(n_arms)]
+        self.k_max = max((len(p) for p in per_arm), default=0)
+        self.slots = np.full((n_arms, self.k_max), -1, dtype=np.int64)
+        for a, ids in enumerate(per_arm):
+            self.slots[a, : len(ids)] = ids
+        self._compile_gathers()
+
+    @property
+    def n_instances(self) -> int:
+        return len(self.instances)
+
+    def _fixed(self, inst: Instance) -> dict[str, int]:
+        return {**self.layout.arm_values(inst.arm), **dict(inst.free)}
+
+    def _compile_gathers(self) -> None:
+        """Flat indices: the value of each instance in its expression's factor, the cells its
+        leaves must cover, the arms it reads."""
+        sizes = [2 ** len(vs) for vs in self.program.outputs]
+        value_at = []
+        for inst in self.instances:
+            vs = self.program.outputs[inst.entry]
+            fixed = {**self._fixed(inst), self.reward: 1}
+            flat = np.ravel_multi_index(tuple(fixed[v] for v in vs), (2,) * len(vs)) if vs else 0
+            value_at.append(sum(sizes[: inst.entry]) + int(flat))
+        self._value_at = np.array(value_at, dtype=np.int64)
+
+        leaves = self.program.leaves
+        offsets = np.cumsum([0] + [2 ** len(self.program.leaf_vars(lf)) for lf in leaves])
+        leaf_offset = dict(zip(leaves, offsets[:-1]))
+        self._n_leaf_cells = int(offsets[-1])
+        cells: list[np.ndarray] = []
+        uses = np.zeros((self.n_instances, len(self.layout.arms)), dtype=bool)
+        for i, inst in enumerate(self.instances):
+            fixed = self._fixed(inst)
+            need = set()
+            for lf, bound in _occurrences(self.entries[inst.entry].expr):
+                vs = self.program.leaf_vars(lf)
+                ranges = [(fixed[v],) if v in fixed and v not in bound else (0, 1) for v in vs]
+                for bits in product(*ranges):
+                    need.add(int(leaf_offset[lf] + np.ravel_multi_index(bits, (2,) * len(vs))) if vs else
+                             int(leaf_offset[lf]))
+                grid = self.layout.grid(lf.src)
+                pick = tuple(fixed[v] if v in fixed and v not in bound else slice(None) for v in lf.src)
+                uses[i, np.ravel(grid[pick])] = True
+            cells.append(np.array(sorted(need), dtype=np.int64))
+        width = max((c.size for c in cells), default=0)
+        # Padding points at an extra column that always holds +inf (a covered cell).
+        self._cells = np.full((self.n_instances, width), self._n_leaf_cells, dtype=np.int64)
+        for i, c in enumerate(cells):
+            self._cells[i, : c.size] = c
+        self.uses = uses
+
+    # ---------------------------------------------------------------------------------- values
+    def _flat_values(self, factors: list[np.ndarray], batch: tuple[int, ...]) -> np.ndarray:
+        flat = np.concatenate([f.reshape(batch + (-1,)) for f in factors], axis=-1) if factors else \
+            np.empty(batch + (0,))
+        return flat[..., self._value_at]
+
+    def values(self, counts: np.ndarray) -> np.ndarray:
+        """θ̂_i(D) for every instance, shape (*batch, n_instances); nan/inf where undefined."""
+        batch = counts.shape[:-2]
+        return self._flat_values(self.program.evaluate(counts), batch)
+
+    def values_and_support(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(values, support covered) for every instance, each (*batch, n_instances)."""
+        batch = counts.shape[:-2]
+        factors, raw = self.program.evaluate_with_leaf_counts(counts)
+        table = np.concatenate(
+            [raw[lf].reshape(batch + (-1,)) for lf in self.program.leaves] + [np.full(batch + (1,), np.inf)],
+            axis=-1,
+        )
+        covered = (table[..., self._cells] > 0).all(axis=-1)
+        return self._flat_values(factors, batch), covered
+
+    def enough_samples(self, n: np.ndarray) -> np.ndarray:
+        """Whether every arm an instance reads has ``n_min`` samples; ``n`` is (*batch, n_arms)."""
+        short = (n < self.n_min).astype(float)  # (*batch, n_arms)
+        return (short @ self.uses.T.astype(float)) == 0
