@@ -20,7 +20,9 @@ import numpy as np
 
 from causal_bandits.causal.evaluation import ArmLayout, Program
 from causal_bandits.causal.expression import Div, Expr, Leaf, Prod, Sum
-from causal_bandits.causal.z2id import Entry
+from causal_bandits.causal.pomis import pomis
+from causal_bandits.causal.z2id import Entry, catalogue
+from causal_bandits.scm.diagram import CausalDiagram
 
 
 @dataclass(frozen=True)
@@ -142,3 +144,10 @@ class InstanceEstimators:
         """Whether every arm an instance reads has ``n_min`` samples; ``n`` is (*batch, n_arms)."""
         short = (n < self.n_min).astype(float)  # (*batch, n_arms)
         return (short @ self.uses.T.astype(float)) == 0
+
+
+def pomis_plus_estimators(G: CausalDiagram, reward: str, N: Sequence[str] = (), n_min: int = 20) -> InstanceEstimators:
+    """The instances of POMIS+ (AAAI-19 Alg. 3 lines 2-4): arms of ℙ^N_{G,Y} in canonical order,
+    the catalogue over those sets on the original G (N observed)."""
+    sets = pomis(G, reward, N)
+    return InstanceEstimators(catalogue(G, reward, sets), ArmLayout.of_sets(G.nodes, sets), reward, n_min)

@@ -1,0 +1,221 @@
+"""The data and bMVWA estimates that z²-TS and z²-KL-UCB share (AAAI-19 Alg. 2 and Alg. 3 line 8/17).
+
+:class:`Z2Estimates` keeps, for every seed, one count table per arm over all observed variables
+(never a list of samples) and gives, for every seed and arm, the minimum-variance weighted average
+of the trivial estimator and the arm's active catalogue instances (nonmanip SPEC §2.9):
+
+* point estimates θ̂_i(D) of every instance, the trivial estimator and the QP weights are current
+  every round;
+* the bootstrap covariance Σ̂ of an arm's instances comes from B multinomial resamples of every
+  arm's count table, drawn together for all arms of a seed (one set of replicate tables per
+  refresh, shared by all arms' estimators), and is refreshed per ``refresh`` (SPEC §2.10 [R]):
+  ``"every_round"`` (the paper's Alg. 3: bootstrap every round) or ``"adaptive"`` (the SPEC's
+  default: while t ≤ ``warmup``, when the arm's active set changed, or when the data its active
+  instances read grew by ``growth`` (5 %) since its last bootstrap).
+
+Randomness: the resamples of a seed come from a numpy Generator of that seed alone, seeded at
+``reset`` from the policy's keyed ``bootstrap`` stream; numpy has no vectorised multinomial over
+many generators, so the draws are one call per refreshing seed (values never depend on which other
+seeds share the job). The bootstrap never touches the streams the base algorithm draws from, so a
+z² solver with no active instance makes exactly its base algorithm's draws.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from causal_bandits.causal.estimators import InstanceEstimators
+from causal_bandits.causal.mvwa import bootstrap_covariance, min_variance_weights
+from causal_bandits.errors import ConfigError
+from causal_bandits.rng import SeedStreams
+
+REFRESH = ("every_round", "adaptive")
+TRIVIAL = ("beta", "empirical")
+#: Bootstrap evaluations are batched to about this many replicate tables (memory bound).
+_REPLICATES_PER_BATCH = 4000
+#: Clip of the combined estimate (SPEC §2.9).
+_CLIP = 1e-6
+
+
+class Z2Estimates:
+    """Count tables and bMVWA estimates for ``estimators`` (one panel's compiled catalogue).
+
+    ``trivial``: the mean/variance of an arm's own-data estimator, ``"beta"`` (the paper: the
+    Beta(α+1, β+1) posterior) or ``"empirical"`` (α/n and max(p(1-p), 1/n)/n; SPEC §5.8).
+    """
+
+    def __init__(
+        self,
+        estimators: InstanceEstimators,
+        *,
+        bootstrap: int = 500,
+        refresh: str = "adaptive",
+        trivial: str = "beta",
+        warmup: int = 200,
+        growth: float = 0.05,
+    ):
+        if refresh not in REFRESH:
+            raise ConfigError(f"refresh {refresh!r} is not one of {list(REFRESH)}; choose one of them")
+        if trivial not in TRIVIAL:
+            raise ConfigError(f"trivial estimator {trivial!r} is not one of {list(TRIVIAL)}")
+        if int(bootstrap) < 2:
+            raise ConfigError(f"bootstrap B = {bootstrap}; a covariance needs at least 2 resamples")
+        self.est = estimators
+        self.B, self.refresh, self.trivial = int(bootstrap), refresh, trivial
+        self.warmup, self.growth = int(warmup), float(growth)
+        layout = estimators.layout
+        n_vars = len(layout.variables)
+        y = layout.variables.index(estimators.reward)
+        self._y1 = ((np.arange(2**n_vars) >> (n_vars - 1 - y)) & 1).astype(bool)
+        slots = estimators.slots
+        self._slot_ok = slots >= 0
+        self._slot_ids = np.where(self._slot_ok, slots, 0)
+        # uses_slot[a, k, b]: instance k of arm a reads the data of arm b
+        self._uses_slot = estimators.uses[self._slot_ids] & self._slot_ok[..., None]
+
+    @property
+    def n_arms(self) -> int:
+        return len(self.est.layout.arms)
+
+    def reset(self, n_seeds: int, bootstrap_stream: SeedStreams) -> None:
+        A, K, C = self.n_arms, self.est.k_max, 2 ** len(self.est.layout.variables)
+        self.counts = np.zeros((n_seeds, A, C))
+        words = (bootstrap_stream.uniform(4) * 2**32).astype(np.uint64)
+        self._gens = [np.random.default_rng([int(w) for w in row]) for row in words]
+        self._cov = np.zeros((n_seeds, A, K, K))
+        self._kept = np.zeros((n_seeds, A, K), dtype=bool)
+        self._last_active = np.zeros((n_seeds, A, K), dtype=bool)
+        self._last_size = np.zeros((n_seeds, A))
+        self._weights = np.zeros((n_seeds, A, K + 1))
+        self._variance = np.zeros((n_seeds, A))
+        self._stale = np.ones((n_seeds, A), dtype=bool)  # QP to redo (trivial changed or refresh)
+        self.n_active = np.zeros((n_seeds, A), dtype=np.int64)
+        self.bootstrap_seconds = 0.0
+
+    def add(self, arms: np.ndarray, cells: np.ndarray) -> None:
+        """Record one sample per seed: arm ``arms[s]`` gave the value row whose cell is ``cells[s]``."""
+        rows = np.arange(arms.size)
+        self.counts[rows, arms, cells] += 1
+        self._stale[rows, arms] = True
+
+    # ------------------------------------------------------------------------------ estimates
+    def _trivial(self, n: np.ndarray, wins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.trivial == "beta":
+            return (wins + 1) / (n + 2), (wins + 1) * (n - wins + 1) / ((n + 2) ** 2 * (n + 3))
+        m = np.maximum(n, 1)
+        p = wins / m
+        return p, np.maximum(p * (1 - p), 1 / m) / m
+
+    def estimates(self, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(θ̂, ŝ², has) per (seed, arm) for round ``t``; ``has`` marks arms with at least one usable
+        instance (elsewhere θ̂ and ŝ² are meaningless and the base algorithm's own statistics apply)."""
+        n = self.counts.sum(axis=-1)
+        wins = self.counts[..., self._y1].sum(axis=-1)
+        values, covered = self.est.values_and_support(self.counts)
+        active = covered & self.est.enough_samples(n)
+        act = active[:, self._slot_ids] & self._slot_ok  # (S, A, K)
+        has_active = act.any(axis=-1)
+        size = np.einsum("sak,akb,sb->sa", act.astype(float), self._uses_slot.astype(float), n)
+        if self.refresh == "every_round" or t <= self.warmup:
+            due = has_active
+        else:
+            changed = (act != self._last_active).any(axis=-1)
+            due = has_active & (changed | (size >= (1.0 + self.growth) * self._last_size))
+        if due.any():
+            self._bootstrap(due, act, size)
+        usable = act & self._kept
+        has = usable.any(axis=-1)
+        self.n_active = usable.sum(axis=-1)
+        m0, s0 = self._trivial(n, wins)
+        redo = has & (self._stale | due)
+        if redo.any():
+            K = self.est.k_max
+            cov = np.zeros((int(redo.sum()), K + 1, K + 1))
+            cov[:, 0, 0] = s0[redo]
+            cov[:, 1:, 1:] = self._cov[redo]
+            allowed = np.concatenate([np.ones((cov.shape[0], 1), dtype=bool), usable[redo]], axis=1)
+            self._weights[redo], self._variance[redo] = min_variance_weights(cov, allowed)
+        self._stale[:] = False
+        w = self._weights
+        point = np.where(usable, values[:, self._slot_ids], 0.0)
+        theta = w[..., 0] * m0 + (w[..., 1:] * point).sum(axis=-1)
+        return np.clip(theta, _CLIP, 1 - _CLIP), self._variance.copy(), has
+
+    def _bootstrap(self, due: np.ndarray, act: np.ndarray, size: np.ndarray) -> None:
+        """Resample every arm's table B times for the seeds with a due arm; new Σ̂ for due arms."""
+        start = time.perf_counter()
+        seeds = np.flatnonzero(due.any(axis=1))
+        per_batch = max(1, _REPLICATES_PER_BATCH // self.B)
+        for lo in range(0, seeds.size, per_batch):
+            batch = seeds[lo : lo + per_batch]
+            needed = np.einsum("sak,akb->sb", (act[batch] & due[batch][..., None]).astype(float),
+                               self._uses_slot.astype(float)) > 0
+            tables = np.stack([self._resample(s, need) for s, need in zip(batch, needed)])  # (b, B, A, C)
+            reps = self.est.values(tables)  # (b, B, I)
+            reps = np.moveaxis(reps[..., self._slot_ids], 1, 2)  # (b, A, B, K)
+            cov, kept = bootstrap_covariance(reps, act[batch] & self._slot_ok)
+            bi, ai = np.nonzero(due[batch])
+            self._cov[batch[bi], ai] = cov[bi, ai]
+            self._kept[batch[bi], ai] = kept[bi, ai]
+        self._last_active[due] = act[due]
+        self._last_size[due] = size[due]
+        self.bootstrap_seconds += time.perf_counter() - start
+
+    def _resample(self, s: int, needed: np.ndarray) -> np.ndarray:
+        """B multinomial resamples (B, A, C) of the count tables of seed ``s`` that its due arms'
+        instances read (``needed``); the other arms keep their tables (their instances are not used).
+
+        Cells are drawn in decreasing order of count: numpy's multinomial stops at the last
+        non-empty cell, so empty cells cost nothing.
+        """
+        counts = self.counts[s]
+        n = counts.sum(axis=-1)
+        tables = np.repeat(counts[None], self.B, axis=0)
+        idx = np.flatnonzero(needed & (n > 0))
+        if idx.size:
+            sub = counts[idx]
+            order = np.argsort(-sub, axis=1, kind="stable")
+            p = np.take_along_axis(sub, order, axis=1) / n[idx, None]
+            draws = self._gens[s].multinomial(n[idx].astype(np.int64), p, size=(self.B, idx.size))
+            tables[:, idx[:, None], order] = draws
+        return tables
+
+
+class Z2Policy:
+    """What z²-TS and z²-KL-UCB share: count tables fed from ``feedback.values`` and the
+    per-arm (successes, pulls) of the base algorithm.
+
+    ``variables``: the names of the columns of ``feedback.values`` (the environment's order);
+    the other keyword arguments go to :class:`Z2Estimates`.
+    """
+
+    def __init__(self, estimators: InstanceEstimators, variables: Sequence[str], **estimates):
+        layout = estimators.layout
+        missing = sorted(set(layout.variables) - set(variables))
+        if missing:
+            raise ValueError(f"feedback.values lacks the variables {missing}; the z² solvers need every variable")
+        self._columns = [list(variables).index(v) for v in layout.variables]
+        self.estimates = Z2Estimates(estimators, **estimates)
+
+    def _reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
+        if n_arms != self.estimates.n_arms:
+            raise ValueError(f"{n_arms} arms, but the catalogue was compiled for {self.estimates.n_arms} POMIS arms")
+        self.estimates.reset(n_seeds, stream("bootstrap"))
+        self._rows = np.arange(n_seeds)
+        self._pulls = np.zeros((n_seeds, n_arms))
+        self._wins = np.zeros((n_seeds, n_arms))
+
+    def update(self, feedback) -> None:
+        arms, rewards = feedback.arms, feedback.rewards
+        self._pulls[self._rows, arms] += 1
+        self._wins[self._rows, arms] += rewards
+        cells = self.estimates.est.layout.cell_of(np.asarray(feedback.values)[:, self._columns])
+        self.estimates.add(arms, cells)
+
+    @property
+    def n_active(self) -> np.ndarray:
+        """Usable non-trivial estimators per (seed, arm) at the last selection."""
+        return self.estimates.n_active
