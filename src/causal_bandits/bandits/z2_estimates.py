@@ -154,12 +154,12 @@ class Z2Estimates:
             needed = np.einsum("sak,akb->sb", (act[batch] & due[batch][..., None]).astype(float),
                                self._uses_slot.astype(float)) > 0
             tables = np.stack([self._resample(s, need) for s, need in zip(batch, needed)])  # (b, B, A, C)
-            reps = self.est.values(tables)  # (b, B, I)
-            reps = np.moveaxis(reps[..., self._slot_ids], 1, 2)  # (b, A, B, K)
-            cov, kept = bootstrap_covariance(reps, act[batch] & self._slot_ok)
+            reps = self.est.values(tables, due[batch].any(axis=0))  # (b, B, I)
             bi, ai = np.nonzero(due[batch])
-            self._cov[batch[bi], ai] = cov[bi, ai]
-            self._kept[batch[bi], ai] = kept[bi, ai]
+            reps = reps[bi[:, None, None], np.arange(self.B)[:, None], self._slot_ids[ai][:, None, :]]  # (d, B, K)
+            cov, kept = bootstrap_covariance(reps, act[batch[bi], ai] & self._slot_ok[ai])
+            self._cov[batch[bi], ai] = cov
+            self._kept[batch[bi], ai] = kept
         self._last_active[due] = act[due]
         self._last_size[due] = size[due]
         self.bootstrap_seconds += time.perf_counter() - start

@@ -119,15 +119,21 @@ class InstanceEstimators:
         self.uses = uses
 
     # ---------------------------------------------------------------------------------- values
-    def _flat_values(self, factors: list[np.ndarray], batch: tuple[int, ...]) -> np.ndarray:
-        flat = np.concatenate([f.reshape(batch + (-1,)) for f in factors], axis=-1) if factors else \
-            np.empty(batch + (0,))
+    def _flat_values(self, factors: list[np.ndarray | None], batch: tuple[int, ...]) -> np.ndarray:
+        parts = [np.full(batch + (2 ** len(vs),), np.nan) if f is None else f.reshape(batch + (-1,))
+                 for f, vs in zip(factors, self.program.outputs)]
+        flat = np.concatenate(parts, axis=-1) if parts else np.empty(batch + (0,))
         return flat[..., self._value_at]
 
-    def values(self, counts: np.ndarray) -> np.ndarray:
-        """θ̂_i(D) for every instance, shape (*batch, n_instances); nan/inf where undefined."""
+    def values(self, counts: np.ndarray, arms: np.ndarray | None = None) -> np.ndarray:
+        """θ̂_i(D) for every instance, shape (*batch, n_instances); nan/inf where undefined. With
+        ``arms`` (bool, n_arms), only the expressions targeting those arms are computed (nan else)."""
         batch = counts.shape[:-2]
-        return self._flat_values(self.program.evaluate(counts), batch)
+        which = None
+        if arms is not None:
+            sets = {self.layout.arms[a][0] for a in np.flatnonzero(arms)}
+            which = [j for j, e in enumerate(self.entries) if e.target in sets]
+        return self._flat_values(self.program.evaluate(counts, which), batch)
 
     def values_and_support(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(values, support covered) for every instance, each (*batch, n_instances)."""

@@ -87,11 +87,32 @@ class Program:
         self._slots: dict[Expr, Factor] = {}
         self._letters = {v: ascii_letters[i] for i, v in enumerate(sorted(_all_variables(exprs)))}
         self.leaves: list[Leaf] = []
-        self._leaf_slot: dict[Leaf, int] = {}
         self._grids: dict[tuple[str, ...], np.ndarray] = {}
+        self._plan_marginals(exprs)
         roots = [self._compile(e) for e in exprs]
         self.outputs = [f.vars for f in roots]
         self._roots = [f.slot for f in roots]
+        self._deps = [self._dependencies(f.slot) for f in roots]
+
+    def _plan_marginals(self, exprs: Sequence[Expr]) -> None:
+        """Count marginals of every leaf, each summed from the smallest larger one of its
+        experiment already planned (or from the experiment's full table)."""
+        found: set[Leaf] = set()
+        for e in exprs:
+            _collect_leaves(e, found)
+        self._marginals: list[tuple[Leaf, Leaf | None, tuple[int, ...]]] = []
+        done: list[Leaf] = []
+        for lf in sorted(found, key=lambda lf: (lf.src, -len(lf.vars), lf.vars)):
+            if lf.src not in self._grids:
+                self._grids[lf.src] = self.layout.grid(lf.src)
+            parents = [p for p in done if p.src == lf.src and set(lf.vars) < set(p.vars)]
+            parent = min(parents, key=lambda p: len(p.vars)) if parents else None
+            have = parent.vars if parent else self.layout.variables
+            # layout order of the variables present; the experiment's own axes come first
+            present = [v for v in self.layout.variables if v in have]
+            axes = tuple(len(lf.src) + i for i, v in enumerate(present) if v not in lf.vars)
+            self._marginals.append((lf, parent, axes))
+            done.append(lf)
 
     # ---------------------------------------------------------------------------- compiling
     def _new(self, step: tuple, vs: tuple[str, ...], e: Expr) -> Factor:
@@ -104,15 +125,9 @@ class Program:
         if e in self._slots:
             return self._slots[e]
         if isinstance(e, Leaf):
-            if e.src not in self._grids:
-                self._grids[e.src] = self.layout.grid(e.src)
-            nv = len(self.layout.variables)
-            drop = tuple(len(e.src) + i for i, v in enumerate(self.layout.variables) if v not in e.vars)
-            every = tuple(len(e.src) + i for i in range(nv))
-            self._leaf_slot[e] = len(self._steps)
             self.leaves.append(e)
             order = tuple(v for v in self.layout.variables if v in e.vars)
-            return self._new(("leaf", e.src, drop, every), e.src + order, e)
+            return self._new(("leaf", e), e.src + order, e)
         if isinstance(e, Sum) and isinstance(e.body, Prod):
             parts = [self._compile(f) for f in e.body.factors]
             return self._einsum(parts, set(e.vars), e)
@@ -133,27 +148,48 @@ class Program:
         return self._new(("einsum", spec, tuple(p.slot for p in parts)), out, e)
 
     # ---------------------------------------------------------------------------- running
-    def _run(self, counts: np.ndarray) -> tuple[list, dict[tuple[str, ...], np.ndarray]]:
+    def _dependencies(self, slot: int) -> frozenset[int]:
+        """The steps ``slot`` needs (itself included)."""
+        step = self._steps[slot]
+        inputs = {"einsum": lambda s: s[2], "sum": lambda s: (s[1],), "div": lambda s: s[1:3]}
+        deps = {slot}
+        if step[0] != "leaf":
+            for j in inputs[step[0]](step):
+                deps |= self._dependencies(j)
+        return frozenset(deps)
+
+    def _run(self, counts: np.ndarray, which: Sequence[int] | None = None) -> tuple[list, dict[Leaf, np.ndarray]]:
         counts = np.asarray(counts, dtype=float)
         nb = counts.ndim - 2
         nv = len(self.layout.variables)
-        tables = {
-            src: counts[..., grid, :].reshape(counts.shape[:nb] + grid.shape + (2,) * nv)
-            for src, grid in self._grids.items()
-        }
+        wanted = frozenset(range(len(self._steps))) if which is None else \
+            frozenset().union(*(self._deps[i] for i in which))
+        needed_leaves = {self._steps[i][1] for i in wanted if self._steps[i][0] == "leaf"}
+        totals = counts.sum(axis=-1)
+        n = {src: totals[..., grid] for src, grid in self._grids.items()}
+        raw: dict[Leaf, np.ndarray] = {}
+        for lf, parent, axes in reversed(self._marginals):  # mark the parents of needed leaves
+            if lf in needed_leaves and parent is not None:
+                needed_leaves.add(parent)
+        for lf, parent, axes in self._marginals:
+            if lf not in needed_leaves:
+                continue
+            if parent is None:
+                grid = self._grids[lf.src]
+                base = counts[..., grid, :].reshape(counts.shape[:nb] + grid.shape + (2,) * nv)
+            else:
+                base = raw[parent]
+            raw[lf] = base.sum(axis=tuple(nb + a for a in axes)) if axes else base
         slots: list = [None] * len(self._steps)
-        raw: dict[int, np.ndarray] = {}
         with np.errstate(divide="ignore", invalid="ignore"):
             for i, step in enumerate(self._steps):
+                if i not in wanted:
+                    continue
                 kind = step[0]
                 if kind == "leaf":
-                    _, src, drop, every = step
-                    t = tables[src]
-                    shift = lambda axes: tuple(nb + a for a in axes)  # noqa: E731
-                    c = t.sum(axis=shift(drop)) if drop else t
-                    n = t.sum(axis=shift(every))
-                    raw[i] = c
-                    slots[i] = c / n.reshape(n.shape + (1,) * (c.ndim - n.ndim))
+                    c = raw[step[1]]
+                    total = n[step[1].src]
+                    slots[i] = c / total.reshape(total.shape + (1,) * (c.ndim - total.ndim))
                 elif kind == "einsum":
                     slots[i] = np.einsum(step[1], *(slots[j] for j in step[2]))
                 elif kind == "sum":
@@ -163,16 +199,17 @@ class Program:
                     slots[i] = align_a(slots[a], nb) / align_b(slots[b], nb)
         return slots, raw
 
-    def evaluate(self, counts: np.ndarray) -> list[np.ndarray]:
-        """Each expression's factor on ``counts`` (*batch, n_arms, n_cells)."""
-        slots, _ = self._run(counts)
+    def evaluate(self, counts: np.ndarray, which: Sequence[int] | None = None) -> list[np.ndarray | None]:
+        """Each expression's factor on ``counts`` (*batch, n_arms, n_cells); with ``which``, only
+        those expressions are computed (the others are None)."""
+        slots, _ = self._run(counts, which)
         return [slots[r] for r in self._roots]
 
     def evaluate_with_leaf_counts(self, counts: np.ndarray) -> tuple[list[np.ndarray], dict[Leaf, np.ndarray]]:
         """:meth:`evaluate` plus, per leaf P_src(W), the count of W = w in the data of src = z,
         an array (*batch, src axes, W axes) (the support rule of SPEC §2.8 reads it)."""
         slots, raw = self._run(counts)
-        return [slots[r] for r in self._roots], {lf: raw[s] for lf, s in self._leaf_slot.items()}
+        return [slots[r] for r in self._roots], raw
 
     def leaf_vars(self, lf: Leaf) -> tuple[str, ...]:
         """Axis order of a leaf's factor: src variables, then W in layout order."""
@@ -193,6 +230,19 @@ def _aligner(vs: tuple[str, ...], out: tuple[str, ...]):
         return arr.reshape(arr.shape[:nb] + shape)
 
     return align
+
+
+def _collect_leaves(e: Expr, out: set[Leaf]) -> None:
+    if isinstance(e, Leaf):
+        out.add(e)
+    elif isinstance(e, Prod):
+        for f in e.factors:
+            _collect_leaves(f, out)
+    elif isinstance(e, Sum):
+        _collect_leaves(e.body, out)
+    else:
+        _collect_leaves(e.num, out)
+        _collect_leaves(e.den, out)
 
 
 def _all_variables(exprs: Sequence[Expr]) -> set[str]:
