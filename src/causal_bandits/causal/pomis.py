@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from causal_bandits.errors import DiagramError
+from causal_bandits.errors import CausalBanditsError, DiagramError
 from causal_bandits.scm.diagram import CausalDiagram, Nodes, canonical_sets
 
 Sets = list[tuple[str, ...]]
@@ -65,12 +65,104 @@ def brute_force_sets(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
     return [X for size in range(len(candidates) + 1) for X in combinations(candidates, size)]
 
 
-def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
+#: The family size above which :func:`minimal_intervention_sets` stops when given a ``limit``.
+MIS_LIMIT = 10_000
+
+
+class TooManySets(CausalBanditsError):
+    """A set family is larger than the caller's limit; ``count`` is its size, or None if that is
+    itself above the counting cap."""
+
+    def __init__(self, what: str, count: int | None, limit: int, cap: int):
+        size = f"{count:,}" if count is not None else f"more than {cap:,}"
+        super().__init__(f"{what} has {size} sets, more than the limit of {limit:,}")
+        self.count, self.limit = count, limit
+
+
+def _ancestor_masks(G: CausalDiagram, Y: str) -> tuple[list[str], list[int], int]:
+    """An(Y) as bit positions: (names, parent mask of each, bit of Y)."""
+    H = G.subgraph(G.ancestors(Y))
+    names = list(H.topological_order())
+    bit = {v: i for i, v in enumerate(names)}
+    parents = [sum(1 << bit[p] for p in H.parents(v)) for v in names]
+    return names, parents, 1 << bit[Y]
+
+
+def _reaches_y(parents: list[int], y: int, blocked: int) -> int:
+    """an(Y) in G_{\\bar X} as a mask, X = ``blocked``: walk back from Y, never entering X's parents."""
+    reach = frontier = y
+    while frontier:
+        grow, f = 0, frontier & ~blocked
+        while f:
+            low = f & -f
+            grow |= parents[low.bit_length() - 1]
+            f ^= low
+        frontier = grow & ~reach
+        reach |= frontier
+    return reach
+
+
+def _mis_levels(G: CausalDiagram, Y: str, N: Nodes, cap: int | None):
+    """Yield the MISs (as bit masks over An(Y)) level by level, by size.
+
+    NeurIPS-18 (Lee & Bareinboim) characterise MISs as the X ⊆ an(Y)_{G_{\\bar X}}; every subset
+    of a MIS is a MIS (intervening on fewer variables removes fewer edges, so an(Y) only grows),
+    and no MIS leaves An(Y). The family is therefore enumerated inside An(Y) \\ N level-wise
+    (Apriori): a set of size k+1 is a candidate only if it joins two size-k MISs with a common
+    prefix and all its size-k subsets are MISs; only candidates get the graphical test.
+    """
+    n = _non_manipulable(G, Y, N)
+    names, parents, y = _ancestor_masks(G, Y)
+    level = [0]
+    yield names, 0
+    count = 1
+    while level:
+        members = set(level)
+        nxt = []
+        if level == [0]:  # every variable of An(Y) \\ {Y} \\ N is a MIS on its own
+            nxt = [1 << i for i, v in enumerate(names) if v != Y and v not in n]
+        else:
+            by_prefix: dict[int, list[int]] = {}
+            for m in level:
+                top = 1 << (m.bit_length() - 1)
+                by_prefix.setdefault(m ^ top, []).append(top)
+            for prefix, tops in by_prefix.items():
+                for i, a in enumerate(tops):
+                    for b in tops[i + 1 :]:
+                        cand = prefix | a | b
+                        rest = cand
+                        ok = True
+                        while rest:
+                            low = rest & -rest
+                            if (cand ^ low) not in members:
+                                ok = False
+                                break
+                            rest ^= low
+                        if ok and cand & ~_reaches_y(parents, y, cand) == 0:
+                            nxt.append(cand)
+        for m in nxt:
+            yield names, m
+        count += len(nxt)
+        if cap is not None and count > cap:
+            return
+        level = nxt
+
+
+def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = (), limit: int | None = None) -> Sets:
     """𝕄^N_{G,Y} (AAAI-19 Def. 2): X ⊆ V \\ {Y} \\ N with X ⊆ an(Y) in G_{\\bar X} (NeurIPS-18 test).
 
-    an(Y) is strict, as in the paper; since Y ∉ X this is the same test with An(Y).
+    Enumerated within An(Y) with pruning (:func:`_mis_levels`), never over all subsets of V. With
+    ``limit``, a family of more than ``limit`` sets raises :class:`TooManySets` with its size
+    (counted up to 10 × ``limit``).
     """
-    return [X for X in brute_force_sets(G, Y, N) if set(X) <= G.do(X).ancestors(Y) - {Y}]
+    cap = None if limit is None else 10 * limit
+    found = []
+    for names, mask in _mis_levels(G, Y, N, cap):
+        found.append(tuple(sorted(names[i] for i in range(len(names)) if mask >> i & 1)))
+    if limit is not None and len(found) > limit:
+        count = len(found) if len(found) <= cap else None
+        raise TooManySets("the MIS family", count, limit, cap)
+    return canonical_sets(found)
 
 
 def _manipulable_projection(G: CausalDiagram, Y: str, N: Nodes) -> CausalDiagram:

@@ -4,6 +4,9 @@ Input: ``{"nodes": [...], "directed": [[a, b], ...], "bidirected": [[a, b], ...]
 "non_manipulable": [...]}`` (``directed``, ``bidirected`` and ``non_manipulable`` default to empty).
 Output: one JSON line ``{"mis": [[...], ...], "pomis": [[...], ...]}``, sets in canonical order
 (size, names) — 𝕄^N_{G,Y} (AAAI-19 Def. 2) and ℙ^N_{G,Y} (AAAI-19 Theorem 4 with NeurIPS-18 Alg. 1).
+The MIS family can be exponentially large: above ``MIS_LIMIT`` (10,000) sets the command says how
+many there are and stops; ``--pomis-only`` prints ``{"pomis": ...}`` alone (POMISs take
+milliseconds on any diagram).
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from causal_bandits.causal.pomis import minimal_intervention_sets, pomis
-from causal_bandits.errors import DiagramError
+from causal_bandits.causal.pomis import MIS_LIMIT, TooManySets, minimal_intervention_sets, pomis
+from causal_bandits.errors import CausalBanditsError, DiagramError
 from causal_bandits.scm.diagram import CausalDiagram
 
 _DIAGRAM_KEYS = ("nodes", "directed", "bidirected")
@@ -35,6 +38,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "graph", metavar="GRAPH.json", type=Path, help="causal diagram, reward and non-manipulable variables"
+    )
+    parser.add_argument(
+        "--pomis-only", action="store_true", help="print only the POMISs (for diagrams with very many MISs)"
     )
     parser.set_defaults(func=run)
     return parser
@@ -62,10 +68,16 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print ``{"mis": ..., "pomis": ...}`` for ``args.graph``; bad input raises :class:`DiagramError`."""
+    """Print ``{"mis": ..., "pomis": ...}`` for ``args.graph`` (``{"pomis": ...}`` with ``--pomis-only``);
+    bad input, or more than ``MIS_LIMIT`` MISs, raises a one-line :class:`CausalBanditsError`."""
     data = _read(Path(args.graph))
     G = CausalDiagram.from_dict({k: data[k] for k in _DIAGRAM_KEYS if k in data})
     Y, N = data["reward"], data.get("non_manipulable", [])
-    sets = {"mis": minimal_intervention_sets(G, Y, N), "pomis": pomis(G, Y, N)}
+    sets = {"pomis": pomis(G, Y, N)}
+    if not getattr(args, "pomis_only", False):
+        try:
+            sets = {"mis": minimal_intervention_sets(G, Y, N, limit=MIS_LIMIT), **sets}
+        except TooManySets as err:
+            raise CausalBanditsError(f"{err}; rerun with --pomis-only to list only the POMISs") from None
     print(json.dumps({name: [list(X) for X in family] for name, family in sets.items()}))
     return 0
