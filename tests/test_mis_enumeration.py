@@ -38,7 +38,7 @@ def test_limit_reports_the_size():
     with pytest.raises(TooManySets, match="4,096 sets, more than the limit of 1,000") as err:
         minimal_intervention_sets(wide(12), "Y", limit=1_000)
     assert err.value.count == 4096
-    with pytest.raises(TooManySets, match="more than 10,000 sets"):
+    with pytest.raises(TooManySets, match="more than 5,000 sets"):
         minimal_intervention_sets(wide(20), "Y", limit=1_000)
     assert len(minimal_intervention_sets(wide(12), "Y", limit=5_000)) == 4096
 

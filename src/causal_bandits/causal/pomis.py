@@ -119,7 +119,7 @@ def _mis_levels(G: CausalDiagram, Y: str, N: Nodes, cap: int | None):
     while level:
         members = set(level)
         nxt = []
-        if level == [0]:  # every variable of An(Y) \\ {Y} \\ N is a MIS on its own
+        if level == [0]:  # every variable of An(Y) \ {Y} \ N is a MIS on its own
             nxt = [1 << i for i, v in enumerate(names) if v != Y and v not in n]
         else:
             by_prefix: dict[int, list[int]] = {}
@@ -153,9 +153,9 @@ def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = (), limit: in
 
     Enumerated within An(Y) with pruning (:func:`_mis_levels`), never over all subsets of V. With
     ``limit``, a family of more than ``limit`` sets raises :class:`TooManySets` with its size
-    (counted up to 10 × ``limit``).
+    (counted up to 5 × ``limit``; beyond that "more than").
     """
-    cap = None if limit is None else 10 * limit
+    cap = None if limit is None else 5 * limit
     found = []
     for names, mask in _mis_levels(G, Y, N, cap):
         found.append(tuple(sorted(names[i] for i in range(len(names)) if mask >> i & 1)))
