@@ -58,13 +58,13 @@ def write(tmp_path, G, **extra):
 
 
 def test_command_offers_pomis_only(tmp_path, capsys):
-    path = write(tmp_path, wide(16))
+    path = write(tmp_path, wide(15))
     assert cli.main(["pomis", path]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "65,536 sets" in err and "--pomis-only" in err
+    assert err.count("\n") == 0 and "32,768 sets" in err and "--pomis-only" in err
     assert cli.main(["pomis", "--pomis-only", path]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out == {"pomis": [list(X) for X in pomis(wide(16), "Y")]}
+    assert out == {"pomis": [list(X) for X in pomis(wide(15), "Y")]}
 
 
 def test_command_default_output_unchanged(tmp_path, capsys):
