@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from causal_bandits.bandits.intervention_values import InterventionValues
 from causal_bandits.bandits.klucb import KLUCB, exploration
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.bandits.z2_estimates import Z2Estimates
@@ -34,23 +35,6 @@ class Feedback:
     rewards: np.ndarray
     contexts: None
     values: np.ndarray
-
-
-class ValuesEnv:
-    """Intervention arms on an XOR-Bernoulli SCM that report every variable's value."""
-
-    def __init__(self, scm, arms):
-        self.scm, self.arms = scm, arms
-        nodes = scm.diagram.nodes
-        self.variables = nodes
-        self.intervened = np.array([[v in a for v in nodes] for a in arms], dtype=bool)
-        self.values = np.array([[a.get(v, 0) for v in nodes] for a in arms], dtype=bool)
-        self.noise_width = len(scm.exogenous)
-
-    def pull(self, arms, noise):
-        values = np.stack([self.scm.sample(v, noise, self.intervened[arms], self.values[arms])
-                           for v in self.variables], axis=1).astype(np.int64)
-        return values[:, self.variables.index("Y")].astype(float), values
 
 
 class OldInterface:
@@ -81,7 +65,7 @@ def run(policy, env, seeds, horizon, watch=None):
         arms = policy.select(t, None)
         if watch is not None:
             seen.append(watch(policy))
-        rewards, values = env.pull(arms, noise.uniform(env.noise_width))
+        rewards, values = env.pull(t, None, arms, noise.uniform(env.noise_width))
         policy.update(Feedback(arms, rewards, None, values))
         pulled[:, t - 1] = arms
     return pulled, (np.stack(seen, axis=1) if seen else None)
@@ -90,7 +74,8 @@ def run(policy, env, seeds, horizon, watch=None):
 def fig5b(n_min=20, **kw):
     G = GRAPHS["fig2a"]
     est = pomis_plus_estimators(G, "Y", ("A",), n_min=n_min)
-    env = ValuesEnv(XorBernoulliSCM(G, *FIG5B), [est.layout.arm_values(a) for a in range(len(est.layout.arms))])
+    env = InterventionValues(XorBernoulliSCM(G, *FIG5B), "Y",
+                             [est.layout.arm_values(a) for a in range(len(est.layout.arms))])
     return est, env
 
 
@@ -176,3 +161,16 @@ def test_bad_settings_are_rejected(kw, named):
     est, _ = fig5b()
     with pytest.raises(ConfigError, match=named):
         Z2Estimates(est, **kw)
+
+
+def test_values_environment_matches_intervention_arms():
+    from causal_bandits.scm.xor_bernoulli import InterventionArms
+
+    est, env = fig5b()
+    arms_env = InterventionArms(env.scm, "Y", env.arms, env.means[0])
+    noise = np.random.default_rng(0).random((500, env.noise_width))
+    arms = np.arange(500) % env.n_arms
+    rewards, values = env.pull(1, None, arms, noise)
+    assert np.array_equal(rewards, arms_env.pull(arms, noise).astype(float))
+    assert values.shape == (500, 4) and set(np.unique(values)) <= {0, 1}
+    assert (values[arms == 1, env.variables.index("B")] == 0).all()  # do(B=0)

@@ -93,7 +93,8 @@ class Z2Estimates:
         self._variance = np.zeros((n_seeds, A))
         self._stale = np.ones((n_seeds, A), dtype=bool)  # QP to redo (trivial changed or refresh)
         self.n_active = np.zeros((n_seeds, A), dtype=np.int64)
-        self.bootstrap_seconds = 0.0
+        self.bootstrap_seconds = 0.0  # time spent in bootstrap refreshes (for benchmarks)
+        self.refreshes = 0  # seed-refresh events (one set of B resamples of a seed's tables)
 
     def add(self, arms: np.ndarray, cells: np.ndarray) -> None:
         """Record one sample per seed: arm ``arms[s]`` gave the value row whose cell is ``cells[s]``."""
@@ -148,6 +149,7 @@ class Z2Estimates:
         """Resample every arm's table B times for the seeds with a due arm; new Σ̂ for due arms."""
         start = time.perf_counter()
         seeds = np.flatnonzero(due.any(axis=1))
+        self.refreshes += seeds.size
         per_batch = max(1, _REPLICATES_PER_BATCH // self.B)
         for lo in range(0, seeds.size, per_batch):
             batch = seeds[lo : lo + per_batch]
