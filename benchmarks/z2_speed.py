@@ -1,0 +1,114 @@
+"""Speed of z²-TS and z²-KL-UCB (POMIS+) per Figure 5 panel, and the CPU time of the paper's setting.
+
+Usage: ``python benchmarks/z2_speed.py [--seeds 8] [--horizon 1000] [--bootstrap 500]
+[--refresh adaptive] [--panels fig5a fig5b fig5c] [--algorithms TS KLUCB]``.
+
+For each panel (the SPEC's graphs, N and XOR-Bernoulli SCMs) and solver it runs ``--seeds`` seeds
+together for ``--horizon`` rounds through a minimal engine loop (new Policy / Environment
+interface) and prints seed-rounds per second, the share of the time spent in bootstrap refreshes,
+the number of refreshes per seed and the cost of one (per seed).
+
+Projection to issue 8 item 6's setting (T = 10,000, 1,000 seeds, B = 500, adaptive): per seed,
+(T × the measured cost of a round without bootstrap) + (E(T) × the measured cost of one refresh),
+where E(T) = the measured refreshes up to the horizon + for each arm with active estimators at
+the horizon, ln(T / horizon) / ln(1.05) growth refreshes (an upper bound: refreshes of several arms
+often coincide). With ``--horizon 10000`` nothing is extrapolated but the seed count. The last line
+is one JSON object with every number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+
+import numpy as np
+
+from causal_bandits.bandits.intervention_values import InterventionValues
+from causal_bandits.bandits.z2_klucb import Z2KLUCB
+from causal_bandits.bandits.z2_thompson import Z2ThompsonSampling
+from causal_bandits.causal.estimators import pomis_plus_estimators
+from causal_bandits.papers.nonmanip.graphs import GRAPHS
+from causal_bandits.rng import SeedStreams
+from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
+
+PANELS = {
+    "fig5a": ("frontdoor", ("Z",), {"U_X": 0.16, "U_Y": 0.32, "U_Z": 0.21, "U_XY": 0.48}, {"X": 1, "Y": 0, "Z": 0}),
+    "fig5b": ("fig2a", ("A",), {"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},
+              {"A": 0, "B": 1, "C": 0, "Y": 0}),
+    "fig5c": ("fig5d", ("A", "C"), {"U_A": 0.08, "U_B": 0.13, "U_C": 0.05, "U_D": 0.08, "U_E": 0.41, "U_Y": 0.13,
+                                    "U_AB": 0.44, "U_AD": 0.31}, {"A": 1, "B": 1, "C": 0, "D": 1, "E": 1, "Y": 0}),
+}
+SOLVERS = {"TS": Z2ThompsonSampling, "KLUCB": Z2KLUCB}
+PAPER_T, PAPER_SEEDS, GROWTH = 10_000, 1_000, 0.05
+
+
+class Feedback:
+    def __init__(self, arms, rewards, values):
+        self.arms, self.rewards, self.contexts, self.values = arms, rewards, None, values
+
+
+def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int, refresh: str) -> dict:
+    graph, N, q, c = PANELS[panel]
+    G = GRAPHS[graph]
+    est = pomis_plus_estimators(G, "Y", N)
+    env = InterventionValues(XorBernoulliSCM(G, q, c), "Y",
+                             [est.layout.arm_values(a) for a in range(len(est.layout.arms))])
+    policy = SOLVERS[algorithm](est, env.variables, bootstrap=bootstrap, refresh=refresh)
+    ids = np.arange(seeds)
+    noise = SeedStreams("benchmark", panel, ids, "environment")
+    policy.reset(seeds, env.n_arms, lambda name: SeedStreams("benchmark", panel, ids, f"policy/{name}"))
+    start = time.perf_counter()
+    for t in range(1, horizon + 1):
+        arms = policy.select(t, None)
+        rewards, values = env.pull(t, None, arms, noise.uniform(env.noise_width))
+        policy.update(Feedback(arms, rewards, values))
+    total = time.perf_counter() - start
+    z2 = policy.estimates
+    boot = z2.bootstrap_seconds
+    per_refresh = boot / max(z2.refreshes, 1)
+    per_round = (total - boot) / (seeds * horizon)
+    arms_active = float((z2.n_active > 0).sum(axis=1).mean())
+    extra = arms_active * max(math.log(PAPER_T / horizon), 0.0) / math.log(1 + GROWTH)
+    refreshes = z2.refreshes / seeds + (extra if horizon < PAPER_T else 0.0)
+    seconds_per_seed = PAPER_T * per_round + refreshes * per_refresh
+    return {
+        "panel": panel, "algorithm": algorithm, "seeds": seeds, "horizon": horizon, "bootstrap": bootstrap,
+        "refresh": refresh, "seconds": total, "seed_rounds_per_s": seeds * horizon / total,
+        "bootstrap_share": boot / total, "refreshes_per_seed": z2.refreshes / seeds,
+        "seconds_per_refresh_per_seed": per_refresh, "seconds_per_round_per_seed": per_round,
+        "arms_with_active_estimators": arms_active,
+        "projected_refreshes_per_seed_at_paper_T": refreshes,
+        "projected_cpu_hours_paper_setting": seconds_per_seed * PAPER_SEEDS / 3600,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=8)
+    ap.add_argument("--horizon", type=int, default=1000)
+    ap.add_argument("--bootstrap", type=int, default=500)
+    ap.add_argument("--refresh", default="adaptive", choices=["adaptive", "every_round"])
+    ap.add_argument("--panels", nargs="+", default=list(PANELS), choices=list(PANELS))
+    ap.add_argument("--algorithms", nargs="+", default=list(SOLVERS), choices=list(SOLVERS))
+    args = ap.parse_args()
+    rows = []
+    print(f"{'panel':6} {'solver':6} {'seed-rounds/s':>13} {'boot share':>10} {'refr/seed':>9} "
+          f"{'ms/refresh':>10} {'proj CPU-h':>10}")
+    for panel in args.panels:
+        for algorithm in args.algorithms:
+            r = measure(panel, algorithm, args.seeds, args.horizon, args.bootstrap, args.refresh)
+            rows.append(r)
+            print(f"{panel:6} {algorithm:6} {r['seed_rounds_per_s']:13.0f} {r['bootstrap_share']:10.2f} "
+                  f"{r['refreshes_per_seed']:9.1f} {1000 * r['seconds_per_refresh_per_seed']:10.1f} "
+                  f"{r['projected_cpu_hours_paper_setting']:10.2f}")
+    total = sum(r["projected_cpu_hours_paper_setting"] for r in rows)
+    print(f"projected POMIS+ CPU-hours at the paper's setting (T = {PAPER_T:,}, {PAPER_SEEDS:,} seeds, "
+          f"B = {args.bootstrap}, {args.refresh}), these panels and solvers: {total:.1f}")
+    print(json.dumps({"runs": rows, "projected_pomis_plus_cpu_hours": total, "target_cpu_hours_whole_chain": 2.0,
+                      "met": total <= 2.0}))
+
+
+if __name__ == "__main__":
+    main()
