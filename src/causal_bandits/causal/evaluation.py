@@ -15,9 +15,8 @@ distinct node whatever the batch size. Exact probability tables can be passed in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import product
 from string import ascii_letters
 
@@ -42,10 +41,6 @@ class ArmLayout:
         """Every arm of every set, sets in the given order, values lexicographic."""
         arms = tuple((tuple(s), bits) for s in sets for bits in product((0, 1), repeat=len(s)))
         return cls(tuple(variables), arms)
-
-    @cached_property
-    def sets(self) -> tuple[tuple[str, ...], ...]:
-        return tuple(dict.fromkeys(s for s, _ in self.arms))
 
     def grid(self, src: tuple[str, ...]) -> np.ndarray:
         """Arm indices of the experiment ``src`` as a (2,)*|src| array indexed by its values."""
@@ -266,10 +261,4 @@ def _all_variables(exprs: Sequence[Expr]) -> set[str]:
     if len(out) > len(ascii_letters):
         raise ValueError(f"{len(out)} variables; expressions over at most {len(ascii_letters)} are supported")
     return out
-
-
-def exact_tables(joints: Mapping[tuple[tuple[str, ...], tuple[int, ...]], np.ndarray], layout: ArmLayout) -> np.ndarray:
-    """Probability tables (n_arms, n_cells) from exact joints P_arm(V) (arrays (2,)*|V| in
-    ``layout.variables`` order), keyed like ``layout.arms``: data of infinite size."""
-    return np.stack([np.asarray(joints[arm], dtype=float).reshape(-1) for arm in layout.arms])
 
