@@ -1,0 +1,114 @@
+"""The online stage of Huang & Wu: Figure 4 (contextual linear bandit), the α sensitivity runs and
+the appendix algorithms, one seed chunk at a time, all seeds of a chunk vectorised.
+
+Every run reads the exact environment (P(c) and μ(a, c), from the exact stage) and the offline
+estimates (conditional variant: BCE upper bounds for LinUCB-PCB, Biased / CP estimates and cell
+counts for the warm starts). Contextual runs share the environment stream of experiment
+``"online"`` (common random numbers across algorithms and α); the non-contextual UCB runs use
+``"noncontextual"``. This module imports no pgmpy (run jobs only simulate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from causal_bandits import runs
+from causal_bandits.bandits.engine import Run, Streams, linear_grid, simulate
+from causal_bandits.bandits.environments import BernoulliArms, ContextualBernoulli
+from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.papers.bounds.features import feature_map
+from causal_bandits.scm.cpt import config_index
+
+PAPER = "bounds"
+#: Figure 4's algorithms, legend spelled as in the paper, in legend order.
+FIGURE4 = {"linucb_pcb": "LinUCB-PCB", "linucb": "LinUCB", "linucb_biased": "LinUCB_Biased", "linucb_cp": "LinUCB_CP"}
+#: The appendix algorithms (not in any experiment of the paper) and their non-causal counterparts.
+APPENDIX = {"ucb_pcb": "UCB-PCB", "ucb": "UCB", "oam_pcb": "OAM-PCB", "oam": "OAM"}
+LABELS = {**FIGURE4, **APPENDIX}
+#: The policy class behind each algorithm name.
+ALGORITHMS = {**{name: "causal_bandits.bandits.linucb.LinUCB" for name in FIGURE4},
+              **{name: "causal_bandits.bandits.ucb_pcb.UCBPCB" for name in ("ucb", "ucb_pcb")},
+              **{name: "causal_bandits.bandits.oam_pcb.OAMPCB" for name in ("oam", "oam_pcb")}}
+
+
+def setting_name(alpha: float) -> str:
+    """The setting of the runs at exploration parameter ``alpha`` ("alpha-2", "alpha-0.5")."""
+    return f"alpha-{alpha:g}"
+
+
+def coordinates(setting: str) -> tuple[str, str]:
+    """(experiment, strategy) of a setting's runs in the run store: ("online", "alpha-2") for an alpha
+    of Figure 4 and its sensitivity study, ("appendix", "default") for the appendix algorithms."""
+    return ("appendix", "default") if setting == "appendix" else ("online", setting)
+
+
+def grid(estimates: Mapping[str, Any], column: str) -> np.ndarray:
+    """A per-cell column of the estimates (a table: pyarrow, pandas or a dict of columns) as an array
+    (n_contexts, n_arms)."""
+    context, arm = (np.asarray(estimates[c], dtype=np.int64) for c in ("context", "arm"))
+    order = np.lexsort((arm, context))
+    values = np.asarray(estimates[column], dtype=float)[order]
+    return values.reshape(np.unique(context).size, np.unique(arm).size)
+
+
+def context_index(values: np.ndarray) -> np.ndarray:
+    """Context ids of rows of context-variable values (first variable most significant)."""
+    return config_index(values)
+
+
+def warm_counts(frame: Mapping[str, Any], weight: str | int) -> np.ndarray:
+    """n0(c, a) of the warm start (SPEC §2.6): the selected-row counts, or a constant per non-empty cell."""
+    counts = grid(frame, "n_sel")
+    return counts if weight == "cell_count" else np.where(counts > 0, float(weight), 0.0)
+
+
+def contextual_policy(name: str, estimates: Mapping[str, Any], online: Mapping[str, Any], alpha: float,
+                      appendix: Mapping[str, Any], horizon: int):
+    """The policy object of a contextual algorithm."""
+    n_ctx, n_arms = grid(estimates, "bce_ub").shape
+    n_c, n_x = int(np.log2(n_ctx)), int(np.log2(n_arms))
+    if name.startswith("oam"):
+        bounds = {"lower": grid(estimates, "bce_lb"), "upper": grid(estimates, "bce_ub")} if name == "oam_pcb" else {}
+        return runs.policy_class(ALGORITHMS[name])(feature_map(appendix["oam_features"], n_c, n_x), horizon, lam=online["lambda"],
+                      c=appendix["oam_c"], **bounds)
+    kw = {"alpha": alpha, "lam": online["lambda"]}
+    features = feature_map(online["features"], n_c, n_x)
+    if name == "linucb_pcb":
+        kw["upper"] = grid(estimates, "bce_ub")
+    elif name in ("linucb_biased", "linucb_cp"):
+        kw["warm_rewards"] = grid(estimates, name.removeprefix("linucb_"))
+        kw["warm_counts"] = warm_counts(estimates, online["warm_start_weight"])
+    return runs.policy_class(ALGORITHMS[name])(features, **kw)
+
+
+def job(name: str, *, exact: Mapping[str, Any], estimates: Mapping[str, Any], noncontextual: Mapping[str, Any],
+        online: Mapping[str, Any], appendix: Mapping[str, Any], alpha: float, horizon: int,
+        contexts: np.ndarray | None = None):
+    """(policy, environment, streams key) of algorithm ``name``; ``contexts`` fixes the context sequence (A8).
+
+    Contextual algorithms share the streams of ``"online"``, the UCB ones those of ``"noncontextual"``.
+    """
+    if name in ("ucb", "ucb_pcb"):
+        bounds = (noncontextual["lower"], noncontextual["upper"]) if name == "ucb_pcb" else ()
+        return runs.policy_class(ALGORITHMS[name])(horizon, *bounds), BernoulliArms(np.asarray(noncontextual["means"], dtype=float)), "noncontextual"
+    env = ContextualBernoulli(np.asarray(exact["p_context"]), np.asarray(exact["mu"]), contexts)
+    return contextual_policy(name, estimates, online, alpha, appendix, horizon), env, "online"
+
+
+def run(name: str, *, seeds: Sequence[int], horizon: int, record_points: int, **kw) -> Run:
+    """Simulate algorithm ``name`` for ``seeds`` (keyword arguments of :func:`job`)."""
+    policy, env, experiment = job(name, horizon=horizon, **kw)
+    return simulate(policy, env, Streams(PAPER, experiment, np.asarray(seeds)), horizon,
+                    [RegretTrace(linear_grid(horizon, record_points))])
+
+
+def run_chunk(name: str, *, experiment: str, strategy: str, seeds: Sequence[int], horizon: int, record_points: int,
+              trace_path: str, summary_path: str, metadata: Mapping[str, str], **kw) -> None:
+    """One seed chunk of algorithm ``name`` at the run-store coordinates (experiment, strategy)."""
+    policy, env, streams_key = job(name, horizon=horizon, **kw)
+    runs.run_chunk(policy, env, [RegretTrace(linear_grid(horizon, record_points))], paper=PAPER,
+                   experiment=experiment, strategy=strategy, algorithm=name, seeds=seeds, horizon=horizon,
+                   trace_path=trace_path, summary_path=summary_path, metadata=metadata, streams_key=streams_key)
