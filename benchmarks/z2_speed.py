@@ -4,8 +4,7 @@ Usage: ``python benchmarks/z2_speed.py [--seeds 8] [--horizon 1000] [--bootstrap
 [--refresh adaptive] [--panels fig5a fig5b fig5c] [--algorithms TS KLUCB]``.
 
 For each panel (the SPEC's graphs, N and XOR-Bernoulli SCMs) and solver it runs ``--seeds`` seeds
-together for ``--horizon`` rounds through a minimal engine loop (new Policy / Environment
-interface) and prints seed-rounds per second, the share of the time spent in bootstrap refreshes,
+together for ``--horizon`` rounds on the engine (:func:`causal_bandits.bandits.engine.simulate`) and prints seed-rounds per second, the share of the time spent in bootstrap refreshes,
 the number of refreshes per seed and the cost of one (per seed).
 
 Projection to issue 8 item 6's setting (T = 10,000, 1,000 seeds, B = 500, adaptive): per seed,
@@ -25,13 +24,12 @@ import time
 
 import numpy as np
 
-from causal_bandits.bandits.intervention_values import InterventionValues
+from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.bandits.z2_klucb import Z2KLUCB
 from causal_bandits.bandits.z2_thompson import Z2ThompsonSampling
 from causal_bandits.causal.estimators import pomis_plus_estimators
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
-from causal_bandits.rng import SeedStreams
-from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
+from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
 
 PANELS = {
     "fig5a": ("frontdoor", ("Z",), {"U_X": 0.16, "U_Y": 0.32, "U_Z": 0.21, "U_XY": 0.48}, {"X": 1, "Y": 0, "Z": 0}),
@@ -44,26 +42,16 @@ SOLVERS = {"TS": Z2ThompsonSampling, "KLUCB": Z2KLUCB}
 PAPER_T, PAPER_SEEDS, GROWTH = 10_000, 1_000, 0.05
 
 
-class Feedback:
-    def __init__(self, arms, rewards, values):
-        self.arms, self.rewards, self.contexts, self.values = arms, rewards, None, values
-
-
 def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int, refresh: str) -> dict:
     graph, N, q, c = PANELS[panel]
     G = GRAPHS[graph]
     est = pomis_plus_estimators(G, "Y", N)
-    env = InterventionValues(XorBernoulliSCM(G, q, c), "Y",
-                             [est.layout.arm_values(a) for a in range(len(est.layout.arms))])
-    policy = SOLVERS[algorithm](est, env.variables, bootstrap=bootstrap, refresh=refresh)
-    ids = np.arange(seeds)
-    noise = SeedStreams("benchmark", panel, ids, "environment")
-    policy.reset(seeds, env.n_arms, lambda name: SeedStreams("benchmark", panel, ids, f"policy/{name}"))
+    scm = XorBernoulliSCM(G, q, c)
+    env = InterventionArms(scm, "Y", tuple(est.layout.arm_values(a) for a in range(len(est.layout.arms))),
+                           np.zeros(len(est.layout.arms)), observe=True)  # means unused: no recorder
+    policy = SOLVERS[algorithm](est, G.nodes, bootstrap=bootstrap, refresh=refresh)
     start = time.perf_counter()
-    for t in range(1, horizon + 1):
-        arms = policy.select(t, None)
-        rewards, values = env.pull(t, None, arms, noise.uniform(env.noise_width))
-        policy.update(Feedback(arms, rewards, values))
+    simulate(policy, env, Streams("benchmark", panel, np.arange(seeds)), horizon)
     total = time.perf_counter() - start
     z2 = policy.estimates
     boot = z2.bootstrap_seconds

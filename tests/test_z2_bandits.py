@@ -1,16 +1,9 @@
-"""z²-TS and z²-KL-UCB (AAAI-19 Alg. 3) and the bMVWA estimates they share.
-
-Until the one engine lands on main, the policies run through :func:`run`, a test helper that is the
-engine's loop in miniature (new Policy interface: select(t, contexts), update(feedback)); the
-existing TS / kl-UCB (old interface) go through :class:`OldInterface`.
-"""
-
-from dataclasses import dataclass
+"""z²-TS and z²-KL-UCB (AAAI-19 Alg. 3) and the bMVWA estimates they share, run on the one engine."""
 
 import numpy as np
 import pytest
+from engine_helpers import simulate_trace
 
-from causal_bandits.bandits.intervention_values import InterventionValues
 from causal_bandits.bandits.klucb import KLUCB, exploration
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.bandits.z2_estimates import Z2Estimates
@@ -21,79 +14,57 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
 from causal_bandits.rng import SeedStreams
 from causal_bandits.scm.confounded_cpt import ConfoundedCPT
-from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
+from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
 
 PAPER, EXPERIMENT = "test", "z2"
 FIG5B = ({"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},
          {"A": 0, "B": 1, "C": 0, "Y": 0})
 
 
-# ------------------------------------------------------------------------------ test helpers
-@dataclass
-class Feedback:
-    arms: np.ndarray
-    rewards: np.ndarray
-    contexts: None
-    values: np.ndarray
+class ActiveEstimators:
+    """Test recorder: whether any arm of a seed had a usable estimator at each round's selection."""
+
+    def start(self, seeds, horizon, env, policy):
+        self.policy, self.rows = policy, []
+
+    def record(self, step):
+        self.rows.append(self.policy.n_active.sum(axis=1) > 0)
+
+    def finish(self):
+        self.active = np.stack(self.rows, axis=1)
+        return None, {}, {}
 
 
-class OldInterface:
-    """The existing TS / kl-UCB (select(t), update(arms, rewards)) on the new interface."""
-
-    def __init__(self, policy):
-        self.policy = policy
-
-    def reset(self, n_seeds, n_arms, stream):
-        self.policy.reset(n_seeds, n_arms, stream)
-
-    def select(self, t, contexts=None):
-        return self.policy.select(t)
-
-    def update(self, feedback):
-        self.policy.update(feedback.arms, feedback.rewards)
+def pulls(policy, env, seeds, horizon, recorders=()):
+    """Arms pulled on the engine, shape (n_seeds, horizon)."""
+    _, trace = simulate_trace(policy, env, list(seeds), horizon, paper=PAPER, experiment=EXPERIMENT,
+                              recorders=recorders)
+    return trace.arm
 
 
-def run(policy, env, seeds, horizon, watch=None):
-    """Arms pulled, shape (n_seeds, horizon); ``watch(policy)`` is recorded after each select."""
-    seeds = np.asarray(seeds)
-    noise = SeedStreams(PAPER, EXPERIMENT, seeds, "environment")
-    policy.reset(seeds.size, len(env.arms),
-                 lambda name: SeedStreams(PAPER, EXPERIMENT, seeds, f"policy/{name}"))
-    pulled = np.empty((seeds.size, horizon), dtype=np.int64)
-    seen = []
-    for t in range(1, horizon + 1):
-        arms = policy.select(t, None)
-        if watch is not None:
-            seen.append(watch(policy))
-        rewards, values = env.pull(t, None, arms, noise.uniform(env.noise_width))
-        policy.update(Feedback(arms, rewards, None, values))
-        pulled[:, t - 1] = arms
-    return pulled, (np.stack(seen, axis=1) if seen else None)
-
-
-def fig5b(n_min=20, **kw):
+def fig5b(n_min=20):
     G = GRAPHS["fig2a"]
     est = pomis_plus_estimators(G, "Y", ("A",), n_min=n_min)
-    env = InterventionValues(XorBernoulliSCM(G, *FIG5B), "Y",
-                             [est.layout.arm_values(a) for a in range(len(est.layout.arms))])
-    return est, env
+    env = InterventionArms.exact(XorBernoulliSCM(G, *FIG5B), "Y",
+                                 [est.layout.arm_values(a) for a in range(len(est.layout.arms))])
+    return est, InterventionArms(env.scm, env.target, env.arms, env.means, observe=True)
 
 
 Z2 = {"TS": (Z2ThompsonSampling, ThompsonSampling), "KLUCB": (Z2KLUCB, KLUCB)}
 
 
 # ------------------------------------------------------------------------------ reductions
+def variables(env):
+    return env.scm.diagram.nodes
+
+
 @pytest.mark.parametrize("algo", sorted(Z2))
 def test_without_active_expressions_reduces_to_base_bit_for_bit(algo):
     z2, base = Z2[algo]
     est, env = fig5b(n_min=10**9)  # no instance can ever have enough samples
-    ours, _ = run(z2(est, env.variables, bootstrap=20), env, range(12), 400)
-    theirs, _ = run(OldInterface(base()), env, range(12), 400)
+    ours = pulls(z2(est, variables(env), bootstrap=20), env, range(12), 400)
+    theirs = pulls(base(), env, range(12), 400)
     assert np.array_equal(ours, theirs)
-
-
-def any_active(policy):
-    return policy.n_active.sum(axis=1) > 0
 
 
 @pytest.mark.parametrize("algo", sorted(Z2))
@@ -102,8 +73,10 @@ def test_identical_to_base_until_an_expression_is_used(algo):
     some seeds do use one within the horizon (so the check is not vacuous) and then deviate."""
     z2, base = Z2[algo]
     est, env = fig5b()
-    ours, active = run(z2(est, env.variables, bootstrap=30), env, range(10), 300, watch=any_active)
-    theirs, _ = run(OldInterface(base()), env, range(10), 300)
+    watch = ActiveEstimators()
+    ours = pulls(z2(est, variables(env), bootstrap=30), env, range(10), 300, [watch])
+    theirs = pulls(base(), env, range(10), 300)
+    active = watch.active
     assert active.any(axis=1).sum() >= 5
     first = np.where(active.any(axis=1), active.argmax(axis=1), 300)
     for s in range(10):
@@ -115,15 +88,15 @@ def test_identical_to_base_until_an_expression_is_used(algo):
 def test_results_do_not_depend_on_seed_chunking(algo):
     z2, _ = Z2[algo]
     est, env = fig5b()
-    whole, _ = run(z2(est, env.variables, bootstrap=20), env, range(6), 250)
-    parts = [run(z2(est, env.variables, bootstrap=20), env, chunk, 250)[0] for chunk in ([0, 1, 2], [3, 4, 5])]
+    whole = pulls(z2(est, variables(env), bootstrap=20), env, range(6), 250)
+    parts = [pulls(z2(est, variables(env), bootstrap=20), env, chunk, 250) for chunk in ([0, 1, 2], [3, 4, 5])]
     assert np.array_equal(whole, np.concatenate(parts))
 
 
 def test_adaptive_equals_every_round_during_warmup():
     est, env = fig5b()
-    adaptive, _ = run(Z2ThompsonSampling(est, env.variables, bootstrap=20, warmup=150), env, range(4), 150)
-    every, _ = run(Z2ThompsonSampling(est, env.variables, bootstrap=20, refresh="every_round"), env, range(4), 150)
+    adaptive = pulls(Z2ThompsonSampling(est, variables(env), bootstrap=20, warmup=150), env, range(4), 150)
+    every = pulls(Z2ThompsonSampling(est, variables(env), bootstrap=20, refresh="every_round"), env, range(4), 150)
     assert np.array_equal(adaptive, every)
 
 
@@ -163,14 +136,14 @@ def test_bad_settings_are_rejected(kw, named):
         Z2Estimates(est, **kw)
 
 
-def test_values_environment_matches_intervention_arms():
-    from causal_bandits.scm.xor_bernoulli import InterventionArms
-
+def test_observed_values_hold_the_reward_and_the_intervention():
+    """The z² solvers read ``feedback.values`` in ``diagram.nodes`` order: Y's column is the reward and
+    an intervened variable holds its set value."""
     est, env = fig5b()
-    arms_env = InterventionArms(env.scm, "Y", env.arms, env.means[0])
+    nodes = variables(env)
     noise = np.random.default_rng(0).random((500, env.noise_width))
     arms = np.arange(500) % env.n_arms
     rewards, values = env.pull(1, None, arms, noise)
-    assert np.array_equal(rewards, arms_env.pull(arms, noise).astype(float))
+    assert np.array_equal(values[:, nodes.index("Y")], rewards)
     assert values.shape == (500, 4) and set(np.unique(values)) <= {0, 1}
-    assert (values[arms == 1, env.variables.index("B")] == 0).all()  # do(B=0)
+    assert (values[arms == 1, nodes.index("B")] == 0).all() and (values[arms == 2, nodes.index("B")] == 1).all()
