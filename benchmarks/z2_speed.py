@@ -50,9 +50,9 @@ def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int
     env = InterventionArms(scm, "Y", tuple(est.layout.arm_values(a) for a in range(len(est.layout.arms))),
                            np.zeros(len(est.layout.arms)), observe=True)  # means unused: no recorder
     policy = SOLVERS[algorithm](est, G.nodes, bootstrap=bootstrap, refresh=refresh)
-    start = time.perf_counter()
+    start = time.process_time()
     simulate(policy, env, Streams("benchmark", panel, np.arange(seeds)), horizon)
-    total = time.perf_counter() - start
+    total = time.process_time() - start
     z2 = policy.estimates
     boot = z2.bootstrap_seconds
     per_refresh = boot / max(z2.refreshes, 1)

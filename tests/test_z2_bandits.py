@@ -118,7 +118,10 @@ def test_estimates_combine_towards_the_truth_with_less_variance():
                        for a in range(len(est.layout.arms))]).astype(float)
     z2 = Z2Estimates(est, bootstrap=200)
     z2.reset(1, SeedStreams(PAPER, EXPERIMENT, [0], "policy/bootstrap"))
-    z2.counts[0] = counts
+    for a, table in enumerate(counts.astype(int)):
+        for cell in np.repeat(np.arange(table.size), table):
+            z2.add(np.array([a]), np.array([cell]))
+    assert np.array_equal(z2.counts[0], counts)
     theta, var, has = z2.estimates(1000)
     assert has[0].tolist() == [True, True, True, True, True]
     truth = np.array([model.interventional_mean("Y", est.layout.arm_values(a)) for a in range(5)])

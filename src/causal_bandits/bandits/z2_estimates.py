@@ -7,11 +7,19 @@ of the trivial estimator and the arm's active catalogue instances (nonmanip SPEC
 * point estimates θ̂_i(D) of every instance, the trivial estimator and the QP weights are current
   every round;
 * the bootstrap covariance Σ̂ of an arm's instances comes from B multinomial resamples of every
-  arm's count table, drawn together for all arms of a seed (one set of replicate tables per
-  refresh, shared by all arms' estimators), and is refreshed per ``refresh`` (SPEC §2.10 [R]):
-  ``"every_round"`` (the paper's Alg. 3: bootstrap every round) or ``"adaptive"`` (the SPEC's
-  default: while t ≤ ``warmup``, when the arm's active set changed, or when the data its active
-  instances read grew by ``growth`` (5 %) since its last bootstrap).
+  arm's count table (one set of replicate tables per seed, shared by all arms' estimators: SPEC
+  §2.9), and is refreshed per ``refresh`` (SPEC §2.10 [R]): ``"every_round"`` (the paper's Alg. 3:
+  bootstrap every round) or ``"adaptive"`` (the SPEC's default: while t ≤ ``warmup``, when the
+  arm's active set changed, or when the data its active instances read grew by ``growth`` (5 %)
+  since its last bootstrap).
+
+Only what changed is recomputed, which leaves every Σ̂ an exact B-replicate bootstrap of the
+current data: an arm's B resampled tables are redrawn when a refresh needs them and the arm has
+new samples since they were drawn (an unchanged table's resamples are still B independent
+multinomial resamples of it), and an arm's Σ̂ is recomputed only when its active set changed or
+an arm its instances read has new samples (otherwise the recomputation would return the same
+numbers). Replicates are kept as leaf counts (:class:`~causal_bandits.causal.evaluation.Program`),
+the resamples of an arm projected straight onto them.
 
 Randomness: the resamples of a seed come from a numpy Generator of that seed alone, seeded at
 ``reset`` from the policy's keyed ``bootstrap`` stream; numpy has no vectorised multinomial over
@@ -34,8 +42,8 @@ from causal_bandits.rng import SeedStreams
 
 REFRESH = ("every_round", "adaptive")
 TRIVIAL = ("beta", "empirical")
-#: Bootstrap evaluations are batched to about this many replicate tables (memory bound).
-_REPLICATES_PER_BATCH = 4000
+#: Bootstrap evaluations are batched to about this many replicates (arrays that stay in cache).
+_REPLICATES_PER_BATCH = 500
 #: Clip of the combined estimate (SPEC §2.9).
 _CLIP = 1e-6
 
@@ -75,6 +83,11 @@ class Z2Estimates:
         self._slot_ids = np.where(self._slot_ok, slots, 0)
         # uses_slot[a, k, b]: instance k of arm a reads the data of arm b
         self._uses_slot = estimators.uses[self._slot_ids] & self._slot_ok[..., None]
+        feeds = estimators.program.feeds
+        width = max(f.shape[1] for f in feeds)
+        pad = estimators.program.n_leaf_cells
+        # _feeds[a, c]: the leaf-count positions a sample of arm a in cell c adds one to (padded)
+        self._feeds = np.stack([np.pad(f, ((0, 0), (0, width - f.shape[1])), constant_values=pad) for f in feeds])
 
     @property
     def n_arms(self) -> int:
@@ -83,6 +96,15 @@ class Z2Estimates:
     def reset(self, n_seeds: int, bootstrap_stream: SeedStreams) -> None:
         A, K, C = self.n_arms, self.est.k_max, 2 ** len(self.est.layout.variables)
         self.counts = np.zeros((n_seeds, A, C))
+        self.n = np.zeros((n_seeds, A))
+        self.wins = np.zeros((n_seeds, A))
+        # Leaf counts of the data, kept up to date sample by sample; the last column takes the
+        # padding of the feed positions.
+        self.leaf_counts = np.zeros((n_seeds, self.est.program.n_leaf_cells + 1))
+        # The bootstrap replicates of every seed's data, as leaf counts (exact integers), and the
+        # sample size of each arm when its resamples were drawn.
+        self._replicates = np.zeros((n_seeds, self.B, self.est.program.n_leaf_cells), dtype=np.int32)
+        self._drawn_at = np.zeros((n_seeds, A))
         words = (bootstrap_stream.uniform(4) * 2**32).astype(np.uint64)
         self._gens = [np.random.default_rng([int(w) for w in row]) for row in words]
         self._cov = np.zeros((n_seeds, A, K, K))
@@ -100,6 +122,9 @@ class Z2Estimates:
         """Record one sample per seed: arm ``arms[s]`` gave the value row whose cell is ``cells[s]``."""
         rows = np.arange(arms.size)
         self.counts[rows, arms, cells] += 1
+        self.n[rows, arms] += 1
+        self.wins[rows, arms] += self._y1[cells]
+        self.leaf_counts[rows[:, None], self._feeds[arms, cells]] += 1
         self._stale[rows, arms] = True
 
     # ------------------------------------------------------------------------------ estimates
@@ -113,18 +138,18 @@ class Z2Estimates:
     def estimates(self, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(θ̂, ŝ², has) per (seed, arm) for round ``t``; ``has`` marks arms with at least one usable
         instance (elsewhere θ̂ and ŝ² are meaningless and the base algorithm's own statistics apply)."""
-        n = self.counts.sum(axis=-1)
-        wins = self.counts[..., self._y1].sum(axis=-1)
-        values, covered = self.est.values_and_support(self.counts)
-        active = covered & self.est.enough_samples(n)
+        n, wins = self.n, self.wins
+        values = self.est.values(self.leaf_counts[:, :-1], n)
+        active = self.est.support(self.leaf_counts) & self.est.enough_samples(n)
         act = active[:, self._slot_ids] & self._slot_ok  # (S, A, K)
         has_active = act.any(axis=-1)
         size = np.einsum("sak,akb,sb->sa", act.astype(float), self._uses_slot.astype(float), n)
+        changed = (act != self._last_active).any(axis=-1)
         if self.refresh == "every_round" or t <= self.warmup:
-            due = has_active
+            grown = size > self._last_size  # data only grow: an arm the instances read has new samples
         else:
-            changed = (act != self._last_active).any(axis=-1)
-            due = has_active & (changed | (size >= (1.0 + self.growth) * self._last_size))
+            grown = size >= (1.0 + self.growth) * self._last_size
+        due = has_active & (changed | grown)
         if due.any():
             self._bootstrap(due, act, size)
         usable = act & self._kept
@@ -146,8 +171,8 @@ class Z2Estimates:
         return np.clip(theta, _CLIP, 1 - _CLIP), self._variance.copy(), has
 
     def _bootstrap(self, due: np.ndarray, act: np.ndarray, size: np.ndarray) -> None:
-        """Resample every arm's table B times for the seeds with a due arm; new Σ̂ for due arms."""
-        start = time.perf_counter()
+        """New Σ̂ for the due arms, from B replicates of every table their active instances read."""
+        start = time.process_time()
         seeds = np.flatnonzero(due.any(axis=1))
         self.refreshes += seeds.size
         per_batch = max(1, _REPLICATES_PER_BATCH // self.B)
@@ -155,8 +180,13 @@ class Z2Estimates:
             batch = seeds[lo : lo + per_batch]
             needed = np.einsum("sak,akb->sb", (act[batch] & due[batch][..., None]).astype(float),
                                self._uses_slot.astype(float)) > 0
-            tables = np.stack([self._resample(s, need) for s, need in zip(batch, needed)])  # (b, B, A, C)
-            reps = self.est.values(tables, due[batch].any(axis=0))  # (b, B, I)
+            redraw = needed & (self.n[batch] != self._drawn_at[batch])
+            for s, arms in zip(batch, redraw):
+                if arms.any():
+                    self._resample(s, np.flatnonzero(arms))
+            # A resample keeps each table's size: the replicates share the data's totals.
+            reps = self.est.values(self._replicates[batch].astype(float), self.n[batch, None, :],
+                                   due[batch].any(axis=0))  # (b, B, I)
             bi, ai = np.nonzero(due[batch])
             reps = reps[bi[:, None, None], np.arange(self.B)[:, None], self._slot_ids[ai][:, None, :]]  # (d, B, K)
             cov, kept = bootstrap_covariance(reps, act[batch[bi], ai] & self._slot_ok[ai])
@@ -164,26 +194,23 @@ class Z2Estimates:
             self._kept[batch[bi], ai] = kept
         self._last_active[due] = act[due]
         self._last_size[due] = size[due]
-        self.bootstrap_seconds += time.perf_counter() - start
+        self.bootstrap_seconds += time.process_time() - start
 
-    def _resample(self, s: int, needed: np.ndarray) -> np.ndarray:
-        """B multinomial resamples (B, A, C) of the count tables of seed ``s`` that its due arms'
-        instances read (``needed``); the other arms keep their tables (their instances are not used).
+    def _resample(self, s: int, arms: np.ndarray) -> None:
+        """Draw B multinomial resamples of the count tables of ``arms`` of seed ``s`` (each with its
+        own size) into the seed's replicate leaf counts.
 
         Cells are drawn in decreasing order of count: numpy's multinomial stops at the last
         non-empty cell, so empty cells cost nothing.
         """
-        counts = self.counts[s]
-        n = counts.sum(axis=-1)
-        tables = np.repeat(counts[None], self.B, axis=0)
-        idx = np.flatnonzero(needed & (n > 0))
-        if idx.size:
-            sub = counts[idx]
-            order = np.argsort(-sub, axis=1, kind="stable")
-            p = np.take_along_axis(sub, order, axis=1) / n[idx, None]
-            draws = self._gens[s].multinomial(n[idx].astype(np.int64), p, size=(self.B, idx.size))
-            tables[:, idx[:, None], order] = draws
-        return tables
+        counts, n = self.counts[s, arms], self.n[s, arms]
+        order = np.argsort(-counts, axis=1, kind="stable")
+        p = np.take_along_axis(counts, order, axis=1) / n[:, None]
+        draws = self._gens[s].multinomial(n.astype(np.int64), p, size=(self.B, arms.size)).astype(float)
+        for j, a in enumerate(arms):
+            columns, matrix = self.est.program.projections[a]
+            self._replicates[s][:, columns] = draws[:, j, :] @ matrix[order[j]]
+        self._drawn_at[s, arms] = n
 
 
 class Z2Policy:

@@ -83,19 +83,18 @@ class InstanceEstimators:
     def _compile_gathers(self) -> None:
         """Flat indices: the value of each instance in its expression's factor, the cells its
         leaves must cover, the arms it reads."""
-        sizes = [2 ** len(vs) for vs in self.program.outputs]
-        value_at = []
-        for inst in self.instances:
+        value_at: list[list[tuple[int, int]]] = [[] for _ in self.entries]
+        for i, inst in enumerate(self.instances):
             vs = self.program.outputs[inst.entry]
             fixed = {**self._fixed(inst), self.reward: 1}
             flat = np.ravel_multi_index(tuple(fixed[v] for v in vs), (2,) * len(vs)) if vs else 0
-            value_at.append(sum(sizes[: inst.entry]) + int(flat))
-        self._value_at = np.array(value_at, dtype=np.int64)
+            value_at[inst.entry].append((i, int(flat)))
+        # per entry: its instances and where each one's value sits in the entry's flattened factor
+        self._value_at = [tuple(np.array(col, dtype=np.int64).reshape(-1) for col in zip(*pairs)) if pairs else
+                          (np.empty(0, np.int64), np.empty(0, np.int64)) for pairs in value_at]
 
-        leaves = self.program.leaves
-        offsets = np.cumsum([0] + [2 ** len(self.program.leaf_vars(lf)) for lf in leaves])
-        leaf_offset = dict(zip(leaves, offsets[:-1]))
-        self._n_leaf_cells = int(offsets[-1])
+        leaf_offset = dict(zip(self.program.leaves, self.program.leaf_offsets))
+        self._n_leaf_cells = self.program.n_leaf_cells
         cells: list[np.ndarray] = []
         uses = np.zeros((self.n_instances, len(self.layout.arms)), dtype=bool)
         for i, inst in enumerate(self.instances):
@@ -120,31 +119,32 @@ class InstanceEstimators:
 
     # ---------------------------------------------------------------------------------- values
     def _flat_values(self, factors: list[np.ndarray | None], batch: tuple[int, ...]) -> np.ndarray:
-        parts = [np.full(batch + (2 ** len(vs),), np.nan) if f is None else f.reshape(batch + (-1,))
-                 for f, vs in zip(factors, self.program.outputs)]
-        flat = np.concatenate(parts, axis=-1) if parts else np.empty(batch + (0,))
-        return flat[..., self._value_at]
+        out = np.full(batch + (self.n_instances,), np.nan)
+        for f, (ids, at) in zip(factors, self._value_at):
+            if f is not None and ids.size:
+                out[..., ids] = f.reshape(batch + (-1,))[..., at]
+        return out
 
-    def values(self, counts: np.ndarray, arms: np.ndarray | None = None) -> np.ndarray:
-        """θ̂_i(D) for every instance, shape (*batch, n_instances); nan/inf where undefined. With
-        ``arms`` (bool, n_arms), only the expressions targeting those arms are computed (nan else)."""
-        batch = counts.shape[:-2]
+    def values(self, leaf_counts: np.ndarray, totals: np.ndarray, arms: np.ndarray | None = None) -> np.ndarray:
+        """θ̂_i(D) for every instance, shape (*batch, n_instances), from the data's leaf counts and the
+        arms' sample sizes (:meth:`Program.evaluate_leaves`); nan/inf where undefined. With ``arms``
+        (bool, n_arms), only the expressions targeting those arms are computed (nan else)."""
         which = None
         if arms is not None:
             sets = {self.layout.arms[a][0] for a in np.flatnonzero(arms)}
             which = [j for j, e in enumerate(self.entries) if e.target in sets]
-        return self._flat_values(self.program.evaluate(counts, which), batch)
+        return self._flat_values(self.program.evaluate_leaves(leaf_counts, totals, which), leaf_counts.shape[:-1])
+
+    def support(self, leaf_counts: np.ndarray) -> np.ndarray:
+        """Whether each instance's support is covered (SPEC §2.8), (*batch, n_instances)."""
+        batch = leaf_counts.shape[:-1]
+        table = np.concatenate([leaf_counts[..., : self._n_leaf_cells], np.full(batch + (1,), np.inf)], axis=-1)
+        return (table[..., self._cells] > 0).all(axis=-1)
 
     def values_and_support(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(values, support covered) for every instance, each (*batch, n_instances)."""
-        batch = counts.shape[:-2]
-        factors, raw = self.program.evaluate_with_leaf_counts(counts)
-        table = np.concatenate(
-            [raw[lf].reshape(batch + (-1,)) for lf in self.program.leaves] + [np.full(batch + (1,), np.inf)],
-            axis=-1,
-        )
-        covered = (table[..., self._cells] > 0).all(axis=-1)
-        return self._flat_values(factors, batch), covered
+        """(values, support covered) for every instance on count tables (*batch, n_arms, n_cells)."""
+        leaf_counts = self.program.leaf_counts(counts)
+        return self.values(leaf_counts, np.asarray(counts, dtype=float).sum(axis=-1)), self.support(leaf_counts)
 
     def enough_samples(self, n: np.ndarray) -> np.ndarray:
         """Whether every arm an instance reads has ``n_min`` samples; ``n`` is (*batch, n_arms)."""

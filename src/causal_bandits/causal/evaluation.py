@@ -9,8 +9,13 @@ a sum an axis sum, a division elementwise (0/0 gives nan: the estimate is undefi
 
 :class:`Program` compiles a list of expressions once: identical sub-expressions are computed once
 per call, every step's axes are fixed at compile time, and a call costs a few numpy operations per
-distinct node whatever the batch size. Exact probability tables can be passed instead of counts
-(the leaves normalise), which is how expressions are validated against exact SCM distributions.
+distinct node whatever the batch size. Leaves are read from *leaf counts*, one flat vector per
+batch element holding the count of W = w in the data of src = z for every leaf, cell and source
+arm: they are linear in the count tables (:meth:`Program.leaf_counts`, one small matrix product
+per arm), so a learner can keep them up to date one sample at a time (:attr:`Program.feeds`) and
+a bootstrap can resample an arm's table and project it straight onto them. Exact probability
+tables can be passed instead of counts (the leaves normalise), which is how expressions are
+validated against exact SCM distributions.
 """
 
 from __future__ import annotations
@@ -82,32 +87,48 @@ class Program:
         self._slots: dict[Expr, Factor] = {}
         self._letters = {v: ascii_letters[i] for i, v in enumerate(sorted(_all_variables(exprs)))}
         self.leaves: list[Leaf] = []
-        self._grids: dict[tuple[str, ...], np.ndarray] = {}
-        self._plan_marginals(exprs)
         roots = [self._compile(e) for e in exprs]
         self.outputs = [f.vars for f in roots]
         self._roots = [f.slot for f in roots]
         self._deps = [self._dependencies(f.slot) for f in roots]
+        self._plan_leaf_counts()
 
-    def _plan_marginals(self, exprs: Sequence[Expr]) -> None:
-        """Count marginals of every leaf, each summed from the smallest larger one of its
-        experiment already planned (or from the experiment's full table)."""
-        found: set[Leaf] = set()
-        for e in exprs:
-            _collect_leaves(e, found)
-        self._marginals: list[tuple[Leaf, Leaf | None, tuple[int, ...]]] = []
-        done: list[Leaf] = []
-        for lf in sorted(found, key=lambda lf: (lf.src, -len(lf.vars), lf.vars)):
-            if lf.src not in self._grids:
-                self._grids[lf.src] = self.layout.grid(lf.src)
-            parents = [p for p in done if p.src == lf.src and set(lf.vars) < set(p.vars)]
-            parent = min(parents, key=lambda p: len(p.vars)) if parents else None
-            have = parent.vars if parent else self.layout.variables
-            # layout order of the variables present; the experiment's own axes come first
-            present = [v for v in self.layout.variables if v in have]
-            axes = tuple(len(lf.src) + i for i, v in enumerate(present) if v not in lf.vars)
-            self._marginals.append((lf, parent, axes))
-            done.append(lf)
+    def _plan_leaf_counts(self) -> None:
+        """The flat leaf-count layout and, per arm, where each of its cells is counted.
+
+        Leaf ``lf`` occupies ``leaf_offsets[i]`` onwards: a (2,)*|src| × (2,)*|W| block in C order
+        (src values, then W in layout order). A sample of arm a in cell c adds one to one position
+        of every leaf whose experiment contains a: :attr:`feeds` ``[a]`` = (those positions for
+        every cell, (C, m_a)); the matrix form is :attr:`projections`.
+        """
+        layout, n_vars = self.layout, len(self.layout.variables)
+        cells = (np.arange(2**n_vars)[:, None] >> np.arange(n_vars)[::-1]) & 1  # (C, n_vars)
+        sizes = [2 ** len(self.leaf_vars(lf)) for lf in self.leaves]
+        self.leaf_offsets = np.cumsum([0] + sizes)[:-1].astype(np.int64)
+        self.n_leaf_cells = int(sum(sizes))
+        self._grids = {lf.src: layout.grid(lf.src) for lf in self.leaves}
+        # per leaf: its block of the leaf counts, its factor's shape, the arms of its experiment and
+        # the trailing axes (one per W variable) that divide by those arms' sample sizes
+        self._blocks = {
+            lf: (int(o), int(o) + size, (2,) * len(self.leaf_vars(lf)), self._grids[lf.src],
+                 (1,) * (len(self.leaf_vars(lf)) - len(lf.src)))
+            for lf, o, size in zip(self.leaves, self.leaf_offsets, sizes)
+        }
+        self._plans: dict[tuple[int, ...] | None, tuple[int, ...]] = {}
+        positions: list[list[np.ndarray]] = [[] for _ in layout.arms]
+        for lf, offset in zip(self.leaves, self.leaf_offsets):
+            w = [layout.variables.index(v) for v in self.leaf_vars(lf)[len(lf.src):]]
+            w_index = cells[:, w] @ (1 << np.arange(len(w))[::-1]) if w else np.zeros(len(cells), np.int64)
+            for g, a in enumerate(self._grids[lf.src].ravel()):
+                positions[a].append(offset + g * 2 ** len(w) + w_index)
+        #: feeds[a]: (C, m_a) leaf-count positions that a sample of arm a in cell c adds one to.
+        self.feeds = [np.stack(p, axis=1) if p else np.empty((len(cells), 0), np.int64) for p in positions]
+        #: projections[a] = (columns, 0/1 matrix (C, columns)): arm a's table times the matrix is its
+        #: contribution to the leaf counts at those columns (no other arm contributes there).
+        self.projections = []
+        for feed in self.feeds:
+            columns = np.unique(feed)
+            self.projections.append((columns, (feed[:, :, None] == columns).any(axis=1).astype(float)))
 
     # ---------------------------------------------------------------------------- compiling
     def _new(self, step: tuple, vs: tuple[str, ...], e: Expr) -> Factor:
@@ -153,38 +174,40 @@ class Program:
                 deps |= self._dependencies(j)
         return frozenset(deps)
 
-    def _run(self, counts: np.ndarray, which: Sequence[int] | None = None) -> tuple[list, dict[Leaf, np.ndarray]]:
+    def leaf_counts(self, counts: np.ndarray) -> np.ndarray:
+        """The leaf counts (*batch, n_leaf_cells) of count tables ``counts`` (*batch, n_arms, n_cells)."""
         counts = np.asarray(counts, dtype=float)
-        nb = counts.ndim - 2
-        nv = len(self.layout.variables)
-        wanted = frozenset(range(len(self._steps))) if which is None else \
-            frozenset().union(*(self._deps[i] for i in which))
-        needed_leaves = {self._steps[i][1] for i in wanted if self._steps[i][0] == "leaf"}
-        totals = counts.sum(axis=-1)
-        n = {src: totals[..., grid] for src, grid in self._grids.items()}
-        raw: dict[Leaf, np.ndarray] = {}
-        for lf, parent, axes in reversed(self._marginals):  # mark the parents of needed leaves
-            if lf in needed_leaves and parent is not None:
-                needed_leaves.add(parent)
-        for lf, parent, axes in self._marginals:
-            if lf not in needed_leaves:
-                continue
-            if parent is None:
-                grid = self._grids[lf.src]
-                base = counts[..., grid, :].reshape(counts.shape[:nb] + grid.shape + (2,) * nv)
-            else:
-                base = raw[parent]
-            raw[lf] = base.sum(axis=tuple(nb + a for a in axes)) if axes else base
+        out = np.zeros(counts.shape[:-2] + (self.n_leaf_cells,))
+        for a, (columns, matrix) in enumerate(self.projections):
+            if columns.size:
+                out[..., columns] = counts[..., a, :] @ matrix
+        return out
+
+    def evaluate(self, counts: np.ndarray, which: Sequence[int] | None = None) -> list[np.ndarray | None]:
+        """Each expression's factor on ``counts`` (*batch, n_arms, n_cells); with ``which``, only
+        those expressions are computed (the others are None)."""
+        counts = np.asarray(counts, dtype=float)
+        return self.evaluate_leaves(self.leaf_counts(counts), counts.sum(axis=-1), which)
+
+    def evaluate_leaves(self, leaf_counts: np.ndarray, totals: np.ndarray,
+                        which: Sequence[int] | None = None) -> list[np.ndarray | None]:
+        """:meth:`evaluate` from leaf counts (*batch, n_leaf_cells) and the arms' sample sizes
+        ``totals`` (*batch, n_arms) (batch axes broadcast, e.g. bootstrap replicates share totals)."""
+        nb = leaf_counts.ndim - 1
+        key = None if which is None else tuple(which)
+        if key not in self._plans:
+            wanted = range(len(self._steps)) if key is None else frozenset().union(*(self._deps[i] for i in key))
+            self._plans[key] = tuple(sorted(wanted))
         slots: list = [None] * len(self._steps)
+        batch = leaf_counts.shape[:nb]
         with np.errstate(divide="ignore", invalid="ignore"):
-            for i, step in enumerate(self._steps):
-                if i not in wanted:
-                    continue
+            for i in self._plans[key]:
+                step = self._steps[i]
                 kind = step[0]
                 if kind == "leaf":
-                    c = raw[step[1]]
-                    total = n[step[1].src]
-                    slots[i] = c / total.reshape(total.shape + (1,) * (c.ndim - total.ndim))
+                    start, stop, shape, grid, tail = self._blocks[step[1]]
+                    total = totals[..., grid]
+                    slots[i] = leaf_counts[..., start:stop].reshape(batch + shape) / total.reshape(total.shape + tail)
                 elif kind == "einsum":
                     slots[i] = np.einsum(step[1], *(slots[j] for j in step[2]))
                 elif kind == "sum":
@@ -192,19 +215,7 @@ class Program:
                 else:
                     _, a, b, align_a, align_b = step
                     slots[i] = align_a(slots[a], nb) / align_b(slots[b], nb)
-        return slots, raw
-
-    def evaluate(self, counts: np.ndarray, which: Sequence[int] | None = None) -> list[np.ndarray | None]:
-        """Each expression's factor on ``counts`` (*batch, n_arms, n_cells); with ``which``, only
-        those expressions are computed (the others are None)."""
-        slots, _ = self._run(counts, which)
         return [slots[r] for r in self._roots]
-
-    def evaluate_with_leaf_counts(self, counts: np.ndarray) -> tuple[list[np.ndarray], dict[Leaf, np.ndarray]]:
-        """:meth:`evaluate` plus, per leaf P_src(W), the count of W = w in the data of src = z,
-        an array (*batch, src axes, W axes) (the support rule of SPEC §2.8 reads it)."""
-        slots, raw = self._run(counts)
-        return [slots[r] for r in self._roots], raw
 
     def leaf_vars(self, lf: Leaf) -> tuple[str, ...]:
         """Axis order of a leaf's factor: src variables, then W in layout order."""
