@@ -10,6 +10,7 @@ from causal_bandits.bandits.z2_estimates import Z2Estimates
 from causal_bandits.bandits.z2_klucb import Z2KLUCB, exploration_at
 from causal_bandits.bandits.z2_thompson import Z2ThompsonSampling
 from causal_bandits.causal.estimators import pomis_plus_estimators
+from causal_bandits.causal.mvwa import bootstrap_covariance
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
 from causal_bandits.rng import SeedStreams
@@ -150,3 +151,44 @@ def test_observed_values_hold_the_reward_and_the_intervention():
     assert np.array_equal(values[:, nodes.index("Y")], rewards)
     assert values.shape == (500, 4) and set(np.unique(values)) <= {0, 1}
     assert (values[arms == 1, nodes.index("B")] == 0).all() and (values[arms == 2, nodes.index("B")] == 1).all()
+
+
+@pytest.mark.parametrize("refresh", ["every_round", "adaptive"])
+def test_sigma_is_always_the_bootstrap_of_the_current_replicates(refresh):
+    """Skipping work never leaves a wrong Σ̂: after every round, each arm none of whose inputs changed
+    since its last bootstrap (under ``every_round``: every arm) has the Σ̂ of its instances over the
+    seed's stored replicates, and those replicates are resamples of every table they stand for
+    (each arm's block of every leaf sums to the arm's sample size at its draw)."""
+    est, env = fig5b()
+    z2 = Z2Estimates(est, bootstrap=40, refresh=refresh, warmup=60)
+    seeds = np.arange(3)
+    z2.reset(seeds.size, SeedStreams(PAPER, EXPERIMENT, seeds, "policy/bootstrap"))
+    noise = SeedStreams(PAPER, EXPERIMENT, seeds, "environment")
+    rng = np.random.default_rng(3)
+    program = est.program
+    blocks = [(np.arange(offset, offset + 2 ** len(program.leaf_vars(lf)))) for lf, offset in
+              zip(program.leaves, program.leaf_offsets)]
+    checked = 0
+    for t in range(1, 400):
+        z2.estimates(t)
+        for s in seeds:
+            reads = z2._last_active[s][..., None] & z2._uses_slot  # (A, K, A)
+            size = (reads.any(axis=1) * z2.n[s]).sum(axis=1)
+            current = z2._last_active[s].any(axis=1) & (size == z2._last_size[s])
+            if refresh == "every_round":
+                assert np.array_equal(current, z2._last_active[s].any(axis=1))
+            reps = est.values(z2._replicates[s].astype(float), z2.n[s][None, :])
+            for a in np.flatnonzero(current):
+                cov, kept = bootstrap_covariance(reps[:, z2._slot_ids[a]], z2._last_active[s, a] & z2._slot_ok[a])
+                np.testing.assert_array_equal(z2._cov[s, a], cov)
+                np.testing.assert_array_equal(z2._kept[s, a], kept)
+                checked += 1
+            for a, (columns, _) in enumerate(program.projections):
+                for block in blocks:
+                    cells = block[np.isin(block, columns)]
+                    if cells.size:
+                        assert (z2._replicates[s][:, cells].sum(axis=1) == z2._drawn_at[s, a]).all()
+        arms = rng.integers(0, env.n_arms, seeds.size)
+        _, values = env.pull(t, None, arms, noise.uniform(env.noise_width))
+        z2.add(arms, est.layout.cell_of(values))
+    assert checked > 500

@@ -143,7 +143,10 @@ class Z2Estimates:
         active = self.est.support(self.leaf_counts) & self.est.enough_samples(n)
         act = active[:, self._slot_ids] & self._slot_ok  # (S, A, K)
         has_active = act.any(axis=-1)
-        size = np.einsum("sak,akb,sb->sa", act.astype(float), self._uses_slot.astype(float), n)
+        # reads[s, a, b]: an active instance of arm a reads the data of arm b; size: the total size of
+        # the data arm a's active instances read (SPEC §2.10)
+        reads = np.einsum("sak,akb->sab", act.astype(float), self._uses_slot.astype(float)) > 0
+        size = np.einsum("sab,sb->sa", reads.astype(float), n)
         changed = (act != self._last_active).any(axis=-1)
         if self.refresh == "every_round" or t <= self.warmup:
             grown = size > self._last_size  # data only grow: an arm the instances read has new samples
@@ -151,7 +154,7 @@ class Z2Estimates:
             grown = size >= (1.0 + self.growth) * self._last_size
         due = has_active & (changed | grown)
         if due.any():
-            self._bootstrap(due, act, size)
+            self._bootstrap(due, act, reads, size)
         usable = act & self._kept
         has = usable.any(axis=-1)
         self.n_active = usable.sum(axis=-1)
@@ -170,7 +173,7 @@ class Z2Estimates:
         theta = w[..., 0] * m0 + (w[..., 1:] * point).sum(axis=-1)
         return np.clip(theta, _CLIP, 1 - _CLIP), self._variance.copy(), has
 
-    def _bootstrap(self, due: np.ndarray, act: np.ndarray, size: np.ndarray) -> None:
+    def _bootstrap(self, due: np.ndarray, act: np.ndarray, reads: np.ndarray, size: np.ndarray) -> None:
         """New Σ̂ for the due arms, from B replicates of every table their active instances read."""
         start = time.process_time()
         seeds = np.flatnonzero(due.any(axis=1))
@@ -178,8 +181,7 @@ class Z2Estimates:
         per_batch = max(1, _REPLICATES_PER_BATCH // self.B)
         for lo in range(0, seeds.size, per_batch):
             batch = seeds[lo : lo + per_batch]
-            needed = np.einsum("sak,akb->sb", (act[batch] & due[batch][..., None]).astype(float),
-                               self._uses_slot.astype(float)) > 0
+            needed = (reads[batch] & due[batch][..., None]).any(axis=1)
             redraw = needed & (self.n[batch] != self._drawn_at[batch])
             for s, arms in zip(batch, redraw):
                 if arms.any():
