@@ -15,6 +15,8 @@ HEAVY = ("pandas", "pgmpy", "seaborn", "matplotlib", "networkx", "scipy.optimize
 JOBS = {
     "nonmanip TS": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.thompson.ThompsonSampling"),
     "nonmanip KLUCB": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.klucb.KLUCB"),
+    "nonmanip z2TS": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.z2_thompson.Z2ThompsonSampling"),
+    "nonmanip z2KLUCB": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.z2_klucb.Z2KLUCB"),
     "bounds LinUCB": ("causal_bandits.papers.bounds.runs", "causal_bandits.bandits.linucb.LinUCB"),
     "fairness F-UCB": ("causal_bandits.papers.fairness.runs", "causal_bandits.bandits.fucb.FUCB"),
 }

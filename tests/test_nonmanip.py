@@ -14,7 +14,7 @@ from causal_bandits import store
 from causal_bandits.aggregate import aggregate
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED
 from causal_bandits.errors import DiagramError
-from causal_bandits.papers.nonmanip import claims, config, experiments, tables
+from causal_bandits.papers.nonmanip import catalogue, claims, config, experiments, tables
 from causal_bandits.papers.nonmanip.runs import run_chunk
 from causal_bandits.runs import chunk_seeds
 
@@ -97,8 +97,13 @@ def _results(instances, agg_5c, identical_ok=True):
     aggs = {"fig5c": agg_5c}
     inst = {"fig5c": instances["fig5c"]}
     return {"instances": inst, "agg": aggs, "identical_runs": {"fig5c": {}},
-            "table1": tables.table1(aggs, inst),
+            "table1": tables.table1(aggs, inst), "catalogues": {"fig5c": {"n_expressions": 24}},
+            "section": {"pomis_plus": POMIS_PLUS_SETTINGS},
             "arm_sets": {g: experiments.arm_sets_document(g) for g in ("frontdoor", "fig2a", "fig5d")}}
+
+
+POMIS_PLUS_SETTINGS = {"bootstrap": 500, "refresh": "adaptive", "warmup": 200, "growth": 0.05, "n_min": 20,
+                       "trivial": "beta"}
 
 
 def _verdicts(results):
@@ -146,3 +151,94 @@ def test_table1_blanks_follow_the_paper(instances):
     md = tables.table1_markdown(table, {"fig5b": "b"})
     assert "[183.15]" in md and "[93.53]" in md
     assert np.isnan(table.set_index(["strategy", "algorithm"]).loc[("MIS", "TS"), "paper_value"])
+
+
+# ------------------------------------------------------------------------------ POMIS+
+def test_pomis_plus_claims_judge_the_gap_and_the_reduction(instances):
+    plus = {("POMIS", "TS"): (160.0, 5), ("POMISplus", "TS"): (121.0, 5),
+            ("POMIS", "KLUCB"): (360.0, 5), ("POMISplus", "KLUCB"): (355.0, 8)}
+    v = _verdicts(_results(instances, _agg(plus)))
+    assert v["pomis-plus-below-pomis-fig5c-TS"]["status"] == REPRODUCED
+    assert v["reduction-fig5c-TS"]["status"] == REPRODUCED  # 24.4 % vs 24.8 %
+    assert "24.4 %" in v["reduction-fig5c-TS"]["ours"] and "adaptive" in v["reduction-fig5c-TS"]["note"]
+    assert v["pomis-plus-below-pomis-fig5c-KLUCB"]["status"] == DIFFERS  # intervals overlap
+    assert v["reduction-fig5c-KLUCB"]["status"] == DIFFERS  # 1.4 % vs 31.3 %
+    assert v["table1-TS-POMIS+-fig5c"]["status"] == REPRODUCED  # 121 vs 121.54
+    assert "B = 500" in v["table1-TS-POMIS+-fig5c"]["note"]
+    assert v["expressions-fig5c"]["status"] == REPRODUCED
+
+    short = _verdicts(_results(instances, _agg(plus, horizon=1000)))
+    assert short["reduction-fig5c-TS"]["status"] == NOT_EVALUATED and "24.4 %" in short["reduction-fig5c-TS"]["ours"]
+
+    results = _results(instances, _agg(plus))
+    results["catalogues"]["fig5c"] = {"n_expressions": 0}
+    v = _verdicts(results)
+    assert v["pomis-plus-below-pomis-fig5c-TS"]["status"] == NOT_EVALUATED
+    assert "finds no expression" in v["pomis-plus-below-pomis-fig5c-TS"]["note"]
+    assert v["expressions-fig5c"]["status"] == DIFFERS
+
+
+def test_table1_has_the_reduction_row_and_names_the_refresh_schedule(instances):
+    agg = _agg({("POMIS", "TS"): (100.0, 5), ("POMISplus", "TS"): (60.0, 4), ("BF", "TS"): (180.0, 5),
+                ("MIS", "TS"): (100.0, 5)})
+    table = tables.table1({"fig5b": agg}, {"fig5b": instances["fig5b"]})
+    row = table[(table.strategy == "POMIS+") & (table.algorithm == "TS")].iloc[0]
+    assert row.reduction_pct == pytest.approx(40.0) and row.paper_reduction_pct == 46.2
+    assert row.shown and row.mean_cr_T == 60.0
+    md = tables.table1_markdown(table, {"fig5b": "b"}, POMIS_PLUS_SETTINGS, {"fig5b": {"n_expressions": 0}})
+    assert "| TS reduction POMIS → POMIS+ | 40.0 % [46.2 %] |" in md
+    assert "B = 500" in md and "adaptive" in md and "POMIS+ plays exactly POMIS" in md
+
+
+def test_catalogue_documents_match_the_paper(instances):
+    docs = {name: catalogue.catalogue_document(doc) for name, doc in instances.items()}
+    assert {name: d["n_expressions"] for name, d in docs.items()} == {"fig5a": 1, "fig5b": 4, "fig5c": 24}
+    assert max(d["max_error"] for d in docs.values()) < 1e-12
+    # the arms of the catalogue are the instance's POMIS arms, in the run's order
+    labels = [instances["fig5b"]["arms"][i]["label"] for i in instances["fig5b"]["arm_lists"]["POMIS"]]
+    assert labels == ["do()", "do(B=0)", "do(B=1)", "do(C=0)", "do(C=1)"]
+    assert docs["fig5b"]["arms"] == [[[], []], [["B"], [0]], [["B"], [1]], [["C"], [0]], [["C"], [1]]]
+    assert docs["fig5b"]["n_arm_instances"] == [1, 1, 1, 3, 3]
+
+
+def test_an_unsound_catalogue_expression_stops_with_the_panel_and_the_expression(instances, monkeypatch):
+    from causal_bandits.causal.expression import leaf
+    from causal_bandits.causal.z2id import Entry
+    from causal_bandits.errors import CausalBanditsError
+
+    wrong = Entry(("C",), ((),), leaf((), ("Y",)), "Y")  # P_c(y) = P(y): false on Fig. 2a
+    monkeypatch.setattr(catalogue, "catalogue", lambda G, reward, sets: [wrong])
+    with pytest.raises(CausalBanditsError, match=r"panel 'fig5b'.*P_\{c\}\(y\) = P\(y\)") as err:
+        catalogue.catalogue_document(instances["fig5b"])
+    assert "\n" not in str(err.value)
+
+
+USER_PANEL = {"graph": {"nodes": ["X", "Z", "Y"], "directed": [["X", "Z"], ["Z", "Y"]], "reward": "Y"},
+              "scm": {"q": {"U_X": 0.3, "U_Z": 0.2, "U_Y": 0.1}, "c": {"X": 0, "Z": 1, "Y": 0}}}
+
+
+def _pomis_plus_run(tmp_path, instance, doc, strategy, algorithm, horizon=150, bootstrap=20):
+    trace = tmp_path / f"{strategy}-{algorithm}.parquet"
+    run_chunk(instance, strategy=strategy, algorithm=algorithm, seeds=range(4), horizon=horizon, record_points=horizon,
+              trace_path=trace, summary_path=tmp_path / f"{trace.stem}.summary.parquet", metadata={"test": "1"},
+              catalogue=doc, pomis_plus={**POMIS_PLUS_SETTINGS, "bootstrap": bootstrap})
+    return pq.read_table(trace).to_pandas()
+
+
+@pytest.mark.parametrize("algorithm", ["TS", "KLUCB"])
+def test_a_graph_without_expressions_runs_pomis_plus_as_pomis(tmp_path, algorithm):
+    instance = experiments.instance_document("user", USER_PANEL)
+    doc = catalogue.catalogue_document(instance)
+    assert doc["n_expressions"] == 0 and "plays exactly POMIS" in doc["note"]
+    plus = _pomis_plus_run(tmp_path, instance, doc, "POMISplus", algorithm)
+    base = _pomis_plus_run(tmp_path, instance, doc, "POMIS", algorithm)
+    pd.testing.assert_frame_equal(plus, base)
+
+
+def test_pomis_plus_runs_on_a_paper_panel(tmp_path, instances):
+    doc = catalogue.catalogue_document(instances["fig5b"])
+    plus = _pomis_plus_run(tmp_path, instances["fig5b"], doc, "POMISplus", "TS", horizon=300)
+    base = _pomis_plus_run(tmp_path, instances["fig5b"], doc, "POMIS", "TS", horizon=300)
+    pomis_ids = set(instances["fig5b"]["arm_lists"]["POMIS"])
+    assert set(plus["arm"].unique()) <= pomis_ids  # arms reported by their BF ids
+    assert not plus["arm"].equals(base["arm"])  # the expressions change what is pulled

@@ -19,6 +19,7 @@ NONMANIP_OUTPUTS = [
     "figures/nonmanip/figure5_optimal_arm.pdf",
     "figures/nonmanip/table1.csv",
     "figures/nonmanip/table1.md",
+    "figures/nonmanip/catalogue.md",
 ]
 
 
@@ -89,6 +90,7 @@ def _planned_outputs(stdout: str) -> list[str]:
 # One algorithm of each paper: editing its module reruns only its runs (and what depends on them).
 EDITS = [
     ("bandits/klucb.py", "results/runs/nonmanip/", "/KLUCB/", "figures/nonmanip/table1"),
+    ("bandits/z2_thompson.py", "results/runs/nonmanip/", "/POMISplus/TS/", "figures/nonmanip/table1"),
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
     ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
 ]
@@ -117,8 +119,9 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     work = copy_workflow(tmp_path / "repo")
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
-    # nonmanip: 3 panels x 3 strategies x 2 algorithms x (1,000 seeds / 100 per job) chunks.
+    # nonmanip: 3 panels x 3 arm sets x 2 algorithms x (1,000 seeds / 100 per job) chunks, and POMIS+.
     assert re.search(r"nonmanip_run\s+180\b", result.stdout)
+    assert re.search(r"nonmanip_run_pomisplus\s+60\b", result.stdout)
 
 
 def test_a_killed_run_resumes_without_corrupt_files(tmp_path):

@@ -1,4 +1,8 @@
-# Lee & Bareinboim (AAAI-19): arm sets -> instances -> runs -> aggregate -> Table 1, Figure 5, claims.
+# Lee & Bareinboim (AAAI-19): arm sets -> instances -> (POMIS+ catalogues) -> runs -> aggregate ->
+# Table 1, Figure 5, claims.
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip.runs import policy_name
+
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
 NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
@@ -8,13 +12,14 @@ TARGETS["nonmanip"] = [
     "figures/nonmanip/figure5_optimal_arm.pdf",
     "figures/nonmanip/table1.csv",
     "figures/nonmanip/table1.md",
+    "figures/nonmanip/catalogue.md",
 ]
 
 # Rule-level, not global: other papers use wildcards of the same names with other values.
 NONMANIP_WILDCARDS = {
     "graph": "|".join(NONMANIP_GRAPHS),
     "panel": "|".join(NONMANIP_PANELS),
-    "strategy": "BF|MIS|POMIS",
+    "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
     "algorithm": "TS|KLUCB",
     "chunk": r"\d+",
 }
@@ -50,6 +55,34 @@ rule nonmanip_instance:
         "../scripts/nonmanip_instance.py"
 
 
+rule nonmanip_catalogue:
+    """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
+    input:
+        instance="results/nonmanip/instances/{panel}.json",
+        code=script_code("nonmanip_catalogue.py"),
+    output:
+        "results/nonmanip/catalogue/{panel}.json",
+    log:
+        "logs/nonmanip_catalogue/{panel}.log",
+    script:
+        "../scripts/nonmanip_catalogue.py"
+
+
+rule nonmanip_catalogue_listing:
+    """Every panel's catalogue for the reader: formulas, sources, free indices, instances per arm."""
+    input:
+        catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
+        code=script_code("nonmanip_catalogue_listing.py"),
+    output:
+        report("figures/nonmanip/catalogue.md", caption="../report/nonmanip_catalogue.rst", category="nonmanip"),
+    log:
+        "logs/nonmanip_catalogue_listing/catalogue.log",
+    script:
+        "../scripts/nonmanip_catalogue_listing.py"
+
+
 rule nonmanip_run:
     """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
     wildcard_constraints:
@@ -70,6 +103,37 @@ rule nonmanip_run:
         panel=lambda wc: NONMANIP["panels"][wc.experiment],
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
+    log:
+        run_path("nonmanip", "logs"),
+    benchmark:
+        run_path("nonmanip", "benchmarks/out")
+    script:
+        "../scripts/nonmanip_run.py"
+
+
+rule nonmanip_run_pomisplus:
+    """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue."""
+    wildcard_constraints:
+        experiment=NONMANIP_WILDCARDS["panel"],
+        strategy=POMIS_PLUS,
+        algorithm=NONMANIP_WILDCARDS["algorithm"],
+        chunk=NONMANIP_WILDCARDS["chunk"],
+    input:
+        instance="results/nonmanip/instances/{experiment}.json",
+        catalogue="results/nonmanip/catalogue/{experiment}.json",
+        code=run_sources("nonmanip", key=lambda algorithm: policy_name(POMIS_PLUS, algorithm)),
+    output:
+        trace=run_path("nonmanip"),
+        summary=summary_path(run_path("nonmanip")),
+    params:
+        seeds=lambda wc: [NONMANIP_CHUNKS[int(wc.chunk)].start, NONMANIP_CHUNKS[int(wc.chunk)].stop],
+        horizon=NONMANIP["horizon"],
+        record_points=config["record_points"],
+        panel=lambda wc: NONMANIP["panels"][wc.experiment],
+        pomis_plus=NONMANIP["pomis_plus"],
+    resources:
+        # the bootstrap keeps B replicates of every seed's data as leaf counts (int32)
+        mem_mb=lambda wc: 500 + config["seeds_per_job"] * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     log:
         run_path("nonmanip", "logs"),
     benchmark:
@@ -110,11 +174,14 @@ rule nonmanip_aggregate:
 
 
 rule nonmanip_table1:
-    """Table 1: mean cumulative regret at T, ours beside the paper's."""
+    """Table 1: mean cumulative regret at T, ours beside the paper's, and the POMIS+ reduction row."""
     input:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
+        catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
         code=script_code("nonmanip_table1.py"),
+    params:
+        pomis_plus=NONMANIP["pomis_plus"],
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
         md="figures/nonmanip/table1.md",
@@ -164,6 +231,7 @@ rule nonmanip_claims:
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         identical=expand("results/nonmanip/agg/{panel}.identical.json", panel=NONMANIP_PANELS),
+        catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
         table1="figures/nonmanip/table1.csv",
         code=script_code("nonmanip_claims.py"),
     output:

@@ -14,9 +14,11 @@ with logged(snakemake.log[0]) as log:
     results = {
         "arm_sets": {Path(p).stem: store.read_json(p) for p in inp.arm_sets},
         "instances": {Path(p).stem: store.read_json(p) for p in inp.instances},
+        "catalogues": {Path(p).stem: store.read_json(p) for p in inp.catalogues},
         "agg": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.agg},
         "identical_runs": {Path(p).name.split(".")[0]: store.read_json(p) for p in inp.identical},
         "table1": pd.read_csv(inp.table1),
+        "section": snakemake.params.section,
     }
     rows = [claim.check(results) for claim in claims.claims(results["instances"])]
     store.write_json(snakemake.output[0], document("nonmanip", snakemake.params.section, rows))

@@ -1,11 +1,18 @@
-"""Rule nonmanip_run: one seed chunk of one (panel, arm set, algorithm), to Parquet."""
+"""Rules nonmanip_run / nonmanip_run_pomisplus: one seed chunk of one (panel, strategy, algorithm), to Parquet."""
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import runs
 
 p, wc = snakemake.params, snakemake.wildcards
-with logged(snakemake.log[0]):
+with logged(snakemake.log[0]) as log:
     science = {"panel": p.panel, "horizon": p.horizon, "record_points": p.record_points}
+    pomis_plus = {}
+    if wc.strategy == runs.POMIS_PLUS:
+        pomis_plus = {"catalogue": store.read_json(snakemake.input.catalogue), "pomis_plus": dict(p.pomis_plus)}
+        science["pomis_plus"] = pomis_plus["pomis_plus"]
+        n = pomis_plus["catalogue"]["n_expressions"]
+        log.info("POMIS+ with %d catalogue expressions, settings %s%s", n, science["pomis_plus"],
+                 "" if n else ": z2ID found none, so this run plays exactly POMIS")
     runs.run_chunk(
         store.read_json(snakemake.input.instance),
         strategy=wc.strategy,
@@ -16,4 +23,5 @@ with logged(snakemake.log[0]):
         trace_path=snakemake.output.trace,
         summary_path=snakemake.output.summary,
         metadata=store.provenance(science),
+        **pomis_plus,
     )

@@ -10,8 +10,9 @@ from causal_bandits.papers.nonmanip import tables
 with logged(snakemake.log[0]):
     instances = {Path(p).stem: store.read_json(p) for p in snakemake.input.instances}
     aggs = {Path(p).stem: pq.read_table(p).to_pandas() for p in snakemake.input.agg}
+    catalogues = {Path(p).stem: store.read_json(p) for p in snakemake.input.catalogues}
     table = tables.table1(aggs, instances)
     store.write_atomic(snakemake.output.csv, lambda tmp: table.to_csv(tmp, index=False, float_format="%.6g"))
     titles = {k: v["title"] for k, v in instances.items()}
-    md = tables.table1_markdown(table, titles)
+    md = tables.table1_markdown(table, titles, snakemake.params.pomis_plus, catalogues)
     store.write_atomic(snakemake.output.md, lambda tmp: tmp.write_text(md))

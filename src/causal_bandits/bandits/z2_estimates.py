@@ -31,7 +31,8 @@ z² solver with no active instance makes exactly its base algorithm's draws.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -230,6 +231,11 @@ class Z2Policy:
             raise ValueError(f"feedback.values lacks the variables {missing}; the z² solvers need every variable")
         self._columns = [list(variables).index(v) for v in layout.variables]
         self.estimates = Z2Estimates(estimators, **estimates)
+
+    @classmethod
+    def from_catalogue(cls, catalogue: Mapping[str, Any], variables: Sequence[str], *, n_min: int = 20, **estimates):
+        """The solver for a catalogue document (:meth:`InstanceEstimators.to_json`)."""
+        return cls(InstanceEstimators.from_json(catalogue, n_min), variables, **estimates)
 
     def _reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         if n_arms != self.estimates.n_arms:

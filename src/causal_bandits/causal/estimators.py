@@ -12,9 +12,10 @@ least ``n_min`` samples in every source arm the instance reads ([R], SPEC §5.9)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Any
 
 import numpy as np
 
@@ -150,6 +151,21 @@ class InstanceEstimators:
         """Whether every arm an instance reads has ``n_min`` samples; ``n`` is (*batch, n_arms)."""
         short = (n < self.n_min).astype(float)  # (*batch, n_arms)
         return (short @ self.uses.T.astype(float)) == 0
+
+    def to_json(self) -> dict:
+        """The catalogue and its arms (what :meth:`from_json` needs, plus each entry's formula for a reader)."""
+        return {
+            "reward": self.reward,
+            "variables": list(self.layout.variables),
+            "arms": [[list(s), list(bits)] for s, bits in self.layout.arms],
+            "entries": [e.to_json() for e in self.entries],
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], n_min: int = 20) -> InstanceEstimators:
+        """Inverse of :meth:`to_json` (``n_min`` is a setting of the estimators, not of the catalogue)."""
+        layout = ArmLayout(tuple(d["variables"]), tuple((tuple(s), tuple(bits)) for s, bits in d["arms"]))
+        return cls([Entry.from_json(e) for e in d["entries"]], layout, d["reward"], n_min)
 
 
 def pomis_plus_estimators(G: CausalDiagram, reward: str, N: Sequence[str] = (), n_min: int = 20) -> InstanceEstimators:

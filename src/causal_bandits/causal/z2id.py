@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
 from causal_bandits.causal.evaluation import ArmLayout, Program
-from causal_bandits.causal.expression import Expr, free_variables, prod, show, sources, sum_over, to_json
+from causal_bandits.causal.expression import Expr, free_variables, from_json, prod, show, sources, sum_over, to_json
 from causal_bandits.causal.identification import Experiment, NotIdentifiable, identify
 from causal_bandits.rng import generator
 from causal_bandits.scm.diagram import CausalDiagram
@@ -108,7 +109,9 @@ class Entry:
         return f"{lhs}({self.reward.lower()}) = {show(self.expr)}"
 
     def to_json(self) -> dict:
+        """The entry for readers (formula, sources, free indices) and for :meth:`from_json` (tree)."""
         return {
+            "reward": self.reward,
             "target": list(self.target),
             "family": [list(s) for s in self.family],
             "sources": [list(s) for s in self.sources],
@@ -117,6 +120,11 @@ class Entry:
             "expr": self.formula(),
             "tree": to_json(self.expr),
         }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Entry:
+        """Inverse of :meth:`to_json`."""
+        return cls(tuple(d["target"]), tuple(tuple(s) for s in d["family"]), from_json(d["tree"]), d["reward"])
 
 
 def _families(others: Sequence[tuple[str, ...]]) -> list[tuple[tuple[str, ...], ...]]:

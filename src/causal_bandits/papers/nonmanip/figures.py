@@ -17,6 +17,7 @@ import seaborn as sns
 from matplotlib.axes import Axes
 
 from causal_bandits.causal.pomis import interventional_border, muct, pomis
+from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
 from causal_bandits.plots import (
     diagram_limits,
@@ -40,7 +41,7 @@ PANEL_LETTERS = "abcdefgh"
 #: on top) and of the solvers (TS solid, KL-UCB dashed). ``POMISplus`` is the file-safe key of POMIS+.
 STRATEGY_ORDER = ("POMIS+", "POMIS", "MIS", "BF")
 ALGORITHM_ORDER = ("TS", "KLUCB")
-LABELS = {"POMISplus": "POMIS+", "KLUCB": "KL-UCB"}
+LABELS = {POMIS_PLUS: "POMIS+", "KLUCB": "KL-UCB"}
 LINESTYLES = {"TS": "-", "KLUCB": "--"}
 
 

@@ -1,9 +1,16 @@
-"""The run stage of Lee & Bareinboim (AAAI-19): one seed chunk of one (panel, arm set, solver).
+"""The run stage of Lee & Bareinboim (AAAI-19): one seed chunk of one (panel, strategy, solver).
 
 The job reads the panel's instance document (the diagram, the SCM and the arm lists written by the
 instance stage), plays the strategy's arms with the solver, and stores the run. Arms are reported
 by their index in the panel's full (brute-force) arm list, so runs of different arm sets compare.
 Run jobs take exact means from the instance and never import pgmpy.
+
+Strategies BF, MIS and POMIS play their arm sets with TS or kl-UCB. POMIS+ (file-safe key
+``POMISplus``) is not a further arm set: it plays the POMIS arms with the z² version of the solver
+(AAAI-19 §5: "only POMIS+ employs z²-TS and z²-KL-UCB"), which also learns from the values of every
+variable in each pull through the panel's expression catalogue (the catalogue stage). Run paths
+keep the solver's name (``POMISplus/TS``), so Table 1 and Figure 5 pair POMIS+ with its solver as
+the paper does; :func:`policy_name` maps (strategy, solver) to the registry entry.
 """
 
 from __future__ import annotations
@@ -16,29 +23,48 @@ import numpy as np
 from causal_bandits import runs
 from causal_bandits.bandits.engine import linear_grid
 from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
 
 PAPER = "nonmanip"
-#: The solvers of §5: names used in configs and run paths -> policy classes (dotted paths).
-ALGORITHMS = {"TS": "causal_bandits.bandits.thompson.ThompsonSampling", "KLUCB": "causal_bandits.bandits.klucb.KLUCB"}
+#: The solvers of §5 and their z² versions (POMIS+): registry names -> policy classes (dotted paths).
+ALGORITHMS = {
+    "TS": "causal_bandits.bandits.thompson.ThompsonSampling",
+    "KLUCB": "causal_bandits.bandits.klucb.KLUCB",
+    "z2TS": "causal_bandits.bandits.z2_thompson.Z2ThompsonSampling",
+    "z2KLUCB": "causal_bandits.bandits.z2_klucb.Z2KLUCB",
+}
+
+
+def policy_name(strategy: str, algorithm: str) -> str:
+    """The registry entry of a run: ``z2TS`` for (POMISplus, TS), the solver itself otherwise."""
+    return f"z2{algorithm}" if strategy == POMIS_PLUS else algorithm
 
 
 def environment(instance: Mapping[str, Any], strategy: str) -> tuple[InterventionArms, np.ndarray]:
-    """The strategy's arms as an environment (exact means from the instance), and their ids."""
+    """The strategy's arms as an environment (exact means from the instance), and their ids; POMIS+
+    plays the POMIS arms and observes every variable of each pull."""
     diagram = CausalDiagram.from_dict(instance["graph"])
     scm = XorBernoulliSCM(diagram, instance["scm"]["q"], instance["scm"]["c"])
-    ids = np.asarray(instance["arm_lists"][strategy], dtype=np.int64)
+    ids = np.asarray(instance["arm_lists"]["POMIS" if strategy == POMIS_PLUS else strategy], dtype=np.int64)
     arms = tuple(instance["arms"][i]["values"] for i in ids)
     means = np.array([instance["arms"][i]["mu"] for i in ids])
-    return InterventionArms(scm, instance["reward"], arms, means), ids
+    return InterventionArms(scm, instance["reward"], arms, means, observe=strategy == POMIS_PLUS), ids
 
 
 def run_chunk(instance: Mapping[str, Any], *, strategy: str, algorithm: str, seeds: Sequence[int], horizon: int,
-              record_points: int, trace_path: str, summary_path: str, metadata: Mapping[str, str]) -> None:
-    """Simulate one chunk and write its trace and summary Parquet files atomically."""
+              record_points: int, trace_path: str, summary_path: str, metadata: Mapping[str, str],
+              catalogue: Mapping[str, Any] | None = None, pomis_plus: Mapping[str, Any] | None = None) -> None:
+    """Simulate one chunk and write its trace and summary Parquet files atomically. POMIS+ needs the
+    panel's ``catalogue`` document and the ``pomis_plus`` settings (bootstrap, refresh, n_min, ...)."""
     env, ids = environment(instance, strategy)
-    runs.run_chunk(runs.policy_class(ALGORITHMS[algorithm])(), env, [RegretTrace(linear_grid(horizon, record_points))], paper=PAPER,
+    policy = runs.policy_class(ALGORITHMS[policy_name(strategy, algorithm)])
+    if strategy == POMIS_PLUS:
+        policy = policy.from_catalogue(catalogue, env.scm.diagram.nodes, **pomis_plus)
+    else:
+        policy = policy()
+    runs.run_chunk(policy, env, [RegretTrace(linear_grid(horizon, record_points))], paper=PAPER,
                    experiment=instance["experiment"], strategy=strategy, algorithm=algorithm, seeds=seeds,
                    horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=metadata,
                    arm_ids=ids)
