@@ -128,3 +128,22 @@ def test_enough_samples():
     ok = est.enough_samples(n)[0]
     for i, inst in enumerate(est.instances):
         assert ok[i] == (not est.uses[i, 1])
+
+
+def test_qp_terminates_on_singular_covariances():
+    """Bootstrap covariances from few replicates are singular, and an estimator constant over the
+    replicates has variance 0: the QP still returns simplex weights no worse than any single estimator."""
+    rng = np.random.default_rng(7)
+    m, n = 12, 200
+    reps = rng.normal(size=(n, 2, m))  # B = 2 replicates: every covariance has rank <= 1
+    reps[:, :, 3] = 0.5  # a constant estimator
+    cov = np.einsum("nbi,nbj->nij", reps - reps.mean(axis=1, keepdims=True), reps - reps.mean(axis=1, keepdims=True))
+    cov[:, 0, :] = cov[:, :, 0] = 0.0
+    cov[:, 0, 0] = rng.uniform(0.01, 1.0, n)  # the trivial estimator, independent of the others
+    allowed = rng.random((n, m)) < 0.7
+    allowed[:, 0] = True
+    w, var = min_variance_weights(cov, allowed)
+    assert np.allclose(w.sum(axis=1), 1.0) and (w >= 0).all() and (w[~allowed] == 0).all()
+    diagonal = np.where(allowed, np.diagonal(cov, axis1=1, axis2=2), np.nan)
+    ridge = 1e-10 * np.nanmean(diagonal, axis=1)  # the QP's ridge is 1e-12 tr(Σ)/m
+    assert (var <= np.nanmin(diagonal, axis=1) + ridge).all()

@@ -106,6 +106,7 @@ class Z2Estimates:
         # sample size of each arm when its resamples were drawn.
         self._replicates = np.zeros((n_seeds, self.B, self.est.program.n_leaf_cells), dtype=np.int32)
         self._drawn_at = np.zeros((n_seeds, A))
+        self._covered = np.zeros((n_seeds, self.est.n_instances), dtype=bool)
         words = (bootstrap_stream.uniform(4) * 2**32).astype(np.uint64)
         self._gens = [np.random.default_rng([int(w) for w in row]) for row in words]
         self._cov = np.zeros((n_seeds, A, K, K))
@@ -141,7 +142,11 @@ class Z2Estimates:
         instance (elsewhere θ̂ and ŝ² are meaningless and the base algorithm's own statistics apply)."""
         n, wins = self.n, self.wins
         values = self.est.values(self.leaf_counts[:, :-1], n)
-        active = self.est.support(self.leaf_counts) & self.est.enough_samples(n)
+        # Data only grow, so a covered support stays covered: check only the instances not yet covered.
+        todo = np.flatnonzero(~self._covered.all(axis=0))
+        if todo.size:
+            self._covered[:, todo] = self.est.support(self.leaf_counts[:, :-1], todo)
+        active = self._covered & self.est.enough_samples(n)
         act = active[:, self._slot_ids] & self._slot_ok  # (S, A, K)
         has_active = act.any(axis=-1)
         # reads[s, a, b]: an active instance of arm a reads the data of arm b; size: the total size of
@@ -188,7 +193,7 @@ class Z2Estimates:
                 if arms.any():
                     self._resample(s, np.flatnonzero(arms))
             # A resample keeps each table's size: the replicates share the data's totals.
-            reps = self.est.values(self._replicates[batch].astype(float), self.n[batch, None, :],
+            reps = self.est.values(self._replicates[batch], self.n[batch, None, :],
                                    due[batch].any(axis=0))  # (b, B, I)
             bi, ai = np.nonzero(due[batch])
             reps = reps[bi[:, None, None], np.arange(self.B)[:, None], self._slot_ids[ai][:, None, :]]  # (d, B, K)

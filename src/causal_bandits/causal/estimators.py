@@ -136,11 +136,13 @@ class InstanceEstimators:
             which = [j for j, e in enumerate(self.entries) if e.target in sets]
         return self._flat_values(self.program.evaluate_leaves(leaf_counts, totals, which), leaf_counts.shape[:-1])
 
-    def support(self, leaf_counts: np.ndarray) -> np.ndarray:
-        """Whether each instance's support is covered (SPEC §2.8), (*batch, n_instances)."""
+    def support(self, leaf_counts: np.ndarray, instances: np.ndarray | None = None) -> np.ndarray:
+        """Whether each instance's support is covered (SPEC §2.8), (*batch, n_instances); with
+        ``instances`` (ids), only those, (*batch, len(instances))."""
         batch = leaf_counts.shape[:-1]
         table = np.concatenate([leaf_counts[..., : self._n_leaf_cells], np.full(batch + (1,), np.inf)], axis=-1)
-        return (table[..., self._cells] > 0).all(axis=-1)
+        cells = self._cells if instances is None else self._cells[instances]
+        return (table[..., cells] > 0).all(axis=-1)
 
     def values_and_support(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(values, support covered) for every instance on count tables (*batch, n_arms, n_cells)."""

@@ -53,12 +53,16 @@ def min_variance_weights(cov: np.ndarray, allowed: np.ndarray, tol: float = 1e-1
     support = np.zeros((n, m), dtype=bool)
     support[rows, first] = True
     w = support.astype(float)
+    previous = np.full(n, np.inf)
     for _ in range(4 * m + 10):
         grad = np.einsum("nij,nj->ni", cov, w)
         variance = (w * grad).sum(axis=1)
         candidate = np.where(allowed & ~support, grad, np.inf)
         j = candidate.argmin(axis=1)
-        todo = candidate[rows, j] < variance * (1.0 - tol)
+        # Each major step lowers the variance in exact arithmetic; a step that did not (a nearly
+        # singular Σ: a constant estimator, B close to the number of estimators) ends that problem.
+        todo = (candidate[rows, j] < variance * (1.0 - tol)) & (variance < previous * (1.0 - tol))
+        previous = variance
         if not todo.any():
             break
         support[todo, j[todo]] = True
