@@ -86,7 +86,7 @@ class Z2Estimates:
         self._uses_slot = estimators.uses[self._slot_ids] & self._slot_ok[..., None]
         feeds = estimators.program.feeds
         width = max(f.shape[1] for f in feeds)
-        pad = estimators.program.n_leaf_cells
+        pad = estimators.program.n_leaf_cells + 1
         # _feeds[a, c]: the leaf-count positions a sample of arm a in cell c adds one to (padded)
         self._feeds = np.stack([np.pad(f, ((0, 0), (0, width - f.shape[1])), constant_values=pad) for f in feeds])
 
@@ -99,9 +99,11 @@ class Z2Estimates:
         self.counts = np.zeros((n_seeds, A, C))
         self.n = np.zeros((n_seeds, A))
         self.wins = np.zeros((n_seeds, A))
-        # Leaf counts of the data, kept up to date sample by sample; the last column takes the
-        # padding of the feed positions.
-        self.leaf_counts = np.zeros((n_seeds, self.est.program.n_leaf_cells + 1))
+        # Leaf counts of the data, kept up to date sample by sample, then the +inf column of the
+        # support rule and a column for the padding of the feed positions.
+        L = self.est.program.n_leaf_cells
+        self.leaf_counts = np.zeros((n_seeds, L + 2))
+        self.leaf_counts[:, L] = np.inf
         # The bootstrap replicates of every seed's data, as leaf counts (exact integers), and the
         # sample size of each arm when its resamples were drawn.
         self._replicates = np.zeros((n_seeds, self.B, self.est.program.n_leaf_cells), dtype=np.int32)
@@ -141,11 +143,12 @@ class Z2Estimates:
         """(θ̂, ŝ², has) per (seed, arm) for round ``t``; ``has`` marks arms with at least one usable
         instance (elsewhere θ̂ and ŝ² are meaningless and the base algorithm's own statistics apply)."""
         n, wins = self.n, self.wins
-        values = self.est.values(self.leaf_counts[:, :-1], n)
-        # Data only grow, so a covered support stays covered: check only the instances not yet covered.
-        todo = np.flatnonzero(~self._covered.all(axis=0))
+        values = self.est.values(self.leaf_counts, n)
+        # Data only grow, so a covered support stays covered: check only the (seed, instance) pairs
+        # not yet covered.
+        seeds, todo = np.nonzero(~self._covered)
         if todo.size:
-            self._covered[:, todo] = self.est.support(self.leaf_counts[:, :-1], todo)
+            self._covered[seeds, todo] = self.est.support(self.leaf_counts, seeds, todo)
         active = self._covered & self.est.enough_samples(n)
         act = active[:, self._slot_ids] & self._slot_ok  # (S, A, K)
         has_active = act.any(axis=-1)

@@ -136,18 +136,23 @@ class InstanceEstimators:
             which = [j for j, e in enumerate(self.entries) if e.target in sets]
         return self._flat_values(self.program.evaluate_leaves(leaf_counts, totals, which), leaf_counts.shape[:-1])
 
-    def support(self, leaf_counts: np.ndarray, instances: np.ndarray | None = None) -> np.ndarray:
-        """Whether each instance's support is covered (SPEC §2.8), (*batch, n_instances); with
-        ``instances`` (ids), only those, (*batch, len(instances))."""
-        batch = leaf_counts.shape[:-1]
-        table = np.concatenate([leaf_counts[..., : self._n_leaf_cells], np.full(batch + (1,), np.inf)], axis=-1)
-        cells = self._cells if instances is None else self._cells[instances]
-        return (table[..., cells] > 0).all(axis=-1)
+    def support(self, table: np.ndarray, rows: np.ndarray | None = None, instances: np.ndarray | None = None) -> np.ndarray:
+        """Whether supports are covered (SPEC §2.8) in ``table``: leaf counts whose column
+        ``n_leaf_cells`` is +inf (where the instances' cell lists are padded, :meth:`padded`). Every
+        instance of every batch row, (*batch, n_instances), or only the pairs (rows[i], instances[i])."""
+        if instances is None:
+            return (table[..., self._cells] > 0).all(axis=-1)
+        return (table[rows[:, None], self._cells[instances]] > 0).all(axis=-1)
+
+    def padded(self, leaf_counts: np.ndarray) -> np.ndarray:
+        """Leaf counts (*batch, n_leaf_cells) with the +inf column :meth:`support` needs."""
+        return np.concatenate([leaf_counts, np.full(leaf_counts.shape[:-1] + (1,), np.inf)], axis=-1)
 
     def values_and_support(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(values, support covered) for every instance on count tables (*batch, n_arms, n_cells)."""
         leaf_counts = self.program.leaf_counts(counts)
-        return self.values(leaf_counts, np.asarray(counts, dtype=float).sum(axis=-1)), self.support(leaf_counts)
+        totals = np.asarray(counts, dtype=float).sum(axis=-1)
+        return self.values(leaf_counts, totals), self.support(self.padded(leaf_counts))
 
     def enough_samples(self, n: np.ndarray) -> np.ndarray:
         """Whether every arm an instance reads has ``n_min`` samples; ``n`` is (*batch, n_arms)."""
