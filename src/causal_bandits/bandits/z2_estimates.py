@@ -84,6 +84,7 @@ class Z2Estimates:
         self._slot_ids = np.where(self._slot_ok, slots, 0)
         # uses_slot[a, k, b]: instance k of arm a reads the data of arm b
         self._uses_slot = estimators.uses[self._slot_ids] & self._slot_ok[..., None]
+        self._reads_arm = estimators.uses.T.astype(float)  # (n_arms, n_instances)
         feeds = estimators.program.feeds
         width = max(f.shape[1] for f in feeds)
         pad = estimators.program.n_leaf_cells + 1
@@ -109,6 +110,7 @@ class Z2Estimates:
         self._replicates = np.zeros((n_seeds, self.B, self.est.program.n_leaf_cells), dtype=np.int32)
         self._drawn_at = np.zeros((n_seeds, A))
         self._covered = np.zeros((n_seeds, self.est.n_instances), dtype=bool)
+        self._fresh = np.zeros((n_seeds, A), dtype=bool)  # arms with samples since the last support check
         words = (bootstrap_stream.uniform(4) * 2**32).astype(np.uint64)
         self._gens = [np.random.default_rng([int(w) for w in row]) for row in words]
         self._cov = np.zeros((n_seeds, A, K, K))
@@ -129,6 +131,7 @@ class Z2Estimates:
         self.n[rows, arms] += 1
         self.wins[rows, arms] += self._y1[cells]
         self.leaf_counts[rows[:, None], self._feeds[arms, cells]] += 1
+        self._fresh[rows, arms] = True
         self._stale[rows, arms] = True
 
     # ------------------------------------------------------------------------------ estimates
@@ -145,8 +148,10 @@ class Z2Estimates:
         n, wins = self.n, self.wins
         values = self.est.values(self.leaf_counts, n)
         # Data only grow, so a covered support stays covered: check only the (seed, instance) pairs
-        # not yet covered.
-        seeds, todo = np.nonzero(~self._covered)
+        # not yet covered whose instance reads an arm with new samples.
+        check = ~self._covered & ((self._fresh.astype(float) @ self._reads_arm) > 0)
+        self._fresh[:] = False
+        seeds, todo = np.nonzero(check)
         if todo.size:
             self._covered[seeds, todo] = self.est.support(self.leaf_counts, seeds, todo)
         active = self._covered & self.est.enough_samples(n)
