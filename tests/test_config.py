@@ -38,6 +38,9 @@ def test_defaults_are_filled_in():
         (lambda c: c["nonmanip"].__setitem__("horizon", "long"), "nonmanip.horizon = 'long'"),
         (lambda c: c["nonmanip"]["panels"]["fig5a"].__setitem__("graph", "fig9"), "panels.fig5a.graph"),
         (lambda c: c["nonmanip"].pop("panels"), "'panels' is a required property"),
+        (lambda c: c["nonmanip"]["pomis_plus"].__setitem__("bootstrap", 1), "nonmanip.pomis_plus.bootstrap = 1"),
+        (lambda c: c["nonmanip"]["pomis_plus"].__setitem__("refresh", "weekly"), "nonmanip.pomis_plus.refresh = 'weekly'"),
+        (lambda c: c["nonmanip"].__setitem__("strategies", ["POMIS+"]), "nonmanip.strategies.0"),
     ],
 )
 def test_violations_are_one_line(edit, expected):
