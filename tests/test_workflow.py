@@ -20,6 +20,8 @@ NONMANIP_OUTPUTS = [
     "figures/nonmanip/table1.csv",
     "figures/nonmanip/table1.md",
     "figures/nonmanip/catalogue.md",
+    "figures/nonmanip/robustness.md",
+    "figures/nonmanip/robustness.pdf",
 ]
 
 
@@ -120,8 +122,10 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     # nonmanip: 3 panels x 3 arm sets x 2 algorithms x (1,000 seeds / 100 per job) chunks, and POMIS+.
-    assert re.search(r"nonmanip_run\s+180\b", result.stdout)
-    assert re.search(r"nonmanip_run_pomisplus\s+60\b", result.stdout)
+    assert re.search(r"nonmanip_run\s+420\b", result.stdout)  # and 40 robustness instances x 3 x 2
+    # POMIS+: 3 panels x 2 algorithms x 10 chunks, and the robustness experiment (config comment):
+    # 40 instances x 2 algorithms x 1 chunk of 100 seeds.
+    assert re.search(r"nonmanip_run_pomisplus\s+140\b", result.stdout)
 
 
 def test_a_killed_run_resumes_without_corrupt_files(tmp_path):

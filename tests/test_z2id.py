@@ -196,3 +196,19 @@ def test_validation_catches_a_wrong_formula():
     layout = ArmLayout.of_sets(G.nodes, [(), ("X",)])
     model = ConfoundedCPT.random(G, np.random.default_rng(0))
     assert validate([wrong], layout, model.joint)[0] > 1e-3
+
+
+@pytest.mark.parametrize("graph", ["fig2a", "fig5d"])
+def test_confounded_cpt_samples_its_exact_joint(graph):
+    G = GRAPHS[graph]
+    model = ConfoundedCPT.from_dict(G, json.loads(json.dumps(ConfoundedCPT.random(G, np.random.default_rng(4)).to_dict())))
+    rng = np.random.default_rng(5)
+    n = 200_000
+    for do in ({}, {G.nodes[1]: 1}):
+        intervened = np.array([[v in do for v in G.nodes]] * n)
+        values = np.array([[bool(do.get(v, 0)) for v in G.nodes]] * n)
+        state = model.sample_values(rng.random((n, len(model.exogenous))), intervened, values)
+        cells = state.astype(np.int64) @ (1 << np.arange(len(G.nodes))[::-1])
+        freq = np.bincount(cells, minlength=2 ** len(G.nodes)) / n
+        exact = model.joint(do).reshape(-1)
+        assert (np.abs(freq - exact) <= 5 * np.sqrt(exact * (1 - exact) / n) + 1e-12).all()

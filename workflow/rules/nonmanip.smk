@@ -1,12 +1,33 @@
 # Lee & Bareinboim (AAAI-19): arm sets -> instances -> (POMIS+ catalogues) -> runs -> aggregate ->
 # Table 1, Figure 5, claims.
 from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import robustness as nonmanip_robustness
 from causal_bandits.papers.nonmanip.runs import policy_name
 
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
 NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
 NONMANIP_CHUNKS = chunk_seeds(NONMANIP["n_seeds"], config["seeds_per_job"])
+# Beyond the paper: the robustness experiment's instances (Fig. 5d-consistent graphs, random SCMs).
+NONMANIP_ROBUST = NONMANIP["robustness"]
+NONMANIP_ROBUST_NAMES = nonmanip_robustness.names(NONMANIP_ROBUST, NONMANIP_PANELS)
+NONMANIP_ROBUST_CHUNKS = chunk_seeds(NONMANIP_ROBUST["n_seeds"], config["seeds_per_job"])
+
+
+def nonmanip_chunks(experiment):
+    """Seed chunks of an experiment: a Figure 5 panel's or a robustness instance's."""
+    return NONMANIP_ROBUST_CHUNKS if experiment in NONMANIP_ROBUST_NAMES else NONMANIP_CHUNKS
+
+
+def nonmanip_run_params(wildcards):
+    """Seeds, horizon and the config slice (provenance) of a run job."""
+    robust = wildcards.experiment in NONMANIP_ROBUST_NAMES
+    chunk = nonmanip_chunks(wildcards.experiment)[int(wildcards.chunk)]
+    return {"seeds": [chunk.start, chunk.stop],
+            "horizon": NONMANIP_ROBUST["horizon"] if robust else NONMANIP["horizon"],
+            "panel": NONMANIP_ROBUST if robust else NONMANIP["panels"][wildcards.experiment]}
+
+
 TARGETS["nonmanip"] = [
     *(f"figures/nonmanip/figure{i}.{ext}" for i in range(1, 6) for ext in ("pdf", "png")),
     "figures/nonmanip/figure5_optimal_arm.pdf",
@@ -14,11 +35,16 @@ TARGETS["nonmanip"] = [
     "figures/nonmanip/table1.md",
     "figures/nonmanip/catalogue.md",
 ]
+if NONMANIP_ROBUST_NAMES:
+    TARGETS["nonmanip"] += ["figures/nonmanip/robustness.pdf", "figures/nonmanip/robustness.png",
+                            "figures/nonmanip/robustness.md"]
 
 # Rule-level, not global: other papers use wildcards of the same names with other values.
 NONMANIP_WILDCARDS = {
     "graph": "|".join(NONMANIP_GRAPHS),
     "panel": "|".join(NONMANIP_PANELS),
+    "experiment": "|".join(NONMANIP_PANELS + NONMANIP_ROBUST_NAMES),  # panels and robustness instances
+    "robust": "|".join(NONMANIP_ROBUST_NAMES) or "^$",
     "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
     "algorithm": "TS|KLUCB",
     "chunk": r"\d+",
@@ -58,7 +84,7 @@ rule nonmanip_instance:
 rule nonmanip_catalogue:
     """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        panel=NONMANIP_WILDCARDS["experiment"],
     input:
         instance="results/nonmanip/instances/{panel}.json",
         code=script_code("nonmanip_catalogue.py"),
@@ -86,7 +112,7 @@ rule nonmanip_catalogue_listing:
 rule nonmanip_run:
     """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
     wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
         strategy=NONMANIP_WILDCARDS["strategy"],
         algorithm=NONMANIP_WILDCARDS["algorithm"],
         chunk=NONMANIP_WILDCARDS["chunk"],
@@ -97,10 +123,10 @@ rule nonmanip_run:
         trace=run_path("nonmanip"),
         summary=summary_path(run_path("nonmanip")),
     params:
-        seeds=lambda wc: [NONMANIP_CHUNKS[int(wc.chunk)].start, NONMANIP_CHUNKS[int(wc.chunk)].stop],
-        horizon=NONMANIP["horizon"],
+        seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
+        horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
         record_points=config["record_points"],
-        panel=lambda wc: NONMANIP["panels"][wc.experiment],
+        panel=lambda wc: nonmanip_run_params(wc)["panel"],
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     log:
@@ -114,7 +140,7 @@ rule nonmanip_run:
 rule nonmanip_run_pomisplus:
     """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue."""
     wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
         strategy=POMIS_PLUS,
         algorithm=NONMANIP_WILDCARDS["algorithm"],
         chunk=NONMANIP_WILDCARDS["chunk"],
@@ -126,10 +152,10 @@ rule nonmanip_run_pomisplus:
         trace=run_path("nonmanip"),
         summary=summary_path(run_path("nonmanip")),
     params:
-        seeds=lambda wc: [NONMANIP_CHUNKS[int(wc.chunk)].start, NONMANIP_CHUNKS[int(wc.chunk)].stop],
-        horizon=NONMANIP["horizon"],
+        seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
+        horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
         record_points=config["record_points"],
-        panel=lambda wc: NONMANIP["panels"][wc.experiment],
+        panel=lambda wc: nonmanip_run_params(wc)["panel"],
         pomis_plus=NONMANIP["pomis_plus"],
     resources:
         # the bootstrap keeps B replicates of every seed's data as leaf counts (int32)
@@ -224,6 +250,84 @@ rule nonmanip_diagrams:
         "../scripts/nonmanip_diagrams.py"
 
 
+rule nonmanip_robustness_graphs:
+    """Beyond the paper: every graph consistent with the paper's Fig. 5d facts, and the seeded sample run."""
+    input:
+        script_code("nonmanip_robustness_graphs.py"),
+    output:
+        "results/nonmanip/robustness/graphs.json",
+    params:
+        robustness=NONMANIP_ROBUST,
+    log:
+        "logs/nonmanip_robustness_graphs/graphs.log",
+    benchmark:
+        "benchmarks/out/nonmanip/robustness_graphs.tsv"
+    script:
+        "../scripts/nonmanip_robustness_graphs.py"
+
+
+rule nonmanip_robustness_instance:
+    """Beyond the paper: a robustness instance (graph, N, random SCM) with its arms and exact means."""
+    wildcard_constraints:
+        experiment=NONMANIP_WILDCARDS["robust"],
+    input:
+        graphs=lambda wc: ["results/nonmanip/robustness/graphs.json"] if wc.experiment.startswith("rob_g") else [],
+        code=script_code("nonmanip_robustness_instance.py"),
+    output:
+        "results/nonmanip/instances/{experiment}.json",
+    params:
+        panels=NONMANIP["panels"],
+    log:
+        "logs/nonmanip_robustness_instance/{experiment}.log",
+    script:
+        "../scripts/nonmanip_robustness_instance.py"
+
+
+def nonmanip_robustness_summaries(wildcards):
+    return {
+        f"{e}/{s}/{a}": [
+            summary_path(run_path("nonmanip")).format(experiment=e, strategy=s, algorithm=a, chunk=k)
+            for k in range(len(NONMANIP_ROBUST_CHUNKS))
+        ]
+        for e in NONMANIP_ROBUST_NAMES
+        for s in NONMANIP["strategies"]
+        for a in NONMANIP["algorithms"]
+    }
+
+
+rule nonmanip_robustness_orderings:
+    """Beyond the paper: for every robustness instance and solver, whether each of the paper's orderings holds."""
+    input:
+        unpack(nonmanip_robustness_summaries),
+        instances=expand("results/nonmanip/instances/{experiment}.json", experiment=NONMANIP_ROBUST_NAMES),
+        code=script_code("nonmanip_robustness_orderings.py"),
+    output:
+        "results/nonmanip/robustness/orderings.csv",
+    log:
+        "logs/nonmanip_robustness_orderings/orderings.log",
+    script:
+        "../scripts/nonmanip_robustness_orderings.py"
+
+
+rule nonmanip_robustness_report:
+    """Beyond the paper: the robustness figure (regret ratios) and table (how often each ordering holds)."""
+    input:
+        orderings="results/nonmanip/robustness/orderings.csv",
+        graphs=["results/nonmanip/robustness/graphs.json"] if NONMANIP_ROBUST["graphs"]["sample"] else [],
+        code=script_code("nonmanip_robustness_report.py"),
+    output:
+        pdf=report("figures/nonmanip/robustness.pdf", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
+        png="figures/nonmanip/robustness.png",
+        md="figures/nonmanip/robustness.md",
+    params:
+        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        robustness=NONMANIP_ROBUST,
+    log:
+        "logs/nonmanip_robustness_report/report.log",
+    script:
+        "../scripts/nonmanip_robustness_report.py"
+
+
 rule nonmanip_claims:
     """Each claim of the paper evaluated on our results."""
     input:
@@ -233,6 +337,8 @@ rule nonmanip_claims:
         identical=expand("results/nonmanip/agg/{panel}.identical.json", panel=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
         table1="figures/nonmanip/table1.csv",
+        robustness=["results/nonmanip/robustness/orderings.csv"] if NONMANIP_ROBUST_NAMES else [],
+        robustness_graphs=["results/nonmanip/robustness/graphs.json"] if NONMANIP_ROBUST["graphs"]["sample"] else [],
         code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",

@@ -19,6 +19,8 @@ with logged(snakemake.log[0]) as log:
         "identical_runs": {Path(p).name.split(".")[0]: store.read_json(p) for p in inp.identical},
         "table1": pd.read_csv(inp.table1),
         "section": snakemake.params.section,
+        "robustness": pd.read_csv(inp.robustness[0]) if inp.robustness else None,
+        "robustness_graphs": store.read_json(inp.robustness_graphs[0]) if inp.robustness_graphs else None,
     }
     rows = [claim.check(results) for claim in claims.claims(results["instances"])]
     store.write_json(snakemake.output[0], document("nonmanip", snakemake.params.section, rows))

@@ -9,7 +9,11 @@ Unif[0.05, 0.95]) is :meth:`ConfoundedCPT.random`.
 
 :meth:`ConfoundedCPT.joint` computes P(V | do(x)) exactly by enumerating every configuration of
 U and V (2^(|U| + |V|) terms, a few thousand for the papers' graphs): the ground truth against
-which the identification expressions of :mod:`causal_bandits.causal.z2id` are validated.
+which the identification expressions of :mod:`causal_bandits.causal.z2id` are validated, and the
+exact arm means of the robustness experiment. :meth:`ConfoundedCPT.sample_values` draws every
+node from uniforms (vectorised over seeds), with the interface of
+:meth:`~causal_bandits.scm.xor_bernoulli.XorBernoulliSCM.sample_values`, so that
+:class:`~causal_bandits.scm.xor_bernoulli.InterventionArms` plays its interventions as arms.
 """
 
 from __future__ import annotations
@@ -70,6 +74,36 @@ class ConfoundedCPT:
             flips = parity ^ scm.c[v]
             tables[v] = np.where(flips == 1, 1.0 - scm.q[f"U_{v}"], scm.q[f"U_{v}"])
         return cls(diagram, p_u, tables)
+
+    def to_dict(self) -> dict:
+        """``{"family": "random_cpt", "p_u": [...], "p1": {v: [...]}}`` (the diagram is stored apart)."""
+        return {"family": "random_cpt", "p_u": list(self.p_u), "p1": {v: list(map(float, t)) for v, t in self.p1.items()}}
+
+    @classmethod
+    def from_dict(cls, diagram: CausalDiagram, d: Mapping) -> ConfoundedCPT:
+        """Inverse of :meth:`to_dict`."""
+        return cls(diagram, tuple(d["p_u"]), {v: np.asarray(t, dtype=float) for v, t in d["p1"].items()})
+
+    @property
+    def exogenous(self) -> tuple[str, ...]:
+        """The uniforms of one draw: the confounders U_<ab> (in :func:`confounders` order), then one
+        per node (V = 1 iff its uniform < P(V = 1 | pa, U))."""
+        return tuple(f"U_{a}{b}" for a, b in confounders(self.diagram)) + tuple(f"U_{v}" for v in self.diagram.nodes)
+
+    def sample_values(self, noise: np.ndarray, intervened: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Draws of every node, (n, n_nodes) bool in ``diagram.nodes`` order, from ``noise`` (n,
+        len(exogenous)) uniforms; where ``intervened`` (n, n_nodes) the node is set to ``values``."""
+        n_u = len(self.p_u)
+        u = noise[:, :n_u] < np.array(self.p_u)
+        col = {v: i for i, v in enumerate(self.diagram.nodes)}
+        state = np.zeros((noise.shape[0], len(col)), dtype=bool)
+        for v in self.diagram.topological_order():
+            parents, conf = self._inputs(v)
+            bits = np.concatenate([state[:, [col[p] for p in parents]], u[:, conf]], axis=1)
+            j = col[v]
+            draw = noise[:, n_u + j] < self.p1[v][config_index(bits)]
+            state[:, j] = np.where(intervened[:, j], values[:, j], draw)
+        return state
 
     @cached_property
     def _factors(self) -> dict[str, np.ndarray]:

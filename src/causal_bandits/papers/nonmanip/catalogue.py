@@ -23,9 +23,8 @@ from causal_bandits.causal.estimators import InstanceEstimators
 from causal_bandits.causal.evaluation import ArmLayout
 from causal_bandits.causal.z2id import catalogue, validate
 from causal_bandits.errors import CausalBanditsError
-from causal_bandits.scm.confounded_cpt import ConfoundedCPT
+from causal_bandits.papers.nonmanip import scms
 from causal_bandits.scm.diagram import CausalDiagram
-from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 #: An expression is sound on the panel's SCM when it is within this of the exact P_x(y) (SPEC §2.7).
 VALIDATION_TOLERANCE = 1e-9
@@ -46,8 +45,7 @@ def catalogue_document(instance: Mapping[str, Any]) -> dict[str, Any]:
     reward = instance["reward"]
     layout = pomis_layout(instance)
     entries = catalogue(G, reward, instance["sets"]["POMIS"])
-    scm = XorBernoulliSCM(G, instance["scm"]["q"], instance["scm"]["c"])
-    errors = validate(entries, layout, ConfoundedCPT.from_xor_bernoulli(scm).joint)
+    errors = validate(entries, layout, scms.exact_model(G, instance["scm"]).joint)
     for entry, error in zip(entries, errors):
         if np.isnan(error):
             raise CausalBanditsError(

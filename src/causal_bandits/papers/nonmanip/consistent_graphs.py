@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from causal_bandits.causal.pomis import brute_force_sets, minimal_intervention_sets, n_arms, pomis
@@ -92,19 +93,9 @@ def consistent_graphs(facts: dict = FIG5D_FACTS, max_directed: int = 9, max_bidi
     ``max_bidirected`` edges; sorted by (number of edges, edges)."""
     nodes, reward, N, arms = facts["nodes"], facts["reward"], tuple(facts["N"]), tuple(facts["arms"])
     kept = [v for v in nodes if v not in N]
-    kept_pairs = _pairs(kept)
     hidden_pairs = [p for p in _pairs(nodes) if set(p) & set(N)]
-    # 1. The projections with the stated counts (N = ∅ on the kept variables); a projection may have
-    # more edges than G (marginalising adds some), so its edges are not limited.
-    projections = []
-    for d in range(len(kept_pairs) + 1):
-        for directed in combinations(kept_pairs, d):
-            for b in range(len(kept_pairs) + 1):
-                for bidirected in combinations(kept_pairs, b):
-                    H = Edges(frozenset(directed), frozenset(bidirected))
-                    if _counts(H.diagram(kept), reward, ()) == arms:
-                        projections.append(H)
-    # 2. Hidden parts P and the kept parts K that complete them to a fitting projection.
+    projections = _projections(tuple(kept), reward, arms)
+    # Hidden parts P and the kept parts K that complete them to a fitting projection.
     found = set()
     for d in range(min(len(hidden_pairs), max_directed) + 1):
         for p_dir in combinations(hidden_pairs, d):
@@ -127,6 +118,22 @@ def consistent_graphs(facts: dict = FIG5D_FACTS, max_directed: int = 9, max_bidi
         if _counts(G, reward, N) != arms:
             raise AssertionError(f"enumeration bug: {G!r} has arm counts {_counts(G, reward, N)}")
     return graphs
+
+
+@cache
+def _projections(kept: tuple[str, ...], reward: str, arms: tuple[int, int, int]) -> list[Edges]:
+    """Every ADMG over ``kept`` (edges forward) with the arm counts ``arms`` (N = ∅). A projection may
+    have more edges than G (marginalising adds some), so its edges are not limited."""
+    pairs = _pairs(kept)
+    found = []
+    for d in range(len(pairs) + 1):
+        for directed in combinations(pairs, d):
+            for b in range(len(pairs) + 1):
+                for bidirected in combinations(pairs, b):
+                    H = Edges(frozenset(directed), frozenset(bidirected))
+                    if _counts(H.diagram(kept), reward, ()) == arms:
+                        found.append(H)
+    return found
 
 
 def _drop(part: Edges, x: str) -> Edges:

@@ -21,9 +21,9 @@ from causal_bandits.causal.pomis import (
     n_arms,
     pomis,
 )
+from causal_bandits.papers.nonmanip import scms
 from causal_bandits.papers.nonmanip.config import panel_diagram
 from causal_bandits.papers.nonmanip.graphs import CASES, GRAPHS, REWARD
-from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 STRATEGIES = ("BF", "MIS", "POMIS")
 
@@ -68,7 +68,7 @@ def instance_document(name: str, panel: Mapping[str, Any]) -> dict[str, Any]:
     """
     diagram, reward = panel_diagram(panel)
     N = tuple(panel.get("non_manipulable", ()))
-    scm = XorBernoulliSCM(diagram, panel["scm"]["q"], panel["scm"]["c"])
+    scm = scms.scm(diagram, panel["scm"])
     families = {
         "BF": brute_force_sets(diagram, reward, N),
         "MIS": minimal_intervention_sets(diagram, reward, N),
@@ -102,7 +102,7 @@ def instance_document(name: str, panel: Mapping[str, Any]) -> dict[str, Any]:
         "graph_name": panel["graph"] if isinstance(panel["graph"], str) else None,
         "reward": reward,
         "N": list(N),
-        "scm": {"family": "xor_bernoulli", "q": dict(panel["scm"]["q"]), "c": dict(panel["scm"]["c"])},
+        "scm": scms.spec(scm),
         "mu_star": mu_star,
         "optimal_arms": [a["label"] for a in arms if np.isclose(a["mu"], mu_star, rtol=0, atol=1e-12)],
         "arms": arms,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
@@ -34,7 +35,8 @@ from causal_bandits.scm.diagram import CausalDiagram
 
 PathLike = str | os.PathLike[str]
 
-__all__ = ["figure1", "figure2", "figure3", "figure4", "figure5", "figure5_optimal_arm", "projection_added_edges"]
+__all__ = ["figure1", "figure2", "figure3", "figure4", "figure5", "figure5_optimal_arm", "projection_added_edges",
+           "robustness_figure"]
 
 PANEL_LETTERS = "abcdefgh"
 #: Fig. 5's legend and colour order of the strategies (seaborn "Set1" in this order; the first is drawn
@@ -254,5 +256,41 @@ def figure5_optimal_arm(
         fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False,
                    handlelength=2.4, columnspacing=1.4)
         fig.suptitle("Optimal-arm probability per round — addition, not in the paper (cf. Fig. 5a–c)",
+                     fontsize=8)
+        save_figure(fig, path_pdf, path_png)
+
+
+# ------------------------------------------------------------------------------ robustness (not in the paper)
+ROBUSTNESS_RATIOS = (("POMIS+ < POMIS", "POMIS+ / POMIS"), ("POMIS ≤ BF", "POMIS / BF"))
+
+
+def robustness_figure(orderings: pd.DataFrame, path_pdf: PathLike, path_png: PathLike) -> None:
+    """Addition (issue 8 item 5; not in the paper): the distribution over robustness instances of the
+    ratios of mean final regrets POMIS+ / POMIS and POMIS / BF, one column of points per group of
+    instances (Fig. 5d-consistent graphs, random SCMs of each panel, by its key) and solver (TS solid
+    marker, KL-UCB hollow), with the group's median; below 1 the paper's ordering holds."""
+    families = list(dict.fromkeys(orderings["family"]))
+    groups = [(f, a) for f in families for a in ALGORITHM_ORDER]
+    with paper_style():
+        fig = new_figure((7.5, 2.6))
+        axes = fig.subplots(1, len(ROBUSTNESS_RATIOS), squeeze=False)[0]
+        jitter = np.random.default_rng(0).uniform(-0.15, 0.15, len(orderings))  # fixed: deterministic bytes
+        for ax, (ordering, label) in zip(axes, ROBUSTNESS_RATIOS):
+            for x, (fam, algorithm) in enumerate(groups):
+                rows = (orderings.ordering == ordering) & (orderings.family == fam) & (orderings.algorithm == algorithm)
+                ratio = orderings.loc[rows, "ratio"].to_numpy()
+                if ratio.size == 0:
+                    continue
+                filled = algorithm == "TS"
+                ax.scatter(x + jitter[: ratio.size], ratio, s=9, linewidths=0.8, color="C0",
+                           facecolors="C0" if filled else "none", zorder=3)
+                ax.hlines(np.median(ratio), x - 0.3, x + 0.3, color="black", linewidth=1.2, zorder=4)
+            ax.axhline(1.0, color="grey", linewidth=0.8, linestyle=":")
+            ax.set_xticks(range(len(groups)))
+            ax.set_xticklabels([f"{f}\n{LABELS.get(a, a)}" for f, a in groups], fontsize=6)
+            ax.set_xlabel("random SCMs of a panel, or Fig. 5d-consistent graphs; solver", fontsize=7)
+            ax.set_ylabel(f"ratio {label}")
+            ax.set_title(f"{label} (below 1: {ordering} holds)")
+        fig.suptitle("Robustness over Fig. 5d-consistent graphs and random SCMs — addition, not in the paper",
                      fontsize=8)
         save_figure(fig, path_pdf, path_png)

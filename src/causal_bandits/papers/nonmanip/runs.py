@@ -23,9 +23,9 @@ import numpy as np
 from causal_bandits import runs
 from causal_bandits.bandits.engine import linear_grid
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import POMIS_PLUS, scms
 from causal_bandits.scm.diagram import CausalDiagram
-from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
+from causal_bandits.scm.xor_bernoulli import InterventionArms
 
 PAPER = "nonmanip"
 #: The solvers of §5 and their z² versions (POMIS+): registry names -> policy classes (dotted paths).
@@ -45,12 +45,11 @@ def policy_name(strategy: str, algorithm: str) -> str:
 def environment(instance: Mapping[str, Any], strategy: str) -> tuple[InterventionArms, np.ndarray]:
     """The strategy's arms as an environment (exact means from the instance), and their ids; POMIS+
     plays the POMIS arms and observes every variable of each pull."""
-    diagram = CausalDiagram.from_dict(instance["graph"])
-    scm = XorBernoulliSCM(diagram, instance["scm"]["q"], instance["scm"]["c"])
+    model = scms.scm(CausalDiagram.from_dict(instance["graph"]), instance["scm"])
     ids = np.asarray(instance["arm_lists"]["POMIS" if strategy == POMIS_PLUS else strategy], dtype=np.int64)
     arms = tuple(instance["arms"][i]["values"] for i in ids)
     means = np.array([instance["arms"][i]["mu"] for i in ids])
-    return InterventionArms(scm, instance["reward"], arms, means, observe=strategy == POMIS_PLUS), ids
+    return InterventionArms(model, instance["reward"], arms, means, observe=strategy == POMIS_PLUS), ids
 
 
 def run_chunk(instance: Mapping[str, Any], *, strategy: str, algorithm: str, seeds: Sequence[int], horizon: int,

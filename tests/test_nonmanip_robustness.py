@@ -1,0 +1,88 @@
+"""The robustness experiment (beyond the paper): instances, orderings, table, claims."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from causal_bandits import config as cb_config
+from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED
+from causal_bandits.errors import ConfigError
+from causal_bandits.papers.nonmanip import catalogue, claims, experiments, robustness, tables
+
+CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
+PANELS = CONFIG["nonmanip"]["panels"]
+SMALL = {"horizon": 100, "n_seeds": 4, "scms_per_panel": 1,
+         "graphs": {"max_directed": 7, "max_bidirected": 2, "sample": 2, "count_expressions_up_to_edges": 8}}
+
+
+@pytest.fixture(scope="module")
+def graphs():
+    return robustness.graphs_document(SMALL)
+
+
+def test_names_list_graphs_then_panel_scms():
+    assert robustness.names(SMALL, ["fig5a", "fig5b"]) == ["rob_g00", "rob_g01", "rob_fig5a_s00", "rob_fig5b_s00"]
+    assert robustness.family("rob_g01") == "graphs" and robustness.family("rob_fig5b_s00") == "fig5b"
+
+
+def test_graphs_document_counts_and_samples(graphs):
+    assert graphs["n_fitting"] == sum(graphs["by_edges"].values()) > len(graphs["sample"]) == 2
+    assert graphs["sampled"] and all(e["n_edges"] <= 9 for e in graphs["sample"])
+    assert 0 <= graphs["n_counted_with_paper_expressions"] <= graphs["n_counted"]
+    assert robustness.graphs_document(SMALL)["sample"] == graphs["sample"]  # seeded
+
+
+@pytest.mark.parametrize("name", ["rob_g01", "rob_fig5b_s00"])
+def test_instances_are_random_scms_with_exact_means_and_a_valid_catalogue(graphs, name):
+    panel = robustness.instance_panel(name, PANELS, graphs)
+    assert panel == robustness.instance_panel(name, PANELS, graphs)  # keyed draws
+    doc = experiments.instance_document(name, panel)
+    assert doc["scm"]["family"] == "random_cpt"
+    assert len(doc["arm_lists"]["POMIS"]) == (15 if name.startswith("rob_g") else 5)
+    cat = catalogue.catalogue_document(doc)  # every expression exact on the random SCM
+    assert cat["max_error"] < 1e-9 and cat["n_expressions"] > 0
+
+
+def test_a_graph_beyond_the_sample_is_a_config_error(graphs):
+    with pytest.raises(ConfigError, match="graphs.sample to at most 2"):
+        robustness.instance_panel("rob_g05", PANELS, graphs)
+
+
+def _finals():
+    rng = np.random.default_rng(0)
+    rows = []
+    for experiment, plus_shift in (("rob_fig5b_s00", -10.0), ("rob_fig5b_s01", 3.0)):
+        base = rng.normal(100, 5, 50)
+        for strategy, shift in (("POMISplus", plus_shift), ("POMIS", 0.0), ("MIS", 0.0), ("BF", 40.0)):
+            for seed, value in enumerate(base + shift + rng.normal(0, 0.5, 50) * (strategy != "MIS")):
+                rows.append({"experiment": experiment, "family": "fig5b", "strategy": strategy, "algorithm": "TS",
+                             "seed": seed, "final_regret": value})
+    return pd.DataFrame(rows)
+
+
+def test_orderings_hold_are_contradicted_or_tie_by_arm_lists():
+    instances = {e: {"identical": {"MIS": "POMIS"}} for e in ("rob_fig5b_s00", "rob_fig5b_s01")}
+    table = tables.robustness_orderings(_finals(), instances).set_index(["experiment", "ordering"])
+    assert table.loc[("rob_fig5b_s00", "POMIS+ < POMIS"), "holds"]
+    assert not table.loc[("rob_fig5b_s01", "POMIS+ < POMIS"), "holds"]
+    assert table.loc[("rob_fig5b_s01", "POMIS+ < POMIS"), "contradicted"]  # 3 above with tiny noise
+    assert table.loc[("rob_fig5b_s00", "POMIS ≤ MIS"), "holds"]  # same arm list
+    assert table.loc[("rob_fig5b_s00", "POMIS ≤ MIS"), "identical_arms"]
+    shares = tables.robustness_shares(table.reset_index())
+    row = shares[shares.ordering == "POMIS+ < POMIS"].iloc[0]
+    assert (row.instances, row.holds, row.contradicted) == (2, 1, 1)
+    md = tables.robustness_markdown(shares, None, {"fig5b": "Fig. 2a"}, "scale")
+    assert "| random SCMs of Fig. 2a | TS | POMIS+ < POMIS | 1/2 | 1/2 |" in md and "not in the paper" in md
+
+
+def test_robustness_claims_report_shares_beyond_the_paper(graphs):
+    instances = {e: {"identical": {"MIS": "POMIS"}} for e in ("rob_fig5b_s00", "rob_fig5b_s01")}
+    results = {"robustness": tables.robustness_orderings(_finals(), instances), "robustness_graphs": graphs}
+    found = {c.id: c.check(results) for c in claims.claims({}) if c.id.startswith("robustness")}
+    assert found["robustness-POMISplus-lt-POMIS"]["status"] == NOT_SPECIFIED
+    assert "holds 1/2, contradicted 1" in found["robustness-POMISplus-lt-POMIS"]["ours"]
+    assert str(graphs["n_fitting"]) in found["robustness-graphs"]["ours"]
+    empty = {c.id: c.check({}) for c in claims.claims({}) if c.id.startswith("robustness")}
+    assert all(v["status"] == NOT_EVALUATED for v in empty.values())

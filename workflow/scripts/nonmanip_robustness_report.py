@@ -1,0 +1,16 @@
+"""Rule nonmanip_robustness_report: the robustness figure and table (designed for this replication)."""
+import pandas as pd
+
+from causal_bandits import store
+from causal_bandits.logs import logged
+from causal_bandits.papers.nonmanip import figures, tables
+
+out, p = snakemake.output, snakemake.params
+with logged(snakemake.log[0]):
+    orderings = pd.read_csv(snakemake.input.orderings)
+    graphs = store.read_json(snakemake.input.graphs[0]) if snakemake.input.graphs else None
+    scale = (f"Each instance: {p.robustness['n_seeds']} simulations of T = {p.robustness['horizon']:,} rounds per "
+             f"strategy and solver.")
+    md = tables.robustness_markdown(tables.robustness_shares(orderings), graphs, p.titles, scale)
+    store.write_atomic(out.md, lambda tmp: tmp.write_text(md))
+    figures.robustness_figure(orderings, out.pdf, out.png)
