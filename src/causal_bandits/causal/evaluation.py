@@ -158,10 +158,32 @@ class Program:
         return self._new(("div", num.slot, den.slot, _aligner(num.vars, out), _aligner(den.vars, out)), out, e)
 
     def _einsum(self, parts: list[Factor], summed: set[str], e: Expr) -> Factor:
+        """A product of ``parts`` summed over ``summed``, as pairwise contractions in the order numpy's
+        greedy path finder picks for binary axes (fixed at compile time, so every batch size runs the
+        same arithmetic); each pair sums out the variables no later factor or the result needs."""
         out = tuple(dict.fromkeys(v for p in parts for v in p.vars if v not in summed))
+        if len(parts) > 2:
+            spec = ",".join("".join(self._letters[v] for v in p.vars) for p in parts)
+            spec += "->" + "".join(self._letters[v] for v in out)
+            path = np.einsum_path(spec, *(np.ones((2,) * len(p.vars)) for p in parts), optimize="greedy")[0][1:]
+            parts = list(parts)
+            for pair in path[:-1]:
+                a, b = (parts[i] for i in pair)
+                for i in sorted(pair, reverse=True):
+                    del parts[i]
+                later = {v for p in parts for v in p.vars} | set(out)
+                vs = tuple(dict.fromkeys(v for v in a.vars + b.vars if v in later))
+                parts.append(self._contract([a, b], vs))
+        f = self._contract(parts, out)
+        self._slots[e] = f
+        return f
+
+    def _contract(self, parts: list[Factor], out: tuple[str, ...]) -> Factor:
         spec = ",".join("..." + "".join(self._letters[v] for v in p.vars) for p in parts)
         spec += "->..." + "".join(self._letters[v] for v in out)
-        return self._new(("einsum", spec, tuple(p.slot for p in parts)), out, e)
+        f = Factor(len(self._steps), out)
+        self._steps.append(("einsum", spec, tuple(p.slot for p in parts)))
+        return f
 
     # ---------------------------------------------------------------------------- running
     def _dependencies(self, slot: int) -> frozenset[int]:
