@@ -38,7 +38,7 @@ def observation_threshold(q: np.ndarray) -> np.ndarray:
     """
     q = np.atleast_2d(np.asarray(q, dtype=float))
     rows, n = q.shape
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):
         tau_a = np.where(q > 0, np.ceil((1.0 - TIE) / q) - 1.0, n)
     tau_a = np.clip(tau_a, 0, n).astype(np.int64)
     hist = np.bincount((np.arange(rows)[:, None] * (n + 1) + tau_a).ravel(), minlength=rows * (n + 1))

@@ -58,8 +58,13 @@ def adjustment_sequence(S: Sequence[str], Z: Sequence[str]) -> AdmissibleSequenc
 
 
 def is_admissible(scm: BinarySCM, seq: AdmissibleSequence) -> bool:
-    """Definition 3, conditions (1) and (2), on the causal graph with its hidden nodes."""
-    G, S, Y = scm.graph, seq.order, scm.reward
+    """Definition 3, conditions (1) and (2), on the causal graph with its hidden nodes.
+
+    Constant nodes (the BGLM's X_1 ≡ 1) are removed from the graph first: a deterministic node
+    opens no path (it is "conditioned on" in every sample), which is why Z may leave it out.
+    """
+    S, Y = seq.order, scm.reward
+    G = scm.graph.subgraph([v for v in scm.nodes if not is_constant(scm, v)])
     if any(z in scm.hidden or z == Y or z in S for z in seq.Z):
         return False
     for i, Si in enumerate(S):
