@@ -29,28 +29,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from causal_bandits.bandits.contextual import RoundBlocks
 from causal_bandits.bandits.ties import random_argmax
-from causal_bandits.rng import SeedStreams
-from causal_bandits.scm.cpt import configurations
-
-FEATURES = ("paper4", "bias5")
-
-
-def feature_map(kind: str, n_context: int, n_treatment: int) -> np.ndarray:
-    """φ(c, a) for every context configuration c and arm a, shape (n_contexts, n_arms, d).
-
-    ``paper4``: x_{c,a} = [c, x_a], the concatenation of user and arm features (§"Online Bandit
-    Learning"), d = n_context + n_treatment; ``bias5``: [1, c, x_a] (an intercept added).
-    """
-    if kind not in FEATURES:
-        raise ValueError(f"unknown feature map {kind!r}; use one of {FEATURES}")
-    c, x = configurations(n_context), configurations(n_treatment)
-    phi = np.concatenate([np.repeat(c[:, None, :], len(x), 1), np.repeat(x[None, :, :], len(c), 0)], axis=2)
-    if kind == "bias5":
-        phi = np.concatenate([np.ones(phi.shape[:2] + (1,)), phi], axis=2)
-    return phi.astype(float)
-
+from causal_bandits.bandits.engine import Feedback
+from causal_bandits.rng import RoundBlocks, SeedStreams
 
 class LinUCB:
     """LinUCB / LinUCB-PCB / warm-started LinUCB for all seeds at once (see the module docstring)."""
@@ -107,7 +88,8 @@ class LinUCB:
         self._last = (a_phi, var, mean)
         return random_argmax(index, self._ties)
 
-    def update(self, contexts: np.ndarray, arms: np.ndarray, rewards: np.ndarray) -> None:
+    def update(self, feedback: Feedback) -> None:
+        arms, rewards = feedback.arms, feedback.rewards
         a_phi, var, mean = self._last
         gain = (np.arange(var.shape[1]) == arms[:, None]) / (1.0 + var)  # one-hot: the pulled arm only
         self._a_inv -= np.einsum("ski,skj->skij", gain[:, :, None] * a_phi, a_phi)
