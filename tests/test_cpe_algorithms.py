@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cpe_loop import Feedback, run_to_stop
+from cpe_helpers import run_to_stop
 
 from causal_bandits.bandits.bglm_estimate import (
     BGLMCounts,
@@ -19,6 +19,8 @@ from causal_bandits.bandits.ccpe_bglm import CCPEBGLM
 from causal_bandits.bandits.ccpe_general import CCPEGeneral
 from causal_bandits.bandits.ccpe_naive import NaiveCCPE
 from causal_bandits.bandits.count_tables import CountTables
+from causal_bandits.bandits.engine import Streams, simulate
+from causal_bandits.bandits.environments import ContextFree
 from causal_bandits.bandits.lucb import LUCB
 from causal_bandits.bandits.parallel_bandit import ParallelBandit, observation_threshold
 from causal_bandits.bandits.pure_exploration import check_sample_cap, interventional_radius
@@ -30,6 +32,7 @@ from causal_bandits.papers.cpe.admissible import adjustment_sequence, is_admissi
 from causal_bandits.papers.cpe.environment import CPEEnvironment
 from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
 from causal_bandits.papers.cpe.quantities import bglm_constants
+from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, checkpoints
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
 from causal_bandits.scm.cpt import configurations
 
@@ -176,14 +179,11 @@ def test_bglm_estimate_recovers_theta_from_expected_counts(link_name):
 
 # -- stopping rules ------------------------------------------------------------------------------
 
-class TwoArms:
+class TwoArms(ContextFree):
     """A deterministic toy environment: arm 0 pays 1, arm 1 pays 0."""
 
     n_arms, noise_width = 2, 1
     means = np.array([[1.0, 0.0]])
-
-    def contexts(self, t, noise):
-        return None
 
     def pull(self, t, contexts, arms, noise):
         return (arms == 0).astype(float), np.zeros((arms.size, 0), dtype=np.int64)
@@ -305,7 +305,7 @@ def test_results_do_not_depend_on_the_chunking_of_seeds(name):
     for field in ("samples", "recommended", "censored"):
         assert getattr(whole, field).tolist() == np.concatenate([getattr(p, field) for p in parts]).tolist()
     for key, value in whole.diagnostics.items():
-        assert value.tolist() == np.concatenate([p.diagnostics[key] for p in parts]).tolist()
+        np.testing.assert_array_equal(value, np.concatenate([p.diagnostics[key] for p in parts]))
     assert len(set(whole.samples.tolist())) > 1 or name == "PB"  # seeds really stop at different times
 
 
@@ -392,6 +392,29 @@ def test_a_sample_cap_below_the_number_of_arms_is_a_one_line_error():
     assert check_sample_cap(99, 99) == 99
 
 
-def test_feedback_helper_matches_the_engine_contract():
-    feedback = Feedback(np.array([0]), np.array([1.0]), None, np.zeros((1, 3), dtype=np.int64))
-    assert feedback.values.shape == (1, 3)
+# -- recorders ------------------------------------------------------------------------------------
+
+def test_recommendation_trace_freezes_at_stopping_and_ends_with_the_output():
+    instance = confounded_pair()
+    grid = checkpoints(20_000, first=500)
+    assert grid[:3].tolist() == [500, 708, 1000] and grid[-1] == 20_000
+    result = run_to_stop(LUCB(), CPEEnvironment(instance), seeds=range(6), horizon=20_000,
+                         recorders=[RecommendationTrace(grid)])
+    run_trace = RecommendationTrace(grid)
+    run = simulate(LUCB(), CPEEnvironment(instance), Streams("cpe", "test", np.arange(6)), 20_000, [run_trace])
+    assert np.array_equal(run.summary["recommended"], result.recommended)
+    rec = run.trace["recommended"]
+    assert rec[:, -1].tolist() == result.recommended.tolist()
+    for i, stop in enumerate(result.samples):
+        after = grid >= stop
+        assert (rec[i, after] == result.recommended[i]).all()
+
+
+def test_interval_coverage_is_clean_with_valid_radii_and_fires_with_tiny_ones():
+    instance = confounded_pair()
+    ok = run_to_stop(CCPEGeneral(instance.policy_arms(), instance.policy_sequences()), CPEEnvironment(instance),
+                     seeds=range(20), horizon=2_000_000, recorders=[IntervalCoverage()])
+    assert ok.summary["cpe_ci_violation"].mean() <= 0.1
+    bad = run_to_stop(CCPEGeneral(instance.policy_arms(), instance.policy_sequences(), alpha_O=0.02, alpha_I=0.02),
+                      CPEEnvironment(instance), seeds=range(20), horizon=3000, recorders=[IntervalCoverage()])
+    assert bad.summary["cpe_ci_violation"].mean() >= 0.9

@@ -25,7 +25,7 @@ import numpy as np
 
 from causal_bandits.bandits.pure_exploration import (
     ALPHA_I,
-    StoppingPolicy,
+    PureExplorationPolicy,
     check_confidence,
     check_profile,
     interventional_radius,
@@ -34,7 +34,7 @@ from causal_bandits.bandits.pure_exploration import (
 from causal_bandits.rng import SeedStreams
 
 
-class CCPELoop(StoppingPolicy):
+class CCPELoop(PureExplorationPolicy):
     """The LUCB frame with an observation step; ``delta_share`` is the theorems' δ split (δ′ = δ / share)."""
 
     delta_share = 1.0
@@ -112,10 +112,12 @@ class CCPELoop(StoppingPolicy):
                 "merged": (self._L, self._U)}
 
     def diagnostics(self) -> dict[str, np.ndarray]:
-        """Per-seed counters for the run summary (SPEC §7 item 4)."""
-        n = self._rows.size
+        """Per-seed counters and the widths of the merged intervals of h and l (SPEC §7 item 4)."""
+        n, rows = self._rows.size, self._rows
+        width = self._U - self._L
         return {"iterations": np.full(n, self.iterations), "n_obs_samples": np.full(n, self.iterations),
-                "n_int_samples": np.full(n, 2 * self.iterations), "n_empty_intersections": self._empty.copy()}
+                "n_int_samples": np.full(n, 2 * self.iterations), "n_empty_intersections": self._empty.copy(),
+                "width_recommended": width[rows, self._best], "width_challenger": width[rows, self._l]}
 
     # -- the observational side, given by the subclasses ------------------------------------
     def _reset_observational(self, n_seeds: int) -> None:

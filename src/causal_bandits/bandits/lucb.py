@@ -21,7 +21,7 @@ import numpy as np
 
 from causal_bandits.bandits.pure_exploration import (
     ALPHA_I,
-    StoppingPolicy,
+    PureExplorationPolicy,
     check_confidence,
     check_profile,
     interventional_radius,
@@ -34,7 +34,7 @@ RADII = ("beta_I", "kk12")
 K1 = 5.0 / 4.0
 
 
-class LUCB(StoppingPolicy):
+class LUCB(PureExplorationPolicy):
     """LUCB with the CCPE radius (``beta_I``) or the original LUCB1 radius (``kk12``)."""
 
     _per_seed = ("_N", "_sum", "_mu", "_beta", "_l")
@@ -107,6 +107,8 @@ class LUCB(StoppingPolicy):
         return {"interventional": (self._mu - self._beta, self._mu + self._beta)}
 
     def diagnostics(self) -> dict[str, np.ndarray]:
-        n = self._rows.size
+        """Per-seed counters and the interval widths 2β of h and l."""
+        n, rows = self._rows.size, self._rows
         return {"iterations": np.full(n, self.iterations), "n_obs_samples": np.zeros(n, dtype=np.int64),
-                "n_int_samples": np.full(n, self._round), "n_empty_intersections": np.zeros(n, dtype=np.int64)}
+                "n_int_samples": np.full(n, self._round), "n_empty_intersections": np.zeros(n, dtype=np.int64),
+                "width_recommended": 2 * self._beta[rows, self._best], "width_challenger": 2 * self._beta[rows, self._l]}

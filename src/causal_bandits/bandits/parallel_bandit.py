@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from causal_bandits.bandits.count_tables import CountTables
-from causal_bandits.bandits.pure_exploration import Arm, StoppingPolicy
+from causal_bandits.bandits.pure_exploration import Arm, PureExplorationPolicy
 from causal_bandits.errors import ConfigError
 from causal_bandits.rng import SeedStreams
 
@@ -46,7 +46,7 @@ def observation_threshold(q: np.ndarray) -> np.ndarray:
     return np.argmax(count <= np.arange(1, n + 1), axis=1) + 1
 
 
-class ParallelBandit(StoppingPolicy):
+class ParallelBandit(PureExplorationPolicy):
     """Algorithm 1 of Lattimore et al. (2016) with budget ``budget``, vectorised over seeds."""
 
     name = "PB"
@@ -122,6 +122,7 @@ class ParallelBandit(StoppingPolicy):
 
     def diagnostics(self) -> dict[str, np.ndarray]:
         n = self._rows.size
+        nan = np.full(n, np.nan)  # no confidence intervals: a fixed-budget algorithm
         return {"iterations": np.full(n, self._round), "n_obs_samples": np.full(n, min(self._round, self.half)),
                 "n_int_samples": np.full(n, max(self._round - self.half, 0)),
-                "n_empty_intersections": np.zeros(n, dtype=np.int64)}
+                "n_empty_intersections": np.zeros(n, dtype=np.int64), "width_recommended": nan, "width_challenger": nan}

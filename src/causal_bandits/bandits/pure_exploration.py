@@ -6,7 +6,7 @@
   cpe §4 "β_I(t)", the log printed without a square, SPEC ambiguity 3).
 * The LUCB pair: h = argmax_a μ̂_a, l = argmax_{a≠h} U_a, ties to the lowest index (Kalyanakrishnan
   et al. 2012; cpe Algorithm 1 line 4), and the stop test U_l <= L_h + ε (line 5).
-* :class:`StoppingPolicy`: per-seed state arrays whose rows are dropped by ``retain`` when the
+* :class:`PureExplorationPolicy`: per-seed state arrays whose rows are dropped by ``retain`` when the
   engine removes stopped seeds.
 
 An arm is given to the causal policies as a tuple of (value column, value) pairs: do(S = s) on the
@@ -66,7 +66,7 @@ def lucb_pair(mu_hat: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.nda
     return h, masked.argmax(axis=1)
 
 
-class StoppingPolicy:
+class PureExplorationPolicy:
     """Base of the adaptive-stopping policies: ``retain`` slices every per-seed array.
 
     Subclasses list the attribute names of their per-seed arrays (leading axis = seeds) in

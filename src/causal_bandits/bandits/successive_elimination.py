@@ -15,7 +15,7 @@ import numpy as np
 
 from causal_bandits.bandits.pure_exploration import (
     ALPHA_I,
-    StoppingPolicy,
+    PureExplorationPolicy,
     check_confidence,
     check_profile,
     interventional_radius,
@@ -23,7 +23,7 @@ from causal_bandits.bandits.pure_exploration import (
 from causal_bandits.rng import SeedStreams
 
 
-class SuccessiveElimination(StoppingPolicy):
+class SuccessiveElimination(PureExplorationPolicy):
     """Successive elimination with confidence radius β_I, vectorised over seeds."""
 
     name = "SE"
@@ -69,6 +69,8 @@ class SuccessiveElimination(StoppingPolicy):
         self._stop[ended] = (active.sum(axis=1) == 1) | (c <= self.epsilon / 2.0)
 
     def diagnostics(self) -> dict[str, np.ndarray]:
+        """Per-seed counters; every active arm's interval has width 2 c_r after round r."""
         zeros = np.zeros_like(self._r)
+        width = 2 * interventional_radius(self._r, self.n_arms, self.delta, self.alpha_I)
         return {"iterations": self._r.copy(), "n_obs_samples": zeros, "n_int_samples": self._pulls.copy(),
-                "n_empty_intersections": zeros}
+                "n_empty_intersections": zeros, "width_recommended": width, "width_challenger": width}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from causal_bandits.bandits.environments import ContextFree
 from causal_bandits.papers.cpe.instance import CPEInstance
 from causal_bandits.papers.cpe.scm import Mechanism
 from causal_bandits.scm.cpt import configurations
@@ -49,7 +50,7 @@ class _Layer:
         return self.table[self.offsets + (x[:, self.parents] * self.weights).sum(axis=2)]
 
 
-class CPEEnvironment:
+class CPEEnvironment(ContextFree):
     """The engine's Environment for a :class:`CPEInstance`."""
 
     def __init__(self, instance: CPEInstance):
@@ -83,9 +84,6 @@ class CPEEnvironment:
             for v, x in action.assignment:
                 self._set[a, self._col[v]] = True
                 self._value[a, self._col[v]] = x
-
-    def contexts(self, t: int, noise: np.ndarray) -> None:
-        return None
 
     def pull(self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rewards (n,), observed values (n, |X|)) for each seed's arm, given its uniforms (n, |nodes|)."""
