@@ -40,7 +40,6 @@ from causal_bandits.bandits.successive_elimination import SuccessiveElimination
 from causal_bandits.papers.cpe import families
 from causal_bandits.papers.cpe.complexity import H_prefix, effective_gaps, gap_dependent_threshold
 from causal_bandits.papers.cpe.environment import CPEEnvironment
-from causal_bandits.papers.cpe.quantities import bglm_constants
 from causal_bandits.papers.cpe.recorders import IntervalCoverage
 
 SPREAD = 1.5  # rounds of a vectorised job / mean samples (the last seed to stop sets the rounds)
@@ -54,8 +53,8 @@ def policy(name: str, instance, epsilon: float = 0.0):
         name, settings["profile"] = name.removesuffix(" theory"), "theory"
     if name.startswith("CCPE-BGLM"):
         alpha = float(name.split("a=")[1]) if "a=" in name else None
-        return CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), bglm_constants(instance), alpha_O=alpha,
-                        **settings)
+        return CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), kappa=instance.kappa, eta=instance.eta,
+                        alpha_O=alpha, **settings)
     return {
         "CCPE-General": lambda: CCPEGeneral(instance.policy_arms(), instance.policy_sequences(), **settings),
         "naive": lambda: NaiveCCPE(instance.policy_arms(), **settings),

@@ -7,13 +7,8 @@ import numpy as np
 import pytest
 from cpe_helpers import run_to_stop
 
-from causal_bandits.bandits.bglm_estimate import (
-    BGLMCounts,
-    _sigma_enumerated,
-    _sigma_two_layer,
-    fit,
-    sigma,
-)
+from causal_bandits.bandits.bglm_estimate import BGLMCounts, fit
+from causal_bandits.bandits.bglm_model import _sigma_enumerated, _sigma_two_layer, sigma
 from causal_bandits.bandits.ccpe_bglm import ALPHA_O as BGLM_ALPHA_O
 from causal_bandits.bandits.ccpe_bglm import CCPEBGLM
 from causal_bandits.bandits.ccpe_general import CCPEGeneral
@@ -32,6 +27,9 @@ from causal_bandits.papers.cpe.admissible import adjustment_sequence, is_admissi
 from causal_bandits.papers.cpe.environment import CPEEnvironment
 from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
 from causal_bandits.papers.cpe.quantities import bglm_constants
+from causal_bandits.papers.cpe.runs import ALGORITHMS as RUN_ALGORITHMS
+from causal_bandits.papers.cpe.runs import policy as run_policy
+from causal_bandits.papers.cpe.design import Job
 from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, checkpoints
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
 from causal_bandits.scm.cpt import configurations
@@ -228,7 +226,7 @@ def test_each_algorithm_stops_and_is_delta_pac_on_an_easy_instance(name, make):
 
 def test_ccpe_bglm_stops_and_is_delta_pac_on_e4_k2():
     instance = F.bglm(2)
-    policy = CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), bglm_constants(instance))
+    policy = CCPEBGLM(instance.policy_arms(), instance.bglm_structure())
     result = run_to_stop(policy, CPEEnvironment(instance), seeds=range(24), horizon=2_000_000, experiment="pac")
     assert not result.censored.any()
     assert correct(instance, result.recommended).sum() >= 21
@@ -286,7 +284,7 @@ CHUNKED = {
     "CCPE-General": (confounded_pair, lambda inst: CCPEGeneral(inst.policy_arms(), inst.policy_sequences())),
     "naive": (confounded_pair, lambda inst: NaiveCCPE(inst.policy_arms())),
     "CCPE-BGLM": (lambda: F.bglm(2),
-                  lambda inst: CCPEBGLM(inst.policy_arms(), inst.bglm_structure(), bglm_constants(inst))),
+                  lambda inst: CCPEBGLM(inst.policy_arms(), inst.bglm_structure())),
     "LUCB": (confounded_pair, lambda inst: LUCB()),
     "LUCB1-KK12": (confounded_pair, lambda inst: LUCB(radius="kk12")),
     "SE": (confounded_pair, lambda inst: SuccessiveElimination()),
@@ -354,7 +352,8 @@ def test_environment_reports_interventions_and_samples_the_scm():
 
 def test_profiles_select_the_constants_of_the_spec_table():
     instance = F.bglm(3)
-    theory = CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), bglm_constants(instance), profile="theory")
+    theory = CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), kappa=instance.kappa, eta=instance.eta,
+                      profile="theory")
     c = bglm_constants(instance)
     assert theory.alpha_O == BGLM_ALPHA_O["theory"] == pytest.approx(6 * np.sqrt(2))
     assert theory.K == pytest.approx(c.M1 * c.D ** 1.5 / (c.kappa * np.sqrt(c.eta)))
@@ -378,7 +377,7 @@ def _one_line_error(fn, *fragments):
     lambda **kw: SuccessiveElimination(**kw),
     lambda **kw: CCPEGeneral(chain().policy_arms(), chain().policy_sequences(), **kw),
     lambda **kw: NaiveCCPE(chain().policy_arms(), **kw),
-    lambda **kw: CCPEBGLM(F.bglm(2).policy_arms(), F.bglm(2).bglm_structure(), bglm_constants(F.bglm(2)), **kw),
+    lambda **kw: CCPEBGLM(F.bglm(2).policy_arms(), F.bglm(2).bglm_structure(), **kw),
 ])
 def test_bad_settings_are_one_line_errors(make):
     _one_line_error(lambda: make(delta=1.5), "delta = 1.5", "(0, 1)")
@@ -403,7 +402,7 @@ def test_recommendation_trace_freezes_at_stopping_and_ends_with_the_output():
     run_trace = RecommendationTrace(grid)
     run = simulate(LUCB(), CPEEnvironment(instance), Streams("cpe", "test", np.arange(6)), 20_000, [run_trace])
     assert np.array_equal(run.summary["recommended"], result.recommended)
-    rec = run.trace["recommended"]
+    rec = np.stack([run.summary[f"cpe_rec_{c}"] for c in grid], axis=1)
     assert rec[:, -1].tolist() == result.recommended.tolist()
     for i, stop in enumerate(result.samples):
         after = grid >= stop
@@ -418,3 +417,20 @@ def test_interval_coverage_is_clean_with_valid_radii_and_fires_with_tiny_ones():
     bad = run_to_stop(CCPEGeneral(instance.policy_arms(), instance.policy_sequences(), alpha_O=0.02, alpha_I=0.02),
                       CPEEnvironment(instance), seeds=range(20), horizon=3000, recorders=[IntervalCoverage()])
     assert bad.summary["cpe_ci_violation"].mean() >= 0.9
+
+
+def test_the_theory_profile_of_ccpe_bglm_needs_kappa_and_eta():
+    instance = F.bglm(2)
+    _one_line_error(lambda: CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), profile="theory"),
+                    "kappa and eta")
+
+
+@pytest.mark.parametrize("algorithm", sorted(RUN_ALGORITHMS))
+def test_the_run_registry_builds_every_algorithm(algorithm):
+    instance = F.bglm(2)
+    job = Job("E4", "k2", "T1000" if algorithm == "PB" else "theory", algorithm, 2, "theory",
+              budget=1000 if algorithm == "PB" else None)
+    policy = run_policy(job, instance, delta=0.05, epsilon=0.0)
+    assert type(policy).__name__ in RUN_ALGORITHMS[algorithm]
+    if algorithm == "LUCB1":
+        assert policy.radius == "kk12"

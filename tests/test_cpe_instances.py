@@ -24,7 +24,8 @@ from causal_bandits.papers.cpe.complexity import (
     lower_bound_thm3,
 )
 from causal_bandits.papers.cpe.instance import CPEInstance
-from causal_bandits.papers.cpe.quantities import Quantities, eta, kappa, quantities
+from causal_bandits.papers.cpe.assumptions import eta, kappa
+from causal_bandits.papers.cpe.quantities import Quantities, quantities
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
 
 SMALL = {
@@ -294,13 +295,13 @@ def test_gaps_need_a_unique_best_arm_when_epsilon_is_zero():
 
 def test_bglm_constants_of_e4():
     instance = F.bglm(3)
-    assert eta(instance) == pytest.approx(0.5)
+    assert eta(instance.scm, "X1") == instance.eta == pytest.approx(0.5)
     theta = np.array(F.bglm_weights(3))
     vertices = np.array(np.meshgrid(*[[0, 1]] * 4)).reshape(4, -1).T
     z = np.abs(vertices @ theta) + np.sqrt(vertices.sum(axis=1))
     p = 1 / (1 + np.exp(-z))
     root = 1 / (1 + np.exp(-1.0))  # a root's θ = (0): worst vertex v = (1), z = 0 + ‖v‖ = 1
-    assert kappa(instance) == pytest.approx(min((p * (1 - p)).min(), root * (1 - root)), rel=1e-12)
+    assert instance.kappa == kappa(instance.scm, "X1", "logistic") == pytest.approx(min((p * (1 - p)).min(), root * (1 - root)), rel=1e-12)
     summary = quantities(instance, 0.0, 0.05).summary
     assert summary["D"] == 4 and summary["theory_burnin"] > 1e11  # SPEC §2.0: ≈ 8·10^11 iterations
 
@@ -322,8 +323,10 @@ def test_instance_and_quantities_round_trip_through_json(name):
 def test_an_edited_instance_document_is_refused():
     doc = F.parallel(4).to_document()
     doc["mu"][1] += 0.01
+    CPEInstance.from_document(doc)  # a valid instance, but not the family's
     with pytest.raises(ConfigError, match="regenerate it"):
-        CPEInstance.from_document(doc)
+        F.check_document(doc)
+    assert F.check_document(F.parallel(4).to_document()).family == "parallel"
 
 
 def _one_line(excinfo):

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-from causal_bandits.bandits.bglm_estimate import BGLMCounts, BGLMStructure, fit, sigma
+from causal_bandits.bandits.bglm_estimate import BGLMCounts, fit
+from causal_bandits.bandits.bglm_model import BGLMStructure, link, sigma
 from causal_bandits.bandits.ccpe_loop import CCPELoop
 from causal_bandits.bandits.pure_exploration import Arm
 from causal_bandits.errors import ConfigError
@@ -48,6 +49,12 @@ class BGLMConstants:
     eta: float
     D: int
     n: int
+
+    @classmethod
+    def of(cls, structure: BGLMStructure, kappa: float, eta: float) -> BGLMConstants:
+        """M^(1), M^(2) from the link, D and n (X_1 counted) from the graph, κ and η given."""
+        f = link(structure.link)
+        return cls(f.M1, f.M2, float(kappa), float(eta), max_in_degree(structure), structure.n_columns)
 
 
 def ell(structure: BGLMStructure, S: Sequence[int]) -> int:
@@ -102,17 +109,23 @@ def theory_burn_in_length(c: BGLMConstants, delta: float) -> float:
 
 
 class CCPEBGLM(CCPELoop):
-    """CCPE-BGLM over ``arms`` (arm 0 = do(), none on the constant X_1) of the BGLM ``structure``."""
+    """CCPE-BGLM over ``arms`` (arm 0 = do(), none on the constant X_1) of the BGLM ``structure``.
+
+    κ and η (Assumptions 2-3) enter only the ``theory`` profile (K_BGLM and the burn-in).
+    """
 
     name = "CCPE-BGLM"
     delta_share = 2.0
     _per_seed = (*CCPELoop._per_seed, "_counts", "_ones", "_theta_rows", "_LOr", "_UOr")
 
-    def __init__(self, arms: Sequence[Arm], structure: BGLMStructure, constants: BGLMConstants, *,
-                 delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical",
+    def __init__(self, arms: Sequence[Arm], structure: BGLMStructure, *, kappa: float | None = None,
+                 eta: float | None = None, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical",
                  alpha_O: float | None = None, alpha_I: float | None = None, K: float | None = None,
                  ridge: float = 1.0, refresh: str = "geometric"):
         super().__init__(delta=delta, epsilon=epsilon, profile=profile, alpha_I=alpha_I)
+        if self.profile == "theory" and (kappa is None or eta is None):
+            raise ConfigError("the theory profile of CCPE-BGLM needs the instance's kappa and eta (Assumptions 2-3)")
+        constants = BGLMConstants.of(structure, 1.0 if kappa is None else kappa, 1.0 if eta is None else eta)
         if arms[0]:
             raise ValueError("arm 0 must be do()")
         if any(c == structure.constant for arm in arms for c, _ in arm):

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from causal_bandits.bandits.ccpe_loop import CCPELoop
-from causal_bandits.bandits.count_tables import ColumnSequence, CountTables
-from causal_bandits.bandits.pure_exploration import Arm
+from causal_bandits.bandits.count_tables import CountTables
+from causal_bandits.bandits.pure_exploration import Arm, ColumnSequence
 
 ALPHA_O = {"theory": 8.0, "practical": 1.0}
 

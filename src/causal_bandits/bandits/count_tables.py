@@ -25,10 +25,7 @@ from itertools import product
 
 import numpy as np
 
-from causal_bandits.bandits.pure_exploration import Arm
-
-#: A sequence in value columns: (S in its order, blocks Z_1..Z_k), or None (no sequence).
-ColumnSequence = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
+from causal_bandits.bandits.pure_exploration import Arm, ColumnSequence
 
 
 class Strata:

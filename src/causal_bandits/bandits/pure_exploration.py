@@ -20,6 +20,8 @@ import numpy as np
 from causal_bandits.errors import ConfigError
 
 Arm = tuple[tuple[int, int], ...]
+#: An admissible sequence in value columns: (S in its order, blocks Z_1..Z_k), or None (no sequence).
+ColumnSequence = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
 PROFILES = ("theory", "practical")
 #: α_I of every interventional radius (CCPE, LUCB, SE) per profile (SPEC §2.0 table).
 ALPHA_I = {"theory": 2.0, "practical": 1.0}
@@ -41,11 +43,11 @@ def check_confidence(delta: float, epsilon: float) -> tuple[float, float]:
     return float(delta), float(epsilon)
 
 
-def check_sample_cap(cap: int, n_arms: int) -> int:
-    """The sample cap T_max must allow one pull of every arm."""
+def check_sample_cap(cap: int, n_arms: int, key: str = "T_max") -> int:
+    """The sample cap (config key ``key``) must allow one pull of every arm."""
     if cap < n_arms:
-        raise ConfigError(f"T_max = {cap} is below the number of arms ({n_arms}); "
-                          f"set T_max to at least {n_arms} (the designed runs use 5000000)")
+        raise ConfigError(f"{key} = {cap} is below the number of arms ({n_arms}); "
+                          f"set {key} to at least {n_arms} (the designed runs use 5000000)")
     return int(cap)
 
 

@@ -21,13 +21,15 @@ form is checked against enumeration of the whole SCM (hidden nodes included) in 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from causal_bandits.bandits.bglm_estimate import sigma
+from causal_bandits.bandits.bglm_model import sigma
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.cpe.actions import Action, actions_up_to, all_actions, atomic_actions
+from causal_bandits.papers.cpe.assumptions import eta, kappa
 from causal_bandits.papers.cpe.admissible import AdmissibleSequence, adjustment_sequence, parent_sequence
 from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
@@ -141,20 +143,33 @@ def bglm_weights(k: int) -> tuple[float, ...]:
     return (-0.5 * sum(max(x, 0.0) for x in w), *w)
 
 
-def bglm(k: int) -> CPEInstance:
-    """E4 (``bglm2``): two-layer logistic BGLM with k roots and every combinatorial action (3^k arms)."""
+def bglm(k: int, link: str = "logistic", weights: Sequence[float] | None = None) -> CPEInstance:
+    """E4 (``bglm2``): two-layer BGLM with k roots and every combinatorial action (3^k arms).
+
+    ``weights`` = (θ_{Y,X_1}, θ_{Y,X_2}, ..., θ_{Y,X_{k+1}}) replaces E4's (:func:`bglm_weights`);
+    with ``link="linear"`` the roots have P = θ_{X,X_1} = 1/2 and P(Y=1 | x) = θ_Y · (1, x) must stay
+    in [0, 1] (else a one-line error names Y and the value reached).
+    """
     if not 1 <= k <= 12:
         raise ConfigError(f"k = {k}: the BGLM family is built for 1 <= k <= 12 roots")
+    if link not in ("logistic", "linear"):
+        raise ConfigError(f"link = {link!r} is unknown; use logistic or linear")
+    theta = tuple(float(w) for w in (bglm_weights(k) if weights is None else weights))
+    if len(theta) != k + 1:
+        raise ConfigError(f"weights has {len(theta)} entries; give k + 1 = {k + 1} (the X1 intercept first)")
     roots = _names(k, start=2)
+    root_weight = 0.0 if link == "logistic" else 0.5  # P(root = 1) = 1/2 either way
     mechanisms = {"X1": bernoulli(1.0)}
-    mechanisms.update({v: Mechanism("logistic", ("X1",), (0.0,)) for v in roots})
-    mechanisms["Y"] = Mechanism("logistic", ("X1", *roots), bglm_weights(k))
+    mechanisms.update({v: Mechanism(link, ("X1",), (root_weight,)) for v in roots})
+    mechanisms["Y"] = Mechanism(link, ("X1", *roots), theta)
     actions = all_actions(roots)
     scm = BinarySCM(("X1", *roots, "Y"), mechanisms)
     sequences = [parent_sequence(scm, a.S) if a.S else None for a in actions]
     arms = [policy_arm(scm, a) for a in actions]
-    mu = sigma(bglm_theta(scm, "X1"), bglm_structure(scm, "X1", "logistic"), arms)[0]
-    return _instance("bglm", {"k": k}, scm, actions, sequences, mu, link="logistic", constant="X1")
+    mu = sigma(bglm_theta(scm, "X1"), bglm_structure(scm, "X1", link), arms)[0]
+    params = {"k": k} if (link, weights) == ("logistic", None) else {"k": k, "link": link, "weights": list(theta)}
+    return _instance("bglm", params, scm, actions, sequences, mu, link=link, constant="X1",
+                     kappa=kappa(scm, "X1", link), eta=eta(scm, "X1"))
 
 
 def parallel_max(n: int, p: float) -> CPEInstance:
@@ -184,3 +199,17 @@ FAMILIES: dict[str, Callable[..., CPEInstance]] = {
     "bglm": bglm,
     "parallel_max": parallel_max,
 }
+
+
+def from_config(spec: Mapping[str, Any]) -> CPEInstance:
+    """The instance of a config entry ``{family, params}``."""
+    return FAMILIES[spec["family"]](**spec.get("params", {}))
+
+
+def check_document(doc: Mapping[str, Any]) -> CPEInstance:
+    """The instance of a document, checked to be exactly what its family's generator makes."""
+    instance = CPEInstance.from_document(doc)
+    if instance.family in FAMILIES and instance.to_document() != FAMILIES[instance.family](**instance.params).to_document():
+        raise ConfigError(f"the instance document differs from what family {instance.family!r} makes with "
+                          f"{dict(instance.params)}; regenerate it instead of editing it")
+    return instance

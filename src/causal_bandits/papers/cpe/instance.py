@@ -3,8 +3,10 @@
 An instance holds the binary SCM (hidden nodes included), the actions in canonical order (arm 0 =
 do()), one admissible sequence (Definition 3) or none per arm, the exact means μ_a and the exact
 conditional means E[Y | S = s] (what the naive ablation estimates), both from the family's closed
-form, and the generator's name and arguments. ``from_document`` rebuilds the instance and, for a
-known family, checks that the document is what the generator makes (an edited document is an error).
+form, the generator's name and arguments, and for a BGLM its link, constant node and the
+constants κ, η of Assumptions 2-3. ``from_document`` rebuilds and validates the instance;
+:func:`causal_bandits.papers.cpe.families.check_document` also checks that a document is what its
+generator makes.
 
 :meth:`CPEInstance.q_general` gives q^(G)_a = min_z P(S = s, Z_a = z) (Eq. 15; 0 without a
 sequence, 1 for do()) exactly, enumerating the ancestors of S ∪ Z_a once per distinct set.
@@ -14,14 +16,13 @@ The ``policy_*`` methods translate names into the value columns the policies and
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from causal_bandits.bandits.bglm_estimate import BGLMStructure, link
-from causal_bandits.bandits.count_tables import ColumnSequence
-from causal_bandits.bandits.pure_exploration import Arm
+from causal_bandits.bandits.bglm_model import BGLMStructure, link
+from causal_bandits.bandits.pure_exploration import Arm, ColumnSequence
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.cpe.actions import Action, canonical, make_action
 from causal_bandits.papers.cpe.admissible import AdmissibleSequence, is_constant
@@ -42,7 +43,9 @@ class CPEInstance:
     mu: np.ndarray
     naive_mu: np.ndarray
     link: str | None = None
-    constant: str | None = field(default=None)
+    constant: str | None = None
+    kappa: float | None = None
+    eta: float | None = None
 
     def __post_init__(self) -> None:
         scm = self.scm
@@ -127,7 +130,8 @@ class CPEInstance:
             "family": self.family,
             "params": dict(self.params),
             "scm": self.scm.to_document(),
-            "bglm": None if self.link is None else {"link": self.link, "constant": self.constant},
+            "bglm": None if self.link is None else {"link": self.link, "constant": self.constant,
+                                                    "kappa": self.kappa, "eta": self.eta},
             "actions": [a.as_dict() for a in self.actions],
             "labels": self.labels,
             "sequences": [None if s is None else s.to_document() for s in self.sequences],
@@ -137,14 +141,12 @@ class CPEInstance:
 
     @classmethod
     def from_document(cls, doc: Mapping[str, Any]) -> CPEInstance:
-        from causal_bandits.papers.cpe.families import FAMILIES
-
         scm = BinarySCM.from_document(doc["scm"])
         bglm = doc.get("bglm") or {}
         constant = bglm.get("constant")
         allowed = [v for v in scm.observed if v != constant]
         actions = tuple(make_action(a, allowed) for a in doc["actions"])
-        instance = cls(
+        return cls(
             family=doc["family"],
             params=dict(doc.get("params", {})),
             scm=scm,
@@ -154,11 +156,9 @@ class CPEInstance:
             naive_mu=np.asarray(doc["naive_mu"], dtype=float),
             link=bglm.get("link"),
             constant=constant,
+            kappa=bglm.get("kappa"),
+            eta=bglm.get("eta"),
         )
-        if instance.family in FAMILIES and instance.to_document() != FAMILIES[instance.family](**instance.params).to_document():
-            raise ConfigError(f"the instance document differs from what family {instance.family!r} makes with "
-                              f"{dict(instance.params)}; regenerate it instead of editing it")
-        return instance
 
 
 def policy_arm(scm: BinarySCM, action: Action) -> Arm:

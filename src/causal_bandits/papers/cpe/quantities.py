@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from causal_bandits.bandits.bglm_estimate import link
 from causal_bandits.bandits.ccpe_bglm import (
     BGLMConstants,
     bglm_observability,
@@ -35,47 +34,11 @@ from causal_bandits.papers.cpe.complexity import (
     upper_bound_term,
 )
 from causal_bandits.papers.cpe.instance import CPEInstance
-from causal_bandits.scm.cpt import configurations
-
-
-def kappa(instance: CPEInstance) -> float:
-    """κ of Assumption 2: min_X min_{v ∈ {0,1}^|Pa(X)|} f′(|v·θ*_X| + ‖v‖₂) for the logistic link
-    (f′ decreases in |z| and |v·θ| + ‖v‖ is convex in v, so the cube's vertices suffice); 1 for the
-    linear link (f′ ≡ 1)."""
-    if instance.link == "linear":
-        return 1.0
-    f = link(instance.link)
-    worst = np.inf
-    for theta in instance.bglm_theta():
-        V = configurations(theta.shape[1])
-        z = np.abs(V @ theta[0]) + np.sqrt(V.sum(axis=1))
-        worst = min(worst, float(f.df(z).min()))
-    return worst
-
-
-def eta(instance: CPEInstance) -> float:
-    """η of Assumption 3: the smallest P(X′ = x | Pa(X) \\ {X′, X_1} = v) over nodes X, parents X′ ≠ X_1,
-    values v with positive probability and x, from the exact observational distribution."""
-    scm, worst = instance.scm, 1.0
-    for v in scm.nodes:
-        pa = [p for p in scm.parents(v) if p != instance.constant]
-        if not pa:
-            continue
-        joint = scm.marginal(pa).reshape((2,) * len(pa))
-        for axis in range(len(pa)):
-            rest = joint.sum(axis=axis, keepdims=True)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                cond = np.where(rest > 0, joint / rest, np.inf)
-            worst = min(worst, float(cond.min()))
-    return worst
 
 
 def bglm_constants(instance: CPEInstance) -> BGLMConstants:
-    """The constants CCPE-BGLM takes as input (Algorithm 1 line 1)."""
-    f = link(instance.link)
-    structure = instance.bglm_structure()
-    return BGLMConstants(M1=f.M1, M2=f.M2, kappa=kappa(instance), eta=eta(instance),
-                         D=max_in_degree(structure), n=structure.n_columns)
+    """The constants CCPE-BGLM takes as input (Algorithm 1 line 1), κ and η from the instance."""
+    return BGLMConstants.of(instance.bglm_structure(), instance.kappa, instance.eta)
 
 
 def in_theorem3_class(instance: CPEInstance, epsilon: float) -> bool:

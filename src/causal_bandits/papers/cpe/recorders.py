@@ -7,7 +7,8 @@ The engine itself keeps ``stopped_at``, ``recommended``, ``correct`` and ``censo
   taken in the round the seed stops, or at the sample cap when it is censored (SPEC §7 item 4).
 * :class:`RecommendationTrace` — the recommendation (the policy's current argmax) at sample
   checkpoints ⌈1000 · 2^{j/2}⌉; a seed that has stopped keeps its final recommendation (SPEC §3,
-  "Trace"), for error-probability-against-budget curves.
+  "Trace"), for error-probability-against-budget curves. The run store's trace vocabulary has no
+  column for it, so it is stored as per-seed summary columns ``cpe_rec_<checkpoint>``.
 * :class:`IntervalCoverage` — whether, in any round, any interval of the policy excludes the true
   mean of its arm (E0's ``ci_violation``).
 
@@ -59,7 +60,7 @@ class StoppingDiagnostics:
 
 
 class RecommendationTrace:
-    """``recommended`` (n_seeds, n_checkpoints): the arm each seed recommends at each checkpoint."""
+    """``cpe_rec_<c>`` per checkpoint c: the arm each seed recommends after c samples."""
 
     def __init__(self, grid: np.ndarray):
         self.grid = np.asarray(grid, dtype=np.int64)
@@ -83,7 +84,7 @@ class RecommendationTrace:
 
     def finish(self):
         self.recommended[:, self._g:] = self.current[:, None]  # every seed stopped before these checkpoints
-        return self.grid, {"recommended": self.recommended}, {}
+        return None, {}, {f"cpe_rec_{c}": self.recommended[:, g] for g, c in enumerate(self.grid)}
 
 
 class IntervalCoverage:
