@@ -91,6 +91,7 @@ EDITS = [
     ("bandits/klucb.py", "results/runs/nonmanip/", "/KLUCB/", "figures/nonmanip/table1"),
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
     ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
+    ("bandits/successive_elimination.py", "results/runs/cpe/", "/practical/SE/", "figures/cpe/table2_pac"),
 ]
 
 
