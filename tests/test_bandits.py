@@ -19,6 +19,7 @@ from scipy.optimize import brentq
 
 import causal_bandits
 from causal_bandits import store
+from causal_bandits.bandits import beta as beta_module
 from causal_bandits.bandits.beta import BetaShapes
 from causal_bandits.bandits.engine import BernoulliArms, Trace, linear_grid, simulate
 from causal_bandits.bandits.klucb import KLUCB, bernoulli_kl, exploration, klucb_index
@@ -112,6 +113,30 @@ def test_beta_shapes_rejects_shapes_below_one():
         BetaShapes(np.array([[0.5]]), np.array([[1.0]]))
 
 
+def _thompson_like_draws(n_seeds=9, n_arms=13, rounds=40) -> np.ndarray:
+    """Variates of a BetaShapes whose shapes grow as in Thompson sampling (closed-form, accepted
+    and rejected cells side by side), and the next retry uniform (so the stream use is pinned)."""
+    rng = np.random.default_rng(11)
+    shapes = BetaShapes(np.ones((n_seeds, n_arms)), np.ones((n_seeds, n_arms)))
+    draws = SeedStreams(PAPER, "beta-blocks", range(n_seeds), "draws", block=64)
+    retries = SeedStreams(PAPER, "beta-blocks", range(n_seeds), "retries", block=16)
+    rows, out = np.arange(n_seeds), []
+    for _ in range(rounds):
+        out.append(shapes.sample(draws, retries))
+        arms = rng.integers(0, n_arms, n_seeds)
+        wins = rng.integers(0, 4, n_seeds).astype(float) * (rng.random(n_seeds) < 0.5)
+        shapes.add(rows, arms, wins, rng.integers(0, 4, n_seeds) * (wins == 0))
+    return np.concatenate([np.stack(out).ravel(), retries.uniform(1).ravel()])
+
+
+@pytest.mark.parametrize("block_cells", [1, 13, 50, 1 << 20])
+def test_beta_variates_independent_of_block_size(monkeypatch, block_cells):
+    """The first attempt runs over blocks of rows: the block size changes speed, never a bit."""
+    reference = _thompson_like_draws()
+    monkeypatch.setattr(beta_module, "_BLOCK_CELLS", block_cells)
+    assert np.array_equal(_thompson_like_draws().view(np.int64), reference.view(np.int64))
+
+
 # ------------------------------------------------------------------------------- kl-UCB index
 KL_P = [0.0, 0.01, 0.3, 0.5, 0.9, 0.999, 1.0]
 KL_N = [1, 3, 100, 10_000]
@@ -168,6 +193,48 @@ def test_klucb_index_vectorised_equals_elementwise():
     for i, j in np.ndindex(p.shape):
         alone = klucb_index(np.array([p[i, j]]), np.array([n[i, j]]), 2.5)[0]
         assert together[i, j] == alone
+
+
+def test_klucb_index_per_cell_levels_equal_scalar_levels():
+    rng = np.random.default_rng(3)
+    n = np.floor(np.exp(rng.uniform(0, 9, 200)))
+    p = rng.binomial(n.astype(np.int64), rng.choice([0.0, 0.2, 0.9, 1.0], 200)) / n
+    levels = rng.uniform(0.5, 30.0, 200)
+    together = klucb_index(p, n, levels)
+    alone = [klucb_index(p[i : i + 1], n[i : i + 1], float(levels[i]))[0] for i in range(200)]
+    assert np.array_equal(together, np.array(alone))
+
+
+class EagerKLUCB(KLUCB):
+    """kl-UCB by its definition: every arm inverted every round (a test reference)."""
+
+    def select(self, t):
+        n_arms = self._pulls.shape[1]
+        if t <= n_arms:
+            return super().select(t)
+        ties = self._ties.uniform(n_arms)
+        index = klucb_index(self._wins / self._pulls, self._pulls, exploration(t - 1))
+        return np.where(index >= index.max(axis=1, keepdims=True), ties, -1.0).argmax(axis=1)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    means=st.lists(st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.52, 0.9, 1.0]), min_size=2, max_size=20),
+    horizon=st.integers(1, 400),
+)
+def test_lazy_klucb_pulls_what_inverting_every_arm_pulls(means, horizon):
+    """Skipping arms whose look-ahead bound is below the floor changes no pull, ties included
+    (repeated means give arms with equal counts, hence equal indices)."""
+    lazy = run(KLUCB(), means, range(6), horizon, experiment="lazy")
+    eager = run(EagerKLUCB(), means, range(6), horizon, experiment="lazy")
+    assert_same_trace(lazy, eager)
+
+
+def test_lazy_klucb_over_many_lookahead_rounds():
+    means = np.random.default_rng(4).uniform(0.1, 0.9, 24).round(2)
+    lazy = run(KLUCB(), means, range(10), 2500, experiment="lazy-long", grid=linear_grid(2500, 2500))
+    eager = run(EagerKLUCB(), means, range(10), 2500, experiment="lazy-long", grid=linear_grid(2500, 2500))
+    assert_same_trace(lazy, eager)
 
 
 # ------------------------------------------------------------------------ engine invariances
