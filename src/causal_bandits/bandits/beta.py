@@ -38,21 +38,20 @@ class BetaShapes:
     """Shape parameters (a, b) of shape (n_seeds, n_arms) with algorithm BB's constants cached."""
 
     def __init__(self, a: np.ndarray, b: np.ndarray):
-        a = np.asarray(a, dtype=float)
-        b = np.asarray(b, dtype=float)
-        if (a < 1).any() or (b < 1).any():
+        self.a, self.b = np.array(a, dtype=float, order="C"), np.array(b, dtype=float, order="C")
+        if (self.a < 1).any() or (self.b < 1).any():
             raise ValueError("BetaShapes needs shapes >= 1")
-        self.a, self.b = np.ascontiguousarray(a, dtype=float).copy(), np.ascontiguousarray(b).copy()
         n, k = self.a.shape
         self._lo = np.empty_like(self.a)
         self._hi = np.empty_like(self.a)
         self._alpha = np.empty_like(self.a)
         self._beta = np.empty_like(self.a)
         self._gamma = np.empty_like(self.a)
-        # All-ones bits where a <= b (the variate is w / (hi + w)), zero bits where it is hi / (hi + w):
-        # a bitwise select picks the numerator exactly, faster than a masked copy.
+        # All-ones bits where a <= b (the variate is w / (hi + w)), zero bits where it is
+        # hi / (hi + w): a bitwise select picks the numerator exactly, faster than a masked copy.
         self._pick_w = np.empty(self.a.shape, dtype=np.int64)
         self._closed = np.empty(self.a.shape, dtype=bool)  # a == 1 or b == 1: closed form
+        self._a_one = np.empty(self.a.shape, dtype=bool)  # a == 1
         self._refresh(np.s_[:])
         self._n_closed = int(self._closed.sum())
         rows = max(1, min(n, _BLOCK_CELLS // max(k, 1)))
@@ -72,7 +71,7 @@ class BetaShapes:
         for cache, value in (
             (self._lo, lo), (self._hi, hi), (self._alpha, alpha), (self._beta, beta),
             (self._gamma, gamma), (self._pick_w, -(a == lo).astype(np.int64)),
-            (self._closed, (a == 1.0) | (b == 1.0)),
+            (self._closed, (a == 1.0) | (b == 1.0)), (self._a_one, a == 1.0),
         ):
             cache.ravel()[flat] = value
 
@@ -163,9 +162,9 @@ class BetaShapes:
         """Inversion for the cells with a == 1 or b == 1, from their first uniform."""
         u1, a, b, flat = self._u1.ravel(), self.a.ravel(), self.b.ravel(), out.ravel()
         # Beta(1, b): 1 - (1-u)^(1/b); Beta(a, 1): u^(1/a); Beta(1, 1): u (both formulas agree).
-        cells = np.flatnonzero(self.a == 1.0)
+        cells = np.flatnonzero(self._a_one)
         flat[cells] = -np.expm1(np.log1p(-u1.take(cells)) / b.take(cells))
-        cells = np.flatnonzero(self._closed & (self.a != 1.0))
+        cells = np.flatnonzero(self._closed ^ self._a_one)  # b == 1 < a
         flat[cells] = u1.take(cells) ** (1.0 / a.take(cells))
 
     def _bb_attempt(self, cells: np.ndarray, u1: np.ndarray, u2: np.ndarray):
