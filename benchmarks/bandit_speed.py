@@ -33,6 +33,8 @@ import argparse
 import json
 import math
 import platform
+import resource
+import sys
 import time
 
 import numpy as np
@@ -57,6 +59,13 @@ def speedup_target(algo: str, k: int) -> float:
 
 #: Our TS cost per arm over numpy's bulk Beta cost per variate, at most.
 NUMPY_RATIO_TARGET = 1.25
+#: Peak resident memory of the whole benchmark process (MB), at most.
+MEMORY_TARGET_MB = 2000
+
+
+def peak_rss_mb() -> float:
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / 2**20 if sys.platform == "darwin" else rss / 2**10  # bytes on macOS, KiB on Linux
 
 
 # ------------------------------------------------------------------------------------ ours
@@ -300,11 +309,14 @@ def main(argv=None) -> dict:
         " variate on our TS posteriors; limit = the TS speed-up if a whole round cost only K of"
         " numpy's bulk Beta draws; regrets: mean final pseudo-regret (a sanity check only)"
     )
+    memory = peak_rss_mb()
+    print(f"peak resident memory (ru_maxrss): {memory:.0f} MB")
     result = {
         "rows": rounded(rows),
+        "peak_rss_mb": round(memory, 1),
         "targets": {"speedup": "TS >= 30x (K <= 16), >= 20x (K >= 81); kl-UCB >= 100x",
-                    "ours_over_numpy": NUMPY_RATIO_TARGET},
-        "all_met": all(all(r["met"].values()) for r in rows),
+                    "ours_over_numpy": NUMPY_RATIO_TARGET, "peak_rss_mb": MEMORY_TARGET_MB},
+        "all_met": all(all(r["met"].values()) for r in rows) and memory <= MEMORY_TARGET_MB,
         "config": vars(args),
     }
     print(json.dumps(result))
