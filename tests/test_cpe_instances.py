@@ -361,3 +361,12 @@ def test_actions_on_the_constant_or_the_reward_are_refused():
     with pytest.raises(ConfigError, match="unknown variable 'Y'"):
         CPEInstance("test", {}, base.scm, (Action(), Action((("Y", 1),))), (None, None), np.zeros(2), np.zeros(2))
     assert atomic_actions(["X2", "X3"])[0] == Action()
+
+
+def test_nodes_must_be_declared_parents_first():
+    mechanisms = {"X1": Mechanism("linear", ("X2",), (0.5,), intercept=0.2), "X2": bernoulli(0.5),
+                  "Y": Mechanism("linear", ("X1",), (0.5,), intercept=0.2)}
+    with pytest.raises(ConfigError) as excinfo:
+        BinarySCM(("X1", "X2", "Y"), mechanisms)
+    assert "parent 'X2' of X1 is listed after it" in _one_line(excinfo)
+    assert BinarySCM(("X2", "X1", "Y"), mechanisms).order == ("X2", "X1", "Y")

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 
 from causal_bandits.bandits.bglm_estimate import BGLMCounts, fit
@@ -59,6 +58,8 @@ class BGLMConstants:
 
 def ell(structure: BGLMStructure, S: Sequence[int]) -> int:
     """ℓ_S = |N_{S,Y}|: non-constant nodes outside S with a directed path to Y in G − S, Y included."""
+    import networkx as nx  # only CCPE-BGLM jobs need it
+
     G = nx.DiGraph()
     G.add_nodes_from(structure.nodes)
     G.add_edges_from((p, v) for v, ps in zip(structure.nodes, structure.parents) for p in ps

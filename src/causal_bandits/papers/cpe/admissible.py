@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
 import numpy as np
 
 from causal_bandits.errors import ConfigError
@@ -63,6 +62,8 @@ def is_admissible(scm: BinarySCM, seq: AdmissibleSequence) -> bool:
     Constant nodes (the BGLM's X_1 ≡ 1) are removed from the graph first: a deterministic node
     opens no path (it is "conditioned on" in every sample), which is why Z may leave it out.
     """
+    import networkx as nx  # not at module level: run jobs import this module and need no graph library
+
     S, Y = seq.order, scm.reward
     G = scm.graph.subgraph([v for v in scm.nodes if not is_constant(scm, v)])
     if any(z in scm.hidden or z == Y or z in S for z in seq.Z):

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-import networkx as nx
 import numpy as np
 from scipy.special import expit
 
@@ -135,10 +134,12 @@ def bernoulli(p: float) -> Mechanism:
 
 @dataclass(frozen=True)
 class BinarySCM:
-    """Binary nodes in a declared order, the hidden ones named, the reward ``reward``.
+    """Binary nodes in a declared topological order (parents first), the hidden ones named, the reward.
 
     Observed variables are the non-hidden nodes other than the reward, in declared order; they are
-    the columns of the environment's value rows.
+    the columns of the environment's value rows. A declared order with every parent first makes the
+    graph acyclic by construction and is the sampling order, so run jobs need no graph library
+    (networkx is imported only by the graph queries of the instance and quantity stages).
     """
 
     nodes: tuple[str, ...]
@@ -157,11 +158,15 @@ class BinarySCM:
         unknown = sorted(self.hidden - set(self.nodes))
         if unknown:
             raise ConfigError(f"hidden node {unknown[0]!r} is not a node; list it under nodes")
+        seen: set[str] = set()
         for v in self.nodes:
             mech = self.mechanisms[v]
             for p in mech.parents:
                 if p not in self.nodes:
                     raise ConfigError(f"parent {p!r} of {v} is not a node; use one of {list(self.nodes)}")
+                if p not in seen:
+                    raise ConfigError(f"parent {p!r} of {v} is listed after it; list the nodes in a topological "
+                                      "order (parents first)")
                 if p == self.reward:
                     raise ConfigError(f"the reward {self.reward} cannot be a parent (of {v}); it has no children")
             lo, hi = mech.extremes()
@@ -170,22 +175,22 @@ class BinarySCM:
                 raise ConfigError(
                     f"the weights of {v} drive P({v}=1 | parents) to {bad:.6g}, outside [0, 1]; "
                     "choose an intercept and weights whose sums stay within [0, 1]")
-        if not nx.is_directed_acyclic_graph(self.graph):
-            raise ConfigError("the mechanisms' parents form a directed cycle; the causal graph must be a DAG")
+            seen.add(v)
 
     @cached_property
-    def graph(self) -> nx.DiGraph:
-        """The causal DAG, hidden nodes included."""
+    def graph(self):
+        """The causal DAG (a networkx DiGraph), hidden nodes included."""
+        import networkx as nx
+
         g = nx.DiGraph()
         g.add_nodes_from(self.nodes)
         g.add_edges_from((p, v) for v in self.nodes for p in self.mechanisms[v].parents)
         return g
 
-    @cached_property
+    @property
     def order(self) -> tuple[str, ...]:
-        """A topological order, ties broken by declared order."""
-        rank = {v: i for i, v in enumerate(self.nodes)}
-        return tuple(nx.lexicographical_topological_sort(self.graph, key=rank.__getitem__))
+        """A topological order: the declared one."""
+        return self.nodes
 
     @cached_property
     def observed(self) -> tuple[str, ...]:
@@ -197,6 +202,8 @@ class BinarySCM:
 
     def ancestral_closure(self, ws: Iterable[str]) -> tuple[str, ...]:
         """``ws`` and all their ancestors, in topological order."""
+        import networkx as nx
+
         keep = set(ws)
         for w in list(keep):
             keep |= nx.ancestors(self.graph, w)
