@@ -52,8 +52,9 @@ def _samples_panel(ax, frame: pd.DataFrame, name: str, log_x: bool) -> None:
         ax.errorbar(g["x"], g["samples_mean"], yerr=1.96 * g["samples_se"].fillna(0), fmt="o" + style, color=color,
                     ms=3, lw=1, capsize=2, label=label(algorithm, strategy))
         term = g[TERM.get(algorithm, "H")].to_numpy(float)
-        if np.isfinite(term).all():
-            c = np.nanmedian(g["samples_mean"] / term)
+        ratio = g["samples_mean"].to_numpy(float) / term
+        if np.isfinite(term).all() and np.isfinite(ratio).any():  # no line when every run was censored
+            c = np.nanmedian(ratio)
             ax.plot(g["x"], c * term, "--", color=color, lw=0.8, alpha=0.7)
     ax.set_yscale("log")
     if log_x:
