@@ -19,5 +19,5 @@ with logged(snakemake.log[0]) as log:
     }
     run = {e: {j.algorithm for j in design.jobs(p.section) if j.experiment == e} for e in p.experiments}
     rows = [claim.check(results) for claim in claims.claims(run)]
-    store.write_json(snakemake.output[0], document("cpe", p.section, rows))
+    store.write_json(snakemake.output[0], document("cpe", p.section, rows, scale=f"sample cap {p.section['horizon']:,}, {p.section['n_seeds']:,} seeds per setting"))
     log.info("%d claims evaluated", len(rows))

@@ -121,6 +121,7 @@ class Step:
     gap: np.ndarray  # best mean of the round minus the pulled arm's mean (exact)
     best: np.ndarray | float  # best mean of the round (the best arm's, in the round's context)
     optimal: np.ndarray  # whether the pulled arm is optimal in the round
+    stopped: np.ndarray | None = None  # StoppingPolicy only: the seeds that stop after this round
 
 
 class Recorder(Protocol):
@@ -185,14 +186,14 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
         rewards, values = env.pull(t, contexts, arms, u)
         feedback = Feedback(arms, rewards, contexts, values)
         policy.update(feedback)
+        done = np.asarray(policy.done(), dtype=bool) if stopping else None
         if recorders:
             cell = 0 if contexts is None else contexts
             step = Step(t, rows, feedback, gap[cell, arms], mu_star[0] if contexts is None else mu_star[contexts],
-                        is_optimal[cell, arms])
+                        is_optimal[cell, arms], done)
             for recorder in recorders:
                 recorder.record(step)
         if stopping:
-            done = np.asarray(policy.done(), dtype=bool)
             if done.any():
                 stopped_at[rows[done]] = t
                 recommended[rows[done]] = policy.recommend()[done]

@@ -12,8 +12,7 @@ The engine itself keeps ``stopped_at``, ``recommended``, ``correct`` and ``censo
 * :class:`IntervalCoverage` — whether, in any round, any interval of the policy excludes the true
   mean of its arm (E0's ``ci_violation``).
 
-Each asks the policy (handed to ``start``) for ``done()`` before the engine does; ``done`` has no
-side effects in the cpe policies.
+They read which seeds stop this round from the engine's ``Step.stopped``.
 """
 
 from __future__ import annotations
@@ -48,7 +47,7 @@ class StoppingDiagnostics:
             self.values[key][rows] = value[mask]
 
     def record(self, step: Step) -> None:
-        done = np.asarray(self.policy.done(), dtype=bool)
+        done = step.stopped
         if done.any():
             self._take(step.rows[done], done)
         self._running = step.rows[~done]
@@ -74,7 +73,7 @@ class RecommendationTrace:
         self._g = 0
 
     def record(self, step: Step) -> None:
-        done = np.asarray(self.policy.done(), dtype=bool)
+        done = step.stopped
         at_checkpoint = self._g < self.grid.size and self.grid[self._g] == step.t
         if done.any() or at_checkpoint:
             self.current[step.rows] = self.policy.recommend()
