@@ -21,7 +21,15 @@ from causal_bandits.rng import SeedStreams
 
 
 class ArmLists:
-    """UCB1 state for seeds that each play their own list of arms (global arm ids)."""
+    """UCB1 state for seeds that each play their own list of arms (global arm ids).
+
+    Kept per list slot: the mean and 1/N (N = pulls). An unpulled arm has 1/N = 1e300, so its index
+    is astronomically large from t' = 2 on and the lowest unpulled slot wins: the initial pulls come
+    out in ascending order with no special case (at t' = 1, ln t' = 0 and every index ties at 0, so
+    slot 0 wins). Padding slots have mean -inf.
+    """
+
+    _UNPULLED = 1e300
 
     def __init__(self, c: float = 1.0, sigma: float = 1.0):
         self.scale = 2.0 * (c * sigma) ** 2
@@ -31,7 +39,8 @@ class ArmLists:
         self.arms = np.full((n_seeds, 0), -1, dtype=np.int64)
         self.sums = np.zeros((n_seeds, 0))
         self.counts = np.zeros((n_seeds, 0))
-        self.size = np.zeros(n_seeds, dtype=np.int64)
+        self.mean = np.zeros((n_seeds, 0))
+        self.inv = np.zeros((n_seeds, 0))
         self.t = np.zeros(n_seeds, dtype=np.int64)  # rounds this UCB instance has played
         self._pos = np.zeros(n_seeds, dtype=np.int64)
         self._rows = np.arange(n_seeds)
@@ -40,33 +49,40 @@ class ArmLists:
         """Begin a fresh UCB1 for each seed on its (sorted) list of arms."""
         width = max([self.arms.shape[1], *(len(a) for a in arm_lists)])
         if width > self.arms.shape[1]:
-            extra = width - self.arms.shape[1]
-            self.arms = np.pad(self.arms, ((0, 0), (0, extra)), constant_values=-1)
-            self.sums = np.pad(self.sums, ((0, 0), (0, extra)), constant_values=-np.inf)
-            self.counts = np.pad(self.counts, ((0, 0), (0, extra)), constant_values=1.0)
+            pad = ((0, 0), (0, width - self.arms.shape[1]))
+            self.arms = np.pad(self.arms, pad, constant_values=-1)
+            self.sums, self.counts = np.pad(self.sums, pad), np.pad(self.counts, pad)
+            self.mean = np.pad(self.mean, pad, constant_values=-np.inf)
+            self.inv = np.pad(self.inv, pad)
+        slots = np.arange(width)
         for s, arms in zip(seeds, arm_lists):
             arms = np.sort(np.asarray(arms, dtype=np.int64))
+            real = slots < arms.size
             self.arms[s] = -1
             self.arms[s, : arms.size] = arms
-            self.sums[s] = np.where(np.arange(width) < arms.size, 0.0, -np.inf)
-            self.counts[s] = np.where(np.arange(width) < arms.size, 0.0, 1.0)  # padding: index -inf
-            self.size[s], self.t[s], self.active[s] = arms.size, 0, True
+            self.sums[s], self.counts[s] = 0.0, 0.0
+            self.mean[s] = np.where(real, 0.0, -np.inf)
+            self.inv[s] = np.where(real, self._UNPULLED, 0.0)
+            self.t[s], self.active[s] = 0, True
 
     def select(self) -> np.ndarray:
         """Each active seed's arm (global id); -1 for inactive seeds."""
-        t = self.t + 1
-        with np.errstate(divide="ignore", invalid="ignore"):
-            index = self.sums / self.counts + np.sqrt(self.scale * np.log(t)[:, None] / self.counts)
-        self._pos = np.where(t <= self.size, t - 1, index.argmax(axis=1))
+        log_t = np.log(self.t + 1.0)
+        log_t *= self.scale
+        index = np.sqrt(log_t[:, None] * self.inv)
+        index += self.mean
+        self._pos = index.argmax(axis=1)
         return np.where(self.active, self.arms[self._rows, self._pos], -1)
 
     def update(self, rewards: np.ndarray, mask: np.ndarray | None = None) -> None:
         """Record the rewards of the arms :meth:`select` chose, for active seeds (within ``mask``)."""
         on = self.active if mask is None else self.active & mask
-        rows, pos = self._rows[on], self._pos[on]
-        self.sums[rows, pos] += rewards[on]
-        self.counts[rows, pos] += 1.0
-        self.t[on] += 1
+        rows, pos, r = (self._rows, self._pos, rewards) if on.all() else (self._rows[on], self._pos[on], rewards[on])
+        sums = self.sums[rows, pos] + r
+        counts = self.counts[rows, pos] + 1.0
+        self.sums[rows, pos], self.counts[rows, pos] = sums, counts
+        self.mean[rows, pos], self.inv[rows, pos] = sums / counts, 1.0 / counts
+        self.t[rows] += 1
 
 
 class UCBPolicy:

@@ -161,18 +161,20 @@ def maximum_cardinality_order(graph: nx.Graph, start: int) -> list[int]:
     return order
 
 
-def path_power(n: int, k: int, *, rng: np.random.Generator, regime: str = "B", K: int = 2,
-               params: Mapping[str, float] | None = None, instance_id: str | None = None) -> Instance:
+def path_power(n: int, k: int, *, rng: np.random.Generator | None = None, regime: str = "B", K: int = 2,
+               params: Mapping[str, float] | None = None, instance_id: str | None = None,
+               mcs_start: int | None = None, reward_node: int | None = None) -> Instance:
     """``path_power(n, k)``: edges {i, j} with 0 < |i - j| <= k, oriented by MCS from a uniform start
     (u -> v iff u is visited first: no v-structures, one chain component, omega = k + 1); then X_R
-    uniform. Regime B uses the general-graph parameters by default."""
+    uniform. ``mcs_start`` / ``reward_node`` fix either draw (the exhaustive checks of SPEC §4.2.7).
+    Regime B uses the general-graph parameters by default."""
     if n < 2 or k < 1:
         raise ConfigError(f"path_power(n={n}, k={k}) needs n >= 2 and k >= 1")
     skeleton = nx.Graph((i, j) for i in range(n) for j in range(i + 1, min(n, i + k + 1)))
-    start = int(rng.integers(n))
+    start = int(rng.integers(n)) if mcs_start is None else mcs_start
     rank = {v: r for r, v in enumerate(maximum_cardinality_order(skeleton, start))}
     edges = sorted((u, v) if rank[u] < rank[v] else (v, u) for u, v in skeleton.edges())
-    xr = int(rng.integers(n))
+    xr = int(rng.integers(n)) if reward_node is None else reward_node
     return _from_dag(instance_id or f"path_power-n{n}-k{k}-{regime}", "path_power",
                      {"n": n, "k": k, "K": K, "mcs_start": start}, n, edges, regime, K,
                      _params(regime, params, general=True), xr)

@@ -33,6 +33,27 @@ class Feedback:
     values: np.ndarray | None
 
 
+class NoiseBuffer:
+    """The environment's per-round uniforms, drawn ``chunk`` rounds ahead: ``take(L)`` gives the next
+    L rounds, (S, L, W), exactly the numbers L single-round reads would give."""
+
+    def __init__(self, streams: SeedStreams, width: int, chunk: int = 1024):
+        self._streams, self._w, self._chunk = streams, width, chunk
+        self._buf = np.empty((streams.n_seeds, 0, width))
+        self._pos = 0
+
+    def take(self, rounds: int) -> np.ndarray:
+        left = self._buf.shape[1] - self._pos
+        if rounds > left:
+            more = max(rounds - left, self._chunk)
+            fresh = self._streams.uniform(more * self._w).reshape(-1, more, self._w)
+            self._buf = np.concatenate([self._buf[:, self._pos:], fresh], axis=1)
+            self._pos = 0
+        out = self._buf[:, self._pos: self._pos + rounds]
+        self._pos += rounds
+        return out
+
+
 @dataclass
 class Run:
     seeds: np.ndarray
@@ -51,28 +72,29 @@ def simulate(policy, env, *, paper: str, experiment: str, seeds: Sequence[int], 
     rows = np.arange(S)
     means = np.asarray(env.means, dtype=float).reshape(S, -1)
     gap = means.max(axis=1, keepdims=True) - means
-    streams = SeedStreams(paper, experiment, seeds, "environment")
+    noise = NoiseBuffer(SeedStreams(paper, experiment, seeds, "environment"), W)
     policy.reset(S, means.shape[1], lambda name: SeedStreams(paper, experiment, seeds, f"policy/{name}"))
     contexts = env.contexts(1)
     observed = getattr(policy, "observed", lambda t: None)
+    block = getattr(policy, "block", None) if blocks else None
     regret, cum = np.zeros(S), np.empty((S, grid.size))
     g, t, singles, n_blocks = 0, 1, 0, 0
     while t <= horizon:
-        length = min(policy.block(t), horizon - t + 1) if blocks and hasattr(policy, "block") else 1
+        length = min(block(t), horizon - t + 1) if block is not None else 1
         arms = policy.select(t, contexts)
         gaps = gap[rows, arms]
         if length > 1:
-            noise = streams.uniform(length * W).reshape(S, length, W)
-            rewards, values = env.pull_block(t, contexts, arms, length, noise, observed(t))
+            rewards, values = env.pull_block(t, contexts, arms, length, noise.take(length), observed(t))
             policy.update_block(Feedback(arms, rewards, contexts, values))
             n_blocks += 1
         else:
-            rewards, values = env.pull(t, contexts, arms, streams.uniform(W), observed(t))
+            rewards, values = env.pull(t, contexts, arms, noise.take(1)[:, 0], observed(t))
             policy.update(Feedback(arms, rewards, contexts, values))
             singles += 1
-        while g < grid.size and grid[g] < t + length:
-            cum[:, g] = regret + gaps * (grid[g] - t + 1)
-            g += 1
+        if grid[g] < t + length:
+            while g < grid.size and grid[g] < t + length:
+                cum[:, g] = regret + gaps * (grid[g] - t + 1)
+                g += 1
         regret += gaps * length
         t += length
     return Run(seeds, grid, cum, singles, n_blocks)
