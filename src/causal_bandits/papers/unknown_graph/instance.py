@@ -75,7 +75,7 @@ class Instance:
     reward_node: int
     f: np.ndarray  # (domain,) mean reward given X_R = k
     sigma: float = 1.0
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         n = len(self.node_names)
