@@ -71,6 +71,7 @@ class CNUCB:
         self._rows = np.arange(n_seeds)
         self._B = np.array([inp.B for inp in self.inputs], dtype=np.int64)
         self._searching = np.ones(n_seeds, dtype=bool)
+        self._n_searching = n_seeds
         self._arms = np.zeros(n_seeds, dtype=np.int64)
         self._left = np.zeros(n_seeds, dtype=np.int64)
         self._rsum = np.zeros(n_seeds)
@@ -102,20 +103,21 @@ class CNUCB:
             except StopIteration as stop:
                 self.results[s] = stop.value
                 self._searching[s] = False
+                self._n_searching -= 1
                 self._observe[s] = -1
                 self.discovery_rounds[s] = B * len(stop.value.requests)
                 self._ucb.start([s], [self._stage3_arms(s, stop.value)])
 
     def block(self, t: int) -> int:
-        return int(self._left.min()) if self._searching.all() else 1
+        return int(self._left.min()) if self._n_searching == self._searching.size else 1
 
     def observed(self, t: int) -> np.ndarray | None:
-        return self._observe if self._searching.any() and self._observe.shape[1] else None
+        return self._observe if self._n_searching and self._observe.shape[1] else None
 
     def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
-        if not self._searching.any():
+        if not self._n_searching:
             return self._ucb.select()
-        if self._searching.all():
+        if self._n_searching == self._searching.size:
             return self._arms.copy()
         return np.where(self._searching, self._arms, self._ucb.select())
 
@@ -130,6 +132,9 @@ class CNUCB:
         self._finish_batches(np.flatnonzero(on & (self._left == 0)))
 
     def update(self, feedback) -> None:
+        if not self._n_searching:
+            self._ucb.update(feedback.rewards)
+            return
         searching = self._searching.copy()
         if (~searching).any():
             self._ucb.update(feedback.rewards, ~searching)

@@ -42,8 +42,10 @@ class ArmLists:
         self.mean = np.zeros((n_seeds, 0))
         self.inv = np.zeros((n_seeds, 0))
         self.t = np.zeros(n_seeds, dtype=np.int64)  # rounds this UCB instance has played
-        self._pos = np.zeros(n_seeds, dtype=np.int64)
         self._rows = np.arange(n_seeds)
+        self._offsets = np.zeros(n_seeds, dtype=np.int64)
+        self._flat = np.zeros(n_seeds, dtype=np.int64)
+        self._all_active = False
 
     def start(self, seeds: Sequence[int], arm_lists: Sequence[np.ndarray]) -> None:
         """Begin a fresh UCB1 for each seed on its (sorted) list of arms."""
@@ -64,6 +66,8 @@ class ArmLists:
             self.mean[s] = np.where(real, 0.0, -np.inf)
             self.inv[s] = np.where(real, self._UNPULLED, 0.0)
             self.t[s], self.active[s] = 0, True
+        self._offsets = self._rows * width
+        self._all_active = bool(self.active.all())
 
     def select(self) -> np.ndarray:
         """Each active seed's arm (global id); -1 for inactive seeds."""
@@ -71,17 +75,23 @@ class ArmLists:
         log_t *= self.scale
         index = np.sqrt(log_t[:, None] * self.inv)
         index += self.mean
-        self._pos = index.argmax(axis=1)
-        return np.where(self.active, self.arms[self._rows, self._pos], -1)
+        self._flat = self._offsets + index.argmax(axis=1)
+        arms = self.arms.ravel()[self._flat]
+        return arms if self._all_active else np.where(self.active, arms, -1)
 
     def update(self, rewards: np.ndarray, mask: np.ndarray | None = None) -> None:
         """Record the rewards of the arms :meth:`select` chose, for active seeds (within ``mask``)."""
-        on = self.active if mask is None else self.active & mask
-        rows, pos, r = (self._rows, self._pos, rewards) if on.all() else (self._rows[on], self._pos[on], rewards[on])
-        sums = self.sums[rows, pos] + r
-        counts = self.counts[rows, pos] + 1.0
-        self.sums[rows, pos], self.counts[rows, pos] = sums, counts
-        self.mean[rows, pos], self.inv[rows, pos] = sums / counts, 1.0 / counts
+        if mask is None and self._all_active:
+            flat, r, rows = self._flat, rewards, slice(None)
+        else:
+            on = self.active if mask is None else self.active & mask
+            flat, r, rows = self._flat[on], rewards[on], on
+        sums, counts = self.sums.ravel(), self.counts.ravel()
+        s = sums[flat] + r
+        c = counts[flat] + 1.0
+        sums[flat], counts[flat] = s, c
+        self.mean.ravel()[flat] = s / c
+        self.inv.ravel()[flat] = 1.0 / c
         self.t[rows] += 1
 
 

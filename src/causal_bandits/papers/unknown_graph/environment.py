@@ -53,6 +53,8 @@ class SCMEnvironment:
         self._law_cdf = np.cumsum(np.array([inst.reward_laws for inst in instances]), axis=2)[:, :, :-1]
         self._f = np.array([np.asarray(inst.f, dtype=float) for inst in instances])
         self._sigma = np.array([inst.sigma for inst in instances])
+        self._law_cdf_flat = self._law_cdf.reshape(S * self.n_arms, D - 1)  # per-round fast path
+        self._f_flat, self._arm_offsets, self._domain_offsets = self._f.ravel(), self._rows * self.n_arms, self._rows * D
         self._xr = np.array([inst.reward_node for inst in instances])
         pmax = max(1, max(len(p) for inst in instances for p in inst.parents))
         self._parents = np.zeros((S, n, pmax), dtype=np.int64)
@@ -84,7 +86,9 @@ class SCMEnvironment:
              observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """One round: rewards (n_seeds,) and, when ``observe`` is given, values (n_seeds, m)."""
         if observe is None or (observe < 0).all():
-            return self._fast(arms[:, None], noise[:, None, :])[:, 0], None
+            cdf = self._law_cdf_flat[self._arm_offsets + arms]
+            x = (noise[:, :1] >= cdf).sum(axis=1) if self.domain > 2 else (noise[:, 0] >= cdf[:, 0])
+            return self._f_flat[self._domain_offsets + x] + self._sigma * ndtri(np.maximum(noise[:, 1], _TINY)), None
         rewards, values = self.pull_block(t, contexts, arms, 1, noise[:, None, :], observe)
         return rewards[:, 0], values[:, 0]
 

@@ -71,7 +71,8 @@ def simulate(policy, env, *, paper: str, experiment: str, seeds: Sequence[int], 
     S, W = seeds.size, env.noise_width
     rows = np.arange(S)
     means = np.asarray(env.means, dtype=float).reshape(S, -1)
-    gap = means.max(axis=1, keepdims=True) - means
+    gap = (means.max(axis=1, keepdims=True) - means).ravel()  # flat: seed s, arm a at s * n_arms + a
+    offsets = rows * means.shape[1]
     noise = NoiseBuffer(SeedStreams(paper, experiment, seeds, "environment"), W)
     policy.reset(S, means.shape[1], lambda name: SeedStreams(paper, experiment, seeds, f"policy/{name}"))
     contexts = env.contexts(1)
@@ -82,7 +83,7 @@ def simulate(policy, env, *, paper: str, experiment: str, seeds: Sequence[int], 
     while t <= horizon:
         length = min(block(t), horizon - t + 1) if block is not None else 1
         arms = policy.select(t, contexts)
-        gaps = gap[rows, arms]
+        gaps = gap[offsets + arms]
         if length > 1:
             rewards, values = env.pull_block(t, contexts, arms, length, noise.take(length), observed(t))
             policy.update_block(Feedback(arms, rewards, contexts, values))
