@@ -19,10 +19,12 @@ from scipy.optimize import brentq
 import causal_bandits
 from causal_bandits import store
 from causal_bandits.bandits.beta import BetaShapes
-from causal_bandits.bandits.engine import BernoulliArms, Trace, linear_grid, simulate
+from causal_bandits.bandits.engine import Feedback, linear_grid
+from causal_bandits.bandits.environments import BernoulliArms
 from causal_bandits.bandits.klucb import KLUCB, bernoulli_kl, exploration, klucb_index
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.rng import SeedStreams, generator
+from engine_helpers import Trace, simulate_trace
 
 PAPER = "test"
 ALGOS = {"TS": ThompsonSampling, "KLUCB": KLUCB}
@@ -31,10 +33,7 @@ ALGOS = {"TS": ThompsonSampling, "KLUCB": KLUCB}
 def run(policy, means, seeds, horizon, *, experiment="bandits", grid=None, block=4096):
     env = BernoulliArms(np.asarray(means, dtype=float))
     grid = linear_grid(horizon, horizon) if grid is None else grid  # every round by default
-    return simulate(
-        policy, env, paper=PAPER, experiment=experiment, seeds=seeds, horizon=horizon,
-        grid=grid, block=block,
-    )
+    return simulate_trace(policy, env, seeds, horizon, grid, paper=PAPER, experiment=experiment, block=block)[1]
 
 
 def trace_fields(trace: Trace) -> dict[str, np.ndarray]:
@@ -232,7 +231,7 @@ def test_klucb_pulls_an_arm_of_largest_index():
         if t > means.size:
             index = klucb_index(wins / pulls, pulls, exploration(t - 1))
             assert np.array_equal(index[rows, arms], index.max(axis=1))
-        policy.update(arms, (rng.random(n_seeds) < means[arms]).astype(np.int8))
+        policy.update(Feedback(arms, (rng.random(n_seeds) < means[arms]).astype(np.int8)))
     assert (policy._pulls.sum(axis=1) == 300).all()
 
 
@@ -292,9 +291,9 @@ class RecordingArms(BernoulliArms):
         super().__init__(np.asarray(means, dtype=float))
         object.__setattr__(self, "seen", [])
 
-    def pull(self, arms, noise):
+    def pull(self, t, contexts, arms, noise):
         self.seen.append(np.array(noise, copy=True))
-        return super().pull(arms, noise)
+        return super().pull(t, contexts, arms, noise)
 
 
 class UniformPlay:
@@ -305,10 +304,10 @@ class UniformPlay:
     def reset(self, n_seeds, n_arms, stream):
         self._u, self._k = stream("uniform"), n_arms
 
-    def select(self, t):
+    def select(self, t, contexts=None):
         return np.minimum((self._u.uniform(1)[:, 0] * self._k).astype(np.int64), self._k - 1)
 
-    def update(self, arms, rewards):
+    def update(self, feedback):
         pass
 
 
@@ -322,8 +321,7 @@ def test_algorithms_meet_the_same_environment_draws():
     seen = {}
     for name, algo in ALGOS.items():
         env = RecordingArms([0.3, 0.5, 0.45, 0.6])
-        simulate(algo(), env, paper=PAPER, experiment="crn", seeds=range(5), horizon=50,
-                 grid=linear_grid(50, 10))
+        simulate_trace(algo(), env, range(5), 50, linear_grid(50, 10), paper=PAPER, experiment="crn")
         seen[name] = np.stack(env.seen)
     assert np.array_equal(seen["TS"], seen["KLUCB"])
 
@@ -343,14 +341,19 @@ CONFIG = {"paper": "nonmanip", "experiment": "fig5a", "algorithm": "TS", "horizo
 
 
 @pytest.fixture(scope="module")
-def small_trace() -> Trace:
-    return run(ThompsonSampling(), [0.2, 0.5, 0.7], [5, 2, 9, 0], 40, grid=linear_grid(40, 7))
+def small_run():
+    env = BernoulliArms(np.array([0.2, 0.5, 0.7]))
+    return simulate_trace(ThompsonSampling(), env, [5, 2, 9, 0], 40, linear_grid(40, 7), paper=PAPER)
 
 
 @pytest.mark.parametrize("kind", ["trace", "summary"])
-def test_tables_round_trip_with_provenance(tmp_path, small_trace, kind):
-    table = store.trace_table(small_trace) if kind == "trace" else store.summary_table(small_trace)
-    schema = store.TRACE_SCHEMA if kind == "trace" else store.SUMMARY_SCHEMA
+def test_tables_round_trip_with_provenance(tmp_path, small_run, kind):
+    raw, small_trace = small_run
+    table = store.trace_table(raw) if kind == "trace" else store.summary_table(raw)
+    fields = store.TRACE_FIELDS if kind == "trace" else store.SUMMARY_FIELDS
+    names = (["seed", "round", "cum_regret", "cum_realized_regret", "arm", "optimal"] if kind == "trace"
+             else ["seed", "final_regret", "final_realized_regret", "optimal_fraction"])
+    schema = pa.schema([f for f in fields if f.name in names])
     meta = store.provenance(CONFIG)
     path = tmp_path / "out" / f"{kind}.parquet"
     store.write_table(path, table, meta)
@@ -416,5 +419,5 @@ def test_linear_grid_always_has_both_ends():
 @pytest.mark.parametrize("grid", [[2, 5], [3, 2], [], [0, 3], [1, 2]])
 def test_simulate_rejects_a_grid_that_does_not_end_at_the_horizon(grid):
     with pytest.raises(ValueError, match="grid"):
-        simulate(ThompsonSampling(), BernoulliArms(np.array([0.2, 0.8])), paper="t", experiment="e",
-                 seeds=[0, 1], horizon=3, grid=np.array(grid, dtype=np.int64))
+        simulate_trace(ThompsonSampling(), BernoulliArms(np.array([0.2, 0.8])), [0, 1], 3,
+                       np.array(grid, dtype=np.int64))

@@ -16,7 +16,7 @@ from causal_bandits.causal.baselines import adjusted, conditional_probability
 from causal_bandits.causal.bounds import bce, plan, substitute_bounds
 from causal_bandits.causal.joint import Joint
 from causal_bandits.errors import ConfigError, DataError
-from causal_bandits.papers import bounds
+from causal_bandits.papers.bounds import cells, config as bounds_config
 from causal_bandits.papers.bounds import offline as bounds_offline
 from causal_bandits.papers.bounds import tables as bounds_tables
 from causal_bandits.scm.cpt import CPTModel, Variable, configurations
@@ -28,7 +28,7 @@ ADJUST = ("C1",)
 
 @pytest.fixture(scope="module")
 def fig2() -> CPTModel:
-    return bounds.model(SECTION)
+    return bounds_config.model(SECTION)
 
 
 @pytest.fixture(scope="module")
@@ -196,13 +196,13 @@ def test_baselines_on_the_population(fig2, population):
 
 
 def test_table1_index_follows_the_spec(fig2):
-    frame = bounds.cell_frame(fig2)
+    frame = cells.cell_frame(fig2)
     assert (frame["index"] == 1 + 8 * frame.x1 + 4 * frame.x2 + 2 * frame.u1 + frame.u2).all()
     assert sorted(frame["index"]) == list(range(1, 17))
 
 
 def test_table1_checks_accept_the_paper_and_reject_a_shift():
-    paper = pd.DataFrame({"index": range(1, 17), "n_sel": 900, **bounds.TABLE1_REPORTED})
+    paper = pd.DataFrame({"index": range(1, 17), "n_sel": 900, **cells.TABLE1_REPORTED})
     table = bounds_tables.table1(paper)
     assert bounds_tables.table1_checks(table)["passed"].all()
     shifted = bounds_tables.table1(paper.assign(truth=paper.truth + 0.05))
@@ -212,7 +212,7 @@ def test_table1_checks_accept_the_paper_and_reject_a_shift():
 
 def test_estimates_on_the_population_cover_every_cell(fig2):
     doc = bounds_offline.exact_document(fig2, adjust=ADJUST, n_rows=30_000)
-    for variant in bounds.VARIANTS:
+    for variant in cells.VARIANTS:
         assert all(doc["tables"][variant]["covered"]), variant
     assert doc["plan"]["substitutes"] == [["I1"]]
     assert doc["n_excluded_by_upper_bound"] == 8
@@ -246,7 +246,7 @@ def test_bad_config_is_one_clear_line(changes, named):
     config = {"bounds": _section(**changes)}
     with pytest.raises(ConfigError) as err:
         cb_config.validate(config)
-        bounds.check_config(config["bounds"])
+        bounds_config.check_config(config["bounds"])
     assert named in str(err.value) and "\n" not in str(err.value)
 
 

@@ -9,14 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from causal_bandits.bandits.contextual import ContextualBernoulli, simulate_contextual
-from causal_bandits.bandits.engine import BernoulliArms, linear_grid, simulate
+from causal_bandits.bandits.environments import BernoulliArms, ContextualBernoulli
 from causal_bandits.bandits.linucb import LinUCB, feature_map
 from causal_bandits.bandits.oam_pcb import OAMPCB, allocation
 from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.bandits.ucb_pcb import UCBPCB
-from causal_bandits.papers.bounds import online as bounds_online
+from causal_bandits.papers.bounds import runs as bounds_online
 from causal_bandits.rng import SeedStreams
+from engine_helpers import simulate_trace
 
 # Figure 2's exact environment (SPEC §1.4): mu = 0.1 + (0.925 + 0.25 x1 + u1 + x2) / 6.
 U1 = np.array([0, 0, 1, 1])
@@ -28,8 +28,7 @@ F4 = feature_map("paper4", 2, 2)
 
 
 def run(policy, seeds=range(4), horizon=300, env=ENV, experiment="test"):
-    return simulate_contextual(policy, env, paper="test", experiment=experiment, seeds=seeds, horizon=horizon,
-                               grid=linear_grid(horizon, horizon))
+    return simulate_trace(policy, env, seeds, horizon, experiment=experiment)[1]
 
 
 def test_feature_maps():
@@ -52,11 +51,14 @@ class Recording(LinUCB):
 def test_environment_draws_follow_the_context_distribution():
     streams = SeedStreams("test", "crn", [0, 1, 2], "environment")
     noise = streams.uniform(ENV.noise_width)
-    contexts, rewards = ENV.draw(1, noise)
+    contexts = ENV.contexts(1, noise, np.arange(3))
     assert contexts.tolist() == np.searchsorted(np.cumsum(P_CONTEXT), noise[:, 0], side="right").tolist()
-    assert (rewards == (noise[:, 1:] < MU[contexts])).all()
+    for arm in range(4):
+        rewards, _ = ENV.pull(1, contexts, np.full(3, arm), noise)
+        assert (rewards == (noise[:, 1 + arm] < MU[contexts, arm])).all()
     many = SeedStreams("test", "crn", [0], "environment").uniform(5 * 20_000).reshape(-1, 5)
-    assert np.bincount(ENV.draw(1, many)[0], minlength=4) / 20_000 == pytest.approx(P_CONTEXT, abs=0.015)
+    assert np.bincount(ENV.contexts(1, many, np.arange(20_000)), minlength=4) / 20_000 == pytest.approx(P_CONTEXT,
+                                                                                                       abs=0.015)
 
 
 def test_fixed_contexts_are_shown_to_every_seed():
@@ -85,11 +87,12 @@ class TrackingLinUCB(LinUCB):
         self.a = np.broadcast_to(self.lam * np.eye(self.features.shape[2]), self._a_inv.shape).copy()
         self.b = np.zeros(self._theta.shape)
 
-    def update(self, contexts, arms, rewards):
+    def update(self, feedback):
+        contexts, arms, rewards = feedback.contexts, feedback.arms, feedback.rewards
         x, rows = self.features[contexts, arms], np.arange(len(arms))
         self.a[rows, arms] += x[:, :, None] * x[:, None, :]
         self.b[rows, arms] += rewards[:, None] * x
-        super().update(contexts, arms, rewards)
+        super().update(feedback)
 
 
 def test_rank_one_updates_keep_the_exact_ridge_solution():
@@ -109,8 +112,8 @@ def _reference_linucb(seed: int, horizon: int, alpha: float, upper=None):
     b = np.zeros((4, 4))
     arms = []
     for t in range(1, horizon + 1):
-        contexts, rewards = ENV.draw(t, env.uniform(5))
-        c = int(contexts[0])
+        noise = env.uniform(5)
+        c = int(np.searchsorted(np.cumsum(P_CONTEXT)[:-1], noise[0, 0], side="right"))
         index = np.empty(4)
         for k in range(4):
             x = F4[c, k]
@@ -121,7 +124,7 @@ def _reference_linucb(seed: int, horizon: int, alpha: float, upper=None):
         arm = int(random_argmax(index[None], ties)[0])
         x = F4[c, arm]
         a[arm] += np.outer(x, x)
-        b[arm] += rewards[0, arm] * x
+        b[arm] += float(noise[0, 1 + arm] < MU[c, arm]) * x
         arms.append(arm)
     return arms
 
@@ -129,8 +132,7 @@ def _reference_linucb(seed: int, horizon: int, alpha: float, upper=None):
 @pytest.mark.parametrize("upper", [None, MU + 0.02])
 def test_vectorised_linucb_matches_the_per_seed_algorithm(upper):
     horizon = 400
-    trace = simulate_contextual(LinUCB(F4, alpha=1.5, upper=upper), ENV, paper="test", experiment="ref",
-                                seeds=range(3), horizon=horizon, grid=linear_grid(horizon, horizon))
+    trace = run(LinUCB(F4, alpha=1.5, upper=upper), seeds=range(3), horizon=horizon, experiment="ref")
     for seed in range(3):
         assert trace.arm[seed].tolist() == _reference_linucb(seed, horizon, 1.5, upper)
 
@@ -180,11 +182,9 @@ def test_warm_start_is_pseudo_observations():
 def test_ucb_pcb_never_pulls_an_arm_its_bounds_exclude():
     means = np.array([0.3, 0.5, 0.45, 0.2])
     lower, upper = np.array([0.1, 0.48, 0.3, 0.0]), np.array([0.4, 0.7, 0.6, 0.45])  # U_0, U_3 < L_1
-    trace = simulate(UCBPCB(500, lower, upper), BernoulliArms(means), paper="test", experiment="ucb", seeds=range(5),
-                     horizon=500, grid=linear_grid(500, 500))
+    trace = run(UCBPCB(500, lower, upper), seeds=range(5), horizon=500, env=BernoulliArms(means), experiment="ucb")
     assert set(np.unique(trace.arm)) <= {1, 2}
-    plain = simulate(UCBPCB(500), BernoulliArms(means), paper="test", experiment="ucb", seeds=range(5), horizon=500,
-                     grid=linear_grid(500, 500))
+    plain = run(UCBPCB(500), seeds=range(5), horizon=500, env=BernoulliArms(means), experiment="ucb")
     assert set(np.unique(plain.arm)) == {0, 1, 2, 3}
     assert trace.cum_regret[:, -1].mean() < plain.cum_regret[:, -1].mean()
 

@@ -48,7 +48,7 @@ def test_paper_scale_dry_run_lists_the_bounds_jobs(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     out = result.stdout + result.stderr
     # 100 simulations in one chunk of 100: 4 algorithms x 3 alphas (alpha = 2 shared) + 4 appendix runs
-    assert "results/runs/bounds/alpha-2/linucb_pcb/chunk-0.parquet" in out
+    assert "results/runs/bounds/online/alpha-2/linucb_pcb/chunk-0.parquet" in out
     assert "chunk-1.parquet" not in out
     stats = out[out.index("Job stats"):]
     assert any(line.split()[:2] == ["bounds_run", "16"] for line in stats.splitlines())

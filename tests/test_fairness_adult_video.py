@@ -92,24 +92,33 @@ def test_counterfactual_truth_is_zero_without_descendants_and_not_with(standin_f
 
 @pytest.mark.parametrize("name", ["fairlinucb", "fucb_tau0.3"])
 def test_adult_runs_do_not_depend_on_the_seed_chunking(standin_run, name):
+    import dataclasses
+
+    from engine_helpers import FairnessRounds
+
     from causal_bandits.bandits.audit import FairnessAuditor
-    from causal_bandits.bandits.causal_engine import simulate
     from causal_bandits.bandits.causal_environment import CausalEnvironment
     from causal_bandits.bandits.cells import CellModel
+    from causal_bandits.bandits.engine import Streams, simulate
 
     *_, doc = standin_run
 
     def run(seeds):
-        contexts, _ = fr.user_sequence(doc, seeds, RUN["horizon"])
-        auditor = FairnessAuditor(CellModel.from_document(doc["models"]["ducb"]))
-        return simulate(fr.build_policy(name, doc, RUN), CausalEnvironment.from_document(doc), auditor, contexts,
-                        paper="fairness", experiment="adult_video", seeds=seeds)
+        rounds = FairnessRounds(FairnessAuditor(CellModel.from_document(doc["models"]["ducb"]), [0.3]))
+        simulate(fr.build_policy(name, doc, RUN), CausalEnvironment.from_document(doc),
+                 Streams("fairness", "adult_video", np.asarray(seeds)), RUN["horizon"], [rounds])
+        return rounds
 
     both = run([3, 4])
     np.testing.assert_array_equal(both.arms[1], run([4]).arms[0])
     np.testing.assert_array_equal(both.rewards[0], run([3]).rewards[0])
-    contexts, users = fr.user_sequence(doc, [3], 1000)
-    assert np.unique(users[0]).size == 1000 and contexts.max() < 16  # each online user exactly once
+    env = CausalEnvironment.from_document(doc)
+    ids = dataclasses.replace(env, user_contexts=np.arange(len(env.user_contexts)))  # a user's id as its context
+    ids.reset(Streams("fairness", "adult_video", np.array([3])), 1000)
+    env.reset(Streams("fairness", "adult_video", np.array([3])), 1000)
+    sequence = np.stack([ids.contexts(t, None, np.array([0])) for t in range(1, 1001)])
+    assert np.unique(sequence).size == 1000  # each online user exactly once
+    assert (np.stack([env.contexts(t, None, np.array([0])) for t in range(1, 1001)]) < 16).all()
 
 
 def test_figure3_title_says_when_data_are_synthetic():

@@ -4,15 +4,17 @@ import numpy as np
 import pytest
 
 from causal_bandits.bandits.audit import FairnessAuditor
-from causal_bandits.bandits.causal_engine import simulate
 from causal_bandits.bandits.causal_environment import CausalEnvironment
 from causal_bandits.bandits.cells import CellEstimator, CellModel
+from causal_bandits.bandits.certificate import discrepancy_estimate, radius_floor
+from causal_bandits.bandits.engine import Feedback, Streams, simulate
 from causal_bandits.bandits.fair_linucb import FairLinUCB
-from causal_bandits.bandits.fucb import FUCB, discrepancy_estimate, radius_floor
+from causal_bandits.bandits.fucb import FUCB
 from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.papers.fairness import email as fe
 from causal_bandits.papers.fairness import runs as fr
 from causal_bandits.rng import SeedStreams
+from engine_helpers import FairnessRounds
 
 EMAIL = {"sensitive": "X1", "s_plus": 2, "s_minus": 1, "p_x_equals_2": {"X1": 0.5, "X2": 0.5, "X3": 0.5},
          "sigma": 0.1}
@@ -26,11 +28,13 @@ def doc():
 
 
 def run(doc, name, seeds, config=RUN):
+    """Every round of ``name`` on the Email instance (a FairnessRounds recorder)."""
     env = CausalEnvironment.from_document(doc)
-    auditor = FairnessAuditor(CellModel.from_document(doc["models"]["ducb"]), config["fucb"]["alpha_c"])
-    contexts, _ = fr.user_sequence(doc, seeds, config["horizon"])
-    return simulate(fr.build_policy(name, doc, config), env, auditor, contexts, paper="fairness",
-                    experiment="email", seeds=seeds)
+    rounds = FairnessRounds(FairnessAuditor(CellModel.from_document(doc["models"]["ducb"]), [1.0],
+                                            config["fucb"]["alpha_c"]))
+    simulate(fr.build_policy(name, doc, config), env, Streams("fairness", "email", np.asarray(seeds)),
+             config["horizon"], [rounds])
+    return rounds
 
 
 @pytest.mark.parametrize("name", ["ucb", "cucb", "fucb_tau0.5"])
@@ -104,14 +108,14 @@ def test_fair_linucb_keeps_the_exact_inverse():
     rng = np.random.default_rng(0)
     features = rng.integers(0, 2, (4, 3, 5)).astype(float)
     policy = FairLinUCB(features, np.array([0, 1, 0, 1]), lam=2.0)
-    policy.reset(2, lambda name: SeedStreams("fairness", "test", [0, 1], name))
+    policy.reset(2, 3, lambda name: SeedStreams("fairness", "test", [0, 1], name))
     gram = np.tile(2.0 * np.eye(5), (2, 1, 1))
     for t in range(1, 30):
         ctx = rng.integers(0, 4, 2)
         arms = policy.select(t, ctx)
         phi = features[ctx, arms]
         gram += phi[:, :, None] * phi[:, None, :]
-        policy.update(ctx, arms, None, rng.random(2))
+        policy.update(Feedback(arms, rng.random(2), ctx))
     np.testing.assert_allclose(policy._a_inv, np.linalg.inv(gram), atol=1e-10)
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from causal_bandits import config as cb_config
 from causal_bandits.errors import ConfigError
-from causal_bandits.papers import fairness
+from causal_bandits.papers.fairness import claims as fairness
+from causal_bandits.papers.fairness.config import check_config
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -24,7 +25,7 @@ def quick_config():
 
 def test_paper_scale_section_is_the_papers_setting(paper_config):
     cfg = paper_config["fairness"]
-    fairness.check_config(cfg)
+    check_config(cfg)
     assert (cfg["horizon"], cfg["n_seeds"], cfg["taus"]) == (5000, 5, [0.1, 0.2, 0.3, 0.4, 0.5])
     assert cfg["raw"]["adult"]["sha256"] == "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d"
     assert fairness.is_paper_scale(cfg)
@@ -32,7 +33,7 @@ def test_paper_scale_section_is_the_papers_setting(paper_config):
 
 def test_quick_section_is_small_and_uses_standins(quick_config):
     cfg = quick_config["fairness"]
-    fairness.check_config(cfg)
+    check_config(cfg)
     assert cfg["horizon"] == 500 and cfg["raw"]["on_missing"] == "standin"
     assert cfg["adult_video"]["arm_features"] == ["length", "ratings", "views", "comments"]  # merged defaults
 
@@ -42,7 +43,7 @@ def test_tau_outside_the_unit_interval_is_rejected(paper_config, tau):
     cfg = copy.deepcopy(paper_config["fairness"])
     cfg["taus"] = [0.1, tau]
     with pytest.raises(ConfigError, match=r"fairness.taus contains .* must lie in \(0, 1\]") as err:
-        fairness.check_config(cfg)
+        check_config(cfg)
     assert "\n" not in str(err.value)
 
 
@@ -61,7 +62,7 @@ def test_semantic_errors(paper_config, edit, match):
     cfg = copy.deepcopy(paper_config["fairness"])
     edit(cfg)
     with pytest.raises(ConfigError, match=match):
-        fairness.check_config(cfg)
+        check_config(cfg)
 
 
 def test_schema_rejects_unknown_keys_and_bad_checksums():

@@ -100,7 +100,7 @@ def test_environment_draws_match_the_exact_means(doc):
     n = 40_000
     u = np.random.default_rng(1).random((n, env.noise_width))
     ctx, arm = np.full(n, 5), np.full(n, 17)
-    values, rewards = env.pull(ctx, arm, u)
+    rewards, values = env.pull(1, ctx, arm, u)
     assert rewards.mean() == pytest.approx(env.mu[5, 17], abs=4 * 0.2 / np.sqrt(n))
     i4 = values[:, [v["name"] for v in doc["variables"]].index("I4")]
     expected = np.asarray(fe.TABLE5[tuple(np.asarray(doc["contexts"][5]))])

@@ -12,8 +12,9 @@ from causal_bandits import store
 from causal_bandits.aggregate import aggregate
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED
 from causal_bandits.errors import DiagramError
-from causal_bandits.papers import nonmanip
-from causal_bandits.runs import chunk_seeds, run_chunk
+from causal_bandits.papers.nonmanip import claims, config, experiments, tables
+from causal_bandits.papers.nonmanip.runs import run_chunk
+from causal_bandits.runs import chunk_seeds
 
 CONFIG = cb_config.validate(cb_config.load(cb_config.SCHEMA_DIR.parents[1] / "config" / "config.yaml"))
 PANELS = CONFIG["nonmanip"]["panels"]
@@ -21,7 +22,7 @@ PANELS = CONFIG["nonmanip"]["panels"]
 
 @pytest.fixture(scope="module")
 def instances():
-    return {name: nonmanip.instance_document(name, panel) for name, panel in PANELS.items()}
+    return {name: experiments.instance_document(name, panel) for name, panel in PANELS.items()}
 
 
 def test_arm_lists_match_the_paper(instances):
@@ -44,17 +45,17 @@ def test_arm_ids_follow_the_canonical_order(instances):
 def test_check_config_rejects_bad_graphs():
     bad = {"panels": {"p": {**PANELS["fig5a"], "graph": {"nodes": ["X", "Y", "X"], "reward": "Y"}}}}
     with pytest.raises(DiagramError, match="panel 'p'.*listed twice"):
-        nonmanip.check_config(bad)
+        config.check_config(bad)
     bad = {"panels": {"p": {**PANELS["fig5a"], "non_manipulable": ["Y"]}}}
     with pytest.raises(DiagramError, match="cannot be non-manipulable"):
-        nonmanip.check_config(bad)
+        config.check_config(bad)
 
 
 def _run(tmp_path, instance, strategy, algorithm, seeds_per_job, n=7, horizon=60):
     paths = []
     for k, seeds in enumerate(chunk_seeds(n, seeds_per_job)):
         trace = tmp_path / f"{strategy}-{algorithm}-{seeds_per_job}-{k}.parquet"
-        run_chunk(instance, paper="nonmanip", strategy=strategy, algorithm=algorithm, seeds=seeds,
+        run_chunk(instance, strategy=strategy, algorithm=algorithm, seeds=seeds,
                   horizon=horizon, record_points=20, trace_path=trace,
                   summary_path=tmp_path / f"{trace.stem}.summary.parquet", metadata={"test": "1"})
         paths.append(trace)
@@ -94,12 +95,12 @@ def _results(instances, agg_5c, identical_ok=True):
     aggs = {"fig5c": agg_5c}
     inst = {"fig5c": instances["fig5c"]}
     return {"instances": inst, "agg": aggs, "identical_runs": {"fig5c": {}},
-            "table1": nonmanip.table1(aggs, inst),
-            "arm_sets": {g: nonmanip.arm_sets_document(g) for g in ("frontdoor", "fig2a", "fig5d")}}
+            "table1": tables.table1(aggs, inst),
+            "arm_sets": {g: experiments.arm_sets_document(g) for g in ("frontdoor", "fig2a", "fig5d")}}
 
 
 def _verdicts(results):
-    return {c.id: c.check(results) for c in nonmanip.claims(results["instances"])}
+    return {c.id: c.check(results) for c in claims.claims(results["instances"])}
 
 
 def test_claims_reproduce_and_differ_on_the_evidence(instances):
@@ -137,9 +138,9 @@ def test_values_at_a_shorter_horizon_are_not_evaluated(instances):
 
 def test_table1_blanks_follow_the_paper(instances):
     agg = _agg({(s, a): (1.0, 0.1) for s in ("BF", "MIS", "POMIS") for a in ("TS", "KLUCB")})
-    table = nonmanip.table1({"fig5b": agg}, {"fig5b": instances["fig5b"]})
+    table = tables.table1({"fig5b": agg}, {"fig5b": instances["fig5b"]})
     shown = {(r.strategy, r.algorithm): r.shown for r in table.itertuples()}
     assert shown[("BF", "TS")] and shown[("POMIS", "TS")] and not shown[("MIS", "TS")]
-    md = nonmanip.table1_markdown(table, {"fig5b": "b"})
+    md = tables.table1_markdown(table, {"fig5b": "b"})
     assert "[183.15]" in md and "[93.53]" in md
     assert np.isnan(table.set_index(["strategy", "algorithm"]).loc[("MIS", "TS"), "paper_value"])

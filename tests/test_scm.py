@@ -9,7 +9,7 @@ import pytest
 
 from causal_bandits import config as cb_config
 from causal_bandits.errors import ConfigError
-from causal_bandits.papers import nonmanip
+from causal_bandits.papers.nonmanip import config, experiments
 from causal_bandits.rng import generator
 from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
 
@@ -17,7 +17,7 @@ PANELS = cb_config.load(cb_config.SCHEMA_DIR.parents[1] / "config" / "config.yam
 
 
 def scm(panel: str) -> XorBernoulliSCM:
-    diagram, _ = nonmanip.panel_diagram(PANELS[panel])
+    diagram, _ = config.panel_diagram(PANELS[panel])
     return XorBernoulliSCM(diagram, PANELS[panel]["scm"]["q"], PANELS[panel]["scm"]["c"])
 
 
@@ -56,7 +56,7 @@ def test_exact_means_match_the_spec(panel):
 @pytest.mark.parametrize("panel", list(SPEC_MEANS))
 def test_pgmpy_equals_brute_force_enumeration(panel):
     model = scm(panel)
-    instance = nonmanip.instance_document(panel, PANELS[panel])
+    instance = experiments.instance_document(panel, PANELS[panel])
     for arm in instance["arms"]:
         assert arm["mu"] == pytest.approx(brute_force_mean(model, "Y", arm["values"]), abs=1e-12)
 
@@ -71,17 +71,17 @@ def test_fig5b_every_joint_arm_equals_the_c_arm():
 
 def test_sampling_frequencies_match_exact_means():
     model = scm("fig5c")
-    instance = nonmanip.instance_document("fig5c", PANELS["fig5c"])
+    instance = experiments.instance_document("fig5c", PANELS["fig5c"])
     env = InterventionArms.exact(model, "Y", [a["values"] for a in instance["arms"]])
     n = 200_000
     noise = generator("test", "scm", 0, "noise").random((n, env.noise_width))
     for arm in (0, 5, 17, 26):
-        freq = env.pull(np.full(n, arm), noise).mean()
+        freq = env.pull(1, None, np.full(n, arm), noise)[0].mean()
         assert abs(freq - env.means[arm]) < 4 * np.sqrt(0.25 / n)
 
 
 def test_bad_parameters_are_one_line_config_errors():
-    diagram, _ = nonmanip.panel_diagram(PANELS["fig5a"])
+    diagram, _ = config.panel_diagram(PANELS["fig5a"])
     good_q, good_c = PANELS["fig5a"]["scm"]["q"], PANELS["fig5a"]["scm"]["c"]
     with pytest.raises(ConfigError, match="missing"):
         XorBernoulliSCM(diagram, {k: v for k, v in good_q.items() if k != "U_XY"}, good_c)

@@ -60,10 +60,25 @@ def test_quick_run_is_complete(quick_run):
 
 
 def test_runs_carry_provenance(quick_run):
-    run = next((quick_run / "results" / "runs" / "nonmanip").rglob("chunk-0.parquet"))
-    meta = {k.decode(): v.decode() for k, v in pq.read_schema(run).metadata.items()}
-    for key in ("config_hash", "causal_bandits", "version_numpy", "paper", "strategy", "algorithm"):
-        assert key in meta
+    """Every run file names its coordinates, the hash of the config slice it ran and the versions used."""
+    from importlib.metadata import version
+
+    from causal_bandits import __version__, store
+    from causal_bandits import config as cb_config
+
+    cfg = cb_config.validate(cb_config.load(*(quick_run / "config" / f for f in ("config.yaml", "quick.yaml",
+                                                                                 "ci.yaml"))))
+    run = quick_run / "results/runs/nonmanip/fig5b/POMIS/TS/chunk-0.parquet"
+    meta = store.read_metadata(run)
+    science = {"panel": cfg["nonmanip"]["panels"]["fig5b"], "horizon": cfg["nonmanip"]["horizon"],
+               "record_points": cfg["record_points"]}
+    assert meta["config_hash"] == store.config_hash(science)
+    assert meta["causal_bandits"] == __version__
+    for lib in store._LIBRARIES:
+        assert meta[f"version_{lib}"] == version(lib), lib
+    assert (meta["paper"], meta["experiment"], meta["strategy"], meta["algorithm"]) == ("nonmanip", "fig5b", "POMIS",
+                                                                                        "TS")
+    assert meta["seeds"] == f"0-{min(cfg['seeds_per_job'], cfg['nonmanip']['n_simulations']) - 1}"
 
 
 def _planned_outputs(stdout: str) -> list[str]:
@@ -71,23 +86,31 @@ def _planned_outputs(stdout: str) -> list[str]:
             for o in line.split(":", 1)[1].split(",")]
 
 
-def test_editing_klucb_reruns_only_klucb_runs(quick_run):
-    klucb = quick_run / "src" / "causal_bandits" / "bandits" / "klucb.py"
-    original = klucb.read_text()
+# One algorithm of each paper: editing its module reruns only its runs (and what depends on them).
+EDITS = [
+    ("bandits/klucb.py", "results/runs/nonmanip/", "/KLUCB/", "figures/nonmanip/table1"),
+    ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
+    ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
+]
+
+
+@pytest.mark.parametrize("module, runs_of, expected, downstream", EDITS)
+def test_editing_one_algorithm_reruns_only_its_runs(quick_run, module, runs_of, expected, downstream):
+    path = quick_run / "src" / "causal_bandits" / module
+    original = path.read_text()
     try:
-        klucb.write_text(original + "\n# edited\n")
+        path.write_text(original + "\n# edited\n")
         result = snakemake(quick_run, "-n", "--configfile", "config/quick.yaml", "config/ci.yaml")
     finally:
-        klucb.write_text(original)
+        path.write_text(original)
     planned = [o.strip() for o in _planned_outputs(result.stdout)]
     runs = [o for o in planned if o.startswith("results/runs/")]
     assert runs, result.stdout[-3000:]
-    assert all("/KLUCB/" in o for o in runs)
-    assert not any("/TS/" in o for o in planned)
-    assert any(o.startswith("figures/nonmanip/table1") for o in planned)
+    assert all(o.startswith(runs_of) and expected in o for o in runs), runs
+    assert any(o.startswith(downstream) for o in planned)
     assert any(o == "figures/REPORT.md" for o in planned)
-    # Nothing upstream of the runs (arm sets, instances) is redone.
-    assert not any("/arm_sets/" in o or "/instances/" in o for o in planned)
+    # Nothing upstream of the runs (arm sets, instances, offline estimates) is redone.
+    assert not any("/arm_sets/" in o or "/instances/" in o or "/offline/" in o for o in planned)
 
 
 def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):

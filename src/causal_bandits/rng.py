@@ -112,3 +112,32 @@ class SeedStreams:
         cols = self._pos[rows] + np.arange(rows.size) - starts[rows]
         self._pos += counts
         return self._buf[rows, cols]
+
+    def retain(self, keep: np.ndarray) -> None:
+        """Keep only the seeds where ``keep`` is True (the others stopped); their streams go on unchanged."""
+        keep = np.asarray(keep, dtype=bool)
+        self._gens = [g for g, k in zip(self._gens, keep) if k]
+        self._buf, self._pos = self._buf[keep], self._pos[keep]
+
+
+class RoundBlocks:
+    """Fixed-width reads of a :class:`SeedStreams`, fetched ``rounds`` reads at a time.
+
+    ``uniform(width)`` returns exactly what ``stream.uniform(width)`` would, in the same order, but
+    one stream call serves ``rounds`` consecutive reads (a view into the block), which matters when
+    a read happens every round.
+    """
+
+    def __init__(self, stream: SeedStreams, width: int, rounds: int = 256) -> None:
+        self._stream, self._width, self._rounds = stream, int(width), int(rounds)
+        self._block = np.empty((stream.n_seeds, 0, self._width))
+        self._next = 0
+
+    def uniform(self, width: int) -> np.ndarray:
+        if width != self._width:
+            raise ValueError(f"RoundBlocks serves reads of width {self._width}, not {width}")
+        if self._next == self._block.shape[1]:
+            self._block = self._stream.uniform(self._width * self._rounds).reshape(-1, self._rounds, self._width)
+            self._next = 0
+        self._next += 1
+        return self._block[:, self._next - 1]

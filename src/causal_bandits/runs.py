@@ -1,10 +1,10 @@
-"""One job of the run stage: a seed chunk of one (experiment, arm set, algorithm), to Parquet.
+"""One job of the run stage, for every paper: simulate a seed chunk on the engine and store it.
 
-The job reads the experiment's instance file (the diagram, the SCM and the arm lists written by
-the instance stage), builds the environment restricted to the strategy's arms, runs the policy
-for all seeds of the chunk at once and writes the trace and the per-seed summary. Arms are
-reported by their index in the experiment's full (brute-force) arm list, so runs of different
-arm sets are comparable.
+A paper's run module builds the policy, the environment and the recorders of a job from its
+instance and config, and hands them to :func:`run_chunk`, which runs all seeds of the chunk at
+once (:func:`causal_bandits.bandits.engine.simulate`), logs progress and writes the trace and the
+per-seed summary to the run store (``results/runs/<paper>/<experiment>/<strategy>/<algorithm>/
+chunk-<k>.parquet`` and ``.summary.parquet``). Seeds are cut into chunks by :func:`chunk_seeds`.
 """
 
 from __future__ import annotations
@@ -12,70 +12,45 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
 
 from causal_bandits import store
-from causal_bandits.bandits import ALGORITHMS
-from causal_bandits.bandits.engine import linear_grid, simulate
-from causal_bandits.scm.diagram import CausalDiagram
-from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
+from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, Streams, simulate
 
 log = logging.getLogger(__name__)
 
 
-def chunk_seeds(n_simulations: int, seeds_per_job: int) -> list[range]:
+def chunk_seeds(n_seeds: int, seeds_per_job: int) -> list[range]:
     """Seeds 0..n-1 cut into consecutive chunks of ``seeds_per_job`` (the last may be shorter)."""
-    return [
-        range(start, min(start + seeds_per_job, n_simulations))
-        for start in range(0, n_simulations, seeds_per_job)
-    ]
+    return [range(start, min(start + seeds_per_job, n_seeds)) for start in range(0, n_seeds, seeds_per_job)]
 
 
-def environment(instance: Mapping[str, Any], strategy: str) -> tuple[InterventionArms, np.ndarray]:
-    """The strategy's arms as an environment (exact means from the instance), and their ids."""
-    diagram = CausalDiagram.from_dict(instance["graph"])
-    scm = XorBernoulliSCM(diagram, instance["scm"]["q"], instance["scm"]["c"])
-    ids = np.asarray(instance["arm_lists"][strategy], dtype=np.int64)
-    arms = tuple(instance["arms"][i]["values"] for i in ids)
-    means = np.array([instance["arms"][i]["mu"] for i in ids])
-    return InterventionArms(scm, instance["reward"], arms, means), ids
+def run_chunk(policy: Policy, env: Environment, recorders: Sequence[Recorder], *, paper: str, experiment: str,
+              strategy: str, algorithm: str, seeds: Sequence[int], horizon: int, trace_path: str,
+              summary_path: str, metadata: Mapping[str, str], arm_ids: np.ndarray | None = None,
+              streams_key: str | None = None) -> Run:
+    """Simulate one chunk and write its trace and summary atomically; returns the run.
 
+    The random streams are keyed by ``experiment``, or by ``streams_key`` where an experiment shares
+    another's streams (common random numbers across experiments).
+    The files' metadata are ``metadata`` (provenance) followed by the job's coordinates.
 
-def run_chunk(
-    instance: Mapping[str, Any],
-    *,
-    paper: str,
-    strategy: str,
-    algorithm: str,
-    seeds: Sequence[int],
-    horizon: int,
-    record_points: int,
-    trace_path: str,
-    summary_path: str,
-    metadata: Mapping[str, str],
-) -> None:
-    """Simulate one chunk and write its trace and summary Parquet files atomically."""
-    env, ids = environment(instance, strategy)
+    ``arm_ids`` maps the environment's arm indices to the experiment's arm ids (a strategy that
+    plays a subset of the experiment's arms reports arms by their id in the full list).
+    """
+    seeds = np.asarray(seeds, dtype=np.int64)
     start = time.perf_counter()
-    trace = simulate(
-        ALGORITHMS[algorithm](),
-        env,
-        paper=paper,
-        experiment=instance["experiment"],
-        seeds=seeds,
-        horizon=horizon,
-        grid=linear_grid(horizon, record_points),
-    )
-    trace.arm = ids[trace.arm].astype(np.int32)
+    run = simulate(policy, env, Streams(paper, streams_key or experiment, seeds), horizon, recorders)
     elapsed = time.perf_counter() - start
-    log.info(
-        "%s/%s/%s seeds %d..%d: %d rounds in %.1f s (%.0f seed-rounds/s), mean final regret %.2f",
-        instance["experiment"], strategy, algorithm, seeds[0], seeds[-1], horizon, elapsed,
-        len(seeds) * horizon / elapsed, trace.cum_regret[:, -1].mean(),
-    )
-    meta = {**metadata, "paper": paper, "experiment": instance["experiment"], "strategy": strategy,
-            "algorithm": algorithm, "horizon": str(horizon), "seeds": f"{seeds[0]}-{seeds[-1]}"}
-    store.write_table(trace_path, store.trace_table(trace), meta)
-    store.write_table(summary_path, store.summary_table(trace), meta)
+    if arm_ids is not None and "arm" in run.trace:
+        arm = run.trace["arm"]
+        run.trace["arm"] = np.where(arm >= 0, arm_ids[np.maximum(arm, 0)], -1).astype(np.int32)
+    final = run.summary.get("final_regret")
+    log.info("%s/%s/%s/%s seeds %d..%d: %d rounds in %.1f s (%.0f seed-rounds/s)%s", paper, experiment, strategy,
+             algorithm, seeds[0], seeds[-1], horizon, elapsed, seeds.size * horizon / max(elapsed, 1e-9),
+             "" if final is None else f", mean final regret {final.mean():.2f}")
+    coordinates = {"paper": paper, "experiment": experiment, "strategy": strategy, "algorithm": algorithm,
+                   "horizon": str(horizon), "seeds": f"{seeds[0]}-{seeds[-1]}"}
+    store.write_run(trace_path, summary_path, run, {**metadata, **coordinates})
+    return run

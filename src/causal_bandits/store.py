@@ -5,9 +5,12 @@ so a killed job leaves either the old file or the new one, never half of one. Pa
 in their key-value metadata the config hash, the package version and the versions of the
 libraries that shaped the numbers.
 
-Run traces (one file per (paper, experiment, strategy, algorithm, seed-chunk)) follow the schema
-``TRACE_SCHEMA``, sorted by (seed, round); per-seed summaries sit beside them (``SUMMARY_SCHEMA``)
-so tables never re-read traces for one number per seed.
+Runs: one trace file and one per-seed summary file per (paper, experiment, strategy, algorithm,
+seed-chunk), at ``results/runs/<paper>/<experiment>/<strategy>/<algorithm>/chunk-<k>.parquet``
+and ``chunk-<k>.summary.parquet``. Every paper's files share one vocabulary: the trace columns
+``TRACE_FIELDS`` (sorted by (seed, round)) and the summary columns ``SUMMARY_FIELDS`` /
+``SUMMARY_FAMILIES``, each file holding ``seed`` (and ``round``) plus the optional columns its
+recorders produce. Tables and figures read the summaries when they need one number per seed.
 """
 
 from __future__ import annotations
@@ -20,34 +23,39 @@ from collections.abc import Callable, Mapping
 from contextlib import contextmanager
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from causal_bandits import __version__
-from causal_bandits.bandits.engine import Trace
 
-TRACE_SCHEMA = pa.schema(
-    [
-        pa.field("seed", pa.int32(), nullable=False),
-        pa.field("round", pa.int32(), nullable=False),
-        pa.field("cum_regret", pa.float64(), nullable=False),
-        pa.field("cum_realized_regret", pa.float64(), nullable=False),
-        pa.field("arm", pa.int32(), nullable=False),
-        pa.field("optimal", pa.bool_(), nullable=False),
-    ]
+#: Every column a run trace may hold, in file order: ``seed`` and ``round`` always, the rest when
+#: the job's recorders produce them. Traces are sorted by (seed, round).
+TRACE_FIELDS = (
+    pa.field("seed", pa.int32(), nullable=False),
+    pa.field("round", pa.int32(), nullable=False),
+    pa.field("cum_regret", pa.float64(), nullable=False),  # expected (pseudo-)regret to round t
+    pa.field("cum_realized_regret", pa.float64(), nullable=False),  # sum of (best mean - reward)
+    pa.field("arm", pa.int32(), nullable=False),  # arm pulled at t (-1 once the seed has stopped)
+    pa.field("optimal", pa.bool_(), nullable=False),  # whether that arm was optimal
 )
-
-SUMMARY_SCHEMA = pa.schema(
-    [
-        pa.field("seed", pa.int32(), nullable=False),
-        pa.field("final_regret", pa.float64(), nullable=False),
-        pa.field("final_realized_regret", pa.float64(), nullable=False),
-        pa.field("optimal_fraction", pa.float64(), nullable=False),
-    ]
+#: Every column a per-seed summary may hold, in file order: ``seed`` always, the rest optional.
+SUMMARY_FIELDS = (
+    pa.field("seed", pa.int32(), nullable=False),
+    pa.field("final_regret", pa.float64(), nullable=False),
+    pa.field("final_realized_regret", pa.float64(), nullable=False),
+    pa.field("optimal_fraction", pa.float64(), nullable=False),  # share of rounds on an optimal arm
+    pa.field("stopped_at", pa.int64(), nullable=False),  # adaptive stopping: rounds (samples) used
+    pa.field("recommended", pa.int64(), nullable=False),  # the arm recommended when it stopped
+    pa.field("correct", pa.bool_(), nullable=False),  # whether that arm is optimal
+    pa.field("censored", pa.bool_(), nullable=False),  # still running at the sample cap
+    pa.field("uncertified", pa.int64(), nullable=False),  # F-UCB rounds with an empty fair set
 )
+#: Families of summary columns named by a prefix and a parameter (``unfair_cert_tau0.1``: decisions
+#: the fairness auditor certifies unfair at tau = 0.1; ``unfair_true_tau0.1``: truly unfair ones).
+SUMMARY_FAMILIES = {"unfair_cert_tau": pa.int64(), "unfair_true_tau": pa.int64()}
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -114,28 +122,52 @@ def read_metadata(path: str | os.PathLike) -> dict[str, str]:
     return {k.decode(): v.decode() for k, v in raw.items() if not k.startswith(b"ARROW")}
 
 
-def trace_table(trace: Trace) -> pa.Table:
-    """A Trace as a long table sorted by (seed, round)."""
-    n_seeds, n_grid = trace.cum_regret.shape
-    order = np.argsort(trace.seeds, kind="stable")
-    columns = {
-        "seed": np.repeat(trace.seeds[order], n_grid),
-        "round": np.tile(trace.rounds, n_seeds),
-        "cum_regret": trace.cum_regret[order].ravel(),
-        "cum_realized_regret": trace.cum_realized_regret[order].ravel(),
-        "arm": trace.arm[order].ravel(),
-        "optimal": trace.optimal[order].ravel(),
-    }
-    return pa.Table.from_pydict(columns, schema=TRACE_SCHEMA)
+class Run(Protocol):
+    """What the store reads of a run (an engine :class:`~causal_bandits.bandits.engine.Run`)."""
+
+    seeds: np.ndarray  # (n_seeds,)
+    rounds: np.ndarray | None  # (n_grid,) rounds of the trace rows
+    trace: dict[str, np.ndarray]  # column -> (n_seeds, n_grid)
+    summary: dict[str, np.ndarray]  # column -> (n_seeds,)
 
 
-def summary_table(trace: Trace) -> pa.Table:
-    """One row per seed: final regrets and the share of rounds that pulled an optimal arm."""
-    order = np.argsort(trace.seeds, kind="stable")
-    columns = {
-        "seed": trace.seeds[order],
-        "final_regret": trace.cum_regret[order, -1],
-        "final_realized_regret": trace.cum_realized_regret[order, -1],
-        "optimal_fraction": trace.optimal_fraction[order],
-    }
-    return pa.Table.from_pydict(columns, schema=SUMMARY_SCHEMA)
+def _schema(fields: tuple[pa.Field, ...], columns, families: dict[str, pa.DataType] | None = None) -> pa.Schema:
+    """The schema of a table holding ``columns``: known fields in their order, then family members."""
+    known = {f.name: f for f in fields}
+    chosen = [f for f in fields if f.name in columns]
+    for name in columns:
+        if name in known:
+            continue
+        prefix = next((p for p in (families or {}) if name.startswith(p)), None)
+        if prefix is None:
+            raise ValueError(f"column {name!r} is not in the run-store schema (store.py)")
+        chosen.append(pa.field(name, families[prefix], nullable=False))
+    return pa.schema(chosen)
+
+
+def trace_table(run: Run) -> pa.Table:
+    """A run's traces as a long table sorted by (seed, round)."""
+    order = np.argsort(run.seeds, kind="stable")
+    n_grid = run.rounds.size
+    columns = {"seed": np.repeat(run.seeds[order], n_grid), "round": np.tile(run.rounds, run.seeds.size)}
+    columns.update({name: values[order].ravel() for name, values in run.trace.items()})
+    return pa.Table.from_pydict(columns, schema=_schema(TRACE_FIELDS, columns))
+
+
+def summary_table(run: Run) -> pa.Table:
+    """One row per seed, sorted by seed: every summary column of the run."""
+    order = np.argsort(run.seeds, kind="stable")
+    columns = {"seed": run.seeds[order], **{name: values[order] for name, values in run.summary.items()}}
+    return pa.Table.from_pydict(columns, schema=_schema(SUMMARY_FIELDS, columns, SUMMARY_FAMILIES))
+
+
+def summary_path(trace_path: str | os.PathLike) -> str:
+    """The per-seed summary file beside a run's trace file (``chunk-0.parquet`` -> ``chunk-0.summary.parquet``)."""
+    return str(trace_path).removesuffix(".parquet") + ".summary.parquet"
+
+
+def write_run(trace_path: str | os.PathLike, summary_path: str | os.PathLike, run: Run,
+              metadata: Mapping[str, str]) -> None:
+    """Write a run's trace and summary Parquet files (atomically, each with ``metadata``)."""
+    write_table(trace_path, trace_table(run), metadata)
+    write_table(summary_path, summary_table(run), metadata)

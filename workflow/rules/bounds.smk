@@ -2,10 +2,10 @@
 #             -> runs (Figure 4, alpha sensitivity, appendix) -> aggregate -> Figure 4 -> claims.
 import re
 
-from causal_bandits.papers.bounds.online import APPENDIX as BOUNDS_APPENDIX
-from causal_bandits.papers.bounds.online import FIGURE4 as BOUNDS_FIGURE4
-from causal_bandits.papers.bounds.online import MODULES as BOUNDS_MODULES
-from causal_bandits.papers.bounds.online import setting_name as bounds_setting
+from causal_bandits.papers.bounds.runs import APPENDIX as BOUNDS_APPENDIX
+from causal_bandits.papers.bounds.runs import FIGURE4 as BOUNDS_FIGURE4
+from causal_bandits.papers.bounds.runs import coordinates as bounds_coordinates
+from causal_bandits.papers.bounds.runs import setting_name as bounds_setting
 
 BOUNDS = config["bounds"]
 BOUNDS_ONLINE = BOUNDS["online"]
@@ -13,9 +13,9 @@ BOUNDS_CHUNKS = chunk_seeds(BOUNDS_ONLINE["n_simulations"], config["seeds_per_jo
 BOUNDS_MAIN = bounds_setting(BOUNDS_ONLINE["alpha"])
 BOUNDS_ALPHAS = {bounds_setting(a): a for a in [BOUNDS_ONLINE["alpha"], *BOUNDS_ONLINE["sensitivity_alphas"]]}
 BOUNDS_SETTINGS = {**{s: list(BOUNDS_FIGURE4) for s in BOUNDS_ALPHAS}, "appendix": list(BOUNDS_APPENDIX)}
+BOUNDS_STRATEGIES = [bounds_coordinates(s)[1] for s in BOUNDS_SETTINGS]
+BOUNDS_ALGORITHMS = [*BOUNDS_FIGURE4, *BOUNDS_APPENDIX]
 BOUNDS_VARIANTS = ["conditional", "paper_marginal"]
-BOUNDS_OFFLINE_LIB = lib("scm/cpt.py", "causal/joint.py", "causal/bounds.py", "causal/recoverability.py",
-                         "causal/substitute.py", "causal/baselines.py", "papers/bounds/__init__.py", "papers/bounds/offline.py")
 TARGETS["bounds"] = [
     *(f"figures/bounds/table1_{v}.{ext}" for v in BOUNDS_VARIANTS for ext in ("csv", "md")),
     "figures/bounds/table2.csv",
@@ -27,16 +27,16 @@ TARGETS["bounds"] = [
 ]
 
 
-wildcard_constraints:
-    variant="|".join(BOUNDS_VARIANTS),
-    setting="|".join(map(re.escape, BOUNDS_SETTINGS)),
-    policy="|".join(BOUNDS_MODULES),
+BOUNDS_WILDCARDS = {
+    "variant": "|".join(BOUNDS_VARIANTS),
+    "setting": "|".join(map(re.escape, BOUNDS_SETTINGS)),
+}
 
 
 rule bounds_data:
     """30,000 rows of the Figure 2 SCM (Table 2) and the selected offline table (S = 1)."""
     input:
-        lib("scm/cpt.py", "rng.py", "papers/bounds/__init__.py", "papers/bounds/offline.py"),
+        script_code("bounds_data.py"),
     output:
         full="data/generated/bounds/full.parquet",
         selected="data/generated/bounds/selected.parquet",
@@ -53,7 +53,7 @@ rule bounds_data:
 rule bounds_exact:
     """Ground truth by enumeration (pgmpy): mu per cell, P(c), optimal arms, population bounds."""
     input:
-        BOUNDS_OFFLINE_LIB,
+        script_code("bounds_exact.py"),
     output:
         "results/bounds/exact.json",
     params:
@@ -72,7 +72,7 @@ rule bounds_offline:
         full="data/generated/bounds/full.parquet",
         selected="data/generated/bounds/selected.parquet",
         exact="results/bounds/exact.json",
-        code=BOUNDS_OFFLINE_LIB,
+        code=script_code("bounds_offline.py"),
     output:
         conditional="results/bounds/offline/estimates_conditional.parquet",
         paper_marginal="results/bounds/offline/estimates_paper_marginal.parquet",
@@ -89,8 +89,7 @@ rule bounds_offline:
 rule bounds_coverage:
     """The BCE bounds and the truth on fresh offline datasets: how often every cell is covered."""
     input:
-        BOUNDS_OFFLINE_LIB,
-        lib("rng.py"),
+        script_code("bounds_coverage.py"),
     output:
         "results/bounds/offline/coverage.parquet",
     params:
@@ -106,10 +105,12 @@ rule bounds_coverage:
 
 rule bounds_table1:
     """Table 1 (one estimand variant) with the paper's values beside ours."""
+    wildcard_constraints:
+        variant=BOUNDS_WILDCARDS["variant"],
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         exact="results/bounds/exact.json",
-        code=lib("papers/bounds/__init__.py", "papers/bounds/tables.py"),
+        code=script_code("bounds_table1.py"),
     output:
         csv=report("figures/bounds/table1_{variant}.csv", caption="../report/bounds_table1.rst", category="bounds"),
         md="figures/bounds/table1_{variant}.md",
@@ -123,7 +124,7 @@ rule bounds_table2:
     """Table 2: the CPT the data are drawn from, with the generated rows' frequencies."""
     input:
         full="data/generated/bounds/full.parquet",
-        code=lib("scm/cpt.py", "papers/bounds/__init__.py", "papers/bounds/tables.py"),
+        code=script_code("bounds_table2.py"),
     output:
         csv=report("figures/bounds/table2.csv", caption="../report/bounds_table2.rst", category="bounds"),
         md="figures/bounds/table2.md",
@@ -138,7 +139,7 @@ rule bounds_table2:
 rule bounds_figure2:
     """Figure 2: the causal graph, drawn from the SCM config."""
     input:
-        lib("scm/cpt.py", "plots.py", "papers/bounds/figures.py"),
+        script_code("bounds_figure2.py"),
     output:
         pdf=report("figures/bounds/figure2.pdf", caption="../report/bounds_figure2.rst", category="bounds"),
         png="figures/bounds/figure2.png",
@@ -152,9 +153,11 @@ rule bounds_figure2:
 
 rule bounds_figure3:
     """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
+    wildcard_constraints:
+        variant=BOUNDS_WILDCARDS["variant"],
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
-        code=lib("plots.py", "papers/bounds/figures.py"),
+        code=script_code("bounds_figure3.py"),
     output:
         pdf=report("figures/bounds/figure3_{variant}.pdf", caption="../report/bounds_figure3.rst", category="bounds"),
         png="figures/bounds/figure3_{variant}.png",
@@ -169,8 +172,6 @@ def bounds_run_inputs(wildcards):
         "exact": "results/bounds/exact.json",
         "estimates": "results/bounds/offline/estimates_conditional.parquet",
         "summary": "results/bounds/offline/summary.json",
-        "algorithm": lib(*BOUNDS_MODULES[wildcards.policy]),
-        "engine": lib("papers/bounds/online.py", "bandits/engine.py", "scm/cpt.py", "rng.py", "store.py"),
     }
     if BOUNDS_ONLINE["context_source"] == "offline_rows":
         inputs["full"] = "data/generated/bounds/full.parquet"
@@ -179,40 +180,49 @@ def bounds_run_inputs(wildcards):
 
 rule bounds_run:
     """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
+    wildcard_constraints:
+        experiment="online|appendix",
+        strategy="|".join(map(re.escape, BOUNDS_STRATEGIES)),
+        algorithm="|".join(BOUNDS_ALGORITHMS),
+        chunk=r"\d+",
     input:
         unpack(bounds_run_inputs),
+        code=run_sources("bounds"),
     output:
-        trace="results/runs/bounds/{setting}/{policy}/chunk-{chunk}.parquet",
-        summary="results/runs/bounds/{setting}/{policy}/chunk-{chunk}.summary.parquet",
+        trace=run_path("bounds"),
+        summary=summary_path(run_path("bounds")),
     params:
         seeds=lambda wc: [BOUNDS_CHUNKS[int(wc.chunk)].start, BOUNDS_CHUNKS[int(wc.chunk)].stop],
-        alpha=lambda wc: BOUNDS_ALPHAS.get(wc.setting, BOUNDS_ONLINE["alpha"]),
+        alpha=lambda wc: BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
         online=BOUNDS_ONLINE,
         appendix=BOUNDS["appendix"],
         record_points=config["record_points"],
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     log:
-        "logs/bounds_run/{setting}/{policy}/chunk-{chunk}.log",
+        run_path("bounds", "logs"),
     benchmark:
-        "benchmarks/out/bounds_run/{setting}/{policy}/chunk-{chunk}.tsv"
+        run_path("bounds", "benchmarks/out")
     script:
         "../scripts/bounds_run.py"
 
 
 def bounds_run_files(wildcards):
+    experiment, strategy = bounds_coordinates(wildcards.setting)
     return {
-        policy: expand("results/runs/bounds/{setting}/{policy}/chunk-{chunk}.parquet", setting=wildcards.setting,
-                       policy=policy, chunk=range(len(BOUNDS_CHUNKS)))
-        for policy in BOUNDS_SETTINGS[wildcards.setting]
+        algorithm: expand(run_path("bounds"), experiment=experiment, strategy=strategy, algorithm=algorithm,
+                          chunk=range(len(BOUNDS_CHUNKS)))
+        for algorithm in BOUNDS_SETTINGS[wildcards.setting]
     }
 
 
 rule bounds_aggregate:
     """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
+    wildcard_constraints:
+        setting=BOUNDS_WILDCARDS["setting"],
     input:
         unpack(bounds_run_files),
-        code=lib("aggregate.py"),
+        code=script_code("bounds_aggregate.py"),
     output:
         "results/bounds/agg/{setting}.parquet",
     log:
@@ -225,7 +235,7 @@ rule bounds_figure4:
     """Figure 4 (mean cumulative regret, +-1 SE band) and the final regrets as a table."""
     input:
         agg=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
-        code=lib("plots.py", "papers/bounds/figures.py"),
+        code=script_code("bounds_figure4.py"),
     output:
         pdf=report("figures/bounds/figure4.pdf", caption="../report/bounds_figure4.rst", category="bounds"),
         png="figures/bounds/figure4.png",
@@ -242,7 +252,7 @@ rule bounds_figure4_alpha:
     """Addition: Figure 4 for each alpha of online.sensitivity_alphas."""
     input:
         agg=[f"results/bounds/agg/{bounds_setting(a)}.parquet" for a in BOUNDS_ONLINE["sensitivity_alphas"]],
-        code=lib("plots.py", "papers/bounds/figures.py"),
+        code=script_code("bounds_figure4_alpha.py"),
     output:
         pdf=report("figures/bounds/figure4_alpha.pdf", caption="../report/bounds_figure4_alpha.rst",
                    category="bounds"),
@@ -260,7 +270,7 @@ rule bounds_figure_appendix:
     input:
         appendix="results/bounds/agg/appendix.parquet",
         main=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
-        code=lib("plots.py", "papers/bounds/figures.py"),
+        code=script_code("bounds_figure_appendix.py"),
     output:
         pdf=report("figures/bounds/figure_appendix.pdf", caption="../report/bounds_figure_appendix.rst",
                    category="bounds"),
@@ -281,7 +291,7 @@ rule bounds_claims:
         estimates=expand("results/bounds/offline/estimates_{variant}.parquet", variant=BOUNDS_VARIANTS),
         coverage="results/bounds/offline/coverage.parquet",
         agg=expand("results/bounds/agg/{setting}.parquet", setting=list(BOUNDS_SETTINGS)),
-        code=lib("papers/bounds/claims.py", "papers/bounds/tables.py", "claims.py"),
+        code=script_code("bounds_claims.py"),
     output:
         "results/claims/bounds.json",
     params:

@@ -4,9 +4,10 @@ import sys
 import importlib
 
 from causal_bandits import config as cb_config
-from causal_bandits.bandits import source_files
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.runs import chunk_seeds
+from causal_bandits.sources import algorithm_files, script_files
+from causal_bandits.store import summary_path
 
 # Papers in pipeline order; a paper runs when the config has a section for it.
 PAPERS = [p for p in cb_config.PAPERS if p in config]
@@ -14,7 +15,7 @@ PAPERS = [p for p in cb_config.PAPERS if p in config]
 try:
     cb_config.validate(config)
     for paper in PAPERS:  # semantic checks a schema cannot express (graphs, SCM parameters)
-        importlib.import_module(f"causal_bandits.papers.{paper}").check_config(config[paper])
+        importlib.import_module(f"causal_bandits.papers.{paper}.config").check_config(config[paper])
 except CausalBanditsError as err:
     sys.exit(f"error: {err}")
 
@@ -22,15 +23,32 @@ except CausalBanditsError as err:
 TARGETS = {}
 
 
-def lib(*modules):
-    """Library source files (paths under src/) that a rule's numbers depend on."""
-    return [f"src/causal_bandits/{m}" for m in modules]
+def script_code(script):
+    """The library files a rule's script executes (found from its imports, causal_bandits.sources)."""
+    return [f"src/{path}" for path in script_files(f"{workflow.basedir}/workflow/scripts/{script}")]
 
 
-def algorithm_sources(wildcards):
-    """The algorithm's own module(s): editing klucb.py reruns only kl-UCB runs."""
-    return [f"src/{path}" for path in source_files(wildcards.algorithm)]
+def run_path(paper, root="results/runs"):
+    """The run store's one path template (a trace file; logs and benchmarks mirror it under ``root``)."""
+    suffix = {"results/runs": ".parquet", "logs": ".log"}.get(root, ".tsv")
+    return f"{root}/{paper}/{{experiment}}/{{strategy}}/{{algorithm}}/chunk-{{chunk}}{suffix}"
 
+
+def run_sources(paper, key=lambda name: name):
+    """Input function of a paper's run rule: the library files a job of ``{algorithm}`` executes.
+
+    Found one way for every paper (causal_bandits.sources): the paper's run module without its
+    other algorithms, plus the algorithm's own imports. ``key`` maps an algorithm name to its entry
+    in the run module's ``ALGORITHMS`` registry. Editing one algorithm reruns only its runs.
+    """
+    run_module = importlib.import_module(f"causal_bandits.papers.{paper}.runs")
+    modules = {name: cls.__module__ for name, cls in run_module.ALGORITHMS.items()}
+
+    def inputs(wildcards):
+        files = algorithm_files(run_module.__name__, modules.values(), modules[key(wildcards.algorithm)])
+        return [f"src/{path}" for path in files]
+
+    return inputs
 
 
 

@@ -6,6 +6,8 @@ import re
 from causal_bandits.data.raw import RawFile, locate
 from causal_bandits.papers.fairness.runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
 from causal_bandits.papers.fairness.runs import EXPERIMENTS as FAIR_EXPERIMENTS
+from causal_bandits.papers.fairness.runs import STRATEGY as FAIR_STRATEGY
+from causal_bandits.papers.fairness.runs import algorithm_key as fair_algorithm_key
 from causal_bandits.papers.fairness.runs import algorithms as fair_algorithms
 
 FAIR = config["fairness"]
@@ -18,18 +20,6 @@ FAIR_STANDIN = FAIR["raw"]["on_missing"] == "standin"
 FAIR_MISSING = [s.path for specs in FAIR_RAW.values() for s in specs if locate(FAIR_RAW_DIR, s) is None]
 FAIR_CHUNKS = chunk_seeds(FAIR["n_seeds"], config["seeds_per_job"])
 FAIR_ALGORITHMS = {e: fair_algorithms(e, FAIR) for e in FAIR_EXPERIMENTS}
-# Library files each algorithm's numbers depend on (besides the loop, environment and auditor).
-FAIR_ALGORITHM_MODULES = {
-    "ucb": ["bandits/ucb.py"],
-    "cucb": ["bandits/cucb.py", "bandits/ducb.py"],
-    "ducb": ["bandits/ducb.py"],
-    "fucb": ["bandits/fucb.py", "bandits/ducb.py"],
-    "fairlinucb": ["bandits/fair_linucb.py"],
-}
-FAIR_RUN_MODULES = lib("bandits/causal_engine.py", "bandits/causal_environment.py", "bandits/audit.py",
-                       "bandits/fucb.py", "bandits/cells.py", "bandits/ties.py", "papers/fairness/runs.py",
-                       "rng.py", "store.py")
-
 TARGETS["fairness"] = [
     *(f"figures/fairness/table{i}.{ext}" for i in (1, 2, 4, 5) for ext in ("csv", "md")),
     *(f"figures/fairness/figure{i}.{ext}" for i in ("1", "2a", "2b", "3") for ext in ("pdf", "png")),
@@ -51,17 +41,13 @@ def fair_raw_files(dataset):
 
 
 def fair_run_files(wildcards):
-    return expand(
-        "results/runs/fairness/{experiment}/{method}/chunk-{chunk}.parquet",
-        experiment=wildcards.experiment,
-        method=FAIR_ALGORITHMS[wildcards.experiment],
-        chunk=range(len(FAIR_CHUNKS)),
-    )
-
-
-def fair_method_sources(wildcards):
-    key = "fucb" if wildcards.method.startswith("fucb_tau") else wildcards.method
-    return lib(*FAIR_ALGORITHM_MODULES[key])
+    """Trace files of every algorithm of an experiment, by algorithm, and all their summaries."""
+    files = {
+        a: expand(run_path("fairness"), experiment=wildcards.experiment, strategy=FAIR_STRATEGY, algorithm=a,
+                  chunk=range(len(FAIR_CHUNKS)))
+        for a in FAIR_ALGORITHMS[wildcards.experiment]
+    }
+    return {**files, "summaries": [summary_path(f) for paths in files.values() for f in paths]}
 
 
 # Wildcard constraints are rule-level here: global ones would leak into other papers' rules.
@@ -92,7 +78,7 @@ if FAIR_STANDIN:
     rule fairness_standin:
         """The SPEC's labelled synthetic stand-in for a raw file that is missing (never under raw_dir)."""
         input:
-            lib("data/standin.py"),
+            script_code("fairness_standin.py"),
         output:
             "data/standin/{rawfile}",
         wildcard_constraints:
@@ -110,7 +96,7 @@ rule fairness_raw_check:
     """Locate a data set's raw files and verify their sha256 (stand-ins are labelled, not verified)."""
     input:
         files=lambda wc: fair_raw_files(wc.dataset),
-        code=lib("data/raw.py"),
+        code=script_code("fairness_raw_check.py"),
     output:
         "results/fairness/raw/{dataset}.json",
     wildcard_constraints:
@@ -129,7 +115,7 @@ rule fairness_adult_users:
     input:
         manifest="results/fairness/raw/adult.json",
         files=fair_raw_files("adult"),
-        code=lib("data/adult.py", "papers/fairness/adult_video.py"),
+        code=script_code("fairness_adult_users.py"),
     output:
         "data/processed/fairness/adult_users.parquet",
     params:
@@ -145,7 +131,7 @@ rule fairness_youtube_videos:
     input:
         manifest="results/fairness/raw/youtube.json",
         files=fair_raw_files("youtube"),
-        code=lib("data/youtube.py", "papers/fairness/adult_video.py"),
+        code=script_code("fairness_youtube_videos.py"),
     output:
         "data/processed/fairness/youtube_videos.parquet",
     params:
@@ -162,7 +148,7 @@ rule fairness_offline_table:
     input:
         users="data/processed/fairness/adult_users.parquet",
         videos="data/processed/fairness/youtube_videos.parquet",
-        code=lib("papers/fairness/adult_video.py"),
+        code=script_code("fairness_offline_table.py"),
     output:
         "data/processed/fairness/adult_video_offline.parquet",
     params:
@@ -177,7 +163,7 @@ rule fairness_adult_graph:
     """Figure 3's graph: PC-stable (pgmpy) with tiers on the offline table; Pa(R) vs the paper's."""
     input:
         offline="data/processed/fairness/adult_video_offline.parquet",
-        code=lib("causal/discovery.py", "papers/fairness/adult_video.py"),
+        code=script_code("fairness_adult_graph.py"),
     output:
         "results/fairness/adult_video_graph.json",
     params:
@@ -193,8 +179,7 @@ rule fairness_adult_graph:
 rule fairness_email_instance:
     """The Email SCM (pgmpy): exact arm means, counterfactual means (twin network), W, cell models."""
     input:
-        lib("papers/fairness/email.py", "papers/fairness/instance.py", "causal/counterfactual.py",
-            "causal/dseparation.py", "bandits/cells.py"),
+        script_code("fairness_email_instance.py"),
     output:
         instance="results/fairness/instances/email.json",
         truth="results/fairness/email_truth.parquet",
@@ -214,8 +199,7 @@ rule fairness_adult_video_instance:
         videos="data/processed/fairness/youtube_videos.parquet",
         offline="data/processed/fairness/adult_video_offline.parquet",
         graph="results/fairness/adult_video_graph.json",
-        code=lib("papers/fairness/adult_video.py", "papers/fairness/instance.py", "causal/counterfactual.py",
-                 "causal/dseparation.py", "bandits/cells.py"),
+        code=script_code("fairness_adult_video_instance.py"),
     output:
         "results/fairness/instances/adult_video.json",
     params:
@@ -230,7 +214,7 @@ rule fairness_adult_video_instance:
 rule fairness_email_tables:
     """Tables 4 and 5 re-emitted from the pgmpy network (the paper's inputs, for verification)."""
     input:
-        lib("papers/fairness/email.py", "papers/fairness/tables.py"),
+        script_code("fairness_email_tables.py"),
     output:
         t4=report("figures/fairness/table4.csv", caption="../report/fairness_tables45.rst", category="fairness"),
         t4md="figures/fairness/table4.md",
@@ -245,26 +229,28 @@ rule fairness_email_tables:
 
 
 rule fairness_run:
-    """One seed chunk of one algorithm on one experiment, all its seeds vectorised, every round stored."""
+    """One seed chunk of one algorithm on one experiment, all its seeds vectorised."""
     input:
         instance="results/fairness/instances/{experiment}.json",
-        method=fair_method_sources,
-        engine=FAIR_RUN_MODULES,
+        code=run_sources("fairness", fair_algorithm_key),
     output:
-        "results/runs/fairness/{experiment}/{method}/chunk-{chunk}.parquet",
+        trace=run_path("fairness"),
+        summary=summary_path(run_path("fairness")),
     wildcard_constraints:
         experiment=FAIR_EXPERIMENT_PATTERN,
-        method=FAIR_ALGORITHM_PATTERN,
+        strategy=FAIR_STRATEGY,
+        algorithm=FAIR_ALGORITHM_PATTERN,
         chunk=r"\d+",
     params:
         seeds=lambda wc: list(FAIR_CHUNKS[int(wc.chunk)]),
-        run={k: FAIR[k] for k in ("horizon", "ucb", "fucb", "fairlinucb")},
+        run={**{k: FAIR[k] for k in ("horizon", "taus", "ucb", "fucb", "fairlinucb")},
+             "record_points": config["record_points"]},
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
     log:
-        "logs/fairness_run/{experiment}/{method}/chunk-{chunk}.log",
+        run_path("fairness", "logs"),
     benchmark:
-        "benchmarks/out/fairness_run/{experiment}/{method}/chunk-{chunk}.tsv"
+        run_path("fairness", "benchmarks/out")
     script:
         "../scripts/fairness_run.py"
 
@@ -272,8 +258,8 @@ rule fairness_run:
 rule fairness_aggregate:
     """Regret curves (mean, sd over seeds) and per-seed unfair-decision counts at every tau."""
     input:
-        runs=fair_run_files,
-        code=lib("papers/fairness/runs.py"),
+        unpack(fair_run_files),
+        code=script_code("fairness_aggregate.py"),
     output:
         curves="results/fairness/curves/{experiment}.parquet",
         summary="results/fairness/summary/{experiment}.parquet",
@@ -281,7 +267,8 @@ rule fairness_aggregate:
         experiment=FAIR_EXPERIMENT_PATTERN,
     params:
         taus=FAIR["taus"],
-        record_points=config["record_points"],
+        horizon=FAIR["horizon"],
+        algorithms=lambda wc: FAIR_ALGORITHMS[wc.experiment],
     log:
         "logs/fairness_aggregate/{experiment}.log",
     script:
@@ -294,7 +281,7 @@ rule fairness_tables:
         email="results/fairness/summary/email.parquet",
         adult="results/fairness/summary/adult_video.parquet",
         adult_instance="results/fairness/instances/adult_video.json",
-        code=lib("papers/fairness/tables.py", "papers/fairness/__init__.py"),
+        code=script_code("fairness_tables.py"),
     output:
         t1=report("figures/fairness/table1.csv", caption="../report/fairness_table1.rst", category="fairness"),
         t1md="figures/fairness/table1.md",
@@ -312,7 +299,7 @@ rule fairness_diagrams:
     """Figures 1 and 2(a): the schematic graph and the Email graph (W and S computed)."""
     input:
         instance="results/fairness/instances/email.json",
-        code=lib("plots.py", "papers/fairness/figures.py"),
+        code=script_code("fairness_diagrams.py"),
     output:
         f1=report("figures/fairness/figure1.pdf", caption="../report/fairness_diagrams.rst", category="fairness"),
         f1png="figures/fairness/figure1.png",
@@ -328,7 +315,7 @@ rule fairness_figure2b:
     """Figure 2(b): cumulative regret of UCB, C-UCB, D-UCB and F-UCB on Email."""
     input:
         curves="results/fairness/curves/email.parquet",
-        code=lib("plots.py", "papers/fairness/figures.py"),
+        code=script_code("fairness_figure2b.py"),
     output:
         pdf=report("figures/fairness/figure2b.pdf", caption="../report/fairness_figure2b.rst", category="fairness"),
         png="figures/fairness/figure2b.png",
@@ -346,7 +333,7 @@ rule fairness_figure3:
     input:
         graph="results/fairness/adult_video_graph.json",
         instance="results/fairness/instances/adult_video.json",
-        code=lib("plots.py", "papers/fairness/figures.py"),
+        code=script_code("fairness_figure3.py"),
     output:
         pdf=report("figures/fairness/figure3.pdf", caption="../report/fairness_figure3.rst", category="fairness"),
         png="figures/fairness/figure3.png",
@@ -367,7 +354,7 @@ rule fairness_claims:
         users="data/processed/fairness/adult_users.parquet",
         videos="data/processed/fairness/youtube_videos.parquet",
         table4="figures/fairness/table4.csv",
-        code=lib("papers/fairness/__init__.py", "claims.py"),
+        code=script_code("fairness_claims.py"),
     output:
         "results/claims/fairness.json",
     params:

@@ -25,7 +25,7 @@ rule nonmanip_arm_sets:
     wildcard_constraints:
         graph=NONMANIP_WILDCARDS["graph"],
     input:
-        lib("causal/pomis.py", "scm/diagram.py", "papers/nonmanip/graphs.py"),
+        script_code("nonmanip_arm_sets.py"),
     output:
         "results/nonmanip/arm_sets/{graph}.json",
     log:
@@ -39,7 +39,7 @@ rule nonmanip_instance:
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
     input:
-        lib("causal/pomis.py", "scm/diagram.py", "scm/xor_bernoulli.py", "papers/nonmanip/graphs.py"),
+        script_code("nonmanip_instance.py"),
     output:
         "results/nonmanip/instances/{panel}.json",
     params:
@@ -53,28 +53,27 @@ rule nonmanip_instance:
 rule nonmanip_run:
     """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["panel"],
         strategy=NONMANIP_WILDCARDS["strategy"],
         algorithm=NONMANIP_WILDCARDS["algorithm"],
         chunk=NONMANIP_WILDCARDS["chunk"],
     input:
-        instance="results/nonmanip/instances/{panel}.json",
-        algorithm=algorithm_sources,
-        engine=lib("bandits/engine.py", "runs.py", "store.py", "scm/xor_bernoulli.py"),
+        instance="results/nonmanip/instances/{experiment}.json",
+        code=run_sources("nonmanip"),
     output:
-        trace="results/runs/nonmanip/{panel}/{strategy}/{algorithm}/chunk-{chunk}.parquet",
-        summary="results/runs/nonmanip/{panel}/{strategy}/{algorithm}/chunk-{chunk}.summary.parquet",
+        trace=run_path("nonmanip"),
+        summary=summary_path(run_path("nonmanip")),
     params:
         seeds=lambda wc: [NONMANIP_CHUNKS[int(wc.chunk)].start, NONMANIP_CHUNKS[int(wc.chunk)].stop],
         horizon=NONMANIP["horizon"],
         record_points=config["record_points"],
-        panel=lambda wc: NONMANIP["panels"][wc.panel],
+        panel=lambda wc: NONMANIP["panels"][wc.experiment],
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     log:
-        "logs/nonmanip_run/{panel}/{strategy}/{algorithm}/chunk-{chunk}.log",
+        run_path("nonmanip", "logs"),
     benchmark:
-        "benchmarks/out/nonmanip_run/{panel}/{strategy}/{algorithm}/chunk-{chunk}.tsv"
+        run_path("nonmanip", "benchmarks/out")
     script:
         "../scripts/nonmanip_run.py"
 
@@ -82,8 +81,8 @@ rule nonmanip_run:
 def nonmanip_run_files(wildcards):
     return {
         f"{s}/{a}": expand(
-            "results/runs/nonmanip/{panel}/{strategy}/{algorithm}/chunk-{chunk}.parquet",
-            panel=wildcards.panel,
+            run_path("nonmanip"),
+            experiment=wildcards.panel,
             strategy=s,
             algorithm=a,
             chunk=range(len(NONMANIP_CHUNKS)),
@@ -100,7 +99,7 @@ rule nonmanip_aggregate:
     input:
         unpack(nonmanip_run_files),
         instance="results/nonmanip/instances/{panel}.json",
-        code=lib("aggregate.py"),
+        code=script_code("nonmanip_aggregate.py"),
     output:
         agg="results/nonmanip/agg/{panel}.parquet",
         identical="results/nonmanip/agg/{panel}.identical.json",
@@ -115,7 +114,7 @@ rule nonmanip_table1:
     input:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
-        code=lib("papers/nonmanip/__init__.py"),
+        code=script_code("nonmanip_table1.py"),
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
         md="figures/nonmanip/table1.md",
@@ -130,7 +129,7 @@ rule nonmanip_figure5:
     input:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
-        code=lib("plots.py", "papers/nonmanip/figures.py"),
+        code=script_code("nonmanip_figure5.py"),
     output:
         pdf=report("figures/nonmanip/figure5.pdf", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
         png="figures/nonmanip/figure5.png",
@@ -145,7 +144,7 @@ rule nonmanip_figure5:
 rule nonmanip_diagrams:
     """Figures 1-4: the paper's causal diagrams, MUCT/IB and projections, computed."""
     input:
-        lib("plots.py", "papers/nonmanip/figures.py", "causal/pomis.py", "scm/diagram.py"),
+        script_code("nonmanip_diagrams.py"),
     output:
         report(
             expand("figures/nonmanip/figure{i}.{ext}", i=range(1, 5), ext=("pdf", "png")),
@@ -166,7 +165,7 @@ rule nonmanip_claims:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         identical=expand("results/nonmanip/agg/{panel}.identical.json", panel=NONMANIP_PANELS),
         table1="figures/nonmanip/table1.csv",
-        code=lib("papers/nonmanip/__init__.py", "claims.py"),
+        code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
     log:

@@ -4,13 +4,13 @@ import pyarrow.parquet as pq
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.bounds import figures as bounds_figures
-from causal_bandits.papers.bounds import online as bounds_online
+from causal_bandits.papers.bounds import runs as bounds_runs
 
 online = snakemake.params.online
 with logged(snakemake.log[0]):
     agg = pq.read_table(snakemake.input.agg).to_pandas()
-    algorithms = list(bounds_online.FIGURE4)
+    algorithms = list(bounds_runs.FIGURE4)
     subtitle = f"T = {online['horizon']:,}, {online['n_simulations']} runs, α = {online['alpha']:g}"
     bounds_figures.figure4(agg, algorithms, snakemake.output.pdf, snakemake.output.png, subtitle=subtitle)
-    final = bounds_online.final_table(agg, algorithms)
+    final = bounds_runs.final_table(agg, algorithms)
     store.write_atomic(snakemake.output.final, lambda tmp: final.to_csv(tmp, index=False, float_format="%.4f"))

@@ -3,11 +3,11 @@ import pyarrow.parquet as pq
 
 from causal_bandits.logs import logged
 from causal_bandits.papers.bounds import figures as bounds_figures
-from causal_bandits.papers.bounds import online as bounds_online
+from causal_bandits.papers.bounds import runs as bounds_runs
 
 online = snakemake.params.online
 with logged(snakemake.log[0]):
     aggs = {a: pq.read_table(path).to_pandas() for a, path in zip(online["sensitivity_alphas"], snakemake.input.agg)}
     subtitle = f"T = {online['horizon']:,}, {online['n_simulations']} runs"
-    bounds_figures.figure4_alpha(aggs, list(bounds_online.FIGURE4), snakemake.output.pdf, snakemake.output.png,
+    bounds_figures.figure4_alpha(aggs, list(bounds_runs.FIGURE4), snakemake.output.pdf, snakemake.output.png,
                                  subtitle=subtitle)

@@ -1,9 +1,9 @@
-"""Rule bounds_run: one seed chunk of one algorithm in one setting, to Parquet."""
+"""Rule bounds_run: one seed chunk of one algorithm in one setting, to the run store."""
 import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.bounds import online as bounds_online
+from causal_bandits.papers.bounds import runs as bounds_runs
 
 p, inp, wc = snakemake.params, snakemake.input, snakemake.wildcards
 with logged(snakemake.log[0]):
@@ -12,13 +12,15 @@ with logged(snakemake.log[0]):
     contexts = None
     if "full" in inp.keys():  # context_source: offline_rows (SPEC A8)
         full = pq.read_table(inp.full, columns=exact["context"]).to_pandas()
-        contexts = bounds_online.context_index(full.to_numpy()[: p.online["horizon"]])
+        contexts = bounds_runs.context_index(full.to_numpy()[: p.online["horizon"]])
     science = {"online": p.online, "appendix": p.appendix, "alpha": p.alpha, "record_points": p.record_points}
-    bounds_online.run_chunk(
-        wc.policy,
+    bounds_runs.run_chunk(
+        wc.algorithm,
+        experiment=wc.experiment,
+        strategy=wc.strategy,
         trace_path=snakemake.output.trace,
         summary_path=snakemake.output.summary,
-        metadata={**store.provenance(science), "setting": wc.setting},
+        metadata={**store.provenance(science), "alpha": str(p.alpha)},
         exact=exact,
         estimates=pq.read_table(inp.estimates).to_pandas(),
         noncontextual={"means": exact["interventional_means"], **summary["noncontextual_bounds"]},

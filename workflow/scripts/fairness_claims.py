@@ -5,7 +5,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from causal_bandits import store
-from causal_bandits.papers import fairness
+from causal_bandits.papers.fairness import claims as fairness
 from causal_bandits.papers.fairness.io import step
 
 inp = snakemake.input

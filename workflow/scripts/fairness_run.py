@@ -1,9 +1,9 @@
-"""Rule fairness_run: one seed chunk of one algorithm on one experiment, every round to Parquet."""
+"""Rule fairness_run: one seed chunk of one algorithm on one experiment, to the run store."""
 from causal_bandits import store
 from causal_bandits.papers.fairness.io import step
 from causal_bandits.papers.fairness.runs import run_chunk
 
-p, wc = snakemake.params, snakemake.wildcards
+p, wc, out = snakemake.params, snakemake.wildcards, snakemake.output
 with step(snakemake.log[0]):
-    run_chunk(store.read_json(snakemake.input.instance), wc.method, p.seeds, p.run, snakemake.output[0],
+    run_chunk(store.read_json(snakemake.input.instance), wc.algorithm, p.seeds, p.run, out.trace, out.summary,
               store.provenance(p.run))

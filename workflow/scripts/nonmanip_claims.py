@@ -6,7 +6,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers import nonmanip
+from causal_bandits.papers.nonmanip import claims
 
 inp = snakemake.input
 with logged(snakemake.log[0]) as log:
@@ -17,6 +17,6 @@ with logged(snakemake.log[0]) as log:
         "identical_runs": {Path(p).name.split(".")[0]: store.read_json(p) for p in inp.identical},
         "table1": pd.read_csv(inp.table1),
     }
-    rows = [claim.check(results) for claim in nonmanip.claims(results["instances"])]
+    rows = [claim.check(results) for claim in claims.claims(results["instances"])]
     store.write_json(snakemake.output[0], {"paper": "nonmanip", "claims": rows})
     log.info("%d claims evaluated", len(rows))

@@ -1,13 +1,13 @@
 """Rule nonmanip_run: one seed chunk of one (panel, arm set, algorithm), to Parquet."""
-from causal_bandits import runs, store
+from causal_bandits import store
 from causal_bandits.logs import logged
+from causal_bandits.papers.nonmanip import runs
 
 p, wc = snakemake.params, snakemake.wildcards
 with logged(snakemake.log[0]):
     science = {"panel": p.panel, "horizon": p.horizon, "record_points": p.record_points}
     runs.run_chunk(
         store.read_json(snakemake.input.instance),
-        paper="nonmanip",
         strategy=wc.strategy,
         algorithm=wc.algorithm,
         seeds=range(*p.seeds),

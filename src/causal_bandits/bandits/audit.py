@@ -1,41 +1,66 @@
-"""The fairness auditor: counts unfair decisions of any algorithm the way F-UCB would judge them.
+"""The fairness auditor: a recorder that judges every decision of any algorithm the way F-UCB would.
 
 Fairness SPEC §2.6 (ambiguity A12): the paper reports "unfair decisions" for UCB, C-UCB, D-UCB
 and Fair-LinUCB without saying how it judged them. The auditor is a cell estimator over the
 experiment's d-separation set W fed with every run's observations; before each update it computes
-F-UCB's quantities (Eqs. 10-12, same counterfactual mode, radius and delta_t) and records, for
-the arm the algorithm chose, Delta_hat and UCB_Delta, and over all arms the smallest UCB_Delta.
-A decision is *certified-unfair* at tau when its UCB_Delta exceeds tau (F-UCB's own criterion,
-so for F-UCB these are exactly its uncertified rounds); it is *truly unfair* when the exact
-counterfactual discrepancy of the SCM exceeds tau. Both counts are taken at aggregation time, so
-one run of a tau-free algorithm serves every tau.
+F-UCB's UCB_Delta of the chosen arm (Eqs. 10-12, same counterfactual mode, radius and delta_t;
+:mod:`causal_bandits.bandits.certificate`). A decision is *certified-unfair* at tau when that
+UCB_Delta exceeds tau (F-UCB's own criterion, so for F-UCB these are exactly its uncertified
+rounds); it is *truly unfair* when the exact counterfactual discrepancy of the SCM
+(``env.delta_true``) exceeds tau. Counts are kept per seed for every tau of the config, so one run
+of a tau-free algorithm serves every tau. For a policy that reports ``certified`` (F-UCB), the
+auditor also counts its uncertified rounds (those where its conservative fair set was empty).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from causal_bandits.bandits.cells import CellEstimator, CellModel
-from causal_bandits.bandits.fucb import certificate
+from causal_bandits.bandits.certificate import certificate
+from causal_bandits.bandits.engine import Environment, Policy, Step
+
+
+def tau_column(kind: str, tau: float) -> str:
+    """Summary column of an unfair-decision count: ``unfair_cert_tau0.1``, ``unfair_true_tau0.1``."""
+    return f"unfair_{kind}_tau{tau:g}"
 
 
 class FairnessAuditor:
-    """F-UCB's fairness certificate for every decision of a run, vectorised over seeds."""
+    """Per-seed counts of unfair decisions at each tau, a recorder of the engine."""
 
-    def __init__(self, model: CellModel, alpha_c: float = 1.0):
-        self.model, self.alpha_c = model, float(alpha_c)
+    def __init__(self, model: CellModel, taus: Sequence[float], alpha_c: float = 1.0):
+        self.model, self.taus, self.alpha_c = model, np.asarray(taus, dtype=float), float(alpha_c)
 
-    def reset(self, n_seeds: int) -> None:
-        self.estimator = CellEstimator(n_seeds, self.model.n_cells)
-        self._rows = np.arange(n_seeds)
+    def start(self, seeds: np.ndarray, horizon: int, env: Environment, policy: Policy) -> None:
+        n = seeds.size
+        self.estimator = CellEstimator(n, self.model.n_cells)
+        self.delta_true, self.policy = np.abs(env.delta_true), policy
+        self.cert = np.zeros((n, self.taus.size), dtype=np.int64)
+        self.true = np.zeros((n, self.taus.size), dtype=np.int64)
+        self.uncertified = np.zeros(n, dtype=np.int64) if hasattr(policy, "certified") else None
 
-    def inspect(self, t: int, contexts: np.ndarray, arms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(Delta_hat of the chosen arm, its UCB_Delta, min over arms of UCB_Delta), each (n_seeds,)."""
-        delta_hat, ucb_delta = certificate(self.model, self.estimator, contexts, t, self.alpha_c)
-        return delta_hat[self._rows, arms], ucb_delta[self._rows, arms], ucb_delta.min(axis=1)
+    def ucb_delta(self, t: int, contexts: np.ndarray, arms: np.ndarray) -> np.ndarray:
+        """F-UCB's UCB_Delta of each seed's chosen arm, before this round's update (Eq. 12)."""
+        _, ucb_delta = certificate(self.model, self.estimator, contexts, t, self.alpha_c)
+        return ucb_delta[np.arange(arms.size), arms]
 
-    def update(self, values: np.ndarray, rewards: np.ndarray) -> np.ndarray:
-        """Record the round; returns the observed cell of W per seed."""
-        cells = self.model.cell_of(values)
-        self.estimator.update(cells, rewards)
-        return cells
+    def record(self, step: Step) -> None:
+        fb = step.feedback
+        ucb_delta = self.ucb_delta(step.t, fb.contexts, fb.arms)
+        self.estimator.update(self.model.cell_of(fb.values), fb.rewards)
+        self.cert[step.rows] += ucb_delta[:, None] > self.taus
+        self.true[step.rows] += self.delta_true[fb.contexts, fb.arms][:, None] > self.taus
+        if self.uncertified is not None:
+            self.uncertified[step.rows] += ~self.policy.certified
+
+    def finish(self):
+        summary = {}
+        for j, tau in enumerate(self.taus):
+            summary[tau_column("cert", tau)] = self.cert[:, j]
+            summary[tau_column("true", tau)] = self.true[:, j]
+        if self.uncertified is not None:
+            summary["uncertified"] = self.uncertified
+        return None, {}, summary

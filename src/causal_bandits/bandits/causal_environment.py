@@ -8,7 +8,9 @@ topological order, and the reward is a linear function of variable values plus G
 
 The uniforms (u_1, ..., u_m, u_R) of a round are drawn from the environment stream *before* the
 arm is known, so every algorithm meets the same exogenous noise (common random numbers; fairness
-SPEC §3.1 "Simulation per round"). The exact means ``mu[c, a]`` and counterfactual discrepancies
+SPEC §3.1 "Simulation per round"). Users arrive from each seed's keyed ``context`` stream, shared by
+all algorithms of an experiment: i.i.d. contexts from P(X) (Email Campaign), or every online user
+once in an order permuted per seed (Adult-Video). The exact means ``mu[c, a]`` and counterfactual discrepancies
 ``delta_true[c, a]`` are computed elsewhere (exactly, from the SCM) and carried along for regret
 and auditing; :meth:`CausalEnvironment.pull` never uses them.
 """
@@ -24,6 +26,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from causal_bandits.bandits.cells import cell_ids
+from causal_bandits.bandits.engine import Streams
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class IntermediateNode:
         return (u[:, None] >= self.cumulative[config]).sum(axis=1)
 
 
-@dataclass(frozen=True)
+@dataclass
 class CausalEnvironment:
     """Variables are columns of a value row (domain indices); ``domains[v]`` gives their values."""
 
@@ -55,6 +58,16 @@ class CausalEnvironment:
     sigma: float
     mu: np.ndarray  # (n_contexts, n_arms) exact E[R | do(a), x]
     delta_true: np.ndarray  # (n_contexts, n_arms) exact counterfactual discrepancy
+    context_probs: np.ndarray | None = None  # P(X) for i.i.d. users (Email)
+    user_contexts: np.ndarray | None = None  # context id of every online user (Adult-Video)
+
+    @property
+    def n_arms(self) -> int:
+        return self.mu.shape[1]
+
+    @property
+    def means(self) -> np.ndarray:
+        return self.mu
 
     @cached_property
     def _levels(self) -> np.ndarray:
@@ -66,8 +79,22 @@ class CausalEnvironment:
     def noise_width(self) -> int:
         return len(self.nodes) + 1
 
-    def pull(self, contexts: np.ndarray, arms: np.ndarray, uniforms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(value rows (n, n_vars), rewards (n,)) for each seed's context and arm."""
+    def reset(self, streams: Streams, horizon: int) -> None:
+        """Draw each seed's user sequence (context ids, (n_seeds, horizon)) from its ``context`` stream."""
+        sequences = []
+        for rng in streams.generators("context"):
+            if self.user_contexts is not None:
+                sequences.append(self.user_contexts[rng.permutation(len(self.user_contexts))[:horizon]])
+            else:
+                sequences.append(rng.choice(len(self.context_values), horizon, p=self.context_probs))
+        self._users = np.stack(sequences)
+
+    def contexts(self, t: int, noise: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        return self._users[rows, t - 1]
+
+    def pull(self, t: int, contexts: np.ndarray, arms: np.ndarray,
+             uniforms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rewards (n,), value rows (n, n_vars)) for each seed's context and arm."""
         n = contexts.shape[0]
         values = np.zeros((n, len(self.variables)), dtype=np.int64)
         values[:, list(self.context_columns)] = self.context_values[contexts]
@@ -78,7 +105,7 @@ class CausalEnvironment:
         rewards = self.sigma * ndtri(uniforms[:, -1])
         for v in np.flatnonzero(self.reward_coef):  # term by term: no BLAS, so bit-identical for any n
             rewards = rewards + self.reward_coef[v] * level[:, v]
-        return values, rewards
+        return rewards, values
 
     @classmethod
     def from_document(cls, doc: Mapping[str, Any]) -> CausalEnvironment:
@@ -110,6 +137,8 @@ class CausalEnvironment:
             sigma=float(doc["reward"]["sigma"]),
             mu=np.asarray(doc["mu"], dtype=float),
             delta_true=np.asarray(doc["delta_true"], dtype=float),
+            context_probs=np.asarray(doc["context_probs"]) if "users" not in doc else None,
+            user_contexts=np.asarray(doc["users"]["context"]) if "users" in doc else None,
         )
 
 

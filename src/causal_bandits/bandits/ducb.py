@@ -18,6 +18,7 @@ import numpy as np
 
 from causal_bandits.bandits.cells import CellEstimator, CellModel, expected_ucb
 from causal_bandits.bandits.ties import random_argmax
+from causal_bandits.bandits.engine import Feedback
 from causal_bandits.rng import SeedStreams
 
 
@@ -29,7 +30,7 @@ class DUCB:
     def __init__(self, model: CellModel, alpha_r: float = 1.0):
         self.model, self.alpha_r = model, float(alpha_r)
 
-    def reset(self, n_seeds: int, stream: Callable[[str], SeedStreams]) -> None:
+    def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         self._ties = stream("ties")
         self.estimator = CellEstimator(n_seeds, self.model.n_cells)
 
@@ -40,5 +41,5 @@ class DUCB:
     def select(self, t: int, contexts: np.ndarray) -> np.ndarray:
         return random_argmax(self.scores(t, contexts), self._ties)
 
-    def update(self, contexts: np.ndarray, arms: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
-        self.estimator.update(self.model.cell_of(values), rewards)
+    def update(self, feedback: Feedback) -> None:
+        self.estimator.update(self.model.cell_of(feedback.values), feedback.rewards)

@@ -1,82 +1,147 @@
-"""The shared bandit engine: all seeds of a job advance together, one round at a time.
+"""The one simulation loop of every paper: all seeds of a job advance together, round by round.
 
-A policy holds its state as arrays of shape (n_seeds, n_arms) and chooses one arm per seed per
-round; an environment turns (arms, uniforms) into rewards. Every policy here implements the same
-small interface (scikit-learn style: hyper-parameters in ``__init__``, state created by
-``reset``), so the engine, the run store and the workflow treat all algorithms alike.
+Three parts plug into :func:`simulate` (DESIGN.md, "One engine"):
 
-Randomness: the environment reads the stream ``(paper, experiment, seed, "environment")`` and the
-policy the streams ``(paper, experiment, seed, "policy/<name>")`` it asks for at ``reset``. Neither key names the algorithm or the
-arm set, so every algorithm of an experiment meets the same environment draws (common random
-numbers), and two strategies with the same arm list and algorithm give bit-identical runs
-(Lee & Bareinboim 2019, footnote 4).
+* an **environment** turns each seed's arm into feedback: the reward (Bernoulli or Gaussian) and,
+  when it observes them, the values of every observed variable (binary or K-valued), optionally
+  after drawing a context for the round (:class:`Environment`);
+* a **policy** chooses an arm for every seed still running and learns from the feedback; a pure-
+  exploration policy may also stop seeds on its own and recommend an arm (:class:`Policy`,
+  :class:`StoppingPolicy`); a phased algorithm is a policy whose ``select`` follows its phase;
+* **recorders** watch every round and return trace columns on a round grid and per-seed summary
+  columns (:mod:`causal_bandits.bandits.recorders`: regret on a grid or every round, the fairness
+  auditor's per-round monitor). Stopping summaries (``stopped_at``, ``recommended``, ``censored``)
+  are kept by the loop itself.
+
+State is held as arrays with a leading seeds axis; nothing loops over seeds in Python.
+
+Randomness (keyed, never global): the environment reads the stream ``(paper, experiment, seed,
+"environment")``, ``noise_width`` uniforms per seed per round, whether or not the seed's arm needs
+them; policies read ``(paper, experiment, seed, "policy/<name>")`` streams they ask for at
+``reset``. No key names the algorithm or the arm set, so every algorithm of an experiment meets
+the same environment draws (common random numbers), two strategies with the same arm list and
+algorithm give bit-identical runs (Lee & Bareinboim 2019, footnote 4), and a seed's numbers do not
+depend on the other seeds of its job (chunk size and core count change speed, never results).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from causal_bandits.rng import SeedStreams
+from causal_bandits.rng import RoundBlocks, SeedStreams, generator
 
-
-class Policy(Protocol):
-    """What the engine needs from a bandit algorithm."""
-
-    def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
-        """Forget everything; prepare state for ``n_seeds`` parallel runs over ``n_arms`` arms.
-
-        ``stream(name)`` returns the policy's keyed uniform stream called ``name``.
-        """
-
-    def select(self, t: int) -> np.ndarray:
-        """Arms (int array, shape (n_seeds,)) to pull at round ``t`` (1-based)."""
-
-    def update(self, arms: np.ndarray, rewards: np.ndarray) -> None:
-        """Record the rewards (shape (n_seeds,), values in {0, 1}) of the pulled arms."""
-
-
-class Environment(Protocol):
-    """What the engine needs from a stochastic bandit environment."""
-
-    means: np.ndarray  # exact expected reward of each arm, shape (n_arms,)
-    noise_width: int  # uniforms consumed per seed per round
-
-    def pull(self, arms: np.ndarray, noise: np.ndarray) -> np.ndarray:
-        """Rewards of ``arms`` given this round's uniforms ``noise`` (n_seeds, noise_width)."""
+#: Two means closer than this are the same value (optimal-arm ties).
+MEAN_TOLERANCE = 1e-12
 
 
 @dataclass(frozen=True)
-class BernoulliArms:
-    """Independent Bernoulli arms: the reward of arm a is ``u < means[a]``."""
+class Streams:
+    """The keyed random streams of one job: (paper, experiment) and the seeds it simulates."""
 
-    means: np.ndarray
-    noise_width: int = 1
+    paper: str
+    experiment: str
+    seeds: np.ndarray
+    block: int = 4096
 
-    def pull(self, arms: np.ndarray, noise: np.ndarray) -> np.ndarray:
-        return (noise[:, 0] < self.means[arms]).astype(np.int8)
+    def uniforms(self, purpose: str) -> SeedStreams:
+        """Buffered standard uniforms, one generator per seed, for ``purpose``."""
+        return SeedStreams(self.paper, self.experiment, self.seeds, purpose, self.block)
+
+    def generators(self, purpose: str) -> list[np.random.Generator]:
+        """One numpy Generator per seed for ``purpose`` (for draws that are not plain uniforms)."""
+        return [generator(self.paper, self.experiment, int(s), purpose) for s in self.seeds]
 
 
 @dataclass
-class Trace:
-    """What one job records: values at the grid rounds, per seed, plus per-seed summaries.
+class Feedback:
+    """What the environment returns for one round of the running seeds (arrays over those seeds)."""
 
-    ``cum_regret`` is the pseudo-regret sum_{s<=t} (mu*_s - mu_{a_s}) (its mean estimates the
-    expected regret with less noise); ``cum_realized_regret`` is sum_{s<=t} (mu*_s - y_s), the
-    convention of Lee & Bareinboim's code. Both have the same expectation. mu*_s is the best mean
-    of round s (the best arm's, or the best arm's in the round's context for contextual bandits).
-    """
+    arms: np.ndarray  # (n,) arm pulled
+    rewards: np.ndarray  # (n,) reward: 0/1 for Bernoulli arms, real for Gaussian ones
+    contexts: np.ndarray | None = None  # (n,) context id of the round, None without contexts
+    values: np.ndarray | None = None  # (n, n_vars) value (domain index) of every observed variable
 
-    seeds: np.ndarray  # (n_seeds,)
-    rounds: np.ndarray  # (n_grid,) 1-based
-    cum_regret: np.ndarray  # (n_seeds, n_grid)
-    cum_realized_regret: np.ndarray  # (n_seeds, n_grid)
-    arm: np.ndarray  # (n_seeds, n_grid) arm pulled at that round
-    optimal: np.ndarray  # (n_seeds, n_grid) bool
-    optimal_fraction: np.ndarray  # (n_seeds,) share of all T rounds that pulled an optimal arm
+
+class Environment(Protocol):
+    """What the loop needs from a stochastic environment."""
+
+    n_arms: int
+    noise_width: int  # uniforms of the "environment" stream consumed per seed per round
+    means: np.ndarray  # exact expected reward, (n_contexts, n_arms); one row without contexts
+
+    def reset(self, streams: Streams, horizon: int) -> None:
+        """Prepare a job (e.g. draw each seed's user sequence from its own keyed stream)."""
+
+    def contexts(self, t: int, noise: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
+        """Context id per running seed at round ``t`` (``rows``: their positions in the job), or None."""
+
+    def pull(self, t: int, contexts: np.ndarray | None, arms: np.ndarray,
+             noise: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """(rewards, observed values or None) of ``arms`` given the round's uniforms ``noise``."""
+
+
+class Policy(Protocol):
+    """What the loop needs from a bandit algorithm (hyper-parameters in ``__init__``)."""
+
+    def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
+        """Forget everything; ``stream(name)`` returns the policy's keyed uniform stream ``name``."""
+
+    def select(self, t: int, contexts: np.ndarray | None) -> np.ndarray:
+        """Arms (int array over the running seeds) to pull at round ``t`` (1-based)."""
+
+    def update(self, feedback: Feedback) -> None:
+        """Learn from the round's feedback."""
+
+
+@runtime_checkable
+class StoppingPolicy(Protocol):
+    """A policy that stops seeds on its own (pure exploration) and recommends an arm."""
+
+    def done(self) -> np.ndarray:
+        """Bool over the running seeds: True where the seed stops after this round."""
+
+    def recommend(self) -> np.ndarray:
+        """The arm each running seed would recommend now."""
+
+    def retain(self, keep: np.ndarray) -> None:
+        """Drop the state (and stream rows) of the seeds where ``keep`` is False."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One round as recorders see it; arrays over the running seeds."""
+
+    t: int
+    rows: np.ndarray  # positions of the running seeds in the job's seed array
+    feedback: Feedback
+    gap: np.ndarray  # best mean of the round minus the pulled arm's mean (exact)
+    best: np.ndarray | float  # best mean of the round (the best arm's, in the round's context)
+    optimal: np.ndarray  # whether the pulled arm is optimal in the round
+
+
+class Recorder(Protocol):
+    """Watches every round; returns trace columns on its round grid and per-seed summary columns."""
+
+    def start(self, seeds: np.ndarray, horizon: int, env: Environment, policy: Policy) -> None: ...
+
+    def record(self, step: Step) -> None: ...
+
+    def finish(self) -> tuple[np.ndarray | None, dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """(grid rounds or None, trace columns (n_seeds, n_grid), summary columns (n_seeds,))."""
+
+
+@dataclass
+class Run:
+    """A job's results: per-seed traces on a round grid and per-seed summaries."""
+
+    seeds: np.ndarray
+    rounds: np.ndarray | None = None
+    trace: dict[str, np.ndarray] = field(default_factory=dict)
+    summary: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def linear_grid(horizon: int, points: int) -> np.ndarray:
@@ -87,79 +152,64 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
     return np.unique(np.linspace(1, horizon, n).round().astype(np.int64))
 
 
-class TraceRecorder:
-    """Accumulates regrets round by round and keeps their values at the grid rounds.
+def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
+             recorders: Sequence[Recorder] = ()) -> Run:
+    """Run ``policy`` in ``env`` for every seed of ``streams`` for at most ``horizon`` rounds.
 
-    Shared by every engine that records a :class:`Trace` (this module's and the contextual one).
-    ``add`` takes, per seed, the arm pulled, its reward, its gap to the best mean of the round and
-    that best mean (the best arm's mean, or the best arm's mean *in the round's context*), and
-    whether the arm was optimal.
+    A :class:`StoppingPolicy` ends seeds on its own; the run's summary then holds ``stopped_at``
+    (the round of the last pull), ``recommended`` and ``censored`` (still running at ``horizon``,
+    the sample cap; its recommendation is taken there).
     """
-
-    def __init__(self, seeds: np.ndarray, grid: np.ndarray, horizon: int):
-        grid = np.asarray(grid, dtype=np.int64)
-        if grid.size == 0 or (np.diff(grid) <= 0).any() or grid[0] < 1 or grid[-1] != horizon:
-            raise ValueError("grid must be increasing rounds within 1..horizon that end at the horizon")
-        n, shape = seeds.size, (seeds.size, grid.size)
-        self.horizon = horizon
-        self.trace = Trace(
-            seeds=seeds,
-            rounds=grid,
-            cum_regret=np.empty(shape),
-            cum_realized_regret=np.empty(shape),
-            arm=np.empty(shape, dtype=np.int32),
-            optimal=np.empty(shape, dtype=bool),
-            optimal_fraction=np.empty(n),
-        )
-        self._regret, self._best = np.zeros(n), np.zeros(n)
-        self._rewards = np.zeros(n, dtype=np.int64)
-        self._n_optimal = np.zeros(n, dtype=np.int64)
-        self._g = 0
-
-    def add(self, t: int, arms: np.ndarray, rewards: np.ndarray, gaps: np.ndarray, best: np.ndarray | float,
-            optimal: np.ndarray) -> None:
-        self._regret += gaps
-        self._best += best
-        self._rewards += rewards
-        self._n_optimal += optimal
-        g, trace = self._g, self.trace
-        if g < trace.rounds.size and trace.rounds[g] == t:
-            trace.cum_regret[:, g] = self._regret
-            trace.cum_realized_regret[:, g] = self._best - self._rewards
-            trace.arm[:, g] = arms
-            trace.optimal[:, g] = optimal
-            self._g += 1
-
-    def finish(self) -> Trace:
-        self.trace.optimal_fraction[:] = self._n_optimal / self.horizon
-        return self.trace
-
-
-def simulate(
-    policy: Policy,
-    env: Environment,
-    *,
-    paper: str,
-    experiment: str,
-    seeds: Sequence[int],
-    horizon: int,
-    grid: np.ndarray,
-    block: int = 4096,
-) -> Trace:
-    """Run ``policy`` on ``env`` for every seed in ``seeds`` over ``horizon`` rounds."""
-    seeds = np.asarray(seeds, dtype=np.int64)
-    means = np.asarray(env.means, dtype=float)
-    recorder = TraceRecorder(seeds, grid, horizon)
-    mu_star = means.max()
-    is_optimal = np.isclose(means, mu_star, rtol=0.0, atol=1e-12)
-    gap = mu_star - means
-    env_streams = SeedStreams(paper, experiment, seeds, "environment", block)
-    policy.reset(
-        seeds.size, means.size, lambda name: SeedStreams(paper, experiment, seeds, f"policy/{name}", block)
-    )
+    seeds = np.asarray(streams.seeds, dtype=np.int64)
+    n = seeds.size
+    means = np.atleast_2d(np.asarray(env.means, dtype=float))
+    mu_star = means.max(axis=1)
+    gap = mu_star[:, None] - means
+    is_optimal = np.isclose(means, mu_star[:, None], rtol=0.0, atol=MEAN_TOLERANCE)
+    env.reset(streams, horizon)
+    noise = RoundBlocks(streams.uniforms("environment"), env.noise_width)
+    policy.reset(n, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
+    for recorder in recorders:
+        recorder.start(seeds, horizon, env, policy)
+    stopping = isinstance(policy, StoppingPolicy)
+    if stopping:
+        stopped_at, recommended = np.full(n, horizon, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+    rows = np.arange(n)
     for t in range(1, horizon + 1):
-        arms = policy.select(t)
-        rewards = env.pull(arms, env_streams.uniform(env.noise_width))
-        policy.update(arms, rewards)
-        recorder.add(t, arms, rewards, gap[arms], mu_star, is_optimal[arms])
-    return recorder.finish()
+        u = noise.uniform(env.noise_width)
+        if rows.size < n:
+            u = u[rows]
+        contexts = env.contexts(t, u, rows)
+        arms = policy.select(t, contexts)
+        rewards, values = env.pull(t, contexts, arms, u)
+        feedback = Feedback(arms, rewards, contexts, values)
+        policy.update(feedback)
+        if recorders:
+            cell = 0 if contexts is None else contexts
+            step = Step(t, rows, feedback, gap[cell, arms], mu_star[0] if contexts is None else mu_star[contexts],
+                        is_optimal[cell, arms])
+            for recorder in recorders:
+                recorder.record(step)
+        if stopping:
+            done = np.asarray(policy.done(), dtype=bool)
+            if done.any():
+                stopped_at[rows[done]] = t
+                recommended[rows[done]] = policy.recommend()[done]
+                policy.retain(~done)
+                rows = rows[~done]
+                if rows.size == 0:
+                    break
+    run = Run(seeds)
+    for recorder in recorders:
+        rounds, trace, summary = recorder.finish()
+        if rounds is not None:
+            run.rounds = rounds
+        run.trace.update(trace)
+        run.summary.update(summary)
+    if stopping:
+        if rows.size:
+            recommended[rows] = policy.recommend()
+        censored = np.zeros(n, dtype=bool)
+        censored[rows] = True
+        run.summary.update(stopped_at=stopped_at, recommended=recommended, censored=censored)
+    return run

@@ -23,6 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from causal_bandits.bandits.ties import random_argmax
+from causal_bandits.bandits.engine import Feedback
 from causal_bandits.rng import SeedStreams
 
 
@@ -44,7 +45,7 @@ class FairLinUCB:
             raise ValueError(f"lam must be > 0, got {lam}")
         self.alpha, self.lam, self.gamma = float(alpha), float(lam), float(gamma)
 
-    def reset(self, n_seeds: int, stream: Callable[[str], SeedStreams]) -> None:
+    def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         d = self.features.shape[2]
         self._ties = stream("ties")
         self._rows = np.arange(n_seeds)
@@ -63,7 +64,8 @@ class FairLinUCB:
         score -= self.gamma * np.einsum("nkd,nd->nk", np.abs(phi), rho)
         return random_argmax(score, self._ties)
 
-    def update(self, contexts: np.ndarray, arms: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
+    def update(self, feedback: Feedback) -> None:
+        contexts, arms, rewards = feedback.contexts, feedback.arms, feedback.rewards
         phi = self.features[contexts, arms]  # (n, d)
         a_phi = np.einsum("nde,ne->nd", self._a_inv, phi)
         self._a_inv -= a_phi[:, :, None] * a_phi[:, None, :] / (1.0 + (phi * a_phi).sum(axis=1))[:, None, None]

@@ -22,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy.special import entr, rel_entr
 
+from causal_bandits.bandits.engine import Feedback
 from causal_bandits.rng import SeedStreams
 
 
@@ -78,7 +79,7 @@ class KLUCB:
         self._wins = np.zeros((n_seeds, n_arms))
         self._order = None
 
-    def select(self, t: int) -> np.ndarray:
+    def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
         n_seeds, n_arms = self._pulls.shape
         if t == 1:  # one random permutation per seed for the initial sweep
             self._order = self._ties.uniform(n_arms).argsort(axis=1)
@@ -88,6 +89,7 @@ class KLUCB:
         ties = index >= index.max(axis=1, keepdims=True)
         return np.where(ties, self._ties.uniform(n_arms), -1.0).argmax(axis=1)
 
-    def update(self, arms: np.ndarray, rewards: np.ndarray) -> None:
+    def update(self, feedback: Feedback) -> None:
+        arms, rewards = feedback.arms, feedback.rewards
         self._pulls[self._rows, arms] += 1
         self._wins[self._rows, arms] += rewards

@@ -29,9 +29,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from causal_bandits.bandits.contextual import RoundBlocks
 from causal_bandits.bandits.ties import random_argmax
-from causal_bandits.rng import SeedStreams
+from causal_bandits.bandits.engine import Feedback
+from causal_bandits.rng import RoundBlocks, SeedStreams
 from causal_bandits.scm.cpt import configurations
 
 FEATURES = ("paper4", "bias5")
@@ -107,7 +107,8 @@ class LinUCB:
         self._last = (a_phi, var, mean)
         return random_argmax(index, self._ties)
 
-    def update(self, contexts: np.ndarray, arms: np.ndarray, rewards: np.ndarray) -> None:
+    def update(self, feedback: Feedback) -> None:
+        arms, rewards = feedback.arms, feedback.rewards
         a_phi, var, mean = self._last
         gain = (np.arange(var.shape[1]) == arms[:, None]) / (1.0 + var)  # one-hot: the pulled arm only
         self._a_inv -= np.einsum("ski,skj->skij", gain[:, :, None] * a_phi, a_phi)

@@ -32,9 +32,9 @@ from collections.abc import Callable
 import numpy as np
 from scipy.optimize import minimize
 
-from causal_bandits.bandits.contextual import RoundBlocks
 from causal_bandits.bandits.ties import random_argmax
-from causal_bandits.rng import SeedStreams
+from causal_bandits.bandits.engine import Feedback
+from causal_bandits.rng import RoundBlocks, SeedStreams
 
 GAP_TOLERANCE = 1e-12
 
@@ -150,7 +150,8 @@ class OAMPCB:
         explored = np.where((pulls >= cap).all(axis=1), ucb, np.where(forced, b2, b1))
         return np.where(explore, explored, arms)
 
-    def update(self, contexts: np.ndarray, arms: np.ndarray, rewards: np.ndarray) -> None:
+    def update(self, feedback: Feedback) -> None:
+        contexts, arms, rewards = feedback.contexts, feedback.arms, feedback.rewards
         rows = self._rows
         x = self.features[contexts, arms]
         u = np.einsum("sij,sj->si", self._g_inv, x)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from causal_bandits.bandits.beta import BetaShapes
+from causal_bandits.bandits.engine import Feedback
 from causal_bandits.rng import SeedStreams
 
 
@@ -26,8 +27,9 @@ class ThompsonSampling:
         self._rows = np.arange(n_seeds)
         self._posterior = BetaShapes(np.ones((n_seeds, n_arms)), np.ones((n_seeds, n_arms)))
 
-    def select(self, t: int) -> np.ndarray:
+    def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
         return self._posterior.sample(self._draws, self._retries).argmax(axis=1)
 
-    def update(self, arms: np.ndarray, rewards: np.ndarray) -> None:
+    def update(self, feedback: Feedback) -> None:
+        arms, rewards = feedback.arms, feedback.rewards
         self._posterior.add(self._rows, arms, rewards, 1 - rewards)

@@ -13,6 +13,7 @@ import numpy as np
 
 from causal_bandits.bandits.cells import log_inv_delta
 from causal_bandits.bandits.ties import random_argmax
+from causal_bandits.bandits.engine import Feedback
 from causal_bandits.rng import SeedStreams
 
 
@@ -25,7 +26,7 @@ class UCB:
         self.n_arms, self.per_context = int(n_arms), bool(per_context)
         self.n_contexts = int(n_contexts) if per_context else 1
 
-    def reset(self, n_seeds: int, stream: Callable[[str], SeedStreams]) -> None:
+    def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         self._ties = stream("ties")
         self._rows = np.arange(n_seeds)
         self._sums = np.zeros((n_seeds, self.n_contexts, self.n_arms))
@@ -40,7 +41,8 @@ class UCB:
         index = self._sums[self._rows, slot] / n + np.sqrt(2.0 * log_inv_delta(t) / n)
         return random_argmax(index, self._ties)
 
-    def update(self, contexts: np.ndarray, arms: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
+    def update(self, feedback: Feedback) -> None:
+        contexts, arms, rewards = feedback.contexts, feedback.arms, feedback.rewards
         slot = self._slot(contexts)
         self._sums[self._rows, slot, arms] += rewards
         self._counts[self._rows, slot, arms] += 1.0

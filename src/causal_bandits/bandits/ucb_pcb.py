@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from causal_bandits.bandits.ties import random_argmax
+from causal_bandits.bandits.engine import Feedback
 from causal_bandits.rng import SeedStreams
 
 
@@ -36,13 +37,14 @@ class UCBPCB:
         self._pulls = np.zeros((n_seeds, n_arms))
         self._sums = np.zeros((n_seeds, n_arms))
 
-    def select(self, t: int) -> np.ndarray:
+    def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
         with np.errstate(divide="ignore", invalid="ignore"):
             index = np.where(self._pulls > 0, self._sums / self._pulls + np.sqrt(self.width2 / self._pulls), np.inf)
         if self.upper is not None:
             index = np.maximum(np.minimum(self.upper, index), self.lower)  # line 6
         return random_argmax(index, self._ties)
 
-    def update(self, arms: np.ndarray, rewards: np.ndarray) -> None:
+    def update(self, feedback: Feedback) -> None:
+        arms, rewards = feedback.arms, feedback.rewards
         self._pulls[self._rows, arms] += 1
         self._sums[self._rows, arms] += rewards

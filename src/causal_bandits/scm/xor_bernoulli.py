@@ -22,6 +22,7 @@ import warnings
 
 import numpy as np
 
+from causal_bandits.bandits.environments import ContextFree
 from causal_bandits.errors import ConfigError
 from causal_bandits.scm.diagram import CausalDiagram
 
@@ -106,11 +107,12 @@ class XorBernoulliSCM:
         query = VariableElimination(model).query([target], evidence=dict(do), show_progress=False)
         return float(query.values[1])
 
-    def sample(self, target: str, noise: np.ndarray, intervened: np.ndarray, values: np.ndarray) -> np.ndarray:
-        """Vectorised draws of ``target`` (n,) given uniforms ``noise`` (n, n_exogenous).
+    def sample_values(self, noise: np.ndarray, intervened: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Vectorised draws of every node, (n, n_nodes) bool in ``diagram.nodes`` order.
 
-        ``intervened`` and ``values`` have shape (n, n_nodes) in ``diagram.nodes`` order: where
-        ``intervened`` is true the node is set to ``values`` (do()), otherwise computed by f_V.
+        ``noise`` holds uniforms (n, n_exogenous); ``intervened`` and ``values`` have shape
+        (n, n_nodes): where ``intervened`` is true the node is set to ``values`` (do()),
+        otherwise computed by f_V.
         """
         u = noise < np.array([self.q[name] for name in self.exogenous])
         col_u = {name: i for i, name in enumerate(self.exogenous)}
@@ -125,22 +127,25 @@ class XorBernoulliSCM:
                 x ^= u[:, col_u[e]]
             j = col_v[v]
             state[:, j] = np.where(intervened[:, j], values[:, j], x)
-        return state[:, col_v[target]].astype(np.int8)
+        return state
 
 
 @dataclass(frozen=True)
-class InterventionArms:
+class InterventionArms(ContextFree):
     """Bandit arms that are interventions do(X = x) on an SCM; rewards are the target's value.
 
     Implements the engine's Environment interface. ``arms[i]`` maps the intervened variables to
     their values (the empty mapping is the observational arm); ``means`` are the exact
     E[target | do(arms[i])], computed once by :meth:`exact` (the instance stage) and passed on.
+    With ``observe`` a pull also returns the value of every node (``diagram.nodes`` order), which
+    solvers that learn from other arms' data need.
     """
 
     scm: XorBernoulliSCM
     target: str
     arms: tuple[Mapping[str, int], ...]
     means: np.ndarray
+    observe: bool = False
 
     @classmethod
     def exact(cls, scm: XorBernoulliSCM, target: str, arms) -> InterventionArms:
@@ -158,6 +163,12 @@ class InterventionArms:
         values = np.array([[bool(arm.get(v, 0)) for v in nodes] for arm in self.arms], dtype=bool)
         return intervened.reshape(len(self.arms), len(nodes)), values.reshape(len(self.arms), len(nodes))
 
-    def pull(self, arms: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    @property
+    def n_arms(self) -> int:
+        return len(self.arms)
+
+    def pull(self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         intervened, values = self._masks
-        return self.scm.sample(self.target, noise, intervened[arms], values[arms])
+        state = self.scm.sample_values(noise, intervened[arms], values[arms])
+        rewards = state[:, self.scm.diagram.nodes.index(self.target)].astype(np.int8)
+        return rewards, (state.astype(np.int8) if self.observe else None)

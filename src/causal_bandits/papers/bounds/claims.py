@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 
 from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict, holds, within
-from causal_bandits.papers.bounds import LABELS as COLUMN_LABELS
-from causal_bandits.papers.bounds import PAPER_HORIZON, PAPER_ROWS, PAPER_SELECTED, TABLE1_REPORTED
-from causal_bandits.papers.bounds.online import FIGURE4, LABELS, setting_name
+from causal_bandits.papers.bounds.cells import LABELS as COLUMN_LABELS
+from causal_bandits.papers.bounds.cells import PAPER_HORIZON, PAPER_ROWS, PAPER_SELECTED, TABLE1_REPORTED
+from causal_bandits.papers.bounds.runs import FIGURE4, LABELS, setting_name
 from causal_bandits.papers.bounds.tables import table1, table1_checks
 
 Results = Mapping[str, Any]

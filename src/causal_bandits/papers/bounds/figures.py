@@ -20,7 +20,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.collections import PathCollection
 
-from causal_bandits.papers.bounds.online import LABELS
+from causal_bandits.papers.bounds.runs import LABELS
 from causal_bandits.plots import draw_diagram, layered_layout, new_figure, paper_style, regret_panel, save_figure
 from causal_bandits.scm.cpt import CPTModel
 from causal_bandits.scm.diagram import CausalDiagram

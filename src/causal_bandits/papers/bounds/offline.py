@@ -24,7 +24,8 @@ import pyarrow as pa
 from causal_bandits.causal.baselines import adjusted, conditional_probability
 from causal_bandits.causal.bounds import Plan, bce, cells, plan, substitute_bounds
 from causal_bandits.causal.joint import Joint
-from causal_bandits.papers.bounds import PAPER, cell_frame, flat
+from causal_bandits.papers.bounds import PAPER
+from causal_bandits.papers.bounds.cells import cell_frame, flat
 from causal_bandits.rng import generator
 from causal_bandits.scm.cpt import CPTModel, configurations
 

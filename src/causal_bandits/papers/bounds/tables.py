@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from causal_bandits.papers.bounds import COLUMNS, LABELS, TABLE1_REPORTED
+from causal_bandits.papers.bounds.cells import COLUMNS, LABELS, TABLE1_REPORTED
 from causal_bandits.scm.cpt import CPTModel, configurations
 
 #: Largest |ours − paper| allowed per column for the paper_marginal variant (SPEC §4.1).

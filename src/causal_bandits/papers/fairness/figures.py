@@ -87,14 +87,14 @@ def figure2b(curves: pd.DataFrame, tau: float, scale: str, path_pdf: PathLike, p
     frame = curves[curves["algorithm"].isin(names)].copy()
     frame["label"] = frame["algorithm"].map(algorithm_label)
     frame["line"] = ""
-    frame["lo"] = frame["cum_regret_mean"] - frame["cum_regret_sd"]
-    frame["hi"] = frame["cum_regret_mean"] + frame["cum_regret_sd"]
+    frame["lo"] = frame["mean_cum_regret"] - frame["sd_cum_regret"]
+    frame["hi"] = frame["mean_cum_regret"] + frame["sd_cum_regret"]
     labels = [algorithm_label(n) for n in names]
     palette = dict(zip(labels, sns.color_palette("Set1", len(labels))))
     with paper_style():
         fig = new_figure((3.4, 2.5))
         ax = fig.add_subplot()
-        lines = regret_panel(ax, frame, x="round", y="cum_regret_mean", lo="lo", hi="hi", hue="label", style="line",
+        lines = regret_panel(ax, frame, x="round", y="mean_cum_regret", lo="lo", hi="hi", hue="label", style="line",
                              palette=palette, styles={"": "-"}, xlabel="Round t", ylabel="Cumulative regret",
                              title=f"Figure 2(b): bandit algorithms (τ = {tau:g} for F-UCB)\n{scale}, mean ± 1 sd")
         for line in lines:

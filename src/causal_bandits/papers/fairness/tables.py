@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from causal_bandits.papers.fairness import (
+from causal_bandits.papers.fairness.claims import (
     TABLE1,
     TABLE1_COUNT_ALGORITHMS,
     TABLE2,

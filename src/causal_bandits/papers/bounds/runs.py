@@ -10,23 +10,20 @@ counts for the warm starts). Contextual runs share the environment stream of exp
 
 from __future__ import annotations
 
-import logging
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from causal_bandits import store
-from causal_bandits.bandits.contextual import ContextualBernoulli, simulate_contextual
-from causal_bandits.bandits.engine import BernoulliArms, Trace, linear_grid, simulate
+from causal_bandits import runs
+from causal_bandits.bandits.engine import Run, Streams, linear_grid, simulate
+from causal_bandits.bandits.environments import BernoulliArms, ContextualBernoulli
 from causal_bandits.bandits.linucb import LinUCB, feature_map
 from causal_bandits.bandits.oam_pcb import OAMPCB
+from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.bandits.ucb_pcb import UCBPCB
 from causal_bandits.scm.cpt import config_index
-
-log = logging.getLogger(__name__)
 
 PAPER = "bounds"
 #: Figure 4's algorithms, legend spelled as in the paper, in legend order.
@@ -34,19 +31,19 @@ FIGURE4 = {"linucb_pcb": "LinUCB-PCB", "linucb": "LinUCB", "linucb_biased": "Lin
 #: The appendix algorithms (not in any experiment of the paper) and their non-causal counterparts.
 APPENDIX = {"ucb_pcb": "UCB-PCB", "ucb": "UCB", "oam_pcb": "OAM-PCB", "oam": "OAM"}
 LABELS = {**FIGURE4, **APPENDIX}
-#: Library files each algorithm's numbers depend on (declared as rule inputs).
-MODULES = {
-    **{name: ["bandits/linucb.py", "bandits/contextual.py", "bandits/ties.py"] for name in FIGURE4},
-    "ucb": ["bandits/ucb_pcb.py", "bandits/engine.py", "bandits/ties.py"],
-    "ucb_pcb": ["bandits/ucb_pcb.py", "bandits/engine.py", "bandits/ties.py"],
-    "oam": ["bandits/oam_pcb.py", "bandits/contextual.py", "bandits/ties.py"],
-    "oam_pcb": ["bandits/oam_pcb.py", "bandits/contextual.py", "bandits/ties.py"],
-}
+#: The policy class behind each algorithm name.
+ALGORITHMS = {**{name: LinUCB for name in FIGURE4}, "ucb": UCBPCB, "ucb_pcb": UCBPCB, "oam": OAMPCB, "oam_pcb": OAMPCB}
 
 
 def setting_name(alpha: float) -> str:
-    """Path component of the runs at exploration parameter ``alpha`` ("alpha-2", "alpha-0.5")."""
+    """The setting of the runs at exploration parameter ``alpha`` ("alpha-2", "alpha-0.5")."""
     return f"alpha-{alpha:g}"
+
+
+def coordinates(setting: str) -> tuple[str, str]:
+    """(experiment, strategy) of a setting's runs in the run store: ("online", "alpha-2") for an alpha
+    of Figure 4 and its sensitivity study, ("appendix", "default") for the appendix algorithms."""
+    return ("appendix", "default") if setting == "appendix" else ("online", setting)
 
 
 def grid(frame: pd.DataFrame, column: str) -> np.ndarray:
@@ -85,46 +82,34 @@ def contextual_policy(name: str, estimates: pd.DataFrame, online: Mapping[str, A
     return LinUCB(features, **kw)
 
 
-def run(
-    name: str,
-    *,
-    exact: Mapping[str, Any],
-    estimates: pd.DataFrame,
-    noncontextual: Mapping[str, Any],
-    online: Mapping[str, Any],
-    appendix: Mapping[str, Any],
-    alpha: float,
-    seeds: Sequence[int],
-    horizon: int,
-    record_points: int,
-    contexts: np.ndarray | None = None,
-) -> Trace:
-    """Simulate algorithm ``name`` for ``seeds``; ``contexts`` fixes the context sequence (A8)."""
-    record = linear_grid(horizon, record_points)
+def job(name: str, *, exact: Mapping[str, Any], estimates: pd.DataFrame, noncontextual: Mapping[str, Any],
+        online: Mapping[str, Any], appendix: Mapping[str, Any], alpha: float, horizon: int,
+        contexts: np.ndarray | None = None):
+    """(policy, environment, streams key) of algorithm ``name``; ``contexts`` fixes the context sequence (A8).
+
+    Contextual algorithms share the streams of ``"online"``, the UCB ones those of ``"noncontextual"``.
+    """
     if name in ("ucb", "ucb_pcb"):
         bounds = (noncontextual["lower"], noncontextual["upper"]) if name == "ucb_pcb" else ()
-        env = BernoulliArms(np.asarray(noncontextual["means"], dtype=float))
-        return simulate(UCBPCB(horizon, *bounds), env, paper=PAPER, experiment="noncontextual", seeds=seeds,
-                        horizon=horizon, grid=record)
+        return UCBPCB(horizon, *bounds), BernoulliArms(np.asarray(noncontextual["means"], dtype=float)), "noncontextual"
     env = ContextualBernoulli(np.asarray(exact["p_context"]), np.asarray(exact["mu"]), contexts)
-    policy = contextual_policy(name, estimates, online, alpha, appendix, horizon)
-    return simulate_contextual(policy, env, paper=PAPER, experiment="online", seeds=seeds, horizon=horizon,
-                               grid=record)
+    return contextual_policy(name, estimates, online, alpha, appendix, horizon), env, "online"
 
 
-def run_chunk(name: str, *, trace_path: str, summary_path: str, metadata: Mapping[str, str], **kw) -> None:
-    """:func:`run` and write the trace and per-seed summary Parquet files atomically."""
-    start = time.perf_counter()
-    trace = run(name, **kw)
-    elapsed = time.perf_counter() - start
-    seeds = kw["seeds"]
-    log.info("%s seeds %d..%d: %d rounds in %.1f s (%.0f seed-rounds/s), mean final regret %.2f", name,
-             seeds[0], seeds[-1], kw["horizon"], elapsed, len(seeds) * kw["horizon"] / elapsed,
-             trace.cum_regret[:, -1].mean())
-    meta = {**metadata, "paper": PAPER, "algorithm": name, "horizon": str(kw["horizon"]),
-            "alpha": str(kw["alpha"]), "seeds": f"{seeds[0]}-{seeds[-1]}"}
-    store.write_table(trace_path, store.trace_table(trace), meta)
-    store.write_table(summary_path, store.summary_table(trace), meta)
+def run(name: str, *, seeds: Sequence[int], horizon: int, record_points: int, **kw) -> Run:
+    """Simulate algorithm ``name`` for ``seeds`` (keyword arguments of :func:`job`)."""
+    policy, env, experiment = job(name, horizon=horizon, **kw)
+    return simulate(policy, env, Streams(PAPER, experiment, np.asarray(seeds)), horizon,
+                    [RegretTrace(linear_grid(horizon, record_points))])
+
+
+def run_chunk(name: str, *, experiment: str, strategy: str, seeds: Sequence[int], horizon: int, record_points: int,
+              trace_path: str, summary_path: str, metadata: Mapping[str, str], **kw) -> None:
+    """One seed chunk of algorithm ``name`` at the run-store coordinates (experiment, strategy)."""
+    policy, env, streams_key = job(name, horizon=horizon, **kw)
+    runs.run_chunk(policy, env, [RegretTrace(linear_grid(horizon, record_points))], paper=PAPER,
+                   experiment=experiment, strategy=strategy, algorithm=name, seeds=seeds, horizon=horizon,
+                   trace_path=trace_path, summary_path=summary_path, metadata=metadata, streams_key=streams_key)
 
 
 def final_table(agg: pd.DataFrame, algorithms: Sequence[str]) -> pd.DataFrame:

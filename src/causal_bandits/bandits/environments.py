@@ -1,0 +1,82 @@
+"""Environments of the engine (:mod:`causal_bandits.bandits.engine`) that are not a paper's own SCM.
+
+* :class:`ContextFree` — the no-context part of the Environment interface, for environments to
+  inherit (nothing to prepare per job, no context per round).
+* :class:`BernoulliArms` — independent Bernoulli arms, reward of arm a is ``u < means[a]``.
+* :class:`ContextualBernoulli` — contexts drawn i.i.d. each round (or a fixed sequence), Bernoulli
+  rewards with means per (context, arm) (Huang & Wu's contextual bandit, SPEC §2.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from causal_bandits.bandits.engine import Streams
+
+
+class ContextFree:
+    """Environment methods for a bandit without contexts."""
+
+    def reset(self, streams: Streams, horizon: int) -> None:
+        """Nothing to prepare per job."""
+
+    def contexts(self, t: int, noise: np.ndarray, rows: np.ndarray) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class BernoulliArms(ContextFree):
+    """Independent Bernoulli arms: the reward of arm a is ``u < means[a]`` (one uniform per round)."""
+
+    means: np.ndarray
+    noise_width: int = 1
+
+    @property
+    def n_arms(self) -> int:
+        return len(self.means)
+
+    def pull(self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, None]:
+        return (noise[:, 0] < self.means[arms]).astype(np.int8), None
+
+
+@dataclass(frozen=True)
+class ContextualBernoulli:
+    """Contexts i.i.d. from ``context_probs``; arm a in context k pays 1{V_a < means[k, a]}.
+
+    Each round takes 1 + n_arms uniforms per seed: the context (inverse CDF of the first), then
+    one V per arm, so the rewards of all arms are fixed before the policy acts. With
+    ``fixed_contexts`` the contexts are that sequence instead (the same for every seed; the first
+    uniform is still read, so the reward uniforms do not depend on the choice).
+    """
+
+    context_probs: np.ndarray
+    means: np.ndarray  # (n_contexts, n_arms)
+    fixed_contexts: np.ndarray | None = None
+
+    @property
+    def n_arms(self) -> int:
+        return self.means.shape[1]
+
+    @property
+    def noise_width(self) -> int:
+        return 1 + self.n_arms
+
+    @cached_property
+    def _cdf(self) -> np.ndarray:
+        """Context CDF without its last point (so a uniform maps to at most the last context)."""
+        return np.cumsum(self.context_probs)[:-1]
+
+    def reset(self, streams: Streams, horizon: int) -> None:
+        """Nothing to prepare per job."""
+
+    def contexts(self, t: int, noise: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        if self.fixed_contexts is None:
+            return np.searchsorted(self._cdf, noise[:, 0], side="right")
+        return np.full(noise.shape[0], self.fixed_contexts[t - 1])
+
+    def pull(self, t: int, contexts: np.ndarray, arms: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, None]:
+        rewards = (noise[np.arange(arms.size), 1 + arms] < self.means[contexts, arms]).astype(np.int8)
+        return rewards, None

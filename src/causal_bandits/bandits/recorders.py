@@ -1,0 +1,60 @@
+"""Generic recorders: what the engine keeps of a run, plugged into :func:`causal_bandits.bandits.engine.simulate`.
+
+* :class:`RegretTrace` — cumulative regret on a round grid (every round when the grid is every
+  round), with the pulled arm and whether it was optimal, and per-seed final values.
+
+Paper-specific recorders live beside their algorithms (the fairness auditor,
+:mod:`causal_bandits.bandits.audit`).
+
+Regrets: ``cum_regret`` is the pseudo-regret sum_{s<=t} (mu*_s - mu_{a_s}) (its mean estimates the
+expected regret with less noise); ``cum_realized_regret`` is sum_{s<=t} (mu*_s - y_s), the
+convention of Lee & Bareinboim's code. Both have the same expectation. mu*_s is the best mean of
+round s (the best arm's, or the best arm's in the round's context).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from causal_bandits.bandits.engine import Environment, Policy, Step
+
+
+class RegretTrace:
+    """Cumulative regrets at the rounds of ``grid`` (increasing, ending at the horizon)."""
+
+    def __init__(self, grid: np.ndarray):
+        self.grid = np.asarray(grid, dtype=np.int64)
+
+    def start(self, seeds: np.ndarray, horizon: int, env: Environment, policy: Policy) -> None:
+        grid = self.grid
+        if grid.size == 0 or (np.diff(grid) <= 0).any() or grid[0] < 1 or grid[-1] != horizon:
+            raise ValueError("grid must be increasing rounds within 1..horizon that end at the horizon")
+        n, shape = seeds.size, (seeds.size, grid.size)
+        self.horizon = horizon
+        self.cum_regret, self.cum_realized_regret = np.empty(shape), np.empty(shape)
+        self.arm, self.optimal = np.full(shape, -1, dtype=np.int32), np.zeros(shape, dtype=bool)
+        self._regret, self._best = np.zeros(n), np.zeros(n)
+        self._rewards = np.zeros(n)
+        self._n_optimal = np.zeros(n, dtype=np.int64)
+        self._g = 0
+
+    def record(self, step: Step) -> None:
+        rows = step.rows if step.rows.size < self._regret.size else slice(None)
+        self._regret[rows] += step.gap
+        self._best[rows] += step.best
+        self._rewards[rows] += step.feedback.rewards
+        self._n_optimal[rows] += step.optimal
+        g = self._g
+        if g < self.grid.size and self.grid[g] == step.t:
+            self.cum_regret[:, g] = self._regret
+            self.cum_realized_regret[:, g] = self._best - self._rewards
+            self.arm[rows, g] = step.feedback.arms
+            self.optimal[rows, g] = step.optimal
+            self._g += 1
+
+    def finish(self):
+        trace = {"cum_regret": self.cum_regret, "cum_realized_regret": self.cum_realized_regret,
+                 "arm": self.arm, "optimal": self.optimal}
+        summary = {"final_regret": self.cum_regret[:, -1], "final_realized_regret": self.cum_realized_regret[:, -1],
+                   "optimal_fraction": self._n_optimal / self.horizon}
+        return self.grid, trace, summary

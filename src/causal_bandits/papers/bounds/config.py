@@ -1,0 +1,28 @@
+"""Huang & Wu: the SCM of the config and the checks a schema cannot make."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from causal_bandits.errors import ConfigError
+from causal_bandits.scm.cpt import CPTModel
+
+
+def model(config: Mapping[str, Any]) -> CPTModel:
+    """The SCM of the ``bounds`` config section (Table 2's CPT, Figure 2's roles)."""
+    return CPTModel.from_config(config["scm"])
+
+
+def check_config(config: Mapping[str, Any]) -> None:
+    """Semantic checks the schema cannot make; raises a one-line CausalBanditsError."""
+    m = model(config)
+    online, offline = config["online"], config["offline"]
+    if online["context_source"] == "offline_rows" and online["horizon"] > offline["n_rows"]:
+        raise ConfigError(f"bounds.online.horizon = {online['horizon']} exceeds bounds.offline.n_rows = "
+                          f"{offline['n_rows']}, so context_source: offline_rows has too few rows; use iid "
+                          "or generate more rows")
+    for v in offline["biased_adjust"]:
+        if v not in m.variables or v == m.selection:
+            raise ConfigError(f"bounds.offline.biased_adjust names {v!r}, not a variable of the SCM; use "
+                              f"variables among {sorted(set(m.variables) - {m.selection})}")

@@ -1,0 +1,32 @@
+"""Lee & Bareinboim (AAAI-19): the config checks a schema cannot make (diagrams, SCM parameters)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from causal_bandits.causal.pomis import pomis
+from causal_bandits.errors import CausalBanditsError
+from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
+from causal_bandits.scm.diagram import CausalDiagram
+from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
+
+
+def panel_diagram(panel: Mapping[str, Any]) -> tuple[CausalDiagram, str]:
+    """(diagram, reward) of a panel: a paper graph by name or an inline diagram."""
+    graph = panel["graph"]
+    if isinstance(graph, str):
+        return GRAPHS[graph], REWARD
+    diagram = CausalDiagram(graph["nodes"], graph.get("directed", ()), graph.get("bidirected", ()))
+    return diagram, graph["reward"]
+
+
+def check_config(config: Mapping[str, Any]) -> None:
+    """Semantic checks the schema cannot make; raises a one-line CausalBanditsError."""
+    for name, panel in config["panels"].items():
+        try:
+            diagram, reward = panel_diagram(panel)
+            pomis(diagram, reward, panel.get("non_manipulable", ()))
+            XorBernoulliSCM(diagram, panel["scm"]["q"], panel["scm"]["c"])
+        except CausalBanditsError as err:
+            raise type(err)(f"nonmanip panel {name!r}: {err}") from err
