@@ -14,7 +14,9 @@ from causal_bandits.bandits.ucb1 import UCBPolicy
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_inputs
-from causal_bandits.papers.unknown_graph.loop import Feedback, simulate
+from causal_bandits.bandits.engine import Feedback, Streams, simulate
+from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.papers.unknown_graph.loop import simulate_blocks
 from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
@@ -24,12 +26,19 @@ def tree_instances(h, seeds, regime="B", experiment="test"):
     return [F.tree(h, rng=generator(PAPER, experiment, s, "instance"), regime=regime) for s in seeds]
 
 
-def run(policy_factory, insts, seeds, horizon, grid=None, blocks=True, experiment="test"):
-    env = SCMEnvironment(insts, paper=PAPER, experiment=experiment, seeds=seeds)
+def run(policy_factory, insts, seeds, horizon, grid=None, blocks=True, experiment="test", engine=None):
+    """Simulate with the block loop (default), or round by round (``blocks=False``: no ``block`` hook),
+    or with the one engine itself (``engine="plain"``; ``engine="observe"``: every variable observed each
+    round). Returns (cum_regret (S, G), the policy, the run)."""
+    env = SCMEnvironment(insts, observe_all=engine == "observe")
     policy = policy_factory(insts)
-    result = simulate(policy, env, paper=PAPER, experiment=experiment, seeds=seeds, horizon=horizon, grid=grid,
-                      blocks=blocks)
-    return result, policy
+    if not blocks:
+        policy.block = lambda t: 1
+    grid = np.array([horizon]) if grid is None else np.asarray(grid)
+    streams = Streams(PAPER, experiment, np.asarray(seeds))
+    loop = simulate if engine else simulate_blocks
+    result = loop(policy, env, streams, horizon, [RegretTrace(grid)])
+    return result.trace["cum_regret"], policy, result
 
 
 def cn_ucb(c_B=1.0, **kw):
@@ -73,18 +82,31 @@ def test_results_do_not_depend_on_chunking_or_on_blocks():
     seeds = [0, 1, 2, 3]
     insts = tree_instances(3, seeds)
     grid = np.array([1, 500, 7000, 12000, 15000])
-    whole, pol = run(cn_ucb(), insts, seeds, 15000, grid)
+    whole, pol, _ = run(cn_ucb(), insts, seeds, 15000, grid)
     parts = [run(cn_ucb(), insts[i:i + 2], seeds[i:i + 2], 15000, grid)[0] for i in (0, 2)]
-    np.testing.assert_array_equal(whole.cum_regret, np.vstack([p.cum_regret for p in parts]))
-    singly, pol_singly = run(cn_ucb(), insts, seeds, 15000, grid, blocks=False)
-    # a block adds gap * L at once, single rounds add gap L times: equal up to float rounding
-    np.testing.assert_allclose(whole.cum_regret, singly.cum_regret, rtol=1e-12)
+    np.testing.assert_array_equal(whole, np.vstack(parts))
+    singly, pol_singly, _ = run(cn_ucb(), insts, seeds, 15000, grid, blocks=False)
+    np.testing.assert_array_equal(whole, singly)
     for a, b in zip(pol.results, pol_singly.results):
         assert a.target == b.target and a.steps == b.steps
-    assert whole.blocks > 0 and singly.blocks == 0
-    ucb_whole, _ = run(lambda i: UCBPolicy(), insts, seeds, 3000, grid[:2].tolist() + [3000])
-    ucb_part, _ = run(lambda i: UCBPolicy(), insts[1:2], seeds[1:2], 3000, grid[:2].tolist() + [3000])
-    np.testing.assert_array_equal(ucb_whole.cum_regret[1:2], ucb_part.cum_regret)
+    ucb_whole = run(lambda i: UCBPolicy(), insts, seeds, 3000, grid[:2].tolist() + [3000])[0]
+    ucb_part = run(lambda i: UCBPolicy(), insts[1:2], seeds[1:2], 3000, grid[:2].tolist() + [3000])[0]
+    np.testing.assert_array_equal(ucb_whole[1:2], ucb_part)
+
+
+def test_the_one_engine_runs_the_same_policies():
+    """Without the block hooks: UCB gives bit-identical runs under the engine and the block loop (same
+    streams, same pulls); CN-UCB, fed every variable each round, follows the Figure-1 trace."""
+    seeds = [0, 1, 2]
+    insts = tree_instances(3, seeds)
+    grid = [1, 100, 4000]
+    np.testing.assert_array_equal(run(lambda i: UCBPolicy(), insts, seeds, 4000, grid)[0],
+                                  run(lambda i: UCBPolicy(), insts, seeds, 4000, grid, engine="plain")[0])
+    fig = [F.figure1()] * 2
+    B = discovery_inputs(fig[0]).B
+    regret, policy, _ = run(cn_ucb(), fig, [0, 1], 11 * B, engine="observe")
+    assert [r.target for r in policy.results] == [(6,), (6,)]
+    np.testing.assert_allclose(regret[:, -1], 5.5 * B)
 
 
 def test_sampled_discovery_on_figure1_finds_x7_with_the_exact_discovery_regret():
@@ -93,17 +115,17 @@ def test_sampled_discovery_on_figure1_finds_x7_with_the_exact_discovery_regret()
     seeds = list(range(8))
     insts = [F.figure1()] * len(seeds)
     B = discovery_inputs(insts[0]).B
-    result, policy = run(cn_ucb(), insts, seeds, 11 * B + 50, grid=np.array([11 * B, 11 * B + 50]))
+    regret, policy, _ = run(cn_ucb(), insts, seeds, 11 * B + 50, grid=np.array([11 * B, 11 * B + 50]))
     assert [r.target for r in policy.results] == [(6,)] * len(seeds)
     assert (policy.discovery_rounds == 11 * B).all()
-    np.testing.assert_allclose(result.cum_regret[:, 0], 5.5 * B)
+    np.testing.assert_allclose(regret[:, 0], 5.5 * B)
     assert policy._ucb.arms.tolist() == [[12, 13]] * len(seeds)  # stage 3: do(X7 = 0), do(X7 = 1)
 
 
 def test_sampled_discovery_on_small_trees_finds_x_r():
     seeds = list(range(6))
     insts = tree_instances(3, seeds, regime="A", experiment="small-trees")
-    _, policy = run(cn_ucb(), insts, seeds, 30000, experiment="small-trees")
+    _, policy, _ = run(cn_ucb(), insts, seeds, 30000, experiment="small-trees")
     assert [r.target for r in policy.results] == [(i.reward_node,) for i in insts]
 
 
@@ -113,11 +135,10 @@ def test_horizon_shorter_than_one_batch_plays_do_only():
     n, K, T = 4, 2, 3000
     Delta = F.lower_bound_gap(n, K, T)
     insts = [F.lower_bound(4, n, K, 2, 1, Delta)] * 2
-    policy = CNUCB([discovery_inputs(i, Delta=Delta, eps=0.1) for i in insts])
-    env = SCMEnvironment(insts, paper=PAPER, experiment="lb", seeds=[0, 1])
-    result = simulate(policy, env, paper=PAPER, experiment="lb", seeds=[0, 1], horizon=T)
+    regret, policy, _ = run(lambda i: CNUCB([discovery_inputs(x, Delta=Delta, eps=0.1) for x in i]), insts,
+                            [0, 1], T, experiment="lb")
     assert policy.inputs[0].B > T
-    np.testing.assert_allclose(result.cum_regret[:, -1], T * Delta)
+    np.testing.assert_allclose(regret[:, -1], T * Delta)
 
 
 def test_cn_ucb_beats_ucb_where_the_theory_says_it_should():
@@ -128,10 +149,10 @@ def test_cn_ucb_beats_ucb_where_the_theory_says_it_should():
     seeds = [0, 1, 2]
     insts = tree_instances(4, seeds, experiment="wins")
     T = 200_000
-    cn, policy = run(cn_ucb(c_B=0.3), insts, seeds, T, experiment="wins")
-    ucb, _ = run(lambda i: UCBPolicy(), insts, seeds, T, experiment="wins")
+    cn, policy, _ = run(cn_ucb(c_B=0.3), insts, seeds, T, experiment="wins")
+    ucb = run(lambda i: UCBPolicy(), insts, seeds, T, experiment="wins")[0]
     assert [r.target for r in policy.results] == [(i.reward_node,) for i in insts]
-    assert cn.cum_regret[:, -1].mean() < 0.5 * ucb.cum_regret[:, -1].mean()
+    assert cn[:, -1].mean() < 0.5 * ucb[:, -1].mean()
 
 
 def test_cn_ucb_loses_to_ucb_in_the_symmetric_regime_at_small_horizons():
@@ -142,10 +163,10 @@ def test_cn_ucb_loses_to_ucb_in_the_symmetric_regime_at_small_horizons():
     B = discovery_inputs(insts[0]).B
     end = (6 * 4 + 3) * B
     T = end + 5000
-    cn, policy = run(cn_ucb(), insts, seeds, T, grid=np.array([end, T]), experiment="loses")
-    ucb, _ = run(lambda i: UCBPolicy(), insts, seeds, T, experiment="loses")
-    np.testing.assert_allclose(cn.cum_regret[:, 0], B * (3 * 4 + 1.5))
-    assert (ucb.cum_regret[:, -1] < 0.5 * cn.cum_regret[:, -1]).all()
+    cn = run(cn_ucb(), insts, seeds, T, grid=np.array([end, T]), experiment="loses")[0]
+    ucb = run(lambda i: UCBPolicy(), insts, seeds, T, experiment="loses")[0]
+    np.testing.assert_allclose(cn[:, 0], B * (3 * 4 + 1.5))
+    assert (ucb[:, -1] < 0.5 * cn[:, -1]).all()
 
 
 @pytest.mark.parametrize("algorithm, family", [("forest", "forest"), ("general", "path_power")])
@@ -155,7 +176,7 @@ def test_forest_and_general_cn_ucb_run_on_the_engine_loop(algorithm, family):
         insts = [F.forest(2, 2, rng=generator(PAPER, "fg", s, "instance")) for s in seeds]
     else:
         insts = [F.path_power(10, 2, rng=generator(PAPER, "fg", s, "instance")) for s in seeds]
-    _, policy = run(cn_ucb(algorithm=algorithm), insts, seeds, 200_00 if family == "forest" else 60_000,
+    _, policy, _ = run(cn_ucb(algorithm=algorithm), insts, seeds, 20_000 if family == "forest" else 60_000,
                     experiment="fg")
     for r, inst in zip(policy.results, insts):
         assert r is not None and inst.reward_node in r.target

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from causal_bandits.bandits.cn_ucb import CNUCB
+from causal_bandits.bandits.engine import Streams
 from causal_bandits.causal.essential_graph import essential_graph
 from causal_bandits.causal.key_clique import clique_tree
 from causal_bandits.errors import ConfigError
@@ -151,8 +152,9 @@ def test_environment_samples_follow_the_exact_laws():
     marginals, and rewards the exact arm means, within 0.01 over 1e5 samples."""
     insts = [F.path_power(8, 2, rng=np.random.default_rng(s), regime="B", params={"a": 0.1, "b": 0.3})
              for s in range(2)]
-    env = SCMEnvironment(insts, paper="unknown_graph", experiment="test", seeds=[0, 1])
+    env = SCMEnvironment(insts)
     L = 100_000
+    env.reset(Streams("unknown_graph", "test", np.array([0, 1])), L)
     rng = np.random.default_rng(9)
     observe = np.array([[0, 3, 7], [1, 4, 6]])
     for arms in (np.array([env.n_arms - 1, env.n_arms - 1]), np.array([2 * 3 + 1, 2 * 5 + 0])):

@@ -16,6 +16,10 @@ discovery batch by batch):
 * ``observed(t)``: (n_seeds, m) variable indices each seed needs the values of (-1 padding), or None;
 * ``update_block(feedback)``: rewards (n_seeds, L) and values (n_seeds, L, m) of a block.
 
+Under the engine's plain per-round loop (no hooks) CN-UCB still works if the environment returns
+every variable's value each round (``SCMEnvironment(observe_all=True)``); it then picks the
+observed columns itself.
+
 Seeds whose discovery has ended are served round by round; the rest keep consuming their batches
 in the same rounds. The per-seed decisions at batch boundaries (central node, branches) run once
 per seed per batch, O(log n) times a run; all sampling and the UCB stage are vectorised.
@@ -68,7 +72,7 @@ class CNUCB:
         self._ucb.reset(n_seeds)
         self.results: list[DiscoveryResult | None] = [None] * n_seeds
         self.discovery_rounds = np.zeros(n_seeds, dtype=np.int64)
-        self._rows = np.arange(n_seeds)
+        self._n_vars = self.inputs[0].n
         self._B = np.array([inp.B for inp in self.inputs], dtype=np.int64)
         self._searching = np.ones(n_seeds, dtype=bool)
         self._n_searching = n_seeds
@@ -131,6 +135,15 @@ class CNUCB:
         self._left[on] -= rewards.shape[1]
         self._finish_batches(np.flatnonzero(on & (self._left == 0)))
 
+    def _observed_values(self, values: np.ndarray | None) -> np.ndarray | None:
+        """The observed columns, (S, ..., m): ``values`` holds them already (the block loop passes
+        ``observed``), or holds every variable (the engine's contract) and is gathered here."""
+        if values is None or values.shape[-1] != self._n_vars:
+            return values
+        cols = np.maximum(self._observe, 0)
+        picked = np.take_along_axis(values, cols if values.ndim == 2 else cols[:, None, :], axis=-1)
+        return np.where(self._observe >= 0 if values.ndim == 2 else (self._observe >= 0)[:, None, :], picked, -1)
+
     def update(self, feedback) -> None:
         if not self._n_searching:
             self._ucb.update(feedback.rewards)
@@ -138,9 +151,8 @@ class CNUCB:
         searching = self._searching.copy()
         if (~searching).any():
             self._ucb.update(feedback.rewards, ~searching)
-        if searching.any():
-            values = None if feedback.values is None else feedback.values[:, None, :]
-            self._accumulate(searching, feedback.rewards[:, None], values)
+        values = self._observed_values(feedback.values)
+        self._accumulate(searching, feedback.rewards[:, None], None if values is None else values[:, None, :])
 
     def update_block(self, feedback) -> None:
-        self._accumulate(self._searching.copy(), feedback.rewards, feedback.values)
+        self._accumulate(self._searching.copy(), feedback.rewards, self._observed_values(feedback.values))

@@ -10,7 +10,7 @@ R = f(X_R) + sigma * Phi^{-1}(u_1). When a seed needs no variable values, X_R is
 exact interventional law P(X_R | a) with u_0. When it asks for values (``observe``: variable
 indices per seed, -1 padding), the ancestral closure of the observed variables and X_R is sampled
 in topological order under the intervention, with uniforms from the seed's own stream
-"environment/values" (B x |closure| per batch); X_R's value then comes from that joint sample.
+"environment/values" (B x |closure| per batch; opened by ``reset``); X_R's value then comes from that joint sample.
 Which path a seed takes depends only on that seed's request, so results do not depend on which
 other seeds share the job, nor on whether rounds are served one at a time or as a block.
 """
@@ -24,7 +24,7 @@ from scipy.special import ndtri
 
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.unknown_graph.instance import Instance
-from causal_bandits.rng import SeedStreams
+from causal_bandits.bandits.engine import Streams
 
 _TINY = 2.0**-60  # keeps Phi^{-1}(u) finite for u = 0
 
@@ -34,10 +34,12 @@ class SCMEnvironment:
 
     noise_width = 2
 
-    def __init__(self, instances: Sequence[Instance], *, paper: str, experiment: str, seeds: Sequence[int],
-                 block: int = 4096):
-        if len(instances) != len(seeds) or not instances:
-            raise ConfigError("give exactly one instance per seed")
+    def __init__(self, instances: Sequence[Instance], *, observe_all: bool = False):
+        """``observe_all``: every pull without an explicit ``observe`` returns every variable's value
+        (the one engine's contract; costs one sampling step per variable per round)."""
+        if not instances:
+            raise ConfigError("give one instance per seed")
+        self.observe_all = observe_all
         first = instances[0]
         for inst in instances:
             if (inst.n, inst.domain, inst.action_values) != (first.n, first.domain, first.action_values):
@@ -70,11 +72,16 @@ class SCMEnvironment:
                 self._has_parents[s, v, :k] = True
                 self._radix[s, v, :k] = D ** np.arange(k - 1, -1, -1)
                 self._cdf[s, v, : D**k] = np.cumsum(inst.cpts[v], axis=1)
-        self._values = SeedStreams(paper, experiment, seeds, "environment/values", block)
+        self._all_vars = np.broadcast_to(np.arange(n), (S, n))
 
-    def contexts(self, t: int, noise: np.ndarray | None = None) -> np.ndarray:
-        """Each seed's own instance: context id = the seed's row."""
-        return self._rows
+    def reset(self, streams: Streams, horizon: int) -> None:
+        if streams.seeds.size != self.n_seeds:
+            raise ConfigError(f"{self.n_seeds} instances for {streams.seeds.size} seeds; give one per seed")
+        self._values = streams.uniforms("environment/values")
+
+    def contexts(self, t: int, noise: np.ndarray | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        """Each seed's own instance: context id = the seed's row in the job."""
+        return self._rows if rows is None else rows
 
     def _interventions(self, arms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         obs = arms == self.n_arms - 1
@@ -84,7 +91,10 @@ class SCMEnvironment:
 
     def pull(self, t: int, contexts: np.ndarray | None, arms: np.ndarray, noise: np.ndarray,
              observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-        """One round: rewards (n_seeds,) and, when ``observe`` is given, values (n_seeds, m)."""
+        """One round: rewards (n_seeds,) and, when ``observe`` is given, values (n_seeds, m) (with
+        ``observe_all`` and no ``observe``: every variable, (n_seeds, n))."""
+        if observe is None and self.observe_all:
+            observe = self._all_vars
         if observe is None or (observe < 0).all():
             cdf = self._law_cdf_flat[self._arm_offsets + arms]
             x = (noise[:, :1] >= cdf).sum(axis=1) if self.domain > 2 else (noise[:, 0] >= cdf[:, 0])

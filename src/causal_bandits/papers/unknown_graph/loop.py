@@ -1,36 +1,27 @@
-"""A stand-in simulation loop that serves CN-UCB's discovery batches as blocks of rounds.
+"""The one engine's loop, plus blocks: serve CN-UCB's discovery batches B rounds at a time.
 
-The one engine (``causal_bandits.bandits.engine``) runs every paper round by round. CN-UCB's
-discovery is made of batches of B rounds of a fixed arm, so this loop asks the policy, each time,
-for how many rounds its arms stay fixed (``policy.block(t)``) and, when that is more than one, draws
-the environment's uniforms for the whole block at once (the same uniforms, in the same order, as
-round by round), calls ``env.pull_block`` and ``policy.update_block``, and records the regret of the
-block in closed form (a fixed arm per seed adds its gap every round). Otherwise it is the engine's
-per-round step, with the variables the policy observes (``policy.observed(t)``) passed to the
-environment. It is to be replaced by the engine once the engine has these hooks (see the paper's
-closing note for the exact interface).
+:func:`causal_bandits.bandits.engine.simulate` runs round by round. CN-UCB's discovery is made of
+batches of B rounds of a fixed arm, so :func:`simulate_blocks` asks the policy, each time, for how
+many rounds every seed's arm stays what ``select`` returns (``policy.block(t)``); when that is more
+than one it draws the environment's uniforms of the whole block at once (the very numbers, in the
+same order, that single rounds would read), calls ``env.pull_block`` and ``policy.update_block``,
+and hands the recorders the block's rounds one by one (the engine's recorders, unchanged).
+Otherwise it is the engine's per-round step, except that the variables the policy observes
+(``policy.observed(t)``) are passed to the environment, which then samples only those.
 
-Regret is pseudo-regret, per seed against that seed's instance: sum_t (mu*_s - mu_s(a_t)).
+Same streams, same feedback, same recorders as the engine: a policy without ``block`` gives
+bit-identical runs under both loops. This module should disappear into the engine once the engine
+has these hooks (no stopping policies here: CN-UCB never stops a seed).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
+from causal_bandits.bandits.engine import MEAN_TOLERANCE, Feedback, Recorder, Run, Step, Streams
 from causal_bandits.rng import SeedStreams
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """What a policy sees after a round (rewards (S,), values (S, m)) or a block ((S, L), (S, L, m))."""
-
-    arms: np.ndarray
-    rewards: np.ndarray
-    contexts: np.ndarray | None
-    values: np.ndarray | None
 
 
 class NoiseBuffer:
@@ -54,48 +45,51 @@ class NoiseBuffer:
         return out
 
 
-@dataclass
-class Run:
-    seeds: np.ndarray
-    rounds: np.ndarray  # grid, 1-based
-    cum_regret: np.ndarray  # (S, G)
-    per_round_steps: int  # rounds served one at a time
-    blocks: int  # blocks served
-
-
-def simulate(policy, env, *, paper: str, experiment: str, seeds: Sequence[int], horizon: int,
-             grid: np.ndarray | None = None, blocks: bool = True) -> Run:
-    """Run ``policy`` on ``env`` for ``horizon`` rounds; ``blocks=False`` serves every round singly."""
-    seeds = np.asarray(seeds, dtype=np.int64)
-    grid = np.array([horizon]) if grid is None else np.asarray(grid, dtype=np.int64)
-    S, W = seeds.size, env.noise_width
-    rows = np.arange(S)
-    means = np.asarray(env.means, dtype=float).reshape(S, -1)
-    gap = (means.max(axis=1, keepdims=True) - means).ravel()  # flat: seed s, arm a at s * n_arms + a
-    offsets = rows * means.shape[1]
-    noise = NoiseBuffer(SeedStreams(paper, experiment, seeds, "environment"), W)
-    policy.reset(S, means.shape[1], lambda name: SeedStreams(paper, experiment, seeds, f"policy/{name}"))
-    contexts = env.contexts(1)
+def simulate_blocks(policy, env, streams: Streams, horizon: int, recorders: Sequence[Recorder] = ()) -> Run:
+    """Run ``policy`` in ``env`` for every seed of ``streams`` over ``horizon`` rounds, in blocks where
+    the policy allows (see the module docstring)."""
+    seeds = np.asarray(streams.seeds, dtype=np.int64)
+    n, W = seeds.size, env.noise_width
+    rows = np.arange(n)
+    means = np.atleast_2d(np.asarray(env.means, dtype=float))
+    mu_star = means.max(axis=1)
+    gap = mu_star[:, None] - means
+    is_optimal = np.isclose(means, mu_star[:, None], rtol=0.0, atol=MEAN_TOLERANCE)
+    env.reset(streams, horizon)
+    noise = NoiseBuffer(streams.uniforms("environment"), W)
+    policy.reset(n, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
+    for recorder in recorders:
+        recorder.start(seeds, horizon, env, policy)
     observed = getattr(policy, "observed", lambda t: None)
-    block = getattr(policy, "block", None) if blocks else None
-    regret, cum = np.zeros(S), np.empty((S, grid.size))
-    g, t, singles, n_blocks = 0, 1, 0, 0
+    block = getattr(policy, "block", None)
+    t = 1
     while t <= horizon:
         length = min(block(t), horizon - t + 1) if block is not None else 1
+        u = noise.take(length)
+        contexts = env.contexts(t, u[:, 0], rows)
         arms = policy.select(t, contexts)
-        gaps = gap[offsets + arms]
+        cell = 0 if contexts is None else contexts
+        best = mu_star[0] if contexts is None else mu_star[contexts]
         if length > 1:
-            rewards, values = env.pull_block(t, contexts, arms, length, noise.take(length), observed(t))
+            rewards, values = env.pull_block(t, contexts, arms, length, u, observed(t))
             policy.update_block(Feedback(arms, rewards, contexts, values))
-            n_blocks += 1
+            steps = [Feedback(arms, rewards[:, i], contexts, None) for i in range(length)]
         else:
-            rewards, values = env.pull(t, contexts, arms, noise.take(1)[:, 0], observed(t))
-            policy.update(Feedback(arms, rewards, contexts, values))
-            singles += 1
-        if grid[g] < t + length:
-            while g < grid.size and grid[g] < t + length:
-                cum[:, g] = regret + gaps * (grid[g] - t + 1)
-                g += 1
-        regret += gaps * length
+            rewards, values = env.pull(t, contexts, arms, u[:, 0], observed(t))
+            steps = [Feedback(arms, rewards, contexts, values)]
+            policy.update(steps[0])
+        if recorders:
+            g, opt = gap[cell, arms], is_optimal[cell, arms]
+            for i, feedback in enumerate(steps):
+                step = Step(t + i, rows, feedback, g, best, opt)
+                for recorder in recorders:
+                    recorder.record(step)
         t += length
-    return Run(seeds, grid, cum, singles, n_blocks)
+    run = Run(seeds)
+    for recorder in recorders:
+        rounds, trace, summary = recorder.finish()
+        if rounds is not None:
+            run.rounds = rounds
+        run.trace.update(trace)
+        run.summary.update(summary)
+    return run
