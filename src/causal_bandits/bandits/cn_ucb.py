@@ -112,6 +112,11 @@ class CNUCB:
                 self.discovery_rounds[s] = B * len(stop.value.requests)
                 self._ucb.start([s], [self._stage3_arms(s, stop.value)])
 
+    @property
+    def searching(self) -> np.ndarray:
+        """Bool per seed: still in discovery (stages 0-2)."""
+        return self._searching
+
     def block(self, t: int) -> int:
         return int(self._left.min()) if self._n_searching == self._searching.size else 1
 
