@@ -158,3 +158,18 @@ def test_general_graph_corrected_and_literal(n):
                 literal = discover(inst, "general", Reading(clique_rules="literal"))
                 failures += literal.nonterminating or literal.target is None or xr not in literal.target
     assert failures > 0
+
+
+def test_discovery_bounds_and_documents():
+    """SPEC §4.2 items 1 and 3: T1 + B = 37,375 for Figure 1 and 82,990 for tree(4) in regime A;
+    the discovery document states what was found beside the truth."""
+    from causal_bandits.papers.unknown_graph.inputs import derived, discovery_bound
+
+    fig = F.figure1()
+    assert discovery_bound(fig, "tree", 1143) == pytest.approx(37375, abs=1)
+    tree = F.tree(4, rng=np.random.default_rng(0), regime="A")
+    assert discovery_bound(tree, "tree", 1642) == pytest.approx(82990, abs=1)
+    doc = discover(fig).to_document(1143, truth=6)
+    assert doc["correct"] and doc["discovery_rounds"] == 11 * 1143 and doc["central_sequence"] == [1, 2, 2]
+    info = derived(fig)
+    assert info["B"] == 1143 and info["d_max"] == 3 and info["best_arms"] == [[6, 1]]

@@ -162,3 +162,23 @@ class DiscoveryResult:
 
     def batches_per_stage(self) -> dict[str, int]:
         return dict(Counter(r.stage for r in self.requests))
+
+    def to_document(self, B: int, truth: int | None = None) -> dict[str, Any]:
+        """JSON-ready summary (SPEC §7 run meta): what was found, beside the true X_R when given."""
+        doc: dict[str, Any] = {
+            "target": None if self.target is None else [int(v) for v in self.target],
+            "nonterminating": self.nonterminating,
+            "discovery_rounds": B * len(self.requests),
+            "rounds_per_stage": {k: B * v for k, v in self.batches_per_stage().items()},
+            "central_sequence": [_plain(c) for c in self.central_sequence],
+            "stage1_subtree": None if self.stage1_subtree is None else [_plain(c) for c in self.stage1_subtree],
+            "B": int(B),
+        }
+        if truth is not None:
+            doc.update(XR_true=int(truth), correct=self.target is not None and truth in self.target)
+        return doc
+
+
+def _plain(x: Any) -> Any:
+    """Nodes and cliques as JSON values (ints, lists of ints)."""
+    return [int(v) for v in x] if isinstance(x, tuple) else (None if x is None else int(x))

@@ -9,12 +9,16 @@ SPEC §4.2 items 6-7 and V6.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from typing import Any
 
+import networkx as nx
 import numpy as np
 
 from causal_bandits.causal.cn_ucb_discovery import DiscoveryInputs
 from causal_bandits.causal.essential_graph import essential_graph
+from causal_bandits.causal.key_clique import clique_tree
 from causal_bandits.causal.intervention_batches import Estimate, Request
 from causal_bandits.papers.unknown_graph.instance import Instance, batch_size
 
@@ -43,3 +47,50 @@ def exact_answer(instance: Instance) -> Callable[[Request], Estimate]:
         return Estimate(mean, freqs)
 
     return answer
+
+
+def discovery_bound(instance: Instance, algorithm: str, B: int) -> float:
+    """The paper's bound on the rounds before stage 3 (SPEC §1 "Constants"), including stage 0's B.
+
+    trees (Lemma 1): K B (2 + d) log2 n + B, d the skeleton's maximum degree;
+    forests (Thm 2): 2 K B (d + C(D)) log2 n + B;
+    general (Thm 3): B + K B log2 n (omega(G_R) + d(T_{G_R}) omega(G_R) + sum_G omega(G)).
+    """
+    K, n = instance.n_values, instance.n
+    eg = essential_graph(instance.dag)
+    log_n = math.log2(max(n, 2))
+    if algorithm in ("tree", "forest"):
+        d = max((deg for _, deg in eg.undirected_graph.degree), default=0)
+        if algorithm == "tree":
+            return K * B * (2 + d) * log_n + B
+        return 2 * K * B * (d + len(eg.chain_components())) * log_n + B
+    g = eg.undirected_graph
+    trees = {c: clique_tree(nx.Graph(g.subgraph(c))) for c in eg.chain_components()}
+    omega = {c: max(len(q) for q in t.nodes) for c, t in trees.items()}
+    home = next(c for c in trees if instance.reward_node in c)
+    d = max((deg for _, deg in trees[home].degree), default=0)
+    return B + K * B * log_n * (omega[home] + d * omega[home] + sum(omega.values()))
+
+
+def derived(instance: Instance, delta: float = 0.1, c_B: float = 1.0, algorithm: str = "tree") -> dict[str, Any]:
+    """The SPEC §7 ``derived`` block of an instance document (exact, from the SCM)."""
+    eg = essential_graph(instance.dag)
+    B = batch_size(instance.Delta_true, instance.eps_true, instance.n, instance.n_values, delta, c_B) \
+        if instance.Delta_true > 0 and instance.eps_true > 0 else None
+    means = instance.arm_means
+    best = np.flatnonzero(np.isclose(means, means.max(), rtol=0.0, atol=1e-12))
+    return {
+        "mu_obs": instance.mu_obs,
+        "mu": means[:-1].reshape(instance.n, instance.n_values).tolist(),
+        "mu_star": instance.mu_star,
+        "best_arms": [list(instance.arm_intervention(int(a))) for a in best],
+        "ancestors_of_XR": list(instance.reward_ancestors),
+        "Delta_true": instance.Delta_true,
+        "eps_true": instance.eps_true if math.isfinite(instance.eps_true) else None,
+        "d_max": max((deg for _, deg in eg.undirected_graph.degree), default=0),
+        "C_D": len(eg.chain_components()),
+        "essential_graph": eg.to_document(),
+        "chain_components": [list(c) for c in eg.component_order()],
+        "B": B,
+        "T1_bound": None if B is None else discovery_bound(instance, algorithm, B),
+    }
