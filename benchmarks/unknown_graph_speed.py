@@ -10,13 +10,14 @@ Part 1 (speed-up). On tree(h) in regime B (every seed its own instance: X_R is a
   batch's intervention, tests at the end of each batch through the same discovery generators;
   then UCB1 with a numpy index over the seed's arms). Run on ``--loop-seeds`` seeds.
 
-Throughput is seed-rounds per second; the speed-up is the ratio (target >= 30).
+Throughput is seed-rounds per CPU second (``time.process_time``, so that other processes on a shared
+machine do not count); the speed-up is the ratio (target >= 30).
 
 Part 2 (CPU estimate). Per-round cost of the vectorised loop for 20 seeds and m arms (UCB1 on all
 nK + 1 arms, CN-UCB's stage 3 on K or (k + 1)K arms), and the time of CN-UCB's discovery blocks,
-measured on short runs; the full design's time is the sum over its jobs (SPEC §3.3, §6) of
-discovery time + (T - discovery rounds) x per-round cost. The machine is shared: the load average
-is printed beside the numbers.
+measured on short runs (CPU time); the full design's time is the sum over its jobs (SPEC §3.3, §6)
+of discovery time + (T - discovery rounds) x per-round cost. The load average is printed beside the
+numbers: CPU time still grows somewhat on a crowded machine (caches, frequency).
 
     python benchmarks/unknown_graph_speed.py                 # ~2 minutes
     python benchmarks/unknown_graph_speed.py --quick         # seconds
@@ -54,9 +55,9 @@ def instances(make, seeds):
 def vectorised(policy, insts, seeds, horizon):
     env = SCMEnvironment(insts)
     grid = np.unique(np.linspace(1, horizon, 100).round().astype(np.int64))
-    start = time.perf_counter()
+    start = time.process_time()
     run = simulate_blocks(policy, env, Streams(PAPER, EXPERIMENT, np.asarray(seeds)), horizon, [RegretTrace(grid)])
-    return time.perf_counter() - start, run.trace["cum_regret"][:, -1]
+    return time.process_time() - start, run.trace["cum_regret"][:, -1]
 
 
 # ---- the per-seed loop ----------------------------------------------------------------------------
@@ -146,7 +147,7 @@ def speedup(args):
         policy = CNUCB([discovery_inputs(i) for i in insts]) if name == "CN-UCB" else UCBPolicy()
         secs, final = vectorised(policy, insts, seeds, args.horizon)
         loop_insts = insts[: args.loop_seeds]
-        start = time.perf_counter()
+        start = time.process_time()
         loop_final = []
         for s, inst in zip(seeds, loop_insts):
             rng = generator(PAPER, EXPERIMENT, int(s), "loop")
@@ -154,7 +155,7 @@ def speedup(args):
                 loop_final.append(cn_ucb_loop(rng, inst, discovery_inputs(inst), args.horizon))
             else:
                 loop_final.append(ucb1_loop(rng, inst, np.arange(inst.n_arms), args.horizon, 0.0))
-        loop_secs = time.perf_counter() - start
+        loop_secs = time.process_time() - start
         vec_rate = args.seeds * args.horizon / secs
         loop_rate = len(loop_insts) * args.horizon / loop_secs
         out[name] = {"vectorised_seed_rounds_per_s": round(vec_rate), "loop_seed_rounds_per_s": round(loop_rate),
@@ -180,7 +181,7 @@ def phase_times(policy, insts, seeds, rounds):
     searching = getattr(policy, "searching", np.zeros(1, dtype=bool))
     gap = (env.means.max(axis=1, keepdims=True) - env.means).ravel()
     offsets, regret = np.arange(len(seeds)) * env.n_arms, np.zeros(len(seeds))
-    t, start = 1, time.perf_counter()
+    t, start = 1, time.process_time()
     while searching.any():
         length = policy.block(t)
         u = noise.take(length)
@@ -193,15 +194,15 @@ def phase_times(policy, insts, seeds, rounds):
             policy.update(Feedback(arms, r, None, v))
         regret += gap[offsets + arms] * length
         t += length
-    discovery = time.perf_counter() - start
-    start = time.perf_counter()
+    discovery = time.process_time() - start
+    start = time.process_time()
     for i in range(rounds):
         u = noise.take(1)[:, 0]
         arms = policy.select(t + i, None)
         r, _ = env.pull(t + i, None, arms, u)
         policy.update(Feedback(arms, r, None, None))
         regret += gap[offsets + arms]
-    return discovery, t - 1, (time.perf_counter() - start) / rounds
+    return discovery, t - 1, (time.process_time() - start) / rounds
 
 
 def job_costs(make, seeds, rounds, algorithm="tree"):
