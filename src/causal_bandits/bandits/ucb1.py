@@ -23,13 +23,14 @@ from causal_bandits.rng import SeedStreams
 class ArmLists:
     """UCB1 state for seeds that each play their own list of arms (global arm ids).
 
-    Kept per list slot: the mean and 1/N (N = pulls). An unpulled arm has 1/N = 1e300, so its index
-    is astronomically large from t' = 2 on and the lowest unpulled slot wins: the initial pulls come
-    out in ascending order with no special case (at t' = 1, ln t' = 0 and every index ties at 0, so
-    slot 0 wins). Padding slots have mean -inf.
+    Kept per list slot: the mean and 1/sqrt(N) (N = pulls), so a round costs one product, one sum and
+    an argmax over the slots. An unpulled arm has 1/sqrt(N) = 1e150, so its index is astronomically
+    large from t' = 2 on and the lowest unpulled slot wins: the initial pulls come out in ascending
+    order with no special case (at t' = 1, ln t' = 0 and every index ties at 0, so slot 0 wins).
+    Padding slots have mean -inf.
     """
 
-    _UNPULLED = 1e300
+    _UNPULLED = 1e150
 
     def __init__(self, c: float = 1.0, sigma: float = 1.0):
         self.scale = 2.0 * (c * sigma) ** 2
@@ -40,7 +41,7 @@ class ArmLists:
         self.sums = np.zeros((n_seeds, 0))
         self.counts = np.zeros((n_seeds, 0))
         self.mean = np.zeros((n_seeds, 0))
-        self.inv = np.zeros((n_seeds, 0))
+        self.inv_root = np.zeros((n_seeds, 0))
         self.t = np.zeros(n_seeds, dtype=np.int64)  # rounds this UCB instance has played
         self._rows = np.arange(n_seeds)
         self._offsets = np.zeros(n_seeds, dtype=np.int64)
@@ -55,7 +56,7 @@ class ArmLists:
             self.arms = np.pad(self.arms, pad, constant_values=-1)
             self.sums, self.counts = np.pad(self.sums, pad), np.pad(self.counts, pad)
             self.mean = np.pad(self.mean, pad, constant_values=-np.inf)
-            self.inv = np.pad(self.inv, pad)
+            self.inv_root = np.pad(self.inv_root, pad)
         slots = np.arange(width)
         for s, arms in zip(seeds, arm_lists):
             arms = np.sort(np.asarray(arms, dtype=np.int64))
@@ -64,16 +65,15 @@ class ArmLists:
             self.arms[s, : arms.size] = arms
             self.sums[s], self.counts[s] = 0.0, 0.0
             self.mean[s] = np.where(real, 0.0, -np.inf)
-            self.inv[s] = np.where(real, self._UNPULLED, 0.0)
+            self.inv_root[s] = np.where(real, self._UNPULLED, 0.0)
             self.t[s], self.active[s] = 0, True
         self._offsets = self._rows * width
         self._all_active = bool(self.active.all())
 
     def select(self) -> np.ndarray:
         """Each active seed's arm (global id); -1 for inactive seeds."""
-        log_t = np.log(self.t + 1.0)
-        log_t *= self.scale
-        index = np.sqrt(log_t[:, None] * self.inv)
+        radius = np.sqrt(self.scale * np.log(self.t + 1.0))
+        index = radius[:, None] * self.inv_root
         index += self.mean
         self._flat = self._offsets + index.argmax(axis=1)
         arms = self.arms.ravel()[self._flat]
@@ -91,7 +91,7 @@ class ArmLists:
         c = counts[flat] + 1.0
         sums[flat], counts[flat] = s, c
         self.mean.ravel()[flat] = s / c
-        self.inv.ravel()[flat] = 1.0 / c
+        self.inv_root.ravel()[flat] = 1.0 / np.sqrt(c)
         self.t[rows] += 1
 
 
