@@ -32,8 +32,10 @@ import tracemalloc
 import numpy as np
 from scipy.optimize import brentq
 
-from causal_bandits.bandits.engine import BernoulliArms, linear_grid, simulate
+from causal_bandits.bandits.engine import Streams, linear_grid, simulate
+from causal_bandits.bandits.environments import BernoulliArms
 from causal_bandits.bandits.klucb import KLUCB
+from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.bandits.thompson import ThompsonSampling
 
 TARGETS = {"ts_speedup": 50, "klucb_speedup": 20, "peak_memory_mb": 2000}
@@ -47,16 +49,9 @@ def run_vectorised(algo: str, means: np.ndarray, seeds: int, horizon: int, grid,
     env = BernoulliArms(means)
     finals = []
     for start in range(0, seeds, chunk):
-        trace = simulate(
-            ALGORITHMS[algo](),
-            env,
-            paper=PAPER,
-            experiment=EXPERIMENT,
-            seeds=range(start, min(start + chunk, seeds)),
-            horizon=horizon,
-            grid=grid,
-        )
-        finals.append(trace.cum_regret[:, -1])
+        streams = Streams(PAPER, EXPERIMENT, np.arange(start, min(start + chunk, seeds)))
+        run = simulate(ALGORITHMS[algo](), env, streams, horizon, [RegretTrace(grid)])
+        finals.append(run.summary["final_regret"])
     return np.concatenate(finals)
 
 

@@ -5,7 +5,7 @@ The environment is Figure 2's exact contextual bandit (SPEC §1.4: μ(a, c) = 0.
 population BCE bounds (SPEC §2.1.3), so the script needs no offline stage. It times
 
 * the library: :class:`causal_bandits.bandits.linucb.LinUCB` with ``upper`` through
-  :func:`causal_bandits.bandits.contextual.simulate_contextual`, all ``--seeds`` seeds at once
+  :func:`causal_bandits.bandits.engine.simulate`, all ``--seeds`` seeds at once
   (batched ridge statistics, Sherman–Morrison rank-one updates); and
 * two per-seed loops as a researcher would write them, one numpy Generator per seed, each round
   drawing a context and the reward uniforms, computing every arm's index, truncating it by U and
@@ -32,9 +32,11 @@ import time
 
 import numpy as np
 
-from causal_bandits.bandits.contextual import ContextualBernoulli, simulate_contextual
-from causal_bandits.bandits.engine import linear_grid
-from causal_bandits.bandits.linucb import LinUCB, feature_map
+from causal_bandits.bandits.engine import Streams, linear_grid, simulate
+from causal_bandits.bandits.environments import ContextualBernoulli
+from causal_bandits.bandits.linucb import LinUCB
+from causal_bandits.papers.bounds.features import feature_map
+from causal_bandits.bandits.recorders import RegretTrace
 
 TARGET_SPEEDUP = 30
 U1 = np.array([0, 0, 1, 1])
@@ -50,10 +52,9 @@ def run_vectorised(seeds: int, horizon: int, alpha: float) -> tuple[float, np.nd
     """Seconds and final pseudo-regrets of the library on ``seeds`` seeds."""
     env = ContextualBernoulli(P_CONTEXT, MU)
     start = time.perf_counter()
-    trace = simulate_contextual(LinUCB(feature_map("paper4", 2, 2), alpha=alpha, upper=UPPER), env,
-                                paper="benchmark", experiment="linucb_speed", seeds=range(seeds), horizon=horizon,
-                                grid=linear_grid(horizon, 200))
-    return time.perf_counter() - start, trace.cum_regret[:, -1]
+    run = simulate(LinUCB(feature_map("paper4", 2, 2), alpha=alpha, upper=UPPER), env,
+                   Streams("benchmark", "linucb_speed", np.arange(seeds)), horizon, [RegretTrace(linear_grid(horizon, 200))])
+    return time.perf_counter() - start, run.summary["final_regret"]
 
 
 def loop_linucb_pcb(seed: int, horizon: int, alpha: float, as_written: bool = False) -> float:

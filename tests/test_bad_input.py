@@ -21,7 +21,7 @@ def _panel(graph, non_manipulable=("Z",)):
 CASES = {
     "unknown key": ({"nonmanip": {"horizn": 10}}, "unknown config key 'horizn'"),
     "negative horizon": ({"nonmanip": {"horizon": -5}}, "nonmanip.horizon = -5"),
-    "zero simulations": ({"nonmanip": {"n_simulations": 0}}, "nonmanip.n_simulations = 0"),
+    "zero seeds": ({"nonmanip": {"n_seeds": 0}}, "nonmanip.n_seeds = 0"),
     "node named twice": (_panel({**FRONTDOOR, "nodes": ["X", "Z", "Y", "X"]}), "'X' is listed twice"),
     "cyclic graph": (_panel({**FRONTDOOR, "directed": [["X", "Z"], ["Z", "Y"], ["Y", "X"]]}), "cycle"),
     "reward non-manipulable": (_panel(FRONTDOOR, ("Z", "Y")), "cannot be non-manipulable"),

@@ -1,4 +1,4 @@
-"""Huang & Wu online stage: the contextual engine, LinUCB / LinUCB-PCB / warm starts (Algorithm 4),
+"""Huang & Wu online stage: contextual runs on the engine, LinUCB / LinUCB-PCB / warm starts (Algorithm 4),
 UCB-PCB (Algorithm 6), OAM-PCB's allocation (Algorithm 5), and the run / aggregate helpers."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from causal_bandits.bandits.environments import BernoulliArms, ContextualBernoulli
-from causal_bandits.bandits.linucb import LinUCB, feature_map
+from causal_bandits.bandits.linucb import LinUCB
+from causal_bandits.papers.bounds.features import feature_map
 from causal_bandits.bandits.oam_pcb import OAMPCB, allocation
 from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.bandits.ucb_pcb import UCBPCB

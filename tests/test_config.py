@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 
 from causal_bandits import config as cb_config
 from causal_bandits.errors import ConfigError
 
-ROOT = cb_config.SCHEMA_DIR.parents[1]
+ROOT = Path(__file__).resolve().parents[1]
 PAPER = cb_config.load(ROOT / "config" / "config.yaml")
 
 
@@ -17,7 +18,7 @@ def test_paper_and_quick_configs_are_valid():
     cb_config.validate(copy.deepcopy(PAPER))
     quick = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml"))
     assert quick["nonmanip"]["horizon"] < PAPER["nonmanip"]["horizon"]
-    assert PAPER["nonmanip"]["horizon"] == 10_000 and PAPER["nonmanip"]["n_simulations"] == 1_000
+    assert PAPER["nonmanip"]["horizon"] == 10_000 and PAPER["nonmanip"]["n_seeds"] == 1_000
 
 
 def test_defaults_are_filled_in():

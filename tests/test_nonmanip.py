@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
@@ -16,7 +18,7 @@ from causal_bandits.papers.nonmanip import claims, config, experiments, tables
 from causal_bandits.papers.nonmanip.runs import run_chunk
 from causal_bandits.runs import chunk_seeds
 
-CONFIG = cb_config.validate(cb_config.load(cb_config.SCHEMA_DIR.parents[1] / "config" / "config.yaml"))
+CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
 PANELS = CONFIG["nonmanip"]["panels"]
 
 

@@ -12,7 +12,6 @@ from causal_bandits.errors import DiagramError
 from causal_bandits.papers.nonmanip import figures as nf
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
 from causal_bandits.plots import (
-    default_palette,
     draw_diagram,
     layered_layout,
     new_figure,
@@ -143,9 +142,9 @@ def test_projection_added_edges_match_spec_fig4():
 def test_regret_panel_colours_styles_and_thinning():
     frame = synthetic_agg(STRATEGIES, T=10000, step=10)
     ax = new_figure((3, 2)).add_subplot()
-    lines = regret_panel(ax, frame, title="t")
+    palette = nf.palette(STRATEGIES)
+    lines = regret_panel(ax, frame, palette=palette, styles=nf.LINESTYLES, order=nf._rank, title="t")
     assert len(lines) == 8 and len(ax.collections) == 8  # one band per line
-    palette = default_palette()
     set1 = dict(zip(STRATEGIES, sns.color_palette("Set1", 4)))
     for line in lines:
         strategy, algorithm = line.get_label().split()
@@ -158,4 +157,4 @@ def test_regret_panel_colours_styles_and_thinning():
     ax.figure.canvas.draw()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "5k", "10k"]
     with pytest.raises(ValueError, match="column"):
-        regret_panel(ax, frame.drop(columns="ci95_lo"))
+        regret_panel(ax, frame.drop(columns="ci95_lo"), palette=palette, styles=nf.LINESTYLES)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from itertools import product
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,7 @@ from causal_bandits.papers.nonmanip import config, experiments
 from causal_bandits.rng import generator
 from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
 
-PANELS = cb_config.load(cb_config.SCHEMA_DIR.parents[1] / "config" / "config.yaml")["nonmanip"]["panels"]
+PANELS = cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml")["nonmanip"]["panels"]
 
 
 def scm(panel: str) -> XorBernoulliSCM:

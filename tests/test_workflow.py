@@ -78,7 +78,7 @@ def test_runs_carry_provenance(quick_run):
         assert meta[f"version_{lib}"] == version(lib), lib
     assert (meta["paper"], meta["experiment"], meta["strategy"], meta["algorithm"]) == ("nonmanip", "fig5b", "POMIS",
                                                                                         "TS")
-    assert meta["seeds"] == f"0-{min(cfg['seeds_per_job'], cfg['nonmanip']['n_simulations']) - 1}"
+    assert meta["seeds"] == f"0-{min(cfg['seeds_per_job'], cfg['nonmanip']['n_seeds']) - 1}"
 
 
 def _planned_outputs(stdout: str) -> list[str]:

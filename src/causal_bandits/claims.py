@@ -48,6 +48,15 @@ class Claim:
         return {"id": self.id, "source": self.source, "statement": self.statement, **asdict(verdict)}
 
 
+def document(paper: str, section: Mapping[str, Any], rows: list[dict[str, str]]) -> dict[str, Any]:
+    """A paper's evaluated claims as the report reads them, with the scale of the run that made them.
+
+    Every paper's config section holds ``horizon`` and ``n_seeds`` at its top level.
+    """
+    scale = f"T = {section['horizon']:,}, {section['n_seeds']:,} seeds"
+    return {"paper": paper, "scale": scale, "claims": rows}
+
+
 def fmt(x: float, digits: int = 2) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 

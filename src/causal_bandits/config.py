@@ -1,7 +1,8 @@
 """Loading and validating the workflow configuration.
 
-The JSON Schema in ``workflow/schemas/config.schema.yaml`` (shared keys) and
-``workflow/schemas/<paper>.schema.yaml`` (one section per paper) describe every key;
+The JSON Schema in ``causal_bandits/config.schema.yaml`` (shared keys) and
+``causal_bandits/papers/<paper>/config.schema.yaml`` (one section per paper), both shipped as
+package data (the library never reads ``workflow/``), describe every key;
 :func:`validate` checks a config against it, fills in the schema's defaults and turns the first
 violation into one line that names the key and the fix. Semantic checks that a schema cannot
 express (a diagram's acyclicity, the reward not being non-manipulable, SCM parameters matching
@@ -11,6 +12,7 @@ the diagram) are done by each paper module's ``check_config``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +20,9 @@ import jsonschema
 import yaml
 
 from causal_bandits.errors import ConfigError
+from causal_bandits.papers import PAPERS
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "workflow" / "schemas"
-SCHEMA_PATH = SCHEMA_DIR / "config.schema.yaml"
-#: The papers, in pipeline and report order; each has its schema in ``<paper>.schema.yaml``.
-PAPERS = ("nonmanip", "bounds", "fairness", "cpe", "unknown_graph")
+SCHEMA = files("causal_bandits") / "config.schema.yaml"
 
 
 def _where(path) -> str:
@@ -42,7 +42,7 @@ def _message(error: jsonschema.ValidationError) -> str:
             f" ({hint})" if hint else ""
         )
     if error.validator == "required":
-        return f"config {where}: {error.message}; add it (see {SCHEMA_PATH.name})"
+        return f"config {where}: {error.message}; add it (see its config.schema.yaml)"
     return f"config {where}: {error.message}"
 
 
@@ -62,12 +62,10 @@ def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
 
 
 def load_schema() -> dict[str, Any]:
-    """The shared schema with each paper's section schema (``<paper>.schema.yaml``) plugged in."""
-    schema = yaml.safe_load(SCHEMA_PATH.read_text())
+    """The shared schema with each registered paper's section schema plugged in."""
+    schema = yaml.safe_load(SCHEMA.read_text())
     for paper in PAPERS:
-        path = SCHEMA_DIR / f"{paper}.schema.yaml"
-        if path.exists():
-            schema["properties"][paper] = yaml.safe_load(path.read_text())
+        schema["properties"][paper] = yaml.safe_load((files("causal_bandits.papers") / paper / "config.schema.yaml").read_text())
     return schema
 
 

@@ -11,9 +11,9 @@ Conventions shared by the papers' figures:
   to right; nodes of a layer sorted by name, top to bottom), draws directed edges as solid arrows and
   bidirected edges (unobserved confounders) as dashed curved double-headed arrows, curving any edge
   that would otherwise run through a node.
-* :func:`regret_panel` draws one mean line per (strategy, algorithm) with a translucent band
-  (e.g. the 95 % CI); colour per strategy (seaborn "Set1" in the order POMIS+, POMIS, MIS, BF),
-  line style per algorithm (TS solid, KL-UCB dashed).
+* :func:`regret_panel` draws one mean line per (hue, style) pair, e.g. (strategy, algorithm), with
+  a translucent band (e.g. the 95 % CI); each paper's figure module gives its palette, line styles,
+  order and labels (no paper's names live here).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import os
 import re
 import secrets
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -43,16 +43,9 @@ from causal_bandits.scm.diagram import CausalDiagram
 
 __all__ = [
     "ADDED_EDGE_COLOR",
-    "ALGORITHM_LABELS",
-    "ALGORITHM_ORDER",
     "BORDER_COLOR",
     "MUCT_COLOR",
     "SHADED_COLOR",
-    "STRATEGY_LABELS",
-    "STRATEGY_ORDER",
-    "algorithm_label",
-    "default_linestyles",
-    "default_palette",
     "diagram_limits",
     "draw_diagram",
     "layered_layout",
@@ -62,18 +55,10 @@ __all__ = [
     "paper_style",
     "regret_panel",
     "save_figure",
-    "strategy_label",
     "union_limits",
 ]
 
 PNG_DPI = 200
-
-STRATEGY_ORDER: tuple[str, ...] = ("POMIS+", "POMIS", "MIS", "BF")
-"""Legend / colour order of the strategies (AAAI-19 Fig. 5)."""
-STRATEGY_LABELS: dict[str, str] = {"POMISplus": "POMIS+"}
-"""Display names of strategy keys that differ from their label (file-system-safe ``POMISplus``)."""
-ALGORITHM_ORDER: tuple[str, ...] = ("TS", "KLUCB")
-ALGORITHM_LABELS: dict[str, str] = {"KLUCB": "KL-UCB", "KL-UCB": "KL-UCB", "TS": "TS"}
 
 MUCT_COLOR = "#d62728"
 """Thick red outline: MUCT nodes (AAAI-19 Fig. 2)."""
@@ -435,43 +420,6 @@ def draw_diagram(
 
 
 # ------------------------------------------------------------------------------------ curves
-def strategy_label(key: str) -> str:
-    """Display name of a strategy key (``POMISplus`` → ``POMIS+``)."""
-    return STRATEGY_LABELS.get(key, key)
-
-
-def algorithm_label(key: str) -> str:
-    """Display name of an algorithm key (``KLUCB`` → ``KL-UCB``)."""
-    return ALGORITHM_LABELS.get(key, key)
-
-
-def default_palette(strategies: Iterable[str] = STRATEGY_ORDER) -> dict[str, Any]:
-    """seaborn "Set1" colours: POMIS+, POMIS, MIS, BF first (fixed), further strategies after.
-
-    Keys are the given strategy names; ``POMISplus`` gets the colour of ``POMIS+``.
-    """
-    extra = sorted({strategy_label(s) for s in strategies} - set(STRATEGY_ORDER))
-    colours = sns.color_palette("Set1", len(STRATEGY_ORDER) + len(extra))
-    by_label = dict(zip(list(STRATEGY_ORDER) + extra, colours))
-    keys = set(strategies) | set(STRATEGY_ORDER) | set(STRATEGY_LABELS)
-    return {s: by_label[strategy_label(s)] for s in keys if strategy_label(s) in by_label}
-
-
-def default_linestyles() -> dict[str, Any]:
-    """TS solid, KL-UCB dashed (AAAI-19 Fig. 5); other algorithms dotted / dash-dotted."""
-    return {"TS": "-", "KLUCB": "--", "KL-UCB": "--"}
-
-
-def _strategy_rank(s: str) -> tuple[int, str]:
-    label = strategy_label(s)
-    return (STRATEGY_ORDER.index(label), label) if label in STRATEGY_ORDER else (len(STRATEGY_ORDER), label)
-
-
-def _algorithm_rank(a: str) -> tuple[int, str]:
-    label = "KLUCB" if a == "KL-UCB" else a
-    return (ALGORITHM_ORDER.index(label), label) if label in ALGORITHM_ORDER else (len(ALGORITHM_ORDER), label)
-
-
 def _thousands(v: float, _pos: Any = None) -> str:
     if v != 0 and abs(v) >= 1000:
         return f"{v / 1000:g}k"
@@ -488,14 +436,16 @@ def regret_panel(
     ax: Axes,
     frame: pd.DataFrame,
     *,
+    palette: Mapping[str, Any],
+    styles: Mapping[str, Any],
     x: str = "round",
     y: str = "mean_cum_regret",
     lo: str | None = "ci95_lo",
     hi: str | None = "ci95_hi",
     hue: str = "strategy",
     style: str = "algorithm",
-    palette: Mapping[str, Any] | None = None,
-    styles: Mapping[str, Any] | None = None,
+    order: Callable[[Any], Any] | None = None,
+    labels: Mapping[str, str] | None = None,
     title: str | None = None,
     xlabel: str = "Trials",
     ylabel: str = "Cumulative regret",
@@ -505,30 +455,30 @@ def regret_panel(
     """One line per (``hue``, ``style``) value pair of ``frame`` with a translucent band between
     columns ``lo`` and ``hi`` (no band when either is None); returns the lines.
 
-    Colours come from ``palette`` (hue value → colour; default :func:`default_palette`), line
-    styles from ``styles`` (style value → matplotlib linestyle; default TS solid, KL-UCB dashed).
-    Lines are thinned to ≤ ``max_points`` points (first and last kept). Strategies are drawn so that
-    POMIS+ ends up on top; line labels are "<strategy> <algorithm>". The x axis has ticks at 0, half
-    and the maximum (thousands written "5k").
+    Colours come from ``palette`` (hue value → colour), line styles from ``styles`` (style value →
+    matplotlib linestyle; values it lacks get dotted / dash-dotted styles). Values are ranked by
+    ``order`` (a sort key; default: sorted), and the first hue is drawn last, on top. Lines are
+    thinned to ≤ ``max_points`` points (first and last kept) and labelled "<hue> <style>" through
+    ``labels`` (value → display name). The x axis has ticks at 0, half and the maximum ("5k").
     """
     needed = [c for c in (x, y, lo, hi, hue, style) if c is not None]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         raise ValueError(f"regret_panel: frame has no column {missing[0]!r}; columns are {list(frame.columns)}")
-    hues = sorted(frame[hue].unique(), key=_strategy_rank)
-    palette = dict(default_palette(hues) if palette is None else palette)
-    styles = dict(default_linestyles() if styles is None else styles)
+    hues = sorted(frame[hue].unique(), key=order)
+    labels = labels or {}
+    styles = dict(styles)
     fallback_styles = iter([":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3))] * 10)
-    for s in sorted(frame[style].unique(), key=_algorithm_rank):
+    for s in sorted(frame[style].unique(), key=order):
         if s not in styles:
             styles[s] = next(fallback_styles)
     lines: list[Line2D] = []
     for h in reversed(hues):
-        colour = palette.get(h, palette.get(strategy_label(h)))
+        colour = palette.get(h)
         if colour is None:
             raise ValueError(f"regret_panel: palette has no colour for {hue} {h!r}")
         sub_h = frame[frame[hue] == h]
-        for s in sorted(sub_h[style].unique(), key=_algorithm_rank, reverse=True):
+        for s in sorted(sub_h[style].unique(), key=order, reverse=True):
             sub = sub_h[sub_h[style] == s].sort_values(x)
             keep = _thin(len(sub), max_points)
             xs = sub[x].to_numpy(float)[keep]
@@ -536,7 +486,7 @@ def regret_panel(
                 ax.fill_between(xs, sub[lo].to_numpy(float)[keep], sub[hi].to_numpy(float)[keep], color=colour,
                                 alpha=band_alpha, linewidth=0, zorder=1)
             (line,) = ax.plot(xs, sub[y].to_numpy(float)[keep], color=colour, linestyle=styles[s], zorder=2,
-                              label=f"{strategy_label(h)} {algorithm_label(s)}")
+                              label=f"{labels.get(h, h)} {labels.get(s, s)}")
             lines.append(line)
     if len(frame):
         xmax = float(frame[x].max())
@@ -554,19 +504,16 @@ def regret_panel(
 
 
 def legend_handles(
-    strategies: Iterable[str],
-    algorithms: Iterable[str],
+    hues: Sequence[str],
+    styles_shown: Sequence[str],
     *,
-    palette: Mapping[str, Any] | None = None,
-    styles: Mapping[str, Any] | None = None,
+    palette: Mapping[str, Any],
+    styles: Mapping[str, Any],
+    labels: Mapping[str, str] | None = None,
 ) -> tuple[list[Line2D], list[str]]:
-    """Handles for a shared legend: one coloured solid line per strategy (canonical order), then
-    one black line per algorithm in its line style."""
-    strategies = sorted(set(strategies), key=_strategy_rank)
-    algorithms = sorted(set(algorithms), key=_algorithm_rank)
-    palette = dict(default_palette(strategies) if palette is None else palette)
-    styles = dict(default_linestyles() if styles is None else styles)
-    handles = [Line2D([], [], color=palette.get(s, palette.get(strategy_label(s))), lw=1.6) for s in strategies]
-    handles += [Line2D([], [], color="black", lw=1.0, linestyle=styles.get(a, ":")) for a in algorithms]
-    labels = [strategy_label(s) for s in strategies] + [algorithm_label(a) for a in algorithms]
-    return handles, labels
+    """Handles for a shared legend: one coloured solid line per hue value, then one black line per
+    style value in its line style, in the order given."""
+    labels = labels or {}
+    handles = [Line2D([], [], color=palette[h], lw=1.6) for h in hues]
+    handles += [Line2D([], [], color="black", lw=1.0, linestyle=styles.get(a, ":")) for a in styles_shown]
+    return handles, [labels.get(v, v) for v in [*hues, *styles_shown]]

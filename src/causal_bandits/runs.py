@@ -9,6 +9,7 @@ chunk-<k>.parquet`` and ``.summary.parquet``). Seeds are cut into chunks by :fun
 
 from __future__ import annotations
 
+import importlib
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,16 @@ from causal_bandits import store
 from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, Streams, simulate
 
 log = logging.getLogger(__name__)
+
+
+def policy_class(path: str) -> type:
+    """The policy class at dotted ``path`` (``causal_bandits.bandits.klucb.KLUCB``), imported on demand.
+
+    Paper registries name their algorithms' classes by path, so a job imports only the algorithm it
+    runs (start-up time, and the files it depends on: :mod:`causal_bandits.sources`).
+    """
+    module, _, name = path.rpartition(".")
+    return getattr(importlib.import_module(module), name)
 
 
 def chunk_seeds(n_seeds: int, seeds_per_job: int) -> list[range]:

@@ -11,7 +11,6 @@ that contains it, since importing it executes them.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -66,18 +65,15 @@ def _imports(path: Path, package: str = "") -> set[str]:
     return found
 
 
-def module_files(*modules: str, stop: Iterable[str] = ()) -> list[str]:
-    """Files (relative to :data:`ROOT`, e.g. ``causal_bandits/bandits/klucb.py``) that ``modules`` execute.
-
-    The closure over imports, not followed into the modules of ``stop`` (a paper's run module
-    imports every algorithm; each run job follows only its own algorithm's imports).
-    """
-    stop = set(stop) - set(modules)
+def module_files(*modules: str) -> list[str]:
+    """Files (relative to :data:`ROOT`, e.g. ``causal_bandits/bandits/klucb.py``) that ``modules`` execute:
+    the closure over their imports. A paper's run module names its algorithms' classes by path and
+    imports none of them, so a run job's files are those of the run module plus its algorithm's."""
     seen: set[str] = set()
     todo = list(modules)
     while todo:
         name = todo.pop()
-        if name in seen or name in stop:
+        if name in seen:
             continue
         seen.add(name)
         todo.extend(imported_modules(name))
@@ -87,13 +83,3 @@ def module_files(*modules: str, stop: Iterable[str] = ()) -> list[str]:
 def script_files(path: str | Path) -> list[str]:
     """The library files a workflow script executes: the closure of the modules it imports."""
     return module_files(*sorted(m for m in _imports(Path(path)) if module_path(m) is not None))
-
-
-def algorithm_files(run_module: str, algorithm_modules: Iterable[str], algorithm: str) -> list[str]:
-    """The files a run job of the algorithm in module ``algorithm`` executes.
-
-    ``run_module`` (a paper's run module) imports every module of ``algorithm_modules``; the job
-    depends on the run module without them, plus everything ``algorithm`` itself executes (a
-    subclass depends on its base class's module).
-    """
-    return sorted(set(module_files(run_module, stop=algorithm_modules)) | set(module_files(algorithm)))

@@ -30,6 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from causal_bandits import __version__
+from causal_bandits.papers import PAPERS
 
 #: Every column a run trace may hold, in file order: ``seed`` and ``round`` always, the rest when
 #: the job's recorders produce them. Traces are sorted by (seed, round).
@@ -56,6 +57,8 @@ SUMMARY_FIELDS = (
 #: Families of summary columns named by a prefix and a parameter (``unfair_cert_tau0.1``: decisions
 #: the fairness auditor certifies unfair at tau = 0.1; ``unfair_true_tau0.1``: truly unfair ones).
 SUMMARY_FAMILIES = {"unfair_cert_tau": pa.int64(), "unfair_true_tau": pa.int64()}
+#: Beyond this vocabulary, a paper's recorders may add summary columns named ``<paper>_<what>``
+#: (e.g. ``cpe_width``), typed from their numpy dtype, without editing this module.
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -131,17 +134,23 @@ class Run(Protocol):
     summary: dict[str, np.ndarray]  # column -> (n_seeds,)
 
 
-def _schema(fields: tuple[pa.Field, ...], columns, families: dict[str, pa.DataType] | None = None) -> pa.Schema:
-    """The schema of a table holding ``columns``: known fields in their order, then family members."""
+def _schema(fields: tuple[pa.Field, ...], columns: Mapping[str, Any],
+            families: dict[str, pa.DataType] | None = None) -> pa.Schema:
+    """The schema of a table holding ``columns``: known fields in their order, then family members
+    and paper columns (``<paper>_<what>``) in the order given."""
     known = {f.name: f for f in fields}
     chosen = [f for f in fields if f.name in columns]
-    for name in columns:
+    for name, values in columns.items():
         if name in known:
             continue
         prefix = next((p for p in (families or {}) if name.startswith(p)), None)
-        if prefix is None:
-            raise ValueError(f"column {name!r} is not in the run-store schema (store.py)")
-        chosen.append(pa.field(name, families[prefix], nullable=False))
+        if prefix is not None:
+            chosen.append(pa.field(name, families[prefix], nullable=False))
+        elif families is not None and any(name.startswith(f"{paper}_") for paper in PAPERS):
+            chosen.append(pa.field(name, pa.from_numpy_dtype(np.asarray(values).dtype), nullable=False))
+        else:
+            raise ValueError(f"column {name!r} is not in the run-store vocabulary (store.py); name a paper's own "
+                             f"column <paper>_<what>")
     return pa.schema(chosen)
 
 

@@ -9,7 +9,8 @@ from causal_bandits.papers.bounds.runs import setting_name as bounds_setting
 
 BOUNDS = config["bounds"]
 BOUNDS_ONLINE = BOUNDS["online"]
-BOUNDS_CHUNKS = chunk_seeds(BOUNDS_ONLINE["n_simulations"], config["seeds_per_job"])
+BOUNDS_SCALE = f"T = {BOUNDS['horizon']:,}, {BOUNDS['n_seeds']} runs"
+BOUNDS_CHUNKS = chunk_seeds(BOUNDS["n_seeds"], config["seeds_per_job"])
 BOUNDS_MAIN = bounds_setting(BOUNDS_ONLINE["alpha"])
 BOUNDS_ALPHAS = {bounds_setting(a): a for a in [BOUNDS_ONLINE["alpha"], *BOUNDS_ONLINE["sensitivity_alphas"]]}
 BOUNDS_SETTINGS = {**{s: list(BOUNDS_FIGURE4) for s in BOUNDS_ALPHAS}, "appendix": list(BOUNDS_APPENDIX)}
@@ -194,6 +195,7 @@ rule bounds_run:
     params:
         seeds=lambda wc: [BOUNDS_CHUNKS[int(wc.chunk)].start, BOUNDS_CHUNKS[int(wc.chunk)].stop],
         alpha=lambda wc: BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
+        horizon=BOUNDS["horizon"],
         online=BOUNDS_ONLINE,
         appendix=BOUNDS["appendix"],
         record_points=config["record_points"],
@@ -242,6 +244,7 @@ rule bounds_figure4:
         final="figures/bounds/figure4_final.csv",
     params:
         online=BOUNDS_ONLINE,
+        scale=BOUNDS_SCALE,
     log:
         "logs/bounds_figure4/figure4.log",
     script:
@@ -259,6 +262,7 @@ rule bounds_figure4_alpha:
         png="figures/bounds/figure4_alpha.png",
     params:
         online=BOUNDS_ONLINE,
+        scale=BOUNDS_SCALE,
     log:
         "logs/bounds_figure4_alpha/figure4_alpha.log",
     script:
@@ -277,6 +281,7 @@ rule bounds_figure_appendix:
         png="figures/bounds/figure_appendix.png",
     params:
         online=BOUNDS_ONLINE,
+        scale=BOUNDS_SCALE,
     log:
         "logs/bounds_figure_appendix/figure_appendix.log",
     script:

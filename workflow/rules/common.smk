@@ -4,13 +4,14 @@ import sys
 import importlib
 
 from causal_bandits import config as cb_config
+from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.runs import chunk_seeds
-from causal_bandits.sources import algorithm_files, script_files
+from causal_bandits.sources import module_files, script_files
 from causal_bandits.store import summary_path
 
 # Papers in pipeline order; a paper runs when the config has a section for it.
-PAPERS = [p for p in cb_config.PAPERS if p in config]
+PAPERS = [p for p in REGISTERED if p in config]
 
 try:
     cb_config.validate(config)
@@ -37,19 +38,18 @@ def run_path(paper, root="results/runs"):
 def run_sources(paper, key=lambda name: name):
     """Input function of a paper's run rule: the library files a job of ``{algorithm}`` executes.
 
-    Found one way for every paper (causal_bandits.sources): the paper's run module without its
-    other algorithms, plus the algorithm's own imports. ``key`` maps an algorithm name to its entry
-    in the run module's ``ALGORITHMS`` registry. Editing one algorithm reruns only its runs.
+    Found one way for every paper (causal_bandits.sources): the paper's run module plus the module
+    of the algorithm's policy class in its ``ALGORITHMS`` registry (``key`` maps an algorithm name
+    to its registry key). Editing one algorithm reruns only its runs.
     """
-    run_module = importlib.import_module(f"causal_bandits.papers.{paper}.runs")
-    modules = {name: cls.__module__ for name, cls in run_module.ALGORITHMS.items()}
+    run_module = f"causal_bandits.papers.{paper}.runs"
+    registry = importlib.import_module(run_module).ALGORITHMS
 
     def inputs(wildcards):
-        files = algorithm_files(run_module.__name__, modules.values(), modules[key(wildcards.algorithm)])
-        return [f"src/{path}" for path in files]
+        algorithm = registry[key(wildcards.algorithm)].rpartition(".")[0]
+        return [f"src/{path}" for path in module_files(run_module, algorithm)]
 
     return inputs
-
 
 
 def all_targets():

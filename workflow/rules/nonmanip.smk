@@ -2,7 +2,7 @@
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
 NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
-NONMANIP_CHUNKS = chunk_seeds(NONMANIP["n_simulations"], config["seeds_per_job"])
+NONMANIP_CHUNKS = chunk_seeds(NONMANIP["n_seeds"], config["seeds_per_job"])
 TARGETS["nonmanip"] = [
     *(f"figures/nonmanip/figure{i}.{ext}" for i in range(1, 6) for ext in ("pdf", "png")),
     "figures/nonmanip/figure5_optimal_arm.pdf",
@@ -168,6 +168,8 @@ rule nonmanip_claims:
         code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
+    params:
+        section=NONMANIP,
     log:
         "logs/nonmanip_claims/claims.log",
     script:

@@ -9,8 +9,6 @@ rule report:
     output:
         md="figures/REPORT.md",
         html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),
-    params:
-        config=config,
     log:
         "logs/report/report.log",
     script:

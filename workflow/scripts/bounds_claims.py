@@ -4,6 +4,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from causal_bandits import store
+from causal_bandits.claims import document
 from causal_bandits.logs import logged
 from causal_bandits.papers.bounds import claims as bounds_claims
 
@@ -18,5 +19,5 @@ with logged(snakemake.log[0]) as log:
         "config": snakemake.params.bounds,
     }
     rows = [claim.check(results) for claim in bounds_claims.claims()]
-    store.write_json(snakemake.output[0], {"paper": "bounds", "claims": rows})
+    store.write_json(snakemake.output[0], document("bounds", snakemake.params.bounds, rows))
     log.info("%d claims evaluated", len(rows))

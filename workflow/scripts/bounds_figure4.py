@@ -10,7 +10,7 @@ online = snakemake.params.online
 with logged(snakemake.log[0]):
     agg = pq.read_table(snakemake.input.agg).to_pandas()
     algorithms = list(bounds_runs.FIGURE4)
-    subtitle = f"T = {online['horizon']:,}, {online['n_simulations']} runs, α = {online['alpha']:g}"
+    subtitle = f"{snakemake.params.scale}, α = {online['alpha']:g}"
     bounds_figures.figure4(agg, algorithms, snakemake.output.pdf, snakemake.output.png, subtitle=subtitle)
     final = bounds_runs.final_table(agg, algorithms)
     store.write_atomic(snakemake.output.final, lambda tmp: final.to_csv(tmp, index=False, float_format="%.4f"))

@@ -8,6 +8,6 @@ from causal_bandits.papers.bounds import runs as bounds_runs
 online = snakemake.params.online
 with logged(snakemake.log[0]):
     aggs = {a: pq.read_table(path).to_pandas() for a, path in zip(online["sensitivity_alphas"], snakemake.input.agg)}
-    subtitle = f"T = {online['horizon']:,}, {online['n_simulations']} runs"
+    subtitle = snakemake.params.scale
     bounds_figures.figure4_alpha(aggs, list(bounds_runs.FIGURE4), snakemake.output.pdf, snakemake.output.png,
                                  subtitle=subtitle)

@@ -8,5 +8,5 @@ online = snakemake.params.online
 with logged(snakemake.log[0]):
     appendix = pq.read_table(snakemake.input.appendix).to_pandas()
     main = pq.read_table(snakemake.input.main).to_pandas()
-    subtitle = f"T = {online['horizon']:,}, {online['n_simulations']} runs"
+    subtitle = snakemake.params.scale
     bounds_figures.figure_appendix(appendix, main, snakemake.output.pdf, snakemake.output.png, subtitle=subtitle)

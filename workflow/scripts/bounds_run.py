@@ -12,8 +12,9 @@ with logged(snakemake.log[0]):
     contexts = None
     if "full" in inp.keys():  # context_source: offline_rows (SPEC A8)
         full = pq.read_table(inp.full, columns=exact["context"]).to_pandas()
-        contexts = bounds_runs.context_index(full.to_numpy()[: p.online["horizon"]])
-    science = {"online": p.online, "appendix": p.appendix, "alpha": p.alpha, "record_points": p.record_points}
+        contexts = bounds_runs.context_index(full.to_numpy()[: p.horizon])
+    science = {"horizon": p.horizon, "online": p.online, "appendix": p.appendix, "alpha": p.alpha,
+               "record_points": p.record_points}
     bounds_runs.run_chunk(
         wc.algorithm,
         experiment=wc.experiment,
@@ -28,7 +29,7 @@ with logged(snakemake.log[0]):
         appendix=p.appendix,
         alpha=p.alpha,
         seeds=range(*p.seeds),
-        horizon=p.online["horizon"],
+        horizon=p.horizon,
         record_points=p.record_points,
         contexts=contexts,
     )

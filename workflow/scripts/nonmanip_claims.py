@@ -5,6 +5,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from causal_bandits import store
+from causal_bandits.claims import document
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import claims
 
@@ -18,5 +19,5 @@ with logged(snakemake.log[0]) as log:
         "table1": pd.read_csv(inp.table1),
     }
     rows = [claim.check(results) for claim in claims.claims(results["instances"])]
-    store.write_json(snakemake.output[0], {"paper": "nonmanip", "claims": rows})
+    store.write_json(snakemake.output[0], document("nonmanip", snakemake.params.section, rows))
     log.info("%d claims evaluated", len(rows))

@@ -157,8 +157,9 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
     """Run ``policy`` in ``env`` for every seed of ``streams`` for at most ``horizon`` rounds.
 
     A :class:`StoppingPolicy` ends seeds on its own; the run's summary then holds ``stopped_at``
-    (the round of the last pull), ``recommended`` and ``censored`` (still running at ``horizon``,
-    the sample cap; its recommendation is taken there).
+    (the round of the last pull), ``recommended``, ``correct`` (the recommended arm is optimal; for
+    environments without contexts) and ``censored`` (still running at ``horizon``, the sample cap;
+    its recommendation is taken there).
     """
     seeds = np.asarray(streams.seeds, dtype=np.int64)
     n = seeds.size
@@ -212,4 +213,6 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
         censored = np.zeros(n, dtype=bool)
         censored[rows] = True
         run.summary.update(stopped_at=stopped_at, recommended=recommended, censored=censored)
+        if means.shape[0] == 1:
+            run.summary["correct"] = is_optimal[0, recommended]
     return run

@@ -7,7 +7,7 @@ Non-contextual arms do(X = x). With N_a pulls and empirical mean μ̂_a, the ind
 clipped by the prior causal bounds [L_a, U_a] of P_x(y): UCB^_a = max{min{U_a, UCB_a}, L_a}
 (line 6). The arm with the largest clipped index is pulled; ties are broken uniformly at random
 (policy stream ``"ties"``). Without bounds this is the UCB baseline with the same δ.
-Implements the non-contextual engine's Policy interface (:mod:`causal_bandits.bandits.engine`).
+A policy of the engine (:mod:`causal_bandits.bandits.engine`); it ignores contexts.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 ({variant: per-cell frame}), ``coverage`` (repeated-dataset frame), ``agg`` ({setting: aggregate
 frame}), ``config`` (the ``bounds`` config section). Thresholds are fixed here, before any run:
 
-* a Table 1 column reproduces within the SPEC §4.1 tolerances (:mod:`.bounds_tables`);
+* a Table 1 column reproduces within the SPEC §4.1 tolerances (:mod:`.tables`);
 * an estimator "deviates from the truth" when |estimate − truth| > 2 SE in at least 12 of 16 cells;
 * Figure 4 orderings compare mean cumulative regret at the horizon; orderings the SPEC's pilot
   found to hold only late (LinUCB_Biased / LinUCB_CP above LinUCB, crossing at t ≈ 8–11k) are
@@ -150,9 +150,9 @@ def _cp_outside(results: Results) -> Verdict:
 
 # ------------------------------------------------------------------------------ online claims
 def _scale_note(results: Results, with_alpha: bool = True) -> str:
-    online = results["config"]["online"]
-    alpha = f", α = {online['alpha']:g}" if with_alpha else ""
-    return f"T = {online['horizon']:,}, {online['n_simulations']} runs{alpha}"
+    config = results["config"]
+    alpha = f", α = {config['online']['alpha']:g}" if with_alpha else ""
+    return f"T = {config['horizon']:,}, {config['n_seeds']} runs{alpha}"
 
 
 def _pcb_lowest(results: Results) -> Verdict:

@@ -18,8 +18,8 @@ def check_config(config: Mapping[str, Any]) -> None:
     """Semantic checks the schema cannot make; raises a one-line CausalBanditsError."""
     m = model(config)
     online, offline = config["online"], config["offline"]
-    if online["context_source"] == "offline_rows" and online["horizon"] > offline["n_rows"]:
-        raise ConfigError(f"bounds.online.horizon = {online['horizon']} exceeds bounds.offline.n_rows = "
+    if online["context_source"] == "offline_rows" and config["horizon"] > offline["n_rows"]:
+        raise ConfigError(f"bounds.horizon = {config['horizon']} exceeds bounds.offline.n_rows = "
                           f"{offline['n_rows']}, so context_source: offline_rows has too few rows; use iid "
                           "or generate more rows")
     for v in offline["biased_adjust"]:

@@ -19,10 +19,8 @@ import pandas as pd
 from causal_bandits import runs
 from causal_bandits.bandits.engine import Run, Streams, linear_grid, simulate
 from causal_bandits.bandits.environments import BernoulliArms, ContextualBernoulli
-from causal_bandits.bandits.linucb import LinUCB, feature_map
-from causal_bandits.bandits.oam_pcb import OAMPCB
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.bandits.ucb_pcb import UCBPCB
+from causal_bandits.papers.bounds.features import feature_map
 from causal_bandits.scm.cpt import config_index
 
 PAPER = "bounds"
@@ -32,7 +30,9 @@ FIGURE4 = {"linucb_pcb": "LinUCB-PCB", "linucb": "LinUCB", "linucb_biased": "Lin
 APPENDIX = {"ucb_pcb": "UCB-PCB", "ucb": "UCB", "oam_pcb": "OAM-PCB", "oam": "OAM"}
 LABELS = {**FIGURE4, **APPENDIX}
 #: The policy class behind each algorithm name.
-ALGORITHMS = {**{name: LinUCB for name in FIGURE4}, "ucb": UCBPCB, "ucb_pcb": UCBPCB, "oam": OAMPCB, "oam_pcb": OAMPCB}
+ALGORITHMS = {**{name: "causal_bandits.bandits.linucb.LinUCB" for name in FIGURE4},
+              **{name: "causal_bandits.bandits.ucb_pcb.UCBPCB" for name in ("ucb", "ucb_pcb")},
+              **{name: "causal_bandits.bandits.oam_pcb.OAMPCB" for name in ("oam", "oam_pcb")}}
 
 
 def setting_name(alpha: float) -> str:
@@ -70,7 +70,7 @@ def contextual_policy(name: str, estimates: pd.DataFrame, online: Mapping[str, A
     n_c, n_x = int(np.log2(n_ctx)), int(np.log2(n_arms))
     if name.startswith("oam"):
         bounds = {"lower": grid(estimates, "bce_lb"), "upper": grid(estimates, "bce_ub")} if name == "oam_pcb" else {}
-        return OAMPCB(feature_map(appendix["oam_features"], n_c, n_x), horizon, lam=online["lambda"],
+        return runs.policy_class(ALGORITHMS[name])(feature_map(appendix["oam_features"], n_c, n_x), horizon, lam=online["lambda"],
                       c=appendix["oam_c"], **bounds)
     kw = {"alpha": alpha, "lam": online["lambda"]}
     features = feature_map(online["features"], n_c, n_x)
@@ -79,7 +79,7 @@ def contextual_policy(name: str, estimates: pd.DataFrame, online: Mapping[str, A
     elif name in ("linucb_biased", "linucb_cp"):
         kw["warm_rewards"] = grid(estimates, name.removeprefix("linucb_"))
         kw["warm_counts"] = warm_counts(estimates, online["warm_start_weight"])
-    return LinUCB(features, **kw)
+    return runs.policy_class(ALGORITHMS[name])(features, **kw)
 
 
 def job(name: str, *, exact: Mapping[str, Any], estimates: pd.DataFrame, noncontextual: Mapping[str, Any],
@@ -91,7 +91,7 @@ def job(name: str, *, exact: Mapping[str, Any], estimates: pd.DataFrame, noncont
     """
     if name in ("ucb", "ucb_pcb"):
         bounds = (noncontextual["lower"], noncontextual["upper"]) if name == "ucb_pcb" else ()
-        return UCBPCB(horizon, *bounds), BernoulliArms(np.asarray(noncontextual["means"], dtype=float)), "noncontextual"
+        return runs.policy_class(ALGORITHMS[name])(horizon, *bounds), BernoulliArms(np.asarray(noncontextual["means"], dtype=float)), "noncontextual"
     env = ContextualBernoulli(np.asarray(exact["p_context"]), np.asarray(exact["mu"]), contexts)
     return contextual_policy(name, estimates, online, alpha, appendix, horizon), env, "online"
 

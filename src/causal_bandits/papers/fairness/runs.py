@@ -16,19 +16,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from causal_bandits import runs
 from causal_bandits.bandits.audit import FairnessAuditor, tau_column
 from causal_bandits.bandits.causal_environment import CausalEnvironment
 from causal_bandits.bandits.cells import CellModel
-from causal_bandits.bandits.cucb import CUCB
-from causal_bandits.bandits.ducb import DUCB
 from causal_bandits.bandits.engine import Policy, linear_grid
-from causal_bandits.bandits.fair_linucb import FairLinUCB
-from causal_bandits.bandits.fucb import FUCB
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.bandits.ucb import UCB
 
 PAPER = "fairness"
 STRATEGY = "default"  # no arm sets or settings: every run path is <experiment>/default/<algorithm>
@@ -36,7 +30,9 @@ EXPERIMENTS = ("email", "adult_video")
 ALGORITHM_PATTERN = r"ucb|cucb|ducb|fairlinucb|fucb_tau[0-9.]+"
 LABELS = {"ucb": "UCB", "cucb": "C-UCB", "ducb": "D-UCB", "fucb": "F-UCB", "fairlinucb": "Fair-LinUCB"}
 #: The policy class behind each algorithm key (F-UCB's runs, one per tau, share the key ``fucb``).
-ALGORITHMS = {"ucb": UCB, "cucb": CUCB, "ducb": DUCB, "fucb": FUCB, "fairlinucb": FairLinUCB}
+ALGORITHMS = {"ucb": "causal_bandits.bandits.ucb.UCB", "cucb": "causal_bandits.bandits.cucb.CUCB",
+              "ducb": "causal_bandits.bandits.ducb.DUCB", "fucb": "causal_bandits.bandits.fucb.FUCB",
+              "fairlinucb": "causal_bandits.bandits.fair_linucb.FairLinUCB"}
 
 
 def algorithm_key(name: str) -> str:
@@ -78,21 +74,21 @@ def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, An
     experiment = instance["experiment"]
     n_ctx, n_arms = len(instance["contexts"]), len(instance["arms"])
     tau = algorithm_tau(name)
-    if name == "ucb":
-        return UCB(n_arms, n_ctx, per_context=config["ucb"]["per_context"])
-    if name == "cucb":
-        return CUCB(CellModel.from_document(instance["models"]["cucb"]))
-    if name == "ducb":
-        return DUCB(CellModel.from_document(instance["models"]["ducb"]))
-    if tau is not None:
+    key = algorithm_key(name)
+    if key not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {name!r} for {experiment}")
+    policy = runs.policy_class(ALGORITHMS[key])
+    if key == "ucb":
+        return policy(n_arms, n_ctx, per_context=config["ucb"]["per_context"])
+    if key in ("cucb", "ducb"):
+        return policy(CellModel.from_document(instance["models"][key]))
+    if key == "fucb":
         f = config["fucb"]
-        return FUCB(CellModel.from_document(instance["models"]["ducb"]), tau, alpha_r=_alpha_r(config, tau),
-                    alpha_c=f["alpha_c"], fallback=f["fallback"], safe_arm=f["safe_arm"].get(experiment))
-    if name == "fairlinucb":
-        f = config["fairlinucb"]
-        return FairLinUCB(np.asarray(instance["linucb_features"]), np.asarray(instance["linucb_group"]),
-                          alpha=f["alpha"], lam=f["lam"], gamma=f["gamma"])
-    raise ValueError(f"unknown algorithm {name!r} for {experiment}")
+        return policy(CellModel.from_document(instance["models"]["ducb"]), tau, alpha_r=_alpha_r(config, tau),
+                      alpha_c=f["alpha_c"], fallback=f["fallback"], safe_arm=f["safe_arm"].get(experiment))
+    f = config["fairlinucb"]
+    return policy(np.asarray(instance["linucb_features"]), np.asarray(instance["linucb_group"]),
+                  alpha=f["alpha"], lam=f["lam"], gamma=f["gamma"])
 
 
 def run_chunk(instance: Mapping[str, Any], algorithm: str, seeds: Sequence[int], config: Mapping[str, Any],
@@ -109,11 +105,12 @@ def run_chunk(instance: Mapping[str, Any], algorithm: str, seeds: Sequence[int],
                    horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=meta)
 
 
-def seed_summary(summaries: Mapping[str, pd.DataFrame], taus: Sequence[float], horizon: int) -> pd.DataFrame:
+def seed_summary(summaries: Mapping[str, Any], taus: Sequence[float], horizon: int):
     """Per (algorithm, seed, tau): final regret, the auditor's unfair counts, F-UCB's uncertified rounds.
 
-    ``summaries`` maps each algorithm to its per-seed run summaries (all chunks).
+    ``summaries`` maps each algorithm to its per-seed run summaries (all chunks, a DataFrame).
     """
+    import pandas as pd  # aggregation only: run jobs do not load pandas
     rows = []
     for algorithm in sorted(summaries):
         frame = summaries[algorithm].sort_values("seed", kind="stable")

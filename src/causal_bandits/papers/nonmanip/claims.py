@@ -46,11 +46,18 @@ def _pomis_claim(graph: str, N: tuple[str, ...], expected, source: str) -> Claim
                  f"POMIS sets of the {graph} graph with N = {n_text}", evaluate)
 
 
+#: Graphs the paper only draws, rebuilt by the SPEC to match what the paper states of them: their
+#: arm counts agree by construction, so the claim checks the reconstruction, not the paper.
+RECONSTRUCTED = {"fig5d": "by construction: the paper does not publish Fig. 5d's graph; the SPEC rebuilt it "
+                          "(§3.5c) so that it gives these counts, so this checks the reconstruction only"}
+
+
 def _arms_claim(graph: str, N: tuple[str, ...], counts, source: str) -> Claim:
     def evaluate(results) -> Verdict:
         got = _case(results, graph, N)["n_arms"]
         ours = (got["BF"], got["MIS"], got["POMIS"])
-        return holds(ours == tuple(counts), "/".join(map(str, counts)), "/".join(map(str, ours)))
+        return holds(ours == tuple(counts), "/".join(map(str, counts)), "/".join(map(str, ours)),
+                     RECONSTRUCTED.get(graph, ""))
 
     return Claim(f"arms-{graph}-N{''.join(N)}", source,
                  f"numbers of BF/MIS/POMIS arms, {graph} with N = {{{','.join(N)}}}", evaluate)
@@ -66,7 +73,6 @@ def _below_paper_scale(row) -> str | None:
     if row["round"] < PAPER_HORIZON or row["n_seeds"] < PAPER_SIMULATIONS:
         return (f"this run has T = {int(row['round'])} and {int(row['n_seeds'])} simulations; the paper's "
                 f"claim is at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} (quick runs lack the power)")
-    return None
     return None
 
 

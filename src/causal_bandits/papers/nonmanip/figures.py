@@ -13,13 +13,12 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
+import seaborn as sns
 from matplotlib.axes import Axes
 
 from causal_bandits.causal.pomis import interventional_border, muct, pomis
 from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
 from causal_bandits.plots import (
-    default_linestyles,
-    default_palette,
     diagram_limits,
     draw_diagram,
     layered_layout,
@@ -37,6 +36,29 @@ PathLike = str | os.PathLike[str]
 __all__ = ["figure1", "figure2", "figure3", "figure4", "figure5", "figure5_optimal_arm", "projection_added_edges"]
 
 PANEL_LETTERS = "abcdefgh"
+#: Fig. 5's legend and colour order of the strategies (seaborn "Set1" in this order; the first is drawn
+#: on top) and of the solvers (TS solid, KL-UCB dashed). ``POMISplus`` is the file-safe key of POMIS+.
+STRATEGY_ORDER = ("POMIS+", "POMIS", "MIS", "BF")
+ALGORITHM_ORDER = ("TS", "KLUCB")
+LABELS = {"POMISplus": "POMIS+", "KLUCB": "KL-UCB"}
+LINESTYLES = {"TS": "-", "KLUCB": "--"}
+
+
+def _rank(value: str) -> tuple[int, str]:
+    """Sort key: strategies and solvers in the paper's order, any other value after them by name."""
+    label = LABELS.get(value, value)
+    for order in (STRATEGY_ORDER, ALGORITHM_ORDER):
+        if label in order or value in order:
+            return order.index(label if label in order else value), label
+    return len(STRATEGY_ORDER), label
+
+
+def palette(strategies: Iterable[str]) -> dict[str, object]:
+    """seaborn "Set1" colours: POMIS+, POMIS, MIS, BF first (fixed), further strategies after, by name."""
+    labels = {s: LABELS.get(s, s) for s in strategies}
+    extra = sorted(set(labels.values()) - set(STRATEGY_ORDER))
+    colours = dict(zip([*STRATEGY_ORDER, *extra], sns.color_palette("Set1", len(STRATEGY_ORDER) + len(extra))))
+    return {s: colours[label] for s, label in labels.items()}
 
 
 def _set_text(names: Iterable[str]) -> str:
@@ -167,7 +189,7 @@ def _strategies(frames: Iterable[pd.DataFrame]) -> tuple[list[str], list[str]]:
     for f in frames:
         strategies |= set(f["strategy"].unique())
         algorithms |= set(f["algorithm"].unique())
-    return sorted(strategies), sorted(algorithms)
+    return sorted(strategies, key=_rank), sorted(algorithms, key=_rank)
 
 
 def figure5(
@@ -190,18 +212,18 @@ def figure5(
     if not agg:
         raise ValueError("figure5 needs at least one aggregated frame")
     strategies, algorithms = _strategies(agg.values())
-    palette, styles = default_palette(strategies), default_linestyles()
+    colours = palette(strategies)
     with paper_style():
         fig = new_figure((7.5, 2.15))
         axes = fig.subplots(1, len(agg) + 1, width_ratios=[1.0] * len(agg) + [1.1])
         for i, (ax, letter, (key, frame)) in enumerate(zip(axes, PANEL_LETTERS, agg.items())):
-            regret_panel(ax, frame, palette=palette, styles=styles, title=_lettered(letter, titles.get(key, key)),
-                         ylabel="Cumulative regret" if i == 0 else "")
+            regret_panel(ax, frame, palette=colours, styles=LINESTYLES, order=_rank, labels=LABELS,
+                         title=_lettered(letter, titles.get(key, key)), ylabel="Cumulative regret" if i == 0 else "")
         letter = PANEL_LETTERS[len(agg)]
         draw_diagram(axes[-1], graph_5d, reward=REWARD, shaded=non_manipulable_5d,
                      title=f"({letter}) graph of ({PANEL_LETTERS[len(agg) - 1]}) [R]")
         _caption(axes[-1], f"shaded: N = {_set_text(non_manipulable_5d)}\n[R] reconstructed graph")
-        handles, labels = legend_handles(strategies, algorithms, palette=palette, styles=styles)
+        handles, labels = legend_handles(strategies, algorithms, palette=colours, styles=LINESTYLES, labels=LABELS)
         fig.legend(handles, labels, loc="outside upper center", ncol=len(labels), frameon=False,
                    handlelength=2.4, columnspacing=1.4)
         save_figure(fig, path_pdf, path_png)
@@ -218,16 +240,16 @@ def figure5_optimal_arm(
     if not agg:
         raise ValueError("figure5_optimal_arm needs at least one aggregated frame")
     strategies, algorithms = _strategies(agg.values())
-    palette, styles = default_palette(strategies), default_linestyles()
+    colours = palette(strategies)
     with paper_style():
         fig = new_figure((7.5, 2.3))
         axes = fig.subplots(1, len(agg), squeeze=False)[0]
         for i, (ax, letter, (key, frame)) in enumerate(zip(axes, PANEL_LETTERS, agg.items())):
-            regret_panel(ax, frame, y="optimal_arm_prob", lo=None, hi=None, palette=palette, styles=styles,
-                         title=_lettered(letter, titles.get(key, key)),
+            regret_panel(ax, frame, y="optimal_arm_prob", lo=None, hi=None, palette=colours, styles=LINESTYLES,
+                         order=_rank, labels=LABELS, title=_lettered(letter, titles.get(key, key)),
                          ylabel="P(optimal arm)" if i == 0 else "")
             ax.set_ylim(0, 1.02)
-        handles, labels = legend_handles(strategies, algorithms, palette=palette, styles=styles)
+        handles, labels = legend_handles(strategies, algorithms, palette=colours, styles=LINESTYLES, labels=LABELS)
         fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False,
                    handlelength=2.4, columnspacing=1.4)
         fig.suptitle("Optimal-arm probability per round — addition, not in the paper (cf. Fig. 5a–c)",

@@ -15,15 +15,13 @@ import numpy as np
 
 from causal_bandits import runs
 from causal_bandits.bandits.engine import linear_grid
-from causal_bandits.bandits.klucb import KLUCB
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
 
 PAPER = "nonmanip"
-#: The solvers of §5, by the names used in configs and run paths.
-ALGORITHMS = {"TS": ThompsonSampling, "KLUCB": KLUCB}
+#: The solvers of §5: names used in configs and run paths -> policy classes (dotted paths).
+ALGORITHMS = {"TS": "causal_bandits.bandits.thompson.ThompsonSampling", "KLUCB": "causal_bandits.bandits.klucb.KLUCB"}
 
 
 def environment(instance: Mapping[str, Any], strategy: str) -> tuple[InterventionArms, np.ndarray]:
@@ -40,7 +38,7 @@ def run_chunk(instance: Mapping[str, Any], *, strategy: str, algorithm: str, see
               record_points: int, trace_path: str, summary_path: str, metadata: Mapping[str, str]) -> None:
     """Simulate one chunk and write its trace and summary Parquet files atomically."""
     env, ids = environment(instance, strategy)
-    runs.run_chunk(ALGORITHMS[algorithm](), env, [RegretTrace(linear_grid(horizon, record_points))], paper=PAPER,
+    runs.run_chunk(runs.policy_class(ALGORITHMS[algorithm])(), env, [RegretTrace(linear_grid(horizon, record_points))], paper=PAPER,
                    experiment=instance["experiment"], strategy=strategy, algorithm=algorithm, seeds=seeds,
                    horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=metadata,
                    arm_ids=ids)
