@@ -16,7 +16,7 @@ has these hooks (no stopping policies here: CN-UCB never stops a seed).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -45,9 +45,11 @@ class NoiseBuffer:
         return out
 
 
-def simulate_blocks(policy, env, streams: Streams, horizon: int, recorders: Sequence[Recorder] = ()) -> Run:
+def simulate_blocks(policy, env, streams: Streams, horizon: int, recorders: Sequence[Recorder] = (),
+                    stop: Callable[[], bool] | None = None) -> Run:
     """Run ``policy`` in ``env`` for every seed of ``streams`` over ``horizon`` rounds, in blocks where
-    the policy allows (see the module docstring)."""
+    the policy allows (see the module docstring); ``stop()``, checked before each step, ends the run
+    early (e.g. discovery-only runs: when no seed is still searching)."""
     seeds = np.asarray(streams.seeds, dtype=np.int64)
     n, W = seeds.size, env.noise_width
     rows = np.arange(n)
@@ -63,7 +65,7 @@ def simulate_blocks(policy, env, streams: Streams, horizon: int, recorders: Sequ
     observed = getattr(policy, "observed", lambda t: None)
     block = getattr(policy, "block", None)
     t = 1
-    while t <= horizon:
+    while t <= horizon and not (stop is not None and stop()):
         length = min(block(t), horizon - t + 1) if block is not None else 1
         u = noise.take(length)
         contexts = env.contexts(t, u[:, 0], rows)
