@@ -78,7 +78,7 @@ def exact_readings(section: Mapping[str, Any]) -> list[dict[str, Any]]:
     for order in ("reverse_topological", "index"):
         _count(rows, "random polytrees: component order (A7)", order,
                [_outcome(i, "forest", Reading(component_order=order)) for i in polytrees])
-    cases = [F.path_power(n, k, mcs_start=s, reward_node=x) for n in (6, 8, 10) for k in (1, 2, 3)
+    cases = [F.path_power(n, k, mcs_start=s, reward_node=x) for n in cfg["path_power_n"] for k in (1, 2, 3)
              for s in range(n) for x in range(n)]
     for rules in ("corrected", "literal"):
         _count(rows, "path_power: clique rules (A8)", rules,

@@ -100,7 +100,7 @@ def figV1(aggs: Mapping[str, pd.DataFrame], summaries: Mapping[str, pd.DataFrame
     heights = sorted({cells[c]["h"] for c in tree_cells})
     chosen = [h for h in heights if h in (4, 6, 8)] or heights[:3]
     with paper_style():
-        fig = new_figure((3.0 * len(chosen), 2.4 * len(regimes)))
+        fig = new_figure((max(3.0 * len(chosen), 6.0), 2.4 * len(regimes)))
         for r, regime in enumerate(regimes):
             for c, h in enumerate(chosen):
                 cell = f"V2-tree{regime}-h{h}"
@@ -122,7 +122,7 @@ def figV2(table: pd.DataFrame, pdf: PathLike, png: PathLike, K: int = 2) -> None
     trees = table[table["family"] == "tree"]
     regimes = sorted(trees["regime"].unique())
     with paper_style():
-        fig = new_figure((3.4 * len(regimes), 2.6))
+        fig = new_figure((max(3.4 * len(regimes), 6.0), 2.6))
         for i, regime in enumerate(regimes):
             ax = fig.add_subplot(1, len(regimes), i + 1)
             sub = trees[trees["regime"] == regime]
@@ -179,7 +179,7 @@ def figV4(table: pd.DataFrame, cells: Mapping[str, Any], pdf: PathLike, png: Pat
     sub["k"] = [cells[c]["k"] for c in sub["cell"]]
     ks = sorted(sub["k"].unique())
     with paper_style():
-        fig = new_figure((3.0 * len(ks), 2.6))
+        fig = new_figure((max(3.0 * len(ks), 6.0), 2.6))
         for i, k in enumerate(ks):
             ax = fig.add_subplot(1, len(ks), i + 1)
             for label in ("CN-UCB", "CN-UCB (literal Alg. 7/8)", "UCB", "Oracle-UCB"):
@@ -198,7 +198,7 @@ def figV5(frame: pd.DataFrame, bound: float, pdf: PathLike, png: PathLike) -> No
     per = frame.groupby(["theorem", "algorithm", "j", "k"], sort=True)["final_regret"].mean().reset_index()
     theorems = sorted(per["theorem"].unique())
     with paper_style():
-        fig = new_figure((3.6 * len(theorems), 2.6))
+        fig = new_figure((max(3.6 * len(theorems), 6.0), 2.6))
         for i, th in enumerate(theorems):
             ax = fig.add_subplot(1, len(theorems), i + 1)
             sub = per[per["theorem"] == th]
@@ -221,7 +221,7 @@ def figV6(frame: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
     """V6: success rate of discovery against c_B, one line per n, one panel per (regime, delta)."""
     keys = sorted({(r, d) for r, d in zip(frame["regime"], frame["delta"])})
     with paper_style():
-        fig = new_figure((3.0 * len(keys), 2.4))
+        fig = new_figure((max(3.0 * len(keys), 6.0), 2.4))
         for i, (regime, delta) in enumerate(keys):
             ax = fig.add_subplot(1, len(keys), i + 1)
             sub = frame[(frame["regime"] == regime) & (frame["delta"] == delta)]
