@@ -173,3 +173,18 @@ def test_discovery_bounds_and_documents():
     assert doc["correct"] and doc["discovery_rounds"] == 11 * 1143 and doc["central_sequence"] == [1, 2, 2]
     info = derived(fig)
     assert info["B"] == 1143 and info["d_max"] == 3 and info["best_arms"] == [[6, 1]]
+
+
+def test_every_printed_reading_at_once_still_ends():
+    """Reading.literal(): Alg. 6's ">= 1/2" walk, q <- 1 resets, no final return, index order, printed
+    Alg. 7/8. Every run ends (answer, wrong answer or flagged non-termination), none hangs."""
+    for inst, algorithm in [(F.figure1(), "tree"), (F.forest(2, 2, rng=np.random.default_rng(0)), "forest"),
+                            (F.path_power(8, 2, rng=np.random.default_rng(1)), "general")]:
+        result = discover(inst, algorithm, Reading.literal())
+        assert result.nonterminating or result.target is None or len(result.target) >= 1
+    chain = Instance("chain4", "test", {}, ("X1", "X2", "X3", "X4"), ((), (0,), (1,), (2,)),
+                     tuple(F.regime_table("A", k, 2, F.REGIME_A) for k in (0, 1, 1, 1)), 2, (0, 1), 3,
+                     np.array([0.0, 1.0]))
+    assert discover(chain).target == (3,)
+    walk = discover(chain, reading=Reading(central="walk_literal"))  # X2 and X3 tie at half the weight
+    assert walk.nonterminating and "revisits" in walk.steps[-1].note

@@ -34,6 +34,7 @@ import numpy as np
 from causal_bandits.bandits.ucb1 import ArmLists
 from causal_bandits.causal.cn_ucb_discovery import DiscoveryInputs, cn_ucb_discovery
 from causal_bandits.causal.intervention_batches import DiscoveryResult, Estimate, Reading, Request
+from causal_bandits.errors import ConfigError
 from causal_bandits.rng import SeedStreams
 
 
@@ -45,6 +46,8 @@ class CNUCB:
     def __init__(self, inputs: Sequence[DiscoveryInputs], *, algorithm: str = "tree", reading: Reading = Reading(),
                  c: float = 1.0, sigma: float = 1.0, fallback_arms: str = "all"):
         self.inputs, self.algorithm, self.reading = list(inputs), algorithm, reading
+        if fallback_arms not in ("all", "interventions"):
+            raise ConfigError(f"fallback_arms = {fallback_arms!r}; use 'all' (nK + 1 arms) or 'interventions' (nK)")
         self.fallback_arms = fallback_arms
         self._ucb = ArmLists(c, sigma)
         for inp in self.inputs:  # fail on bad input now, not at the first batch
