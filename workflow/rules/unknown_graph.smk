@@ -181,7 +181,9 @@ rule unknown_graph_tables:
         code=script_code("unknown_graph_tables.py"),
     output:
         regret="results/unknown_graph/final_regret.parquet",
-        **{f"{t}_{ext}": f"figures/unknown_graph/{t}.{ext}" for t in UG_TABLES[1:] for ext in ("csv", "md")},
+        **{f"{t}_{ext}": report(f"figures/unknown_graph/{t}.{ext}", caption="../report/unknown_graph_validation.rst",
+                                category="unknown_graph") if ext == "csv" else f"figures/unknown_graph/{t}.{ext}"
+           for t in UG_TABLES[1:] for ext in ("csv", "md")},
     params:
         section=UG,
     log:
@@ -197,7 +199,9 @@ rule unknown_graph_figures:
         regret="results/unknown_graph/final_regret.parquet",
         code=script_code("unknown_graph_figures.py"),
     output:
-        **{f"{f}_{ext}": f"figures/unknown_graph/{f}.{ext}" for f in UG_FIGURES[1:] for ext in ("pdf", "png")},
+        **{f"{f}_{ext}": report(f"figures/unknown_graph/{f}.{ext}", caption="../report/unknown_graph_validation.rst",
+                                category="unknown_graph") if ext == "pdf" else f"figures/unknown_graph/{f}.{ext}"
+           for f in UG_FIGURES[1:] for ext in ("pdf", "png")},
     params:
         section=UG,
     log:
