@@ -16,6 +16,7 @@ from causal_bandits.bandits.oam_pcb import OAMPCB, allocation
 from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.bandits.ucb_pcb import UCBPCB
 from causal_bandits.papers.bounds import runs as bounds_online
+from causal_bandits.papers.bounds import tables as bounds_tables
 from causal_bandits.rng import SeedStreams
 from engine_helpers import simulate_trace
 
@@ -213,6 +214,6 @@ def test_oam_pcb_runs_and_keeps_its_statistics():
 def test_final_table_ranks_algorithms():
     agg = pd.DataFrame({"algorithm": ["linucb", "linucb", "linucb_pcb", "linucb_pcb"], "round": [1, 10, 1, 10],
                         "n_seeds": 4, "mean_cum_regret": [0.1, 5.0, 0.0, 2.0], "sd_cum_regret": [0.0, 2.0, 0.0, 1.0]})
-    table = bounds_online.final_table(agg, ["linucb_pcb", "linucb"])
+    table = bounds_tables.final_table(agg, ["linucb_pcb", "linucb"])
     assert table["algorithm"].tolist() == ["LinUCB-PCB", "LinUCB"]
     assert table["rank"].tolist() == [1, 2] and table["se_R_T"].tolist() == [0.5, 1.0]

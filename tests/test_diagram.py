@@ -179,3 +179,19 @@ def test_projection_equals_one_node_marginalisation(G, data):
     assert projected == stepwise
     for v in keep:
         assert projected.ancestors(v) == G.ancestors(v) & keep
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 9), st.data())
+def test_topological_order_is_networkx_lexicographical_order(n, data):
+    import networkx as nx
+
+    nodes = [f"V{i}" for i in range(n)]
+    pairs = [(nodes[i], nodes[j]) for i in range(n) for j in range(i + 1, n)]
+    edges = data.draw(st.lists(st.sampled_from(pairs), unique=True, max_size=len(pairs)))
+    order = data.draw(st.permutations(nodes))  # edges point forward in a random order of the nodes
+    rank = {v: k for k, v in enumerate(order)}
+    edges = [(a, b) if rank[a] < rank[b] else (b, a) for a, b in edges]
+    g = nx.DiGraph(edges)
+    g.add_nodes_from(nodes)
+    assert CausalDiagram(nodes, edges).topological_order() == tuple(nx.lexicographical_topological_sort(g))

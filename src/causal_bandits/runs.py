@@ -18,6 +18,7 @@ import numpy as np
 
 from causal_bandits import store
 from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, Streams, simulate
+from causal_bandits.logs import since_process_start
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,8 @@ def run_chunk(policy: Policy, env: Environment, recorders: Sequence[Recorder], *
     plays a subset of the experiment's arms reports arms by their id in the full list).
     """
     seeds = np.asarray(seeds, dtype=np.int64)
+    wall, cpu = since_process_start()
+    log.info("start-up: %.2f s wall, %.2f s CPU from process start to the first round", wall, cpu)
     start = time.perf_counter()
     run = simulate(policy, env, Streams(paper, streams_key or experiment, seeds), horizon, recorders)
     elapsed = time.perf_counter() - start

@@ -13,7 +13,7 @@ TARGETS["nonmanip"] = [
 # Rule-level, not global: other papers use wildcards of the same names with other values.
 NONMANIP_WILDCARDS = {
     "graph": "|".join(NONMANIP_GRAPHS),
-    "panel": "|".join(NONMANIP_PANELS),
+    "experiment": "|".join(NONMANIP_PANELS),  # an experiment is a Figure 5 panel
     "strategy": "BF|MIS|POMIS",
     "algorithm": "TS|KLUCB",
     "chunk": r"\d+",
@@ -37,15 +37,15 @@ rule nonmanip_arm_sets:
 rule nonmanip_instance:
     """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
     input:
         script_code("nonmanip_instance.py"),
     output:
-        "results/nonmanip/instances/{panel}.json",
+        "results/nonmanip/instances/{experiment}.json",
     params:
-        panel=lambda wc: NONMANIP["panels"][wc.panel],
+        panel=lambda wc: NONMANIP["panels"][wc.experiment],
     log:
-        "logs/nonmanip_instance/{panel}.log",
+        "logs/nonmanip_instance/{experiment}.log",
     script:
         "../scripts/nonmanip_instance.py"
 
@@ -53,7 +53,7 @@ rule nonmanip_instance:
 rule nonmanip_run:
     """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
     wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
         strategy=NONMANIP_WILDCARDS["strategy"],
         algorithm=NONMANIP_WILDCARDS["algorithm"],
         chunk=NONMANIP_WILDCARDS["chunk"],
@@ -82,7 +82,7 @@ def nonmanip_run_files(wildcards):
     return {
         f"{s}/{a}": expand(
             run_path("nonmanip"),
-            experiment=wildcards.panel,
+            experiment=wildcards.experiment,
             strategy=s,
             algorithm=a,
             chunk=range(len(NONMANIP_CHUNKS)),
@@ -95,16 +95,16 @@ def nonmanip_run_files(wildcards):
 rule nonmanip_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
     input:
         unpack(nonmanip_run_files),
-        instance="results/nonmanip/instances/{panel}.json",
+        instance="results/nonmanip/instances/{experiment}.json",
         code=script_code("nonmanip_aggregate.py"),
     output:
-        agg="results/nonmanip/agg/{panel}.parquet",
-        identical="results/nonmanip/agg/{panel}.identical.json",
+        agg="results/nonmanip/agg/{experiment}.parquet",
+        identical="results/nonmanip/agg/{experiment}.identical.json",
     log:
-        "logs/nonmanip_aggregate/{panel}.log",
+        "logs/nonmanip_aggregate/{experiment}.log",
     script:
         "../scripts/nonmanip_aggregate.py"
 
@@ -112,8 +112,8 @@ rule nonmanip_aggregate:
 rule nonmanip_table1:
     """Table 1: mean cumulative regret at T, ours beside the paper's."""
     input:
-        agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
-        instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
+        agg=expand("results/nonmanip/agg/{experiment}.parquet", experiment=NONMANIP_PANELS),
+        instances=expand("results/nonmanip/instances/{experiment}.json", experiment=NONMANIP_PANELS),
         code=script_code("nonmanip_table1.py"),
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
@@ -127,8 +127,8 @@ rule nonmanip_table1:
 rule nonmanip_figure5:
     """Figure 5: cumulative regret per panel (a-c) and the Fig. 5d graph (d)."""
     input:
-        agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
-        instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
+        agg=expand("results/nonmanip/agg/{experiment}.parquet", experiment=NONMANIP_PANELS),
+        instances=expand("results/nonmanip/instances/{experiment}.json", experiment=NONMANIP_PANELS),
         code=script_code("nonmanip_figure5.py"),
     output:
         pdf=report("figures/nonmanip/figure5.pdf", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
@@ -161,9 +161,9 @@ rule nonmanip_claims:
     """Each claim of the paper evaluated on our results."""
     input:
         arm_sets=expand("results/nonmanip/arm_sets/{graph}.json", graph=NONMANIP_GRAPHS),
-        instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
-        agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
-        identical=expand("results/nonmanip/agg/{panel}.identical.json", panel=NONMANIP_PANELS),
+        instances=expand("results/nonmanip/instances/{experiment}.json", experiment=NONMANIP_PANELS),
+        agg=expand("results/nonmanip/agg/{experiment}.parquet", experiment=NONMANIP_PANELS),
+        identical=expand("results/nonmanip/agg/{experiment}.identical.json", experiment=NONMANIP_PANELS),
         table1="figures/nonmanip/table1.csv",
         code=script_code("nonmanip_claims.py"),
     output:

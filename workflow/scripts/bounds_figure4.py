@@ -5,6 +5,7 @@ from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.bounds import figures as bounds_figures
 from causal_bandits.papers.bounds import runs as bounds_runs
+from causal_bandits.papers.bounds import tables as bounds_tables
 
 online = snakemake.params.online
 with logged(snakemake.log[0]):
@@ -12,5 +13,5 @@ with logged(snakemake.log[0]):
     algorithms = list(bounds_runs.FIGURE4)
     subtitle = f"{snakemake.params.scale}, α = {online['alpha']:g}"
     bounds_figures.figure4(agg, algorithms, snakemake.output.pdf, snakemake.output.png, subtitle=subtitle)
-    final = bounds_runs.final_table(agg, algorithms)
+    final = bounds_tables.final_table(agg, algorithms)
     store.write_atomic(snakemake.output.final, lambda tmp: final.to_csv(tmp, index=False, float_format="%.4f"))

@@ -1,4 +1,5 @@
 """Rule bounds_run: one seed chunk of one algorithm in one setting, to the run store."""
+import numpy as np
 import pyarrow.parquet as pq
 
 from causal_bandits import store
@@ -11,8 +12,8 @@ with logged(snakemake.log[0]):
     summary = store.read_json(inp.summary)
     contexts = None
     if "full" in inp.keys():  # context_source: offline_rows (SPEC A8)
-        full = pq.read_table(inp.full, columns=exact["context"]).to_pandas()
-        contexts = bounds_runs.context_index(full.to_numpy()[: p.horizon])
+        full = pq.read_table(inp.full, columns=exact["context"])
+        contexts = bounds_runs.context_index(np.column_stack([full[c].to_numpy() for c in exact["context"]])[: p.horizon])
     science = {"horizon": p.horizon, "online": p.online, "appendix": p.appendix, "alpha": p.alpha,
                "record_points": p.record_points}
     bounds_runs.run_chunk(
@@ -23,7 +24,7 @@ with logged(snakemake.log[0]):
         summary_path=snakemake.output.summary,
         metadata={**store.provenance(science), "alpha": str(p.alpha)},
         exact=exact,
-        estimates=pq.read_table(inp.estimates).to_pandas(),
+        estimates=pq.read_table(inp.estimates),
         noncontextual={"means": exact["interventional_means"], **summary["noncontextual_bounds"]},
         online=p.online,
         appendix=p.appendix,

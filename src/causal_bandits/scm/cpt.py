@@ -23,14 +23,14 @@ from functools import cached_property
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
-import pandas as pd
 
 from causal_bandits.errors import ConfigError, DataError
 from causal_bandits.scm.diagram import CausalDiagram
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # networkx and pandas load on first use: jobs that only need configurations() skip them
+    import networkx as nx
+    import pandas as pd
     from pgmpy.factors.discrete import DiscreteFactor
     from pgmpy.models import DiscreteBayesianNetwork
 
@@ -129,6 +129,8 @@ class CPTModel:
         return cls(variables, **{role: config[role] for role in ROLES})
 
     def _check(self) -> None:
+        import networkx as nx
+
         names = set(self.variables)
         dag = nx.DiGraph()
         dag.add_nodes_from(names)
@@ -174,6 +176,8 @@ class CPTModel:
     @cached_property
     def dag(self) -> nx.DiGraph:
         """The DAG over all variables, latent ones and the selection node included."""
+        import networkx as nx
+
         g = nx.DiGraph()
         g.add_nodes_from(self.variables)
         g.add_edges_from((p, v.name) for v in self.variables.values() for p in v.parents)
@@ -182,6 +186,8 @@ class CPTModel:
     @cached_property
     def order(self) -> tuple[str, ...]:
         """A topological order (alphabetical among ties)."""
+        import networkx as nx
+
         return tuple(nx.lexicographical_topological_sort(self.dag))
 
     @property
@@ -205,6 +211,8 @@ class CPTModel:
     # ------------------------------------------------------------------------------- sampling
     def sample(self, rng: np.random.Generator, n: int) -> pd.DataFrame:
         """``n`` i.i.d. rows of every variable (int8 columns in topological order)."""
+        import pandas as pd
+
         noise = rng.random((n, len(self.order)))
         values: dict[str, np.ndarray] = {}
         for j, name in enumerate(self.order):

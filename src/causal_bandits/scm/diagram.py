@@ -5,16 +5,18 @@ a bidirected edge V_i ↔ V_j when an unobserved confounder enters both f_i and 
 "Structural Causal Bandits with Non-Manipulable Variables", AAAI-19, §Preliminaries; same notation in
 their NeurIPS-18 "Structural Causal Bandits: Where to Intervene?", §2). The directed part is backed by
 a frozen :class:`networkx.DiGraph`; bidirected edges are a separate set (and a frozen undirected
-:class:`networkx.Graph` whose connected components are the c-components).
+:class:`networkx.Graph` whose connected components are the c-components). Both graphs are built on
+first use: constructing a diagram, its parents and children and its topological order need no
+networkx (run jobs that only sample an SCM never import it).
 """
 
 from __future__ import annotations
 
+import graphlib
+import heapq
 from collections.abc import Iterable, Mapping
 from itertools import combinations
 from typing import Any
-
-import networkx as nx
 
 from causal_bandits.errors import DiagramError
 
@@ -54,13 +56,18 @@ def _checked_nodes(nodes: Iterable[str]) -> set[str]:
     return seen
 
 
-def _check_acyclic(dag: nx.DiGraph) -> None:
+def _check_acyclic(nodes: Iterable[str], arrows: Iterable[tuple[str, str]]) -> None:
+    sorter = graphlib.TopologicalSorter({v: () for v in nodes})
+    for a, b in arrows:
+        sorter.add(b, a)
     try:
-        cycle = nx.find_cycle(dag)
-    except nx.NetworkXNoCycle:
-        return
-    path = " -> ".join([a for a, _ in cycle] + [cycle[0][0]])
-    raise DiagramError(f"directed cycle {path}; remove one of its edges (a causal diagram is acyclic)")
+        sorter.prepare()
+    except graphlib.CycleError:
+        import networkx as nx  # the message names the cycle the way networkx walks it
+
+        cycle = nx.find_cycle(nx.DiGraph(list(arrows)))
+        path = " -> ".join([a for a, _ in cycle] + [cycle[0][0]])
+        raise DiagramError(f"directed cycle {path}; remove one of its edges (a causal diagram is acyclic)") from None
 
 
 class CausalDiagram:
@@ -72,7 +79,7 @@ class CausalDiagram:
     Set-valued queries accept one node or an iterable of nodes and return a ``frozenset``.
     """
 
-    __slots__ = ("_nodes", "_directed", "_bidirected", "_dag", "_confounding")
+    __slots__ = ("_nodes", "_node_set", "_directed", "_bidirected", "_parents", "_children", "_graphs")
 
     def __init__(
         self, nodes: Iterable[str], directed: Iterable[Any] = (), bidirected: Iterable[Any] = ()
@@ -80,22 +87,40 @@ class CausalDiagram:
         seen = _checked_nodes(nodes)
         arrows = {_checked_edge(seen, "directed", e) for e in directed}
         confounded = {frozenset(_checked_edge(seen, "bidirected", e)) for e in bidirected}
-        dag = nx.DiGraph()
-        dag.add_nodes_from(seen)
-        dag.add_edges_from(arrows)
-        _check_acyclic(dag)
-        confounding = nx.Graph()
-        confounding.add_nodes_from(seen)
-        confounding.add_edges_from(tuple(e) for e in confounded)
+        _check_acyclic(seen, arrows)
         set_ = object.__setattr__
         set_(self, "_nodes", tuple(sorted(seen)))
+        set_(self, "_node_set", frozenset(seen))
         set_(self, "_directed", frozenset(arrows))
         set_(self, "_bidirected", frozenset(confounded))
-        set_(self, "_dag", nx.freeze(dag))
-        set_(self, "_confounding", nx.freeze(confounding))
+        set_(self, "_parents", {v: frozenset(a for a, b in arrows if b == v) for v in seen})
+        set_(self, "_children", {v: frozenset(b for a, b in arrows if a == v) for v in seen})
+        set_(self, "_graphs", None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("CausalDiagram is immutable; derive a new diagram instead")
+
+    def _networkx(self):
+        """(frozen DiGraph of the directed edges, frozen Graph of the bidirected ones), built once."""
+        if self._graphs is None:
+            import networkx as nx
+
+            dag = nx.DiGraph()
+            dag.add_nodes_from(self._nodes)
+            dag.add_edges_from(self._directed)
+            confounding = nx.Graph()
+            confounding.add_nodes_from(self._nodes)
+            confounding.add_edges_from(tuple(e) for e in self._bidirected)
+            object.__setattr__(self, "_graphs", (nx.freeze(dag), nx.freeze(confounding)))
+        return self._graphs
+
+    @property
+    def _dag(self):
+        return self._networkx()[0]
+
+    @property
+    def _confounding(self):
+        return self._networkx()[1]
 
     # ----------------------------------------------------------------------------------- basics
     @property
@@ -119,26 +144,30 @@ class CausalDiagram:
             raise DiagramError(f"expected a node name or a list of names, got {vs!r}")
         names = [vs] if isinstance(vs, str) else list(vs)
         for v in names:
-            if not isinstance(v, str) or v not in self._dag:
+            if not isinstance(v, str) or v not in self._node_set:
                 raise DiagramError(f"unknown node {v!r}; use one of the diagram's nodes {list(self._nodes)}")
         return frozenset(names)
 
     # ---------------------------------------------------------------------------- family (§Prel.)
     def parents(self, vs: Nodes) -> frozenset[str]:
         """pa(vs) = ⋃_{v ∈ vs} pa(v) (the argument is not added, but members can be parents of others)."""
-        return frozenset(p for v in self.node_set(vs) for p in self._dag.predecessors(v))
+        return frozenset(p for v in self.node_set(vs) for p in self._parents[v])
 
     def children(self, vs: Nodes) -> frozenset[str]:
         """ch(vs) = ⋃_{v ∈ vs} ch(v)."""
-        return frozenset(c for v in self.node_set(vs) for c in self._dag.successors(v))
+        return frozenset(c for v in self.node_set(vs) for c in self._children[v])
 
     def ancestors(self, vs: Nodes) -> frozenset[str]:
         """An(vs): ancestors including ``vs`` itself."""
+        import networkx as nx
+
         names = self.node_set(vs)
         return names.union(*(nx.ancestors(self._dag, v) for v in names))
 
     def descendants(self, vs: Nodes) -> frozenset[str]:
         """De(vs): descendants including ``vs`` itself."""
+        import networkx as nx
+
         names = self.node_set(vs)
         return names.union(*(nx.descendants(self._dag, v) for v in names))
 
@@ -147,16 +176,31 @@ class CausalDiagram:
         if not isinstance(v, str):
             raise DiagramError(f"c_component takes one node name, got {v!r}; pass a single string")
         self.node_set(v)
+        import networkx as nx
+
         return frozenset(nx.node_connected_component(self._confounding, v))
 
     def c_components(self) -> list[frozenset[str]]:
         """CC(G): the partition of V by bidirected connectivity, ordered by (size, sorted names)."""
+        import networkx as nx
+
         components = [frozenset(c) for c in nx.connected_components(self._confounding)]
         return sorted(components, key=lambda c: (len(c), sorted(c)))
 
     def topological_order(self) -> tuple[str, ...]:
         """Kahn's algorithm on the directed part, ties broken alphabetically (SPEC §2.1)."""
-        return tuple(nx.lexicographical_topological_sort(self._dag))
+        indegree = {v: len(self._parents[v]) for v in self._nodes}
+        ready = [v for v in self._nodes if not indegree[v]]
+        heapq.heapify(ready)
+        order = []
+        while ready:  # Kahn's algorithm, smallest name first (networkx's lexicographical order)
+            v = heapq.heappop(ready)
+            order.append(v)
+            for c in self._children[v]:
+                indegree[c] -= 1
+                if not indegree[c]:
+                    heapq.heappush(ready, c)
+        return tuple(order)
 
     # ------------------------------------------------------------------------ derived diagrams
     def do(self, xs: Nodes) -> CausalDiagram:
@@ -197,6 +241,8 @@ class CausalDiagram:
 
         def reach(v: str) -> set[str]:
             """Kept nodes reachable from v by a directed path of length ≥ 1 through hidden nodes."""
+            import networkx as nx
+
             via = {v} | nx.descendants(self._dag.subgraph(hidden | {v}), v)
             return {c for u in via for c in self._dag.successors(u) if c in kept}
 

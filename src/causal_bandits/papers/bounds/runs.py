@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from causal_bandits import runs
 from causal_bandits.bandits.engine import Run, Streams, linear_grid, simulate
@@ -46,10 +45,13 @@ def coordinates(setting: str) -> tuple[str, str]:
     return ("appendix", "default") if setting == "appendix" else ("online", setting)
 
 
-def grid(frame: pd.DataFrame, column: str) -> np.ndarray:
-    """A per-cell column of the estimates as an array (n_contexts, n_arms)."""
-    ordered = frame.sort_values(["context", "arm"])
-    return ordered[column].to_numpy(float).reshape(ordered["context"].nunique(), ordered["arm"].nunique())
+def grid(estimates: Mapping[str, Any], column: str) -> np.ndarray:
+    """A per-cell column of the estimates (a table: pyarrow, pandas or a dict of columns) as an array
+    (n_contexts, n_arms)."""
+    context, arm = (np.asarray(estimates[c], dtype=np.int64) for c in ("context", "arm"))
+    order = np.lexsort((arm, context))
+    values = np.asarray(estimates[column], dtype=float)[order]
+    return values.reshape(np.unique(context).size, np.unique(arm).size)
 
 
 def context_index(values: np.ndarray) -> np.ndarray:
@@ -57,13 +59,13 @@ def context_index(values: np.ndarray) -> np.ndarray:
     return config_index(values)
 
 
-def warm_counts(frame: pd.DataFrame, weight: str | int) -> np.ndarray:
+def warm_counts(frame: Mapping[str, Any], weight: str | int) -> np.ndarray:
     """n0(c, a) of the warm start (SPEC §2.6): the selected-row counts, or a constant per non-empty cell."""
     counts = grid(frame, "n_sel")
     return counts if weight == "cell_count" else np.where(counts > 0, float(weight), 0.0)
 
 
-def contextual_policy(name: str, estimates: pd.DataFrame, online: Mapping[str, Any], alpha: float,
+def contextual_policy(name: str, estimates: Mapping[str, Any], online: Mapping[str, Any], alpha: float,
                       appendix: Mapping[str, Any], horizon: int):
     """The policy object of a contextual algorithm."""
     n_ctx, n_arms = grid(estimates, "bce_ub").shape
@@ -82,7 +84,7 @@ def contextual_policy(name: str, estimates: pd.DataFrame, online: Mapping[str, A
     return runs.policy_class(ALGORITHMS[name])(features, **kw)
 
 
-def job(name: str, *, exact: Mapping[str, Any], estimates: pd.DataFrame, noncontextual: Mapping[str, Any],
+def job(name: str, *, exact: Mapping[str, Any], estimates: Mapping[str, Any], noncontextual: Mapping[str, Any],
         online: Mapping[str, Any], appendix: Mapping[str, Any], alpha: float, horizon: int,
         contexts: np.ndarray | None = None):
     """(policy, environment, streams key) of algorithm ``name``; ``contexts`` fixes the context sequence (A8).
@@ -110,17 +112,3 @@ def run_chunk(name: str, *, experiment: str, strategy: str, seeds: Sequence[int]
     runs.run_chunk(policy, env, [RegretTrace(linear_grid(horizon, record_points))], paper=PAPER,
                    experiment=experiment, strategy=strategy, algorithm=name, seeds=seeds, horizon=horizon,
                    trace_path=trace_path, summary_path=summary_path, metadata=metadata, streams_key=streams_key)
-
-
-def final_table(agg: pd.DataFrame, algorithms: Sequence[str]) -> pd.DataFrame:
-    """Mean cumulative regret at the horizon per algorithm, with its standard error and rank."""
-    rows = []
-    for name in algorithms:
-        sel = agg[agg["algorithm"] == name]
-        last = sel.loc[sel["round"].idxmax()]
-        rows.append({"algorithm": LABELS[name], "T": int(last["round"]), "n_runs": int(last["n_seeds"]),
-                     "mean_R_T": last["mean_cum_regret"], "se_R_T": last["sd_cum_regret"] / np.sqrt(last["n_seeds"]),
-                     "sd_R_T": last["sd_cum_regret"]})
-    frame = pd.DataFrame(rows)
-    frame["rank"] = frame["mean_R_T"].rank(method="min").astype(int)
-    return frame

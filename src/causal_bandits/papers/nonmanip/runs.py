@@ -15,9 +15,10 @@ import numpy as np
 
 from causal_bandits import runs
 from causal_bandits.bandits.engine import linear_grid
+from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.scm.diagram import CausalDiagram
-from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
+from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 PAPER = "nonmanip"
 #: The solvers of §5: names used in configs and run paths -> policy classes (dotted paths).

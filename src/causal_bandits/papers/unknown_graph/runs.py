@@ -10,6 +10,7 @@ lower-bound family (Thm 4 or 5) with one algorithm over all its nK + 1 instances
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ import pyarrow as pa
 from causal_bandits import runs, store
 from causal_bandits.bandits.engine import Streams, linear_grid
 from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.logs import since_process_start
 from causal_bandits.causal.intervention_batches import Reading
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
@@ -27,6 +29,7 @@ from causal_bandits.papers.unknown_graph.instance import Instance
 from causal_bandits.papers.unknown_graph.loop import simulate_blocks
 from causal_bandits.rng import generator
 
+log = logging.getLogger(__name__)
 PAPER = "unknown_graph"
 #: Algorithm names in run paths -> policy classes. CNUCB_literal is CN-UCB under the printed rules
 #: of Alg. 7/8 (SPEC A8); Oracle is UCB1 on the true X_R's arms.
@@ -100,6 +103,8 @@ def run_chunk(section: Mapping[str, Any], *, cell: str, spec: Mapping[str, Any],
     insts = [instance(cell, spec, s) for s in seeds]
     cn_algorithm = CN_ALGORITHM[spec["family"]]
     policy = policy_for(algorithm, section, insts, cn_algorithm)
+    wall, cpu = since_process_start()
+    log.info("start-up: %.2f s wall, %.2f s CPU from process start to the first round", wall, cpu)
     run = simulate_blocks(policy, SCMEnvironment(insts), Streams(PAPER, cell, seeds), horizon,
                           [RegretTrace(record_grid(horizon, record_points))])
     run.summary["unknown_graph_reward_node"] = np.array([i.reward_node for i in insts], dtype=np.int64)

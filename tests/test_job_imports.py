@@ -1,0 +1,32 @@
+"""Run jobs import only what they use: no pandas, pgmpy, seaborn or networkx where a job does not need
+them (start-up is measured from every job's log, see benchmarks/job_startup.py; this only pins the modules)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("pandas", "pgmpy", "seaborn", "matplotlib", "networkx", "scipy.optimize", "snakemake")
+
+# A job's imports, as its workflow script and run module make them (the policy class on demand).
+JOBS = {
+    "nonmanip TS": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.thompson.ThompsonSampling"),
+    "nonmanip KLUCB": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.klucb.KLUCB"),
+    "bounds LinUCB": ("causal_bandits.papers.bounds.runs", "causal_bandits.bandits.linucb.LinUCB"),
+    "fairness F-UCB": ("causal_bandits.papers.fairness.runs", "causal_bandits.bandits.fucb.FUCB"),
+}
+
+
+@pytest.mark.parametrize("job", sorted(JOBS))
+def test_run_jobs_import_no_heavy_library_they_do_not_use(job):
+    module, policy = JOBS[job]
+    code = (f"import sys, json, {module} as m, causal_bandits.logs, causal_bandits.store\n"
+            f"from causal_bandits.runs import policy_class\npolicy_class({policy!r})\n"
+            f"print(json.dumps(sorted({{n.split('.')[0] if n.split('.')[0] != 'scipy' else n for n in sys.modules}})))")
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                           check=True).stdout))
+    unwanted = {h for h in HEAVY if h in loaded}
+    assert not unwanted, f"{job} imports {sorted(unwanted)}"
