@@ -188,3 +188,11 @@ def test_every_printed_reading_at_once_still_ends():
     assert discover(chain).target == (3,)
     walk = discover(chain, reading=Reading(central="walk_literal"))  # X2 and X3 tie at half the weight
     assert walk.nonterminating and "revisits" in walk.steps[-1].note
+
+
+def test_sampled_discovery_rows_do_not_depend_on_the_seed_chunks():
+    from causal_bandits.papers.unknown_graph.discovery_checks import sampled_discovery
+
+    row = sampled_discovery("B", 3, 0.1, 0.1, 12, chunk=12)
+    assert row == sampled_discovery("B", 3, 0.1, 0.1, 12, chunk=5)
+    assert 0.0 <= row["success_rate"] <= 1.0 and row["max_rounds"] <= row["T1_plus_B"]

@@ -140,6 +140,8 @@ rule unknown_graph_discovery:
         "results/unknown_graph/V6/sampled-{regime}.parquet",
     params:
         discovery=UG["discovery"],
+    resources:
+        mem_mb=800,
     log:
         "logs/unknown_graph_discovery/{regime}.log",
     benchmark:
