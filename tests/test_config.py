@@ -38,6 +38,9 @@ def test_defaults_are_filled_in():
         (lambda c: c["nonmanip"].__setitem__("horizon", "long"), "nonmanip.horizon = 'long'"),
         (lambda c: c["nonmanip"]["panels"]["fig5a"].__setitem__("graph", "fig9"), "panels.fig5a.graph"),
         (lambda c: c["nonmanip"].pop("panels"), "'panels' is a required property"),
+        (lambda c: c["unknown_graph"].__setitem__("delta", 1.5), "unknown_graph.delta: 1.5"),
+        (lambda c: c["unknown_graph"].__setitem__("reading", {"weight_update": "reset"}),
+         "unknown_graph.reading.weight_update"),
     ],
 )
 def test_violations_are_one_line(edit, expected):

@@ -92,6 +92,7 @@ EDITS = [
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
     ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
     ("bandits/successive_elimination.py", "results/runs/cpe/", "/practical/SE/", "figures/cpe/table2_pac"),
+    ("bandits/cn_ucb.py", "results/runs/unknown_graph/", "/default/CNUCB", "figures/unknown_graph/table_final_regret"),
 ]
 
 
@@ -120,6 +121,8 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     # nonmanip: 3 panels x 3 strategies x 2 algorithms x (1,000 seeds / 100 per job) chunks.
     assert re.search(r"nonmanip_run\s+180\b", result.stdout)
+    # unknown_graph: V2 14 cells x 3 + V3 4 x 3 + V4 9 x 4 algorithms, 20 seeds in one chunk each.
+    assert re.search(r"unknown_graph_run\s+90\b", result.stdout)
 
 
 def test_a_killed_run_resumes_without_corrupt_files(tmp_path):
