@@ -3,7 +3,7 @@ the CPU time of the SPEC's full V1-V6 design extrapolated from measured per-roun
 
 Part 1 (speed-up). On tree(h) in regime B (every seed its own instance: X_R is a random leaf), K = 2:
 
-* *vectorised*: ``--seeds`` seeds through ``papers.unknown_graph.loop.simulate_blocks`` (discovery
+* *vectorised*: ``--seeds`` seeds through the one engine, ``bandits.engine.simulate`` (discovery
   batches as blocks, then round by round), recording a 100-point regret grid;
 * *loop*: the same algorithms written per seed as a researcher would: one numpy Generator per seed,
   every round one pull (CN-UCB: ancestral sampling of the observed variables and X_R under the
@@ -33,7 +33,7 @@ import time
 import numpy as np
 
 from causal_bandits.bandits.cn_ucb import CNUCB
-from causal_bandits.bandits.engine import Feedback, Streams
+from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.bandits.ucb1 import UCBPolicy
 from causal_bandits.causal.cn_ucb_discovery import cn_ucb_discovery, run_discovery
@@ -41,7 +41,6 @@ from causal_bandits.causal.intervention_batches import Estimate
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_inputs
-from causal_bandits.papers.unknown_graph.loop import NoiseBuffer, simulate_blocks
 from causal_bandits.rng import generator
 
 PAPER, EXPERIMENT = "unknown_graph", "benchmark"
@@ -56,7 +55,7 @@ def vectorised(policy, insts, seeds, horizon):
     env = SCMEnvironment(insts)
     grid = np.unique(np.linspace(1, horizon, 100).round().astype(np.int64))
     start = time.process_time()
-    run = simulate_blocks(policy, env, Streams(PAPER, EXPERIMENT, np.asarray(seeds)), horizon, [RegretTrace(grid)])
+    run = simulate(policy, env, Streams(PAPER, EXPERIMENT, np.asarray(seeds)), horizon, [RegretTrace(grid)])
     return time.process_time() - start, run.trace["cum_regret"][:, -1]
 
 
@@ -169,40 +168,44 @@ def speedup(args):
 
 
 # ---- CPU estimate ---------------------------------------------------------------------------------
+class PhaseClock:
+    """Recorder timing a run's two phases (CPU time): discovery, from the start until no seed is
+    searching, then ``rounds`` single rounds after the first round past discovery; ``finished``
+    ends the run (the engine's ``until``)."""
+
+    def __init__(self, rounds):
+        self.rounds, self.finished = rounds, False
+
+    def start(self, seeds, horizon, env, policy):
+        self.policy, self.ended, self.timed, self.began = policy, 0, None, time.process_time()
+        self.discovery = None if self.policy_searching() else (0.0, 0)
+
+    def policy_searching(self):
+        return getattr(self.policy, "searching", np.zeros(1, dtype=bool)).any()
+
+    def record(self, step):
+        if self.discovery is None:
+            if self.policy_searching():
+                return
+            self.discovery = (time.process_time() - self.began, int(self.policy.discovery_rounds.max()))
+        if step.t == self.discovery[1] + 1:
+            self.timed = time.process_time()
+        elif step.t == self.discovery[1] + 1 + self.rounds:
+            self.ended, self.finished = time.process_time(), True
+
+    def finish(self):
+        return None, {}, {}
+
+
 def phase_times(policy, insts, seeds, rounds):
-    """(discovery seconds, discovery rounds, seconds per round afterwards) of one job, measured in one
-    pass: CN-UCB's blocks until every seed has left discovery, then ``rounds`` single rounds, each
-    with the regret recorder's bookkeeping (a policy without discovery has 0, 0)."""
-    env = SCMEnvironment(insts)
-    streams = Streams(PAPER, EXPERIMENT, np.asarray(seeds))
-    env.reset(streams, 10**9)
-    noise = NoiseBuffer(streams.uniforms("environment"), env.noise_width)
-    policy.reset(len(seeds), env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
-    searching = getattr(policy, "searching", np.zeros(1, dtype=bool))
-    gap = (env.means.max(axis=1, keepdims=True) - env.means).ravel()
-    offsets, regret = np.arange(len(seeds)) * env.n_arms, np.zeros(len(seeds))
-    t, start = 1, time.process_time()
-    while searching.any():
-        length = policy.block(t)
-        u = noise.take(length)
-        arms = policy.select(t, None)
-        if length > 1:
-            r, v = env.pull_block(t, None, arms, length, u, policy.observed(t))
-            policy.update_block(Feedback(arms, r, None, v))
-        else:
-            r, v = env.pull(t, None, arms, u[:, 0], policy.observed(t))
-            policy.update(Feedback(arms, r, None, v))
-        regret += gap[offsets + arms] * length
-        t += length
-    discovery = time.process_time() - start
-    start = time.process_time()
-    for i in range(rounds):
-        u = noise.take(1)[:, 0]
-        arms = policy.select(t + i, None)
-        r, _ = env.pull(t + i, None, arms, u)
-        policy.update(Feedback(arms, r, None, None))
-        regret += gap[offsets + arms]
-    return discovery, t - 1, (time.process_time() - start) / rounds
+    """(discovery seconds, discovery rounds, seconds per round afterwards) of one job on the engine,
+    measured in one pass: CN-UCB's blocks until every seed has left discovery, then ``rounds`` single
+    rounds, each with the regret recorder's bookkeeping (a policy without discovery has 0, 0)."""
+    clock, horizon = PhaseClock(rounds), 10**9
+    simulate(policy, SCMEnvironment(insts), Streams(PAPER, EXPERIMENT, np.asarray(seeds)), horizon,
+             [RegretTrace(np.array([horizon])), clock], until=lambda: clock.finished)
+    discovery, discovery_rounds = clock.discovery
+    return discovery, discovery_rounds, (clock.ended - clock.timed) / rounds
 
 
 def job_costs(make, seeds, rounds, algorithm="tree"):

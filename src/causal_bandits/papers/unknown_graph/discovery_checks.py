@@ -16,13 +16,12 @@ from typing import Any
 import numpy as np
 
 from causal_bandits.bandits.cn_ucb import CNUCB
-from causal_bandits.bandits.engine import Streams
+from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.causal.cn_ucb_discovery import cn_ucb_discovery, run_discovery
 from causal_bandits.causal.intervention_batches import Reading
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs, exact_answer
-from causal_bandits.papers.unknown_graph.loop import simulate_blocks
 from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
@@ -38,8 +37,8 @@ def sampled_discovery(regime: str, h: int, delta: float, c_B: float, n_seeds: in
         insts = [F.tree(h, rng=generator(PAPER, cell, int(s), "instance"), regime=regime) for s in seeds]
         inputs = [discovery_inputs(i, delta, c_B) for i in insts]
         policy = CNUCB(inputs)
-        simulate_blocks(policy, SCMEnvironment(insts), Streams(PAPER, f"{cell}-d{delta:g}-c{c_B:g}", seeds), 10**12,
-                        stop=lambda: not policy.searching.any())
+        simulate(policy, SCMEnvironment(insts), Streams(PAPER, f"{cell}-d{delta:g}-c{c_B:g}", seeds), 10**12,
+                 until=lambda: not policy.searching.any())
         correct += [r.target == (i.reward_node,) for r, i in zip(policy.results, insts)]
         nonterm += [r.nonterminating for r in policy.results]
         rounds += [inp.B * len(r.requests) for r, inp in zip(policy.results, inputs)]

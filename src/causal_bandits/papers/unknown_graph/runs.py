@@ -2,15 +2,15 @@
 
 A V1-V4 job simulates one seed chunk of one cell (``experiment``, e.g. ``V2-treeB-h4``) with one
 algorithm: every seed gets its own instance, drawn from the keyed stream (paper, cell, seed,
-"instance"), so all algorithms of a cell meet the same instances and environment draws. CN-UCB
-runs on :func:`~causal_bandits.papers.unknown_graph.loop.simulate_blocks` (discovery batches as
-blocks); the per-seed summary adds what discovery found beside the truth. A V5 job runs one
-lower-bound family (Thm 4 or 5) with one algorithm over all its nK + 1 instances.
+"instance"), so all algorithms of a cell meet the same instances and environment draws. Every job
+runs on the one engine (CN-UCB's discovery batches served as blocks, see
+:mod:`causal_bandits.bandits.engine`) through :func:`causal_bandits.runs.run_chunk`; the per-seed
+summary adds X_R and, for CN-UCB, what discovery found beside the truth (:class:`DiscoverySummary`).
+A V5 job runs one lower-bound family (Thm 4 or 5) with one algorithm over all its nK + 1 instances.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,18 +18,15 @@ import numpy as np
 import pyarrow as pa
 
 from causal_bandits import runs, store
-from causal_bandits.bandits.engine import Streams, linear_grid
+from causal_bandits.bandits.engine import Streams, linear_grid, simulate
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.logs import since_process_start
 from causal_bandits.causal.intervention_batches import Reading
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs
 from causal_bandits.papers.unknown_graph.instance import Instance
-from causal_bandits.papers.unknown_graph.loop import simulate_blocks
 from causal_bandits.rng import generator
 
-log = logging.getLogger(__name__)
 PAPER = "unknown_graph"
 #: Algorithm names in run paths -> policy classes. CNUCB_literal is CN-UCB under the printed rules
 #: of Alg. 7/8 (SPEC A8); Oracle is UCB1 on the true X_R's arms.
@@ -95,6 +92,26 @@ def discovery_summary(policy, insts: Sequence[Instance], section: Mapping[str, A
             "unknown_graph_B": np.array(B, dtype=np.int64), "unknown_graph_T1_bound": np.array(bound)}
 
 
+class DiscoverySummary:
+    """Recorder of per-seed columns known at the end of a run: each seed's X_R and, when ``cn_algorithm``
+    is given (CN-UCB runs), what its discovery found (:func:`discovery_summary`)."""
+
+    def __init__(self, section: Mapping[str, Any], insts: Sequence[Instance], cn_algorithm: str | None):
+        self.section, self.insts, self.cn_algorithm = section, insts, cn_algorithm
+
+    def start(self, seeds, horizon, env, policy) -> None:
+        self.policy = policy
+
+    def record(self, step) -> None:
+        pass
+
+    def finish(self):
+        summary = {"unknown_graph_reward_node": np.array([i.reward_node for i in self.insts], dtype=np.int64)}
+        if self.cn_algorithm is not None:
+            summary.update(discovery_summary(self.policy, self.insts, self.section, self.cn_algorithm))
+        return None, {}, summary
+
+
 def run_chunk(section: Mapping[str, Any], *, cell: str, spec: Mapping[str, Any], algorithm: str,
               seeds: Sequence[int], horizon: int, record_points: int, trace_path: str, summary_path: str,
               metadata: Mapping[str, str]) -> None:
@@ -102,17 +119,11 @@ def run_chunk(section: Mapping[str, Any], *, cell: str, spec: Mapping[str, Any],
     seeds = np.asarray(seeds, dtype=np.int64)
     insts = [instance(cell, spec, s) for s in seeds]
     cn_algorithm = CN_ALGORITHM[spec["family"]]
-    policy = policy_for(algorithm, section, insts, cn_algorithm)
-    wall, cpu = since_process_start()
-    log.info("start-up: %.2f s wall, %.2f s CPU from process start to the first round", wall, cpu)
-    run = simulate_blocks(policy, SCMEnvironment(insts), Streams(PAPER, cell, seeds), horizon,
-                          [RegretTrace(record_grid(horizon, record_points))])
-    run.summary["unknown_graph_reward_node"] = np.array([i.reward_node for i in insts], dtype=np.int64)
-    if algorithm.startswith("CNUCB"):
-        run.summary.update(discovery_summary(policy, insts, section, cn_algorithm))
-    coordinates = {"paper": PAPER, "experiment": cell, "strategy": "default", "algorithm": algorithm,
-                   "horizon": str(horizon), "seeds": f"{seeds[0]}-{seeds[-1]}"}
-    store.write_run(trace_path, summary_path, run, {**metadata, **coordinates})
+    found = DiscoverySummary(section, insts, cn_algorithm if algorithm.startswith("CNUCB") else None)
+    recorders = [RegretTrace(record_grid(horizon, record_points)), found]
+    runs.run_chunk(policy_for(algorithm, section, insts, cn_algorithm), SCMEnvironment(insts), recorders,
+                   paper=PAPER, experiment=cell, strategy="default", algorithm=algorithm, seeds=seeds,
+                   horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=metadata)
 
 
 def lower_bound_runs(section: Mapping[str, Any], *, theorem: int, algorithm: str, path: str,
@@ -128,8 +139,8 @@ def lower_bound_runs(section: Mapping[str, Any], *, theorem: int, algorithm: str
         inst = F.lower_bound(theorem, n, K, j, max(k, 1), Delta)
         insts = [inst] * seeds.size
         policy = policy_for(algorithm, section, insts, "tree", Delta=Delta, eps=lb["eps"])
-        run = simulate_blocks(policy, SCMEnvironment(insts), Streams(PAPER, f"V5-thm{theorem}-j{j}-k{k}", seeds), T,
-                              [RegretTrace(np.array([T]))])
+        run = simulate(policy, SCMEnvironment(insts), Streams(PAPER, f"V5-thm{theorem}-j{j}-k{k}", seeds), T,
+                       [RegretTrace(np.array([T]))])
         rows["j"] += [j] * seeds.size
         rows["k"] += [k] * seeds.size
         rows["seed"] += seeds.tolist()

@@ -15,11 +15,10 @@ from typing import Any
 import numpy as np
 
 from causal_bandits.bandits.cn_ucb import CNUCB
-from causal_bandits.bandits.engine import Streams
+from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs
-from causal_bandits.papers.unknown_graph.loop import simulate_blocks
 
 PAPER = "unknown_graph"
 
@@ -29,8 +28,8 @@ def figure1_trace(variant: str = "n9", delta: float = 0.1, c_B: float = 1.0) -> 
     inst = F.figure1(variant)
     inputs = discovery_inputs(inst, delta, c_B)
     policy = CNUCB([inputs])
-    simulate_blocks(policy, SCMEnvironment([inst]), Streams(PAPER, "fig1", np.array([0])), 10**9,
-                    stop=lambda: not policy.searching.any())
+    simulate(policy, SCMEnvironment([inst]), Streams(PAPER, "fig1", np.array([0])), 10**9,
+             until=lambda: not policy.searching.any())
     result = policy.results[0]
     name = inst.node_names.__getitem__
     steps, counters = [], {1: 0, 2: 0}
