@@ -8,15 +8,15 @@ reward and the empirical laws of the variables it observes. Stage 3 is UCB1
 do(X = k) with X in C0), started fresh when a seed's discovery ends (SPEC A11); with no answer it
 falls back to UCB1 on every arm (SPEC §2.6). Every round counts in the regret, discovery included.
 
-Protocol beyond the engine's per-round ``select`` / ``update`` (what the engine needs to serve
-discovery batch by batch):
+The engine's block hooks beyond its per-round ``select`` / ``update`` (``BlockPolicy`` in
+:mod:`causal_bandits.bandits.engine`: the engine serves discovery batch by batch):
 
 * ``block(t)``: how many rounds, from t on, every seed's arm stays what ``select`` returns (> 1 only
   while every seed is inside a discovery batch: then the engine may pull them as one block);
 * ``observed(t)``: (n_seeds, m) variable indices each seed needs the values of (-1 padding), or None;
 * ``update_block(feedback)``: rewards (n_seeds, L) and values (n_seeds, L, m) of a block.
 
-Under the engine's plain per-round loop (no hooks) CN-UCB still works if the environment returns
+Seen through the per-round interface alone (hooks hidden) CN-UCB still works if the environment returns
 every variable's value each round (``SCMEnvironment(observe_all=True)``); it then picks the
 observed columns itself.
 
@@ -144,8 +144,8 @@ class CNUCB:
         self._finish_batches(np.flatnonzero(on & (self._left == 0)))
 
     def _observed_values(self, values: np.ndarray | None) -> np.ndarray | None:
-        """The observed columns, (S, ..., m): ``values`` holds them already (the block loop passes
-        ``observed``), or holds every variable (the engine's contract) and is gathered here."""
+        """The observed columns, (S, ..., m): ``values`` holds them already (the engine passes
+        ``observed`` to the environment), or holds every variable (``observe_all``) and is gathered here."""
         if values is None or values.shape[-1] != self._n_vars:
             return values
         cols = np.maximum(self._observe, 0)
