@@ -31,6 +31,7 @@ from causal_bandits.causal.intervention_batches import (
     support,
     update_weights,
 )
+from causal_bandits.causal.reward_parent import weighted_search
 from causal_bandits.errors import ConfigError
 
 Clique = tuple[int, ...]
@@ -69,16 +70,8 @@ def find_subjunction_tree(junction: nx.Graph, tests: RewardTests, values: Sequen
                           steps: list[Step], component: int = 0) -> Generator[Request, Estimate, nx.DiGraph | None]:
     """Alg. 7: a directed sub-junction tree rooted at the found clique, or None (X_R not in G)."""
     corrected = reading.clique_rules == "corrected"
-    q: dict = dict.fromkeys(junction.nodes, 1)
-    cap = round_cap(junction.number_of_nodes())
-    for rounds in range(1, cap + 2):
-        cand = support(q)
-        if not cand:
-            return None
-        if rounds > cap:
-            raise NonTermination(f"stage 1 (cliques) ran past {cap} rounds")
-        cc = central_node(junction, q, reading.central)
-        nbrs = sorted(junction[cc])
+
+    def probe(cc, nbrs):
         observe = tuple(sorted(set().union(*(set(c) - set(cc) for c in nbrs))))
         results: dict = {}
         yield from clique_intervention(cc, values, observe, "s1_clique", results)
@@ -90,18 +83,9 @@ def find_subjunction_tree(junction: nx.Graph, tests: RewardTests, values: Sequen
                 down.add(cy)
         s_up = set().union(*(set(cc) & set(cy) for cy in nbrs if cy not in down)) if corrected else set()
         hits = [(Z, z, est.reward_mean, tests.reward(est)) for (Z, z), est in results.items()]
-        found = any(fired for Z, _, _, fired in hits if Z not in s_up)
-        branches = {cy: branch(junction, cc, cy) for cy in nbrs}
-        step = Step("s1_clique", component, cc, hits, tuple(sorted(down)), tuple(sorted(cand)))
-        steps.append(step)
-        if found:
-            nodes = {cc}.union(*(branches[cy] for cy in down))
-            step.cand_after = tuple(sorted(nodes))
-            return nx.bfs_tree(junction.subgraph(nodes), cc)
-        up = set().union(*(branches[cy] for cy in nbrs if cy not in down))
-        q = update_weights(q, up, reading, untouched=frozenset() if down else frozenset({cc}))
-        step.cand_after = tuple(sorted(support(q)))
-    raise AssertionError("unreachable")
+        return hits, down, any(fired for Z, _, _, fired in hits if Z not in s_up)
+
+    return (yield from weighted_search(junction, reading, steps, component, "s1_clique", "stage 1 (cliques)", probe))
 
 
 def find_key_clique(subtree: nx.DiGraph, tests: RewardTests, values: Sequence[int], reading: Reading,

@@ -34,20 +34,44 @@ from causal_bandits.causal.intervention_batches import (
 
 
 
-def find_subtree(tree: nx.Graph, tests: RewardTests, values: Sequence[int], reading: Reading,
-                 steps: list[Step], component: int = 0) -> Generator[Request, Estimate, nx.DiGraph | None]:
-    """Alg. 3: a directed subtree (rooted at the found ancestor, edges away from it) that holds X_R,
-    or None when every node is eliminated (X_R is not in this tree, SPEC A6)."""
-    q: dict = dict.fromkeys(tree.nodes, 1)
-    cap = round_cap(tree.number_of_nodes())
+def weighted_search(graph: nx.Graph, reading: Reading, steps: list[Step], component: int, kind: str, label: str,
+                    probe) -> Generator[Request, Estimate, nx.DiGraph | None]:
+    """Stage 1's weighted central-node search, shared by Alg. 3 (over a tree's nodes) and Alg. 7 (over a
+    junction tree's cliques): each round probes the central node of the candidates' weights q, keeps
+    the branches the probe found downstream if it fired on the reward, otherwise lowers the weights of
+    the upstream branches. ``probe(center, neighbours)`` is a generator of requests returning
+    (hits, downstream neighbours, fired). Returns the directed subtree rooted at the found node, or
+    None when every node is eliminated (X_R is not there, SPEC A6)."""
+    q: dict = dict.fromkeys(graph.nodes, 1)
+    cap = round_cap(graph.number_of_nodes())
     for rounds in range(1, cap + 2):
         cand = support(q)
         if not cand:
             return None
         if rounds > cap:
-            raise NonTermination(f"stage 1 ran past {cap} rounds")
-        v = central_node(tree, q, reading.central)
-        nbrs = tuple(sorted(tree[v]))
+            raise NonTermination(f"{label} ran past {cap} rounds")
+        center = central_node(graph, q, reading.central)
+        nbrs = tuple(sorted(graph[center]))
+        hits, down, found = yield from probe(center, nbrs)
+        branches = {y: branch(graph, center, y) for y in nbrs}
+        step = Step(kind, component, center, hits, tuple(sorted(down)), tuple(sorted(cand)))
+        steps.append(step)
+        if found:
+            nodes = {center}.union(*(branches[y] for y in down))
+            step.cand_after = tuple(sorted(nodes))
+            return nx.bfs_tree(graph.subgraph(nodes), center)
+        up = set().union(*(branches[y] for y in nbrs if y not in down))
+        q = update_weights(q, up, reading, untouched=frozenset() if down else frozenset({center}))
+        step.cand_after = tuple(sorted(support(q)))
+    raise AssertionError("unreachable")
+
+
+def find_subtree(tree: nx.Graph, tests: RewardTests, values: Sequence[int], reading: Reading,
+                 steps: list[Step], component: int = 0) -> Generator[Request, Estimate, nx.DiGraph | None]:
+    """Alg. 3: a directed subtree (rooted at the found ancestor, edges away from it) that holds X_R,
+    or None when every node is eliminated (X_R is not in this tree, SPEC A6)."""
+
+    def probe(v, nbrs):
         found, down, hits = False, set(), []
         for z in values:
             est = yield Request(v, z, nbrs, "s1")
@@ -55,17 +79,9 @@ def find_subtree(tree: nx.Graph, tests: RewardTests, values: Sequence[int], read
             found |= fired
             hits.append((v, z, est.reward_mean, fired))
             down |= {y for row, y in enumerate(nbrs) if tests.effect(est, row, y)}
-        branches = {y: branch(tree, v, y) for y in nbrs}
-        step = Step("s1", component, v, hits, tuple(sorted(down)), tuple(sorted(cand)))
-        steps.append(step)
-        if found:
-            nodes = {v}.union(*(branches[y] for y in down))
-            step.cand_after = tuple(sorted(nodes))
-            return nx.bfs_tree(tree.subgraph(nodes), v)
-        up = set().union(*(branches[y] for y in nbrs if y not in down))
-        q = update_weights(q, up, reading, untouched=frozenset() if down else frozenset({v}))
-        step.cand_after = tuple(sorted(support(q)))
-    raise AssertionError("unreachable")
+        return hits, down, found
+
+    return (yield from weighted_search(tree, reading, steps, component, "s1", "stage 1", probe))
 
 
 def find_key_node(subtree: nx.DiGraph, tests: RewardTests, values: Sequence[int], reading: Reading,
