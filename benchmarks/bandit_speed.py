@@ -1,21 +1,30 @@
-"""Speed and memory of the vectorised bandit engine versus a plain per-seed Python loop.
+"""Cost per arm of Thompson sampling and kl-UCB: the engine against a per-seed reference loop.
 
-For Thompson sampling and kl-UCB on one K-armed Bernoulli instance (means drawn by
-``numpy.random.default_rng(0).uniform(0.1, 0.9, K)``), this script times
+For each K in ``--arms`` (Bernoulli arms with means ``numpy.random.default_rng(0).uniform(0.1,
+0.9, K)``) and each algorithm, one repeat times, one after the other in the same process:
 
-* the library: all seeds through :func:`causal_bandits.bandits.engine.simulate`, in chunks of
-  ``--chunk`` seeds (which bounds memory), recording a ``--points``-point grid; and
-* a per-seed loop as a researcher would write it: one numpy Generator per seed, each round
-  ``rng.beta(S + 1, F + 1)`` and argmax for TS; for kl-UCB an initial sweep, then each arm's index
-  by ``scipy.optimize.brentq`` in a Python loop over the arms; run on ``--loop-seeds`` seeds.
+* *baseline*: ``--loop-seeds`` seeds, one at a time, run the way Lee & Bareinboim's public
+  NeurIPS-18 code runs them. TS keeps S and F in numpy arrays and draws one scalar
+  ``Generator.beta(S[i] + 1, F[i] + 1)`` per arm per round, then takes the argmax, ties broken
+  at random like the reference (they have probability zero, but the check costs). kl-UCB sweeps
+  the arms in a random order, then computes each index with one scalar ``scipy.optimize.brentq``
+  call, lazily: every arm keeps its index at the level of a round 2K ahead as an upper bound, and
+  each round only the pulled arm and the arms whose bound reaches its new index are inverted
+  (the code's look-ahead, used here from the first round after the sweep and for every K, so the
+  baseline is never slower than the reference); ties are broken at random;
+* *ours*: all ``--seeds`` seeds at once through :func:`causal_bandits.bandits.engine.simulate`;
+* for TS, *numpy*: ``Generator.beta(a, b)`` on the (seeds x K) arrays of posterior shapes that
+  our TS run holds at ``--snapshots`` rounds spread over the horizon, and *sampler*: our
+  :meth:`BetaShapes.sample` on the same shapes.
 
-Speeds are compared per seed-round (one seed advancing one round). Peak memory is reported as
-the tracemalloc peak of a separate, instrumented vectorised run (tracemalloc slows allocation, so
-the timed run is not instrumented) and as the ru_maxrss of this process. The last line printed is
-one JSON object with the numbers and whether the targets are met.
+Each side's time is CPU time (``time.process_time``), the best of ``--repeat`` repeats, the sides
+interleaved within each repeat so that load from other processes hits them alike. Costs are per
+seed-round (one seed advancing one round) and per arm (that divided by K); numpy and the sampler
+per variate. The last line printed is one JSON object with every number, the targets and whether
+each is met.
 
-    python benchmarks/bandit_speed.py                       # full size (minutes)
-    python benchmarks/bandit_speed.py --seeds 200 --horizon 2000 --loop-seeds 5   # quick check
+    python benchmarks/bandit_speed.py                      # K = 4, 16, 81, 243; 1,000 seeds x 2,000 rounds
+    python benchmarks/bandit_speed.py --arms 4 16 --repeat 1 --seeds 200   # quick look
 """
 
 from __future__ import annotations
@@ -27,56 +36,96 @@ import platform
 import resource
 import sys
 import time
-import tracemalloc
 
 import numpy as np
 from scipy.optimize import brentq
 
+from causal_bandits.bandits.beta import BetaShapes
 from causal_bandits.bandits.engine import Streams, linear_grid, simulate
 from causal_bandits.bandits.environments import BernoulliArms
-from causal_bandits.bandits.klucb import KLUCB
+from causal_bandits.bandits.klucb import KLUCB, exploration
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.bandits.thompson import ThompsonSampling
+from causal_bandits.rng import SeedStreams, generator
 
-TARGETS = {"ts_speedup": 50, "klucb_speedup": 20, "peak_memory_mb": 2000}
 ALGORITHMS = {"TS": ThompsonSampling, "KLUCB": KLUCB}
 PAPER, EXPERIMENT = "benchmark", "bandit_speed"
 
 
-# ------------------------------------------------------------------------------ vectorised runs
-def run_vectorised(algo: str, means: np.ndarray, seeds: int, horizon: int, grid, chunk: int):
-    """All seeds through ``simulate``, ``chunk`` seeds at a time; returns final pseudo-regrets."""
-    env = BernoulliArms(means)
-    finals = []
-    for start in range(0, seeds, chunk):
-        streams = Streams(PAPER, EXPERIMENT, np.arange(start, min(start + chunk, seeds)))
-        run = simulate(ALGORITHMS[algo](), env, streams, horizon, [RegretTrace(grid)])
-        finals.append(run.summary["final_regret"])
-    return np.concatenate(finals)
+def speedup_target(algo: str, k: int) -> float:
+    """Issue 7, item 7: TS >= 30x at K <= 16 and >= 20x at K >= 81; kl-UCB >= 100x at every K."""
+    if algo == "KLUCB":
+        return 100.0
+    return 30.0 if k <= 16 else 20.0
 
 
-# ------------------------------------------------------------------------- per-seed Python loops
-def loop_ts(means: np.ndarray, seed: int, horizon: int, grid: set[int]) -> float:
-    """Beta-Bernoulli Thompson sampling for one seed, the textbook way."""
-    rng = np.random.default_rng(seed)
+#: Our TS cost per arm over numpy's bulk Beta cost per variate, at most.
+NUMPY_RATIO_TARGET = 1.25
+#: Peak resident memory of the whole benchmark process (MB), at most.
+MEMORY_TARGET_MB = 2000
+
+
+def peak_rss_mb() -> float:
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / 2**20 if sys.platform == "darwin" else rss / 2**10  # bytes on macOS, KiB on Linux
+
+
+# ------------------------------------------------------------------------------------ ours
+class PosteriorSnapshots:
+    """Runs a TS policy and keeps its Beta posterior shapes (S + 1, F + 1) at chosen rounds.
+
+    It follows the pulls through the policy interface only (a benchmark helper, not a policy).
+    """
+
+    name = "TS"
+
+    def __init__(self, policy, rounds):
+        self.policy, self.rounds, self.shapes = policy, set(int(r) for r in rounds), []
+
+    def reset(self, n_seeds, n_arms, stream):
+        self.policy.reset(n_seeds, n_arms, stream)
+        self._rows = np.arange(n_seeds)
+        self._s, self._f = np.zeros((n_seeds, n_arms)), np.zeros((n_seeds, n_arms))
+
+    def select(self, t, contexts=None):
+        if t in self.rounds:
+            self.shapes.append((self._s + 1.0, self._f + 1.0))
+        return self.policy.select(t, contexts)
+
+    def update(self, feedback):
+        self._s[self._rows, feedback.arms] += feedback.rewards
+        self._f[self._rows, feedback.arms] += 1 - feedback.rewards
+        self.policy.update(feedback)
+
+
+def run_ours(policy, means: np.ndarray, seeds: int, horizon: int) -> np.ndarray:
+    run = simulate(policy, BernoulliArms(means), Streams(PAPER, EXPERIMENT, np.arange(seeds)), horizon,
+                   [RegretTrace(linear_grid(horizon, 2))])
+    return run.summary["final_regret"]
+
+
+# ---------------------------------------------------------------------- reference-style loops
+def loop_ts(means: np.ndarray, seed: int, horizon: int) -> float:
+    """Beta-Bernoulli TS for one seed: one scalar Beta draw per arm per round."""
+    rng = generator(PAPER, EXPERIMENT, seed, "baseline")
     k = means.size
     successes, failures = np.zeros(k), np.zeros(k)
-    best, regret, curve = means.max(), 0.0, []
-    for t in range(1, horizon + 1):
-        arm = int(np.argmax(rng.beta(successes + 1, failures + 1)))
-        reward = rng.random() < means[arm]
-        if reward:
+    u = rng.random(horizon)
+    best, regret = means.max(), 0.0
+    for t in range(horizon):
+        theta = np.array([rng.beta(successes[i] + 1, failures[i] + 1) for i in range(k)])
+        top = np.flatnonzero(theta == theta.max())  # ties broken at random, as the reference does
+        arm = int(top[0] if top.size == 1 else rng.choice(top))
+        if u[t] < means[arm]:
             successes[arm] += 1
         else:
             failures[arm] += 1
         regret += best - means[arm]
-        if t in grid:
-            curve.append(regret)
     return regret
 
 
 def kl(p: float, q: float) -> float:
-    """Bernoulli KL divergence with 0 log 0 = 0."""
+    """Bernoulli KL divergence with 0 ln 0 = 0."""
     out = 0.0
     if p > 0:
         out += p * math.log(p / q)
@@ -85,179 +134,202 @@ def kl(p: float, q: float) -> float:
     return out
 
 
-def kl_index(p: float, n: int, level: float) -> float:
-    """max{q in [p, 1] : n kl(p, q) <= level} by brentq."""
-    if p >= 1.0:
+_BELOW_ONE = 1.0 - 1e-12
+
+
+def kl_index(wins: float, pulls: float, level: float) -> float:
+    """max{q in [p, 1] : n kl(p, q) <= level} by one scalar brentq call."""
+    p = wins / pulls
+    if p >= 1.0 or pulls * kl(p, _BELOW_ONE) <= level:
         return 1.0
-    hi = 1.0 - 1e-12
-    if n * kl(p, hi) <= level:
-        return hi
-    return brentq(lambda q: n * kl(p, q) - level, p, hi, xtol=1e-10)
+    return brentq(lambda q: pulls * kl(p, q) - level, p, _BELOW_ONE, xtol=1e-10)
 
 
-def loop_klucb(means: np.ndarray, seed: int, horizon: int, grid: set[int]) -> float:
-    """kl-UCB (f(t) = ln t + 3 ln ln t) for one seed, the textbook way."""
-    rng = np.random.default_rng(seed)
+def loop_klucb(means: np.ndarray, seed: int, horizon: int) -> float:
+    """kl-UCB (f(t) = ln t + 3 ln ln t) for one seed, with the reference's look-ahead."""
+    rng = generator(PAPER, EXPERIMENT, seed, "baseline")
     k = means.size
     order = rng.permutation(k)
-    pulls, wins = [0] * k, [0] * k
-    best, regret, curve = means.max(), 0.0, []
+    u = rng.random(horizon)
+    pulls, wins = np.zeros(k), np.zeros(k)
+    index, bound, expiry = np.zeros(k), np.zeros(k), np.zeros(k, dtype=np.int64)
+    best, regret, arm = means.max(), 0.0, -1
     for t in range(1, horizon + 1):
         if t <= k:
             arm = int(order[t - 1])
         else:
-            s = t - 1
-            level = 1.0 if s < 3 else math.log(s) + 3 * math.log(math.log(s))
-            index = [kl_index(wins[a] / pulls[a], pulls[a], level) for a in range(k)]
-            arm = int(np.argmax(index))
-        reward = rng.random() < means[arm]
+            level = exploration(t - 1)
+            if t == k + 1:
+                refresh = range(k)
+            else:
+                refresh = set(np.flatnonzero(expiry < t - 1).tolist()) | {arm}
+            for a in refresh:  # bounds at the level of round 2K ahead
+                expiry[a] = t - 1 + 2 * k
+                bound[a] = kl_index(wins[a], pulls[a], exploration(expiry[a]))
+            if t == k + 1:
+                contenders = range(k)
+            else:
+                index[arm] = kl_index(wins[arm], pulls[arm], level)
+                contenders = np.flatnonzero(bound >= index[arm])
+            for a in contenders:
+                if t == k + 1 or a != arm:
+                    index[a] = kl_index(wins[a], pulls[a], level)
+            leaders = np.flatnonzero(index == index.max())
+            arm = int(leaders[0] if leaders.size == 1 else rng.choice(leaders))
+        reward = u[t - 1] < means[arm]
         pulls[arm] += 1
         wins[arm] += reward
         regret += best - means[arm]
-        if t in grid:
-            curve.append(regret)
     return regret
 
 
 LOOPS = {"TS": loop_ts, "KLUCB": loop_klucb}
 
 
-# ------------------------------------------------------------------------------------ measuring
-def timed(fn, *args):
-    start = time.perf_counter()
+# ------------------------------------------------------------------------------------ timing
+def cpu(fn, *args):
+    start = time.process_time()
     out = fn(*args)
-    return out, time.perf_counter() - start
+    return out, time.process_time() - start
 
 
-def traced_peak_mb(fn, *args) -> float:
-    """tracemalloc peak (MB) of one call (numpy reports its buffers to tracemalloc)."""
-    tracemalloc.start()
-    tracemalloc.reset_peak()
-    try:
-        fn(*args)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return peak / 2**20
+def numpy_beta_seconds(shapes) -> float:
+    rng = np.random.default_rng(0)
+    start = time.process_time()
+    for a, b in shapes:
+        rng.beta(a, b)
+    return time.process_time() - start
 
 
-def maxrss_mb() -> float:
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return rss / 2**20 if sys.platform == "darwin" else rss / 2**10  # bytes on macOS, KiB on Linux
+def sampler_seconds(shapes, repeat: int) -> float:
+    total = 0.0
+    for i, (a, b) in enumerate(shapes):
+        cache = BetaShapes(a, b)
+        seeds = range(a.shape[0])
+        draws = SeedStreams(PAPER, f"sampler-{repeat}-{i}", seeds, "draws")
+        retries = SeedStreams(PAPER, f"sampler-{repeat}-{i}", seeds, "retries")
+        cache.sample(draws, retries)  # untimed: first fills of the streams and the scratch arrays
+        start = time.process_time()
+        cache.sample(draws, retries)
+        total += time.process_time() - start
+    return total
+
+
+def measure(algo: str, k: int, args) -> dict:
+    means = np.random.default_rng(0).uniform(0.1, 0.9, k)
+    row = {"K": k, "algorithm": algo}
+    shapes = []
+    if algo == "TS":  # an untimed run that keeps the posterior shapes for numpy and the sampler
+        rounds = np.linspace(args.horizon / args.snapshots, args.horizon, args.snapshots).round()
+        snap = PosteriorSnapshots(ThompsonSampling(), rounds)
+        run_ours(snap, means, args.seeds, args.horizon)
+        shapes = snap.shapes
+    best = {"baseline": math.inf, "ours": math.inf, "numpy": math.inf, "sampler": math.inf}
+    for repeat in range(args.repeat):
+        loop_regret, s = cpu(lambda: [LOOPS[algo](means, i, args.horizon) for i in range(args.loop_seeds)])
+        best["baseline"] = min(best["baseline"], s)
+        regret, s = cpu(run_ours, ALGORITHMS[algo](), means, args.seeds, args.horizon)
+        best["ours"] = min(best["ours"], s)
+        if shapes:
+            best["numpy"] = min(best["numpy"], numpy_beta_seconds(shapes))
+            best["sampler"] = min(best["sampler"], sampler_seconds(shapes, repeat))
+    row["baseline_us"] = best["baseline"] / (args.loop_seeds * args.horizon) * 1e6
+    row["ours_us"] = best["ours"] / (args.seeds * args.horizon) * 1e6
+    row["ours_ns_per_arm"] = row["ours_us"] * 1e3 / k
+    row["speedup"] = row["baseline_us"] / row["ours_us"]
+    row["speedup_target"] = speedup_target(algo, k)
+    row["regret_ours"] = float(np.mean(regret))
+    row["regret_baseline"] = float(np.mean(loop_regret))
+    if shapes:
+        variates = len(shapes) * args.seeds * k
+        row["numpy_beta_ns"] = best["numpy"] / variates * 1e9
+        row["sampler_ns"] = best["sampler"] / variates * 1e9
+        row["ours_over_numpy"] = row["ours_ns_per_arm"] / row["numpy_beta_ns"]
+        # The speed-up of a TS whose whole round cost no more than numpy's bulk Beta draws.
+        row["numpy_limit_speedup"] = row["baseline_us"] * 1e3 / (row["numpy_beta_ns"] * k)
+        row["sampler_over_numpy"] = row["sampler_ns"] / row["numpy_beta_ns"]
+    met = {"speedup": row["speedup"] >= row["speedup_target"]}
+    if shapes:
+        met["numpy_ratio"] = row["ours_over_numpy"] <= NUMPY_RATIO_TARGET
+    row["met"] = met
+    return row
+
+
+def print_table(rows: list[dict]) -> None:
+    header = (
+        f"{'alg':<6}{'K':>5} {'baseline us':>12} {'ours us':>9} {'ns/arm':>7} {'speed-up':>9}"
+        f" {'target':>7} {'numpy ns':>9} {'sampler ns':>11} {'ours/numpy':>11} {'limit':>7}"
+        f" {'regret ours/base':>17}"
+    )
+    print(header)
+    print("-" * len(header))
+    for r in rows:
+        numpy_cols = (
+            f" {r['numpy_beta_ns']:>9.1f} {r['sampler_ns']:>11.1f} {r['ours_over_numpy']:>10.2f}x"
+            f" {r['numpy_limit_speedup']:>6.1f}x"
+            if "numpy_beta_ns" in r else f" {'':>9} {'':>11} {'':>11} {'':>7}"
+        )
+        mark = "" if all(r["met"].values()) else "  NOT MET: " + ", ".join(
+            key for key, ok in r["met"].items() if not ok)
+        print(
+            f"{r['algorithm']:<6}{r['K']:>5} {r['baseline_us']:>12.1f} {r['ours_us']:>9.3f}"
+            f" {r['ours_ns_per_arm']:>7.1f} {r['speedup']:>8.1f}x {r['speedup_target']:>6.0f}x"
+            f"{numpy_cols} {r['regret_ours']:>8.1f} / {r['regret_baseline']:<7.1f}{mark}"
+        )
 
 
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, default=1000, help="seeds of the vectorised run")
-    parser.add_argument("--horizon", type=int, default=10_000, help="rounds per seed")
-    parser.add_argument("--arms", type=int, default=30, help="number of Bernoulli arms")
-    parser.add_argument("--points", type=int, default=200, help="grid points recorded")
-    parser.add_argument("--loop-seeds", type=int, default=20, help="seeds of the per-seed loop")
-    parser.add_argument("--chunk", type=int, default=250, help="seeds per simulate() call")
-    parser.add_argument(
-        "--algorithms", nargs="+", choices=list(ALGORITHMS), default=list(ALGORITHMS)
-    )
-    parser.add_argument(
-        "--memory-chunks",
-        type=int,
-        default=1,
-        help="chunks replayed under tracemalloc for the memory peak (0 = all; chunks run one "
-        "after another and keep only final regrets, so one full chunk reaches the peak)",
-    )
+    parser.add_argument("--arms", type=int, nargs="+", default=[4, 16, 81, 243])
+    parser.add_argument("--algorithms", nargs="+", choices=list(ALGORITHMS), default=list(ALGORITHMS))
+    parser.add_argument("--seeds", type=int, default=1000, help="seeds of our run, all at once")
+    parser.add_argument("--horizon", type=int, default=2000, help="rounds per seed")
+    parser.add_argument("--loop-seeds", type=int, default=2, help="seeds of the baseline loop")
+    parser.add_argument("--repeat", type=int, default=3, help="repeats per side; the best counts")
+    parser.add_argument("--snapshots", type=int, default=8, help="TS posteriors timed with numpy")
     args = parser.parse_args(argv)
-    if min(args.seeds, args.horizon, args.arms, args.points, args.loop_seeds, args.chunk) < 1:
+    if min(args.arms + [args.seeds, args.horizon, args.loop_seeds, args.repeat, args.snapshots]) < 1:
         parser.error("sizes must be >= 1")
 
-    means = np.random.default_rng(0).uniform(0.1, 0.9, args.arms)
-    grid = linear_grid(args.horizon, args.points)
-    grid_set = {int(g) for g in grid}
-    mem_seeds = args.seeds
-    if args.memory_chunks > 0:
-        mem_seeds = min(args.seeds, args.chunk * args.memory_chunks)
-
     print(
-        f"bandit_speed: {args.arms} Bernoulli arms, horizon {args.horizon}, grid {grid.size}"
-        f" points; vectorised {args.seeds} seeds (chunks of {args.chunk}),"
-        f" loop {args.loop_seeds} seeds"
+        f"bandit_speed: K in {args.arms}; ours {args.seeds} seeds at once, baseline"
+        f" {args.loop_seeds} seeds one by one; horizon {args.horizon}; CPU time, best of"
+        f" {args.repeat}, sides interleaved"
     )
     print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
-
-    rows = {}
-    for algo in args.algorithms:
-        finals, vec_s = timed(
-            run_vectorised, algo, means, args.seeds, args.horizon, grid, args.chunk
-        )
-        loop_finals, loop_s = timed(
-            lambda: [LOOPS[algo](means, s, args.horizon, grid_set) for s in range(args.loop_seeds)]
-        )
-        peak = traced_peak_mb(
-            run_vectorised, algo, means, mem_seeds, args.horizon, grid, args.chunk
-        )
-        vec_rate = args.seeds * args.horizon / vec_s
-        loop_rate = args.loop_seeds * args.horizon / loop_s
-        rows[algo] = {
-            "vec_s": vec_s,
-            "loop_s": loop_s,
-            "vec_rate": vec_rate,
-            "loop_rate": loop_rate,
-            "speedup": vec_rate / loop_rate,
-            "tracemalloc_mb": peak,
-            "regret_vec": float(np.mean(finals)),
-            "regret_loop": float(np.mean(loop_finals)),
-        }
-        print(f"  {algo}: done ({vec_s:.1f} s vectorised, {loop_s:.1f} s loop)", flush=True)
-
-    rss = maxrss_mb()
-    header = (
-        f"{'algorithm':<9} {'vec seed-rounds/s':>18} {'loop seed-rounds/s':>19} {'speed-up':>9}"
-        f" {'tracemalloc MB':>15} {'mean regret vec / loop':>23}"
-    )
+    rows = []
+    for k in args.arms:
+        for algo in args.algorithms:
+            rows.append(measure(algo, k, args))
+            print(f"  {algo} K={k}: {rows[-1]['speedup']:.1f}x", flush=True)
     print()
-    print(header)
-    print("-" * len(header))
-    for algo, r in rows.items():
-        print(
-            f"{algo:<9} {r['vec_rate']:>18,.0f} {r['loop_rate']:>19,.0f} {r['speedup']:>8.1f}x"
-            f" {r['tracemalloc_mb']:>15.1f} {r['regret_vec']:>11.1f} / {r['regret_loop']:<9.1f}"
-        )
-    print(f"process peak RSS (ru_maxrss): {rss:.1f} MB")
+    print_table(rows)
     print(
-        f"(tracemalloc over {mem_seeds} seeds; regrets are mean final pseudo-regret, a sanity check"
-        f" only: the loop uses {args.loop_seeds} seeds and other random streams)"
+        "us = CPU microseconds per seed-round; ns/arm = ours / K; numpy ns and sampler ns per"
+        " variate on our TS posteriors; limit = the TS speed-up if a whole round cost only K of"
+        " numpy's bulk Beta draws; regrets: mean final pseudo-regret (a sanity check only)"
     )
-
-    peak_memory = max([rss] + [r["tracemalloc_mb"] for r in rows.values()])
+    memory = peak_rss_mb()
+    print(f"peak resident memory (ru_maxrss): {memory:.0f} MB")
     result = {
-        "ts_speedup": rows["TS"]["speedup"] if "TS" in rows else None,
-        "klucb_speedup": rows["KLUCB"]["speedup"] if "KLUCB" in rows else None,
-        "ts_seed_rounds_per_s": rows["TS"]["vec_rate"] if "TS" in rows else None,
-        "klucb_seed_rounds_per_s": rows["KLUCB"]["vec_rate"] if "KLUCB" in rows else None,
-        "loop_ts_seed_rounds_per_s": rows["TS"]["loop_rate"] if "TS" in rows else None,
-        "loop_klucb_seed_rounds_per_s": rows["KLUCB"]["loop_rate"] if "KLUCB" in rows else None,
-        "peak_memory_mb": peak_memory,
-        "tracemalloc_peak_mb": {algo: r["tracemalloc_mb"] for algo, r in rows.items()},
-        "maxrss_mb": rss,
+        "rows": rounded(rows),
+        "peak_rss_mb": round(memory, 1),
+        "targets": {"speedup": "TS >= 30x (K <= 16), >= 20x (K >= 81); kl-UCB >= 100x",
+                    "ours_over_numpy": NUMPY_RATIO_TARGET, "peak_rss_mb": MEMORY_TARGET_MB},
+        "all_met": all(all(r["met"].values()) for r in rows) and memory <= MEMORY_TARGET_MB,
         "config": vars(args),
-        "targets": TARGETS,
     }
-    result["met"] = {key: meets(key, result[key], target) for key, target in TARGETS.items()}
-    result = rounded(result)
     print(json.dumps(result))
     return result
 
 
-def meets(key: str, value: float | None, target: float) -> bool:
-    """Memory is an upper bound, speed-ups lower bounds; a skipped algorithm does not meet it."""
-    if value is None:
-        return False
-    return value <= target if key == "peak_memory_mb" else value >= target
-
-
 def rounded(obj):
     if isinstance(obj, float):
-        return round(obj, 3)
+        return round(obj, 4)
     if isinstance(obj, dict):
         return {k: rounded(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [rounded(v) for v in obj]
     return obj
 
 

@@ -35,7 +35,8 @@ from causal_bandits.bandits.z2_klucb import Z2KLUCB
 from causal_bandits.bandits.z2_thompson import Z2ThompsonSampling
 from causal_bandits.causal.estimators import pomis_plus_estimators
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
-from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
+from causal_bandits.bandits.environments import InterventionArms
+from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 PANELS = {
     "fig5a": ("frontdoor", ("Z",), {"U_X": 0.16, "U_Y": 0.32, "U_Z": 0.21, "U_XY": 0.48}, {"X": 1, "Y": 0, "Z": 0}),

@@ -1,6 +1,7 @@
 """Bandit layer: Beta sampler, kl-UCB index, engine invariances, keyed streams, run store."""
 
 import dataclasses
+import hashlib
 import itertools
 import json
 import os
@@ -18,6 +19,7 @@ from scipy.optimize import brentq
 
 import causal_bandits
 from causal_bandits import store
+from causal_bandits.bandits import beta as beta_module
 from causal_bandits.bandits.beta import BetaShapes
 from causal_bandits.bandits.engine import Feedback, linear_grid
 from causal_bandits.bandits.environments import BernoulliArms
@@ -110,6 +112,30 @@ def test_beta_shapes_rejects_shapes_below_one():
         BetaShapes(np.array([[0.5]]), np.array([[1.0]]))
 
 
+def _thompson_like_draws(n_seeds=9, n_arms=13, rounds=40) -> np.ndarray:
+    """Variates of a BetaShapes whose shapes grow as in Thompson sampling (closed-form, accepted
+    and rejected cells side by side), and the next retry uniform (so the stream use is pinned)."""
+    rng = np.random.default_rng(11)
+    shapes = BetaShapes(np.ones((n_seeds, n_arms)), np.ones((n_seeds, n_arms)))
+    draws = SeedStreams(PAPER, "beta-blocks", range(n_seeds), "draws", block=64)
+    retries = SeedStreams(PAPER, "beta-blocks", range(n_seeds), "retries", block=16)
+    rows, out = np.arange(n_seeds), []
+    for _ in range(rounds):
+        out.append(shapes.sample(draws, retries))
+        arms = rng.integers(0, n_arms, n_seeds)
+        wins = rng.integers(0, 4, n_seeds).astype(float) * (rng.random(n_seeds) < 0.5)
+        shapes.add(rows, arms, wins, rng.integers(0, 4, n_seeds) * (wins == 0))
+    return np.concatenate([np.stack(out).ravel(), retries.uniform(1).ravel()])
+
+
+@pytest.mark.parametrize("block_cells", [1, 13, 50, 1 << 20])
+def test_beta_variates_independent_of_block_size(monkeypatch, block_cells):
+    """The first attempt runs over blocks of rows: the block size changes speed, never a bit."""
+    reference = _thompson_like_draws()
+    monkeypatch.setattr(beta_module, "_BLOCK_CELLS", block_cells)
+    assert np.array_equal(_thompson_like_draws().view(np.int64), reference.view(np.int64))
+
+
 # ------------------------------------------------------------------------------- kl-UCB index
 KL_P = [0.0, 0.01, 0.3, 0.5, 0.9, 0.999, 1.0]
 KL_N = [1, 3, 100, 10_000]
@@ -166,6 +192,48 @@ def test_klucb_index_vectorised_equals_elementwise():
     for i, j in np.ndindex(p.shape):
         alone = klucb_index(np.array([p[i, j]]), np.array([n[i, j]]), 2.5)[0]
         assert together[i, j] == alone
+
+
+def test_klucb_index_per_cell_levels_equal_scalar_levels():
+    rng = np.random.default_rng(3)
+    n = np.floor(np.exp(rng.uniform(0, 9, 200)))
+    p = rng.binomial(n.astype(np.int64), rng.choice([0.0, 0.2, 0.9, 1.0], 200)) / n
+    levels = rng.uniform(0.5, 30.0, 200)
+    together = klucb_index(p, n, levels)
+    alone = [klucb_index(p[i : i + 1], n[i : i + 1], float(levels[i]))[0] for i in range(200)]
+    assert np.array_equal(together, np.array(alone))
+
+
+class EagerKLUCB(KLUCB):
+    """kl-UCB by its definition: every arm inverted every round (a test reference)."""
+
+    def select(self, t, contexts=None):
+        n_arms = self._pulls.shape[1]
+        if t <= n_arms:
+            return super().select(t, contexts)
+        ties = self._ties.uniform(n_arms)
+        index = klucb_index(self._wins / self._pulls, self._pulls, exploration(t - 1))
+        return np.where(index >= index.max(axis=1, keepdims=True), ties, -1.0).argmax(axis=1)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    means=st.lists(st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.52, 0.9, 1.0]), min_size=2, max_size=20),
+    horizon=st.integers(1, 400),
+)
+def test_lazy_klucb_pulls_what_inverting_every_arm_pulls(means, horizon):
+    """Skipping arms whose look-ahead bound is below the floor changes no pull, ties included
+    (repeated means give arms with equal counts, hence equal indices)."""
+    lazy = run(KLUCB(), means, range(6), horizon, experiment="lazy")
+    eager = run(EagerKLUCB(), means, range(6), horizon, experiment="lazy")
+    assert_same_trace(lazy, eager)
+
+
+def test_lazy_klucb_over_many_lookahead_rounds():
+    means = np.random.default_rng(4).uniform(0.1, 0.9, 24).round(2)
+    lazy = run(KLUCB(), means, range(10), 2500, experiment="lazy-long", grid=linear_grid(2500, 2500))
+    eager = run(EagerKLUCB(), means, range(10), 2500, experiment="lazy-long", grid=linear_grid(2500, 2500))
+    assert_same_trace(lazy, eager)
 
 
 # ------------------------------------------------------------------------ engine invariances
@@ -233,6 +301,24 @@ def test_klucb_pulls_an_arm_of_largest_index():
             assert np.array_equal(index[rows, arms], index.max(axis=1))
         policy.update(Feedback(arms, (rng.random(n_seeds) < means[arms]).astype(np.int8)))
     assert (policy._pulls.sum(axis=1) == 300).all()
+
+
+# Arm sequences of TS and kl-UCB recorded (sha256 of the (20 seeds x 500 rounds) int64 array)
+# before the samplers were sped up: a faster sampler or index must not change a single pull.
+REGRESSION_ARMS_SHA256 = {
+    "TS": "4caa39c2a2a09cccf3ca4c2bae4469a4aab6dfa2ffcf8d4a1fbec68c58577978",
+    "KLUCB": "af80d3b1957297449839eb6bc65cccf1b551c10597a169aedebabb996e348ae0",
+}
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_trajectories_unchanged_by_speed_work(algo):
+    # Means rounded to one decimal: several arms tie, so kl-UCB's random tie-breaking is exercised.
+    means = np.round(np.random.default_rng(0).uniform(0.1, 0.9, 16), 1)
+    trace = run(ALGOS[algo](), means, range(20), 500, experiment="regression")
+    arms = np.ascontiguousarray(trace.arm, dtype=np.int64)
+    assert arms.shape == (20, 500)
+    assert hashlib.sha256(arms.tobytes()).hexdigest() == REGRESSION_ARMS_SHA256[algo]
 
 
 def test_summary_rounds_on_coarse_grid():

@@ -41,6 +41,9 @@ def test_defaults_are_filled_in():
         (lambda c: c["nonmanip"]["pomis_plus"].__setitem__("bootstrap", 1), "nonmanip.pomis_plus.bootstrap = 1"),
         (lambda c: c["nonmanip"]["pomis_plus"].__setitem__("refresh", "weekly"), "nonmanip.pomis_plus.refresh = 'weekly'"),
         (lambda c: c["nonmanip"].__setitem__("strategies", ["POMIS+"]), "nonmanip.strategies.0"),
+        (lambda c: c["unknown_graph"].__setitem__("delta", 1.5), "unknown_graph.delta: 1.5"),
+        (lambda c: c["unknown_graph"].__setitem__("reading", {"weight_update": "reset"}),
+         "unknown_graph.reading.weight_update"),
     ],
 )
 def test_violations_are_one_line(edit, expected):

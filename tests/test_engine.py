@@ -1,6 +1,9 @@
-"""The one engine: adaptive stopping (seeds that stop on their own), censoring and the run store."""
+"""The one engine: adaptive stopping (seeds that stop on their own), censoring, blocks of rounds, early
+ends (``until``) and the run store."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -11,6 +14,7 @@ from causal_bandits.bandits.engine import StoppingPolicy, Streams, linear_grid, 
 from causal_bandits.bandits.environments import BernoulliArms
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers import PAPERS
+from causal_bandits.rng import RoundBlocks
 
 MEANS = np.array([0.2, 0.5, 0.8])
 
@@ -108,3 +112,80 @@ def test_summary_holds_the_stopping_columns_and_paper_columns(tmp_path):
     run.summary["width"] = run.summary.pop(column)
     with pytest.raises(ValueError, match="<paper>_<what>"):
         store.summary_table(run)
+
+
+@dataclass(frozen=True)
+class BernoulliBlocks(BernoulliArms):
+    """Bernoulli arms that also serve blocks of rounds of one arm."""
+
+    def pull_block(self, t, contexts, arms, length, noise, observe):
+        return (noise[:, :, 0] < self.means[arms][:, None]).astype(np.int8), None
+
+
+class ThreeRoundBlocks:
+    """Arm ((t - 1) // 3) mod n_arms: three rounds of each arm in turn, served as one block when
+    ``blocks`` (the hook), else round by round; counts successes and pulls."""
+
+    def __init__(self, blocks: bool):
+        if blocks:
+            self.block = lambda t: 3 - (t - 1) % 3
+
+    def reset(self, n_seeds, n_arms, stream):
+        self.n_arms, self.wins, self.pulls = n_arms, np.zeros((n_seeds, n_arms)), 0
+
+    def select(self, t, contexts=None):
+        return np.full(self.wins.shape[0], (t - 1) // 3 % self.n_arms)
+
+    def update(self, feedback):
+        self.wins[np.arange(feedback.arms.size), feedback.arms] += feedback.rewards
+        self.pulls += 1
+
+    def update_block(self, feedback):
+        self.wins[np.arange(feedback.arms.size), feedback.arms] += feedback.rewards.sum(axis=1)
+        self.pulls += feedback.rewards.shape[1]
+
+
+def _blocks_run(blocks, horizon=40, until=None):
+    policy = ThreeRoundBlocks(blocks)
+    run = simulate(policy, BernoulliBlocks(MEANS), Streams("test", "blocks", np.arange(6)), horizon,
+                   [RegretTrace(linear_grid(horizon, horizon))], until=None if until is None else until(policy))
+    return policy, run
+
+
+def test_blocks_give_the_rounds_one_by_one_would():
+    """Blocks read the very uniforms single rounds read (horizon 40 cuts the last block short), and
+    recorders see every round of a block."""
+    by_block, run = _blocks_run(True)
+    by_round, reference = _blocks_run(False)
+    assert by_block.pulls == by_round.pulls == 40
+    np.testing.assert_array_equal(by_block.wins, by_round.wins)
+    for name in ("cum_regret", "cum_realized_regret", "arm"):
+        np.testing.assert_array_equal(run.trace[name], reference.trace[name])
+    assert (run.trace["arm"][:, :6] == [0, 0, 0, 1, 1, 1]).all()
+
+
+def test_until_ends_the_run_before_the_next_block():
+    policy, run = _blocks_run(True, until=lambda p: lambda: p.pulls >= 10)
+    assert policy.pulls == 12  # checked before the block of rounds 10-12, not inside it
+    assert (run.trace["arm"][:, :12] >= 0).all() and (run.trace["arm"][:, 12:] == -1).all()
+    assert (run.summary["final_regret"] == run.trace["cum_regret"][:, 11]).all()
+
+
+def test_blocks_are_refused_for_a_stopping_policy():
+    policy = SuccessCount(3)
+    policy.block = lambda t: 2
+    with pytest.raises(ValueError, match="block"):
+        simulate(policy, BernoulliBlocks(MEANS), Streams("test", "blocks", np.arange(2)), 10)
+
+
+def test_round_blocks_serve_several_rounds_as_single_reads_would():
+    def stream():
+        return Streams("test", "blocks", np.arange(3)).uniforms("environment")
+
+    reads = RoundBlocks(stream(), 2, rounds=4)
+    got = []
+    for count in (1, 3, 9, 1, 2, 5, 4):
+        got.append(reads.next_rounds(count) if count > 1 else reads.uniform(2)[:, None])
+    plain = stream()
+    expected = np.stack([plain.uniform(2) for _ in range(25)], axis=1)
+    np.testing.assert_array_equal(np.concatenate(got, axis=1), expected)

@@ -19,6 +19,9 @@ JOBS = {
     "nonmanip z2KLUCB": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.z2_klucb.Z2KLUCB"),
     "bounds LinUCB": ("causal_bandits.papers.bounds.runs", "causal_bandits.bandits.linucb.LinUCB"),
     "fairness F-UCB": ("causal_bandits.papers.fairness.runs", "causal_bandits.bandits.fucb.FUCB"),
+    "cpe CCPE-General": ("causal_bandits.papers.cpe.runs", "causal_bandits.bandits.ccpe_general.CCPEGeneral"),
+    "cpe CCPE-BGLM": ("causal_bandits.papers.cpe.runs", "causal_bandits.bandits.ccpe_bglm.CCPEBGLM"),
+    "cpe LUCB": ("causal_bandits.papers.cpe.runs", "causal_bandits.bandits.lucb.LUCB"),
 }
 
 

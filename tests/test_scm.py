@@ -13,7 +13,8 @@ from causal_bandits import config as cb_config
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import config, experiments
 from causal_bandits.rng import generator
-from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
+from causal_bandits.bandits.environments import InterventionArms
+from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 PANELS = cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml")["nonmanip"]["panels"]
 

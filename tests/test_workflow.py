@@ -95,6 +95,8 @@ EDITS = [
     ("bandits/z2_thompson.py", "results/runs/nonmanip/", "/POMISplus/TS/", "figures/nonmanip/table1"),
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
     ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
+    ("bandits/successive_elimination.py", "results/runs/cpe/", "/practical/SE/", "figures/cpe/table2_pac"),
+    ("bandits/cn_ucb.py", "results/runs/unknown_graph/", "/default/CNUCB", "figures/unknown_graph/table_final_regret"),
 ]
 
 
@@ -126,6 +128,8 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     # POMIS+: 3 panels x 2 algorithms x 10 chunks, and the robustness experiment (config comment):
     # 40 instances x 2 algorithms x 1 chunk of 100 seeds.
     assert re.search(r"nonmanip_run_pomisplus\s+140\b", result.stdout)
+    # unknown_graph: V2 14 cells x 3 + V3 4 x 3 + V4 9 x 4 algorithms, 20 seeds in one chunk each.
+    assert re.search(r"unknown_graph_run\s+90\b", result.stdout)
 
 
 def test_a_killed_run_resumes_without_corrupt_files(tmp_path):

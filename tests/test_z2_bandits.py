@@ -15,7 +15,8 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
 from causal_bandits.rng import SeedStreams
 from causal_bandits.scm.confounded_cpt import ConfoundedCPT
-from causal_bandits.scm.xor_bernoulli import InterventionArms, XorBernoulliSCM
+from causal_bandits.bandits.environments import InterventionArms
+from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 PAPER, EXPERIMENT = "test", "z2"
 FIG5B = ({"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},

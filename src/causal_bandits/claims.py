@@ -48,12 +48,15 @@ class Claim:
         return {"id": self.id, "source": self.source, "statement": self.statement, **asdict(verdict)}
 
 
-def document(paper: str, section: Mapping[str, Any], rows: list[dict[str, str]]) -> dict[str, Any]:
+def document(paper: str, section: Mapping[str, Any], rows: list[dict[str, str]],
+             scale: str | None = None) -> dict[str, Any]:
     """A paper's evaluated claims as the report reads them, with the scale of the run that made them.
 
-    Every paper's config section holds ``horizon`` and ``n_seeds`` at its top level.
+    Every paper's config section holds ``horizon`` and ``n_seeds`` at its top level; by default the
+    scale line reads "T = <horizon>, <n_seeds> seeds", and a paper whose horizon means something else
+    (a pure-exploration sample cap) gives its own ``scale`` text.
     """
-    scale = f"T = {section['horizon']:,}, {section['n_seeds']:,} seeds"
+    scale = scale or f"T = {section['horizon']:,}, {section['n_seeds']:,} seeds"
     return {"paper": paper, "scale": scale, "claims": rows}
 
 

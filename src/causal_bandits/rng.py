@@ -125,7 +125,8 @@ class RoundBlocks:
 
     ``uniform(width)`` returns exactly what ``stream.uniform(width)`` would, in the same order, but
     one stream call serves ``rounds`` consecutive reads (a view into the block), which matters when
-    a read happens every round.
+    a read happens every round. ``next_rounds(count)`` returns the next ``count`` reads at once,
+    (n_seeds, count, width): exactly what ``count`` calls of ``uniform(width)`` would give.
     """
 
     def __init__(self, stream: SeedStreams, width: int, rounds: int = 256) -> None:
@@ -141,3 +142,14 @@ class RoundBlocks:
             self._next = 0
         self._next += 1
         return self._block[:, self._next - 1]
+
+    def next_rounds(self, count: int) -> np.ndarray:
+        """The next ``count`` reads, shape (n_seeds, count, width) (a view; ``count`` may exceed ``rounds``)."""
+        left = self._block.shape[1] - self._next
+        if count > left:
+            fresh = -(-(count - left) // self._rounds) * self._rounds
+            more = self._stream.uniform(self._width * fresh).reshape(-1, fresh, self._width)
+            self._block = np.concatenate([self._block[:, self._next :], more], axis=1)
+            self._next = 0
+        self._next += count
+        return self._block[:, self._next - count : self._next]

@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from causal_bandits import store
-from causal_bandits.logs import since_process_start
 from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, Streams, simulate
+from causal_bandits.logs import since_process_start
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 The workflow declares these files as inputs of the rules that run the code, so editing one
 algorithm's module reruns exactly the jobs that execute it (and what depends on them). Imports are
 read from the source with :mod:`ast` (every ``import`` of a ``causal_bandits`` module, at module
-level or inside a function), never by importing, so building the workflow's DAG stays cheap and a
+level or inside a function; not those under ``if TYPE_CHECKING:``), never by importing, so building the workflow's DAG stays cheap and a
 lazily imported module still counts. A module also depends on the ``__init__`` of every package
 that contains it, since importing it executes them.
 """
@@ -45,10 +45,22 @@ def imported_modules(name: str) -> tuple[str, ...]:
     return tuple(sorted(m for m in found if module_path(m) is not None))
 
 
+def _executed(tree: ast.AST):
+    """Every node of ``tree`` except those under ``if TYPE_CHECKING:`` (annotations only, never run)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING":
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+
+
 def _imports(path: Path, package: str = "") -> set[str]:
     """``causal_bandits`` modules imported anywhere in the file ``path`` (``package``: for relative imports)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in _executed(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):

@@ -17,8 +17,8 @@ from collections.abc import Callable
 import numpy as np
 
 from causal_bandits.bandits.cells import CellEstimator, CellModel, expected_ucb
-from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.bandits.engine import Feedback
+from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.rng import SeedStreams
 
 

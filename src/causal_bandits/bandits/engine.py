@@ -1,4 +1,4 @@
-"""The one simulation loop of every paper: all seeds of a job advance together, round by round.
+"""The one simulation loop of every paper: all seeds of a job advance together, round by round (or block by block).
 
 Three parts plug into :func:`simulate` (DESIGN.md, "One engine"):
 
@@ -8,6 +8,11 @@ Three parts plug into :func:`simulate` (DESIGN.md, "One engine"):
 * a **policy** chooses an arm for every seed still running and learns from the feedback; a pure-
   exploration policy may also stop seeds on its own and recommend an arm (:class:`Policy`,
   :class:`StoppingPolicy`); a phased algorithm is a policy whose ``select`` follows its phase;
+* a policy may also ask to be served in **blocks** (:class:`BlockPolicy`): ``block(t)`` rounds of the
+  arms ``select`` returns, pulled at once by the environment's ``pull_block`` with the very uniforms
+  those rounds would read one by one, learnt from by ``update_block`` and handed to recorders round
+  by round (CN-UCB's discovery: B rounds of a fixed arm per batch); ``observed(t)`` tells the
+  environment which variables to sample;
 * **recorders** watch every round and return trace columns on a round grid and per-seed summary
   columns (:mod:`causal_bandits.bandits.recorders`: regret on a grid or every round, the fairness
   auditor's per-round monitor). Stopping summaries (``stopped_at``, ``recommended``, ``censored``)
@@ -81,7 +86,13 @@ class Environment(Protocol):
 
     def pull(self, t: int, contexts: np.ndarray | None, arms: np.ndarray,
              noise: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """(rewards, observed values or None) of ``arms`` given the round's uniforms ``noise``."""
+        """(rewards, observed values or None) of ``arms`` given the round's uniforms ``noise``.
+
+        Only when the policy has ``observed`` (:class:`BlockPolicy`) is a fifth argument passed,
+        ``observe``: the variables to sample. An environment serving blocks also has
+        ``pull_block(t, contexts, arms, L, noise, observe)``: noise (n, L, noise_width), rewards
+        (n, L), values (n, L, m) or None.
+        """
 
 
 class Policy(Protocol):
@@ -95,6 +106,20 @@ class Policy(Protocol):
 
     def update(self, feedback: Feedback) -> None:
         """Learn from the round's feedback."""
+
+
+class BlockPolicy(Protocol):
+    """Optional hooks (found with ``getattr``) of a policy that plays the same arm for many rounds
+    (CN-UCB's discovery batches) or needs only some variables observed."""
+
+    def block(self, t: int) -> int:
+        """Rounds, from ``t`` on, during which every seed's arm stays what ``select`` returns (1: one round)."""
+
+    def update_block(self, feedback: Feedback) -> None:
+        """Learn from a block: ``rewards`` (n, L), ``values`` (n, L, m) or None."""
+
+    def observed(self, t: int) -> np.ndarray | None:
+        """(n, m) indices of the variables whose values each seed needs (-1 padding), or None."""
 
 
 @runtime_checkable
@@ -121,6 +146,7 @@ class Step:
     gap: np.ndarray  # best mean of the round minus the pulled arm's mean (exact)
     best: np.ndarray | float  # best mean of the round (the best arm's, in the round's context)
     optimal: np.ndarray  # whether the pulled arm is optimal in the round
+    stopped: np.ndarray | None = None  # StoppingPolicy only: the seeds that stop after this round
 
 
 class Recorder(Protocol):
@@ -153,13 +179,21 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
 
 
 def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
-             recorders: Sequence[Recorder] = ()) -> Run:
+             recorders: Sequence[Recorder] = (), until: Callable[[], bool] | None = None) -> Run:
     """Run ``policy`` in ``env`` for every seed of ``streams`` for at most ``horizon`` rounds.
 
     A :class:`StoppingPolicy` ends seeds on its own; the run's summary then holds ``stopped_at``
     (the round of the last pull), ``recommended``, ``correct`` (the recommended arm is optimal; for
     environments without contexts) and ``censored`` (still running at ``horizon``, the sample cap;
     its recommendation is taken there).
+
+    A policy with the block hooks (:class:`BlockPolicy`) is served ``block(t)`` rounds at a time
+    where it allows (see the module docstring); it cannot also be a :class:`StoppingPolicy`.
+
+    ``until``, when given, is called before every round (or block): once it returns True the run
+    ends for every seed, before ``horizon``, as if the horizon were the last round played (runs whose
+    length the policy decides for all seeds at once, e.g. CN-UCB's discovery alone; recorders have
+    then seen only the rounds played).
     """
     seeds = np.asarray(streams.seeds, dtype=np.int64)
     n = seeds.size
@@ -167,39 +201,67 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
     mu_star = means.max(axis=1)
     gap = mu_star[:, None] - means
     is_optimal = np.isclose(means, mu_star[:, None], rtol=0.0, atol=MEAN_TOLERANCE)
+    stopping = isinstance(policy, StoppingPolicy)
+    block, observed = getattr(policy, "block", None), getattr(policy, "observed", None)
+    if stopping and block is not None:
+        raise ValueError(f"{type(policy).__name__} has both block() and done(): a policy that stops seeds on "
+                         "its own is served round by round; drop block() or the stopping protocol")
     env.reset(streams, horizon)
     noise = RoundBlocks(streams.uniforms("environment"), env.noise_width)
     policy.reset(n, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
     for recorder in recorders:
         recorder.start(seeds, horizon, env, policy)
-    stopping = isinstance(policy, StoppingPolicy)
     if stopping:
         stopped_at, recommended = np.full(n, horizon, dtype=np.int64), np.full(n, -1, dtype=np.int64)
     rows = np.arange(n)
-    for t in range(1, horizon + 1):
+
+    def record(t: int, feedback: Feedback, length: int = 1, done: np.ndarray | None = None) -> None:
+        """Hand the recorders round ``t`` (or the ``length`` rounds of a block, one by one)."""
+        arms, contexts = feedback.arms, feedback.contexts
+        cell = 0 if contexts is None else contexts
+        g, best, opt = gap[cell, arms], mu_star[0] if contexts is None else mu_star[contexts], is_optimal[cell, arms]
+        for i in range(length):
+            one = feedback if length == 1 else Feedback(arms, feedback.rewards[:, i], contexts, None)
+            step = Step(t + i, rows, one, g, best, opt, done)
+            for recorder in recorders:
+                recorder.record(step)
+
+    t = 1
+    while t <= horizon and not (until is not None and until()):
+        length = 1 if block is None else min(block(t), horizon - t + 1)
+        if length > 1:
+            u = noise.next_rounds(length)
+            contexts = env.contexts(t, u[:, 0], rows)
+            arms = policy.select(t, contexts)
+            rewards, values = env.pull_block(t, contexts, arms, length, u, None if observed is None else observed(t))
+            feedback = Feedback(arms, rewards, contexts, values)
+            policy.update_block(feedback)
+            if recorders:
+                record(t, feedback, length)
+            t += length
+            continue
         u = noise.uniform(env.noise_width)
         if rows.size < n:
             u = u[rows]
         contexts = env.contexts(t, u, rows)
         arms = policy.select(t, contexts)
-        rewards, values = env.pull(t, contexts, arms, u)
+        if observed is None:
+            rewards, values = env.pull(t, contexts, arms, u)
+        else:
+            rewards, values = env.pull(t, contexts, arms, u, observed(t))
         feedback = Feedback(arms, rewards, contexts, values)
         policy.update(feedback)
+        done = np.asarray(policy.done(), dtype=bool) if stopping else None
         if recorders:
-            cell = 0 if contexts is None else contexts
-            step = Step(t, rows, feedback, gap[cell, arms], mu_star[0] if contexts is None else mu_star[contexts],
-                        is_optimal[cell, arms])
-            for recorder in recorders:
-                recorder.record(step)
-        if stopping:
-            done = np.asarray(policy.done(), dtype=bool)
-            if done.any():
-                stopped_at[rows[done]] = t
-                recommended[rows[done]] = policy.recommend()[done]
-                policy.retain(~done)
-                rows = rows[~done]
-                if rows.size == 0:
-                    break
+            record(t, feedback, 1, done)
+        if stopping and done.any():
+            stopped_at[rows[done]] = t
+            recommended[rows[done]] = policy.recommend()[done]
+            policy.retain(~done)
+            rows = rows[~done]
+            if rows.size == 0:
+                break
+        t += 1
     run = Run(seeds)
     for recorder in recorders:
         rounds, trace, summary = recorder.finish()

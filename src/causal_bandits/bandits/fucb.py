@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from causal_bandits.bandits.certificate import certificate
 from causal_bandits.bandits.cells import CellModel
+from causal_bandits.bandits.certificate import certificate
 from causal_bandits.bandits.ducb import DUCB
 from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.rng import SeedStreams

@@ -29,8 +29,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.bandits.engine import Feedback
+from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.rng import RoundBlocks, SeedStreams
 
 class LinUCB:

@@ -32,8 +32,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy.optimize import minimize
 
-from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.bandits.engine import Feedback
+from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.rng import RoundBlocks, SeedStreams
 
 GAP_TOLERANCE = 1e-12

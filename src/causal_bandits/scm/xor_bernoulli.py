@@ -22,7 +22,6 @@ import warnings
 
 import numpy as np
 
-from causal_bandits.bandits.environments import ContextFree
 from causal_bandits.errors import ConfigError
 from causal_bandits.scm.diagram import CausalDiagram
 
@@ -128,47 +127,3 @@ class XorBernoulliSCM:
             j = col_v[v]
             state[:, j] = np.where(intervened[:, j], values[:, j], x)
         return state
-
-
-@dataclass(frozen=True)
-class InterventionArms(ContextFree):
-    """Bandit arms that are interventions do(X = x) on an SCM; rewards are the target's value.
-
-    Implements the engine's Environment interface. ``arms[i]`` maps the intervened variables to
-    their values (the empty mapping is the observational arm); ``means`` are the exact
-    E[target | do(arms[i])], computed once by :meth:`exact` (the instance stage) and passed on.
-    With ``observe`` a pull also returns the value of every node (``diagram.nodes`` order), which
-    solvers that learn from other arms' data need.
-    """
-
-    scm: XorBernoulliSCM
-    target: str
-    arms: tuple[Mapping[str, int], ...]
-    means: np.ndarray
-    observe: bool = False
-
-    @classmethod
-    def exact(cls, scm: XorBernoulliSCM, target: str, arms) -> InterventionArms:
-        arms = tuple(arms)
-        return cls(scm, target, arms, np.array([scm.interventional_mean(target, a) for a in arms]))
-
-    @property
-    def noise_width(self) -> int:
-        return len(self.scm.exogenous)
-
-    @cached_property
-    def _masks(self) -> tuple[np.ndarray, np.ndarray]:
-        nodes = self.scm.diagram.nodes
-        intervened = np.array([[v in arm for v in nodes] for arm in self.arms], dtype=bool)
-        values = np.array([[bool(arm.get(v, 0)) for v in nodes] for arm in self.arms], dtype=bool)
-        return intervened.reshape(len(self.arms), len(nodes)), values.reshape(len(self.arms), len(nodes))
-
-    @property
-    def n_arms(self) -> int:
-        return len(self.arms)
-
-    def pull(self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        intervened, values = self._masks
-        state = self.scm.sample_values(noise, intervened[arms], values[arms])
-        rewards = state[:, self.scm.diagram.nodes.index(self.target)].astype(np.int8)
-        return rewards, (state.astype(np.int8) if self.observe else None)

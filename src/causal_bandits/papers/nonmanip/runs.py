@@ -22,10 +22,10 @@ import numpy as np
 
 from causal_bandits import runs
 from causal_bandits.bandits.engine import linear_grid
+from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers.nonmanip import POMIS_PLUS, scms
 from causal_bandits.scm.diagram import CausalDiagram
-from causal_bandits.scm.xor_bernoulli import InterventionArms
 
 PAPER = "nonmanip"
 #: The solvers of §5 and their z² versions (POMIS+): registry names -> policy classes (dotted paths).

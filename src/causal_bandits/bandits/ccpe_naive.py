@@ -1,0 +1,23 @@
+"""The naive ablation of CCPE-General (SPEC §2.4, designed for this replication): confounding ignored.
+
+CCPE-General with Z_a := ∅ for every arm, unidentifiable ones included, so that its observational
+estimate of do(S = s) is the conditional mean E[Y | S = s]. Under hidden confounding this is not
+μ_do(S=s) and its intervals are wrong; E3 shows how often the ablation then returns a wrong arm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from causal_bandits.bandits.ccpe_general import CCPEGeneral
+from causal_bandits.bandits.pure_exploration import Arm
+
+
+class NaiveCCPE(CCPEGeneral):
+    """CCPE-General whose observational estimate of every arm is E[Y | S = s]."""
+
+    name = "CCPE-naive"
+
+    def __init__(self, arms: Sequence[Arm], **settings):
+        sequences = [(tuple(c for c, _ in arm), ((),) * len(arm)) for arm in arms]
+        super().__init__(arms, sequences, **settings)

@@ -1,0 +1,148 @@
+"""Observational count tables and the Eq. (10) plug-in estimate of CCPE-General (cpe §5.1).
+
+For an arm a = do(S = s) with admissible sequence Z_1..Z_k (Definition 3), over the t
+observational samples (SPEC §2.3, decoding the missing Eq. 11):
+
+    T_{a,z}   = #{j : S_j = s, Z_{a,j} = z}
+    r_{a,z}   = (1 / T_{a,z}) Σ_j 1{S_j = s, Z_{a,j} = z} Y_j
+    p_{a,z,l} = #{j : Z_{l,j} = z_l, Z_{i,j} = z_i, S_{i,j} = s_i, i <= l−1} / n_{a,z,l},
+    n_{a,z,l} = #{j : Z_{i,j} = z_i, S_{i,j} = s_i, i <= l−1}
+    μ̂_{O,a}  = Σ_z r_{a,z} Π_l p_{a,z,l},       T_a = min_z T_{a,z}   (0/0 counts as T_a = 0)
+
+Every count is a cell of a table over a tuple of columns: (S, Z_a) gives T_{a,z} and, with the
+sum of Y per cell, r_{a,z}; (S_{<l}, Z_{<=l}) and (S_{<l}, Z_{<l}) give the numerator of p_{a,z,l}
+and n_{a,z,l}. Arms that need the same columns share a table, and an observation increments one
+cell per table. All tables of all seeds live in two integer arrays (seeds × cells), so counts are
+exact and each seed's numbers never depend on the other seeds. Arms without a sequence (and any
+arm not given one) get T_a = 0. The same tables with Z_a = ∅ give E[Y | S = s] and #{S = s} for Lattimore et al.'s parallel
+bandit and the naive ablation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+
+import numpy as np
+
+from causal_bandits.bandits.pure_exploration import Arm, ColumnSequence
+
+
+class Strata:
+    """Tables over {0,1}^|C| for column sets C_1, C_2, ..., laid end to end in one flat axis.
+
+    ``cells(values)`` gives, per value row, the flat cell of each table (first column most
+    significant), so one fancy-indexed increment records an observation in every table.
+    """
+
+    def __init__(self, columns: Sequence[tuple[int, ...]]):
+        sizes = [2 ** len(c) for c in columns]
+        self.offsets = np.cumsum([0, *sizes])[:-1].astype(np.int64)
+        self.n_cells = int(sum(sizes))
+        width = max((len(c) for c in columns), default=0)
+        self._cols = np.zeros((len(columns), max(width, 1)), dtype=np.int64)
+        self._weights = np.zeros_like(self._cols)
+        for g, cols in enumerate(columns):
+            self._cols[g, : len(cols)] = cols
+            self._weights[g, : len(cols)] = 1 << np.arange(len(cols))[::-1]
+
+    def cells(self, values: np.ndarray) -> np.ndarray:
+        """Flat cell of every table for each row of ``values`` (rows × columns), shape (rows, tables)."""
+        return self.offsets + (values[:, self._cols] * self._weights).sum(axis=2)
+
+
+class CountTables:
+    """The tables every arm's Eq. (10) estimate needs, and the estimate per arm.
+
+    For an arm with sequence (S, Z_1..Z_k) three kinds of table are needed, each a table over a
+    tuple of columns: (S, Z_a) for T_{a,z} and r_{a,z}; (S_{<l}, Z_{<=l}) and (S_{<l}, Z_{<l})
+    for the numerator and n_{a,z,l} of p_{a,z,l} (the table over no column counts every sample).
+    Equal column tuples share one table. A (seed, table) pair gets one increment per observation.
+    """
+
+    def __init__(self, arms: Sequence[Arm], sequences: Sequence[ColumnSequence | None]):
+        if len(arms) != len(sequences):
+            raise ValueError("give one sequence (or None) per arm")
+        self.n_arms = len(arms)
+        tables: dict[tuple[int, ...], int] = {}
+        self.Z_size = np.zeros(self.n_arms, dtype=np.int64)
+        self.identified = np.zeros(self.n_arms, dtype=bool)
+        pairs: list[tuple[int, tuple, list, list]] = []  # (arm, full cell, numerator cells, denominator cells)
+
+        def table(columns: tuple[int, ...]) -> int:
+            return tables.setdefault(columns, len(tables))
+
+        for a, (arm, seq) in enumerate(zip(arms, sequences)):
+            if seq is None:
+                continue
+            order, blocks = seq
+            values = dict(arm)
+            if sorted(order) != sorted(values):
+                raise ValueError(f"arm {a}: sequence order {order} does not match the intervened columns")
+            Zs = tuple(z for b in blocks for z in b)
+            self.identified[a] = True
+            self.Z_size[a] = len(Zs)
+            s = tuple(values[c] for c in order)
+            full = table(tuple(order) + Zs)
+            for z in product((0, 1), repeat=len(Zs)):
+                num, den = [], []
+                start = 0  # position of block l's first variable in Z_a
+                for l, block in enumerate(blocks):
+                    if block:
+                        head = tuple(order[:l]) + Zs[:start]
+                        den.append((table(head), s[:l] + z[:start]))
+                        num.append((table(head + tuple(block)), s[:l] + z[: start + len(block)]))
+                    start += len(block)
+                pairs.append((a, (full, s + z), num, den))
+
+        self.strata = Strata(list(tables))
+        self.n_cells = self.strata.n_cells
+
+        def cell(ref: tuple[int, tuple[int, ...]]) -> int:
+            t, bits = ref
+            return int(self.strata.offsets[t]) + int("".join(map(str, bits)) or "0", 2)
+
+        n_fac = max((len(num) for *_, num, _ in pairs), default=0)
+        self._pair_cell = np.array([cell(full) for _, full, _, _ in pairs], dtype=np.int64)
+        self._num = np.zeros((len(pairs), n_fac), dtype=np.int64)
+        self._den = np.zeros((len(pairs), n_fac), dtype=np.int64)
+        self._pad = np.ones((len(pairs), n_fac), dtype=bool)  # a padded factor is 1
+        for p, (_, _, num, den) in enumerate(pairs):
+            self._num[p, : len(num)] = [cell(r) for r in num]
+            self._den[p, : len(den)] = [cell(r) for r in den]
+            self._pad[p, : len(num)] = False
+        pair_arm = np.array([a for a, *_ in pairs], dtype=np.int64)
+        self._arms_with_pairs = np.unique(pair_arm)
+        self._starts = np.searchsorted(pair_arm, self._arms_with_pairs)
+
+    def empty(self, n_seeds: int) -> tuple[np.ndarray, np.ndarray]:
+        """Fresh (counts, reward sums), both int64 of shape (n_seeds, n_cells)."""
+        return np.zeros((n_seeds, self.n_cells), dtype=np.int64), np.zeros((n_seeds, self.n_cells), dtype=np.int64)
+
+    def add(self, counts: np.ndarray, ysum: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
+        """Record one observation per seed (value rows (n, n_vars), 0/1 rewards (n,)) in place."""
+        if not self.n_cells:
+            return
+        cells = self.strata.cells(values)
+        rows = np.arange(values.shape[0])[:, None]
+        counts[rows, cells] += 1
+        ysum[rows, cells] += rewards.astype(np.int64)[:, None]
+
+    def estimates(self, counts: np.ndarray, ysum: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(μ̂_O, T_a), each (n_seeds, n_arms); μ̂_O = 0 where T_a = 0 (including unidentified arms)."""
+        n = counts.shape[0]
+        mu = np.zeros((n, self.n_arms))
+        T = np.zeros((n, self.n_arms), dtype=np.int64)
+        if not self._pair_cell.size:
+            return mu, T
+        T_pair = counts[:, self._pair_cell]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            term = ysum[:, self._pair_cell] / T_pair
+            for f in range(self._num.shape[1]):  # factor by factor: a fixed order for every seed
+                ratio = counts[:, self._num[:, f]] / counts[:, self._den[:, f]]
+                term = term * np.where(self._pad[:, f], 1.0, ratio)
+        T_arm = np.minimum.reduceat(T_pair, self._starts, axis=1)
+        mu_arm = np.add.reduceat(term, self._starts, axis=1)
+        T[:, self._arms_with_pairs] = T_arm
+        mu[:, self._arms_with_pairs] = np.where(T_arm > 0, mu_arm, 0.0)
+        return mu, T

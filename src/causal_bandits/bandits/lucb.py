@@ -1,0 +1,114 @@
+"""LUCB (Kalyanakrishnan, Tewari, Auer & Stone 2012), the "LUCB1" framework the cpe paper builds on.
+
+Every arm is pulled once; then, each iteration, with empirical means μ̂ and radius β,
+
+    h = argmax_a μ̂_a,   l = argmax_{a≠h} μ̂_a + β_a;
+    stop and return h if μ̂_l + β_l <= μ̂_h − β_h + ε, else pull h, then l.
+
+do() is an ordinary arm; samples = |A| + 2 · iterations. Two radii (SPEC §2.4):
+
+* ``radius="beta_I"`` (LUCB): the CCPE interventional radius β_I(N_a) with δ′ = δ and the same
+  α_I as CCPE, so that LUCB differs from CCPE only by ignoring observational data;
+* ``radius="kk12"`` (LUCB1-KK12): the original β(u, t) = sqrt(ln(k_1 |A| t^4 / δ) / (2u)),
+  k_1 = 5/4, t the iteration index (>= 1) after the initial pulls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from causal_bandits.bandits.pure_exploration import (
+    ALPHA_I,
+    PureExplorationPolicy,
+    check_confidence,
+    check_profile,
+    interventional_radius,
+    lucb_pair,
+)
+from causal_bandits.errors import ConfigError
+from causal_bandits.rng import SeedStreams
+
+RADII = ("beta_I", "kk12")
+K1 = 5.0 / 4.0
+
+
+class LUCB(PureExplorationPolicy):
+    """LUCB with the CCPE radius (``beta_I``) or the original LUCB1 radius (``kk12``)."""
+
+    _per_seed = ("_N", "_sum", "_mu", "_beta", "_l")
+
+    def __init__(self, *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical",
+                 radius: str = "beta_I", alpha_I: float | None = None):
+        self.delta, self.epsilon = check_confidence(delta, epsilon)
+        self.profile = check_profile(profile)
+        if radius not in RADII:
+            raise ConfigError(f"radius = {radius!r} is unknown; use one of {list(RADII)}")
+        self.radius = radius
+        self.alpha_I = ALPHA_I[profile] if alpha_I is None else float(alpha_I)
+        self.name = "LUCB" if radius == "beta_I" else "LUCB1-KK12"
+
+    def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
+        self.n_arms = n_arms
+        self._rows = np.arange(n_seeds)
+        self._N = np.zeros((n_seeds, n_arms), dtype=np.int64)
+        self._sum = np.zeros((n_seeds, n_arms))
+        self._mu = np.zeros((n_seeds, n_arms))
+        self._beta = np.full((n_seeds, n_arms), np.inf)
+        self._best = np.zeros(n_seeds, dtype=np.int64)
+        self._l = np.zeros(n_seeds, dtype=np.int64)
+        self._stop = np.zeros(n_seeds, dtype=bool)
+        self._round = 0
+        self.iterations = 0
+
+    def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
+        r = self._round
+        if r < self.n_arms:
+            return np.full(self._rows.size, r, dtype=np.int64)
+        return self._best if (r - self.n_arms) % 2 == 0 else self._l
+
+    def update(self, feedback) -> None:
+        arms, y = feedback.arms, np.asarray(feedback.rewards, dtype=float)
+        self._N[self._rows, arms] += 1
+        self._sum[self._rows, arms] += y
+        self._round += 1
+        r = self._round
+        if r < self.n_arms or (r - self.n_arms) % 2:
+            return
+        if r > self.n_arms:
+            self.iterations += 1
+        if self.radius == "kk12":
+            self._mu = self._sum / self._N
+            t = self.iterations + 1
+            self._beta = np.sqrt(np.log(K1 * self.n_arms * t ** 4 / self.delta) / (2.0 * self._N))
+        else:
+            pulled = np.stack([self._best, self._l], axis=1) if r > self.n_arms else None
+            self._refresh(pulled)
+        upper = self._mu + self._beta
+        self._best, self._l = lucb_pair(self._mu, upper)
+        rows = self._rows
+        lower_h = self._mu[rows, self._best] - self._beta[rows, self._best]
+        self._stop = upper[rows, self._l] <= lower_h + self.epsilon
+
+    def _refresh(self, pulled: np.ndarray | None) -> None:
+        """Means and β_I of the arms just pulled (all arms after the initial sweep)."""
+        if pulled is None:
+            self._mu = self._sum / self._N
+            self._beta = interventional_radius(self._N, self.n_arms, self.delta, self.alpha_I)
+            return
+        rows = self._rows[:, None]
+        N = self._N[rows, pulled]
+        self._mu[rows, pulled] = self._sum[rows, pulled] / N
+        self._beta[rows, pulled] = interventional_radius(N, self.n_arms, self.delta, self.alpha_I)
+
+    def intervals(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Current (lower, upper) per seed and arm (infinite before the initial sweep ends)."""
+        return {"interventional": (self._mu - self._beta, self._mu + self._beta)}
+
+    def diagnostics(self) -> dict[str, np.ndarray]:
+        """Per-seed counters and the interval widths 2β of h and l."""
+        n, rows = self._rows.size, self._rows
+        return {"iterations": np.full(n, self.iterations), "n_obs_samples": np.zeros(n, dtype=np.int64),
+                "n_int_samples": np.full(n, self._round), "n_empty_intersections": np.zeros(n, dtype=np.int64),
+                "width_recommended": 2 * self._beta[rows, self._best], "width_challenger": 2 * self._beta[rows, self._l]}

@@ -1,0 +1,41 @@
+"""cpe: the config checks a schema cannot make (δ, ε, family arguments, algorithm fits the instance)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from causal_bandits.bandits.pure_exploration import check_confidence, check_sample_cap
+from causal_bandits.errors import CausalBanditsError, ConfigError
+from causal_bandits.papers.cpe.families import from_config
+
+
+def check_config(section: Mapping[str, Any]) -> None:
+    """Raise a one-line ConfigError naming the key, the bad value and the fix."""
+    try:
+        check_confidence(section.get("delta", 0.05), 0.0)
+    except ConfigError as err:
+        raise ConfigError(f"cpe.{err}") from None
+    for exp, spec in section["experiments"].items():
+        for group in spec["runs"]:
+            unknown = sorted(set(group.get("configs", [])) - set(spec["configs"]))
+            if unknown:
+                raise ConfigError(f"cpe.experiments.{exp}.runs names config {unknown[0]!r}; use one of "
+                                  f"{sorted(spec['configs'])}")
+        for name, conf in spec["configs"].items():
+            where = f"cpe.experiments.{exp}.configs.{name}"
+            try:
+                check_confidence(0.5, conf.get("epsilon", 0.0))
+            except ConfigError as err:
+                raise ConfigError(f"{where}.{err}") from None
+            try:
+                made = from_config(conf)
+            except TypeError as err:
+                raise ConfigError(f"{where}.params: {err}; see the family's arguments in papers/cpe/families.py") from None
+            except CausalBanditsError as err:
+                raise ConfigError(f"{where}.params: {err}") from None
+            check_sample_cap(section["horizon"], made.n_arms, key="cpe.horizon")
+            for group in spec["runs"]:
+                if name in group.get("configs", [name]) and "CCPE-BGLM" in group["algorithms"] and made.link is None:
+                    raise ConfigError(f"cpe.experiments.{exp}: CCPE-BGLM runs on config {name!r} of family "
+                                      f"{conf['family']!r}; it needs a bglm config")

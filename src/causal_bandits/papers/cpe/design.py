@@ -1,0 +1,70 @@
+"""The cpe config section as a list of jobs: which instance, algorithm, profile and seeds to run.
+
+An experiment has instance ``configs`` (family, generator arguments, ε) and run groups (algorithms
+on some of the configs, with their number of seeds, constant profile, α_O sweep, CI coverage). A
+:class:`Job` is one (experiment, config, strategy, algorithm); its run-store experiment key is
+``<experiment>-<config>`` (so every algorithm of a config meets the same environment draws) and its
+strategy names the settings: the profile (``practical``, ``theory``), with ``-aO<α>`` for an α_O of
+the sweep, or ``T<budget>`` for the fixed-budget parallel bandit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+
+@dataclass(frozen=True)
+class Job:
+    experiment: str
+    config: str
+    strategy: str
+    algorithm: str
+    n_seeds: int
+    profile: str
+    alpha_O: float | None = None
+    budget: int | None = None
+    coverage: bool = False
+
+    @property
+    def key(self) -> str:
+        """The run store's experiment key: ``<experiment>-<config>``."""
+        return f"{self.experiment}-{self.config}"
+
+
+def run_key(experiment: str, config: str) -> str:
+    return f"{experiment}-{config}"
+
+
+def jobs(section: Mapping[str, Any]) -> list[Job]:
+    """Every job of the section, in config order."""
+    out = []
+    for exp, spec in section["experiments"].items():
+        for group in spec["runs"]:
+            profile = group.get("profile", section.get("profile", "practical"))
+            n_seeds = group.get("n_seeds", section["n_seeds"])
+            for config in group.get("configs", list(spec["configs"])):
+                for alg in group["algorithms"]:
+                    common = {"experiment": exp, "config": config, "algorithm": alg, "n_seeds": n_seeds,
+                              "profile": profile, "coverage": group.get("coverage", False)}
+                    if alg == "PB":
+                        out += [Job(strategy=f"T{b}", budget=b, **common) for b in section["pb_budgets"]]
+                    elif group.get("alpha_O"):
+                        out += [Job(strategy=f"{profile}-aO{a:g}", alpha_O=a, **common) for a in group["alpha_O"]]
+                    else:
+                        out.append(Job(strategy=profile, **common))
+    return out
+
+
+def job(section: Mapping[str, Any], key: str, strategy: str, algorithm: str) -> Job:
+    """The job of run-store coordinates (``<experiment>-<config>``, strategy, algorithm)."""
+    matches = [j for j in jobs(section) if (j.key, j.strategy, j.algorithm) == (key, strategy, algorithm)]
+    if not matches:
+        raise KeyError(f"no cpe job {key}/{strategy}/{algorithm}")
+    return matches[0]
+
+
+def epsilon(section: Mapping[str, Any], experiment: str, config: str) -> float:
+    return float(section["experiments"][experiment]["configs"][config].get("epsilon", 0.0))

@@ -1,0 +1,239 @@
+"""Figures of the unknown_graph replication: Figure 1 (the paper's, redrawn from a run) and V1-V6
+(designed for this replication, not in the paper; their titles say so).
+
+Colours are fixed across figures (SPEC §3.3): CN-UCB, UCB, Oracle-UCB, CN-UCB under the printed
+Alg. 7/8. Regret curves are mean pseudo-regret over seeds with a 95 % confidence band.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import seaborn as sns
+
+from causal_bandits.papers.unknown_graph.runs import LABELS
+from causal_bandits.papers.unknown_graph.trace import panels
+from causal_bandits.plots import new_figure, paper_style, save_figure
+
+PathLike = str | os.PathLike[str]
+_C = sns.color_palette("colorblind", 8)
+COLOURS = {"CN-UCB": _C[0], "UCB": _C[1], "Oracle-UCB": _C[2], "CN-UCB (literal Alg. 7/8)": _C[4]}
+NOT_IN_PAPER = "designed for this replication, not in the paper"
+
+
+def _tree_layout(nodes: Sequence[str], edges: Sequence[Sequence[str]]) -> dict[str, tuple[float, float]]:
+    """Root on top, children left to right in node order, leaves evenly spaced."""
+    g = nx.DiGraph()
+    g.add_nodes_from(nodes)
+    g.add_edges_from(map(tuple, edges))
+    root = next(v for v in nodes if g.in_degree(v) == 0)
+    pos, next_x = {}, [0.0]
+
+    def place(v: str, depth: int) -> float:
+        kids = sorted(g.successors(v), key=nodes.index)
+        x = float(np.mean([place(c, depth + 1) for c in kids])) if kids else next_x[0]
+        if not kids:
+            next_x[0] += 1.0
+        pos[v] = (x, -depth)
+        return x
+
+    place(root, 0)
+    return pos
+
+
+def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
+    """Figure 1: CN-UCB on the reconstructed tree, one panel per step of the run (X_R gold, the node
+    intervened on red-outlined, eliminated nodes grey with a cross, oriented edges as arrows)."""
+    steps = panels(trace)
+    pos = _tree_layout(trace["nodes"], trace["edges"])
+    cols = 5
+    rows = math.ceil(len(steps) / cols)
+    with paper_style():
+        fig = new_figure((11.0, 2.5 * rows))
+        for i, panel in enumerate(steps):
+            ax = fig.add_subplot(rows, cols, i + 1)
+            shown = set(panel["shown"])
+            for kind in ("lines", "arrows"):
+                for a, b in panel[kind]:
+                    if a in shown and b in shown:
+                        ax.annotate("", xy=pos[b], xytext=pos[a], arrowprops=dict(
+                            arrowstyle="-|>" if kind == "arrows" else "-", color="black", lw=0.9,
+                            shrinkA=9, shrinkB=9))
+            for v in trace["nodes"]:
+                if v not in shown:
+                    continue
+                face = "gold" if v == trace["reward_node"] else ("0.75" if v in panel["eliminated"] else "white")
+                edge = "red" if v in panel["hot"] else "black"
+                ax.scatter(*pos[v], s=260, c=[face], edgecolors=edge, linewidths=2.0 if v in panel["hot"] else 0.8,
+                           zorder=3)
+                ax.text(*pos[v], v, ha="center", va="center", fontsize=6, zorder=4)
+                if v in panel["eliminated"]:
+                    ax.text(*pos[v], "x", ha="center", va="center", fontsize=14, color="0.3", zorder=5)
+            ax.set_title(f"({chr(97 + i)}) {panel['caption']}", fontsize=6, wrap=True)
+            ax.set_xlim(min(p[0] for p in pos.values()) - 0.7, max(p[0] for p in pos.values()) + 0.7)
+            ax.set_ylim(min(p[1] for p in pos.values()) - 0.6, 0.6)
+            ax.axis("off")
+        fig.suptitle(f"Figure 1 redrawn from a run of CN-UCB (B = {trace['B']:,}; X_R = {trace['reward_node']} in gold; "
+                     "the tree is a reconstruction, SPEC §3.1)", fontsize=7)
+        save_figure(fig, pdf, png)
+
+
+def _curve(ax, frame: pd.DataFrame, algorithm: str) -> None:
+    sub = frame[frame["algorithm"] == algorithm].sort_values("round")
+    label = LABELS[algorithm]
+    ax.fill_between(sub["round"], sub["ci95_lo"], sub["ci95_hi"], color=COLOURS[label], alpha=0.2, lw=0)
+    ax.plot(sub["round"], sub["mean_cum_regret"], color=COLOURS[label], label=label, lw=1.2)
+
+
+def figV1(aggs: Mapping[str, pd.DataFrame], summaries: Mapping[str, pd.DataFrame], cells: Mapping[str, Any],
+          pdf: PathLike, png: PathLike) -> None:
+    """V1: regret curves on trees, rows = regimes, columns = heights; dashed line: CN-UCB's mean end of
+    discovery."""
+    tree_cells = [c for c in aggs if cells[c]["family"] == "tree"]
+    regimes = sorted({cells[c]["regime"] for c in tree_cells})
+    heights = sorted({cells[c]["h"] for c in tree_cells})
+    chosen = [h for h in heights if h in (4, 6, 8)] or heights[:3]
+    with paper_style():
+        fig = new_figure((max(3.0 * len(chosen), 6.0), 2.4 * len(regimes)))
+        for r, regime in enumerate(regimes):
+            for c, h in enumerate(chosen):
+                cell = f"V2-tree{regime}-h{h}"
+                ax = fig.add_subplot(len(regimes), len(chosen), r * len(chosen) + c + 1)
+                for algorithm in ("UCB", "CNUCB", "Oracle"):
+                    _curve(ax, aggs[cell], algorithm)
+                disc = summaries[cell].query("algorithm == 'CNUCB'")["unknown_graph_discovery_rounds"].mean()
+                ax.axvline(disc, color=COLOURS["CN-UCB"], ls="--", lw=0.8)
+                ax.set_title(f"regime {regime}, tree(h={h}), n = {2 ** (h + 1) - 1}", fontsize=7)
+                ax.set_xlabel("t")
+                ax.set_ylabel("cumulative pseudo-regret")
+        fig.axes[0].legend(fontsize=6)
+        fig.suptitle(f"V1: regret on causal trees ({NOT_IN_PAPER})", fontsize=8)
+        save_figure(fig, pdf, png)
+
+
+def figV2(table: pd.DataFrame, pdf: PathLike, png: PathLike, K: int = 2) -> None:
+    """V2: R_T against n on trees (log-log), per regime, with Lemma 1's bound and a c n K reference."""
+    trees = table[table["family"] == "tree"]
+    regimes = sorted(trees["regime"].unique())
+    with paper_style():
+        fig = new_figure((max(3.4 * len(regimes), 6.0), 2.6))
+        for i, regime in enumerate(regimes):
+            ax = fig.add_subplot(1, len(regimes), i + 1)
+            sub = trees[trees["regime"] == regime]
+            for label in ("CN-UCB", "UCB", "Oracle-UCB"):
+                s = sub[sub["algorithm"] == label].sort_values("n")
+                ax.errorbar(s["n"], s["mean_R_T"], yerr=[s["mean_R_T"] - s["ci95_lo"], s["ci95_hi"] - s["mean_R_T"]],
+                            color=COLOURS[label], marker="o", ms=3, lw=1, label=label)
+            cn = sub[sub["algorithm"] == "CN-UCB"].sort_values("n")
+            if "T1_bound" in cn:
+                ax.plot(cn["n"], cn["T1_bound"], color=COLOURS["CN-UCB"], ls=":", lw=1, label="KB(2+d)log2 n + B")
+            ucb = sub[sub["algorithm"] == "UCB"].sort_values("n")
+            if len(ucb):
+                scale = ucb["mean_R_T"].iloc[0] / (ucb["n"].iloc[0] * K)
+                ax.plot(ucb["n"], scale * ucb["n"] * K, color=COLOURS["UCB"], ls=":", lw=1, label="c n K")
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xlabel("n")
+            ax.set_ylabel("R_T")
+            ax.set_title(f"regime {regime}", fontsize=7)
+        fig.axes[0].legend(fontsize=5)
+        fig.suptitle(f"V2: regret at T against n ({NOT_IN_PAPER})", fontsize=8)
+        save_figure(fig, pdf, png)
+
+
+def figV3(table: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
+    """V3: forests: (a) R_T against C; (b) CN-UCB's discovery rounds against the Thm 2 bound."""
+    sub = table[table["family"] == "forest"].copy()
+    sub["C"] = sub["cell"].str.extract(r"C(\d+)").astype(int)
+    with paper_style():
+        fig = new_figure((6.8, 2.6))
+        ax = fig.add_subplot(1, 2, 1)
+        for label in ("CN-UCB", "UCB", "Oracle-UCB"):
+            s = sub[sub["algorithm"] == label].sort_values("C")
+            ax.plot(s["C"], s["mean_R_T"], marker="o", ms=3, color=COLOURS[label], label=label)
+        ax.set_xlabel("C (trees)")
+        ax.set_ylabel("R_T")
+        ax.set_title("(a) regret at T", fontsize=7)
+        ax.legend(fontsize=6)
+        ax = fig.add_subplot(1, 2, 2)
+        s = sub[sub["algorithm"] == "CN-UCB"].sort_values("C")
+        ax.plot(s["C"], s["mean_discovery_rounds"], marker="o", ms=3, color=COLOURS["CN-UCB"], label="measured")
+        ax.plot(s["C"], s["T1_bound"], ls=":", color="black", label="2KB(d + C) log2 n + B")
+        ax.set_xlabel("C (trees)")
+        ax.set_ylabel("discovery rounds")
+        ax.set_title("(b) discovery rounds", fontsize=7)
+        ax.legend(fontsize=6)
+        fig.suptitle(f"V3: causal forests ({NOT_IN_PAPER})", fontsize=8)
+        save_figure(fig, pdf, png)
+
+
+def figV4(table: pd.DataFrame, cells: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
+    """V4: general graphs (path_power): R_T against n, one panel per omega = k + 1."""
+    sub = table[table["family"] == "path_power"].copy()
+    sub["k"] = [cells[c]["k"] for c in sub["cell"]]
+    ks = sorted(sub["k"].unique())
+    with paper_style():
+        fig = new_figure((max(3.0 * len(ks), 6.0), 2.6))
+        for i, k in enumerate(ks):
+            ax = fig.add_subplot(1, len(ks), i + 1)
+            for label in ("CN-UCB", "CN-UCB (literal Alg. 7/8)", "UCB", "Oracle-UCB"):
+                s = sub[(sub["k"] == k) & (sub["algorithm"] == label)].sort_values("n")
+                ax.plot(s["n"], s["mean_R_T"], marker="o", ms=3, color=COLOURS[label], label=label)
+            ax.set_xlabel("n")
+            ax.set_ylabel("R_T")
+            ax.set_title(f"omega = {k + 1}", fontsize=7)
+        fig.axes[0].legend(fontsize=5)
+        fig.suptitle(f"V4: general graphs, path_power(n, k) ({NOT_IN_PAPER})", fontsize=8)
+        save_figure(fig, pdf, png)
+
+
+def figV5(frame: pd.DataFrame, bound: float, pdf: PathLike, png: PathLike) -> None:
+    """V5: mean R_T per lower-bound instance and algorithm (bars), the bound sqrt(nKT)/8 as a line."""
+    per = frame.groupby(["theorem", "algorithm", "j", "k"], sort=True)["final_regret"].mean().reset_index()
+    theorems = sorted(per["theorem"].unique())
+    with paper_style():
+        fig = new_figure((max(3.6 * len(theorems), 6.0), 2.6))
+        for i, th in enumerate(theorems):
+            ax = fig.add_subplot(1, len(theorems), i + 1)
+            sub = per[per["theorem"] == th]
+            algorithms = [a for a in ("CNUCB", "UCB", "Oracle") if a in set(sub["algorithm"])]
+            width = 0.8 / max(len(algorithms), 1)
+            for a_i, algorithm in enumerate(algorithms):
+                s = sub[sub["algorithm"] == algorithm]
+                x = np.arange(len(s)) + a_i * width
+                ax.bar(x, s["final_regret"], width=width, color=COLOURS[LABELS[algorithm]], label=LABELS[algorithm])
+            ax.axhline(bound, color="black", ls="--", lw=0.8, label="sqrt(nKT)/8")
+            ax.set_xlabel("instance (0, then (j, k))")
+            ax.set_ylabel("mean R_T")
+            ax.set_title(f"Thm {th} family", fontsize=7)
+        fig.axes[0].legend(fontsize=5)
+        fig.suptitle(f"V5: lower-bound instances ({NOT_IN_PAPER})", fontsize=8)
+        save_figure(fig, pdf, png)
+
+
+def figV6(frame: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
+    """V6: success rate of discovery against c_B, one line per n, one panel per (regime, delta)."""
+    keys = sorted({(r, d) for r, d in zip(frame["regime"], frame["delta"])})
+    with paper_style():
+        fig = new_figure((max(3.0 * len(keys), 6.0), 2.4))
+        for i, (regime, delta) in enumerate(keys):
+            ax = fig.add_subplot(1, len(keys), i + 1)
+            sub = frame[(frame["regime"] == regime) & (frame["delta"] == delta)]
+            for n, s in sub.groupby("n"):
+                s = s.sort_values("c_B")
+                ax.plot(s["c_B"], s["success_rate"], marker="o", ms=3, label=f"n = {n}")
+            ax.set_xscale("log")
+            ax.set_ylim(0, 1.05)
+            ax.axhline(1 - delta, color="black", ls=":", lw=0.8)
+            ax.set_xlabel("c_B")
+            ax.set_ylabel("P(X_hat = X_R)")
+            ax.set_title(f"regime {regime}, delta = {delta:g}", fontsize=7)
+        fig.axes[0].legend(fontsize=5)
+        fig.suptitle(f"V6: discovery reliability ({NOT_IN_PAPER}); dotted: 1 - delta", fontsize=8)
+        save_figure(fig, pdf, png)

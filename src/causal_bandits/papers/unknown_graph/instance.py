@@ -1,0 +1,313 @@
+"""A causal-bandit instance of Lu, Meisami & Tewari (2021) as data: a K-valued SCM plus its reward.
+
+Every variable takes values 0..domain-1 (the paper's [K], 0-based; the lower-bound families of
+Thm 4/5 have domain K+1 / K+2 and act only on ``action_values``). Each node has a conditional
+probability table whose rows are the parent configurations in mixed-radix order, first parent most
+significant. Exactly one node X_R drives the reward: R = f(X_R) + sigma * xi, xi ~ N(0, 1) (SPEC §1,
+§3.0). The arms are every single-node intervention do(X = x), x in ``action_values`` (node-major,
+arm ``node * len(action_values) + i``), plus the observational arm do() last: nK + 1 arms.
+
+Exact queries: :meth:`Instance.marginal` eliminates the ancestral set of the target in the mutilated
+graph, in topological order, keeping a joint table over the "frontier" (variables that still have a
+child to add). pgmpy's ``VariableElimination`` answers the same queries (the tests check it) but
+costs tens of milliseconds per query, and one path_power(128, 3) instance needs thousands of them;
+this elimination, written by hand for that reason, takes microseconds per step.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from causal_bandits.errors import CausalBanditsError, ConfigError
+
+#: Largest joint table the exact elimination builds (entries); wider instances are refused.
+MAX_FRONTIER_ENTRIES = 1 << 22
+_TOL = 1e-9
+
+
+def batch_size(Delta: float, eps: float, n: int, K: int, delta: float, c_B: float = 1.0) -> int:
+    """B = ceil(c_B * max{32/Delta^2 ln(8nK/delta), 2/eps^2 ln(8 n^2 K^2/delta)}) (Thm 1-3, Lemma 1).
+
+    The ceiling and the factor c_B (1 = the paper) are the SPEC's; logarithms are natural.
+    """
+    if not 0.0 < delta < 1.0:
+        raise ConfigError(f"delta must lie in (0, 1), got {delta}; the paper's guarantees hold with "
+                          "probability 1 - delta")
+    if Delta <= 0 or eps <= 0:
+        raise ConfigError(f"Delta and eps must be > 0 (got Delta={Delta}, eps={eps}); Assumptions 2-3 "
+                          "need positive gaps")
+    if c_B <= 0:
+        raise ConfigError(f"c_B must be > 0, got {c_B}")
+    reward = 32.0 / Delta**2 * math.log(8 * n * K / delta)
+    effect = 2.0 / eps**2 * math.log(8 * n**2 * K**2 / delta)
+    return math.ceil(c_B * max(reward, effect))
+
+
+def _einsum(a: np.ndarray, a_axes: list[int], b: np.ndarray | None, b_axes: list[int],
+            out_axes: list[int]) -> np.ndarray:
+    """``np.einsum`` over node-labelled axes (numpy's sublist labels must be small integers)."""
+    label = {v: i for i, v in enumerate(dict.fromkeys([*a_axes, *b_axes, *out_axes]))}
+    ops: list[Any] = [a, [label[v] for v in a_axes]]
+    if b is not None:
+        ops += [b, [label[v] for v in b_axes]]
+    return np.einsum(*ops, [label[v] for v in out_axes])
+
+
+@dataclass(frozen=True, eq=False)
+class Instance:
+    """One SCM with its reward node; validated on construction (one-line errors)."""
+
+    instance_id: str
+    family: str
+    generator: Mapping[str, Any]
+    node_names: tuple[str, ...]
+    parents: tuple[tuple[int, ...], ...]
+    cpts: tuple[np.ndarray, ...]  # cpts[i]: (domain ** len(parents[i]), domain), rows sum to 1
+    domain: int
+    action_values: tuple[int, ...]
+    reward_node: int
+    f: np.ndarray  # (domain,) mean reward given X_R = k
+    sigma: float = 1.0
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.node_names)
+        if self.domain < 2:
+            raise ConfigError(f"{self.instance_id}: K = {self.domain} values per variable; K must be >= 2")
+        if n < 1 or len(self.parents) != n or len(self.cpts) != n:
+            raise ConfigError(f"{self.instance_id}: need one parent list and one CPT per node ({n} nodes)")
+        if len(set(self.node_names)) != n:
+            raise ConfigError(f"{self.instance_id}: node names repeat; give every node its own name")
+        if not self.action_values or any(not 0 <= v < self.domain for v in self.action_values) \
+                or len(set(self.action_values)) != len(self.action_values):
+            raise ConfigError(f"{self.instance_id}: action_values {list(self.action_values)} must be distinct "
+                              f"values in 0..{self.domain - 1}")
+        if not isinstance(self.reward_node, (int, np.integer)) or not 0 <= self.reward_node < n:
+            raise ConfigError(f"{self.instance_id}: reward parent {self.reward_node!r} is not a node; "
+                              f"choose an index in 0..{n - 1}")
+        for i, pa in enumerate(self.parents):
+            if any(not 0 <= p < n or p == i for p in pa) or len(set(pa)) != len(pa):
+                raise ConfigError(f"{self.instance_id}: parents {list(pa)} of node {i} must be distinct "
+                                  f"other nodes in 0..{n - 1}")
+            table = self.cpts[i]
+            if table.shape != (self.domain ** len(pa), self.domain):
+                raise ConfigError(f"{self.instance_id}: CPT of node {i} has shape {table.shape}; expected "
+                                  f"{(self.domain ** len(pa), self.domain)}")
+            if (table < -_TOL).any() or not np.allclose(table.sum(axis=1), 1.0, atol=1e-9):
+                raise ConfigError(f"{self.instance_id}: CPT rows of node {i} must be probabilities summing to 1")
+        if not nx.is_directed_acyclic_graph(self.dag):
+            cycle = [self.node_names[u] for u, _ in nx.find_cycle(self.dag)]
+            raise ConfigError(f"{self.instance_id}: the graph has a directed cycle {' -> '.join(cycle)}; "
+                              "an SCM needs a DAG")
+        if np.shape(self.f) != (self.domain,) or self.sigma <= 0:
+            raise ConfigError(f"{self.instance_id}: reward needs f with {self.domain} entries and sigma > 0")
+
+    # ---- structure --------------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return len(self.node_names)
+
+    @property
+    def edges(self) -> list[tuple[int, int]]:
+        return sorted((p, i) for i, pa in enumerate(self.parents) for p in pa)
+
+    @cached_property
+    def dag(self) -> nx.DiGraph:
+        g = nx.DiGraph()
+        g.add_nodes_from(range(self.n))
+        g.add_edges_from(self.edges)
+        return g
+
+    @cached_property
+    def children(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(sorted(self.dag.successors(i))) for i in range(self.n))
+
+    @cached_property
+    def topological_order(self) -> tuple[int, ...]:
+        return tuple(nx.lexicographical_topological_sort(self.dag))
+
+    @cached_property
+    def reward_ancestors(self) -> tuple[int, ...]:
+        """An(X_R) including X_R itself (SPEC A9), sorted."""
+        return tuple(sorted(nx.ancestors(self.dag, self.reward_node) | {self.reward_node}))
+
+    # ---- arms -------------------------------------------------------------------------------
+    @property
+    def n_values(self) -> int:
+        """K of the paper: the number of values an intervention can set."""
+        return len(self.action_values)
+
+    @property
+    def n_arms(self) -> int:
+        return self.n * self.n_values + 1
+
+    @property
+    def observational_arm(self) -> int:
+        return self.n * self.n_values
+
+    def arm(self, node: int, value: int) -> int:
+        """Index of do(node = value); ``node = -1`` is do()."""
+        if node < 0:
+            return self.observational_arm
+        return node * self.n_values + self.action_values.index(value)
+
+    def arm_intervention(self, arm: int) -> tuple[int, int]:
+        """(node, value) of an arm; (-1, -1) for do()."""
+        if arm == self.observational_arm:
+            return -1, -1
+        return arm // self.n_values, self.action_values[arm % self.n_values]
+
+    def arms_of(self, nodes: Sequence[int]) -> np.ndarray:
+        """The arms do(X = x) of every X in ``nodes`` (ascending)."""
+        return np.array(sorted(self.arm(v, x) for v in nodes for x in self.action_values), dtype=np.int64)
+
+    # ---- exact queries ----------------------------------------------------------------------
+    def marginal(self, target: int, do: tuple[int, int] | None = None) -> np.ndarray:
+        """P(target | do(node = value)) (or the observational marginal), shape (domain,)."""
+        key = (target, do)
+        if key in self._cache:
+            return self._cache[key]
+        do_node = -1 if do is None or do[0] < 0 else do[0]
+        if target == do_node:
+            out = np.zeros(self.domain)
+            out[do[1]] = 1.0
+            self._cache[key] = out
+            return out
+        # ancestral set of the target in the mutilated graph
+        keep, stack = {target}, [target]
+        while stack:
+            v = stack.pop()
+            if v == do_node:
+                continue
+            for p in self.parents[v]:
+                if p not in keep:
+                    keep.add(p)
+                    stack.append(p)
+        pending = {v: sum(c in keep and c != do_node for c in self.children[v]) for v in keep}
+        axes: list[int] = []
+        table = np.ones(())
+        for v in (u for u in self.topological_order if u in keep):
+            if v == do_node:
+                factor, f_axes = np.eye(self.domain)[do[1]], [v]
+            else:
+                pa = self.parents[v]
+                factor = self.cpts[v].reshape((self.domain,) * len(pa) + (self.domain,))
+                f_axes = [*pa, v]
+            new_axes = axes + [v]
+            table = _einsum(table, axes, factor, f_axes, new_axes)
+            axes = new_axes
+            for p in (() if v == do_node else self.parents[v]):
+                pending[p] -= 1
+            done = [a for a in axes if pending[a] == 0 and a != target]
+            if done:
+                axes_left = [a for a in axes if a not in done]
+                table = _einsum(table, axes, None, [], axes_left)
+                axes = axes_left
+            if table.size > MAX_FRONTIER_ENTRIES:
+                raise CausalBanditsError(f"{self.instance_id}: exact elimination needs a joint over "
+                                         f"{len(axes)} variables; use a sparser graph or a smaller K")
+        out = np.clip(table, 0.0, None)
+        self._cache[key] = out
+        return out
+
+    @cached_property
+    def observational_marginals(self) -> np.ndarray:
+        """P(Y = y) for every node Y, shape (n, domain): an input of the algorithms (SPEC §1)."""
+        return np.array([self.marginal(v) for v in range(self.n)])
+
+    @cached_property
+    def reward_laws(self) -> np.ndarray:
+        """P(X_R = k | a) for every arm a, shape (n_arms, domain).
+
+        Non-ancestors of X_R leave its law observational (SPEC §3.0), so they need no query.
+        """
+        obs = self.marginal(self.reward_node)
+        laws = np.tile(obs, (self.n_arms, 1))
+        for v in self.reward_ancestors:
+            for x in self.action_values:
+                laws[self.arm(v, x)] = self.marginal(self.reward_node, (v, x))
+        return laws
+
+    @cached_property
+    def arm_means(self) -> np.ndarray:
+        """mu_a = sum_k P(X_R = k | a) f(k) for every arm, shape (n_arms,) (do() last)."""
+        return self.reward_laws @ np.asarray(self.f, dtype=float)
+
+    @property
+    def mu_obs(self) -> float:
+        return float(self.arm_means[self.observational_arm])
+
+    @property
+    def mu_star(self) -> float:
+        return float(self.arm_means.max())
+
+    @cached_property
+    def Delta_true(self) -> float:
+        """min over X in An(X_R) of max_x |mu_do(X=x) - mu_obs| (SPEC §3.0, Assumption 3)."""
+        means = self.arm_means
+        return float(min(max(abs(means[self.arm(v, x)] - self.mu_obs) for x in self.action_values)
+                         for v in self.reward_ancestors))
+
+    @cached_property
+    def eps_true(self) -> float:
+        """min over edges X_i -> X_j of max_{x, x'} |P(X_j = x | do(X_i = x')) - P(X_j = x)| (Assumption 2).
+
+        x' ranges over the whole domain, as Assumption 2 says; inf when there is no edge.
+        """
+        obs = self.observational_marginals
+        gaps = [max(float(np.abs(self.marginal(j, (i, x)) - obs[j]).max()) for x in range(self.domain))
+                for i, j in self.edges]
+        return min(gaps, default=math.inf)
+
+    # ---- documents --------------------------------------------------------------------------
+    def to_document(self) -> dict[str, Any]:
+        """The instance as JSON-ready data (SPEC §7 "Instance JSON", core fields)."""
+        return {
+            "instance_id": self.instance_id,
+            "family": self.family,
+            "generator": dict(self.generator),
+            "n": self.n,
+            "K": self.domain,
+            "action_values": list(self.action_values),
+            "node_names": list(self.node_names),
+            "edges": [list(e) for e in self.edges],
+            "cpts": [{"node": i, "parents": list(pa), "table": self.cpts[i].tolist()}
+                     for i, pa in enumerate(self.parents)],
+            "reward": {"node": int(self.reward_node), "f": [float(v) for v in self.f], "noise": "gaussian",
+                       "sigma": float(self.sigma)},
+        }
+
+    @classmethod
+    def from_document(cls, doc: Mapping[str, Any]) -> Instance:
+        """Inverse of :meth:`to_document`; extra keys (structure, derived) are ignored."""
+        try:
+            n = len(doc["node_names"])
+            cpts = sorted(doc["cpts"], key=lambda c: c["node"])
+            if [c["node"] for c in cpts] != list(range(n)):
+                raise ConfigError(f"{doc.get('instance_id')}: need exactly one CPT per node 0..{n - 1}")
+            reward = doc["reward"]
+            if reward.get("noise", "gaussian") != "gaussian":
+                raise ConfigError(f"{doc['instance_id']}: reward noise {reward['noise']!r}; only 'gaussian'")
+            return cls(
+                instance_id=str(doc["instance_id"]),
+                family=str(doc["family"]),
+                generator=dict(doc.get("generator", {})),
+                node_names=tuple(doc["node_names"]),
+                parents=tuple(tuple(int(p) for p in c["parents"]) for c in cpts),
+                cpts=tuple(np.asarray(c["table"], dtype=float) for c in cpts),
+                domain=int(doc["K"]),
+                action_values=tuple(int(v) for v in doc["action_values"]),
+                reward_node=reward["node"],
+                f=np.asarray(reward["f"], dtype=float),
+                sigma=float(reward.get("sigma", 1.0)),
+            )
+        except (KeyError, TypeError) as err:
+            raise ConfigError(f"instance document lacks or mistypes {err}; write it with "
+                              "Instance.to_document()") from None

@@ -1,0 +1,436 @@
+"""cpe algorithms: estimators against their formulas, stopping rules, δ-PAC on easy instances,
+chunk invariance, censoring, the parallel bandit's plan, the constant profiles and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from cpe_helpers import run_to_stop
+
+from causal_bandits.bandits.bglm_estimate import BGLMCounts, fit
+from causal_bandits.bandits.bglm_model import _sigma_enumerated, _sigma_two_layer, sigma
+from causal_bandits.bandits.ccpe_bglm import ALPHA_O as BGLM_ALPHA_O
+from causal_bandits.bandits.ccpe_bglm import CCPEBGLM
+from causal_bandits.bandits.ccpe_general import CCPEGeneral
+from causal_bandits.bandits.ccpe_naive import NaiveCCPE
+from causal_bandits.bandits.count_tables import CountTables
+from causal_bandits.bandits.engine import Streams, simulate
+from causal_bandits.bandits.environments import ContextFree
+from causal_bandits.bandits.lucb import LUCB
+from causal_bandits.bandits.parallel_bandit import ParallelBandit, observation_threshold
+from causal_bandits.bandits.pure_exploration import check_sample_cap, interventional_radius
+from causal_bandits.bandits.successive_elimination import SuccessiveElimination
+from causal_bandits.errors import ConfigError
+from causal_bandits.papers.cpe import families as F
+from causal_bandits.papers.cpe.actions import actions_up_to, atomic_actions
+from causal_bandits.papers.cpe.admissible import adjustment_sequence, is_admissible, parent_sequence
+from causal_bandits.papers.cpe.environment import CPEEnvironment
+from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
+from causal_bandits.papers.cpe.quantities import bglm_constants
+from causal_bandits.papers.cpe.runs import ALGORITHMS as RUN_ALGORITHMS
+from causal_bandits.papers.cpe.runs import policy as run_policy
+from causal_bandits.papers.cpe.design import Job
+from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, checkpoints
+from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
+from causal_bandits.scm.cpt import configurations
+
+
+def _instance(scm: BinarySCM, actions, sequences, **bglm) -> CPEInstance:
+    assert all(is_admissible(scm, seq) for seq in sequences if seq is not None)
+    mu = np.array([scm.interventional_mean(a.as_dict()) for a in actions])
+    return CPEInstance("test", {}, scm, tuple(actions), tuple(sequences), mu, mu.copy(), **bglm)
+
+
+def confounded_pair() -> CPEInstance:
+    """Hidden U -> X1, X2; Y <- X1, X2. Gaps >= 0.15; Z = the other X (an adjustment set)."""
+    m = {"U": bernoulli(0.5), "X1": Mechanism("linear", ("U",), (0.6,), intercept=0.2),
+         "X2": Mechanism("linear", ("U",), (0.6,), intercept=0.2),
+         "Y": Mechanism("linear", ("X1", "X2"), (0.5, 0.3), intercept=0.1)}
+    scm = BinarySCM(("U", "X1", "X2", "Y"), m, frozenset({"U"}))
+    acts = atomic_actions(["X1", "X2"])
+    seqs = [None] + [adjustment_sequence(a.S, [v for v in ("X1", "X2") if v not in a.S]) for a in acts[1:]]
+    return _instance(scm, acts, seqs)
+
+
+def chain() -> CPEInstance:
+    """X1 -> X2 -> X3 -> Y, X1 -> X3, X1 -> Y: combinatorial arms with non-empty Z_2 (Theorem 4)."""
+    m = {"X1": bernoulli(0.4), "X2": Mechanism("linear", ("X1",), (0.5,), intercept=0.2),
+         "X3": Mechanism("linear", ("X1", "X2"), (0.3, 0.4), intercept=0.1),
+         "Y": Mechanism("linear", ("X1", "X2", "X3"), (0.2, 0.1, 0.5), intercept=0.1)}
+    scm = BinarySCM(("X1", "X2", "X3", "Y"), m)
+    acts = actions_up_to(["X1", "X2", "X3"], 2)
+    return _instance(scm, acts, [parent_sequence(scm, a.S) if a.S else None for a in acts])
+
+
+def correct(instance, recommended):
+    return instance.mu.max() - instance.mu[recommended] <= 1e-12
+
+
+# -- estimators against their formulas -----------------------------------------------------------
+
+def _literal_eq10(values, y, arm, seq):
+    """Eq. (10)'s plug-in written out with loops over z, from the raw observations."""
+    order, blocks = seq
+    s = dict(arm)
+    Z = [z for b in blocks for z in b]
+    total, T = 0.0, []
+    for z in configurations(len(Z)):
+        zv = dict(zip(Z, z))
+        rows = np.all([values[:, c] == s[c] for c in order] + [values[:, c] == zv[c] for c in Z], axis=0)
+        T.append(rows.sum())
+        if not rows.sum():
+            return 0.0, 0
+        term = y[rows].mean()
+        for l, block in enumerate(blocks):
+            if not block:
+                continue
+            prefix = [c for b in blocks[:l] for c in b]
+            cond = np.all([np.ones(len(y), bool)] + [values[:, c] == s[c] for c in order[:l]]
+                          + [values[:, c] == zv[c] for c in prefix], axis=0)
+            num = cond & np.all([values[:, c] == zv[c] for c in block], axis=0)
+            term *= num.sum() / cond.sum()
+        total += term
+    return total, min(T)
+
+
+@pytest.mark.parametrize("make", [confounded_pair, chain, lambda: F.confounded(0.8)])
+def test_count_tables_give_the_eq10_plug_in_exactly(make):
+    instance = make()
+    rng = np.random.default_rng(7)
+    values = rng.integers(0, 2, size=(400, len(instance.scm.observed)))
+    y = rng.integers(0, 2, size=400)
+    tables = CountTables(instance.policy_arms(), instance.policy_sequences())
+    counts, ysum = tables.empty(1)
+    for j in range(len(y)):
+        tables.add(counts, ysum, values[j : j + 1], y[j : j + 1].astype(float))
+    mu, T = tables.estimates(counts, ysum)
+    for a, (arm, seq) in enumerate(zip(instance.policy_arms(), instance.policy_sequences())):
+        want, want_T = (0.0, 0) if seq is None else _literal_eq10(values, y, arm, seq)
+        assert T[0, a] == want_T
+        assert mu[0, a] == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("make", [confounded_pair, chain])
+def test_observational_estimates_converge_to_the_do_means(make):
+    """CCPE-General's O-estimate is unbiased for μ_a; the naive one for E[Y | S = s] (4 s.e.)."""
+    instance = make()
+    env = CPEEnvironment(instance)
+    rng = np.random.default_rng(3)
+    n = 40_000
+    rewards, values = env.pull(1, None, np.zeros(n, dtype=np.int64), rng.random((n, env.noise_width)))
+    tables = CountTables(instance.policy_arms(), instance.policy_sequences())
+    counts, ysum = tables.empty(n)
+    tables.add(counts, ysum, values, rewards)  # one observation per row: sum the rows afterwards
+    mu, T = tables.estimates(counts.sum(axis=0, keepdims=True), ysum.sum(axis=0, keepdims=True))
+    ok = T[0] > 0
+    assert ok[1:].all()
+    assert np.abs(mu[0, ok] - instance.mu[ok]).max() < 4 * 0.5 / np.sqrt(T[0, ok].min())
+
+
+def test_sigma_table_and_enumeration_agree_and_equal_brute_force():
+    instance = F.bglm(3)
+    structure, arms = instance.bglm_structure(), instance.policy_arms()
+    rng = np.random.default_rng(1)
+    theta = [rng.normal(size=(5,) + t.shape[1:]) for t in instance.bglm_theta()]
+    np.testing.assert_allclose(_sigma_two_layer(theta, structure, arms), _sigma_enumerated(theta, structure, arms),
+                               atol=1e-12)
+    np.testing.assert_allclose(sigma(instance.bglm_theta(), structure, arms)[0], instance.mu, atol=1e-15)
+
+
+def test_sigma_on_a_deeper_bglm_equals_enumeration_of_the_scm():
+    m = {"X1": bernoulli(1.0), "X2": Mechanism("logistic", ("X1",), (0.3,)),
+         "X3": Mechanism("logistic", ("X1", "X2"), (-0.4, 1.1)),
+         "Y": Mechanism("logistic", ("X1", "X2", "X3"), (-0.2, 0.7, -1.3))}
+    scm = BinarySCM(("X1", "X2", "X3", "Y"), m)
+    acts = actions_up_to(["X2", "X3"], 2)
+    structure = bglm_structure(scm, "X1", "logistic")
+    assert not structure.is_two_layer
+    got = sigma(bglm_theta(scm, "X1"), structure, [policy_arm(scm, a) for a in acts])[0]
+    np.testing.assert_allclose(got, [scm.interventional_mean(a.as_dict()) for a in acts], atol=1e-12)
+
+
+@pytest.mark.parametrize("link_name", ["logistic", "linear"])
+def test_bglm_estimate_recovers_theta_from_expected_counts(link_name):
+    """Algorithm 2 with λ = 0 on counts proportional to the exact distribution returns θ* itself."""
+    kind = "logistic" if link_name == "logistic" else "linear"
+    weights = {"logistic": ((0.4,), (-0.5, 0.9, -0.7)), "linear": ((0.4,), (0.2, 0.5, 0.25))}[link_name]
+    m = {"X1": bernoulli(1.0), "X2": Mechanism(kind, ("X1",), weights[0]),
+         "Y": Mechanism(kind, ("X1", "X2", "X3"), weights[1]),
+         "X3": Mechanism(kind, ("X1",), (0.5 if kind == "linear" else 0.0,))}
+    scm = BinarySCM(("X1", "X2", "X3", "Y"), m)
+    structure = bglm_structure(scm, "X1", link_name)
+    tables = BGLMCounts(structure)
+    counts, ones = tables.empty(1)
+    names, configs, prob = scm.joint()
+    obs = [names.index(v) for v in scm.observed]
+    for c, p in zip(configs, prob):  # weight every configuration by 10^6 · P(config)
+        values, y = c[obs][None, :], np.array([float(c[names.index("Y")])])
+        before = counts.copy(), ones.copy()
+        tables.add(counts, ones, values, y)
+        counts = before[0] + (counts - before[0]) * p * 1e6
+        ones = before[1] + (ones - before[1]) * p * 1e6
+    start = [np.zeros_like(t) for t in bglm_theta(scm, "X1")]
+    got = fit(start, tables, counts, ones, ridge=0.0)
+    for g, want in zip(got, bglm_theta(scm, "X1")):
+        np.testing.assert_allclose(g, want, atol=1e-8)
+
+
+# -- stopping rules ------------------------------------------------------------------------------
+
+class TwoArms(ContextFree):
+    """A deterministic toy environment: arm 0 pays 1, arm 1 pays 0."""
+
+    n_arms, noise_width = 2, 1
+    means = np.array([[1.0, 0.0]])
+
+    def pull(self, t, contexts, arms, noise):
+        return (arms == 0).astype(float), np.zeros((arms.size, 0), dtype=np.int64)
+
+
+@pytest.mark.parametrize("profile,alpha", [("practical", 1.0), ("theory", 2.0)])
+def test_lucb_stops_exactly_when_the_radii_separate(profile, alpha):
+    """With means 1 and 0 and n pulls each, LUCB stops at the first n with β_I(n) <= 1/2."""
+    n = next(n for n in range(1, 10 ** 6) if interventional_radius(n, 2, 0.05, alpha) <= 0.5)
+    result = run_to_stop(LUCB(profile=profile), TwoArms(), seeds=[0, 1], horizon=10 ** 6)
+    assert result.samples.tolist() == [2 * n, 2 * n]
+    assert result.recommended.tolist() == [0, 0]
+    assert result.diagnostics["iterations"].tolist() == [n - 1, n - 1]
+
+
+def test_successive_elimination_stops_when_one_arm_is_left():
+    r = next(r for r in range(1, 10 ** 6) if 1.0 - interventional_radius(r, 2, 0.05, 1.0) > interventional_radius(r, 2, 0.05, 1.0))
+    result = run_to_stop(SuccessiveElimination(), TwoArms(), seeds=[5], horizon=10 ** 6)
+    assert result.samples.tolist() == [2 * r] and result.recommended.tolist() == [0]
+
+
+ALGORITHMS = {
+    "CCPE-General": lambda inst: CCPEGeneral(inst.policy_arms(), inst.policy_sequences()),
+    "CCPE-General theory": lambda inst: CCPEGeneral(inst.policy_arms(), inst.policy_sequences(), profile="theory"),
+    "LUCB": lambda inst: LUCB(),
+    "LUCB1-KK12": lambda inst: LUCB(radius="kk12"),
+    "SE": lambda inst: SuccessiveElimination(),
+}
+
+
+PAC_CASES = [(name, confounded_pair) for name in ALGORITHMS] + [("CCPE-General", chain), ("LUCB", chain)]
+
+
+@pytest.mark.parametrize("name,make", PAC_CASES, ids=[f"{n}-{m.__name__}" for n, m in PAC_CASES])
+def test_each_algorithm_stops_and_is_delta_pac_on_an_easy_instance(name, make):
+    instance = make()
+    result = run_to_stop(ALGORITHMS[name](instance), CPEEnvironment(instance), seeds=range(30),
+                         horizon=2_000_000, experiment="pac")
+    assert not result.censored.any()
+    assert correct(instance, result.recommended).sum() >= 27  # δ = 0.05: at most 1.5 errors expected
+
+
+def test_ccpe_bglm_stops_and_is_delta_pac_on_e4_k2():
+    instance = F.bglm(2)
+    policy = CCPEBGLM(instance.policy_arms(), instance.bglm_structure())
+    result = run_to_stop(policy, CPEEnvironment(instance), seeds=range(24), horizon=2_000_000, experiment="pac")
+    assert not result.censored.any()
+    assert correct(instance, result.recommended).sum() >= 21
+    assert (result.samples >= 3 * 10 * 3).all()  # practical burn-in t_0 = 10 D, D = 3
+    assert (result.samples % 3 == 0).all()
+
+
+def test_parallel_bandit_with_a_large_budget_finds_the_best_arm():
+    instance = F.parallel(4)
+    result = run_to_stop(ParallelBandit(instance.policy_arms(), budget=8000), CPEEnvironment(instance),
+                         seeds=range(16), horizon=8000)
+    assert not result.censored.any() and correct(instance, result.recommended).all()
+
+
+def test_parallel_bandit_follows_its_plan():
+    """Recompute q̂, m̂ and A′ from the observations the policy saw: phase 2 plays exactly A′ in arm
+    order, ⌊(T − ⌊T/2⌋)/|A′|⌋ times each, and the output is the argmax of the mixed estimates."""
+    instance = F.rare(2, 0.5, n=4, p_rare=0.05)
+    budget, seeds = 1001, [0, 1, 2]
+    played, seen = [], []
+
+    class Recording(CPEEnvironment):
+        def pull(self, t, contexts, arms, noise):
+            rewards, values = super().pull(t, contexts, arms, noise)
+            played.append(arms.copy())
+            seen.append((rewards.copy(), values.copy()))
+            return rewards, values
+
+    policy = ParallelBandit(instance.policy_arms(), budget=budget)
+    result = run_to_stop(policy, Recording(instance), seeds=seeds, horizon=budget)
+    half = budget // 2
+    for i in range(len(seeds)):
+        y = np.array([seen[t][0][i] for t in range(half)])
+        x = np.array([seen[t][1][i] for t in range(half)])
+        T = np.array([half] + [(x[:, c] == v).sum() for ((c, v),) in instance.policy_arms()[1:]])
+        q = T / half
+        m = observation_threshold(q)[0]
+        chosen = np.flatnonzero(q * m <= 1 + 1e-12)
+        per = (budget - half) // len(chosen)
+        arms_i = [played[t][i] for t in range(half, half + per * len(chosen))]
+        assert arms_i == [a for a in chosen for _ in range(per)]
+        assert result.samples[i] == half + per * len(chosen)
+        mu = np.array([y.mean()] + [y[x[:, c] == v].mean() if T[a + 1] else 0.0
+                                    for a, ((c, v),) in enumerate(instance.policy_arms()[1:])])
+        rewards_i = np.array([seen[t][0][i] for t in range(half, half + per * len(chosen))])
+        for j, a in enumerate(chosen):
+            mu[a] = rewards_i[j * per : (j + 1) * per].mean()
+        assert result.recommended[i] == int(mu.argmax())
+    assert {instance.labels[a] for a in chosen} >= {"do(X2=1)", "do(X3=1)"}  # the rare arms are in A′
+
+
+# -- chunk invariance and censoring --------------------------------------------------------------
+
+CHUNKED = {
+    "CCPE-General": (confounded_pair, lambda inst: CCPEGeneral(inst.policy_arms(), inst.policy_sequences())),
+    "naive": (confounded_pair, lambda inst: NaiveCCPE(inst.policy_arms())),
+    "CCPE-BGLM": (lambda: F.bglm(2),
+                  lambda inst: CCPEBGLM(inst.policy_arms(), inst.bglm_structure())),
+    "LUCB": (confounded_pair, lambda inst: LUCB()),
+    "LUCB1-KK12": (confounded_pair, lambda inst: LUCB(radius="kk12")),
+    "SE": (confounded_pair, lambda inst: SuccessiveElimination()),
+    "PB": (lambda: F.rare(2, 0.5, n=4, p_rare=0.05), lambda inst: ParallelBandit(inst.policy_arms(), budget=3000)),
+}
+
+
+@pytest.mark.parametrize("name", list(CHUNKED))
+def test_results_do_not_depend_on_the_chunking_of_seeds(name):
+    make, policy = CHUNKED[name]
+    instance = make()
+    horizon = 3000 if name == "PB" else 2_000_000
+    whole = run_to_stop(policy(instance), CPEEnvironment(instance), seeds=range(8), horizon=horizon)
+    parts = [run_to_stop(policy(instance), CPEEnvironment(instance), seeds=s, horizon=horizon, block=97)
+             for s in (range(4), range(4, 8))]
+    for field in ("samples", "recommended", "censored"):
+        assert getattr(whole, field).tolist() == np.concatenate([getattr(p, field) for p in parts]).tolist()
+    for key, value in whole.diagnostics.items():
+        np.testing.assert_array_equal(value, np.concatenate([p.diagnostics[key] for p in parts]))
+    assert len(set(whole.samples.tolist())) > 1 or name == "PB"  # seeds really stop at different times
+
+
+def test_censored_seeds_are_recorded_at_the_cap_and_the_others_at_their_stop():
+    instance = confounded_pair()
+    make = ALGORITHMS["CCPE-General"]
+    free = run_to_stop(make(instance), CPEEnvironment(instance), seeds=range(10), horizon=2_000_000)
+    cap = int(np.median(free.samples))
+    capped = run_to_stop(make(instance), CPEEnvironment(instance), seeds=range(10), horizon=cap)
+    stopped = free.samples <= cap
+    assert 0 < stopped.sum() < 10
+    assert capped.censored.tolist() == (~stopped).tolist()
+    assert capped.samples.tolist() == np.where(stopped, free.samples, cap).tolist()
+    assert capped.recommended[stopped].tolist() == free.recommended[stopped].tolist()
+    assert set(capped.recommended.tolist()) <= set(range(instance.n_arms))
+    assert (free.samples % 3 == 0).all()
+    assert (free.diagnostics["iterations"] * 3 == free.samples).all()
+
+
+def test_lucb_and_se_count_their_samples():
+    instance = chain()
+    lucb = run_to_stop(LUCB(), CPEEnvironment(instance), seeds=range(4), horizon=2_000_000)
+    assert (lucb.samples == instance.n_arms + 2 * lucb.diagnostics["iterations"]).all()
+    se = run_to_stop(SuccessiveElimination(), CPEEnvironment(instance), seeds=range(4), horizon=2_000_000)
+    assert (se.samples == se.diagnostics["n_int_samples"]).all()
+
+
+# -- the environment ------------------------------------------------------------------------------
+
+def test_environment_reports_interventions_and_samples_the_scm():
+    instance = F.confounded(0.8)
+    env = CPEEnvironment(instance)
+    rng = np.random.default_rng(11)
+    n = 20_000
+    for a in (0, 5, 40, 98):
+        rewards, values = env.pull(1, None, np.full(n, a), rng.random((n, env.noise_width)))
+        for v, x in instance.actions[a].assignment:
+            assert (values[:, instance.columns[v]] == x).all()
+        assert abs(rewards.mean() - instance.mu[a]) < 4 * np.sqrt(0.25 / n)
+    rewards, values = env.pull(1, None, np.zeros(n, dtype=np.int64), rng.random((n, env.noise_width)))
+    agree = (values[:, 0] == values[:, 1]).mean()  # X1, X2 share U1: P(X1 = X2) = 0.5(0.9² + 0.1²)·2
+    assert abs(agree - 0.82) < 4 * np.sqrt(0.25 / n)
+
+
+# -- profiles and bad input ----------------------------------------------------------------------
+
+def test_profiles_select_the_constants_of_the_spec_table():
+    instance = F.bglm(3)
+    theory = CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), kappa=instance.kappa, eta=instance.eta,
+                      profile="theory")
+    c = bglm_constants(instance)
+    assert theory.alpha_O == BGLM_ALPHA_O["theory"] == pytest.approx(6 * np.sqrt(2))
+    assert theory.K == pytest.approx(c.M1 * c.D ** 1.5 / (c.kappa * np.sqrt(c.eta)))
+    assert theory.alpha_I == 2.0 and theory.delta_internal == pytest.approx(0.025)
+    practical = CCPEGeneral(instance.policy_arms(), instance.policy_sequences())
+    assert (practical.alpha_O, practical.alpha_I, practical.delta_internal) == (1.0, 1.0, pytest.approx(0.01))
+    assert CCPEGeneral(instance.policy_arms(), instance.policy_sequences(), profile="theory").alpha_O == 8.0
+
+
+def _one_line_error(fn, *fragments):
+    with pytest.raises(ConfigError) as excinfo:
+        fn()
+    message = str(excinfo.value)
+    assert "\n" not in message
+    for fragment in fragments:
+        assert fragment in message
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: LUCB(**kw),
+    lambda **kw: SuccessiveElimination(**kw),
+    lambda **kw: CCPEGeneral(chain().policy_arms(), chain().policy_sequences(), **kw),
+    lambda **kw: NaiveCCPE(chain().policy_arms(), **kw),
+    lambda **kw: CCPEBGLM(F.bglm(2).policy_arms(), F.bglm(2).bglm_structure(), **kw),
+])
+def test_bad_settings_are_one_line_errors(make):
+    _one_line_error(lambda: make(delta=1.5), "delta = 1.5", "(0, 1)")
+    _one_line_error(lambda: make(delta=0.0), "delta = 0.0")
+    _one_line_error(lambda: make(epsilon=-0.1), "epsilon = -0.1")
+    _one_line_error(lambda: make(profile="fast"), "profile = 'fast'", "practical")
+
+
+def test_a_sample_cap_below_the_number_of_arms_is_a_one_line_error():
+    _one_line_error(lambda: check_sample_cap(50, 99), "T_max = 50", "at least 99")
+    assert check_sample_cap(99, 99) == 99
+
+
+# -- recorders ------------------------------------------------------------------------------------
+
+def test_recommendation_trace_freezes_at_stopping_and_ends_with_the_output():
+    instance = confounded_pair()
+    grid = checkpoints(20_000, first=500)
+    assert grid[:3].tolist() == [500, 708, 1000] and grid[-1] == 20_000
+    result = run_to_stop(LUCB(), CPEEnvironment(instance), seeds=range(6), horizon=20_000,
+                         recorders=[RecommendationTrace(grid)])
+    run_trace = RecommendationTrace(grid)
+    run = simulate(LUCB(), CPEEnvironment(instance), Streams("cpe", "test", np.arange(6)), 20_000, [run_trace])
+    assert np.array_equal(run.summary["recommended"], result.recommended)
+    rec = np.stack([run.summary[f"cpe_rec_{c}"] for c in grid], axis=1)
+    assert rec[:, -1].tolist() == result.recommended.tolist()
+    for i, stop in enumerate(result.samples):
+        after = grid >= stop
+        assert (rec[i, after] == result.recommended[i]).all()
+
+
+def test_interval_coverage_is_clean_with_valid_radii_and_fires_with_tiny_ones():
+    instance = confounded_pair()
+    ok = run_to_stop(CCPEGeneral(instance.policy_arms(), instance.policy_sequences()), CPEEnvironment(instance),
+                     seeds=range(20), horizon=2_000_000, recorders=[IntervalCoverage()])
+    assert ok.summary["cpe_ci_violation"].mean() <= 0.1
+    bad = run_to_stop(CCPEGeneral(instance.policy_arms(), instance.policy_sequences(), alpha_O=0.02, alpha_I=0.02),
+                      CPEEnvironment(instance), seeds=range(20), horizon=3000, recorders=[IntervalCoverage()])
+    assert bad.summary["cpe_ci_violation"].mean() >= 0.9
+
+
+def test_the_theory_profile_of_ccpe_bglm_needs_kappa_and_eta():
+    instance = F.bglm(2)
+    _one_line_error(lambda: CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), profile="theory"),
+                    "kappa and eta")
+
+
+@pytest.mark.parametrize("algorithm", sorted(RUN_ALGORITHMS))
+def test_the_run_registry_builds_every_algorithm(algorithm):
+    instance = F.bglm(2)
+    job = Job("E4", "k2", "T1000" if algorithm == "PB" else "theory", algorithm, 2, "theory",
+              budget=1000 if algorithm == "PB" else None)
+    policy = run_policy(job, instance, delta=0.05, epsilon=0.0)
+    assert type(policy).__name__ in RUN_ALGORITHMS[algorithm]
+    if algorithm == "LUCB1":
+        assert policy.radius == "kk12"

@@ -1,0 +1,32 @@
+"""The quick workflow writes Figure 1, the V1-V6 outputs and the unknown_graph claims."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+pytestmark = pytest.mark.workflow
+
+FIGURES = ["figure1", "figV1_regret_curves_trees", "figV2_regret_vs_n", "figV3_forests", "figV4_general",
+           "figV5_lower_bounds", "figV6_discovery"]
+TABLES = ["figure1_trace", "table_final_regret", "tableV4_clique_success", "tableV5_lower_bounds",
+          "tableV6_discovery", "tableV6_readings"]
+
+
+def test_quick_run_writes_the_unknown_graph_outputs(quick_run):
+    out = quick_run / "figures" / "unknown_graph"
+    for name in FIGURES:
+        assert (out / f"{name}.pdf").stat().st_size > 0 and (out / f"{name}.png").stat().st_size > 0
+    for name in TABLES:
+        assert len(pd.read_csv(out / f"{name}.csv")) > 0
+        assert "not in the paper" in (out / f"{name}.md").read_text() or name == "figure1_trace"
+    trace = json.loads((quick_run / "results/unknown_graph/fig1_trace.json").read_text())
+    assert trace["output"] == "X7" and trace["rounds"] == 11 * trace["B"]
+    claims = json.loads((quick_run / "results/claims/unknown_graph.json").read_text())
+    status = {c["id"]: c["status"] for c in claims["claims"]}
+    assert status["fig1-trace"] == "reproduced"
+    assert status["alg78-printed"] == "differs"  # the printed Alg. 7/8 answer wrongly (SPEC §4.2 item 7)
+    assert "unknown_graph" in (quick_run / "figures" / "REPORT.md").read_text() or \
+        "Lu, Meisami" in (quick_run / "figures" / "REPORT.md").read_text()

@@ -1,0 +1,232 @@
+# Lu, Meisami & Tewari (NeurIPS-21): no experiments in the paper. Figure 1 from a run of CN-UCB on the
+# reconstructed tree; the validation suite V1-V6 (designed for this replication, SPEC §3.3):
+# runs -> aggregate -> tables + figures -> claims.
+from causal_bandits.papers.unknown_graph.config import ALGORITHMS_OF as UG_ALGORITHMS_OF
+from causal_bandits.papers.unknown_graph.config import cells as ug_cells
+
+UG = config["unknown_graph"]
+UG_CELLS = ug_cells(UG)
+UG_CHUNKS = chunk_seeds(UG["n_seeds"], config["seeds_per_job"])
+UG_LB_ALGORITHMS = ["CNUCB", "UCB", "Oracle"]
+UG_FIGURES = ["figure1", "figV1_regret_curves_trees", "figV2_regret_vs_n", "figV3_forests", "figV4_general",
+              "figV5_lower_bounds", "figV6_discovery"]
+UG_TABLES = ["figure1_trace", "table_final_regret", "tableV4_clique_success", "tableV5_lower_bounds",
+             "tableV6_discovery", "tableV6_readings"]
+TARGETS["unknown_graph"] = [
+    *(f"figures/unknown_graph/{f}.{ext}" for f in UG_FIGURES for ext in ("pdf", "png")),
+    *(f"figures/unknown_graph/{t}.{ext}" for t in UG_TABLES for ext in ("csv", "md")),
+]
+
+UG_WILDCARDS = {
+    "experiment": "|".join(UG_CELLS) or "none",
+    "strategy": "default",
+    "algorithm": "CNUCB|CNUCB_literal|UCB|Oracle",
+    "chunk": r"\d+",
+}
+
+
+rule unknown_graph_fig1_trace:
+    """CN-UCB's stages 0-2 on the reconstructed Figure-1 tree, sampled with the paper's B (SPEC §3.1)."""
+    input:
+        code=script_code("unknown_graph_fig1_trace.py"),
+    output:
+        "results/unknown_graph/fig1_trace.json",
+    params:
+        variant=UG["fig1_variant"],
+        delta=UG["delta"],
+        c_B=UG["c_B"],
+    log:
+        "logs/unknown_graph_fig1_trace/trace.log",
+    script:
+        "../scripts/unknown_graph_fig1_trace.py"
+
+
+rule unknown_graph_figure1:
+    """Figure 1 panels and the run's trace table."""
+    input:
+        trace="results/unknown_graph/fig1_trace.json",
+        code=script_code("unknown_graph_figure1.py"),
+    output:
+        pdf=report("figures/unknown_graph/figure1.pdf", caption="../report/unknown_graph_figure1.rst",
+                   category="unknown_graph"),
+        png="figures/unknown_graph/figure1.png",
+        csv="figures/unknown_graph/figure1_trace.csv",
+        md="figures/unknown_graph/figure1_trace.md",
+    log:
+        "logs/unknown_graph_figure1/figure1.log",
+    script:
+        "../scripts/unknown_graph_figure1.py"
+
+
+rule unknown_graph_run:
+    """One seed chunk of one V1-V4 cell with one algorithm (every seed its own instance)."""
+    wildcard_constraints:
+        experiment=UG_WILDCARDS["experiment"],
+        strategy=UG_WILDCARDS["strategy"],
+        algorithm=UG_WILDCARDS["algorithm"],
+        chunk=UG_WILDCARDS["chunk"],
+    input:
+        code=run_sources("unknown_graph"),
+    output:
+        trace=run_path("unknown_graph"),
+        summary=summary_path(run_path("unknown_graph")),
+    params:
+        section=UG,
+        spec=lambda wc: UG_CELLS[wc.experiment],
+        seeds=lambda wc: [UG_CHUNKS[int(wc.chunk)].start, UG_CHUNKS[int(wc.chunk)].stop],
+        horizon=UG["horizon"],
+        record_points=config["record_points"],
+    resources:
+        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
+    log:
+        run_path("unknown_graph", "logs"),
+    benchmark:
+        run_path("unknown_graph", "benchmarks/out")
+    script:
+        "../scripts/unknown_graph_run.py"
+
+
+def ug_cell_runs(wildcards):
+    algorithms = UG_ALGORITHMS_OF[UG_CELLS[wildcards.cell]["experiment"]]
+    return {
+        f"default/{a}": expand(run_path("unknown_graph"), experiment=wildcards.cell, strategy="default",
+                               algorithm=a, chunk=range(len(UG_CHUNKS)))
+        for a in algorithms
+    }
+
+
+rule unknown_graph_aggregate:
+    """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
+    wildcard_constraints:
+        cell=UG_WILDCARDS["experiment"],
+    input:
+        unpack(ug_cell_runs),
+        code=script_code("unknown_graph_aggregate.py"),
+    output:
+        agg="results/unknown_graph/agg/{cell}.parquet",
+        summaries="results/unknown_graph/agg/{cell}.summaries.parquet",
+    log:
+        "logs/unknown_graph_aggregate/{cell}.log",
+    script:
+        "../scripts/unknown_graph_aggregate.py"
+
+
+rule unknown_graph_lower_bounds:
+    """V5: one algorithm on every instance of the Thm 4 or Thm 5 family."""
+    wildcard_constraints:
+        theorem="4|5",
+        algorithm="|".join(UG_LB_ALGORITHMS),
+    input:
+        code=script_code("unknown_graph_lower_bounds.py"),
+    output:
+        "results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet",
+    params:
+        section=UG,
+    log:
+        "logs/unknown_graph_lower_bounds/thm{theorem}-{algorithm}.log",
+    benchmark:
+        "benchmarks/out/unknown_graph_lower_bounds/thm{theorem}-{algorithm}.tsv"
+    script:
+        "../scripts/unknown_graph_lower_bounds.py"
+
+
+rule unknown_graph_discovery:
+    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime."""
+    wildcard_constraints:
+        regime="A|B",
+    input:
+        code=script_code("unknown_graph_discovery.py"),
+    output:
+        "results/unknown_graph/V6/sampled-{regime}.parquet",
+    params:
+        discovery=UG["discovery"],
+    resources:
+        mem_mb=800,
+    log:
+        "logs/unknown_graph_discovery/{regime}.log",
+    benchmark:
+        "benchmarks/out/unknown_graph_discovery/{regime}.tsv"
+    script:
+        "../scripts/unknown_graph_discovery.py"
+
+
+rule unknown_graph_readings:
+    """V6: exact-test outcomes of the printed and corrected readings (SPEC §4.2 items 6-7)."""
+    input:
+        code=script_code("unknown_graph_readings.py"),
+    output:
+        "results/unknown_graph/V6/readings.parquet",
+    params:
+        section=UG,
+    log:
+        "logs/unknown_graph_readings/readings.log",
+    benchmark:
+        "benchmarks/out/unknown_graph_readings/readings.tsv"
+    script:
+        "../scripts/unknown_graph_readings.py"
+
+
+UG_RESULTS = {
+    "agg": expand("results/unknown_graph/agg/{cell}.parquet", cell=list(UG_CELLS)),
+    "summaries": expand("results/unknown_graph/agg/{cell}.summaries.parquet", cell=list(UG_CELLS)),
+    "v5": expand("results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet", theorem=(4, 5),
+                 algorithm=UG_LB_ALGORITHMS),
+    "v6": expand("results/unknown_graph/V6/sampled-{regime}.parquet", regime=UG["discovery"]["regimes"]),
+    "readings": "results/unknown_graph/V6/readings.parquet",
+}
+
+
+rule unknown_graph_tables:
+    """R_T per cell, tables V4-V6 (designed for this replication)."""
+    input:
+        **UG_RESULTS,
+        code=script_code("unknown_graph_tables.py"),
+    output:
+        regret="results/unknown_graph/final_regret.parquet",
+        **{f"{t}_{ext}": report(f"figures/unknown_graph/{t}.{ext}", caption="../report/unknown_graph_validation.rst",
+                                category="unknown_graph") if ext == "csv" else f"figures/unknown_graph/{t}.{ext}"
+           for t in UG_TABLES[1:] for ext in ("csv", "md")},
+    params:
+        section=UG,
+    log:
+        "logs/unknown_graph_tables/tables.log",
+    script:
+        "../scripts/unknown_graph_tables.py"
+
+
+rule unknown_graph_figures:
+    """Figures V1-V6 (designed for this replication, not in the paper)."""
+    input:
+        **UG_RESULTS,
+        regret="results/unknown_graph/final_regret.parquet",
+        code=script_code("unknown_graph_figures.py"),
+    output:
+        **{f"{f}_{ext}": report(f"figures/unknown_graph/{f}.{ext}", caption="../report/unknown_graph_validation.rst",
+                                category="unknown_graph") if ext == "pdf" else f"figures/unknown_graph/{f}.{ext}"
+           for f in UG_FIGURES[1:] for ext in ("pdf", "png")},
+    params:
+        section=UG,
+    log:
+        "logs/unknown_graph_figures/figures.log",
+    script:
+        "../scripts/unknown_graph_figures.py"
+
+
+rule unknown_graph_claims:
+    """Each claim of the paper evaluated on our results."""
+    input:
+        trace="results/unknown_graph/fig1_trace.json",
+        regret="results/unknown_graph/final_regret.parquet",
+        v4="figures/unknown_graph/tableV4_clique_success.csv",
+        v5="figures/unknown_graph/tableV5_lower_bounds.csv",
+        v6=UG_RESULTS["v6"],
+        readings=UG_RESULTS["readings"],
+        code=script_code("unknown_graph_claims.py"),
+    output:
+        "results/claims/unknown_graph.json",
+    params:
+        section=UG,
+    log:
+        "logs/unknown_graph_claims/claims.log",
+    script:
+        "../scripts/unknown_graph_claims.py"

@@ -1,0 +1,25 @@
+"""Rule cpe_tables: Tables 1-4 [designed] as CSV (full precision) and Markdown."""
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from causal_bandits import store
+from causal_bandits.logs import logged
+from causal_bandits.papers.cpe import tables
+
+inp = snakemake.input
+with logged(snakemake.log[0]) as log:
+    stopping = {Path(p).name.removesuffix(".parquet"): pq.read_table(p).to_pandas() for p in inp.stopping}
+    quantities = {(Path(p).parent.name, Path(p).name.removesuffix(".json")): store.read_json(p)
+                  for p in inp.quantities}
+    made = {
+        "instances": tables.instances_table(quantities, store.read_json(inp.theory)),
+        "pac": tables.pac_table(stopping),
+        "lower_bound": tables.lower_bound_table(stopping, quantities),
+        "slopes": tables.slopes_table(stopping),
+    }
+    for i, (name, table) in enumerate(made.items(), start=1):
+        csv, md = f"figures/cpe/table{i}_{name}.csv", f"figures/cpe/table{i}_{name}.md"
+        store.write_atomic(csv, lambda tmp, t=table: t.to_csv(tmp, index=False))
+        store.write_atomic(md, lambda tmp, t=table, n=name: tmp.write_text(tables.markdown(t, n)))
+        log.info("table %d (%s): %d rows", i, name, len(table))
