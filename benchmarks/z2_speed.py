@@ -1,7 +1,7 @@
 """Speed of z²-TS and z²-KL-UCB (POMIS+) per Figure 5 panel, and the CPU time of the paper's setting.
 
 Usage: ``python benchmarks/z2_speed.py [--seeds 100] [--horizon 1000] [--bootstrap 500]
-[--refresh adaptive] [--panels fig5a fig5b fig5c] [--algorithms TS KLUCB]``.
+[--refresh adaptive] [--panels fig5a fig5b fig5c] [--algorithms TS KLUCB] [--project-seeds 1000]``.
 
 For each panel (the SPEC's graphs, N and XOR-Bernoulli SCMs) and solver it runs ``--seeds`` seeds
 together (100 = ``seeds_per_job`` at paper scale, as a run job does) for ``--horizon`` rounds on the
@@ -10,12 +10,20 @@ as Snakemake gives a one-thread job), seed-rounds per second, the share spent in
 refreshes, the refreshes per seed and the cost of one (per seed), beside the same figures of the
 code before the speed work (:data:`BEFORE`, when the settings are the defaults).
 
-Projection to issue 8 item 6's setting (T = 10,000, 1,000 seeds, B = 500, adaptive): per seed,
-(T × the measured cost of a round without bootstrap) + (E(T) × the measured cost of one refresh),
-where E(T) = the measured refreshes up to the horizon + for each arm with active estimators at
-the horizon, ln(T / horizon) / ln(1.05) growth refreshes (an upper bound: refreshes of several arms
-often coincide). With ``--horizon 10000`` nothing is extrapolated but the seed count. The last line
-is one JSON object with every number.
+Projection to issue 8 item 6's setting (T = 10,000, ``--project-seeds`` seeds: 1,000 for the main
+run, 50 for the every_round spot check; B = 500): per seed, (T × the measured cost of a round
+without bootstrap) + (E(T) × the measured cost of one refresh), where E(T) = the measured refreshes
+up to the horizon plus the refreshes of the rounds not run:
+
+* ``adaptive``: for each arm with active estimators at the horizon, ln(T / horizon) / ln(1.05)
+  growth refreshes (an upper bound: refreshes of several arms often coincide);
+* ``every_round``: a seed refreshes in every round in which an arm that active estimators read got
+  the sample (no growth threshold), so the count grows linearly: (T - horizon) × the refreshes per
+  seed-round measured over the second half of the horizon (an upper bound while the solver
+  concentrates on arms no estimator reads, as on Fig. 5a, where the rate keeps falling).
+
+With ``--horizon 10000`` nothing is extrapolated but the seed count. The last line is one JSON
+object with every number.
 """
 
 from __future__ import annotations
@@ -47,7 +55,7 @@ PANELS = {
 }
 SOLVERS = {"TS": Z2ThompsonSampling, "KLUCB": Z2KLUCB}
 PAPER_T, PAPER_SEEDS, GROWTH = 10_000, 1_000, 0.05
-DEFAULTS = {"seeds": 100, "horizon": 1000, "bootstrap": 500, "refresh": "adaptive"}
+DEFAULTS = {"seeds": 100, "horizon": 1000, "bootstrap": 500, "refresh": "adaptive", "project_seeds": PAPER_SEEDS}
 #: The same measurement (the defaults) of the code before the speed work (commit 0e32516: leaf
 #: marginals summed from every replicate table, every needed table resampled at every refresh), on
 #: the same machine: (seed-rounds per CPU second, projected CPU-hours of the paper's setting).
@@ -58,7 +66,34 @@ BEFORE = {
 }
 
 
-def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int, refresh: str) -> dict:
+class RefreshesAt:
+    """Recorder: the policy's count of seed refreshes when round ``t`` ends (for the late refresh rate)."""
+
+    def __init__(self, t: int):
+        self.t, self.count = t, 0
+
+    def start(self, seeds, horizon, env, policy) -> None:
+        self.policy = policy
+
+    def record(self, step) -> None:
+        if step.t == self.t:
+            self.count = self.policy.estimates.refreshes
+
+    def finish(self):
+        return None, {}, {}
+
+
+def extra_refreshes(refresh: str, horizon: int, late_rate: float, arms_active: float) -> float:
+    """Refreshes per seed in rounds horizon+1..T, not run (module docstring)."""
+    if horizon >= PAPER_T:
+        return 0.0
+    if refresh == "every_round":
+        return (PAPER_T - horizon) * late_rate
+    return arms_active * math.log(PAPER_T / horizon) / math.log(1 + GROWTH)
+
+
+def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int, refresh: str,
+            project_seeds: int = PAPER_SEEDS) -> dict:
     graph, N, q, c = PANELS[panel]
     G = GRAPHS[graph]
     est = pomis_plus_estimators(G, "Y", N)
@@ -66,25 +101,26 @@ def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int
     env = InterventionArms(scm, "Y", tuple(est.layout.arm_values(a) for a in range(len(est.layout.arms))),
                            np.zeros(len(est.layout.arms)), observe=True)  # means unused: no recorder
     policy = SOLVERS[algorithm](est, G.nodes, bootstrap=bootstrap, refresh=refresh)
+    half = RefreshesAt(horizon // 2)
     start = time.process_time()
-    simulate(policy, env, Streams("benchmark", panel, np.arange(seeds)), horizon)
+    simulate(policy, env, Streams("benchmark", panel, np.arange(seeds)), horizon, [half])
     total = time.process_time() - start
     z2 = policy.estimates
     boot = z2.bootstrap_seconds
     per_refresh = boot / max(z2.refreshes, 1)
     per_round = (total - boot) / (seeds * horizon)
     arms_active = float((z2.n_active > 0).sum(axis=1).mean())
-    extra = arms_active * max(math.log(PAPER_T / horizon), 0.0) / math.log(1 + GROWTH)
-    refreshes = z2.refreshes / seeds + (extra if horizon < PAPER_T else 0.0)
+    late_rate = (z2.refreshes - half.count) / (seeds * (horizon - horizon // 2))
+    refreshes = z2.refreshes / seeds + extra_refreshes(refresh, horizon, late_rate, arms_active)
     seconds_per_seed = PAPER_T * per_round + refreshes * per_refresh
     return {
         "panel": panel, "algorithm": algorithm, "seeds": seeds, "horizon": horizon, "bootstrap": bootstrap,
         "refresh": refresh, "seconds": total, "seed_rounds_per_s": seeds * horizon / total,
         "bootstrap_share": boot / total, "refreshes_per_seed": z2.refreshes / seeds,
         "seconds_per_refresh_per_seed": per_refresh, "seconds_per_round_per_seed": per_round,
-        "arms_with_active_estimators": arms_active,
-        "projected_refreshes_per_seed_at_paper_T": refreshes,
-        "projected_cpu_hours_paper_setting": seconds_per_seed * PAPER_SEEDS / 3600,
+        "arms_with_active_estimators": arms_active, "late_refreshes_per_seed_round": late_rate,
+        "projected_refreshes_per_seed_at_paper_T": refreshes, "projected_seeds": project_seeds,
+        "projected_cpu_hours_paper_setting": seconds_per_seed * project_seeds / 3600,
     }
 
 
@@ -96,6 +132,8 @@ def main() -> None:
     ap.add_argument("--refresh", default=DEFAULTS["refresh"], choices=["adaptive", "every_round"])
     ap.add_argument("--panels", nargs="+", default=list(PANELS), choices=list(PANELS))
     ap.add_argument("--algorithms", nargs="+", default=list(SOLVERS), choices=list(SOLVERS))
+    ap.add_argument("--project-seeds", type=int, default=DEFAULTS["project_seeds"],
+                    help="seeds of the projected run (1,000: the paper's; 50: the every_round spot check)")
     args = ap.parse_args()
     comparable = all(getattr(args, k) == v for k, v in DEFAULTS.items())
     rows = []
@@ -103,7 +141,7 @@ def main() -> None:
           f"{'ms/refresh':>10} {'proj CPU-h':>10} {'before: s-r/s':>13} {'proj CPU-h':>10}")
     for panel in args.panels:
         for algorithm in args.algorithms:
-            r = measure(panel, algorithm, args.seeds, args.horizon, args.bootstrap, args.refresh)
+            r = measure(panel, algorithm, args.seeds, args.horizon, args.bootstrap, args.refresh, args.project_seeds)
             before = BEFORE[(panel, algorithm)] if comparable else None
             r["before"] = {"seed_rounds_per_s": before[0], "projected_cpu_hours_paper_setting": before[1]} if before else None
             rows.append(r)
@@ -113,7 +151,7 @@ def main() -> None:
                   + (f"{before[0]:13.0f} {before[1]:10.2f}" if before else f"{'–':>13} {'–':>10}"))
     total = sum(r["projected_cpu_hours_paper_setting"] for r in rows)
     before_total = sum(r["before"]["projected_cpu_hours_paper_setting"] for r in rows) if comparable else None
-    print(f"projected POMIS+ CPU-hours at the paper's setting (T = {PAPER_T:,}, {PAPER_SEEDS:,} seeds, "
+    print(f"projected POMIS+ CPU-hours at the paper's setting (T = {PAPER_T:,}, {args.project_seeds:,} seeds, "
           f"B = {args.bootstrap}, {args.refresh}), these panels and solvers: {total:.2f}"
           + (f" (before the speed work: {before_total:.2f})" if comparable else ""))
     print(json.dumps({"runs": rows, "projected_pomis_plus_cpu_hours": total,

@@ -15,3 +15,14 @@ PAPER = "nonmanip"
 TITLE = "Lee & Bareinboim (AAAI-19): structural causal bandits with non-manipulable variables"
 #: File-safe key of the POMIS+ strategy in configs and run paths (its label is "POMIS+").
 POMIS_PLUS = "POMISplus"
+
+
+def spot_check_strategy(refresh: str) -> str:
+    """File-safe key of the refresh spot check: POMIS+ rerun on the first seeds with bootstrap refresh
+    schedule ``refresh`` (``POMISplus_every_round``), stored beside the main POMIS+ run."""
+    return f"{POMIS_PLUS}_{refresh}"
+
+
+def plays_pomis_plus(strategy: str) -> bool:
+    """Whether a run's strategy key is POMIS+: the main run or a refresh spot check."""
+    return strategy == POMIS_PLUS or strategy.startswith(f"{POMIS_PLUS}_")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from causal_bandits.causal.pomis import pomis
-from causal_bandits.errors import CausalBanditsError
+from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
@@ -30,3 +30,10 @@ def check_config(config: Mapping[str, Any]) -> None:
             XorBernoulliSCM(diagram, panel["scm"]["q"], panel["scm"]["c"])
         except CausalBanditsError as err:
             raise type(err)(f"nonmanip panel {name!r}: {err}") from err
+    spot = config.get("pomis_plus", {}).get("spot_check")
+    if spot and spot["refresh"] == config["pomis_plus"]["refresh"]:
+        raise ConfigError(f"nonmanip.pomis_plus.spot_check.refresh = {spot['refresh']!r} is the main run's own schedule; "
+                          "set the other one or spot_check: null")
+    if spot and spot["n_seeds"] > config["n_seeds"]:
+        raise ConfigError(f"nonmanip.pomis_plus.spot_check.n_seeds = {spot['n_seeds']} exceeds nonmanip.n_seeds = "
+                          f"{config['n_seeds']}: the spot check reruns the main run's first seeds; lower it")

@@ -11,6 +11,13 @@ Strategies BF, MIS and POMIS play their arm sets with TS or kl-UCB. POMIS+ (file
 variable in each pull through the panel's expression catalogue (the catalogue stage). Run paths
 keep the solver's name (``POMISplus/TS``), so Table 1 and Figure 5 pair POMIS+ with its solver as
 the paper does; :func:`policy_name` maps (strategy, solver) to the registry entry.
+
+The refresh spot check (issue 8 item 6) is POMIS+ once more with the other bootstrap refresh
+schedule (nonmanip SPEC §2.10, §5.10) on the first seeds, stored as strategy ``POMISplus_<refresh>``
+(:func:`~causal_bandits.papers.nonmanip.spot_check_strategy`). Random streams are keyed by (paper,
+panel, seed, purpose), never by strategy, so seed s of the spot check sees the environment noise,
+solver draws and bootstrap draws of seed s of the main run: only the refresh schedule differs, and
+Table 1 pairs the two runs seed by seed.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from causal_bandits import runs
 from causal_bandits.bandits.engine import linear_grid
 from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.papers.nonmanip import POMIS_PLUS, scms
+from causal_bandits.papers.nonmanip import POMIS_PLUS, plays_pomis_plus, scms, spot_check_strategy
 from causal_bandits.scm.diagram import CausalDiagram
 
 PAPER = "nonmanip"
@@ -39,27 +46,50 @@ ALGORITHMS = {
 
 def policy_name(strategy: str, algorithm: str) -> str:
     """The registry entry of a run: ``z2TS`` for (POMISplus, TS), the solver itself otherwise."""
-    return f"z2{algorithm}" if strategy == POMIS_PLUS else algorithm
+    return f"z2{algorithm}" if plays_pomis_plus(strategy) else algorithm
+
+
+def spot_check(section: Mapping[str, Any]) -> tuple[str, int] | None:
+    """The refresh spot check of a config section as (strategy key, seeds), or None when it is off
+    (``pomis_plus.spot_check`` null or absent) or POMIS+ does not run (there is nothing to check)."""
+    spot = section["pomis_plus"].get("spot_check")
+    if not spot or POMIS_PLUS not in section["strategies"]:
+        return None
+    return spot_check_strategy(spot["refresh"]), int(spot["n_seeds"])
+
+
+def pomis_plus_settings(pomis_plus: Mapping[str, Any], strategy: str) -> dict[str, Any]:
+    """The z² settings of a POMIS+ run from the config's ``pomis_plus`` section: the section without its
+    spot check for the main run, and with the spot check's refresh schedule for the spot check."""
+    settings = {k: v for k, v in pomis_plus.items() if k != "spot_check"}
+    if strategy != POMIS_PLUS:
+        spot = pomis_plus.get("spot_check")
+        if not spot or strategy != spot_check_strategy(spot["refresh"]):
+            raise ValueError(f"strategy {strategy!r} is neither {POMIS_PLUS} nor the configured spot check")
+        settings["refresh"] = spot["refresh"]
+    return settings
 
 
 def environment(instance: Mapping[str, Any], strategy: str) -> tuple[InterventionArms, np.ndarray]:
     """The strategy's arms as an environment (exact means from the instance), and their ids; POMIS+
     plays the POMIS arms and observes every variable of each pull."""
     model = scms.scm(CausalDiagram.from_dict(instance["graph"]), instance["scm"])
-    ids = np.asarray(instance["arm_lists"]["POMIS" if strategy == POMIS_PLUS else strategy], dtype=np.int64)
+    plus = plays_pomis_plus(strategy)
+    ids = np.asarray(instance["arm_lists"]["POMIS" if plus else strategy], dtype=np.int64)
     arms = tuple(instance["arms"][i]["values"] for i in ids)
     means = np.array([instance["arms"][i]["mu"] for i in ids])
-    return InterventionArms(model, instance["reward"], arms, means, observe=strategy == POMIS_PLUS), ids
+    return InterventionArms(model, instance["reward"], arms, means, observe=plus), ids
 
 
 def run_chunk(instance: Mapping[str, Any], *, strategy: str, algorithm: str, seeds: Sequence[int], horizon: int,
               record_points: int, trace_path: str, summary_path: str, metadata: Mapping[str, str],
               catalogue: Mapping[str, Any] | None = None, pomis_plus: Mapping[str, Any] | None = None) -> None:
-    """Simulate one chunk and write its trace and summary Parquet files atomically. POMIS+ needs the
-    panel's ``catalogue`` document and the ``pomis_plus`` settings (bootstrap, refresh, n_min, ...)."""
+    """Simulate one chunk and write its trace and summary Parquet files atomically. POMIS+ (and its spot
+    check) needs the panel's ``catalogue`` document and the ``pomis_plus`` settings of the run
+    (:func:`pomis_plus_settings`: bootstrap, refresh, n_min, ...)."""
     env, ids = environment(instance, strategy)
     policy = runs.policy_class(ALGORITHMS[policy_name(strategy, algorithm)])
-    if strategy == POMIS_PLUS:
+    if plays_pomis_plus(strategy):
         policy = policy.from_catalogue(catalogue, env.scm.diagram.nodes, **pomis_plus)
     else:
         policy = policy()
