@@ -21,6 +21,17 @@ def test_paper_and_quick_configs_are_valid():
     assert PAPER["nonmanip"]["horizon"] == 10_000 and PAPER["nonmanip"]["n_seeds"] == 1_000
 
 
+def test_the_refresh_spot_check_can_be_turned_off():
+    for off in (None, "absent"):
+        cfg = copy.deepcopy(PAPER)
+        if off is None:
+            cfg["nonmanip"]["pomis_plus"]["spot_check"] = None
+        else:
+            del cfg["nonmanip"]["pomis_plus"]["spot_check"]
+        cb_config.validate(cfg)
+    assert PAPER["nonmanip"]["pomis_plus"]["spot_check"] == {"refresh": "every_round", "n_seeds": 50}
+
+
 def test_defaults_are_filled_in():
     cfg = copy.deepcopy(PAPER)
     del cfg["record_points"], cfg["nonmanip"]["algorithms"]
@@ -40,6 +51,10 @@ def test_defaults_are_filled_in():
         (lambda c: c["nonmanip"].pop("panels"), "'panels' is a required property"),
         (lambda c: c["nonmanip"]["pomis_plus"].__setitem__("bootstrap", 1), "nonmanip.pomis_plus.bootstrap = 1"),
         (lambda c: c["nonmanip"]["pomis_plus"].__setitem__("refresh", "weekly"), "nonmanip.pomis_plus.refresh = 'weekly'"),
+        (lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("refresh", "weekly"),
+         "nonmanip.pomis_plus.spot_check.refresh = 'weekly'"),
+        (lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("n_seeds", 0),
+         "nonmanip.pomis_plus.spot_check.n_seeds = 0"),
         (lambda c: c["nonmanip"].__setitem__("strategies", ["POMIS+"]), "nonmanip.strategies.0"),
         (lambda c: c["unknown_graph"].__setitem__("delta", 1.5), "unknown_graph.delta: 1.5"),
         (lambda c: c["unknown_graph"].__setitem__("reading", {"weight_update": "reset"}),

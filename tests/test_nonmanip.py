@@ -13,8 +13,8 @@ from causal_bandits import config as cb_config
 from causal_bandits import store
 from causal_bandits.aggregate import aggregate
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED
-from causal_bandits.errors import DiagramError
-from causal_bandits.papers.nonmanip import catalogue, claims, config, experiments, tables
+from causal_bandits.errors import ConfigError, DiagramError
+from causal_bandits.papers.nonmanip import catalogue, claims, config, experiments, runs, spot_check_strategy, tables
 from causal_bandits.papers.nonmanip.runs import run_chunk
 from causal_bandits.runs import chunk_seeds
 
@@ -242,3 +242,106 @@ def test_pomis_plus_runs_on_a_paper_panel(tmp_path, instances):
     pomis_ids = set(instances["fig5b"]["arm_lists"]["POMIS"])
     assert set(plus["arm"].unique()) <= pomis_ids  # arms reported by their BF ids
     assert not plus["arm"].equals(base["arm"])  # the expressions change what is pulled
+
+
+# ------------------------------------------------------------------------------ refresh spot check
+SPOT_SETTINGS = {**POMIS_PLUS_SETTINGS, "spot_check": {"refresh": "every_round", "n_seeds": 3}}
+
+
+def _spot_run(tmp_path, instance, doc, strategy, seeds, settings, horizon=150):
+    trace = tmp_path / f"{strategy}-{len(seeds)}-{settings['warmup']}.parquet"
+    run_chunk(instance, strategy=strategy, algorithm="TS", seeds=seeds, horizon=horizon, record_points=horizon,
+              trace_path=trace, summary_path=tmp_path / f"{trace.stem}.summary.parquet", metadata={"test": "1"},
+              catalogue=doc, pomis_plus={**runs.pomis_plus_settings(settings, strategy), "bootstrap": 20})
+    return pq.read_table(trace).to_pandas()
+
+
+def test_spot_check_seeds_see_the_main_runs_noise(tmp_path, instances):
+    """Seed s of the spot check (its own strategy key, a smaller chunk) and seed s of the main POMIS+ run
+    draw from the same keyed streams: with a horizon inside the warm-up, where both refresh schedules
+    bootstrap at the same rounds, the runs are identical seed for seed; after it they part."""
+    doc = catalogue.catalogue_document(instances["fig5b"])
+    key = spot_check_strategy("every_round")
+    assert key == "POMISplus_every_round" and runs.policy_name(key, "KLUCB") == "z2KLUCB"
+    warm = {**SPOT_SETTINGS, "warmup": 150}
+    main = _spot_run(tmp_path, instances["fig5b"], doc, "POMISplus", range(5), warm)
+    spot = _spot_run(tmp_path, instances["fig5b"], doc, key, range(3), warm)
+    pd.testing.assert_frame_equal(spot, main[main.seed < 3].reset_index(drop=True))
+    cold = {**SPOT_SETTINGS, "warmup": 0}
+    main = _spot_run(tmp_path, instances["fig5b"], doc, "POMISplus", range(5), cold)
+    spot = _spot_run(tmp_path, instances["fig5b"], doc, key, range(3), cold)
+    assert not spot["arm"].equals(main[main.seed < 3]["arm"].reset_index(drop=True))
+
+
+def test_spot_check_settings_and_config_checks():
+    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus") == POMIS_PLUS_SETTINGS
+    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_every_round")["refresh"] == "every_round"
+    with pytest.raises(ValueError, match="spot check"):
+        runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_adaptive")
+    section = {"strategies": ["POMIS", "POMISplus"], "pomis_plus": SPOT_SETTINGS}
+    assert runs.spot_check(section) == ("POMISplus_every_round", 3)
+    assert runs.spot_check({**section, "strategies": ["POMIS"]}) is None
+    assert runs.spot_check({**section, "pomis_plus": {**SPOT_SETTINGS, "spot_check": None}}) is None
+    good = {"panels": {"p": PANELS["fig5a"]}, "n_seeds": 8, "pomis_plus": SPOT_SETTINGS}
+    config.check_config(good)
+    same = {**good, "pomis_plus": {**SPOT_SETTINGS, "spot_check": {"refresh": "adaptive", "n_seeds": 3}}}
+    with pytest.raises(ConfigError, match="spot_check.refresh = 'adaptive' is the main run's own schedule"):
+        config.check_config(same)
+    with pytest.raises(ConfigError, match="spot_check.n_seeds = 3 exceeds nonmanip.n_seeds = 2"):
+        config.check_config({**good, "n_seeds": 2})
+
+
+def _finals(values: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
+    return pd.DataFrame([{"panel": "fig5b", "strategy": s, "algorithm": a, "seed": i, "final_regret": v}
+                         for (s, a), vs in values.items() for i, v in enumerate(vs)])
+
+
+def test_spot_check_pairs_the_same_seeds():
+    # The main run has 6 seeds, the spot check the first 3: seeds 3-5 of the main run (regret 1000) stay out.
+    finals = _finals({("POMISplus", "TS"): [10.0, 20.0, 30.0, 1000.0, 1000.0, 1000.0],
+                      ("POMISplus_every_round", "TS"): [9.0, 18.0, 33.0]})
+    row = tables.spot_check(finals, SPOT_SETTINGS, 1000).iloc[0]
+    assert row.strategy == tables.SPOT_CHECK and row.n_seeds == 3 and row.horizon == 1000
+    assert row.main_mean_cr_T == pytest.approx(20.0) and row.mean_cr_T == pytest.approx(20.0)
+    assert row.paired_difference == pytest.approx(0.0)  # (1 + 2 - 3) / 3
+    assert row.paired_ci95_halfwidth == pytest.approx(1.96 * np.std([1, 2, -3], ddof=1) / np.sqrt(3))
+    # Pairing, not two samples: a seed-wise constant shift has a zero-width interval.
+    shifted = _finals({("POMISplus", "TS"): [10.0, 50.0, 90.0], ("POMISplus_every_round", "TS"): [8.0, 48.0, 88.0]})
+    row = tables.spot_check(shifted, SPOT_SETTINGS, 1000).iloc[0]
+    assert row.paired_difference == pytest.approx(2.0) and row.paired_ci95_halfwidth == pytest.approx(0.0)
+    assert row.ci95_halfwidth > 40
+    with pytest.raises(ValueError, match="seeds 0..2 of both"):
+        tables.spot_check(_finals({("POMISplus", "TS"): [1.0, 2.0], ("POMISplus_every_round", "TS"): [1.0, 2.0, 3.0]}),
+                          SPOT_SETTINGS, 1000)
+
+
+def _spot_rows(differences, horizon=10_000, n=50, half=2.0):
+    return pd.DataFrame([{"algorithm": a, "strategy": tables.SPOT_CHECK, "panel": p, "horizon": horizon, "n_seeds": n,
+                          "mean_cr_T": 100.0 - d, "ci95_halfwidth": 5.0, "shown": True, "refresh": "every_round",
+                          "main_refresh": "adaptive", "main_mean_cr_T": 100.0, "main_ci95_halfwidth": 5.0,
+                          "paired_difference": d, "paired_ci95_halfwidth": half}
+                         for (p, a), d in differences.items()])
+
+
+def test_spot_check_row_and_claim(instances):
+    agg = _agg({("POMIS", "TS"): (160.0, 5), ("POMISplus", "TS"): (121.0, 5)})
+    results = _results(instances, agg)
+    base = results["table1"]
+    # 2.2 is beyond a 95 % half-width of 2 but within the Bonferroni bound for 2 cells (2 x 2.24 / 1.96 = 2.29).
+    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "TS"): 2.2, ("fig5c", "KLUCB"): -1.0})])
+    v = _verdicts(results)["refresh-spot-check"]
+    assert v["status"] == REPRODUCED and v["source"] == "Table 1"
+    assert "adaptive 100.0 vs every_round 97.8, difference +2.2 ± 2.0" in v["ours"] and "no cell beyond" in v["note"]
+    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "TS"): 3.0, ("fig5c", "KLUCB"): -1.0})])
+    v = _verdicts(results)["refresh-spot-check"]
+    assert v["status"] == DIFFERS and "beyond noise in fig5c TS" in v["note"]
+    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "TS"): 30.0}, horizon=1000, n=2)])
+    v = _verdicts(results)["refresh-spot-check"]
+    assert v["status"] == NOT_EVALUATED and "T = 1000 and 2 seeds" in v["note"] and "+30.0" in v["ours"]
+    results["table1"] = base
+    assert _verdicts(results)["refresh-spot-check"]["status"] == NOT_EVALUATED
+    md = tables.table1_markdown(pd.concat([base, _spot_rows({("fig5c", "TS"): 2.4})]), {"fig5c": "c"},
+                                POMIS_PLUS_SETTINGS)
+    assert "POMIS+ rows above use the adaptive bootstrap refresh" in md
+    assert "| TS POMIS+ every_round (spot check) | 97.60 ± 5.00 |" in md
+    assert "| TS difference adaptive − every_round | +2.40 ± 2.00 |" in md

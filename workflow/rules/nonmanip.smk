@@ -2,7 +2,7 @@
 # Table 1, Figure 5, claims.
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import robustness as nonmanip_robustness
-from causal_bandits.papers.nonmanip.runs import policy_name
+from causal_bandits.papers.nonmanip.runs import policy_name, pomis_plus_settings, spot_check
 
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
@@ -12,17 +12,24 @@ NONMANIP_CHUNKS = chunk_seeds(NONMANIP["n_seeds"], config["seeds_per_job"])
 NONMANIP_ROBUST = NONMANIP["robustness"]
 NONMANIP_ROBUST_NAMES = nonmanip_robustness.names(NONMANIP_ROBUST, NONMANIP_PANELS)
 NONMANIP_ROBUST_CHUNKS = chunk_seeds(NONMANIP_ROBUST["n_seeds"], config["seeds_per_job"])
+# The refresh spot check (issue 8 item 6): POMIS+ with the other bootstrap refresh schedule on the
+# first seeds of every panel, strategy POMISplus_<refresh>; None when off.
+NONMANIP_SPOT = spot_check(NONMANIP)
+NONMANIP_SPOT_CHUNKS = chunk_seeds(NONMANIP_SPOT[1], config["seeds_per_job"]) if NONMANIP_SPOT else []
+NONMANIP_POMIS_PLUS = [POMIS_PLUS, *([NONMANIP_SPOT[0]] if NONMANIP_SPOT else [])]
 
 
-def nonmanip_chunks(experiment):
-    """Seed chunks of an experiment: a Figure 5 panel's or a robustness instance's."""
-    return NONMANIP_ROBUST_CHUNKS if experiment in NONMANIP_ROBUST_NAMES else NONMANIP_CHUNKS
+def nonmanip_chunks(experiment, strategy):
+    """Seed chunks of a run: a Figure 5 panel's, the spot check's (its first seeds) or a robustness instance's."""
+    if experiment in NONMANIP_ROBUST_NAMES:
+        return NONMANIP_ROBUST_CHUNKS
+    return NONMANIP_SPOT_CHUNKS if NONMANIP_SPOT and strategy == NONMANIP_SPOT[0] else NONMANIP_CHUNKS
 
 
 def nonmanip_run_params(wildcards):
     """Seeds, horizon and the config slice (provenance) of a run job."""
     robust = wildcards.experiment in NONMANIP_ROBUST_NAMES
-    chunk = nonmanip_chunks(wildcards.experiment)[int(wildcards.chunk)]
+    chunk = nonmanip_chunks(wildcards.experiment, wildcards.strategy)[int(wildcards.chunk)]
     return {"seeds": [chunk.start, chunk.stop],
             "horizon": NONMANIP_ROBUST["horizon"] if robust else NONMANIP["horizon"],
             "panel": NONMANIP_ROBUST if robust else NONMANIP["panels"][wildcards.experiment]}
@@ -138,10 +145,11 @@ rule nonmanip_run:
 
 
 rule nonmanip_run_pomisplus:
-    """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue."""
+    """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
+    also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule)."""
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
-        strategy=POMIS_PLUS,
+        strategy="|".join(NONMANIP_POMIS_PLUS),
         algorithm=NONMANIP_WILDCARDS["algorithm"],
         chunk=NONMANIP_WILDCARDS["chunk"],
     input:
@@ -156,7 +164,7 @@ rule nonmanip_run_pomisplus:
         horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
         record_points=config["record_points"],
         panel=lambda wc: nonmanip_run_params(wc)["panel"],
-        pomis_plus=NONMANIP["pomis_plus"],
+        pomis_plus=lambda wc: pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
     resources:
         # the bootstrap keeps B replicates of every seed's data as leaf counts (int32)
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
@@ -199,15 +207,33 @@ rule nonmanip_aggregate:
         "../scripts/nonmanip_aggregate.py"
 
 
+def nonmanip_spot_check_summaries(wildcards):
+    """Per-seed summaries the spot check pairs: its runs and the main POMIS+ chunks that hold its seeds."""
+    if not NONMANIP_SPOT:
+        return {}
+    strategy, n = NONMANIP_SPOT
+    main = [k for k, chunk in enumerate(NONMANIP_CHUNKS) if chunk.start < n]
+    return {
+        f"spot/{p}/{s}/{a}": [summary_path(run_path("nonmanip")).format(experiment=p, strategy=s, algorithm=a, chunk=k)
+                              for k in chunks]
+        for p in NONMANIP_PANELS
+        for a in NONMANIP["algorithms"]
+        for s, chunks in ((POMIS_PLUS, main), (strategy, range(len(NONMANIP_SPOT_CHUNKS))))
+    }
+
+
 rule nonmanip_table1:
-    """Table 1: mean cumulative regret at T, ours beside the paper's, and the POMIS+ reduction row."""
+    """Table 1: mean cumulative regret at T, ours beside the paper's, the POMIS+ reduction row and the refresh
+    spot check (paired on the same seeds)."""
     input:
+        unpack(nonmanip_spot_check_summaries),
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
         code=script_code("nonmanip_table1.py"),
     params:
         pomis_plus=NONMANIP["pomis_plus"],
+        horizon=NONMANIP["horizon"],
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
         md="figures/nonmanip/table1.md",

@@ -7,7 +7,7 @@ p, wc = snakemake.params, snakemake.wildcards
 with logged(snakemake.log[0]) as log:
     science = {"panel": p.panel, "horizon": p.horizon, "record_points": p.record_points}
     pomis_plus = {}
-    if wc.strategy == runs.POMIS_PLUS:
+    if runs.plays_pomis_plus(wc.strategy):
         pomis_plus = {"catalogue": store.read_json(snakemake.input.catalogue), "pomis_plus": dict(p.pomis_plus)}
         science["pomis_plus"] = pomis_plus["pomis_plus"]
         n = pomis_plus["catalogue"]["n_expressions"]
