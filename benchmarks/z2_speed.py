@@ -18,9 +18,10 @@ up to the horizon plus the refreshes of the rounds not run:
 * ``adaptive``: for each arm with active estimators at the horizon, ln(T / horizon) / ln(1.05)
   growth refreshes (an upper bound: refreshes of several arms often coincide);
 * ``every_round``: a seed refreshes in every round in which an arm that active estimators read got
-  the sample (no growth threshold), so the count grows linearly: (T - horizon) × the refreshes per
-  seed-round measured over the second half of the horizon (an upper bound while the solver
-  concentrates on arms no estimator reads, as on Fig. 5a, where the rate keeps falling).
+  the sample (no growth threshold), at most once per round: T - horizon more (an upper bound; the
+  refreshes per seed-round over the second half of the horizon, printed as ``late_refreshes_per_
+  seed_round``, rise towards 1 as more arms get active estimators: 0.39-0.97 at horizon 500,
+  0.95-1.0 at horizon 2,000).
 
 With ``--horizon 10000`` nothing is extrapolated but the seed count. The last line is one JSON
 object with every number.
@@ -67,7 +68,8 @@ BEFORE = {
 
 
 class RefreshesAt:
-    """Recorder: the policy's count of seed refreshes when round ``t`` ends (for the late refresh rate)."""
+    """Recorder: the policy's count of seed refreshes when round ``t`` ends (the late refresh rate checks the
+    every_round projection)."""
 
     def __init__(self, t: int):
         self.t, self.count = t, 0
@@ -83,12 +85,12 @@ class RefreshesAt:
         return None, {}, {}
 
 
-def extra_refreshes(refresh: str, horizon: int, late_rate: float, arms_active: float) -> float:
+def extra_refreshes(refresh: str, horizon: int, arms_active: float) -> float:
     """Refreshes per seed in rounds horizon+1..T, not run (module docstring)."""
     if horizon >= PAPER_T:
         return 0.0
     if refresh == "every_round":
-        return (PAPER_T - horizon) * late_rate
+        return float(PAPER_T - horizon)
     return arms_active * math.log(PAPER_T / horizon) / math.log(1 + GROWTH)
 
 
@@ -99,7 +101,7 @@ def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int
     est = pomis_plus_estimators(G, "Y", N)
     scm = XorBernoulliSCM(G, q, c)
     env = InterventionArms(scm, "Y", tuple(est.layout.arm_values(a) for a in range(len(est.layout.arms))),
-                           np.zeros(len(est.layout.arms)), observe=True)  # means unused: no recorder
+                           np.zeros(len(est.layout.arms)), observe=True)  # means unused: no regret recorder
     policy = SOLVERS[algorithm](est, G.nodes, bootstrap=bootstrap, refresh=refresh)
     half = RefreshesAt(horizon // 2)
     start = time.process_time()
@@ -111,7 +113,7 @@ def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int
     per_round = (total - boot) / (seeds * horizon)
     arms_active = float((z2.n_active > 0).sum(axis=1).mean())
     late_rate = (z2.refreshes - half.count) / (seeds * (horizon - horizon // 2))
-    refreshes = z2.refreshes / seeds + extra_refreshes(refresh, horizon, late_rate, arms_active)
+    refreshes = z2.refreshes / seeds + extra_refreshes(refresh, horizon, arms_active)
     seconds_per_seed = PAPER_T * per_round + refreshes * per_refresh
     return {
         "panel": panel, "algorithm": algorithm, "seeds": seeds, "horizon": horizon, "bootstrap": bootstrap,
