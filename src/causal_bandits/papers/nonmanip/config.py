@@ -1,4 +1,5 @@
-"""Lee & Bareinboim (AAAI-19): the config checks a schema cannot make (diagrams, SCM parameters)."""
+"""Lee & Bareinboim (AAAI-19): the config checks a schema cannot make (diagrams, SCM parameters, the
+refresh spot check against the main POMIS+ run)."""
 
 from __future__ import annotations
 
