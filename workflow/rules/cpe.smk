@@ -3,7 +3,7 @@
 from causal_bandits.papers.cpe import design as cpe_design
 
 CPE = config["cpe"]
-CPE_EXPERIMENTS = [e for e in CPE["experiments"] if not CPE.get("run_experiments") or e in CPE["run_experiments"]]
+CPE_EXPERIMENTS = cpe_design.experiments_run(CPE)
 CPE_JOBS = [j for j in cpe_design.jobs(CPE) if j.experiment in CPE_EXPERIMENTS]
 CPE_KEYS = sorted({(j.experiment, j.config) for j in CPE_JOBS})
 CPE_FIGURES = {"E0": 0, "E1": 1, "E2": 2, "E3": 3, "E4": 4, "E5": 5}
