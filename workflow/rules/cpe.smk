@@ -159,7 +159,8 @@ rule cpe_tables:
     output:
         report(expand("figures/cpe/table{name}.csv", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
                caption="../report/cpe_tables.rst", category="cpe"),
-        expand("figures/cpe/table{name}.md", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
+        report(expand("figures/cpe/table{name}.md", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
+               caption="../report/cpe_tables.rst", category="cpe"),
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
@@ -179,7 +180,8 @@ rule cpe_figures:
     output:
         report([t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".pdf")],
                caption="../report/cpe_figures.rst", category="cpe"),
-        [t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".png")],
+        report([t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".png")],
+               caption="../report/cpe_figures.rst", category="cpe"),
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},

@@ -11,7 +11,7 @@ rule report:
         artefacts=[path for paper in PAPERS for path in cb_artefacts.paths(REPORT_ARTEFACTS[paper])],
         code=script_code("report.py") + [f"src/causal_bandits/papers/{paper}/artefacts.py" for paper in PAPERS],
     output:
-        md="figures/REPORT.md",
+        md=report("figures/REPORT.md", caption="../report/report.rst", category="report"),
         html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),
     params:
         artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
