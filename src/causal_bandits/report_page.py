@@ -86,8 +86,11 @@ aside.supports .none{color:#6e7781}
 
 # ------------------------------------------------------------------------------------ helpers
 def anchor(*parts: str) -> str:
-    """An HTML id from ``parts`` (letters, digits, ``_.-`` kept; other runs become ``-``)."""
-    return "-".join(re.sub(r"[^A-Za-z0-9_.]+", "-", p).strip("-") for p in parts)
+    """An HTML id from ``parts``, one to one: ASCII letters, digits and ``.+-`` kept, any other
+    character written as ``_<hex code>_``; parts joined by ``-`` (the first parts, a fixed word and a
+    paper key, hold no ``-``)."""
+    return "-".join("".join(c if c.isascii() and (c.isalnum() or c in ".+-") else f"_{ord(c):x}_" for c in p)
+                    for p in parts)
 
 
 def counts(rows: Sequence[Mapping[str, str]]) -> Counter:
