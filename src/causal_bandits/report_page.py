@@ -74,7 +74,7 @@ padding:1em 0;margin:0}
 .artefact img{display:block;max-width:100%;height:auto;border:1px solid #eef0f2}
 .files{font-size:.82em;color:#57606a;margin-top:.4em}
 .tablewrap{overflow:auto;max-height:38em;border:1px solid #eef0f2;width:fit-content;max-width:100%}
-.tablewrap table{font-size:.8em;font-variant-numeric:tabular-nums}
+.tablewrap table{font-size:.8em;font-variant-numeric:tabular-nums}.tablewrap td,.tablewrap th{white-space:nowrap}
 .mdtext{font-size:.86em;color:#3d444d;margin:.4em 0}
 aside.supports{font-size:.86em;background:#f8f9fb;border-radius:.4em;padding:.6em .8em;align-self:start}
 aside.supports ul{list-style:none;margin:.4em 0 0;padding:0}aside.supports summary{cursor:pointer;color:var(--accent)}aside.supports li{margin:.3em 0}
