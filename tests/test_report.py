@@ -4,7 +4,6 @@ packages' artefact lists, and the captions of the workflow's report() outputs.""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest

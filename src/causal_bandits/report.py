@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from causal_bandits.artefacts import Artefact, supporting
 from causal_bandits.claims import STATUSES
-from causal_bandits.report_page import Page
+from causal_bandits.report_page import Page, counts
 
 
 def title(paper: str) -> str:
@@ -31,7 +30,7 @@ def _scale(papers: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _counts(rows: Sequence[Mapping[str, str]]) -> str:
-    c = Counter(r["status"] for r in rows)
+    c = counts(rows)
     return ", ".join(f"{c[s]} {s}" for s in STATUSES if c[s])
 
 
