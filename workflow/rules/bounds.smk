@@ -114,7 +114,7 @@ rule bounds_table1:
         code=script_code("bounds_table1.py"),
     output:
         csv=report("figures/bounds/table1_{variant}.csv", caption="../report/bounds_table1.rst", category="bounds"),
-        md="figures/bounds/table1_{variant}.md",
+        md=report("figures/bounds/table1_{variant}.md", caption="../report/bounds_table1.rst", category="bounds"),
     log:
         "logs/bounds_table1/{variant}.log",
     script:
@@ -128,7 +128,7 @@ rule bounds_table2:
         code=script_code("bounds_table2.py"),
     output:
         csv=report("figures/bounds/table2.csv", caption="../report/bounds_table2.rst", category="bounds"),
-        md="figures/bounds/table2.md",
+        md=report("figures/bounds/table2.md", caption="../report/bounds_table2.rst", category="bounds"),
     params:
         scm=BOUNDS["scm"],
     log:
@@ -143,7 +143,7 @@ rule bounds_figure2:
         script_code("bounds_figure2.py"),
     output:
         pdf=report("figures/bounds/figure2.pdf", caption="../report/bounds_figure2.rst", category="bounds"),
-        png="figures/bounds/figure2.png",
+        png=report("figures/bounds/figure2.png", caption="../report/bounds_figure2.rst", category="bounds"),
     params:
         scm=BOUNDS["scm"],
     log:
@@ -161,7 +161,7 @@ rule bounds_figure3:
         code=script_code("bounds_figure3.py"),
     output:
         pdf=report("figures/bounds/figure3_{variant}.pdf", caption="../report/bounds_figure3.rst", category="bounds"),
-        png="figures/bounds/figure3_{variant}.png",
+        png=report("figures/bounds/figure3_{variant}.png", caption="../report/bounds_figure3.rst", category="bounds"),
     log:
         "logs/bounds_figure3/{variant}.log",
     script:
@@ -240,8 +240,8 @@ rule bounds_figure4:
         code=script_code("bounds_figure4.py"),
     output:
         pdf=report("figures/bounds/figure4.pdf", caption="../report/bounds_figure4.rst", category="bounds"),
-        png="figures/bounds/figure4.png",
-        final="figures/bounds/figure4_final.csv",
+        png=report("figures/bounds/figure4.png", caption="../report/bounds_figure4.rst", category="bounds"),
+        final=report("figures/bounds/figure4_final.csv", caption="../report/bounds_figure4.rst", category="bounds"),
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
@@ -259,7 +259,7 @@ rule bounds_figure4_alpha:
     output:
         pdf=report("figures/bounds/figure4_alpha.pdf", caption="../report/bounds_figure4_alpha.rst",
                    category="bounds"),
-        png="figures/bounds/figure4_alpha.png",
+        png=report("figures/bounds/figure4_alpha.png", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
@@ -278,7 +278,8 @@ rule bounds_figure_appendix:
     output:
         pdf=report("figures/bounds/figure_appendix.pdf", caption="../report/bounds_figure_appendix.rst",
                    category="bounds"),
-        png="figures/bounds/figure_appendix.png",
+        png=report("figures/bounds/figure_appendix.png", caption="../report/bounds_figure_appendix.rst",
+                   category="bounds"),
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,

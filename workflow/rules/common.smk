@@ -3,6 +3,7 @@ import sys
 
 import importlib
 
+from causal_bandits import artefacts as cb_artefacts
 from causal_bandits import config as cb_config
 from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
@@ -50,6 +51,12 @@ def run_sources(paper, key=lambda name: name):
         return [f"src/{path}" for path in module_files(run_module, algorithm)]
 
     return inputs
+
+
+def paper_artefacts(paper):
+    """A paper's final tables and figures as the report shows them, from its config section (the
+    paper package's ``artefacts`` module, causal_bandits.artefacts)."""
+    return cb_artefacts.of_paper(paper, config[paper])
 
 
 def all_targets():

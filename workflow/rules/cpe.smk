@@ -3,7 +3,7 @@
 from causal_bandits.papers.cpe import design as cpe_design
 
 CPE = config["cpe"]
-CPE_EXPERIMENTS = [e for e in CPE["experiments"] if not CPE.get("run_experiments") or e in CPE["run_experiments"]]
+CPE_EXPERIMENTS = cpe_design.experiments_run(CPE)
 CPE_JOBS = [j for j in cpe_design.jobs(CPE) if j.experiment in CPE_EXPERIMENTS]
 CPE_KEYS = sorted({(j.experiment, j.config) for j in CPE_JOBS})
 CPE_FIGURES = {"E0": 0, "E1": 1, "E2": 2, "E3": 3, "E4": 4, "E5": 5}
@@ -159,7 +159,8 @@ rule cpe_tables:
     output:
         report(expand("figures/cpe/table{name}.csv", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
                caption="../report/cpe_tables.rst", category="cpe"),
-        expand("figures/cpe/table{name}.md", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
+        report(expand("figures/cpe/table{name}.md", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
+               caption="../report/cpe_tables.rst", category="cpe"),
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
@@ -179,7 +180,8 @@ rule cpe_figures:
     output:
         report([t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".pdf")],
                caption="../report/cpe_figures.rst", category="cpe"),
-        [t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".png")],
+        report([t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".png")],
+               caption="../report/cpe_figures.rst", category="cpe"),
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},

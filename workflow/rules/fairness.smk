@@ -217,9 +217,9 @@ rule fairness_email_tables:
         script_code("fairness_email_tables.py"),
     output:
         t4=report("figures/fairness/table4.csv", caption="../report/fairness_tables45.rst", category="fairness"),
-        t4md="figures/fairness/table4.md",
+        t4md=report("figures/fairness/table4.md", caption="../report/fairness_tables45.rst", category="fairness"),
         t5=report("figures/fairness/table5.csv", caption="../report/fairness_tables45.rst", category="fairness"),
-        t5md="figures/fairness/table5.md",
+        t5md=report("figures/fairness/table5.md", caption="../report/fairness_tables45.rst", category="fairness"),
     params:
         email=FAIR["email"],
     log:
@@ -284,9 +284,9 @@ rule fairness_tables:
         code=script_code("fairness_tables.py"),
     output:
         t1=report("figures/fairness/table1.csv", caption="../report/fairness_table1.rst", category="fairness"),
-        t1md="figures/fairness/table1.md",
+        t1md=report("figures/fairness/table1.md", caption="../report/fairness_table1.rst", category="fairness"),
         t2=report("figures/fairness/table2.csv", caption="../report/fairness_table2.rst", category="fairness"),
-        t2md="figures/fairness/table2.md",
+        t2md=report("figures/fairness/table2.md", caption="../report/fairness_table2.rst", category="fairness"),
     params:
         fairness=FAIR,
     log:
@@ -302,9 +302,9 @@ rule fairness_diagrams:
         code=script_code("fairness_diagrams.py"),
     output:
         f1=report("figures/fairness/figure1.pdf", caption="../report/fairness_diagrams.rst", category="fairness"),
-        f1png="figures/fairness/figure1.png",
+        f1png=report("figures/fairness/figure1.png", caption="../report/fairness_diagrams.rst", category="fairness"),
         f2a=report("figures/fairness/figure2a.pdf", caption="../report/fairness_diagrams.rst", category="fairness"),
-        f2apng="figures/fairness/figure2a.png",
+        f2apng=report("figures/fairness/figure2a.png", caption="../report/fairness_diagrams.rst", category="fairness"),
     log:
         "logs/fairness_diagrams/diagrams.log",
     script:
@@ -318,7 +318,7 @@ rule fairness_figure2b:
         code=script_code("fairness_figure2b.py"),
     output:
         pdf=report("figures/fairness/figure2b.pdf", caption="../report/fairness_figure2b.rst", category="fairness"),
-        png="figures/fairness/figure2b.png",
+        png=report("figures/fairness/figure2b.png", caption="../report/fairness_figure2b.rst", category="fairness"),
     params:
         tau=FAIR["figure2b_tau"],
         scale=f"T = {FAIR['horizon']}, {FAIR['n_seeds']} seeds",
@@ -336,7 +336,7 @@ rule fairness_figure3:
         code=script_code("fairness_figure3.py"),
     output:
         pdf=report("figures/fairness/figure3.pdf", caption="../report/fairness_figure3.rst", category="fairness"),
-        png="figures/fairness/figure3.png",
+        png=report("figures/fairness/figure3.png", caption="../report/fairness_figure3.rst", category="fairness"),
     log:
         "logs/fairness_figure3/figure3.log",
     script:

@@ -236,7 +236,7 @@ rule nonmanip_table1:
         horizon=NONMANIP["horizon"],
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
-        md="figures/nonmanip/table1.md",
+        md=report("figures/nonmanip/table1.md", caption="../report/nonmanip_table1.rst", category="nonmanip"),
     log:
         "logs/nonmanip_table1/table1.log",
     script:
@@ -251,9 +251,11 @@ rule nonmanip_figure5:
         code=script_code("nonmanip_figure5.py"),
     output:
         pdf=report("figures/nonmanip/figure5.pdf", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
-        png="figures/nonmanip/figure5.png",
-        oap="figures/nonmanip/figure5_optimal_arm.pdf",
-        oap_png="figures/nonmanip/figure5_optimal_arm.png",
+        png=report("figures/nonmanip/figure5.png", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
+        oap=report("figures/nonmanip/figure5_optimal_arm.pdf", caption="../report/nonmanip_figure5_optimal_arm.rst",
+                   category="nonmanip"),
+        oap_png=report("figures/nonmanip/figure5_optimal_arm.png", caption="../report/nonmanip_figure5_optimal_arm.rst",
+                       category="nonmanip"),
     log:
         "logs/nonmanip_figure5/figure5.log",
     script:

@@ -1,14 +1,20 @@
-# The cross-paper replication report: one verdict per claim, numbers side by side.
+# The cross-paper replication report: one verdict per claim, numbers side by side, each claim beside
+# the table or figure it is about (figures embedded: REPORT.html is one self-contained page).
+REPORT_ARTEFACTS = {paper: paper_artefacts(paper) for paper in PAPERS}
 
 
 rule report:
-    """figures/REPORT.md (and an HTML twin) from every paper's evaluated claims."""
+    """figures/REPORT.md and the self-contained figures/REPORT.html from every paper's evaluated claims
+    and its final tables and figures."""
     input:
         claims=[f"results/claims/{paper}.json" for paper in PAPERS],
-        code=script_code("report.py"),
+        artefacts=[path for paper in PAPERS for path in cb_artefacts.paths(REPORT_ARTEFACTS[paper])],
+        code=script_code("report.py") + [f"src/causal_bandits/papers/{paper}/artefacts.py" for paper in PAPERS],
     output:
-        md="figures/REPORT.md",
+        md=report("figures/REPORT.md", caption="../report/report.rst", category="report"),
         html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),
+    params:
+        artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
     log:
         "logs/report/report.log",
     script:

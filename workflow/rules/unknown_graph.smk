@@ -49,9 +49,12 @@ rule unknown_graph_figure1:
     output:
         pdf=report("figures/unknown_graph/figure1.pdf", caption="../report/unknown_graph_figure1.rst",
                    category="unknown_graph"),
-        png="figures/unknown_graph/figure1.png",
-        csv="figures/unknown_graph/figure1_trace.csv",
-        md="figures/unknown_graph/figure1_trace.md",
+        png=report("figures/unknown_graph/figure1.png", caption="../report/unknown_graph_figure1.rst",
+                   category="unknown_graph"),
+        csv=report("figures/unknown_graph/figure1_trace.csv", caption="../report/unknown_graph_figure1.rst",
+                   category="unknown_graph"),
+        md=report("figures/unknown_graph/figure1_trace.md", caption="../report/unknown_graph_figure1.rst",
+                  category="unknown_graph"),
     log:
         "logs/unknown_graph_figure1/figure1.log",
     script:
@@ -184,8 +187,7 @@ rule unknown_graph_tables:
     output:
         regret="results/unknown_graph/final_regret.parquet",
         **{f"{t}_{ext}": report(f"figures/unknown_graph/{t}.{ext}", caption="../report/unknown_graph_validation.rst",
-                                category="unknown_graph") if ext == "csv" else f"figures/unknown_graph/{t}.{ext}"
-           for t in UG_TABLES[1:] for ext in ("csv", "md")},
+                                category="unknown_graph") for t in UG_TABLES[1:] for ext in ("csv", "md")},
     params:
         section=UG,
     log:
@@ -202,8 +204,7 @@ rule unknown_graph_figures:
         code=script_code("unknown_graph_figures.py"),
     output:
         **{f"{f}_{ext}": report(f"figures/unknown_graph/{f}.{ext}", caption="../report/unknown_graph_validation.rst",
-                                category="unknown_graph") if ext == "pdf" else f"figures/unknown_graph/{f}.{ext}"
-           for f in UG_FIGURES[1:] for ext in ("pdf", "png")},
+                                category="unknown_graph") for f in UG_FIGURES[1:] for ext in ("pdf", "png")},
     params:
         section=UG,
     log:

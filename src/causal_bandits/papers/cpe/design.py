@@ -34,6 +34,12 @@ class Job:
         return f"{self.experiment}-{self.config}"
 
 
+def experiments_run(section: Mapping[str, Any]) -> list[str]:
+    """The experiments this config runs: ``run_experiments`` when given, else every one, in config order."""
+    chosen = section.get("run_experiments")
+    return [e for e in section["experiments"] if not chosen or e in chosen]
+
+
 def run_key(experiment: str, config: str) -> str:
     return f"{experiment}-{config}"
 

@@ -1,0 +1,166 @@
+"""The replication report rendered from a synthetic claims document (no workflow run), the paper
+packages' artefact lists, and the captions of the workflow's report() outputs."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from docutils.core import publish_parts
+
+from causal_bandits import config as cb_config
+from causal_bandits import report
+from causal_bandits.artefacts import Artefact, figure, of_paper, paths, supporting, table
+from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED
+from causal_bandits.errors import CausalBanditsError
+from causal_bandits.papers import PAPERS
+from causal_bandits.plots import new_figure, save_figure
+from causal_bandits.report_page import anchor, markdown_html
+from conftest import ROOT
+from report_helpers import check_page
+
+
+def _row(cid, source, status, statement="a statement"):
+    return {"id": cid, "source": source, "statement": statement, "paper": "1.00", "ours": "1.02",
+            "status": status, "note": "a <note> & more"}
+
+
+@pytest.fixture
+def synthetic(tmp_path):
+    """A claims document for the registered paper 'nonmanip' (its TITLE heads the section) with every
+    verdict, a figure, a table, an absent figure and claims with known and unknown sources."""
+    out = tmp_path / "figures" / "nonmanip"
+    with_pipe = "### A title\n\nA note with **bold**.\n\n| a | b \\| c |\n|---|--:|\n| 1 | <x> |\n| 2 | 3 |\n"
+    out.mkdir(parents=True)
+    (out / "table9.md").write_text(with_pipe)
+    (out / "table9.csv").write_text("a,b\n1,2\n")
+    fig = new_figure((2.0, 1.0))
+    fig.add_subplot().plot(np.arange(3))
+    save_figure(fig, out / "figure9.png", out / "figure9.pdf")
+    artefacts = [
+        table("table9", "Table 9: a table", "figures/nonmanip/table9", sources=[r"\bTable 9\b"]),
+        figure("figure9", "Figure 9: a figure", "figures/nonmanip/figure9", sources=[r"\bFig\. 9"], ids=["special$"]),
+        figure("figure8", "Figure 8: not run here", "figures/nonmanip/figure8", ids=["e8-"],
+               absent="E8 is not in run_experiments"),
+    ]
+    rows = [_row("t9", "Table 9", REPRODUCED), _row("f9", "§5, Fig. 9", DIFFERS),
+            _row("special", "§2", NOT_SPECIFIED), _row("e8-order", "SPEC §4", NOT_EVALUATED),
+            _row("unknown", "robustness", REPRODUCED, "a claim about an artefact nobody mapped")]
+    doc = {"paper": "nonmanip", "scale": "T = 10, 2 seeds", "claims": rows}
+    return tmp_path, doc, artefacts
+
+
+def test_render_embeds_figures_and_links_every_claim(synthetic):
+    root, doc, artefacts = synthetic
+    md, page = report.render([doc], {"nonmanip": artefacts}, root=root)
+    checked = check_page(page, root / "figures")
+    assert checked.images == [(root / "figures/nonmanip/figure9.png").read_bytes()]
+    assert len(checked.claims) == 5
+    links = {c.id: c.links for c in checked.claims}
+    assert links[anchor("claim", "nonmanip", "t9")] == ["#nonmanip-table9"]
+    assert links[anchor("claim", "nonmanip", "f9")] == ["#nonmanip-figure9"]
+    assert links[anchor("claim", "nonmanip", "special")] == ["#nonmanip-figure9"]
+    assert links[anchor("claim", "nonmanip", "e8-order")] == ["#nonmanip-figure8"]
+    assert links[anchor("claim", "nonmanip", "unknown")] == ["#nonmanip"]  # falls back to the paper's section
+    # Verdict colours, the summary line, the absent artefact's reason, escaped text, the Markdown table.
+    for cls in ("r-ok", "r-differs", "r-unspecified", "r-unevaluated"):
+        assert f'class="{cls}"' in page
+    assert "2 reproduced" in page and "1 differs" in page
+    assert "Not written by this run: E8 is not in run_experiments." in page
+    assert "a &lt;note&gt; &amp; more" in page and "<note>" not in page
+    assert "<th style=text-align:right>b | c</th>" in page and "<td style=text-align:right>&lt;x&gt;</td>" in page
+    assert 'href="nonmanip/figure9.pdf"' in page and 'href="nonmanip/table9.csv"' in page
+    # Markdown: every claim row says where it is shown, relative to the report.
+    assert "[Table 9](nonmanip/table9.md)" in md and "[Figure 9](nonmanip/figure9.png)" in md
+    assert "| a claim about an artefact nobody mapped | robustness |" in md
+
+
+def test_render_without_artefacts_still_links_every_claim(synthetic, tmp_path):
+    _, doc, _ = synthetic
+    _, page = report.render([doc], root=tmp_path)
+    checked = check_page(page, tmp_path)
+    assert all(c.links == ["#nonmanip"] for c in checked.claims) and not checked.images
+
+
+def test_a_missing_artefact_file_is_an_error_naming_it(synthetic):
+    root, doc, artefacts = synthetic
+    (root / "figures/nonmanip/figure9.png").unlink()
+    with pytest.raises(CausalBanditsError, match="figures/nonmanip/figure9.png"):
+        report.render([doc], {"nonmanip": artefacts}, root=root)
+
+
+def test_a_figure_that_is_not_a_png_is_an_error(synthetic):
+    root, doc, artefacts = synthetic
+    (root / "figures/nonmanip/figure9.png").write_bytes(b"%PDF-1.4")
+    with pytest.raises(CausalBanditsError, match="not a PNG"):
+        report.render([doc], {"nonmanip": artefacts}, root=root)
+
+
+def test_anchors_are_one_to_one():
+    ids = ["table1-TS-POMIS+-fig5a", "table1-TS-POMIS-fig5a", "a b", "a_b", "a_20_b", "τ0.1", "t0.1"]
+    assert len({anchor("claim", "nonmanip", i) for i in ids}) == len(ids)
+
+
+def test_markdown_reader_keeps_text_it_does_not_know_escaped():
+    out = markdown_html("# Head\n\n<script>x</script> and `code`\n\n- one\n- two *em*")
+    assert "<strong>Head</strong>" in out and "&lt;script&gt;" in out and "<code>code</code>" in out
+    assert "<li>one</li><li>two <em>em</em></li>" in out
+
+
+def test_artefact_needs_a_file_the_report_can_show():
+    with pytest.raises(CausalBanditsError, match="first path"):
+        Artefact("x", "Figure 1: x", ("figures/p/x.pdf", "figures/p/x.png"))
+    a = figure("x", "Figure 1 (a): x", "figures/p/x")
+    assert a.label == "Figure 1 (a)" and a.is_figure and Artefact.from_dict(a.to_dict()) == a
+
+
+def _quick_config():
+    return cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml", ROOT / "config" / "quick.yaml"))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_paper_lists_its_artefacts(paper):
+    for cfg in (_quick_config(), cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml"))):
+        found = of_paper(paper, cfg[paper])
+        assert found and all(p.startswith(f"figures/{paper}/") for a in found for p in a.paths)
+        assert all(re.match(r"(Table|Figure|Appendix)", a.title) for a in found), [a.title for a in found]
+        if paper in ("cpe", "unknown_graph"):  # designed artefacts say so (unknown_graph's Figure 1 is the paper's)
+            designed = [a for a in found if not a.title.startswith("Figure 1")] if paper == "unknown_graph" else found
+            assert all("designed for this replication, not from the paper" in a.title for a in designed)
+
+
+def test_cpe_lists_the_figure_of_an_experiment_left_out_as_absent():
+    found = {a.key: a for a in of_paper("cpe", _quick_config()["cpe"])}
+    assert "E0" in found["figure0"].absent and "E2" in found["figure2"].absent and not found["figure1"].absent
+    assert "figures/cpe/figure0.png" not in paths(list(found.values()))
+    assert supporting(_row("ci-validity-E0", "SPEC §4.2", NOT_EVALUATED), list(found.values()))
+
+
+# ------------------------------------------------------------------------------------ captions
+def _report_captions():
+    """(rule file, caption) of every report() flag in the workflow's rule files."""
+    for smk in sorted((ROOT / "workflow" / "rules").glob("*.smk")):
+        for caption in re.findall(r'caption="\.\./report/([^"]+)"', smk.read_text()):
+            yield smk.stem, caption
+
+
+def test_every_report_caption_names_a_table_or_figure_and_renders_cleanly():
+    captions = sorted(set(_report_captions()))
+    assert {c for _, c in captions} == {p.name for p in (ROOT / "workflow" / "report").glob("*.rst")}
+    for paper, caption in captions:
+        text = " ".join((ROOT / "workflow" / "report" / caption).read_text().split())
+        publish_parts(text, writer="html", settings_overrides={"report_level": 2, "halt_level": 2})
+        if paper != "report":  # the paper's table or figure, or an addition that says it is not the paper's
+            assert re.search(r"\b(Tables?|Figures?)\b|not in the paper", text), caption
+        if caption.startswith(("cpe_", "unknown_graph_validation")):
+            assert "designed for this replication, not from the paper" in text, caption
+
+
+def test_every_final_output_of_the_rule_files_is_a_report_output():
+    """Every figures/ path written in an output: block is wrapped in report(...)."""
+    for smk in sorted((ROOT / "workflow" / "rules").glob("*.smk")):
+        for block in re.findall(r"\n    output:\n(.*?)\n    \w+:", smk.read_text(), flags=re.S):
+            for entry in re.split(r"\n        (?=\S)", "\n" + block.strip("\n")):
+                if "figures/" in entry:
+                    assert "report(" in entry, f"{smk.name}: {entry.strip()}"
