@@ -345,8 +345,8 @@ rule nonmanip_robustness_report:
         code=script_code("nonmanip_robustness_report.py"),
     output:
         pdf=report("figures/nonmanip/robustness.pdf", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
-        png="figures/nonmanip/robustness.png",
-        md="figures/nonmanip/robustness.md",
+        png=report("figures/nonmanip/robustness.png", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
+        md=report("figures/nonmanip/robustness.md", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
     params:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         robustness=NONMANIP_ROBUST,

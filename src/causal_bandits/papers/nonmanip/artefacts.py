@@ -7,16 +7,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from causal_bandits.artefacts import Artefact, figure, table
+from causal_bandits.papers.nonmanip.robustness import names as robustness_names
 
 OUT = "figures/nonmanip"
 FIGURE5 = r"\bFig(\.|ure) 5"
 
 
 def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
-    """Table 1, Figures 1-5 and the optimal-arm addition to Figure 5."""
+    """Table 1, Figures 1-5, the optimal-arm addition to Figure 5, the POMIS+ expression catalogue and
+    the robustness experiment (beyond the paper; absent when the config runs no robustness instance)."""
+    robust = bool(robustness_names(section["robustness"], list(section["panels"])))
     return [
-        table("table1", "Table 1: mean cumulative regret at T of TS and kl-UCB per arm set", f"{OUT}/table1",
-              sources=[r"\bTable 1\b"]),
+        table("table1", "Table 1: mean cumulative regret at T of TS and kl-UCB per arm set, POMIS+ and its reduction",
+              f"{OUT}/table1", sources=[r"\bTable 1\b"], ids=[r"reduction-"]),
+        Artefact("catalogue", "Addition (Alg. 3): the POMIS+ expression catalogue, z²ID expressions per Figure 5 task (not a table of the paper)",
+                 (f"{OUT}/catalogue.md",), ids=(r"expressions-",)),
+        Artefact("robustness", "Addition (robustness): the paper's orderings on Fig. 5d-consistent graphs and random SCMs "
+                 "(designed for this replication, not from the paper)",
+                 (f"{OUT}/robustness.png", f"{OUT}/robustness.pdf", f"{OUT}/robustness.md"), ids=(r"robustness-",),
+                 absent="" if robust else "this config runs no robustness instance (nonmanip.robustness)"),
         figure("figure5", "Figure 5: cumulative regret per task, one colour per arm set", f"{OUT}/figure5",
                sources=[FIGURE5, r"^footnote 4$"]),
         figure("figure5_optimal_arm", "Figure 5 (optimal arm): probability of playing an optimal arm (addition, not in the paper)",
