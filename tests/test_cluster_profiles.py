@@ -1,0 +1,118 @@
+"""The cluster profiles (README, "Running on a cluster"): workflow/profiles/slurm names only rules
+that exist, puts every rule in a job group whose members never wait on each other through another
+group, and both it and the cluster-generic (qsub) profile drive the workflow. The real SLURM run
+is .ci/slurm_check.sh (CI runs it)."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+import networkx as nx
+import pytest
+import yaml
+
+from conftest import ROOT, copy_workflow, snakemake
+
+pytestmark = pytest.mark.workflow
+
+SLURM_PROFILE = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())
+GENERIC = "workflow/profiles/cluster-generic"
+#: Rules that exist only in some runs: the download when a raw file is missing and stand-ins are off.
+CONDITIONAL_RULES = {"fairness_download"}
+#: Rules left out of the groups on purpose: the target rule (run by Snakemake itself) and the report.
+UNGROUPED = {"all", "report"}
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    return copy_workflow(tmp_path_factory.mktemp("profiles") / "repo")
+
+
+def _rules(work, configfile: str) -> set[str]:
+    result = snakemake(work, "--list-rules", "--workflow-profile", "none", "--configfile", configfile, "config/ci.yaml")
+    assert result.returncode == 0, result.stderr[-3000:]
+    return {line.split()[0] for line in result.stdout.splitlines() if line[:1].isalpha()}  # not docstring lines
+
+
+def _rule_graph(work) -> nx.DiGraph:
+    result = snakemake(work, "--rulegraph", "--workflow-profile", "none", "--configfile", "config/config.yaml",
+                       "config/ci.yaml")
+    assert result.returncode == 0, result.stderr[-3000:]
+    names = dict(re.findall(r'^\s*(\d+)\[label = "([^"]+)"', result.stdout, re.M))
+    graph = nx.DiGraph()
+    graph.add_nodes_from(names.values())
+    graph.add_edges_from((names[a], names[b]) for a, b in re.findall(r"^\s*(\d+) -> (\d+)", result.stdout, re.M))
+    return graph
+
+
+def test_slurm_profile_groups_every_rule_and_names_no_other(work):
+    rules = _rules(work, "config/config.yaml") | _rules(work, "config/quick.yaml")
+    groups, resources = SLURM_PROFILE["groups"], SLURM_PROFILE["set-resources"]
+    unknown = (set(groups) | set(resources)) - rules - CONDITIONAL_RULES
+    assert not unknown, f"workflow/profiles/slurm names rules the workflow does not have: {sorted(unknown)}"
+    ungrouped = rules - set(groups) - UNGROUPED
+    assert not ungrouped, f"add these rules to a group in workflow/profiles/slurm/config.yaml: {sorted(ungrouped)}"
+    assert set(groups.values()) == set(SLURM_PROFILE["group-components"]), "every group needs group-components"
+
+
+def test_no_group_waits_on_itself_through_another(work):
+    """A group job cannot start before all its inputs exist: if a path left a group's rules and came
+    back (prep -> run -> prep), the group job would wait on itself. Checked on the rule graph of the
+    paper-scale workflow, which has a path wherever some pair of jobs does."""
+    graph = _rule_graph(work)
+    groups: dict[str, set[str]] = {}
+    for rule, group in SLURM_PROFILE["groups"].items():
+        if rule in graph:
+            groups.setdefault(group, set()).add(rule)
+    for group, members in groups.items():
+        outside = graph.subgraph(set(graph) - members)
+        leaves = {b for a in members for b in graph.successors(a) if b not in members}
+        enters = {a for b in members for a in graph.predecessors(b) if a not in members}
+        crossing = [(a, b) for a in leaves for b in enters if a == b or nx.has_path(outside, a, b)]
+        assert not crossing, f"group {group} leaves through {crossing[0][0]} and comes back through {crossing[0][1]}"
+
+
+def test_slurm_profile_dry_run(work):
+    pytest.importorskip("snakemake_executor_plugin_slurm")
+    result = snakemake(work, "-n", "--workflow-profile", "workflow/profiles/slurm",
+                       "--configfile", "config/config.yaml", "config/ci.yaml")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "workflow specific profile workflow/profiles/slurm" in result.stderr
+    assert re.search(r"nonmanip_run\s+180\b", result.stdout)
+
+
+def test_cluster_generic_profile_dry_run(work):
+    pytest.importorskip("snakemake_executor_plugin_cluster_generic")
+    result = snakemake(work, "-n", "--profile", "workflow/profiles/slurm", "--workflow-profile", GENERIC,
+                       "--configfile", "config/quick.yaml", "config/ci.yaml")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert f"workflow specific profile {GENERIC}" in result.stderr
+    total = re.search(r"^total\s+(\d+)", result.stdout, re.M)
+    assert total and int(total.group(1)) > 50, result.stdout[-2000:]
+
+
+def test_cluster_generic_profile_submits_with_qsub(work, tmp_path, monkeypatch):
+    """One group job through the cluster-generic profile, with a stand-in `qsub` on PATH that
+    records its arguments and runs the job script: the submit command is filled in (memory, time,
+    CPUs) and the job's output appears."""
+    pytest.importorskip("snakemake_executor_plugin_cluster_generic")
+    record = tmp_path / "qsub.args"
+    qsub = tmp_path / "bin" / "qsub"
+    qsub.parent.mkdir()
+    qsub.write_text(f'#!/bin/sh\necho "$@" >> {record}\nfor script; do :; done\nsh "$script" >/dev/null 2>&1\necho $$\n')
+    qsub.chmod(qsub.stat().st_mode | stat.S_IXUSR)
+    profile = (work / GENERIC / "config.yaml").read_text().replace("<your-queue>", "test.q")
+    (tmp_path / "generic").mkdir()
+    (tmp_path / "generic" / "config.yaml").write_text(profile)
+    (work / "logs" / "cluster").mkdir(parents=True)
+    target = "results/nonmanip/instances/fig5a.json"
+    monkeypatch.setenv("PATH", f"{qsub.parent}{os.pathsep}{os.environ['PATH']}")
+    result = snakemake(work, target, "--profile", "workflow/profiles/slurm", "--workflow-profile",
+                       str(tmp_path / "generic"), "--configfile", "config/quick.yaml", "config/ci.yaml")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (work / target).is_file()
+    calls = record.read_text().splitlines()
+    assert len(calls) == 1, calls
+    assert re.search(r"-q test\.q -pe smp 1 -l h_vmem=\d+M,h_rt=\d+:00 ", calls[0]), calls[0]
