@@ -24,11 +24,28 @@ def copy_workflow(dest: Path) -> Path:
     return dest
 
 
+def _snakemake_command(workdir: Path, args: tuple[str, ...]) -> dict:
+    """Arguments of :mod:`subprocess` that run Snakemake in ``workdir`` with that copy's library first
+    on the import path (the jobs inherit it)."""
+    return {"args": [sys.executable, "-m", "snakemake", "--directory", str(workdir), *args], "cwd": workdir,
+            "env": {**os.environ, "PYTHONPATH": str(workdir / "src")}}
+
+
 def snakemake(workdir: Path, *args: str, timeout: int = 1800) -> subprocess.CompletedProcess:
-    """Run Snakemake in ``workdir`` with that copy's library first on the import path."""
-    env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
-    cmd = [sys.executable, "-m", "snakemake", "--directory", str(workdir), *args]
-    return subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=timeout)
+    """Run Snakemake in ``workdir`` to the end."""
+    return subprocess.run(**_snakemake_command(workdir, args), capture_output=True, text=True, timeout=timeout)
+
+
+def start_snakemake(workdir: Path, *args: str, log: Path) -> subprocess.Popen:
+    """Start Snakemake in ``workdir`` in a new session, so that ``os.killpg(proc.pid, ...)`` reaches it
+    and every job it started; its output goes to ``log``."""
+    with open(log, "ab") as out:
+        return subprocess.Popen(**_snakemake_command(workdir, args), stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+
+#: The tiny workflow (config/tiny.yaml: every rule, a few hundred rounds, two seeds) on the shared raw data.
+TINY = ("--configfile", "config/tiny.yaml", "config/ci.yaml")
 
 
 @pytest.fixture(scope="session")
@@ -36,6 +53,16 @@ def quick_run(tmp_path_factory):
     """The quick workflow, run once end to end in a scratch copy (shared by the workflow tests)."""
     work = copy_workflow(tmp_path_factory.mktemp("quick") / "repo")
     result = snakemake(work, "--cores", "2", "--configfile", "config/quick.yaml", "config/ci.yaml")
+    assert result.returncode == 0, result.stderr[-5000:]
+    return work
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory):
+    """The tiny workflow, run once end to end on 2 cores in a scratch copy (the reference of the
+    determinism and crash tests)."""
+    work = copy_workflow(tmp_path_factory.mktemp("tiny") / "repo")
+    result = snakemake(work, "--cores", "2", *TINY)
     assert result.returncode == 0, result.stderr[-5000:]
     return work
 

@@ -495,6 +495,15 @@ def test_write_atomic_leaves_nothing_when_writer_raises(tmp_path):
     assert store.read_json(target) == {"a": 1}
 
 
+def test_write_atomic_removes_temporaries_of_a_killed_writer(tmp_path):
+    # What SIGKILL leaves mid-write: a hidden temporary of the output; the next write of that output
+    # removes it, and leaves other files' temporaries alone.
+    (tmp_path / ".file.json.abc123.tmp").write_text("half a fi")
+    (tmp_path / ".other.json.abc123.tmp").write_text("half")
+    store.write_json(tmp_path / "file.json", {"a": 1})
+    assert sorted(os.listdir(tmp_path)) == [".other.json.abc123.tmp", "file.json"]
+
+
 def test_linear_grid_always_has_both_ends():
     assert linear_grid(10, 1).tolist() == [1, 10]
     assert linear_grid(1, 200).tolist() == [1]

@@ -1,6 +1,9 @@
 """The fairness config section: both config files validate; bad values stop with one line."""
 
 import copy
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +78,20 @@ def test_schema_rejects_unknown_keys_and_bad_checksums():
     bad["fairness"]["raw"]["adult"]["sha256"] = "abc"
     with pytest.raises(ConfigError, match="fairness.raw.adult.sha256"):
         cb_config.validate(bad)
+
+
+def test_ordering_claim_lists_tied_algorithms_by_name_whatever_the_hash_seed():
+    """Tied regrets are listed in one order (by name), not in a set's order, which changes with
+    PYTHONHASHSEED from one process to the next (found by tests/test_determinism.py)."""
+    code = """
+import pandas as pd
+from causal_bandits.papers.fairness import claims
+summary = pd.DataFrame({"algorithm": ["ucb", "cucb", "ducb", "fucb_tau0.3"] * 2, "seed": [0] * 4 + [1] * 4,
+                        "final_regret": [22.0, 18.0, 17.0, 17.0, 23.0, 19.0, 18.0, 18.0]})
+results = {"config": {"figure2b_tau": 0.3, "horizon": 200, "n_seeds": 2}, "summary": {"email": summary}}
+claim = next(c for c in claims.claims() if c.id == "fig2b-causal-below-ucb")
+print(claim.check(results)["ours"])
+"""
+    outs = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                           capture_output=True, text=True, check=True).stdout for seed in range(4)}
+    assert outs == {"UCB 22.5 ± 0.7; C-UCB 18.5 ± 0.7; D-UCB 17.5 ± 0.7; F-UCB (τ=0.3) 17.5 ± 0.7\n"}

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 
-import pandas as pd
-import pyarrow.parquet as pq
 import pytest
-from matplotlib.image import imread
 
-from conftest import copy_workflow, snakemake
+from conftest import TINY, copy_workflow, snakemake
+from workflow_outputs import check_parses
 
 pytestmark = pytest.mark.workflow
 
@@ -25,30 +22,13 @@ NONMANIP_OUTPUTS = [
 ]
 
 
-def _parses(path) -> None:
-    """Open a final output with the reader its suffix calls for (raises if it does not parse)."""
-    suffix = path.suffix
-    if suffix == ".csv":
-        assert len(pd.read_csv(path)) > 0
-    elif suffix == ".png":
-        assert imread(path).shape[0] > 50
-    elif suffix == ".pdf":
-        assert path.read_bytes().startswith(b"%PDF")
-    elif suffix == ".json":
-        json.loads(path.read_text())
-    elif suffix == ".parquet":
-        pq.read_table(path)
-    else:
-        assert path.read_text().strip()
-
-
 def test_quick_run_writes_every_output(quick_run):
     for rel in [*NONMANIP_OUTPUTS, "figures/REPORT.md", "figures/REPORT.html"]:
         assert (quick_run / rel).exists(), rel
     finals = [p for p in (quick_run / "figures").rglob("*") if p.is_file()]
     assert len(finals) >= len(NONMANIP_OUTPUTS) + 2
     for path in finals:
-        _parses(path)
+        check_parses(path)
     report = (quick_run / "figures" / "REPORT.md").read_text()
     assert "structural causal bandits with non-manipulable variables" in report
     assert re.search(r"\*\*reproduced\*\*", report)
@@ -136,34 +116,17 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     assert re.search(r"unknown_graph_run\s+90\b", result.stdout)
 
 
-def test_a_killed_run_resumes_without_corrupt_files(tmp_path):
-    """SIGKILL the whole workflow mid-run, run it again: it finishes and every output parses."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
+def _job_table(stdout: str) -> dict[str, int]:
+    """Rule name -> job count, from the "Job stats" table of a dry run."""
+    table = stdout.split("Job stats:", 1)[1].split("total", 1)[0]
+    return {m[1]: int(m[2]) for m in re.finditer(r"^(\w+)\s+(\d+)$", table, re.M)}
 
+
+def test_tiny_config_runs_every_rule_the_quick_config_runs(tmp_path):
     work = copy_workflow(tmp_path / "repo")
-    runs = work / "results" / "runs" / "nonmanip"
-    args = ["--cores", "2", "--configfile", "config/quick.yaml", "config/ci.yaml"]
-    env = {**os.environ, "PYTHONPATH": str(work / "src")}
-    proc = subprocess.Popen([sys.executable, "-m", "snakemake", *args], cwd=work, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.time() + 300
-    while time.time() < deadline and len(list(runs.rglob("*.summary.parquet"))) < 4:
-        time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    # Whatever was written under its final name is complete.
-    for path in runs.rglob("*.parquet"):
-        pq.read_table(path)
-    # What a user does after a crash: release Snakemake's lock, then rerun what was incomplete.
-    assert snakemake(work, *args, "--unlock").returncode == 0
-    result = snakemake(work, *args, "--rerun-incomplete")
-    assert result.returncode == 0, result.stderr[-3000:]
-    for path in (work / "results").rglob("*.parquet"):
-        pq.read_table(path)
-    for path in (work / "figures").rglob("*"):
-        if path.is_file():
-            _parses(path)
+    quick = snakemake(work, "-n", "--configfile", "config/quick.yaml", "config/ci.yaml")
+    tiny = snakemake(work, "-n", *TINY)
+    assert quick.returncode == 0 and tiny.returncode == 0, (quick.stderr + tiny.stderr)[-3000:]
+    quick_jobs, tiny_jobs = _job_table(quick.stdout), _job_table(tiny.stdout)
+    assert len(quick_jobs) > 50 and set(tiny_jobs) == set(quick_jobs)
+    assert sum(tiny_jobs.values()) < sum(quick_jobs.values())

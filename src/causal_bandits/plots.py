@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
@@ -40,6 +39,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from causal_bandits.errors import DiagramError
 from causal_bandits.scm.diagram import CausalDiagram
+from causal_bandits.store import atomic_path
 
 __all__ = [
     "ADDED_EDGE_COLOR",
@@ -112,8 +112,8 @@ def save_figure(fig: Figure, *paths: str | os.PathLike[str]) -> list[Path]:
     """Write ``fig`` to every path (format from the suffix: ``.pdf``, ``.png`` at 200 dpi, ...),
     then close it.
 
-    Each file is written to a hidden temporary file in the target directory and moved into place
-    with :func:`os.replace`, so readers never see a partial figure; parent directories are created.
+    Each file is written atomically (:func:`causal_bandits.store.atomic_path`), so readers never see a
+    partial figure; parent directories are created.
     Time stamps are left out (PDF ``CreationDate``, PNG ``Software``) so identical figures give
     identical bytes. Returns the written paths.
     """
@@ -131,15 +131,8 @@ def save_figure(fig: Figure, *paths: str | os.PathLike[str]) -> list[Path]:
                 kwargs["metadata"] = {"CreationDate": None, "ModDate": None}
             elif fmt == "png":
                 kwargs.update(dpi=PNG_DPI, metadata={"Software": None})
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-            try:
-                with paper_style():
-                    fig.savefig(tmp, **kwargs)
-                os.replace(tmp, path)
-            finally:
-                if tmp.exists():
-                    tmp.unlink()
+            with atomic_path(path) as tmp, paper_style():
+                fig.savefig(tmp, **kwargs)
             written.append(path)
     finally:
         pyplot = sys.modules.get("matplotlib.pyplot")

@@ -15,6 +15,7 @@ recorders produce. Tables and figures read the summaries when they need one numb
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
@@ -81,9 +82,15 @@ def provenance(config: Mapping[str, Any]) -> dict[str, str]:
 
 @contextmanager
 def atomic_path(path: str | os.PathLike):
-    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success."""
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.
+
+    Temporaries of ``path`` left by an earlier attempt that was killed are removed first (a workflow
+    output has one writer at a time), so a resumed run leaves none behind.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs should be readable like any file

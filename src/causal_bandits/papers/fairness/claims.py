@@ -165,7 +165,8 @@ def _ordering_claim(cid: str, source: str, statement: str, pairs: Sequence[tuple
         if stats is None:
             return Verdict(NOT_EVALUATED, paper, "–", "an algorithm of the comparison was not run")
         ok = all(stats[resolve(a)][0] > stats[resolve(b)][0] for a, b in pairs)
-        names = sorted({resolve(n) for p in pairs for n in p}, key=lambda n: -stats[n][0])
+        # highest regret first; ties by name, not by the set's (hash-seeded) order
+        names = sorted({resolve(n) for p in pairs for n in p}, key=lambda n: (-stats[n][0], n))
         ours = "; ".join(f"{algorithm_label(n)} {stats[n][0]:.1f} ± {stats[n][1]:.1f}" for n in names)
         return holds(ok, paper, ours, f"mean ± sd of the regret at T over seeds ({scale_text(r['config'])})")
 
