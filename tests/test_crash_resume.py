@@ -97,6 +97,8 @@ def test_killed_five_times_resumes_to_the_same_bytes(tiny_run, tmp_path):
     result = snakemake(work, *ARGS, "--rerun-incomplete")
     assert result.returncode == 0, result.stderr[-3000:]
     assert differences(reference, fingerprint(work)) == []
+    for path in output_files(work).values():
+        check_parses(path)
     # Temporaries of killed jobs were removed when their outputs were written again.
     leftovers = [p for d in ("results", "figures", "data") for p in (work / d).rglob("*.tmp")]
     assert leftovers == []
