@@ -2,7 +2,9 @@
 # The SLURM profile on a real, single-node SLURM (issue 11, item 2).
 #
 #   .ci/slurm_check.sh [CONFIG]          CONFIG defaults to config/tiny.yaml
-#   PYTHON=/path/to/python .ci/slurm_check.sh /tmp/small.yaml
+#   PYTHON=/path/to/python SLURM_CHECK_TIMEOUT=1800 SLURM_CHECK_KEEP=1 .ci/slurm_check.sh /tmp/small.yaml
+#   (interpreter; seconds allowed for each workflow run, default 1200; keep the temporary
+#   directory with the logs and both copies even when the check passes)
 #
 # 1. Installs Debian's slurm-wlm and munge with apt-get when they are missing (needs root).
 # 2. Writes a slurm.conf for this machine into a temporary directory (its hostname, the CPUs and
@@ -83,7 +85,7 @@ stop_all() {
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
     kill -9 "$pid" 2>/dev/null
   done
-  if [[ $OK -eq 1 ]]; then rm -rf "$TMP"; else echo "slurm_check: logs and copies kept in $TMP" >&2; fi
+  if [[ $OK -eq 1 && -z ${SLURM_CHECK_KEEP:-} ]]; then rm -rf "$TMP"; else echo "slurm_check: logs and copies kept in $TMP" >&2; fi
 }
 trap stop_all EXIT
 trap 'exit 143' TERM
@@ -267,7 +269,10 @@ mapfile -t JOBIDS < <(sed -n 's/.*submitted with SLURM jobid \([0-9]*\).*/\1/p' 
 [[ ${#JOBIDS[@]} -gt 0 ]] || fail "the SLURM run's log names no SLURM job id: the jobs did not go through SLURM"
 not_done=$(squeue -h --states=all -j "$(IFS=,; echo "${JOBIDS[*]}")" -o '%i %T' | grep -v ' COMPLETED$' || true)
 [[ -z $not_done ]] || fail "SLURM jobs not COMPLETED: $not_done"
-note "${#JOBIDS[@]} SLURM jobs, all COMPLETED"
+rule_jobs() { grep -E '^Finished jobid: [0-9]+ \(Rule: ' "$TMP/log/snakemake-$1.log" | grep -vc '(Rule: all)' || true; }
+n_slurm=$(rule_jobs slurm); n_local=$(rule_jobs local)
+[[ $n_slurm -eq $n_local ]] || fail "the SLURM run finished $n_slurm rule jobs, the local run $n_local"
+note "${#JOBIDS[@]} SLURM jobs, all COMPLETED, ran the $n_slurm rule jobs the local run ran"
 
 # Results must match to the byte: Parquet, CSV, Markdown and JSON under results/ and figures/.
 # Other files (PDF, PNG, HTML) are compared too and listed if they differ, as information.
