@@ -1,19 +1,14 @@
 """Rule cpe_tables: Tables 1-4 [designed] as CSV (full precision) and Markdown."""
-from pathlib import Path
-
-import pyarrow.parquet as pq
-
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.cpe import tables
+from causal_bandits.papers.cpe import results, tables
 
 inp = snakemake.input
 with logged(snakemake.log[0]) as log:
-    stopping = {Path(p).name.removesuffix(".parquet"): pq.read_table(p).to_pandas() for p in inp.stopping}
-    quantities = {(Path(p).parent.name, Path(p).name.removesuffix(".json")): store.read_json(p)
-                  for p in inp.quantities}
+    found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
+    stopping, quantities = found["stopping"], found["quantities"]
     made = {
-        "instances": tables.instances_table(quantities, store.read_json(inp.theory)),
+        "instances": tables.instances_table(quantities, found["theory"]),
         "pac": tables.pac_table(stopping),
         "lower_bound": tables.lower_bound_table(stopping, quantities),
         "slopes": tables.slopes_table(stopping),

@@ -27,15 +27,18 @@ E4B = {2: (.1341, 216, 111, .914), 3: (.1126, 458, 221, .952), 4: (.1002, 880, 4
        8: (.0362, 2.61e4, 4.54e3, .766), 10: (.0176, 1.86e5, 2.04e4, .491), 12: (.0051, 1.59e6, 1.60e5, .260)}
 
 
-def _rows(results, exp: str) -> pd.DataFrame:
+def _rows(results, exp: str, algorithm: str | None = None) -> pd.DataFrame:
+    """The fixed-confidence rows of ``exp`` (of ``algorithm`` only, if given); empty when ``exp`` was not run."""
     frame = results["stopping"].get(exp)
-    return pd.DataFrame() if frame is None else frame[frame["algorithm"] != "PB"]
+    if frame is None or frame.empty:
+        return pd.DataFrame()
+    keep = frame["algorithm"] != "PB" if algorithm is None else frame["algorithm"] == algorithm
+    return frame[keep]
 
 
 def _pac(exp: str, algorithm: str) -> Claim:
     def evaluate(results) -> Verdict:
-        rows = _rows(results, exp)
-        rows = rows[rows["algorithm"] == algorithm]
+        rows = _rows(results, exp, algorithm)
         if rows.empty:
             return Verdict(NOT_EVALUATED, "≥ 1 − δ", "–", f"{algorithm} was not run in {exp}")
         delta = float(rows["delta"].iloc[0])
@@ -56,8 +59,8 @@ def _pac(exp: str, algorithm: str) -> Claim:
 
 def _naive_fails() -> Claim:
     def evaluate(results) -> Verdict:
-        rows = _rows(results, "E3")
-        rows = rows[(rows["algorithm"] == "naive") & (rows["param_rho"] >= 0.8)]
+        rows = _rows(results, "E3", "naive")
+        rows = rows if rows.empty else rows[rows["param_rho"] >= 0.8]
         if rows.empty or rows["n_runs"].min() < MIN_RUNS:
             return Verdict(NOT_EVALUATED, "< 0.5", "–" if rows.empty else
                            ", ".join(f"ρ={r.param_rho:g}: {r.correct_rate:.2f}" for r in rows.itertuples()),
@@ -194,8 +197,8 @@ def _e4_bglm_ratio() -> Claim:
 
 def _e5_lb() -> Claim:
     def evaluate(results) -> Verdict:
-        rows = _rows(results, "E5")
-        rows = rows[(rows["algorithm"] == "CCPE-General") & (rows["LB"] > 0)]
+        rows = _rows(results, "E5", "CCPE-General")
+        rows = rows if rows.empty else rows[rows["LB"] > 0]
         if len(rows) < 2 or rows["n_runs"].min() < MIN_RUNS:
             return Verdict(NOT_EVALUATED, "< 5×", "–", f"needs ≥ 2 positive-LB E5 configs with ≥ {MIN_RUNS} seeds")
         r = rows["samples_mean"] / rows["LB"]

@@ -24,6 +24,17 @@ TERM = {"CCPE-General": "H_m", "naive": "H_m", "CCPE-BGLM": "H_m_L"}  # else H
 DESIGNED = "[designed for this replication; not in the paper]"
 
 
+def log_scale(ax, axis: str, values) -> None:
+    """A log ``axis`` ("x" or "y") when some value is positive; otherwise a linear axis and a note
+    (samples to stop are undefined when every run of the panel reached the sample cap)."""
+    v = np.asarray(values, dtype=float)
+    if (np.isfinite(v) & (v > 0)).any():
+        getattr(ax, f"set_{axis}scale")("log")
+    else:
+        ax.text(0.5, 0.5, "every run censored at the sample cap", transform=ax.transAxes, ha="center",
+                va="center", fontsize=7)
+
+
 def label(algorithm: str, strategy: str) -> str:
     return algorithm if strategy == "practical" else f"{algorithm} ({strategy})"
 
@@ -56,7 +67,7 @@ def _samples_panel(ax, frame: pd.DataFrame, name: str, log_x: bool) -> None:
         if np.isfinite(term).all() and np.isfinite(ratio).any():  # no line when every run was censored
             c = np.nanmedian(ratio)
             ax.plot(g["x"], c * term, "--", color=color, lw=0.8, alpha=0.7)
-    ax.set_yscale("log")
+    log_scale(ax, "y", frame["samples_mean"])
     if log_x:
         ax.set_xscale("log")
     ax.set_xlabel(name if name != "n_arms" else "|A|")
@@ -115,7 +126,7 @@ def coverage_figure(stopping: pd.DataFrame, delta: float, paths: Sequence[str]) 
     ax1.set_yticks(y, names, fontsize=6)
     ax1.set_xlabel("share of runs with an interval excluding μ_a (dashed: δ)")
     ax2.errorbar(frame["samples_mean"], y, xerr=1.96 * frame["samples_se"].fillna(0), fmt="o", ms=3)
-    ax2.set_xscale("log")
+    log_scale(ax2, "x", frame["samples_mean"])
     ax2.set_xlabel("samples to stop")
     fig.suptitle(f"Figure 0: E0 confidence-interval coverage\n{DESIGNED}", fontsize=7)
     save_figure(fig, *paths)
@@ -161,11 +172,12 @@ def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str]) -> None:
         c = np.nanmedian(g["samples_mean"] / g["LB"])
         xs = np.array([rows["LB"].min(), rows["LB"].max()]) if len(rows) else np.array([1.0, 10.0])
         ax.plot(xs, c * xs, "--", lw=0.8, color=PALETTE.get(algorithm, "k"))
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    log_scale(ax, "x", rows["LB"])
+    log_scale(ax, "y", rows["samples_mean"])
     ax.set_xlabel("Theorem 3 lower bound LB (Ω constant unknown)")
     ax.set_ylabel("samples to stop")
-    ax.legend(fontsize=6)
+    if len(rows):
+        ax.legend(fontsize=6)
     fig.suptitle(f"Figure 5: E5 samples against the lower bound\n{DESIGNED}", fontsize=7)
     save_figure(fig, *paths)
 
