@@ -5,6 +5,9 @@
 #   PYTHON=/path/to/python SLURM_CHECK_TIMEOUT=1800 SLURM_CHECK_KEEP=1 .ci/slurm_check.sh /tmp/small.yaml
 #   (interpreter; seconds allowed for each workflow run, default 1200; keep the temporary
 #   directory with the logs and both copies even when the check passes)
+#   SLURM_CHECK_REFERENCE=/path/to/finished/run .ci/slurm_check.sh config/tiny.yaml
+#   (compare with that finished local run of the same config instead of running one: the test
+#   suite passes its tiny run, tests/test_slurm.py)
 #
 # 1. Installs Debian's slurm-wlm and munge with apt-get when they are missing (needs root).
 # 2. Writes a slurm.conf for this machine into a temporary directory (its hostname, the CPUs and
@@ -13,7 +16,7 @@
 #    be idle. A daemon that does not come up fails the check with the tail of its log.
 # 3. Runs the workflow with CONFIG through workflow/profiles/slurm (a copy of the profile with
 #    this cluster's partition filled in) in one fresh copy of the repository, and locally in
-#    another, and checks that every Parquet, CSV and Markdown file under results/ and figures/
+#    another (or takes SLURM_CHECK_REFERENCE as the local run), and checks that every Parquet, CSV and Markdown file under results/ and figures/
 #    is byte-identical (sha256) between the two, and that SLURM really ran the jobs.
 # 4. On exit, whatever happened, cancels the jobs of this private cluster and stops the three
 #    daemons it started, by their process ids.
@@ -28,6 +31,7 @@ CONFIG=${1:-config/tiny.yaml}
 PYTHON=${PYTHON:-$REPO/.venv/bin/python}
 PARTITION=cbcheck
 TIMEOUT=${SLURM_CHECK_TIMEOUT:-1200}   # seconds, for each of the two workflow runs
+REFERENCE=${SLURM_CHECK_REFERENCE:-}   # a finished local run of CONFIG; empty: run one here
 START=$(date +%s)
 
 fail() { echo "slurm_check: FAILED: $*" >&2; exit 1; }
@@ -35,6 +39,8 @@ note() { echo "slurm_check [$(($(date +%s) - START)) s]: $*"; }
 
 case $CONFIG in /*) ;; *) CONFIG=$REPO/$CONFIG ;; esac
 [[ -f $CONFIG ]] || fail "config file $CONFIG not found; pass one as the first argument"
+[[ -z $REFERENCE || -d $REFERENCE/results ]] \
+  || fail "SLURM_CHECK_REFERENCE=$REFERENCE holds no results/; point it at a finished run of $CONFIG"
 [[ -x $PYTHON ]] || fail "no Python at $PYTHON; run 'make test' first or set PYTHON=/path/to/python"
 "$PYTHON" -c "import snakemake_executor_plugin_slurm" 2>/dev/null \
   || fail "$PYTHON lacks snakemake-executor-plugin-slurm; install the extra: pip install -e '.[slurm]'"
@@ -201,14 +207,16 @@ fi
 note "slurmctld (pid ${PIDS[1]}) and slurmd (pid ${PIDS[2]}) up; node $NODE idle with $CPUS CPUs"
 
 # --- 3. the workflow through SLURM, and locally -------------------------------------------------
-# Two fresh copies of the repository (code, config, workflow; no results), each with
-# config/ci.yaml pointing data.raw_dir at ../shared/data/raw: the tests' own helper.
-"$PYTHON" - "$REPO" "$TMP" <<'EOF_PY'
+# Fresh copies of the repository (code, config, workflow; no results), each with config/ci.yaml
+# pointing data.raw_dir at ../shared/data/raw: the tests' own helper. The local one only
+# without a reference run.
+COPIES=(slurm); [[ -n $REFERENCE ]] || COPIES+=(local)
+"$PYTHON" - "$REPO" "$TMP" "${COPIES[@]}" <<'EOF_PY'
 import sys
 from pathlib import Path
 sys.path.insert(0, str(Path(sys.argv[1]) / "tests"))
 from conftest import copy_workflow
-for name in ("slurm", "local"):
+for name in sys.argv[3:]:
     copy_workflow(Path(sys.argv[2]) / name)
 EOF_PY
 
@@ -243,15 +251,20 @@ show_failed_slurm_logs() {
 }
 
 # Both runs at once: the local one fills the cores while the SLURM one waits for job states.
-note "running $(basename "$CONFIG") through SLURM (in $TMP/slurm) and locally (in $TMP/local)"
 T0=$(date +%s)
 start_snakemake slurm --workflow-profile "$TMP/profile" --cores "$CPUS"
-start_snakemake local --cores "$CPUS"
+if [[ -n $REFERENCE ]]; then
+  note "running $(basename "$CONFIG") through SLURM (in $TMP/slurm); the local run is $REFERENCE"
+  LOCAL=$REFERENCE
+else
+  note "running $(basename "$CONFIG") through SLURM (in $TMP/slurm) and locally (in $TMP/local)"
+  start_snakemake local --cores "$CPUS"
+  LOCAL=$TMP/local
+fi
 slurm_rc=0; wait "${RUN_PIDS[0]}" || slurm_rc=$?
-local_rc=0; wait "${RUN_PIDS[1]}" || local_rc=$?
+local_rc=0; [[ -n $REFERENCE ]] || wait "${RUN_PIDS[1]}" || local_rc=$?
 # Each run's wall time: from the start to its log's last write.
 SLURM_WALL=$(($(stat -c %Y "$TMP/log/snakemake-slurm.log") - T0))
-LOCAL_WALL=$(($(stat -c %Y "$TMP/log/snakemake-local.log") - T0))
 if [[ $slurm_rc -ne 0 ]]; then
   tail -n 40 "$TMP/log/snakemake-slurm.log" >&2
   show_failed_slurm_logs
@@ -262,7 +275,11 @@ if [[ $local_rc -ne 0 ]]; then
   tail -n 40 "$TMP/log/snakemake-local.log" >&2
   fail "the local run exited with $local_rc"
 fi
-note "SLURM run done in $SLURM_WALL s, local run in $LOCAL_WALL s (side by side)"
+if [[ -n $REFERENCE ]]; then
+  note "SLURM run done in $SLURM_WALL s"
+else
+  note "SLURM run done in $SLURM_WALL s, local run in $(($(stat -c %Y "$TMP/log/snakemake-local.log") - T0)) s (side by side)"
+fi
 
 # --- 4. SLURM really ran the jobs, and the outputs match ------------------------------------------
 mapfile -t JOBIDS < <(sed -n 's/.*submitted with SLURM jobid \([0-9]*\).*/\1/p' "$TMP/log/snakemake-slurm.log" | sort -un)
@@ -270,17 +287,20 @@ mapfile -t JOBIDS < <(sed -n 's/.*submitted with SLURM jobid \([0-9]*\).*/\1/p' 
 not_done=$(squeue -h --states=all -j "$(IFS=,; echo "${JOBIDS[*]}")" -o '%i %T' | grep -v ' COMPLETED$' || true)
 [[ -z $not_done ]] || fail "SLURM jobs not COMPLETED: $not_done"
 rule_jobs() { grep -E '^Finished jobid: [0-9]+ \(Rule: ' "$TMP/log/snakemake-$1.log" | grep -vc '(Rule: all)' || true; }
-n_slurm=$(rule_jobs slurm); n_local=$(rule_jobs local)
-[[ $n_slurm -eq $n_local ]] || fail "the SLURM run finished $n_slurm rule jobs, the local run $n_local"
-note "${#JOBIDS[@]} SLURM jobs, all COMPLETED, ran the $n_slurm rule jobs the local run ran"
+n_slurm=$(rule_jobs slurm)
+if [[ -z $REFERENCE ]]; then
+  n_local=$(rule_jobs local)
+  [[ $n_slurm -eq $n_local ]] || fail "the SLURM run finished $n_slurm rule jobs, the local run $n_local"
+fi
+note "${#JOBIDS[@]} SLURM jobs, all COMPLETED, ran $n_slurm rule jobs"
 
 # Results must match to the byte: Parquet, CSV, Markdown and JSON under results/ and figures/.
 # Other files (PDF, PNG, HTML) are compared too and listed if they differ, as information.
-checksums() {  # copy name -> "sha256  path" lines of every file under results/ and figures/
-  (cd "$TMP/$1" && find results figures -type f -print0 | sort -z | xargs -0 sha256sum)
+checksums() {  # run directory -> "sha256  path" lines of every file under results/ and figures/
+  (cd "$1" && find results figures -type f -print0 | sort -z | xargs -0 sha256sum)
 }
-checksums slurm >"$TMP/slurm.sha256"
-checksums local >"$TMP/local.sha256"
+checksums "$TMP/slurm" >"$TMP/slurm.sha256"
+checksums "$LOCAL" >"$TMP/local.sha256"
 RESULTS='\.(parquet|csv|md|json)$'
 n_files=$(grep -cE "$RESULTS" "$TMP/local.sha256" || true)
 [[ $n_files -gt 0 ]] || fail "the local run wrote no Parquet, CSV, Markdown or JSON file under results/ or figures/"

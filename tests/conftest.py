@@ -49,18 +49,10 @@ TINY = ("--configfile", "config/tiny.yaml", "config/ci.yaml")
 
 
 @pytest.fixture(scope="session")
-def quick_run(tmp_path_factory):
-    """The quick workflow, run once end to end in a scratch copy (shared by the workflow tests)."""
-    work = copy_workflow(tmp_path_factory.mktemp("quick") / "repo")
-    result = snakemake(work, "--cores", "2", "--configfile", "config/quick.yaml", "config/ci.yaml")
-    assert result.returncode == 0, result.stderr[-5000:]
-    return work
-
-
-@pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory):
-    """The tiny workflow, run once end to end on 2 cores in a scratch copy (the reference of the
-    determinism and crash tests)."""
+    """The tiny workflow (every rule of the quick one, smaller), run once end to end on 2 cores in a
+    scratch copy: the workflow tests read its outputs, and it is the reference of the determinism,
+    crash and SLURM tests. The quick config itself is checked by dry runs (test_workflow.py)."""
     work = copy_workflow(tmp_path_factory.mktemp("tiny") / "repo")
     result = snakemake(work, "--cores", "2", *TINY)
     assert result.returncode == 0, result.stderr[-5000:]

@@ -1,4 +1,4 @@
-"""Huang & Wu through the workflow: the quick run's outputs and claims, the paper-scale job list,
+"""Huang & Wu through the workflow: the tiny run's outputs and claims, the paper-scale job list,
 and bad input stopping the run with one line and nothing written."""
 
 from __future__ import annotations
@@ -25,20 +25,20 @@ OUTPUTS = [
 ]
 
 
-def test_quick_run_writes_the_bounds_outputs_and_claims(quick_run):
+def test_tiny_run_writes_the_bounds_outputs_and_claims(tiny_run):
     for rel in OUTPUTS:
-        assert (quick_run / rel).stat().st_size > 0, rel
-    claims = json.loads((quick_run / "results" / "claims" / "bounds.json").read_text())
+        assert (tiny_run / rel).stat().st_size > 0, rel
+    claims = json.loads((tiny_run / "results" / "claims" / "bounds.json").read_text())
     rows = {c["id"]: c for c in claims["claims"]}
     assert rows["bce-covers-exact"]["status"] == "reproduced"
     assert rows["findrsi"]["status"] == "reproduced"
     assert rows["linucb_biased-above-linucb"]["status"] == "not evaluated"  # T = 1,000 < 15,000
     assert all(c["ours"] for c in claims["claims"])
-    report = (quick_run / "figures" / "REPORT.md").read_text()
+    report = (tiny_run / "figures" / "REPORT.md").read_text()
     assert "bandits with confounded and selection-biased offline data" in report
-    table = pd.read_csv(quick_run / "figures" / "bounds" / "table1_paper_marginal.csv")
+    table = pd.read_csv(tiny_run / "figures" / "bounds" / "table1_paper_marginal.csv")
     assert len(table) == 16 and {"paper_truth", "truth", "bce_lb", "bce_ub"} <= set(table.columns)
-    final = pd.read_csv(quick_run / "figures" / "bounds" / "figure4_final.csv")
+    final = pd.read_csv(tiny_run / "figures" / "bounds" / "figure4_final.csv")
     assert set(final["algorithm"]) == {"LinUCB-PCB", "LinUCB", "LinUCB_Biased", "LinUCB_CP"}
 
 

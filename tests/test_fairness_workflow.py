@@ -16,21 +16,21 @@ TARGETS = [f"figures/fairness/table{i}.{e}" for i in (1, 2, 4, 5) for e in ("csv
 TARGETS += [f"figures/fairness/figure{i}.{e}" for i in ("1", "2a", "2b", "3") for e in ("pdf", "png")]
 
 
-def test_quick_run_writes_the_fairness_outputs_and_verdicts(quick_run):
+def test_tiny_run_writes_the_fairness_outputs_and_verdicts(tiny_run):
     for target in TARGETS:
-        assert (quick_run / target).stat().st_size > 0, target
-    assert json.loads((quick_run / "results/fairness/raw/adult.json").read_text())["data_provenance"] == "raw"
-    claims = {c["id"]: c for c in json.loads((quick_run / "results/claims/fairness.json").read_text())["claims"]}
+        assert (tiny_run / target).stat().st_size > 0, target
+    assert json.loads((tiny_run / "results/fairness/raw/adult.json").read_text())["data_provenance"] == "raw"
+    claims = {c["id"]: c for c in json.loads((tiny_run / "results/claims/fairness.json").read_text())["claims"]}
     assert claims["email-dsep"]["status"] == "reproduced"
     assert claims["fig2b-ucb-cucb-ducb"]["status"] == "reproduced"
     for key in ("ucb", "cucb", "ducb", "fucb"):
         assert claims[f"table1-unfair-{key}"]["status"] == "differs"
         assert "Cannot follow from the paper's model" in claims[f"table1-unfair-{key}"]["note"]
     assert claims["adult-sexes"]["status"] == "reproduced"
-    t2 = pd.read_csv(quick_run / "figures/fairness/table2.csv")
+    t2 = pd.read_csv(tiny_run / "figures/fairness/table2.csv")
     assert set(t2["data_provenance"]) == {"raw"}
-    assert "SYNTHETIC" not in (quick_run / "figures/fairness/table2.md").read_text()
-    report = (quick_run / "figures/REPORT.md").read_text()
+    assert "SYNTHETIC" not in (tiny_run / "figures/fairness/table2.md").read_text()
+    report = (tiny_run / "figures/REPORT.md").read_text()
     assert "counterfactual fairness for causal bandits" in report and "Cannot follow from the paper's model" in report
 
 

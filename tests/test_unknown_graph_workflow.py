@@ -1,4 +1,4 @@
-"""The quick workflow writes Figure 1, the V1-V6 outputs and the unknown_graph claims."""
+"""The tiny workflow (every rule of the quick one) writes Figure 1, the V1-V6 outputs and the unknown_graph claims."""
 
 from __future__ import annotations
 
@@ -15,18 +15,18 @@ TABLES = ["figure1_trace", "table_final_regret", "tableV4_clique_success", "tabl
           "tableV6_discovery", "tableV6_readings"]
 
 
-def test_quick_run_writes_the_unknown_graph_outputs(quick_run):
-    out = quick_run / "figures" / "unknown_graph"
+def test_tiny_run_writes_the_unknown_graph_outputs(tiny_run):
+    out = tiny_run / "figures" / "unknown_graph"
     for name in FIGURES:
         assert (out / f"{name}.pdf").stat().st_size > 0 and (out / f"{name}.png").stat().st_size > 0
     for name in TABLES:
         assert len(pd.read_csv(out / f"{name}.csv")) > 0
         assert "not in the paper" in (out / f"{name}.md").read_text() or name == "figure1_trace"
-    trace = json.loads((quick_run / "results/unknown_graph/fig1_trace.json").read_text())
+    trace = json.loads((tiny_run / "results/unknown_graph/fig1_trace.json").read_text())
     assert trace["output"] == "X7" and trace["rounds"] == 11 * trace["B"]
-    claims = json.loads((quick_run / "results/claims/unknown_graph.json").read_text())
+    claims = json.loads((tiny_run / "results/claims/unknown_graph.json").read_text())
     status = {c["id"]: c["status"] for c in claims["claims"]}
     assert status["fig1-trace"] == "reproduced"
     assert status["alg78-printed"] == "differs"  # the printed Alg. 7/8 answer wrongly (SPEC §4.2 item 7)
-    assert "unknown_graph" in (quick_run / "figures" / "REPORT.md").read_text() or \
-        "Lu, Meisami" in (quick_run / "figures" / "REPORT.md").read_text()
+    assert "unknown_graph" in (tiny_run / "figures" / "REPORT.md").read_text() or \
+        "Lu, Meisami" in (tiny_run / "figures" / "REPORT.md").read_text()

@@ -1,4 +1,4 @@
-"""The workflow as a user runs it: quick run end to end, paper-scale dry run, partial reruns."""
+"""The workflow as a user runs it: tiny run end to end (every rule), paper-scale dry run, partial reruns."""
 
 from __future__ import annotations
 
@@ -22,36 +22,36 @@ NONMANIP_OUTPUTS = [
 ]
 
 
-def test_quick_run_writes_every_output(quick_run):
+def test_tiny_run_writes_every_output(tiny_run):
     for rel in [*NONMANIP_OUTPUTS, "figures/REPORT.md", "figures/REPORT.html"]:
-        assert (quick_run / rel).exists(), rel
-    finals = [p for p in (quick_run / "figures").rglob("*") if p.is_file()]
+        assert (tiny_run / rel).exists(), rel
+    finals = [p for p in (tiny_run / "figures").rglob("*") if p.is_file()]
     assert len(finals) >= len(NONMANIP_OUTPUTS) + 2
     for path in finals:
         check_parses(path)
-    report = (quick_run / "figures" / "REPORT.md").read_text()
+    report = (tiny_run / "figures" / "REPORT.md").read_text()
     assert "structural causal bandits with non-manipulable variables" in report
     assert re.search(r"\*\*reproduced\*\*", report)
     # Nothing left half-written: no temporary files anywhere in the outputs.
-    assert not [p for p in quick_run.rglob("*.tmp")]
+    assert not [p for p in tiny_run.rglob("*.tmp")]
 
 
-def test_quick_run_is_complete(quick_run):
-    result = snakemake(quick_run, "-n", "--configfile", "config/quick.yaml", "config/ci.yaml")
+def test_tiny_run_is_complete(tiny_run):
+    result = snakemake(tiny_run, "-n", *TINY)
     assert result.returncode == 0
     assert "Nothing to be done" in result.stdout + result.stderr
 
 
-def test_runs_carry_provenance(quick_run):
+def test_runs_carry_provenance(tiny_run):
     """Every run file names its coordinates, the hash of the config slice it ran and the versions used."""
     from importlib.metadata import version
 
     from causal_bandits import __version__, store
     from causal_bandits import config as cb_config
 
-    cfg = cb_config.validate(cb_config.load(*(quick_run / "config" / f for f in ("config.yaml", "quick.yaml",
+    cfg = cb_config.validate(cb_config.load(*(tiny_run / "config" / f for f in ("config.yaml", "tiny.yaml",
                                                                                  "ci.yaml"))))
-    run = quick_run / "results/runs/nonmanip/fig5b/POMIS/TS/chunk-0.parquet"
+    run = tiny_run / "results/runs/nonmanip/fig5b/POMIS/TS/chunk-0.parquet"
     meta = store.read_metadata(run)
     science = {"panel": cfg["nonmanip"]["panels"]["fig5b"], "horizon": cfg["nonmanip"]["horizon"],
                "record_points": cfg["record_points"]}
@@ -69,25 +69,25 @@ def _planned_outputs(stdout: str) -> list[str]:
             for o in line.split(":", 1)[1].split(",")]
 
 
-# One algorithm of each paper: editing its module reruns only its runs (and what depends on them);
+# One algorithm of each paper (among those the tiny config runs): editing its module reruns only its runs (and what depends on them);
 # ``expected`` is a regular expression every rerun's path matches.
 EDITS = [
-    ("bandits/klucb.py", "results/runs/nonmanip/", "/KLUCB/", "figures/nonmanip/table1"),
+    ("bandits/thompson.py", "results/runs/nonmanip/", "/TS/", "figures/nonmanip/table1"),
     ("bandits/z2_thompson.py", "results/runs/nonmanip/", "/POMISplus(_every_round)?/TS/", "figures/nonmanip/table1"),
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
     ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
-    ("bandits/successive_elimination.py", "results/runs/cpe/", "/practical/SE/", "figures/cpe/table2_pac"),
+    ("bandits/ccpe_naive.py", "results/runs/cpe/", "/practical/naive/", "figures/cpe/table2_pac"),
     ("bandits/cn_ucb.py", "results/runs/unknown_graph/", "/default/CNUCB", "figures/unknown_graph/table_final_regret"),
 ]
 
 
 @pytest.mark.parametrize("module, runs_of, expected, downstream", EDITS)
-def test_editing_one_algorithm_reruns_only_its_runs(quick_run, module, runs_of, expected, downstream):
-    path = quick_run / "src" / "causal_bandits" / module
+def test_editing_one_algorithm_reruns_only_its_runs(tiny_run, module, runs_of, expected, downstream):
+    path = tiny_run / "src" / "causal_bandits" / module
     original = path.read_text()
     try:
         path.write_text(original + "\n# edited\n")
-        result = snakemake(quick_run, "-n", "--configfile", "config/quick.yaml", "config/ci.yaml")
+        result = snakemake(tiny_run, "-n", *TINY)
     finally:
         path.write_text(original)
     planned = [o.strip() for o in _planned_outputs(result.stdout)]

@@ -1,0 +1,32 @@
+"""The slurm profile on a real single-node SLURM (issue 11): .ci/slurm_check.sh installs slurm-wlm
+and munge when missing, starts a private munged, slurmctld and slurmd, runs the tiny workflow
+through workflow/profiles/slurm and compares every Parquet, CSV, Markdown and JSON output byte for
+byte with the suite's own local tiny run. It needs root (or the packages installed) and starts
+daemons, so it runs when CB_SLURM_CHECK=1, as CI sets it (.ci/run); without it, pytest lists it as
+skipped. When the daemons cannot start, the check fails and says why."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = [
+    pytest.mark.workflow,
+    pytest.mark.skipif(os.environ.get("CB_SLURM_CHECK") != "1",
+                       reason="the real-SLURM check runs when CB_SLURM_CHECK=1 (CI: .ci/run); "
+                              "it needs root, or slurm-wlm and munge installed"),
+]
+
+
+def test_the_tiny_run_through_slurm_is_byte_identical_to_the_local_one(tiny_run):
+    env = {**os.environ, "PYTHON": sys.executable, "SLURM_CHECK_REFERENCE": str(tiny_run)}
+    result = subprocess.run([str(ROOT / ".ci" / "slurm_check.sh"), "config/tiny.yaml"], env=env,
+                            capture_output=True, text=True)
+    print(result.stdout)  # the check's timings, shown with -rA or on failure
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-5000:]
+    assert "PASSED" in result.stdout
