@@ -25,9 +25,11 @@ except CausalBanditsError as err:
 TARGETS = {}
 
 
-def script_code(script):
-    """The library files a rule's script executes (found from its imports, causal_bandits.sources)."""
-    return [f"src/{path}" for path in script_files(f"{workflow.basedir}/workflow/scripts/{script}")]
+def script_code(script, *extra):
+    """Input function: the library files a rule's script executes (found from its imports,
+    causal_bandits.sources), and ``extra`` paths. Evaluated only for the jobs Snakemake plans, so a
+    cluster job that runs one rule (each SLURM job step parses the workflow) reads only its modules."""
+    return lambda wildcards: [f"src/{path}" for path in script_files(f"{workflow.basedir}/workflow/scripts/{script}")] + list(extra)
 
 
 def run_path(paper, root="results/runs"):
@@ -44,10 +46,9 @@ def run_sources(paper, key=lambda name: name):
     to its registry key). Editing one algorithm reruns only its runs.
     """
     run_module = f"causal_bandits.papers.{paper}.runs"
-    registry = importlib.import_module(run_module).ALGORITHMS
 
-    def inputs(wildcards):
-        algorithm = registry[key(wildcards.algorithm)].rpartition(".")[0]
+    def inputs(wildcards):  # imports the run module only when a run job is planned
+        algorithm = importlib.import_module(run_module).ALGORITHMS[key(wildcards.algorithm)].rpartition(".")[0]
         return [f"src/{path}" for path in module_files(run_module, algorithm)]
 
     return inputs

@@ -9,7 +9,7 @@ rule report:
     input:
         claims=[f"results/claims/{paper}.json" for paper in PAPERS],
         artefacts=[path for paper in PAPERS for path in cb_artefacts.paths(REPORT_ARTEFACTS[paper])],
-        code=script_code("report.py") + [f"src/causal_bandits/papers/{paper}/artefacts.py" for paper in PAPERS],
+        code=script_code("report.py", *(f"src/causal_bandits/papers/{paper}/artefacts.py" for paper in PAPERS)),
     output:
         md=report("figures/REPORT.md", caption="../report/report.rst", category="report"),
         html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),
