@@ -80,7 +80,7 @@ def test_slurm_profile_dry_run(work):
                        "--configfile", "config/config.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     assert "workflow specific profile workflow/profiles/slurm" in result.stderr
-    assert re.search(r"nonmanip_run\s+420\b", result.stdout)  # panels 180 + robustness 240
+    assert re.search(r"nonmanip_run\s+1860\b", result.stdout)  # panels 180 + robustness 1,680
 
 
 def test_cluster_generic_profile_dry_run(work):

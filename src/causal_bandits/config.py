@@ -11,6 +11,8 @@ the diagram) are done by each paper module's ``check_config``.
 
 from __future__ import annotations
 
+import copy
+
 from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
@@ -51,7 +53,7 @@ def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
         return
     for key, sub in schema.get("properties", {}).items():
         if key not in instance and "default" in sub:
-            instance[key] = yaml.safe_load(yaml.safe_dump(sub["default"]))
+            instance[key] = copy.deepcopy(sub["default"])
         if key in instance:
             _fill_defaults(instance[key], sub)
     extra = schema.get("additionalProperties")
@@ -61,11 +63,17 @@ def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
                 _fill_defaults(value, extra)
 
 
+def _load_yaml(text: str) -> Any:
+    """yaml.safe_load, through libyaml when PyYAML has it (the schemas take 0.3 s in pure Python, paid
+    by every Snakemake start: each cluster job step parses the workflow)."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def load_schema() -> dict[str, Any]:
     """The shared schema with each registered paper's section schema plugged in."""
-    schema = yaml.safe_load(SCHEMA.read_text())
+    schema = _load_yaml(SCHEMA.read_text())
     for paper in PAPERS:
-        schema["properties"][paper] = yaml.safe_load((files("causal_bandits.papers") / paper / "config.schema.yaml").read_text())
+        schema["properties"][paper] = _load_yaml((files("causal_bandits.papers") / paper / "config.schema.yaml").read_text())
     return schema
 
 

@@ -23,6 +23,7 @@ import pandas as pd
 from causal_bandits.bandits.cells import CellModel
 from causal_bandits.bandits.certificate import radius_floor
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict, fmt, holds, within
+from causal_bandits.papers.fairness.config import ADULT_W
 from causal_bandits.papers.fairness.runs import algorithm_label, fucb_name
 
 PAPER = "fairness"
@@ -58,7 +59,6 @@ ADULT_STATED = {"instances": 31_561, "Male": 21_790, "Female": 10_771}
 PAPER_VIDEOS = 1580
 EMAIL_W = {"A3", "I1", "I2"}  # §4.1: "send time, fitness, and template"
 EMAIL_Z = {"I1", "I2"}  # §4.1: "the domain space of Z (fitness and template)"
-ADULT_W = {"age", "income", "ratings", "views"}  # §4.2 and the bold nodes of Figure 3
 
 
 def scale_text(config: Mapping[str, Any]) -> str:
