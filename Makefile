@@ -23,8 +23,12 @@ reproduce: $(VENV)/.installed
 quick: $(VENV)/.installed
 	$(BIN)/snakemake --cores $(CORES) --configfile config/quick.yaml
 
+# Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests
+# (they share one tiny run and use the cores themselves).
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m "not workflow" -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -q -m workflow
 
 benchmark: $(VENV)/.installed
 	$(BIN)/python benchmarks/bandit_speed.py

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import shutil
 import subprocess
 import sys
@@ -48,15 +49,37 @@ def start_snakemake(workdir: Path, *args: str, log: Path) -> subprocess.Popen:
 TINY = ("--configfile", "config/tiny.yaml", "config/ci.yaml")
 
 
+#: The determinism test's variant of the tiny run: one core and one seed per job (the reference: two
+#: cores, the config's two seeds per job).
+TINY_VARIANT = ("--cores", "1", "--config", "seeds_per_job=1")
+
+
 @pytest.fixture(scope="session")
-def tiny_run(tmp_path_factory):
-    """The tiny workflow (every rule of the quick one, smaller), run once end to end on 2 cores in a
-    scratch copy: the workflow tests read its outputs, and it is the reference of the determinism,
+def tiny_runs(tmp_path_factory):
+    """The tiny workflow (every rule of the quick one, smaller) in two scratch copies: the reference,
+    run to the end on 2 cores, and the determinism test's variant (TINY_VARIANT), started beside it
+    as (work directory, process, log): three processes on two cores finish both sooner than one
+    after the other. The variant is stopped at the end of the session if still running."""
+    base = tmp_path_factory.mktemp("tiny")
+    variant = copy_workflow(base / "variant" / "repo")
+    log = base / "variant" / "snakemake.log"
+    proc = start_snakemake(variant, *TINY_VARIANT, *TINY, log=log)
+    try:
+        work = copy_workflow(base / "repo")
+        result = snakemake(work, "--cores", "2", *TINY)
+        assert result.returncode == 0, result.stderr[-5000:]
+        yield work, (variant, proc, log)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tiny_runs):
+    """The tiny run: the workflow tests read its outputs, and it is the reference of the determinism,
     crash and SLURM tests. The quick config itself is checked by dry runs (test_workflow.py)."""
-    work = copy_workflow(tmp_path_factory.mktemp("tiny") / "repo")
-    result = snakemake(work, "--cores", "2", *TINY)
-    assert result.returncode == 0, result.stderr[-5000:]
-    return work
+    return tiny_runs[0]
 
 
 def assert_bad_config_fails_cleanly(workdir: Path, override: dict, expected: str) -> None:

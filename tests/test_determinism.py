@@ -13,24 +13,22 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import TINY, copy_workflow, start_snakemake
 from workflow_outputs import differences, fingerprint
 
 pytestmark = pytest.mark.workflow
 
 
-def test_tiny_run_is_byte_identical_across_cores_and_seeds_per_job(tiny_run, tmp_path):
+def test_tiny_run_is_byte_identical_across_cores_and_seeds_per_job(tiny_runs):
     # The reference ran on 2 cores with the config's seeds_per_job (2: one chunk of two seeds). The
-    # variant changes both at once, one core and one seed per job (a difference would name the files,
-    # and rerunning with one change at a time would tell which one caused it): a second variant per
-    # change would cost CI another full tiny run.
-    work = copy_workflow(tmp_path / "repo")
-    proc = start_snakemake(work, "--cores", "1", "--config", "seeds_per_job=1", *TINY, log=tmp_path / "snakemake.log")
-    assert proc.wait(timeout=1800) == 0, (tmp_path / "snakemake.log").read_text()[-5000:]
+    # variant (conftest.TINY_VARIANT, run beside it) changes both at once, one core and one seed per
+    # job: a difference names the files, and rerunning with one change at a time would tell which
+    # change caused it; a variant per change would cost CI another tiny run.
+    reference_dir, (work, proc, log) = tiny_runs
+    assert proc.wait(timeout=1800) == 0, log.read_text()[-5000:]
 
-    assert len(list((tiny_run / "results" / "runs").rglob("chunk-1.parquet"))) == 0  # one chunk per group
+    assert len(list((reference_dir / "results" / "runs").rglob("chunk-1.parquet"))) == 0  # one chunk per group
     assert len(list((work / "results" / "runs").rglob("chunk-1.parquet"))) > 0  # two chunks per group
-    reference = fingerprint(tiny_run, run_rows=True)
+    reference = fingerprint(reference_dir, run_rows=True)
     assert differences(reference, fingerprint(work, run_rows=True)) == []
     # What is compared: every kind of output the issue names.
     suffixes = {key.rsplit(".", 1)[-1] for key in reference}
