@@ -7,6 +7,7 @@ import signal
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -54,32 +55,68 @@ TINY = ("--configfile", "config/tiny.yaml", "config/ci.yaml")
 TINY_VARIANT = ("--cores", "1", "--config", "seeds_per_job=1")
 
 
+@dataclass
+class Background:
+    """A process started beside the tests (its own session: ``os.killpg`` reaches its children)."""
+    proc: subprocess.Popen
+    log: Path
+
+    def wait(self, timeout: int = 1800) -> int:
+        return self.proc.wait(timeout=timeout)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)  # the SLURM check stops its daemons on TERM
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+@dataclass
+class TinyRuns:
+    reference: Path
+    variant: Path
+    variant_run: Background
+    slurm_check: Background | None
+
+
 @pytest.fixture(scope="session")
 def tiny_runs(tmp_path_factory):
-    """The tiny workflow (every rule of the quick one, smaller) in two scratch copies: the reference,
-    run to the end on 2 cores, and the determinism test's variant (TINY_VARIANT), started beside it
-    as (work directory, process, log): three processes on two cores finish both sooner than one
-    after the other. The variant is stopped at the end of the session if still running."""
+    """The tiny workflow (every rule of the quick one, smaller) in scratch copies. The reference runs
+    to the end on 2 cores; the determinism test's variant (TINY_VARIANT) starts beside it, and, when
+    CB_SLURM_CHECK=1 (CI), the real-SLURM check (.ci/slurm_check.sh against the reference) starts as
+    soon as the reference is done: the two cores stay busy while the tests that only read run.
+    Whatever still runs at the end of the session is stopped."""
     base = tmp_path_factory.mktemp("tiny")
     variant = copy_workflow(base / "variant" / "repo")
-    log = base / "variant" / "snakemake.log"
-    proc = start_snakemake(variant, *TINY_VARIANT, *TINY, log=log)
+    started = [Background(start_snakemake(variant, *TINY_VARIANT, *TINY, log=base / "variant.log"),
+                          base / "variant.log")]
     try:
         work = copy_workflow(base / "repo")
         result = snakemake(work, "--cores", "2", *TINY)
         assert result.returncode == 0, result.stderr[-5000:]
-        yield work, (variant, proc, log)
+        slurm = None
+        if os.environ.get("CB_SLURM_CHECK") == "1":
+            log = base / "slurm_check.log"
+            with open(log, "wb") as out:
+                env = {**os.environ, "PYTHON": sys.executable, "SLURM_CHECK_REFERENCE": str(work)}
+                proc = subprocess.Popen([str(ROOT / ".ci" / "slurm_check.sh"), "config/tiny.yaml"], env=env,
+                                        stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            slurm = Background(proc, log)
+            started.append(slurm)
+        yield TinyRuns(work, variant, started[0], slurm)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        for run in started:
+            run.stop()
 
 
 @pytest.fixture(scope="session")
 def tiny_run(tiny_runs):
     """The tiny run: the workflow tests read its outputs, and it is the reference of the determinism,
     crash and SLURM tests. The quick config itself is checked by dry runs (test_workflow.py)."""
-    return tiny_runs[0]
+    return tiny_runs.reference
 
 
 def assert_bad_config_fails_cleanly(workdir: Path, override: dict, expected: str) -> None:

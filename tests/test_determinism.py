@@ -23,8 +23,8 @@ def test_tiny_run_is_byte_identical_across_cores_and_seeds_per_job(tiny_runs):
     # variant (conftest.TINY_VARIANT, run beside it) changes both at once, one core and one seed per
     # job: a difference names the files, and rerunning with one change at a time would tell which
     # change caused it; a variant per change would cost CI another tiny run.
-    reference_dir, (work, proc, log) = tiny_runs
-    assert proc.wait(timeout=1800) == 0, log.read_text()[-5000:]
+    reference_dir, work = tiny_runs.reference, tiny_runs.variant
+    assert tiny_runs.variant_run.wait() == 0, tiny_runs.variant_run.log.read_text()[-5000:]
 
     assert len(list((reference_dir / "results" / "runs").rglob("chunk-1.parquet"))) == 0  # one chunk per group
     assert len(list((work / "results" / "runs").rglob("chunk-1.parquet"))) > 0  # two chunks per group

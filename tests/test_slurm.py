@@ -3,17 +3,14 @@ and munge when missing, starts a private munged, slurmctld and slurmd, runs the 
 through workflow/profiles/slurm and compares every Parquet, CSV, Markdown and JSON output byte for
 byte with the suite's own local tiny run. It needs root (or the packages installed) and starts
 daemons, so it runs when CB_SLURM_CHECK=1, as CI sets it (.ci/run); without it, pytest lists it as
-skipped. When the daemons cannot start, the check fails and says why."""
+skipped. When the daemons cannot start, the check fails and says why. The check starts in the
+background as soon as the tiny run is done (conftest.tiny_runs); this test waits for its verdict."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
-
-from conftest import ROOT
 
 pytestmark = [
     pytest.mark.workflow,
@@ -23,10 +20,10 @@ pytestmark = [
 ]
 
 
-def test_the_tiny_run_through_slurm_is_byte_identical_to_the_local_one(tiny_run):
-    env = {**os.environ, "PYTHON": sys.executable, "SLURM_CHECK_REFERENCE": str(tiny_run)}
-    result = subprocess.run([str(ROOT / ".ci" / "slurm_check.sh"), "config/tiny.yaml"], env=env,
-                            capture_output=True, text=True)
-    print(result.stdout)  # the check's timings, shown with -rA or on failure
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-5000:]
-    assert "PASSED" in result.stdout
+def test_the_tiny_run_through_slurm_is_byte_identical_to_the_local_one(tiny_runs):
+    check = tiny_runs.slurm_check
+    returncode = check.wait(timeout=2400)
+    output = check.log.read_text()
+    print(output)  # the check's timings, shown with -rA or on failure
+    assert returncode == 0, output[-6000:]
+    assert "PASSED" in output
