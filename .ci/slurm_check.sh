@@ -16,8 +16,9 @@
 #    be idle. A daemon that does not come up fails the check with the tail of its log.
 # 3. Runs the workflow with CONFIG through workflow/profiles/slurm (a copy of the profile with
 #    this cluster's partition filled in) in one fresh copy of the repository, and locally in
-#    another (or takes SLURM_CHECK_REFERENCE as the local run), and checks that every Parquet, CSV and Markdown file under results/ and figures/
-#    is byte-identical (sha256) between the two, and that SLURM really ran the jobs.
+#    another (or takes SLURM_CHECK_REFERENCE as the local run), and checks that every Parquet,
+#    CSV, Markdown and JSON file under results/ and figures/ is byte-identical (sha256) between
+#    the two, and that SLURM really ran the jobs.
 # 4. On exit, whatever happened, cancels the jobs of this private cluster and stops the three
 #    daemons it started, by their process ids.
 #
@@ -250,7 +251,8 @@ show_failed_slurm_logs() {
   done
 }
 
-# Both runs at once: the local one fills the cores while the SLURM one waits for job states.
+# Without a reference, both runs at once: the local one fills the cores while the SLURM one waits
+# for job states.
 T0=$(date +%s)
 start_snakemake slurm --workflow-profile "$TMP/profile" --cores "$CPUS"
 if [[ -n $REFERENCE ]]; then
