@@ -18,10 +18,10 @@ $(VENV)/.installed: $(BIN)/activate requirements.lock pyproject.toml
 	touch $@
 
 reproduce: $(VENV)/.installed
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --cores $(CORES) --scheduler greedy
 
 quick: $(VENV)/.installed
-	$(BIN)/snakemake --cores $(CORES) --configfile config/quick.yaml
+	$(BIN)/snakemake --cores $(CORES) --scheduler greedy --configfile config/quick.yaml
 
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests
 # (they share one tiny run and use the cores themselves).
