@@ -78,7 +78,7 @@ def samples_figure(stopping: pd.DataFrame, experiment: Mapping[str, Any], number
                    theory: Sequence[Mapping[str, Any]] = ()) -> None:
     names = [n.strip() for n in experiment.get("x", "").split(",") if n.strip()] or ["n_arms"]
     extra = 1 if (number == 3 or (number == 4 and theory)) else 0
-    fig = new_figure((max(4.6, 3.2 * (len(names) + extra)), 3.0))
+    fig = new_figure((max(4.6, 3.2 * (len(names) + extra)) + 1.0, 3.0))  # + 1 in: the legend, outside
     axes = fig.subplots(1, len(names) + extra, squeeze=False)[0]
     for ax, name in zip(axes, names):
         _samples_panel(ax, panel_rows(stopping, names, name), name, log_x=name in ("n_arms", "LB"))
@@ -86,7 +86,7 @@ def samples_figure(stopping: pd.DataFrame, experiment: Mapping[str, Any], number
         _correct_panel(axes[-1], stopping, names[0])
     if number == 4 and theory:
         _theory_panel(axes[-1], theory)
-    axes[0].legend(fontsize=6)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper", fontsize=6)  # never over data
     fig.suptitle(f"Figure {number}: {experiment.get('title', '')}\n{DESIGNED}\n"
                  "dashed: the theory's term (H or H_m) times its fitted constant", fontsize=7)
     save_figure(fig, *paths)
