@@ -189,3 +189,32 @@ def test_round_blocks_serve_several_rounds_as_single_reads_would():
     plain = stream()
     expected = np.stack([plain.uniform(2) for _ in range(25)], axis=1)
     np.testing.assert_array_equal(np.concatenate(got, axis=1), expected)
+
+
+def test_progress_sees_every_round_and_changes_nothing():
+    seen = []
+    with_progress = simulate(SuccessCount(6), BernoulliArms(MEANS), Streams("test", "stopping", np.arange(5)), 40,
+                             [RegretTrace(linear_grid(40, 40))], progress=seen.append)
+    reference = _run(np.arange(5))
+    assert seen == list(range(1, len(seen) + 1)) and len(seen) == int(reference.summary["stopped_at"].max())
+    for name, column in reference.summary.items():
+        np.testing.assert_array_equal(with_progress.summary[name], column)
+    for name, column in reference.trace.items():
+        np.testing.assert_array_equal(with_progress.trace[name], column)
+
+
+def test_progress_log_reports_once_per_interval_with_the_time_left(caplog):
+    from causal_bandits.runs import ProgressLog
+
+    clock = iter([0.0, 30.0, 61.0, 90.0, 125.0]).__next__
+    progress = ProgressLog("p/e/s/a seeds 0..9", 100, every=60.0, clock=clock)  # start at 0 s
+    with caplog.at_level("INFO", logger="causal_bandits.runs"):
+        for t in (11, 26, 31, 51):  # at 30, 61, 90 and 125 s
+            progress(t)
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages == ["p/e/s/a seeds 0..9: round 26 of 100 (25 %), 61 s so far, about 183 s left",
+                        "p/e/s/a seeds 0..9: round 51 of 100 (50 %), 125 s so far, about 125 s left"]
+    stopping = ProgressLog("x", 100, stopping=True, every=1.0, clock=iter([0.0, 2.0]).__next__)
+    with caplog.at_level("INFO", logger="causal_bandits.runs"):
+        stopping(11)
+    assert caplog.records[-1].getMessage() == "x: round 11 of 100 (10 %), 2 s so far"

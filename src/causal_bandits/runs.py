@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from causal_bandits import store
-from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, Streams, simulate
+from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, StoppingPolicy, Streams, simulate
 from causal_bandits.logs import since_process_start
 
 log = logging.getLogger(__name__)
@@ -31,6 +31,31 @@ def policy_class(path: str) -> type:
     """
     module, _, name = path.rpartition(".")
     return getattr(importlib.import_module(module), name)
+
+
+class ProgressLog:
+    """How far a long job has got, logged at most once per ``every`` seconds of wall time (a job
+    shorter than that logs nothing more): the round, the share of the horizon played, the time so
+    far and, unless the seeds stop on their own before the horizon (``stopping``), a linear estimate
+    of the time left. Passed to :func:`~causal_bandits.bandits.engine.simulate` as ``progress``; it
+    reads nothing but ``t`` and the clock, so the run's numbers never depend on it.
+    """
+
+    def __init__(self, label: str, horizon: int, *, stopping: bool = False, every: float = 60.0,
+                 clock=time.perf_counter):
+        self.label, self.horizon, self.stopping, self.every, self.clock = label, horizon, stopping, every, clock
+        self.start = clock()
+        self.due = self.start + every
+
+    def __call__(self, t: int) -> None:
+        now = self.clock()
+        if now < self.due:
+            return
+        self.due = now + self.every
+        share, elapsed = (t - 1) / self.horizon, now - self.start
+        left = "" if self.stopping or share <= 0 else f", about {elapsed * (1 - share) / share:.0f} s left"
+        log.info("%s: round %d of %d (%.0f %%), %.0f s so far%s", self.label, t, self.horizon, 100 * share,
+                 elapsed, left)
 
 
 def chunk_seeds(n_seeds: int, seeds_per_job: int) -> list[range]:
@@ -55,7 +80,10 @@ def run_chunk(policy: Policy, env: Environment, recorders: Sequence[Recorder], *
     wall, cpu = since_process_start()
     log.info("start-up: %.2f s wall, %.2f s CPU from process start to the first round", wall, cpu)
     start = time.perf_counter()
-    run = simulate(policy, env, Streams(paper, streams_key or experiment, seeds), horizon, recorders)
+    progress = ProgressLog(f"{paper}/{experiment}/{strategy}/{algorithm} seeds {seeds[0]}..{seeds[-1]}", horizon,
+                           stopping=isinstance(policy, StoppingPolicy))
+    run = simulate(policy, env, Streams(paper, streams_key or experiment, seeds), horizon, recorders,
+                   progress=progress)
     elapsed = time.perf_counter() - start
     if arm_ids is not None and "arm" in run.trace:
         arm = run.trace["arm"]

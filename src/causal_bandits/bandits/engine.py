@@ -179,7 +179,8 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
 
 
 def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
-             recorders: Sequence[Recorder] = (), until: Callable[[], bool] | None = None) -> Run:
+             recorders: Sequence[Recorder] = (), until: Callable[[], bool] | None = None,
+             progress: Callable[[int], None] | None = None) -> Run:
     """Run ``policy`` in ``env`` for every seed of ``streams`` for at most ``horizon`` rounds.
 
     A :class:`StoppingPolicy` ends seeds on its own; the run's summary then holds ``stopped_at``
@@ -194,6 +195,9 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
     ends for every seed, before ``horizon``, as if the horizon were the last round played (runs whose
     length the policy decides for all seeds at once, e.g. CN-UCB's discovery alone; recorders have
     then seen only the rounds played).
+
+    ``progress``, when given, is called with ``t`` before every round (or block) and may only
+    observe (:class:`causal_bandits.runs.ProgressLog` logs how far a long job has got).
     """
     seeds = np.asarray(streams.seeds, dtype=np.int64)
     n = seeds.size
@@ -228,6 +232,8 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
 
     t = 1
     while t <= horizon and not (until is not None and until()):
+        if progress is not None:
+            progress(t)
         length = 1 if block is None else min(block(t), horizon - t + 1)
         if length > 1:
             u = noise.next_rounds(length)
