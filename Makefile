@@ -17,11 +17,14 @@ $(VENV)/.installed: $(BIN)/activate requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
+# The greedy scheduler: Snakemake's default ILP one costs about a third of a core on long runs (README).
+RUN = $(BIN)/snakemake --cores $(CORES) --scheduler greedy
+
 reproduce: $(VENV)/.installed
-	$(BIN)/snakemake --cores $(CORES) --scheduler greedy
+	$(RUN)
 
 quick: $(VENV)/.installed
-	$(BIN)/snakemake --cores $(CORES) --scheduler greedy --configfile config/quick.yaml
+	$(RUN) --configfile config/quick.yaml
 
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests
 # (they share one tiny run and use the cores themselves).

@@ -79,12 +79,11 @@ def run_chunk(policy: Policy, env: Environment, recorders: Sequence[Recorder], *
     seeds = np.asarray(seeds, dtype=np.int64)
     wall, cpu = since_process_start()
     log.info("start-up: %.2f s wall, %.2f s CPU from process start to the first round", wall, cpu)
-    start = time.perf_counter()
     progress = ProgressLog(f"{paper}/{experiment}/{strategy}/{algorithm} seeds {seeds[0]}..{seeds[-1]}", horizon,
                            stopping=isinstance(policy, StoppingPolicy))
     run = simulate(policy, env, Streams(paper, streams_key or experiment, seeds), horizon, recorders,
                    progress=progress)
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - progress.start
     if arm_ids is not None and "arm" in run.trace:
         arm = run.trace["arm"]
         run.trace["arm"] = np.where(arm >= 0, arm_ids[np.maximum(arm, 0)], -1).astype(np.int32)
