@@ -19,7 +19,7 @@ SMALL = {"horizon": 100, "n_seeds": 4, "scms_per_panel": 1,
 
 @pytest.fixture(scope="module")
 def graphs():
-    return robustness.graphs_document(SMALL)
+    return robustness.graphs_document(SMALL["graphs"])
 
 
 def test_names_list_graphs_then_panel_scms():
@@ -27,17 +27,38 @@ def test_names_list_graphs_then_panel_scms():
     assert robustness.family("rob_g01") == "graphs" and robustness.family("rob_fig5b_s00") == "fig5b"
 
 
-def test_graphs_document_counts_and_samples(graphs):
-    assert graphs["n_fitting"] == sum(graphs["by_edges"].values()) > len(graphs["sample"]) == 2
-    assert graphs["sampled"] and all(e["n_edges"] <= 9 for e in graphs["sample"])
+def test_graphs_document_lists_every_fitting_graph_in_a_seeded_order(graphs):
+    assert graphs["n_fitting"] == sum(graphs["by_edges"].values()) == len(graphs["order"])
+    assert sorted(e["index"] for e in graphs["order"]) == list(range(graphs["n_fitting"]))
+    assert [e["index"] for e in graphs["order"]] != sorted(e["index"] for e in graphs["order"])
+    assert all(e["n_edges"] <= 9 for e in graphs["order"])
+    counted = [e for e in graphs["order"] if e["n_expressions"] is not None]
+    assert len(counted) == graphs["n_counted"] and all(e["n_edges"] <= 8 for e in counted)
     assert 0 <= graphs["n_counted_with_paper_expressions"] <= graphs["n_counted"]
-    assert robustness.graphs_document(SMALL)["sample"] == graphs["sample"]  # seeded
+    assert robustness.graphs_document(SMALL["graphs"]) == graphs  # seeded
+    assert robustness.graphs_run(graphs, SMALL) == 2
+    assert robustness.graphs_run(graphs, {"graphs": {"sample": 10**6}}) == graphs["n_fitting"]
+
+
+def test_growing_the_experiment_changes_nothing_an_instance_depends_on(graphs):
+    """Raising graphs.sample or scms_per_panel adds instances and leaves the others' inputs and params
+    alone: the graphs document, the instance config slices, hence the instance documents."""
+    grown = {**SMALL, "scms_per_panel": 3, "graphs": {**SMALL["graphs"], "sample": 4}}
+    assert robustness.graphs_document(grown["graphs"]) == graphs
+    small, big = robustness.names(SMALL, ["fig5b"]), robustness.names(grown, ["fig5b"])
+    assert set(small) < set(big)
+    for name in small:
+        assert robustness.instance_config(name, grown, PANELS) == robustness.instance_config(name, SMALL, PANELS)
+    assert robustness.instance_config("rob_g00", SMALL, PANELS) == {"graphs": {"max_directed": 7, "max_bidirected": 2}}
+    assert set(robustness.instance_config("rob_fig5b_s00", SMALL, PANELS)["panel"]) == {"title", "graph",
+                                                                                       "non_manipulable"}
 
 
 @pytest.mark.parametrize("name", ["rob_g01", "rob_fig5b_s00"])
 def test_instances_are_random_scms_with_exact_means_and_a_valid_catalogue(graphs, name):
-    panel = robustness.instance_panel(name, PANELS, graphs)
-    assert panel == robustness.instance_panel(name, PANELS, graphs)  # keyed draws
+    config = robustness.instance_config(name, SMALL, PANELS)
+    panel = robustness.instance_panel(name, config, graphs)
+    assert panel == robustness.instance_panel(name, config, graphs)  # keyed draws
     doc = experiments.instance_document(name, panel)
     assert doc["scm"]["family"] == "random_cpt"
     assert len(doc["arm_lists"]["POMIS"]) == (15 if name.startswith("rob_g") else 5)
@@ -45,9 +66,10 @@ def test_instances_are_random_scms_with_exact_means_and_a_valid_catalogue(graphs
     assert cat["max_error"] < 1e-9 and cat["n_expressions"] > 0
 
 
-def test_a_graph_beyond_the_sample_is_a_config_error(graphs):
-    with pytest.raises(ConfigError, match="graphs.sample to at most 2"):
-        robustness.instance_panel("rob_g05", PANELS, graphs)
+def test_a_graph_beyond_those_that_fit_is_a_config_error(graphs):
+    n = graphs["n_fitting"]
+    with pytest.raises(ConfigError, match=f"only {n} graphs fit; lower nonmanip.robustness.graphs.sample to at most {n}"):
+        robustness.instance_panel(f"rob_g{n}", robustness.instance_config("rob_g00", SMALL, PANELS), graphs)
 
 
 def _finals():

@@ -100,6 +100,21 @@ def test_editing_one_algorithm_reruns_only_its_runs(tiny_run, module, runs_of, e
     assert not any("/arm_sets/" in o or "/instances/" in o or "/offline/" in o for o in planned)
 
 
+def test_growing_the_robustness_experiment_runs_only_the_new_instances(tiny_run, tmp_path):
+    """Raising graphs.sample and scms_per_panel plans the new instances and the tables, and keeps
+    every file of the instances already run (their inputs and params do not name the counts)."""
+    grown = tmp_path / "grown.yaml"
+    grown.write_text("nonmanip:\n  robustness:\n    scms_per_panel: 1\n    graphs: {sample: 2}\n")
+    result = snakemake(tiny_run, "-n", *TINY, str(grown))
+    assert result.returncode == 0, result.stderr[-3000:]
+    planned = [o.strip() for o in _planned_outputs(result.stdout)]
+    runs = [o for o in planned if o.startswith("results/runs/nonmanip/")]
+    assert runs and all(re.match(r"results/runs/nonmanip/rob_(g01|fig5\w_s00)/", o) for o in runs), runs
+    assert "results/nonmanip/instances/rob_g01.json" in planned
+    assert not [o for o in planned if "rob_g00" in o or o.endswith("robustness/graphs.json")]
+    assert "figures/nonmanip/robustness.md" in planned
+
+
 def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     work = copy_workflow(tmp_path / "repo")
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")

@@ -26,13 +26,21 @@ def nonmanip_chunks(experiment, strategy):
     return NONMANIP_SPOT_CHUNKS if NONMANIP_SPOT and strategy == NONMANIP_SPOT[0] else NONMANIP_CHUNKS
 
 
+def nonmanip_instance_config(experiment):
+    """The config slice an experiment's jobs depend on: a panel's section, or what a robustness
+    instance depends on (never the instance counts: growing the experiment reruns nothing)."""
+    if experiment in NONMANIP_ROBUST_NAMES:
+        return nonmanip_robustness.instance_config(experiment, NONMANIP_ROBUST, NONMANIP["panels"])
+    return NONMANIP["panels"][experiment]
+
+
 def nonmanip_run_params(wildcards):
     """Seeds, horizon and the config slice (provenance) of a run job."""
     robust = wildcards.experiment in NONMANIP_ROBUST_NAMES
     chunk = nonmanip_chunks(wildcards.experiment, wildcards.strategy)[int(wildcards.chunk)]
     return {"seeds": [chunk.start, chunk.stop],
             "horizon": NONMANIP_ROBUST["horizon"] if robust else NONMANIP["horizon"],
-            "panel": NONMANIP_ROBUST if robust else NONMANIP["panels"][wildcards.experiment]}
+            "panel": nonmanip_instance_config(wildcards.experiment)}
 
 
 TARGETS["nonmanip"] = [
@@ -285,7 +293,8 @@ rule nonmanip_robustness_graphs:
     output:
         "results/nonmanip/robustness/graphs.json",
     params:
-        robustness=NONMANIP_ROBUST,
+        # not graphs.sample: the document lists every graph in the seeded order the sample takes first
+        graphs={k: v for k, v in NONMANIP_ROBUST["graphs"].items() if k != "sample"},
     log:
         "logs/nonmanip_robustness_graphs/graphs.log",
     benchmark:
@@ -304,7 +313,7 @@ rule nonmanip_robustness_instance:
     output:
         "results/nonmanip/instances/{experiment}.json",
     params:
-        panels=NONMANIP["panels"],
+        config=lambda wc: nonmanip_instance_config(wc.experiment),
     log:
         "logs/nonmanip_robustness_instance/{experiment}.log",
     script:

@@ -10,10 +10,15 @@ robustness experiment reruns every strategy (BF, MIS, POMIS, POMIS+) with both s
 
 and counts how often each ordering of the paper holds
 (:func:`causal_bandits.papers.nonmanip.tables.robustness_orderings`). Experiments are named
-``rob_g07`` (graph 7 of the sample) and ``rob_fig5b_s03`` (SCM 3 of panel fig5b); their instance
-documents have the form of the panels' (:func:`causal_bandits.papers.nonmanip.experiments.
-instance_document`), so the catalogue and run stages serve both. Random draws come from keyed
-generators (``nonmanip``, ``robustness``, index, purpose): adding instances never changes others.
+``rob_g07`` (graph 7 of the seeded order) and ``rob_fig5b_s03`` (SCM 3 of panel fig5b); their
+instance documents have the form of the panels' (:func:`causal_bandits.papers.nonmanip.experiments.
+instance_document`), so the catalogue and run stages serve both.
+
+Growing the experiment reruns nothing already run: random draws come from keyed generators
+(``nonmanip``, ``robustness``, index, purpose), the graphs run in one seeded order of all that fit
+(graph k is the same whatever ``graphs.sample``), and an instance's jobs see only the config it
+depends on (:func:`instance_config`), never the counts. Raising ``graphs.sample`` or
+``scms_per_panel`` adds instances and keeps the files of those already run.
 """
 
 from __future__ import annotations
@@ -45,17 +50,16 @@ def names(robustness: Mapping[str, Any], panels: Sequence[str]) -> list[str]:
     return graphs + [f"rob_{p}_s{k:02d}" for p in panels for k in range(robustness["scms_per_panel"])]
 
 
-def graphs_document(robustness: Mapping[str, Any]) -> dict[str, Any]:
-    """Every graph consistent with the paper's Fig. 5d facts, how many there are by size and how many
-    give the paper's 24 expressions, and the seeded sample the experiment runs."""
-    limits = robustness["graphs"]
+def graphs_document(limits: Mapping[str, Any]) -> dict[str, Any]:
+    """Every graph consistent with the paper's Fig. 5d facts, in the seeded order the experiment runs
+    them (its sample is the first ``graphs.sample``: :func:`graphs_run`), how many there are by size
+    and how many give the paper's 24 expressions. Independent of ``graphs.sample``, so that raising it
+    keeps the graphs already run. ``limits``: the ``robustness.graphs`` section."""
     graphs = consistent_graphs(max_directed=limits["max_directed"], max_bidirected=limits["max_bidirected"])
     size = np.array([len(G.directed) + len(G.bidirected) for G in graphs])
-    rng = generator("nonmanip", "robustness", 0, "graph-sample")
-    k = min(limits["sample"], len(graphs))
-    sample = sorted(rng.choice(len(graphs), size=k, replace=False).tolist()) if k < len(graphs) else list(range(k))
+    order = generator("nonmanip", "robustness", 0, "graph-order").permutation(len(graphs)).tolist()
     small = [i for i in range(len(graphs)) if size[i] <= limits["count_expressions_up_to_edges"]]
-    expressions = {i: _n_expressions(graphs[i]) for i in sorted(set(sample) | set(small))}
+    expressions = {i: _n_expressions(graphs[i]) for i in small}
     return {
         "facts": {**FIG5D_FACTS, "max_directed": limits["max_directed"], "max_bidirected": limits["max_bidirected"],
                   "changing_projection": list(FIG5D_FACTS["N"])},
@@ -64,10 +68,23 @@ def graphs_document(robustness: Mapping[str, Any]) -> dict[str, Any]:
         "expressions_counted_up_to_edges": limits["count_expressions_up_to_edges"],
         "n_counted": len(small),
         "n_counted_with_paper_expressions": sum(expressions[i] == PAPER_EXPRESSIONS for i in small),
-        "sampled": len(graphs) > k,
-        "sample": [{"index": int(i), "n_edges": int(size[i]), "n_expressions": expressions[i],
-                    "graph": graphs[i].to_dict()} for i in sample],
+        "order": [{"index": int(i), "n_edges": int(size[i]), "n_expressions": expressions.get(i),
+                   "graph": graphs[i].to_dict()} for i in order],
     }
+
+
+def graphs_run(graphs: Mapping[str, Any], robustness: Mapping[str, Any]) -> int:
+    """How many graphs the experiment runs: the first ``graphs.sample`` of the seeded order."""
+    return min(robustness["graphs"]["sample"], graphs["n_fitting"])
+
+
+def instance_config(name: str, robustness: Mapping[str, Any], panels: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The config an instance's jobs depend on (their params, and the provenance of its runs): the
+    graph limits for a graph, the panel's graph and N for an SCM; never the instance counts."""
+    if GRAPH_NAME.match(name):
+        return {"graphs": {k: robustness["graphs"][k] for k in ("max_directed", "max_bidirected")}}
+    panel = panels[family(name)]
+    return {"panel": {k: panel[k] for k in ("title", "graph", "non_manipulable") if k in panel}}
 
 
 def _n_expressions(G: CausalDiagram) -> int:
@@ -75,26 +92,29 @@ def _n_expressions(G: CausalDiagram) -> int:
     return len(catalogue(G, facts["reward"], pomis(G, facts["reward"], facts["N"])))
 
 
-def instance_panel(name: str, panels: Mapping[str, Mapping[str, Any]], graphs: Mapping[str, Any] | None) -> dict[str, Any]:
+def instance_panel(name: str, config: Mapping[str, Any], graphs: Mapping[str, Any] | None) -> dict[str, Any]:
     """The panel-like description (graph, N, SCM) of robustness experiment ``name``, for
-    :func:`~causal_bandits.papers.nonmanip.experiments.instance_document`."""
+    :func:`~causal_bandits.papers.nonmanip.experiments.instance_document`; ``config`` is its
+    :func:`instance_config`, ``graphs`` the :func:`graphs_document` (for graphs)."""
     if m := GRAPH_NAME.match(name):
         i = int(m.group(1))
-        if graphs is None or i >= len(graphs["sample"]):
-            have = 0 if graphs is None else len(graphs["sample"])
-            raise ConfigError(f"robustness graph {i} does not exist: only {have} graphs are sampled; lower "
+        if graphs is None or i >= len(graphs["order"]):
+            have = 0 if graphs is None else len(graphs["order"])
+            raise ConfigError(f"robustness graph {i} does not exist: only {have} graphs fit; lower "
                               f"nonmanip.robustness.graphs.sample to at most {have}")
-        entry = graphs["sample"][i]
+        entry = graphs["order"][i]
         diagram = CausalDiagram.from_dict(entry["graph"])
-        title = f"Fig. 5d-consistent graph {i} ({entry['n_edges']} edges, {entry['n_expressions']} expressions)"
+        n_expressions = entry["n_expressions"] if entry["n_expressions"] is not None else _n_expressions(diagram)
+        title = f"Fig. 5d-consistent graph {i} ({entry['n_edges']} edges, {n_expressions} expressions)"
         graph = {**entry["graph"], "reward": FIG5D_FACTS["reward"]}
         N, key, purpose = list(FIG5D_FACTS["N"]), i, "scm/graphs"
     elif m := SCM_NAME.match(name):
         panel, key = m.group(1), int(m.group(2))
-        diagram, reward = panel_diagram(panels[panel])
+        settings = config["panel"]
+        diagram, reward = panel_diagram(settings)
         graph = {**diagram.to_dict(), "reward": reward}
-        N = list(panels[panel].get("non_manipulable", ()))
-        title = f"{panels[panel].get('title', panel)}, random SCM {key}"
+        N = list(settings.get("non_manipulable", ()))
+        title = f"{settings.get('title', panel)}, random SCM {key}"
         purpose = f"scm/{panel}"
     else:
         raise ConfigError(f"{name!r} is not a robustness experiment name (rob_gNN or rob_<panel>_sNN)")
