@@ -27,11 +27,11 @@ quick: $(VENV)/.installed
 	$(RUN) --configfile config/quick.yaml
 
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests
-# (they share one tiny run and use the cores themselves).
+# (they share one tiny run and use the cores themselves; the 15 slowest are listed, for CI's log).
 TEST_WORKERS ?= 2
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -m "not workflow" -n $(TEST_WORKERS) --dist loadfile
-	$(BIN)/python -m pytest -q -m workflow
+	$(BIN)/python -m pytest -q -m workflow --durations=15
 
 benchmark: $(VENV)/.installed
 	$(BIN)/python benchmarks/bandit_speed.py

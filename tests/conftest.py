@@ -46,6 +46,12 @@ def start_snakemake(workdir: Path, *args: str, log: Path) -> subprocess.Popen:
                                 start_new_session=True)
 
 
+def pytest_collection_modifyitems(items):
+    """The real-SLURM test last: its check runs in the background from the end of the tiny run on
+    (``tiny_runs``) and the test only waits for the verdict, so every other test runs beside it."""
+    items.sort(key=lambda item: item.path.name == "test_slurm.py")
+
+
 #: The tiny workflow (config/tiny.yaml: every rule, a few hundred rounds, two seeds) on the shared raw data.
 TINY = ("--configfile", "config/tiny.yaml", "config/ci.yaml")
 

@@ -4,7 +4,7 @@ through workflow/profiles/slurm and compares every Parquet, CSV, Markdown and JS
 byte with the suite's own local tiny run. It needs root (or the packages installed) and starts
 daemons, so it runs when CB_SLURM_CHECK=1, as CI sets it (.ci/run); without it, pytest lists it as
 skipped. When the daemons cannot start, the check fails and says why. The check starts in the
-background as soon as the tiny run is done (conftest.tiny_runs); this test waits for its verdict."""
+background as soon as the tiny run is done (conftest.tiny_runs); this test, run last, waits for its verdict."""
 
 from __future__ import annotations
 
