@@ -116,3 +116,16 @@ def test_cluster_generic_profile_submits_with_qsub(work, tmp_path, monkeypatch):
     calls = record.read_text().splitlines()
     assert len(calls) == 1, calls
     assert re.search(r"-q test\.q -pe smp 1 -l h_vmem=\d+M,h_rt=\d+:00 ", calls[0]), calls[0]
+
+
+def test_local_profile_drives_a_run(tmp_path):
+    """workflow/profiles/default (`make reproduce`, `make quick`): its settings parse and reach a real
+    run, among them the re-plan every 10 s (README, "Two commands")."""
+    work = copy_workflow(tmp_path / "repo")
+    target = "results/nonmanip/arm_sets/fig5d.json"
+    result = snakemake(work, target, "--workflow-profile", "workflow/profiles/default", "--cores", "1", "--verbose",
+                       "--configfile", "config/quick.yaml", "config/ci.yaml")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "workflow specific profile workflow/profiles/default" in result.stderr
+    assert "Submitting maximum 1000 job(s) over 10.0 second(s)." in result.stderr
+    assert (work / target).is_file()
