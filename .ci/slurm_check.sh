@@ -177,8 +177,8 @@ SwitchType=switch/none
 ReturnToService=2
 $NODE_LINE NodeAddr=127.0.0.1 State=UNKNOWN
 # Two jobs may share each CPU (OverSubscribe=FORCE:2): a group job keeps its 2 CPUs only about
-# half busy (each member starts its own Snakemake through srun), so on this one node two group
-# jobs side by side: the tiny run took 680 s in CI instead of 943 s.
+# half busy (each member starts its own Snakemake through srun), so two group jobs run side by
+# side on this one node (README, "Running on a cluster": the check's time, measured).
 PartitionName=$PARTITION Nodes=$NODE Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:2
 EOF
 
