@@ -17,9 +17,8 @@ $(VENV)/.installed: $(BIN)/activate requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
-# The local profile: the greedy scheduler and a re-plan every 10 s, which keep Snakemake's own
-# process near idle on long runs (README, "Two commands").
-RUN = $(BIN)/snakemake --workflow-profile workflow/profiles/default --cores $(CORES)
+# Snakemake loads the local profile (workflow/profiles/default) by itself: README, "Two commands".
+RUN = $(BIN)/snakemake --cores $(CORES)
 
 reproduce: $(VENV)/.installed
 	$(RUN)

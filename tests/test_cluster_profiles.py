@@ -31,13 +31,13 @@ def work(tmp_path_factory):
 
 
 def _rules(work, configfile: str) -> set[str]:
-    result = snakemake(work, "--list-rules", "--workflow-profile", "none", "--configfile", configfile, "config/ci.yaml")
+    result = snakemake(work, "--list-rules", "--configfile", configfile, "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     return {line.split()[0] for line in result.stdout.splitlines() if line[:1].isalpha()}  # not docstring lines
 
 
 def _rule_graph(work) -> nx.DiGraph:
-    result = snakemake(work, "--rulegraph", "--workflow-profile", "none", "--configfile", "config/config.yaml",
+    result = snakemake(work, "--rulegraph", "--configfile", "config/config.yaml",
                        "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     names = dict(re.findall(r'^\s*(\d+)\[label = "([^"]+)"', result.stdout, re.M))
@@ -119,12 +119,13 @@ def test_cluster_generic_profile_submits_with_qsub(work, tmp_path, monkeypatch):
 
 
 def test_local_profile_drives_a_run(tmp_path):
-    """workflow/profiles/default (`make reproduce`, `make quick`): its settings parse and reach a real
-    run, among them the re-plan every 10 s (README, "Two commands")."""
+    """workflow/profiles/default: plain `snakemake` loads it by itself (it sits beside
+    workflow/Snakefile), and its settings parse and reach a real run, among them the re-plan every
+    10 s (README, "Two commands")."""
     work = copy_workflow(tmp_path / "repo")
     target = "results/nonmanip/arm_sets/fig5d.json"
-    result = snakemake(work, target, "--workflow-profile", "workflow/profiles/default", "--cores", "1", "--verbose",
-                       "--configfile", "config/quick.yaml", "config/ci.yaml")
+    result = snakemake(work, target, "--cores", "1", "--verbose", "--configfile", "config/quick.yaml",
+                       "config/ci.yaml", local_profile=True)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "workflow specific profile workflow/profiles/default" in result.stderr
     assert "Submitting maximum 1000 job(s) over 10.0 second(s)." in result.stderr
