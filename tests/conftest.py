@@ -61,11 +61,6 @@ def pytest_collection_modifyitems(items):
 TINY = ("--configfile", "config/tiny.yaml", "config/ci.yaml")
 
 
-#: The determinism test's variant of the tiny run: one core and one seed per job (the reference: two
-#: cores, the config's two seeds per job).
-TINY_VARIANT = ("--cores", "1", "--config", "seeds_per_job=1")
-
-
 @dataclass
 class Background:
     """A process started beside the tests (its own session: ``os.killpg`` reaches its children)."""
@@ -88,45 +83,38 @@ class Background:
 @dataclass
 class TinyRuns:
     reference: Path
-    variant: Path
-    variant_run: Background
     slurm_check: Background | None
 
 
 @pytest.fixture(scope="session")
 def tiny_runs(tmp_path_factory):
-    """The tiny workflow (every rule of the quick one, smaller) in scratch copies. The reference runs
-    to the end on 2 cores; the determinism test's variant (TINY_VARIANT) starts beside it, and, when
-    CB_SLURM_CHECK=1 (CI), the real-SLURM check (.ci/slurm_check.sh against the reference) starts as
-    soon as the reference is done: the two cores stay busy while the tests that only read run.
-    Whatever still runs at the end of the session is stopped."""
-    base = tmp_path_factory.mktemp("tiny")
-    variant = copy_workflow(base / "variant" / "repo")
-    started = [Background(start_snakemake(variant, *TINY_VARIANT, *TINY, log=base / "variant.log"),
-                          base / "variant.log")]
+    """The tiny workflow (every rule of the quick one, smaller) in a scratch copy, run to the end on
+    2 cores. When CB_SLURM_CHECK=1 (CI), the real-SLURM check (.ci/slurm_check.sh against this run)
+    starts as soon as it is done: the two cores stay busy while the tests that only read run. The
+    check is stopped at the end of the session if it still runs."""
+    work = copy_workflow(tmp_path_factory.mktemp("tiny") / "repo")
+    result = snakemake(work, "--cores", "2", *TINY)
+    assert result.returncode == 0, result.stderr[-5000:]
+    slurm = None
+    if os.environ.get("CB_SLURM_CHECK") == "1":
+        log = work.parent / "slurm_check.log"
+        with open(log, "wb") as out:
+            env = {**os.environ, "PYTHON": sys.executable, "SLURM_CHECK_REFERENCE": str(work)}
+            proc = subprocess.Popen([str(ROOT / ".ci" / "slurm_check.sh"), "config/tiny.yaml"], env=env,
+                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        slurm = Background(proc, log)
     try:
-        work = copy_workflow(base / "repo")
-        result = snakemake(work, "--cores", "2", *TINY)
-        assert result.returncode == 0, result.stderr[-5000:]
-        slurm = None
-        if os.environ.get("CB_SLURM_CHECK") == "1":
-            log = base / "slurm_check.log"
-            with open(log, "wb") as out:
-                env = {**os.environ, "PYTHON": sys.executable, "SLURM_CHECK_REFERENCE": str(work)}
-                proc = subprocess.Popen([str(ROOT / ".ci" / "slurm_check.sh"), "config/tiny.yaml"], env=env,
-                                        stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-            slurm = Background(proc, log)
-            started.append(slurm)
-        yield TinyRuns(work, variant, started[0], slurm)
+        yield TinyRuns(work, slurm)
     finally:
-        for run in started:
-            run.stop()
+        if slurm:
+            slurm.stop()
 
 
 @pytest.fixture(scope="session")
 def tiny_run(tiny_runs):
-    """The tiny run: the workflow tests read its outputs, and it is the reference of the determinism,
-    crash and SLURM tests. The quick config itself is checked by dry runs (test_workflow.py)."""
+    """The tiny run: the workflow tests read its outputs, and it is the reference of the determinism
+    (killed, resumed, other cores and chunks) and SLURM tests. The quick config itself is checked by
+    dry runs (test_workflow.py)."""
     return tiny_runs.reference
 
 
