@@ -289,6 +289,9 @@ def test_spot_check_settings_and_config_checks():
         config.check_config(same)
     with pytest.raises(ConfigError, match="spot_check.n_seeds = 3 exceeds nonmanip.n_seeds = 2"):
         config.check_config({**good, "n_seeds": 2})
+    config.check_config({**good, "robustness": {"scms_per_panel": {"p": 3}}})
+    with pytest.raises(ConfigError, match=r"scms_per_panel names \['fig5x'\], which are not panels; use panel names"):
+        config.check_config({**good, "robustness": {"scms_per_panel": {"p": 3, "fig5x": 1}}})
 
 
 def _finals(values: dict[tuple[str, str], list[float]]) -> pd.DataFrame:

@@ -25,6 +25,9 @@ def graphs():
 def test_names_list_graphs_then_panel_scms():
     assert robustness.names(SMALL, ["fig5a", "fig5b"]) == ["rob_g00", "rob_g01", "rob_fig5a_s00", "rob_fig5b_s00"]
     assert robustness.family("rob_g01") == "graphs" and robustness.family("rob_fig5b_s00") == "fig5b"
+    # A count per panel (panels left out run none): the cheap panels in full, a few SCMs of another.
+    per_panel = {**SMALL, "scms_per_panel": {"fig5a": 2, "fig5c": 1}, "graphs": {**SMALL["graphs"], "sample": 0}}
+    assert robustness.names(per_panel, ["fig5a", "fig5b", "fig5c"]) == ["rob_fig5a_s00", "rob_fig5a_s01", "rob_fig5c_s00"]
 
 
 def test_graphs_document_lists_every_fitting_graph_in_a_seeded_order(graphs):

@@ -31,6 +31,12 @@ def check_config(config: Mapping[str, Any]) -> None:
             XorBernoulliSCM(diagram, panel["scm"]["q"], panel["scm"]["c"])
         except CausalBanditsError as err:
             raise type(err)(f"nonmanip panel {name!r}: {err}") from err
+    counts = config.get("robustness", {}).get("scms_per_panel")
+    if isinstance(counts, Mapping):
+        unknown = sorted(set(counts) - set(config["panels"]))
+        if unknown:
+            raise ConfigError(f"nonmanip.robustness.scms_per_panel names {unknown}, which are not panels; use panel "
+                              f"names from nonmanip.panels ({', '.join(config['panels'])})")
     spot = config.get("pomis_plus", {}).get("spot_check")
     if spot and spot["refresh"] == config["pomis_plus"]["refresh"]:
         raise ConfigError(f"nonmanip.pomis_plus.spot_check.refresh = {spot['refresh']!r} is the main run's own schedule; "

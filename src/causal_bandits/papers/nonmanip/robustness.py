@@ -6,7 +6,8 @@ robustness experiment reruns every strategy (BF, MIS, POMIS, POMIS+) with both s
 * (a) graphs: diagrams consistent with everything the paper states about Fig. 5d
   (:func:`~causal_bandits.papers.nonmanip.consistent_graphs.consistent_graphs`), a seeded sample
   when more fit than ``graphs.sample``, each with a random SCM of the SPEC's ``random_cpt`` family;
-* (b) SCMs: for each Figure 5 panel, ``scms_per_panel`` random ``random_cpt`` SCMs on its graph;
+* (b) SCMs: for each Figure 5 panel, ``scms_per_panel`` random ``random_cpt`` SCMs on its graph (a
+  mapping gives each panel its own count, e.g. all of the cheap panels and a few of Fig. 5d's);
 
 and counts how often each ordering of the paper holds
 (:func:`causal_bandits.papers.nonmanip.tables.robustness_orderings`). Experiments are named
@@ -44,10 +45,17 @@ SCM_NAME = re.compile(r"^rob_(.+)_s(\d+)$")
 PAPER_EXPRESSIONS = 24
 
 
+def scms_of(robustness: Mapping[str, Any], panel: str) -> int:
+    """Random SCMs run for ``panel``: ``scms_per_panel`` itself, or its entry for the panel when it is
+    a mapping (panels it leaves out run none)."""
+    count = robustness["scms_per_panel"]
+    return count.get(panel, 0) if isinstance(count, Mapping) else count
+
+
 def names(robustness: Mapping[str, Any], panels: Sequence[str]) -> list[str]:
     """The experiment names of the robustness instances, graphs first."""
     graphs = [f"rob_g{i:02d}" for i in range(robustness["graphs"]["sample"])]
-    return graphs + [f"rob_{p}_s{k:02d}" for p in panels for k in range(robustness["scms_per_panel"])]
+    return graphs + [f"rob_{p}_s{k:02d}" for p in panels for k in range(scms_of(robustness, p))]
 
 
 def graphs_document(limits: Mapping[str, Any]) -> dict[str, Any]:
