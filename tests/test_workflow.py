@@ -115,6 +115,20 @@ def test_growing_the_robustness_experiment_runs_only_the_new_instances(tiny_run,
     assert "figures/nonmanip/robustness.md" in planned
 
 
+
+def test_counting_expressions_further_reruns_no_robustness_instance(tiny_run, tmp_path):
+    """count_expressions_up_to_edges only changes what the report says of the fitting graphs: it
+    replans their counts, the robustness table, the claims and the report, never the graphs or a run."""
+    further = tmp_path / "further.yaml"
+    further.write_text("nonmanip:\n  robustness:\n    graphs: {count_expressions_up_to_edges: 7}\n")
+    result = snakemake(tiny_run, "-n", *TINY, str(further))
+    assert result.returncode == 0, result.stderr[-3000:]
+    planned = {o.strip() for o in _planned_outputs(result.stdout)}
+    assert {"results/nonmanip/robustness/graph_counts.json", "figures/nonmanip/robustness.md",
+            "figures/REPORT.md"} <= planned
+    assert not [o for o in planned if "/instances/" in o or "/runs/" in o or o.endswith("robustness/graphs.json")]
+
+
 def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     work = copy_workflow(tmp_path / "repo")
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")

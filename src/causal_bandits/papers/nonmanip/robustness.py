@@ -60,24 +60,34 @@ def names(robustness: Mapping[str, Any], panels: Sequence[str]) -> list[str]:
 
 def graphs_document(limits: Mapping[str, Any]) -> dict[str, Any]:
     """Every graph consistent with the paper's Fig. 5d facts, in the seeded order the experiment runs
-    them (its sample is the first ``graphs.sample``: :func:`graphs_run`), how many there are by size
-    and how many give the paper's 24 expressions. Independent of ``graphs.sample``, so that raising it
-    keeps the graphs already run. ``limits``: the ``robustness.graphs`` section."""
+    them (its sample is the first ``graphs.sample``: :func:`graphs_run`), and how many there are by
+    size. Independent of ``graphs.sample`` and of the expression counting (:func:`graph_counts`), so
+    that raising the one or changing the other keeps the graphs already run. ``limits``: the
+    ``robustness.graphs`` section."""
     graphs = consistent_graphs(max_directed=limits["max_directed"], max_bidirected=limits["max_bidirected"])
     size = np.array([len(G.directed) + len(G.bidirected) for G in graphs])
     order = generator("nonmanip", "robustness", 0, "graph-order").permutation(len(graphs)).tolist()
-    small = [i for i in range(len(graphs)) if size[i] <= limits["count_expressions_up_to_edges"]]
-    expressions = {i: _n_expressions(graphs[i]) for i in small}
     return {
         "facts": {**FIG5D_FACTS, "max_directed": limits["max_directed"], "max_bidirected": limits["max_bidirected"],
                   "changing_projection": list(FIG5D_FACTS["N"])},
         "n_fitting": len(graphs),
         "by_edges": {int(e): int((size == e).sum()) for e in np.unique(size)},
-        "expressions_counted_up_to_edges": limits["count_expressions_up_to_edges"],
+        "order": [{"index": int(i), "n_edges": int(size[i]), "graph": graphs[i].to_dict()} for i in order],
+    }
+
+
+def graph_counts(graphs: Mapping[str, Any], up_to_edges: int) -> dict[str, Any]:
+    """What the report says of the fitting graphs: :func:`graphs_document` less the graphs
+    themselves, and how many of those with at most ``up_to_edges`` edges in all give the paper's 24
+    expressions (the ``n_expressions`` of each, by graph index)."""
+    small = sorted((e for e in graphs["order"] if e["n_edges"] <= up_to_edges), key=lambda e: e["index"])
+    counts = {e["index"]: _n_expressions(CausalDiagram.from_dict(e["graph"])) for e in small}
+    return {
+        **{k: v for k, v in graphs.items() if k != "order"},
+        "expressions_counted_up_to_edges": up_to_edges,
         "n_counted": len(small),
-        "n_counted_with_paper_expressions": sum(expressions[i] == PAPER_EXPRESSIONS for i in small),
-        "order": [{"index": int(i), "n_edges": int(size[i]), "n_expressions": expressions.get(i),
-                   "graph": graphs[i].to_dict()} for i in order],
+        "n_counted_with_paper_expressions": sum(n == PAPER_EXPRESSIONS for n in counts.values()),
+        "n_expressions": {str(i): n for i, n in counts.items()},
     }
 
 
@@ -112,8 +122,7 @@ def instance_panel(name: str, config: Mapping[str, Any], graphs: Mapping[str, An
                               f"nonmanip.robustness.graphs.sample to at most {have}")
         entry = graphs["order"][i]
         diagram = CausalDiagram.from_dict(entry["graph"])
-        n_expressions = entry["n_expressions"] if entry["n_expressions"] is not None else _n_expressions(diagram)
-        title = f"Fig. 5d-consistent graph {i} ({entry['n_edges']} edges, {n_expressions} expressions)"
+        title = f"Fig. 5d-consistent graph {i} ({entry['n_edges']} edges, {_n_expressions(diagram)} expressions)"
         graph = {**entry["graph"], "reward": FIG5D_FACTS["reward"]}
         N, key, purpose = list(FIG5D_FACTS["N"]), i, "scm/graphs"
     elif m := SCM_NAME.match(name):

@@ -271,7 +271,8 @@ def robustness_shares(orderings: pd.DataFrame) -> pd.DataFrame:
 def robustness_markdown(shares: pd.DataFrame, graphs: Mapping[str, Any] | None, titles: Mapping[str, str],
                         scale: str, graphs_run: int = 0) -> str:
     """The robustness table for the reader (designed for this replication; not in the paper); ``graphs``
-    is the graphs document, of which the first ``graphs_run`` are run."""
+    is the graphs summary (:func:`~causal_bandits.papers.nonmanip.robustness.graph_counts`), of whose
+    graphs the first ``graphs_run`` are run."""
     lines = ["# Robustness of the paper's orderings (designed for this replication; not in the paper)", "",
              f"Each row: instances where the ordering holds (smaller mean final regret, or the same arm list) "
              f"and where the data contradict it (paired 95 % interval of the difference entirely on the wrong "
