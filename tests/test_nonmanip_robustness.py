@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 
 from causal_bandits import config as cb_config
-from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED
-from causal_bandits.errors import ConfigError
 from causal_bandits.causal import z2id
 from causal_bandits.causal.pomis import pomis
+from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED
+from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import catalogue, claims, experiments, robustness, tables
 from causal_bandits.scm.diagram import CausalDiagram
 

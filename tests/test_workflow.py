@@ -115,7 +115,6 @@ def test_growing_the_robustness_experiment_runs_only_the_new_instances(tiny_run,
     assert "figures/nonmanip/robustness.md" in planned
 
 
-
 def test_counting_expressions_further_reruns_no_robustness_instance(tiny_run, tmp_path):
     """count_expressions_up_to_edges only changes what the report says of the fitting graphs: it
     replans their counts, the robustness table, the claims and the report, never the graphs or a run."""

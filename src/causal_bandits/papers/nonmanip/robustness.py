@@ -80,7 +80,7 @@ def graph_counts(graphs: Mapping[str, Any], up_to_edges: int) -> dict[str, Any]:
     """What the report says of the fitting graphs: :func:`graphs_document` less the graphs
     themselves, and how many of those with at most ``up_to_edges`` edges in all give the paper's 24
     expressions (the ``n_expressions`` of each, by graph index)."""
-    small = sorted((e for e in graphs["order"] if e["n_edges"] <= up_to_edges), key=lambda e: e["index"])
+    small = [e for e in graphs["order"] if e["n_edges"] <= up_to_edges]
     counts = {e["index"]: _n_expressions(CausalDiagram.from_dict(e["graph"])) for e in small}
     return {
         **{k: v for k, v in graphs.items() if k != "order"},
