@@ -107,4 +107,5 @@ def arms_for(diagram: CausalDiagram | Mapping[str, Any], scm: Any, strategy: str
         if strategy not in (*doc["arm_lists"], "POMISplus"):
             raise ValueError(f"unknown strategy {strategy!r}; use BF, MIS, POMIS, POMISplus or a list of assignments")
         return Arms(doc, strategy)
-    return Arms(own.with_arm_lists(doc, {"arms": strategy}, "strategy"), "arms")
+    doc["arm_lists"]["arms"] = own.arm_ids(doc, strategy, "strategy")
+    return Arms(doc, "arms")
