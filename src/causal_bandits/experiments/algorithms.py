@@ -13,6 +13,8 @@ from causal_bandits.papers.nonmanip import POMIS_PLUS
 #: Strategies computed from the diagram (Lee & Bareinboim, AAAI-19): all interventions, minimal
 #: intervention sets, possibly-optimal MISs, and POMIS+ (the POMIS arms with a z² solver).
 STRATEGIES = ("BF", "MIS", "POMIS", POMIS_PLUS)
+#: Where an algorithm is registered (named in error messages).
+REGISTRY = "causal_bandits.papers.nonmanip.runs.ALGORITHMS"
 
 
 def registry() -> dict[str, str]:

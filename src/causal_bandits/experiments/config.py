@@ -68,7 +68,7 @@ def _check_one(name: str, experiment: Mapping[str, Any]) -> None:
     for algorithm in experiment["algorithms"]:
         if algorithms.resolve(algorithm) is None or algorithm not in known:
             raise ConfigError(f"{where}.algorithms names {algorithm!r}, which is not a registered algorithm; use "
-                              f"one of {', '.join(known)} or register yours")
+                              f"one of {', '.join(known)} or add yours to {algorithms.REGISTRY}")
         for strategy in strategies(experiment):
             if not algorithms.supports(algorithm, strategy):
                 raise ConfigError(f"{where}: algorithm {algorithm!r} does not support strategy {strategy!r} (no "
