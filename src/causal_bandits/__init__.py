@@ -18,10 +18,6 @@ What a user needs is importable from here; each name loads its module on first u
 ([(), ('Z',)], [(), ('X',), ('Z',)])
 """
 
-from __future__ import annotations
-
-import importlib
-
 __version__ = "0.1.0"
 
 _WHERE = {
@@ -56,10 +52,10 @@ def __getattr__(name: str):
     if where is None:
         raise AttributeError(f"module 'causal_bandits' has no attribute {name!r}")
     module, attr = where if isinstance(where, tuple) else (where, name)
-    value = getattr(importlib.import_module(module), attr)
+    value = getattr(__import__(module, fromlist=[attr]), attr)  # the builtin: no importlib to load at start-up
     globals()[name] = value
     return value
 
 
-def __dir__() -> list[str]:
+def __dir__():
     return sorted([*globals(), *__all__])
