@@ -150,10 +150,10 @@ rule experiments_summary:
         instance="results/experiments/{experiment}/instance.json",
         code=script_code("experiments_summary.py"),
     output:
-        csv="figures/experiments/{experiment}/table.csv",
-        md="figures/experiments/{experiment}/table.md",
-        pdf="figures/experiments/{experiment}/regret.pdf",
-        png="figures/experiments/{experiment}/regret.png",
+        csv=report("figures/experiments/{experiment}/table.csv", caption="../report/experiments.rst", category="experiments"),
+        md=report("figures/experiments/{experiment}/table.md", caption="../report/experiments.rst", category="experiments"),
+        pdf=report("figures/experiments/{experiment}/regret.pdf", caption="../report/experiments.rst", category="experiments"),
+        png=report("figures/experiments/{experiment}/regret.png", caption="../report/experiments.rst", category="experiments"),
         summary="results/experiments/{experiment}/summary.json",
     params:
         horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
