@@ -2,7 +2,7 @@
 import pyarrow.parquet as pq
 
 from causal_bandits import store
-from causal_bandits.experiments import summary
+from causal_bandits.experiments import figure, summary
 from causal_bandits.logs import logged
 
 out = snakemake.output
@@ -13,6 +13,6 @@ with logged(snakemake.log[0]):
     frame = summary.table(rows)
     store.write_atomic(out.csv, lambda tmp: frame.to_csv(tmp, index=False))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(f"# {instance['title']}\n\n" + summary.markdown(frame)))
-    summary.figure(agg, instance["title"], out.pdf, out.png)
+    figure.figure(agg, instance["title"], out.pdf, out.png)
     store.write_json(out.summary, summary.document(snakemake.wildcards.experiment, instance, rows,
                                                    snakemake.params.horizon, out.md, out.png))

@@ -9,8 +9,8 @@ run job of :func:`causal_bandits.papers.nonmanip.runs.run_chunk`, with random st
 
 Modules: :mod:`.algorithms` (which algorithms and strategies exist), :mod:`.config` (the schema and
 the checks a schema cannot make), :mod:`.instance` (diagram, SCM and arms of an experiment),
-:mod:`.summary` (its table, figure and the report's summary). This module stays light: run jobs
-import it.
+:mod:`.summary` (its table and the report's summary), :mod:`.figure` (its regret figure). This
+module stays light: run jobs import it.
 """
 
 #: The stream key and run-store directory of own experiments (never a paper's key).

@@ -3,14 +3,12 @@
 The table gives, per (strategy, algorithm), the arms played and the best of their means, the mean
 cumulative regret at the horizon with its 95 % interval (regret against the best arm the strategy
 plays: an explicit arm list without the diagram's best arm shows it in a lower best mean) and the probability of pulling an optimal arm in the last recorded
-round; the figure draws the mean cumulative regret with its interval (the aggregate of
-:mod:`causal_bandits.aggregate`). The summary is what the report shows: these numbers, no verdicts
-(an own experiment makes no paper's claim).
+round (the aggregate of :mod:`causal_bandits.aggregate`); the figure is :mod:`.figure`'s. The
+summary is what the report shows: these numbers, no verdicts (an own experiment makes no paper's claim).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,17 +57,3 @@ def document(name: str, instance: Mapping[str, Any], summary_rows: list[Mapping[
             "n_seeds": summary_rows[0]["n_seeds"] if summary_rows else 0, "mu_star": instance["mu_star"],
             "optimal_arms": instance["optimal_arms"], "rows": summary_rows, "table": table_path,
             "figure": figure_path}
-
-
-def figure(agg: pd.DataFrame, title: str, *paths: str | os.PathLike[str]) -> None:
-    """Mean cumulative regret per round with its 95 % interval, one line per (strategy, algorithm)."""
-    from causal_bandits.papers.nonmanip.figures import LABELS, LINESTYLES, palette
-    from causal_bandits.plots import new_figure, paper_style, regret_panel, save_figure
-
-    with paper_style():
-        fig = new_figure((4.0, 3.0))
-        ax = fig.add_subplot()
-        regret_panel(ax, agg, palette=palette(agg["strategy"].unique()), styles=LINESTYLES, labels=LABELS,
-                     title=title)
-        ax.legend(frameon=False)
-    save_figure(fig, *paths)
