@@ -15,13 +15,13 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from conftest import ROOT
 
 import causal_bandits as cb
 from causal_bandits.bandits.engine import Streams
 from causal_bandits.errors import ConfigError
 from causal_bandits.experiments.instance import instance_document
 from causal_bandits.papers.nonmanip import runs as nonmanip_runs
-from conftest import ROOT
 
 #: Modules whose docstring examples are part of the documentation (run here as tests).
 DOCUMENTED = ("causal_bandits", "causal_bandits.arms", "causal_bandits.bandits.engine",
@@ -58,12 +58,14 @@ def test_arms_for_strategies_models_and_bad_input():
     scm = cb.XorBernoulliSCM(G, {"U_X": 0.2, "U_Y": 0.3, "U_Z": 0.2, "U_XY": 0.1}, {"X": 0, "Y": 0, "Z": 0})
     bf = cb.arms_for(G, scm, "BF", reward="Y")
     assert len(bf.values) == 9 and bf.means.max() == pytest.approx(0.66)
-    assert cb.arms_for({**G.to_dict(), "reward": "Y"}, scm, "MIS").values == ({}, {"X": 0}, {"X": 1}, {"Z": 0}, {"Z": 1})
+    mis = cb.arms_for({**G.to_dict(), "reward": "Y"}, scm, "MIS")
+    assert mis.values == ({}, {"X": 0}, {"X": 1}, {"Z": 0}, {"Z": 1})
     cpt = cb.ConfoundedCPT.from_xor_bernoulli(scm)  # the same SCM as tables: the same exact means
     assert np.allclose(cb.arms_for(G, cpt, "BF", reward="Y").means, bf.means, atol=1e-12)
-    random = cb.arms_for(G, {"family": "random_cpt", "seed": 1}, "POMIS", reward="Y", name="r")
-    assert np.array_equal(random.means, cb.arms_for(G, {"family": "random_cpt", "seed": 1}, "POMIS", reward="Y",
-                                                    name="r").means)
+    seeded = {"family": "random_cpt", "seed": 1}  # a random SCM from the stream keyed by the study's name
+    random = cb.arms_for(G, seeded, "POMIS", reward="Y", name="r")
+    assert np.array_equal(random.means, cb.arms_for(G, seeded, "POMIS", reward="Y", name="r").means)
+    assert not np.array_equal(random.means, cb.arms_for(G, seeded, "POMIS", reward="Y", name="other").means)
     plus = cb.arms_for(G, scm, "POMISplus", reward="Y")
     assert plus.values == cb.arms_for(G, scm, "POMIS", reward="Y").values and plus.environment().observe
     assert type(plus.policy("TS", bootstrap=10)).__name__ == "Z2ThompsonSampling"
@@ -98,5 +100,6 @@ def test_example_equals_the_run_store():
 
 def test_example_is_short():
     """The worked example stays a few lines: code lines, without the docstring, blanks and comments."""
-    lines = [ln for ln in EXAMPLE.read_text().split('"""')[2].splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    code = EXAMPLE.read_text().split('"""')[2].splitlines()
+    lines = [ln for ln in code if ln.strip() and not ln.strip().startswith("#")]
     assert len(lines) <= 12, len(lines)

@@ -7,12 +7,12 @@ import base64
 import copy
 import json
 import runpy
-from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from conftest import ROOT, TINY, assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 from causal_bandits import config as cb_config
 from causal_bandits import report
@@ -21,7 +21,6 @@ from causal_bandits.errors import CausalBanditsError
 from causal_bandits.experiments import config as experiments_config
 from causal_bandits.experiments.instance import instance_document
 from causal_bandits.papers.nonmanip import runs as nonmanip_runs
-from conftest import ROOT, TINY, assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 EXAMPLE = ROOT / "examples" / "own_experiment.yaml"
 #: The example at a tiny size: 2 seeds, T = 200, one solver.

@@ -43,7 +43,29 @@ _WHERE = {
     "linear_grid": "causal_bandits.bandits.engine",
     "RegretTrace": "causal_bandits.bandits.recorders",
 }
-__all__ = sorted(_WHERE)
+__all__ = [
+    "KLUCB",
+    "Z2KLUCB",
+    "Arms",
+    "BernoulliArms",
+    "CPTModel",
+    "CausalDiagram",
+    "ConfoundedCPT",
+    "ContextualBernoulli",
+    "InterventionArms",
+    "RegretTrace",
+    "Run",
+    "Streams",
+    "ThompsonSampling",
+    "XorBernoulliSCM",
+    "Z2ThompsonSampling",
+    "arms_for",
+    "brute_force_sets",
+    "linear_grid",
+    "mis",
+    "pomis",
+    "simulate",
+]
 
 
 def __getattr__(name: str):

@@ -77,7 +77,8 @@ def load_schema() -> dict[str, Any]:
         schema["properties"][paper] = _load_yaml((files("causal_bandits.papers") / paper / "config.schema.yaml").read_text())
     from causal_bandits.experiments.config import schema as experiments_schema  # researchers' own studies
 
-    schema["properties"]["experiments"] = experiments_schema(schema["properties"]["nonmanip"]["properties"]["pomis_plus"])
+    pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]
+    schema["properties"]["experiments"] = experiments_schema(pomis_plus)
     return schema
 
 

@@ -56,8 +56,8 @@ def experiments_section(experiments: Sequence[Mapping[str, Any]], page: Page) ->
         scale = (f"T = {e['horizon']:,}, {e['n_seeds']} seeds; best arm mean {e['mu_star']:.4f} "
                  f"({', '.join(e['optimal_arms'])}).")
         rows = markdown(table(e["rows"])).rstrip("\n")
-        md += ["", f"### {head}", "", f"{scale} Table: [{e['table']}]({page.href(e['table'])}); "
-               f"figure: [{e['figure']}]({page.href(e['figure'])}).", "", rows]
+        where = f"Table: [{e['table']}]({page.href(e['table'])}); figure: [{e['figure']}]({page.href(e['figure'])})."
+        md += ["", f"### {head}", "", f"{scale} {where}", "", rows]
         uri, width = png(page.root / e["figure"])
         html.append(f"<h3>{markdown_html(head)}</h3>{markdown_html(scale)}{markdown_html(rows)}"
                     f'<figure><img src="{uri}" style="width:{round(width * FIGURE_SCALE)}px" alt="regret"></figure>')

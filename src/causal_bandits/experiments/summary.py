@@ -1,10 +1,11 @@
-"""An own experiment's table, regret figure and report summary, from its aggregate.
+"""An own experiment's table and report summary, from its aggregate (:mod:`causal_bandits.aggregate`).
 
 The table gives, per (strategy, algorithm), the arms played and the best of their means, the mean
 cumulative regret at the horizon with its 95 % interval (regret against the best arm the strategy
-plays: an explicit arm list without the diagram's best arm shows it in a lower best mean) and the probability of pulling an optimal arm in the last recorded
-round (the aggregate of :mod:`causal_bandits.aggregate`); the figure is :mod:`.figure`'s. The
-summary is what the report shows: these numbers, no verdicts (an own experiment makes no paper's claim).
+plays: an explicit arm list without the diagram's best arm shows it in a lower best mean) and the
+probability of pulling an optimal arm in the last recorded round. The summary is what the report
+shows: these numbers, no verdicts (an own experiment makes no paper's claim). The figure is
+:mod:`.figure`'s.
 """
 
 from __future__ import annotations

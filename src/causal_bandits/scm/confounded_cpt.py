@@ -87,10 +87,10 @@ class ConfoundedCPT:
         entries; a bad table raises a one-line ConfigError that names ``where`` and the fix.
 
         >>> d = CausalDiagram(["X", "Y"], [("X", "Y")], [("X", "Y")])
-        >>> ConfoundedCPT.from_tables(d, [0.5], {"X": [0.2, 0.8], "Y": [0.1, 0.9, 0.3]})
+        >>> ConfoundedCPT.from_tables(d, [0.5], {"X": [0.2, 0.8], "Y": [0.1, 0.9, 0.3]})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        causal_bandits.errors.ConfigError: scm.p1.Y has 3 entries, but Y has parents ['X'] and 1 confounder(s): give 2^2 = 4 (first column most significant)
+        causal_bandits.errors.ConfigError: scm.p1.Y has 3 entries, but Y has parents ['X'] and 1 confounder(s): ...
         """
         pairs = confounders(diagram)
         if len(p_u) != len(pairs):
