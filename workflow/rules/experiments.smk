@@ -105,7 +105,9 @@ rule experiments_run:
         pomis_plus=lambda wc: experiments_run_params(wc)["pomis_plus"],
         record_points=config["record_points"],
     resources:
-        mem_mb=lambda wc: 500 + EXPERIMENTS[wc.experiment]["seeds_per_job"] * 8,
+        # as nonmanip's runs: POMIS+'s bootstrap keeps B replicates of every seed's data as leaf counts (int32)
+        mem_mb=lambda wc: 500 + EXPERIMENTS[wc.experiment]["seeds_per_job"] * (
+            4 + (EXPERIMENTS[wc.experiment]["pomis_plus"]["bootstrap"] // 100 if plays_pomis_plus(wc.strategy) else 0)),
     log:
         run_path("experiments", "logs"),
     benchmark:
