@@ -24,7 +24,7 @@ from causal_bandits.experiments.instance import instance_document
 from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 
 #: Modules whose docstring examples are part of the documentation (run here as tests).
-DOCUMENTED = ("causal_bandits", "causal_bandits.arms", "causal_bandits.bandits.engine",
+DOCUMENTED = ("causal_bandits.api", "causal_bandits.arms", "causal_bandits.bandits.engine",
               "causal_bandits.scm.confounded_cpt")
 EXAMPLE = ROOT / "examples" / "library_from_python.py"
 
@@ -41,7 +41,10 @@ def test_import_is_cheap_and_every_name_resolves():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")}).stdout
     assert out.strip() == "[]"
-    assert all(getattr(cb, name) is not None for name in cb.__all__)
+    assert all(getattr(cb, name) is not None for name in cb.__all__) and "arms_for" in dir(cb)
+    namespace = {}
+    exec("from causal_bandits import *", namespace)
+    assert "simulate" in namespace and "api" not in cb.__all__
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         cb.nope  # noqa: B018
 
