@@ -11,7 +11,8 @@ __version__ = "0.1.0"
 
 def __getattr__(name: str):
     """A public name of :mod:`causal_bandits.api`, loaded on first use (PEP 562)."""
-    if name.startswith("__") and name != "__all__":
+    if (name.startswith("__") and name != "__all__") or _is_submodule(name):
+        # a submodule not yet imported (``from causal_bandits import store``): the import system loads it
         raise AttributeError(f"module 'causal_bandits' has no attribute {name!r}")
     value = list(_api().NAMES) if name == "__all__" else _api().load(name)
     globals()[name] = value
@@ -20,6 +21,13 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted([*globals(), *_api().NAMES])
+
+
+def _is_submodule(name: str) -> bool:
+    from os import path  # loaded at interpreter start-up
+
+    base = path.join(__path__[0], name)
+    return path.isfile(f"{base}.py") or path.isfile(path.join(base, "__init__.py"))
 
 
 def _api():
