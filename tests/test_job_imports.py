@@ -22,6 +22,8 @@ JOBS = {
     "cpe CCPE-General": ("causal_bandits.papers.cpe.runs", "causal_bandits.bandits.ccpe_general.CCPEGeneral"),
     "cpe CCPE-BGLM": ("causal_bandits.papers.cpe.runs", "causal_bandits.bandits.ccpe_bglm.CCPEBGLM"),
     "cpe LUCB": ("causal_bandits.papers.cpe.runs", "causal_bandits.bandits.lucb.LUCB"),
+    # an own experiment's run job: nonmanip's run module, keyed by causal_bandits.experiments
+    "experiments TS": ("causal_bandits.experiments", "causal_bandits.bandits.thompson.ThompsonSampling"),
 }
 
 

@@ -1,7 +1,8 @@
 """Loading and validating the workflow configuration.
 
-The JSON Schema in ``causal_bandits/config.schema.yaml`` (shared keys) and
-``causal_bandits/papers/<paper>/config.schema.yaml`` (one section per paper), both shipped as
+The JSON Schema in ``causal_bandits/config.schema.yaml`` (shared keys),
+``causal_bandits/papers/<paper>/config.schema.yaml`` (one section per paper) and
+``causal_bandits/experiments/config.schema.yaml`` (researchers' own experiments), all shipped as
 package data (the library never reads ``workflow/``), describe every key;
 :func:`validate` checks a config against it, fills in the schema's defaults and turns the first
 violation into one line that names the key and the fix. Semantic checks that a schema cannot
@@ -74,6 +75,10 @@ def load_schema() -> dict[str, Any]:
     schema = _load_yaml(SCHEMA.read_text())
     for paper in PAPERS:
         schema["properties"][paper] = _load_yaml((files("causal_bandits.papers") / paper / "config.schema.yaml").read_text())
+    from causal_bandits.experiments.config import schema as experiments_schema  # researchers' own studies
+
+    pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]
+    schema["properties"]["experiments"] = experiments_schema(pomis_plus)
     return schema
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from causal_bandits.artefacts import Artefact, supporting
 from causal_bandits.claims import STATUSES
-from causal_bandits.report_page import Page, counts
+from causal_bandits.report_page import FIGURE_SCALE, Page, counts, markdown_html, png
 
 
 def title(paper: str) -> str:
@@ -43,11 +43,34 @@ def _md_links(row: Mapping[str, str], artefacts: Sequence[Artefact], page: Page)
     return ", ".join(f"[{a.title.split(':')[0]}]({page.href(a.shown)})" for a in found) or "–"
 
 
+def experiments_section(experiments: Sequence[Mapping[str, Any]], page: Page) -> tuple[str, str]:
+    """(markdown, html) of researchers' own experiments (summaries of
+    :func:`causal_bandits.experiments.summary.document`): their numbers, table and regret figure,
+    without verdicts (they are no paper's claims)."""
+    from causal_bandits.experiments.summary import markdown, table
+
+    intro = "Studies of this run's `experiments:` config section, not of any paper: numbers only, no verdicts."
+    md, html = ["", "## Own experiments", "", intro], [f"<h2 id=experiments>Own experiments</h2>{markdown_html(intro)}"]
+    for e in experiments:
+        head = f"{e['title']} (`{e['experiment']}`)"
+        scale = (f"T = {e['horizon']:,}, {e['n_seeds']} seeds; best arm mean {e['mu_star']:.4f} "
+                 f"({', '.join(e['optimal_arms'])}).")
+        rows = markdown(table(e["rows"])).rstrip("\n")
+        where = f"Table: [{e['table']}]({page.href(e['table'])}); figure: [{e['figure']}]({page.href(e['figure'])})."
+        md += ["", f"### {head}", "", f"{scale} {where}", "", rows]
+        uri, width = png(page.root / e["figure"])
+        html.append(f"<h3>{markdown_html(head)}</h3>{markdown_html(scale)}{markdown_html(rows)}"
+                    f'<figure><img src="{uri}" style="width:{round(width * FIGURE_SCALE)}px" alt="regret"></figure>')
+    return "\n".join(md) + "\n", "".join(html)
+
+
 def render(papers: Sequence[Mapping[str, Any]], artefacts: Mapping[str, Sequence[Artefact]] | None = None,
-           root: str | os.PathLike = ".", page_dir: str = "figures") -> tuple[str, str]:
+           root: str | os.PathLike = ".", page_dir: str = "figures",
+           experiments: Sequence[Mapping[str, Any]] = ()) -> tuple[str, str]:
     """(markdown, html) of the report; ``artefacts`` are each paper's tables and figures
     (:func:`causal_bandits.artefacts.of_paper`), read under ``root``; both reports are written to
-    ``page_dir`` (relative to ``root``), which their links to the files are relative to."""
+    ``page_dir`` (relative to ``root``), which their links to the files are relative to.
+    ``experiments`` (summaries of own experiments) add a last section without verdicts."""
     artefacts = artefacts or {}
     page = Page(papers, artefacts, title, root, page_dir)
     all_rows = [r for p in papers for r in p["claims"]]
@@ -72,4 +95,9 @@ def render(papers: Sequence[Mapping[str, Any]], artefacts: Mapping[str, Sequence
             f"{_md_cell(r['ours'])} | **{r['status']}** | {_md_cell(r['note'])} | {_md_links(r, shown, page)} |"
             for r in rows
         ]
-    return "\n".join(md) + "\n", page.render()
+    text, html = "\n".join(md) + "\n", page.render()
+    if experiments:
+        section, part = experiments_section(experiments, page)
+        text += section
+        html = html.replace("</main>", f"{part}</main>")
+    return text, html

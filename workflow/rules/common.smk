@@ -61,4 +61,5 @@ def paper_artefacts(paper):
 
 
 def all_targets():
-    return [t for paper in PAPERS for t in TARGETS[paper]] + ["figures/REPORT.md", "figures/REPORT.html"]
+    """Every paper's final outputs (and own experiments', when the config has some), then the report."""
+    return [t for targets in TARGETS.values() for t in targets] + ["figures/REPORT.md", "figures/REPORT.html"]

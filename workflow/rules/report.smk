@@ -10,6 +10,8 @@ rule report:
         claims=[f"results/claims/{paper}.json" for paper in PAPERS],
         artefacts=[path for paper in PAPERS for path in cb_artefacts.paths(REPORT_ARTEFACTS[paper])],
         code=script_code("report.py", *(f"src/causal_bandits/papers/{paper}/artefacts.py" for paper in PAPERS)),
+        # own experiments' summaries (no verdicts), when the config has an experiments: section
+        experiments=[f"results/experiments/{name}/summary.json" for name in config.get("experiments") or {}],
     output:
         md=report("figures/REPORT.md", caption="../report/report.rst", category="report"),
         html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),

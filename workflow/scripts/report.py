@@ -9,6 +9,8 @@ from causal_bandits.logs import logged
 with logged(snakemake.log[0]):
     papers = [store.read_json(p) for p in snakemake.input.claims]
     artefacts = {paper: [Artefact.from_dict(a) for a in found] for paper, found in snakemake.params.artefacts.items()}
-    md, html = report.render(papers, artefacts, page_dir=os.path.dirname(snakemake.output.html))
+    experiments = [store.read_json(p) for p in snakemake.input.experiments]
+    md, html = report.render(papers, artefacts, page_dir=os.path.dirname(snakemake.output.html),
+                             experiments=experiments)
     store.write_atomic(snakemake.output.md, lambda tmp: tmp.write_text(md))
     store.write_atomic(snakemake.output.html, lambda tmp: tmp.write_text(html))

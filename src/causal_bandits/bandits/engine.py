@@ -41,16 +41,32 @@ from causal_bandits.rng import RoundBlocks, SeedStreams, generator
 
 #: Two means closer than this are the same value (optimal-arm ties).
 MEAN_TOLERANCE = 1e-12
+#: The first part of the stream key of a researcher's own experiment (never a paper's key).
+EXPERIMENTS = "experiments"
 
 
 @dataclass(frozen=True)
 class Streams:
-    """The keyed random streams of one job: (paper, experiment) and the seeds it simulates."""
+    """The keyed random streams of one job: (paper, experiment) and the seeds it simulates.
+
+    A study of one's own is keyed by its name alone (:meth:`for_experiment`), apart from every paper:
+
+    >>> streams = Streams.for_experiment("my_study", range(3))
+    >>> streams.paper, streams.experiment, streams.seeds.tolist()
+    ('experiments', 'my_study', [0, 1, 2])
+    """
 
     paper: str
     experiment: str
     seeds: np.ndarray
     block: int = 4096
+
+    @classmethod
+    def for_experiment(cls, name: str, seeds, block: int = 4096) -> Streams:
+        """The streams of ``seeds`` of one's own experiment ``name``: keys ("experiments", name, seed,
+        purpose), the keys the workflow's ``experiments:`` section uses, so a study run from Python and
+        from the workflow draw the same numbers."""
+        return cls(EXPERIMENTS, name, np.asarray(seeds, dtype=np.int64), block)
 
     def uniforms(self, purpose: str) -> SeedStreams:
         """Buffered standard uniforms, one generator per seed, for ``purpose``."""
@@ -168,6 +184,23 @@ class Run:
     rounds: np.ndarray | None = None
     trace: dict[str, np.ndarray] = field(default_factory=dict)
     summary: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def to_frame(self):
+        """The traces as a pandas DataFrame, one row per (seed, round) sorted by both: columns ``seed``,
+        ``round`` and every trace column (``cum_regret``, ... for :class:`~causal_bandits.bandits.recorders.RegretTrace`),
+        the rows of the run store's trace file (:func:`causal_bandits.store.trace_table`).
+
+        >>> run = Run(np.array([1, 0]), np.array([1, 2]), {"cum_regret": np.array([[0.5, 0.5], [0.0, 0.25]])})
+        >>> run.to_frame()
+           seed  round  cum_regret
+        0     0      1        0.00
+        1     0      2        0.25
+        2     1      1        0.50
+        3     1      2        0.50
+        """
+        from causal_bandits.store import trace_table  # pyarrow and pandas load on first use
+
+        return trace_table(self).to_pandas()
 
 
 def linear_grid(horizon: int, points: int) -> np.ndarray:

@@ -46,7 +46,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _read(path: Path) -> dict[str, Any]:
+def read_graph(path: Path) -> dict[str, Any]:
+    """The graph file's object, its keys and types checked; bad input raises a one-line DiagramError."""
     try:
         data = json.loads(path.read_text())
     except OSError as err:
@@ -70,7 +71,7 @@ def _read(path: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Print ``{"mis": ..., "pomis": ...}`` for ``args.graph`` (``{"pomis": ...}`` with ``--pomis-only``);
     bad input, or more than ``MIS_LIMIT`` MISs, raises a one-line :class:`CausalBanditsError`."""
-    data = _read(Path(args.graph))
+    data = read_graph(Path(args.graph))
     G = CausalDiagram.from_dict({k: data[k] for k in _DIAGRAM_KEYS if k in data})
     Y, N = data["reward"], data.get("non_manipulable", [])
     sets = {"pomis": pomis(G, Y, N)}

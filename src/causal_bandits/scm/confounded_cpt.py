@@ -24,6 +24,7 @@ from functools import cached_property
 
 import numpy as np
 
+from causal_bandits.errors import ConfigError
 from causal_bandits.scm.cpt import config_index, configurations
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
@@ -78,6 +79,40 @@ class ConfoundedCPT:
     def to_dict(self) -> dict:
         """``{"family": "random_cpt", "p_u": [...], "p1": {v: [...]}}`` (the diagram is stored apart)."""
         return {"family": "random_cpt", "p_u": list(self.p_u), "p1": {v: list(map(float, t)) for v, t in self.p1.items()}}
+
+    @classmethod
+    def from_tables(cls, diagram: CausalDiagram, p_u, p1: Mapping, where: str = "scm") -> ConfoundedCPT:
+        """A model from tables a user wrote, every size and probability checked first: ``p_u`` has one
+        P(U_e = 1) per bidirected edge (in :func:`confounders` order), ``p1[v]`` has 2^(|pa(v)| + |U at v|)
+        entries; a bad table raises a one-line ConfigError that names ``where`` and the fix.
+
+        >>> d = CausalDiagram(["X", "Y"], [("X", "Y")], [("X", "Y")])
+        >>> ConfoundedCPT.from_tables(d, [0.5], {"X": [0.2, 0.8], "Y": [0.1, 0.9, 0.3]})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        causal_bandits.errors.ConfigError: scm.p1.Y has 3 entries, but Y has parents ['X'] and 1 confounder(s): ...
+        """
+        pairs = confounders(diagram)
+        if len(p_u) != len(pairs):
+            raise ConfigError(f"{where}.p_u has {len(p_u)} entries; give one P(U = 1) per bidirected edge, "
+                              f"{len(pairs)} in this order: {[f'{a}<->{b}' for a, b in pairs]}")
+        if set(p1) != set(diagram.nodes):
+            missing, extra = sorted(set(diagram.nodes) - set(p1)), sorted(set(p1) - set(diagram.nodes))
+            raise ConfigError(f"{where}.p1 must have one table per node {list(diagram.nodes)}: missing {missing}, "
+                              f"unknown {extra}")
+        model = cls(diagram, tuple(float(p) for p in p_u), {})
+        for v in diagram.nodes:
+            parents, conf = model._inputs(v)
+            need = 2 ** (len(parents) + len(conf))
+            if len(p1[v]) != need:
+                raise ConfigError(f"{where}.p1.{v} has {len(p1[v])} entries, but {v} has parents {parents} and "
+                                  f"{len(conf)} confounder(s): give 2^{len(parents) + len(conf)} = {need} "
+                                  "(first column most significant)")
+        for name, values in [("p_u", p_u), *((f"p1.{v}", p1[v]) for v in diagram.nodes)]:
+            bad = [p for p in values if not 0.0 <= p <= 1.0]
+            if bad:
+                raise ConfigError(f"{where}.{name} holds {bad[0]}, not a probability; use values in [0, 1]")
+        return cls(diagram, model.p_u, {v: np.asarray(p1[v], dtype=float) for v in diagram.nodes})
 
     @classmethod
     def from_dict(cls, diagram: CausalDiagram, d: Mapping) -> ConfoundedCPT:

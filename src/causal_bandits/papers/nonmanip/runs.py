@@ -81,19 +81,28 @@ def environment(instance: Mapping[str, Any], strategy: str) -> tuple[Interventio
     return InterventionArms(model, instance["reward"], arms, means, observe=plus), ids
 
 
+def policy(instance: Mapping[str, Any], strategy: str, algorithm: str, catalogue: Mapping[str, Any] | None = None,
+           pomis_plus: Mapping[str, Any] | None = None):
+    """The solver of a run, fresh: ``algorithm`` from :data:`ALGORITHMS`, or its z² version built from the
+    instance's ``catalogue`` with the ``pomis_plus`` settings for POMIS+."""
+    cls = runs.policy_class(ALGORITHMS[policy_name(strategy, algorithm)])
+    if plays_pomis_plus(strategy):
+        return cls.from_catalogue(catalogue, CausalDiagram.from_dict(instance["graph"]).nodes, **(pomis_plus or {}))
+    return cls()
+
+
 def run_chunk(instance: Mapping[str, Any], *, strategy: str, algorithm: str, seeds: Sequence[int], horizon: int,
               record_points: int, trace_path: str, summary_path: str, metadata: Mapping[str, str],
-              catalogue: Mapping[str, Any] | None = None, pomis_plus: Mapping[str, Any] | None = None) -> None:
+              catalogue: Mapping[str, Any] | None = None, pomis_plus: Mapping[str, Any] | None = None,
+              paper: str = PAPER) -> None:
     """Simulate one chunk and write its trace and summary Parquet files atomically. POMIS+ (and its spot
     check) needs the panel's ``catalogue`` document and the ``pomis_plus`` settings of the run
-    (:func:`pomis_plus_settings`: bootstrap, refresh, n_min, ...)."""
+    (:func:`pomis_plus_settings`: bootstrap, refresh, n_min, ...). Streams are keyed by (``paper``,
+    the instance's experiment); a researcher's own experiment passes ``paper="experiments"``
+    (:mod:`causal_bandits.experiments`)."""
     env, ids = environment(instance, strategy)
-    policy = runs.policy_class(ALGORITHMS[policy_name(strategy, algorithm)])
-    if plays_pomis_plus(strategy):
-        policy = policy.from_catalogue(catalogue, env.scm.diagram.nodes, **pomis_plus)
-    else:
-        policy = policy()
-    runs.run_chunk(policy, env, [RegretTrace(linear_grid(horizon, record_points))], paper=PAPER,
+    solver = policy(instance, strategy, algorithm, catalogue, pomis_plus)
+    runs.run_chunk(solver, env, [RegretTrace(linear_grid(horizon, record_points))], paper=paper,
                    experiment=instance["experiment"], strategy=strategy, algorithm=algorithm, seeds=seeds,
                    horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=metadata,
                    arm_ids=ids)

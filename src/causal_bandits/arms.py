@@ -1,0 +1,111 @@
+"""Arms of a strategy on a causal diagram, from Python: :func:`arms_for`.
+
+A strategy of Lee & Bareinboim (AAAI-19) is a set of interventions to play as bandit arms: ``BF``
+(every intervention on the manipulable variables), ``MIS`` (minimal intervention sets, Def. 2),
+``POMIS`` (possibly-optimal MISs, Theorem 4) or ``POMISplus`` (the POMIS arms played by a z² solver
+that also learns from the values of every variable). An explicit list of assignments works too.
+The arms are those of the workflow's instance stage
+(:func:`causal_bandits.papers.nonmanip.experiments.instance_document`), with exact means, so a
+study run from Python and from the workflow's ``experiments:`` section give the same numbers.
+
+>>> import causal_bandits as cb
+>>> G = cb.CausalDiagram(["X", "Z", "Y"], [("X", "Z"), ("Z", "Y")], [("X", "Y")])
+>>> scm = {"q": {"U_X": 0.2, "U_Y": 0.3, "U_Z": 0.2, "U_XY": 0.1}, "c": {"X": 0, "Y": 0, "Z": 0}}
+>>> arms = cb.arms_for(G, scm, "POMIS", reward="Y")
+>>> arms.values
+({}, {'Z': 0}, {'Z': 1})
+>>> [round(float(m), 3) for m in arms.means]
+[0.428, 0.34, 0.66]
+>>> len(cb.arms_for(G, scm, "BF", reward="Y").values), cb.arms_for(G, scm, [{}, {"X": 1}], reward="Y").values
+(9, ({}, {'X': 1}))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from causal_bandits.scm.diagram import CausalDiagram
+
+
+@dataclass(frozen=True)
+class Arms:
+    """The arms of ``strategy`` in ``instance`` (the instance document of the workflow's instance stage)."""
+
+    instance: Mapping[str, Any]
+    strategy: str
+
+    @property
+    def ids(self) -> list[int]:
+        """The arms' ids in the diagram's full (brute-force) arm list."""
+        from causal_bandits.papers.nonmanip import plays_pomis_plus
+
+        return self.instance["arm_lists"]["POMIS" if plays_pomis_plus(self.strategy) else self.strategy]
+
+    @property
+    def values(self) -> tuple[dict[str, int], ...]:
+        """Each arm's assignment do(X = x), as a mapping (``{}``: the observational arm)."""
+        return tuple(dict(self.instance["arms"][i]["values"]) for i in self.ids)
+
+    @property
+    def means(self) -> np.ndarray:
+        """Each arm's exact mean reward E[Y | do(x)]."""
+        return np.array([self.instance["arms"][i]["mu"] for i in self.ids])
+
+    @property
+    def labels(self) -> list[str]:
+        return [self.instance["arms"][i]["label"] for i in self.ids]
+
+    def environment(self):
+        """The arms as an engine environment (:class:`~causal_bandits.bandits.environments.InterventionArms`;
+        POMIS+ observes every variable of each pull)."""
+        from causal_bandits.papers.nonmanip.runs import environment
+
+        return environment(self.instance, self.strategy)[0]
+
+    def policy(self, algorithm: str, **pomis_plus: Any):
+        """A fresh solver of the registry (``TS``, ``KLUCB``, ...) for these arms; for POMIS+ its z² version
+        built from the diagram's expression catalogue, with the z² settings ``pomis_plus`` (bootstrap, ...)."""
+        from causal_bandits.papers.nonmanip import plays_pomis_plus
+        from causal_bandits.papers.nonmanip.runs import policy
+
+        catalogue = None
+        if plays_pomis_plus(self.strategy):
+            from causal_bandits.papers.nonmanip.catalogue import catalogue_document
+
+            catalogue = catalogue_document(self.instance)
+        return policy(self.instance, self.strategy, algorithm, catalogue, pomis_plus)
+
+
+def arms_for(diagram: CausalDiagram | Mapping[str, Any], scm: Any, strategy: str | Sequence[Mapping[str, int]], *,
+             reward: str | None = None, non_manipulable: Sequence[str] | None = None, name: str = "arms") -> Arms:
+    """The arms of ``strategy`` on ``diagram`` with exact means from ``scm``.
+
+    ``diagram`` is a :class:`CausalDiagram` or the ``pomis`` command's graph object (which may carry
+    ``reward`` and ``non_manipulable``); ``scm`` is an SCM (:class:`~causal_bandits.scm.xor_bernoulli.XorBernoulliSCM`,
+    :class:`~causal_bandits.scm.confounded_cpt.ConfoundedCPT`) or a config entry (``{"q": ..., "c": ...}``,
+    ``{"family": "cpt", "p_u": ..., "p1": ...}``, ``{"family": "random_cpt", "seed": 0}``); ``strategy``
+    is BF, MIS, POMIS, POMISplus or a list of assignments. ``name`` keys a random SCM's stream.
+    """
+    from causal_bandits.experiments import instance as own
+    from causal_bandits.papers.nonmanip.experiments import instance_document
+
+    data = diagram.to_dict() if isinstance(diagram, CausalDiagram) else dict(diagram)
+    if reward is not None:
+        data["reward"] = reward
+    if non_manipulable is not None:
+        data["non_manipulable"] = list(non_manipulable)
+    if "reward" not in data:
+        raise ValueError("arms_for needs the reward node: pass reward=<name>")
+    model = None if isinstance(scm, Mapping) else scm
+    experiment = {"diagram": data, "scm": scm if model is None else {}}
+    doc = instance_document(name, own.panel(name, experiment, model))
+    if isinstance(strategy, str):
+        if strategy not in (*doc["arm_lists"], "POMISplus"):
+            raise ValueError(f"unknown strategy {strategy!r}; use BF, MIS, POMIS, POMISplus or a list of assignments")
+        return Arms(doc, strategy)
+    doc["arm_lists"]["arms"] = own.arm_ids(doc, strategy, "strategy")
+    return Arms(doc, "arms")

@@ -1,0 +1,82 @@
+"""The ``experiments:`` config section: its schema and the checks a schema cannot make.
+
+Everything is checked when the workflow is parsed, before any job: the diagram (acyclic, edges and
+the reward between known nodes), the SCM (every table's size, probabilities in [0, 1]), the
+explicit arms (manipulable nodes only), the algorithms (registered, :mod:`.algorithms`) and the
+strategies each algorithm supports. A failure is one line naming the key and the fix.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from importlib.resources import files
+from typing import Any
+
+from causal_bandits.causal.pomis import pomis
+from causal_bandits.errors import CausalBanditsError, ConfigError
+from causal_bandits.experiments import KEY, algorithms
+from causal_bandits.experiments import instance as own
+
+SCHEMA = files("causal_bandits.experiments") / "config.schema.yaml"
+
+
+def schema(pomis_plus: Mapping[str, Any]) -> dict[str, Any]:
+    """The section's schema; an experiment's ``pomis_plus`` takes the keys and defaults of the nonmanip
+    section's ``pomis_plus`` (the schema given), without its spot check."""
+    from causal_bandits.config import _load_yaml
+
+    out = _load_yaml(SCHEMA.read_text())
+    settings = copy.deepcopy(dict(pomis_plus))
+    settings["properties"] = {k: v for k, v in settings["properties"].items() if k != "spot_check"}
+    out["additionalProperties"]["properties"]["pomis_plus"] = {**settings, "default": {}}
+    return out
+
+
+def strategies(experiment: Mapping[str, Any]) -> list[str]:
+    """The experiment's strategy keys: its computed arm sets, then its explicit arm lists."""
+    return [*experiment["strategies"], *experiment.get("arms", {})]
+
+
+def _check_one(name: str, experiment: Mapping[str, Any]) -> None:
+    where = f"{KEY}.{name}"
+    data = own.graph(experiment["diagram"])
+    try:
+        G = own.diagram(data)
+    except CausalBanditsError as err:
+        raise ConfigError(f"{where}.diagram: {err}") from None
+    unknown = [v for v in (data["reward"], *data.get("non_manipulable", ())) if v not in G.nodes]
+    if unknown:
+        raise ConfigError(f"{where}.diagram names {unknown[0]!r}, which is not a node; use one of {list(G.nodes)}")
+    try:
+        pomis(G, data["reward"], data.get("non_manipulable", ()))
+    except CausalBanditsError as err:
+        raise ConfigError(f"{where}.diagram: {err}") from None
+    try:
+        own.scm_model(name, G, experiment["scm"])
+    except CausalBanditsError as err:
+        message = str(err)
+        raise ConfigError(message if message.startswith(where) else f"{where}.scm: {message}") from None
+    manipulable = set(G.nodes) - {data["reward"], *data.get("non_manipulable", ())}
+    for key, arms in experiment.get("arms", {}).items():
+        for i, arm in enumerate(arms):
+            bad = sorted(set(arm) - manipulable)
+            if bad:
+                raise ConfigError(f"{where}.arms.{key}[{i}] sets {bad[0]!r}, which is not a manipulable node; set "
+                                  f"only {sorted(manipulable)}")
+    known = algorithms.solvers()
+    for algorithm in experiment["algorithms"]:
+        if algorithms.resolve(algorithm) is None or algorithm not in known:
+            raise ConfigError(f"{where}.algorithms names {algorithm!r}, which is not a registered algorithm; use "
+                              f"one of {', '.join(known)} or add yours to {algorithms.REGISTRY}")
+        for strategy in strategies(experiment):
+            if not algorithms.supports(algorithm, strategy):
+                raise ConfigError(f"{where}: algorithm {algorithm!r} does not support strategy {strategy!r} (no "
+                                  f"registered z2 version {algorithms.z2_version(algorithm)!r}); drop {strategy} from "
+                                  "its strategies or give the algorithm a z2 version")
+
+
+def check_config(section: Mapping[str, Any]) -> None:
+    """Semantic checks of the (schema-valid) ``experiments`` section; raises a one-line ConfigError."""
+    for name, experiment in section.items():
+        _check_one(name, experiment)

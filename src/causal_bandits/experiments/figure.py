@@ -1,0 +1,22 @@
+"""An own experiment's regret figure: mean cumulative regret per round with its 95 % band, one line per
+(strategy, algorithm), in the colours and line styles of the nonmanip Figure 5 (Lee & Bareinboim, AAAI-19)."""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+
+from causal_bandits.papers.nonmanip.figures import LABELS, LINESTYLES, palette
+from causal_bandits.plots import new_figure, paper_style, regret_panel, save_figure
+
+
+def figure(agg: pd.DataFrame, title: str, *paths: str | os.PathLike[str]) -> None:
+    """Mean cumulative regret per round with its 95 % interval, one line per (strategy, algorithm)."""
+    with paper_style():
+        fig = new_figure((4.0, 3.0))
+        ax = fig.add_subplot()
+        regret_panel(ax, agg, palette=palette(agg["strategy"].unique()), styles=LINESTYLES, labels=LABELS,
+                     title=title)
+        ax.legend(frameon=False)
+    save_figure(fig, *paths)
