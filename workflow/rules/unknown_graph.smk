@@ -20,7 +20,7 @@ TARGETS["unknown_graph"] = [
 UG_WILDCARDS = {
     "experiment": "|".join(UG_CELLS) or "none",
     "strategy": "default",
-    "algorithm": "CNUCB|CNUCB_literal|UCB|Oracle",
+    "algorithm": cb_algorithms.pattern(cb_algorithms.registry("unknown_graph")),
     "chunk": r"\d+",
 }
 
