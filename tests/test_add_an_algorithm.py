@@ -78,7 +78,7 @@ CHECK = textwrap.dedent("""
     import numpy as np, pandas as pd
     from causal_bandits import algorithms, config as cb_config
     from causal_bandits.errors import ConfigError
-    from causal_bandits.papers.nonmanip import claims, config as nonmanip_config, tables
+    from causal_bandits.papers.nonmanip import claims, config as nonmanip_config, figures, tables
 
     root, overlay = sys.argv[1], sys.argv[2]
     entry = algorithms.registry("nonmanip")["EPSGREEDY"]
@@ -97,7 +97,9 @@ CHECK = textwrap.dedent("""
     print(json.dumps({"addition": entry.addition, "display": entry.display, "z2": entry.z2,
                       "solvers": algorithms.solvers("nonmanip"), "own": algorithms.own("nonmanip"),
                       "algorithms": cfg["nonmanip"]["algorithms"], "claims": ids,
-                      "table": sorted({(r.algorithm, r.strategy) for r in table.itertuples()}), "markdown": md}))
+                      "table": sorted({(r.algorithm, r.strategy) for r in table.itertuples()}), "markdown": md,
+                      "legend": figures.LABELS["EPSGREEDY"], "style": figures.LINESTYLES["EPSGREEDY"],
+                      "styles": [figures.LINESTYLES[a] for a in ("TS", "KLUCB")]}))
 """)
 
 
@@ -115,3 +117,5 @@ def test_registered_example_is_an_addition_in_tables_never_in_claims(tmp_path):
     assert ("EPSGREEDY", "POMIS") in table and ("EPSGREEDY", "POMIS+") not in table  # no z²: no POMIS+ row
     assert "| ε-greedy (addition, not in the paper) POMIS |" in out["markdown"]
     assert "ε-greedy (addition, not in the paper) reduction" not in out["markdown"]
+    # Figure 5's legend marks it too, and it gets a line style of its own (the paper's keep theirs).
+    assert out["legend"] == out["display"] and out["styles"] == ["-", "--"] and out["style"] not in ("-", "--")
