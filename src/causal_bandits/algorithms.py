@@ -81,15 +81,6 @@ def registry(paper: str) -> dict[str, Algorithm]:
     return out
 
 
-def lookup(paper: str, key: str) -> Algorithm:
-    """The entry ``key`` of ``paper``; a ConfigError naming the registered keys if there is none."""
-    entries = registry(paper)
-    if key not in entries:
-        raise ConfigError(f"{paper}: algorithm {key!r} is not registered; use one of {', '.join(solvers(paper))} or "
-                          f"register it in causal_bandits/papers/{paper}/algorithms.py")
-    return entries[key]
-
-
 def played(paper: str, key: str, *, z2: bool = False) -> Algorithm:
     """The entry that runs when ``key`` plays: its z² version under POMIS+ (``z2``), itself otherwise."""
     entry = registry(paper)[key]
