@@ -18,6 +18,7 @@ import yaml
 from conftest import ROOT
 
 import causal_bandits as cb
+from causal_bandits.algorithms import played
 from causal_bandits.bandits.engine import Streams
 from causal_bandits.errors import ConfigError
 from causal_bandits.experiments.instance import instance_document
@@ -52,7 +53,8 @@ def test_import_is_cheap_and_every_name_resolves():
 def test_jobs_never_load_the_api_module():
     """causal_bandits.api is no job's input (names reach it only through the package): jobs must not load it."""
     code = ("import sys, causal_bandits.papers.nonmanip.runs as r, causal_bandits.experiments.instance, "
-            "causal_bandits.store, causal_bandits.logs; r.runs.policy_class(r.ALGORITHMS['z2TS']); "
+            "causal_bandits.store, causal_bandits.logs, causal_bandits.algorithms as a; "
+            "r.runs.policy_class(a.played('nonmanip', 'TS', z2=True).path); "
             "print('causal_bandits.api' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")}).stdout
@@ -100,7 +102,8 @@ def test_example_equals_the_run_store():
     instance = instance_document("my_study", study)
     with tempfile.TemporaryDirectory() as tmp:
         trace, summary = f"{tmp}/chunk-0.parquet", f"{tmp}/chunk-0.summary.parquet"
-        nonmanip_runs.run_chunk(instance, strategy="POMIS", algorithm="TS", seeds=range(seeds), horizon=horizon,
+        nonmanip_runs.run_chunk(instance, strategy="POMIS", algorithm="TS", policy=played("nonmanip", "TS").path,
+                                seeds=range(seeds), horizon=horizon,
                                 record_points=points, trace_path=trace, summary_path=summary, metadata={},
                                 paper="experiments")
         stored = pq.read_table(trace).to_pandas()

@@ -30,12 +30,34 @@ CASES = {
         "unexpected ['U_W']",
     ),
     "probability above 1": ({"nonmanip": {"panels": {"fig5a": {"scm": {"q": {"U_X": 1.5}}}}}}, "U_X = 1.5"),
+    "unregistered algorithm": (
+        {"nonmanip": {"algorithms": ["TS", "EPSGREEDY"]}},
+        "nonmanip.algorithms.1 = 'EPSGREEDY' is not a registered algorithm of nonmanip; use one of TS, KLUCB, "
+        "POMISONLY, or register it in causal_bandits/papers/nonmanip/algorithms.py",
+    ),
+    "z² version named as a solver": ({"nonmanip": {"algorithms": ["z2TS"]}}, "use one of TS, KLUCB"),
+    "unregistered cpe algorithm": (
+        {"cpe": {"experiments": {"E0": {"runs": [{"algorithms": ["LUCB2"]}]}}}},
+        "'LUCB2' is not a registered algorithm of cpe; use one of CCPE-General, CCPE-BGLM",
+    ),
+    "strategy the algorithm does not play": (
+        {"nonmanip": {"algorithms": ["TS", "POMISONLY"]}},
+        "nonmanip.algorithms names algorithm 'POMISONLY', which does not play strategy 'BF' (it plays POMIS); drop",
+    ),
 }
+#: A registry entry that plays POMIS only, added to the scratch copy's nonmanip registry (the paper's
+#: solvers play every arm set).
+POMIS_ONLY = ('    Algorithm("POMISONLY", "causal_bandits.bandits.thompson.ThompsonSampling", "TS on POMIS", '
+              'strategies=("POMIS",), addition=True),\n')
 
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
-    return copy_workflow(tmp_path_factory.mktemp("bad") / "repo")
+    work = copy_workflow(tmp_path_factory.mktemp("bad") / "repo")
+    registry = work / "src" / "causal_bandits" / "papers" / "nonmanip" / "algorithms.py"
+    head, _, tail = registry.read_text().rpartition("\n)\n")
+    registry.write_text(head + "\n" + POMIS_ONLY + ")\n" + tail)
+    return work
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -81,3 +81,19 @@ def test_missing_config_file_is_a_config_error(tmp_path):
 
 def test_merge_is_recursive():
     assert cb_config.merge({"a": {"b": 1, "c": 2}, "d": 1}, {"a": {"b": 3}}) == {"a": {"b": 3, "c": 2}, "d": 1}
+
+
+def test_registered_algorithms_and_their_strategies_are_checked(monkeypatch):
+    from causal_bandits import algorithms
+
+    extra = algorithms.Algorithm("X", "causal_bandits.bandits.thompson.ThompsonSampling", "X", strategies=("POMIS",),
+                                 addition=True)
+    entries = {**algorithms.registry("nonmanip"), "X": extra}
+    monkeypatch.setattr(algorithms, "registry", lambda paper: entries)
+    algorithms.check("nonmanip", ["TS", "X"], ["POMIS"], where="nonmanip.algorithms")
+    with pytest.raises(ConfigError, match=r"^nonmanip.algorithms names algorithm 'X', which does not play strategy "
+                                          r"'MIS' \(it plays POMIS\)"):
+        algorithms.check("nonmanip", ["TS", "X"], ["POMIS", "MIS"], where="nonmanip.algorithms")
+    with pytest.raises(ConfigError, match=r"'z2TS', which is not registered for nonmanip; use one of TS, KLUCB, X"):
+        algorithms.check("nonmanip", ["z2TS"], where="nonmanip.algorithms")
+    assert algorithms.own("nonmanip") == ["TS", "KLUCB"] and extra.display == "X (addition, not in the paper)"

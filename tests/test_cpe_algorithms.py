@@ -27,7 +27,7 @@ from causal_bandits.papers.cpe.admissible import adjustment_sequence, is_admissi
 from causal_bandits.papers.cpe.environment import CPEEnvironment
 from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
 from causal_bandits.papers.cpe.quantities import bglm_constants
-from causal_bandits.papers.cpe.runs import ALGORITHMS as RUN_ALGORITHMS
+from causal_bandits.algorithms import registry
 from causal_bandits.papers.cpe.runs import policy as run_policy
 from causal_bandits.papers.cpe.design import Job
 from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, checkpoints
@@ -425,12 +425,12 @@ def test_the_theory_profile_of_ccpe_bglm_needs_kappa_and_eta():
                     "kappa and eta")
 
 
-@pytest.mark.parametrize("algorithm", sorted(RUN_ALGORITHMS))
+@pytest.mark.parametrize("algorithm", sorted(registry("cpe")))
 def test_the_run_registry_builds_every_algorithm(algorithm):
     instance = F.bglm(2)
     job = Job("E4", "k2", "T1000" if algorithm == "PB" else "theory", algorithm, 2, "theory",
               budget=1000 if algorithm == "PB" else None)
     policy = run_policy(job, instance, delta=0.05, epsilon=0.0)
-    assert type(policy).__name__ in RUN_ALGORITHMS[algorithm]
+    assert type(policy).__name__ in registry("cpe")[algorithm].path
     if algorithm == "LUCB1":
         assert policy.radius == "kk12"

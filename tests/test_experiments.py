@@ -14,13 +14,13 @@ import pytest
 import yaml
 from conftest import ROOT, TINY, assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
+from causal_bandits import algorithms
 from causal_bandits import config as cb_config
 from causal_bandits import report
 from causal_bandits.claims import STATUSES
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.experiments import config as experiments_config
 from causal_bandits.experiments.instance import instance_document
-from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 
 EXAMPLE = ROOT / "examples" / "own_experiment.yaml"
 #: The example at a tiny size: 2 seeds, T = 200, one solver.
@@ -101,9 +101,10 @@ def test_bad_algorithms_and_strategies(monkeypatch):
     fails({**study(), "algorithms": ["z2TS"]}, "names 'z2TS', which is not a registered algorithm")
     fails({**study(), "strategies": ["ALL"]}, "experiments.my_study.strategies.0")
     # a user's own solver registered without a z2 version plays every arm list, but not POMIS+
-    monkeypatch.setitem(nonmanip_runs.ALGORITHMS, "EPS", "causal_bandits.bandits.thompson.ThompsonSampling")
+    monkeypatch.setitem(algorithms.registry("nonmanip"), "EPS",
+                        algorithms.Algorithm("EPS", "causal_bandits.bandits.thompson.ThompsonSampling", "EPS", addition=True))
     check({**study(), "algorithms": ["EPS"], "strategies": ["BF", "POMIS"]})
-    fails({**study(), "algorithms": ["EPS"]}, "algorithm 'EPS' does not support strategy 'POMISplus'", "z2EPS")
+    fails({**study(), "algorithms": ["EPS"]}, "algorithm 'EPS' does not support strategy 'POMISplus'", "z2 version")
 
 
 def test_bad_explicit_arms():

@@ -11,7 +11,7 @@ import pytest
 
 from causal_bandits import config as cb_config
 from causal_bandits.errors import ConfigError
-from causal_bandits.papers.nonmanip import config, experiments
+from causal_bandits.papers.nonmanip import experiments, graphs
 from causal_bandits.rng import generator
 from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
@@ -20,7 +20,7 @@ PANELS = cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config
 
 
 def scm(panel: str) -> XorBernoulliSCM:
-    diagram, _ = config.panel_diagram(PANELS[panel])
+    diagram, _ = graphs.panel_diagram(PANELS[panel])
     return XorBernoulliSCM(diagram, PANELS[panel]["scm"]["q"], PANELS[panel]["scm"]["c"])
 
 
@@ -84,7 +84,7 @@ def test_sampling_frequencies_match_exact_means():
 
 
 def test_bad_parameters_are_one_line_config_errors():
-    diagram, _ = config.panel_diagram(PANELS["fig5a"])
+    diagram, _ = graphs.panel_diagram(PANELS["fig5a"])
     good_q, good_c = PANELS["fig5a"]["scm"]["q"], PANELS["fig5a"]["scm"]["c"]
     with pytest.raises(ConfigError, match="missing"):
         XorBernoulliSCM(diagram, {k: v for k, v in good_q.items() if k != "U_XY"}, good_c)

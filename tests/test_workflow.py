@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 
+from causal_bandits.papers import PAPERS
 from conftest import TINY, copy_workflow, snakemake
 from workflow_outputs import check_parses
 
@@ -159,3 +161,77 @@ def test_tiny_config_runs_every_rule_the_quick_config_runs(tmp_path):
     quick_jobs, tiny_jobs = _job_table(quick.stdout), _job_table(tiny.stdout)
     assert len(quick_jobs) > 50 and set(tiny_jobs) == set(quick_jobs)
     assert sum(tiny_jobs.values()) < sum(quick_jobs.values())
+
+
+@pytest.fixture(scope="module")
+def planned_tiny(tmp_path_factory):
+    """A scratch copy whose tiny outputs all exist and are up to date, without running a job: every
+    output of the dry run created empty, then ``--touch`` in the DAG's order. Cheap, and enough to
+    see what an edit replans through modified inputs (the params and code triggers need the
+    metadata of real runs: the tests on ``tiny_run`` above cover those)."""
+    work = copy_workflow(tmp_path_factory.mktemp("planned") / "repo")
+    dry = snakemake(work, "-n", *TINY)
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    for out in {o.strip() for o in _planned_outputs(dry.stdout)}:
+        (work / out).parent.mkdir(parents=True, exist_ok=True)
+        (work / out).touch()
+    touched = snakemake(work, "--cores", "1", "--touch", *TINY)
+    assert touched.returncode == 0, touched.stderr[-3000:]
+    return work
+
+
+def _replanned(work, *args) -> list[str]:
+    result = snakemake(work, "-n", *TINY, *args)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return [o.strip() for o in _planned_outputs(result.stdout)]
+
+
+def _edit(path, text: str) -> tuple[str, os.stat_result]:
+    """Write ``text`` to ``path``; returns what to hand :func:`_restore` (content and times as they were)."""
+    before = path.read_text(), path.stat()
+    path.write_text(text)
+    return before
+
+
+def _restore(path, before: tuple[str, os.stat_result]) -> None:
+    """Put back a file's content and modification time: nothing is newer than the outputs again."""
+    path.write_text(before[0])
+    os.utime(path, ns=(before[1].st_atime_ns, before[1].st_mtime_ns))
+
+
+def test_a_comment_in_a_config_module_replans_no_run(planned_tiny):
+    """A paper's config module holds the checks the workflow runs when it parses; no run job executes
+    it, so a comment in every paper's config module replans no run: no job at all except, for fairness,
+    the tables and claims that read a constant of its config module (the paper's W)."""
+    paths = [planned_tiny / "src" / "causal_bandits" / "papers" / p / "config.py" for p in PAPERS]
+    saved = [_edit(p, p.read_text() + "\n# a comment\n") for p in paths]
+    try:
+        planned = _replanned(planned_tiny)
+    finally:
+        for path, before in zip(paths, saved):
+            _restore(path, before)
+    assert not [o for o in planned if o.startswith("results/runs/") or "/instances/" in o], planned
+    assert not [o for o in planned if o.split("/")[1] in ("nonmanip", "bounds", "cpe", "unknown_graph")], planned
+
+
+def test_adding_an_algorithm_plans_only_its_runs(planned_tiny, tmp_path):
+    """The worked example (examples/add_an_algorithm: one new module, one registry line, an overlay
+    naming it) plans ε-greedy's runs and the artefacts that show them; no run of the paper's
+    algorithms, no instance or catalogue, and no POMIS+ run (ε-greedy has no z² version)."""
+    example = planned_tiny / "examples" / "add_an_algorithm"
+    module = planned_tiny / "src" / "causal_bandits" / "bandits" / "epsilon_greedy.py"
+    registry = planned_tiny / "src" / "causal_bandits" / "papers" / "nonmanip" / "algorithms.py"
+    overlay = tmp_path / "overlay.yaml"  # the example's overlay, with the tiny config's solvers
+    overlay.write_text("nonmanip:\n  algorithms: [TS, EPSGREEDY]\n")
+    head, _, tail = registry.read_text().rpartition("\n)\n")
+    saved = _edit(registry, head + "\n" + (example / "registry_line.txt").read_text() + ")\n" + tail)
+    try:
+        module.write_text((example / "epsilon_greedy.py").read_text())
+        planned = _replanned(planned_tiny, str(overlay))
+    finally:
+        _restore(registry, saved)
+        module.unlink()
+    runs = [o for o in planned if o.startswith("results/runs/")]
+    assert runs and all(re.match(r"results/runs/nonmanip/[^/]+/(BF|MIS|POMIS)/EPSGREEDY/chunk-\d+", o) for o in runs), runs
+    assert {"figures/nonmanip/table1.md", "figures/nonmanip/figure5.pdf", "results/claims/nonmanip.json"} <= set(planned)
+    assert not [o for o in planned if "/instances/" in o or "/catalogue/" in o or "/arm_sets/" in o]

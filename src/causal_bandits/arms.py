@@ -69,15 +69,17 @@ class Arms:
     def policy(self, algorithm: str, **pomis_plus: Any):
         """A fresh solver of the registry (``TS``, ``KLUCB``, ...) for these arms; for POMIS+ its z² version
         built from the diagram's expression catalogue, with the z² settings ``pomis_plus`` (bootstrap, ...)."""
+        from causal_bandits.algorithms import played
         from causal_bandits.papers.nonmanip import plays_pomis_plus
-        from causal_bandits.papers.nonmanip.runs import policy
+        from causal_bandits.papers.nonmanip.runs import solver
 
         catalogue = None
         if plays_pomis_plus(self.strategy):
             from causal_bandits.papers.nonmanip.catalogue import catalogue_document
 
             catalogue = catalogue_document(self.instance)
-        return policy(self.instance, self.strategy, algorithm, catalogue, pomis_plus)
+        path = played("nonmanip", algorithm, z2=plays_pomis_plus(self.strategy)).path
+        return solver(path, self.instance, self.strategy, catalogue, pomis_plus)
 
 
 def arms_for(diagram: CausalDiagram | Mapping[str, Any], scm: Any, strategy: str | Sequence[Mapping[str, int]], *,

@@ -22,6 +22,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from causal_bandits import algorithms
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers import PAPERS
 
@@ -39,6 +40,10 @@ def _message(error: jsonschema.ValidationError) -> str:
         keys = ", ".join(repr(k) for k in extra)
         allowed = ", ".join(sorted(error.schema.get("properties", {}))) or "none"
         return f"unknown config key {keys} under {where}; allowed keys are: {allowed}"
+    if error.validator == "enum" and "x-algorithms" in error.schema:
+        paper = error.schema["x-algorithms"]
+        return (f"config {where} = {error.instance!r} is not a registered algorithm of {paper}; use one of "
+                f"{', '.join(error.schema['enum'])}, or register it in causal_bandits/papers/{paper}/algorithms.py")
     if error.validator in ("minimum", "maximum", "minItems", "uniqueItems", "enum", "type", "oneOf"):
         hint = error.schema.get("description", "")
         return f"config {where} = {error.instance!r} is invalid: {error.message}" + (
@@ -70,11 +75,26 @@ def _load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+def _registered(node: Any) -> None:
+    """Fill in the enum of every schema node marked ``x-algorithms: <paper>``: the paper's registered
+    algorithms (causal_bandits.algorithms), so no schema lists them."""
+    if isinstance(node, dict):
+        if "x-algorithms" in node:
+            node["enum"] = algorithms.solvers(node["x-algorithms"])
+        for value in node.values():
+            _registered(value)
+    elif isinstance(node, list):
+        for value in node:
+            _registered(value)
+
+
 def load_schema() -> dict[str, Any]:
-    """The shared schema with each registered paper's section schema plugged in."""
+    """The shared schema with each registered paper's section schema plugged in (algorithm enums from
+    the papers' registries)."""
     schema = _load_yaml(SCHEMA.read_text())
     for paper in PAPERS:
         schema["properties"][paper] = _load_yaml((files("causal_bandits.papers") / paper / "config.schema.yaml").read_text())
+    _registered(schema)
     from causal_bandits.experiments.config import schema as experiments_schema  # researchers' own studies
 
     pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]

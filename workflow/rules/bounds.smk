@@ -184,7 +184,7 @@ rule bounds_run:
     wildcard_constraints:
         experiment="online|appendix",
         strategy="|".join(map(re.escape, BOUNDS_STRATEGIES)),
-        algorithm="|".join(BOUNDS_ALGORITHMS),
+        algorithm=cb_algorithms.pattern(BOUNDS_ALGORITHMS),
         chunk=r"\d+",
     input:
         unpack(bounds_run_inputs),

@@ -3,6 +3,7 @@ import sys
 
 import importlib
 
+from causal_bandits import algorithms as cb_algorithms
 from causal_bandits import artefacts as cb_artefacts
 from causal_bandits import config as cb_config
 from causal_bandits.papers import PAPERS as REGISTERED
@@ -38,18 +39,19 @@ def run_path(paper, root="results/runs"):
     return f"{root}/{paper}/{{experiment}}/{{strategy}}/{{algorithm}}/chunk-{{chunk}}{suffix}"
 
 
-def run_sources(paper, key=lambda name: name):
+def run_sources(paper, entry=None):
     """Input function of a paper's run rule: the library files a job of ``{algorithm}`` executes.
 
     Found one way for every paper (causal_bandits.sources): the paper's run module plus the module
-    of the algorithm's policy class in its ``ALGORITHMS`` registry (``key`` maps an algorithm name
-    to its registry key). Editing one algorithm reruns only its runs.
+    of the algorithm's policy class, from its entry in the paper's registry (causal_bandits.algorithms;
+    ``entry(wildcards)``, by default the entry named by the ``algorithm`` wildcard). Editing one
+    algorithm reruns only its runs.
     """
     run_module = f"causal_bandits.papers.{paper}.runs"
+    entry = entry or (lambda wildcards: cb_algorithms.registry(paper)[wildcards.algorithm])
 
-    def inputs(wildcards):  # imports the run module only when a run job is planned
-        algorithm = importlib.import_module(run_module).ALGORITHMS[key(wildcards.algorithm)].rpartition(".")[0]
-        return [f"src/{path}" for path in module_files(run_module, algorithm)]
+    def inputs(wildcards):
+        return [f"src/{path}" for path in module_files(run_module, entry(wildcards).path.rpartition(".")[0])]
 
     return inputs
 

@@ -17,7 +17,7 @@ TARGETS["cpe"] = [
 CPE_WILDCARDS = {
     "experiment": "|".join(sorted({cpe_design.run_key(e, c) for e, c in CPE_KEYS})) or "none",
     "strategy": "|".join(sorted({j.strategy for j in CPE_JOBS})) or "none",
-    "algorithm": "|".join(sorted({j.algorithm for j in CPE_JOBS})) or "none",
+    "algorithm": cb_algorithms.pattern(sorted({j.algorithm for j in CPE_JOBS})) or "none",
     "chunk": r"\d+",
 }
 

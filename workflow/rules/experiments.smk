@@ -3,10 +3,9 @@
 # a summary in the report without verdicts. Included by the Snakefile only when the config has the
 # section. The instance, catalogue, run and aggregate stages are nonmanip's (Lee & Bareinboim,
 # AAAI-19), parameterised: streams keyed ("experiments", name, seed, purpose).
-from causal_bandits.experiments import algorithms as cb_algorithms
+from causal_bandits.experiments import algorithms as cb_experiment_algorithms
 from causal_bandits.experiments import config as cb_experiments_config
 from causal_bandits.papers.nonmanip import plays_pomis_plus
-from causal_bandits.papers.nonmanip.runs import policy_name
 
 EXPERIMENTS = config["experiments"]
 try:
@@ -72,7 +71,7 @@ rule experiments_catalogue:
 
 def experiments_run_inputs(wildcards):
     """The instance, POMIS+'s catalogue, and the library files a run of ``{algorithm}`` executes."""
-    path = cb_algorithms.resolve(policy_name(wildcards.strategy, wildcards.algorithm))
+    path = cb_experiment_algorithms.policy_path(wildcards.algorithm, wildcards.strategy)
     code = [f"src/{p}" for p in module_files("causal_bandits.papers.nonmanip.runs", path.rpartition(".")[0])]
     out = {"instance": f"results/experiments/{wildcards.experiment}/instance.json", "code": code}
     if plays_pomis_plus(wildcards.strategy):
@@ -103,6 +102,7 @@ rule experiments_run:
         seeds=lambda wc: experiments_run_params(wc)["seeds"],
         horizon=lambda wc: experiments_run_params(wc)["horizon"],
         pomis_plus=lambda wc: experiments_run_params(wc)["pomis_plus"],
+        policy=lambda wc: cb_experiment_algorithms.policy_path(wc.algorithm, wc.strategy),
         record_points=config["record_points"],
     resources:
         # as nonmanip's runs: POMIS+'s bootstrap keeps B replicates of every seed's data as leaf counts (int32)

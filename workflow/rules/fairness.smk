@@ -232,7 +232,7 @@ rule fairness_run:
     """One seed chunk of one algorithm on one experiment, all its seeds vectorised."""
     input:
         instance="results/fairness/instances/{experiment}.json",
-        code=run_sources("fairness", fair_algorithm_key),
+        code=run_sources("fairness", lambda wc: cb_algorithms.registry("fairness")[fair_algorithm_key(wc.algorithm)]),
     output:
         trace=run_path("fairness"),
         summary=summary_path(run_path("fairness")),

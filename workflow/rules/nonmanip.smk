@@ -2,7 +2,7 @@
 # Table 1, Figure 5, claims.
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import robustness as nonmanip_robustness
-from causal_bandits.papers.nonmanip.runs import policy_name, pomis_plus_settings, spot_check
+from causal_bandits.papers.nonmanip.runs import pomis_plus_settings, spot_check
 
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
@@ -17,6 +17,19 @@ NONMANIP_ROBUST_CHUNKS = chunk_seeds(NONMANIP_ROBUST["n_seeds"], config["seeds_p
 NONMANIP_SPOT = spot_check(NONMANIP)
 NONMANIP_SPOT_CHUNKS = chunk_seeds(NONMANIP_SPOT[1], config["seeds_per_job"]) if NONMANIP_SPOT else []
 NONMANIP_POMIS_PLUS = [POMIS_PLUS, *([NONMANIP_SPOT[0]] if NONMANIP_SPOT else [])]
+# The solvers (causal_bandits/papers/nonmanip/algorithms.py): POMIS+ runs only those with a z² version.
+NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")
+NONMANIP_Z2 = [a for a in NONMANIP_SOLVERS if cb_algorithms.registry("nonmanip")[a].z2]
+
+
+def nonmanip_plays(strategy, algorithm):
+    """Whether a configured solver plays a strategy: POMIS+ (and its spot check) only with a z² version."""
+    return algorithm in NONMANIP_Z2 or strategy not in NONMANIP_POMIS_PLUS
+
+
+def nonmanip_policy(wildcards):
+    """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
+    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy in NONMANIP_POMIS_PLUS)
 
 
 def nonmanip_chunks(experiment, strategy):
@@ -61,7 +74,7 @@ NONMANIP_WILDCARDS = {
     "experiment": "|".join(NONMANIP_PANELS + NONMANIP_ROBUST_NAMES),  # panels and robustness instances
     "robust": "|".join(NONMANIP_ROBUST_NAMES) or "^$",
     "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
-    "algorithm": "TS|KLUCB",
+    "algorithm": cb_algorithms.pattern(NONMANIP_SOLVERS),
     "chunk": r"\d+",
 }
 
@@ -133,7 +146,7 @@ rule nonmanip_run:
         chunk=NONMANIP_WILDCARDS["chunk"],
     input:
         instance="results/nonmanip/instances/{experiment}.json",
-        code=run_sources("nonmanip"),
+        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=run_path("nonmanip"),
         summary=summary_path(run_path("nonmanip")),
@@ -142,6 +155,7 @@ rule nonmanip_run:
         horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
         record_points=config["record_points"],
         panel=lambda wc: nonmanip_run_params(wc)["panel"],
+        policy=lambda wc: nonmanip_policy(wc).path,
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     log:
@@ -158,12 +172,12 @@ rule nonmanip_run_pomisplus:
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
         strategy="|".join(NONMANIP_POMIS_PLUS),
-        algorithm=NONMANIP_WILDCARDS["algorithm"],
+        algorithm=cb_algorithms.pattern(NONMANIP_Z2) or "^$",
         chunk=NONMANIP_WILDCARDS["chunk"],
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
-        code=run_sources("nonmanip", key=lambda algorithm: policy_name(POMIS_PLUS, algorithm)),
+        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=run_path("nonmanip"),
         summary=summary_path(run_path("nonmanip")),
@@ -172,6 +186,7 @@ rule nonmanip_run_pomisplus:
         horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
         record_points=config["record_points"],
         panel=lambda wc: nonmanip_run_params(wc)["panel"],
+        policy=lambda wc: nonmanip_policy(wc).path,
         pomis_plus=lambda wc: pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
     resources:
         # the bootstrap keeps B replicates of every seed's data as leaf counts (int32)
@@ -195,6 +210,7 @@ def nonmanip_run_files(wildcards):
         )
         for s in NONMANIP["strategies"]
         for a in NONMANIP["algorithms"]
+        if nonmanip_plays(s, a)
     }
 
 
@@ -226,6 +242,7 @@ def nonmanip_spot_check_summaries(wildcards):
                               for k in chunks]
         for p in NONMANIP_PANELS
         for a in NONMANIP["algorithms"]
+        if a in NONMANIP_Z2
         for s, chunks in ((POMIS_PLUS, main), (strategy, range(len(NONMANIP_SPOT_CHUNKS))))
     }
 
@@ -348,6 +365,7 @@ def nonmanip_robustness_summaries(wildcards):
         for e in NONMANIP_ROBUST_NAMES
         for s in NONMANIP["strategies"]
         for a in NONMANIP["algorithms"]
+        if nonmanip_plays(s, a)
     }
 
 

@@ -1,8 +1,8 @@
 # Lu, Meisami & Tewari (NeurIPS-21): no experiments in the paper. Figure 1 from a run of CN-UCB on the
 # reconstructed tree; the validation suite V1-V6 (designed for this replication, SPEC §3.3):
 # runs -> aggregate -> tables + figures -> claims.
-from causal_bandits.papers.unknown_graph.config import ALGORITHMS_OF as UG_ALGORITHMS_OF
-from causal_bandits.papers.unknown_graph.config import cells as ug_cells
+from causal_bandits.papers.unknown_graph.cells import ALGORITHMS_OF as UG_ALGORITHMS_OF
+from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
 
 UG = config["unknown_graph"]
 UG_CELLS = ug_cells(UG)
@@ -20,7 +20,7 @@ TARGETS["unknown_graph"] = [
 UG_WILDCARDS = {
     "experiment": "|".join(UG_CELLS) or "none",
     "strategy": "default",
-    "algorithm": "CNUCB|CNUCB_literal|UCB|Oracle",
+    "algorithm": cb_algorithms.pattern(cb_algorithms.registry("unknown_graph")),
     "chunk": r"\d+",
 }
 

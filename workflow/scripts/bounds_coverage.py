@@ -3,7 +3,7 @@ import pyarrow as pa
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.bounds import config as bounds
+from causal_bandits.papers.bounds import scm as bounds
 from causal_bandits.papers.bounds import offline as bounds_offline
 
 p = snakemake.params

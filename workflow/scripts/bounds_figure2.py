@@ -1,6 +1,6 @@
 """Rule bounds_figure2: the causal graph of the SCM (Figure 2)."""
 from causal_bandits.logs import logged
-from causal_bandits.papers.bounds import config as bounds
+from causal_bandits.papers.bounds import scm as bounds
 from causal_bandits.papers.bounds import figures as bounds_figures
 
 with logged(snakemake.log[0]):

@@ -4,7 +4,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.bounds import config as bounds
+from causal_bandits.papers.bounds import scm as bounds
 from causal_bandits.papers.bounds import offline as bounds_offline
 
 p, out = snakemake.params, snakemake.output

@@ -3,7 +3,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.bounds import config as bounds
+from causal_bandits.papers.bounds import scm as bounds
 from causal_bandits.papers.bounds import tables as bounds_tables
 
 with logged(snakemake.log[0]) as log:

@@ -17,6 +17,7 @@ with logged(snakemake.log[0]) as log:
         store.read_json(snakemake.input.instance),
         strategy=wc.strategy,
         algorithm=wc.algorithm,
+        policy=p.policy,
         seeds=range(*p.seeds),
         horizon=p.horizon,
         record_points=p.record_points,

@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits.logs import logged
 from causal_bandits.papers.unknown_graph import figures
-from causal_bandits.papers.unknown_graph.config import cells
+from causal_bandits.papers.unknown_graph.cells import cells
 
 inp, out, section = snakemake.input, snakemake.output, snakemake.params.section
 with logged(snakemake.log[0]):

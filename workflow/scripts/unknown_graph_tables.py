@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.unknown_graph import tables
-from causal_bandits.papers.unknown_graph.config import cells
+from causal_bandits.papers.unknown_graph.cells import cells
 from causal_bandits.papers.unknown_graph.runs import instance
 
 inp, out, section = snakemake.input, snakemake.output, snakemake.params.section

@@ -66,14 +66,14 @@ def _check_one(name: str, experiment: Mapping[str, Any]) -> None:
                                   f"only {sorted(manipulable)}")
     known = algorithms.solvers()
     for algorithm in experiment["algorithms"]:
-        if algorithms.resolve(algorithm) is None or algorithm not in known:
+        if algorithm not in known:
             raise ConfigError(f"{where}.algorithms names {algorithm!r}, which is not a registered algorithm; use "
                               f"one of {', '.join(known)} or add yours to {algorithms.REGISTRY}")
         for strategy in strategies(experiment):
             if not algorithms.supports(algorithm, strategy):
-                raise ConfigError(f"{where}: algorithm {algorithm!r} does not support strategy {strategy!r} (no "
-                                  f"registered z2 version {algorithms.z2_version(algorithm)!r}); drop {strategy} from "
-                                  "its strategies or give the algorithm a z2 version")
+                raise ConfigError(f"{where}: algorithm {algorithm!r} does not support strategy {strategy!r} (see its "
+                                  f"entry in {algorithms.REGISTRY}); drop {strategy} from the experiment's "
+                                  "strategies, or give the algorithm a z2 version or that strategy")
 
 
 def check_config(section: Mapping[str, Any]) -> None:

@@ -159,7 +159,7 @@ def _pcb_lowest(results: Results) -> Verdict:
     agg = _main_agg(results)
     finals = {a: _final(agg, a) for a in FIGURE4}
     best = min(finals, key=lambda a: finals[a]["mean_cum_regret"])
-    ours = "; ".join(f"{FIGURE4[a]} {_regret_text(r)}" for a, r in finals.items())
+    ours = "; ".join(f"{LABELS[a]} {_regret_text(r)}" for a, r in finals.items())
     off = results["offline"]
     return holds(best == "linucb_pcb", "LinUCB-PCB lowest", ours,
                  f"{_scale_note(results)}; upper bounds exclude {off['n_excluded_by_upper_bound']}/16 cells "
@@ -181,7 +181,7 @@ def _worse_than_linucb(algorithm: str) -> Claim:
     def evaluate(results: Results) -> Verdict:
         agg = _main_agg(results)
         ours_row, base = _final(agg, algorithm), _final(agg, "linucb")
-        ours = f"{FIGURE4[algorithm]} {_regret_text(ours_row)} vs LinUCB {_regret_text(base)}"
+        ours = f"{LABELS[algorithm]} {_regret_text(ours_row)} vs LinUCB {_regret_text(base)}"
         note = f"{_scale_note(results)}; {_crossing(agg, algorithm)}"
         if int(ours_row["round"]) < PAPER_HORIZON:
             return Verdict(NOT_EVALUATED, "above LinUCB", ours,
@@ -190,7 +190,7 @@ def _worse_than_linucb(algorithm: str) -> Claim:
         return holds(ours_row["mean_cum_regret"] > base["mean_cum_regret"], "above LinUCB", ours, note)
 
     return Claim(f"{algorithm}-above-linucb", "§Online Bandit Learning, Fig. 4",
-                 f"{FIGURE4[algorithm]} has higher cumulative regret than LinUCB", evaluate)
+                 f"{LABELS[algorithm]} has higher cumulative regret than LinUCB", evaluate)
 
 
 def _alpha_sensitivity(results: Results) -> Verdict:
@@ -198,7 +198,7 @@ def _alpha_sensitivity(results: Results) -> Verdict:
     for alpha in results["config"]["online"]["sensitivity_alphas"]:
         agg = results["agg"][setting_name(alpha)]
         finals = sorted(FIGURE4, key=lambda a: _final(agg, a)["mean_cum_regret"])
-        parts.append(f"α = {alpha:g}: " + " < ".join(f"{FIGURE4[a]} {_final(agg, a)['mean_cum_regret']:.0f}"
+        parts.append(f"α = {alpha:g}: " + " < ".join(f"{LABELS[a]} {_final(agg, a)['mean_cum_regret']:.0f}"
                                                         for a in finals))
     return Verdict(NOT_SPECIFIED, "α not given", "; ".join(parts),
                    "an addition (figure4_alpha): how the Figure 4 ordering at T depends on LinUCB's α")

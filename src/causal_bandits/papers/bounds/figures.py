@@ -20,6 +20,8 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.collections import PathCollection
 
+from causal_bandits import algorithms
+from causal_bandits.algorithms import ADDITION
 from causal_bandits.papers.bounds.runs import LABELS
 from causal_bandits.plots import draw_diagram, layered_layout, new_figure, paper_style, regret_panel, save_figure
 from causal_bandits.scm.cpt import CPTModel
@@ -27,11 +29,8 @@ from causal_bandits.scm.diagram import CausalDiagram
 
 PathLike = str | os.PathLike[str]
 _SET1 = sns.color_palette("Set1", 9)
-COLOURS = {
-    "linucb_pcb": _SET1[0], "linucb": _SET1[1], "linucb_biased": _SET1[2], "linucb_cp": _SET1[3],
-    "ucb_pcb": _SET1[0], "ucb": _SET1[1], "oam_pcb": _SET1[4], "oam": _SET1[6],
-}
-ADDITION = "addition, not in the paper"
+#: Each algorithm's colour: its registry entry's index in "Set1" (causal_bandits/papers/bounds/algorithms.py).
+COLOURS = {k: _SET1[e.style["set1"]] for k, e in algorithms.registry("bounds").items()}
 #: Figure 2's layout (the paper's drawing: users left, items, intermediate, outcome right).
 FIGURE2_POS = {"U1": (0.0, 0.6), "U2": (0.0, -0.6), "X1": (1.0, 0.6), "X2": (1.0, -0.6), "C1": (2.0, 1.3),
                "I1": (2.0, 0.3), "S": (3.0, 0.3), "Y": (3.0, -0.6)}

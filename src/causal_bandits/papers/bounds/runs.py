@@ -15,23 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from causal_bandits import runs
+from causal_bandits import algorithms, runs
 from causal_bandits.bandits.engine import Run, Streams, linear_grid, simulate
 from causal_bandits.bandits.environments import BernoulliArms, ContextualBernoulli
 from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.papers.bounds import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.bounds.features import feature_map
 from causal_bandits.scm.cpt import config_index
 
 PAPER = "bounds"
-#: Figure 4's algorithms, legend spelled as in the paper, in legend order.
-FIGURE4 = {"linucb_pcb": "LinUCB-PCB", "linucb": "LinUCB", "linucb_biased": "LinUCB_Biased", "linucb_cp": "LinUCB_CP"}
-#: The appendix algorithms (not in any experiment of the paper) and their non-causal counterparts.
-APPENDIX = {"ucb_pcb": "UCB-PCB", "ucb": "UCB", "oam_pcb": "OAM-PCB", "oam": "OAM"}
-LABELS = {**FIGURE4, **APPENDIX}
-#: The policy class behind each algorithm name.
-ALGORITHMS = {**{name: "causal_bandits.bandits.linucb.LinUCB" for name in FIGURE4},
-              **{name: "causal_bandits.bandits.ucb_pcb.UCBPCB" for name in ("ucb", "ucb_pcb")},
-              **{name: "causal_bandits.bandits.oam_pcb.OAMPCB" for name in ("oam", "oam_pcb")}}
+#: Figure 4's algorithms in legend order, and the appendix algorithms (not in any experiment of the
+#: paper) with their non-causal counterparts: keys of the registry (causal_bandits/papers/bounds/algorithms.py).
+FIGURE4 = ("linucb_pcb", "linucb", "linucb_biased", "linucb_cp")
+APPENDIX = ("ucb_pcb", "ucb", "oam_pcb", "oam")
+#: Every algorithm's label, as the paper spells it.
+LABELS = algorithms.labels(PAPER)
 
 
 def setting_name(alpha: float) -> str:
@@ -72,7 +70,7 @@ def contextual_policy(name: str, estimates: Mapping[str, Any], online: Mapping[s
     n_c, n_x = int(np.log2(n_ctx)), int(np.log2(n_arms))
     if name.startswith("oam"):
         bounds = {"lower": grid(estimates, "bce_lb"), "upper": grid(estimates, "bce_ub")} if name == "oam_pcb" else {}
-        return runs.policy_class(ALGORITHMS[name])(feature_map(appendix["oam_features"], n_c, n_x), horizon, lam=online["lambda"],
+        return runs.policy_class(algorithms.registry(PAPER)[name].path)(feature_map(appendix["oam_features"], n_c, n_x), horizon, lam=online["lambda"],
                       c=appendix["oam_c"], **bounds)
     kw = {"alpha": alpha, "lam": online["lambda"]}
     features = feature_map(online["features"], n_c, n_x)
@@ -81,7 +79,7 @@ def contextual_policy(name: str, estimates: Mapping[str, Any], online: Mapping[s
     elif name in ("linucb_biased", "linucb_cp"):
         kw["warm_rewards"] = grid(estimates, name.removeprefix("linucb_"))
         kw["warm_counts"] = warm_counts(estimates, online["warm_start_weight"])
-    return runs.policy_class(ALGORITHMS[name])(features, **kw)
+    return runs.policy_class(algorithms.registry(PAPER)[name].path)(features, **kw)
 
 
 def job(name: str, *, exact: Mapping[str, Any], estimates: Mapping[str, Any], noncontextual: Mapping[str, Any],
@@ -93,7 +91,7 @@ def job(name: str, *, exact: Mapping[str, Any], estimates: Mapping[str, Any], no
     """
     if name in ("ucb", "ucb_pcb"):
         bounds = (noncontextual["lower"], noncontextual["upper"]) if name == "ucb_pcb" else ()
-        return runs.policy_class(ALGORITHMS[name])(horizon, *bounds), BernoulliArms(np.asarray(noncontextual["means"], dtype=float)), "noncontextual"
+        return runs.policy_class(algorithms.registry(PAPER)[name].path)(horizon, *bounds), BernoulliArms(np.asarray(noncontextual["means"], dtype=float)), "noncontextual"
     env = ContextualBernoulli(np.asarray(exact["p_context"]), np.asarray(exact["mu"]), contexts)
     return contextual_policy(name, estimates, online, alpha, appendix, horizon), env, "online"
 

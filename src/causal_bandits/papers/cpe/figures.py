@@ -16,10 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from causal_bandits import algorithms
+from causal_bandits.papers.cpe import PAPER
+from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.plots import new_figure, paper_style, save_figure
 
-PALETTE = {"CCPE-General": "#1b9e77", "CCPE-BGLM": "#7570b3", "naive": "#e7298a", "LUCB": "#d95f02",
-           "LUCB1": "#a6761d", "SE": "#666666", "PB": "#e6ab02"}
+#: Each algorithm's colour, from its registry entry (causal_bandits/papers/cpe/algorithms.py).
+PALETTE = {k: e.style["color"] for k, e in algorithms.registry(PAPER).items() if "color" in e.style}
 TERM = {"CCPE-General": "H_m", "naive": "H_m", "CCPE-BGLM": "H_m_L"}  # else H
 DESIGNED = "[designed for this replication; not in the paper]"
 
@@ -36,7 +39,10 @@ def log_scale(ax, axis: str, values) -> None:
 
 
 def label(algorithm: str, strategy: str) -> str:
-    return algorithm if strategy == "practical" else f"{algorithm} ({strategy})"
+    """An algorithm's legend entry (its registry label, an addition marked) and its profile unless practical."""
+    entry = algorithms.registry(PAPER).get(algorithm)
+    name = entry.display if entry else algorithm
+    return name if strategy == "practical" else f"{name} ({strategy})"
 
 
 def x_values(frame: pd.DataFrame, name: str) -> pd.Series:

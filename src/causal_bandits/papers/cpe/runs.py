@@ -13,29 +13,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from causal_bandits import runs
+from causal_bandits import algorithms, runs
 from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.cpe.design import Job
 from causal_bandits.papers.cpe.environment import CPEEnvironment
 from causal_bandits.papers.cpe.instance import CPEInstance
 from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, StoppingDiagnostics, checkpoints
 
 PAPER = "cpe"
-#: Algorithms by their names in configs and paths -> policy classes (dotted paths).
-ALGORITHMS = {
-    "CCPE-General": "causal_bandits.bandits.ccpe_general.CCPEGeneral",
-    "CCPE-BGLM": "causal_bandits.bandits.ccpe_bglm.CCPEBGLM",
-    "naive": "causal_bandits.bandits.ccpe_naive.NaiveCCPE",
-    "LUCB": "causal_bandits.bandits.lucb.LUCB",
-    "LUCB1": "causal_bandits.bandits.lucb.LUCB",
-    "SE": "causal_bandits.bandits.successive_elimination.SuccessiveElimination",
-    "PB": "causal_bandits.bandits.parallel_bandit.ParallelBandit",
-}
-
-
 def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
     """The job's policy on ``instance``."""
-    cls = runs.policy_class(ALGORITHMS[job.algorithm])
+    cls = runs.policy_class(algorithms.registry(PAPER)[job.algorithm].path)
     if job.algorithm == "PB":
         return cls(instance.policy_arms(), budget=job.budget)
     settings: dict[str, Any] = {"delta": delta, "epsilon": epsilon, "profile": job.profile}

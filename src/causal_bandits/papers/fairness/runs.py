@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from causal_bandits import runs
+from causal_bandits.algorithms import labels, pattern, registry
+from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.bandits.audit import FairnessAuditor, tau_column
 from causal_bandits.bandits.causal_environment import CausalEnvironment
 from causal_bandits.bandits.cells import CellModel
@@ -27,12 +29,10 @@ from causal_bandits.bandits.recorders import RegretTrace
 PAPER = "fairness"
 STRATEGY = "default"  # no arm sets or settings: every run path is <experiment>/default/<algorithm>
 EXPERIMENTS = ("email", "adult_video")
-ALGORITHM_PATTERN = r"ucb|cucb|ducb|fairlinucb|fucb_tau[0-9.]+"
-LABELS = {"ucb": "UCB", "cucb": "C-UCB", "ducb": "D-UCB", "fucb": "F-UCB", "fairlinucb": "Fair-LinUCB"}
-#: The policy class behind each algorithm key (F-UCB's runs, one per tau, share the key ``fucb``).
-ALGORITHMS = {"ucb": "causal_bandits.bandits.ucb.UCB", "cucb": "causal_bandits.bandits.cucb.CUCB",
-              "ducb": "causal_bandits.bandits.ducb.DUCB", "fucb": "causal_bandits.bandits.fucb.FUCB",
-              "fairlinucb": "causal_bandits.bandits.fair_linucb.FairLinUCB"}
+#: Every algorithm's label, from the registry (causal_bandits/papers/fairness/algorithms.py).
+LABELS = labels(PAPER)
+#: Run-path names of the registered algorithms: F-UCB's runs, one per tau, share the key ``fucb``.
+ALGORITHM_PATTERN = "|".join(r"fucb_tau[0-9.]+" if k == "fucb" else pattern([k]) for k in registry(PAPER))
 
 
 def algorithm_key(name: str) -> str:
@@ -75,9 +75,9 @@ def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, An
     n_ctx, n_arms = len(instance["contexts"]), len(instance["arms"])
     tau = algorithm_tau(name)
     key = algorithm_key(name)
-    if key not in ALGORITHMS:
+    if key not in registry(PAPER):
         raise ValueError(f"unknown algorithm {name!r} for {experiment}")
-    policy = runs.policy_class(ALGORITHMS[key])
+    policy = runs.policy_class(registry(PAPER)[key].path)
     if key == "ucb":
         return policy(n_arms, n_ctx, per_context=config["ucb"]["per_context"])
     if key in ("cucb", "ducb"):

@@ -8,17 +8,18 @@ from typing import Any
 
 import numpy as np
 
+from causal_bandits import algorithms
 from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict, fmt, holds, within
-from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip.experiments import STRATEGIES
 from causal_bandits.papers.nonmanip.graphs import CASES
 from causal_bandits.papers.nonmanip.tables import (
-    ALGORITHM_LABELS,
     ORDERINGS,
     REDUCTIONS,
     SPOT_CHECK,
     TABLE1,
     final_row,
+    label,
     pomis_plus_note,
     robustness_shares,
 )
@@ -118,7 +119,7 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
         return Verdict(verdict.status, verdict.paper, verdict.ours, note)
 
     return Claim(f"table1-{algorithm}-{strategy}-{panel}", "Table 1",
-                 f"{ALGORITHM_LABELS[algorithm]} {strategy}, {panel}: mean cumulative regret at T = 10,000",
+                 f"{label(algorithm)} {strategy}, {panel}: mean cumulative regret at T = 10,000",
                  evaluate)
 
 
@@ -147,7 +148,7 @@ def _ordering_claim(panel: str, algorithm: str) -> Claim:
         return holds(ok, "POMIS ≤ MIS ≤ BF", "; ".join(parts), note)
 
     return Claim(f"order-{panel}-{algorithm}", "§5, Fig. 5 / Table 1",
-                 f"{ALGORITHM_LABELS[algorithm]} on {panel}: regret at T ordered POMIS ≤ MIS ≤ BF", evaluate)
+                 f"{label(algorithm)} on {panel}: regret at T ordered POMIS ≤ MIS ≤ BF", evaluate)
 
 
 def _ts_beats_klucb_claim(panel: str) -> Claim:
@@ -200,7 +201,7 @@ def _pomis_plus_claim(panel: str, algorithm: str) -> Claim:
         return holds(bool(plus["ci95_hi"] < base["ci95_lo"]), "POMIS+ < POMIS", ours, note)
 
     return Claim(f"pomis-plus-below-pomis-{panel}-{algorithm}", "§5, Table 1",
-                 f"{ALGORITHM_LABELS[algorithm]} on {panel}: POMIS+ (z² solver) has lower regret at T than POMIS",
+                 f"{label(algorithm)} on {panel}: POMIS+ (z² solver) has lower regret at T than POMIS",
                  evaluate)
 
 
@@ -221,7 +222,7 @@ def _reduction_claim(panel: str, algorithm: str, value: float) -> Claim:
         return holds(bool(abs(reduction - value) <= REDUCTION_TOL_PP), paper, ours, note)
 
     return Claim(f"reduction-{panel}-{algorithm}", "§5",
-                 f"{ALGORITHM_LABELS[algorithm]} on {panel}: POMIS+ reduces POMIS's regret at T = 10,000 by "
+                 f"{label(algorithm)} on {panel}: POMIS+ reduces POMIS's regret at T = 10,000 by "
                  f"{value:.1f} %", evaluate)
 
 
@@ -248,12 +249,13 @@ def _refresh_claim() -> Claim:
     def evaluate(results) -> Verdict:
         table = results["table1"]
         rows = table[table.strategy == SPOT_CHECK] if "paired_difference" in table else table.iloc[:0]
+        rows = rows[rows.algorithm.isin(algorithms.own(PAPER))]
         if rows.empty:
             return Verdict(NOT_EVALUATED, paper, "–", "the spot check was not run (nonmanip.pomis_plus.spot_check)")
         z = NormalDist().inv_cdf(1 - 0.025 / len(rows))
-        beyond = [f"{r.panel} {ALGORITHM_LABELS[r.algorithm]}" for r in rows.itertuples()
+        beyond = [f"{r.panel} {label(r.algorithm)}" for r in rows.itertuples()
                   if abs(r.paired_difference) > z * r.paired_ci95_halfwidth / 1.96]
-        ours = "; ".join(f"{r.panel} {ALGORITHM_LABELS[r.algorithm]}: {r.main_refresh} {r.main_mean_cr_T:.1f} vs "
+        ours = "; ".join(f"{r.panel} {label(r.algorithm)}: {r.main_refresh} {r.main_mean_cr_T:.1f} vs "
                          f"{r.refresh} {r.mean_cr_T:.1f}, difference {r.paired_difference:+.1f} ± "
                          f"{r.paired_ci95_halfwidth:.1f}" for r in rows.itertuples())
         n, horizon, main = int(rows.n_seeds.min()), int(rows.horizon.min()), rows.iloc[0].main_refresh
@@ -297,8 +299,8 @@ def _robustness_claim(ordering: str) -> Claim:
         if table is None:
             return Verdict(NOT_EVALUATED, "holds on the paper's SCMs", "–", "the robustness experiment was not run")
         shares = robustness_shares(table)
-        shares = shares[shares.ordering == ordering]
-        ours = "; ".join(f"{r.family} {ALGORITHM_LABELS[r.algorithm]}: holds {r.holds}/{r.instances}, contradicted "
+        shares = shares[(shares.ordering == ordering) & shares.algorithm.isin(algorithms.own(PAPER))]
+        ours = "; ".join(f"{r.family} {label(r.algorithm)}: holds {r.holds}/{r.instances}, contradicted "
                          f"{r.contradicted}" for r in shares.itertuples())
         n = int(table["n_seeds"].min()) if len(table) else 0
         return Verdict(NOT_SPECIFIED, "holds on the paper's SCMs", ours or "–",
@@ -310,7 +312,8 @@ def _robustness_claim(ordering: str) -> Claim:
 
 def _identical_runs_claim(panel: str) -> Claim:
     def evaluate(results) -> Verdict:
-        same = results["identical_runs"].get(panel, {})
+        own = algorithms.own(PAPER)
+        same = {k: v for k, v in results["identical_runs"].get(panel, {}).items() if k.rpartition("/")[2] in own}
         ok = bool(same) and all(same.values())
         text = "; ".join(f"{k}: {'identical' if v else 'DIFFERENT'}" for k, v in same.items())
         return holds(ok, "identical curves", text, "compared bit for bit over all seeds and recorded rounds")
@@ -331,12 +334,12 @@ def claims(panels: Mapping[str, Any]) -> list[Claim]:
     for panel, instance in panels.items():
         if instance["identical"]:
             out.append(_identical_runs_claim(panel))
-        for algorithm in ALGORITHM_LABELS:
+        for algorithm in algorithms.own(PAPER):  # the paper's solvers only: an addition makes no claim
             out.append(_ordering_claim(panel, algorithm))
         out.append(_ts_beats_klucb_claim(panel))
         if panel in EXPRESSIONS_STATED:
             out.append(_expressions_claim(panel, *EXPRESSIONS_STATED[panel]))
-        for algorithm in ALGORITHM_LABELS:
+        for algorithm in algorithms.own(PAPER):
             out.append(_pomis_plus_claim(panel, algorithm))
             if (algorithm, panel) in REDUCTIONS:
                 out.append(_reduction_claim(panel, algorithm, REDUCTIONS[(algorithm, panel)]))

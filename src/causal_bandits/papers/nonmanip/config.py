@@ -1,29 +1,27 @@
 """Lee & Bareinboim (AAAI-19): the config checks a schema cannot make (diagrams, SCM parameters, the
-refresh spot check against the main POMIS+ run)."""
+registered algorithms, the refresh spot check against the main POMIS+ run).
+
+Only the workflow's parsing runs these checks; no job imports this module, so editing it replans no job.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from causal_bandits import algorithms
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.errors import CausalBanditsError, ConfigError
-from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
-from causal_bandits.scm.diagram import CausalDiagram
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
-
-
-def panel_diagram(panel: Mapping[str, Any]) -> tuple[CausalDiagram, str]:
-    """(diagram, reward) of a panel: a paper graph by name or an inline diagram."""
-    graph = panel["graph"]
-    if isinstance(graph, str):
-        return GRAPHS[graph], REWARD
-    diagram = CausalDiagram(graph["nodes"], graph.get("directed", ()), graph.get("bidirected", ()))
-    return diagram, graph["reward"]
 
 
 def check_config(config: Mapping[str, Any]) -> None:
     """Semantic checks the schema cannot make; raises a one-line CausalBanditsError."""
+    # POMIS+ is no arm set of its own: it runs the solvers that declare a z² version (the rest skip it).
+    algorithms.check("nonmanip", config.get("algorithms", ()), [s for s in config.get("strategies", ()) if s != POMIS_PLUS],
+                     where="nonmanip.algorithms")
     for name, panel in config["panels"].items():
         try:
             diagram, reward = panel_diagram(panel)

@@ -22,8 +22,7 @@ from causal_bandits.causal.pomis import (
     pomis,
 )
 from causal_bandits.papers.nonmanip import scms
-from causal_bandits.papers.nonmanip.config import panel_diagram
-from causal_bandits.papers.nonmanip.graphs import CASES, GRAPHS, REWARD
+from causal_bandits.papers.nonmanip.graphs import CASES, GRAPHS, REWARD, panel_diagram
 
 STRATEGIES = ("BF", "MIS", "POMIS")
 

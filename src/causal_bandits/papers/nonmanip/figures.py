@@ -18,7 +18,9 @@ import seaborn as sns
 from matplotlib.axes import Axes
 
 from causal_bandits.causal.pomis import interventional_border, muct, pomis
-from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits import algorithms
+from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
+from causal_bandits.papers.nonmanip import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
 from causal_bandits.plots import (
     diagram_limits,
@@ -40,11 +42,14 @@ __all__ = ["figure1", "figure2", "figure3", "figure4", "figure5", "figure5_optim
 
 PANEL_LETTERS = "abcdefgh"
 #: Fig. 5's legend and colour order of the strategies (seaborn "Set1" in this order; the first is drawn
-#: on top) and of the solvers (TS solid, KL-UCB dashed). ``POMISplus`` is the file-safe key of POMIS+.
+#: on top) and of the solvers (registry order: causal_bandits/papers/nonmanip/algorithms.py), their
+#: labels (additions marked) and line styles (TS solid, KL-UCB dashed; a solver registered without a
+#: line style gets the next of dotted, dash-dotted, ...). ``POMISplus`` is the file-safe key of POMIS+.
 STRATEGY_ORDER = ("POMIS+", "POMIS", "MIS", "BF")
-ALGORITHM_ORDER = ("TS", "KLUCB")
-LABELS = {POMIS_PLUS: "POMIS+", "KLUCB": "KL-UCB"}
-LINESTYLES = {"TS": "-", "KLUCB": "--"}
+ALGORITHM_ORDER = tuple(algorithms.solvers(PAPER))
+LABELS = {POMIS_PLUS: "POMIS+", **{k: v for k, v in algorithms.labels(PAPER).items() if k != v and k in ALGORITHM_ORDER}}
+_SPARE_STYLES = iter([":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3))] * 10)
+LINESTYLES = {k: algorithms.registry(PAPER)[k].style.get("linestyle") or next(_SPARE_STYLES) for k in ALGORITHM_ORDER}
 
 
 def _rank(value: str) -> tuple[int, str]:
@@ -270,7 +275,8 @@ def robustness_figure(orderings: pd.DataFrame, path_pdf: PathLike, path_png: Pat
     instances (Fig. 5d-consistent graphs, random SCMs of each panel, by its key) and solver (TS solid
     marker, KL-UCB hollow), with the group's median; below 1 the paper's ordering holds."""
     families = list(dict.fromkeys(orderings["family"]))
-    groups = [(f, a) for f in families for a in ALGORITHM_ORDER]
+    shown = [a for a in ALGORITHM_ORDER if a in algorithms.own(PAPER) or a in set(orderings["algorithm"])]
+    groups = [(f, a) for f in families for a in shown]
     with paper_style():
         fig = new_figure((7.5, 2.6))
         axes = fig.subplots(1, len(ROBUSTNESS_RATIOS), squeeze=False)[0]

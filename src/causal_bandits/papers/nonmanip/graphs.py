@@ -9,6 +9,7 @@ rows are derived here. Graphs marked [R] are reconstructions (the paper only dra
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from causal_bandits.scm.diagram import CausalDiagram
@@ -89,3 +90,12 @@ CASES: list[dict[str, Any]] = [
     _case("fig5d", ("C",), [("A", "D", "E")], (81, 57, 8), False),
     _case("fig3", ("H", "W1", "W2"), [(), ("Z",)], (9, 5, 3), False),
 ]
+
+
+def panel_diagram(panel: Mapping[str, Any]) -> tuple[CausalDiagram, str]:
+    """(diagram, reward) of a panel: a paper graph by name or an inline diagram."""
+    graph = panel["graph"]
+    if isinstance(graph, str):
+        return GRAPHS[graph], REWARD
+    diagram = CausalDiagram(graph["nodes"], graph.get("directed", ()), graph.get("bidirected", ()))
+    return diagram, graph["reward"]

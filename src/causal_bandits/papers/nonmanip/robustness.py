@@ -33,8 +33,8 @@ import numpy as np
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.causal.z2id import catalogue
 from causal_bandits.errors import ConfigError
-from causal_bandits.papers.nonmanip.config import panel_diagram
 from causal_bandits.papers.nonmanip.consistent_graphs import FIG5D_FACTS, consistent_graphs
+from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.rng import generator
 from causal_bandits.scm.confounded_cpt import ConfoundedCPT
 from causal_bandits.scm.diagram import CausalDiagram

@@ -10,7 +10,9 @@ Strategies BF, MIS and POMIS play their arm sets with TS or kl-UCB. POMIS+ (file
 (AAAI-19 §5: "only POMIS+ employs z²-TS and z²-KL-UCB"), which also learns from the values of every
 variable in each pull through the panel's expression catalogue (the catalogue stage). Run paths
 keep the solver's name (``POMISplus/TS``), so Table 1 and Figure 5 pair POMIS+ with its solver as
-the paper does; :func:`policy_name` maps (strategy, solver) to the registry entry.
+the paper does; the workflow passes the policy class of the registry entry that plays (strategy,
+solver) (:func:`causal_bandits.algorithms.played`), so a run job never reads the registry and a new
+entry replans no other algorithm's runs.
 
 The refresh spot check (issue 8 item 6) is POMIS+ once more with the other bootstrap refresh
 schedule (nonmanip SPEC §2.10, §5.10) on the first seeds, stored as strategy ``POMISplus_<refresh>``
@@ -35,18 +37,6 @@ from causal_bandits.papers.nonmanip import POMIS_PLUS, plays_pomis_plus, scms, s
 from causal_bandits.scm.diagram import CausalDiagram
 
 PAPER = "nonmanip"
-#: The solvers of §5 and their z² versions (POMIS+): registry names -> policy classes (dotted paths).
-ALGORITHMS = {
-    "TS": "causal_bandits.bandits.thompson.ThompsonSampling",
-    "KLUCB": "causal_bandits.bandits.klucb.KLUCB",
-    "z2TS": "causal_bandits.bandits.z2_thompson.Z2ThompsonSampling",
-    "z2KLUCB": "causal_bandits.bandits.z2_klucb.Z2KLUCB",
-}
-
-
-def policy_name(strategy: str, algorithm: str) -> str:
-    """The registry entry of a run: ``z2TS`` for (POMISplus, TS), the solver itself otherwise."""
-    return f"z2{algorithm}" if plays_pomis_plus(strategy) else algorithm
 
 
 def spot_check(section: Mapping[str, Any]) -> tuple[str, int] | None:
@@ -81,28 +71,30 @@ def environment(instance: Mapping[str, Any], strategy: str) -> tuple[Interventio
     return InterventionArms(model, instance["reward"], arms, means, observe=plus), ids
 
 
-def policy(instance: Mapping[str, Any], strategy: str, algorithm: str, catalogue: Mapping[str, Any] | None = None,
+def solver(path: str, instance: Mapping[str, Any], strategy: str, catalogue: Mapping[str, Any] | None = None,
            pomis_plus: Mapping[str, Any] | None = None):
-    """The solver of a run, fresh: ``algorithm`` from :data:`ALGORITHMS`, or its z² version built from the
-    instance's ``catalogue`` with the ``pomis_plus`` settings for POMIS+."""
-    cls = runs.policy_class(ALGORITHMS[policy_name(strategy, algorithm)])
+    """A fresh solver: the policy class at dotted ``path``; under POMIS+ (``path`` is then a z² version,
+    :func:`causal_bandits.algorithms.played`) built from the instance's expression ``catalogue`` with the
+    ``pomis_plus`` settings."""
+    cls = runs.policy_class(path)
     if plays_pomis_plus(strategy):
         return cls.from_catalogue(catalogue, CausalDiagram.from_dict(instance["graph"]).nodes, **(pomis_plus or {}))
     return cls()
 
 
-def run_chunk(instance: Mapping[str, Any], *, strategy: str, algorithm: str, seeds: Sequence[int], horizon: int,
-              record_points: int, trace_path: str, summary_path: str, metadata: Mapping[str, str],
+def run_chunk(instance: Mapping[str, Any], *, strategy: str, algorithm: str, policy: str, seeds: Sequence[int],
+              horizon: int, record_points: int, trace_path: str, summary_path: str, metadata: Mapping[str, str],
               catalogue: Mapping[str, Any] | None = None, pomis_plus: Mapping[str, Any] | None = None,
               paper: str = PAPER) -> None:
-    """Simulate one chunk and write its trace and summary Parquet files atomically. POMIS+ (and its spot
+    """Simulate one chunk and write its trace and summary Parquet files atomically. ``policy``: the dotted
+    path of the policy class that plays (``algorithm``'s z² version under POMIS+). POMIS+ (and its spot
     check) needs the panel's ``catalogue`` document and the ``pomis_plus`` settings of the run
     (:func:`pomis_plus_settings`: bootstrap, refresh, n_min, ...). Streams are keyed by (``paper``,
     the instance's experiment); a researcher's own experiment passes ``paper="experiments"``
     (:mod:`causal_bandits.experiments`)."""
     env, ids = environment(instance, strategy)
-    solver = policy(instance, strategy, algorithm, catalogue, pomis_plus)
-    runs.run_chunk(solver, env, [RegretTrace(linear_grid(horizon, record_points))], paper=paper,
+    player = solver(policy, instance, strategy, catalogue, pomis_plus)
+    runs.run_chunk(player, env, [RegretTrace(linear_grid(horizon, record_points))], paper=paper,
                    experiment=instance["experiment"], strategy=strategy, algorithm=algorithm, seeds=seeds,
                    horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=metadata,
                    arm_ids=ids)

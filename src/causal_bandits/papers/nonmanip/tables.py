@@ -5,18 +5,19 @@ catalogues as Markdown."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from causal_bandits.papers.nonmanip import POMIS_PLUS, spot_check_strategy
+from causal_bandits import algorithms
+from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS, spot_check_strategy
+from causal_bandits.papers.nonmanip import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
 DISPLAY_ORDER = ("POMIS+", "POMIS", "MIS", "BF")  # Table 1 row order
 #: Table 1 row label -> strategy key in run paths (POMIS+ is ``POMISplus`` in file names).
 STRATEGY_KEYS = {"POMIS+": POMIS_PLUS, "POMIS": "POMIS", "MIS": "MIS", "BF": "BF"}
-ALGORITHM_LABELS = {"TS": "TS", "KLUCB": "KL-UCB"}
 #: ``strategy`` of the refresh spot check's rows in the Table 1 CSV (one per panel and solver).
 SPOT_CHECK = "POMIS+ spot check"
 
@@ -46,6 +47,31 @@ def ci95_halfwidth(x: np.ndarray) -> float:
     return float(1.96 * x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else np.nan
 
 
+def label(algorithm: str) -> str:
+    """An algorithm's name in tables and legends, from the registry (additions marked as such)."""
+    entry = algorithms.registry(PAPER).get(algorithm)
+    return entry.display if entry else algorithm
+
+
+def table_algorithms(present: Iterable[str]) -> list[str]:
+    """Table 1's solvers in registry order: the paper's own (always: the table lays out the paper's rows),
+    then the additions among ``present`` (the algorithms that ran)."""
+    present = set(present)
+    return [a for a in algorithms.solvers(PAPER) if a in algorithms.own(PAPER) or a in present]
+
+
+def ordered(keys: Iterable[str]) -> list[str]:
+    """``keys`` (algorithms) without repeats, in registry order."""
+    keys = set(keys)
+    return [a for a in algorithms.solvers(PAPER) if a in keys]
+
+
+def _display_order(algorithm: str) -> tuple[str, ...]:
+    """Table 1's rows of a solver: POMIS+ only for one with a z² version."""
+    z2 = algorithms.registry(PAPER)[algorithm].z2
+    return DISPLAY_ORDER if z2 else tuple(s for s in DISPLAY_ORDER if s != "POMIS+")
+
+
 def final_row(agg: pd.DataFrame, strategy: str, algorithm: str) -> pd.Series:
     sel = agg[(agg["strategy"] == strategy) & (agg["algorithm"] == algorithm)]
     return sel.loc[sel["round"].idxmax()]
@@ -55,10 +81,11 @@ def table1(aggs: Mapping[str, pd.DataFrame], instances: Mapping[str, Mapping[str
     """Table 1 in long format: our mean cumulative regret at T beside the paper's value; POMIS+ rows also
     hold the reduction 100 (POMIS - POMIS+) / POMIS beside the paper's (``reduction_pct``)."""
     rows = []
+    solvers = table_algorithms(a for agg in aggs.values() for a in agg["algorithm"].unique())
     for panel, agg in aggs.items():
         identical = instances[panel]["identical"]
-        for algorithm in ALGORITHM_LABELS:
-            for strategy in DISPLAY_ORDER:
+        for algorithm in solvers:
+            for strategy in _display_order(algorithm):
                 key = STRATEGY_KEYS[strategy]
                 have = ((agg["strategy"] == key) & (agg["algorithm"] == algorithm)).any()
                 row = final_row(agg, key, algorithm) if have else None
@@ -78,8 +105,9 @@ def table1(aggs: Mapping[str, pd.DataFrame], instances: Mapping[str, Mapping[str
                         "paper_reduction_pct": REDUCTIONS.get((algorithm, panel), np.nan) if strategy == "POMIS+" else np.nan,
                     }
                 )
-            plus, base = rows[-len(DISPLAY_ORDER)], rows[-len(DISPLAY_ORDER) + 1]
-            plus["reduction_pct"] = 100.0 * (base["mean_cr_T"] - plus["mean_cr_T"]) / base["mean_cr_T"]
+            if _display_order(algorithm) == DISPLAY_ORDER:
+                plus, base = rows[-len(DISPLAY_ORDER)], rows[-len(DISPLAY_ORDER) + 1]
+                plus["reduction_pct"] = 100.0 * (base["mean_cr_T"] - plus["mean_cr_T"]) / base["mean_cr_T"]
     return pd.DataFrame(rows)
 
 
@@ -136,22 +164,24 @@ def table1_markdown(table: pd.DataFrame, titles: Mapping[str, str], pomis_plus: 
         head,
         "|---" * (len(panels) + 1) + "|",
     ]
-    for algorithm, label in ALGORITHM_LABELS.items():
-        for strategy in DISPLAY_ORDER:
+    for algorithm in ordered(table.loc[table.strategy != SPOT_CHECK, "algorithm"]):
+        for strategy in _display_order(algorithm):
             cells = []
             for p in panels:
                 r = _cell(table, p, algorithm, strategy)
                 ours = f"{r.mean_cr_T:.2f} ± {r.ci95_halfwidth:.2f}" if r.shown and not np.isnan(r.mean_cr_T) else "–"
                 paper = f" [{r.paper_value:.2f}]" if not np.isnan(r.paper_value) else ""
                 cells.append(ours + paper)
-            lines.append(f"| {label} {strategy} | " + " | ".join(cells) + " |")
+            lines.append(f"| {label(algorithm)} {strategy} | " + " | ".join(cells) + " |")
+        if "POMIS+" not in _display_order(algorithm):
+            continue
         cells = []
         for p in panels:
             r = _cell(table, p, algorithm, "POMIS+")
             ours = f"{r.reduction_pct:.1f} %" if not np.isnan(r.reduction_pct) else "–"
             paper = f" [{r.paper_reduction_pct:.1f} %]" if not np.isnan(r.paper_reduction_pct) else ""
             cells.append(ours + paper)
-        lines.append(f"| {label} reduction POMIS → POMIS+ | " + " | ".join(cells) + " |")
+        lines.append(f"| {label(algorithm)} reduction POMIS → POMIS+ | " + " | ".join(cells) + " |")
     lines.append("")
     if table[table.strategy == "POMIS+"]["mean_cr_T"].isna().all():
         lines.append("POMIS+ was not run (add POMISplus to nonmanip.strategies); its cells show the paper's values only.")
@@ -177,17 +207,15 @@ def spot_check_markdown(spot: pd.DataFrame, titles: Mapping[str, str], panels: l
              f"noise, so the difference {main} − {check} is taken seed by seed: mean ± 95 % half-width; an "
              f"interval that excludes 0 means the schedule changes POMIS+'s regret beyond noise.", "",
              "| | " + " | ".join(titles.get(p, p) for p in panels) + " |", "|---" * (len(panels) + 1) + "|"]
-    for algorithm, label in ALGORITHM_LABELS.items():
+    for algorithm in ordered(spot.algorithm):
         rows = {r.panel: r for r in spot[spot.algorithm == algorithm].itertuples()}
-        if not rows:
-            continue
         for text, mean, half in ((f"POMIS+ {main}, seeds 0–{n - 1}", "main_mean_cr_T", "main_ci95_halfwidth"),
                                  (f"POMIS+ {check} (spot check)", "mean_cr_T", "ci95_halfwidth"),
                                  (f"difference {main} − {check}", "paired_difference", "paired_ci95_halfwidth")):
             signed = "+.2f" if mean == "paired_difference" else ".2f"
             cells = [f"{getattr(rows[p], mean):{signed}} ± {getattr(rows[p], half):.2f}" if p in rows else "–"
                      for p in panels]
-            lines.append(f"| {label} {text} | " + " | ".join(cells) + " |")
+            lines.append(f"| {label(algorithm)} {text} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -289,6 +317,6 @@ def robustness_markdown(shares: pd.DataFrame, graphs: Mapping[str, Any] | None, 
     lines += ["| group | solver | ordering | holds | contradicted | median ratio |", "|---|---|---|---|---|---|"]
     for r in shares.itertuples():
         group = "Fig. 5d-consistent graphs" if r.family == "graphs" else f"random SCMs of {titles.get(r.family, r.family)}"
-        lines.append(f"| {group} | {ALGORITHM_LABELS[r.algorithm]} | {r.ordering} | {r.holds}/{r.instances} | "
+        lines.append(f"| {group} | {label(r.algorithm)} | {r.ordering} | {r.holds}/{r.instances} | "
                      f"{r.contradicted}/{r.instances} | {r.median_ratio:.2f} |")
     return "\n".join(lines) + "\n"

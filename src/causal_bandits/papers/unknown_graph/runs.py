@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from causal_bandits import runs, store
+from causal_bandits import algorithms, runs, store
+from causal_bandits.papers.unknown_graph import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.bandits.engine import Streams, linear_grid, simulate
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.causal.intervention_batches import Reading
@@ -28,11 +29,9 @@ from causal_bandits.papers.unknown_graph.instance import Instance
 from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
-#: Algorithm names in run paths -> policy classes. CNUCB_literal is CN-UCB under the printed rules
-#: of Alg. 7/8 (SPEC A8); Oracle is UCB1 on the true X_R's arms.
-ALGORITHMS = {"CNUCB": "causal_bandits.bandits.cn_ucb.CNUCB", "CNUCB_literal": "causal_bandits.bandits.cn_ucb.CNUCB",
-              "UCB": "causal_bandits.bandits.ucb1.UCBPolicy", "Oracle": "causal_bandits.bandits.ucb1.UCBPolicy"}
-LABELS = {"CNUCB": "CN-UCB", "CNUCB_literal": "CN-UCB (literal Alg. 7/8)", "UCB": "UCB", "Oracle": "Oracle-UCB"}
+#: Algorithm labels from the registry (causal_bandits/papers/unknown_graph/algorithms.py). CNUCB_literal
+#: is CN-UCB under the printed rules of Alg. 7/8; Oracle is UCB1 on the true X_R's arms.
+LABELS = algorithms.labels(PAPER)
 CN_ALGORITHM = {"tree": "tree", "forest": "forest", "path_power": "general"}
 
 
@@ -62,7 +61,7 @@ def record_grid(horizon: int, points: int) -> np.ndarray:
 
 def policy_for(algorithm: str, section: Mapping[str, Any], insts: Sequence[Instance], cn_algorithm: str,
                Delta: float | None = None, eps: float | None = None):
-    cls = runs.policy_class(ALGORITHMS[algorithm])
+    cls = runs.policy_class(algorithms.registry(PAPER)[algorithm].path)
     if algorithm.startswith("CNUCB"):
         inputs = [discovery_inputs(i, section["delta"], section["c_B"], Delta, eps) for i in insts]
         return cls(inputs, algorithm=cn_algorithm, reading=reading(section, algorithm), c=section["ucb_c"],

@@ -1,0 +1,130 @@
+"""One registry entry per algorithm, for every paper: what the config, the workflow, the tables, the
+figures and the claims know of an algorithm.
+
+Each paper lists its entries in one place, ``causal_bandits/papers/<paper>/algorithms.py`` (a tuple
+``ALGORITHMS`` of :class:`Algorithm`, in the order tables and legends show them). Everything else
+reads that list: the config check (:func:`check`: a config may name only registered algorithms, with
+strategies they support), the workflow's wildcard constraints (:func:`pattern`), the run rules (the
+policy class at :attr:`Algorithm.path`, imported on demand by :func:`causal_bandits.runs.policy_class`),
+the labels and line styles of tables and figures (:attr:`Algorithm.display`, :attr:`Algorithm.style`),
+and the claims, which iterate the paper's own algorithms only (:func:`own`). An algorithm a
+researcher adds to a paper is registered with ``addition=True``: it runs beside the paper's and
+shows in its tables and figures marked "addition, not in the paper", never in its claims.
+
+This module and the registries stay light (no numpy): the workflow reads them when it parses.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from causal_bandits.errors import ConfigError
+
+#: How tables and figures mark an algorithm that is not the paper's.
+ADDITION = "addition, not in the paper"
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A registry entry.
+
+    ``key``: the name in configs and run paths; ``path``: the dotted path of its policy class
+    (imported only by the jobs that run it); ``label``: its name in tables and legends; ``style``:
+    how figures draw it (matplotlib keywords, e.g. ``{"linestyle": "--"}``; a figure gives an entry
+    without one a style of its own); ``strategies``: the strategies (arm sets) it may play, None for
+    all; ``z2``: the key of its z² version (Lee & Bareinboim, AAAI-19, Alg. 3), which plays it under
+    POMIS+, or None (then POMIS+ does not run it); ``citation``: where it comes from; ``addition``:
+    True when it is not the paper's (added by a researcher).
+    """
+
+    key: str
+    path: str
+    label: str
+    style: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    strategies: tuple[str, ...] | None = None
+    z2: str | None = None
+    citation: str = ""
+    addition: bool = False
+
+    @property
+    def display(self) -> str:
+        """The label tables and legends print: marked as an addition when it is not the paper's."""
+        return f"{self.label} ({ADDITION})" if self.addition else self.label
+
+    def supports(self, strategy: str) -> bool:
+        """Whether it may play ``strategy`` (by its own ``strategies``; POMIS+ is the paper's to decide)."""
+        return self.strategies is None or strategy in self.strategies
+
+
+def registry_module(paper: str) -> str:
+    """The module that holds a paper's registry."""
+    return f"causal_bandits.papers.{paper}.algorithms"
+
+
+@cache
+def registry(paper: str) -> dict[str, Algorithm]:
+    """A paper's entries by key, in its order; a z² key that names no entry is a bug of the registry."""
+    entries = importlib.import_module(registry_module(paper)).ALGORITHMS
+    out: dict[str, Algorithm] = {}
+    for entry in entries:
+        if entry.key in out:
+            raise ValueError(f"{registry_module(paper)} registers {entry.key!r} twice")
+        out[entry.key] = entry
+    for entry in out.values():
+        if entry.z2 is not None and entry.z2 not in out:
+            raise ValueError(f"{registry_module(paper)}: {entry.key!r} names z² version {entry.z2!r}, which is not registered")
+    return out
+
+
+def played(paper: str, key: str, *, z2: bool = False) -> Algorithm:
+    """The entry that runs when ``key`` plays: its z² version under POMIS+ (``z2``), itself otherwise."""
+    entry = registry(paper)[key]
+    if not z2:
+        return entry
+    if entry.z2 is None:
+        raise ValueError(f"{paper}: {key!r} has no z² version, so it does not play POMIS+")
+    return registry(paper)[entry.z2]
+
+
+def solvers(paper: str) -> list[str]:
+    """Keys a config may name: every entry except the z² versions (POMIS+ runs those for their solver)."""
+    entries = registry(paper)
+    variants = {e.z2 for e in entries.values() if e.z2}
+    return [k for k in entries if k not in variants]
+
+
+def own(paper: str) -> list[str]:
+    """The paper's own solvers (not additions), in registry order: what its claims iterate."""
+    return [k for k in solvers(paper) if not registry(paper)[k].addition]
+
+
+def labels(paper: str) -> dict[str, str]:
+    """Display label of every entry (additions marked)."""
+    return {k: e.display for k, e in registry(paper).items()}
+
+
+def pattern(keys: Iterable[str]) -> str:
+    """A wildcard constraint matching exactly ``keys``."""
+    return "|".join(re.escape(k) for k in keys)
+
+
+def check(paper: str, keys: Iterable[str], strategies: Iterable[str] = (), *, where: str) -> None:
+    """Raise a one-line ConfigError if config key ``where`` names an algorithm that is not a registered
+    solver of ``paper``, or one that does not support one of ``strategies``."""
+    valid = solvers(paper)
+    strategies = list(strategies)
+    for key in keys:
+        if key not in valid:
+            raise ConfigError(f"{where} names algorithm {key!r}, which is not registered for {paper}; use one of "
+                              f"{', '.join(valid)}, or register it in causal_bandits/papers/{paper}/algorithms.py")
+        entry = registry(paper)[key]
+        unsupported = [s for s in strategies if not entry.supports(s)]
+        if unsupported:
+            raise ConfigError(f"{where} names algorithm {key!r}, which does not play strategy {unsupported[0]!r} "
+                              f"(it plays {', '.join(entry.strategies)}); drop one of them from the config or "
+                              f"widen its strategies in causal_bandits/papers/{paper}/algorithms.py")
