@@ -173,9 +173,26 @@ def test_until_ends_the_run_before_the_next_block():
 
 def test_blocks_are_refused_for_a_stopping_policy():
     policy = SuccessCount(3)
-    policy.block = lambda t: 2
-    with pytest.raises(ValueError, match="block"):
+    policy.block, policy.update_block = (lambda t: 2), (lambda feedback: None)
+    with pytest.raises(TypeError, match="block"):
         simulate(policy, BernoulliBlocks(MEANS), Streams("test", "blocks", np.arange(2)), 10)
+
+
+def test_interfaces_are_checked_before_the_run():
+    """A policy or environment that misses a protocol member is refused with the member's name, and a
+    block policy needs an environment with ``pull_block``."""
+    streams = Streams("test", "interfaces", np.arange(2))
+
+    class NoSelect:
+        def reset(self, n_seeds, n_arms, stream): ...
+
+        def update(self, feedback): ...
+
+    with pytest.raises(TypeError, match="NoSelect is not a Policy: it lacks select"):
+        simulate(NoSelect(), BernoulliArms(MEANS), streams, 10)
+    policy, _ = _blocks_run(True)
+    with pytest.raises(TypeError, match="has no pull_block"):
+        simulate(policy, BernoulliArms(MEANS), streams, 10)
 
 
 def test_round_blocks_serve_several_rounds_as_single_reads_would():

@@ -72,14 +72,14 @@ def _alpha_r(config: Mapping[str, Any], tau: float) -> float:
 def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, Any]) -> Policy:
     """The policy called ``name`` for an experiment instance document."""
     experiment = instance["experiment"]
-    n_ctx, n_arms = len(instance["contexts"]), len(instance["arms"])
+    n_ctx = len(instance["contexts"])
     tau = algorithm_tau(name)
     key = algorithm_key(name)
     if key not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {name!r} for {experiment}")
     policy = runs.policy_class(ALGORITHMS[key])
     if key == "ucb":
-        return policy(n_arms, n_ctx, per_context=config["ucb"]["per_context"])
+        return policy(n_ctx, per_context=config["ucb"]["per_context"])
     if key in ("cucb", "ducb"):
         return policy(CellModel.from_document(instance["models"][key]))
     if key == "fucb":
