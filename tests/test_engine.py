@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -13,7 +14,6 @@ from causal_bandits import store
 from causal_bandits.bandits.engine import StoppingPolicy, Streams, linear_grid, simulate
 from causal_bandits.bandits.environments import BernoulliArms
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.papers import PAPERS
 from causal_bandits.rng import RoundBlocks
 
 MEANS = np.array([0.2, 0.5, 0.8])
@@ -101,17 +101,22 @@ def test_stopping_runs_do_not_depend_on_the_chunking(chunks):
     assert np.array_equal(whole.trace["cum_regret"], np.concatenate([p.trace["cum_regret"] for p in parts]))
 
 
-def test_summary_holds_the_stopping_columns_and_paper_columns(tmp_path):
+def test_summary_holds_the_stopping_columns_and_the_jobs_own_columns(tmp_path):
+    """Beyond the vocabulary, the store takes the job's paper's ``<paper>_<what>`` columns and the
+    columns its recorders declare (by prefix), in the order given; anything else is refused."""
     run = _run(np.arange(5))
-    column = f"{PAPERS[0]}_width"  # a registered paper's own column
-    run.summary[column] = np.linspace(0.1, 0.5, 5)
-    store.write_run(tmp_path / "t.parquet", tmp_path / "t.summary.parquet", run, {"k": "v"})
+    run.summary["cpe_width"] = np.linspace(0.1, 0.5, 5)
+    run.summary["audit_count3"] = np.arange(5)
+    store.write_run(tmp_path / "t.parquet", tmp_path / "t.summary.parquet", run, {"k": "v"}, paper="cpe",
+                    declared=("audit_count",))
     table = pq.read_table(tmp_path / "t.summary.parquet")
     assert table.column_names == ["seed", "final_regret", "final_realized_regret", "optimal_fraction", "stopped_at",
-                                  "recommended", "correct", "censored", column]
-    run.summary["width"] = run.summary.pop(column)
+                                  "recommended", "correct", "censored", "cpe_width", "audit_count3"]
+    assert table.schema.field("audit_count3").type == pa.int64()
     with pytest.raises(ValueError, match="<paper>_<what>"):
-        store.summary_table(run)
+        store.summary_table(run, paper="bounds", declared=("audit_count",))  # cpe_width is not bounds'
+    with pytest.raises(ValueError, match="declare it"):
+        store.summary_table(run, paper="cpe")
 
 
 @dataclass(frozen=True)

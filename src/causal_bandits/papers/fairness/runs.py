@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from causal_bandits import runs
-from causal_bandits.bandits.audit import FairnessAuditor, tau_column
+from causal_bandits.bandits.audit import COLUMNS, FairnessAuditor, tau_column
 from causal_bandits.bandits.causal_environment import CausalEnvironment
 from causal_bandits.bandits.cells import CellModel
 from causal_bandits.bandits.engine import Policy, linear_grid
@@ -102,7 +102,8 @@ def run_chunk(instance: Mapping[str, Any], algorithm: str, seeds: Sequence[int],
     meta = {**metadata, "tau": "" if tau is None else f"{tau:g}", "data_provenance": instance["data_provenance"]}
     runs.run_chunk(build_policy(algorithm, instance, config), CausalEnvironment.from_document(instance), recorders,
                    paper=PAPER, experiment=instance["experiment"], strategy=STRATEGY, algorithm=algorithm, seeds=seeds,
-                   horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=meta)
+                   horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=meta,
+                   declared=COLUMNS)
 
 
 def seed_summary(summaries: Mapping[str, Any], taus: Sequence[float], horizon: int):
