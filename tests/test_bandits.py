@@ -377,7 +377,7 @@ class RecordingArms(BernoulliArms):
         super().__init__(np.asarray(means, dtype=float))
         object.__setattr__(self, "seen", [])
 
-    def pull(self, t, contexts, arms, noise):
+    def pull(self, t, contexts, arms, noise, observe=None):
         self.seen.append(np.array(noise, copy=True))
         return super().pull(t, contexts, arms, noise)
 

@@ -183,7 +183,7 @@ class TwoArms(ContextFree):
     n_arms, noise_width = 2, 1
     means = np.array([[1.0, 0.0]])
 
-    def pull(self, t, contexts, arms, noise):
+    def pull(self, t, contexts, arms, noise, observe=None):
         return (arms == 0).astype(float), np.zeros((arms.size, 0), dtype=np.int64)
 
 
@@ -249,7 +249,7 @@ def test_parallel_bandit_follows_its_plan():
     played, seen = [], []
 
     class Recording(CPEEnvironment):
-        def pull(self, t, contexts, arms, noise):
+        def pull(self, t, contexts, arms, noise, observe=None):
             rewards, values = super().pull(t, contexts, arms, noise)
             played.append(arms.copy())
             seen.append((rewards.copy(), values.copy()))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -13,7 +14,6 @@ from causal_bandits import store
 from causal_bandits.bandits.engine import StoppingPolicy, Streams, linear_grid, simulate
 from causal_bandits.bandits.environments import BernoulliArms
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.papers import PAPERS
 from causal_bandits.rng import RoundBlocks
 
 MEANS = np.array([0.2, 0.5, 0.8])
@@ -101,17 +101,22 @@ def test_stopping_runs_do_not_depend_on_the_chunking(chunks):
     assert np.array_equal(whole.trace["cum_regret"], np.concatenate([p.trace["cum_regret"] for p in parts]))
 
 
-def test_summary_holds_the_stopping_columns_and_paper_columns(tmp_path):
+def test_summary_holds_the_stopping_columns_and_the_jobs_own_columns(tmp_path):
+    """Beyond the vocabulary, the store takes the job's paper's ``<paper>_<what>`` columns and the
+    columns its recorders declare (by prefix), in the order given; anything else is refused."""
     run = _run(np.arange(5))
-    column = f"{PAPERS[0]}_width"  # a registered paper's own column
-    run.summary[column] = np.linspace(0.1, 0.5, 5)
-    store.write_run(tmp_path / "t.parquet", tmp_path / "t.summary.parquet", run, {"k": "v"})
+    run.summary["cpe_width"] = np.linspace(0.1, 0.5, 5)
+    run.summary["audit_count3"] = np.arange(5)
+    store.write_run(tmp_path / "t.parquet", tmp_path / "t.summary.parquet", run, {"k": "v"}, paper="cpe",
+                    declared=("audit_count",))
     table = pq.read_table(tmp_path / "t.summary.parquet")
     assert table.column_names == ["seed", "final_regret", "final_realized_regret", "optimal_fraction", "stopped_at",
-                                  "recommended", "correct", "censored", column]
-    run.summary["width"] = run.summary.pop(column)
+                                  "recommended", "correct", "censored", "cpe_width", "audit_count3"]
+    assert table.schema.field("audit_count3").type == pa.int64()
     with pytest.raises(ValueError, match="<paper>_<what>"):
-        store.summary_table(run)
+        store.summary_table(run, paper="bounds", declared=("audit_count",))  # cpe_width is not bounds'
+    with pytest.raises(ValueError, match="declare it"):
+        store.summary_table(run, paper="cpe")
 
 
 @dataclass(frozen=True)
@@ -173,9 +178,26 @@ def test_until_ends_the_run_before_the_next_block():
 
 def test_blocks_are_refused_for_a_stopping_policy():
     policy = SuccessCount(3)
-    policy.block = lambda t: 2
-    with pytest.raises(ValueError, match="block"):
+    policy.block, policy.update_block = (lambda t: 2), (lambda feedback: None)
+    with pytest.raises(TypeError, match="block"):
         simulate(policy, BernoulliBlocks(MEANS), Streams("test", "blocks", np.arange(2)), 10)
+
+
+def test_interfaces_are_checked_before_the_run():
+    """A policy or environment that misses a protocol member is refused with the member's name, and a
+    block policy needs an environment with ``pull_block``."""
+    streams = Streams("test", "interfaces", np.arange(2))
+
+    class NoSelect:
+        def reset(self, n_seeds, n_arms, stream): ...
+
+        def update(self, feedback): ...
+
+    with pytest.raises(TypeError, match="NoSelect is not a Policy: it lacks select"):
+        simulate(NoSelect(), BernoulliArms(MEANS), streams, 10)
+    policy, _ = _blocks_run(True)
+    with pytest.raises(TypeError, match="has no pull_block"):
+        simulate(policy, BernoulliArms(MEANS), streams, 10)
 
 
 def test_round_blocks_serve_several_rounds_as_single_reads_would():

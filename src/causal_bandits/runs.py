@@ -66,12 +66,15 @@ def chunk_seeds(n_seeds: int, seeds_per_job: int) -> list[range]:
 def run_chunk(policy: Policy, env: Environment, recorders: Sequence[Recorder], *, paper: str, experiment: str,
               strategy: str, algorithm: str, seeds: Sequence[int], horizon: int, trace_path: str,
               summary_path: str, metadata: Mapping[str, str], arm_ids: np.ndarray | None = None,
-              streams_key: str | None = None) -> Run:
+              streams_key: str | None = None, declared: Sequence[str] = ()) -> Run:
     """Simulate one chunk and write its trace and summary atomically; returns the run.
 
     The random streams are keyed by ``experiment``, or by ``streams_key`` where an experiment shares
     another's streams (common random numbers across experiments).
     The files' metadata are ``metadata`` (provenance) followed by the job's coordinates.
+
+    ``declared`` names (or prefixes) the summary columns the recorders add beyond the run store's
+    vocabulary and the paper's own ``<paper>_<what>`` columns (:func:`causal_bandits.store.summary_table`).
 
     ``arm_ids`` maps the environment's arm indices to the experiment's arm ids (a strategy that
     plays a subset of the experiment's arms reports arms by their id in the full list).
@@ -93,5 +96,5 @@ def run_chunk(policy: Policy, env: Environment, recorders: Sequence[Recorder], *
              "" if final is None else f", mean final regret {final.mean():.2f}")
     coordinates = {"paper": paper, "experiment": experiment, "strategy": strategy, "algorithm": algorithm,
                    "horizon": str(horizon), "seeds": f"{seeds[0]}-{seeds[-1]}"}
-    store.write_run(trace_path, summary_path, run, {**metadata, **coordinates})
+    store.write_run(trace_path, summary_path, run, {**metadata, **coordinates}, paper=paper, declared=declared)
     return run

@@ -20,7 +20,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
 from pathlib import Path
@@ -31,7 +31,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from causal_bandits import __version__
-from causal_bandits.papers import PAPERS
 
 #: Every column a run trace may hold, in file order: ``seed`` and ``round`` always, the rest when
 #: the job's recorders produce them. Traces are sorted by (seed, round).
@@ -53,13 +52,11 @@ SUMMARY_FIELDS = (
     pa.field("recommended", pa.int64(), nullable=False),  # the arm recommended when it stopped
     pa.field("correct", pa.bool_(), nullable=False),  # whether that arm is optimal
     pa.field("censored", pa.bool_(), nullable=False),  # still running at the sample cap
-    pa.field("uncertified", pa.int64(), nullable=False),  # F-UCB rounds with an empty fair set
 )
-#: Families of summary columns named by a prefix and a parameter (``unfair_cert_tau0.1``: decisions
-#: the fairness auditor certifies unfair at tau = 0.1; ``unfair_true_tau0.1``: truly unfair ones).
-SUMMARY_FAMILIES = {"unfair_cert_tau": pa.int64(), "unfair_true_tau": pa.int64()}
-#: Beyond this vocabulary, a paper's recorders may add summary columns named ``<paper>_<what>``
-#: (e.g. ``cpe_width``), typed from their numpy dtype, without editing this module.
+#: Beyond this vocabulary, a job may add summary columns of its own, typed from their numpy dtype,
+#: without editing this module: columns named ``<paper>_<what>`` after the job's paper (e.g.
+#: ``cpe_width``), and columns its recorders declare by name or prefix (the fairness auditor's
+#: ``uncertified`` and ``unfair_cert_tau0.1``: :data:`causal_bandits.bandits.audit.COLUMNS`).
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -141,23 +138,18 @@ class Run(Protocol):
     summary: dict[str, np.ndarray]  # column -> (n_seeds,)
 
 
-def _schema(fields: tuple[pa.Field, ...], columns: Mapping[str, Any],
-            families: dict[str, pa.DataType] | None = None) -> pa.Schema:
-    """The schema of a table holding ``columns``: known fields in their order, then family members
-    and paper columns (``<paper>_<what>``) in the order given."""
+def _schema(fields: tuple[pa.Field, ...], columns: Mapping[str, Any], own: Sequence[str] = ()) -> pa.Schema:
+    """The schema of a table holding ``columns``: known fields in their order, then the job's own
+    columns (those starting with one of the prefixes ``own``) in the order given."""
     known = {f.name: f for f in fields}
     chosen = [f for f in fields if f.name in columns]
     for name, values in columns.items():
         if name in known:
             continue
-        prefix = next((p for p in (families or {}) if name.startswith(p)), None)
-        if prefix is not None:
-            chosen.append(pa.field(name, families[prefix], nullable=False))
-        elif families is not None and any(name.startswith(f"{paper}_") for paper in PAPERS):
-            chosen.append(pa.field(name, pa.from_numpy_dtype(np.asarray(values).dtype), nullable=False))
-        else:
+        if not name.startswith(tuple(own)):
             raise ValueError(f"column {name!r} is not in the run-store vocabulary (store.py); name a paper's own "
-                             f"column <paper>_<what>")
+                             f"column <paper>_<what>, or declare it (runs.run_chunk's declared=)")
+        chosen.append(pa.field(name, pa.from_numpy_dtype(np.asarray(values).dtype), nullable=False))
     return pa.schema(chosen)
 
 
@@ -170,11 +162,13 @@ def trace_table(run: Run) -> pa.Table:
     return pa.Table.from_pydict(columns, schema=_schema(TRACE_FIELDS, columns))
 
 
-def summary_table(run: Run) -> pa.Table:
-    """One row per seed, sorted by seed: every summary column of the run."""
+def summary_table(run: Run, paper: str | None = None, declared: Sequence[str] = ()) -> pa.Table:
+    """One row per seed, sorted by seed: every summary column of the run. Beyond the vocabulary, the
+    columns of ``paper`` (``<paper>_<what>``) and those named by the prefixes ``declared``."""
     order = np.argsort(run.seeds, kind="stable")
     columns = {"seed": run.seeds[order], **{name: values[order] for name, values in run.summary.items()}}
-    return pa.Table.from_pydict(columns, schema=_schema(SUMMARY_FIELDS, columns, SUMMARY_FAMILIES))
+    own = (*([f"{paper}_"] if paper else []), *declared)
+    return pa.Table.from_pydict(columns, schema=_schema(SUMMARY_FIELDS, columns, own))
 
 
 def summary_path(trace_path: str | os.PathLike) -> str:
@@ -183,7 +177,8 @@ def summary_path(trace_path: str | os.PathLike) -> str:
 
 
 def write_run(trace_path: str | os.PathLike, summary_path: str | os.PathLike, run: Run,
-              metadata: Mapping[str, str]) -> None:
-    """Write a run's trace and summary Parquet files (atomically, each with ``metadata``)."""
+              metadata: Mapping[str, str], *, paper: str | None = None, declared: Sequence[str] = ()) -> None:
+    """Write a run's trace and summary Parquet files (atomically, each with ``metadata``); ``paper``
+    and ``declared`` admit the job's own summary columns (:func:`summary_table`)."""
     write_table(trace_path, trace_table(run), metadata)
-    write_table(summary_path, summary_table(run), metadata)
+    write_table(summary_path, summary_table(run, paper, declared), metadata)

@@ -23,6 +23,10 @@ from causal_bandits.bandits.certificate import certificate
 from causal_bandits.bandits.engine import Environment, Policy, Step
 
 
+#: The summary columns the auditor adds (names or prefixes), declared to the run store.
+COLUMNS = ("uncertified", "unfair_cert_tau", "unfair_true_tau")
+
+
 def tau_column(kind: str, tau: float) -> str:
     """Summary column of an unfair-decision count: ``unfair_cert_tau0.1``, ``unfair_true_tau0.1``."""
     return f"unfair_{kind}_tau{tau:g}"
@@ -57,10 +61,8 @@ class FairnessAuditor:
             self.uncertified[step.rows] += ~self.policy.certified
 
     def finish(self):
-        summary = {}
+        summary = {} if self.uncertified is None else {"uncertified": self.uncertified}
         for j, tau in enumerate(self.taus):
             summary[tau_column("cert", tau)] = self.cert[:, j]
             summary[tau_column("true", tau)] = self.true[:, j]
-        if self.uncertified is not None:
-            summary["uncertified"] = self.uncertified
         return None, {}, summary

@@ -87,8 +87,9 @@ class Feedback:
     values: np.ndarray | None = None  # (n, n_vars) value (domain index) of every observed variable
 
 
+@runtime_checkable
 class Environment(Protocol):
-    """What the loop needs from a stochastic environment."""
+    """What the loop needs from a stochastic environment (checked by :func:`simulate`)."""
 
     n_arms: int
     noise_width: int  # uniforms of the "environment" stream consumed per seed per round
@@ -100,19 +101,29 @@ class Environment(Protocol):
     def contexts(self, t: int, noise: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
         """Context id per running seed at round ``t`` (``rows``: their positions in the job), or None."""
 
-    def pull(self, t: int, contexts: np.ndarray | None, arms: np.ndarray,
-             noise: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    def pull(self, t: int, contexts: np.ndarray | None, arms: np.ndarray, noise: np.ndarray,
+             observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """(rewards, observed values or None) of ``arms`` given the round's uniforms ``noise``.
 
-        Only when the policy has ``observed`` (:class:`BlockPolicy`) is a fifth argument passed,
-        ``observe``: the variables to sample. An environment serving blocks also has
-        ``pull_block(t, contexts, arms, L, noise, observe)``: noise (n, L, noise_width), rewards
-        (n, L), values (n, L, m) or None.
+        ``observe`` is None unless the policy is an :class:`ObservingPolicy`: then the (n, m)
+        indices of the variables each seed needs (-1 padding). Environments that observe nothing,
+        or always the same variables, ignore it.
         """
 
 
+@runtime_checkable
+class BlockEnvironment(Environment, Protocol):
+    """An environment that also serves a :class:`BlockPolicy` many rounds of fixed arms at once."""
+
+    def pull_block(self, t: int, contexts: np.ndarray | None, arms: np.ndarray, length: int, noise: np.ndarray,
+                   observe: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """``length`` rounds of ``arms``: noise (n, L, noise_width), rewards (n, L), values (n, L, m) or None."""
+
+
+@runtime_checkable
 class Policy(Protocol):
-    """What the loop needs from a bandit algorithm (hyper-parameters in ``__init__``)."""
+    """What the loop needs from a bandit algorithm (hyper-parameters in ``__init__``; checked by
+    :func:`simulate`)."""
 
     def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         """Forget everything; ``stream(name)`` returns the policy's keyed uniform stream ``name``."""
@@ -124,15 +135,21 @@ class Policy(Protocol):
         """Learn from the round's feedback."""
 
 
+@runtime_checkable
 class BlockPolicy(Protocol):
-    """Optional hooks (found with ``getattr``) of a policy that plays the same arm for many rounds
-    (CN-UCB's discovery batches) or needs only some variables observed."""
+    """Optional hooks of a policy that plays the same arm for many rounds (CN-UCB's discovery
+    batches); its environment must be a :class:`BlockEnvironment`."""
 
     def block(self, t: int) -> int:
         """Rounds, from ``t`` on, during which every seed's arm stays what ``select`` returns (1: one round)."""
 
     def update_block(self, feedback: Feedback) -> None:
         """Learn from a block: ``rewards`` (n, L), ``values`` (n, L, m) or None."""
+
+
+@runtime_checkable
+class ObservingPolicy(Protocol):
+    """Optional hook of a policy that needs only some variables observed in each pull."""
 
     def observed(self, t: int) -> np.ndarray | None:
         """(n, m) indices of the variables whose values each seed needs (-1 padding), or None."""
@@ -211,6 +228,23 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
     return np.unique(np.linspace(1, horizon, n).round().astype(np.int64))
 
 
+def _check_interfaces(policy: Policy, env: Environment) -> None:
+    """TypeError naming what is missing when ``policy`` or ``env`` does not satisfy its protocol,
+    or when the optional hooks do not fit together (blocks need a block environment and no stopping)."""
+    for obj, protocol in ((policy, Policy), (env, Environment)):
+        if not isinstance(obj, protocol):
+            members = [*protocol.__annotations__, *(n for n in vars(protocol) if not n.startswith("_"))]
+            missing = [name for name in members if not hasattr(obj, name)]
+            raise TypeError(f"{type(obj).__name__} is not a {protocol.__name__}: it lacks {', '.join(sorted(missing))} "
+                            "(see causal_bandits.bandits.engine)")
+    if isinstance(policy, BlockPolicy):
+        if isinstance(policy, StoppingPolicy):
+            raise TypeError(f"{type(policy).__name__} has both block() and done(): a policy that stops seeds on its "
+                            "own is served round by round; drop block() or the stopping protocol")
+        if not isinstance(env, BlockEnvironment):
+            raise TypeError(f"{type(policy).__name__} plays blocks but {type(env).__name__} has no pull_block()")
+
+
 def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
              recorders: Sequence[Recorder] = (), until: Callable[[], bool] | None = None,
              progress: Callable[[int], None] | None = None) -> Run:
@@ -223,6 +257,7 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
 
     A policy with the block hooks (:class:`BlockPolicy`) is served ``block(t)`` rounds at a time
     where it allows (see the module docstring); it cannot also be a :class:`StoppingPolicy`.
+    ``policy`` and ``env`` are checked against their protocols first (TypeError naming what is missing).
 
     ``until``, when given, is called before every round (or block): once it returns True the run
     ends for every seed, before ``horizon``, as if the horizon were the last round played (runs whose
@@ -238,11 +273,10 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
     mu_star = means.max(axis=1)
     gap = mu_star[:, None] - means
     is_optimal = np.isclose(means, mu_star[:, None], rtol=0.0, atol=MEAN_TOLERANCE)
+    _check_interfaces(policy, env)
     stopping = isinstance(policy, StoppingPolicy)
-    block, observed = getattr(policy, "block", None), getattr(policy, "observed", None)
-    if stopping and block is not None:
-        raise ValueError(f"{type(policy).__name__} has both block() and done(): a policy that stops seeds on "
-                         "its own is served round by round; drop block() or the stopping protocol")
+    blocks = isinstance(policy, BlockPolicy)
+    observing = isinstance(policy, ObservingPolicy)
     env.reset(streams, horizon)
     noise = RoundBlocks(streams.uniforms("environment"), env.noise_width)
     policy.reset(n, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
@@ -267,12 +301,13 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
     while t <= horizon and not (until is not None and until()):
         if progress is not None:
             progress(t)
-        length = 1 if block is None else min(block(t), horizon - t + 1)
+        length = min(policy.block(t), horizon - t + 1) if blocks else 1
         if length > 1:
             u = noise.next_rounds(length)
             contexts = env.contexts(t, u[:, 0], rows)
             arms = policy.select(t, contexts)
-            rewards, values = env.pull_block(t, contexts, arms, length, u, None if observed is None else observed(t))
+            observe = policy.observed(t) if observing else None
+            rewards, values = env.pull_block(t, contexts, arms, length, u, observe)
             feedback = Feedback(arms, rewards, contexts, values)
             policy.update_block(feedback)
             if recorders:
@@ -284,10 +319,8 @@ def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
             u = u[rows]
         contexts = env.contexts(t, u, rows)
         arms = policy.select(t, contexts)
-        if observed is None:
-            rewards, values = env.pull(t, contexts, arms, u)
-        else:
-            rewards, values = env.pull(t, contexts, arms, u, observed(t))
+        observe = policy.observed(t) if observing else None
+        rewards, values = env.pull(t, contexts, arms, u, observe)
         feedback = Feedback(arms, rewards, contexts, values)
         policy.update(feedback)
         done = np.asarray(policy.done(), dtype=bool) if stopping else None

@@ -18,19 +18,19 @@ from causal_bandits.rng import SeedStreams
 
 
 class UCB:
-    """UCB over ``n_arms`` arms (optionally per context), vectorised over seeds."""
+    """UCB (optionally one index per context among ``n_contexts``), vectorised over seeds."""
 
     name = "UCB"
 
-    def __init__(self, n_arms: int, n_contexts: int = 1, per_context: bool = False):
-        self.n_arms, self.per_context = int(n_arms), bool(per_context)
+    def __init__(self, n_contexts: int = 1, per_context: bool = False):
+        self.per_context = bool(per_context)
         self.n_contexts = int(n_contexts) if per_context else 1
 
     def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         self._ties = stream("ties")
         self._rows = np.arange(n_seeds)
-        self._sums = np.zeros((n_seeds, self.n_contexts, self.n_arms))
-        self._counts = np.zeros((n_seeds, self.n_contexts, self.n_arms))
+        self._sums = np.zeros((n_seeds, self.n_contexts, n_arms))
+        self._counts = np.zeros((n_seeds, self.n_contexts, n_arms))
 
     def _slot(self, contexts: np.ndarray) -> np.ndarray:
         return contexts if self.per_context else np.zeros_like(contexts)

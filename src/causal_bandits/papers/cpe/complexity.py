@@ -70,12 +70,6 @@ def gap_dependent_threshold(q: np.ndarray, g: np.ndarray) -> int:
     return int(tau[np.argmax(count <= tau)])
 
 
-def hard_arms(q: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """The m_{ε,Δ}-threshold's hard arms {a : q_a g_a² < 1/H_{m_{ε,Δ}}} (cpe §4), as a bool mask."""
-    H = H_prefix(q, g)[gap_dependent_threshold(q, g) - 1]
-    return np.asarray(q) * np.asarray(g) ** 2 * H < 1.0 - TIE
-
-
 def upper_bound_term(q: np.ndarray, g: np.ndarray, delta: float) -> float:
     """H_m log(|A| H_m / δ), m = m_{ε,Δ}: the order of Theorems 1 and 2 (constants unknown)."""
     H_m = H_prefix(q, g)[gap_dependent_threshold(q, g) - 1]

@@ -85,7 +85,8 @@ class CPEEnvironment(ContextFree):
                 self._set[a, self._col[v]] = True
                 self._value[a, self._col[v]] = x
 
-    def pull(self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def pull(self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray,
+             observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rewards (n,), observed values (n, |X|)) for each seed's arm, given its uniforms (n, |nodes|)."""
         u = noise[:, self._uniform]
         fixed, value = self._set[arms], self._value[arms]

@@ -20,7 +20,7 @@ import numpy as np
 from causal_bandits import runs
 from causal_bandits.algorithms import labels, pattern, registry
 from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
-from causal_bandits.bandits.audit import FairnessAuditor, tau_column
+from causal_bandits.bandits.audit import COLUMNS, FairnessAuditor, tau_column
 from causal_bandits.bandits.causal_environment import CausalEnvironment
 from causal_bandits.bandits.cells import CellModel
 from causal_bandits.bandits.engine import Policy, linear_grid
@@ -72,14 +72,14 @@ def _alpha_r(config: Mapping[str, Any], tau: float) -> float:
 def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, Any]) -> Policy:
     """The policy called ``name`` for an experiment instance document."""
     experiment = instance["experiment"]
-    n_ctx, n_arms = len(instance["contexts"]), len(instance["arms"])
+    n_ctx = len(instance["contexts"])
     tau = algorithm_tau(name)
     key = algorithm_key(name)
     if key not in registry(PAPER):
         raise ValueError(f"unknown algorithm {name!r} for {experiment}")
     policy = runs.policy_class(registry(PAPER)[key].path)
     if key == "ucb":
-        return policy(n_arms, n_ctx, per_context=config["ucb"]["per_context"])
+        return policy(n_ctx, per_context=config["ucb"]["per_context"])
     if key in ("cucb", "ducb"):
         return policy(CellModel.from_document(instance["models"][key]))
     if key == "fucb":
@@ -102,7 +102,8 @@ def run_chunk(instance: Mapping[str, Any], algorithm: str, seeds: Sequence[int],
     meta = {**metadata, "tau": "" if tau is None else f"{tau:g}", "data_provenance": instance["data_provenance"]}
     runs.run_chunk(build_policy(algorithm, instance, config), CausalEnvironment.from_document(instance), recorders,
                    paper=PAPER, experiment=instance["experiment"], strategy=STRATEGY, algorithm=algorithm, seeds=seeds,
-                   horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=meta)
+                   horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=meta,
+                   declared=COLUMNS)
 
 
 def seed_summary(summaries: Mapping[str, Any], taus: Sequence[float], horizon: int):
