@@ -12,8 +12,9 @@ the diagram) are done by each paper module's ``check_config``.
 from __future__ import annotations
 
 import copy
+import importlib
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -31,21 +32,67 @@ def _where(path) -> str:
     return ".".join(str(p) for p in path) or "<top level>"
 
 
+_BOUNDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
+_JSON_TYPES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "true or false",
+               "array": "a list", "object": "a mapping (key: value)", "null": "null"}
+
+
+def _fix(schema: Mapping[str, Any]) -> str:
+    """What a valid value looks like, from the schema node: "use ..." (type, bounds, names)."""
+    if "enum" in schema:
+        return "use one of: " + ", ".join(str(v) for v in schema["enum"])
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+    words = " or ".join(_JSON_TYPES.get(k, k) for k in kinds)
+    bounds = " and ".join(f"{op} {schema[key]}" for key, op in _BOUNDS.items() if key in schema)
+    if bounds:
+        words = f"{words or 'a value'} {bounds}"
+    if "pattern" in schema:
+        words += f" matching {schema['pattern']}"
+    if kinds == ["array"]:
+        items = schema.get("items", {})
+        if schema.get("minItems"):
+            words += f" of at least {schema['minItems']} item(s)"
+        if "enum" in items:
+            words += " of: " + ", ".join(str(v) for v in items["enum"])
+        if schema.get("uniqueItems"):
+            words += ", each once"
+    return f"use {words}" if words else ""
+
+
+def _branch(error: jsonschema.ValidationError) -> jsonschema.ValidationError | None:
+    """For a oneOf/anyOf failure on a mapping or list, the best error of the branch of that type (an
+    inline diagram gets the diagram branch's complaint rather than "not valid under any schema")."""
+    kind = {dict: "object", list: "array"}.get(type(error.instance))
+    branches = [i for i, b in enumerate(error.schema[error.validator]) if b.get("type") == kind]
+    meant = [e for e in error.context or () if kind and e.relative_schema_path[0] in branches]
+    return jsonschema.exceptions.best_match(meant) if meant else None
+
+
 def _message(error: jsonschema.ValidationError) -> str:
     where = _where(error.absolute_path)
+    hint = error.schema.get("description", "")
+    hint = f" ({hint})" if hint else ""
     if error.validator == "additionalProperties":
         extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
         keys = ", ".join(repr(k) for k in extra)
         allowed = ", ".join(sorted(error.schema.get("properties", {}))) or "none"
         return f"unknown config key {keys} under {where}; allowed keys are: {allowed}"
-    if error.validator in ("minimum", "maximum", "minItems", "uniqueItems", "enum", "type", "oneOf"):
-        hint = error.schema.get("description", "")
-        return f"config {where} = {error.instance!r} is invalid: {error.message}" + (
-            f" ({hint})" if hint else ""
-        )
+    if error.validator in ("oneOf", "anyOf"):
+        inner = _branch(error)
+        if inner is not None:
+            return _message(inner)
+        fixes = [_fix(b).removeprefix("use ") for b in error.schema[error.validator]]
+        return f"config {where} = {error.instance!r} is invalid; use " + "; or ".join(f for f in fixes if f) + hint
     if error.validator == "required":
         return f"config {where}: {error.message}; add it (see its config.schema.yaml)"
-    return f"config {where}: {error.message}"
+    if error.validator == "propertyNames":
+        return (f"config {where}: the name {error.instance!r} is invalid ({error.message}); use letters and "
+                f"digits only")
+    fix = _fix(error.schema)
+    if error.validator in ("minItems", "minProperties") and not fix:
+        fix = "give at least one"
+    return f"config {where} = {error.instance!r} is invalid: {error.message}" + (f"; {fix}" if fix else "") + hint
 
 
 def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
@@ -88,18 +135,109 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
+def _scalar(text: str) -> Any:
+    """``text`` as YAML reads a plain scalar in a config file: '500' -> 500, 'true' -> True, '0.1'
+    -> 0.1, 'null' -> None; anything else (paths, names, dates) stays the string it was."""
+    try:
+        value = _load_yaml(text)
+    except yaml.YAMLError:
+        return text
+    return value if value is None or isinstance(value, (bool, int, float)) else text
+
+
+def command_line_scalars(config: dict[str, Any], overrides: Mapping[str, Any]) -> None:
+    """Type the scalars of nested ``--config`` values in ``config`` (in place).
+
+    Snakemake reads ``--config 'nonmanip={horizon: 500}'`` with YAML's BaseLoader, which keeps every
+    nested scalar a string, so the schema would reject 500 as "not of type 'integer'". Each string
+    of ``overrides`` (the ``--config`` values, already merged into ``config``) is read again as a
+    YAML scalar, as it would be in a config file."""
+
+    def typed(value: Any) -> Any:
+        if isinstance(value, str):
+            return _scalar(value)
+        if isinstance(value, Mapping):
+            return {k: typed(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [typed(v) for v in value]
+        return value
+
+    for key, value in overrides.items():
+        if isinstance(value, (Mapping, list)):  # top-level scalars Snakemake types itself
+            config[key] = merge(config[key], typed(value)) if isinstance(value, Mapping) and isinstance(
+                config.get(key), Mapping) else typed(value)
+
+
+#: File endings Snakemake reads as config files; anything else after --configfile is likely a target.
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def _not_a_config_file(path: Path) -> str:
+    return (f"{path} was given to --configfile but is not a config file (it does not end in .yaml, .yml "
+            f"or .json); --configfile takes every name after it, so put targets before it: "
+            f"snakemake {path} --configfile ...")
+
+
+def read(path: str | Path) -> dict[str, Any]:
+    """One config file as a mapping, or a one-line :class:`ConfigError` naming the file (and the
+    line and column of a YAML error) and the fix."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        if path.suffix not in CONFIG_SUFFIXES:
+            raise ConfigError(_not_a_config_file(path)) from None
+        raise ConfigError(f"config file {path} not found; check the name (the config files are in "
+                          f"config/)") from None
+    except (OSError, UnicodeDecodeError) as err:
+        what = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        raise ConfigError(f"cannot read config file {path}: {what}; pass a YAML file") from None
+    try:
+        data = _load_yaml(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        line = text.splitlines()[mark.line] if mark and mark.line < len(text.splitlines()) else ""
+        hint = ("YAML indents with spaces only: replace the tab with spaces" if "\t" in line
+                else "fix the indentation or quoting there")
+        raise ConfigError(f"{where}: not valid YAML ({problem}); {hint}") from None
+    if data is None:
+        raise ConfigError(f"config file {path} is empty; write the keys it should change (for example "
+                          f"'nonmanip: {{horizon: 500}}') or leave the file out")
+    if not isinstance(data, dict):
+        if path.suffix not in CONFIG_SUFFIXES:
+            raise ConfigError(_not_a_config_file(path))
+        raise ConfigError(f"config file {path} holds a {type(data).__name__}, not a mapping of config keys; "
+                          f"start each line at the top level with a key such as 'nonmanip:'")
+    return data
+
+
 def load(*paths: str | Path) -> dict[str, Any]:
     """Read YAML config files, later ones merged over earlier ones (as Snakemake does)."""
     merged: dict[str, Any] = {}
     for path in paths:
-        try:
-            data = yaml.safe_load(Path(path).read_text()) or {}
-        except FileNotFoundError as err:
-            raise ConfigError(f"config file {path} not found; pass an existing file") from err
-        except yaml.YAMLError as err:
-            raise ConfigError(f"config file {path} is not valid YAML: {err}".replace("\n", " ")) from err
-        merged = merge(merged, data)
+        merged = merge(merged, read(path))
     return merged
+
+
+def check_files(paths: Iterable[str | Path]) -> None:
+    """The config files named by ``--configfile``, as the workflow sees them: each a YAML mapping
+    whose name ends in .yaml, .yml or .json (a target typed after ``--configfile`` is explained)."""
+    for path in paths:
+        if Path(path).suffix not in CONFIG_SUFFIXES:
+            raise ConfigError(_not_a_config_file(Path(path)))
+        read(path)
+
+
+def check(config: dict[str, Any]) -> dict[str, Any]:
+    """Every check of a workflow config: the schema (:func:`validate`, defaults filled in), then each
+    configured paper's ``check_config`` (diagrams, SCM parameters, registry names)."""
+    validate(config)
+    for paper in PAPERS:
+        if paper in config:
+            importlib.import_module(f"causal_bandits.papers.{paper}.config").check_config(config[paper])
+    return config
 
 
 def merge(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
