@@ -1,10 +1,12 @@
 # Config validation, target lists and helpers. No rules with side effects here.
 import sys
+import time
 
 import importlib
 
 from causal_bandits import artefacts as cb_artefacts
 from causal_bandits import config as cb_config
+from causal_bandits import logs as cb_logs
 from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.runs import chunk_seeds
@@ -22,6 +24,15 @@ try:
     cb_config.check(config)  # the schema, then each paper's checks (graphs, SCM parameters, names)
 except CausalBanditsError as err:
     sys.exit(f"error: {err}")
+
+# A failed job's own error line (from its log) is the last thing on the console, after Snakemake's
+# "a job execution failed" (the profile's `quiet: [rules]` keeps the job listings off the console).
+STARTED = time.time()
+
+
+onerror:
+    cb_logs.report_failures("logs", since=STARTED)
+
 
 # Each paper's rule file adds its final outputs here; the report reads results/claims/<paper>.json.
 TARGETS = {}
