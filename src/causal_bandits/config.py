@@ -48,7 +48,7 @@ def _fix(schema: Mapping[str, Any]) -> str:
     if bounds:
         words = f"{words or 'a value'} {bounds}"
     if "pattern" in schema:
-        words += f" matching {schema['pattern']}"
+        words = f"{words or 'text'} matching {schema['pattern']}"
     if kinds == ["array"]:
         items = schema.get("items", {})
         if schema.get("minItems"):
@@ -86,9 +86,9 @@ def _message(error: jsonschema.ValidationError) -> str:
         return f"config {where} = {error.instance!r} is invalid; use " + "; or ".join(f for f in fixes if f) + hint
     if error.validator == "required":
         return f"config {where}: {error.message}; add it (see its config.schema.yaml)"
-    if error.validator == "propertyNames":
-        return (f"config {where}: the name {error.instance!r} is invalid ({error.message}); use letters and "
-                f"digits only")
+    if "propertyNames" in error.relative_schema_path:
+        pattern = error.schema.get("pattern", "")
+        return f"config {where}: the name {error.instance!r} does not match {pattern}; rename it"
     fix = _fix(error.schema)
     if error.validator in ("minItems", "minProperties") and not fix:
         fix = "give at least one"
