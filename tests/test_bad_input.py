@@ -191,10 +191,13 @@ def _command_line(*entries: str) -> dict:
 
 
 def test_nested_config_values_are_yaml_scalars():
-    config = _command_line("nonmanip={horizon: 500, n_seeds: 100}", "data={raw_dir: /data/2024}", "seeds_per_job=7",
-                           "cpe={delta: 0.1, run_experiments: [E1]}")
+    config = _command_line("nonmanip={horizon: 500, n_seeds: 100, panels: {fig5a: {scm: {q: {U_X: 0.25}}}}}",
+                           "data={raw_dir: 2024}", "seeds_per_job=7", "cpe={delta: 0.1, run_experiments: [E1]}",
+                           "bounds={online: {sensitivity_alphas: [2, 4.5]}}")
     assert config["nonmanip"]["horizon"] == 500 and config["nonmanip"]["n_seeds"] == 100
-    assert config["data"]["raw_dir"] == "/data/2024"  # text stays text
+    assert config["nonmanip"]["panels"]["fig5a"]["scm"]["q"]["U_X"] == 0.25
+    assert config["data"]["raw_dir"] == "2024"  # where the schema takes text, text stays text
+    assert config["bounds"]["online"]["sensitivity_alphas"] == [2, 4.5]
     assert config["seeds_per_job"] == 7 and config["cpe"]["delta"] == 0.1 and config["cpe"]["run_experiments"] == ["E1"]
     assert config["nonmanip"]["algorithms"] == cb_config.load(BASE)["nonmanip"]["algorithms"]  # siblings kept
 

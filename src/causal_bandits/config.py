@@ -137,7 +137,7 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
 
 def _scalar(text: str) -> Any:
     """``text`` as YAML reads a plain scalar in a config file: '500' -> 500, 'true' -> True, '0.1'
-    -> 0.1, 'null' -> None; anything else (paths, names, dates) stays the string it was."""
+    -> 0.1, 'null' -> None; anything else stays the string it was."""
     try:
         value = _load_yaml(text)
     except yaml.YAMLError:
@@ -145,27 +145,57 @@ def _scalar(text: str) -> Any:
     return value if value is None or isinstance(value, (bool, int, float)) else text
 
 
+def _branches(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [schema, *(b for key in ("oneOf", "anyOf") for b in schema.get(key, ()))]
+
+
+def _takes_text(schema: Mapping[str, Any]) -> bool:
+    """Whether a schema node accepts a string (so a string there stays one)."""
+    for branch in _branches(schema):
+        kinds = branch.get("type", [])
+        if "string" in ([kinds] if isinstance(kinds, str) else kinds):
+            return True
+        if any(isinstance(v, str) for v in branch.get("enum", ())):
+            return True
+    return False
+
+
+def _child(schema: Mapping[str, Any], key: Any) -> Mapping[str, Any]:
+    """The schema node of ``key`` (a mapping key or a list index) under ``schema``, or {}."""
+    for branch in _branches(schema):
+        if isinstance(key, int) and isinstance(branch.get("items"), dict):
+            return branch["items"]
+        if key in branch.get("properties", {}):
+            return branch["properties"][key]
+        if isinstance(branch.get("additionalProperties"), dict):
+            return branch["additionalProperties"]
+    return {}
+
+
 def command_line_scalars(config: dict[str, Any], overrides: Mapping[str, Any]) -> None:
     """Type the scalars of nested ``--config`` values in ``config`` (in place).
 
     Snakemake reads ``--config 'nonmanip={horizon: 500}'`` with YAML's BaseLoader, which keeps every
     nested scalar a string, so the schema would reject 500 as "not of type 'integer'". Each string
-    of ``overrides`` (the ``--config`` values, already merged into ``config``) is read again as a
-    YAML scalar, as it would be in a config file."""
+    of ``overrides`` (the ``--config`` values, already merged into ``config``) where the schema takes
+    no string is read again as a YAML scalar, as it would be in a config file; where it takes a
+    string (a path, a checksum, a graph name) it stays the text given."""
 
-    def typed(value: Any) -> Any:
+    def typed(value: Any, schema: Mapping[str, Any]) -> Any:
         if isinstance(value, str):
-            return _scalar(value)
+            return value if _takes_text(schema) else _scalar(value)
         if isinstance(value, Mapping):
-            return {k: typed(v) for k, v in value.items()}
+            return {k: typed(v, _child(schema, k)) for k, v in value.items()}
         if isinstance(value, list):
-            return [typed(v) for v in value]
+            return [typed(v, _child(schema, i)) for i, v in enumerate(value)]
         return value
 
+    schema = load_schema()
     for key, value in overrides.items():
-        if isinstance(value, (Mapping, list)):  # top-level scalars Snakemake types itself
-            config[key] = merge(config[key], typed(value)) if isinstance(value, Mapping) and isinstance(
-                config.get(key), Mapping) else typed(value)
+        if isinstance(value, Mapping) and isinstance(config.get(key), Mapping):  # top-level scalars Snakemake types
+            config[key] = merge(config[key], typed(value, _child(schema, key)))
+        elif isinstance(value, list):
+            config[key] = typed(value, _child(schema, key))
 
 
 #: File endings Snakemake reads as config files; anything else after --configfile is likely a target.
