@@ -9,10 +9,10 @@ console and the workflow stops before planning any job.
 from __future__ import annotations
 
 import pytest
+from conftest import ROOT, assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 from causal_bandits import cli
 from causal_bandits import config as cb_config
-from conftest import ROOT, assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 BASE = ROOT / "config" / "config.yaml"
 
@@ -182,7 +182,9 @@ def test_good_files_pass(tmp_path, monkeypatch, capsys):
 def _command_line(*entries: str) -> dict:
     """The config Snakemake builds from config/config.yaml and ``--config ENTRY...``, typed as the
     workflow types it (cb_config.command_line_scalars) and checked."""
-    from snakemake.cli import parse_config  # what `snakemake --config` does with the arguments
+    from snakemake.cli import (
+        parse_config,  # what `snakemake --config` does with the arguments
+    )
 
     overrides = parse_config(list(entries))
     config = cb_config.merge(cb_config.load(BASE), overrides)

@@ -8,10 +8,10 @@ import time
 
 import pytest
 import yaml
+from conftest import ROOT
 
 from causal_bandits.errors import DataError
 from causal_bandits.logs import failures, logged, report_failures
-from conftest import ROOT
 
 
 def test_library_info_is_not_logged(tmp_path, capsys):

@@ -21,8 +21,8 @@ from causal_bandits.causal.pomis import (
 )
 from causal_bandits.commands import pomis as pomis_command
 from causal_bandits.errors import CausalBanditsError, DiagramError
-from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.papers.nonmanip.graphs import CASES, GRAPHS, REWARD
+from causal_bandits.scm.diagram import CausalDiagram
 
 Y = REWARD
 CASE_IDS = [f"{c['graph']}-N={''.join(c['N']) or '0'}" for c in CASES]

@@ -6,14 +6,16 @@ package data (the library never reads ``workflow/``), describe every key;
 :func:`validate` checks a config against it, fills in the schema's defaults and turns the first
 violation into one line that names the key and the fix. Semantic checks that a schema cannot
 express (a diagram's acyclicity, the reward not being non-manipulable, SCM parameters matching
-the diagram) are done by each paper module's ``check_config``.
+the diagram) are done by each paper module's ``check_config``; :func:`check` runs both. Config
+files are read by :func:`read` (a missing file, a YAML error with its line, an empty file, a target
+typed after ``--configfile``: one line each), and :func:`command_line_scalars` types the nested
+``--config`` values Snakemake leaves as strings.
 """
 
 from __future__ import annotations
 
 import copy
 import importlib
-
 from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
