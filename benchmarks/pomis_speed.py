@@ -26,12 +26,7 @@ from itertools import combinations
 
 import numpy as np
 
-from causal_bandits.causal.pomis import (
-    SET_LIMIT,
-    TooManySets,
-    minimal_intervention_sets,
-    pomis,
-)
+from causal_bandits.causal.pomis import SET_LIMIT, TooManySets, minimal_intervention_sets, pomis
 from causal_bandits.scm.diagram import CausalDiagram
 
 

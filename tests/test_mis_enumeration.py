@@ -9,12 +9,7 @@ from test_diagram import admgs
 from test_pomis import bandit_problems
 
 from causal_bandits import cli
-from causal_bandits.causal.pomis import (
-    TooManySets,
-    brute_force_sets,
-    minimal_intervention_sets,
-    pomis,
-)
+from causal_bandits.causal.pomis import TooManySets, brute_force_sets, minimal_intervention_sets, pomis
 from causal_bandits.commands import pomis as pomis_command
 from causal_bandits.scm.diagram import CausalDiagram
 

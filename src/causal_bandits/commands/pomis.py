@@ -19,12 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from causal_bandits.causal.pomis import (
-    SET_LIMIT,
-    TooManySets,
-    minimal_intervention_sets,
-    pomis,
-)
+from causal_bandits.causal.pomis import SET_LIMIT, TooManySets, minimal_intervention_sets, pomis
 from causal_bandits.errors import CausalBanditsError, DiagramError
 from causal_bandits.scm.diagram import CausalDiagram
 
