@@ -43,9 +43,20 @@ def test_a_pdf_figure_logs_no_font_subsetting(tmp_path):
     assert "fontTools" not in path.read_text()
 
 
-def _failed_job(path, error):
-    with pytest.raises(type(error)), logged(path):
+def _failed_job(path, error, expected=None):
+    with pytest.raises(expected or type(error)), logged(path):
         raise error
+
+
+def test_bad_input_ends_a_job_with_one_line(tmp_path, capsys):
+    path = tmp_path / "job.log"
+    with pytest.raises(SystemExit) as stop, logged(path):
+        raise DataError("data/raw/adult/adult.data.gz is missing; download it")
+    assert stop.value.code == 1
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 and lines[0].endswith("causal_bandits ERROR error: data/raw/adult/adult.data.gz is missing; "
+                                                 "download it")
+    assert "Traceback" not in capsys.readouterr().err
 
 
 def test_failures_name_each_failed_job_and_its_error(tmp_path, capsys):
@@ -54,8 +65,7 @@ def test_failures_name_each_failed_job_and_its_error(tmp_path, capsys):
     with logged(logs / "ok" / "a.log") as log:
         log.info("fine")
     _failed_job(logs / "rule_x" / "b.log", ValueError("shape (3,) does not match (4,)"))
-    with logged(logs / "rule_y" / "c.log") as log:
-        log.error("error: %s", DataError("data/raw/adult/adult.data.gz is missing; download it"))
+    _failed_job(logs / "rule_y" / "c.log", DataError("data/raw/adult/adult.data.gz is missing; download it"), SystemExit)
     found = dict(failures(logs, since=start))
     assert set(found) == {logs / "rule_x" / "b.log", logs / "rule_y" / "c.log"}
     assert found[logs / "rule_x" / "b.log"] == "ValueError: shape (3,) does not match (4,)"

@@ -9,12 +9,16 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from causal_bandits.errors import CausalBanditsError
+
 
 @contextmanager
 def logged(path: str | Path):
     """Send log records to ``path`` and stderr: INFO and up from this package, WARNING and up from
-    libraries (fontTools alone logs about 55 INFO lines per PDF it subsets); record any exception
-    before raising."""
+    libraries (fontTools alone logs about 55 INFO lines per PDF it subsets). Bad input (a
+    :class:`~causal_bandits.errors.CausalBanditsError`: a missing or corrupt file, a bad setting)
+    ends the job with one ``error: ...`` line and exit status 1; any other exception is recorded
+    with its traceback and raised."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     handlers = [logging.FileHandler(path, mode="w"), logging.StreamHandler(sys.stderr)]
     logging.basicConfig(
@@ -22,14 +26,20 @@ def logged(path: str | Path):
         force=True,
     )
     logging.getLogger("causal_bandits").setLevel(logging.INFO)
+    failed = False
     try:
         yield logging.getLogger("causal_bandits")
+    except CausalBanditsError as err:
+        logging.getLogger("causal_bandits").error("error: %s", err)
+        failed = True
     except BaseException:
         logging.getLogger("causal_bandits").exception("step failed")
         raise
     finally:
         for handler in handlers:
             handler.close()
+    if failed:
+        sys.exit(1)
 
 
 def since_process_start() -> tuple[float, float]:
