@@ -156,6 +156,8 @@ def test_bad_overlay_is_one_line(case, tmp_path, monkeypatch, capsys):
         (["nosuch.yaml"], "config file nosuch.yaml not found; check the name"),
         (["figures/bounds/figure4.pdf"], "figures/bounds/figure4.pdf was given to --configfile but is not a config file"),
         (["results/nonmanip/table1.md"], "put targets before it: snakemake results/nonmanip/table1.md --configfile"),
+        (["results/fairness/raw/adult.json"], "results/fairness/raw/adult.json was given to --configfile but is not "
+         "a config file (a workflow output)"),  # exists, and is JSON
         (["README.md"], "README.md was given to --configfile but is not a config file"),  # exists, parses as text
         (["sub"], "sub was given to --configfile but is not a config file"),  # a directory
         (["sub.yaml"], "cannot read config file sub.yaml"),  # a directory named like a file
@@ -167,6 +169,8 @@ def test_bad_config_file_names(files, expected, tmp_path, monkeypatch, capsys):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub.yaml").mkdir()
     (tmp_path / "binary.yaml").write_bytes(b"\xff\xfe\x00nonmanip")
+    (tmp_path / "results" / "fairness" / "raw").mkdir(parents=True)
+    (tmp_path / "results" / "fairness" / "raw" / "adult.json").write_text('{"dataset": "adult", "files": []}')
     inputs = {p.name for p in tmp_path.iterdir()}
     status, lines = _check_config(tmp_path, monkeypatch, capsys, *files)
     _assert_one_line(status, lines, expected, tmp_path, inputs)

@@ -205,9 +205,9 @@ CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def _not_a_config_file(path: Path) -> str:
-    return (f"{path} was given to --configfile but is not a config file (it does not end in .yaml, .yml "
-            f"or .json); --configfile takes every name after it, so put targets before it: "
-            f"snakemake {path} --configfile ...")
+    why = "a workflow output" if path.suffix in CONFIG_SUFFIXES else "it does not end in .yaml, .yml or .json"
+    return (f"{path} was given to --configfile but is not a config file ({why}); --configfile takes every "
+            f"name after it, so put targets before it: snakemake {path} --configfile ...")
 
 
 def read(path: str | Path) -> dict[str, Any]:
@@ -253,12 +253,21 @@ def load(*paths: str | Path) -> dict[str, Any]:
     return merged
 
 
+#: The workflow's output folders: a file there named after --configfile is a target typed too late.
+OUTPUT_DIRS = ("results", "figures", "logs", "data")
+
+
 def check_files(paths: Iterable[str | Path]) -> None:
     """The config files named by ``--configfile``, as the workflow sees them: each a YAML mapping
-    whose name ends in .yaml, .yml or .json (a target typed after ``--configfile`` is explained)."""
-    for path in paths:
-        if Path(path).suffix not in CONFIG_SUFFIXES:
-            raise ConfigError(_not_a_config_file(Path(path)))
+    whose name ends in .yaml, .yml or .json, outside the workflow's output folders (a target typed
+    after ``--configfile`` is explained)."""
+    for path in map(Path, paths):
+        try:
+            path = path.resolve().relative_to(Path.cwd())
+        except ValueError:
+            pass  # outside the working directory: shown as given
+        if path.suffix not in CONFIG_SUFFIXES or (not path.is_absolute() and path.parts[0] in OUTPUT_DIRS):
+            raise ConfigError(_not_a_config_file(path))
         read(path)
 
 
