@@ -183,6 +183,20 @@ def test_pomis_work_is_polynomial_per_set(monkeypatch):
     assert len(calls) <= 11 * len(found)
 
 
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_pomis_work_is_bounded_per_set_on_random_diagrams(data):
+    G, reward, N = data.draw(bandit_problems(with_n=False))
+    calls = []
+    territory = pomis_module._Masks.territory
+    pomis_module._Masks.territory = lambda self, *a: calls.append(1) or territory(self, *a)
+    try:
+        found = pomis(G, reward, N)
+    finally:
+        pomis_module._Masks.territory = territory
+    assert len(calls) <= len(G.nodes) * len(found)
+
+
 def test_pomis_limit_stops_early():
     seen = []
     with pytest.raises(TooManySets, match="the POMIS family has more than the limit of 1,000 sets"):
