@@ -234,7 +234,7 @@ def _section(**changes):
     ({"scm.variables.I1.p1": [0.3, 0.55, 1.2, 0.8]}, "CPT of I1, row (X1=1, C1=0): P(I1=1 | parents) = 1.2"),
     ({"scm.variables.X1.p1": [0.25, -0.1]}, "outside [0, 1]"),
     ({"scm.variables.X2.p1": [0.15]}, "X2 has 1 rows but 1 binary parents need 2"),
-    ({"scm.variables.Y.p1": ["1/10", "x"] + ["1/2"] * 14}, "Y.p1.1 = 'x' is invalid: 'x' is not valid under any of the given schemas (a probability"),
+    ({"scm.variables.Y.p1": ["1/10", "x"] + ["1/2"] * 14}, "Y.p1.1 = 'x' is invalid; use a number; or a string matching"),
     ({"scm.variables.Y.p1": ["1/0"] + ["1/2"] * 15}, "CPT of Y, row (C1=0, U1=0, X2=0, I1=0): '1/0' is not a number"),
     ({"scm.variables.U2.parents": ["S"], "scm.variables.U2.p1": [0.5, 0.6]}, "selection node S has children ['U2']"),
     ({"scm.variables.S.parents": ["C1"]}, "latent parents"),

@@ -60,7 +60,7 @@ def test_defaults_are_filled_in():
          "nonmanip.robustness.scms_per_panel = -1"),
         (lambda c: c["nonmanip"]["robustness"].__setitem__("scms_per_panel", {"fig5a": -2}),
          "nonmanip.robustness.scms_per_panel"),
-        (lambda c: c["unknown_graph"].__setitem__("delta", 1.5), "unknown_graph.delta: 1.5"),
+        (lambda c: c["unknown_graph"].__setitem__("delta", 1.5), "unknown_graph.delta = 1.5 is invalid"),
         (lambda c: c["unknown_graph"].__setitem__("reading", {"weight_update": "reset"}),
          "unknown_graph.reading.weight_update"),
     ],

@@ -66,5 +66,7 @@ def test_corrupt_raw_file_stops_the_workflow_in_one_line(tree, tmp_path):
     done = run_with_raw_dir(tree, raw, "results/fairness/raw/adult.json")
     assert done.returncode != 0
     lines = [line for line in done.stderr.splitlines() if "error: " in line and "sha256" in line]
-    assert len(lines) == 1 and "adult.data" in lines[0] and "5b00264637dbfec3" in lines[0]
+    # the job's own line as it fails, and once more at the end with its log (the workflow's onerror)
+    assert len(lines) == 2 and all("adult.data" in line and "5b00264637dbfec3" in line for line in lines)
+    assert lines[-1].startswith("error: ") and lines[-1].endswith("(job log: logs/fairness_raw_check/adult.log)")
     assert not (tree / "results/fairness/raw/adult.json").exists()

@@ -34,13 +34,14 @@ def wide(n):
     return CausalDiagram(causes + ["Y"], [(c, "Y") for c in causes])
 
 
-def test_limit_reports_the_size():
-    with pytest.raises(TooManySets, match="4,096 sets, more than the limit of 1,000") as err:
+def test_limit_stops_the_enumeration():
+    with pytest.raises(TooManySets, match="the MIS family has more than the limit of 1,000 sets"):
         minimal_intervention_sets(wide(12), "Y", limit=1_000)
-    assert err.value.count == 4096
-    with pytest.raises(TooManySets, match="more than 5,000 sets"):
-        minimal_intervention_sets(wide(20), "Y", limit=1_000)
-    assert len(minimal_intervention_sets(wide(12), "Y", limit=5_000)) == 4096
+    seen = []
+    with pytest.raises(TooManySets):
+        minimal_intervention_sets(wide(40), "Y", limit=1_000, progress=seen.append)
+    assert seen[-1] == 1_001  # stopped at the first set over the limit, not after 2^40
+    assert len(minimal_intervention_sets(wide(12), "Y", limit=4_096)) == 4096
 
 
 def test_non_ancestors_are_never_enumerated():
@@ -61,7 +62,7 @@ def test_command_offers_pomis_only(tmp_path, capsys):
     path = write(tmp_path, wide(15))
     assert cli.main(["pomis", path]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "32,768 sets" in err and "--pomis-only" in err
+    assert err.count("\n") == 0 and "more than the limit of 10,000 sets" in err and "--pomis-only" in err
     assert cli.main(["pomis", "--pomis-only", path]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == {"pomis": [list(X) for X in pomis(wide(15), "Y")]}

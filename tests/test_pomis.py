@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_diagram import admgs
 
+from causal_bandits.causal import pomis as pomis_module
 from causal_bandits.causal.pomis import (
+    TooManySets,
     brute_force_sets,
     interventional_border,
     minimal_intervention_sets,
@@ -18,8 +20,9 @@ from causal_bandits.causal.pomis import (
     pomis_brute_force,
 )
 from causal_bandits.commands import pomis as pomis_command
-from causal_bandits.errors import DiagramError
+from causal_bandits.errors import CausalBanditsError, DiagramError
 from causal_bandits.papers.nonmanip.graphs import CASES, GRAPHS, REWARD
+from causal_bandits.scm.diagram import CausalDiagram
 
 Y = REWARD
 CASE_IDS = [f"{c['graph']}-N={''.join(c['N']) or '0'}" for c in CASES]
@@ -104,10 +107,10 @@ def test_pomis_recursion_equals_brute_force(with_n, data):
 
 
 # -------------------------------------------------------------------------------- the command
-def run_command(tmp_path, content) -> int:
+def run_command(tmp_path, content, **options) -> int:
     path = tmp_path / "graph.json"
     path.write_text(content if isinstance(content, str) else json.dumps(content))
-    return pomis_command.run(argparse.Namespace(graph=path))
+    return pomis_command.run(argparse.Namespace(graph=path, **options))
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
@@ -156,3 +159,70 @@ def test_command_rejects_malformed_files(content, named, tmp_path):
 def test_command_missing_file(tmp_path):
     with pytest.raises(DiagramError, match="cannot read"):
         pomis_command.run(argparse.Namespace(graph=tmp_path / "absent.json"))
+
+
+# ------------------------------------------------------------------- exponential POMIS families
+def confounded_causes(k):
+    """X_i → Y and X_i ↔ Y for k causes: every subset of the causes is a POMIS (2^k of them)."""
+    xs = [f"X{i:02d}" for i in range(k)]
+    return CausalDiagram([*xs, "Y"], [(x, "Y") for x in xs], [(x, "Y") for x in xs])
+
+
+def test_confounded_causes_give_every_subset():
+    assert pomis(confounded_causes(4), "Y") == brute_force_sets(confounded_causes(4), "Y")
+
+
+def test_pomis_work_is_polynomial_per_set(monkeypatch):
+    """Algorithm 1 recurses only below a border it has just found: at most |V| territory
+    computations per POMIS, however large the family."""
+    calls = []
+    territory = pomis_module._Masks.territory
+    monkeypatch.setattr(pomis_module._Masks, "territory", lambda self, *a: calls.append(1) or territory(self, *a))
+    found = pomis(confounded_causes(10), "Y")
+    assert len(found) == 1024
+    assert len(calls) <= 11 * len(found)
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_pomis_work_is_bounded_per_set_on_random_diagrams(data):
+    G, reward, N = data.draw(bandit_problems(with_n=False))
+    calls = []
+    territory = pomis_module._Masks.territory
+    pomis_module._Masks.territory = lambda self, *a: calls.append(1) or territory(self, *a)
+    try:
+        found = pomis(G, reward, N)
+    finally:
+        pomis_module._Masks.territory = territory
+    assert len(calls) <= len(G.nodes) * len(found)
+
+
+def test_pomis_limit_stops_early():
+    seen = []
+    with pytest.raises(TooManySets, match="the POMIS family has more than the limit of 1,000 sets"):
+        pomis(confounded_causes(40), "Y", limit=1_000, progress=seen.append)
+    assert seen[-1] == 1_000  # the 1,001st set stopped it, 2^40 were never tried
+    assert len(pomis(confounded_causes(10), "Y", limit=1_024)) == 1024
+
+
+def test_command_limit_and_its_option(tmp_path, capsys):
+    graph = {**confounded_causes(11).to_dict(), "reward": "Y"}
+    with pytest.raises(CausalBanditsError, match=r"POMIS family has more than the limit of 1,000 sets; rerun with "
+                                                  r"a larger --limit") as err:
+        run_command(tmp_path, graph, limit=1_000, pomis_only=True)
+    assert "\n" not in str(err.value)
+    assert run_command(tmp_path, graph, limit=2_048, pomis_only=True) == 0
+    assert len(json.loads(capsys.readouterr().out)["pomis"]) == 2048
+    with pytest.raises(CausalBanditsError, match="must be a positive number"):
+        run_command(tmp_path, graph, limit=0)
+
+
+def test_command_progress_after_a_second(monkeypatch, capsys):
+    clock = iter([0.0, 0.5, 1.2, 1.5, 2.4])
+    monkeypatch.setattr(pomis_command.time, "monotonic", lambda: next(clock))
+    progress = pomis_command._Progress("POMISs", 10_000)
+    for count in (1, 2, 3, 4):
+        progress(count)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["pomis: 2 POMISs so far after 1 s (stops above 10,000; --limit)",
+                     "pomis: 4 POMISs so far after 2 s (stops above 10,000; --limit)"]

@@ -7,14 +7,17 @@ package data (the library never reads ``workflow/``), describe every key;
 :func:`validate` checks a config against it, fills in the schema's defaults and turns the first
 violation into one line that names the key and the fix. Semantic checks that a schema cannot
 express (a diagram's acyclicity, the reward not being non-manipulable, SCM parameters matching
-the diagram) are done by each paper module's ``check_config``.
+the diagram) are done by each paper module's ``check_config``; :func:`check` runs both. Config
+files are read by :func:`read` (a missing file, a YAML error with its line, an empty file, a target
+typed after ``--configfile``: one line each), and :func:`command_line_scalars` types the nested
+``--config`` values Snakemake leaves as strings.
 """
 
 from __future__ import annotations
 
 import copy
-
-from collections.abc import Mapping
+import importlib
+from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -33,8 +36,47 @@ def _where(path) -> str:
     return ".".join(str(p) for p in path) or "<top level>"
 
 
+_BOUNDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
+_JSON_TYPES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "true or false",
+               "array": "a list", "object": "a mapping (key: value)", "null": "null"}
+
+
+def _fix(schema: Mapping[str, Any]) -> str:
+    """What a valid value looks like, from the schema node: "use ..." (type, bounds, names)."""
+    if "enum" in schema:
+        return "use one of: " + ", ".join(str(v) for v in schema["enum"])
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+    words = " or ".join(_JSON_TYPES.get(k, k) for k in kinds)
+    bounds = " and ".join(f"{op} {schema[key]}" for key, op in _BOUNDS.items() if key in schema)
+    if bounds:
+        words = f"{words or 'a value'} {bounds}"
+    if "pattern" in schema:
+        words = f"{words or 'text'} matching {schema['pattern']}"
+    if kinds == ["array"]:
+        items = schema.get("items", {})
+        if schema.get("minItems"):
+            words += f" of at least {schema['minItems']} item(s)"
+        if "enum" in items:
+            words += " of: " + ", ".join(str(v) for v in items["enum"])
+        if schema.get("uniqueItems"):
+            words += ", each once"
+    return f"use {words}" if words else ""
+
+
+def _branch(error: jsonschema.ValidationError) -> jsonschema.ValidationError | None:
+    """For a oneOf/anyOf failure on a mapping or list, the best error of the branch of that type (an
+    inline diagram gets the diagram branch's complaint rather than "not valid under any schema")."""
+    kind = {dict: "object", list: "array"}.get(type(error.instance))
+    branches = [i for i, b in enumerate(error.schema[error.validator]) if b.get("type") == kind]
+    meant = [e for e in error.context or () if kind and e.relative_schema_path[0] in branches]
+    return jsonschema.exceptions.best_match(meant) if meant else None
+
+
 def _message(error: jsonschema.ValidationError) -> str:
     where = _where(error.absolute_path)
+    hint = error.schema.get("description", "")
+    hint = f" ({hint})" if hint else ""
     if error.validator == "additionalProperties":
         extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
         keys = ", ".join(repr(k) for k in extra)
@@ -44,14 +86,21 @@ def _message(error: jsonschema.ValidationError) -> str:
         paper = error.schema["x-algorithms"]
         return (f"config {where} = {error.instance!r} is not a registered algorithm of {paper}; use one of "
                 f"{', '.join(error.schema['enum'])}, or register it in causal_bandits/papers/{paper}/algorithms.py")
-    if error.validator in ("minimum", "maximum", "minItems", "uniqueItems", "enum", "type", "oneOf"):
-        hint = error.schema.get("description", "")
-        return f"config {where} = {error.instance!r} is invalid: {error.message}" + (
-            f" ({hint})" if hint else ""
-        )
+    if error.validator in ("oneOf", "anyOf"):
+        inner = _branch(error)
+        if inner is not None:
+            return _message(inner)
+        fixes = [_fix(b).removeprefix("use ") for b in error.schema[error.validator]]
+        return f"config {where} = {error.instance!r} is invalid; use " + "; or ".join(f for f in fixes if f) + hint
     if error.validator == "required":
         return f"config {where}: {error.message}; add it (see its config.schema.yaml)"
-    return f"config {where}: {error.message}"
+    if "propertyNames" in error.relative_schema_path:
+        pattern = error.schema.get("pattern", "")
+        return f"config {where}: the name {error.instance!r} does not match {pattern}; rename it"
+    fix = _fix(error.schema)
+    if error.validator in ("minItems", "minProperties") and not fix:
+        fix = "give at least one"
+    return f"config {where} = {error.instance!r} is invalid: {error.message}" + (f"; {fix}" if fix else "") + hint
 
 
 def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
@@ -113,18 +162,148 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
+def _scalar(text: str) -> Any:
+    """``text`` as YAML reads a plain scalar in a config file: '500' -> 500, 'true' -> True, '0.1'
+    -> 0.1, 'null' -> None; anything else stays the string it was."""
+    try:
+        value = _load_yaml(text)
+    except yaml.YAMLError:
+        return text
+    return value if value is None or isinstance(value, (bool, int, float)) else text
+
+
+def _branches(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [schema, *(b for key in ("oneOf", "anyOf") for b in schema.get(key, ()))]
+
+
+def _takes_text(schema: Mapping[str, Any]) -> bool:
+    """Whether a schema node accepts a string (so a string there stays one)."""
+    for branch in _branches(schema):
+        kinds = branch.get("type", [])
+        if "string" in ([kinds] if isinstance(kinds, str) else kinds):
+            return True
+        if any(isinstance(v, str) for v in branch.get("enum", ())):
+            return True
+    return False
+
+
+def _child(schema: Mapping[str, Any], key: Any) -> Mapping[str, Any]:
+    """The schema node of ``key`` (a mapping key or a list index) under ``schema``, or {}."""
+    for branch in _branches(schema):
+        if isinstance(key, int) and isinstance(branch.get("items"), dict):
+            return branch["items"]
+        if key in branch.get("properties", {}):
+            return branch["properties"][key]
+        if isinstance(branch.get("additionalProperties"), dict):
+            return branch["additionalProperties"]
+    return {}
+
+
+def command_line_scalars(config: dict[str, Any], overrides: Mapping[str, Any]) -> None:
+    """Type the scalars of nested ``--config`` values in ``config`` (in place).
+
+    Snakemake reads ``--config 'nonmanip={horizon: 500}'`` with YAML's BaseLoader, which keeps every
+    nested scalar a string, so the schema would reject 500 as "not of type 'integer'". Each string
+    of ``overrides`` (the ``--config`` values, already merged into ``config``) where the schema takes
+    no string is read again as a YAML scalar, as it would be in a config file; where it takes a
+    string (a path, a checksum, a graph name) it stays the text given."""
+
+    def typed(value: Any, schema: Mapping[str, Any]) -> Any:
+        if isinstance(value, str):
+            return value if _takes_text(schema) else _scalar(value)
+        if isinstance(value, Mapping):
+            return {k: typed(v, _child(schema, k)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [typed(v, _child(schema, i)) for i, v in enumerate(value)]
+        return value
+
+    schema = load_schema()
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(config.get(key), Mapping):  # top-level scalars Snakemake types
+            config[key] = merge(config[key], typed(value, _child(schema, key)))
+        elif isinstance(value, list):
+            config[key] = typed(value, _child(schema, key))
+
+
+#: File endings Snakemake reads as config files; anything else after --configfile is likely a target.
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def _not_a_config_file(path: Path) -> str:
+    why = "a workflow output" if path.suffix in CONFIG_SUFFIXES else "it does not end in .yaml, .yml or .json"
+    return (f"{path} was given to --configfile but is not a config file ({why}); --configfile takes every "
+            f"name after it, so put targets before it: snakemake {path} --configfile ...")
+
+
+def read(path: str | Path) -> dict[str, Any]:
+    """One config file as a mapping, or a one-line :class:`ConfigError` naming the file (and the
+    line and column of a YAML error) and the fix."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        if path.suffix not in CONFIG_SUFFIXES:
+            raise ConfigError(_not_a_config_file(path)) from None
+        raise ConfigError(f"config file {path} not found; check the name (the config files are in "
+                          f"config/)") from None
+    except (OSError, UnicodeDecodeError) as err:
+        what = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        raise ConfigError(f"cannot read config file {path}: {what}; pass a YAML file") from None
+    try:
+        data = _load_yaml(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        line = text.splitlines()[mark.line] if mark and mark.line < len(text.splitlines()) else ""
+        hint = ("YAML indents with spaces only: replace the tab with spaces" if "\t" in line
+                else "fix the indentation or quoting there")
+        raise ConfigError(f"{where}: not valid YAML ({problem}); {hint}") from None
+    if data is None:
+        raise ConfigError(f"config file {path} is empty; write the keys it should change (for example "
+                          f"'nonmanip: {{horizon: 500}}') or leave the file out")
+    if not isinstance(data, dict):
+        if path.suffix not in CONFIG_SUFFIXES:
+            raise ConfigError(_not_a_config_file(path))
+        raise ConfigError(f"config file {path} holds a {type(data).__name__}, not a mapping of config keys; "
+                          f"start each line at the top level with a key such as 'nonmanip:'")
+    return data
+
+
 def load(*paths: str | Path) -> dict[str, Any]:
     """Read YAML config files, later ones merged over earlier ones (as Snakemake does)."""
     merged: dict[str, Any] = {}
     for path in paths:
-        try:
-            data = yaml.safe_load(Path(path).read_text()) or {}
-        except FileNotFoundError as err:
-            raise ConfigError(f"config file {path} not found; pass an existing file") from err
-        except yaml.YAMLError as err:
-            raise ConfigError(f"config file {path} is not valid YAML: {err}".replace("\n", " ")) from err
-        merged = merge(merged, data)
+        merged = merge(merged, read(path))
     return merged
+
+
+#: The workflow's output folders: a file there named after --configfile is a target typed too late.
+OUTPUT_DIRS = ("results", "figures", "logs", "data")
+
+
+def check_files(paths: Iterable[str | Path]) -> None:
+    """The config files named by ``--configfile``, as the workflow sees them: each a YAML mapping
+    whose name ends in .yaml, .yml or .json, outside the workflow's output folders (a target typed
+    after ``--configfile`` is explained)."""
+    for path in map(Path, paths):
+        try:
+            path = path.resolve().relative_to(Path.cwd())
+        except ValueError:
+            pass  # outside the working directory: shown as given
+        if path.suffix not in CONFIG_SUFFIXES or (not path.is_absolute() and path.parts[0] in OUTPUT_DIRS):
+            raise ConfigError(_not_a_config_file(path))
+        read(path)
+
+
+def check(config: dict[str, Any]) -> dict[str, Any]:
+    """Every check of a workflow config: the schema (:func:`validate`, defaults filled in), then each
+    configured paper's ``check_config`` (diagrams, SCM parameters, registry names)."""
+    validate(config)
+    for paper in PAPERS:
+        if paper in config:
+            importlib.import_module(f"causal_bandits.papers.{paper}.config").check_config(config[paper])
+    return config
 
 
 def merge(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:

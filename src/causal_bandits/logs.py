@@ -9,23 +9,37 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from causal_bandits.errors import CausalBanditsError
+
 
 @contextmanager
 def logged(path: str | Path):
-    """Send log records (INFO and up) to ``path`` and stderr; record any exception before raising."""
+    """Send log records to ``path`` and stderr: INFO and up from this package, WARNING and up from
+    libraries (fontTools alone logs about 55 INFO lines per PDF it subsets). Bad input (a
+    :class:`~causal_bandits.errors.CausalBanditsError`: a missing or corrupt file, a bad setting)
+    ends the job with one ``error: ...`` line and exit status 1; any other exception is recorded
+    with its traceback and raised."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     handlers = [logging.FileHandler(path, mode="w"), logging.StreamHandler(sys.stderr)]
     logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s", handlers=handlers, force=True
+        level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s", handlers=handlers,
+        force=True,
     )
+    logging.getLogger("causal_bandits").setLevel(logging.INFO)
+    failed = False
     try:
         yield logging.getLogger("causal_bandits")
+    except CausalBanditsError as err:
+        logging.getLogger("causal_bandits").error("error: %s", err)
+        failed = True
     except BaseException:
         logging.getLogger("causal_bandits").exception("step failed")
         raise
     finally:
         for handler in handlers:
             handler.close()
+    if failed:
+        sys.exit(1)
 
 
 def since_process_start() -> tuple[float, float]:
@@ -40,3 +54,33 @@ def since_process_start() -> tuple[float, float]:
     except (OSError, ValueError, IndexError):
         wall = float("nan")
     return wall, time.process_time()
+
+
+def failures(root: str | Path, since: float) -> list[tuple[Path, str]]:
+    """Job logs under ``root`` written since ``since`` (epoch seconds) that record an error, each with
+    its error line: the message of the last ERROR record (``error: ...`` for bad input), or the last
+    line of the traceback :func:`logged` wrote after "step failed"."""
+    found = []
+    for path in sorted(Path(root).rglob("*.log")) if Path(root).is_dir() else ():
+        if path.stat().st_mtime < since:
+            continue
+        lines = path.read_text(errors="replace").splitlines()
+        errors = [i for i, line in enumerate(lines) if " ERROR " in line[:80]]
+        if not errors:
+            continue
+        message = lines[errors[-1]].split(" ERROR ", 1)[1]
+        if message == "step failed":
+            message = next((line for line in reversed(lines) if line.strip()), message)
+        found.append((path, message))
+    return found
+
+
+def report_failures(root: str | Path, since: float, most: int = 5) -> None:
+    """Print each failed job's own error line to stderr (Snakemake's ``onerror``), so that the end
+    of the console says what went wrong rather than only "a job execution failed"."""
+    found = failures(root, since)
+    for path, message in found[:most]:
+        text = message if message.startswith("error:") else f"error: {message}"
+        print(f"{text} (job log: {path})", file=sys.stderr)
+    if len(found) > most:
+        print(f"error: {len(found) - most} more failed job logs under {root}/", file=sys.stderr)

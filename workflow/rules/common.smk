@@ -1,11 +1,13 @@
 # Config validation, target lists and helpers. No rules with side effects here.
 import sys
+import time
 
 import importlib
 
 from causal_bandits import algorithms as cb_algorithms
 from causal_bandits import artefacts as cb_artefacts
 from causal_bandits import config as cb_config
+from causal_bandits import logs as cb_logs
 from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.runs import chunk_seeds
@@ -15,12 +17,23 @@ from causal_bandits.store import summary_path
 # Papers in pipeline order; a paper runs when the config has a section for it.
 PAPERS = [p for p in REGISTERED if p in config]
 
+# Bad config: one line naming the key or file and the fix, before any job is planned. (A config file
+# Snakemake cannot read at all stops Snakemake before this runs: `causal-bandits check-config FILE`.)
 try:
-    cb_config.validate(config)
-    for paper in PAPERS:  # semantic checks a schema cannot express (graphs, SCM parameters)
-        importlib.import_module(f"causal_bandits.papers.{paper}.config").check_config(config[paper])
+    cb_config.check_files(workflow.overwrite_configfiles)
+    cb_config.command_line_scalars(config, workflow.config_settings.config)
+    cb_config.check(config)  # the schema, then each paper's checks (graphs, SCM parameters, names)
 except CausalBanditsError as err:
     sys.exit(f"error: {err}")
+
+# A failed job's own error line (from its log) is the last thing on the console, after Snakemake's
+# "a job execution failed" (the profile's `quiet: [rules]` keeps the job listings off the console).
+STARTED = time.time()
+
+
+onerror:
+    cb_logs.report_failures("logs", since=STARTED)
+
 
 # Each paper's rule file adds its final outputs here; the report reads results/claims/<paper>.json.
 TARGETS = {}

@@ -65,18 +65,16 @@ def brute_force_sets(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
     return [X for size in range(len(candidates) + 1) for X in combinations(candidates, size)]
 
 
-#: The family size above which :func:`minimal_intervention_sets` stops when given a ``limit``.
-MIS_LIMIT = 10_000
+#: The family size (MISs or POMISs) above which the ``pomis`` command stops unless given ``--limit``.
+SET_LIMIT = 10_000
 
 
 class TooManySets(CausalBanditsError):
-    """A set family is larger than the caller's limit; ``count`` is its size, or None if that is
-    itself above the counting cap."""
+    """A set family is larger than the caller's limit (enumeration stops at the ``limit + 1``-th set)."""
 
-    def __init__(self, what: str, count: int | None, limit: int, cap: int):
-        size = f"{count:,}" if count is not None else f"more than {cap:,}"
-        super().__init__(f"{what} has {size} sets, more than the limit of {limit:,}")
-        self.count, self.limit = count, limit
+    def __init__(self, what: str, limit: int):
+        super().__init__(f"{what} has more than the limit of {limit:,} sets")
+        self.limit = limit
 
 
 def _ancestor_masks(G: CausalDiagram, Y: str) -> tuple[list[str], list[int], int]:
@@ -102,8 +100,9 @@ def _reaches_y(parents: list[int], y: int, blocked: int) -> int:
     return reach
 
 
-def _mis_levels(G: CausalDiagram, Y: str, N: Nodes, cap: int | None):
-    """Yield the MISs (as bit masks over An(Y)) level by level, by size.
+def _mis_levels(G: CausalDiagram, Y: str, N: Nodes):
+    """Yield the MISs (as bit masks over An(Y)) level by level, by size, each as soon as it is found
+    (a caller with a limit stops consuming).
 
     NeurIPS-18 (Lee & Bareinboim) characterise MISs as the X ⊆ an(Y)_{G_{\\bar X}}; every subset
     of a MIS is a MIS (intervening on fewer variables removes fewer edges, so an(Y) only grows),
@@ -115,12 +114,13 @@ def _mis_levels(G: CausalDiagram, Y: str, N: Nodes, cap: int | None):
     names, parents, y = _ancestor_masks(G, Y)
     level = [0]
     yield names, 0
-    count = 1
     while level:
         members = set(level)
         nxt = []
         if level == [0]:  # every variable of An(Y) \ {Y} \ N is a MIS on its own
             nxt = [1 << i for i, v in enumerate(names) if v != Y and v not in n]
+            for m in nxt:
+                yield names, m
         else:
             by_prefix: dict[int, list[int]] = {}
             for m in level:
@@ -140,28 +140,25 @@ def _mis_levels(G: CausalDiagram, Y: str, N: Nodes, cap: int | None):
                             rest ^= low
                         if ok and cand & ~_reaches_y(parents, y, cand) == 0:
                             nxt.append(cand)
-        for m in nxt:
-            yield names, m
-        count += len(nxt)
-        if cap is not None and count > cap:
-            return
+                            yield names, cand
         level = nxt
 
 
-def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = (), limit: int | None = None) -> Sets:
+def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = (), limit: int | None = None,
+                              progress=None) -> Sets:
     """𝕄^N_{G,Y} (AAAI-19 Def. 2): X ⊆ V \\ {Y} \\ N with X ⊆ an(Y) in G_{\\bar X} (NeurIPS-18 test).
 
     Enumerated within An(Y) with pruning (:func:`_mis_levels`), never over all subsets of V. With
-    ``limit``, a family of more than ``limit`` sets raises :class:`TooManySets` with its size
-    (counted up to 5 × ``limit``; beyond that "more than").
+    ``limit``, a family of more than ``limit`` sets raises :class:`TooManySets` as soon as the
+    ``limit + 1``-th set is found. ``progress(count)`` is called after each set.
     """
-    cap = None if limit is None else 5 * limit
     found = []
-    for names, mask in _mis_levels(G, Y, N, cap):
+    for names, mask in _mis_levels(G, Y, N):
         found.append(tuple(sorted(names[i] for i in range(len(names)) if mask >> i & 1)))
-    if limit is not None and len(found) > limit:
-        count = len(found) if len(found) <= cap else None
-        raise TooManySets("the MIS family", count, limit, cap)
+        if progress is not None:
+            progress(len(found))
+        if limit is not None and len(found) > limit:
+            raise TooManySets("the MIS family", limit)
     return canonical_sets(found)
 
 
@@ -171,34 +168,102 @@ def _manipulable_projection(G: CausalDiagram, Y: str, N: Nodes) -> CausalDiagram
     return G.latent_projection(set(G.nodes) - n) if n else G
 
 
-def pomis(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
+class _Masks:
+    """An ADMG over An(Y) as bit masks, for Algorithm 1's many territory computations: every graph
+    Algorithm 1 visits is H_{\\bar C}[S] for the start graph H, a set C of intervened nodes (incoming
+    edges cut) and a node set S, so one table of parents, children and confounders serves them all."""
+
+    def __init__(self, G: CausalDiagram, Y: str):
+        self.names = list(G.topological_order())
+        bit = {v: 1 << i for i, v in enumerate(self.names)}
+        self.parents = [sum(bit[p] for p in G.parents(v)) for v in self.names]
+        self.children = [sum(bit[c] for c in G.children(v)) for v in self.names]
+        self.spouses = [0] * len(self.names)
+        for edge in G.bidirected:
+            u, v = sorted(edge)
+            self.spouses[self.names.index(u)] |= bit[v]
+            self.spouses[self.names.index(v)] |= bit[u]
+        self.y, self.bit = bit[Y], bit
+
+    def territory(self, nodes: int, cut: int) -> tuple[int, int]:
+        """(MUCT, IB) of Y in H_{\\bar cut}[nodes], as :func:`_territory` computes them: T grows from
+        {Y} by descendants and c-components inside the ancestors of Y until closed."""
+        parents, children, spouses = self.parents, self.children, self.spouses
+        an = frontier = self.y
+        while frontier:  # An(Y): walk back from Y, never into a cut node's parents
+            grow, f = 0, frontier & ~cut
+            while f:
+                low = f & -f
+                grow |= parents[low.bit_length() - 1]
+                f ^= low
+            frontier = grow & nodes & ~an
+            an |= frontier
+        inside = an & ~cut  # cut nodes have no incoming edge: no descendant or confounder joins them
+        T = frontier = self.y
+        border = 0
+        while frontier:
+            grow, f = 0, frontier
+            while f:
+                low = f & -f
+                i = low.bit_length() - 1
+                grow |= children[i] | spouses[i]
+                border |= parents[i]
+                f ^= low
+            frontier = grow & inside & ~T
+            T |= frontier
+        return T, border & nodes & ~T
+
+    def sets(self, masks) -> Sets:
+        return canonical_sets(tuple(v for v in self.names if m & self.bit[v]) for m in masks)
+
+
+def pomis(G: CausalDiagram, Y: str, N: Nodes = (), limit: int | None = None, progress=None) -> Sets:
     """ℙ^N_{G,Y} by NeurIPS-18 Algorithm 1 (POMISs) on proj(G, V \\ N) (AAAI-19 Theorem 4).
 
     Projection, not filtering: {X ∈ ℙ_{G,Y} : X ∩ N = ∅} misses sets such as {X} in the front-door
     graph with N = {Z} (AAAI-19 Proposition 1 only gives the inclusion).
+
+    The family can be exponential (k causes of Y each confounded with Y give 2^k POMISs), but the
+    work is polynomial per POMIS: subPOMISs recurses only below a border it has just added, and each
+    call makes at most |V| territory computations, O(|V| + |E|) each. With ``limit``, a family of more
+    than ``limit`` sets raises :class:`TooManySets` as soon as the ``limit + 1``-th set is found;
+    ``progress(count)`` is called after each new set.
     """
     H = _manipulable_projection(G, Y, N)
     H = H.subgraph(H.ancestors(Y))
-    T, X = _territory(H, Y)
-    H = H.do(X).subgraph(T | X)
-    order = [v for v in reversed(H.topological_order()) if v in T - {Y}]
-    return canonical_sets(_sub_pomis(H, Y, order, frozenset()) | {X})
+    M = _Masks(H, Y)
+    everything = sum(M.bit.values())
+    T, X = M.territory(everything, 0)
+    found: set[int] = {X}
+
+    def add(border: int) -> None:
+        if border not in found:
+            found.add(border)
+            if limit is not None and len(found) > limit:
+                raise TooManySets("the POMIS family", limit)
+            if progress is not None:
+                progress(len(found))
+
+    order = [M.bit[v] for v in reversed(M.names) if M.bit[v] & T & ~M.y]
+    _sub_pomis(M, T | X, X, order, 0, add)
+    return M.sets(found)
 
 
-def _sub_pomis(G: CausalDiagram, Y: str, Ws: Sequence[str], obs: frozenset[str]) -> set[frozenset[str]]:
-    """subPOMISs of NeurIPS-18 Algorithm 1: intervene on each W_i in turn, skipping borders that
-    meet variables already explored earlier in this branch (``obs`` ∪ W_1..W_{i-1})."""
-    found: set[frozenset[str]] = set()
+def _sub_pomis(M: _Masks, nodes: int, cut: int, Ws: Sequence[int], obs: int, add) -> None:
+    """subPOMISs of NeurIPS-18 Algorithm 1 on H_{\\bar cut}[nodes]: intervene on each W_i in turn,
+    skipping borders that meet variables already explored earlier in this branch (``obs`` ∪
+    W_1..W_{i-1})."""
+    explored = obs
     for i, W in enumerate(Ws):
-        T, X = _territory(G.do(W), Y)
-        explored = obs | set(Ws[:i])
+        if i:
+            explored |= Ws[i - 1]
+        T, X = M.territory(nodes, cut | W)
         if X & explored:
             continue
-        found.add(X)
-        rest = [w for w in Ws[i + 1 :] if w in T]
+        add(X)
+        rest = [w for w in Ws[i + 1 :] if w & T]
         if rest:
-            found |= _sub_pomis(G.do(X).subgraph(T | X), Y, rest, explored)
-    return found
+            _sub_pomis(M, T | X, cut | X, rest, explored, add)
 
 
 def pomis_brute_force(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:

@@ -4,19 +4,22 @@ Input: ``{"nodes": [...], "directed": [[a, b], ...], "bidirected": [[a, b], ...]
 "non_manipulable": [...]}`` (``directed``, ``bidirected`` and ``non_manipulable`` default to empty).
 Output: one JSON line ``{"mis": [[...], ...], "pomis": [[...], ...]}``, sets in canonical order
 (size, names) — 𝕄^N_{G,Y} (AAAI-19 Def. 2) and ℙ^N_{G,Y} (AAAI-19 Theorem 4 with NeurIPS-18 Alg. 1).
-The MIS family can be exponentially large: above ``MIS_LIMIT`` (10,000) sets the command says how
-many there are and stops; ``--pomis-only`` prints ``{"pomis": ...}`` alone (POMISs take
-milliseconds on any diagram).
+Both families can be exponentially large (k causes of Y each confounded with Y have 2^k POMISs):
+above ``--limit`` sets (default ``SET_LIMIT``, 10,000) the command says so and stops, within about
+a second on diagrams of up to 60 nodes (benchmarks/pomis_speed.py); ``--pomis-only`` prints
+``{"pomis": ...}`` alone. A run longer than a second reports its progress on stderr every second.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from causal_bandits.causal.pomis import MIS_LIMIT, TooManySets, minimal_intervention_sets, pomis
+from causal_bandits.causal.pomis import SET_LIMIT, TooManySets, minimal_intervention_sets, pomis
 from causal_bandits.errors import CausalBanditsError, DiagramError
 from causal_bandits.scm.diagram import CausalDiagram
 
@@ -41,6 +44,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--pomis-only", action="store_true", help="print only the POMISs (for diagrams with very many MISs)"
+    )
+    parser.add_argument(
+        "--limit", type=int, default=SET_LIMIT, metavar="N",
+        help=f"stop when a family has more than N sets (default {SET_LIMIT:,})",
     )
     parser.set_defaults(func=run)
     return parser
@@ -68,17 +75,42 @@ def read_graph(path: Path) -> dict[str, Any]:
     return data
 
 
+class _Progress:
+    """``progress`` callback of the enumerations: once a family has taken a second, one stderr line a
+    second with the count so far (stdout stays the one JSON line)."""
+
+    def __init__(self, what: str, limit: int):
+        self.what, self.limit = what, limit
+        self.start = time.monotonic()
+        self.due = self.start + 1.0
+
+    def __call__(self, count: int) -> None:
+        now = time.monotonic()
+        if now >= self.due:
+            print(f"pomis: {count:,} {self.what} so far after {now - self.start:.0f} s (stops above "
+                  f"{self.limit:,}; --limit)", file=sys.stderr, flush=True)
+            self.due = now + 1.0
+
+
 def run(args: argparse.Namespace) -> int:
     """Print ``{"mis": ..., "pomis": ...}`` for ``args.graph`` (``{"pomis": ...}`` with ``--pomis-only``);
-    bad input, or more than ``MIS_LIMIT`` MISs, raises a one-line :class:`CausalBanditsError`."""
+    bad input, or a family of more than ``args.limit`` sets, raises a one-line :class:`CausalBanditsError`."""
+    limit = getattr(args, "limit", SET_LIMIT)
+    if limit < 1:
+        raise CausalBanditsError(f"--limit {limit} must be a positive number of sets")
     data = read_graph(Path(args.graph))
     G = CausalDiagram.from_dict({k: data[k] for k in _DIAGRAM_KEYS if k in data})
     Y, N = data["reward"], data.get("non_manipulable", [])
-    sets = {"pomis": pomis(G, Y, N)}
+    try:
+        sets = {"pomis": pomis(G, Y, N, limit=limit, progress=_Progress("POMISs", limit))}
+    except TooManySets as err:
+        raise CausalBanditsError(f"{err}; rerun with a larger --limit to list them all") from None
     if not getattr(args, "pomis_only", False):
         try:
-            sets = {"mis": minimal_intervention_sets(G, Y, N, limit=MIS_LIMIT), **sets}
+            sets = {"mis": minimal_intervention_sets(G, Y, N, limit=limit, progress=_Progress("MISs", limit)),
+                    **sets}
         except TooManySets as err:
-            raise CausalBanditsError(f"{err}; rerun with --pomis-only to list only the POMISs") from None
+            raise CausalBanditsError(f"{err}; rerun with --pomis-only to list only the POMISs, or with a "
+                                     "larger --limit") from None
     print(json.dumps({name: [list(X) for X in family] for name, family in sets.items()}))
     return 0

@@ -16,6 +16,10 @@ def check_config(section: Mapping[str, Any]) -> None:
         check_confidence(section.get("delta", 0.05), 0.0)
     except ConfigError as err:
         raise ConfigError(f"cpe.{err}") from None
+    unknown = [name for name in section.get("run_experiments", []) if name not in section["experiments"]]
+    if unknown:
+        raise ConfigError(f"cpe.run_experiments names {', '.join(map(repr, unknown))}, not in cpe.experiments; "
+                          f"use names from: {', '.join(sorted(section['experiments']))}")
     for exp, spec in section["experiments"].items():
         for group in spec["runs"]:
             unknown = sorted(set(group.get("configs", [])) - set(spec["configs"]))

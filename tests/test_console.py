@@ -1,0 +1,86 @@
+"""A quiet console: job logs keep this package's INFO lines but not libraries' chatter, and a failed
+job's own error line is found in its log for the end of Snakemake's output."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+import yaml
+from conftest import ROOT
+
+from causal_bandits.errors import DataError
+from causal_bandits.logs import failures, logged, report_failures
+
+
+def test_library_info_is_not_logged(tmp_path, capsys):
+    path = tmp_path / "job.log"
+    with logged(path) as log:
+        log.info("ours")
+        logging.getLogger("causal_bandits.bandits").info("ours too")
+        logging.getLogger("fontTools.subset").info("glyphs subset")
+        logging.getLogger("matplotlib.font_manager").info("font found")
+        logging.getLogger("fontTools.subset").warning("a real problem")
+    text = path.read_text()
+    assert "ours" in text and "ours too" in text and "a real problem" in text
+    assert "glyphs subset" not in text and "font found" not in text
+    assert "glyphs subset" not in capsys.readouterr().err
+
+
+def test_a_pdf_figure_logs_no_font_subsetting(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = tmp_path / "figure.log"
+    with logged(path), matplotlib.rc_context({"pdf.fonttype": 42}):  # TrueType: fontTools subsets it
+        fig, ax = plt.subplots()
+        ax.set_title("T = 500, 2 seeds")
+        fig.savefig(tmp_path / "f.pdf")
+        plt.close(fig)
+    assert "fontTools" not in path.read_text()
+
+
+def _failed_job(path, error, expected=None):
+    with pytest.raises(expected or type(error)), logged(path):
+        raise error
+
+
+def test_bad_input_ends_a_job_with_one_line(tmp_path, capsys):
+    path = tmp_path / "job.log"
+    with pytest.raises(SystemExit) as stop, logged(path):
+        raise DataError("data/raw/adult/adult.data.gz is missing; download it")
+    assert stop.value.code == 1
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 and lines[0].endswith("causal_bandits ERROR error: data/raw/adult/adult.data.gz is missing; "
+                                                 "download it")
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_failures_name_each_failed_job_and_its_error(tmp_path, capsys):
+    start = time.time() - 1
+    logs = tmp_path / "logs"
+    with logged(logs / "ok" / "a.log") as log:
+        log.info("fine")
+    _failed_job(logs / "rule_x" / "b.log", ValueError("shape (3,) does not match (4,)"))
+    _failed_job(logs / "rule_y" / "c.log", DataError("data/raw/adult/adult.data.gz is missing; download it"), SystemExit)
+    found = dict(failures(logs, since=start))
+    assert set(found) == {logs / "rule_x" / "b.log", logs / "rule_y" / "c.log"}
+    assert found[logs / "rule_x" / "b.log"] == "ValueError: shape (3,) does not match (4,)"
+    assert found[logs / "rule_y" / "c.log"].startswith("error: data/raw/adult/adult.data.gz is missing")
+    capsys.readouterr()
+    report_failures(logs, since=start)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [f"error: ValueError: shape (3,) does not match (4,) (job log: {logs / 'rule_x' / 'b.log'})",
+                     "error: data/raw/adult/adult.data.gz is missing; download it (job log: "
+                     f"{logs / 'rule_y' / 'c.log'})"]
+    assert failures(logs, since=time.time() + 60) == []  # older logs are not this run's
+    assert failures(tmp_path / "absent", since=start) == []
+
+
+def test_local_profile_keeps_job_listings_off_the_console():
+    profile = yaml.safe_load((ROOT / "workflow" / "profiles" / "default" / "config.yaml").read_text())
+    assert profile["quiet"] == ["rules"]
+    assert "printshellcmds" not in profile  # every rule runs a script: it printed "Shell command: None"
