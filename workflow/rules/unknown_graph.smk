@@ -47,7 +47,8 @@ rule unknown_graph_fig1_instance:
     input:
         code=script_code("unknown_graph_instance.py"),
     output:
-        "figures/unknown_graph/figure1_instance.json",
+        report("figures/unknown_graph/figure1_instance.json", caption="../report/unknown_graph_figure1.rst",
+               category="unknown_graph"),
     params:
         cell=None,
         variant=UG["fig1_variant"],
