@@ -35,6 +35,8 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from causal_bandits.errors import DiagramError
@@ -55,6 +57,7 @@ __all__ = [
     "paper_style",
     "regret_panel",
     "save_figure",
+    "text_overlaps",
     "union_limits",
 ]
 
@@ -139,6 +142,69 @@ def save_figure(fig: Figure, *paths: str | os.PathLike[str]) -> list[Path]:
         if pyplot is not None:  # a figure can only be pyplot-managed if pyplot is loaded
             pyplot.close(fig)
     return written
+
+
+def _drawn_texts(fig: Figure) -> list[Text]:
+    """The figure's visible, non-empty texts as last drawn; tick labels only of ticks inside the view."""
+    texts: list[Text] = []
+    ticks: set[int] = set()
+    for ax in fig.axes:
+        if not ax.axison:
+            ticks |= {id(label) for axis in (ax.xaxis, ax.yaxis)
+                      for tick in axis.get_major_ticks() + axis.get_minor_ticks() for label in (tick.label1, tick.label2)}
+            continue
+        for axis, (lo, hi) in ((ax.xaxis, sorted(ax.get_xlim())), (ax.yaxis, sorted(ax.get_ylim()))):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                for label in (tick.label1, tick.label2):
+                    ticks.add(id(label))
+                    inside = lo - 1e-9 * max(1.0, abs(hi - lo)) <= tick.get_loc() <= hi + 1e-9 * max(1.0, abs(hi - lo))
+                    if inside and axis.get_visible() and tick.get_visible() and label.get_visible():
+                        texts.append(label)
+    for t in fig.findobj(Text):
+        if id(t) in ticks or not t.get_visible() or not t.get_text().strip() or t.get_alpha() == 0:
+            continue
+        if not all(a.get_visible() for a in _ancestors(t)):
+            continue
+        texts.append(t)
+    return texts
+
+
+def _ancestors(artist: Any) -> list[Any]:
+    """The legends and axes holding ``artist`` (an invisible one hides it)."""
+    out, seen = [], artist
+    for container in artist.figure.legends + [lg for ax in artist.figure.axes if (lg := ax.get_legend())]:
+        if seen in container.get_texts() or seen is container.get_title():
+            out.append(container)
+    if artist.axes is not None:
+        out.append(artist.axes)
+    return out
+
+
+#: Two titles on one line closer than this many em read as one (panels' titles running together).
+TITLE_GAP_EM = 2.0
+
+
+def text_overlaps(fig: Figure, gap_px: float = 1.0) -> list[tuple[str, str]]:
+    """Pairs of texts of ``fig`` that overlap or come closer than ``gap_px`` pixels (a label over a
+    label), or, for two panels' titles, closer than :data:`TITLE_GAP_EM` em (titles running
+    together); draws the figure.
+
+    The figure tests use it on every figure function; it reads matplotlib's tight bounding boxes
+    (``Text.get_window_extent``), so text inside a mathtext box or rotated is measured as drawn."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    titles = {id(t) for ax in fig.axes for t in (ax.title, ax._left_title, ax._right_title)}
+    boxes = [(t, t.get_window_extent(renderer)) for t in _drawn_texts(fig)]
+    found = []
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            gap = gap_px
+            if id(a) in titles and id(b) in titles and a.axes is not b.axes:
+                gap = max(gap, TITLE_GAP_EM * max(a.get_fontsize(), b.get_fontsize()) * fig.dpi / 72)
+            both = Bbox.intersection(box_a.padded(gap / 2), box_b.padded(gap / 2))
+            if both is not None and both.width > 0 and both.height > 0:
+                found.append((a.get_text(), b.get_text()))
+    return found
 
 
 # ------------------------------------------------------------------------------------ diagrams

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.lines import Line2D
 
 from causal_bandits.papers.unknown_graph.runs import LABELS
 from causal_bandits.papers.unknown_graph.trace import panels
@@ -47,15 +49,20 @@ def _tree_layout(nodes: Sequence[str], edges: Sequence[Sequence[str]]) -> dict[s
     return pos
 
 
+def _wrap(text: str, width: int = 34) -> str:
+    return "\n".join(textwrap.wrap(text, width))
+
+
 def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
     """Figure 1: CN-UCB on the reconstructed tree, one panel per step of the run (X_R gold, the node
-    intervened on red-outlined, eliminated nodes grey with a cross, oriented edges as arrows)."""
+    intervened on red-outlined, eliminated nodes grey with a dashed outline and a grey name, oriented
+    edges as arrows); a legend under the panels says so."""
     steps = panels(trace)
     pos = _tree_layout(trace["nodes"], trace["edges"])
     cols = 5
     rows = math.ceil(len(steps) / cols)
     with paper_style():
-        fig = new_figure((11.0, 2.5 * rows))
+        fig = new_figure((11.0, 2.5 * rows + 0.4))
         for i, panel in enumerate(steps):
             ax = fig.add_subplot(rows, cols, i + 1)
             shown = set(panel["shown"])
@@ -68,19 +75,24 @@ def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
             for v in trace["nodes"]:
                 if v not in shown:
                     continue
-                face = "gold" if v == trace["reward_node"] else ("0.75" if v in panel["eliminated"] else "white")
+                gone = v in panel["eliminated"]
+                face = "gold" if v == trace["reward_node"] else ("0.82" if gone else "white")
                 edge = "red" if v in panel["hot"] else "black"
                 ax.scatter(*pos[v], s=260, c=[face], edgecolors=edge, linewidths=2.0 if v in panel["hot"] else 0.8,
-                           zorder=3)
-                ax.text(*pos[v], v, ha="center", va="center", fontsize=6, zorder=4)
-                if v in panel["eliminated"]:
-                    ax.text(*pos[v], "x", ha="center", va="center", fontsize=14, color="0.3", zorder=5)
-            ax.set_title(f"({chr(97 + i)}) {panel['caption']}", fontsize=6, wrap=True)
+                           linestyle="--" if gone else "-", zorder=3)
+                ax.text(*pos[v], v, ha="center", va="center", fontsize=6, color="0.25" if gone else "black", zorder=4)
+            ax.set_title(_wrap(f"({chr(97 + i)}) {panel['caption']}"), fontsize=6)
             ax.set_xlim(min(p[0] for p in pos.values()) - 0.7, max(p[0] for p in pos.values()) + 0.7)
             ax.set_ylim(min(p[1] for p in pos.values()) - 0.6, 0.6)
             ax.axis("off")
-        fig.suptitle(f"Figure 1 redrawn from a run of CN-UCB (B = {trace['B']:,}; X_R = {trace['reward_node']} in gold; "
-                     "the tree is a reconstruction, SPEC §3.1)", fontsize=7)
+        marks = [Line2D([], [], ls="", marker="o", ms=7, mfc="gold", mec="black", label=f"X_R = {trace['reward_node']}"),
+                 Line2D([], [], ls="", marker="o", ms=7, mfc="white", mec="red", mew=2.0, label="intervened on"),
+                 Line2D([], [], ls="", marker="o", ms=7, mfc="0.82", mec="black", label="eliminated (grey, dashed outline)"),
+                 Line2D([], [], color="black", marker=">", ms=4, lw=0.9, label="oriented edge"),
+                 Line2D([], [], color="black", lw=0.9, label="edge not yet oriented")]
+        fig.legend(handles=marks, loc="outside lower center", ncol=len(marks), frameon=False, fontsize=6)
+        fig.suptitle(f"Figure 1 redrawn from one run of CN-UCB's discovery (seed 0; B = {trace['B']:,}, "
+                     f"{trace['rounds']:,} rounds in all) on the reconstructed tree", fontsize=7)
         save_figure(fig, pdf, png)
 
 
