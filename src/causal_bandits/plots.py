@@ -56,7 +56,10 @@ __all__ = [
     "node_label",
     "paper_style",
     "regret_panel",
+    "coincide_text",
+    "coinciding",
     "save_figure",
+    "scale_text",
     "text_overlaps",
     "union_limits",
 ]
@@ -491,6 +494,43 @@ def _thin(n: int, max_points: int) -> np.ndarray:
     return np.unique(np.round(np.linspace(0, n - 1, max_points)).astype(int))
 
 
+def scale_text(frames: Iterable[pd.DataFrame], x: str = "round", seeds: str = "n_seeds") -> str:
+    """"T = 10,000, 200 seeds" of aggregated curves: the largest ``x`` and the seeds per curve
+    (a range when curves differ)."""
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return ""
+    T = max(int(f[x].max()) for f in frames)
+    n = sorted({int(v) for f in frames for v in f[seeds].unique()})
+    count = f"{n[0]:,}" if len(n) == 1 else f"{n[0]:,}-{n[-1]:,}"
+    return f"T = {T:,}, {count} seed{'s' if n[-1] != 1 else ''}"
+
+
+def coinciding(frame: pd.DataFrame, *, hue: str, style: str, x: str = "round", y: str = "mean_cum_regret",
+               order: Callable[[Any], Any] | None = None) -> list[list[Any]]:
+    """Groups (two or more, in ``order``) of ``hue`` values whose curves are identical for every
+    ``style`` value: the same runs (e.g. strategies with the same arm set, which share the
+    environment draws), so their lines lie on top of each other."""
+    hues = sorted(frame[hue].unique(), key=order)
+    styles = sorted(frame[style].unique(), key=order)
+
+    def curve(h: Any) -> tuple:
+        sub = frame[frame[hue] == h]
+        return tuple(tuple(sub[sub[style] == s].sort_values(x)[[x, y]].itertuples(index=False, name=None))
+                     for s in styles)
+
+    groups: dict[tuple, list[Any]] = {}
+    for h in hues:
+        groups.setdefault(curve(h), []).append(h)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def coincide_text(group: Sequence[Any], labels: Mapping[Any, str] | None = None) -> str:
+    """"A = B = C": the display names of a group of coinciding curves."""
+    labels = labels or {}
+    return " = ".join(str(labels.get(v, v)) for v in group)
+
+
 def regret_panel(
     ax: Axes,
     frame: pd.DataFrame,
@@ -510,6 +550,7 @@ def regret_panel(
     ylabel: str = "Cumulative regret",
     max_points: int = 200,
     band_alpha: float = 0.2,
+    markers: int = 8,
 ) -> list[Line2D]:
     """One line per (``hue``, ``style``) value pair of ``frame`` with a translucent band between
     columns ``lo`` and ``hi`` (no band when either is None); returns the lines.
@@ -519,6 +560,10 @@ def regret_panel(
     ``order`` (a sort key; default: sorted), and the first hue is drawn last, on top. Lines are
     thinned to ≤ ``max_points`` points (first and last kept) and labelled "<hue> <style>" through
     ``labels`` (value → display name). The x axis has ticks at 0, half and the maximum ("5k").
+
+    Hues whose curves coincide (:func:`coinciding`) would hide all but the top one: each of them
+    gets ``markers`` markers in its colour, staggered along the shared line so every colour shows,
+    and their lines are labelled "A = B <style>".
     """
     needed = [c for c in (x, y, lo, hi, hue, style) if c is not None]
     missing = [c for c in needed if c not in frame.columns]
@@ -531,6 +576,8 @@ def regret_panel(
     for s in sorted(frame[style].unique(), key=order):
         if s not in styles:
             styles[s] = next(fallback_styles)
+    groups = coinciding(frame, hue=hue, style=style, x=x, y=y, order=order)
+    shared = {h: g for g in groups for h in g}
     lines: list[Line2D] = []
     for h in reversed(hues):
         colour = palette.get(h)
@@ -544,8 +591,15 @@ def regret_panel(
             if lo is not None and hi is not None:
                 ax.fill_between(xs, sub[lo].to_numpy(float)[keep], sub[hi].to_numpy(float)[keep], color=colour,
                                 alpha=band_alpha, linewidth=0, zorder=1)
-            (line,) = ax.plot(xs, sub[y].to_numpy(float)[keep], color=colour, linestyle=styles[s], zorder=2,
-                              label=f"{labels.get(h, h)} {labels.get(s, s)}")
+            ys = sub[y].to_numpy(float)[keep]
+            name = coincide_text(shared[h], labels) if h in shared else labels.get(h, h)
+            (line,) = ax.plot(xs, ys, color=colour, linestyle=styles[s], zorder=2, label=f"{name} {labels.get(s, s)}")
+            if h in shared and markers:
+                group = shared[h]
+                slots = np.linspace(0, len(xs) - 1, markers * len(group) + 2).round().astype(int)[1:-1]
+                mine = slots[group.index(h)::len(group)]
+                ax.plot(xs[mine], ys[mine], linestyle="", marker="o", ms=3.2, mfc=colour, mec="white", mew=0.4,
+                        color=colour, zorder=3)
             lines.append(line)
     if len(frame):
         xmax = float(frame[x].max())
