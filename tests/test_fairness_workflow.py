@@ -23,8 +23,9 @@ def test_tiny_run_writes_the_fairness_outputs_and_verdicts(tiny_run):
     claims = {c["id"]: c for c in json.loads((tiny_run / "results/claims/fairness.json").read_text())["claims"]}
     assert claims["email-dsep"]["status"] == "reproduced"
     assert claims["fig2b-ucb-cucb-ducb"]["status"] == "reproduced"
-    for key in ("ucb", "cucb", "ducb", "fucb"):
-        assert claims[f"table1-unfair-{key}"]["status"] == "differs"
+    for key in ("ucb", "cucb", "ducb", "fucb"):  # the tiny run's T is not the paper's: counts are not compared
+        assert claims[f"table1-unfair-{key}"]["status"] == "not evaluated"
+        assert "cannot be judged at this scale" in claims[f"table1-unfair-{key}"]["note"]
         assert "Cannot follow from the paper's model" in claims[f"table1-unfair-{key}"]["note"]
     assert claims["adult-sexes"]["status"] == "reproduced"
     t2 = pd.read_csv(tiny_run / "figures/fairness/table2.csv")
