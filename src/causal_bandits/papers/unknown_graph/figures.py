@@ -96,6 +96,11 @@ def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
         save_figure(fig, pdf, png)
 
 
+def _scale(scale: str) -> str:
+    """The run's horizon and seeds as a second title line (every figure states them)."""
+    return f"\n{scale}" if scale else ""
+
+
 def _curve(ax, frame: pd.DataFrame, algorithm: str) -> None:
     sub = frame[frame["algorithm"] == algorithm].sort_values("round")
     label = LABELS[algorithm]
@@ -104,7 +109,7 @@ def _curve(ax, frame: pd.DataFrame, algorithm: str) -> None:
 
 
 def figV1(aggs: Mapping[str, pd.DataFrame], summaries: Mapping[str, pd.DataFrame], cells: Mapping[str, Any],
-          pdf: PathLike, png: PathLike) -> None:
+          pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V1: regret curves on trees, rows = regimes, columns = heights; dashed line: CN-UCB's mean end of
     discovery."""
     tree_cells = [c for c in aggs if cells[c]["family"] == "tree"]
@@ -125,11 +130,11 @@ def figV1(aggs: Mapping[str, pd.DataFrame], summaries: Mapping[str, pd.DataFrame
                 ax.set_xlabel("t")
                 ax.set_ylabel("cumulative pseudo-regret")
         fig.axes[0].legend(fontsize=6)
-        fig.suptitle(f"V1: regret on causal trees ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V1: regret on causal trees ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV2(table: pd.DataFrame, pdf: PathLike, png: PathLike, K: int = 2) -> None:
+def figV2(table: pd.DataFrame, pdf: PathLike, png: PathLike, K: int = 2, *, scale: str = "") -> None:
     """V2: R_T against n on trees (log-log), per regime, with Lemma 1's bound and a c n K reference."""
     trees = table[table["family"] == "tree"]
     regimes = sorted(trees["regime"].unique())
@@ -155,11 +160,11 @@ def figV2(table: pd.DataFrame, pdf: PathLike, png: PathLike, K: int = 2) -> None
             ax.set_ylabel("R_T")
             ax.set_title(f"regime {regime}", fontsize=7)
         fig.axes[0].legend(fontsize=5)
-        fig.suptitle(f"V2: regret at T against n ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V2: regret at T against n ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV3(table: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
+def figV3(table: pd.DataFrame, pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V3: forests: (a) R_T against C; (b) CN-UCB's discovery rounds against the Thm 2 bound."""
     sub = table[table["family"] == "forest"].copy()
     sub["C"] = sub["cell"].str.extract(r"C(\d+)").astype(int)
@@ -181,11 +186,11 @@ def figV3(table: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
         ax.set_ylabel("discovery rounds")
         ax.set_title("(b) discovery rounds", fontsize=7)
         ax.legend(fontsize=6)
-        fig.suptitle(f"V3: causal forests ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V3: causal forests ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV4(table: pd.DataFrame, cells: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
+def figV4(table: pd.DataFrame, cells: Mapping[str, Any], pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V4: general graphs (path_power): R_T against n, one panel per omega = k + 1."""
     sub = table[table["family"] == "path_power"].copy()
     sub["k"] = [cells[c]["k"] for c in sub["cell"]]
@@ -201,11 +206,11 @@ def figV4(table: pd.DataFrame, cells: Mapping[str, Any], pdf: PathLike, png: Pat
             ax.set_ylabel("R_T")
             ax.set_title(f"omega = {k + 1}", fontsize=7)
         fig.axes[0].legend(fontsize=5)
-        fig.suptitle(f"V4: general graphs, path_power(n, k) ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V4: general graphs, path_power(n, k) ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV5(frame: pd.DataFrame, bound: float, pdf: PathLike, png: PathLike) -> None:
+def figV5(frame: pd.DataFrame, bound: float, pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V5: mean R_T per lower-bound instance and algorithm (bars), the bound sqrt(nKT)/8 as a line."""
     per = frame.groupby(["theorem", "algorithm", "j", "k"], sort=True)["final_regret"].mean().reset_index()
     theorems = sorted(per["theorem"].unique())
@@ -225,11 +230,11 @@ def figV5(frame: pd.DataFrame, bound: float, pdf: PathLike, png: PathLike) -> No
             ax.set_ylabel("mean R_T")
             ax.set_title(f"Thm {th} family", fontsize=7)
         fig.axes[0].legend(fontsize=5)
-        fig.suptitle(f"V5: lower-bound instances ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V5: lower-bound instances ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV6(frame: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
+def figV6(frame: pd.DataFrame, pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V6: success rate of discovery against c_B, one line per n, one panel per (regime, delta)."""
     keys = sorted({(r, d) for r, d in zip(frame["regime"], frame["delta"])})
     with paper_style():
@@ -247,5 +252,5 @@ def figV6(frame: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
             ax.set_ylabel("P(X_hat = X_R)")
             ax.set_title(f"regime {regime}, delta = {delta:g}", fontsize=7)
         fig.axes[0].legend(fontsize=5)
-        fig.suptitle(f"V6: discovery reliability ({NOT_IN_PAPER}); dotted: 1 - delta", fontsize=8)
+        fig.suptitle(f"V6: discovery reliability ({NOT_IN_PAPER}); dotted: 1 - delta" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
