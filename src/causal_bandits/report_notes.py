@@ -13,7 +13,6 @@ the report lists apart, with our number shown but not judged.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
