@@ -21,6 +21,8 @@ from typing import Any
 
 import pandas as pd
 import seaborn as sns
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.lines import Line2D
 
 from causal_bandits.papers.fairness.runs import algorithm_label, fucb_name
 from causal_bandits.plots import (
@@ -113,7 +115,10 @@ def figure2b(curves: pd.DataFrame, tau: float, scale: str, path_pdf: PathLike, p
         by_label = {line.get_label().strip(): line for line in lines}
         group_of = {v: g for g in coinciding(frame, hue="label", style="line") for v in g}
         shown = list(dict.fromkeys(coincide_text(group_of[v]) if v in group_of else v for v in labels))
-        ax.legend([by_label[v] for v in shown], shown, frameon=False, loc="upper left")
+        marked = {coincide_text(g): tuple(Line2D([], [], color=palette[v], marker="o", ms=3.2, mec="white", mew=0.4)
+                                          for v in g) for g in group_of.values()}
+        ax.legend([marked.get(v, by_label[v]) for v in shown], shown, frameon=False, loc="upper left",
+                  handler_map={tuple: HandlerTuple(ndivide=None)})
         save_figure(fig, path_pdf, path_png)
 
 
