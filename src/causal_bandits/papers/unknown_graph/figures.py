@@ -125,7 +125,7 @@ def figV1(aggs: Mapping[str, pd.DataFrame], summaries: Mapping[str, pd.DataFrame
                 for algorithm in ("UCB", "CNUCB", "Oracle"):
                     _curve(ax, aggs[cell], algorithm)
                 disc = summaries[cell].query("algorithm == 'CNUCB'")["unknown_graph_discovery_rounds"].mean()
-                ax.axvline(disc, color=COLOURS["CN-UCB"], ls="--", lw=0.8)
+                ax.axvline(disc, color=COLOURS["CN-UCB"], ls="--", lw=0.8, label="CN-UCB's discovery ends (mean)")
                 ax.set_title(f"regime {regime}, tree(h={h}), n = {2 ** (h + 1) - 1}", fontsize=7)
                 ax.set_xlabel("t")
                 ax.set_ylabel("cumulative pseudo-regret")
