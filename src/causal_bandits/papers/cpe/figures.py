@@ -178,7 +178,8 @@ def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str], scale: str = "
     ax.set_ylabel("samples to stop")
     if len(rows):
         ax.legend(fontsize=6)
-    fig.suptitle(f"Figure 5: E5 samples against the lower bound\n{DESIGNED}{_scale(scale)}", fontsize=7)
+    fig.suptitle(f"Figure 5: E5 samples against the lower bound\n{DESIGNED}{_scale(scale)}\n"
+                 "dashed: c · LB, c the algorithm's median samples / LB", fontsize=7)
     save_figure(fig, *paths)
 
 
