@@ -163,24 +163,14 @@ def _drawn_texts(fig: Figure) -> list[Text]:
                     inside = lo - 1e-9 * max(1.0, abs(hi - lo)) <= tick.get_loc() <= hi + 1e-9 * max(1.0, abs(hi - lo))
                     if inside and axis.get_visible() and tick.get_visible() and label.get_visible():
                         texts.append(label)
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+    hidden = {id(t) for lg in legends if not lg.get_visible() for t in (*lg.get_texts(), lg.get_title())}
+    hidden |= {id(t) for ax in fig.axes if not ax.get_visible() for t in ax.findobj(Text)}
     for t in fig.findobj(Text):
-        if id(t) in ticks or not t.get_visible() or not t.get_text().strip() or t.get_alpha() == 0:
-            continue
-        if not all(a.get_visible() for a in _ancestors(t)):
+        if id(t) in ticks or id(t) in hidden or not t.get_visible() or not t.get_text().strip() or t.get_alpha() == 0:
             continue
         texts.append(t)
     return texts
-
-
-def _ancestors(artist: Any) -> list[Any]:
-    """The legends and axes holding ``artist`` (an invisible one hides it)."""
-    out, seen = [], artist
-    for container in artist.figure.legends + [lg for ax in artist.figure.axes if (lg := ax.get_legend())]:
-        if seen in container.get_texts() or seen is container.get_title():
-            out.append(container)
-    if artist.axes is not None:
-        out.append(artist.axes)
-    return out
 
 
 #: Two titles on one line closer than this many em read as one (panels' titles running together).
