@@ -294,14 +294,16 @@ def _count_claim(experiment: str, key: str, paper: Mapping[float, float], source
                              f"sqrt(16 ln t/(t−1+|Z|))·(Σ_z P(z|x,a)^(2/3))^(3/2) = {bound['radius_floor']:.3f} "
                              f"> τ "
                              f"for τ ∈ {taus(imp_cert)}, so a certificate-based count must be {PAPER_T - 1}")
-            model = "Cannot follow from the paper's model: " + "; and ".join(parts)
+            model = "; and ".join(parts)
         if cfg["horizon"] != PAPER_T:  # counts grow with T: ours at another T say nothing about the paper's
             why = (f"cannot be judged at this scale: the paper counts over T = {PAPER_T:,} rounds and "
                    f"{PAPER_SEEDS} seeds, this run over {scale_text(cfg)}")
-            return Verdict(NOT_EVALUATED, paper_text, ours, why + (f"; at the paper's T: {model}" if model else "")
-                           + provenance_note(r, experiment))
+            if model:  # exact, whatever the run: a paper-scale run reports it as "differs"
+                why += f"; the paper's counts cannot follow from its own model at T = {PAPER_T:,} either: {model}"
+            return Verdict(NOT_EVALUATED, paper_text, ours, why + provenance_note(r, experiment))
         if model:
-            return Verdict(DIFFERS, paper_text, ours, model + provenance_note(r, experiment))
+            return Verdict(DIFFERS, paper_text, ours, "Cannot follow from the paper's model: " + model
+                           + provenance_note(r, experiment))
         if not cells:
             return Verdict(NOT_EVALUATED, paper_text, ours, "no τ of the paper's table was run"
                            + provenance_note(r, experiment))
