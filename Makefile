@@ -2,12 +2,18 @@
 #   make reproduce   set up .venv and run the whole pipeline at paper scale
 #   make test        set up .venv and run the test suite
 # and a third: make docs builds the documentation site (docs/, strictly) into site/.
+# `make help` lists every target. A target's help is the `## ` comment on the line above it.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= all
 
-.PHONY: reproduce quick test docs benchmark clean
+.PHONY: help reproduce quick test docs benchmark clean
+
+## List the targets, one line each (this list).
+help:
+	@awk '/^## /{h=substr($$0,4);next} /^[a-z][a-z_-]*:/{if(h){sub(/:.*/,"",$$1);printf "  make %-10s %s\n",$$1,h};h=""} !/^## /{h=""}' $(MAKEFILE_LIST)
+	@echo "  Variables: CORES=$(CORES) (cores for snakemake), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON)."
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -21,26 +27,34 @@ $(VENV)/.installed: $(BIN)/activate requirements.lock pyproject.toml
 # Snakemake loads the local profile (workflow/profiles/default) by itself: README, "Two commands".
 RUN = $(BIN)/snakemake --cores $(CORES)
 
+## Set up .venv if needed, then run the whole pipeline at paper scale (config/config.yaml).
 reproduce: $(VENV)/.installed
 	$(RUN)
 
+## Set up .venv if needed, then run the quick config (every experiment, short horizons, few seeds).
 quick: $(VENV)/.installed
 	$(RUN) --configfile config/quick.yaml
 
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests
 # (they share one tiny run and use the cores themselves; the 15 slowest are listed, for CI's log).
 TEST_WORKERS ?= 2
+## Set up .venv if needed, then run the unit tests and the workflow tests (tiny config).
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -m "not workflow" -n $(TEST_WORKERS) --dist loadfile
 	$(BIN)/python -m pytest -q -m workflow --durations=15
 
-# The documentation site, strictly: a broken link, a missing page or an unresolved API reference fails.
+## Build the documentation site (docs/) into site/, strictly; a broken link or anchor fails.
 docs: $(VENV)/.installed
 	$(BIN)/mkdocs build --strict
 
+## Run the bandit speed benchmarks (benchmarks/README.md).
 benchmark: $(VENV)/.installed
 	$(BIN)/python benchmarks/bandit_speed.py
 	$(BIN)/python benchmarks/linucb_speed.py
 
+# Everything the pipeline writes: the folders below and Snakemake's report bundle. data/raw (the
+# downloaded or placed raw data) and .venv are kept.
+GENERATED := results figures logs .snakemake benchmarks/out data/generated data/processed data/standin report.zip site
+## Remove every generated output (results, figures, logs, Snakemake's state, timings, derived data); keeps data/raw and .venv.
 clean:
-	rm -rf results figures logs .snakemake benchmarks/out site
+	rm -rf $(GENERATED)

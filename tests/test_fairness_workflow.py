@@ -23,15 +23,16 @@ def test_tiny_run_writes_the_fairness_outputs_and_verdicts(tiny_run):
     claims = {c["id"]: c for c in json.loads((tiny_run / "results/claims/fairness.json").read_text())["claims"]}
     assert claims["email-dsep"]["status"] == "reproduced"
     assert claims["fig2b-ucb-cucb-ducb"]["status"] == "reproduced"
-    for key in ("ucb", "cucb", "ducb", "fucb"):
-        assert claims[f"table1-unfair-{key}"]["status"] == "differs"
-        assert "Cannot follow from the paper's model" in claims[f"table1-unfair-{key}"]["note"]
+    for key in ("ucb", "cucb", "ducb", "fucb"):  # the tiny run's T is not the paper's: counts are not compared
+        assert claims[f"table1-unfair-{key}"]["status"] == "not evaluated"
+        assert "cannot be judged at this scale" in claims[f"table1-unfair-{key}"]["note"]
+        assert "cannot follow from its own model" in claims[f"table1-unfair-{key}"]["note"]
     assert claims["adult-sexes"]["status"] == "reproduced"
     t2 = pd.read_csv(tiny_run / "figures/fairness/table2.csv")
     assert set(t2["data_provenance"]) == {"raw"}
     assert "SYNTHETIC" not in (tiny_run / "figures/fairness/table2.md").read_text()
     report = (tiny_run / "figures/REPORT.md").read_text()
-    assert "counterfactual fairness for causal bandits" in report and "Cannot follow from the paper's model" in report
+    assert "counterfactual fairness for causal bandits" in report and "cannot follow from its own model" in report
 
 
 @pytest.fixture(scope="module")

@@ -165,3 +165,28 @@ def test_every_final_output_of_the_rule_files_is_a_report_output():
             for entry in re.split(r"\n        (?=\S)", "\n" + block.strip("\n")):
                 if "figures/" in entry:
                     assert "report(" in entry, f"{smk.name}: {entry.strip()}"
+
+
+def test_shared_notes_are_said_once_and_unjudged_claims_listed_apart(synthetic):
+    """A note clause several claims share is stated once under the paper's header and cited by
+    number; claims this run did not judge are listed apart, our number greyed; a paper's notices
+    (stand-in data) stand at the top of the report and in its header."""
+    root, doc, artefacts = synthetic
+    scale = "this run has T = 10, 2 seeds; the paper's value is at T = 5000, 5 seeds"
+    rows = [dict(r) for r in doc["claims"]]
+    rows[0]["note"] = "+1.0% from the paper (tolerance ±30%) [SYNTHETIC STAND-IN DATA]"
+    rows[1]["note"] = "exact reason one [SYNTHETIC STAND-IN DATA]"
+    rows[3] = {**rows[3], "ours": "0.42", "note": scale}
+    rows.append({**_row("e8-other", "SPEC §4", NOT_EVALUATED), "ours": "0.77", "note": f"{scale}; its own reason"})
+    doc = {**doc, "claims": rows, "notices": ["Synthetic stand-in data: every result of this paper."]}
+    md, page = report.render([doc], {"nonmanip": artefacts}, root=root)
+    assert md.count("Synthetic stand-in data: every result of this paper.") == 2  # top and header
+    assert md.count("this run has T = 10, 2 seeds") == 1 and md.count("[SYNTHETIC STAND-IN DATA]") == 1
+    assert "1. [SYNTHETIC STAND-IN DATA]" in md and "exact reason one (note 1)" in md
+    judged, unjudged = md.split("### Not evaluated in this run (2)")
+    assert "| **not evaluated** |" not in md and "0.42" not in judged and "| *0.42* | (note 2) |" in unjudged
+    assert "| *0.77* | its own reason (note 2) |" in unjudged
+    checked = check_page(page, root / "figures")
+    assert len(checked.claims) == 6  # every claim keeps its anchor
+    assert page.count('class="num unjudged"') == 2 and page.count('<p class="notice">') == 2
+    assert page.count("this run has T = 10, 2 seeds") == 1

@@ -16,9 +16,11 @@ from causal_bandits.causal.essential_graph import essential_graph
 from causal_bandits.causal.key_clique import clique_tree
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.unknown_graph import families as F
+from causal_bandits.papers.unknown_graph import runs
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
-from causal_bandits.papers.unknown_graph.inputs import discovery_inputs
+from causal_bandits.papers.unknown_graph.inputs import discovery_inputs, instance_document
 from causal_bandits.papers.unknown_graph.instance import Instance, batch_size
+from causal_bandits.papers.unknown_graph.trace import figure1_trace
 
 
 def random_instance(seed: int) -> Instance:
@@ -108,6 +110,25 @@ def test_documents_round_trip_through_json():
         back = Instance.from_document(json.loads(json.dumps(inst.to_document())))
         assert back.edges == inst.edges and back.reward_node == inst.reward_node
         np.testing.assert_array_equal(back.arm_means, inst.arm_means)
+
+
+def test_instance_document_lists_every_arm_mean_and_matches_the_runs_and_the_trace():
+    """The written instance is the one the runs draw (same keyed stream), reads back, names every
+    single-node intervention with its exact mean, and agrees with Figure 1's trace on B and the bound."""
+    spec = {"experiment": "V2", "family": "tree", "regime": "B", "h": 2}
+    drawn = runs.instance("V2-treeB-h2", spec, 3)
+    doc = json.loads(json.dumps(instance_document(runs.instance("V2-treeB-h2", spec, 3))))
+    assert doc["instance_id"] == "V2-treeB-h2-s03" and doc["reward"]["node"] == drawn.reward_node
+    np.testing.assert_array_equal(Instance.from_document(doc).arm_means, drawn.arm_means)
+    assert [a["arm"] for a in doc["arms"]] == list(range(drawn.n_arms))
+    for a in doc["arms"][:-1]:
+        (name, value), = a["do"].items()
+        assert a["mean"] == drawn.arm_means[drawn.arm(drawn.node_names.index(name), value)]
+    assert doc["arms"][-1]["do"] == {} and doc["arms"][-1]["mean"] == drawn.mu_obs
+    fig = instance_document(F.figure1(), 0.1, 1.0)
+    trace = figure1_trace()
+    assert fig["derived"]["B"] == trace["B"] and fig["derived"]["T1_bound"] == trace["bound_T1_plus_B"]
+    assert fig["node_names"][fig["reward"]["node"]] == "X7"
 
 
 def test_generators_give_the_spec_structures():

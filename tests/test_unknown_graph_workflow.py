@@ -24,6 +24,8 @@ def test_tiny_run_writes_the_unknown_graph_outputs(tiny_run):
         assert "not in the paper" in (out / f"{name}.md").read_text() or name == "figure1_trace"
     trace = json.loads((tiny_run / "results/unknown_graph/fig1_trace.json").read_text())
     assert trace["output"] == "X7" and trace["rounds"] == 11 * trace["B"]
+    instance = json.loads((out / "figure1_instance.json").read_text())
+    assert instance["derived"]["B"] == trace["B"] and len(instance["arms"]) == 2 * len(trace["nodes"]) + 1
     claims = json.loads((tiny_run / "results/claims/unknown_graph.json").read_text())
     status = {c["id"]: c["status"] for c in claims["claims"]}
     assert status["fig1-trace"] == "reproduced"

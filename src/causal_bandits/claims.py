@@ -10,7 +10,7 @@ in a quick run, or a method not implemented yet; the note says which).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -49,15 +49,18 @@ class Claim:
 
 
 def document(paper: str, section: Mapping[str, Any], rows: list[dict[str, str]],
-             scale: str | None = None) -> dict[str, Any]:
+             scale: str | None = None, notices: Sequence[str] = ()) -> dict[str, Any]:
     """A paper's evaluated claims as the report reads them, with the scale of the run that made them.
 
     Every paper's config section holds ``horizon`` and ``n_seeds`` at its top level; by default the
     scale line reads "T = <horizon>, <n_seeds> seeds", and a paper whose horizon means something else
-    (a pure-exploration sample cap) gives its own ``scale`` text.
+    (a pure-exploration sample cap) gives its own ``scale`` text. ``notices`` are what a reader must
+    know before any verdict of the paper (synthetic stand-in data, say): the report puts them at its
+    top and in the paper's header. A document without notices has no ``notices`` key.
     """
     scale = scale or f"T = {section['horizon']:,}, {section['n_seeds']:,} seeds"
-    return {"paper": paper, "scale": scale, "claims": rows}
+    doc = {"paper": paper, "scale": scale, "claims": rows}
+    return {**doc, "notices": list(notices)} if notices else doc
 
 
 def fmt(x: float, digits: int = 2) -> str:

@@ -35,6 +35,8 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from causal_bandits.errors import DiagramError
@@ -54,7 +56,11 @@ __all__ = [
     "node_label",
     "paper_style",
     "regret_panel",
+    "coincide_text",
+    "coinciding",
     "save_figure",
+    "scale_text",
+    "text_overlaps",
     "union_limits",
 ]
 
@@ -139,6 +145,59 @@ def save_figure(fig: Figure, *paths: str | os.PathLike[str]) -> list[Path]:
         if pyplot is not None:  # a figure can only be pyplot-managed if pyplot is loaded
             pyplot.close(fig)
     return written
+
+
+def _drawn_texts(fig: Figure) -> list[Text]:
+    """The figure's visible, non-empty texts as last drawn; tick labels only of ticks inside the view."""
+    texts: list[Text] = []
+    ticks: set[int] = set()
+    for ax in fig.axes:
+        if not ax.axison:
+            ticks |= {id(label) for axis in (ax.xaxis, ax.yaxis)
+                      for tick in axis.get_major_ticks() + axis.get_minor_ticks() for label in (tick.label1, tick.label2)}
+            continue
+        for axis, (lo, hi) in ((ax.xaxis, sorted(ax.get_xlim())), (ax.yaxis, sorted(ax.get_ylim()))):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                for label in (tick.label1, tick.label2):
+                    ticks.add(id(label))
+                    inside = lo - 1e-9 * max(1.0, abs(hi - lo)) <= tick.get_loc() <= hi + 1e-9 * max(1.0, abs(hi - lo))
+                    if inside and axis.get_visible() and tick.get_visible() and label.get_visible():
+                        texts.append(label)
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+    hidden = {id(t) for lg in legends if not lg.get_visible() for t in (*lg.get_texts(), lg.get_title())}
+    hidden |= {id(t) for ax in fig.axes if not ax.get_visible() for t in ax.findobj(Text)}
+    for t in fig.findobj(Text):
+        if id(t) in ticks or id(t) in hidden or not t.get_visible() or not t.get_text().strip() or t.get_alpha() == 0:
+            continue
+        texts.append(t)
+    return texts
+
+
+#: Two titles on one line closer than this many em read as one (panels' titles running together).
+TITLE_GAP_EM = 2.0
+
+
+def text_overlaps(fig: Figure, gap_px: float = 1.0) -> list[tuple[str, str]]:
+    """Pairs of texts of ``fig`` that overlap or come closer than ``gap_px`` pixels (a label over a
+    label), or, for two panels' titles, closer than :data:`TITLE_GAP_EM` em (titles running
+    together); draws the figure.
+
+    The figure tests use it on every figure function; it reads matplotlib's tight bounding boxes
+    (``Text.get_window_extent``), so text inside a mathtext box or rotated is measured as drawn."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    titles = {id(t) for ax in fig.axes for t in (ax.title, ax._left_title, ax._right_title)}
+    boxes = [(t, t.get_window_extent(renderer)) for t in _drawn_texts(fig)]
+    found = []
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            gap = gap_px
+            if id(a) in titles and id(b) in titles and a.axes is not b.axes:
+                gap = max(gap, TITLE_GAP_EM * max(a.get_fontsize(), b.get_fontsize()) * fig.dpi / 72)
+            both = Bbox.intersection(box_a.padded(gap / 2), box_b.padded(gap / 2))
+            if both is not None and both.width > 0 and both.height > 0:
+                found.append((a.get_text(), b.get_text()))
+    return found
 
 
 # ------------------------------------------------------------------------------------ diagrams
@@ -425,6 +484,43 @@ def _thin(n: int, max_points: int) -> np.ndarray:
     return np.unique(np.round(np.linspace(0, n - 1, max_points)).astype(int))
 
 
+def scale_text(frames: Iterable[pd.DataFrame], x: str = "round", seeds: str = "n_seeds") -> str:
+    """"T = 10,000, 200 seeds" of aggregated curves: the largest ``x`` and the seeds per curve
+    (a range when curves differ)."""
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return ""
+    T = max(int(f[x].max()) for f in frames)
+    n = sorted({int(v) for f in frames for v in f[seeds].unique()})
+    count = f"{n[0]:,}" if len(n) == 1 else f"{n[0]:,}-{n[-1]:,}"
+    return f"T = {T:,}, {count} seed{'s' if n[-1] != 1 else ''}"
+
+
+def coinciding(frame: pd.DataFrame, *, hue: str, style: str, x: str = "round", y: str = "mean_cum_regret",
+               order: Callable[[Any], Any] | None = None) -> list[list[Any]]:
+    """Groups (two or more, in ``order``) of ``hue`` values whose curves are identical for every
+    ``style`` value: the same runs (e.g. strategies with the same arm set, which share the
+    environment draws), so their lines lie on top of each other."""
+    hues = sorted(frame[hue].unique(), key=order)
+    styles = sorted(frame[style].unique(), key=order)
+
+    def curve(h: Any) -> tuple:
+        sub = frame[frame[hue] == h]
+        return tuple(tuple(sub[sub[style] == s].sort_values(x)[[x, y]].itertuples(index=False, name=None))
+                     for s in styles)
+
+    groups: dict[tuple, list[Any]] = {}
+    for h in hues:
+        groups.setdefault(curve(h), []).append(h)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def coincide_text(group: Sequence[Any], labels: Mapping[Any, str] | None = None) -> str:
+    """"A = B = C": the display names of a group of coinciding curves."""
+    labels = labels or {}
+    return " = ".join(str(labels.get(v, v)) for v in group)
+
+
 def regret_panel(
     ax: Axes,
     frame: pd.DataFrame,
@@ -444,6 +540,7 @@ def regret_panel(
     ylabel: str = "Cumulative regret",
     max_points: int = 200,
     band_alpha: float = 0.2,
+    markers: int = 8,
 ) -> list[Line2D]:
     """One line per (``hue``, ``style``) value pair of ``frame`` with a translucent band between
     columns ``lo`` and ``hi`` (no band when either is None); returns the lines.
@@ -453,6 +550,10 @@ def regret_panel(
     ``order`` (a sort key; default: sorted), and the first hue is drawn last, on top. Lines are
     thinned to ≤ ``max_points`` points (first and last kept) and labelled "<hue> <style>" through
     ``labels`` (value → display name). The x axis has ticks at 0, half and the maximum ("5k").
+
+    Hues whose curves coincide (:func:`coinciding`) would hide all but the top one: each of them
+    gets ``markers`` markers in its colour, staggered along the shared line so every colour shows,
+    and their lines are labelled "A = B <style>".
     """
     needed = [c for c in (x, y, lo, hi, hue, style) if c is not None]
     missing = [c for c in needed if c not in frame.columns]
@@ -465,6 +566,8 @@ def regret_panel(
     for s in sorted(frame[style].unique(), key=order):
         if s not in styles:
             styles[s] = next(fallback_styles)
+    groups = coinciding(frame, hue=hue, style=style, x=x, y=y, order=order)
+    shared = {h: g for g in groups for h in g}
     lines: list[Line2D] = []
     for h in reversed(hues):
         colour = palette.get(h)
@@ -478,8 +581,15 @@ def regret_panel(
             if lo is not None and hi is not None:
                 ax.fill_between(xs, sub[lo].to_numpy(float)[keep], sub[hi].to_numpy(float)[keep], color=colour,
                                 alpha=band_alpha, linewidth=0, zorder=1)
-            (line,) = ax.plot(xs, sub[y].to_numpy(float)[keep], color=colour, linestyle=styles[s], zorder=2,
-                              label=f"{labels.get(h, h)} {labels.get(s, s)}")
+            ys = sub[y].to_numpy(float)[keep]
+            name = coincide_text(shared[h], labels) if h in shared else labels.get(h, h)
+            (line,) = ax.plot(xs, ys, color=colour, linestyle=styles[s], zorder=2, label=f"{name} {labels.get(s, s)}")
+            if h in shared and markers:
+                group = shared[h]
+                slots = np.linspace(0, len(xs) - 1, markers * len(group) + 2).round().astype(int)[1:-1]
+                mine = slots[group.index(h)::len(group)]
+                ax.plot(xs[mine], ys[mine], linestyle="", marker="o", ms=3.2, mfc=colour, mec="white", mew=0.4,
+                        color=colour, zorder=3)
             lines.append(line)
     if len(frame):
         xmax = float(frame[x].max())

@@ -1,7 +1,9 @@
 """figures/REPORT.html: the replication report as one self-contained page.
 
-A table of contents with one summary line per paper, then one section per paper: its claims, the
-verdict of each marked by colour, each claim linked to the table or figure it is about; then those
+A table of contents with one summary line per paper, then one section per paper: its notices
+(synthetic stand-in data, say; also at the top of the page), the notes its claims share, its
+claims, the verdict of each marked by colour, the claims this run did not judge apart with our
+number greyed, each claim linked to the table or figure it is about; then those
 tables and figures (PNG embedded as ``data:`` URIs, tables rendered from the Markdown the workflow
 writes), each beside the claims it supports. No external resource (script, font, style sheet or
 image) is referenced, so the file opens anywhere, offline, on its own.
@@ -23,6 +25,7 @@ import pandas as pd
 from causal_bandits.artefacts import Artefact, supporting
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED, STATUSES
 from causal_bandits.errors import CausalBanditsError
+from causal_bandits.report_notes import Notes, shared_notes, split_rows
 
 #: CSS class of each verdict (the colours live in :data:`STYLE`).
 VERDICT_CLASS = {REPRODUCED: "v-ok", DIFFERS: "v-differs", NOT_SPECIFIED: "v-unspecified",
@@ -79,6 +82,10 @@ padding:1em 0;margin:0}
 aside.supports{font-size:.86em;background:#f8f9fb;border-radius:.4em;padding:.6em .8em;align-self:start}
 aside.supports ul{list-style:none;margin:.4em 0 0;padding:0}aside.supports summary{cursor:pointer;color:var(--accent)}aside.supports li{margin:.3em 0}
 aside.supports .none{color:#6e7781}
+.notice{display:block;background:#fff4d6;border-left:4px solid #f0b400;padding:.4em .7em;margin:.5em 0;
+color:#5c4400;font-weight:600}
+.notes{font-size:.86em;color:#3d444d;margin:.6em 0}.notes ol{margin:.3em 0;padding-left:1.6em}
+td.unjudged{color:#8b939c;font-style:italic}
 .absent{border:1px dashed var(--line);border-radius:.4em;padding:1.5em;color:#57606a;background:var(--unevaluated-bg)}
 @media (max-width:60em){.artefact{grid-template-columns:1fr}main{padding:1em}}
 """.strip()
@@ -190,19 +197,25 @@ class Page:
             return f'<a class="fallback" href="#{anchor(paper)}">this paper</a>'
         return "".join(f'<a href="#{anchor(paper, a.key)}">{html.escape(a.label)}</a>' for a in found)
 
-    def claims_table(self, paper: str, rows: Sequence[Mapping[str, str]]) -> str:
+    def claims_table(self, paper: str, rows: Sequence[Mapping[str, str]], notes: Notes, judged: bool = True) -> str:
+        """The claims this run judged (verdict first), or, with ``judged`` False, those it did not:
+        our number greyed and marked as not judged, the reason in place of a note."""
         body = []
         for r in rows:
             cls = VERDICT_CLASS[r["status"]]
+            ours = html.escape(str(r["ours"]))
             body.append(
                 f'<tr id="{anchor("claim", paper, r["id"])}" class="{cls.replace("v-", "r-")}">'
-                f'<td class="verdict">{chip(r["status"])}</td>'
-                f'<td class="claim">{html.escape(r["statement"])}<span class="cid">{html.escape(r["source"])} · '
+                + (f'<td class="verdict">{chip(r["status"])}</td>' if judged else "")
+                + f'<td class="claim">{html.escape(r["statement"])}<span class="cid">{html.escape(r["source"])} · '
                 f'{html.escape(r["id"])}</span></td>'
-                f'<td class="num">{html.escape(str(r["paper"]))}</td><td class="num">{html.escape(str(r["ours"]))}</td>'
-                f'<td class="note">{html.escape(str(r["note"]))}</td>'
+                f'<td class="num">{html.escape(str(r["paper"]))}</td>'
+                + (f'<td class="num">{ours}</td>' if judged else f'<td class="num unjudged">{ours}</td>')
+                + f'<td class="note">{html.escape(notes.row[r["id"]])}</td>'
                 f'<td class="see">{self.claim_links(paper, r)}</td></tr>')
-        head = "".join(f"<th>{h}</th>" for h in ("verdict", "claim (source · id)", "paper", "ours", "note", "shown in"))
+        heads = (("verdict", "claim (source · id)", "paper", "ours", "note", "shown in") if judged else
+                 ("claim (source · id)", "paper", "ours (not judged)", "why not", "shown in"))
+        head = "".join(f"<th>{h}</th>" for h in heads)
         return f'<table class="claims"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
     def artefact_body(self, a: Artefact) -> str:
@@ -242,9 +255,20 @@ class Page:
     def section(self, doc: Mapping[str, Any]) -> str:
         paper, rows = doc["paper"], doc["claims"]
         shown = self.artefacts.get(paper, ())
+        notes = shared_notes(rows)
+        judged, unjudged = split_rows(rows)
         parts = [f'<section class="paper" id="{anchor(paper)}"><h2>{html.escape(self.title(paper))}</h2>',
-                 f'<p>{chips(rows)} <span class="scale">· {html.escape(doc["scale"])}</span></p>',
-                 f"<h3>Claims ({len(rows)})</h3>", self.claims_table(paper, rows)]
+                 *(f'<p class="notice">{html.escape(n)}</p>' for n in doc.get("notices", ())),
+                 f'<p>{chips(rows)} <span class="scale">· {html.escape(doc["scale"])}</span></p>']
+        if notes.shared:
+            parts.append('<div class="notes"><strong>Notes shared by several claims below</strong><ol>'
+                         + "".join(f"<li>{html.escape(n)}</li>" for n in notes.shared) + "</ol></div>")
+        if judged:
+            parts += [f"<h3>Claims ({len(judged)})</h3>", self.claims_table(paper, judged, notes)]
+        if unjudged:
+            parts += [f"<h3>Not evaluated in this run ({len(unjudged)})</h3>",
+                      '<p class="scale">This run cannot judge these claims; our number, greyed, is shown for '
+                      "information and is not a verdict.</p>", self.claims_table(paper, unjudged, notes, judged=False)]
         if shown:
             parts.append(f"<h3>Tables and figures ({len(shown)})</h3>")
             parts += [self.artefact(paper, a, rows) for a in shown]
@@ -254,7 +278,9 @@ class Page:
     def toc(self) -> str:
         items = "".join(
             f'<li><a href="#{anchor(p["paper"])}">{html.escape(self.title(p["paper"]))}</a><br>{chips(p["claims"])}'
-            f'<span class="scale">{html.escape(p["scale"])}</span></li>' for p in self.papers)
+            f'<span class="scale">{html.escape(p["scale"])}</span>'
+            + "".join(f'<br><span class="notice">{html.escape(n)}</span>' for n in p.get("notices", ())) + "</li>"
+            for p in self.papers)
         return f'<nav class="toc"><strong>Contents</strong><ol>{items}</ol></nav>'
 
     def render(self) -> str:
@@ -263,10 +289,13 @@ class Page:
         head = ("<h1>Replication report</h1>"
                 '<p class="lead">Each claim a paper makes, the paper\'s number beside ours, and a verdict: '
                 "<em>reproduced</em>, <em>differs</em> (a finding, with both numbers), <em>not specified by the "
-                "paper</em>, or <em>not evaluated</em> (this run cannot check it; the note says why). Each claim "
+                "paper</em>, or <em>not evaluated</em> (this run cannot check it; listed apart under each paper, "
+                "with the reason). Each claim "
                 "links to the table or figure it is about; each table and figure lists the claims it supports. "
                 "Generated by the workflow; do not edit.</p>"
-                f"<p>Verdicts: {legend}</p><p><strong>Overall:</strong> {chips(all_rows)}</p>")
+                f"<p>Verdicts: {legend}</p><p><strong>Overall:</strong> {chips(all_rows)}</p>"
+                + "".join(f'<p class="notice"><strong>Read first.</strong> {html.escape(self.title(p["paper"]))}: '
+                          f"{html.escape(n)}</p>" for p in self.papers for n in p.get("notices", ())))
         body = [head, self.toc(), *(self.section(p) for p in self.papers)]
         return ("<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
                 '<meta name=viewport content="width=device-width,initial-scale=1">'

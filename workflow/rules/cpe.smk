@@ -185,6 +185,7 @@ rule cpe_figures:
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
+        scale=f"sample cap {CPE['horizon']:,}, {CPE['n_seeds']:,} seeds per setting",
     log:
         "logs/cpe_figures/figures.log",
     script:

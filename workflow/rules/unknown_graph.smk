@@ -15,6 +15,7 @@ UG_TABLES = ["figure1_trace", "table_final_regret", "tableV4_clique_success", "t
 TARGETS["unknown_graph"] = [
     *(f"figures/unknown_graph/{f}.{ext}" for f in UG_FIGURES for ext in ("pdf", "png")),
     *(f"figures/unknown_graph/{t}.{ext}" for t in UG_TABLES for ext in ("csv", "md")),
+    "figures/unknown_graph/figure1_instance.json",
 ]
 
 UG_WILDCARDS = {
@@ -39,6 +40,50 @@ rule unknown_graph_fig1_trace:
         "logs/unknown_graph_fig1_trace/trace.log",
     script:
         "../scripts/unknown_graph_fig1_trace.py"
+
+
+rule unknown_graph_fig1_instance:
+    """Figure 1's instance as data: the tree, its CPTs, the exact mean of every arm, B and the bounds."""
+    input:
+        code=script_code("unknown_graph_instance.py"),
+    output:
+        report("figures/unknown_graph/figure1_instance.json", caption="../report/unknown_graph_figure1.rst",
+               category="unknown_graph"),
+    params:
+        cell=None,
+        variant=UG["fig1_variant"],
+        delta=UG["delta"],
+        c_B=UG["c_B"],
+    log:
+        "logs/unknown_graph_fig1_instance/instance.log",
+    script:
+        "../scripts/unknown_graph_instance.py"
+
+
+rule unknown_graph_instances:
+    """On request (not part of `all`): every seed's instance of one V1-V4 cell, as its runs draw them."""
+    wildcard_constraints:
+        cell=UG_WILDCARDS["experiment"],
+    input:
+        code=script_code("unknown_graph_instance.py"),
+    output:
+        "results/unknown_graph/instances/{cell}.json",
+    params:
+        cell=lambda wc: wc.cell,
+        spec=lambda wc: UG_CELLS[wc.cell],
+        n_seeds=UG["n_seeds"],
+        delta=UG["delta"],
+        c_B=UG["c_B"],
+    log:
+        "logs/unknown_graph_instances/{cell}.log",
+    script:
+        "../scripts/unknown_graph_instance.py"
+
+
+rule unknown_graph_all_instances:
+    """Target: every instance the V1-V4 runs sample, one JSON document per cell."""
+    input:
+        expand("results/unknown_graph/instances/{cell}.json", cell=list(UG_CELLS)),
 
 
 rule unknown_graph_figure1:

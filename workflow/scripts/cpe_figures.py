@@ -6,5 +6,5 @@ inp, p = snakemake.input, snakemake.params
 with logged(snakemake.log[0]) as log:
     found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
     written = figures.make_all(found["stopping"], found["budgets"], p.experiments, found["theory"], p.delta,
-                               tables.lower_bound_table(found["stopping"], found["quantities"]))
+                               tables.lower_bound_table(found["stopping"], found["quantities"]), scale=p.scale)
     log.info("wrote %s", ", ".join(written))

@@ -26,5 +26,6 @@ with step(snakemake.log[0]) as log:
         "videos_meta": {k: int(videos_meta[k]) for k in ("n_valid", "n_videos", "n_types")},
     }
     rows = [claim.check(results) for claim in fairness.claims()]
-    store.write_json(snakemake.output[0], document("fairness", snakemake.params.fairness, rows))
+    store.write_json(snakemake.output[0], document("fairness", snakemake.params.fairness, rows,
+                                                  notices=fairness.notices(results)))
     log.info("%d claims evaluated: %s", len(rows), pd.Series([r["status"] for r in rows]).value_counts().to_dict())

@@ -14,4 +14,5 @@ with logged(snakemake.log[0]):
     md = tables.robustness_markdown(tables.robustness_shares(orderings), graphs, p.titles, scale,
                                     robustness.graphs_run(graphs, p.robustness) if graphs else 0)
     store.write_atomic(out.md, lambda tmp: tmp.write_text(md))
-    figures.robustness_figure(orderings, out.pdf, out.png)
+    figures.robustness_figure(orderings, out.pdf, out.png, scale=f"each point: mean final regrets over "
+                              f"{p.robustness['n_seeds']} seeds of T = {p.robustness['horizon']:,} rounds per strategy")

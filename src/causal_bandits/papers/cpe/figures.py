@@ -81,7 +81,7 @@ def _samples_panel(ax, frame: pd.DataFrame, name: str, log_x: bool) -> None:
 
 
 def samples_figure(stopping: pd.DataFrame, experiment: Mapping[str, Any], number: int, paths: Sequence[str],
-                   theory: Sequence[Mapping[str, Any]] = ()) -> None:
+                   theory: Sequence[Mapping[str, Any]] = (), scale: str = "") -> None:
     names = [n.strip() for n in experiment.get("x", "").split(",") if n.strip()] or ["n_arms"]
     extra = 1 if (number == 3 or (number == 4 and theory)) else 0
     fig = new_figure((max(4.6, 3.2 * (len(names) + extra)) + 1.0, 3.0))  # + 1 in: the legend, outside
@@ -93,7 +93,7 @@ def samples_figure(stopping: pd.DataFrame, experiment: Mapping[str, Any], number
     if number == 4 and theory:
         _theory_panel(axes[-1], theory)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper", fontsize=6)  # never over data
-    fig.suptitle(f"Figure {number}: {experiment.get('title', '')}\n{DESIGNED}\n"
+    fig.suptitle(f"Figure {number}: {experiment.get('title', '')}\n{DESIGNED}{_scale(scale)}\n"
                  "dashed: the theory's term (H or H_m) times its fitted constant", fontsize=7)
     save_figure(fig, *paths)
 
@@ -120,7 +120,7 @@ def _theory_panel(ax, theory: Sequence[Mapping[str, Any]]) -> None:
     ax.legend(fontsize=6)
 
 
-def coverage_figure(stopping: pd.DataFrame, delta: float, paths: Sequence[str]) -> None:
+def coverage_figure(stopping: pd.DataFrame, delta: float, paths: Sequence[str], scale: str = "") -> None:
     """Figure 0 (E0): CI-violation rate per setting against δ, and mean samples per setting."""
     frame = stopping[stopping["algorithm"] != "PB"].reset_index(drop=True)
     names = [f"{c}: {label(a, s)}" for c, a, s in zip(frame["config"], frame["algorithm"], frame["strategy"])]
@@ -134,7 +134,7 @@ def coverage_figure(stopping: pd.DataFrame, delta: float, paths: Sequence[str]) 
     ax2.errorbar(frame["samples_mean"], y, xerr=1.96 * frame["samples_se"].fillna(0), fmt="o", ms=3)
     log_scale(ax2, "x", frame["samples_mean"])
     ax2.set_xlabel("samples to stop")
-    fig.suptitle(f"Figure 0: E0 confidence-interval coverage\n{DESIGNED}", fontsize=7)
+    fig.suptitle(f"Figure 0: E0 confidence-interval coverage\n{DESIGNED}{_scale(scale)}", fontsize=7)
     save_figure(fig, *paths)
 
 
@@ -142,7 +142,7 @@ def coverage_figure(stopping: pd.DataFrame, delta: float, paths: Sequence[str]) 
 BUDGET_CONFIGS = {"E1": "n32", "E2": "r8", "E4": "k5"}
 
 
-def budget_figure(budgets: Mapping[str, pd.DataFrame], delta: float, paths: Sequence[str]) -> None:
+def budget_figure(budgets: Mapping[str, pd.DataFrame], delta: float, paths: Sequence[str], scale: str = "") -> None:
     """Figure 6: error probability against samples, one panel per experiment (E1 n=32, E2 r=8, E4 k=5)."""
     panels = []
     for exp, frame in sorted(budgets.items()):
@@ -163,11 +163,11 @@ def budget_figure(budgets: Mapping[str, pd.DataFrame], delta: float, paths: Sequ
         ax.set_xlabel("samples (checkpoint or PB budget)")
         ax.legend(fontsize=5)
     axes[0].set_ylabel("error probability (dashed: δ)")
-    fig.suptitle(f"Figure 6: error probability against samples\n{DESIGNED}", fontsize=7)
+    fig.suptitle(f"Figure 6: error probability against samples\n{DESIGNED}{_scale(scale)}", fontsize=7)
     save_figure(fig, *paths)
 
 
-def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str]) -> None:
+def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str], scale: str = "") -> None:
     """Figure 5 (E5): mean samples against Theorem 3's lower bound (positive LB only), y = c·x guides."""
     fig = new_figure((4.6, 3.0))
     ax = fig.subplots()
@@ -184,8 +184,14 @@ def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str]) -> None:
     ax.set_ylabel("samples to stop")
     if len(rows):
         ax.legend(fontsize=6)
-    fig.suptitle(f"Figure 5: E5 samples against the lower bound\n{DESIGNED}", fontsize=7)
+    fig.suptitle(f"Figure 5: E5 samples against the lower bound\n{DESIGNED}{_scale(scale)}\n"
+                 "dashed: c · LB, c the algorithm's median samples / LB", fontsize=7)
     save_figure(fig, *paths)
+
+
+def _scale(scale: str) -> str:
+    """The run's sample cap and seeds as one more title line (every figure states them)."""
+    return f"; {scale}" if scale else ""
 
 
 def paths(number: int) -> list[str]:
@@ -194,20 +200,21 @@ def paths(number: int) -> list[str]:
 
 def make_all(stopping: Mapping[str, pd.DataFrame], budgets: Mapping[str, pd.DataFrame],
              experiments: Mapping[str, Mapping[str, Any]], theory: Sequence[Mapping[str, Any]], delta: float,
-             lower_bound: pd.DataFrame) -> list[str]:
-    """Every figure of the experiments present; returns the written paths."""
+             lower_bound: pd.DataFrame, scale: str = "") -> list[str]:
+    """Every figure of the experiments present, each stating ``scale`` (sample cap and seeds);
+    returns the written paths."""
     numbers = {"E0": 0, "E1": 1, "E2": 2, "E3": 3, "E4": 4, "E5": 5}
     written = []
     with paper_style():
         for exp, frame in stopping.items():
             n = numbers.get(exp)
             if n == 0:
-                coverage_figure(frame, delta, paths(0))
+                coverage_figure(frame, delta, paths(0), scale)
             elif n == 5:
-                lower_bound_figure(lower_bound, paths(5))
+                lower_bound_figure(lower_bound, paths(5), scale)
             elif n is not None:
-                samples_figure(frame, experiments[exp], n, paths(n), theory if n == 4 else ())
+                samples_figure(frame, experiments[exp], n, paths(n), theory if n == 4 else (), scale)
             if n is not None:
                 written += paths(n)
-        budget_figure(budgets, delta, paths(6))
+        budget_figure(budgets, delta, paths(6), scale)
     return written + paths(6)

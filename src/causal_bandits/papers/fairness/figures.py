@@ -21,9 +21,19 @@ from typing import Any
 
 import pandas as pd
 import seaborn as sns
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.lines import Line2D
 
 from causal_bandits.papers.fairness.runs import algorithm_label, fucb_name
-from causal_bandits.plots import draw_diagram, new_figure, paper_style, regret_panel, save_figure
+from causal_bandits.plots import (
+    coincide_text,
+    coinciding,
+    draw_diagram,
+    new_figure,
+    paper_style,
+    regret_panel,
+    save_figure,
+)
 from causal_bandits.scm.diagram import CausalDiagram
 
 PathLike = str | os.PathLike[str]
@@ -82,7 +92,11 @@ def figure2a(instance: Mapping[str, Any], path_pdf: PathLike, path_png: PathLike
 
 
 def figure2b(curves: pd.DataFrame, tau: float, scale: str, path_pdf: PathLike, path_png: PathLike) -> None:
-    """Figure 2(b): cumulative regret of UCB, C-UCB, D-UCB and F-UCB (tau), mean ± 1 sd over seeds."""
+    """Figure 2(b): cumulative regret of UCB, C-UCB, D-UCB and F-UCB (tau), mean ± 1 sd over seeds.
+
+    F-UCB plays D-UCB's arm in every round it certifies no arm fair (its fallback), so the two
+    curves can coincide: :func:`causal_bandits.plots.regret_panel` then marks both along the one line
+    and the legend reads "D-UCB = F-UCB"."""
     names = ["ucb", "cucb", "ducb", fucb_name(tau)]
     frame = curves[curves["algorithm"].isin(names)].copy()
     frame["label"] = frame["algorithm"].map(algorithm_label)
@@ -95,14 +109,16 @@ def figure2b(curves: pd.DataFrame, tau: float, scale: str, path_pdf: PathLike, p
         fig = new_figure((3.4, 2.5))
         ax = fig.add_subplot()
         lines = regret_panel(ax, frame, x="round", y="mean_cum_regret", lo="lo", hi="hi", hue="label", style="line",
-                             palette=palette, styles={"": "-"}, xlabel="Round t", ylabel="Cumulative regret",
+                             palette=palette, styles={"": "-"}, xlabel="Round t",
+                             ylabel="Cumulative regret",
                              title=f"Figure 2(b): bandit algorithms (τ = {tau:g} for F-UCB)\n{scale}, mean ± 1 sd")
-        for line in lines:
-            line.set_label(line.get_label().strip())
-            if line.get_label().startswith("F-UCB"):  # F-UCB can coincide with D-UCB: keep both visible
-                line.set_linestyle("--")
-        by_label = {line.get_label(): line for line in lines}
-        ax.legend([by_label[label] for label in labels], labels, frameon=False, loc="upper left")
+        by_label = {line.get_label().strip(): line for line in lines}
+        group_of = {v: g for g in coinciding(frame, hue="label", style="line") for v in g}
+        shown = list(dict.fromkeys(coincide_text(group_of[v]) if v in group_of else v for v in labels))
+        marked = {coincide_text(g): tuple(Line2D([], [], color=palette[v], marker="o", ms=3.2, mec="white", mew=0.4)
+                                          for v in g) for g in group_of.values()}
+        ax.legend([marked.get(v, by_label[v]) for v in shown], shown, frameon=False, loc="upper left",
+                  handler_map={tuple: HandlerTuple(ndivide=None)})
         save_figure(fig, path_pdf, path_png)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 
 from causal_bandits.causal.pomis import interventional_border, muct, pomis
 from causal_bandits import algorithms
@@ -23,6 +24,8 @@ from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
 from causal_bandits.plots import (
+    coincide_text,
+    coinciding,
     diagram_limits,
     draw_diagram,
     layered_layout,
@@ -31,6 +34,7 @@ from causal_bandits.plots import (
     paper_style,
     regret_panel,
     save_figure,
+    scale_text,
     union_limits,
 )
 from causal_bandits.scm.diagram import CausalDiagram
@@ -214,8 +218,9 @@ def figure5(
     paper only draws it (SPEC §3.5c).
 
     Colours per strategy (seaborn "Set1": POMIS+, POMIS, MIS, BF; POMIS+ may be absent), TS solid,
-    KL-UCB dashed; one shared legend of strategies and line styles. Strategies with identical arm
-    sets give identical curves, so the last drawn covers the others (as in the paper).
+    KL-UCB dashed; one shared legend of strategies and line styles; the horizon and seeds on top.
+    Strategies with identical arm sets give identical runs, hence one curve: the panel's title says
+    "POMIS = MIS = BF" and the curve carries markers in each of their colours.
     """
     if not agg:
         raise ValueError("figure5 needs at least one aggregated frame")
@@ -225,15 +230,20 @@ def figure5(
         fig = new_figure((7.5, 2.15))
         axes = fig.subplots(1, len(agg) + 1, width_ratios=[1.0] * len(agg) + [1.1])
         for i, (ax, letter, (key, frame)) in enumerate(zip(axes, PANEL_LETTERS, agg.items())):
+            title = _lettered(letter, titles.get(key, key))
+            same = coinciding(frame, hue="strategy", style="algorithm", order=_rank)
+            if same:
+                title += "\n" + "; ".join(coincide_text(g, LABELS) for g in same) + " (same arms)"
             regret_panel(ax, frame, palette=colours, styles=LINESTYLES, order=_rank, labels=LABELS,
-                         title=_lettered(letter, titles.get(key, key)), ylabel="Cumulative regret" if i == 0 else "")
+                         title=title, ylabel="Cumulative regret" if i == 0 else "")
         letter = PANEL_LETTERS[len(agg)]
         draw_diagram(axes[-1], graph_5d, reward=REWARD, shaded=non_manipulable_5d,
                      title=f"({letter}) graph of ({PANEL_LETTERS[len(agg) - 1]}) [R]")
         _caption(axes[-1], f"shaded: N = {_set_text(non_manipulable_5d)}\n[R] reconstructed graph")
         handles, labels = legend_handles(strategies, algorithms, palette=colours, styles=LINESTYLES, labels=LABELS)
         fig.legend(handles, labels, loc="outside upper center", ncol=len(labels), frameon=False,
-                   handlelength=2.4, columnspacing=1.4)
+                   handlelength=2.4, columnspacing=1.4,
+                   title=f"{scale_text(agg.values())} per curve; mean with 95 % CI band", title_fontsize=7)
         save_figure(fig, path_pdf, path_png)
 
 
@@ -260,8 +270,8 @@ def figure5_optimal_arm(
         handles, labels = legend_handles(strategies, algorithms, palette=colours, styles=LINESTYLES, labels=LABELS)
         fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False,
                    handlelength=2.4, columnspacing=1.4)
-        fig.suptitle("Optimal-arm probability per round — addition, not in the paper (cf. Fig. 5a–c)",
-                     fontsize=8)
+        fig.suptitle("Optimal-arm probability per round — addition, not in the paper (cf. Fig. 5a–c); "
+                     f"{scale_text(agg.values())} per curve", fontsize=8)
         save_figure(fig, path_pdf, path_png)
 
 
@@ -269,16 +279,17 @@ def figure5_optimal_arm(
 ROBUSTNESS_RATIOS = (("POMIS+ < POMIS", "POMIS+ / POMIS"), ("POMIS ≤ BF", "POMIS / BF"))
 
 
-def robustness_figure(orderings: pd.DataFrame, path_pdf: PathLike, path_png: PathLike) -> None:
-    """Addition (issue 8 item 5; not in the paper): the distribution over robustness instances of the
-    ratios of mean final regrets POMIS+ / POMIS and POMIS / BF, one column of points per group of
-    instances (Fig. 5d-consistent graphs, random SCMs of each panel, by its key) and solver (TS solid
-    marker, KL-UCB hollow), with the group's median; below 1 the paper's ordering holds."""
+def robustness_figure(orderings: pd.DataFrame, path_pdf: PathLike, path_png: PathLike, *, scale: str = "") -> None:
+    """Addition (not in the paper): the distribution over robustness instances of the ratios of mean
+    final regrets POMIS+ / POMIS and POMIS / BF, one column of points per group of instances (Fig.
+    5d-consistent graphs, random SCMs of each panel, by its key) and solver (TS filled marker, KL-UCB
+    hollow), with the group's median; below 1 the paper's ordering holds. A legend explains every
+    mark; ``scale`` (horizon and simulations per instance) goes into the title."""
     families = list(dict.fromkeys(orderings["family"]))
     shown = [a for a in ALGORITHM_ORDER if a in algorithms.own(PAPER) or a in set(orderings["algorithm"])]
     groups = [(f, a) for f in families for a in shown]
     with paper_style():
-        fig = new_figure((7.5, 2.6))
+        fig = new_figure((7.5, 2.9))
         axes = fig.subplots(1, len(ROBUSTNESS_RATIOS), squeeze=False)[0]
         jitter = np.random.default_rng(0).uniform(-0.15, 0.15, len(orderings))  # fixed: deterministic bytes
         for ax, (ordering, label) in zip(axes, ROBUSTNESS_RATIOS):
@@ -297,6 +308,11 @@ def robustness_figure(orderings: pd.DataFrame, path_pdf: PathLike, path_png: Pat
             ax.set_xlabel("random SCMs of a panel, or Fig. 5d-consistent graphs; solver", fontsize=7)
             ax.set_ylabel(f"ratio {label}")
             ax.set_title(f"{label} (below 1: {ordering} holds)")
-        fig.suptitle("Robustness over Fig. 5d-consistent graphs and random SCMs — addition, not in the paper",
-                     fontsize=8)
+        marks = [Line2D([], [], ls="", marker="o", ms=3.5, color="C0", label="one instance, TS (filled)"),
+                 Line2D([], [], ls="", marker="o", ms=3.5, mfc="none", mec="C0", label="one instance, KL-UCB (hollow)"),
+                 Line2D([], [], color="black", lw=1.2, label="median of the column"),
+                 Line2D([], [], color="grey", lw=0.8, ls=":", label="ratio 1")]
+        fig.legend(handles=marks, loc="outside lower center", ncol=len(marks), frameon=False, fontsize=7)
+        fig.suptitle("Robustness over Fig. 5d-consistent graphs and random SCMs — addition, not in the paper"
+                     + (f"\n{scale}" if scale else ""), fontsize=8)
         save_figure(fig, path_pdf, path_png)

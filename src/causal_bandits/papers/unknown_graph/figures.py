@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.lines import Line2D
 
 from causal_bandits.papers.unknown_graph.runs import LABELS
 from causal_bandits.papers.unknown_graph.trace import panels
@@ -47,15 +49,20 @@ def _tree_layout(nodes: Sequence[str], edges: Sequence[Sequence[str]]) -> dict[s
     return pos
 
 
+def _wrap(text: str, width: int = 34) -> str:
+    return "\n".join(textwrap.wrap(text, width))
+
+
 def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
     """Figure 1: CN-UCB on the reconstructed tree, one panel per step of the run (X_R gold, the node
-    intervened on red-outlined, eliminated nodes grey with a cross, oriented edges as arrows)."""
+    intervened on red-outlined, eliminated nodes grey with a dashed outline and a grey name, oriented
+    edges as arrows); a legend under the panels says so."""
     steps = panels(trace)
     pos = _tree_layout(trace["nodes"], trace["edges"])
     cols = 5
     rows = math.ceil(len(steps) / cols)
     with paper_style():
-        fig = new_figure((11.0, 2.5 * rows))
+        fig = new_figure((11.0, 2.5 * rows + 0.4))
         for i, panel in enumerate(steps):
             ax = fig.add_subplot(rows, cols, i + 1)
             shown = set(panel["shown"])
@@ -68,20 +75,30 @@ def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
             for v in trace["nodes"]:
                 if v not in shown:
                     continue
-                face = "gold" if v == trace["reward_node"] else ("0.75" if v in panel["eliminated"] else "white")
+                gone = v in panel["eliminated"]
+                face = "gold" if v == trace["reward_node"] else ("0.82" if gone else "white")
                 edge = "red" if v in panel["hot"] else "black"
                 ax.scatter(*pos[v], s=260, c=[face], edgecolors=edge, linewidths=2.0 if v in panel["hot"] else 0.8,
-                           zorder=3)
-                ax.text(*pos[v], v, ha="center", va="center", fontsize=6, zorder=4)
-                if v in panel["eliminated"]:
-                    ax.text(*pos[v], "x", ha="center", va="center", fontsize=14, color="0.3", zorder=5)
-            ax.set_title(f"({chr(97 + i)}) {panel['caption']}", fontsize=6, wrap=True)
+                           linestyle="--" if gone else "-", zorder=3)
+                ax.text(*pos[v], v, ha="center", va="center", fontsize=6, color="0.25" if gone else "black", zorder=4)
+            ax.set_title(_wrap(f"({chr(97 + i)}) {panel['caption']}"), fontsize=6)
             ax.set_xlim(min(p[0] for p in pos.values()) - 0.7, max(p[0] for p in pos.values()) + 0.7)
             ax.set_ylim(min(p[1] for p in pos.values()) - 0.6, 0.6)
             ax.axis("off")
-        fig.suptitle(f"Figure 1 redrawn from a run of CN-UCB (B = {trace['B']:,}; X_R = {trace['reward_node']} in gold; "
-                     "the tree is a reconstruction, SPEC §3.1)", fontsize=7)
+        marks = [Line2D([], [], ls="", marker="o", ms=7, mfc="gold", mec="black", label=f"X_R = {trace['reward_node']}"),
+                 Line2D([], [], ls="", marker="o", ms=7, mfc="white", mec="red", mew=2.0, label="intervened on"),
+                 Line2D([], [], ls="", marker="o", ms=7, mfc="0.82", mec="black", label="eliminated (grey, dashed outline)"),
+                 Line2D([], [], color="black", marker=">", ms=4, lw=0.9, label="oriented edge"),
+                 Line2D([], [], color="black", lw=0.9, label="edge not yet oriented")]
+        fig.legend(handles=marks, loc="outside lower center", ncol=len(marks), frameon=False, fontsize=6)
+        fig.suptitle(f"Figure 1 redrawn from one run of CN-UCB's discovery (seed 0; B = {trace['B']:,}, "
+                     f"{trace['rounds']:,} rounds in all) on the reconstructed tree", fontsize=7)
         save_figure(fig, pdf, png)
+
+
+def _scale(scale: str) -> str:
+    """The run's horizon and seeds as a second title line (every figure states them)."""
+    return f"\n{scale}" if scale else ""
 
 
 def _curve(ax, frame: pd.DataFrame, algorithm: str) -> None:
@@ -92,7 +109,7 @@ def _curve(ax, frame: pd.DataFrame, algorithm: str) -> None:
 
 
 def figV1(aggs: Mapping[str, pd.DataFrame], summaries: Mapping[str, pd.DataFrame], cells: Mapping[str, Any],
-          pdf: PathLike, png: PathLike) -> None:
+          pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V1: regret curves on trees, rows = regimes, columns = heights; dashed line: CN-UCB's mean end of
     discovery."""
     tree_cells = [c for c in aggs if cells[c]["family"] == "tree"]
@@ -108,16 +125,16 @@ def figV1(aggs: Mapping[str, pd.DataFrame], summaries: Mapping[str, pd.DataFrame
                 for algorithm in ("UCB", "CNUCB", "Oracle"):
                     _curve(ax, aggs[cell], algorithm)
                 disc = summaries[cell].query("algorithm == 'CNUCB'")["unknown_graph_discovery_rounds"].mean()
-                ax.axvline(disc, color=COLOURS["CN-UCB"], ls="--", lw=0.8)
+                ax.axvline(disc, color=COLOURS["CN-UCB"], ls="--", lw=0.8, label="CN-UCB's discovery ends (mean)")
                 ax.set_title(f"regime {regime}, tree(h={h}), n = {2 ** (h + 1) - 1}", fontsize=7)
                 ax.set_xlabel("t")
                 ax.set_ylabel("cumulative pseudo-regret")
         fig.axes[0].legend(fontsize=6)
-        fig.suptitle(f"V1: regret on causal trees ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V1: regret on causal trees ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV2(table: pd.DataFrame, pdf: PathLike, png: PathLike, K: int = 2) -> None:
+def figV2(table: pd.DataFrame, pdf: PathLike, png: PathLike, K: int = 2, *, scale: str = "") -> None:
     """V2: R_T against n on trees (log-log), per regime, with Lemma 1's bound and a c n K reference."""
     trees = table[table["family"] == "tree"]
     regimes = sorted(trees["regime"].unique())
@@ -143,11 +160,11 @@ def figV2(table: pd.DataFrame, pdf: PathLike, png: PathLike, K: int = 2) -> None
             ax.set_ylabel("R_T")
             ax.set_title(f"regime {regime}", fontsize=7)
         fig.axes[0].legend(fontsize=5)
-        fig.suptitle(f"V2: regret at T against n ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V2: regret at T against n ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV3(table: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
+def figV3(table: pd.DataFrame, pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V3: forests: (a) R_T against C; (b) CN-UCB's discovery rounds against the Thm 2 bound."""
     sub = table[table["family"] == "forest"].copy()
     sub["C"] = sub["cell"].str.extract(r"C(\d+)").astype(int)
@@ -169,11 +186,11 @@ def figV3(table: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
         ax.set_ylabel("discovery rounds")
         ax.set_title("(b) discovery rounds", fontsize=7)
         ax.legend(fontsize=6)
-        fig.suptitle(f"V3: causal forests ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V3: causal forests ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV4(table: pd.DataFrame, cells: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
+def figV4(table: pd.DataFrame, cells: Mapping[str, Any], pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V4: general graphs (path_power): R_T against n, one panel per omega = k + 1."""
     sub = table[table["family"] == "path_power"].copy()
     sub["k"] = [cells[c]["k"] for c in sub["cell"]]
@@ -189,11 +206,11 @@ def figV4(table: pd.DataFrame, cells: Mapping[str, Any], pdf: PathLike, png: Pat
             ax.set_ylabel("R_T")
             ax.set_title(f"omega = {k + 1}", fontsize=7)
         fig.axes[0].legend(fontsize=5)
-        fig.suptitle(f"V4: general graphs, path_power(n, k) ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V4: general graphs, path_power(n, k) ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV5(frame: pd.DataFrame, bound: float, pdf: PathLike, png: PathLike) -> None:
+def figV5(frame: pd.DataFrame, bound: float, pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V5: mean R_T per lower-bound instance and algorithm (bars), the bound sqrt(nKT)/8 as a line."""
     per = frame.groupby(["theorem", "algorithm", "j", "k"], sort=True)["final_regret"].mean().reset_index()
     theorems = sorted(per["theorem"].unique())
@@ -213,11 +230,11 @@ def figV5(frame: pd.DataFrame, bound: float, pdf: PathLike, png: PathLike) -> No
             ax.set_ylabel("mean R_T")
             ax.set_title(f"Thm {th} family", fontsize=7)
         fig.axes[0].legend(fontsize=5)
-        fig.suptitle(f"V5: lower-bound instances ({NOT_IN_PAPER})", fontsize=8)
+        fig.suptitle(f"V5: lower-bound instances ({NOT_IN_PAPER})" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
 
 
-def figV6(frame: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
+def figV6(frame: pd.DataFrame, pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
     """V6: success rate of discovery against c_B, one line per n, one panel per (regime, delta)."""
     keys = sorted({(r, d) for r, d in zip(frame["regime"], frame["delta"])})
     with paper_style():
@@ -235,5 +252,5 @@ def figV6(frame: pd.DataFrame, pdf: PathLike, png: PathLike) -> None:
             ax.set_ylabel("P(X_hat = X_R)")
             ax.set_title(f"regime {regime}, delta = {delta:g}", fontsize=7)
         fig.axes[0].legend(fontsize=5)
-        fig.suptitle(f"V6: discovery reliability ({NOT_IN_PAPER}); dotted: 1 - delta", fontsize=8)
+        fig.suptitle(f"V6: discovery reliability ({NOT_IN_PAPER}); dotted: 1 - delta" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)

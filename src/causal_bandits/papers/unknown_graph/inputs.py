@@ -1,5 +1,9 @@
 """What CN-UCB is given about an instance (SPEC §1 "Inputs", §2.5 oracle mode), and exact answers.
 
+``instance_document`` writes an instance out as data: its graph and SCM
+(:meth:`Instance.to_document`), the exact mean reward of every arm, do(X = x) for every single node
+and value and do(), and the ``derived`` constants (B, Delta, eps, the discovery bound).
+
 ``discovery_inputs`` builds the free inputs from the true SCM: E(D) from the true DAG, the exact
 observational marginals, and Delta, eps either exact (``assumption_constants: exact``, SPEC §3.0)
 or given (the lower-bound families get the construction's Delta and a nominal eps). ``exact_answer``
@@ -94,3 +98,19 @@ def derived(instance: Instance, delta: float = 0.1, c_B: float = 1.0, algorithm:
         "B": B,
         "T1_bound": None if B is None else discovery_bound(instance, algorithm, B),
     }
+
+
+def instance_document(instance: Instance, delta: float = 0.1, c_B: float = 1.0,
+                      algorithm: str = "tree") -> dict[str, Any]:
+    """An instance as one JSON-ready document: graph and SCM, the exact mean reward of every arm
+    (``arms``: each single-node intervention do(X = x) by name and value, then do()), and the
+    :func:`derived` constants for the batch size's ``delta`` and ``c_B``; CN-UCB's ``algorithm``
+    (tree, forest, general) picks the discovery bound. :meth:`Instance.from_document` reads it back."""
+    means = instance.arm_means
+    arms = []
+    for arm in range(instance.n_arms):
+        node, value = instance.arm_intervention(arm)
+        do = {} if node < 0 else {instance.node_names[node]: value}
+        arms.append({"arm": arm, "do": do, "mean": float(means[arm])})
+    return {**instance.to_document(), "arms": arms,
+            "derived": derived(instance, delta, c_B, algorithm)}
