@@ -1,0 +1,239 @@
+"""Beyond the paper: how POMIS+ depends on the SCM parameters the arm means leave open (same-means SCMs).
+
+The paper publishes no SCM parameters; ours were chosen to meet the BF / MIS / POMIS regrets, which
+depend on the arm means only. POMIS+ also depends on how much the other arms' data tell about an
+arm's mean (AAAI-19 §4: z²-TS and z²-KL-UCB weigh each expression's estimate by its bootstrap
+variance), which the arm means do not fix. This module finds, for a Figure 5 panel, the SCMs of the
+XOR-Bernoulli family with exactly the canonical arm means, and parameterises them by the
+**efficiency** of the panel's z² estimators (:mod:`causal_bandits.causal.efficiency`).
+
+Same-means family. In the XOR-Bernoulli family (:mod:`causal_bandits.scm.xor_bernoulli`) Y under
+do(x) is a constant XOR the exogenous bits of a set S_x (those reaching Y an odd number of times
+once the intervened nodes are cut), so E[Y | do(x)] = (1 − s_x Π_{u ∈ S_x} (1 − 2 q_u)) / 2 with
+s_x = ±1. In the coordinates r_u = log(1 − 2 q_u) (q_u < 1/2) every arm mean is fixed exactly by the
+linear constraints Σ_{u ∈ S_x} r_u = const: the family is the canonical r plus the null space of the
+0/1 matrix of the sets S_x (for the front-door, (1 − 2q_Y)(1 − 2q_Z)(1 − 2q_XY) and
+(1 − 2q_Y)(1 − 2q_Z)(1 − 2q_X) are kept). Straight lines in r stay in the family, so the means
+hold to rounding; :func:`family` checks them against the canonical ones to 1e-12.
+
+Which direction. When the null space has more than one dimension we sweep the straight line from
+the canonical SCM along the projection onto the null space of −∇_r E, E the panel efficiency
+below: the same-means direction in which the efficiency falls fastest at the canonical SCM (every
+other same-means direction moves it less per unit step), so the sweep covers the widest range of
+efficiency for the smallest change of parameters. The line stops where a q leaves [Q_MIN, Q_MAX],
+where E stops falling, or at ``lowest_ratio`` × E(canonical), whichever comes first; the points are
+spaced evenly in E (linear interpolation of E between grid points, each point's E then computed
+exactly).
+
+Panel efficiency E: the mean over the POMIS arms that have an expression of the efficiency of the
+arm's estimators combined with minimum variance (θ_x(1 − θ_x) / (n · Var) of bMVWA with the exact
+covariance; one sample of every source arm per n).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from causal_bandits.causal.efficiency import efficiencies
+from causal_bandits.causal.estimators import InstanceEstimators
+from causal_bandits.errors import CausalBanditsError
+from causal_bandits.papers.nonmanip import experiments, scms
+from causal_bandits.papers.nonmanip.catalogue import catalogue_document
+from causal_bandits.papers.nonmanip.config import panel_diagram
+from causal_bandits.scm.diagram import CausalDiagram
+from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
+
+#: The q of every exogenous bit stays in [Q_MIN, Q_MAX] along the sweep (strictly inside (0, 1/2):
+#: expressions are undefined at q = 0 and r = log(1 − 2q) at q = 1/2).
+Q_MIN, Q_MAX = 0.01, 0.49
+#: Arm means of every point equal the canonical ones to this (exact arithmetic gives equality).
+MEAN_TOLERANCE = 1e-12
+#: Points of the grid along the line on which E is first computed.
+GRID = 24
+NAME = re.compile(r"^(.+)_sens(\d+)$")
+
+
+def names(panels: Sequence[str], n_points: int) -> list[str]:
+    """The experiment names of the sweep points: ``<panel>_sens<k>``, k = 0 the canonical SCM."""
+    return [f"{p}_sens{k}" for p in panels for k in range(n_points)]
+
+
+def point_of(name: str) -> tuple[str, int]:
+    """(panel, k) of a sweep point's experiment name."""
+    m = NAME.match(name)
+    if not m:
+        raise ValueError(f"{name!r} is not a same-means sweep point (<panel>_sens<k>)")
+    return m.group(1), int(m.group(2))
+
+
+# ---------------------------------------------------------------------------------- arm means
+def parity(model: XorBernoulliSCM, reward: str, do: Mapping[str, int]) -> tuple[int, np.ndarray]:
+    """(constant bit, 0/1 vector over ``model.exogenous``) with Y = constant XOR the bits of the vector,
+    under do(``do``) (the XOR-Bernoulli structural functions composed over GF(2))."""
+    col = {u: i for i, u in enumerate(model.exogenous)}
+    const: dict[str, int] = {}
+    vec: dict[str, np.ndarray] = {}
+    for v in model.diagram.topological_order():
+        if v in do:
+            const[v], vec[v] = int(do[v]), np.zeros(len(col), dtype=np.int64)
+            continue
+        parents, exo = model._inputs(v)
+        bits = np.zeros(len(col), dtype=np.int64)
+        bits[[col[u] for u in exo]] = 1
+        const[v] = (model.c[v] + sum(const[p] for p in parents)) % 2
+        vec[v] = (bits + sum((vec[p] for p in parents), np.zeros_like(bits))) % 2
+    return const[reward], vec[reward]
+
+
+def arm_means(q: np.ndarray, parities: Sequence[tuple[int, np.ndarray]]) -> np.ndarray:
+    """E[Y | do(x)] = (1 − (−1)^const Π_{u ∈ S_x} (1 − 2 q_u)) / 2 for every arm's parity."""
+    return np.array([(1.0 - (-1) ** c * np.prod(np.where(s == 1, 1.0 - 2.0 * q, 1.0))) / 2.0 for c, s in parities])
+
+
+def same_means_basis(parities: Sequence[tuple[int, np.ndarray]], n_exogenous: int) -> np.ndarray:
+    """Orthonormal basis (k, n_exogenous) of the directions in r = log(1 − 2q) that keep every arm mean."""
+    M = np.array([s for _, s in parities], dtype=float).reshape(-1, n_exogenous)
+    _, sv, vt = np.linalg.svd(M)
+    rank = int((sv > 1e-10).sum())
+    return vt[rank:]
+
+
+# ---------------------------------------------------------------------------------- efficiency
+class PanelEfficiency:
+    """The z² estimators of a panel (its catalogue, compiled once) and their efficiency on any SCM of
+    the panel's graph."""
+
+    def __init__(self, instance: Mapping[str, Any]):
+        self.instance = instance
+        self.diagram = CausalDiagram.from_dict(instance["graph"])
+        self.estimators = InstanceEstimators.from_json(catalogue_document(instance))
+
+    def tables(self, spec: Mapping[str, Any]) -> np.ndarray:
+        """Exact P(V | do(x)) of every POMIS arm, (n_arms, n_cells) in the layout's cell order."""
+        model = scms.exact_model(self.diagram, spec)
+        layout = self.estimators.layout
+        return np.stack([model.joint(layout.arm_values(a)).reshape(-1) for a in range(len(layout.arms))])
+
+    def of(self, spec: Mapping[str, Any]) -> dict[str, Any]:
+        """Per-instance and per-arm efficiency (:func:`efficiencies`) and the panel efficiency E."""
+        eff = efficiencies(self.estimators, self.tables(spec))
+        combined = eff["combined"][np.isfinite(eff["combined"])]
+        return {**eff, "panel": float(combined.mean()) if combined.size else float("nan")}
+
+    def document(self, eff: Mapping[str, Any]) -> dict[str, Any]:
+        """The efficiencies for a reader and the instance JSON: one row per estimator instance (arm,
+        catalogue entry, free indices) and one per arm, at full precision."""
+        est = self.estimators
+        labels = [self.instance["arms"][i]["label"] for i in self.instance["arm_lists"]["POMIS"]]
+        return {
+            "panel_efficiency": eff["panel"],
+            "instances": [
+                {"arm": labels[inst.arm], "entry": inst.entry, "formula": est.entries[inst.entry].formula(),
+                 "free": dict(inst.free), "theta": float(eff["theta"][i]), "n_variance": float(eff["variance"][i]),
+                 "efficiency": float(eff["efficiency"][i])}
+                for i, inst in enumerate(est.instances)
+            ],
+            "arms": [{"arm": labels[a], "combined_efficiency": None if np.isnan(c) else float(c)}
+                     for a, c in enumerate(eff["combined"])],
+        }
+
+
+# ---------------------------------------------------------------------------------- the family
+def _spec(model: XorBernoulliSCM, q: np.ndarray) -> dict[str, Any]:
+    return {"family": "xor_bernoulli", "q": {u: float(x) for u, x in zip(model.exogenous, q)}, "c": dict(model.c)}
+
+
+def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: float) -> dict[str, Any]:
+    """The same-means sweep of a panel: the direction, the points (SCM, efficiencies) and the checks."""
+    if panel["scm"].get("family", "xor_bernoulli") != "xor_bernoulli":
+        raise CausalBanditsError(f"nonmanip panel {name!r}: the same-means family needs an xor_bernoulli SCM")
+    canonical = experiments.instance_document(name, panel)
+    diagram, reward = panel_diagram(panel)
+    model = scms.scm(diagram, panel["scm"])
+    q0 = np.array([model.q[u] for u in model.exogenous])
+    if (q0 >= 0.5).any():
+        raise CausalBanditsError(f"nonmanip panel {name!r}: the same-means family needs every q < 1/2 "
+                                 f"(r = log(1 − 2q)); got {dict(zip(model.exogenous, q0))}")
+    parities = [parity(model, reward, a["values"]) for a in canonical["arms"]]
+    mu0 = np.array([a["mu"] for a in canonical["arms"]])
+    basis = same_means_basis(parities, len(q0))
+    panel_eff = PanelEfficiency(canonical)
+    r0 = np.log1p(-2.0 * q0)
+
+    def q_at(t: float, d: np.ndarray) -> np.ndarray:
+        return -np.expm1(r0 + t * d) / 2.0
+
+    def E(q: np.ndarray) -> float:
+        return panel_eff.of(_spec(model, q))["panel"]
+
+    e0 = E(q0)
+    direction, t_max, why = np.zeros_like(q0), 0.0, ""
+    if basis.shape[0] == 0:
+        why = "the arm means fix every parameter: the family is the canonical SCM alone"
+    elif np.isnan(e0):
+        why = "z²ID finds no expression on this panel, so the efficiency is undefined and POMIS+ is POMIS"
+    else:
+        h = 1e-5
+        grad = np.array([(E(q_at(h, b)) - E(q_at(-h, b))) / (2 * h) for b in basis])
+        direction = -(grad @ basis)
+        norm = np.linalg.norm(direction)
+        if norm == 0.0:
+            why = "the panel efficiency is stationary at the canonical SCM in every same-means direction"
+        else:
+            direction /= norm
+            lo, hi = np.log1p(-2.0 * Q_MAX), np.log1p(-2.0 * Q_MIN)  # r bounds (r decreases with q)
+            with np.errstate(divide="ignore"):
+                steps = np.where(direction > 0, (hi - r0) / direction, np.where(direction < 0, (lo - r0) / direction, np.inf))
+            t_max = max(float(steps.min()), 0.0)
+            why = (f"null space of dimension {basis.shape[0]}; swept along the same-means direction of steepest "
+                   f"descent of the panel efficiency at the canonical SCM")
+    ts = np.linspace(0.0, t_max, GRID)
+    grid = np.array([e0] + [E(q_at(t, direction)) for t in ts[1:]]) if t_max > 0 else np.array([e0])
+    falling = 1
+    while falling < grid.size and grid[falling] < grid[falling - 1]:
+        falling += 1
+    ts, grid = ts[:falling], grid[:falling]
+    e_end = max(float(grid[-1]), lowest_ratio * e0) if grid.size > 1 else e0
+    targets = np.linspace(e0, e_end, n_points)
+    # grid is strictly falling: interpolate t at each target (np.interp wants increasing abscissae)
+    t_points = np.interp(targets, grid[::-1], ts[::-1]) if grid.size > 1 else np.zeros(n_points)
+    points = []
+    for k, t in enumerate(t_points):
+        q = q_at(float(t), direction) if k else q0
+        means = arm_means(q, parities)
+        worst = float(np.abs(means - mu0).max())
+        if worst > MEAN_TOLERANCE:
+            raise CausalBanditsError(f"nonmanip panel {name!r}: same-means point {k} moves an arm mean by {worst:.3g} "
+                                     f"(> {MEAN_TOLERANCE:g}); this is a bug")
+        spec = _spec(model, q)
+        points.append({"point": k, "t": float(t), "scm": spec, "max_mean_change": worst,
+                       **panel_eff.document(panel_eff.of(spec))})
+    return {
+        "panel": name,
+        "title": panel.get("title", name),
+        "exogenous": list(model.exogenous),
+        "null_space_dimension": int(basis.shape[0]),
+        "direction_r": dict(zip(model.exogenous, map(float, direction))),
+        "direction_note": why,
+        "q_bounds": [Q_MIN, Q_MAX],
+        "lowest_ratio": lowest_ratio,
+        "points": points,
+    }
+
+
+def point_instance(name: str, panel: Mapping[str, Any], family_doc: Mapping[str, Any], k: int) -> dict[str, Any]:
+    """The instance document of sweep point k (the panel's, with the point's SCM and its efficiencies),
+    checked against the canonical arm means by exact inference (pgmpy), independently of :func:`parity`."""
+    point = family_doc["points"][k]
+    doc = experiments.instance_document(name, {**panel, "scm": point["scm"],
+                                               "title": f"{panel.get('title', family_doc['panel'])}, same-means point {k}"})
+    canonical = experiments.instance_document(family_doc["panel"], panel)
+    worst = max(abs(a["mu"] - b["mu"]) for a, b in zip(doc["arms"], canonical["arms"]))
+    if worst > 1e-9:
+        raise CausalBanditsError(f"nonmanip {name}: an arm mean differs from the canonical SCM's by {worst:.3g} (> 1e-9)")
+    doc["sensitivity"] = {"panel": family_doc["panel"], **{k_: v for k_, v in point.items() if k_ != "scm"}}
+    return doc
