@@ -1,0 +1,101 @@
+"""Same-means SCMs and the efficiency of the z² estimators (beyond the paper): the delta method against
+Monte Carlo, the family against exact inference."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from causal_bandits import config as cb_config
+from causal_bandits.causal.efficiency import asymptotic_covariance, efficiencies
+from causal_bandits.papers.nonmanip import experiments, scms, sensitivity
+
+CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
+PANELS = CONFIG["nonmanip"]["panels"]
+
+
+@pytest.fixture(scope="module")
+def fig5b():
+    return sensitivity.PanelEfficiency(experiments.instance_document("fig5b", PANELS["fig5b"]))
+
+
+@pytest.fixture(scope="module")
+def families():
+    return {p: sensitivity.family(p, PANELS[p], 3, 0.2) for p in ("fig5a", "fig5b")}
+
+
+def test_delta_method_variance_matches_monte_carlo(fig5b):
+    """n · Var of the plug-in estimators over multinomial samples of the source arms approaches the
+    delta method's asymptotic variance (fig5b: expressions over one and over two source arms)."""
+    est = fig5b.estimators
+    tables = fig5b.tables(PANELS["fig5b"]["scm"])
+    theta, cov = asymptotic_covariance(est, tables)
+    rng = np.random.default_rng(np.random.SeedSequence([24, 1]))
+    n, reps = 5000, 4000
+    counts = np.stack([rng.multinomial(n, p, size=reps) for p in tables], axis=1)
+    values, _ = est.values_and_support(counts)
+    assert np.all(np.isfinite(values))
+    np.testing.assert_allclose(values.mean(axis=0), theta, atol=5e-3)
+    mc = n * np.cov(values, rowvar=False)
+    # sampling error of a variance over 4,000 replicates is about 2.2 %; finite n adds O(1/n)
+    np.testing.assert_allclose(np.diag(mc), np.diag(cov), rtol=0.1)
+    # covariances too (estimators sharing source data), on the scale of the standard deviations
+    scale = np.sqrt(np.outer(np.diag(cov), np.diag(cov)))
+    assert np.abs(mc - cov).max() < 0.1 * scale.max()
+    off = ~np.eye(len(theta), dtype=bool)
+    i, j = np.unravel_index(np.where(off, np.abs(cov) / scale, 0).argmax(), cov.shape)
+    assert abs(cov[i, j]) > 0.3 * scale[i, j] and mc[i, j] == pytest.approx(cov[i, j], rel=0.15)
+
+
+def test_efficiency_is_bernoulli_variance_over_asymptotic_variance(fig5b):
+    eff = efficiencies(fig5b.estimators, fig5b.tables(PANELS["fig5b"]["scm"]))
+    expected = eff["theta"] * (1 - eff["theta"]) / eff["variance"]
+    np.testing.assert_allclose(eff["efficiency"], expected, rtol=1e-12)
+    # the minimum-variance combination is at least as good as the arm's best single estimator
+    for a, slots in enumerate(fig5b.estimators.slots):
+        ids = slots[slots >= 0]
+        if ids.size:
+            assert eff["combined"][a] >= eff["efficiency"][ids].max() * (1 - 1e-9)
+
+
+@pytest.mark.parametrize("panel", list(PANELS))
+def test_parity_means_equal_exact_inference(panel):
+    instance = experiments.instance_document(panel, PANELS[panel])
+    model = scms.scm(experiments.panel_diagram(PANELS[panel])[0], PANELS[panel]["scm"])
+    q = np.array([model.q[u] for u in model.exogenous])
+    parities = [sensitivity.parity(model, instance["reward"], a["values"]) for a in instance["arms"]]
+    np.testing.assert_allclose(sensitivity.arm_means(q, parities), [a["mu"] for a in instance["arms"]],
+                               rtol=0, atol=1e-12)
+
+
+def test_family_keeps_every_arm_mean_and_lowers_efficiency(families):
+    for panel, doc in families.items():
+        points = doc["points"]
+        assert len(points) == 3 and points[0]["scm"] == scms.spec(scms.scm(
+            experiments.panel_diagram(PANELS[panel])[0], PANELS[panel]["scm"]))
+        effs = [p["panel_efficiency"] for p in points]
+        assert effs[0] > effs[1] > effs[2] and effs[2] == pytest.approx(max(0.2 * effs[0], effs[2]))
+        for k in range(1, 3):
+            inst = sensitivity.point_instance(f"{panel}_sens{k}", PANELS[panel], doc, k)  # raises beyond 1e-9
+            canonical = experiments.instance_document(panel, PANELS[panel])
+            assert max(abs(a["mu"] - b["mu"]) for a, b in zip(inst["arms"], canonical["arms"])) < 1e-9
+            assert inst["scm"] != canonical["scm"]
+            assert inst["sensitivity"]["panel_efficiency"] == effs[k]
+
+
+def test_frontdoor_family_keeps_the_closed_form_invariants(families):
+    """Front-door, N = {Z}: do(x) reads (1-2q_Y)(1-2q_Z)(1-2q_XY), the observational arm (1-2q_Y)(1-2q_Z)(1-2q_X)."""
+    for p in families["fig5a"]["points"]:
+        q = p["scm"]["q"]
+        f = {u: 1 - 2 * v for u, v in q.items()}
+        q0 = {u: 1 - 2 * v for u, v in PANELS["fig5a"]["scm"]["q"].items()}
+        assert f["U_Y"] * f["U_Z"] * f["U_XY"] == pytest.approx(q0["U_Y"] * q0["U_Z"] * q0["U_XY"], rel=1e-12)
+        assert f["U_Y"] * f["U_Z"] * f["U_X"] == pytest.approx(q0["U_Y"] * q0["U_Z"] * q0["U_X"], rel=1e-12)
+
+
+def test_point_names_round_trip():
+    names = sensitivity.names(["fig5a", "fig5c"], 2)
+    assert names == ["fig5a_sens0", "fig5a_sens1", "fig5c_sens0", "fig5c_sens1"]
+    assert [sensitivity.point_of(n) for n in names] == [("fig5a", 0), ("fig5a", 1), ("fig5c", 0), ("fig5c", 1)]
+    with pytest.raises(ValueError):
+        sensitivity.point_of("fig5a")
