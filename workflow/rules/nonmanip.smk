@@ -2,6 +2,7 @@
 # Table 1, Figure 5, claims.
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import robustness as nonmanip_robustness
+from causal_bandits.papers.nonmanip import sensitivity as nonmanip_sensitivity
 from causal_bandits.papers.nonmanip.runs import policy_name, pomis_plus_settings, spot_check
 
 NONMANIP = config["nonmanip"]
@@ -17,6 +18,10 @@ NONMANIP_ROBUST_CHUNKS = chunk_seeds(NONMANIP_ROBUST["n_seeds"], config["seeds_p
 NONMANIP_SPOT = spot_check(NONMANIP)
 NONMANIP_SPOT_CHUNKS = chunk_seeds(NONMANIP_SPOT[1], config["seeds_per_job"]) if NONMANIP_SPOT else []
 NONMANIP_POMIS_PLUS = [POMIS_PLUS, *([NONMANIP_SPOT[0]] if NONMANIP_SPOT else [])]
+# Beyond the paper: POMIS and POMIS+ on same-means SCMs, experiments <panel>_sens<k> (nonmanip_sensitivity.smk).
+NONMANIP_SENS = NONMANIP["sensitivity"]
+NONMANIP_SENS_NAMES = (nonmanip_sensitivity.names(NONMANIP_PANELS, NONMANIP_SENS["n_points"])
+                       if POMIS_PLUS in NONMANIP["strategies"] else [])
 
 
 def nonmanip_chunks(experiment, strategy):
@@ -31,6 +36,8 @@ def nonmanip_instance_config(experiment):
     instance depends on (never the instance counts: growing the experiment reruns nothing)."""
     if experiment in NONMANIP_ROBUST_NAMES:
         return nonmanip_robustness.instance_config(experiment, NONMANIP_ROBUST, NONMANIP["panels"])
+    if experiment in NONMANIP_SENS_NAMES:
+        return {**NONMANIP["panels"][nonmanip_sensitivity.point_of(experiment)[0]], "sensitivity": NONMANIP_SENS}
     return NONMANIP["panels"][experiment]
 
 
@@ -58,7 +65,7 @@ if NONMANIP_ROBUST_NAMES:
 NONMANIP_WILDCARDS = {
     "graph": "|".join(NONMANIP_GRAPHS),
     "panel": "|".join(NONMANIP_PANELS),
-    "experiment": "|".join(NONMANIP_PANELS + NONMANIP_ROBUST_NAMES),  # panels and robustness instances
+    "experiment": "|".join(NONMANIP_PANELS + NONMANIP_ROBUST_NAMES + NONMANIP_SENS_NAMES),  # panels, robustness, sweep
     "robust": "|".join(NONMANIP_ROBUST_NAMES) or "^$",
     "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
     "algorithm": "TS|KLUCB",
@@ -238,6 +245,7 @@ rule nonmanip_table1:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
+        efficiency=expand("results/nonmanip/sensitivity/{panel}.json", panel=NONMANIP_PANELS),
         code=script_code("nonmanip_table1.py"),
     params:
         pomis_plus=NONMANIP["pomis_plus"],
@@ -395,6 +403,7 @@ rule nonmanip_claims:
         table1="figures/nonmanip/table1.csv",
         robustness=["results/nonmanip/robustness/orderings.csv"] if NONMANIP_ROBUST_NAMES else [],
         robustness_graphs=["results/nonmanip/robustness/graph_counts.json"] if NONMANIP_ROBUST["graphs"]["sample"] else [],
+        sensitivity=["results/nonmanip/sensitivity/findings.json"] if NONMANIP_SENS_NAMES else [],
         code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
@@ -404,3 +413,6 @@ rule nonmanip_claims:
         "logs/nonmanip_claims/claims.log",
     script:
         "../scripts/nonmanip_claims.py"
+
+
+include: "nonmanip_sensitivity.smk"

@@ -148,7 +148,9 @@ def _spec(model: XorBernoulliSCM, q: np.ndarray) -> dict[str, Any]:
 
 
 def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: float) -> dict[str, Any]:
-    """The same-means sweep of a panel: the direction, the points (SCM, efficiencies) and the checks."""
+    """The same-means sweep of a panel: the direction, the points (SCM, efficiencies) and the checks.
+    Point 0 is the canonical SCM; there is always that point (Table 1's efficiency note reads it)."""
+    n_points = max(int(n_points), 1)
     if panel["scm"].get("family", "xor_bernoulli") != "xor_bernoulli":
         raise CausalBanditsError(f"nonmanip panel {name!r}: the same-means family needs an xor_bernoulli SCM")
     canonical = experiments.instance_document(name, panel)
