@@ -4,11 +4,14 @@ Monte Carlo, the family against exact inference."""
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from causal_bandits import config as cb_config
 from causal_bandits.causal.efficiency import asymptotic_covariance, efficiencies
-from causal_bandits.papers.nonmanip import experiments, scms, sensitivity
+from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED
+from causal_bandits.papers.nonmanip import claims, experiments, scms, sensitivity
+from causal_bandits.papers.nonmanip import sensitivity_outputs as outputs
 
 CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
 PANELS = CONFIG["nonmanip"]["panels"]
@@ -99,3 +102,53 @@ def test_point_names_round_trip():
     assert [sensitivity.point_of(n) for n in names] == [("fig5a", 0), ("fig5a", 1), ("fig5c", 0), ("fig5c", 1)]
     with pytest.raises(ValueError):
         sensitivity.point_of("fig5a")
+
+
+def _finals(means: dict, n: int = 400) -> pd.DataFrame:
+    """Per-seed final regrets around given means: {(point, algorithm, strategy): mean}."""
+    rng = np.random.default_rng(np.random.SeedSequence([24, 2]))
+    rows = [pd.DataFrame({"final_regret": m + rng.normal(0, 1.0, n), "panel": "fig5a", "point": k,
+                          "algorithm": a, "strategy": s}) for (k, a, s), m in means.items()]
+    return pd.concat(rows, ignore_index=True)
+
+
+def _family(effs):
+    return {"fig5a": {"points": [{"point": k, "panel_efficiency": e} for k, e in enumerate(effs)],
+                      "direction_note": "test direction"}}
+
+
+def test_findings_interval_needs_both_cells_within_tolerance():
+    # paper fig5a: TS POMIS+ 29.08, KL-UCB POMIS+ 59.30; tolerance 15 %
+    means = {(0, "TS", "POMISplus"): 10.0, (0, "KLUCB", "POMISplus"): 10.0,
+             (1, "TS", "POMISplus"): 29.0, (1, "KLUCB", "POMISplus"): 58.0,
+             (2, "TS", "POMISplus"): 30.0, (2, "KLUCB", "POMISplus"): 20.0}
+    means.update({(k, a, "POMIS"): 44.0 for k in range(3) for a in ("TS", "KLUCB")})
+    fam = _family([0.5, 0.3, 0.1])
+    table = outputs.sweep_table(_finals(means), fam, 10_000)
+    found = outputs.findings(table, fam)["fig5a"]
+    assert found["interval"] == [0.3, 0.3] and "E ∈ [0.3, 0.3]" in found["finding"]
+    assert found["pomis_equal_means_p"]["TS"] > 0.01  # the same mean at every point
+    assert not found["paper_scale"]  # 400 simulations, not the paper's 1,000
+    means[(1, "KLUCB", "POMISplus")] = 80.0
+    found = outputs.findings(outputs.sweep_table(_finals(means), fam, 10_000), fam)["fig5a"]
+    assert found["interval"] is None and found["finding"].startswith("no same-means SCM")
+
+
+def test_pomis_flatness_rejects_moving_means():
+    means = {(k, "TS", "POMIS"): 44.0 + 3.0 * k for k in range(3)}
+    table = outputs.sweep_table(_finals(means), _family([0.5, 0.3, 0.1]), 10_000)
+    assert outputs.pomis_flat(table, "fig5a", "TS")[0] < 1e-6
+
+
+def test_same_means_claim_sits_under_each_pomis_plus_cell():
+    rows = claims.claims({"fig5a": {"identical": {}}})
+    ids = [c.id for c in rows]
+    for a in ("TS", "KLUCB"):
+        i = ids.index(f"table1-{a}-POMIS+-fig5a")
+        assert ids[i + 1] == f"table1-{a}-POMIS+-fig5a-same-means"
+    claim = rows[ids.index("table1-TS-POMIS+-fig5a-same-means")]
+    assert claim.check({})["status"] == NOT_EVALUATED
+    found = {"finding": "no same-means SCM of the sweep reproduces both POMIS+ cells", "interval": None,
+             "paper_scale": True, "direction": "d", "pomis_equal_means_p": {"TS": 0.4}}
+    row = claim.check({"sensitivity": {"fig5a": found}})
+    assert row["status"] == NOT_SPECIFIED and row["ours"] == found["finding"] and "p = 0.4" in row["note"]

@@ -129,8 +129,10 @@ def _same_means_claim(algorithm: str, panel: str, value: float) -> Claim:
         found = (results.get("sensitivity") or {}).get(panel)
         if found is None:
             return Verdict(NOT_EVALUATED, fmt(value), "–", "the same-means sweep was not run (nonmanip.sensitivity)")
+        flat = "; ".join(f"POMIS {ALGORITHM_LABELS[a]} flat over the points: p = {p:.2g}"
+                         for a, p in found["pomis_equal_means_p"].items())
         note = (f"{BEYOND_SENSITIVITY}; {found['direction']}; both cells within ±{TABLE1_REL_TOL:.0%} at once "
-                f"(Table 1's tolerance)")
+                f"(Table 1's tolerance)" + (f"; {flat} (Cochran's Q, equal means)" if flat else ""))
         if not found["paper_scale"]:
             return Verdict(NOT_EVALUATED, fmt(value), found["finding"],
                            f"judged at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} simulations; {note}")

@@ -6,7 +6,7 @@ with the 95 % CI and, for POMIS+, whether it lies within Table 1's tolerance of 
 (:data:`~causal_bandits.papers.nonmanip.claims.TABLE1_REL_TOL`, fixed before any run);
 :func:`findings` the efficiency interval in which both of the paper's POMIS+ cells (TS and KL-UCB)
 fall inside it at once, or the statement that no point does. POMIS plays the same arm means on every
-point, so its regret must stay flat: the table says whether its 95 % intervals share a value.
+point, so its regret must stay flat: the table tests equal means over the points (Cochran's Q).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import chi2
 
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, PAPER_SIMULATIONS, TABLE1_REL_TOL
@@ -44,13 +45,17 @@ def sweep_table(finals: pd.DataFrame, families: Mapping[str, Mapping[str, Any]],
     return pd.DataFrame(rows)
 
 
-def pomis_flat(table: pd.DataFrame, panel: str, algorithm: str) -> tuple[bool, float, float] | None:
-    """(all POMIS 95 % intervals share a value, lowest mean, highest mean) over the panel's points."""
+def pomis_flat(table: pd.DataFrame, panel: str, algorithm: str) -> tuple[float, float, float] | None:
+    """(p-value of equal means, lowest mean, highest mean) of POMIS's regret at T over the panel's points.
+
+    Cochran's Q: Σ_k (m_k − m̄)² / se_k² with m̄ the inverse-variance mean, χ² with K − 1 degrees of freedom
+    under equal means (se_k = half-width / 1.96; independent runs: each point has its own random streams)."""
     sel = table[(table.panel == panel) & (table.algorithm == algorithm) & (table.strategy == "POMIS")]
-    if sel.empty:
+    if len(sel) < 2 or not np.all(sel.ci95_halfwidth > 0):
         return None
-    lo, hi = sel.mean_cr_T - sel.ci95_halfwidth, sel.mean_cr_T + sel.ci95_halfwidth
-    return bool(lo.max() <= hi.min()), float(sel.mean_cr_T.min()), float(sel.mean_cr_T.max())
+    m, w = sel.mean_cr_T.to_numpy(), (1.96 / sel.ci95_halfwidth.to_numpy()) ** 2
+    q = float((w * (m - (w * m).sum() / w.sum()) ** 2).sum())
+    return float(chi2.sf(q, len(m) - 1)), float(m.min()), float(m.max())
 
 
 def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -76,8 +81,10 @@ def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> 
                         f"({len(good)} of {len(effs)} points; {swept})")
             else:
                 text = f"no same-means SCM of the sweep reproduces both POMIS+ cells ({swept})"
+        flat = {a: pomis_flat(table, panel, a) for a in ALGORITHM_LABELS}
         out[panel] = {"finding": text, "interval": interval, "paper_scale": paper_scale,
-                      "efficiencies": effs, "direction": fam["direction_note"]}
+                      "efficiencies": effs, "direction": fam["direction_note"],
+                      "pomis_equal_means_p": {a: f[0] for a, f in flat.items() if f is not None}}
     return out
 
 
@@ -117,8 +124,9 @@ def markdown(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]], fou
         for a in algos:
             flat = pomis_flat(table, panel, a)
             if flat:
-                lines.append(f"POMIS {ALGORITHM_LABELS[a]} over the points: {flat[1]:.2f} to {flat[2]:.2f}, "
-                             f"{'flat (the 95 % intervals share a value)' if flat[0] else 'NOT flat (the 95 % intervals share no value)'}.")
+                verdict = "flat" if flat[0] >= 0.05 else "NOT flat (equal means rejected at 5 %)"
+                lines.append(f"POMIS {ALGORITHM_LABELS[a]} over the points: {flat[1]:.2f} to {flat[2]:.2f}, {verdict} "
+                             f"(Cochran's Q, p = {flat[0]:.2g}).")
     return "\n".join(lines) + "\n"
 
 
@@ -126,7 +134,7 @@ def figure(table: pd.DataFrame, panel: str, title: str, path_pdf: PathLike, path
     """POMIS+ regret at T against the efficiency E (95 % CI), POMIS regret (flat by construction) and the
     paper's POMIS+ cell as a horizontal line with its tolerance band, per solver."""
     with paper_style():
-        fig = new_figure((3.6, 2.6))
+        fig = new_figure((4.0, 3.0))
         ax = fig.subplots()
         for i, algorithm in enumerate(ALGORITHM_LABELS):
             color = f"C{i}"
@@ -144,7 +152,7 @@ def figure(table: pd.DataFrame, panel: str, title: str, path_pdf: PathLike, path
                 ax.axhspan(paper * (1 - TABLE1_REL_TOL), paper * (1 + TABLE1_REL_TOL), color=color, alpha=0.08, linewidth=0)
         ax.set_xlabel("efficiency E of the z² estimators (same arm means)")
         ax.set_ylabel("cumulative regret at T")
-        ax.set_title(f"{title}: POMIS+ on same-means SCMs (not in the paper)", fontsize=7)
+        ax.set_title(f"{title}\nPOMIS+ on same-means SCMs (not in the paper)", fontsize=7)
         ax.legend(fontsize=5.5, frameon=False)
         save_figure(fig, path_pdf, path_png)
 
