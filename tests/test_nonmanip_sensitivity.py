@@ -77,6 +77,9 @@ def test_family_keeps_every_arm_mean_and_lowers_efficiency(families):
         assert len(points) == 3 and points[0]["scm"] == scms.spec(scms.scm(
             experiments.panel_diagram(PANELS[panel])[0], PANELS[panel]["scm"]))
         effs = [p["panel_efficiency"] for p in points]
+        path = [n["panel_efficiency"] for n in doc["path"]]
+        assert all(a > b for a, b in zip(path, path[1:]))  # steepest descent: E falls at every step
+        assert all(sensitivity.Q_MIN - 1e-12 <= v <= sensitivity.Q_MAX + 1e-12 for n in doc["path"] for v in n["q"].values())
         assert effs[0] > effs[1] > effs[2] and effs[2] == pytest.approx(max(0.2 * effs[0], effs[2]))
         for k in range(1, 3):
             inst = sensitivity.point_instance(f"{panel}_sens{k}", PANELS[panel], doc, k)  # raises beyond 1e-9

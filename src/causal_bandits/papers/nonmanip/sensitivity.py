@@ -16,13 +16,15 @@ linear constraints Σ_{u ∈ S_x} r_u = const: the family is the canonical r plu
 (1 − 2q_Y)(1 − 2q_Z)(1 − 2q_X) are kept). Straight lines in r stay in the family, so the means
 hold to rounding; :func:`family` checks them against the canonical ones to 1e-12.
 
-Which direction. When the null space has more than one dimension we sweep the straight line from
-the canonical SCM along the projection onto the null space of −∇_r E, E the panel efficiency
-below: the same-means direction in which the efficiency falls fastest at the canonical SCM (every
-other same-means direction moves it less per unit step), so the sweep covers the widest range of
-efficiency for the smallest change of parameters. The line stops where a q leaves [Q_MIN, Q_MAX],
-where E stops falling, or at ``lowest_ratio`` × E(canonical), whichever comes first; the points are
-spaced evenly in E (linear interpolation of E between grid points, each point's E then computed
+Which direction. The same-means set has more than one dimension on every panel; we follow the path
+of steepest descent of the panel efficiency E (below) inside it from the canonical SCM: each step of
+length STEP_R in r goes along the projection of −∇_r E onto the same-means directions, the one in
+which E falls fastest (every other same-means direction moves it less per unit step), so the sweep
+covers the widest range of efficiency for the least change of parameters. A q that reaches
+[Q_MIN, Q_MAX] is held there and the path goes on in the remaining directions. Steps are straight
+in r, so every point of the path keeps the arm means exactly. The path stops at ``lowest_ratio`` ×
+E(canonical), where E stops falling or where no same-means direction is left; the points are spaced
+evenly in E (r interpolated linearly in E between the path's nodes, each point's E then computed
 exactly).
 
 Panel efficiency E: the mean over the POMIS arms that have an expression of the efficiency of the
@@ -52,8 +54,9 @@ from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 Q_MIN, Q_MAX = 0.01, 0.49
 #: Arm means of every point equal the canonical ones to this (exact arithmetic gives equality).
 MEAN_TOLERANCE = 1e-12
-#: Points of the grid along the line on which E is first computed.
-GRID = 24
+#: Step of the steepest-descent path (Euclidean length in r = log(1 − 2q)), its largest number of steps,
+#: and the finite-difference step of E's gradient along the same-means directions.
+STEP_R, MAX_STEPS, STEP_FD = 0.05, 80, 1e-5
 NAME = re.compile(r"^(.+)_sens(\d+)$")
 
 
@@ -147,8 +150,15 @@ def _spec(model: XorBernoulliSCM, q: np.ndarray) -> dict[str, Any]:
     return {"family": "xor_bernoulli", "q": {u: float(x) for u, x in zip(model.exogenous, q)}, "c": dict(model.c)}
 
 
+def _room(r: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """How far each coordinate of r can move along d before its q leaves [Q_MIN, Q_MAX]."""
+    lo, hi = np.log1p(-2.0 * Q_MAX), np.log1p(-2.0 * Q_MIN)  # r decreases with q
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(d > 0, (hi - r) / d, np.where(d < 0, (lo - r) / d, np.inf))
+
+
 def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: float) -> dict[str, Any]:
-    """The same-means sweep of a panel: the direction, the points (SCM, efficiencies) and the checks.
+    """The same-means sweep of a panel: the path swept, the points (SCM, efficiencies) and the checks.
     Point 0 is the canonical SCM; there is always that point (Table 1's efficiency note reads it)."""
     n_points = max(int(n_points), 1)
     if panel["scm"].get("family", "xor_bernoulli") != "xor_bernoulli":
@@ -162,67 +172,91 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: flo
                                  f"(r = log(1 − 2q)); got {dict(zip(model.exogenous, q0))}")
     parities = [parity(model, reward, a["values"]) for a in canonical["arms"]]
     mu0 = np.array([a["mu"] for a in canonical["arms"]])
-    basis = same_means_basis(parities, len(q0))
+    constraints = np.array([s for _, s in parities], dtype=float).reshape(-1, len(q0))
     panel_eff = PanelEfficiency(canonical)
+
+    def q_of(r: np.ndarray) -> np.ndarray:
+        return -np.expm1(r) / 2.0
+
+    def E(r: np.ndarray) -> float:
+        return panel_eff.of(_spec(model, q_of(r)))["panel"]
+
+    def descent(r: np.ndarray, held: np.ndarray) -> np.ndarray | None:
+        """The unit same-means direction, with the held coordinates fixed, in which E falls fastest."""
+        basis = same_means_basis([(0, row) for row in np.vstack([constraints, np.eye(len(r))[held]])], len(r))
+        if basis.shape[0] == 0:
+            return None
+        grad = np.array([(E(r + STEP_FD * b) - E(r - STEP_FD * b)) / (2 * STEP_FD) for b in basis])
+        d = -(grad @ basis)
+        d[held] = 0.0
+        norm = np.linalg.norm(d)
+        return d / norm if norm > 0 else None
+
     r0 = np.log1p(-2.0 * q0)
-
-    def q_at(t: float, d: np.ndarray) -> np.ndarray:
-        return -np.expm1(r0 + t * d) / 2.0
-
-    def E(q: np.ndarray) -> float:
-        return panel_eff.of(_spec(model, q))["panel"]
-
-    e0 = E(q0)
-    direction, t_max, why = np.zeros_like(q0), 0.0, ""
-    if basis.shape[0] == 0:
-        why = "the arm means fix every parameter: the family is the canonical SCM alone"
+    e0 = E(r0)
+    dimension = same_means_basis(parities, len(q0)).shape[0]
+    path_r, path_e, held = [r0], [e0], np.zeros(len(q0), dtype=bool)
+    stop = "E reached lowest_ratio × E(canonical)"
+    if dimension == 0:
+        stop = "the arm means fix every parameter: the family is the canonical SCM alone"
     elif np.isnan(e0):
-        why = "z²ID finds no expression on this panel, so the efficiency is undefined and POMIS+ is POMIS"
-    else:
-        h = 1e-5
-        grad = np.array([(E(q_at(h, b)) - E(q_at(-h, b))) / (2 * h) for b in basis])
-        direction = -(grad @ basis)
-        norm = np.linalg.norm(direction)
-        if norm == 0.0:
-            why = "the panel efficiency is stationary at the canonical SCM in every same-means direction"
-        else:
-            direction /= norm
-            lo, hi = np.log1p(-2.0 * Q_MAX), np.log1p(-2.0 * Q_MIN)  # r bounds (r decreases with q)
-            with np.errstate(divide="ignore"):
-                steps = np.where(direction > 0, (hi - r0) / direction, np.where(direction < 0, (lo - r0) / direction, np.inf))
-            t_max = max(float(steps.min()), 0.0)
-            why = (f"null space of dimension {basis.shape[0]}; swept along the same-means direction of steepest "
-                   f"descent of the panel efficiency at the canonical SCM")
-    ts = np.linspace(0.0, t_max, GRID)
-    grid = np.array([e0] + [E(q_at(t, direction)) for t in ts[1:]]) if t_max > 0 else np.array([e0])
-    falling = 1
-    while falling < grid.size and grid[falling] < grid[falling - 1]:
-        falling += 1
-    ts, grid = ts[:falling], grid[:falling]
-    e_end = max(float(grid[-1]), lowest_ratio * e0) if grid.size > 1 else e0
-    targets = np.linspace(e0, e_end, n_points)
-    # grid is strictly falling: interpolate t at each target (np.interp wants increasing abscissae)
-    t_points = np.interp(targets, grid[::-1], ts[::-1]) if grid.size > 1 else np.zeros(n_points)
+        stop = "z²ID finds no expression on this panel, so the efficiency is undefined and POMIS+ is POMIS"
+    while dimension and np.isfinite(e0) and path_e[-1] > lowest_ratio * e0:
+        if len(path_r) > MAX_STEPS:
+            stop = f"the path reached {MAX_STEPS} steps"
+            break
+        r = path_r[-1]
+        d = descent(r, held)
+        if d is None:
+            stop = "no same-means direction lowers E with the q at their bounds held"
+            break
+        room = _room(r, d)
+        if room.min() <= 1e-12:  # a coordinate already at its bound would leave it: hold it, look again
+            held |= room <= 1e-12
+            continue
+        h = min(STEP_R, float(room.min()))
+        hit = room <= h * (1 + 1e-12)
+        r_new = r + h * d
+        r_new[hit] = np.where(d[hit] > 0, np.log1p(-2.0 * Q_MIN), np.log1p(-2.0 * Q_MAX))
+        e_new = E(r_new)
+        if not e_new < path_e[-1]:
+            stop = "E stopped falling"
+            break
+        held |= hit
+        path_r.append(r_new)
+        path_e.append(e_new)
+    e_end = max(path_e[-1], lowest_ratio * e0) if len(path_e) > 1 else e0
+    arc = np.concatenate([[0.0], np.cumsum([np.linalg.norm(b - a) for a, b in zip(path_r, path_r[1:])])])
     points = []
-    for k, t in enumerate(t_points):
-        q = q_at(float(t), direction) if k else q0
-        means = arm_means(q, parities)
-        worst = float(np.abs(means - mu0).max())
+    for k, target in enumerate(np.linspace(e0, e_end, n_points)):
+        # the path's E falls strictly: segment i holds the target; r linear in E on it (both ends are same-means)
+        i = min(int(np.searchsorted(-np.array(path_e), -target, side="right")) - 1, len(path_e) - 2) if k else -1
+        if i < 0:
+            r, t = r0, 0.0
+        else:
+            w = (path_e[i] - target) / (path_e[i] - path_e[i + 1])
+            r, t = path_r[i] + w * (path_r[i + 1] - path_r[i]), float(arc[i] + w * (arc[i + 1] - arc[i]))
+        q = q_of(r)
+        worst = float(np.abs(arm_means(q, parities) - mu0).max())
         if worst > MEAN_TOLERANCE:
             raise CausalBanditsError(f"nonmanip panel {name!r}: same-means point {k} moves an arm mean by {worst:.3g} "
                                      f"(> {MEAN_TOLERANCE:g}); this is a bug")
         spec = _spec(model, q)
-        points.append({"point": k, "t": float(t), "scm": spec, "max_mean_change": worst,
+        points.append({"point": k, "arc": t, "scm": spec, "max_mean_change": worst,
                        **panel_eff.document(panel_eff.of(spec))})
+    why = (f"same-means SCMs form a {dimension}-dimensional set in r = log(1 − 2q); swept along the path of steepest "
+           f"descent of the panel efficiency E from the canonical SCM ({len(path_r) - 1} steps of {STEP_R} in r, a q "
+           f"reaching [{Q_MIN}, {Q_MAX}] held there); stopped: {stop}")
     return {
         "panel": name,
         "title": panel.get("title", name),
         "exogenous": list(model.exogenous),
-        "null_space_dimension": int(basis.shape[0]),
-        "direction_r": dict(zip(model.exogenous, map(float, direction))),
+        "null_space_dimension": int(dimension),
         "direction_note": why,
         "q_bounds": [Q_MIN, Q_MAX],
         "lowest_ratio": lowest_ratio,
+        "path": [{"arc": float(a), "q": _spec(model, q_of(r))["q"], "panel_efficiency": float(e)}
+                 for a, r, e in zip(arc, path_r, path_e)],
         "points": points,
     }
 
