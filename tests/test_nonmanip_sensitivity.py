@@ -10,8 +10,10 @@ import pytest
 from causal_bandits import config as cb_config
 from causal_bandits.causal.efficiency import asymptotic_covariance, efficiencies
 from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED
+from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import claims, experiments, scms, sensitivity
 from causal_bandits.papers.nonmanip import sensitivity_outputs as outputs
+from causal_bandits.papers.nonmanip.config import check_config
 
 CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
 PANELS = CONFIG["nonmanip"]["panels"]
@@ -155,3 +157,19 @@ def test_same_means_claim_sits_under_each_pomis_plus_cell():
              "paper_scale": True, "direction": "d", "pomis_equal_means_p": {"TS": 0.4}}
     row = claim.check({"sensitivity": {"fig5a": found}})
     assert row["status"] == NOT_SPECIFIED and row["ours"] == found["finding"] and "p = 0.4" in row["note"]
+
+
+def test_sweep_towards_high_efficiency_keeps_the_means():
+    doc = sensitivity.family("fig5a", PANELS["fig5a"], 3, 1.5, towards="high")
+    effs = [p["panel_efficiency"] for p in doc["points"]]
+    assert effs[0] < effs[1] < effs[2] and "ascent" in doc["direction_note"]
+    assert max(p["max_mean_change"] for p in doc["points"]) <= sensitivity.MEAN_TOLERANCE
+
+
+def test_sweep_settings_per_panel_and_config_check():
+    section = {"n_points": 8, "lowest_ratio": 0.1, "highest_ratio": 4, "towards": {"fig5c": "high"}}
+    assert sensitivity.settings(section, "fig5c") == {"n_points": 8, "towards": "high", "end_ratio": 4}
+    assert sensitivity.settings(section, "fig5a") == {"n_points": 8, "towards": "low", "end_ratio": 0.1}
+    bad = {**CONFIG["nonmanip"], "sensitivity": {**CONFIG["nonmanip"]["sensitivity"], "towards": {"fig9": "high"}}}
+    with pytest.raises(ConfigError, match="fig9"):
+        check_config(bad)

@@ -37,7 +37,8 @@ def nonmanip_instance_config(experiment):
     if experiment in NONMANIP_ROBUST_NAMES:
         return nonmanip_robustness.instance_config(experiment, NONMANIP_ROBUST, NONMANIP["panels"])
     if experiment in NONMANIP_SENS_NAMES:
-        return {**NONMANIP["panels"][nonmanip_sensitivity.point_of(experiment)[0]], "sensitivity": NONMANIP_SENS}
+        panel = nonmanip_sensitivity.point_of(experiment)[0]
+        return {**NONMANIP["panels"][panel], "sensitivity": nonmanip_sensitivity.settings(NONMANIP_SENS, panel)}
     return NONMANIP["panels"][experiment]
 
 

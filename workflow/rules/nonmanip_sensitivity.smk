@@ -20,7 +20,7 @@ rule nonmanip_sensitivity_family:
         "results/nonmanip/sensitivity/{panel}.json",
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
-        sensitivity=NONMANIP_SENS,
+        sensitivity=lambda wc: nonmanip_sensitivity.settings(NONMANIP_SENS, wc.panel),
     log:
         "logs/nonmanip_sensitivity_family/{panel}.log",
     benchmark:

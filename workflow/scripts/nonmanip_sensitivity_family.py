@@ -3,9 +3,9 @@ from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import sensitivity
 
-p = snakemake.params
+p, panel = snakemake.params, snakemake.wildcards.panel
 with logged(snakemake.log[0]) as log:
-    doc = sensitivity.family(snakemake.wildcards.panel, p.panel, p.sensitivity["n_points"], p.sensitivity["lowest_ratio"])
+    doc = sensitivity.family(panel, p.panel, **p.sensitivity)
     store.write_json(snakemake.output[0], doc)
     log.info("%s: %s; efficiency %s", doc["panel"], doc["direction_note"],
              ", ".join(f"{pt['panel_efficiency']:.4g}" for pt in doc["points"]))

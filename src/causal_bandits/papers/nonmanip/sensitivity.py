@@ -22,10 +22,11 @@ length STEP_R in r goes along the projection of −∇_r E onto the same-means d
 which E falls fastest (every other same-means direction moves it less per unit step), so the sweep
 covers the widest range of efficiency for the least change of parameters. A q that reaches
 [Q_MIN, Q_MAX] is held there and the path goes on in the remaining directions. Steps are straight
-in r, so every point of the path keeps the arm means exactly. The path stops at ``lowest_ratio`` ×
+in r, so every point of the path keeps the arm means exactly. The path stops at ``end_ratio`` ×
 E(canonical), where E stops falling or where no same-means direction is left; the points are spaced
 evenly in E (r interpolated linearly in E between the path's nodes, each point's E then computed
-exactly).
+exactly). With ``towards="high"`` the path is the steepest ascent instead (for a panel whose paper
+value lies on the side of higher efficiency), up to ``end_ratio`` × E(canonical).
 
 Panel efficiency E: the mean over the POMIS arms that have an expression of the efficiency of the
 arm's estimators combined with minimum variance (θ_x(1 − θ_x) / (n · Var) of bMVWA with the exact
@@ -63,6 +64,14 @@ NAME = re.compile(r"^(.+)_sens(\d+)$")
 def names(panels: Sequence[str], n_points: int) -> list[str]:
     """The experiment names of the sweep points: ``<panel>_sens<k>``, k = 0 the canonical SCM."""
     return [f"{p}_sens{k}" for p in panels for k in range(n_points)]
+
+
+def settings(section: Mapping[str, Any], panel: str) -> dict[str, Any]:
+    """What a panel's sweep depends on, from the config's ``sensitivity`` section: points, direction and
+    where it ends (changing another panel's direction reruns nothing of this one)."""
+    towards = section.get("towards", {}).get(panel, "low")
+    return {"n_points": section["n_points"], "towards": towards,
+            "end_ratio": section["lowest_ratio"] if towards == "low" else section["highest_ratio"]}
 
 
 def point_of(name: str) -> tuple[str, int]:
@@ -157,10 +166,14 @@ def _room(r: np.ndarray, d: np.ndarray) -> np.ndarray:
         return np.where(d > 0, (hi - r) / d, np.where(d < 0, (lo - r) / d, np.inf))
 
 
-def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: float) -> dict[str, Any]:
+def family(name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float, towards: str = "low") -> dict[str, Any]:
     """The same-means sweep of a panel: the path swept, the points (SCM, efficiencies) and the checks.
-    Point 0 is the canonical SCM; there is always that point (Table 1's efficiency note reads it)."""
+    Point 0 is the canonical SCM; there is always that point (Table 1's efficiency note reads it).
+    ``towards`` "low" follows E down to ``end_ratio`` × E(canonical), "high" up to it (ascent)."""
     n_points = max(int(n_points), 1)
+    if towards not in ("low", "high"):
+        raise ValueError(f"towards = {towards!r}; use low or high")
+    sgn = 1.0 if towards == "low" else -1.0  # the path makes sgn · E fall
     if panel["scm"].get("family", "xor_bernoulli") != "xor_bernoulli":
         raise CausalBanditsError(f"nonmanip panel {name!r}: the same-means family needs an xor_bernoulli SCM")
     canonical = experiments.instance_document(name, panel)
@@ -182,12 +195,12 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: flo
         return panel_eff.of(_spec(model, q_of(r)))["panel"]
 
     def descent(r: np.ndarray, held: np.ndarray) -> np.ndarray | None:
-        """The unit same-means direction, with the held coordinates fixed, in which E falls fastest."""
+        """The unit same-means direction, with the held coordinates fixed, in which sgn · E falls fastest."""
         basis = same_means_basis([(0, row) for row in np.vstack([constraints, np.eye(len(r))[held]])], len(r))
         if basis.shape[0] == 0:
             return None
         grad = np.array([(E(r + STEP_FD * b) - E(r - STEP_FD * b)) / (2 * STEP_FD) for b in basis])
-        d = -(grad @ basis)
+        d = -sgn * (grad @ basis)
         d[held] = 0.0
         norm = np.linalg.norm(d)
         return d / norm if norm > 0 else None
@@ -196,19 +209,19 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: flo
     e0 = E(r0)
     dimension = same_means_basis(parities, len(q0)).shape[0]
     path_r, path_e, held = [r0], [e0], np.zeros(len(q0), dtype=bool)
-    stop = "E reached lowest_ratio × E(canonical)"
+    stop = f"E reached {end_ratio:g} × E(canonical)"
     if dimension == 0:
         stop = "the arm means fix every parameter: the family is the canonical SCM alone"
     elif np.isnan(e0):
         stop = "z²ID finds no expression on this panel, so the efficiency is undefined and POMIS+ is POMIS"
-    while dimension and np.isfinite(e0) and path_e[-1] > lowest_ratio * e0:
+    while dimension and np.isfinite(e0) and sgn * path_e[-1] > sgn * end_ratio * e0:
         if len(path_r) > MAX_STEPS:
             stop = f"the path reached {MAX_STEPS} steps"
             break
         r = path_r[-1]
         d = descent(r, held)
         if d is None:
-            stop = "no same-means direction lowers E with the q at their bounds held"
+            stop = f"no same-means direction moves E {'down' if sgn > 0 else 'up'} with the q at their bounds held"
             break
         room = _room(r, d)
         if room.min() <= 1e-12:  # a coordinate already at its bound would leave it: hold it, look again
@@ -219,18 +232,19 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: flo
         r_new = r + h * d
         r_new[hit] = np.where(d[hit] > 0, np.log1p(-2.0 * Q_MIN), np.log1p(-2.0 * Q_MAX))
         e_new = E(r_new)
-        if not e_new < path_e[-1]:
-            stop = "E stopped falling"
+        if not sgn * e_new < sgn * path_e[-1]:
+            stop = f"E stopped {'falling' if sgn > 0 else 'rising'}"
             break
         held |= hit
         path_r.append(r_new)
         path_e.append(e_new)
-    e_end = max(path_e[-1], lowest_ratio * e0) if len(path_e) > 1 else e0
+    e_end = sgn * max(sgn * path_e[-1], sgn * end_ratio * e0) if len(path_e) > 1 else e0
     arc = np.concatenate([[0.0], np.cumsum([np.linalg.norm(b - a) for a, b in zip(path_r, path_r[1:])])])
     points = []
     for k, target in enumerate(np.linspace(e0, e_end, n_points)):
-        # the path's E falls strictly: segment i holds the target; r linear in E on it (both ends are same-means)
-        i = min(int(np.searchsorted(-np.array(path_e), -target, side="right")) - 1, len(path_e) - 2) if k else -1
+        # sgn · E falls strictly along the path: segment i holds the target; r linear in E on it (both ends are
+        # same-means)
+        i = min(int(np.searchsorted(-sgn * np.array(path_e), -sgn * target, side="right")) - 1, len(path_e) - 2) if k else -1
         if i < 0:
             r, t = r0, 0.0
         else:
@@ -245,7 +259,7 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: flo
         points.append({"point": k, "arc": t, "scm": spec, "max_mean_change": worst,
                        **panel_eff.document(panel_eff.of(spec))})
     why = (f"same-means SCMs form a {dimension}-dimensional set in r = log(1 − 2q); swept along the path of steepest "
-           f"descent of the panel efficiency E from the canonical SCM ({len(path_r) - 1} steps of {STEP_R} in r, a q "
+           f"{'descent' if sgn > 0 else 'ascent'} of the panel efficiency E from the canonical SCM ({len(path_r) - 1} steps of {STEP_R} in r, a q "
            f"reaching [{Q_MIN}, {Q_MAX}] held there); stopped: {stop}")
     return {
         "panel": name,
@@ -254,7 +268,8 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, lowest_ratio: flo
         "null_space_dimension": int(dimension),
         "direction_note": why,
         "q_bounds": [Q_MIN, Q_MAX],
-        "lowest_ratio": lowest_ratio,
+        "towards": towards,
+        "end_ratio": end_ratio,
         "path": [{"arc": float(a), "q": _spec(model, q_of(r))["q"], "panel_efficiency": float(e)}
                  for a, r, e in zip(arc, path_r, path_e)],
         "points": points,
