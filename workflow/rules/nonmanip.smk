@@ -20,6 +20,7 @@ NONMANIP_SPOT_CHUNKS = chunk_seeds(NONMANIP_SPOT[1], config["seeds_per_job"]) if
 NONMANIP_POMIS_PLUS = [POMIS_PLUS, *([NONMANIP_SPOT[0]] if NONMANIP_SPOT else [])]
 # Beyond the paper: POMIS and POMIS+ on same-means SCMs, experiments <panel>_sens<k> (nonmanip_sensitivity.smk).
 NONMANIP_SENS = NONMANIP["sensitivity"]
+nonmanip_sensitivity.check(NONMANIP_SENS, NONMANIP_PANELS)
 NONMANIP_SENS_NAMES = (nonmanip_sensitivity.names(NONMANIP_PANELS, NONMANIP_SENS["n_points"])
                        if POMIS_PLUS in NONMANIP["strategies"] else [])
 

@@ -37,11 +37,6 @@ def check_config(config: Mapping[str, Any]) -> None:
         if unknown:
             raise ConfigError(f"nonmanip.robustness.scms_per_panel names {unknown}, which are not panels; use panel "
                               f"names from nonmanip.panels ({', '.join(config['panels'])})")
-    towards = config.get("sensitivity", {}).get("towards", {})
-    unknown = sorted(set(towards) - set(config["panels"]))
-    if unknown:
-        raise ConfigError(f"nonmanip.sensitivity.towards names {unknown}, which are not panels; use panel names from "
-                          f"nonmanip.panels ({', '.join(config['panels'])})")
     spot = config.get("pomis_plus", {}).get("spot_check")
     if spot and spot["refresh"] == config["pomis_plus"]["refresh"]:
         raise ConfigError(f"nonmanip.pomis_plus.spot_check.refresh = {spot['refresh']!r} is the main run's own schedule; "

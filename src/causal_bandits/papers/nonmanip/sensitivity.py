@@ -43,7 +43,7 @@ import numpy as np
 
 from causal_bandits.causal.efficiency import efficiencies
 from causal_bandits.causal.estimators import InstanceEstimators
-from causal_bandits.errors import CausalBanditsError
+from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.papers.nonmanip import experiments, scms
 from causal_bandits.papers.nonmanip.catalogue import catalogue_document
 from causal_bandits.papers.nonmanip.config import panel_diagram
@@ -72,6 +72,15 @@ def settings(section: Mapping[str, Any], panel: str) -> dict[str, Any]:
     towards = section.get("towards", {}).get(panel, "low")
     return {"n_points": section["n_points"], "towards": towards,
             "end_ratio": section["lowest_ratio"] if towards == "low" else section["highest_ratio"]}
+
+
+def check(section: Mapping[str, Any], panels: Sequence[str]) -> None:
+    """The config check of the ``sensitivity`` section a schema cannot make (here, not in the panels' config
+    checks, so that editing it reruns nothing of the paper's runs)."""
+    unknown = sorted(set(section.get("towards", {})) - set(panels))
+    if unknown:
+        raise ConfigError(f"nonmanip.sensitivity.towards names {unknown}, which are not panels; use panel names from "
+                          f"nonmanip.panels ({', '.join(panels)})")
 
 
 def point_of(name: str) -> tuple[str, int]:
