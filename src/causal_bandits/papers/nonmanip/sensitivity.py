@@ -35,6 +35,7 @@ covariance; one sample of every source arm per n).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -248,7 +249,7 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float,
         path_r.append(r_new)
         path_e.append(e_new)
     e_end = sgn * max(sgn * path_e[-1], sgn * end_ratio * e0) if len(path_e) > 1 else e0
-    arc = np.concatenate([[0.0], np.cumsum([np.linalg.norm(b - a) for a, b in zip(path_r, path_r[1:])])])
+    arc = np.concatenate([[0.0], np.cumsum([np.linalg.norm(b - a) for a, b in itertools.pairwise(path_r)])])
     points = []
     for k, target in enumerate(np.linspace(e0, e_end, n_points)):
         # sgn · E falls strictly along the path: segment i holds the target; r linear in E on it (both ends are

@@ -20,8 +20,16 @@ import pandas as pd
 from scipy.stats import chi2
 
 from causal_bandits.papers.nonmanip import POMIS_PLUS
-from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, PAPER_SIMULATIONS, TABLE1_REL_TOL
-from causal_bandits.papers.nonmanip.tables import ALGORITHM_LABELS, TABLE1, ci95_halfwidth
+from causal_bandits.papers.nonmanip.claims import (
+    PAPER_HORIZON,
+    PAPER_SIMULATIONS,
+    TABLE1_REL_TOL,
+)
+from causal_bandits.papers.nonmanip.tables import (
+    ALGORITHM_LABELS,
+    TABLE1,
+    ci95_halfwidth,
+)
 from causal_bandits.plots import new_figure, paper_style, save_figure
 
 
@@ -94,11 +102,11 @@ def markdown(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]], fou
     lines = [
         "# POMIS+ on same-means SCMs (beyond the paper)",
         "",
-        "Every point has exactly the canonical SCM's arm means (so BF / MIS / POMIS play the same bandit) and "
+        ("Every point has exactly the canonical SCM's arm means (so BF / MIS / POMIS play the same bandit) and "
         "another efficiency E of the z² estimators (point 0 is the canonical SCM): the mean over the POMIS arms with an expression of θ(1 − θ) / "
         "(n · Var) of the arm's estimators combined with minimum variance (delta method, n samples of each source "
         f"arm). Regret at T, ours ± 95 % CI half-width; within = within ±{TABLE1_REL_TOL:.0%} of the paper's cell "
-        "(Table 1's tolerance).",
+        "(Table 1's tolerance)."),
         "",
         "| panel | E swept | both POMIS+ cells (TS and KL-UCB) within tolerance at once |",
         "|---|---|---|",
@@ -168,9 +176,9 @@ def efficiency_note(families: Mapping[str, Mapping[str, Any]], titles: Mapping[s
     """Lines under Table 1: the efficiency of the canonical SCMs' z² estimators per POMIS arm (combined with
     minimum variance) and the panel efficiency; every (arm, expression) at full precision is in the sweep's
     point-0 instance document."""
-    lines = ["", "Efficiency of the z² estimators on our SCMs (delta method: what one sample of each source arm is "
+    lines = ["", ("Efficiency of the z² estimators on our SCMs (delta method: what one sample of each source arm is "
              "worth to an arm, θ(1 − θ)/(n · Var) as n → ∞, the arm's estimators combined with minimum variance; "
-             "per (arm, expression) at full precision in results/nonmanip/sensitivity/<panel>.json, point 0):"]
+             "per (arm, expression) at full precision in results/nonmanip/sensitivity/<panel>.json, point 0):")]
     for panel, fam in families.items():
         p0 = fam["points"][0]
         arms = ", ".join(f"{a['arm']} {a['combined_efficiency']:.3f}" for a in p0["arms"] if a["combined_efficiency"] is not None)
