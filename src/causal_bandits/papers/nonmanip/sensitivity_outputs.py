@@ -182,5 +182,8 @@ def efficiency_note(families: Mapping[str, Mapping[str, Any]], titles: Mapping[s
     for panel, fam in families.items():
         p0 = fam["points"][0]
         arms = ", ".join(f"{a['arm']} {a['combined_efficiency']:.3f}" for a in p0["arms"] if a["combined_efficiency"] is not None)
-        lines.append(f"{titles.get(panel, panel)}: E = {p0['panel_efficiency']:.3f} ({arms or 'no expression'}).")
+        if not arms:
+            lines.append(f"{titles.get(panel, panel)}: z²ID finds no expression, so there is no efficiency to give.")
+        else:
+            lines.append(f"{titles.get(panel, panel)}: E = {p0['panel_efficiency']:.3f} ({arms}).")
     return "\n".join(lines) + "\n"
