@@ -1,12 +1,13 @@
 # Two commands for a fresh Linux machine with Python >= 3.11 (no conda needed):
 #   make reproduce   set up .venv and run the whole pipeline at paper scale
 #   make test        set up .venv and run the test suite
+# and a third: make docs builds the documentation site (docs/, strictly) into site/.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= all
 
-.PHONY: reproduce quick test benchmark clean
+.PHONY: reproduce quick test docs benchmark clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -33,9 +34,13 @@ test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -m "not workflow" -n $(TEST_WORKERS) --dist loadfile
 	$(BIN)/python -m pytest -q -m workflow --durations=15
 
+# The documentation site, strictly: a broken link, a missing page or an unresolved API reference fails.
+docs: $(VENV)/.installed
+	$(BIN)/mkdocs build --strict
+
 benchmark: $(VENV)/.installed
 	$(BIN)/python benchmarks/bandit_speed.py
 	$(BIN)/python benchmarks/linucb_speed.py
 
 clean:
-	rm -rf results figures logs .snakemake benchmarks/out
+	rm -rf results figures logs .snakemake benchmarks/out site
