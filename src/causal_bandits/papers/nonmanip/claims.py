@@ -122,6 +122,9 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
                  evaluate)
 
 
+BEYOND_SENSITIVITY = "designed for this replication, not in the paper: the sensitivity of POMIS+ to SCM parameters the arm means leave open"
+
+
 def _same_means_claim(algorithm: str, panel: str, value: float) -> Claim:
     """Beyond the paper, under a POMIS+ cell: whether any same-means SCM (the canonical arm means, other
     efficiency of the z² estimators; papers/nonmanip/sensitivity.py) reproduces both POMIS+ cells of the panel."""
@@ -141,9 +144,6 @@ def _same_means_claim(algorithm: str, panel: str, value: float) -> Claim:
     return Claim(f"table1-{algorithm}-POMIS+-{panel}-same-means", "Table 1",
                  f"{ALGORITHM_LABELS[algorithm]} POMIS+, {panel}: same-means SCMs that reproduce both POMIS+ cells",
                  evaluate)
-
-
-BEYOND_SENSITIVITY = "designed for this replication, not in the paper: the sensitivity of POMIS+ to SCM parameters the arm means leave open"
 
 
 def _ordering_claim(panel: str, algorithm: str) -> Claim:
