@@ -136,11 +136,13 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     # nonmanip: 3 panels x 3 arm sets x 2 algorithms x (1,000 seeds / 100 per job) chunks, and POMIS+.
     # The robustness experiment (issue 8): 50 graphs + 3 panels x 30 SCMs = 140 instances, 200 seeds
-    # (2 chunks) each: 180 + 140 x 3 arm sets x 2 algorithms x 2 chunks.
-    assert re.search(r"nonmanip_run\s+1860\b", result.stdout)
+    # (2 chunks) each: 180 + 140 x 3 arm sets x 2 algorithms x 2 chunks; the same-means sweep: 3 panels x
+    # 8 points, POMIS x 2 algorithms x 10 chunks (480).
+    assert re.search(r"nonmanip_run\s+2340\b", result.stdout)
     # POMIS+: 3 panels x 2 algorithms x 10 chunks, robustness 140 instances x 2 algorithms x 2
-    # chunks, and the every_round spot check: 3 panels x 2 algorithms x 1 chunk of 50 seeds.
-    assert re.search(r"nonmanip_run_pomisplus\s+626\b", result.stdout)
+    # chunks, the every_round spot check: 3 panels x 2 algorithms x 1 chunk of 50 seeds, and the
+    # same-means sweep's 24 points x 2 algorithms x 10 chunks (480).
+    assert re.search(r"nonmanip_run_pomisplus\s+1106\b", result.stdout)
     assert len(re.findall(r"results/runs/nonmanip/fig5\w/POMISplus_every_round/(?:TS|KLUCB)/chunk-0\.parquet",
                           result.stdout)) == 6
     # unknown_graph: V2 14 cells x 3 + V3 4 x 3 + V4 9 x 4 algorithms, 20 seeds in one chunk each.

@@ -2,6 +2,7 @@
 # Table 1, Figure 5, claims.
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import robustness as nonmanip_robustness
+from causal_bandits.papers.nonmanip import sensitivity as nonmanip_sensitivity
 from causal_bandits.papers.nonmanip.runs import pomis_plus_settings, spot_check
 
 NONMANIP = config["nonmanip"]
@@ -30,6 +31,11 @@ def nonmanip_plays(strategy, algorithm):
 def nonmanip_policy(wildcards):
     """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
     return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy in NONMANIP_POMIS_PLUS)
+# Beyond the paper: POMIS and POMIS+ on same-means SCMs, experiments <panel>_sens<k> (nonmanip_sensitivity.smk).
+NONMANIP_SENS = NONMANIP["sensitivity"]
+nonmanip_sensitivity.check(NONMANIP_SENS, NONMANIP_PANELS)
+NONMANIP_SENS_NAMES = (nonmanip_sensitivity.names(NONMANIP_PANELS, NONMANIP_SENS["n_points"])
+                       if POMIS_PLUS in NONMANIP["strategies"] else [])
 
 
 def nonmanip_chunks(experiment, strategy):
@@ -44,6 +50,9 @@ def nonmanip_instance_config(experiment):
     instance depends on (never the instance counts: growing the experiment reruns nothing)."""
     if experiment in NONMANIP_ROBUST_NAMES:
         return nonmanip_robustness.instance_config(experiment, NONMANIP_ROBUST, NONMANIP["panels"])
+    if experiment in NONMANIP_SENS_NAMES:
+        panel = nonmanip_sensitivity.point_of(experiment)[0]
+        return {**NONMANIP["panels"][panel], "sensitivity": nonmanip_sensitivity.settings(NONMANIP_SENS, panel)}
     return NONMANIP["panels"][experiment]
 
 
@@ -71,7 +80,7 @@ if NONMANIP_ROBUST_NAMES:
 NONMANIP_WILDCARDS = {
     "graph": "|".join(NONMANIP_GRAPHS),
     "panel": "|".join(NONMANIP_PANELS),
-    "experiment": "|".join(NONMANIP_PANELS + NONMANIP_ROBUST_NAMES),  # panels and robustness instances
+    "experiment": "|".join(NONMANIP_PANELS + NONMANIP_ROBUST_NAMES + NONMANIP_SENS_NAMES),  # panels, robustness, sweep
     "robust": "|".join(NONMANIP_ROBUST_NAMES) or "^$",
     "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
     "algorithm": cb_algorithms.pattern(NONMANIP_SOLVERS),
@@ -255,6 +264,7 @@ rule nonmanip_table1:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
+        efficiency=expand("results/nonmanip/sensitivity/{panel}.json", panel=NONMANIP_PANELS),
         code=script_code("nonmanip_table1.py"),
     params:
         pomis_plus=NONMANIP["pomis_plus"],
@@ -413,6 +423,7 @@ rule nonmanip_claims:
         table1="figures/nonmanip/table1.csv",
         robustness=["results/nonmanip/robustness/orderings.csv"] if NONMANIP_ROBUST_NAMES else [],
         robustness_graphs=["results/nonmanip/robustness/graph_counts.json"] if NONMANIP_ROBUST["graphs"]["sample"] else [],
+        sensitivity=["results/nonmanip/sensitivity/findings.json"] if NONMANIP_SENS_NAMES else [],
         code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
@@ -422,3 +433,6 @@ rule nonmanip_claims:
         "logs/nonmanip_claims/claims.log",
     script:
         "../scripts/nonmanip_claims.py"
+
+
+include: "nonmanip_sensitivity.smk"

@@ -6,7 +6,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.nonmanip import tables
+from causal_bandits.papers.nonmanip import sensitivity_outputs, tables
 
 with logged(snakemake.log[0]):
     instances = {Path(p).stem: store.read_json(p) for p in snakemake.input.instances}
@@ -26,4 +26,6 @@ with logged(snakemake.log[0]):
     store.write_atomic(snakemake.output.csv, lambda tmp: table.to_csv(tmp, index=False, float_format="%.6g"))
     titles = {k: v["title"] for k, v in instances.items()}
     md = tables.table1_markdown(table, titles, snakemake.params.pomis_plus, catalogues)
+    families = {Path(p).stem: store.read_json(p) for p in snakemake.input.efficiency}
+    md += sensitivity_outputs.efficiency_note(families, titles)
     store.write_atomic(snakemake.output.md, lambda tmp: tmp.write_text(md))

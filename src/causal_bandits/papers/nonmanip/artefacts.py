@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from causal_bandits.artefacts import Artefact, figure, table
+from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip.robustness import names as robustness_names
 
 OUT = "figures/nonmanip"
@@ -15,8 +16,9 @@ FIGURE5 = r"\bFig(\.|ure) 5"
 
 def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
     """Table 1, Figures 1-5, the optimal-arm addition to Figure 5, the POMIS+ expression catalogue and
-    the robustness experiment (beyond the paper; absent when the config runs no robustness instance)."""
+    the robustness experiment and the same-means sweep (beyond the paper; absent when the config runs none)."""
     robust = bool(robustness_names(section["robustness"], list(section["panels"])))
+    sweep = bool(section.get("sensitivity", {}).get("n_points")) and POMIS_PLUS in section["strategies"]
     return [
         table("table1", "Table 1: mean cumulative regret at T of TS and kl-UCB per arm set, POMIS+ and its reduction",
               f"{OUT}/table1", sources=[r"\bTable 1\b"], ids=[r"reduction-"]),
@@ -26,6 +28,11 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
                  "(designed for this replication, not from the paper)",
                  (f"{OUT}/robustness.png", f"{OUT}/robustness.pdf", f"{OUT}/robustness.md"), ids=(r"robustness-",),
                  absent="" if robust else "this config runs no robustness instance (nonmanip.robustness)"),
+        Artefact("sensitivity", "Addition (same-means SCMs): POMIS+ regret against the efficiency of the z² estimators "
+                 "on SCMs with our arm means (designed for this replication, not from the paper)",
+                 (f"{OUT}/sensitivity.md", *(f"{OUT}/sensitivity_{p}.{ext}" for p in section["panels"] for ext in ("png", "pdf"))),
+                 ids=(r"table1-.*-same-means$",),
+                 absent="" if sweep else "this config runs no same-means sweep (nonmanip.sensitivity.n_points, POMISplus)"),
         figure("figure5", "Figure 5: cumulative regret per task, one colour per arm set", f"{OUT}/figure5",
                sources=[FIGURE5, r"^footnote 4$"]),
         figure("figure5_optimal_arm", "Figure 5 (optimal arm): probability of playing an optimal arm (addition, not in the paper)",

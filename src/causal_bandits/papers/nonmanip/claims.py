@@ -123,6 +123,30 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
                  evaluate)
 
 
+BEYOND_SENSITIVITY = "designed for this replication, not in the paper: the sensitivity of POMIS+ to SCM parameters the arm means leave open"
+
+
+def _same_means_claim(algorithm: str, panel: str, value: float) -> Claim:
+    """Beyond the paper, under a POMIS+ cell: whether any same-means SCM (the canonical arm means, other
+    efficiency of the z² estimators; papers/nonmanip/sensitivity.py) reproduces both POMIS+ cells of the panel."""
+    def evaluate(results) -> Verdict:
+        found = (results.get("sensitivity") or {}).get(panel)
+        if found is None:
+            return Verdict(NOT_EVALUATED, fmt(value), "–", "the same-means sweep was not run (nonmanip.sensitivity)")
+        flat = "; ".join(f"POMIS {ALGORITHM_LABELS[a]} flat over the points: p = {p:.2g}"
+                         for a, p in found["pomis_equal_means_p"].items())
+        note = (f"{BEYOND_SENSITIVITY}; {found['direction']}; both cells within ±{TABLE1_REL_TOL:.0%} at once "
+                f"(Table 1's tolerance)" + (f"; {flat} (Cochran's Q, equal means)" if flat else ""))
+        if not found["paper_scale"]:
+            return Verdict(NOT_EVALUATED, fmt(value), found["finding"],
+                           f"judged at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} simulations; {note}")
+        return Verdict(NOT_SPECIFIED, fmt(value), found["finding"], note)
+
+    return Claim(f"table1-{algorithm}-POMIS+-{panel}-same-means", "Table 1",
+                 f"{ALGORITHM_LABELS[algorithm]} POMIS+, {panel}: same-means SCMs that reproduce both POMIS+ cells",
+                 evaluate)
+
+
 def _ordering_claim(panel: str, algorithm: str) -> Claim:
     def evaluate(results) -> Verdict:
         agg, identical = results["agg"].get(panel), results["instances"][panel]["identical"]
@@ -346,6 +370,8 @@ def claims(panels: Mapping[str, Any]) -> list[Claim]:
     for (algorithm, strategy, panel), value in TABLE1.items():
         if panel in panels:
             out.append(_table1_claim(algorithm, strategy, panel, value))
+            if strategy == "POMIS+":
+                out.append(_same_means_claim(algorithm, panel, value))
     out.append(_refresh_claim())
     out.append(_robustness_graphs_claim())
     out += [_robustness_claim(name) for name, _, _ in ORDERINGS]

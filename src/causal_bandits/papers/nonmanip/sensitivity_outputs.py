@@ -1,0 +1,189 @@
+"""Beyond the paper: the same-means sweep's table, findings, figure and Table 1's efficiency note.
+
+The sweep (:mod:`causal_bandits.papers.nonmanip.sensitivity`) runs POMIS and POMIS+ with each solver
+on every point. :func:`sweep_table` gives each (panel, point, solver, strategy) its mean regret at T
+with the 95 % CI and, for POMIS+, whether it lies within Table 1's tolerance of the paper's cell
+(:data:`~causal_bandits.papers.nonmanip.claims.TABLE1_REL_TOL`, fixed before any run);
+:func:`findings` the efficiency interval in which both of the paper's POMIS+ cells (TS and KL-UCB)
+fall inside it at once, or the statement that no point does. POMIS plays the same arm means on every
+point, so its regret must stay flat: the table tests equal means over the points (Cochran's Q).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from os import PathLike
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.stats import chi2
+
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip.claims import (
+    PAPER_HORIZON,
+    PAPER_SIMULATIONS,
+    TABLE1_REL_TOL,
+)
+from causal_bandits.papers.nonmanip.tables import (
+    ALGORITHM_LABELS,
+    TABLE1,
+    ci95_halfwidth,
+)
+from causal_bandits.plots import new_figure, paper_style, save_figure
+
+
+def sweep_table(finals: pd.DataFrame, families: Mapping[str, Mapping[str, Any]], horizon: int) -> pd.DataFrame:
+    """One row per (panel, point, algorithm, strategy): efficiency, mean regret at T ± 95 % half-width, the
+    paper's POMIS+ cell and whether ours is within its tolerance. ``finals``: per-seed ``final_regret`` with
+    columns panel, point, strategy, algorithm."""
+    rows = []
+    for (panel, point, algorithm, strategy), g in finals.groupby(["panel", "point", "algorithm", "strategy"], sort=True):
+        x = g["final_regret"].to_numpy(dtype=float)
+        label = "POMIS+" if strategy == POMIS_PLUS else strategy
+        paper = TABLE1.get((algorithm, label, panel), np.nan)
+        mean = float(x.mean())
+        rows.append({
+            "panel": panel, "point": int(point),
+            "efficiency": families[panel]["points"][int(point)]["panel_efficiency"],
+            "algorithm": algorithm, "strategy": label, "mean_cr_T": mean, "ci95_halfwidth": ci95_halfwidth(x),
+            "n_seeds": int(x.size), "horizon": int(horizon), "paper_value": paper,
+            "within_tolerance": bool(abs(mean - paper) <= TABLE1_REL_TOL * paper) if np.isfinite(paper) else None,
+        })
+    return pd.DataFrame(rows)
+
+
+def pomis_flat(table: pd.DataFrame, panel: str, algorithm: str) -> tuple[float, float, float] | None:
+    """(p-value of equal means, lowest mean, highest mean) of POMIS's regret at T over the panel's points.
+
+    Cochran's Q: Σ_k (m_k − m̄)² / se_k² with m̄ the inverse-variance mean, χ² with K − 1 degrees of freedom
+    under equal means (se_k = half-width / 1.96; independent runs: each point has its own random streams)."""
+    sel = table[(table.panel == panel) & (table.algorithm == algorithm) & (table.strategy == "POMIS")]
+    if len(sel) < 2 or not np.all(sel.ci95_halfwidth > 0):
+        return None
+    m, w = sel.mean_cr_T.to_numpy(), (1.96 / sel.ci95_halfwidth.to_numpy()) ** 2
+    q = float((w * (m - (w * m).sum() / w.sum()) ** 2).sum())
+    return float(chi2.sf(q, len(m) - 1)), float(m.min()), float(m.max())
+
+
+def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per panel: the finding line, the efficiency interval where both POMIS+ cells are within tolerance
+    (None when no point is), whether it was judged at the paper's scale, and the swept efficiency range."""
+    out = {}
+    for panel, fam in families.items():
+        effs = [p["panel_efficiency"] for p in fam["points"]]
+        swept = f"E from {effs[0]:.3g} to {effs[-1]:.3g}, {len(effs)} points"
+        plus = table[(table.panel == panel) & (table.strategy == "POMIS+")]
+        missing = [ALGORITHM_LABELS[a] for a in ALGORITHM_LABELS if a not in set(plus.algorithm)]
+        paper_scale = bool(len(plus)) and int(plus.horizon.min()) >= PAPER_HORIZON and int(plus.n_seeds.min()) >= PAPER_SIMULATIONS
+        interval = None
+        if missing:
+            text = f"not evaluated: {' and '.join(missing)} POMIS+ not run on the same-means points ({swept})"
+        else:
+            both = plus.groupby("point").within_tolerance.all()
+            good = [int(k) for k, ok in both.items() if ok]
+            if good:
+                e = [fam["points"][k]["panel_efficiency"] for k in good]
+                interval = [min(e), max(e)]  # the points within may not be contiguous: the count says how many
+                text = (f"reproduced on the same-means SCMs with efficiency E ∈ [{interval[0]:.3g}, {interval[1]:.3g}] "
+                        f"({len(good)} of {len(effs)} points; {swept})")
+            else:
+                text = f"no same-means SCM of the sweep reproduces both POMIS+ cells ({swept})"
+        flat = {a: pomis_flat(table, panel, a) for a in ALGORITHM_LABELS}
+        out[panel] = {"finding": text, "interval": interval, "paper_scale": paper_scale,
+                      "efficiencies": effs, "direction": fam["direction_note"],
+                      "pomis_equal_means_p": {a: f[0] for a, f in flat.items() if f is not None}}
+    return out
+
+
+def markdown(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]], found: Mapping[str, Mapping[str, Any]],
+             titles: Mapping[str, str]) -> str:
+    """The sweep per panel: the direction swept, each point's efficiency and regrets, the finding."""
+    lines = [
+        "# POMIS+ on same-means SCMs (beyond the paper)",
+        "",
+        ("Every point has exactly the canonical SCM's arm means (so BF / MIS / POMIS play the same bandit) and "
+        "another efficiency E of the z² estimators (point 0 is the canonical SCM): the mean over the POMIS arms with an expression of θ(1 − θ) / "
+        "(n · Var) of the arm's estimators combined with minimum variance (delta method, n samples of each source "
+        f"arm). Regret at T, ours ± 95 % CI half-width; within = within ±{TABLE1_REL_TOL:.0%} of the paper's cell "
+        "(Table 1's tolerance)."),
+        "",
+        "| panel | E swept | both POMIS+ cells (TS and KL-UCB) within tolerance at once |",
+        "|---|---|---|",
+    ]
+    for panel, f in found.items():
+        effs = f["efficiencies"]
+        where = (f"E ∈ [{f['interval'][0]:.4g}, {f['interval'][1]:.4g}]" if f["interval"] else f["finding"])
+        lines.append(f"| {titles.get(panel, panel)} | {effs[0]:.4g} to {effs[-1]:.4g} ({len(effs)} points) | {where} |")
+    for panel, fam in families.items():
+        lines += ["", f"## {titles.get(panel, panel)}", "", f"Direction: {fam['direction_note']}.", ""]
+        algos = [a for a in ALGORITHM_LABELS if a in set(table[table.panel == panel].algorithm)]
+        head = "| point | E |" + "".join(f" {ALGORITHM_LABELS[a]} POMIS+ | {ALGORITHM_LABELS[a]} POMIS |" for a in algos)
+        lines += [head, "|---" * (2 + 2 * len(algos)) + "|"]
+        for p in fam["points"]:
+            cells = []
+            for a in algos:
+                for s in ("POMIS+", "POMIS"):
+                    r = table[(table.panel == panel) & (table.point == p["point"]) & (table.algorithm == a)
+                              & (table.strategy == s)]
+                    if r.empty:
+                        cells.append("–")
+                        continue
+                    r = r.iloc[0]
+                    mark = " (within)" if r.within_tolerance else ""
+                    cells.append(f"{r.mean_cr_T:.2f} ± {r.ci95_halfwidth:.2f}{mark}")
+            lines.append(f"| {p['point']} | {p['panel_efficiency']:.4g} | " + " | ".join(cells) + " |")
+        paper = "; ".join(f"{ALGORITHM_LABELS[a]} POMIS+ {TABLE1[(a, 'POMIS+', panel)]:.2f}" for a in ALGORITHM_LABELS
+                          if (a, "POMIS+", panel) in TABLE1)
+        lines += ["", f"Paper: {paper}." if paper else "Paper: no POMIS+ cell.", f"Finding: {found[panel]['finding']}."]
+        for a in algos:
+            flat = pomis_flat(table, panel, a)
+            if flat:
+                verdict = "flat" if flat[0] >= 0.05 else "NOT flat (equal means rejected at 5 %)"
+                lines.append(f"POMIS {ALGORITHM_LABELS[a]} over the points: {flat[1]:.2f} to {flat[2]:.2f}, {verdict} "
+                             f"(Cochran's Q, p = {flat[0]:.2g}).")
+    return "\n".join(lines) + "\n"
+
+
+def figure(table: pd.DataFrame, panel: str, title: str, path_pdf: PathLike, path_png: PathLike) -> None:
+    """POMIS+ regret at T against the efficiency E (95 % CI), POMIS regret (flat by construction) and the
+    paper's POMIS+ cell as a horizontal line with its tolerance band, per solver."""
+    with paper_style():
+        fig = new_figure((4.0, 3.0))
+        ax = fig.subplots()
+        for i, algorithm in enumerate(ALGORITHM_LABELS):
+            color = f"C{i}"
+            for strategy, marker, style in (("POMIS+", "o", "-"), ("POMIS", "s", "--")):
+                sel = table[(table.panel == panel) & (table.algorithm == algorithm) & (table.strategy == strategy)]
+                if sel.empty:
+                    continue
+                sel = sel.sort_values("efficiency")
+                ax.errorbar(sel.efficiency, sel.mean_cr_T, yerr=sel.ci95_halfwidth, color=color, marker=marker,
+                            markersize=3, linestyle=style, linewidth=0.9, capsize=2,
+                            label=f"{ALGORITHM_LABELS[algorithm]} {strategy}")
+            paper = TABLE1.get((algorithm, "POMIS+", panel))
+            if paper is not None:
+                ax.axhline(paper, color=color, linestyle=":", linewidth=0.9, label=f"paper, {ALGORITHM_LABELS[algorithm]} POMIS+")
+                ax.axhspan(paper * (1 - TABLE1_REL_TOL), paper * (1 + TABLE1_REL_TOL), color=color, alpha=0.08, linewidth=0)
+        ax.set_xlabel("efficiency E of the z² estimators (same arm means)")
+        ax.set_ylabel("cumulative regret at T")
+        ax.set_title(f"{title}\nPOMIS+ on same-means SCMs (not in the paper)", fontsize=7)
+        ax.legend(fontsize=5.5, frameon=False)
+        save_figure(fig, path_pdf, path_png)
+
+
+def efficiency_note(families: Mapping[str, Mapping[str, Any]], titles: Mapping[str, str]) -> str:
+    """Lines under Table 1: the efficiency of the canonical SCMs' z² estimators per POMIS arm (combined with
+    minimum variance) and the panel efficiency; every (arm, expression) at full precision is in the sweep's
+    point-0 instance document."""
+    lines = ["", ("Efficiency of the z² estimators on our SCMs (delta method: what one sample of each source arm is "
+             "worth to an arm, θ(1 − θ)/(n · Var) as n → ∞, the arm's estimators combined with minimum variance; "
+             "per (arm, expression) at full precision in results/nonmanip/sensitivity/<panel>.json, point 0):")]
+    for panel, fam in families.items():
+        p0 = fam["points"][0]
+        arms = ", ".join(f"{a['arm']} {a['combined_efficiency']:.3f}" for a in p0["arms"] if a["combined_efficiency"] is not None)
+        if not arms:
+            lines.append(f"{titles.get(panel, panel)}: z²ID finds no expression, so there is no efficiency to give.")
+        else:
+            lines.append(f"{titles.get(panel, panel)}: E = {p0['panel_efficiency']:.3f} ({arms}).")
+    return "\n".join(lines) + "\n"
