@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The SLURM profile on a real, single-node SLURM (issue 11, item 2).
+# The SLURM profile on a real, single-node SLURM (docs/guide/cluster.md#tested).
 #
 #   .ci/slurm_check.sh [CONFIG]          CONFIG defaults to config/tiny.yaml
 #   PYTHON=/path/to/python SLURM_CHECK_TIMEOUT=1800 SLURM_CHECK_KEEP=1 .ci/slurm_check.sh /tmp/small.yaml

@@ -53,7 +53,7 @@ PAPER, EXPERIMENT = "benchmark", "bandit_speed"
 
 
 def speedup_target(algo: str, k: int) -> float:
-    """Issue 7, item 7: TS >= 30x at K <= 16 and >= 20x at K >= 81; kl-UCB >= 100x at every K."""
+    """docs/performance.md#targets: TS >= 30x at K <= 16 and >= 20x at K >= 81; kl-UCB >= 100x at every K."""
     if algo == "KLUCB":
         return 100.0
     return 30.0 if k <= 16 else 20.0

@@ -1,4 +1,4 @@
-"""Estimate the CPU time of the cpe design (SPEC §3, E0–E5) from a small measured slice.
+"""Estimate the CPU time of the cpe design (docs/papers/cpe.md#cpe-experiments, E0–E5) from a small measured slice.
 
 Two measurements, then arithmetic:
 
@@ -6,9 +6,9 @@ Two measurements, then arithmetic:
    rounds with 64 and with 4 seeds (none can stop that early); a round costs a + b · n_active
    seconds (a: per-round overhead, b: per running seed), fitted from the two timings.
 2. Samples per seed. Short pilot runs (``--pilot-seeds`` seeds, one config per experiment and
-   algorithm) give samples = c · term, with term = H for LUCB, LUCB1, SE and CCPE-BGLM (SPEC §3 E4:
-   no BGLM advantage is predicted at these sizes) and H_{m_{ε,Δ}} (q^(G)) for CCPE-General and the
-   naive ablation, per experiment; the other configs of the experiment scale with their exact term.
+   algorithm) give samples = c · term, with term = H for LUCB, LUCB1, SE and CCPE-BGLM
+   (docs/papers/cpe.md#cpe-experiments: no BGLM advantage is predicted at these sizes) and H_{m_{ε,Δ}} (q^(G)) for
+   CCPE-General and the naive ablation, per experiment; the other configs of the experiment scale with their exact term.
 
 A job (one config, one algorithm, all its R seeds vectorised) then costs a · rounds + b · R · mean
 samples, with rounds = ``SPREAD`` × the mean (the slowest seed sets the number of rounds). The
@@ -65,7 +65,7 @@ def policy(name: str, instance, epsilon: float = 0.0):
 
 
 def design():
-    """(experiment, config label, instance factory, ε, algorithm, R) of SPEC §3."""
+    """(experiment, config label, instance factory, ε, algorithm, R) of docs/papers/cpe.md#cpe-experiments."""
     rows = []
     for n in (4, 8, 16, 32, 64):
         for alg in ("CCPE-General", "LUCB", "SE", "PB"):

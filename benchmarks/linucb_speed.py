@@ -1,8 +1,8 @@
 """Speed of vectorised LinUCB-PCB (Huang & Wu, Algorithm 4) against a plain per-seed Python loop.
 
-The environment is Figure 2's exact contextual bandit (SPEC §1.4: μ(a, c) = 0.1 + (0.925 + 0.25 x1
-+ u1 + x2)/6, P(c) = (0.24, 0.36, 0.16, 0.24)) and the prior causal upper bounds are the exact
-population BCE bounds (SPEC §2.1.3), so the script needs no offline stage. It times
+The environment is Figure 2's exact contextual bandit (docs/papers/bounds.md#bounds-model: μ(a, c) = 0.1 + (0.925 + 0.25
+x1 + u1 + x2)/6, P(c) = (0.24, 0.36, 0.16, 0.24)) and the prior causal upper bounds are the exact
+population BCE bounds (docs/papers/bounds.md#bounds-bce), so the script needs no offline stage. It times
 
 * the library: :class:`causal_bandits.bandits.linucb.LinUCB` with ``upper`` through
   :func:`causal_bandits.bandits.engine.simulate`, all ``--seeds`` seeds at once
@@ -43,7 +43,7 @@ U1 = np.array([0, 0, 1, 1])
 X1, X2 = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])
 MU = 0.1 + (0.925 + 0.25 * X1[None, :] + U1[:, None] + X2[None, :]) / 6
 P_CONTEXT = np.array([0.24, 0.36, 0.16, 0.24])
-#: Exact population upper bounds U(a, c) of SPEC §2.1.3 (u2 is irrelevant).
+#: Exact population upper bounds U(a, c) of docs/papers/bounds.md#bounds-bce (u2 is irrelevant).
 UPPER = np.array([[191 / 510, 46 / 85, 148 / 405, 431 / 810],
                   [46 / 85, 361 / 510, 431 / 810, 283 / 405]])[U1]
 

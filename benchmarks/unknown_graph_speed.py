@@ -1,5 +1,6 @@
 """Speed of CN-UCB and UCB (unknown_graph paper), vectorised over seeds, against a per-seed loop, and
-the CPU time of the SPEC's full V1-V6 design extrapolated from measured per-round costs.
+the CPU time of our full V1-V6 design extrapolated (docs/papers/unknown_graph.md#unknown_graph-r-validation) from
+measured per-round costs.
 
 Part 1 (speed-up). On tree(h) in regime B (every seed its own instance: X_R is a random leaf), K = 2:
 
@@ -15,9 +16,10 @@ machine do not count); the speed-up is the ratio (target >= 30).
 
 Part 2 (CPU estimate). Per-round cost of the vectorised loop for 20 seeds and m arms (UCB1 on all
 nK + 1 arms, CN-UCB's stage 3 on K or (k + 1)K arms), and the time of CN-UCB's discovery blocks,
-measured on short runs (CPU time); the full design's time is the sum over its jobs (SPEC §3.3, §6)
-of discovery time + (T - discovery rounds) x per-round cost. The load average is printed beside the
-numbers: CPU time still grows somewhat on a crowded machine (caches, frequency).
+measured on short runs (CPU time); the full design's time is the sum over its jobs
+(docs/papers/unknown_graph.md#unknown_graph-r-validation, docs/papers/unknown_graph.md#unknown_graph-quick) of discovery
+time + (T - discovery rounds) x per-round cost. The load average is printed beside the numbers: CPU time still grows
+somewhat on a crowded machine (caches, frequency).
 
     python benchmarks/unknown_graph_speed.py                 # ~2 minutes
     python benchmarks/unknown_graph_speed.py --quick         # seconds
@@ -61,7 +63,8 @@ def vectorised(policy, insts, seeds, horizon):
 
 # ---- the per-seed loop ----------------------------------------------------------------------------
 def ucb1_loop(rng, inst, arms, rounds, regret):
-    """UCB1 (SPEC §2.4) for one seed over ``arms``, pulling X_R from its exact law each round."""
+    """UCB1 (docs/papers/unknown_graph.md#unknown_graph-baselines) for one seed over ``arms``, pulling X_R from its
+    exact law each round."""
     laws, f, gap = inst.reward_laws, inst.f, inst.mu_star - inst.arm_means
     sums, counts = np.zeros(len(arms)), np.zeros(len(arms))
     for t in range(1, rounds + 1):
@@ -289,7 +292,8 @@ def main() -> None:
     speed = speedup(args)
     report = {"speed": speed, "targets": {"speedup": TARGET_SPEEDUP, "cpu_hours": TARGET_CPU_HOURS}}
     if not args.no_estimate:
-        print("CPU estimate of the SPEC's full design (20 seeds per job, T = 1e6; V5 T = 1e5; V6 discovery only):")
+        print("CPU estimate of our full design (docs/papers/unknown_graph.md#unknown_graph-r-validation) (20 seeds per "
+              "job, T = 1e6; V5 T = 1e5; V6 discovery only):")
         rows, total = estimate(args)
         print(f"  total {total / 3600:.2f} CPU-hours (target <= {TARGET_CPU_HOURS})"
               + ("   [--quick: partial grid]" if args.quick else ""))

@@ -3,16 +3,17 @@
 Usage: ``python benchmarks/z2_speed.py [--seeds 100] [--horizon 1000] [--bootstrap 500]
 [--refresh adaptive] [--panels fig5a fig5b fig5c] [--algorithms TS KLUCB] [--project-seeds 1000]``.
 
-For each panel (the SPEC's graphs, N and XOR-Bernoulli SCMs) and solver it runs ``--seeds`` seeds
-together (100 = ``seeds_per_job`` at paper scale, as a run job does) for ``--horizon`` rounds on the
-engine (:func:`causal_bandits.bandits.engine.simulate`) and prints, in CPU time (one BLAS thread,
+For each panel (our graphs (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph), N and XOR-Bernoulli SCMs) and solver it
+runs ``--seeds`` seeds together (100 = ``seeds_per_job`` at paper scale, as a run job does) for ``--horizon`` rounds on
+the engine (:func:`causal_bandits.bandits.engine.simulate`) and prints, in CPU time (one BLAS thread,
 as Snakemake gives a one-thread job), seed-rounds per second, the share spent in bootstrap
 refreshes, the refreshes per seed and the cost of one (per seed), beside the same figures of the
 code before the speed work (:data:`BEFORE`, when the settings are the defaults).
 
-Projection to issue 8 item 6's setting (T = 10,000, ``--project-seeds`` seeds: 1,000 for the main
-run, 50 for the every_round spot check; B = 500): per seed, (T × the measured cost of a round
-without bootstrap) + (E(T) × the measured cost of one refresh), where E(T) = the measured refreshes
+Projection to the spot check's setting (docs/papers/nonmanip.md#nonmanip-numbers-spot-check) (T = 10,000,
+``--project-seeds`` seeds: 1,000 for the main run, 50 for the every_round spot check; B = 500): per seed, (T × the
+measured cost of a round without bootstrap) + (E(T) × the measured cost of one refresh), where E(T) = the measured
+refreshes
 up to the horizon plus the refreshes of the rounds not run:
 
 * ``adaptive``: for each arm with active estimators at the horizon, ln(T / horizon) / ln(1.05)

@@ -74,7 +74,7 @@ def test_sampling_matches_the_cpt(fig2):
 
 
 # ------------------------------------------------------------------------------ BCE, Figure 2
-SPEC_BOUNDS = {  # SPEC §2.1.3: population bounds per (x1, x2, u1); u2 is irrelevant
+SPEC_BOUNDS = {  # docs/papers/bounds.md#bounds-bce: population bounds per (x1, x2, u1); u2 is irrelevant
     (0, 0, 0): ("19/115", "191/510"), (0, 0, 1): ("229/690", "46/85"),
     (0, 1, 0): ("229/690", "46/85"), (0, 1, 1): ("172/345", "361/510"),
     (1, 0, 0): ("59/390", "148/405"), (1, 0, 1): ("62/195", "431/810"),
@@ -182,7 +182,8 @@ def test_baselines_on_the_population(fig2, population):
     for k, (u1, _) in enumerate(configurations(2)):
         assert cp[k] == pytest.approx(expected + u1 / 6, abs=1e-6)
     biased = adjusted(sel, context=fig2.context, adjust=ADJUST, **kw)
-    assert np.abs(biased - cp).max() < 0.005  # given the context, Biased ≈ CP (SPEC A3)
+    assert np.abs(biased - cp).max() < 0.005  # given the context, Biased ≈ CP
+                                              # (docs/papers/bounds.md#bounds-a-biased-adjustment)
     assert (cp - fig2.conditional_effects()).min() > 0.05  # selection on I1 biases CP upwards
     marginal = {
         "truth": conditional_probability(full, context=(), **kw),

@@ -20,7 +20,7 @@ from causal_bandits.papers.bounds import tables as bounds_tables
 from causal_bandits.rng import SeedStreams
 from engine_helpers import simulate_trace
 
-# Figure 2's exact environment (SPEC §1.4): mu = 0.1 + (0.925 + 0.25 x1 + u1 + x2) / 6.
+# Figure 2's exact environment (docs/papers/bounds.md#bounds-model): mu = 0.1 + (0.925 + 0.25 x1 + u1 + x2) / 6.
 U1 = np.array([0, 0, 1, 1])
 X1, X2 = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])
 MU = 0.1 + (0.925 + 0.25 * X1[None, :] + U1[:, None] + X2[None, :]) / 6

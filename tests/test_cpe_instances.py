@@ -1,5 +1,6 @@
-"""cpe instances and complexity quantities: closed forms against brute force, the SPEC's reference
-tables, the paper's §3 worked example, Lemma 1, admissible sequences, documents and bad input."""
+"""cpe instances and complexity quantities: closed forms against brute force, our reference
+(docs/papers/cpe.md#cpe-experiments) tables, the paper's §3 worked example, Lemma 1, admissible sequences, documents and
+bad input."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ def test_closed_forms_match_enumeration_of_the_whole_scm(name):
 def test_confounding_makes_naive_means_differ_and_parallel_ones_agree():
     conf = F.confounded(0.8)
     assert np.abs(conf.naive_mu - conf.mu).max() > 0.05
-    # SPEC §3 E3: the naive argmax is do(X3=1,X6=1), whose true gap is 0.05.
+    # docs/papers/cpe.md#cpe-e3: the naive argmax is do(X3=1,X6=1), whose true gap is 0.05.
     assert conf.labels[int(conf.naive_mu.argmax())] == "do(X3=1,X6=1)"
     assert conf.mu.max() - conf.mu[int(conf.naive_mu.argmax())] == pytest.approx(0.05, abs=1e-12)
     assert np.array_equal(F.parallel(4).naive_mu, F.parallel(4).mu)
@@ -129,7 +130,7 @@ def test_parent_sequence_on_a_chain_gives_a_valid_non_trivial_sequence():
         assert abs(eq10_mean(scm, seq, values) - scm.interventional_mean(values)) < 1e-12
 
 
-# -- reference values of SPEC §3 (printed rounding) --------------------------------------------
+# -- reference values of docs/papers/cpe.md#cpe-experiments (printed rounding) -----------------------------------------
 
 def _complexity(instance, epsilon=0.0):
     q = instance.q_general()
@@ -201,7 +202,7 @@ def test_e4b_reference_values(k):
     assert float(f"{H[-1]:.3g}") == float(f"{H_all:.3g}")
     assert float(f"{H[m_eps - 1]:.3g}") == float(f"{H_m:.3g}")
     assert round(H_L / H[-1], 3) == ratio
-    assert H[m_eps - 1] < H_L < H[-1]  # SPEC §4 claim 7
+    assert H[m_eps - 1] < H_L < H[-1]  # docs/papers/cpe.md#cpe-results
     np.testing.assert_allclose(q[1:], [2.0 ** -len(a.S) for a in instance.actions[1:]], atol=1e-15)
 
 
@@ -303,7 +304,8 @@ def test_bglm_constants_of_e4():
     root = 1 / (1 + np.exp(-1.0))  # a root's θ = (0): worst vertex v = (1), z = 0 + ‖v‖ = 1
     assert instance.kappa == kappa(instance.scm, "X1", "logistic") == pytest.approx(min((p * (1 - p)).min(), root * (1 - root)), rel=1e-12)
     summary = quantities(instance, 0.0, 0.05).summary
-    assert summary["D"] == 4 and summary["theory_burnin"] > 1e11  # SPEC §2.0: ≈ 8·10^11 iterations
+    assert summary["D"] == 4 and summary["theory_burnin"] > 1e11  # docs/papers/cpe.md#cpe-conventions: ≈ 8·10^11
+                                                                  # iterations
 
 
 # -- documents ------------------------------------------------------------------------------

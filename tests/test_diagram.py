@@ -130,7 +130,7 @@ def test_canonical_sets():
 # ----------------------------------------------------------------------------- latent projection
 @pytest.mark.parametrize(
     ("marginalised", "directed", "bidirected"),
-    [  # SPEC §3.4, Fig. 4 (a)-(c)
+    [  # docs/papers/nonmanip.md#nonmanip-numbers-structural, Fig. 4 (a)-(c)
         ("A", {("B", "C"), ("C", "Y")}, {("B", "Y"), ("B", "C"), ("C", "Y")}),
         ("B", {("A", "C"), ("A", "Y"), ("C", "Y")}, {("A", "C"), ("C", "Y")}),
         ("C", {("A", "Y"), ("B", "Y")}, {("A", "B"), ("B", "Y")}),
@@ -146,7 +146,7 @@ def test_fig3_projects_to_frontdoor():
 
 
 def test_marginalised_common_cause_becomes_bidirected():
-    G = CausalDiagram(["A", "C", "Y"], [("A", "C"), ("A", "Y")])  # SPEC §1 example
+    G = CausalDiagram(["A", "C", "Y"], [("A", "C"), ("A", "Y")])  # docs/papers/nonmanip.md#nonmanip-diagrams example
     assert edges(G.latent_projection(["C", "Y"])) == (set(), {("C", "Y")})
 
 

@@ -45,7 +45,7 @@ def synthetic(tmp_path):
                absent="E8 is not in run_experiments"),
     ]
     rows = [_row("t9", "Table 9", REPRODUCED), _row("f9", "§5, Fig. 9", DIFFERS),
-            _row("special", "§2", NOT_SPECIFIED), _row("e8-order", "SPEC §4", NOT_EVALUATED),
+            _row("special", "§2", NOT_SPECIFIED), _row("e8-order", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED),
             _row("unknown", "robustness", REPRODUCED, "a claim about an artefact nobody mapped")]
     doc = {"paper": "nonmanip", "scale": "T = 10, 2 seeds", "claims": rows}
     return tmp_path, doc, artefacts
@@ -135,7 +135,7 @@ def test_cpe_lists_the_figure_of_an_experiment_left_out_as_absent():
     found = {a.key: a for a in of_paper("cpe", section)}
     assert "E0" in found["figure0"].absent and "E2" in found["figure2"].absent and not found["figure1"].absent
     assert "figures/cpe/figure0.png" not in paths(list(found.values()))
-    assert supporting(_row("ci-validity-E0", "SPEC §4.2", NOT_EVALUATED), list(found.values()))
+    assert supporting(_row("ci-validity-E0", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED), list(found.values()))
 
 
 # ------------------------------------------------------------------------------------ captions
@@ -177,7 +177,7 @@ def test_shared_notes_are_said_once_and_unjudged_claims_listed_apart(synthetic):
     rows[0]["note"] = "+1.0% from the paper (tolerance ±30%) [SYNTHETIC STAND-IN DATA]"
     rows[1]["note"] = "exact reason one [SYNTHETIC STAND-IN DATA]"
     rows[3] = {**rows[3], "ours": "0.42", "note": scale}
-    rows.append({**_row("e8-other", "SPEC §4", NOT_EVALUATED), "ours": "0.77", "note": f"{scale}; its own reason"})
+    rows.append({**_row("e8-other", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED), "ours": "0.77", "note": f"{scale}; its own reason"})
     doc = {**doc, "claims": rows, "notices": ["Synthetic stand-in data: every result of this paper."]}
     md, page = report.render([doc], {"nonmanip": artefacts}, root=root)
     assert md.count("Synthetic stand-in data: every result of this paper.") == 2  # top and header

@@ -1,4 +1,5 @@
-"""XOR-Bernoulli SCMs: exact means (pgmpy) against the SPEC's numbers and brute-force enumeration."""
+"""XOR-Bernoulli SCMs: exact means (pgmpy) against our numbers (docs/papers/nonmanip.md#nonmanip-scm-means) and
+brute-force enumeration."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def brute_force_mean(model: XorBernoulliSCM, target: str, do: dict[str, int]) ->
     return total
 
 
-# SPEC nonmanip §4.5 (exact, given the §3 parameters).
+# docs/papers/nonmanip.md#nonmanip-scm-means (exact, given the §3 parameters).
 SPEC_MEANS = {
     "fig5a": {(): 0.570992, (("X", 0),): 0.495824, (("X", 1),): 0.504176},
     "fig5b": {(): 0.563698, (("B", 0),): 0.482840, (("B", 1),): 0.517160, (("C", 0),): 0.489746,
@@ -65,7 +66,7 @@ def test_pgmpy_equals_brute_force_enumeration(panel):
 
 
 def test_fig5b_every_joint_arm_equals_the_c_arm():
-    """SPEC §4.5: do(B=b, C=c) has the same mean as do(C=c) ({B, C} is not a MIS)."""
+    """docs/papers/nonmanip.md#nonmanip-scm-means: do(B=b, C=c) has the same mean as do(C=c) ({B, C} is not a MIS)."""
     model = scm("fig5b")
     for b, c in product((0, 1), repeat=2):
         assert model.interventional_mean("Y", {"B": b, "C": c}) == pytest.approx(

@@ -1,4 +1,4 @@
-"""The slurm profile on a real single-node SLURM (issue 11): .ci/slurm_check.sh installs slurm-wlm
+"""The slurm profile on a real single-node SLURM (docs/guide/cluster.md#tested): .ci/slurm_check.sh installs slurm-wlm
 and munge when missing, starts a private munged, slurmctld and slurmd, runs the tiny workflow
 through workflow/profiles/slurm and compares every Parquet, CSV, Markdown and JSON output byte for
 byte with the suite's own local tiny run. It needs root (or the packages installed) and starts

@@ -60,7 +60,8 @@ def cn_ucb(c_B=1.0, **kw):
 
 
 def reference_ucb1(rewards_of, n_arms, horizon):
-    """UCB1 for one seed written plainly (SPEC §2.4): each arm once, then the index, ties to the lowest."""
+    """UCB1 for one seed written plainly (docs/papers/unknown_graph.md#unknown_graph-baselines): each arm once, then the
+    index, ties to the lowest."""
     sums, counts, arms = np.zeros(n_arms), np.zeros(n_arms), []
     for t in range(1, horizon + 1):
         if t <= n_arms:
@@ -120,7 +121,8 @@ def test_cn_ucb_runs_without_the_hooks():
 
 def test_sampled_discovery_on_figure1_finds_x7_with_the_exact_discovery_regret():
     """With B = 1143 samples per batch every seed follows the Figure-1 trace: 11 B rounds whose
-    pseudo-regret is exactly 5.5 B = 6286.5 (SPEC §4.2 item 1); after that only X7's arms are played."""
+    pseudo-regret is exactly 5.5 B = 6286.5 (docs/papers/unknown_graph.md#unknown_graph-ref-figure1); after that only
+    X7's arms are played."""
     seeds = list(range(8))
     insts = [F.figure1()] * len(seeds)
     B = discovery_inputs(insts[0]).B
@@ -139,8 +141,8 @@ def test_sampled_discovery_on_small_trees_finds_x_r():
 
 
 def test_horizon_shorter_than_one_batch_plays_do_only():
-    """V5's situation (SPEC §4.2 item 5): B > T, so CN-UCB spends the horizon in do() and its regret is
-    T * Delta on a non-null lower-bound instance."""
+    """V5's situation (docs/papers/unknown_graph.md#unknown_graph-ref-v5): B > T, so CN-UCB spends the horizon in do()
+    and its regret is T * Delta on a non-null lower-bound instance."""
     n, K, T = 4, 2, 3000
     Delta = F.lower_bound_gap(n, K, T)
     insts = [F.lower_bound(4, n, K, 2, 1, Delta)] * 2
@@ -153,8 +155,9 @@ def test_horizon_shorter_than_one_batch_plays_do_only():
 def test_cn_ucb_beats_ucb_where_the_theory_says_it_should():
     """Thm 1: once T >> T1 = KB(2 + d) log2 n + B, CN-UCB's regret is its discovery cost plus UCB on K
     arms, while UCB on all nK + 1 arms keeps paying for the many near-optimal arms of regime B
-    (SPEC §4.2 item 4: 3.58k vs 15.9k at n = 31, T = 1e6). To fit a unit test the horizon is 2e5 and
-    B is scaled by c_B = 0.3 (the SPEC's V6 grid), so T1 ~ 6.5e3 << T. Margin: at most half of UCB's."""
+    (docs/papers/unknown_graph.md#unknown_graph-ref-orderings: 3.58k vs 15.9k at n = 31, T = 1e6). To fit a unit test
+    the horizon is 2e5 and B is scaled by c_B = 0.3 (our V6 grid (docs/papers/unknown_graph.md#unknown_graph-v6)), so T1
+    ~ 6.5e3 << T. Margin: at most half of UCB's."""
     seeds = [0, 1, 2]
     insts = tree_instances(4, seeds, experiment="wins")
     T = 200_000
@@ -166,7 +169,8 @@ def test_cn_ucb_beats_ucb_where_the_theory_says_it_should():
 
 def test_cn_ucb_loses_to_ucb_in_the_symmetric_regime_at_small_horizons():
     """Not everywhere a win: in regime A every arm's gap is ~0.5, which UCB learns fast, while CN-UCB's
-    discovery alone costs B (3h + 1.5) = 22,167 at n = 31 (SPEC §4.2 item 3), paid in full."""
+    discovery alone costs B (3h + 1.5) = 22,167 at n = 31 (docs/papers/unknown_graph.md#unknown_graph-ref-trees), paid
+    in full."""
     seeds = [0, 1]
     insts = tree_instances(4, seeds, regime="A", experiment="loses")
     B = discovery_inputs(insts[0]).B

@@ -1,5 +1,6 @@
 """CN-UCB's discovery stage (Alg. 3-9): central nodes, the Figure-1 trace, exact-test correctness of the
-corrected reading, and the failures of the printed pseudo-code that the SPEC describes."""
+corrected reading, and the failures of the printed pseudo-code that our reading
+(docs/papers/unknown_graph.md#unknown_graph-ambiguities) describes."""
 
 from __future__ import annotations
 
@@ -56,8 +57,8 @@ def test_literal_walk_oscillates_on_a_tie():
 
 
 def test_figure1_trace():
-    """SPEC §4.1 claim 1: centres X2 then X3 in stage 1, subtree {X3, X6, X7} rooted at X3; stage 2
-    intervenes on X3, then its children X6 and X7, and returns X7, in 11 batches."""
+    """docs/papers/unknown_graph.md#unknown_graph-r-figure1: centres X2 then X3 in stage 1, subtree {X3, X6, X7} rooted
+    at X3; stage 2 intervenes on X3, then its children X6 and X7, and returns X7, in 11 batches."""
     inst = F.figure1()
     result = discover(inst)
     assert result.target == (6,)
@@ -71,12 +72,14 @@ def test_figure1_trace():
     assert result.batches_per_stage() == {"obs": 1, "s1": 4, "s2_center": 2, "s2_child": 4}
     means = inst.arm_means
     regret = sum(inst.mu_star - means[inst.arm(r.node, r.value)] for r in result.requests)
-    assert regret == pytest.approx(5.5)  # discovery regret 5.5 B (SPEC §4.2 item 1)
+    assert regret == pytest.approx(5.5)  # discovery regret 5.5 B
+                                         # (docs/papers/unknown_graph.md#unknown_graph-ref-figure1)
 
 
 @pytest.mark.parametrize("h", [2, 3, 4])
 def test_balanced_tree_uses_6h_plus_3_batches(h):
-    """SPEC §4.2 item 3: leaf X_R, K = 2: one do() batch, one stage-1 round, h stage-2 rounds of 3 x 2."""
+    """docs/papers/unknown_graph.md#unknown_graph-ref-trees: leaf X_R, K = 2: one do() batch, one stage-1 round, h
+    stage-2 rounds of 3 x 2."""
     n = 2 ** (h + 1) - 1
     for leaf in range(n // 2, n):
         inst = replace(F.tree(h, rng=np.random.default_rng(0)), reward_node=leaf)
@@ -86,7 +89,8 @@ def test_balanced_tree_uses_6h_plus_3_batches(h):
 
 
 def test_corrected_reading_is_always_right_on_random_trees():
-    """SPEC §4.2 item 6: with intersection semantics the tree algorithm is correct on every random tree."""
+    """docs/papers/unknown_graph.md#unknown_graph-ref-exact: with intersection semantics the tree algorithm is correct
+    on every random tree."""
     for seed in range(120):
         rng = np.random.default_rng(seed)
         inst = F.random_tree(int(rng.integers(2, 31)), rng=rng)
@@ -95,8 +99,10 @@ def test_corrected_reading_is_always_right_on_random_trees():
 
 
 def test_literal_weight_reset_loops_on_some_trees():
-    """SPEC A4: "q <- 1 on the up branches" revives eliminated nodes; on some trees stage 1 then never
-    ends (the SPEC counts 184 of 800). The round cap stops it and marks the run."""
+    """docs/papers/unknown_graph.md#unknown_graph-a4-weight-update: "q <- 1 on the up branches" revives eliminated
+    nodes; on some trees stage 1 then never ends (our reading
+    (docs/papers/unknown_graph.md#unknown_graph-a4-weight-update) counts 184 of 800). The round cap stops it and marks
+    the run."""
     flagged = 0
     for seed in range(120):
         rng = np.random.default_rng(seed)
@@ -110,9 +116,9 @@ def test_literal_weight_reset_loops_on_some_trees():
 
 
 def test_missing_final_return_loses_the_answer():
-    """SPEC A5: Alg. 4 has no return after its loop. On X1 -> X2 -> X3 with X_R = X3, stage 1 stops at
-    X2 with subtree {X2, X3}; stage 2 narrows the candidates to {X3} and the loop ends: the corrected
-    reading returns X3, the printed one returns nothing."""
+    """docs/papers/unknown_graph.md#unknown_graph-a5-return: Alg. 4 has no return after its loop. On X1 -> X2 -> X3 with
+    X_R = X3, stage 1 stops at X2 with subtree {X2, X3}; stage 2 narrows the candidates to {X3} and the loop ends: the
+    corrected reading returns X3, the printed one returns nothing."""
     inst = Instance("chain", "test", {}, ("X1", "X2", "X3"), ((), (0,), (1,)),
                       tuple(F.regime_table("A", k, 2, F.REGIME_A) for k in (0, 1, 1)), 2, (0, 1), 2,
                       np.array([0.0, 1.0]))
@@ -121,8 +127,9 @@ def test_missing_final_return_loses_the_answer():
 
 
 def test_component_order_matters_on_polytrees():
-    """SPEC A7 / §4.2 item 6: reverse topological order of the chain components is always right; the
-    index order visits components of X_R's ancestors first and then returns a wrong node."""
+    """docs/papers/unknown_graph.md#unknown_graph-a7-component-order,
+    docs/papers/unknown_graph.md#unknown_graph-ref-exact: reverse topological order of the chain components is always
+    right; the index order visits components of X_R's ancestors first and then returns a wrong node."""
     right = {"reverse_topological": 0, "index": 0}
     total = 0
     for seed in range(80):
@@ -145,8 +152,9 @@ def test_forest_finds_x_r_in_any_component():
 
 @pytest.mark.parametrize("n", [6, 8])
 def test_general_graph_corrected_and_literal(n):
-    """SPEC §4.2 item 7 on path_power(n, k), every MCS start and every X_R: the corrected Alg. 7/8 always
-    return a clique holding X_R; the printed rules sometimes return a wrong clique or never stop."""
+    """docs/papers/unknown_graph.md#unknown_graph-ref-exact on path_power(n, k), every MCS start and every X_R: the
+    corrected Alg. 7/8 always return a clique holding X_R; the printed rules sometimes return a wrong clique or never
+    stop."""
     failures = 0
     for k in (1, 2, 3):
         for start in range(n):
@@ -161,8 +169,8 @@ def test_general_graph_corrected_and_literal(n):
 
 
 def test_discovery_bounds_and_documents():
-    """SPEC §4.2 items 1 and 3: T1 + B = 37,375 for Figure 1 and 82,990 for tree(4) in regime A;
-    the discovery document states what was found beside the truth."""
+    """docs/papers/unknown_graph.md#unknown_graph-ref-figure1: T1 + B = 37,375 for Figure 1 and 82,990 for tree(4) in
+    regime A; the discovery document states what was found beside the truth."""
     from causal_bandits.papers.unknown_graph.inputs import derived, discovery_bound
 
     fig = F.figure1()

@@ -1,5 +1,6 @@
-"""unknown_graph instances: exact means against brute force, the SPEC's reference values, documents,
-the lower-bound families, the environment's samples, and one-line errors on bad input."""
+"""unknown_graph instances: exact means against brute force, our reference values
+(docs/papers/unknown_graph.md#unknown_graph-reference), documents, the lower-bound families, the environment's samples,
+and one-line errors on bad input."""
 
 from __future__ import annotations
 
@@ -79,7 +80,8 @@ def test_path_power_means_match_brute_force():
 
 
 def test_figure1_reference_values():
-    """SPEC §4.2 item 1: Delta, eps, B, mu_obs and the ancestors' means of the Figure-1 tree."""
+    """docs/papers/unknown_graph.md#unknown_graph-ref-figure1: Delta, eps, B, mu_obs and the ancestors' means of the
+    Figure-1 tree."""
     inst = F.figure1()
     assert inst.Delta_true == pytest.approx(0.45125) and inst.eps_true == pytest.approx(0.475)
     assert batch_size(inst.Delta_true, inst.eps_true, inst.n, 2, 0.1) == 1143
@@ -96,12 +98,12 @@ def test_figure1_reference_values():
     ("B", 4, 0.982046, 0.797671, 0.932046, 428), ("B", 6, 0.976149, 0.713849, 0.926149, 623),
 ])
 def test_balanced_tree_reference_values(regime, h, mu_obs, Delta, eps, B):
-    """SPEC §4.2 item 3's table (regimes A and B, leaf X_R)."""
+    """docs/papers/unknown_graph.md#unknown_graph-ref-trees's table (regimes A and B, leaf X_R)."""
     inst = F.tree(h, rng=np.random.default_rng(0), regime=regime)
     assert inst.mu_obs == pytest.approx(mu_obs, abs=1e-6)
     assert inst.Delta_true == pytest.approx(Delta, abs=1e-6) and inst.eps_true == pytest.approx(eps, abs=1e-6)
     assert batch_size(inst.Delta_true, inst.eps_true, inst.n, 2, 0.1) == B
-    assert batch_size(0.5, 0.5, 31, 2, 0.1) == 1090  # SPEC §4.2 item 2
+    assert batch_size(0.5, 0.5, 31, 2, 0.1) == 1090  # docs/papers/unknown_graph.md#unknown_graph-ref-batch
 
 
 def test_documents_round_trip_through_json():
@@ -169,8 +171,8 @@ def test_lower_bound_families(theorem):
 
 
 def test_environment_samples_follow_the_exact_laws():
-    """Monte Carlo (SPEC §3.0 unit test): ancestral samples under do() and do(X = x) match the exact
-    marginals, and rewards the exact arm means, within 0.01 over 1e5 samples."""
+    """Monte Carlo (docs/papers/unknown_graph.md#unknown_graph-simulation): ancestral samples under do() and do(X = x)
+    match the exact marginals, and rewards the exact arm means, within 0.01 over 1e5 samples."""
     insts = [F.path_power(8, 2, rng=np.random.default_rng(s), regime="B", params={"a": 0.1, "b": 0.3})
              for s in range(2)]
     env = SCMEnvironment(insts)

@@ -29,6 +29,7 @@ def test_tiny_run_writes_the_unknown_graph_outputs(tiny_run):
     claims = json.loads((tiny_run / "results/claims/unknown_graph.json").read_text())
     status = {c["id"]: c["status"] for c in claims["claims"]}
     assert status["fig1-trace"] == "reproduced"
-    assert status["alg78-printed"] == "differs"  # the printed Alg. 7/8 answer wrongly (SPEC §4.2 item 7)
+    assert status["alg78-printed"] == "differs"  # the printed Alg. 7/8 answer wrongly
+                                                 # (docs/papers/unknown_graph.md#unknown_graph-ref-exact)
     assert "unknown_graph" in (tiny_run / "figures" / "REPORT.md").read_text() or \
         "Lu, Meisami" in (tiny_run / "figures" / "REPORT.md").read_text()

@@ -135,9 +135,9 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     # nonmanip: 3 panels x 3 arm sets x 2 algorithms x (1,000 seeds / 100 per job) chunks, and POMIS+.
-    # The robustness experiment (issue 8): 50 graphs + 3 panels x 30 SCMs = 140 instances, 200 seeds
-    # (2 chunks) each: 180 + 140 x 3 arm sets x 2 algorithms x 2 chunks; the same-means sweep: 3 panels x
-    # 8 points, POMIS x 2 algorithms x 10 chunks (480).
+    # The robustness experiment (docs/papers/nonmanip.md#nonmanip-robustness): 50 graphs + 3 panels x 30 SCMs = 140
+    # instances, 200 seeds (2 chunks) each: 180 + 140 x 3 arm sets x 2 algorithms x 2 chunks; the same-means sweep: 3
+    # panels x 8 points, POMIS x 2 algorithms x 10 chunks (480).
     assert re.search(r"nonmanip_run\s+2340\b", result.stdout)
     # POMIS+: 3 panels x 2 algorithms x 10 chunks, robustness 140 instances x 2 algorithms x 2
     # chunks, the every_round spot check: 3 panels x 2 algorithms x 1 chunk of 50 seeds, and the

@@ -20,7 +20,8 @@ from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 Y = REWARD
 PANELS = {"fig5a": ("frontdoor", ("Z",)), "fig5b": ("fig2a", ("A",)), "fig5c": ("fig5d", ("A", "C"))}
-# The paper's panel SCMs (SPEC §3), to check the catalogue on the SCMs the bandits will meet.
+# The paper's panel SCMs (docs/papers/nonmanip.md#nonmanip-r-scm-parameters), to check the catalogue on the SCMs the
+# bandits will meet.
 XOR_SCMS = {
     "frontdoor": ({"U_X": 0.16, "U_Y": 0.32, "U_Z": 0.21, "U_XY": 0.48}, {"X": 1, "Y": 0, "Z": 0}),
     "fig2a": ({"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},
@@ -38,7 +39,8 @@ def panel_catalogue(panel):
 
 
 def same_functional(a, b, layout) -> bool:
-    """Equal value on the catalogue's random, mutually inconsistent tables (SPEC §2.7)."""
+    """Equal value on the catalogue's random, mutually inconsistent tables
+    (docs/papers/nonmanip.md#nonmanip-catalogue)."""
     tables = signature_tables(layout)
     (va, fa), (vb, fb) = _signature(a, layout, tables), _signature(b, layout, tables)
     return va == vb and np.allclose(fa, fb, rtol=0, atol=1e-10)
@@ -117,7 +119,8 @@ def test_fig2a_gives_exactly_the_papers_equations_1_to_4():
 
 
 def test_fig5d_counts():
-    """AAAI-19 §5: "POMIS+ makes use of 24 expressions" (SPEC §3.5c: 39 instances)."""
+    """AAAI-19 §5: "POMIS+ makes use of 24 expressions" (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph: 39
+    instances)."""
     _, _, entries = panel_catalogue("fig5c")
     assert len(entries) == 24
     assert sum(e.n_instances for e in entries) == 39

@@ -48,7 +48,7 @@ rule cpe_instance:
 
 
 rule cpe_quantities:
-    """One instance's exact complexity quantities (SPEC §2.6): per-arm table and summary."""
+    """One instance's exact complexity quantities (docs/papers/cpe.md#cpe-quantities): per-arm table and summary."""
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
         config=r"[A-Za-z0-9.]+",
@@ -193,7 +193,8 @@ rule cpe_figures:
 
 
 rule cpe_claims:
-    """Each claim (SPEC §4: the theorems' and the designed predictions) evaluated on our results."""
+    """Each claim (docs/papers/cpe.md#cpe-results: the theorems' and the designed predictions) evaluated on our
+    results."""
     input:
         **CPE_AGG,
         theory="results/cpe/theory_e4b.json",

@@ -76,7 +76,8 @@ if FAIR_MISSING and not FAIR_STANDIN:
 if FAIR_STANDIN:
 
     rule fairness_standin:
-        """The SPEC's labelled synthetic stand-in for a raw file that is missing (never under raw_dir)."""
+        """Our labelled synthetic stand-in (docs/papers/fairness.md#fairness-a24-standin) for a raw file that is missing
+        (never under raw_dir)."""
         input:
             script_code("fairness_standin.py"),
         output:
@@ -111,7 +112,8 @@ rule fairness_raw_check:
 
 
 rule fairness_adult_users:
-    """Binarised Adult users, the 10,000-row sample and its graph / online split (SPEC §3.2)."""
+    """Binarised Adult users, the 10,000-row sample and its graph / online split
+    (docs/papers/fairness.md#fairness-adult-video)."""
     input:
         manifest="results/fairness/raw/adult.json",
         files=fair_raw_files("adult"),

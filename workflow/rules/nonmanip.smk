@@ -13,8 +13,8 @@ NONMANIP_CHUNKS = chunk_seeds(NONMANIP["n_seeds"], config["seeds_per_job"])
 NONMANIP_ROBUST = NONMANIP["robustness"]
 NONMANIP_ROBUST_NAMES = nonmanip_robustness.names(NONMANIP_ROBUST, NONMANIP_PANELS)
 NONMANIP_ROBUST_CHUNKS = chunk_seeds(NONMANIP_ROBUST["n_seeds"], config["seeds_per_job"])
-# The refresh spot check (issue 8 item 6): POMIS+ with the other bootstrap refresh schedule on the
-# first seeds of every panel, strategy POMISplus_<refresh>; None when off.
+# The refresh spot check (docs/papers/nonmanip.md#nonmanip-numbers-spot-check): POMIS+ with the other bootstrap refresh
+# schedule on the first seeds of every panel, strategy POMISplus_<refresh>; None when off.
 NONMANIP_SPOT = spot_check(NONMANIP)
 NONMANIP_SPOT_CHUNKS = chunk_seeds(NONMANIP_SPOT[1], config["seeds_per_job"]) if NONMANIP_SPOT else []
 NONMANIP_POMIS_PLUS = [POMIS_PLUS, *([NONMANIP_SPOT[0]] if NONMANIP_SPOT else [])]
@@ -89,7 +89,8 @@ NONMANIP_WILDCARDS = {
 
 
 rule nonmanip_arm_sets:
-    """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case (SPEC §4.1)."""
+    """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case
+    (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
     wildcard_constraints:
         graph=NONMANIP_WILDCARDS["graph"],
     input:

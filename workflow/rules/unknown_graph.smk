@@ -1,6 +1,6 @@
 # Lu, Meisami & Tewari (NeurIPS-21): no experiments in the paper. Figure 1 from a run of CN-UCB on the
-# reconstructed tree; the validation suite V1-V6 (designed for this replication, SPEC §3.3):
-# runs -> aggregate -> tables + figures -> claims.
+# reconstructed tree; the validation suite V1-V6 (designed for this replication,
+# docs/papers/unknown_graph.md#unknown_graph-r-validation): runs -> aggregate -> tables + figures -> claims.
 from causal_bandits.papers.unknown_graph.cells import ALGORITHMS_OF as UG_ALGORITHMS_OF
 from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
 
@@ -27,7 +27,8 @@ UG_WILDCARDS = {
 
 
 rule unknown_graph_fig1_trace:
-    """CN-UCB's stages 0-2 on the reconstructed Figure-1 tree, sampled with the paper's B (SPEC §3.1)."""
+    """CN-UCB's stages 0-2 on the reconstructed Figure-1 tree, sampled with the paper's B
+    (docs/papers/unknown_graph.md#unknown_graph-r-figure1)."""
     input:
         code=script_code("unknown_graph_fig1_trace.py"),
     output:
@@ -199,7 +200,8 @@ rule unknown_graph_discovery:
 
 
 rule unknown_graph_readings:
-    """V6: exact-test outcomes of the printed and corrected readings (SPEC §4.2 items 6-7)."""
+    """V6: exact-test outcomes of the printed and corrected readings
+    (docs/papers/unknown_graph.md#unknown_graph-ref-exact)."""
     input:
         code=script_code("unknown_graph_readings.py"),
     output:

@@ -11,7 +11,7 @@ with logged(snakemake.log[0]):
     exact = store.read_json(inp.exact)
     summary = store.read_json(inp.summary)
     contexts = None
-    if "full" in inp.keys():  # context_source: offline_rows (SPEC A8)
+    if "full" in inp.keys():  # context_source: offline_rows (docs/papers/bounds.md#bounds-a-context-source)
         full = pq.read_table(inp.full, columns=exact["context"])
         contexts = bounds_runs.context_index(np.column_stack([full[c].to_numpy() for c in exact["context"]])[: p.horizon])
     science = {"horizon": p.horizon, "online": p.online, "appendix": p.appendix, "alpha": p.alpha,

@@ -1,4 +1,4 @@
-"""Rule cpe_claims: evaluate each claim (SPEC §4) on our results."""
+"""Rule cpe_claims: evaluate each claim (docs/papers/cpe.md#cpe-results) on our results."""
 from causal_bandits import store
 from causal_bandits.claims import document
 from causal_bandits.logs import logged

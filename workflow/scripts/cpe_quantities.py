@@ -1,4 +1,4 @@
-"""Rule cpe_quantities: one instance's exact complexity quantities (SPEC §2.6), as JSON."""
+"""Rule cpe_quantities: one instance's exact complexity quantities (docs/papers/cpe.md#cpe-quantities), as JSON."""
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.cpe.instance import CPEInstance

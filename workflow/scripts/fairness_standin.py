@@ -1,4 +1,5 @@
-"""Rule fairness_standin: the SPEC's synthetic stand-in for a missing raw file (labelled downstream)."""
+"""Rule fairness_standin: our synthetic stand-in (docs/papers/fairness.md#fairness-a24-standin) for a missing raw file
+(labelled downstream)."""
 from causal_bandits.data import standin
 from causal_bandits.papers.fairness.io import step
 

@@ -1,8 +1,8 @@
 """The fairness auditor: a recorder that judges every decision of any algorithm the way F-UCB would.
 
-Fairness SPEC §2.6 (ambiguity A12): the paper reports "unfair decisions" for UCB, C-UCB, D-UCB
-and Fair-LinUCB without saying how it judged them. The auditor is a cell estimator over the
-experiment's d-separation set W fed with every run's observations; before each update it computes
+docs/papers/fairness.md#fairness-auditor, docs/papers/fairness.md#fairness-a12-unfair): the paper reports "unfair
+decisions" for UCB, C-UCB, D-UCB and Fair-LinUCB without saying how it judged them. The auditor is a cell estimator over
+the experiment's d-separation set W fed with every run's observations; before each update it computes
 F-UCB's UCB_Delta of the chosen arm (Eqs. 10-12, same counterfactual mode, radius and delta_t;
 :mod:`causal_bandits.bandits.certificate`). A decision is *certified-unfair* at tau when that
 UCB_Delta exceeds tau (F-UCB's own criterion, so for F-UCB these are exactly its uncertified

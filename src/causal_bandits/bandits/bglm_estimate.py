@@ -2,7 +2,7 @@
 
 Algorithm 2 solves, per non-constant node X (Y included), Σ_j (X_j − f(V_{j,X}^T θ)) V_{j,X} − λθ = 0
 over the observational rounds, λ = 1 by default (M_{0,X} = I; the paper's λ = 0 may have no
-solution under separation, SPEC ambiguity 9). Parents are binary, so the sum only needs, per
+solution under separation, docs/papers/cpe.md#cpe-a9-ridge). Parents are binary, so the sum only needs, per
 parent configuration, the number of rounds and of rounds with X = 1: :class:`BGLMCounts` keeps
 them, and :func:`fit` runs Newton's method on them for all seeds at once (each seed iterates until
 its own step is below ``tol``, so its estimate does not depend on the other seeds).

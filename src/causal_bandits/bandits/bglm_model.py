@@ -2,7 +2,7 @@
 
 X_1 ≡ 1 is a parent of every other node, and P(X = 1 | Pa(X) = v) = f(θ_X · v) with f strictly
 increasing (``logistic`` f(z) = 1/(1 + e^{−z}), or ``linear`` f(z) = z). Noise e_X does not change
-the law of binary nodes (SPEC ambiguity 8). :class:`BGLMStructure` is the graph in value columns.
+the law of binary nodes (docs/papers/cpe.md#cpe-a8-noise). :class:`BGLMStructure` is the graph in value columns.
 
 σ(θ, a) (:func:`sigma`) is μ_a under parameters θ: exact enumeration in topological order with
 P(V = 1 | pa) = f(θ_V · pa) (clipped to [0, 1] for the linear link). When every non-constant X is

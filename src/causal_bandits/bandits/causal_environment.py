@@ -8,7 +8,7 @@ topological order, and the reward is a linear function of variable values plus G
 
 The uniforms (u_1, ..., u_m, u_R) of a round are drawn from the environment stream *before* the
 arm is known, so every algorithm meets the same exogenous noise (common random numbers; fairness
-SPEC §3.1 "Simulation per round"). Users arrive from each seed's keyed ``context`` stream, shared by
+docs/papers/fairness.md#fairness-simulator). Users arrive from each seed's keyed ``context`` stream, shared by
 all algorithms of an experiment: i.i.d. contexts from P(X) (Email Campaign), or every online user
 once in an order permuted per seed (Adult-Video). The exact means ``mu[c, a]`` and counterfactual discrepancies
 ``delta_true[c, a]`` are computed elsewhere (exactly, from the SCM) and carried along for regret

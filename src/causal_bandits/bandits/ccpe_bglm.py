@@ -2,20 +2,21 @@
 
 The loop of :mod:`~causal_bandits.bandits.ccpe_loop` with, in Step 1, the maximum-likelihood BGLM
 parameters (Algorithm 2, :mod:`~causal_bandits.bandits.bglm_estimate`) from the observational
-rounds, μ̂_O,a = σ(θ̂, a) for every arm (do() included) and the radius (Eq. 8, decoded in SPEC §2.2)
+rounds, μ̂_O,a = σ(θ̂, a) for every arm (do() included) and the radius (Eq. 8, decoded in
+docs/papers/cpe.md#cpe-ccpe-bglm)
 
     β_O^a(t) = α_O K sqrt(log(3 n t² / δ′) / (q_a^(L) t)),   q_a^(L) = 1 / (ℓ_S² D³)   (Eq. 7),
 
 with K = M^(1) D^1.5 / (κ sqrt η) in the paper (``theory``; α_O = 6√2) and K = 1, α_O = 0.25 in
-the SPEC's ``practical`` profile; ℓ_S = |N_{S,Y}| (nodes other than X_1 and S with a directed
-path to Y in G − S, Y included; SPEC ambiguity 6), D = max_X |Pa(X)| counting X_1, n = |X|
+our ``practical`` profile (docs/papers/cpe.md#cpe-profiles); ℓ_S = |N_{S,Y}| (nodes other than X_1 and S with a directed
+path to Y in G − S, Y included; docs/papers/cpe.md#cpe-a6-nsy), D = max_X |Pa(X)| counting X_1, n = |X|
 counting X_1. The radius uses Eq. (7) for do() too (S = ∅; ambiguity 11).
 
 Stopping also needs t >= t_0(t) (Algorithm 1 line 5, c = 1):
 t_0(t) = max{c D/η² log(n t²/δ′), 1024 (M^(2))² (4D² − 3) D / (κ⁴ η) (D² + log(3 n t²/δ′))}
 (``theory``), or t_0 = 10 D (``practical``). Theorem 1 runs the algorithm with δ′ = δ/2.
 
-θ̂ and σ are refreshed every iteration while t <= 1000, then whenever t >= 1.01 t_ref (SPEC §2.2;
+θ̂ and σ are refreshed every iteration while t <= 1000, then whenever t >= 1.01 t_ref (docs/papers/cpe.md#cpe-ccpe-bglm;
 the intervals computed at t_ref stay valid), or every iteration with ``refresh="every"``.
 """
 

@@ -3,14 +3,14 @@
 The loop of :mod:`~causal_bandits.bandits.ccpe_loop` with, in Step 1, the plug-in estimate of
 Eq. (10) for every arm with an admissible sequence (Definition 3), from the observational samples
 only (:class:`~causal_bandits.bandits.count_tables.CountTables`), refreshed every iteration, and
-the observational radius (cpe §5.1, SPEC §2.3)
+the observational radius (cpe §5.1, docs/papers/cpe.md#cpe-ccpe-general)
 
     β_O^a(T_a, t) = α_O sqrt(log(20 k |A| max(Z_a, 1) 2^{Z_a} log(2t) / δ′) / T_a),  k = |S|,
 
 infinite while T_a = 0 (then μ̂_O = 0). The printed formula has Z_a where Z_a = 0 makes the log
-−∞; max(Z_a, 1) is SPEC ambiguity 4. do() and arms without a sequence have no observational
+−∞; max(Z_a, 1) is docs/papers/cpe.md#cpe-a4-max-za. do() and arms without a sequence have no observational
 interval. Theorem 2 runs the algorithm with δ′ = δ/5 (both profiles). α_O is 8 in the paper
-(``theory``) and 1 in the SPEC's ``practical`` profile.
+(``theory``) and 1 in our ``practical`` profile (docs/papers/cpe.md#cpe-profiles).
 """
 
 from __future__ import annotations

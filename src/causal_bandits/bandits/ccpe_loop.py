@@ -1,6 +1,6 @@
 """The loop that CCPE-BGLM (cpe Algorithm 1) and CCPE-General (Algorithm 3) share, vectorised over seeds.
 
-Iteration t (three samples, SPEC §2.2):
+Iteration t (three samples, docs/papers/cpe.md#cpe-ccpe-bglm):
 
     h = argmax_a μ̂_a;  l = argmax_{a≠h} U_a                        (line 4)
     stop and return h if U_l <= L_h + ε (and the burn-in allows)   (line 5)
@@ -112,7 +112,7 @@ class CCPELoop(PureExplorationPolicy):
                 "merged": (self._L, self._U)}
 
     def diagnostics(self) -> dict[str, np.ndarray]:
-        """Per-seed counters and the widths of the merged intervals of h and l (SPEC §7 item 4)."""
+        """Per-seed counters and the widths of the merged intervals of h and l (docs/papers/cpe.md#cpe-outputs)."""
         n, rows = self._rows.size, self._rows
         width = self._U - self._L
         return {"iterations": np.full(n, self.iterations), "n_obs_samples": np.full(n, self.iterations),

@@ -1,4 +1,5 @@
-"""The naive ablation of CCPE-General (SPEC §2.4, designed for this replication): confounding ignored.
+"""The naive ablation of CCPE-General (docs/papers/cpe.md#cpe-baselines, designed for this replication): confounding
+ignored.
 
 CCPE-General with Z_a := ∅ for every arm, unidentifiable ones included, so that its observational
 estimate of do(S = s) is the conditional mean E[Y | S = s]. Under hidden confounding this is not

@@ -1,4 +1,4 @@
-"""What the causal learners know and estimate: cells of a d-separation set W (fairness SPEC §2.0).
+"""What the causal learners know and estimate: cells of a d-separation set W (docs/papers/fairness.md#fairness-cells).
 
 Huang, Zhang & Wu (AAAI-22) learn only the means mu_w = E[R | w] of the value combinations
 ("cells") of a d-separation set W and combine them with the known P(z | x, a) (Eq. 2):
@@ -10,7 +10,7 @@ w(a, x, z) and the weight P(z | x, a), plus, for the counterfactual estimates of
 contexts with the sensitive attribute set to s+ / s- (and, in the non-identifiable case of
 Theorem 2, every value b of its descendants B among the user features).
 :class:`CellEstimator` keeps per-seed sums and counts of every cell. Confidence radii follow
-Eq. 6 / Eq. 12 with delta_t = 1/t^2, i.e. ln(1/delta_t) = 2 ln t (SPEC §1.5).
+Eq. 6 / Eq. 12 with delta_t = 1/t^2, i.e. ln(1/delta_t) = 2 ln t (docs/papers/fairness.md#fairness-cells).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ CF_MODES = ("identifiable", "bounds")
 
 
 def log_inv_delta(t: int) -> float:
-    """L_t = ln(1/delta_t) = 2 ln t for delta_t = 1/t^2 (SPEC §1.5; L_1 = 0)."""
+    """L_t = ln(1/delta_t) = 2 ln t for delta_t = 1/t^2 (docs/papers/fairness.md#fairness-cells; L_1 = 0)."""
     return 2.0 * float(np.log(t))
 
 
@@ -110,7 +110,8 @@ def cell_ids(values: np.ndarray, cards: Sequence[int]) -> np.ndarray:
 
 
 class CellEstimator:
-    """Per-seed sample means and counts of every cell of W (SPEC §2.0 ``CellEstimator``)."""
+    """Per-seed sample means and counts of every cell of W (docs/papers/fairness.md#fairness-cells
+    ``CellEstimator``)."""
 
     def __init__(self, n_seeds: int, n_cells: int):
         self.sums = np.zeros((n_seeds, n_cells))

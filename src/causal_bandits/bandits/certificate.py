@@ -56,7 +56,7 @@ def radius_floor(model: CellModel, horizon: int, alpha_c: float = 1.0) -> float:
         radius >= alpha_c sqrt(8 L_t / (t - 1 + n_z)) (sum_z P_z^(2/3))^(3/2),   L_t = 2 ln t.
 
     When this floor exceeds tau, the conservative fair set is empty in every round after the first
-    (fairness SPEC §4).
+    (docs/papers/fairness.md#fairness-certificate).
     """
     w = model.weights
     n_z = (w > 0).sum(axis=2)

@@ -5,8 +5,9 @@ Stages 0-2 are the discovery generators of :mod:`causal_bandits.causal.cn_ucb_di
 seed: each asks for Intervene(a, B) — B consecutive rounds of the same arm — and reads back the mean
 reward and the empirical laws of the variables it observes. Stage 3 is UCB1
 (:class:`causal_bandits.bandits.ucb1.ArmLists`) on the arms of the answer (do(X_hat = k), or every
-do(X = k) with X in C0), started fresh when a seed's discovery ends (SPEC A11); with no answer it
-falls back to UCB1 on every arm (SPEC §2.6). Every round counts in the regret, discovery included.
+do(X = k) with X in C0), started fresh when a seed's discovery ends
+(docs/papers/unknown_graph.md#unknown_graph-a11-stage3); with no answer it falls back to UCB1 on every arm
+(docs/papers/unknown_graph.md#unknown_graph-run-protocol). Every round counts in the regret, discovery included.
 
 The engine's block hooks beyond its per-round ``select`` / ``update`` (``BlockPolicy`` in
 :mod:`causal_bandits.bandits.engine`: the engine serves discovery batch by batch):

@@ -1,7 +1,7 @@
 """Observational count tables and the Eq. (10) plug-in estimate of CCPE-General (cpe §5.1).
 
 For an arm a = do(S = s) with admissible sequence Z_1..Z_k (Definition 3), over the t
-observational samples (SPEC §2.3, decoding the missing Eq. 11):
+observational samples (docs/papers/cpe.md#cpe-ccpe-general, decoding the missing Eq. 11):
 
     T_{a,z}   = #{j : S_j = s, Z_{a,j} = z}
     r_{a,z}   = (1 / T_{a,z}) Σ_j 1{S_j = s, Z_{a,j} = z} Y_j

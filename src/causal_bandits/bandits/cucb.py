@@ -2,7 +2,7 @@
 
 C-UCB learns E[R | Pa(R)] for the parents of the reward and weights those means by the known
 P(pa_Z | x, a), Z = Pa(R) minus (A and X), with the radius of Eq. 6 and delta_t = 1/t^2 (fairness
-SPEC §2.3). It is D-UCB's estimator on W := Pa(R): the algorithm is D-UCB and only the model
+docs/papers/fairness.md#fairness-cucb). It is D-UCB's estimator on W := Pa(R): the algorithm is D-UCB and only the model
 differs (Pa(R) is always a valid d-separation set, but usually not the one of minimum domain), so
 this module adds nothing but the name and the construction from the parents of R.
 """

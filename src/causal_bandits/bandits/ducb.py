@@ -7,7 +7,7 @@ Each round t the learner sees the user's context x_t, scores every arm a by
 with w = w(a, x_t, z) the cell of the d-separation set W (chosen with minimum domain, §3.2) and
 delta_t = 1/t^2, plays the arm with the largest score (ties uniformly at random), then observes
 the reward and the value of W and updates that cell's mean (line 9). The weights P(z | x, a) are
-known from the causal model; only the cell means are learned (fairness SPEC §2.1).
+known from the causal model; only the cell means are learned (docs/papers/fairness.md#fairness-ducb).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The one simulation loop of every paper: all seeds of a job advance together, round by round (or block by block).
 
-Three parts plug into :func:`simulate` (DESIGN.md, "One engine"):
+Three parts plug into :func:`simulate` (docs/guide/architecture.md#engine):
 
 * an **environment** turns each seed's arm into feedback: the reward (Bernoulli or Gaussian) and,
   when it observes them, the values of every observed variable (binary or K-valued), optionally

@@ -4,7 +4,7 @@
   inherit (nothing to prepare per job, no context per round).
 * :class:`BernoulliArms` — independent Bernoulli arms, reward of arm a is ``u < means[a]``.
 * :class:`ContextualBernoulli` — contexts drawn i.i.d. each round (or a fixed sequence), Bernoulli
-  rewards with means per (context, arm) (Huang & Wu's contextual bandit, SPEC §2.3).
+  rewards with means per (context, arm) (Huang & Wu's contextual bandit, docs/papers/bounds.md#bounds-linucb).
 * :class:`InterventionArms` — arms that are interventions do(X = x) on an SCM (Lee & Bareinboim's
   SCM-MAB), optionally observing every variable of each pull.
 """

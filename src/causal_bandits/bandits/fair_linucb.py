@@ -1,10 +1,11 @@
 """Fair-LinUCB — a RECONSTRUCTION, the baseline of the AAAI-22 Adult-Video experiment (Table 2).
 
 Huang, Zhang & Wu only cite Huang et al. 2020 ("Achieving user-side fairness in contextual
-bandits", arXiv:2010.12102) for Fair-LinUCB and give no details, so this is the fairness SPEC's
-documented reconstruction (§2.5, ambiguity A22), not the authors' algorithm: LinUCB on the
-concatenated user and item bits phi(x, a) (no intercept), with a penalty on the feature
-dimensions along which the learned reward differs between the two groups of the sensitive
+bandits", arXiv:2010.12102) for Fair-LinUCB and give no details, so this is our
+documented reconstruction (docs/papers/fairness.md#fairness-r-fair-linucb,
+docs/papers/fairness.md#fairness-a22-fair-linucb), not the authors' algorithm: LinUCB on the concatenated user and item
+bits phi(x, a) (no intercept), with a penalty on the feature dimensions along which the learned reward differs between
+the two groups of the sensitive
 attribute:
 
     A = lam I + sum phi phi^T,  b = sum r phi,  theta = A^{-1} b

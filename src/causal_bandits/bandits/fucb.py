@@ -9,8 +9,8 @@ with Delta_hat_a the estimated counterfactual discrepancy of arm a (Eqs. 8-11; b
 :mod:`causal_bandits.bandits.certificate`, which the fairness auditor shares).
 
 The paper does not say what to do when Phi_t is empty, which under delta_t = 1/t^2 happens in
-every round for small tau (fairness SPEC §4, ambiguity A10). ``fallback`` decides:
-``unconstrained`` plays D-UCB's arm (argmax over all arms), ``min_ucb_delta`` the arm with the
+every round for small tau (docs/papers/fairness.md#fairness-certificate, docs/papers/fairness.md#fairness-a10-fallback).
+``fallback`` decides: ``unconstrained`` plays D-UCB's arm (argmax over all arms), ``min_ucb_delta`` the arm with the
 smallest UCB_Delta, ``safe_arm`` a configured arm; such rounds are flagged uncertified.
 ``alpha_r`` scales the reward radius (1 = Eq. 6 literally; Theorem 3 uses 2 / (tau - Delta_pi0)).
 """

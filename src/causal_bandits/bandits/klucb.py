@@ -5,8 +5,9 @@ pulls so far, the index of arm a is
 
     U_a = sup{ q in [p_a, 1] : N_a * kl(p_a, q) <= f(t) },   f(t) = ln t + 3 ln ln t  (f = 1, t < 3)
 
-with p_a the empirical mean and kl the Bernoulli Kullback-Leibler divergence (SPEC nonmanip
-§2.10). The arm with the largest index is pulled; ties are broken uniformly at random.
+with p_a the empirical mean and kl the Bernoulli Kullback-Leibler divergence
+(docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh). The arm with the largest index is pulled; ties are broken
+uniformly at random.
 
 :func:`klucb_index` inverts the divergence for all seeds and arms at once by Newton's method. It
 starts from the smaller of two upper bounds on the root, Pinsker's p + sqrt(f / 2N) and

@@ -11,8 +11,8 @@ One class covers the four algorithms of Figure 4:
 * **LinUCB-PCB** — ``upper`` given: the index is truncated by the prior causal upper bound,
   UCB̄_a(t) = min{UCB_a(t), U_{a,c_t}} (Algorithm 4, line 10; only U is used);
 * **LinUCB_Biased / LinUCB_CP** — ``warm_rewards`` given: "LinUCB initialised with the estimated
-  reward" (§Experiments), read as pseudo-observations (SPEC §2.6): A_a = λI + Σ_c n0(c,a) φφᵀ,
-  b_a = Σ_c n0(c,a) r̂(c,a) φ with φ = φ(c, a) and weights n0 (``warm_counts``).
+  reward" (§Experiments), read as pseudo-observations (docs/papers/bounds.md#bounds-a-warm-start): A_a = λI + Σ_c
+  n0(c,a) φφᵀ, b_a = Σ_c n0(c,a) r̂(c,a) φ with φ = φ(c, a) and weights n0 (``warm_counts``).
 
 State for all seeds at once: A_a⁻¹ (seeds × arms × d × d) and θ̂_a (seeds × arms × d). A pull with
 feature x and reward r updates the pulled arm of each seed by the Sherman–Morrison rank-one formula

@@ -5,7 +5,7 @@ Every arm is pulled once; then, each iteration, with empirical means μ̂ and ra
     h = argmax_a μ̂_a,   l = argmax_{a≠h} μ̂_a + β_a;
     stop and return h if μ̂_l + β_l <= μ̂_h − β_h + ε, else pull h, then l.
 
-do() is an ordinary arm; samples = |A| + 2 · iterations. Two radii (SPEC §2.4):
+do() is an ordinary arm; samples = |A| + 2 · iterations. Two radii (docs/papers/cpe.md#cpe-baselines):
 
 * ``radius="beta_I"`` (LUCB): the CCPE interventional radius β_I(N_a) with δ′ = δ and the same
   α_I as CCPE, so that LUCB differs from CCPE only by ignoring observational data;

@@ -16,10 +16,10 @@ T(Δ̂) is the allocation of Eq. 18-19: min Σ_{c,a} T_a^c Δ̂_a^c subject to �
 every suboptimal cell, H = λI + Σ T_a^c φφᵀ. Cells with Δ̂ = 0 cost nothing and get the cap
 f_n/Δ̂²_min (the algorithm never uses more); the others are solved by scipy's SLSQP in log T.
 
-Choices where the paper is silent (SPEC §2.8): c = 1; N counts pulls per (context, arm) cell; a
-ridge λI replaces the initial spanning pulls; ε_t = 1/(m log log(t + 16)) with m the number of
-cells — the SPEC's 1/log log(t + 16) exceeds 1/m for any practical t, and since s counts every
-exploration round while N counts one cell, every exploration round would then be forced
+Choices where the paper is silent (docs/papers/bounds.md#bounds-a-oam-constants): c = 1; N counts pulls per (context,
+arm) cell; a ridge λI replaces the initial spanning pulls; ε_t = 1/(m log log(t + 16)) with m the number of
+cells — our 1/log log(t + 16) exceeds 1/m (docs/papers/bounds.md#bounds-a-oam-constants) for any practical t, and since
+s counts every exploration round while N counts one cell, every exploration round would then be forced
 (round-robin, linear regret); and — so that the allocation
 problem is not solved every round for every seed — each seed re-solves T(Δ̂) at its exploration
 rounds s = 1, 2, 4, 8, ... (a doubling schedule) and keeps it in between. Without bounds this is OAM.

@@ -1,7 +1,7 @@
 """Lattimore, Lattimore & Reid (2016), Algorithm 1 "parallel bandit": fixed budget T, simple regret.
 
 Applicable when every arm's do-mean is E[Y | S = s] (Z_a = ∅: parallel graphs and the two-layer
-BGLM; combinatorial arms allowed). As run in cpe SPEC §2.4:
+BGLM; combinatorial arms allowed). As run in docs/papers/cpe.md#cpe-baselines:
 
 1. play do() ⌊T/2⌋ times; for every arm T_a = #{S_j = s}, μ̂_a = the mean of Y over those samples
    (do(): over all), q̂_a = T_a / ⌊T/2⌋;

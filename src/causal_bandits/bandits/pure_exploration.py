@@ -1,9 +1,11 @@
-"""What the fixed-confidence pure-exploration policies share (cpe SPEC §2.0, §2.1).
+"""What the fixed-confidence pure-exploration policies share (docs/papers/cpe.md#cpe-conventions,
+docs/papers/cpe.md#cpe-beta-i).
 
 * Settings: δ ∈ (0, 1), ε ∈ [0, 1), the constant profile (``theory``: the paper's constants,
-  ``practical``: the SPEC's designed ones), a sample cap of at least |A| (one line errors).
-* The interventional radius β_I(N) = α_I sqrt(log(|A| log(2N) / δ′) / N), β_I(0) = ∞ (SPEC §2.1;
-  cpe §4 "β_I(t)", the log printed without a square, SPEC ambiguity 3).
+  ``practical``: our designed ones (docs/papers/cpe.md#cpe-experiments)), a sample cap of at least |A| (one line
+  errors).
+* The interventional radius β_I(N) = α_I sqrt(log(|A| log(2N) / δ′) / N), β_I(0) = ∞ (docs/papers/cpe.md#cpe-beta-i;
+  cpe §4 "β_I(t)", the log printed without a square, docs/papers/cpe.md#cpe-a3-beta-i-log).
 * The LUCB pair: h = argmax_a μ̂_a, l = argmax_{a≠h} U_a, ties to the lowest index (Kalyanakrishnan
   et al. 2012; cpe Algorithm 1 line 4), and the stop test U_l <= L_h + ε (line 5).
 * :class:`PureExplorationPolicy`: per-seed state arrays whose rows are dropped by ``retain`` when the
@@ -23,7 +25,7 @@ Arm = tuple[tuple[int, int], ...]
 #: An admissible sequence in value columns: (S in its order, blocks Z_1..Z_k), or None (no sequence).
 ColumnSequence = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
 PROFILES = ("theory", "practical")
-#: α_I of every interventional radius (CCPE, LUCB, SE) per profile (SPEC §2.0 table).
+#: α_I of every interventional radius (CCPE, LUCB, SE) per profile (docs/papers/cpe.md#cpe-conventions).
 ALPHA_I = {"theory": 2.0, "practical": 1.0}
 
 
@@ -52,7 +54,7 @@ def check_sample_cap(cap: int, n_arms: int, key: str = "T_max") -> int:
 
 
 def interventional_radius(N: np.ndarray, n_arms: int, delta: float, alpha: float) -> np.ndarray:
-    """β_I(N) = α sqrt(log(|A| log(2N) / δ′) / N) elementwise, ∞ where N = 0 (SPEC §2.1)."""
+    """β_I(N) = α sqrt(log(|A| log(2N) / δ′) / N) elementwise, ∞ where N = 0 (docs/papers/cpe.md#cpe-beta-i)."""
     N = np.asarray(N, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         r = alpha * np.sqrt(np.log(n_arms * np.log(2.0 * N) / delta) / N)

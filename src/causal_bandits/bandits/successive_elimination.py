@@ -1,4 +1,5 @@
-"""Successive elimination (Even-Dar, Mannor & Mansour 2002), a fixed-confidence baseline of cpe SPEC §2.4.
+"""Successive elimination (Even-Dar, Mannor & Mansour 2002), a fixed-confidence baseline of
+docs/papers/cpe.md#cpe-baselines.
 
 Active set = A. Round r: pull each active arm once (lowest index first); then, with c_r = β_I(r)
 (the CCPE interventional radius, δ′ = δ) and μ̂ the empirical means after r pulls each, drop every

@@ -2,8 +2,8 @@
 
 Each round, for every arm draw theta_a ~ Beta(S_a + 1, F_a + 1), where S_a / F_a count the arm's
 rewards 1 / 0, and pull the arm with the largest draw. This is the "TS" solver of Lee & Bareinboim
-(NeurIPS 2018, AAAI 2019 §5, SPEC nonmanip §2.10). Ties have probability zero and are broken by
-the lowest index.
+(NeurIPS 2018, AAAI 2019 §5, docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh). Ties have probability zero and are
+broken by the lowest index.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Uniform tie-breaking among maximisers, vectorised over seeds.
 
-The fairness SPEC (§2.0) breaks ties "uniformly at random among maximisers (tolerance 1e-12) with
-the algorithm's RNG stream": every candidate within ``tol`` of its row's maximum gets one fresh
+Our reading (docs/papers/fairness.md#fairness-cells) breaks ties "uniformly at random among maximisers (tolerance 1e-12)
+with the algorithm's RNG stream": every candidate within ``tol`` of its row's maximum gets one fresh
 uniform from the seed's stream, and the candidate with the largest uniform wins. One uniform is
 drawn per column whether or not it ties, so a seed's stream is consumed identically whatever the
 scores are (two policies that agree on their scores make identical draws).

@@ -1,7 +1,7 @@
 """Classic UCB (Auer et al. 2002), the causal-agnostic baseline of the AAAI-22 experiments.
 
 Index of arm a: U_a = mu_hat_a + sqrt(2 ln(1/delta_t) / (1 v N_a)) with delta_t = 1/t^2, i.e. the
-radius of Eq. 6 on the arm itself (fairness SPEC §2.4). By default the learner ignores the
+radius of Eq. 6 on the arm itself (docs/papers/fairness.md#fairness-ucb). By default the learner ignores the
 context (one index per arm); ``per_context=True`` keeps one index per (context, arm).
 """
 

@@ -1,4 +1,5 @@
-"""UCB1 over a per-seed list of arms (Auer et al. 2002), as the unknown_graph SPEC §2.4 fixes it.
+"""UCB1 over a per-seed list of arms (Auer et al. 2002), as docs/papers/unknown_graph.md#unknown_graph-baselines fixes
+it.
 
 Pull every arm of the list once, in ascending order; then pull argmax_a mu_hat_a + c sigma
 sqrt(2 ln t' / N_a), where t' is the 1-based round counter of this UCB instance (not the global

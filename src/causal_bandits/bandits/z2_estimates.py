@@ -2,16 +2,17 @@
 
 :class:`Z2Estimates` keeps, for every seed, one count table per arm over all observed variables
 (never a list of samples) and gives, for every seed and arm, the minimum-variance weighted average
-of the trivial estimator and the arm's active catalogue instances (nonmanip SPEC §2.9):
+of the trivial estimator and the arm's active catalogue instances (docs/papers/nonmanip.md#nonmanip-bmvwa):
 
 * point estimates θ̂_i(D) of every instance, the trivial estimator and the QP weights are current
   every round;
 * the bootstrap covariance Σ̂ of an arm's instances comes from B multinomial resamples of every
-  arm's count table (one set of replicate tables per seed, shared by all arms' estimators: SPEC
-  §2.9), and is refreshed per ``refresh`` (SPEC §2.10 [R]): ``"every_round"`` (the paper's Alg. 3:
-  bootstrap every round) or ``"adaptive"`` (the SPEC's default: while t ≤ ``warmup``, when the
-  arm's active set changed, or when the data its active instances read grew by ``growth`` (5 %)
-  since its last bootstrap).
+  arm's count table (one set of replicate tables per seed, shared by all arms' estimators:
+  docs/papers/nonmanip.md#nonmanip-bmvwa),
+  and is refreshed per ``refresh`` (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh [R]): ``"every_round"`` (the
+  paper's Alg. 3: bootstrap every round) or ``"adaptive"`` (our default
+  (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh): while t ≤ ``warmup``, when the arm's active set changed, or
+  when the data its active instances read grew by ``growth`` (5 %) since its last bootstrap).
 
 Only what changed is recomputed, which leaves every Σ̂ an exact B-replicate bootstrap of the
 current data: an arm's B resampled tables are redrawn when a refresh needs them and the arm has
@@ -45,7 +46,7 @@ REFRESH = ("every_round", "adaptive")
 TRIVIAL = ("beta", "empirical")
 #: Bootstrap evaluations are batched to about this many replicates (arrays that stay in cache).
 _REPLICATES_PER_BATCH = 500
-#: Clip of the combined estimate (SPEC §2.9).
+#: Clip of the combined estimate (docs/papers/nonmanip.md#nonmanip-bmvwa).
 _CLIP = 1e-6
 
 
@@ -53,7 +54,8 @@ class Z2Estimates:
     """Count tables and bMVWA estimates for ``estimators`` (one panel's compiled catalogue).
 
     ``trivial``: the mean/variance of an arm's own-data estimator, ``"beta"`` (the paper: the
-    Beta(α+1, β+1) posterior) or ``"empirical"`` (α/n and max(p(1-p), 1/n)/n; SPEC §5.8).
+    Beta(α+1, β+1) posterior) or ``"empirical"`` (α/n and max(p(1-p), 1/n)/n;
+    docs/papers/nonmanip.md#nonmanip-a-trivial-estimator).
     """
 
     def __init__(
@@ -158,7 +160,7 @@ class Z2Estimates:
         act = active[:, self._slot_ids] & self._slot_ok  # (S, A, K)
         has_active = act.any(axis=-1)
         # reads[s, a, b]: an active instance of arm a reads the data of arm b; size: the total size of
-        # the data arm a's active instances read (SPEC §2.10)
+        # the data arm a's active instances read (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh)
         reads = np.einsum("sak,akb->sab", act.astype(float), self._uses_slot.astype(float)) > 0
         size = np.einsum("sab,sb->sa", reads.astype(float), n)
         changed = (act != self._last_active).any(axis=-1)

@@ -2,15 +2,17 @@
 
 Arms are the POMIS arms. Rounds 1..K pull every arm once in a random order (Alg. 3 line 15).
 Afterwards, for every arm x, bMVWA gives (θ̂_x, ŝ²_x); the effective number of samples is
-N̂_x = θ̂_x(1-θ̂_x)/ŝ²_x, t̂ = Σ_x N̂_x (SPEC §5.6 [R]: lines 18-19 are garbled) and
+N̂_x = θ̂_x(1-θ̂_x)/ŝ²_x, t̂ = Σ_x N̂_x (docs/papers/nonmanip.md#nonmanip-a-z2klucb-effective-count [R]: lines 18-19 are
+garbled) and
 
     U_x = sup{ μ ∈ [θ̂_x, 1] : N̂_x · kl(θ̂_x, μ) ≤ f(t̂) },   f(t) = ln t + 3 ln ln t (1 for t < 3);
 
 the arm with the largest U is pulled, ties broken uniformly at random.
 
 Reduction to kl-UCB [R]: an arm with no active estimator keeps kl-UCB's own statistics (empirical
-mean α/n and N = n, not the Beta(α+1, β+1) moments, which would differ from kl-UCB: SPEC §5.8), so
-t̂ = t - 1 when no arm has one; such a seed computes its indices with the same call as
+mean α/n and N = n, not the Beta(α+1, β+1) moments, which would differ from kl-UCB:
+docs/papers/nonmanip.md#nonmanip-a-trivial-estimator), so t̂ = t - 1 when no arm has one; such a seed computes its
+indices with the same call as
 :class:`~causal_bandits.bandits.klucb.KLUCB` and reads the same ``ties`` stream in the same way,
 hence pulls exactly what kl-UCB pulls. ``trivial`` chooses the own-data estimator inside bMVWA
 (``"beta"``, the paper's, or ``"empirical"``).

@@ -5,8 +5,8 @@ z2_estimates.Z2Estimates`) combines the arm's own Beta(α_x+1, β_x+1) posterior
 catalogue estimators of P_x(Y=1) into (θ̂_x, ŝ²_x); the arm's sample is drawn from the Beta
 distribution with that mean and variance, Beta(θ̂ν, (1-θ̂)ν) with ν = θ̂(1-θ̂)/ŝ² - 1 (Alg. 3 lines
 8-10), and the arm with the largest sample is pulled. Where ν ≤ 0 the arm's own posterior is used
-(SPEC §5.7 [R]). The policy learns from ``feedback.values``: the value of every observed variable
-in each pull, accumulated into per-arm count tables.
+(docs/papers/nonmanip.md#nonmanip-a-beta-match-fallback [R]). The policy learns from ``feedback.values``: the value of
+every observed variable in each pull, accumulated into per-arm count tables.
 
 Reduction to TS: an arm with no active estimator is sampled from Beta(α+1, β+1) with the integer
 shapes (the moment match of the trivial estimator alone gives exactly these), through the same

@@ -4,7 +4,8 @@
 * **Biased** — back-door adjustment for a confounder set Z computed on the selected data as if it
   were unbiased (Eq. 2 with the selected distribution; "accounts only for confounding"):
   Σ_z P̂(y | x, c, z, S=1) P̂(z | S=1). For Figure 2, Z = {C1}, read from the simulated hidden
-  column (SPEC A3); a sub-cell (x, c, z) with fewer than ``min_count`` rows falls back to CP(x, c).
+  column (docs/papers/bounds.md#bounds-a-biased-adjustment); a sub-cell (x, c, z) with fewer than ``min_count`` rows
+  falls back to CP(x, c).
 
 Both return arrays of shape (n_contexts, n_arms) (an empty ``context`` gives one row), NaN where
 the (x, c) cell itself is empty.

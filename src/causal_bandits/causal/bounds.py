@@ -104,7 +104,8 @@ def substitute_bounds(
     substitutes: Sequence[Sequence[str]],
     min_count: int = 1,
 ) -> SubstituteBounds:
-    """L_w, U_w of Eq. 10 in its conditional form (SPEC §2.1.2); [0, 1] (count 0) when no W is given."""
+    """L_w, U_w of Eq. 10 in its conditional form (docs/papers/bounds.md#bounds-bce); [0, 1] (count 0) when no W is
+    given."""
     n_x, n_c = len(treatment), len(context)
     shape = (2**n_c, 2**n_x)
     out = SubstituteBounds(np.zeros(shape), np.ones(shape), np.zeros(shape), np.zeros(shape))
@@ -174,7 +175,8 @@ def bce(
     """Algorithm 1 for Y = 1 and every (context, arm) cell.
 
     ``joint`` holds the selected data (or P(v | S=1)) over at least the observed variables;
-    ``p_context`` is P(c) per context configuration (the paper's P_x(c) = P(c), SPEC A5).
+    ``p_context`` is P(c) per context configuration (the paper's P_x(c) = P(c),
+    docs/papers/bounds.md#bounds-a-cfactor-set).
     """
     p_context = np.asarray(p_context, dtype=float)
     if p_context.shape != (2 ** len(graph.context),) or (p_context <= 0).any():

@@ -5,11 +5,12 @@ undirected tree T when every branch B^{v:Y} (the nodes reachable from a neighbou
 v - Y is cut) has q(B^{v:Y}) <= 1/2. One always exists. The same definition applies to a junction
 tree whose nodes are cliques (§5).
 
-Weights are any non-negative numbers (ints for the uniform weights of the SPEC's candidate sets,
-Fractions for the literal weight updates); "<= 1/2" is read as "<= total / 2", which needs no
-normalisation. Nodes must be sortable: "lowest index" is the smallest node in sorted order.
+Weights are any non-negative numbers (ints for the uniform weights of our candidate sets
+(docs/papers/unknown_graph.md#unknown_graph-a3-central), Fractions for the literal weight updates); "<= 1/2" is read as
+"<= total / 2", which needs no normalisation. Nodes must be sortable: "lowest index" is the smallest node in sorted
+order.
 
-Rules (SPEC §2.0, A3):
+Rules (docs/papers/unknown_graph.md#unknown_graph-primitives, docs/papers/unknown_graph.md#unknown_graph-a3-central):
 
 * ``lowest_index`` (default): the smallest node meeting Definition 2, over all nodes of T.
 * ``walk_strict``: Alg. 6's walk from the smallest node, moving to the heaviest branch (ties to the

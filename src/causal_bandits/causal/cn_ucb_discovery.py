@@ -1,16 +1,16 @@
 """Stages 0-2 of CN-UCB (Lu, Meisami & Tewari 2021): Alg. 1 (trees), Alg. 5 (forests), Alg. 2 (general).
 
 Stage 0 plays do() for B rounds (R_hat). Then, for every chain component of E(D) in the chosen order
-(SPEC §2.2, A7), stage 1 looks for a directed subtree (Alg. 3) or sub-junction tree (Alg. 7) that
-holds X_R and, when one is found, stage 2 narrows it to X_R (Alg. 4) or to a clique C0 (Alg. 8).
-The first component that yields an answer ends the search; stage 3 (UCB on the answer's arms, or
-on all arms when there is none) is the bandit policy's business
+(docs/papers/unknown_graph.md#unknown_graph-forest, docs/papers/unknown_graph.md#unknown_graph-a7-component-order),
+stage 1 looks for a directed subtree (Alg. 3) or sub-junction tree (Alg. 7) that holds X_R and, when one is found, stage
+2 narrows it to X_R (Alg. 4) or to a clique C0 (Alg. 8). The first component that yields an answer ends the search;
+stage 3 (UCB on the answer's arms, or on all arms when there is none) is the bandit policy's business
 (:class:`causal_bandits.bandits.cn_ucb.CNUCB`).
 
 :func:`cn_ucb_discovery` checks the inputs (one-line errors) and returns the generator of requests;
 :func:`run_discovery` drives one generator with any answer function (exact laws, or samples).
 A stage past its round cap, or Alg. 6's walk oscillating, ends the search with
-``nonterminating=True`` and no answer (SPEC §2.6).
+``nonterminating=True`` and no answer (docs/papers/unknown_graph.md#unknown_graph-run-protocol).
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ ALGORITHMS = ("tree", "forest", "general")
 
 @dataclass(frozen=True)
 class DiscoveryInputs:
-    """What the algorithms are given for free (SPEC §1): E(D), P(Y = y), K's values, Delta, eps, B."""
+    """What the algorithms are given for free (docs/papers/unknown_graph.md#unknown_graph-setting): E(D), P(Y = y), K's
+    values, Delta, eps, B."""
 
     essential: EssentialGraph
     marginals: np.ndarray  # (n, domain)

@@ -1,8 +1,8 @@
 """Causal discovery with background knowledge: PC-stable (pgmpy) plus tiers.
 
 Huang, Zhang & Wu learn the Adult-Video graph (Figure 3) "using a causal discovery software
-Tetrad" without naming the algorithm (ambiguity A20). The fairness SPEC's resolution: PC-stable
-with the chi-square test (:class:`pgmpy.causal_discovery.PC`) and background knowledge. The tiers
+Tetrad" without naming the algorithm (ambiguity A20). Our resolution (docs/papers/fairness.md#fairness-a20-graph):
+PC-stable with the chi-square test (:class:`pgmpy.causal_discovery.PC`) and background knowledge. The tiers
 are given to PC as a temporal order: without them pgmpy's collider step can orient an edge out of
 the reward and then drops edges whose orientations conflict (on the real Adult data it lost
 age - R this way). The rules are then applied again to the learned pattern, independently of the

@@ -1,10 +1,11 @@
 """The essential graph E(D) of a DAG, its chain components, and the order CN-UCB visits them.
 
 Lu, Meisami & Tewari (2021) give their algorithms E(D) (the CPDAG) as input (§3, "oracle" inputs of
-the SPEC §2.5). A DAG without v-structures has every edge reversible, so E(D) is its skeleton
-(trees, disjoint trees, path_power); otherwise pgmpy's ``DAG.to_pdag`` (Chickering 2002) completes
+docs/papers/unknown_graph.md#unknown_graph-inputs). A DAG without v-structures has every edge reversible, so E(D) is its
+skeleton (trees, disjoint trees, path_power); otherwise pgmpy's ``DAG.to_pdag`` (Chickering 2002) completes
 it. Chain components are the connected components left after deleting the directed edges (Def. 4
-and §5); Alg. 2 and Alg. 5 loop over them in an order the paper leaves open (SPEC A7).
+and §5); Alg. 2 and Alg. 5 loop over them in an order the paper leaves open
+(docs/papers/unknown_graph.md#unknown_graph-a7-component-order).
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ class EssentialGraph:
         return sorted(tuple(sorted(c)) for c in nx.connected_components(self.undirected_graph))
 
     def component_order(self, rule: str = "reverse_topological") -> list[tuple[int, ...]]:
-        """The chain components in the order Alg. 2 / Alg. 5 visit them (SPEC §2.2, A7).
+        """The chain components in the order Alg. 2 / Alg. 5 visit them
+        (docs/papers/unknown_graph.md#unknown_graph-forest,
+        docs/papers/unknown_graph.md#unknown_graph-a7-component-order).
 
         ``reverse_topological`` (default): sinks of the component DAG first (edge G -> G' when E(D)
         has a directed edge from G into G'), ties to the smallest node index. A component holding

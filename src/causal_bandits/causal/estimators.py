@@ -1,13 +1,13 @@
-"""Estimator instances of the POMIS+ catalogue, compiled once per panel (nonmanip SPEC §2.7-2.8).
+"""Estimator instances of the POMIS+ catalogue, compiled once per panel (docs/papers/nonmanip.md#nonmanip-catalogue).
 
 For arm x of target set X, every catalogue expression e targeting X gives one estimator per
 assignment f of its free indices F_e: θ̂_(e,f)(D) = e evaluated at (x, f, Y = 1) on the arms'
 count tables D. :class:`InstanceEstimators` compiles every expression of a catalogue into one
 :class:`~causal_bandits.causal.evaluation.Program` and evaluates all instances of all arms at once,
 with any leading batch axes (seeds, bootstrap replicates). It also decides which instances are
-*active* (SPEC §2.8): the paper's support rule — every cell that a leaf P_src(W) reads, with X ∪ F_e
-at (x, f) and the summed variables and Y ranging over their values, has a positive count — plus at
-least ``n_min`` samples in every source arm the instance reads ([R], SPEC §5.9).
+*active* (docs/papers/nonmanip.md#nonmanip-a-enough-samples): the paper's support rule — every cell that a leaf P_src(W)
+reads, with X ∪ F_e at (x, f) and the summed variables and Y ranging over their values, has a positive count — plus at
+least ``n_min`` samples in every source arm the instance reads ([R], docs/papers/nonmanip.md#nonmanip-a-enough-samples).
 """
 
 from __future__ import annotations
@@ -137,8 +137,8 @@ class InstanceEstimators:
         return self._flat_values(self.program.evaluate_leaves(leaf_counts, totals, which), leaf_counts.shape[:-1])
 
     def support(self, table: np.ndarray, rows: np.ndarray | None = None, instances: np.ndarray | None = None) -> np.ndarray:
-        """Whether supports are covered (SPEC §2.8) in ``table``: leaf counts whose column
-        ``n_leaf_cells`` is +inf (where the instances' cell lists are padded, :meth:`padded`). Every
+        """Whether supports are covered (docs/papers/nonmanip.md#nonmanip-a-enough-samples) in ``table``: leaf counts
+        whose column ``n_leaf_cells`` is +inf (where the instances' cell lists are padded, :meth:`padded`). Every
         instance of every batch row, (*batch, n_instances), or only the pairs (rows[i], instances[i])."""
         if instances is None:
             return (table[..., self._cells] > 0).all(axis=-1)

@@ -1,4 +1,5 @@
-"""Evaluating expressions on per-arm count tables, compiled once into numpy steps (SPEC §2.8).
+"""Evaluating expressions on per-arm count tables, compiled once into numpy steps
+(docs/papers/nonmanip.md#nonmanip-a-enough-samples).
 
 Data are count tables, one per arm: ``counts[..., a, c]`` is the number of samples of arm ``a``
 whose values of all variables form cell ``c`` (binary order over :attr:`ArmLayout.variables`, first
@@ -35,7 +36,8 @@ class ArmLayout:
     """Arms as interventions: ``arms[a]`` = (arm set, values) over binary ``variables``.
 
     Arms of one set must be consecutive, values in lexicographic order over the set's sorted names
-    (the canonical arm order of SPEC §2.4), so that the arms of a set form a (2,)*|set| grid.
+    (the canonical arm order of docs/papers/nonmanip.md#nonmanip-pomis), so that the arms of a set form a (2,)*|set|
+    grid.
     """
 
     variables: tuple[str, ...]

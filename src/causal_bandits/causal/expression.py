@@ -1,6 +1,6 @@
 """Symbolic probability expressions over experiments: what ID and z²ID return.
 
-An expression is a tree of four node types (nonmanip SPEC §2.5):
+An expression is a tree of four node types (docs/papers/nonmanip.md#nonmanip-z2id):
 
 * ``Leaf(src, W)`` = P_src(W): the joint distribution of the variables W in the experiment that
   intervenes on the arm set ``src`` (``src = ()`` is the observational arm), as a function of the

@@ -2,16 +2,16 @@
 
 Shpitser & Pearl (AAAI-06), "Identification of joint interventional distributions in recursive
 semi-Markovian causal models", algorithm ID (their Fig. 3, lines 1-7), as written in nonmanip
-SPEC §2.5. :func:`identify` returns P_x(y) as an :mod:`expression <causal_bandits.causal.expression>`
-over a distribution ``P`` that is either an experiment (:class:`Experiment`: data of one arm set,
-treated as the observational distribution of the graph without that arm set) or a distribution
+docs/papers/nonmanip.md#nonmanip-z2id. :func:`identify` returns P_x(y) as an :mod:`expression
+<causal_bandits.causal.expression>` over a distribution ``P`` that is either an experiment (:class:`Experiment`: data of
+one arm set, treated as the observational distribution of the graph without that arm set) or a distribution
 built on the way (:class:`Derived`, line 7). It raises :class:`NotIdentifiable` where ID fails
 (line 5, a hedge). Written by hand: no maintained Python library returns ID's expressions over
 experiments in a form that can be evaluated on per-arm count tables.
 
 Conditionals keep full predecessor sets, P(v | v_π^(i-1)) with π the topological order of the
-*original* graph (alphabetical ties, SPEC §2.1); no d-separation simplification is made (equal
-values, longer formulas: nonmanip SPEC §5.2).
+*original* graph (alphabetical ties, docs/papers/nonmanip.md#nonmanip-diagrams); no d-separation simplification is made
+(equal values, longer formulas: docs/papers/nonmanip.md#nonmanip-a-expression-count).
 """
 
 from __future__ import annotations

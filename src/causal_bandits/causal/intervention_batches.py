@@ -1,4 +1,5 @@
-"""What CN-UCB's discovery stage asks for and what it reads back (Lu, Meisami & Tewari 2021, §2.0 of the SPEC).
+"""What CN-UCB's discovery stage asks for and what it reads back (Lu, Meisami & Tewari 2021, §2.0 of our reading
+(docs/papers/unknown_graph.md#unknown_graph-ambiguities)).
 
 Every discovery algorithm (Alg. 3, 4, 7, 8, 9) is written as a Python generator: it yields a
 :class:`Request` — ``Intervene(a, B)``, play a = do(node = value) (or do()) for B rounds and report
@@ -10,8 +11,8 @@ it applies to an estimate are the paper's:
 * reward test RT(a): |R_hat - R_bar_a| > Delta / 2, R_hat the mean of the stage-0 do() batch;
 * effect test ET(Z -> Y): |P(Y = y) - P_hat(Y = y | do(Z = z))| > eps / 2 for some y.
 
-:class:`Reading` collects the switches between the pseudo-code as printed and the SPEC's corrected
-reading (A3-A8); the defaults are the corrected reading.
+:class:`Reading` collects the switches between the pseudo-code as printed and our corrected
+(docs/papers/unknown_graph.md#unknown_graph-ambiguities) reading (A3-A8); the defaults are the corrected reading.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ class RewardTests:
 
 @dataclass(frozen=True)
 class Reading:
-    """How to read the pseudo-code where it loops or answers wrongly (SPEC A3-A8; defaults: corrected).
+    """How to read the pseudo-code where it loops or answers wrongly
+    (docs/papers/unknown_graph.md#unknown_graph-ambiguities; defaults: corrected).
 
     * ``weight_update`` (A4): ``intersect`` reads every "q <- 1 on S" as cand <- cand & S; ``literal``
       resets the weights to 1 on S (reviving eliminated nodes) and renormalises.
@@ -106,11 +108,13 @@ class Reading:
 
 
 class NonTermination(RuntimeError):
-    """A discovery stage ran past its round cap 4 ceil(log2 n) + 8 (SPEC §2.6)."""
+    """A discovery stage ran past its round cap 4 ceil(log2 n) + 8
+    (docs/papers/unknown_graph.md#unknown_graph-run-protocol)."""
 
 
 def round_cap(size: int) -> int:
-    """The SPEC §2.6 loop guard for a stage searching ``size`` nodes or cliques."""
+    """docs/papers/unknown_graph.md#unknown_graph-run-protocol loop guard for a stage searching ``size`` nodes or
+    cliques."""
     return 4 * int(np.ceil(np.log2(max(size, 1)))) + 8
 
 
@@ -164,7 +168,8 @@ class DiscoveryResult:
         return dict(Counter(r.stage for r in self.requests))
 
     def to_document(self, B: int, truth: int | None = None) -> dict[str, Any]:
-        """JSON-ready summary (SPEC §7 run meta): what was found, beside the true X_R when given."""
+        """JSON-ready summary (docs/papers/unknown_graph.md#unknown_graph-documents): what was found, beside the true
+        X_R when given."""
         doc: dict[str, Any] = {
             "target": None if self.target is None else [int(v) for v in self.target],
             "nonterminating": self.nonterminating,

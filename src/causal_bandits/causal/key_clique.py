@@ -10,7 +10,7 @@ is Alg. 7 (stage 1: a directed sub-junction tree holding X_R), :func:`find_key_c
 The printed Alg. 7/8 test the reward on every variable of the central clique, so a separator
 variable shared with the parent clique fires when X_R lies upstream, and Alg. 8's "up" case keeps
 the central clique, which can loop. ``Reading.clique_rules = "corrected"`` (the default) uses the
-SPEC §2.3 residual rules instead; ``"literal"`` keeps the printed ones.
+docs/papers/unknown_graph.md#unknown_graph-general residual rules instead; ``"literal"`` keeps the printed ones.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ Clique = tuple[int, ...]
 def clique_tree(component: nx.Graph) -> nx.Graph:
     """A junction tree of a chordal graph: the maximum-weight spanning tree of the clique-intersection
     graph, weights |C_i & C_j| (networkx), cliques as sorted tuples inserted in sorted order so that
-    ties resolve the same way every time (SPEC §2.3, A19)."""
+    ties resolve the same way every time (docs/papers/unknown_graph.md#unknown_graph-general,
+    docs/papers/unknown_graph.md#unknown_graph-a19-clique-tree)."""
     if component.number_of_nodes() == 1:
         tree = nx.Graph()
         tree.add_node((next(iter(component.nodes)),))

@@ -3,13 +3,13 @@
 Given m estimators of one quantity with covariance Σ, the convex combination of least variance has
 weights w = argmin wᵀΣw subject to Σ_i w_i = 1, w ≥ 0 (Alg. 2 line 6). :func:`min_variance_weights`
 solves this small quadratic programme exactly for a whole batch of problems at once (seeds × arms)
-by an active-set method (nonmanip SPEC §2.9 [R] suggests enumerating supports, which is exponential
-in m: Fig. 5c has arms with 20 estimators). A ridge of 1e-12·tr(Σ)/m keeps Σ invertible.
+by an active-set method (docs/papers/nonmanip.md#nonmanip-a-mvwa-qp [R] suggests enumerating supports, which is
+exponential in m: Fig. 5c has arms with 20 estimators). A ridge of 1e-12·tr(Σ)/m keeps Σ invertible.
 
 :func:`bootstrap_covariance` is Alg. 2 lines 2-5 on given replicate values: the sample covariance
 (ddof = 1) of each arm's estimators over its valid replicates, where an estimator undefined in more
 than 10 % of the replicates is dropped for this refresh and replicates in which a kept estimator is
-undefined are dropped (SPEC §2.9 [R]).
+undefined are dropped (docs/papers/nonmanip.md#nonmanip-a-mvwa-qp [R]).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ def _non_manipulable(G: CausalDiagram, Y: str, N: Nodes) -> frozenset[str]:
 
 
 def _territory(G: CausalDiagram, Y: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(MUCT(G, Y), IB(G, Y)) — NeurIPS-18 Def. of MUCT and IB; SPEC §2.2.
+    """(MUCT(G, Y), IB(G, Y)) — NeurIPS-18 Def. of MUCT and IB; docs/papers/nonmanip.md#nonmanip-pomis.
 
     T grows from {Y} by c-components and descendants inside H = G[An(Y)] until closed;
     IB = pa_G(T) \\ T.

@@ -9,8 +9,8 @@ upstream (keep the parent's branch); if it does, intervene on each child: the ch
 moves the reward holds X_R, and if none does, v is X_R.
 
 Both are generators of :class:`~causal_bandits.causal.intervention_batches.Request` (see that
-module); each appends its rounds to ``steps``. The SPEC's pseudo-code (§2.1) is the corrected
-reading; :class:`~causal_bandits.causal.intervention_batches.Reading` switches to the printed one.
+module); each appends its rounds to ``steps``. Our pseudo-code (docs/papers/unknown_graph.md#unknown_graph-tree) is the
+corrected reading; :class:`~causal_bandits.causal.intervention_batches.Reading` switches to the printed one.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def weighted_search(graph: nx.Graph, reading: Reading, steps: list[Step], compon
     the branches the probe found downstream if it fired on the reward, otherwise lowers the weights of
     the upstream branches. ``probe(center, neighbours)`` is a generator of requests returning
     (hits, downstream neighbours, fired). Returns the directed subtree rooted at the found node, or
-    None when every node is eliminated (X_R is not there, SPEC A6)."""
+    None when every node is eliminated (X_R is not there, docs/papers/unknown_graph.md#unknown_graph-a6-empty)."""
     q: dict = dict.fromkeys(graph.nodes, 1)
     cap = round_cap(graph.number_of_nodes())
     for rounds in range(1, cap + 2):
@@ -69,7 +69,8 @@ def weighted_search(graph: nx.Graph, reading: Reading, steps: list[Step], compon
 def find_subtree(tree: nx.Graph, tests: RewardTests, values: Sequence[int], reading: Reading,
                  steps: list[Step], component: int = 0) -> Generator[Request, Estimate, nx.DiGraph | None]:
     """Alg. 3: a directed subtree (rooted at the found ancestor, edges away from it) that holds X_R,
-    or None when every node is eliminated (X_R is not in this tree, SPEC A6)."""
+    or None when every node is eliminated (X_R is not in this tree,
+    docs/papers/unknown_graph.md#unknown_graph-a6-empty)."""
 
     def probe(v, nbrs):
         found, down, hits = False, set(), []

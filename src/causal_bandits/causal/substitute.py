@@ -12,8 +12,8 @@ Both tests run as d-separation on the DAG with latent variables explicit (networ
 conditional form of the paper's Lemma 1 / Theorem 4 condition; the paper's own condition
 (Y, C ⊥ W, S | X in G_{X̄ W̲}) rejects W = {I1} in Figure 2 because of I1 ← C1 → Y, yet the
 paper reports D = {{I1}} — the form above accepts it and its bounds provably contain the truth
-(SPEC A4). Candidates are all subsets of the observed variables other than X, C, Y and S, by
-increasing size (the empty set included: it passes when P_x(y | c) is itself recoverable).
+(docs/papers/bounds.md#bounds-a-findrsi-condition). Candidates are all subsets of the observed variables other than X,
+C, Y and S, by increasing size (the empty set included: it passes when P_x(y | c) is itself recoverable).
 """
 
 from __future__ import annotations

@@ -2,17 +2,17 @@
 
 Lee & Bareinboim (AAAI-19) Algorithm 1 (z²ID) expresses P_x(y) through a family of available
 experiments {P_z : Z ∈ 𝕫}; Algorithm 3 line 4 calls it for every arm set X of ℤ = ℙ^N_{G,Y} and
-the other arm sets. This module implements both as nonmanip SPEC §2.6-2.7 resolves them:
+the other arm sets. This module implements both as docs/papers/nonmanip.md#nonmanip-z2id resolves them:
 
-* :func:`z2id`: Alg. 1 with the SPEC's clarifications — an observational query without
-  observational data is c-factorised on G[An(y)] (restricted first, SPEC §5.4); available
-  experiments Z ⊆ x are tried largest first, then by names, the first ID success wins (§5.3);
-  leaves always name the *source* arm set, whose intervention values that no longer matter stay
-  variables of the expression (free indices).
+* :func:`z2id`: Alg. 1 with our clarifications (docs/papers/nonmanip.md#nonmanip-z2id) — an observational query without
+  observational data is c-factorised on G[An(y)] (restricted first,
+  docs/papers/nonmanip.md#nonmanip-a-z2id-restrict-first); available experiments Z ⊆ x are tried largest first, then by
+  names, the first ID success wins (§5.3); leaves always name the *source* arm set, whose intervention values that no
+  longer matter stay variables of the expression (free indices).
 * :func:`catalogue`: for every target X ∈ ℤ and every non-empty sub-family of ℤ \\ {X} (§5.5), the
   z²ID expression, de-duplicated per target by numerical signature (value on fixed random,
-  mutually inconsistent tables, SPEC §2.7). Each entry knows its free indices F_e = free(e) \\
-  (X ∪ {Y}); an estimator instance is (e, f) for an assignment f of F_e.
+  mutually inconsistent tables, docs/papers/nonmanip.md#nonmanip-catalogue). Each entry knows its free indices F_e =
+  free(e) \\ (X ∪ {Y}); an estimator instance is (e, f) for an assignment f of F_e.
 * :func:`validate`: every entry evaluated on the exact P_z(V) of an SCM against the exact P_x(y).
 
 Theorem 5 of AAAI-19 (soundness) is what the validation and the tests check. Written by hand: no
@@ -134,7 +134,8 @@ def _families(others: Sequence[tuple[str, ...]]) -> list[tuple[tuple[str, ...], 
 
 def signature_tables(layout: ArmLayout) -> np.ndarray:
     """One independent Dirichlet(1) joint per arm (zero outside the arm's intervention values):
-    mutually inconsistent data on which two different functionals differ (SPEC §2.7, seed 0)."""
+    mutually inconsistent data on which two different functionals differ (docs/papers/nonmanip.md#nonmanip-catalogue,
+    seed 0)."""
     rng = generator("z2id", "catalogue", 0, "signature")
     n = len(layout.variables)
     cells = np.array([[(c >> (n - 1 - i)) & 1 for i in range(n)] for c in range(2**n)])

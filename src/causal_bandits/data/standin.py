@@ -1,4 +1,4 @@
-"""Synthetic stand-ins for the Adult and YouTube raw files (fairness SPEC §5, ambiguity A24).
+"""Synthetic stand-ins for the Adult and YouTube raw files (docs/papers/fairness.md#fairness-a24-standin).
 
 Used only when a raw file is missing and the config asks for stand-ins (``fairness.raw.on_missing:
 standin``); they are written under ``data/standin/``, never under the raw-data directory, and

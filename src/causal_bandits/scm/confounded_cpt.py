@@ -4,7 +4,7 @@ Every bidirected edge e = a <-> b of the diagram stands for one exogenous confou
 Bern(p_e) that enters f_a and f_b; every endogenous V is drawn from P(V = 1 | pa(V), U_e for e at
 V). This is the general binary SCM conforming to an ADMG whose confounders are pairwise (every
 XOR-Bernoulli SCM of :mod:`causal_bandits.scm.xor_bernoulli` is one, see :meth:`from_xor_bernoulli`),
-and the ``random_cpt`` family of nonmanip SPEC §3.0 (U_e ~ Bern(Unif[0.2, 0.8]), θ ~
+and the ``random_cpt`` family of docs/papers/nonmanip.md#nonmanip-r-scm-parameters (U_e ~ Bern(Unif[0.2, 0.8]), θ ~
 Unif[0.05, 0.95]) is :meth:`ConfoundedCPT.random`.
 
 :meth:`ConfoundedCPT.joint` computes P(V | do(x)) exactly by enumerating every configuration of
@@ -51,7 +51,8 @@ class ConfoundedCPT:
 
     @classmethod
     def random(cls, diagram: CausalDiagram, rng: np.random.Generator) -> ConfoundedCPT:
-        """SPEC §3.0 ``random_cpt``: p_e ~ Unif[0.2, 0.8], every table entry ~ Unif[0.05, 0.95]."""
+        """docs/papers/nonmanip.md#nonmanip-r-scm-parameters ``random_cpt``: p_e ~ Unif[0.2, 0.8], every table entry ~
+        Unif[0.05, 0.95]."""
         p_u = tuple(rng.uniform(0.2, 0.8, len(confounders(diagram))))
         model = cls(diagram, p_u, {})
         tables = {}

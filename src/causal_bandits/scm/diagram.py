@@ -188,7 +188,8 @@ class CausalDiagram:
         return sorted(components, key=lambda c: (len(c), sorted(c)))
 
     def topological_order(self) -> tuple[str, ...]:
-        """Kahn's algorithm on the directed part, ties broken alphabetically (SPEC §2.1)."""
+        """Kahn's algorithm on the directed part, ties broken alphabetically
+        (docs/papers/nonmanip.md#nonmanip-diagrams)."""
         indegree = {v: len(self._parents[v]) for v in self._nodes}
         ready = [v for v in self._nodes if not indegree[v]]
         heapq.heapify(ready)

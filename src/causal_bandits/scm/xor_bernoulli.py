@@ -5,10 +5,10 @@ stands for a shared U_ab ~ Bern(q_ab). The structural function is
 
     f_V = c_V xor U_V xor (xor of V's endogenous parents) xor (xor of U_e over bidirected e at V)
 
-This family is the SPEC's resolution of an ambiguity (nonmanip SPEC §3.0 [R]): the paper does not
-publish its SCMs. Exact interventional quantities come from pgmpy's variable elimination on the
-explicit Bayesian network over U and V (with do() applied by pgmpy); sampling is vectorised numpy
-on uniforms from the keyed environment stream.
+This family is our reading (documented on the paper's page in docs/papers/) of an ambiguity
+(docs/papers/nonmanip.md#nonmanip-r-scm-parameters [R]): the paper does not publish its SCMs. Exact interventional
+quantities come from pgmpy's variable elimination on the explicit Bayesian network over U and V (with do() applied by
+pgmpy); sampling is vectorised numpy on uniforms from the keyed environment stream.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Huang & Wu, Table 1: the paper's reported numbers and the cell indexing.
 
 Cells are indexed as in Table 1: index = 1 + n_contexts·a + k with arm a = 2·x1 + x2 and context
-k = 2·u1 + u2, i.e. 1 + 8x1 + 4x2 + 2u1 + u2 (inferred from the CP column, SPEC A1).
+k = 2·u1 + u2, i.e. 1 + 8x1 + 4x2 + 2u1 + u2 (inferred from the CP column, docs/papers/bounds.md#bounds-a-index-order).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ VARIANTS = ("conditional", "paper_marginal")
 
 
 def table1_index(arm: np.ndarray, context: np.ndarray, n_contexts: int) -> np.ndarray:
-    """Table 1's row index of (arm a, context k): 1 + n_contexts·a + k (SPEC A1)."""
+    """Table 1's row index of (arm a, context k): 1 + n_contexts·a + k (docs/papers/bounds.md#bounds-a-index-order)."""
     return 1 + n_contexts * np.asarray(arm) + np.asarray(context)
 
 

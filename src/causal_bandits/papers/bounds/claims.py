@@ -4,11 +4,11 @@
 ({variant: per-cell frame}), ``coverage`` (repeated-dataset frame), ``agg`` ({setting: aggregate
 frame}), ``config`` (the ``bounds`` config section). Thresholds are fixed here, before any run:
 
-* a Table 1 column reproduces within the SPEC §4.1 tolerances (:mod:`.tables`);
+* a Table 1 column reproduces within docs/papers/bounds.md#bounds-numbers tolerances (:mod:`.tables`);
 * an estimator "deviates from the truth" when |estimate − truth| > 2 SE in at least 12 of 16 cells;
-* Figure 4 orderings compare mean cumulative regret at the horizon; orderings the SPEC's pilot
-  found to hold only late (LinUCB_Biased / LinUCB_CP above LinUCB, crossing at t ≈ 8–11k) are
-  *not evaluated* in runs shorter than the paper's 15,000 rounds (the numbers are still shown).
+* Figure 4 orderings compare mean cumulative regret at the horizon; orderings our pilot
+  (docs/papers/bounds.md#bounds-numbers) found to hold only late (LinUCB_Biased / LinUCB_CP above LinUCB, crossing at t
+  ≈ 8–11k) are *not evaluated* in runs shorter than the paper's 15,000 rounds (the numbers are still shown).
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ def _selected_rows(results: Results) -> Verdict:
 def _findrsi(results: Results) -> Verdict:
     ours = results["exact"]["plan"]["substitutes"]
     text = "{" + ", ".join("{" + ", ".join(w) + "}" for w in ours) + "}"
-    return holds(ours == [["I1"]], "{{I1}}", text, "conditional FindRSI test (SPEC A4); found by d-separation")
+    return holds(ours == [["I1"]], "{{I1}}", text, "conditional FindRSI test "
+        "(docs/papers/bounds.md#bounds-a-findrsi-condition); found by d-separation")
 
 
 def _cfactor_set(results: Results) -> Verdict:
@@ -63,7 +64,8 @@ def _cfactor_set(results: Results) -> Verdict:
     recovered = ", ".join(f"Q[{{{','.join(c)}}}]: {'recovered' if r else '[0, 1]'}"
                           for c, r in zip(plan["components"], plan["recovered"]))
     return holds(sorted(plan["D"]) == ["U1", "U2", "Y"], "{Y, U1, U2}", "{" + ", ".join(plan["D"]) + "}",
-                 "I1 → Y stays in G[V \\ X], so I1 ∈ An(Y); the paper's D omits it (SPEC A5). RC*: "
+                 "I1 → Y stays in G[V \\ X], so I1 ∈ An(Y); the paper's D omits it "
+                 "(docs/papers/bounds.md#bounds-a-cfactor-set). RC*: "
                  + recovered + "; the c-component bound is [0, 1] in every cell either way")
 
 
@@ -186,7 +188,8 @@ def _worse_than_linucb(algorithm: str) -> Claim:
         if int(ours_row["round"]) < PAPER_HORIZON:
             return Verdict(NOT_EVALUATED, "above LinUCB", ours,
                            note + f"; the claim is about T = {PAPER_HORIZON:,} and warm-started runs cross "
-                                  "LinUCB late (SPEC §4.3), so a shorter run cannot check it")
+                                  "LinUCB late (docs/papers/bounds.md#bounds-numbers), so a shorter run cannot check "
+                                  "it")
         return holds(ours_row["mean_cum_regret"] > base["mean_cum_regret"], "above LinUCB", ours, note)
 
     return Claim(f"{algorithm}-above-linucb", "§Online Bandit Learning, Fig. 4",

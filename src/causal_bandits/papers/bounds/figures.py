@@ -4,8 +4,8 @@ additions marked as such — the α sensitivity of Figure 4 and the appendix alg
 OAM-PCB), which the paper specifies but never runs.
 
 Regret curves are mean cumulative (pseudo-)regret over runs with a ±1 standard-error band
-(SPEC A14; the paper does not say what its band is). Each function writes a PDF and a PNG
-atomically with deterministic bytes (:func:`causal_bandits.plots.save_figure`).
+(docs/papers/bounds.md#bounds-a-figure-band; the paper does not say what its band is). Each function writes a PDF and a
+PNG atomically with deterministic bytes (:func:`causal_bandits.plots.save_figure`).
 """
 
 from __future__ import annotations

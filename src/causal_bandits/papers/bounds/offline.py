@@ -6,9 +6,9 @@
 * Exact truth by enumeration (pgmpy): μ(a, c) = P(Y=1 | do(x_a), c) for every (context, arm)
   cell, P(c), the optimal arms, and every offline estimator on the population P(v | S=1).
 * Offline estimates: BCE bounds (Algorithm 1) and the CP / Biased baselines in two variants
-  (SPEC A2): ``conditional`` (the estimands as the text defines them, conditional on the context;
-  drives Figure 4) and ``paper_marginal`` (context-free Truth / Biased / lb / ub, which is what
-  the published Table 1 columns match).
+  (docs/papers/bounds.md#bounds-a-estimand-variant): ``conditional`` (the estimands as the text defines them,
+  conditional on the context; drives Figure 4) and ``paper_marginal`` (context-free Truth / Biased / lb / ub, which is
+  what the published Table 1 columns match).
 * Coverage of the BCE bounds over repeated offline datasets.
 """
 
@@ -56,7 +56,8 @@ def to_arrow(frame: pd.DataFrame) -> pa.Table:
 
 # ------------------------------------------------------------------------------ estimators
 def _context_prior(m: CPTModel, full: Joint) -> np.ndarray:
-    """P(c) from the unselected sample (SPEC A5: not recoverable from S = 1 rows when U1 ∈ An(S))."""
+    """P(c) from the unselected sample (docs/papers/bounds.md#bounds-a-cfactor-set: not recoverable from S = 1 rows when
+    U1 ∈ An(S))."""
     return full.table(list(m.context)).reshape(-1) / full.total
 
 
@@ -94,7 +95,8 @@ def estimates(
         bce_lb=flat(b.lower), bce_ub=flat(b.upper), n_lb=flat(w.n_lower), n_ub=flat(w.n_upper),
         truth=flat(mu), truth_exact=flat(mu),
     )
-    # paper_marginal (SPEC §2.2): context-free Truth, Biased, lb, ub broadcast to every context.
+    # paper_marginal (docs/papers/bounds.md#bounds-a-estimand-variant): context-free Truth, Biased, lb, ub broadcast to
+    # every context.
     wm = substitute_bounds(sel, context=(), substitutes=the_plan.substitutes, **kw)
     n_ctx = 2 ** len(m.context)
     truth_m = conditional_probability(full, context=(), **kw)

@@ -58,7 +58,8 @@ def context_index(values: np.ndarray) -> np.ndarray:
 
 
 def warm_counts(frame: Mapping[str, Any], weight: str | int) -> np.ndarray:
-    """n0(c, a) of the warm start (SPEC §2.6): the selected-row counts, or a constant per non-empty cell."""
+    """n0(c, a) of the warm start (docs/papers/bounds.md#bounds-a-warm-start): the selected-row counts, or a constant
+    per non-empty cell."""
     counts = grid(frame, "n_sel")
     return counts if weight == "cell_count" else np.where(counts > 0, float(weight), 0.0)
 

@@ -1,10 +1,10 @@
 """Tables 1 and 2 of Huang & Wu, ours beside the paper's, as data frames and Markdown.
 
-Table 1 ("Reward Estimation for the Synthetic Data") is built for both estimand variants (SPEC A2).
-The ``paper_marginal`` variant is checked against the published values with tolerances fixed in
-advance (SPEC §4.1: the 95th percentile, over 50 simulated datasets, of the largest deviation
-across the 16 rows): Truth 0.04, Biased 0.06, ub 0.07, lb 0.12 without rows 5 and 16 (outliers of
-the published table, reported only), and CP within 3·sqrt(2 p̂(1 − p̂)/n) in at least 15 of 16 cells.
+Table 1 ("Reward Estimation for the Synthetic Data") is built for both estimand variants
+(docs/papers/bounds.md#bounds-a-estimand-variant). The ``paper_marginal`` variant is checked against the published
+values with tolerances fixed in advance (docs/papers/bounds.md#bounds-numbers: the 95th percentile, over 50 simulated
+datasets, of the largest deviation across the 16 rows): Truth 0.04, Biased 0.06, ub 0.07, lb 0.12 without rows 5 and 16
+(outliers of the published table, reported only), and CP within 3·sqrt(2 p̂(1 − p̂)/n) in at least 15 of 16 cells.
 Table 2 is the CPT the data are drawn from, with the empirical frequencies of the generated rows.
 """
 
@@ -19,7 +19,7 @@ from causal_bandits.papers.bounds.cells import COLUMNS, LABELS, TABLE1_REPORTED
 from causal_bandits.papers.bounds.runs import LABELS as RUN_LABELS
 from causal_bandits.scm.cpt import CPTModel, configurations
 
-#: Largest |ours − paper| allowed per column for the paper_marginal variant (SPEC §4.1).
+#: Largest |ours − paper| allowed per column for the paper_marginal variant (docs/papers/bounds.md#bounds-numbers).
 TOLERANCES = {"truth": 0.04, "biased": 0.06, "bce_ub": 0.07, "bce_lb": 0.12}
 LB_EXCLUDED_ROWS = (5, 16)
 CP_SIGMAS, CP_MIN_CELLS = 3.0, 15
@@ -43,7 +43,7 @@ def table1(frame: pd.DataFrame, exact: Mapping[str, list] | None = None) -> pd.D
 
 
 def table1_checks(table: pd.DataFrame) -> pd.DataFrame:
-    """Agreement of a Table 1 with the published values, one row per column (SPEC §4.1)."""
+    """Agreement of a Table 1 with the published values, one row per column (docs/papers/bounds.md#bounds-numbers)."""
     rows = []
     for col, tol in TOLERANCES.items():
         keep = ~table["index"].isin(LB_EXCLUDED_ROWS) if col == "bce_lb" else np.ones(len(table), bool)
@@ -77,7 +77,8 @@ def table1_markdown(table: pd.DataFrame, variant: str, checks: pd.DataFrame | No
         "conditional": "Conditional variant: every column conditional on the context (as the text defines "
                        "them); Truth is the exact μ(a, c).",
         "paper_marginal": "Paper-marginal variant: Truth, Biased, lb and ub ignore the context (what the "
-                          "published numbers match, SPEC A2); CP is conditional.",
+                          "published numbers match, docs/papers/bounds.md#bounds-a-estimand-variant); CP is "
+                          "conditional.",
     }[variant]
     lines = [f"Table 1 ({variant}). {title} Ours [paper], 3 decimals.", "",
              "| Index | " + " | ".join(keys) + " | n | " + " | ".join(LABELS[c] for c in COLUMNS) + " |",
@@ -91,7 +92,8 @@ def table1_markdown(table: pd.DataFrame, variant: str, checks: pd.DataFrame | No
         lines += ["", "Largest |ours − population value of the same estimator| (sampling error): "
                   + ", ".join(f"{LABELS[c]} {g:.3f}" for c, g in gaps.items()) + "."]
     if checks is not None:
-        lines += ["", "Agreement with the published values (tolerances fixed in advance, SPEC §4.1):", "",
+        lines += ["", "Agreement with the published values (tolerances fixed in advance, "
+                      "docs/papers/bounds.md#bounds-numbers):", "",
                   "| column | rule | max abs diff | cells within | verdict | excluded rows |", "|---|---|---|---|---|---|"]
         for _, c in checks.iterrows():
             lines.append(f"| {LABELS[c['column']]} | {_md(c['rule'])} | {c['max_abs_diff']:.3f} | "

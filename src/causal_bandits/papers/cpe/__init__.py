@@ -2,7 +2,8 @@
 
 Our copy of the paper is its main body: it has no experiment, table or figure. The package
 implements every algorithm and complexity quantity of the text and the experiments E0–E5 that the
-SPEC designs to test the paper's theorems; every output says it is designed for this replication.
+our reading (docs/papers/cpe.md#cpe-experiments) designs to test the paper's theorems; every output says it is designed
+for this replication.
 
 :mod:`.scm`, :mod:`.actions`, :mod:`.admissible`, :mod:`.instance`, :mod:`.families` (instances as
 data, exact means), :mod:`.complexity`, :mod:`.quantities` (Definitions 1-2, Eq. 3, Lemma 1,

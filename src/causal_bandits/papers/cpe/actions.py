@@ -1,4 +1,4 @@
-"""Actions do(S = s) and action sets in the canonical arm order of SPEC §2.0.
+"""Actions do(S = s) and action sets in the canonical arm order of docs/papers/cpe.md#cpe-conventions.
 
 An action is a set S ⊆ X of observed variables with values s ∈ {0,1}^|S|; do() (S = ∅) is the
 null intervention, always arm 0 (cpe §2: "{do()} ∈ A"). Arms are ordered by |S|, then by S in

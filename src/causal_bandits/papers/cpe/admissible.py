@@ -11,7 +11,7 @@ Then (Eq. 10)
 :func:`is_admissible` checks (1)-(2) with networkx's d-separation on the graph with hidden nodes;
 :func:`eq10_mean` evaluates Eq. (10) on the exact observational joint; :func:`parent_sequence` is
 the construction for graphs without hidden variables (the paper's Theorem 4, cited in §5.1):
-Z_j = Pa(S_j) \\ (Z_1 ∪ ... ∪ Z_{j−1} ∪ {S_1, ..., S_{j−1}}), constant nodes dropped (SPEC §1).
+Z_j = Pa(S_j) \\ (Z_1 ∪ ... ∪ Z_{j−1} ∪ {S_1, ..., S_{j−1}}), constant nodes dropped (docs/papers/cpe.md#cpe-paper).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class AdmissibleSequence:
 
 
 def adjustment_sequence(S: Sequence[str], Z: Sequence[str]) -> AdmissibleSequence:
-    """An adjustment set Z as the sequence Z_1 = Z, Z_{i>1} = ∅ (SPEC §1, special case (a))."""
+    """An adjustment set Z as the sequence Z_1 = Z, Z_{i>1} = ∅ (docs/papers/cpe.md#cpe-paper, special case (a))."""
     return AdmissibleSequence(tuple(S), (tuple(Z),) + ((),) * (len(S) - 1) if S else ())
 
 

@@ -1,5 +1,5 @@
 """cpe aggregation: per-seed run summaries -> one row per (config, strategy, algorithm), and error
-against budget (SPEC §3 "Metrics", §7 item 6).
+against budget (docs/papers/cpe.md#cpe-common, docs/papers/cpe.md#cpe-outputs).
 
 Correctness is judged with the config's ε: a recommendation a is correct when μ* − μ_a <= ε (the
 engine's own ``correct`` is exact-best). Stopping-time statistics use the runs that stopped

@@ -1,6 +1,7 @@
-"""cpe claims (SPEC §4), evaluated on our results. The paper reports no number: claims 1-3 and 9
-follow from its theorems and Lemma 1 (they must hold); the others are predictions the SPEC makes
-for its designed instances (reported as found, never tuned). Thresholds are fixed here, before any run.
+"""cpe claims (docs/papers/cpe.md#cpe-results), evaluated on our results. The paper reports no number: claims 1-3 and 9
+follow from its theorems and Lemma 1 (they must hold); the others are predictions our reading
+(docs/papers/cpe.md#cpe-results) makes for its designed instances (reported as found, never tuned). Thresholds are fixed
+here, before any run.
 """
 
 from __future__ import annotations
@@ -15,14 +16,15 @@ import pandas as pd
 from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, holds
 from causal_bandits.papers.cpe.tables import slopes_table
 
-#: Runs per setting from which a PAC verdict is judged (SPEC §4.1: "at R = 100").
+#: Runs per setting from which a PAC verdict is judged (docs/papers/cpe.md#cpe-results: "at R = 100").
 PAC_RUNS = 100
 PAC_WILSON_LOW = 0.9
 #: Fewest runs (and configs) for the designed predictions to be judged; fewer: "not evaluated".
 MIN_RUNS = 30
 MIN_SLOPE_CONFIGS = 4
-DESIGNED = "prediction designed by the SPEC for its instances (the paper reports no experiment)"
-#: E4b reference values of SPEC §3 (Δ_min, H, H_m(G), H_m(L)/H), at their printed precision.
+DESIGNED = ("prediction designed by our reading (docs/papers/cpe.md#cpe-results) for its instances (the paper reports "
+            "no experiment)")
+#: E4b reference values of docs/papers/cpe.md#cpe-experiments (Δ_min, H, H_m(G), H_m(L)/H), at their printed precision.
 E4B = {2: (.1341, 216, 111, .914), 3: (.1126, 458, 221, .952), 4: (.1002, 880, 420, .951),
        5: (.0747, 2092, 855, .935), 6: (.0638, 4339, 1249, .910), 7: (.0448, 11183, 2602, .852),
        8: (.0362, 2.61e4, 4.54e3, .766), 10: (.0176, 1.86e5, 2.04e4, .491), 12: (.0051, 1.59e6, 1.60e5, .260)}
@@ -54,7 +56,8 @@ def _pac(exp: str, algorithm: str) -> Claim:
                      f"every setting's Wilson upper bound ≥ 1 − δ, and lower bound ≥ {PAC_WILSON_LOW} where "
                      f"R ≥ {PAC_RUNS}; censored runs count by their recommendation at the cap")
 
-    source = {"CCPE-BGLM": "Theorem 1", "CCPE-General": "Theorem 2"}.get(algorithm, "SPEC §4.1 (baseline)")
+    source = {"CCPE-BGLM": "Theorem 1", "CCPE-General": "Theorem 2"}.get(algorithm, "docs/papers/cpe.md#cpe-results "
+                                                                                    "(baseline)")
     return Claim(f"pac-{exp}-{algorithm}", source, f"{algorithm} is (ε, δ)-PAC on every {exp} setting", evaluate)
 
 
@@ -69,7 +72,8 @@ def _naive_fails() -> Claim:
         ours = ", ".join(f"ρ={r.param_rho:g}: {r.correct_rate:.2f}" for r in rows.itertuples())
         return holds(bool((rows["correct_rate"] < 0.5).all()), "< 0.5", ours, DESIGNED)
 
-    return Claim("naive-fails-E3", "SPEC §4.1 [designed]", "the naive ablation (confounding ignored) is correct "
+    return Claim("naive-fails-E3", "docs/papers/cpe.md#cpe-results [designed]", "the naive ablation (confounding "
+                                                                                "ignored) is correct "
                  "in fewer than half the runs of E3 at ρ ≥ 0.8", evaluate)
 
 
@@ -86,7 +90,8 @@ def _coverage() -> Claim:
         return holds(bool((practical["ci_violation_rate"] <= delta).all()), f"≤ {delta:g}", ours,
                      "practical and theory constants (the α_O sweep is reported, not judged)")
 
-    return Claim("ci-validity-E0", "SPEC §4.2", "with the practical constants, the share of runs in which some "
+    return Claim("ci-validity-E0", "docs/papers/cpe.md#cpe-results", "with the practical constants, the share of runs "
+                                                                     "in which some "
                  "confidence interval excludes its true mean is at most δ", evaluate)
 
 
@@ -137,7 +142,8 @@ def _e1_slopes() -> Claim:
         ok = s["CCPE-General"] <= 0.3 and all(0.85 <= s[a] <= 1.15 for a in ("LUCB", "SE"))
         return holds(bool(ok), "CCPE ≤ 0.3; LUCB, SE in [0.85, 1.15]", ours, DESIGNED)
 
-    return Claim("e1-slopes", "SPEC §4.4 [designed]", "E1: log-log slope of samples against |A| is flat for "
+    return Claim("e1-slopes", "docs/papers/cpe.md#cpe-results [designed]", "E1: log-log slope of samples against |A| "
+                                                                           "is flat for "
                  "CCPE-General and about 1 for LUCB and SE", evaluate)
 
 
@@ -158,7 +164,7 @@ def _ratio_claim(cid: str, exp: str, statement: str, paper: str, judge) -> Claim
         ours = ", ".join(f"{c}: {ratio[c]:.2f}" for c in sorted(common, key=_config_key))
         return holds(bool(judge(ratio, rows)), paper, "LUCB / CCPE samples — " + ours, DESIGNED)
 
-    return Claim(cid, "SPEC §4 [designed]", statement, evaluate)
+    return Claim(cid, "docs/papers/cpe.md#cpe-results [designed]", statement, evaluate)
 
 
 def _e3_order(ratio: pd.Series, rows: pd.DataFrame) -> bool:
@@ -172,7 +178,7 @@ def _e4b_table() -> Claim:
         theory = {r["param_k"]: r for r in results["theory"]}
         ks = sorted(set(theory) & set(E4B))
         if not ks:
-            return Verdict(NOT_EVALUATED, "SPEC §3 E4b table", "–", "no E4b k in this run")
+            return Verdict(NOT_EVALUATED, "docs/papers/cpe.md#cpe-e4 table", "–", "no E4b k in this run")
         bad = []
         for k in ks:
             r, (d, H, Hm, ratio) = theory[k], E4B[k]
@@ -182,9 +188,10 @@ def _e4b_table() -> Claim:
             if not (ok and order):
                 bad.append(k)
         return holds(not bad, "E4b table; H_m(G) < H_m(L) < H", f"k = {ks}: " + ("all match" if not bad else f"differ at {bad}"),
-                     "exact computation compared with the SPEC's printed values")
+                     "exact computation compared with our printed values (docs/papers/cpe.md#cpe-experiments)")
 
-    return Claim("e4b-theory", "SPEC §3 E4b, §4.7", "E4b theory curves reproduce the SPEC's table and "
+    return Claim("e4b-theory", "docs/papers/cpe.md#cpe-e4, docs/papers/cpe.md#cpe-results", "E4b theory curves "
+        "reproduce our table (docs/papers/cpe.md#cpe-experiments) and "
                  "H_m(G) < H_m(L) < H for every k", evaluate)
 
 
@@ -199,7 +206,8 @@ def _e4_bglm_ratio() -> Claim:
         return Verdict("not specified by the paper", "–", "CCPE-BGLM / LUCB samples — " + ours,
                        "theory predicts no CCPE-BGLM advantage at k ≤ 7 (m^(L)_ε,Δ ≈ |A|); reported, not judged")
 
-    return Claim("e4-bglm-vs-lucb", "SPEC §4.7", "E4: samples of CCPE-BGLM relative to LUCB", evaluate)
+    return Claim("e4-bglm-vs-lucb", "docs/papers/cpe.md#cpe-results", "E4: samples of CCPE-BGLM relative to "
+                                                                      "LUCB", evaluate)
 
 
 def _e5_lb() -> Claim:
@@ -212,7 +220,8 @@ def _e5_lb() -> Claim:
         return holds(bool(r.max() / r.min() < 5), "< 5×", f"samples/LB from {r.min():.1f} to {r.max():.1f} "
                      f"({r.max() / r.min():.2f}×) over {len(r)} configs", DESIGNED)
 
-    return Claim("e5-lower-bound", "SPEC §4.8 [designed]", "E5: CCPE-General's samples / Theorem 3's lower bound "
+    return Claim("e5-lower-bound", "docs/papers/cpe.md#cpe-results [designed]", "E5: CCPE-General's samples / Theorem "
+                                                                                "3's lower bound "
                  "vary by less than 5× across positive-LB configs", evaluate)
 
 

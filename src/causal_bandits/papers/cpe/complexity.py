@@ -1,4 +1,4 @@
-"""The complexity quantities of the cpe paper (SPEC §2.6), exactly, from arm means and q_a.
+"""The complexity quantities of the cpe paper (docs/papers/cpe.md#cpe-quantities), exactly, from arm means and q_a.
 
 * gaps Δ_a (cpe §2) and g_a = max{Δ_a, ε/2};
 * the observation threshold m (Definition 1, from Lattimore et al. 2016);
@@ -18,7 +18,7 @@ from causal_bandits.errors import ConfigError
 
 #: Relative slack of the strict inequalities of Definitions 1 and 2 (see the module docstring).
 TIE = 1e-12
-#: With ε = 0 the best arm must beat the runner-up by more than this (SPEC §1, "Gaps").
+#: With ε = 0 the best arm must beat the runner-up by more than this (docs/papers/cpe.md#cpe-paper, "Gaps").
 UNIQUE_BEST = 1e-9
 
 
@@ -80,7 +80,7 @@ def lower_bound_thm3(q: np.ndarray, g: np.ndarray, delta: float, null_arm: int =
     """Theorem 3: (H_{m−1} − 1/min_{i<m} g_{a_i}² − 1/g_{do()}²) log(1/δ), m = m_{ε,Δ}.
 
     H_0 = 0 and the middle term is 0 when m = 1. The Ω constant is unknown, so the value may be
-    <= 0 (vacuous); it is returned as is (SPEC §2.6).
+    <= 0 (vacuous); it is returned as is (docs/papers/cpe.md#cpe-quantities).
     """
     g = np.asarray(g, dtype=float)
     m = gap_dependent_threshold(q, g)

@@ -1,7 +1,7 @@
 """The cpe environment: one round = one action played on the SCM, every observed variable reported.
 
-Ancestral sampling in topological order over every node, hidden ones included (SPEC §2.5): node V
-takes u_V < P(V = 1 | pa(V)) with u_V its uniform of the round, an intervened node its set value.
+Ancestral sampling in topological order over every node, hidden ones included (docs/papers/cpe.md#cpe-environment): node
+V takes u_V < P(V = 1 | pa(V)) with u_V its uniform of the round, an intervened node its set value.
 The round's uniforms (one per node, in declared node order) come from the environment stream
 before the action is known, so every algorithm of an experiment meets the same exogenous noise
 (common random numbers). Nodes are drawn depth by depth (roots first), all nodes of a depth in one

@@ -1,4 +1,5 @@
-"""The designed instance families of cpe SPEC §3 (not in the paper), each with exact means in closed form.
+"""The designed instance families of docs/papers/cpe.md#cpe-experiments (not in the paper), each with exact means in
+closed form.
 
 * ``parallel``  (E1): X_i ~ Bern(1/2) iid, P(Y=1 | X) = 0.4 + 0.2 X_1, atomic actions.
   μ_do(S=s) = 0.4 + 0.2 x̄_1.
@@ -34,7 +35,7 @@ from causal_bandits.papers.cpe.admissible import AdmissibleSequence, adjustment_
 from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
 
-#: E3's reward weights w of X_1..X_7 (SPEC §3 E3).
+#: E3's reward weights w of X_1..X_7 (docs/papers/cpe.md#cpe-e3).
 CONFOUNDED_WEIGHTS = (-0.10, 0.0, 0.30, 0.20, 0.05, 0.10, -0.05)
 
 

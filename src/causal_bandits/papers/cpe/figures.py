@@ -1,4 +1,4 @@
-"""cpe figures, all designed for this replication (the paper has none; SPEC §7 item 8).
+"""cpe figures, all designed for this replication (the paper has none; docs/papers/cpe.md#cpe-outputs).
 
 Figure 0: E0 CI violations (≤ δ expected) and samples per α_O. Figures 1-5: mean samples (± s.e.)
 against the experiment's swept parameter(s), with the theory's term (H for LUCB-type algorithms,
@@ -138,7 +138,7 @@ def coverage_figure(stopping: pd.DataFrame, delta: float, paths: Sequence[str], 
     save_figure(fig, *paths)
 
 
-#: The configs of Figure 6 (SPEC §7 item 8); an experiment without it shows its last config.
+#: The configs of Figure 6 (docs/papers/cpe.md#cpe-outputs); an experiment without it shows its last config.
 BUDGET_CONFIGS = {"E1": "n32", "E2": "r8", "E4": "k5"}
 
 

@@ -1,8 +1,9 @@
-"""Every exact per-instance quantity of cpe SPEC §2.6 and §7 (arms table and one-row summary).
+"""Every exact per-instance quantity of docs/papers/cpe.md#cpe-quantities, docs/papers/cpe.md#cpe-outputs (arms table
+and one-row summary).
 
 Per arm: μ_a, Δ_a, whether it is best, q^(G)_a (Eq. 15), identifiable, Z_a, q^(L)_a (Eq. 7) and
 ℓ_S for BGLMs, E[Y | S = s]. Per instance: μ*, Δ_min, H, (m, m_{ε,Δ}, H_{m_{ε,Δ}}) for q^(G) and,
-for BGLMs, q^(L) (with q_do() = 1 in both, SPEC ambiguity 11), the upper-bound term of Theorems
+for BGLMs, q^(L) (with q_do() = 1 in both, docs/papers/cpe.md#cpe-a11-q-do), the upper-bound term of Theorems
 1-2, Theorem 3's lower bound and whether the instance is in Theorem 3's class, Lattimore et al.'s
 non-adaptive term m/Δ_min², and for BGLMs D, κ, η (Assumptions 1-3) and the theory burn-in of
 Algorithm 1. All are plain floats and lists, ready for JSON (``to_document``) and Parquet.
@@ -75,7 +76,7 @@ def _thresholds(q: np.ndarray, g: np.ndarray) -> tuple[int, int, float]:
 
 
 def quantities(instance: CPEInstance, epsilon: float, delta: float, *, with_burn_in: bool = True) -> Quantities:
-    """Every quantity of SPEC §2.6 for ``instance`` at (ε, δ), exactly."""
+    """Every quantity of docs/papers/cpe.md#cpe-quantities for ``instance`` at (ε, δ), exactly."""
     delta, epsilon = check_confidence(delta, epsilon)
     mu = np.asarray(instance.mu, dtype=float)
     d, g = gaps(mu, epsilon), effective_gaps(mu, epsilon)

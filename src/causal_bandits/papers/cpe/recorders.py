@@ -4,11 +4,11 @@ The engine itself keeps ``stopped_at``, ``recommended``, ``correct`` and ``censo
 
 * :class:`StoppingDiagnostics` — each seed's counters (iterations, observational / interventional
   samples, empty O∩I intersections) and interval widths of the recommended arm and its challenger,
-  taken in the round the seed stops, or at the sample cap when it is censored (SPEC §7 item 4).
+  taken in the round the seed stops, or at the sample cap when it is censored (docs/papers/cpe.md#cpe-outputs).
 * :class:`RecommendationTrace` — the recommendation (the policy's current argmax) at sample
-  checkpoints ⌈1000 · 2^{j/2}⌉; a seed that has stopped keeps its final recommendation (SPEC §3,
-  "Trace"), for error-probability-against-budget curves. The run store's trace vocabulary has no
-  column for it, so it is stored as per-seed summary columns ``cpe_rec_<checkpoint>``.
+  checkpoints ⌈1000 · 2^{j/2}⌉; a seed that has stopped keeps its final recommendation
+  (docs/papers/cpe.md#cpe-experiments, "Trace"), for error-probability-against-budget curves. The run store's trace
+  vocabulary has no column for it, so it is stored as per-seed summary columns ``cpe_rec_<checkpoint>``.
 * :class:`IntervalCoverage` — whether, in any round, any interval of the policy excludes the true
   mean of its arm (E0's ``ci_violation``).
 

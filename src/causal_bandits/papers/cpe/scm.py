@@ -2,7 +2,7 @@
 
 The paper's causal graph is G = (X ∪ {Y} ∪ U, E) with binary observed X, reward Y and hidden U
 (cpe §2, "Causal Models"). A node's mechanism gives P(V = 1 | pa(V)); the designed instances
-(SPEC §3) need four forms, none of which is a table (Y of E1 has 64 parents):
+(docs/papers/cpe.md#cpe-experiments) need four forms, none of which is a table (Y of E1 has 64 parents):
 
     linear    intercept + Σ_i w_i pa_i, times Π_i (1 − d_i pa_i) when ``damping`` d is given (E2)
     logistic  f(intercept + Σ_i w_i pa_i), f(z) = 1 / (1 + e^{−z})        (BGLM, cpe §2 and §4)

@@ -1,7 +1,7 @@
-"""cpe tables, all designed for this replication (the paper has none; SPEC §7 item 7).
+"""cpe tables, all designed for this replication (the paper has none; docs/papers/cpe.md#cpe-outputs).
 
-* Table 1 — every instance's exact quantities (SPEC §2.6), one row per (experiment, config), and the
-  E4b theory rows; full precision in the CSV.
+* Table 1 — every instance's exact quantities (docs/papers/cpe.md#cpe-quantities), one row per (experiment, config), and
+  the E4b theory rows; full precision in the CSV.
 * Table 2 — PAC correctness (rate, Wilson 95 %), censoring, CI violations (E0) and stopping times
   per (experiment, config, strategy, algorithm); the fixed-budget parallel bandit is left out.
 * Table 3 — E5 (Theorem 3 class): mean samples against the lower bound and the upper-bound term.
@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-DESIGNED = "Designed for this replication (SPEC §3); the paper reports no experiment."
+DESIGNED = "Designed for this replication (docs/papers/cpe.md#cpe-experiments); the paper reports no experiment."
 
 TITLES = {
-    "instances": "Table 1 [designed]: exact complexity quantities of every instance (SPEC §2.6).",
+    "instances": "Table 1 [designed]: exact complexity quantities of every instance "
+                 "(docs/papers/cpe.md#cpe-quantities).",
     "pac": "Table 2 [designed]: correctness (Wilson 95 %), censoring, CI violations and samples to stop.",
     "lower_bound": "Table 3 [designed]: E5 (Theorem 3 class) — samples against the lower bound LB and the "
                    "upper-bound term UB (constants unknown: compare ratios across configs).",

@@ -1,7 +1,7 @@
 """The Adult-Video experiment of Huang, Zhang & Wu (AAAI-22, §4.2, Appendix E.2).
 
 Users are UCI Adult records, arms are YouTube videos (netsg crawl), following Huang et al.
-(2020). Preprocessing as the fairness SPEC resolves it (§3.2):
+(2020). Preprocessing as our reading resolves it (docs/papers/fairness.md#fairness-adult-video):
 
 1. Adult: keep age, sex, race, income and binarise them — age at the median of adult.data
    (``ge_median``: 1{age >= median}, A18), sex 1{Male} (s+ = 1), race 1{White}, income 1{>50K};

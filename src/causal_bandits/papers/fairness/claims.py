@@ -6,8 +6,8 @@ Email Campaign SCM (§4.1: Figure 2, Table 1) and F-UCB against Fair-LinUCB on A
 data; the experiments live in :mod:`.email`, :mod:`.adult_video` and :mod:`.runs`, the tables and
 figures in :mod:`.tables` and :mod:`.figures`, the config checks in :mod:`.config`.
 
-Tolerances are fixed here, before any run: absolute regrets ±30 % (the SPEC's "acceptable
-evidence of a faithful setting"), counts ±30 % or ±1 % of T. Where a published number cannot
+Tolerances are fixed here, before any run: absolute regrets ±30 % (our (docs/papers/fairness.md#fairness-ambiguities)
+"acceptable evidence of a faithful setting"), counts ±30 % or ±1 % of T. Where a published number cannot
 follow from the paper's own model, the claim says "differs" and gives the exact computation
 (the fairness radius floor of Eq. 12 and the largest exact counterfactual discrepancy).
 """
@@ -131,10 +131,12 @@ def _email_best_arm_claim() -> Claim:
         text += f" for all {len(doc['optimal_arms'])} contexts"
         match = best == {(1, 1, 3)} and all(len(o) == 1 for o in doc["optimal_arms"])
         return Verdict(NOT_SPECIFIED, "–", text,
-                       "the paper states no optimal arm; the SPEC's closed form predicts (1,1,3) for every user: "
+                       "the paper states no optimal arm; our closed form predicts "
+                       "(docs/papers/fairness.md#fairness-simulator) (1,1,3) for every user: "
                        + ("matches" if match else "DOES NOT match"))
 
-    return Claim("email-best-arm", "SPEC §3.1", "Email: the optimal arm (A1, A2, A3) of every user", evaluate)
+    return Claim("email-best-arm", "docs/papers/fairness.md#fairness-email", "Email: the optimal arm (A1, A2, A3) of "
+                                                                             "every user", evaluate)
 
 
 def _table4_claim() -> Claim:
@@ -326,7 +328,8 @@ def _fairlinucb_regret_claim() -> Claim:
         if not is_paper_scale(cfg):
             return Verdict(NOT_EVALUATED, "≈ 250", ours, f"this run has {scale_text(cfg)}")
         v = within(stats[0], FAIRLINUCB_REGRET, REGRET_REL_TOL, ours)
-        return Verdict(v.status, "≈ 250", ours, v.note + "; Fair-LinUCB is a reconstruction (SPEC §2.5)"
+        return Verdict(v.status, "≈ 250", ours, v.note +
+                                 "; Fair-LinUCB is a reconstruction (docs/papers/fairness.md#fairness-r-fair-linucb)"
                        + provenance_note(r, "adult_video"))
 
     return Claim("table2-fairlinucb-regret", "§4.2 text",

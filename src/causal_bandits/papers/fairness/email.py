@@ -6,8 +6,8 @@ The SCM of Lu et al. (2020) as the paper gives it: Table 4 (variables and domain
     P(I2 = 1 | A1, A2, I4) = (A1 + A2 + I4) / 12,   P(I1 = 1 | A1, A2, I2) = (A1 + A2 + I2) / 10,
     P(I3 = 1 | I2 = 1) = 0.4,   P(I3 = 1 | I2 = 2) = 0.6,   R = (I1 + I2 + I3 + A3) / 12 + N(0, sigma^2).
 
-Read as the fairness SPEC resolves it (§3.1): Table 5's row codes are X - 1 (A1); I3 is binary
-and I4 four-valued, as the CPTs require, although Table 4 lists them the other way round (A2);
+Read as our reading resolves it (docs/papers/fairness.md#fairness-email): Table 5's row codes are X - 1 (A1); I3 is
+binary and I4 four-valued, as the CPTs require, although Table 4 lists them the other way round (A2);
 the user features are independent (uniform by default, A3); the sensitive attribute is gender X1
 with s+ = 2, s- = 1 (A4); the graph's edges are the CPTs' arguments plus the policy edges X -> A
 (A5). The network is a pgmpy :class:`DiscreteBayesianNetwork` in which the arm features are roots

@@ -118,7 +118,8 @@ def table2_markdown(table: pd.DataFrame) -> str:
     lines = _counts_markdown(table, "Table 2: Comparison results for Adult-Video data", "Regret: F-UCB",
                              TABLE2_COUNT_ALGORITHMS)
     r = table.iloc[0]
-    lines += ["", f"Fair-LinUCB (reconstruction, SPEC §2.5) regret: {_num(r.fairlinucb_regret_mean, 2)} ± "
+    lines += ["", f"Fair-LinUCB (reconstruction, docs/papers/fairness.md#fairness-r-fair-linucb) regret: "
+                  f"{_num(r.fairlinucb_regret_mean, 2)} ± "
                   f"{_num(r.fairlinucb_regret_sd, 2)} [paper: about {FAIRLINUCB_REGRET:.0f}]; D-UCB (reference, not "
                   f"in the paper's table): {_num(r.ducb_regret_mean, 2)} ± {_num(r.ducb_regret_sd, 2)}."]
     return "\n".join(lines) + "\n"

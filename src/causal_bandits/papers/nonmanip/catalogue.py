@@ -1,7 +1,7 @@
 """Lee & Bareinboim (AAAI-19): the POMIS+ expression catalogue of a Figure 5 panel, validated.
 
 Algorithm 3 lines 2-4: on the panel's POMIS arms, every expression z²ID finds for an arm set from
-the other arm sets (:func:`causal_bandits.causal.z2id.catalogue`, nonmanip SPEC §2.7). The
+the other arm sets (:func:`causal_bandits.causal.z2id.catalogue`, docs/papers/nonmanip.md#nonmanip-catalogue). The
 document holds the catalogue in the form the z² solvers compile
 (:meth:`~causal_bandits.causal.estimators.InstanceEstimators.to_json`: arms in the instance's POMIS
 order, expression trees), each expression's formula, sources and free indices for the reader, and
@@ -26,7 +26,8 @@ from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers.nonmanip import scms
 from causal_bandits.scm.diagram import CausalDiagram
 
-#: An expression is sound on the panel's SCM when it is within this of the exact P_x(y) (SPEC §2.7).
+#: An expression is sound on the panel's SCM when it is within this of the exact P_x(y)
+#: (docs/papers/nonmanip.md#nonmanip-catalogue).
 VALIDATION_TOLERANCE = 1e-9
 
 

@@ -27,14 +27,18 @@ from causal_bandits.papers.nonmanip.tables import (
 PAPER_HORIZON = 10_000
 PAPER_SIMULATIONS = 1_000
 #: Relative tolerance for Table 1 values, fixed before any run: the paper's SCMs are unpublished,
-#: ours are the SPEC's reconstruction, so only the level of each number can be compared.
+#: ours are our reconstruction (docs/papers/nonmanip.md#nonmanip-r-scm-parameters), so only the level of each number can
+#: be compared.
 TABLE1_REL_TOL = 0.15
 #: Reductions POMIS -> POMIS+ (per cent of POMIS's regret), fixed before any run: ours must lie within
-#: this many percentage points of the paper's. The SCMs are the SPEC's reconstruction and the bootstrap
-#: refresh may be adaptive [R], so only the size of the reduction (tens of per cent, SPEC §4.4 (iv)) is
+#: this many percentage points of the paper's. The SCMs are our reconstruction
+#: (docs/papers/nonmanip.md#nonmanip-r-scm-parameters) and the bootstrap
+#: refresh may be adaptive [R], so only the size of the reduction (tens of per cent,
+#: docs/papers/nonmanip.md#nonmanip-numbers (iv)) is
 #: comparable.
 REDUCTION_TOL_PP = 15.0
-#: Seeds at which the refresh spot check is judged (SPEC §5.10 and issue 8 item 6: a 50-seed spot check).
+#: Seeds at which the refresh spot check is judged (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh and
+#: docs/papers/nonmanip.md#nonmanip-numbers-spot-check: a 50-seed spot check).
 SPOT_CHECK_SEEDS = 50
 #: Numbers of catalogue expressions the paper states for the Figure 5 tasks, and where.
 EXPRESSIONS_STATED = {
@@ -71,9 +75,11 @@ def _pomis_claim(graph: str, N: tuple[str, ...], expected, source: str) -> Claim
                  f"POMIS sets of the {graph} graph with N = {n_text}", evaluate)
 
 
-#: Graphs the paper only draws, rebuilt by the SPEC to match what the paper states of them: their
+#: Graphs the paper only draws, rebuilt by our reading (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph) to match what
+#: the paper states of them: their
 #: arm counts agree by construction, so the claim checks the reconstruction, not the paper.
-RECONSTRUCTED = {"fig5d": "by construction: the paper does not publish Fig. 5d's graph; the SPEC rebuilt it "
+RECONSTRUCTED = {"fig5d": "by construction: the paper does not publish Fig. 5d's graph; our reading "
+                          "(docs/papers/nonmanip.md#nonmanip-r-fig5d-graph) rebuilt it "
                           "(§3.5c) so that it gives these counts, so this checks the reconstruction only"}
 
 
@@ -113,7 +119,8 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
         if note:
             return Verdict(NOT_EVALUATED, fmt(value), ours, note)
         verdict = within(row["mean_cr_T"], value, TABLE1_REL_TOL, ours)
-        note = verdict.note + "; SCM parameters are the SPEC's reconstruction [R]"
+        note = verdict.note + ("; SCM parameters are our reconstruction [R] "
+                               "(docs/papers/nonmanip.md#nonmanip-r-scm-parameters)")
         if strategy == "POMIS+":
             note += "; " + pomis_plus_note(results["section"]["pomis_plus"])
         return Verdict(verdict.status, verdict.paper, verdict.ours, note)
@@ -238,8 +245,9 @@ def _reduction_claim(panel: str, algorithm: str, value: float) -> Claim:
         plus, base = rows
         reduction = 100.0 * (base["mean_cum_regret"] - plus["mean_cum_regret"]) / base["mean_cum_regret"]
         ours = f"{reduction:.1f} %"
-        note = (f"within {REDUCTION_TOL_PP:.0f} percentage points (fixed before the run); SCM parameters are the "
-                f"SPEC's reconstruction [R]; " + pomis_plus_note(results["section"]["pomis_plus"]))
+        note = (f"within {REDUCTION_TOL_PP:.0f} percentage points (fixed before the run); SCM parameters are "
+                f"our reconstruction [R] (docs/papers/nonmanip.md#nonmanip-r-scm-parameters); " +
+                pomis_plus_note(results["section"]["pomis_plus"]))
         why = _no_expressions(results, panel) or _below_paper_scale(plus)
         if why:
             return Verdict(NOT_EVALUATED, paper, ours, f"{why}; {note}")
@@ -257,7 +265,9 @@ def _expressions_claim(panel: str, count: int, source: str) -> Claim:
             return Verdict(NOT_EVALUATED, str(count), "–", "no catalogue for this panel")
         graph = results["instances"][panel]["graph_name"]
         return holds(doc["n_expressions"] == count, str(count), str(doc["n_expressions"]),
-                     RECONSTRUCTED.get(graph, "distinct functionals per target arm set (SPEC §2.7, §5.2)"))
+                     RECONSTRUCTED.get(graph, "distinct functionals per target arm set "
+                         "(docs/papers/nonmanip.md#nonmanip-catalogue, "
+                         "docs/papers/nonmanip.md#nonmanip-a-expression-count)"))
 
     return Claim(f"expressions-{panel}", source, f"{panel}: number of expressions z²ID gives POMIS+", evaluate)
 
@@ -297,7 +307,7 @@ def _refresh_claim() -> Claim:
                  "the paper's every-round bootstrap (spot check on the same seeds)", evaluate)
 
 
-BEYOND = "designed for this replication, not in the paper (issue 8 item 5)"
+BEYOND = "designed for this replication, not in the paper (docs/papers/nonmanip.md#nonmanip-robustness)"
 
 
 def _robustness_graphs_claim() -> Claim:

@@ -1,10 +1,11 @@
 """Every diagram consistent with what Lee & Bareinboim (AAAI-19) state about the graph of Fig. 5d.
 
-The paper draws the graph of Fig. 5c/5d but does not list it; the SPEC reconstructs one (§3.5c).
-The stated facts are: variables A, B, C, D, E and the reward Y, binary; N = {A, C}; BF 27, MIS 19
-and POMIS 15 arms. The SPEC's criteria add: edges point forward in alphabetical order; A and C both
-change the projection (marginalising each of them adds an edge that deleting it would not); at most
-``max_directed`` directed and ``max_bidirected`` bidirected edges (issue 8 item 5: 9 and 3).
+The paper draws the graph of Fig. 5c/5d but does not list it; our reading reconstructs one
+(docs/papers/nonmanip.md#nonmanip-r-fig5d-graph). The stated facts are: variables A, B, C, D, E and the reward Y,
+binary; N = {A, C}; BF 27, MIS 19 and POMIS 15 arms. Our criteria add (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph):
+edges point forward in alphabetical order; A and C both change the projection (marginalising each of them adds an edge
+that deleting it would not); at most ``max_directed`` directed and ``max_bidirected`` bidirected edges
+(docs/papers/nonmanip.md#nonmanip-robustness: 9 and 3).
 :func:`consistent_graphs` enumerates them all, exactly; the robustness experiment runs them.
 
 The enumeration rests on two facts. (1) The arm counts depend only on the projection H of G onto

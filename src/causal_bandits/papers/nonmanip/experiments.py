@@ -1,8 +1,8 @@
 """Lee & Bareinboim (AAAI-19): the stages between the config and the runs.
 
 The arm-set documents of every (graph, N) case (projection, MUCT, IB,
-BF / MIS / POMIS, SPEC §4.1) and the experiment instance of each Figure 5 panel (arms in canonical
-order with exact means from the SCM).
+BF / MIS / POMIS, docs/papers/nonmanip.md#nonmanip-numbers-structural) and the experiment instance of each Figure 5
+panel (arms in canonical order with exact means from the SCM).
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ def _sets(sets) -> list[list[str]]:
 
 
 def arm_sets_document(graph: str) -> dict[str, Any]:
-    """Every (graph, N) case of SPEC §4.1 for ``graph``: projection, MUCT, IB, BF/MIS/POMIS."""
+    """Every (graph, N) case of docs/papers/nonmanip.md#nonmanip-numbers-structural for ``graph``: projection, MUCT, IB,
+    BF/MIS/POMIS."""
     G = GRAPHS[graph]
     cases = []
     for case in (c for c in CASES if c["graph"] == graph):
@@ -62,8 +63,8 @@ def _label(values: Mapping[str, int]) -> str:
 def instance_document(name: str, panel: Mapping[str, Any]) -> dict[str, Any]:
     """The experiment of one Figure 5 panel: arms in canonical order with exact means.
 
-    Arm order (SPEC §2.4): intervention sets by (size, names), values lexicographic over sorted
-    names; this brute-force list defines ``arm_id``; MIS and POMIS lists are sublists of it.
+    Arm order (docs/papers/nonmanip.md#nonmanip-pomis): intervention sets by (size, names), values lexicographic over
+    sorted names; this brute-force list defines ``arm_id``; MIS and POMIS lists are sublists of it.
     """
     diagram, reward = panel_diagram(panel)
     N = tuple(panel.get("non_manipulable", ()))

@@ -3,8 +3,8 @@
 with MUCT / IB / projections *computed* (never hard-coded), regret curves from aggregated runs.
 
 Each function writes one PDF and one PNG (atomically, deterministic bytes; see
-:func:`causal_bandits.plots.save_figure`). Items the replication SPEC marks as reconstructions [R]
-(the Fig. 3 graph, the Fig. 5c/5d graph) say so in their panel titles.
+:func:`causal_bandits.plots.save_figure`). Items our reading (docs/papers/nonmanip.md#nonmanip-readings) marks as
+reconstructions [R] (the Fig. 3 graph, the Fig. 5c/5d graph) say so in their panel titles.
 """
 
 from __future__ import annotations
@@ -154,7 +154,8 @@ def figure3(
 ) -> None:
     """AAAI-19 Fig. 3 [R]: a larger graph whose marginalised variables (here H, W1, W2, shaded)
     project away to the front-door graph of Fig. 1; left the graph, right its latent projection
-    onto ``keep`` (computed). The graph is the SPEC's illustrative reconstruction (§3.3)."""
+    onto ``keep`` (computed). The graph is our illustrative reconstruction
+    (docs/papers/nonmanip.md#nonmanip-r-fig3-graph)."""
     G = GRAPHS["fig3"] if graph is None else graph
     hidden = sorted(set(G.nodes) - set(keep))
     H = G.latent_projection(keep)
@@ -215,7 +216,7 @@ def figure5(
     """AAAI-19 Fig. 5: (a)–(c) average cumulative regret (mean with a translucent 95 % CI band) of
     every strategy × algorithm, one panel per key of ``agg`` in order, titled ``titles[key]``;
     (d) the graph of (c) with its non-manipulable variables shaded — a reconstruction [R], since the
-    paper only draws it (SPEC §3.5c).
+    paper only draws it (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph).
 
     Colours per strategy (seaborn "Set1": POMIS+, POMIS, MIS, BF; POMIS+ may be absent), TS solid,
     KL-UCB dashed; one shared legend of strategies and line styles; the horizon and seeds on top.

@@ -1,8 +1,8 @@
 """Causal diagrams of Lee & Bareinboim (AAAI-19) and their structural facts, as data.
 
 ``GRAPHS`` maps a graph key to its :class:`CausalDiagram` (reward ``REWARD`` = "Y" in all of them);
-``CASES`` lists every (graph, N) row of SPEC §4.1 with its POMIS sets and BF/MIS/POMIS arm counts
-(binary variables). ``stated_in_paper`` marks rows whose facts the paper states (for fig5d/{A,C}
+``CASES`` lists every (graph, N) row of docs/papers/nonmanip.md#nonmanip-numbers-structural with its POMIS sets and
+BF/MIS/POMIS arm counts (binary variables). ``stated_in_paper`` marks rows whose facts the paper states (for fig5d/{A,C}
 the paper states the arm counts 27/19/15; the sets come from the reconstructed graph); the other
 rows are derived here. Graphs marked [R] are reconstructions (the paper only draws them).
 """
@@ -39,7 +39,7 @@ def fig3() -> CausalDiagram:
     """Fig. 3 [R]: a larger graph whose projection onto {X, Z, Y} is Fig. 1.
 
     H → X, H → Y, X → W1 → Z → W2 → Y, shaded (marginalised) {H, W1, W2}. The paper gives no
-    structure; this is an illustrative reconstruction (SPEC §3.3).
+    structure; this is an illustrative reconstruction (docs/papers/nonmanip.md#nonmanip-r-fig3-graph).
     """
     return CausalDiagram(
         ["H", "X", "W1", "Z", "W2", "Y"],
@@ -51,7 +51,8 @@ def fig5d() -> CausalDiagram:
     """Fig. 5d [R], used by Fig. 5c with N = {A, C}: B → C, C → D, C → E, D → Y, E → Y, A → Y;
     A ↔ B, A ↔ D.
 
-    Reconstructed (SPEC §3.5c) to meet the paper's BF 27 / MIS 19 / POMIS 15 arms; not unique.
+    Reconstructed (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph) to meet the paper's BF 27 / MIS 19 / POMIS 15 arms;
+    not unique.
     """
     return CausalDiagram(
         ["A", "B", "C", "D", "E", "Y"],

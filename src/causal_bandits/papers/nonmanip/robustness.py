@@ -1,11 +1,12 @@
 """Beyond the paper: how far Lee & Bareinboim's (AAAI-19) conclusions depend on what they did not publish.
 
-The paper publishes neither its SCM parameters nor the graph of Fig. 5d (issue 8 item 5). The
-robustness experiment reruns every strategy (BF, MIS, POMIS, POMIS+) with both solvers on
+The paper publishes neither its SCM parameters nor the graph of Fig. 5d (docs/papers/nonmanip.md#nonmanip-robustness).
+The robustness experiment reruns every strategy (BF, MIS, POMIS, POMIS+) with both solvers on
 
 * (a) graphs: diagrams consistent with everything the paper states about Fig. 5d
   (:func:`~causal_bandits.papers.nonmanip.consistent_graphs.consistent_graphs`), a seeded sample
-  when more fit than ``graphs.sample``, each with a random SCM of the SPEC's ``random_cpt`` family;
+  when more fit than ``graphs.sample``, each with a random SCM of our ``random_cpt`` family
+  (docs/papers/nonmanip.md#nonmanip-robustness);
 * (b) SCMs: for each Figure 5 panel, ``scms_per_panel`` random ``random_cpt`` SCMs on its graph (a
   mapping gives each panel its own count, e.g. all of the cheap panels and a few of Fig. 5d's);
 

@@ -14,10 +14,10 @@ the paper does; the workflow passes the policy class of the registry entry that 
 solver) (:func:`causal_bandits.algorithms.played`), so a run job never reads the registry and a new
 entry replans no other algorithm's runs.
 
-The refresh spot check (issue 8 item 6) is POMIS+ once more with the other bootstrap refresh
-schedule (nonmanip SPEC §2.10, §5.10) on the first seeds, stored as strategy ``POMISplus_<refresh>``
-(:func:`~causal_bandits.papers.nonmanip.spot_check_strategy`). Random streams are keyed by (paper,
-panel, seed, purpose), never by strategy, so seed s of the spot check sees the environment noise,
+The refresh spot check (docs/papers/nonmanip.md#nonmanip-numbers-spot-check) is POMIS+ once more with the other
+bootstrap refresh schedule (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh) on the first seeds, stored as strategy
+``POMISplus_<refresh>`` (:func:`~causal_bandits.papers.nonmanip.spot_check_strategy`). Random streams are keyed by
+(paper, panel, seed, purpose), never by strategy, so seed s of the spot check sees the environment noise,
 solver draws and bootstrap draws of seed s of the main run: only the refresh schedule differs, and
 Table 1 pairs the two runs seed by seed.
 """

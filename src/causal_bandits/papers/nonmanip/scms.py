@@ -1,9 +1,10 @@
 """Lee & Bareinboim (AAAI-19): the SCM families of the experiments, built from instance documents.
 
-* ``xor_bernoulli`` — the SPEC's reconstruction of the paper's SCMs (§3.0 [R]; the Figure 5 panels):
+* ``xor_bernoulli`` — our reconstruction of the paper's SCMs (docs/papers/nonmanip.md#nonmanip-r-scm-parameters [R]; the
+  Figure 5 panels):
   :class:`~causal_bandits.scm.xor_bernoulli.XorBernoulliSCM` with parameters ``q`` and ``c``;
-* ``random_cpt`` — the SPEC's generator for robustness runs (§3.0): one confounder per bidirected
-  edge and a random table per variable, :class:`~causal_bandits.scm.confounded_cpt.ConfoundedCPT`.
+* ``random_cpt`` — our generator for robustness runs (docs/papers/nonmanip.md#nonmanip-r-scm-parameters): one confounder
+  per bidirected edge and a random table per variable, :class:`~causal_bandits.scm.confounded_cpt.ConfoundedCPT`.
 
 Both sample every variable from uniforms of the environment stream; :func:`exact_model` gives the
 exact experimental distributions of either (by enumeration) for validating expressions.

@@ -139,7 +139,8 @@ def spot_check(finals: pd.DataFrame, settings: Mapping[str, Any], horizon: int) 
 
 
 REFRESH_TEXT = {
-    "adaptive": "adaptive bootstrap refresh (SPEC §2.10 [R]: every round while t ≤ {warmup}, then when an arm's "
+    "adaptive": "adaptive bootstrap refresh (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh [R]: every round "
+                "while t ≤ {warmup}, then when an arm's "
                 "active estimators change or the data they read grew by {growth:.0%})",
     "every_round": "bootstrap refreshed every round (the paper's Alg. 3)",
 }
@@ -203,7 +204,8 @@ def spot_check_markdown(spot: pd.DataFrame, titles: Mapping[str, str], panels: l
     main, check, n = first.main_refresh, first.refresh, int(first.n_seeds)
     lines = [f"Refresh spot check: the POMIS+ rows above use the {main} bootstrap refresh; the spot check reruns "
              f"POMIS+ with the {check} refresh on seeds 0–{n - 1} of each panel (every_round: the paper's Alg. 3, "
-             f"a bootstrap every round; adaptive: SPEC §2.10 [R]). Both runs of a seed see the same environment "
+             f"a bootstrap every round; adaptive: docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh [R]). Both runs "
+             f"of a seed see the same environment "
              f"noise, so the difference {main} − {check} is taken seed by seed: mean ± 95 % half-width; an "
              f"interval that excludes 0 means the schedule changes POMIS+'s regret beyond noise.", "",
              "| | " + " | ".join(titles.get(p, p) for p in panels) + " |", "|---" * (len(panels) + 1) + "|"]

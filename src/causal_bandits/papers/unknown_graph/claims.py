@@ -1,7 +1,7 @@
 """The claims of Lu, Meisami & Tewari (2021), as data, each evaluated on the pipeline's results.
 
-The paper reports no numbers (SPEC §0): its claims are Figure 1's narrated steps, Lemma 1's sample
-bound, the qualitative reading of Theorems 1-3 (CN-UCB beats UCB for large n and small d), the lower
+The paper reports no numbers (docs/papers/unknown_graph.md#unknown_graph): its claims are Figure 1's narrated steps,
+Lemma 1's sample bound, the qualitative reading of Theorems 1-3 (CN-UCB beats UCB for large n and small d), the lower
 bounds of Theorems 4-5, and §5's "will not output an incorrect sub-junction tree or clique". The
 checks behind them (V1-V6) are designed for this replication and say so.
 
@@ -11,8 +11,9 @@ checks behind them (V1-V6) are designed for this replication and say so.
 
 * Lemma 1 holds in a V6 setting at c_B = 1 when the success rate is >= 1 - delta and no run exceeds
   T1 + B rounds;
-* regret orderings are judged at the SPEC's paper-scale horizon only (T >= 1e6); shorter runs show
-  the numbers and are "not evaluated" (SPEC §4.2 item 4: at T <= 1e5 UCB is expected to win).
+* regret orderings are judged at our paper-scale horizon only (docs/papers/unknown_graph.md#unknown_graph-ref-orderings)
+  (T >= 1e6); shorter runs show the numbers and are "not evaluated"
+  (docs/papers/unknown_graph.md#unknown_graph-ref-orderings: at T <= 1e5 UCB is expected to win).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def _fig1(r: Results) -> Verdict:
             + "; ".join(f"centre {s['central']}, intervened {' '.join(s['intervened'])}" for s in s2)
             + f"; output {t['output']} after {t['rounds']:,} rounds (B = {t['B']:,})")
     return holds(ok, "centres X2, X3; subtree {X3, X6, X7}; stage 2 centre X3, children X6, X7; returns X7", ours,
-                 "from a sampled run on the reconstructed 9-node tree (SPEC §3.1)")
+                 "from a sampled run on the reconstructed 9-node tree "
+                 "(docs/papers/unknown_graph.md#unknown_graph-r-figure1)")
 
 
 def _lemma1(r: Results) -> Verdict:
@@ -79,13 +81,16 @@ def _ordering(regime: str) -> Any:
         ours = "; ".join(f"n={n}: CN-UCB {row['CN-UCB']:,.0f} vs UCB {row['UCB']:,.0f}" for n, row in wide.iterrows())
         if r["config"]["horizon"] < PAPER_SCALE_T:
             return Verdict(NOT_EVALUATED, "CN-UCB below UCB for large n (Thm 1 vs sqrt(nKT))", ours,
-                           f"T = {r['config']['horizon']:,} < 1e6: orderings are judged at the SPEC's scale only")
+                           f"T = {r['config']['horizon']:,} < 1e6: orderings are judged at our scale only "
+                           f"(docs/papers/unknown_graph.md#unknown_graph-ref-orderings)")
         largest = wide.iloc[-1]
         if regime == "B":
             return holds(largest["CN-UCB"] < largest["UCB"], "CN-UCB below UCB for large n and small d (Thm 1)",
                          ours, DESIGNED + " (V2, regime B: many near-optimal arms)")
         return Verdict(NOT_SPECIFIED, "the paper does not say where CN-UCB loses", ours,
-                       DESIGNED + " (V2, regime A: every gap ~0.5, UCB-friendly; the SPEC expects UCB to win)")
+                       DESIGNED +
+                       " (V2, regime A: every gap ~0.5, UCB-friendly; our reading "
+                       "(docs/papers/unknown_graph.md#unknown_graph-ref-orderings) expects UCB to win)")
     return evaluate
 
 

@@ -4,8 +4,8 @@
 a grid of (delta, c_B), all seeds vectorised: success rate, discovery rounds against Lemma 1's
 bound T1 + B, non-termination. :func:`exact_readings` answers every batch with the exact laws
 (noise-free) and counts, per reading of the pseudo-code, how often the answer is right, wrong, or
-never comes (SPEC §4.2 items 6-7): random trees (weight update, A4), random polytrees (component
-order, A7) and path_power (clique rules, A8).
+never comes (docs/papers/unknown_graph.md#unknown_graph-ref-exact): random trees (weight update, A4), random polytrees
+(component order, A7) and path_power (clique rules, A8).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The bandit environment of the unknown_graph paper: one SCM per seed, vectorised over seeds.
 
-Every (cell, seed) has its own instance (X_R and, for path_power, the orientation are random; SPEC
-§7), so the environment holds one :class:`Instance` per seed of the job, all with the same n,
-domain and action values (the same arms). ``means`` has one row per seed and ``contexts`` returns
-each seed's row index, so a recorder computes each seed's regret against its own instance.
+Every (cell, seed) has its own instance (X_R and, for path_power, the orientation are random;
+docs/papers/unknown_graph.md#unknown_graph-documents), so the environment holds one :class:`Instance` per seed of the
+job, all with the same n, domain and action values (the same arms). ``means`` has one row per seed and ``contexts``
+returns each seed's row index, so a recorder computes each seed's regret against its own instance.
 
 Noise: the engine's per-round uniforms (``noise_width = 2``, stream "environment") drive the reward
 R = f(X_R) + sigma * Phi^{-1}(u_1). When a seed needs no variable values, X_R is drawn from its

@@ -1,11 +1,14 @@
-"""The instance families of the unknown_graph SPEC (§3.0, §3.1, V5), as :class:`Instance` builders.
+"""The instance families of our reading (docs/papers/unknown_graph.md#unknown_graph-simulation,
+docs/papers/unknown_graph.md#unknown_graph-r-figure1, docs/papers/unknown_graph.md#unknown_graph-v5), as
+:class:`Instance` builders.
 
-CPT regimes (SPEC §3.0; binary in the SPEC, generalised here to K values with the "good" value
+CPT regimes (docs/papers/unknown_graph.md#unknown_graph-simulation; binary in our reading
+(docs/papers/unknown_graph.md#unknown_graph-simulation), generalised here to K values with the "good" value
 g = K - 1 and f(k) = 1[k = g], so mu* = 1):
 
 * ``A`` (symmetric): roots uniform; a child copies its single parent with probability 1 - rho and
   is uniform otherwise: P(y | x) = (1 - rho) 1[y = x] + rho / K. Not defined for several parents
-  (XOR-like tables break Assumption 2, SPEC A12).
+  (XOR-like tables break Assumption 2, docs/papers/unknown_graph.md#unknown_graph-a12-model).
 * ``B`` (default state): P(root = g) = 1 - a; P(child = g | parents) = 1 - a if every parent is g
   (noisy-AND; one parent: the parent is g), else b. The remaining mass is spread evenly over the
   other K - 1 values.
@@ -27,11 +30,13 @@ import numpy as np
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.unknown_graph.instance import Instance
 
-#: SPEC §3.0 regime parameters: rho for A; (a, b) for B on trees/forests and on general graphs.
+#: docs/papers/unknown_graph.md#unknown_graph-simulation regime parameters: rho for A; (a, b) for B on trees/forests and
+#: on general graphs.
 REGIME_A = {"rho": 0.05}
 REGIME_B_TREES = {"a": 0.004, "b": 0.05}
 REGIME_B_GENERAL = {"a": 0.0005, "b": 0.005}
-#: Figure 1's edges (SPEC §3.1, 1-based names X1..X9): the 9-node BFS tree; n8 drops X9.
+#: Figure 1's edges (docs/papers/unknown_graph.md#unknown_graph-r-figure1, 1-based names X1..X9): the 9-node BFS tree;
+#: n8 drops X9.
 FIGURE1_EDGES = ((1, 2), (1, 3), (2, 4), (2, 5), (3, 6), (3, 7), (4, 8), (4, 9))
 
 
@@ -49,7 +54,8 @@ def regime_table(regime: str, n_parents: int, K: int, params: Mapping[str, float
         if n_parents == 0:
             return np.full((1, K), 1.0 / K)
         if n_parents > 1:
-            raise ConfigError("regime A is defined for at most one parent (SPEC A12); use regime B for "
+            raise ConfigError("regime A is defined for at most one parent "
+                              "(docs/papers/unknown_graph.md#unknown_graph-a12-model); use regime B for "
                               "graphs with several parents")
         return (1 - rho) * np.eye(K) + rho / K
     if regime == "B":
@@ -143,7 +149,8 @@ def polytree(n: int, *, rng: np.random.Generator, regime: str = "B", K: int = 2,
 
 
 def maximum_cardinality_order(graph: nx.Graph, start: int) -> list[int]:
-    """Maximum Cardinality Search from ``start``, ties to the lowest index (SPEC §3.0 path_power).
+    """Maximum Cardinality Search from ``start``, ties to the lowest index
+    (docs/papers/unknown_graph.md#unknown_graph-simulation).
 
     networkx has no public MCS ordering, so it is written here (Tarjan & Yannakakis 1984).
     """
@@ -166,8 +173,8 @@ def path_power(n: int, k: int, *, rng: np.random.Generator | None = None, regime
                mcs_start: int | None = None, reward_node: int | None = None) -> Instance:
     """``path_power(n, k)``: edges {i, j} with 0 < |i - j| <= k, oriented by MCS from a uniform start
     (u -> v iff u is visited first: no v-structures, one chain component, omega = k + 1); then X_R
-    uniform. ``mcs_start`` / ``reward_node`` fix either draw (the exhaustive checks of SPEC §4.2.7).
-    Regime B uses the general-graph parameters by default."""
+    uniform. ``mcs_start`` / ``reward_node`` fix either draw (the exhaustive checks of
+    docs/papers/unknown_graph.md#unknown_graph-ref-exact). Regime B uses the general-graph parameters by default."""
     if n < 2 or k < 1:
         raise ConfigError(f"path_power(n={n}, k={k}) needs n >= 2 and k >= 1")
     skeleton = nx.Graph((i, j) for i in range(n) for j in range(i + 1, min(n, i + k + 1)))
@@ -181,7 +188,8 @@ def path_power(n: int, k: int, *, rng: np.random.Generator | None = None, regime
 
 
 def figure1(variant: str = "n9", *, rho: float = REGIME_A["rho"]) -> Instance:
-    """The reconstructed Figure-1 tree (SPEC §3.1, A2): regime A, K = 2, X_R = X7."""
+    """The reconstructed Figure-1 tree (docs/papers/unknown_graph.md#unknown_graph-r-figure1,
+    docs/papers/unknown_graph.md#unknown_graph-a2-figure1): regime A, K = 2, X_R = X7."""
     if variant not in ("n9", "n8"):
         raise ConfigError(f"fig1.variant {variant!r}; use 'n9' or 'n8'")
     edges = [(u - 1, v - 1) for u, v in FIGURE1_EDGES if variant == "n9" or v != 9]
@@ -203,8 +211,9 @@ def lower_bound(theorem: int, n: int, K: int, j: int, k: int, Delta: float) -> I
 
     ``j`` is the paper's 1-based node index (X_j drives the reward), ``k`` in 1..K.
     Thm 4: values {0..K}, actions {1..K}, every variable is 0 whatever its parent, R ~ N(Delta 1[X_j = k], 1).
-    Thm 5: values {0..K+1}, actions {2..K+1}, chains copy 0 and 1 and send values >= 2 to 0 (SPEC A13),
-    the root is 0, R ~ N(Delta 1[X_j = k + 1], 1). Instance 0 has R ~ N(0, 1).
+    Thm 5: values {0..K+1}, actions {2..K+1}, chains copy 0 and 1 and send values >= 2 to 0
+    (docs/papers/unknown_graph.md#unknown_graph-a13-thm5), the root is 0, R ~ N(Delta 1[X_j = k + 1], 1). Instance 0 has
+    R ~ N(0, 1).
     """
     if theorem not in (4, 5):
         raise ConfigError(f"lower-bound theorem {theorem}; use 4 or 5")

@@ -1,8 +1,8 @@
 """Figures of the unknown_graph replication: Figure 1 (the paper's, redrawn from a run) and V1-V6
 (designed for this replication, not in the paper; their titles say so).
 
-Colours are fixed across figures (SPEC §3.3): CN-UCB, UCB, Oracle-UCB, CN-UCB under the printed
-Alg. 7/8. Regret curves are mean pseudo-regret over seeds with a 95 % confidence band.
+Colours are fixed across figures (docs/papers/unknown_graph.md#unknown_graph-r-validation): CN-UCB, UCB, Oracle-UCB,
+CN-UCB under the printed Alg. 7/8. Regret curves are mean pseudo-regret over seeds with a 95 % confidence band.
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
-"""What CN-UCB is given about an instance (SPEC §1 "Inputs", §2.5 oracle mode), and exact answers.
+"""What CN-UCB is given about an instance (docs/papers/unknown_graph.md#unknown_graph-inputs), and exact answers.
 
 ``instance_document`` writes an instance out as data: its graph and SCM
 (:meth:`Instance.to_document`), the exact mean reward of every arm, do(X = x) for every single node
 and value and do(), and the ``derived`` constants (B, Delta, eps, the discovery bound).
 
 ``discovery_inputs`` builds the free inputs from the true SCM: E(D) from the true DAG, the exact
-observational marginals, and Delta, eps either exact (``assumption_constants: exact``, SPEC §3.0)
-or given (the lower-bound families get the construction's Delta and a nominal eps). ``exact_answer``
-answers a discovery request with the exact laws instead of B samples: the noise-free tests of
-SPEC §4.2 items 6-7 and V6.
+observational marginals, and Delta, eps either exact (``assumption_constants: exact``,
+docs/papers/unknown_graph.md#unknown_graph-simulation) or given (the lower-bound families get the construction's Delta
+and a nominal eps). ``exact_answer`` answers a discovery request with the exact laws instead of B samples: the
+noise-free tests of docs/papers/unknown_graph.md#unknown_graph-ref-exact, docs/papers/unknown_graph.md#unknown_graph-v6.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def exact_answer(instance: Instance) -> Callable[[Request], Estimate]:
 
 
 def discovery_bound(instance: Instance, algorithm: str, B: int) -> float:
-    """The paper's bound on the rounds before stage 3 (SPEC §1 "Constants"), including stage 0's B.
+    """The paper's bound on the rounds before stage 3 (docs/papers/unknown_graph.md#unknown_graph-constants), including
+    stage 0's B.
 
     trees (Lemma 1): K B (2 + d) log2 n + B, d the skeleton's maximum degree;
     forests (Thm 2): 2 K B (d + C(D)) log2 n + B;
@@ -77,7 +78,8 @@ def discovery_bound(instance: Instance, algorithm: str, B: int) -> float:
 
 
 def derived(instance: Instance, delta: float = 0.1, c_B: float = 1.0, algorithm: str = "tree") -> dict[str, Any]:
-    """The SPEC §7 ``derived`` block of an instance document (exact, from the SCM)."""
+    """docs/papers/unknown_graph.md#unknown_graph-documents ``derived`` block of an instance document (exact, from the
+    SCM)."""
     eg = essential_graph(instance.dag)
     B = batch_size(instance.Delta_true, instance.eps_true, instance.n, instance.n_values, delta, c_B) \
         if instance.Delta_true > 0 and instance.eps_true > 0 else None

@@ -3,9 +3,10 @@
 Every variable takes values 0..domain-1 (the paper's [K], 0-based; the lower-bound families of
 Thm 4/5 have domain K+1 / K+2 and act only on ``action_values``). Each node has a conditional
 probability table whose rows are the parent configurations in mixed-radix order, first parent most
-significant. Exactly one node X_R drives the reward: R = f(X_R) + sigma * xi, xi ~ N(0, 1) (SPEC §1,
-§3.0). The arms are every single-node intervention do(X = x), x in ``action_values`` (node-major,
-arm ``node * len(action_values) + i``), plus the observational arm do() last: nK + 1 arms.
+significant. Exactly one node X_R drives the reward: R = f(X_R) + sigma * xi, xi ~ N(0, 1)
+(docs/papers/unknown_graph.md#unknown_graph-setting, docs/papers/unknown_graph.md#unknown_graph-simulation). The arms
+are every single-node intervention do(X = x), x in ``action_values`` (node-major, arm ``node * len(action_values) +
+i``), plus the observational arm do() last: nK + 1 arms.
 
 Exact queries: :meth:`Instance.marginal` eliminates the ancestral set of the target in the mutilated
 graph, in topological order, keeping a joint table over the "frontier" (variables that still have a
@@ -35,7 +36,8 @@ _TOL = 1e-9
 def batch_size(Delta: float, eps: float, n: int, K: int, delta: float, c_B: float = 1.0) -> int:
     """B = ceil(c_B * max{32/Delta^2 ln(8nK/delta), 2/eps^2 ln(8 n^2 K^2/delta)}) (Thm 1-3, Lemma 1).
 
-    The ceiling and the factor c_B (1 = the paper) are the SPEC's; logarithms are natural.
+    The ceiling and the factor c_B (1 = the paper) are our (docs/papers/unknown_graph.md#unknown_graph-ambiguities);
+    logarithms are natural.
     """
     if not 0.0 < delta < 1.0:
         raise ConfigError(f"delta must lie in (0, 1), got {delta}; the paper's guarantees hold with "
@@ -135,7 +137,7 @@ class Instance:
 
     @cached_property
     def reward_ancestors(self) -> tuple[int, ...]:
-        """An(X_R) including X_R itself (SPEC A9), sorted."""
+        """An(X_R) including X_R itself (docs/papers/unknown_graph.md#unknown_graph-a9-ancestor), sorted."""
         return tuple(sorted(nx.ancestors(self.dag, self.reward_node) | {self.reward_node}))
 
     # ---- arms -------------------------------------------------------------------------------
@@ -219,14 +221,16 @@ class Instance:
 
     @cached_property
     def observational_marginals(self) -> np.ndarray:
-        """P(Y = y) for every node Y, shape (n, domain): an input of the algorithms (SPEC §1)."""
+        """P(Y = y) for every node Y, shape (n, domain): an input of the algorithms
+        (docs/papers/unknown_graph.md#unknown_graph-setting)."""
         return np.array([self.marginal(v) for v in range(self.n)])
 
     @cached_property
     def reward_laws(self) -> np.ndarray:
         """P(X_R = k | a) for every arm a, shape (n_arms, domain).
 
-        Non-ancestors of X_R leave its law observational (SPEC §3.0), so they need no query.
+        Non-ancestors of X_R leave its law observational (docs/papers/unknown_graph.md#unknown_graph-simulation), so
+        they need no query.
         """
         obs = self.marginal(self.reward_node)
         laws = np.tile(obs, (self.n_arms, 1))
@@ -250,7 +254,8 @@ class Instance:
 
     @cached_property
     def Delta_true(self) -> float:
-        """min over X in An(X_R) of max_x |mu_do(X=x) - mu_obs| (SPEC §3.0, Assumption 3)."""
+        """min over X in An(X_R) of max_x |mu_do(X=x) - mu_obs| (docs/papers/unknown_graph.md#unknown_graph-simulation,
+        Assumption 3)."""
         means = self.arm_means
         return float(min(max(abs(means[self.arm(v, x)] - self.mu_obs) for x in self.action_values)
                          for v in self.reward_ancestors))
@@ -268,7 +273,7 @@ class Instance:
 
     # ---- documents --------------------------------------------------------------------------
     def to_document(self) -> dict[str, Any]:
-        """The instance as JSON-ready data (SPEC §7 "Instance JSON", core fields)."""
+        """The instance as JSON-ready data (docs/papers/unknown_graph.md#unknown_graph-documents, core fields)."""
         return {
             "instance_id": self.instance_id,
             "family": self.family,

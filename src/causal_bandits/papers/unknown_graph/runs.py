@@ -36,7 +36,8 @@ CN_ALGORITHM = {"tree": "tree", "forest": "forest", "path_power": "general"}
 
 
 def instance(cell: str, spec: Mapping[str, Any], seed: int) -> Instance:
-    """The seed's instance of a cell (SPEC §3.0 generators), from its own keyed stream."""
+    """The seed's instance of a cell (docs/papers/unknown_graph.md#unknown_graph-families), from its own keyed
+    stream."""
     rng = generator(PAPER, cell, int(seed), "instance")
     name = f"{cell}-s{int(seed):02d}"
     if spec["family"] == "tree":

@@ -1,5 +1,5 @@
 """Tables of the unknown_graph replication. The paper has none: every table here is designed for this
-replication (SPEC §3.3) and says so in its title.
+replication (docs/papers/unknown_graph.md#unknown_graph-r-validation) and says so in its title.
 
 * ``figure1_trace``: the constants and steps of the run behind Figure 1;
 * ``final_regret``: R_T per V1-V4 cell and algorithm (mean, 95 % CI), with CN-UCB's discovery;

@@ -1,11 +1,12 @@
 """Figure 1 of Lu, Meisami & Tewari (2021) from an actual run: CN-UCB's stages 0-2 on the reconstructed
-tree (SPEC §3.1), sampled with the paper's B, traced step by step.
+tree (docs/papers/unknown_graph.md#unknown_graph-r-figure1), sampled with the paper's B, traced step by step.
 
 :func:`figure1_trace` runs discovery on the Figure-1 instance (one seed, blocks of B rounds, the
 environment stream of experiment "fig1") and returns the trace as JSON-ready data: the constants
 (B, Delta, eps, delta), every step (stage, central node, nodes intervened on, which moved the
-reward, edges oriented, candidates left) and the rounds per stage and in total (SPEC §7
-``fig1_trace.json``). :func:`panels` turns the trace into the ten panels the figure draws.
+reward, edges oriented, candidates left) and the rounds per stage and in total
+(docs/papers/unknown_graph.md#unknown_graph-documents ``fig1_trace.json``). :func:`panels` turns the trace into the ten
+panels the figure draws.
 """
 
 from __future__ import annotations
