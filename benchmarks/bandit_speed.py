@@ -99,8 +99,13 @@ class PosteriorSnapshots:
 
 
 def run_ours(policy, means: np.ndarray, seeds: int, horizon: int) -> np.ndarray:
-    run = simulate(policy, BernoulliArms(means), Streams(PAPER, EXPERIMENT, np.arange(seeds)), horizon,
-                   [RegretTrace(linear_grid(horizon, 2))])
+    run = simulate(
+        policy,
+        BernoulliArms(means),
+        Streams(PAPER, EXPERIMENT, np.arange(seeds)),
+        horizon,
+        [RegretTrace(linear_grid(horizon, 2))],
+    )
     return run.summary["final_regret"]
 
 
@@ -267,10 +272,12 @@ def print_table(rows: list[dict]) -> None:
         numpy_cols = (
             f" {r['numpy_beta_ns']:>9.1f} {r['sampler_ns']:>11.1f} {r['ours_over_numpy']:>10.2f}x"
             f" {r['numpy_limit_speedup']:>6.1f}x"
-            if "numpy_beta_ns" in r else f" {'':>9} {'':>11} {'':>11} {'':>7}"
+            if "numpy_beta_ns" in r
+            else f" {'':>9} {'':>11} {'':>11} {'':>7}"
         )
-        mark = "" if all(r["met"].values()) else "  NOT MET: " + ", ".join(
-            key for key, ok in r["met"].items() if not ok)
+        mark = (
+            "" if all(r["met"].values()) else "  NOT MET: " + ", ".join(key for key, ok in r["met"].items() if not ok)
+        )
         print(
             f"{r['algorithm']:<6}{r['K']:>5} {r['baseline_us']:>12.1f} {r['ours_us']:>9.3f}"
             f" {r['ours_ns_per_arm']:>7.1f} {r['speedup']:>8.1f}x {r['speedup_target']:>6.0f}x"
@@ -314,8 +321,11 @@ def main(argv=None) -> dict:
     result = {
         "rows": rounded(rows),
         "peak_rss_mb": round(memory, 1),
-        "targets": {"speedup": "TS >= 30x (K <= 16), >= 20x (K >= 81); kl-UCB >= 100x",
-                    "ours_over_numpy": NUMPY_RATIO_TARGET, "peak_rss_mb": MEMORY_TARGET_MB},
+        "targets": {
+            "speedup": "TS >= 30x (K <= 16), >= 20x (K >= 81); kl-UCB >= 100x",
+            "ours_over_numpy": NUMPY_RATIO_TARGET,
+            "peak_rss_mb": MEMORY_TARGET_MB,
+        },
         "all_met": all(all(r["met"].values()) for r in rows) and memory <= MEMORY_TARGET_MB,
         "config": vars(args),
     }

@@ -34,10 +34,14 @@ from causal_bandits.papers.cpe.environment import CPEEnvironment
 
 TARGET = 20.0
 CASES = {
-    "CCPE-General E3 rho=0.8": (lambda: families.confounded(0.8),
-                                lambda inst: CCPEGeneral(inst.policy_arms(), inst.policy_sequences())),
-    "CCPE-General E1 n=16": (lambda: families.parallel(16),
-                             lambda inst: CCPEGeneral(inst.policy_arms(), inst.policy_sequences())),
+    "CCPE-General E3 rho=0.8": (
+        lambda: families.confounded(0.8),
+        lambda inst: CCPEGeneral(inst.policy_arms(), inst.policy_sequences()),
+    ),
+    "CCPE-General E1 n=16": (
+        lambda: families.parallel(16),
+        lambda inst: CCPEGeneral(inst.policy_arms(), inst.policy_sequences()),
+    ),
     "LUCB E1 n=16": (lambda: families.parallel(16), lambda inst: LUCB()),
 }
 
@@ -55,8 +59,10 @@ def main() -> None:
     parser.add_argument("--loop-seeds", type=int, default=3, help="seeds timed in the per-seed loop")
     args = parser.parse_args()
     results = {}
-    print(f"python {platform.python_version()}, numpy {np.__version__}; {args.seeds} seeds x {args.rounds} rounds "
-          f"vectorised, {args.loop_seeds} seeds in the per-seed loop")
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}; {args.seeds} seeds x {args.rounds} rounds "
+        f"vectorised, {args.loop_seeds} seeds in the per-seed loop"
+    )
     for name, (make_instance, make_policy) in CASES.items():
         instance = make_instance()
         env = CPEEnvironment(instance)
@@ -70,13 +76,29 @@ def main() -> None:
         same = loop_rec == vec_rec[: args.loop_seeds].tolist()
         vec_speed = args.seeds * args.rounds / vec_time
         loop_speed = args.loop_seeds * args.rounds / loop_time
-        results[name] = {"vectorised_seed_rounds_per_s": round(vec_speed), "loop_seed_rounds_per_s": round(loop_speed),
-                         "speedup": round(vec_speed / loop_speed, 1), "identical": bool(same)}
-        print(f"{name:26s} vectorised {vec_speed:10.0f} seed-rounds/s   per-seed loop {loop_speed:8.0f} "
-              f"seed-rounds/s   speed-up {vec_speed / loop_speed:6.1f}x   identical results: {same}")
+        results[name] = {
+            "vectorised_seed_rounds_per_s": round(vec_speed),
+            "loop_seed_rounds_per_s": round(loop_speed),
+            "speedup": round(vec_speed / loop_speed, 1),
+            "identical": bool(same),
+        }
+        print(
+            f"{name:26s} vectorised {vec_speed:10.0f} seed-rounds/s   per-seed loop {loop_speed:8.0f} "
+            f"seed-rounds/s   speed-up {vec_speed / loop_speed:6.1f}x   identical results: {same}"
+        )
     met = all(r["speedup"] >= TARGET and r["identical"] for r in results.values())
-    print(json.dumps({"benchmark": "cpe_speed", "seeds": args.seeds, "rounds": args.rounds, "target_speedup": TARGET,
-                      "met": met, "results": results}))
+    print(
+        json.dumps(
+            {
+                "benchmark": "cpe_speed",
+                "seeds": args.seeds,
+                "rounds": args.rounds,
+                "target_speedup": TARGET,
+                "met": met,
+                "results": results,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

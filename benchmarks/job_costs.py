@@ -39,8 +39,13 @@ def startup(workdir: Path) -> dict[str, dict[str, float]]:
     out = {}
     for key, values in sorted(found.items()):
         wall, cpu = zip(*values)
-        out[key] = {"jobs": len(values), "wall_median": statistics.median(wall), "wall_max": max(wall),
-                    "cpu_median": statistics.median(cpu), "cpu_max": max(cpu)}
+        out[key] = {
+            "jobs": len(values),
+            "wall_median": statistics.median(wall),
+            "wall_max": max(wall),
+            "cpu_median": statistics.median(cpu),
+            "cpu_max": max(cpu),
+        }
     return out
 
 
@@ -72,8 +77,10 @@ def main() -> None:
     print("start-up of run jobs (process start to first round), seconds")
     print(f"{'paper/algorithm':<28}{'jobs':>6}{'CPU med':>9}{'CPU max':>9}{'wall med':>10}{'wall max':>10}")
     for key, r in result["startup"].items():
-        print(f"{key:<28}{r['jobs']:>6}{r['cpu_median']:>9.2f}{r['cpu_max']:>9.2f}{r['wall_median']:>10.2f}"
-              f"{r['wall_max']:>10.2f}")
+        print(
+            f"{key:<28}{r['jobs']:>6}{r['cpu_median']:>9.2f}{r['cpu_max']:>9.2f}{r['wall_median']:>10.2f}"
+            f"{r['wall_max']:>10.2f}"
+        )
     print("\nSnakemake benchmark files, summed per paper")
     print(f"{'paper':<16}{'jobs':>6}{'CPU s':>10}{'CPU h':>8}{'wall s':>10}")
     for paper, r in result["cpu"].items():

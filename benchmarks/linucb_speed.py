@@ -35,8 +35,8 @@ import numpy as np
 from causal_bandits.bandits.engine import Streams, linear_grid, simulate
 from causal_bandits.bandits.environments import ContextualBernoulli
 from causal_bandits.bandits.linucb import LinUCB
-from causal_bandits.papers.bounds.features import feature_map
 from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.papers.bounds.features import feature_map
 
 TARGET_SPEEDUP = 30
 U1 = np.array([0, 0, 1, 1])
@@ -44,16 +44,20 @@ X1, X2 = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])
 MU = 0.1 + (0.925 + 0.25 * X1[None, :] + U1[:, None] + X2[None, :]) / 6
 P_CONTEXT = np.array([0.24, 0.36, 0.16, 0.24])
 #: Exact population upper bounds U(a, c) of docs/papers/bounds.md#bounds-bce (u2 is irrelevant).
-UPPER = np.array([[191 / 510, 46 / 85, 148 / 405, 431 / 810],
-                  [46 / 85, 361 / 510, 431 / 810, 283 / 405]])[U1]
+UPPER = np.array([[191 / 510, 46 / 85, 148 / 405, 431 / 810], [46 / 85, 361 / 510, 431 / 810, 283 / 405]])[U1]
 
 
 def run_vectorised(seeds: int, horizon: int, alpha: float) -> tuple[float, np.ndarray]:
     """Seconds and final pseudo-regrets of the library on ``seeds`` seeds."""
     env = ContextualBernoulli(P_CONTEXT, MU)
     start = time.perf_counter()
-    run = simulate(LinUCB(feature_map("paper4", 2, 2), alpha=alpha, upper=UPPER), env,
-                   Streams("benchmark", "linucb_speed", np.arange(seeds)), horizon, [RegretTrace(linear_grid(horizon, 200))])
+    run = simulate(
+        LinUCB(feature_map("paper4", 2, 2), alpha=alpha, upper=UPPER),
+        env,
+        Streams("benchmark", "linucb_speed", np.arange(seeds)),
+        horizon,
+        [RegretTrace(linear_grid(horizon, 200))],
+    )
     return time.perf_counter() - start, run.summary["final_regret"]
 
 
@@ -107,28 +111,46 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
 
-    seconds, finals = min((run_vectorised(args.seeds, args.horizon, args.alpha) for _ in range(args.repeat)),
-                          key=lambda r: r[0])
+    seconds, finals = min(
+        (run_vectorised(args.seeds, args.horizon, args.alpha) for _ in range(args.repeat)), key=lambda r: r[0]
+    )
     vec_rate = args.seeds * args.horizon / seconds
-    print(f"vectorised LinUCB-PCB: {args.seeds} seeds x {args.horizon} rounds in {seconds:.2f} s "
-          f"({vec_rate:,.0f} seed-rounds/s), mean final regret {finals.mean():.1f}")
+    print(
+        f"vectorised LinUCB-PCB: {args.seeds} seeds x {args.horizon} rounds in {seconds:.2f} s "
+        f"({vec_rate:,.0f} seed-rounds/s), mean final regret {finals.mean():.1f}"
+    )
 
     rates = {}
     for name, as_written in (("same arithmetic", False), ("as written", True)):
         rates[name], regret = time_loop(args, as_written)
-        print(f"per-seed loop ({name}): {rates[name]:,.0f} seed-rounds/s on {args.loop_seeds} seeds, "
-              f"mean final regret {regret:.1f}; speed-up {vec_rate / rates[name]:.1f}x")
+        print(
+            f"per-seed loop ({name}): {rates[name]:,.0f} seed-rounds/s on {args.loop_seeds} seeds, "
+            f"mean final regret {regret:.1f}; speed-up {vec_rate / rates[name]:.1f}x"
+        )
     speedup = vec_rate / rates["same arithmetic"]
-    print(f"speed-up over the same-arithmetic loop {speedup:.1f}x (target >= {TARGET_SPEEDUP}x); that loop would "
-          f"take {args.seeds * args.horizon / rates['same arithmetic']:.0f} s for all seeds")
-    print(json.dumps({
-        "algorithm": "LinUCB-PCB", "seeds": args.seeds, "horizon": args.horizon, "loop_seeds": args.loop_seeds,
-        "repeat": args.repeat, "vectorised_seconds": round(seconds, 3), "vectorised_seed_rounds_per_s": round(vec_rate),
-        "loop_seed_rounds_per_s": round(rates["same arithmetic"]), "speedup": round(speedup, 1),
-        "loop_as_written_seed_rounds_per_s": round(rates["as written"]),
-        "speedup_vs_as_written": round(vec_rate / rates["as written"], 1),
-        "target_met": speedup >= TARGET_SPEEDUP, "python": platform.python_version(),
-    }))
+    print(
+        f"speed-up over the same-arithmetic loop {speedup:.1f}x (target >= {TARGET_SPEEDUP}x); that loop would "
+        f"take {args.seeds * args.horizon / rates['same arithmetic']:.0f} s for all seeds"
+    )
+    print(
+        json.dumps(
+            {
+                "algorithm": "LinUCB-PCB",
+                "seeds": args.seeds,
+                "horizon": args.horizon,
+                "loop_seeds": args.loop_seeds,
+                "repeat": args.repeat,
+                "vectorised_seconds": round(seconds, 3),
+                "vectorised_seed_rounds_per_s": round(vec_rate),
+                "loop_seed_rounds_per_s": round(rates["same arithmetic"]),
+                "speedup": round(speedup, 1),
+                "loop_as_written_seed_rounds_per_s": round(rates["as written"]),
+                "speedup_vs_as_written": round(vec_rate / rates["as written"], 1),
+                "target_met": speedup >= TARGET_SPEEDUP,
+                "python": platform.python_version(),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

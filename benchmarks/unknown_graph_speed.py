@@ -160,13 +160,20 @@ def speedup(args):
         loop_secs = time.process_time() - start
         vec_rate = args.seeds * args.horizon / secs
         loop_rate = len(loop_insts) * args.horizon / loop_secs
-        out[name] = {"vectorised_seed_rounds_per_s": round(vec_rate), "loop_seed_rounds_per_s": round(loop_rate),
-                     "speedup": round(vec_rate / loop_rate, 1), "vectorised_s": round(secs, 2),
-                     "loop_s": round(loop_secs, 2), "mean_final_regret": round(float(final.mean()), 1),
-                     "loop_mean_final_regret": round(float(np.mean(loop_final)), 1)}
-        print(f"{name:7s} vectorised {vec_rate:12,.0f} seed-rounds/s ({args.seeds} seeds, {secs:.1f} s)   "
-              f"loop {loop_rate:10,.0f} seed-rounds/s ({len(loop_insts)} seeds, {loop_secs:.1f} s)   "
-              f"speed-up {vec_rate / loop_rate:6.1f}x   mean R_T {final.mean():.0f} (loop {np.mean(loop_final):.0f})")
+        out[name] = {
+            "vectorised_seed_rounds_per_s": round(vec_rate),
+            "loop_seed_rounds_per_s": round(loop_rate),
+            "speedup": round(vec_rate / loop_rate, 1),
+            "vectorised_s": round(secs, 2),
+            "loop_s": round(loop_secs, 2),
+            "mean_final_regret": round(float(final.mean()), 1),
+            "loop_mean_final_regret": round(float(np.mean(loop_final)), 1),
+        }
+        print(
+            f"{name:7s} vectorised {vec_rate:12,.0f} seed-rounds/s ({args.seeds} seeds, {secs:.1f} s)   "
+            f"loop {loop_rate:10,.0f} seed-rounds/s ({len(loop_insts)} seeds, {loop_secs:.1f} s)   "
+            f"speed-up {vec_rate / loop_rate:6.1f}x   mean R_T {final.mean():.0f} (loop {np.mean(loop_final):.0f})"
+        )
     return out
 
 
@@ -205,8 +212,14 @@ def phase_times(policy, insts, seeds, rounds):
     measured in one pass: CN-UCB's blocks until every seed has left discovery, then ``rounds`` single
     rounds, each with the regret recorder's bookkeeping (a policy without discovery has 0, 0)."""
     clock, horizon = PhaseClock(rounds), 10**9
-    simulate(policy, SCMEnvironment(insts), Streams(PAPER, EXPERIMENT, np.asarray(seeds)), horizon,
-             [RegretTrace(np.array([horizon])), clock], until=lambda: clock.finished)
+    simulate(
+        policy,
+        SCMEnvironment(insts),
+        Streams(PAPER, EXPERIMENT, np.asarray(seeds)),
+        horizon,
+        [RegretTrace(np.array([horizon])), clock],
+        until=lambda: clock.finished,
+    )
     discovery, discovery_rounds = clock.discovery
     return discovery, discovery_rounds, (clock.ended - clock.timed) / rounds
 
@@ -233,25 +246,45 @@ def estimate(args):
         per = {"CN-UCB": disc_s + max(T - disc_r, 0) * cn, "UCB": T * ucb, "Oracle": T * oracle}
         secs = n_jobs_per_alg * sum(per[a] for a in algs)
         total += secs
-        rows.append({"cell": label, "jobs": n_jobs_per_alg * len(algs), "discovery_rounds": disc_r,
-                     "discovery_s": round(disc_s, 2), "us_per_round": {"CN-UCB": round(cn * 1e6, 1),
-                     "UCB": round(ucb * 1e6, 1), "Oracle": round(oracle * 1e6, 1)}, "cpu_s": round(secs, 1)})
-        print(f"  {label:28s} disc {disc_r:8,d} rounds {disc_s:6.2f} s | us/round CN {cn * 1e6:6.1f} "
-              f"UCB {ucb * 1e6:7.1f} Oracle {oracle * 1e6:6.1f} | {secs / 60:7.1f} CPU-min")
+        rows.append(
+            {
+                "cell": label,
+                "jobs": n_jobs_per_alg * len(algs),
+                "discovery_rounds": disc_r,
+                "discovery_s": round(disc_s, 2),
+                "us_per_round": {
+                    "CN-UCB": round(cn * 1e6, 1),
+                    "UCB": round(ucb * 1e6, 1),
+                    "Oracle": round(oracle * 1e6, 1),
+                },
+                "cpu_s": round(secs, 1),
+            }
+        )
+        print(
+            f"  {label:28s} disc {disc_r:8,d} rounds {disc_s:6.2f} s | us/round CN {cn * 1e6:6.1f} "
+            f"UCB {ucb * 1e6:7.1f} Oracle {oracle * 1e6:6.1f} | {secs / 60:7.1f} CPU-min"
+        )
 
     heights = (3, 5) if args.quick else tuple(range(3, 10))
     for regime in ("A", "B"):
         for h in heights:
-            add(f"V1/V2 tree({h}) {regime}", 1, T,
-                job_costs(lambda rng, h=h, r=regime: F.tree(h, rng=rng, regime=r), seeds, rounds))
-    for C in ((1, 2) if args.quick else (1, 2, 4, 8)):
-        add(f"V3 forest({C}, 4) B", 1, T,
-            job_costs(lambda rng, C=C: F.forest(C, 4, rng=rng), seeds, rounds, "forest"))
-    for n in ((32,) if args.quick else (32, 64, 128)):
+            add(
+                f"V1/V2 tree({h}) {regime}",
+                1,
+                T,
+                job_costs(lambda rng, h=h, r=regime: F.tree(h, rng=rng, regime=r), seeds, rounds),
+            )
+    for C in (1, 2) if args.quick else (1, 2, 4, 8):
+        add(f"V3 forest({C}, 4) B", 1, T, job_costs(lambda rng, C=C: F.forest(C, 4, rng=rng), seeds, rounds, "forest"))
+    for n in (32,) if args.quick else (32, 64, 128):
         for k in (1, 2, 3):
-            add(f"V4 path_power({n}, {k}) B", 1, T,
+            add(
+                f"V4 path_power({n}, {k}) B",
+                1,
+                T,
                 job_costs(lambda rng, n=n, k=k: F.path_power(n, k, rng=rng), seeds, rounds, "general"),
-                algs=("CN-UCB", "CN-UCB", "UCB", "Oracle"))  # corrected and literal CN-UCB
+                algs=("CN-UCB", "CN-UCB", "UCB", "Oracle"),
+            )  # corrected and literal CN-UCB
     # V5: 2 families x (nK + 1) instances, 10 seeds each, T = 1e5; B > T so CN-UCB plays do() only
     n, K, T5 = 10, 2, 10**5
     Delta = F.lower_bound_gap(n, K, T5)
@@ -261,12 +294,14 @@ def estimate(args):
     cn5 = 0.0  # B > T: CN-UCB's whole horizon is one do() block (measured as negligible)
     v5 = 2 * (n * K + 1) * T5 * (ucb5 * 2 + cn5)  # UCB, Oracle (upper bound: UCB's cost), CN-UCB
     total += v5
-    print(f"  {'V5 lower bounds':28s} 84 jobs x T = 1e5: us/round UCB {ucb5 * 1e6:.1f}, CN-UCB (blocks) {cn5 * 1e6:.1f}"
-          f" | {v5 / 60:7.1f} CPU-min")
+    print(
+        f"  {'V5 lower bounds':28s} 84 jobs x T = 1e5: us/round UCB {ucb5 * 1e6:.1f}, CN-UCB (blocks) {cn5 * 1e6:.1f}"
+        f" | {v5 / 60:7.1f} CPU-min"
+    )
     # V6: discovery only, 200 seeds: regimes A/B x h in {3,5,7,9} x delta in {.01,.1} x c_B in {1,.3,.1,.03}
     v6 = 0.0
     for regime in ("A", "B"):
-        for h in ((3,) if args.quick else (3, 5, 7, 9)):
+        for h in (3,) if args.quick else (3, 5, 7, 9):
             insts = instances(lambda rng, h=h, r=regime: F.tree(h, rng=rng, regime=r), np.arange(200))
             inputs = [discovery_inputs(i) for i in insts]
             v6 += 8 * phase_times(CNUCB(inputs), insts, np.arange(200), 1)[0]
@@ -292,11 +327,15 @@ def main() -> None:
     speed = speedup(args)
     report = {"speed": speed, "targets": {"speedup": TARGET_SPEEDUP, "cpu_hours": TARGET_CPU_HOURS}}
     if not args.no_estimate:
-        print("CPU estimate of our full design (docs/papers/unknown_graph.md#unknown_graph-r-validation) (20 seeds per "
-              "job, T = 1e6; V5 T = 1e5; V6 discovery only):")
+        print(
+            "CPU estimate of our full design (docs/papers/unknown_graph.md#unknown_graph-r-validation) (20 seeds per "
+            "job, T = 1e6; V5 T = 1e5; V6 discovery only):"
+        )
         rows, total = estimate(args)
-        print(f"  total {total / 3600:.2f} CPU-hours (target <= {TARGET_CPU_HOURS})"
-              + ("   [--quick: partial grid]" if args.quick else ""))
+        print(
+            f"  total {total / 3600:.2f} CPU-hours (target <= {TARGET_CPU_HOURS})"
+            + ("   [--quick: partial grid]" if args.quick else "")
+        )
         report.update(cells=rows, cpu_hours=round(total / 3600, 2))
     report["load_average"] = round(os.getloadavg()[0], 1)
     print(json.dumps(report))

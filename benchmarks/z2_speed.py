@@ -41,19 +41,27 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: what Snakema
 import numpy as np
 
 from causal_bandits.bandits.engine import Streams, simulate
+from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.z2_klucb import Z2KLUCB
 from causal_bandits.bandits.z2_thompson import Z2ThompsonSampling
 from causal_bandits.causal.estimators import pomis_plus_estimators
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
-from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 PANELS = {
     "fig5a": ("frontdoor", ("Z",), {"U_X": 0.16, "U_Y": 0.32, "U_Z": 0.21, "U_XY": 0.48}, {"X": 1, "Y": 0, "Z": 0}),
-    "fig5b": ("fig2a", ("A",), {"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},
-              {"A": 0, "B": 1, "C": 0, "Y": 0}),
-    "fig5c": ("fig5d", ("A", "C"), {"U_A": 0.08, "U_B": 0.13, "U_C": 0.05, "U_D": 0.08, "U_E": 0.41, "U_Y": 0.13,
-                                    "U_AB": 0.44, "U_AD": 0.31}, {"A": 1, "B": 1, "C": 0, "D": 1, "E": 1, "Y": 0}),
+    "fig5b": (
+        "fig2a",
+        ("A",),
+        {"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},
+        {"A": 0, "B": 1, "C": 0, "Y": 0},
+    ),
+    "fig5c": (
+        "fig5d",
+        ("A", "C"),
+        {"U_A": 0.08, "U_B": 0.13, "U_C": 0.05, "U_D": 0.08, "U_E": 0.41, "U_Y": 0.13, "U_AB": 0.44, "U_AD": 0.31},
+        {"A": 1, "B": 1, "C": 0, "D": 1, "E": 1, "Y": 0},
+    ),
 }
 SOLVERS = {"TS": Z2ThompsonSampling, "KLUCB": Z2KLUCB}
 PAPER_T, PAPER_SEEDS, GROWTH = 10_000, 1_000, 0.05
@@ -62,9 +70,12 @@ DEFAULTS = {"seeds": 100, "horizon": 1000, "bootstrap": 500, "refresh": "adaptiv
 #: marginals summed from every replicate table, every needed table resampled at every refresh), on
 #: the same machine: (seed-rounds per CPU second, projected CPU-hours of the paper's setting).
 BEFORE = {
-    ("fig5a", "TS"): (9545, 0.07), ("fig5a", "KLUCB"): (9246, 0.07),
-    ("fig5b", "TS"): (2614, 0.27), ("fig5b", "KLUCB"): (2290, 0.29),
-    ("fig5c", "TS"): (627, 1.38), ("fig5c", "KLUCB"): (663, 1.41),
+    ("fig5a", "TS"): (9545, 0.07),
+    ("fig5a", "KLUCB"): (9246, 0.07),
+    ("fig5b", "TS"): (2614, 0.27),
+    ("fig5b", "KLUCB"): (2290, 0.29),
+    ("fig5c", "TS"): (627, 1.38),
+    ("fig5c", "KLUCB"): (663, 1.41),
 }
 
 
@@ -95,14 +106,20 @@ def extra_refreshes(refresh: str, horizon: int, arms_active: float) -> float:
     return arms_active * math.log(PAPER_T / horizon) / math.log(1 + GROWTH)
 
 
-def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int, refresh: str,
-            project_seeds: int = PAPER_SEEDS) -> dict:
+def measure(
+    panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int, refresh: str, project_seeds: int = PAPER_SEEDS
+) -> dict:
     graph, N, q, c = PANELS[panel]
     G = GRAPHS[graph]
     est = pomis_plus_estimators(G, "Y", N)
     scm = XorBernoulliSCM(G, q, c)
-    env = InterventionArms(scm, "Y", tuple(est.layout.arm_values(a) for a in range(len(est.layout.arms))),
-                           np.zeros(len(est.layout.arms)), observe=True)  # means unused: no regret recorder
+    env = InterventionArms(
+        scm,
+        "Y",
+        tuple(est.layout.arm_values(a) for a in range(len(est.layout.arms))),
+        np.zeros(len(est.layout.arms)),
+        observe=True,
+    )  # means unused: no regret recorder
     policy = SOLVERS[algorithm](est, G.nodes, bootstrap=bootstrap, refresh=refresh)
     half = RefreshesAt(horizon // 2)
     start = time.process_time()
@@ -117,12 +134,22 @@ def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int
     refreshes = z2.refreshes / seeds + extra_refreshes(refresh, horizon, arms_active)
     seconds_per_seed = PAPER_T * per_round + refreshes * per_refresh
     return {
-        "panel": panel, "algorithm": algorithm, "seeds": seeds, "horizon": horizon, "bootstrap": bootstrap,
-        "refresh": refresh, "seconds": total, "seed_rounds_per_s": seeds * horizon / total,
-        "bootstrap_share": boot / total, "refreshes_per_seed": z2.refreshes / seeds,
-        "seconds_per_refresh_per_seed": per_refresh, "seconds_per_round_per_seed": per_round,
-        "arms_with_active_estimators": arms_active, "late_refreshes_per_seed_round": late_rate,
-        "projected_refreshes_per_seed_at_paper_T": refreshes, "projected_seeds": project_seeds,
+        "panel": panel,
+        "algorithm": algorithm,
+        "seeds": seeds,
+        "horizon": horizon,
+        "bootstrap": bootstrap,
+        "refresh": refresh,
+        "seconds": total,
+        "seed_rounds_per_s": seeds * horizon / total,
+        "bootstrap_share": boot / total,
+        "refreshes_per_seed": z2.refreshes / seeds,
+        "seconds_per_refresh_per_seed": per_refresh,
+        "seconds_per_round_per_seed": per_round,
+        "arms_with_active_estimators": arms_active,
+        "late_refreshes_per_seed_round": late_rate,
+        "projected_refreshes_per_seed_at_paper_T": refreshes,
+        "projected_seeds": project_seeds,
         "projected_cpu_hours_paper_setting": seconds_per_seed * project_seeds / 3600,
     }
 
@@ -135,30 +162,49 @@ def main() -> None:
     ap.add_argument("--refresh", default=DEFAULTS["refresh"], choices=["adaptive", "every_round"])
     ap.add_argument("--panels", nargs="+", default=list(PANELS), choices=list(PANELS))
     ap.add_argument("--algorithms", nargs="+", default=list(SOLVERS), choices=list(SOLVERS))
-    ap.add_argument("--project-seeds", type=int, default=DEFAULTS["project_seeds"],
-                    help="seeds of the projected run (1,000: the paper's; 50: the every_round spot check)")
+    ap.add_argument(
+        "--project-seeds",
+        type=int,
+        default=DEFAULTS["project_seeds"],
+        help="seeds of the projected run (1,000: the paper's; 50: the every_round spot check)",
+    )
     args = ap.parse_args()
     comparable = all(getattr(args, k) == v for k, v in DEFAULTS.items())
     rows = []
-    print(f"{'panel':6} {'solver':6} {'seed-rounds/s':>13} {'boot share':>10} {'refr/seed':>9} "
-          f"{'ms/refresh':>10} {'proj CPU-h':>10} {'before: s-r/s':>13} {'proj CPU-h':>10}")
+    print(
+        f"{'panel':6} {'solver':6} {'seed-rounds/s':>13} {'boot share':>10} {'refr/seed':>9} "
+        f"{'ms/refresh':>10} {'proj CPU-h':>10} {'before: s-r/s':>13} {'proj CPU-h':>10}"
+    )
     for panel in args.panels:
         for algorithm in args.algorithms:
             r = measure(panel, algorithm, args.seeds, args.horizon, args.bootstrap, args.refresh, args.project_seeds)
             before = BEFORE[(panel, algorithm)] if comparable else None
-            r["before"] = {"seed_rounds_per_s": before[0], "projected_cpu_hours_paper_setting": before[1]} if before else None
+            r["before"] = (
+                {"seed_rounds_per_s": before[0], "projected_cpu_hours_paper_setting": before[1]} if before else None
+            )
             rows.append(r)
-            print(f"{panel:6} {algorithm:6} {r['seed_rounds_per_s']:13.0f} {r['bootstrap_share']:10.2f} "
-                  f"{r['refreshes_per_seed']:9.1f} {1000 * r['seconds_per_refresh_per_seed']:10.1f} "
-                  f"{r['projected_cpu_hours_paper_setting']:10.2f} "
-                  + (f"{before[0]:13.0f} {before[1]:10.2f}" if before else f"{'–':>13} {'–':>10}"))
+            print(
+                f"{panel:6} {algorithm:6} {r['seed_rounds_per_s']:13.0f} {r['bootstrap_share']:10.2f} "
+                f"{r['refreshes_per_seed']:9.1f} {1000 * r['seconds_per_refresh_per_seed']:10.1f} "
+                f"{r['projected_cpu_hours_paper_setting']:10.2f} "
+                + (f"{before[0]:13.0f} {before[1]:10.2f}" if before else f"{'–':>13} {'–':>10}")
+            )
     total = sum(r["projected_cpu_hours_paper_setting"] for r in rows)
     before_total = sum(r["before"]["projected_cpu_hours_paper_setting"] for r in rows) if comparable else None
-    print(f"projected POMIS+ CPU-hours at the paper's setting (T = {PAPER_T:,}, {args.project_seeds:,} seeds, "
-          f"B = {args.bootstrap}, {args.refresh}), these panels and solvers: {total:.2f}"
-          + (f" (before the speed work: {before_total:.2f})" if comparable else ""))
-    print(json.dumps({"runs": rows, "projected_pomis_plus_cpu_hours": total,
-                      "before_projected_pomis_plus_cpu_hours": before_total}))
+    print(
+        f"projected POMIS+ CPU-hours at the paper's setting (T = {PAPER_T:,}, {args.project_seeds:,} seeds, "
+        f"B = {args.bootstrap}, {args.refresh}), these panels and solvers: {total:.2f}"
+        + (f" (before the speed work: {before_total:.2f})" if comparable else "")
+    )
+    print(
+        json.dumps(
+            {
+                "runs": rows,
+                "projected_pomis_plus_cpu_hours": total,
+                "before_projected_pomis_plus_cpu_hours": before_total,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -15,8 +15,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: Raw data shipped beside the repository for tests and CI (never committed to it).
 SHARED_RAW = ROOT.parent / "shared" / "data" / "raw"
-_SKIP = shutil.ignore_patterns(".git", ".venv", "results", "figures", "logs", ".snakemake", "__pycache__",
-                               ".pytest_cache", ".hypothesis", "*.egg-info", "out")
+_SKIP = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "results",
+    "figures",
+    "logs",
+    ".snakemake",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    "*.egg-info",
+    "out",
+)
 
 
 def copy_workflow(dest: Path) -> Path:
@@ -33,22 +44,29 @@ def _snakemake_command(workdir: Path, args: tuple[str, ...], local_profile: bool
     changes no output, but its 10-s re-plan timer would make every Snakemake call of the suite end
     up to 10 s late."""
     off = () if local_profile or "--workflow-profile" in args else ("--workflow-profile", "none")
-    return {"args": [sys.executable, "-m", "snakemake", "--directory", str(workdir), *off, *args],
-            "cwd": workdir, "env": {**os.environ, "PYTHONPATH": str(workdir / "src")}}
+    return {
+        "args": [sys.executable, "-m", "snakemake", "--directory", str(workdir), *off, *args],
+        "cwd": workdir,
+        "env": {**os.environ, "PYTHONPATH": str(workdir / "src")},
+    }
 
 
-def snakemake(workdir: Path, *args: str, timeout: int = 1800, local_profile: bool = False) -> subprocess.CompletedProcess:
+def snakemake(
+    workdir: Path, *args: str, timeout: int = 1800, local_profile: bool = False
+) -> subprocess.CompletedProcess:
     """Run Snakemake in ``workdir`` to the end (with the local profile if ``local_profile``)."""
-    return subprocess.run(**_snakemake_command(workdir, args, local_profile), capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        **_snakemake_command(workdir, args, local_profile), capture_output=True, text=True, timeout=timeout
+    )
 
 
 def start_snakemake(workdir: Path, *args: str, log: Path) -> subprocess.Popen:
     """Start Snakemake in ``workdir`` in a new session, so that ``os.killpg(proc.pid, ...)`` reaches it
     and every job it started; its output goes to ``log``."""
     with open(log, "ab") as out:
-        return subprocess.Popen(**_snakemake_command(workdir, args), stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        return subprocess.Popen(
+            **_snakemake_command(workdir, args), stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
 
 def pytest_collection_modifyitems(items):
@@ -64,6 +82,7 @@ TINY = ("--configfile", "config/tiny.yaml", "config/ci.yaml")
 @dataclass
 class Background:
     """A process started beside the tests (its own session: ``os.killpg`` reaches its children)."""
+
     proc: subprocess.Popen
     log: Path
 
@@ -100,8 +119,13 @@ def tiny_runs(tmp_path_factory):
         log = work.parent / "slurm_check.log"
         with open(log, "wb") as out:
             env = {**os.environ, "PYTHON": sys.executable, "SLURM_CHECK_REFERENCE": str(work)}
-            proc = subprocess.Popen([str(ROOT / ".ci" / "slurm_check.sh"), "config/tiny.yaml"], env=env,
-                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            proc = subprocess.Popen(
+                [str(ROOT / ".ci" / "slurm_check.sh"), "config/tiny.yaml"],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         slurm = Background(proc, log)
     try:
         yield TinyRuns(work, slurm)
@@ -124,7 +148,9 @@ def assert_bad_config_fails_cleanly(workdir: Path, override: dict, expected: str
     import yaml
 
     (workdir / "config" / "bad.yaml").write_text(yaml.safe_dump(override))
-    result = snakemake(workdir, "--cores", "1", "--configfile", "config/quick.yaml", "config/ci.yaml", "config/bad.yaml")
+    result = snakemake(
+        workdir, "--cores", "1", "--configfile", "config/quick.yaml", "config/ci.yaml", "config/bad.yaml"
+    )
     assert result.returncode != 0
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and expected in errors[0], result.stderr[-2000:]

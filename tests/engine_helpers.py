@@ -23,12 +23,14 @@ class Trace:
     optimal_fraction: np.ndarray
 
 
-def simulate_trace(policy, env, seeds, horizon, grid=None, *, paper="test", experiment="bandits",
-                   block=4096, recorders=()) -> tuple[Run, Trace]:
+def simulate_trace(
+    policy, env, seeds, horizon, grid=None, *, paper="test", experiment="bandits", block=4096, recorders=()
+) -> tuple[Run, Trace]:
     """The engine with a :class:`RegretTrace` (every round unless ``grid``); the raw Run and its Trace."""
     grid = linear_grid(horizon, horizon) if grid is None else np.asarray(grid)
-    run = simulate(policy, env, Streams(paper, experiment, np.asarray(seeds), block), horizon,
-                   [RegretTrace(grid), *recorders])
+    run = simulate(
+        policy, env, Streams(paper, experiment, np.asarray(seeds), block), horizon, [RegretTrace(grid), *recorders]
+    )
     return run, Trace(run.seeds, run.rounds, **run.trace, optimal_fraction=run.summary["optimal_fraction"])
 
 
@@ -48,9 +50,16 @@ class FairnessRounds:
 
         fb, a = step.feedback, self.auditor
         _, ucb = certificate(a.model, a.estimator, fb.contexts, step.t, a.alpha_c)
-        self.rows.append({"arms": fb.arms, "rewards": fb.rewards, "regret": step.gap,
-                          "ucb_delta": ucb[np.arange(fb.arms.size), fb.arms], "min_ucb_delta": ucb.min(axis=1),
-                          "certified": getattr(self.policy, "certified", np.ones(fb.arms.size, dtype=bool)).copy()})
+        self.rows.append(
+            {
+                "arms": fb.arms,
+                "rewards": fb.rewards,
+                "regret": step.gap,
+                "ucb_delta": ucb[np.arange(fb.arms.size), fb.arms],
+                "min_ucb_delta": ucb.min(axis=1),
+                "certified": getattr(self.policy, "certified", np.ones(fb.arms.size, dtype=bool)).copy(),
+            }
+        )
         a.record(step)
 
     def finish(self):

@@ -39,8 +39,9 @@ def fig5b():
 
 def _regret(policy, instance, seeds=range(64), horizon=2000):
     env, _ = runs.environment(instance, "POMIS")
-    run = simulate(policy, env, Streams("nonmanip", "fig5b", np.asarray(seeds)), horizon,
-                   [RegretTrace(linear_grid(horizon, 20))])
+    run = simulate(
+        policy, env, Streams("nonmanip", "fig5b", np.asarray(seeds)), horizon, [RegretTrace(linear_grid(horizon, 20))]
+    )
     return env, run
 
 
@@ -105,8 +106,13 @@ CHECK = textwrap.dedent("""
 
 def test_registered_example_is_an_addition_in_tables_never_in_claims(tmp_path):
     src = _registered_copy(tmp_path)
-    result = subprocess.run([sys.executable, "-c", CHECK, str(ROOT), str(EXAMPLE / "overlay.yaml")],
-                            capture_output=True, text=True, env={"PYTHONPATH": str(src), "PATH": ""}, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK, str(ROOT), str(EXAMPLE / "overlay.yaml")],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(src), "PATH": ""},
+        check=True,
+    )
     out = json.loads(result.stdout)
     assert out["addition"] and out["z2"] is None
     assert out["display"] == "ε-greedy (addition, not in the paper)"

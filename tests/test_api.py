@@ -25,8 +25,12 @@ from causal_bandits.experiments.instance import instance_document
 from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 
 #: Modules whose docstring examples are part of the documentation (run here as tests).
-DOCUMENTED = ("causal_bandits.api", "causal_bandits.arms", "causal_bandits.bandits.engine",
-              "causal_bandits.scm.confounded_cpt")
+DOCUMENTED = (
+    "causal_bandits.api",
+    "causal_bandits.arms",
+    "causal_bandits.bandits.engine",
+    "causal_bandits.scm.confounded_cpt",
+)
 EXAMPLE = ROOT / "examples" / "library_from_python.py"
 
 
@@ -39,8 +43,13 @@ def test_docstring_examples_run(module):
 def test_import_is_cheap_and_every_name_resolves():
     """``import causal_bandits`` loads no numpy, pandas or pyarrow (job start-up); each name loads on use."""
     code = "import sys, causal_bandits; print([m for m in ('numpy', 'pandas', 'pyarrow') if m in sys.modules])"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")}).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    ).stdout
     assert out.strip() == "[]"
     assert all(getattr(cb, name) is not None for name in cb.__all__) and "arms_for" in dir(cb)
     namespace = {}
@@ -52,12 +61,19 @@ def test_import_is_cheap_and_every_name_resolves():
 
 def test_jobs_never_load_the_api_module():
     """causal_bandits.api is no job's input (names reach it only through the package): jobs must not load it."""
-    code = ("import sys, causal_bandits.papers.nonmanip.runs as r, causal_bandits.experiments.instance, "
-            "causal_bandits.store, causal_bandits.logs, causal_bandits.algorithms as a; "
-            "r.runs.policy_class(a.played('nonmanip', 'TS', z2=True).path); "
-            "print('causal_bandits.api' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")}).stdout
+    code = (
+        "import sys, causal_bandits.papers.nonmanip.runs as r, causal_bandits.experiments.instance, "
+        "causal_bandits.store, causal_bandits.logs, causal_bandits.algorithms as a; "
+        "r.runs.policy_class(a.played('nonmanip', 'TS', z2=True).path); "
+        "print('causal_bandits.api' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    ).stdout
     assert out.strip() == "False"
 
 
@@ -102,10 +118,19 @@ def test_example_equals_the_run_store():
     instance = instance_document("my_study", study)
     with tempfile.TemporaryDirectory() as tmp:
         trace, summary = f"{tmp}/chunk-0.parquet", f"{tmp}/chunk-0.summary.parquet"
-        nonmanip_runs.run_chunk(instance, strategy="POMIS", algorithm="TS", policy=played("nonmanip", "TS").path,
-                                seeds=range(seeds), horizon=horizon,
-                                record_points=points, trace_path=trace, summary_path=summary, metadata={},
-                                paper="experiments")
+        nonmanip_runs.run_chunk(
+            instance,
+            strategy="POMIS",
+            algorithm="TS",
+            policy=played("nonmanip", "TS").path,
+            seeds=range(seeds),
+            horizon=horizon,
+            record_points=points,
+            trace_path=trace,
+            summary_path=summary,
+            metadata={},
+            paper="experiments",
+        )
         stored = pq.read_table(trace).to_pandas()
     assert len(frame) == seeds * len(cb.linear_grid(horizon, points)) and frame["cum_regret"].iloc[-1] > 0
     for column in ("seed", "round", "cum_regret", "cum_realized_regret", "optimal"):

@@ -16,8 +16,7 @@ from causal_bandits import config as cb_config
 
 BASE = ROOT / "config" / "config.yaml"
 
-FRONTDOOR = {"nodes": ["X", "Z", "Y"], "directed": [["X", "Z"], ["Z", "Y"]], "bidirected": [["X", "Y"]],
-             "reward": "Y"}
+FRONTDOOR = {"nodes": ["X", "Z", "Y"], "directed": [["X", "Z"], ["Z", "Y"]], "bidirected": [["X", "Y"]], "reward": "Y"}
 SCM = "scm: {q: {U_X: 0.1, U_Y: 0.2, U_Z: 0.3, U_XY: 0.4}, c: {X: 0, Y: 0, Z: 0}}"
 
 
@@ -31,8 +30,11 @@ OVERLAYS = {
     "empty file": ("", "config file {file} is empty; write the keys it should change"),
     "comments only": ("# nothing yet\n", "config file {file} is empty"),
     "indentation error": ("nonmanip:\n  horizon: 10\n   n_seeds: 3\n", "{file}:3:11: not valid YAML"),
-    "tab indentation": ("nonmanip:\n\thorizon: 10\n", "{file}:2:1: not valid YAML (found character that cannot "
-                        "start any token); YAML indents with spaces only: replace the tab with spaces"),
+    "tab indentation": (
+        "nonmanip:\n\thorizon: 10\n",
+        "{file}:2:1: not valid YAML (found character that cannot "
+        "start any token); YAML indents with spaces only: replace the tab with spaces",
+    ),
     "tab hint only for tabs": ("nonmanip: {horizon: 10\n", "fix the indentation or quoting there"),
     "unclosed bracket": ("nonmanip: {horizon: 10\n", "{file}:2:1: not valid YAML"),
     "unclosed quote": ('data: {raw_dir: "data/raw}\n', "{file}:"),
@@ -44,62 +46,104 @@ OVERLAYS = {
     "unknown data key": ("data: {rawdir: /tmp}\n", "unknown config key 'rawdir' under data; allowed keys are: raw_dir"),
     "paper section not a mapping": ("nonmanip: [TS]\n", "config nonmanip = ['TS'] is invalid"),
     # -- values against the schema
-    "negative horizon": ("nonmanip: {horizon: -5}\n", "nonmanip.horizon = -5 is invalid: -5 is less than the minimum "
-                         "of 1; use an integer >= 1"),
+    "negative horizon": (
+        "nonmanip: {horizon: -5}\n",
+        "nonmanip.horizon = -5 is invalid: -5 is less than the minimum of 1; use an integer >= 1",
+    ),
     "horizon as text": ("nonmanip: {horizon: abc}\n", "nonmanip.horizon = 'abc' is invalid"),
     "fractional horizon": ("nonmanip: {horizon: 1.5}\n", "use an integer >= 1"),
     "zero seeds": ("nonmanip: {n_seeds: 0}\n", "nonmanip.n_seeds = 0 is invalid"),
     "zero seeds per job": ("seeds_per_job: 0\n", "seeds_per_job = 0 is invalid"),
-    "one record point": ("record_points: 1\n", "record_points = 1 is invalid: 1 is less than the minimum of 2; use "
-                         "an integer >= 2"),
-    "raw_dir a number": ("data: {raw_dir: 5}\n", "data.raw_dir = 5 is invalid: 5 is not of type 'string'; use a string"),
-    "unknown algorithm": ("nonmanip: {algorithms: [XX]}\n", "nonmanip.algorithms.0 = 'XX' is not a registered algorithm "
-                          "of nonmanip; use one of TS, KLUCB, or register it in causal_bandits/papers/nonmanip/"
-                          "algorithms.py"),
+    "one record point": (
+        "record_points: 1\n",
+        "record_points = 1 is invalid: 1 is less than the minimum of 2; use an integer >= 2",
+    ),
+    "raw_dir a number": (
+        "data: {raw_dir: 5}\n",
+        "data.raw_dir = 5 is invalid: 5 is not of type 'string'; use a string",
+    ),
+    "unknown algorithm": (
+        "nonmanip: {algorithms: [XX]}\n",
+        "nonmanip.algorithms.0 = 'XX' is not a registered algorithm "
+        "of nonmanip; use one of TS, KLUCB, or register it in causal_bandits/papers/nonmanip/"
+        "algorithms.py",
+    ),
     "z² version named as a solver": ("nonmanip: {algorithms: [z2TS]}\n", "use one of TS, KLUCB"),
-    "unregistered cpe algorithm": ("cpe: {experiments: {E0: {runs: [{algorithms: [LUCB2]}]}}}\n",
-                                   "'LUCB2' is not a registered algorithm of cpe; use one of CCPE-General, CCPE-BGLM"),
+    "unregistered cpe algorithm": (
+        "cpe: {experiments: {E0: {runs: [{algorithms: [LUCB2]}]}}}\n",
+        "'LUCB2' is not a registered algorithm of cpe; use one of CCPE-General, CCPE-BGLM",
+    ),
     "algorithms not a list": ("nonmanip: {algorithms: TS}\n", "nonmanip.algorithms = 'TS' is invalid"),
-    "graph name misspelt": ("nonmanip: {panels: {fig5a: {graph: frontdor}}}\n",
-                            "nonmanip.panels.fig5a.graph = 'frontdor' is invalid; use one of: frontdoor, fig2a, fig3, "
-                            "fig5d; or a mapping"),
-    "inline graph reward a number": ("nonmanip: {panels: {fig5a: {graph: {nodes: [X, Y], reward: 3}}}}\n",
-                                     "nonmanip.panels.fig5a.graph.reward = 3 is invalid: 3 is not of type 'string'; "
-                                     "use a string"),
-    "inline graph without nodes": ("nonmanip: {panels: {fig5a: {graph: {reward: Y}}}}\n",
-                                   "nonmanip.panels.fig5a.graph: 'nodes' is a required property; add it"),
-    "new panel without a graph": (f"nonmanip: {{panels: {{mine: {{{SCM}}}}}}}\n",
-                                  "nonmanip.panels.mine: 'graph' is a required property; add it"),
+    "graph name misspelt": (
+        "nonmanip: {panels: {fig5a: {graph: frontdor}}}\n",
+        "nonmanip.panels.fig5a.graph = 'frontdor' is invalid; use one of: frontdoor, fig2a, fig3, fig5d; or a mapping",
+    ),
+    "inline graph reward a number": (
+        "nonmanip: {panels: {fig5a: {graph: {nodes: [X, Y], reward: 3}}}}\n",
+        "nonmanip.panels.fig5a.graph.reward = 3 is invalid: 3 is not of type 'string'; use a string",
+    ),
+    "inline graph without nodes": (
+        "nonmanip: {panels: {fig5a: {graph: {reward: Y}}}}\n",
+        "nonmanip.panels.fig5a.graph: 'nodes' is a required property; add it",
+    ),
+    "new panel without a graph": (
+        f"nonmanip: {{panels: {{mine: {{{SCM}}}}}}}\n",
+        "nonmanip.panels.mine: 'graph' is a required property; add it",
+    ),
     "N listed twice": (_panel("frontdoor", "[Z, Z]"), "nonmanip.panels.mine.non_manipulable = ['Z', 'Z'] is invalid"),
-    "robustness SCM count negative": ("nonmanip: {robustness: {scms_per_panel: -1}}\n",
-                                      "nonmanip.robustness.scms_per_panel = -1 is invalid; use an integer >= 0"),
-    "robustness per-panel count negative": ("nonmanip: {robustness: {scms_per_panel: {fig5a: -2}}}\n",
-                                            "nonmanip.robustness.scms_per_panel.fig5a = -2 is invalid"),
-    "unknown_graph delta 0": ("unknown_graph: {delta: 0}\n", "config unknown_graph.delta = 0 is invalid: 0 is less "
-                              "than or equal to the minimum of 0; use a number > 0 and < 1"),
+    "robustness SCM count negative": (
+        "nonmanip: {robustness: {scms_per_panel: -1}}\n",
+        "nonmanip.robustness.scms_per_panel = -1 is invalid; use an integer >= 0",
+    ),
+    "robustness per-panel count negative": (
+        "nonmanip: {robustness: {scms_per_panel: {fig5a: -2}}}\n",
+        "nonmanip.robustness.scms_per_panel.fig5a = -2 is invalid",
+    ),
+    "unknown_graph delta 0": (
+        "unknown_graph: {delta: 0}\n",
+        "config unknown_graph.delta = 0 is invalid: 0 is less "
+        "than or equal to the minimum of 0; use a number > 0 and < 1",
+    ),
     "unknown_graph delta 1.5": ("unknown_graph: {delta: 1.5}\n", "unknown_graph.delta = 1.5 is invalid"),
     "unknown_graph zero seeds": ("unknown_graph: {n_seeds: 0}\n", "unknown_graph.n_seeds = 0 is invalid"),
-    "unknown_graph weight update": ("unknown_graph: {reading: {weight_update: reset}}\n",
-                                    "unknown_graph.reading.weight_update"),
+    "unknown_graph weight update": (
+        "unknown_graph: {reading: {weight_update: reset}}\n",
+        "unknown_graph.reading.weight_update",
+    ),
     "bounds zero horizon": ("bounds: {horizon: 0}\n", "bounds.horizon = 0 is invalid"),
-    "bounds probability not a number": ("bounds: {scm: {variables: {Y: {p1: [1/10, x, 1/2, 1/2, 1/2, 1/2, 1/2, 1/2, "
-                                        "1/2, 1/2, 1/2, 1/2, 1/2, 1/2, 1/2, 1/2]}}}}\n",
-                                        "Y.p1.1 = 'x' is invalid; use a number; or a string matching"),
-    "fairness no taus": ("fairness: {taus: []}\n", "fairness.taus = [] is invalid: [] should be non-empty; use a list "
-                         "of at least 1 item(s)"),
-    "fairness on_missing unknown": ("fairness: {raw: {on_missing: skip}}\n", "fairness.raw.on_missing = 'skip' is "
-                                    "invalid: 'skip' is not one of ['download', 'standin']; use one of: download, standin"),
-    "fairness unknown fucb key": ("fairness: {fucb: {fallbak: unconstrained}}\n",
-                                  "unknown config key 'fallbak' under fairness.fucb"),
+    "bounds probability not a number": (
+        "bounds: {scm: {variables: {Y: {p1: [1/10, x, 1/2, 1/2, 1/2, 1/2, 1/2, 1/2, "
+        "1/2, 1/2, 1/2, 1/2, 1/2, 1/2, 1/2, 1/2]}}}}\n",
+        "Y.p1.1 = 'x' is invalid; use a number; or a string matching",
+    ),
+    "fairness no taus": (
+        "fairness: {taus: []}\n",
+        "fairness.taus = [] is invalid: [] should be non-empty; use a list of at least 1 item(s)",
+    ),
+    "fairness on_missing unknown": (
+        "fairness: {raw: {on_missing: skip}}\n",
+        "fairness.raw.on_missing = 'skip' is "
+        "invalid: 'skip' is not one of ['download', 'standin']; use one of: download, standin",
+    ),
+    "fairness unknown fucb key": (
+        "fairness: {fucb: {fallbak: unconstrained}}\n",
+        "unknown config key 'fallbak' under fairness.fucb",
+    ),
     "fairness checksum": ("fairness: {raw: {adult: {sha256: abc}}}\n", "fairness.raw.adult.sha256"),
-    "cpe profile unknown": ("cpe: {profile: fast}\n", "cpe.profile = 'fast' is invalid: 'fast' is not one of "
-                            "['theory', 'practical']; use one of: theory, practical"),
+    "cpe profile unknown": (
+        "cpe: {profile: fast}\n",
+        "cpe.profile = 'fast' is invalid: 'fast' is not one of ['theory', 'practical']; use one of: theory, practical",
+    ),
     "cpe run_experiments not a list": ("cpe: {run_experiments: E1}\n", "cpe.run_experiments = 'E1' is invalid"),
     "cpe experiments a list": ("cpe: {experiments: [E1]}\n", "cpe.experiments = ['E1'] is invalid"),
-    "cpe experiment name": ("cpe: {experiments: {E-1: {configs: {a: {family: parallel}}, runs: []}}}\n",
-                            "config cpe.experiments: the name 'E-1' does not match ^[A-Za-z0-9]+$; rename it"),
-    "cpe unknown family": ("cpe: {experiments: {E1: {configs: {n4: {family: paralel}}}}}\n",
-                           "family = 'paralel' is invalid"),
+    "cpe experiment name": (
+        "cpe: {experiments: {E-1: {configs: {a: {family: parallel}}, runs: []}}}\n",
+        "config cpe.experiments: the name 'E-1' does not match ^[A-Za-z0-9]+$; rename it",
+    ),
+    "cpe unknown family": (
+        "cpe: {experiments: {E1: {configs: {n4: {family: paralel}}}}}\n",
+        "family = 'paralel' is invalid",
+    ),
     # -- values the paper modules check
     "node named twice": (_panel("{nodes: [X, Z, Y, X], directed: [[X, Z], [Z, Y]], reward: Y}"), "'X' is listed twice"),
     "cyclic graph": (_panel("{nodes: [X, Z, Y], directed: [[X, Z], [Z, Y], [Y, X]], reward: Y}"), "cycle"),
@@ -109,25 +153,42 @@ OVERLAYS = {
     "probability above 1": ("nonmanip: {panels: {fig5a: {scm: {q: {U_X: 1.5}}}}}\n", "U_X = 1.5"),
     "cpe delta above 1": ("cpe: {delta: 1.5}\n", "cpe.delta = 1.5 is outside (0, 1); set delta to a confidence level"),
     "cpe delta 0": ("cpe: {delta: 0}\n", "cpe.delta = 0 is outside (0, 1)"),
-    "cpe unknown experiment run": ("cpe: {run_experiments: [E1, e3]}\n", "cpe.run_experiments names 'e3', not in "
-                                   "cpe.experiments; use names from: E0, E1, E2, E3, E4, E5"),
+    "cpe unknown experiment run": (
+        "cpe: {run_experiments: [E1, e3]}\n",
+        "cpe.run_experiments names 'e3', not in cpe.experiments; use names from: E0, E1, E2, E3, E4, E5",
+    ),
     "cpe experiments that do not exist": ("cpe: {run_experiments: [E0, E9]}\n", "cpe.run_experiments names 'E9'"),
     "cpe sample cap below the arms": ("cpe: {horizon: 20}\n", "cpe.horizon = 20 is below the number of arms"),
-    "cpe negative epsilon": ("cpe: {experiments: {E2: {configs: {eps0.05: {family: rare, params: {r: 8, d: 0.5}, "
-                             "epsilon: -0.1}}}}}\n", "epsilon = -0.1 is outside [0, 1)"),
-    "cpe run group names an unknown config": ("cpe: {experiments: {E1: {runs: [{algorithms: [LUCB], configs: [n5]}]}}}\n",
-                                              "names config 'n5'"),
-    "cpe CCPE-BGLM on a parallel graph": ("cpe: {experiments: {E1: {runs: [{algorithms: [CCPE-BGLM], configs: [n4]}]}}}\n",
-                                          "it needs a bglm config"),
-    "cpe family argument unknown": ("cpe: {experiments: {E1: {configs: {n4: {family: parallel, params: {q: 3}}}}}}\n",
-                                    "see the family's arguments"),
+    "cpe negative epsilon": (
+        "cpe: {experiments: {E2: {configs: {eps0.05: {family: rare, params: {r: 8, d: 0.5}, epsilon: -0.1}}}}}\n",
+        "epsilon = -0.1 is outside [0, 1)",
+    ),
+    "cpe run group names an unknown config": (
+        "cpe: {experiments: {E1: {runs: [{algorithms: [LUCB], configs: [n5]}]}}}\n",
+        "names config 'n5'",
+    ),
+    "cpe CCPE-BGLM on a parallel graph": (
+        "cpe: {experiments: {E1: {runs: [{algorithms: [CCPE-BGLM], configs: [n4]}]}}}\n",
+        "it needs a bglm config",
+    ),
+    "cpe family argument unknown": (
+        "cpe: {experiments: {E1: {configs: {n4: {family: parallel, params: {q: 3}}}}}}\n",
+        "see the family's arguments",
+    ),
     "fairness tau above 1": ("fairness: {taus: [0.1, 1.5]}\n", "must lie in (0, 1]"),
     "fairness horizon beyond the users": ("fairness: {horizon: 6000}\n", "exceeds the 5000 online Adult users"),
-    "bounds CPT row outside [0, 1]": ("bounds: {scm: {variables: {I1: {p1: [0.3, 0.55, 1.2, 0.8]}}}}\n",
-                                      "P(I1=1 | parents) = 1.2 is outside [0, 1]"),
-    "bounds CPT too short": ("bounds: {scm: {variables: {X2: {p1: [0.15]}}}}\n", "X2 has 1 rows but 1 binary parents need 2"),
-    "bounds selection node with children": ("bounds: {scm: {variables: {U2: {parents: [S], p1: [0.5, 0.6]}}}}\n",
-                                            "selection node S has children ['U2']"),
+    "bounds CPT row outside [0, 1]": (
+        "bounds: {scm: {variables: {I1: {p1: [0.3, 0.55, 1.2, 0.8]}}}}\n",
+        "P(I1=1 | parents) = 1.2 is outside [0, 1]",
+    ),
+    "bounds CPT too short": (
+        "bounds: {scm: {variables: {X2: {p1: [0.15]}}}}\n",
+        "X2 has 1 rows but 1 binary parents need 2",
+    ),
+    "bounds selection node with children": (
+        "bounds: {scm: {variables: {U2: {parents: [S], p1: [0.5, 0.6]}}}}\n",
+        "selection node S has children ['U2']",
+    ),
     "bounds context unknown": ("bounds: {scm: {context: [U1, U3]}}\n", "scm.context names unknown variable 'U3'"),
 }
 
@@ -158,10 +219,15 @@ def test_bad_overlay_is_one_line(case, tmp_path, monkeypatch, capsys):
     ("files", "expected"),
     [
         (["nosuch.yaml"], "config file nosuch.yaml not found; check the name"),
-        (["figures/bounds/figure4.pdf"], "figures/bounds/figure4.pdf was given to --configfile but is not a config file"),
+        (
+            ["figures/bounds/figure4.pdf"],
+            "figures/bounds/figure4.pdf was given to --configfile but is not a config file",
+        ),
         (["results/nonmanip/table1.md"], "put targets before it: snakemake results/nonmanip/table1.md --configfile"),
-        (["results/fairness/raw/adult.json"], "results/fairness/raw/adult.json was given to --configfile but is not "
-         "a config file (a workflow output)"),  # exists, and is JSON
+        (
+            ["results/fairness/raw/adult.json"],
+            "results/fairness/raw/adult.json was given to --configfile but is not a config file (a workflow output)",
+        ),  # exists, and is JSON
         (["README.md"], "README.md was given to --configfile but is not a config file"),  # exists, parses as text
         (["sub"], "sub was given to --configfile but is not a config file"),  # a directory
         (["sub.yaml"], "cannot read config file sub.yaml"),  # a directory named like a file
@@ -201,9 +267,13 @@ def _command_line(*entries: str) -> dict:
 
 
 def test_nested_config_values_are_yaml_scalars():
-    config = _command_line("nonmanip={horizon: 500, n_seeds: 100, panels: {fig5a: {scm: {q: {U_X: 0.25}}}}}",
-                           "data={raw_dir: 2024}", "seeds_per_job=7", "cpe={delta: 0.1, run_experiments: [E1]}",
-                           "bounds={online: {sensitivity_alphas: [2, 4.5]}}")
+    config = _command_line(
+        "nonmanip={horizon: 500, n_seeds: 100, panels: {fig5a: {scm: {q: {U_X: 0.25}}}}}",
+        "data={raw_dir: 2024}",
+        "seeds_per_job=7",
+        "cpe={delta: 0.1, run_experiments: [E1]}",
+        "bounds={online: {sensitivity_alphas: [2, 4.5]}}",
+    )
     assert config["nonmanip"]["horizon"] == 500 and config["nonmanip"]["n_seeds"] == 100
     assert config["nonmanip"]["panels"]["fig5a"]["scm"]["q"]["U_X"] == 0.25
     assert config["data"]["raw_dir"] == "2024"  # where the schema takes text, text stays text
@@ -231,13 +301,24 @@ def test_bad_config_values(entry, expected):
 
 def test_strategy_the_algorithm_does_not_play(monkeypatch):
     """A registered solver that plays only some arm sets, named beside a strategy it does not play."""
-    monkeypatch.setitem(algorithms.registry("nonmanip"), "POMISONLY", algorithms.Algorithm(
-        "POMISONLY", "causal_bandits.bandits.thompson.ThompsonSampling", "TS on POMIS", strategies=("POMIS",),
-        addition=True))
+    monkeypatch.setitem(
+        algorithms.registry("nonmanip"),
+        "POMISONLY",
+        algorithms.Algorithm(
+            "POMISONLY",
+            "causal_bandits.bandits.thompson.ThompsonSampling",
+            "TS on POMIS",
+            strategies=("POMIS",),
+            addition=True,
+        ),
+    )
     with pytest.raises(cb_config.ConfigError) as err:
         _command_line("nonmanip={algorithms: [TS, POMISONLY], strategies: [BF, POMIS]}")
-    assert "nonmanip.algorithms names algorithm 'POMISONLY', which does not play strategy 'BF' (it plays POMIS); " \
-           "drop" in str(err.value) and "\n" not in str(err.value)
+    assert (
+        "nonmanip.algorithms names algorithm 'POMISONLY', which does not play strategy 'BF' (it plays POMIS); drop"
+        in str(err.value)
+        and "\n" not in str(err.value)
+    )
 
 
 # ------------------------------------------------------------- through Snakemake (slow: a few only)
@@ -248,9 +329,20 @@ def workdir(tmp_path_factory):
 
 WORKFLOW_CASES = {
     "unknown key": ({"nonmanip": {"horizn": 10}}, "unknown config key 'horizn'"),
-    "cyclic graph": ({"nonmanip": {"panels": {"mine": {
-        "graph": {**FRONTDOOR, "directed": [["X", "Z"], ["Z", "Y"], ["Y", "X"]]}, "non_manipulable": ["Z"],
-        "scm": {"q": {"U_X": 0.1, "U_Y": 0.2, "U_Z": 0.3, "U_XY": 0.4}, "c": {"X": 0, "Y": 0, "Z": 0}}}}}}, "cycle"),
+    "cyclic graph": (
+        {
+            "nonmanip": {
+                "panels": {
+                    "mine": {
+                        "graph": {**FRONTDOOR, "directed": [["X", "Z"], ["Z", "Y"], ["Y", "X"]]},
+                        "non_manipulable": ["Z"],
+                        "scm": {"q": {"U_X": 0.1, "U_Y": 0.2, "U_Z": 0.3, "U_XY": 0.4}, "c": {"X": 0, "Y": 0, "Z": 0}},
+                    }
+                }
+            }
+        },
+        "cycle",
+    ),
     "graph name misspelt": ({"nonmanip": {"panels": {"fig5a": {"graph": "frontdor"}}}}, "use one of: frontdoor, fig2a"),
     "unknown experiment run": ({"cpe": {"run_experiments": ["E1", "e3"]}}, "cpe.run_experiments names 'e3'"),
 }

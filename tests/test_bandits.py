@@ -12,6 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from engine_helpers import Trace, simulate_trace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -26,7 +27,6 @@ from causal_bandits.bandits.environments import BernoulliArms
 from causal_bandits.bandits.klucb import KLUCB, bernoulli_kl, exploration, klucb_index
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.rng import SeedStreams, generator
-from engine_helpers import Trace, simulate_trace
 
 PAPER = "test"
 ALGOS = {"TS": ThompsonSampling, "KLUCB": KLUCB}
@@ -363,9 +363,7 @@ def test_seed_sequence_stable_across_processes():
     here = generator("nonmanip", "fig5a", 3, "environment").random(6).tolist()
     for hash_seed in ("1", "2"):  # differently salted str hashes must not matter
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        out = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        )
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         assert json.loads(out.stdout.strip().splitlines()[-1]) == here
 
 
@@ -437,8 +435,11 @@ def test_tables_round_trip_with_provenance(tmp_path, small_run, kind):
     raw, small_trace = small_run
     table = store.trace_table(raw) if kind == "trace" else store.summary_table(raw)
     fields = store.TRACE_FIELDS if kind == "trace" else store.SUMMARY_FIELDS
-    names = (["seed", "round", "cum_regret", "cum_realized_regret", "arm", "optimal"] if kind == "trace"
-             else ["seed", "final_regret", "final_realized_regret", "optimal_fraction"])
+    names = (
+        ["seed", "round", "cum_regret", "cum_realized_regret", "arm", "optimal"]
+        if kind == "trace"
+        else ["seed", "final_regret", "final_realized_regret", "optimal_fraction"]
+    )
     schema = pa.schema([f for f in fields if f.name in names])
     meta = store.provenance(CONFIG)
     path = tmp_path / "out" / f"{kind}.parquet"
@@ -514,5 +515,6 @@ def test_linear_grid_always_has_both_ends():
 @pytest.mark.parametrize("grid", [[2, 5], [3, 2], [], [0, 3], [1, 2]])
 def test_simulate_rejects_a_grid_that_does_not_end_at_the_horizon(grid):
     with pytest.raises(ValueError, match="grid"):
-        simulate_trace(ThompsonSampling(), BernoulliArms(np.array([0.2, 0.8])), [0, 1], 3,
-                       np.array(grid, dtype=np.int64))
+        simulate_trace(
+            ThompsonSampling(), BernoulliArms(np.array([0.2, 0.8])), [0, 1], 3, np.array(grid, dtype=np.int64)
+        )

@@ -16,7 +16,8 @@ from causal_bandits.causal.baselines import adjusted, conditional_probability
 from causal_bandits.causal.bounds import bce, plan, substitute_bounds
 from causal_bandits.causal.joint import Joint
 from causal_bandits.errors import ConfigError, DataError
-from causal_bandits.papers.bounds import cells, config as bounds_config
+from causal_bandits.papers.bounds import cells
+from causal_bandits.papers.bounds import config as bounds_config
 from causal_bandits.papers.bounds import offline as bounds_offline
 from causal_bandits.papers.bounds import tables as bounds_tables
 from causal_bandits.scm.cpt import CPTModel, Variable, configurations
@@ -75,10 +76,14 @@ def test_sampling_matches_the_cpt(fig2):
 
 # ------------------------------------------------------------------------------ BCE, Figure 2
 SPEC_BOUNDS = {  # docs/papers/bounds.md#bounds-bce: population bounds per (x1, x2, u1); u2 is irrelevant
-    (0, 0, 0): ("19/115", "191/510"), (0, 0, 1): ("229/690", "46/85"),
-    (0, 1, 0): ("229/690", "46/85"), (0, 1, 1): ("172/345", "361/510"),
-    (1, 0, 0): ("59/390", "148/405"), (1, 0, 1): ("62/195", "431/810"),
-    (1, 1, 0): ("62/195", "431/810"), (1, 1, 1): ("63/130", "283/405"),
+    (0, 0, 0): ("19/115", "191/510"),
+    (0, 0, 1): ("229/690", "46/85"),
+    (0, 1, 0): ("229/690", "46/85"),
+    (0, 1, 1): ("172/345", "361/510"),
+    (1, 0, 0): ("59/390", "148/405"),
+    (1, 0, 1): ("62/195", "431/810"),
+    (1, 1, 0): ("62/195", "431/810"),
+    (1, 1, 1): ("63/130", "283/405"),
 }
 
 
@@ -102,7 +107,7 @@ def test_bce_equals_exact_bounds_by_enumeration(fig2, population):
 
 def test_rc_star_gives_the_trivial_bound_on_figure2(fig2, population):
     the_plan = plan(fig2)
-    assert the_plan.D == {"Y", "I1", "U1", "U2"}
+    assert {"Y", "I1", "U1", "U2"} == the_plan.D
     assert set(the_plan.components) == {frozenset({"I1", "Y"}), frozenset({"U1"}), frozenset({"U2"})}
     assert the_plan.substitutes == (("I1",),)
     b = bce(fig2, population[0], fig2.context_distribution(), the_plan=the_plan)
@@ -124,26 +129,39 @@ def test_empty_branch_counts_as_unknown(fig2):
 
 # ------------------------------------------------------------------------------ BCE, other graphs
 def _model(parents, rng, **roles) -> CPTModel:
-    return CPTModel([Variable(v, tuple(ps), tuple(rng.uniform(0.1, 0.9, 2 ** len(ps)))) for v, ps in parents.items()],
-                    **roles)
+    return CPTModel(
+        [Variable(v, tuple(ps), tuple(rng.uniform(0.1, 0.9, 2 ** len(ps)))) for v, ps in parents.items()], **roles
+    )
 
 
 GRAPHS = {  # name: (parents, roles, effect identifiable from the selected data?)
-    "backdoor": ({"Z": [], "X": ["Z"], "Y": ["X", "Z"], "W": [], "S": ["W"]},
-                 {"latent": [], "context": []}, True),
-    "front-door": ({"L": [], "X": ["L"], "M": ["X"], "Y": ["M", "L"], "W": [], "S": ["W"]},
-                   {"latent": ["L"], "context": []}, True),
+    "backdoor": ({"Z": [], "X": ["Z"], "Y": ["X", "Z"], "W": [], "S": ["W"]}, {"latent": [], "context": []}, True),
+    "front-door": (
+        {"L": [], "X": ["L"], "M": ["X"], "Y": ["M", "L"], "W": [], "S": ["W"]},
+        {"latent": ["L"], "context": []},
+        True,
+    ),
     "bow": ({"L": [], "X": ["L"], "Y": ["X", "L"], "W": [], "S": ["W"]}, {"latent": ["L"], "context": []}, False),
-    "context, selection on the context": ({"C": [], "X": ["C"], "Y": ["X", "C"], "S": ["C"]},
-                                          {"latent": [], "context": ["C"]}, True),
-    "context, selection on a mediator": ({"C": [], "X": ["C"], "M": ["X"], "Y": ["M", "C"], "S": ["M"]},
-                                         {"latent": [], "context": ["C"]}, False),
+    "context, selection on the context": (
+        {"C": [], "X": ["C"], "Y": ["X", "C"], "S": ["C"]},
+        {"latent": [], "context": ["C"]},
+        True,
+    ),
+    "context, selection on a mediator": (
+        {"C": [], "X": ["C"], "M": ["X"], "Y": ["M", "C"], "S": ["M"]},
+        {"latent": [], "context": ["C"]},
+        False,
+    ),
     "context, confounded mediator, selection on it": (
         {"L": [], "C": [], "X": ["C"], "M": ["X", "L"], "Y": ["M", "L", "C"], "S": ["M"]},
-        {"latent": ["L"], "context": ["C"]}, False),
+        {"latent": ["L"], "context": ["C"]},
+        False,
+    ),
     "two treatments, selection on the outcome's parent": (
         {"C": [], "X1": ["C"], "X2": [], "M": ["X1", "X2"], "Y": ["M", "C"], "S": ["M", "C"]},
-        {"latent": [], "context": ["C"]}, False),
+        {"latent": [], "context": ["C"]},
+        False,
+    ),
 }
 
 
@@ -183,7 +201,7 @@ def test_baselines_on_the_population(fig2, population):
         assert cp[k] == pytest.approx(expected + u1 / 6, abs=1e-6)
     biased = adjusted(sel, context=fig2.context, adjust=ADJUST, **kw)
     assert np.abs(biased - cp).max() < 0.005  # given the context, Biased ≈ CP
-                                              # (docs/papers/bounds.md#bounds-a-biased-adjustment)
+    # (docs/papers/bounds.md#bounds-a-biased-adjustment)
     assert (cp - fig2.conditional_effects()).min() > 0.05  # selection on I1 biases CP upwards
     marginal = {
         "truth": conditional_probability(full, context=(), **kw),
@@ -231,18 +249,30 @@ def _section(**changes):
     return section
 
 
-@pytest.mark.parametrize(("changes", "named"), [
-    ({"scm.variables.I1.p1": [0.3, 0.55, 1.2, 0.8]}, "CPT of I1, row (X1=1, C1=0): P(I1=1 | parents) = 1.2"),
-    ({"scm.variables.X1.p1": [0.25, -0.1]}, "outside [0, 1]"),
-    ({"scm.variables.X2.p1": [0.15]}, "X2 has 1 rows but 1 binary parents need 2"),
-    ({"scm.variables.Y.p1": ["1/10", "x"] + ["1/2"] * 14}, "Y.p1.1 = 'x' is invalid; use a number; or a string matching"),
-    ({"scm.variables.Y.p1": ["1/0"] + ["1/2"] * 15}, "CPT of Y, row (C1=0, U1=0, X2=0, I1=0): '1/0' is not a number"),
-    ({"scm.variables.U2.parents": ["S"], "scm.variables.U2.p1": [0.5, 0.6]}, "selection node S has children ['U2']"),
-    ({"scm.variables.S.parents": ["C1"]}, "latent parents"),
-    ({"scm.context": ["U1", "Q"]}, "unknown variable 'Q'"),
-    ({"scm.context": ["U1", "I1"]}, "context variable I1 descends from the treatment"),
-    ({"offline.biased_adjust": ["Q"]}, "biased_adjust names 'Q'"),
-])
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"scm.variables.I1.p1": [0.3, 0.55, 1.2, 0.8]}, "CPT of I1, row (X1=1, C1=0): P(I1=1 | parents) = 1.2"),
+        ({"scm.variables.X1.p1": [0.25, -0.1]}, "outside [0, 1]"),
+        ({"scm.variables.X2.p1": [0.15]}, "X2 has 1 rows but 1 binary parents need 2"),
+        (
+            {"scm.variables.Y.p1": ["1/10", "x"] + ["1/2"] * 14},
+            "Y.p1.1 = 'x' is invalid; use a number; or a string matching",
+        ),
+        (
+            {"scm.variables.Y.p1": ["1/0"] + ["1/2"] * 15},
+            "CPT of Y, row (C1=0, U1=0, X2=0, I1=0): '1/0' is not a number",
+        ),
+        (
+            {"scm.variables.U2.parents": ["S"], "scm.variables.U2.p1": [0.5, 0.6]},
+            "selection node S has children ['U2']",
+        ),
+        ({"scm.variables.S.parents": ["C1"]}, "latent parents"),
+        ({"scm.context": ["U1", "Q"]}, "unknown variable 'Q'"),
+        ({"scm.context": ["U1", "I1"]}, "context variable I1 descends from the treatment"),
+        ({"offline.biased_adjust": ["Q"]}, "biased_adjust names 'Q'"),
+    ],
+)
 def test_bad_config_is_one_clear_line(changes, named):
     config = {"bounds": _section(**changes)}
     with pytest.raises(ConfigError) as err:

@@ -8,17 +8,17 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
+from engine_helpers import simulate_trace
 
 from causal_bandits.bandits.environments import BernoulliArms, ContextualBernoulli
 from causal_bandits.bandits.linucb import LinUCB
-from causal_bandits.papers.bounds.features import feature_map
 from causal_bandits.bandits.oam_pcb import OAMPCB, allocation
 from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.bandits.ucb_pcb import UCBPCB
 from causal_bandits.papers.bounds import runs as bounds_online
 from causal_bandits.papers.bounds import tables as bounds_tables
+from causal_bandits.papers.bounds.features import feature_map
 from causal_bandits.rng import SeedStreams
-from engine_helpers import simulate_trace
 
 # Figure 2's exact environment (docs/papers/bounds.md#bounds-model): mu = 0.1 + (0.925 + 0.25 x1 + u1 + x2) / 6.
 U1 = np.array([0, 0, 1, 1])
@@ -59,8 +59,9 @@ def test_environment_draws_follow_the_context_distribution():
         rewards, _ = ENV.pull(1, contexts, np.full(3, arm), noise)
         assert (rewards == (noise[:, 1 + arm] < MU[contexts, arm])).all()
     many = SeedStreams("test", "crn", [0], "environment").uniform(5 * 20_000).reshape(-1, 5)
-    assert np.bincount(ENV.contexts(1, many, np.arange(20_000)), minlength=4) / 20_000 == pytest.approx(P_CONTEXT,
-                                                                                                       abs=0.015)
+    assert np.bincount(ENV.contexts(1, many, np.arange(20_000)), minlength=4) / 20_000 == pytest.approx(
+        P_CONTEXT, abs=0.015
+    )
 
 
 def test_fixed_contexts_are_shown_to_every_seed():
@@ -141,7 +142,7 @@ def test_vectorised_linucb_matches_the_per_seed_algorithm(upper):
 
 def test_results_do_not_depend_on_the_chunking():
     whole = run(LinUCB(F4, upper=MU + 0.05), seeds=range(6))
-    parts = [run(LinUCB(F4, upper=MU + 0.05), seeds=s) for s in (range(0, 2), range(2, 6))]
+    parts = [run(LinUCB(F4, upper=MU + 0.05), seeds=s) for s in (range(2), range(2, 6))]
     for field in dataclasses.fields(whole):
         joined = np.concatenate([getattr(p, field.name) for p in parts]) if field.name != "rounds" else parts[0].rounds
         assert np.array_equal(getattr(whole, field.name), joined), field.name
@@ -170,7 +171,9 @@ def test_warm_start_is_pseudo_observations():
     a, b = policy.prior()
     for arm in range(4):
         x = F4[:, arm]
-        assert np.allclose(a[arm], 2.0 * np.eye(4) + (counts[:, arm, None, None] * x[:, :, None] * x[:, None, :]).sum(0))
+        assert np.allclose(
+            a[arm], 2.0 * np.eye(4) + (counts[:, arm, None, None] * x[:, :, None] * x[:, None, :]).sum(0)
+        )
         assert np.allclose(b[arm], (counts[:, arm, None] * rewards[:, arm, None] * x).sum(0))
     nan_cell = rewards.copy()
     nan_cell[1, 1] = np.nan  # an empty cell carries no evidence whatever its weight
@@ -212,8 +215,15 @@ def test_oam_pcb_runs_and_keeps_its_statistics():
 
 
 def test_final_table_ranks_algorithms():
-    agg = pd.DataFrame({"algorithm": ["linucb", "linucb", "linucb_pcb", "linucb_pcb"], "round": [1, 10, 1, 10],
-                        "n_seeds": 4, "mean_cum_regret": [0.1, 5.0, 0.0, 2.0], "sd_cum_regret": [0.0, 2.0, 0.0, 1.0]})
+    agg = pd.DataFrame(
+        {
+            "algorithm": ["linucb", "linucb", "linucb_pcb", "linucb_pcb"],
+            "round": [1, 10, 1, 10],
+            "n_seeds": 4,
+            "mean_cum_regret": [0.1, 5.0, 0.0, 2.0],
+            "sd_cum_regret": [0.0, 2.0, 0.0, 1.0],
+        }
+    )
     table = bounds_tables.final_table(agg, ["linucb_pcb", "linucb"])
     assert table["algorithm"].tolist() == ["LinUCB-PCB", "LinUCB"]
     assert table["rank"].tolist() == [1, 2] and table["se_R_T"].tolist() == [0.5, 1.0]

@@ -9,7 +9,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
 from conftest import assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -19,9 +18,18 @@ OUTPUTS = [
     "figures/bounds/table2.csv",
     "figures/bounds/table2.md",
     "figures/bounds/figure4_final.csv",
-    *(f"figures/bounds/{name}.{ext}" for name in ("figure2", "figure3_conditional", "figure3_paper_marginal",
-                                                  "figure4", "figure4_alpha", "figure_appendix")
-      for ext in ("pdf", "png")),
+    *(
+        f"figures/bounds/{name}.{ext}"
+        for name in (
+            "figure2",
+            "figure3_conditional",
+            "figure3_paper_marginal",
+            "figure4",
+            "figure4_alpha",
+            "figure_appendix",
+        )
+        for ext in ("pdf", "png")
+    ),
 ]
 
 
@@ -50,7 +58,7 @@ def test_paper_scale_dry_run_lists_the_bounds_jobs(tmp_path):
     # 100 simulations in one chunk of 100: 4 algorithms x 3 alphas (alpha = 2 shared) + 4 appendix runs
     assert "results/runs/bounds/online/alpha-2/linucb_pcb/chunk-0.parquet" in out
     assert "chunk-1.parquet" not in out
-    stats = out[out.index("Job stats"):]
+    stats = out[out.index("Job stats") :]
     assert any(line.split()[:2] == ["bounds_run", "16"] for line in stats.splitlines())
 
 
@@ -67,11 +75,14 @@ def _override(**changes):
 
 
 BAD = {
-    "CPT row outside [0, 1]": (_override(**{"scm.variables.I1.p1": [0.3, 0.55, 1.2, 0.8]}),
-                               "CPT of I1, row (X1=1, C1=0): P(I1=1 | parents) = 1.2 is outside [0, 1]"),
+    "CPT row outside [0, 1]": (
+        _override(**{"scm.variables.I1.p1": [0.3, 0.55, 1.2, 0.8]}),
+        "CPT of I1, row (X1=1, C1=0): P(I1=1 | parents) = 1.2 is outside [0, 1]",
+    ),
     "selection node with children": (
         _override(**{"scm.variables.U2.parents": ["S"], "scm.variables.U2.p1": [0.5, 0.6]}),
-        "selection node S has children ['U2']"),
+        "selection node S has children ['U2']",
+    ),
     "context not a variable": (_override(**{"scm.context": ["U1", "U3"]}), "scm.context names unknown variable 'U3'"),
 }
 

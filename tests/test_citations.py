@@ -4,6 +4,7 @@ The readings behind the numbers live in docs/ (docs/papers/<key>.md, docs/guide/
 an interpretation document, an issue tracker entry or a design note that is not in the repository fails
 here, and so does a ``docs/<page>.md#<anchor>`` reference whose page or anchor does not exist.
 """
+
 from __future__ import annotations
 
 import re
@@ -30,8 +31,14 @@ def scoped_files() -> list[Path]:
     for entry in SCOPE:
         p = ROOT / entry
         paths = [p] if p.is_file() else sorted(q for q in p.rglob("*") if q.is_file()) if p.is_dir() else []
-        out += [q for q in paths if q.suffix in SUFFIXES and q.resolve() != SELF and "__pycache__" not in q.parts
-                and ".egg-info" not in str(q)]
+        out += [
+            q
+            for q in paths
+            if q.suffix in SUFFIXES
+            and q.resolve() != SELF
+            and "__pycache__" not in q.parts
+            and ".egg-info" not in str(q)
+        ]
     return out
 
 
@@ -80,19 +87,25 @@ def check_text(text: str, where: str, cache: dict[str, set[str]]) -> list[str]:
 
 def test_slug_and_anchor_parsing(tmp_path):
     page = tmp_path / "p.md"
-    page.write_text("# Title\n\n## Readings of it {#p-readings}\n\n### Plain heading, with (marks)\n\n"
-                    "```\n## not a heading {#p-fenced}\n```\n")
+    page.write_text(
+        "# Title\n\n## Readings of it {#p-readings}\n\n### Plain heading, with (marks)\n\n"
+        "```\n## not a heading {#p-fenced}\n```\n"
+    )
     assert anchors(page) == {"title", "p-readings", "readings-of-it", "plain-heading-with-marks"}
 
 
 def test_the_checker_catches_outside_documents_and_missing_anchors():
-    bad = ("x = 1  # SPEC §2.10\n"
-           "see nonmanip.SPEC.md and DESIGN.md, issue 8 item 6, Issue 7\n"
-           "docs/papers/nonmanip.md#no-such-anchor docs/papers/nope.md\n")
+    bad = (
+        "x = 1  # SPEC §2.10\n"
+        "see nonmanip.SPEC.md and DESIGN.md, issue 8 item 6, Issue 7\n"
+        "docs/papers/nonmanip.md#no-such-anchor docs/papers/nope.md\n"
+    )
     found = check_text(bad, "f", {})
     assert len(found) == 8, found  # the SPEC file name counts twice: as SPEC and as a .SPEC.md file
-    ok = ("NOT_SPECIFIED = SPEC_MEANS  # docs/papers/nonmanip.md#nonmanip-quick, docs/guide/cluster.md\n"
-          "tissue 5; the SPECIFIED value")
+    ok = (
+        "NOT_SPECIFIED = SPEC_MEANS  # docs/papers/nonmanip.md#nonmanip-quick, docs/guide/cluster.md\n"
+        "tissue 5; the SPECIFIED value"
+    )
     assert check_text(ok, "f", {}) == []
 
 
@@ -114,9 +127,9 @@ def _claims() -> list:
     from causal_bandits.papers.fairness import claims as fairness
     from causal_bandits.papers.nonmanip import claims as nonmanip
     from causal_bandits.papers.unknown_graph import claims as unknown_graph
+
     algorithms = {e: ["CCPE-BGLM", "CCPE-General", "LUCB", "PB", "naive"] for e in ("E0", "E1", "E2", "E3", "E4", "E5")}
-    return (bounds.claims() + cpe.claims(algorithms) + fairness.claims() + nonmanip.claims({})
-            + unknown_graph.claims())
+    return bounds.claims() + cpe.claims(algorithms) + fairness.claims() + nonmanip.claims({}) + unknown_graph.claims()
 
 
 @pytest.mark.parametrize("field", ["source", "statement"])

@@ -13,8 +13,17 @@ def run(*args):
 
 def test_pomis_on_the_paper_front_door_graph(tmp_path):
     graph = tmp_path / "g.json"
-    graph.write_text(json.dumps({"nodes": ["X", "Z", "Y"], "directed": [["X", "Z"], ["Z", "Y"]],
-                                 "bidirected": [["X", "Y"]], "reward": "Y", "non_manipulable": ["Z"]}))
+    graph.write_text(
+        json.dumps(
+            {
+                "nodes": ["X", "Z", "Y"],
+                "directed": [["X", "Z"], ["Z", "Y"]],
+                "bidirected": [["X", "Y"]],
+                "reward": "Y",
+                "non_manipulable": ["Z"],
+            }
+        )
+    )
     result = run("pomis", str(graph))
     assert result.returncode == 0
     assert json.loads(result.stdout) == {"mis": [[], ["X"]], "pomis": [[], ["X"]]}

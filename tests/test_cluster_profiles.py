@@ -12,7 +12,6 @@ import stat
 import networkx as nx
 import pytest
 import yaml
-
 from conftest import ROOT, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -37,8 +36,7 @@ def _rules(work, configfile: str) -> set[str]:
 
 
 def _rule_graph(work) -> nx.DiGraph:
-    result = snakemake(work, "--rulegraph", "--configfile", "config/config.yaml",
-                       "config/ci.yaml")
+    result = snakemake(work, "--rulegraph", "--configfile", "config/config.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     names = dict(re.findall(r'^\s*(\d+)\[label = "([^"]+)"', result.stdout, re.M))
     graph = nx.DiGraph()
@@ -76,8 +74,15 @@ def test_no_group_waits_on_itself_through_another(work):
 
 def test_slurm_profile_dry_run(work):
     pytest.importorskip("snakemake_executor_plugin_slurm")
-    result = snakemake(work, "-n", "--workflow-profile", "workflow/profiles/slurm",
-                       "--configfile", "config/config.yaml", "config/ci.yaml")
+    result = snakemake(
+        work,
+        "-n",
+        "--workflow-profile",
+        "workflow/profiles/slurm",
+        "--configfile",
+        "config/config.yaml",
+        "config/ci.yaml",
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "workflow specific profile workflow/profiles/slurm" in result.stderr
     assert re.search(r"nonmanip_run\s+1860\b", result.stdout)  # panels 180 + robustness 1,680
@@ -85,8 +90,17 @@ def test_slurm_profile_dry_run(work):
 
 def test_cluster_generic_profile_dry_run(work):
     pytest.importorskip("snakemake_executor_plugin_cluster_generic")
-    result = snakemake(work, "-n", "--profile", "workflow/profiles/slurm", "--workflow-profile", GENERIC,
-                       "--configfile", "config/quick.yaml", "config/ci.yaml")
+    result = snakemake(
+        work,
+        "-n",
+        "--profile",
+        "workflow/profiles/slurm",
+        "--workflow-profile",
+        GENERIC,
+        "--configfile",
+        "config/quick.yaml",
+        "config/ci.yaml",
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert f"workflow specific profile {GENERIC}" in result.stderr
     total = re.search(r"^total\s+(\d+)", result.stdout, re.M)
@@ -101,7 +115,9 @@ def test_cluster_generic_profile_submits_with_qsub(work, tmp_path, monkeypatch):
     record = tmp_path / "qsub.args"
     qsub = tmp_path / "bin" / "qsub"
     qsub.parent.mkdir()
-    qsub.write_text(f'#!/bin/sh\necho "$@" >> {record}\nfor script; do :; done\nsh "$script" >/dev/null 2>&1\necho $$\n')
+    qsub.write_text(
+        f'#!/bin/sh\necho "$@" >> {record}\nfor script; do :; done\nsh "$script" >/dev/null 2>&1\necho $$\n'
+    )
     qsub.chmod(qsub.stat().st_mode | stat.S_IXUSR)
     profile = (work / GENERIC / "config.yaml").read_text().replace("<your-queue>", "test.q")
     (tmp_path / "generic").mkdir()
@@ -109,8 +125,17 @@ def test_cluster_generic_profile_submits_with_qsub(work, tmp_path, monkeypatch):
     (work / "logs" / "cluster").mkdir(parents=True)
     target = "results/nonmanip/instances/fig5a.json"
     monkeypatch.setenv("PATH", f"{qsub.parent}{os.pathsep}{os.environ['PATH']}")
-    result = snakemake(work, target, "--profile", "workflow/profiles/slurm", "--workflow-profile",
-                       str(tmp_path / "generic"), "--configfile", "config/quick.yaml", "config/ci.yaml")
+    result = snakemake(
+        work,
+        target,
+        "--profile",
+        "workflow/profiles/slurm",
+        "--workflow-profile",
+        str(tmp_path / "generic"),
+        "--configfile",
+        "config/quick.yaml",
+        "config/ci.yaml",
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert (work / target).is_file()
     calls = record.read_text().splitlines()
@@ -124,8 +149,17 @@ def test_local_profile_drives_a_run(tmp_path):
     10 s (README, "Two commands")."""
     work = copy_workflow(tmp_path / "repo")
     target = "results/nonmanip/arm_sets/fig5d.json"
-    result = snakemake(work, target, "--cores", "1", "--verbose", "--configfile", "config/quick.yaml",
-                       "config/ci.yaml", local_profile=True)
+    result = snakemake(
+        work,
+        target,
+        "--cores",
+        "1",
+        "--verbose",
+        "--configfile",
+        "config/quick.yaml",
+        "config/ci.yaml",
+        local_profile=True,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "workflow specific profile workflow/profiles/default" in result.stderr
     assert "Submitting maximum 1000 job(s) over 10.0 second(s)." in result.stderr

@@ -50,19 +50,32 @@ def test_defaults_are_filled_in():
         (lambda c: c["nonmanip"]["panels"]["fig5a"].__setitem__("graph", "fig9"), "panels.fig5a.graph"),
         (lambda c: c["nonmanip"].pop("panels"), "'panels' is a required property"),
         (lambda c: c["nonmanip"]["pomis_plus"].__setitem__("bootstrap", 1), "nonmanip.pomis_plus.bootstrap = 1"),
-        (lambda c: c["nonmanip"]["pomis_plus"].__setitem__("refresh", "weekly"), "nonmanip.pomis_plus.refresh = 'weekly'"),
-        (lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("refresh", "weekly"),
-         "nonmanip.pomis_plus.spot_check.refresh = 'weekly'"),
-        (lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("n_seeds", 0),
-         "nonmanip.pomis_plus.spot_check.n_seeds = 0"),
+        (
+            lambda c: c["nonmanip"]["pomis_plus"].__setitem__("refresh", "weekly"),
+            "nonmanip.pomis_plus.refresh = 'weekly'",
+        ),
+        (
+            lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("refresh", "weekly"),
+            "nonmanip.pomis_plus.spot_check.refresh = 'weekly'",
+        ),
+        (
+            lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("n_seeds", 0),
+            "nonmanip.pomis_plus.spot_check.n_seeds = 0",
+        ),
         (lambda c: c["nonmanip"].__setitem__("strategies", ["POMIS+"]), "nonmanip.strategies.0"),
-        (lambda c: c["nonmanip"]["robustness"].__setitem__("scms_per_panel", -1),
-         "nonmanip.robustness.scms_per_panel = -1"),
-        (lambda c: c["nonmanip"]["robustness"].__setitem__("scms_per_panel", {"fig5a": -2}),
-         "nonmanip.robustness.scms_per_panel"),
+        (
+            lambda c: c["nonmanip"]["robustness"].__setitem__("scms_per_panel", -1),
+            "nonmanip.robustness.scms_per_panel = -1",
+        ),
+        (
+            lambda c: c["nonmanip"]["robustness"].__setitem__("scms_per_panel", {"fig5a": -2}),
+            "nonmanip.robustness.scms_per_panel",
+        ),
         (lambda c: c["unknown_graph"].__setitem__("delta", 1.5), "unknown_graph.delta = 1.5 is invalid"),
-        (lambda c: c["unknown_graph"].__setitem__("reading", {"weight_update": "reset"}),
-         "unknown_graph.reading.weight_update"),
+        (
+            lambda c: c["unknown_graph"].__setitem__("reading", {"weight_update": "reset"}),
+            "unknown_graph.reading.weight_update",
+        ),
     ],
 )
 def test_violations_are_one_line(edit, expected):
@@ -86,13 +99,17 @@ def test_merge_is_recursive():
 def test_registered_algorithms_and_their_strategies_are_checked(monkeypatch):
     from causal_bandits import algorithms
 
-    extra = algorithms.Algorithm("X", "causal_bandits.bandits.thompson.ThompsonSampling", "X", strategies=("POMIS",),
-                                 addition=True)
+    extra = algorithms.Algorithm(
+        "X", "causal_bandits.bandits.thompson.ThompsonSampling", "X", strategies=("POMIS",), addition=True
+    )
     entries = {**algorithms.registry("nonmanip"), "X": extra}
     monkeypatch.setattr(algorithms, "registry", lambda paper: entries)
     algorithms.check("nonmanip", ["TS", "X"], ["POMIS"], where="nonmanip.algorithms")
-    with pytest.raises(ConfigError, match=r"^nonmanip.algorithms names algorithm 'X', which does not play strategy "
-                                          r"'MIS' \(it plays POMIS\)"):
+    with pytest.raises(
+        ConfigError,
+        match=r"^nonmanip.algorithms names algorithm 'X', which does not play strategy "
+        r"'MIS' \(it plays POMIS\)",
+    ):
         algorithms.check("nonmanip", ["TS", "X"], ["POMIS", "MIS"], where="nonmanip.algorithms")
     with pytest.raises(ConfigError, match=r"'z2TS', which is not registered for nonmanip; use one of TS, KLUCB, X"):
         algorithms.check("nonmanip", ["z2TS"], where="nonmanip.algorithms")

@@ -31,8 +31,9 @@ def small():
 
 
 def test_the_reconstruction_and_its_mirror_are_found(small):
-    mirror = CausalDiagram(NODES, [("B", "C"), ("C", "D"), ("C", "E"), ("D", "Y"), ("E", "Y"), ("A", "Y")],
-                           [("A", "B"), ("A", "E")])
+    mirror = CausalDiagram(
+        NODES, [("B", "C"), ("C", "D"), ("C", "E"), ("D", "Y"), ("E", "Y"), ("A", "Y")], [("A", "B"), ("A", "E")]
+    )
     assert GRAPHS["fig5d"] in small and mirror in small
     assert len(set(small)) == len(small)
     assert all(fits(G, 7, 2) for G in small)

@@ -54,8 +54,9 @@ def test_bad_input_ends_a_job_with_one_line(tmp_path, capsys):
         raise DataError("data/raw/adult/adult.data.gz is missing; download it")
     assert stop.value.code == 1
     lines = path.read_text().splitlines()
-    assert len(lines) == 1 and lines[0].endswith("causal_bandits ERROR error: data/raw/adult/adult.data.gz is missing; "
-                                                 "download it")
+    assert len(lines) == 1 and lines[0].endswith(
+        "causal_bandits ERROR error: data/raw/adult/adult.data.gz is missing; download it"
+    )
     assert "Traceback" not in capsys.readouterr().err
 
 
@@ -65,7 +66,9 @@ def test_failures_name_each_failed_job_and_its_error(tmp_path, capsys):
     with logged(logs / "ok" / "a.log") as log:
         log.info("fine")
     _failed_job(logs / "rule_x" / "b.log", ValueError("shape (3,) does not match (4,)"))
-    _failed_job(logs / "rule_y" / "c.log", DataError("data/raw/adult/adult.data.gz is missing; download it"), SystemExit)
+    _failed_job(
+        logs / "rule_y" / "c.log", DataError("data/raw/adult/adult.data.gz is missing; download it"), SystemExit
+    )
     found = dict(failures(logs, since=start))
     assert set(found) == {logs / "rule_x" / "b.log", logs / "rule_y" / "c.log"}
     assert found[logs / "rule_x" / "b.log"] == "ValueError: shape (3,) does not match (4,)"
@@ -73,9 +76,10 @@ def test_failures_name_each_failed_job_and_its_error(tmp_path, capsys):
     capsys.readouterr()
     report_failures(logs, since=start)
     lines = capsys.readouterr().err.splitlines()
-    assert lines == [f"error: ValueError: shape (3,) does not match (4,) (job log: {logs / 'rule_x' / 'b.log'})",
-                     "error: data/raw/adult/adult.data.gz is missing; download it (job log: "
-                     f"{logs / 'rule_y' / 'c.log'})"]
+    assert lines == [
+        f"error: ValueError: shape (3,) does not match (4,) (job log: {logs / 'rule_x' / 'b.log'})",
+        f"error: data/raw/adult/adult.data.gz is missing; download it (job log: {logs / 'rule_y' / 'c.log'})",
+    ]
     assert failures(logs, since=time.time() + 60) == []  # older logs are not this run's
     assert failures(tmp_path / "absent", since=start) == []
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from cpe_helpers import run_to_stop
 
+from causal_bandits.algorithms import registry
 from causal_bandits.bandits.bglm_estimate import BGLMCounts, fit
 from causal_bandits.bandits.bglm_model import _sigma_enumerated, _sigma_two_layer, sigma
 from causal_bandits.bandits.ccpe_bglm import ALPHA_O as BGLM_ALPHA_O
@@ -24,13 +25,12 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.papers.cpe import families as F
 from causal_bandits.papers.cpe.actions import actions_up_to, atomic_actions
 from causal_bandits.papers.cpe.admissible import adjustment_sequence, is_admissible, parent_sequence
+from causal_bandits.papers.cpe.design import Job
 from causal_bandits.papers.cpe.environment import CPEEnvironment
 from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
 from causal_bandits.papers.cpe.quantities import bglm_constants
-from causal_bandits.algorithms import registry
-from causal_bandits.papers.cpe.runs import policy as run_policy
-from causal_bandits.papers.cpe.design import Job
 from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, checkpoints
+from causal_bandits.papers.cpe.runs import policy as run_policy
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
 from causal_bandits.scm.cpt import configurations
 
@@ -43,9 +43,12 @@ def _instance(scm: BinarySCM, actions, sequences, **bglm) -> CPEInstance:
 
 def confounded_pair() -> CPEInstance:
     """Hidden U -> X1, X2; Y <- X1, X2. Gaps >= 0.15; Z = the other X (an adjustment set)."""
-    m = {"U": bernoulli(0.5), "X1": Mechanism("linear", ("U",), (0.6,), intercept=0.2),
-         "X2": Mechanism("linear", ("U",), (0.6,), intercept=0.2),
-         "Y": Mechanism("linear", ("X1", "X2"), (0.5, 0.3), intercept=0.1)}
+    m = {
+        "U": bernoulli(0.5),
+        "X1": Mechanism("linear", ("U",), (0.6,), intercept=0.2),
+        "X2": Mechanism("linear", ("U",), (0.6,), intercept=0.2),
+        "Y": Mechanism("linear", ("X1", "X2"), (0.5, 0.3), intercept=0.1),
+    }
     scm = BinarySCM(("U", "X1", "X2", "Y"), m, frozenset({"U"}))
     acts = atomic_actions(["X1", "X2"])
     seqs = [None] + [adjustment_sequence(a.S, [v for v in ("X1", "X2") if v not in a.S]) for a in acts[1:]]
@@ -54,9 +57,12 @@ def confounded_pair() -> CPEInstance:
 
 def chain() -> CPEInstance:
     """X1 -> X2 -> X3 -> Y, X1 -> X3, X1 -> Y: combinatorial arms with non-empty Z_2 (Theorem 4)."""
-    m = {"X1": bernoulli(0.4), "X2": Mechanism("linear", ("X1",), (0.5,), intercept=0.2),
-         "X3": Mechanism("linear", ("X1", "X2"), (0.3, 0.4), intercept=0.1),
-         "Y": Mechanism("linear", ("X1", "X2", "X3"), (0.2, 0.1, 0.5), intercept=0.1)}
+    m = {
+        "X1": bernoulli(0.4),
+        "X2": Mechanism("linear", ("X1",), (0.5,), intercept=0.2),
+        "X3": Mechanism("linear", ("X1", "X2"), (0.3, 0.4), intercept=0.1),
+        "Y": Mechanism("linear", ("X1", "X2", "X3"), (0.2, 0.1, 0.5), intercept=0.1),
+    }
     scm = BinarySCM(("X1", "X2", "X3", "Y"), m)
     acts = actions_up_to(["X1", "X2", "X3"], 2)
     return _instance(scm, acts, [parent_sequence(scm, a.S) if a.S else None for a in acts])
@@ -67,6 +73,7 @@ def correct(instance, recommended):
 
 
 # -- estimators against their formulas -----------------------------------------------------------
+
 
 def _literal_eq10(values, y, arm, seq):
     """Eq. (10)'s plug-in written out with loops over z, from the raw observations."""
@@ -85,8 +92,12 @@ def _literal_eq10(values, y, arm, seq):
             if not block:
                 continue
             prefix = [c for b in blocks[:l] for c in b]
-            cond = np.all([np.ones(len(y), bool)] + [values[:, c] == s[c] for c in order[:l]]
-                          + [values[:, c] == zv[c] for c in prefix], axis=0)
+            cond = np.all(
+                [np.ones(len(y), bool)]
+                + [values[:, c] == s[c] for c in order[:l]]
+                + [values[:, c] == zv[c] for c in prefix],
+                axis=0,
+            )
             num = cond & np.all([values[:, c] == zv[c] for c in block], axis=0)
             term *= num.sum() / cond.sum()
         total += term
@@ -132,15 +143,19 @@ def test_sigma_table_and_enumeration_agree_and_equal_brute_force():
     structure, arms = instance.bglm_structure(), instance.policy_arms()
     rng = np.random.default_rng(1)
     theta = [rng.normal(size=(5,) + t.shape[1:]) for t in instance.bglm_theta()]
-    np.testing.assert_allclose(_sigma_two_layer(theta, structure, arms), _sigma_enumerated(theta, structure, arms),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        _sigma_two_layer(theta, structure, arms), _sigma_enumerated(theta, structure, arms), atol=1e-12
+    )
     np.testing.assert_allclose(sigma(instance.bglm_theta(), structure, arms)[0], instance.mu, atol=1e-15)
 
 
 def test_sigma_on_a_deeper_bglm_equals_enumeration_of_the_scm():
-    m = {"X1": bernoulli(1.0), "X2": Mechanism("logistic", ("X1",), (0.3,)),
-         "X3": Mechanism("logistic", ("X1", "X2"), (-0.4, 1.1)),
-         "Y": Mechanism("logistic", ("X1", "X2", "X3"), (-0.2, 0.7, -1.3))}
+    m = {
+        "X1": bernoulli(1.0),
+        "X2": Mechanism("logistic", ("X1",), (0.3,)),
+        "X3": Mechanism("logistic", ("X1", "X2"), (-0.4, 1.1)),
+        "Y": Mechanism("logistic", ("X1", "X2", "X3"), (-0.2, 0.7, -1.3)),
+    }
     scm = BinarySCM(("X1", "X2", "X3", "Y"), m)
     acts = actions_up_to(["X2", "X3"], 2)
     structure = bglm_structure(scm, "X1", "logistic")
@@ -154,9 +169,12 @@ def test_bglm_estimate_recovers_theta_from_expected_counts(link_name):
     """Algorithm 2 with λ = 0 on counts proportional to the exact distribution returns θ* itself."""
     kind = "logistic" if link_name == "logistic" else "linear"
     weights = {"logistic": ((0.4,), (-0.5, 0.9, -0.7)), "linear": ((0.4,), (0.2, 0.5, 0.25))}[link_name]
-    m = {"X1": bernoulli(1.0), "X2": Mechanism(kind, ("X1",), weights[0]),
-         "Y": Mechanism(kind, ("X1", "X2", "X3"), weights[1]),
-         "X3": Mechanism(kind, ("X1",), (0.5 if kind == "linear" else 0.0,))}
+    m = {
+        "X1": bernoulli(1.0),
+        "X2": Mechanism(kind, ("X1",), weights[0]),
+        "Y": Mechanism(kind, ("X1", "X2", "X3"), weights[1]),
+        "X3": Mechanism(kind, ("X1",), (0.5 if kind == "linear" else 0.0,)),
+    }
     scm = BinarySCM(("X1", "X2", "X3", "Y"), m)
     structure = bglm_structure(scm, "X1", link_name)
     tables = BGLMCounts(structure)
@@ -177,6 +195,7 @@ def test_bglm_estimate_recovers_theta_from_expected_counts(link_name):
 
 # -- stopping rules ------------------------------------------------------------------------------
 
+
 class TwoArms(ContextFree):
     """A deterministic toy environment: arm 0 pays 1, arm 1 pays 0."""
 
@@ -190,16 +209,20 @@ class TwoArms(ContextFree):
 @pytest.mark.parametrize("profile,alpha", [("practical", 1.0), ("theory", 2.0)])
 def test_lucb_stops_exactly_when_the_radii_separate(profile, alpha):
     """With means 1 and 0 and n pulls each, LUCB stops at the first n with β_I(n) <= 1/2."""
-    n = next(n for n in range(1, 10 ** 6) if interventional_radius(n, 2, 0.05, alpha) <= 0.5)
-    result = run_to_stop(LUCB(profile=profile), TwoArms(), seeds=[0, 1], horizon=10 ** 6)
+    n = next(n for n in range(1, 10**6) if interventional_radius(n, 2, 0.05, alpha) <= 0.5)
+    result = run_to_stop(LUCB(profile=profile), TwoArms(), seeds=[0, 1], horizon=10**6)
     assert result.samples.tolist() == [2 * n, 2 * n]
     assert result.recommended.tolist() == [0, 0]
     assert result.diagnostics["iterations"].tolist() == [n - 1, n - 1]
 
 
 def test_successive_elimination_stops_when_one_arm_is_left():
-    r = next(r for r in range(1, 10 ** 6) if 1.0 - interventional_radius(r, 2, 0.05, 1.0) > interventional_radius(r, 2, 0.05, 1.0))
-    result = run_to_stop(SuccessiveElimination(), TwoArms(), seeds=[5], horizon=10 ** 6)
+    r = next(
+        r
+        for r in range(1, 10**6)
+        if 1.0 - interventional_radius(r, 2, 0.05, 1.0) > interventional_radius(r, 2, 0.05, 1.0)
+    )
+    result = run_to_stop(SuccessiveElimination(), TwoArms(), seeds=[5], horizon=10**6)
     assert result.samples.tolist() == [2 * r] and result.recommended.tolist() == [0]
 
 
@@ -218,8 +241,9 @@ PAC_CASES = [(name, confounded_pair) for name in ALGORITHMS] + [("CCPE-General",
 @pytest.mark.parametrize("name,make", PAC_CASES, ids=[f"{n}-{m.__name__}" for n, m in PAC_CASES])
 def test_each_algorithm_stops_and_is_delta_pac_on_an_easy_instance(name, make):
     instance = make()
-    result = run_to_stop(ALGORITHMS[name](instance), CPEEnvironment(instance), seeds=range(30),
-                         horizon=2_000_000, experiment="pac")
+    result = run_to_stop(
+        ALGORITHMS[name](instance), CPEEnvironment(instance), seeds=range(30), horizon=2_000_000, experiment="pac"
+    )
     assert not result.censored.any()
     assert correct(instance, result.recommended).sum() >= 27  # δ = 0.05: at most 1.5 errors expected
 
@@ -236,8 +260,9 @@ def test_ccpe_bglm_stops_and_is_delta_pac_on_e4_k2():
 
 def test_parallel_bandit_with_a_large_budget_finds_the_best_arm():
     instance = F.parallel(4)
-    result = run_to_stop(ParallelBandit(instance.policy_arms(), budget=8000), CPEEnvironment(instance),
-                         seeds=range(16), horizon=8000)
+    result = run_to_stop(
+        ParallelBandit(instance.policy_arms(), budget=8000), CPEEnvironment(instance), seeds=range(16), horizon=8000
+    )
     assert not result.censored.any() and correct(instance, result.recommended).all()
 
 
@@ -269,8 +294,10 @@ def test_parallel_bandit_follows_its_plan():
         arms_i = [played[t][i] for t in range(half, half + per * len(chosen))]
         assert arms_i == [a for a in chosen for _ in range(per)]
         assert result.samples[i] == half + per * len(chosen)
-        mu = np.array([y.mean()] + [y[x[:, c] == v].mean() if T[a + 1] else 0.0
-                                    for a, ((c, v),) in enumerate(instance.policy_arms()[1:])])
+        mu = np.array(
+            [y.mean()]
+            + [y[x[:, c] == v].mean() if T[a + 1] else 0.0 for a, ((c, v),) in enumerate(instance.policy_arms()[1:])]
+        )
         rewards_i = np.array([seen[t][0][i] for t in range(half, half + per * len(chosen))])
         for j, a in enumerate(chosen):
             mu[a] = rewards_i[j * per : (j + 1) * per].mean()
@@ -283,8 +310,7 @@ def test_parallel_bandit_follows_its_plan():
 CHUNKED = {
     "CCPE-General": (confounded_pair, lambda inst: CCPEGeneral(inst.policy_arms(), inst.policy_sequences())),
     "naive": (confounded_pair, lambda inst: NaiveCCPE(inst.policy_arms())),
-    "CCPE-BGLM": (lambda: F.bglm(2),
-                  lambda inst: CCPEBGLM(inst.policy_arms(), inst.bglm_structure())),
+    "CCPE-BGLM": (lambda: F.bglm(2), lambda inst: CCPEBGLM(inst.policy_arms(), inst.bglm_structure())),
     "LUCB": (confounded_pair, lambda inst: LUCB()),
     "LUCB1-KK12": (confounded_pair, lambda inst: LUCB(radius="kk12")),
     "SE": (confounded_pair, lambda inst: SuccessiveElimination()),
@@ -298,8 +324,10 @@ def test_results_do_not_depend_on_the_chunking_of_seeds(name):
     instance = make()
     horizon = 3000 if name == "PB" else 2_000_000
     whole = run_to_stop(policy(instance), CPEEnvironment(instance), seeds=range(8), horizon=horizon)
-    parts = [run_to_stop(policy(instance), CPEEnvironment(instance), seeds=s, horizon=horizon, block=97)
-             for s in (range(4), range(4, 8))]
+    parts = [
+        run_to_stop(policy(instance), CPEEnvironment(instance), seeds=s, horizon=horizon, block=97)
+        for s in (range(4), range(4, 8))
+    ]
     for field in ("samples", "recommended", "censored"):
         assert getattr(whole, field).tolist() == np.concatenate([getattr(p, field) for p in parts]).tolist()
     for key, value in whole.diagnostics.items():
@@ -333,6 +361,7 @@ def test_lucb_and_se_count_their_samples():
 
 # -- the environment ------------------------------------------------------------------------------
 
+
 def test_environment_reports_interventions_and_samples_the_scm():
     instance = F.confounded(0.8)
     env = CPEEnvironment(instance)
@@ -350,13 +379,15 @@ def test_environment_reports_interventions_and_samples_the_scm():
 
 # -- profiles and bad input ----------------------------------------------------------------------
 
+
 def test_profiles_select_the_constants_of_the_spec_table():
     instance = F.bglm(3)
-    theory = CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), kappa=instance.kappa, eta=instance.eta,
-                      profile="theory")
+    theory = CCPEBGLM(
+        instance.policy_arms(), instance.bglm_structure(), kappa=instance.kappa, eta=instance.eta, profile="theory"
+    )
     c = bglm_constants(instance)
     assert theory.alpha_O == BGLM_ALPHA_O["theory"] == pytest.approx(6 * np.sqrt(2))
-    assert theory.K == pytest.approx(c.M1 * c.D ** 1.5 / (c.kappa * np.sqrt(c.eta)))
+    assert pytest.approx(c.M1 * c.D**1.5 / (c.kappa * np.sqrt(c.eta))) == theory.K
     assert theory.alpha_I == 2.0 and theory.delta_internal == pytest.approx(0.025)
     practical = CCPEGeneral(instance.policy_arms(), instance.policy_sequences())
     assert (practical.alpha_O, practical.alpha_I, practical.delta_internal) == (1.0, 1.0, pytest.approx(0.01))
@@ -372,13 +403,16 @@ def _one_line_error(fn, *fragments):
         assert fragment in message
 
 
-@pytest.mark.parametrize("make", [
-    lambda **kw: LUCB(**kw),
-    lambda **kw: SuccessiveElimination(**kw),
-    lambda **kw: CCPEGeneral(chain().policy_arms(), chain().policy_sequences(), **kw),
-    lambda **kw: NaiveCCPE(chain().policy_arms(), **kw),
-    lambda **kw: CCPEBGLM(F.bglm(2).policy_arms(), F.bglm(2).bglm_structure(), **kw),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **kw: LUCB(**kw),
+        lambda **kw: SuccessiveElimination(**kw),
+        lambda **kw: CCPEGeneral(chain().policy_arms(), chain().policy_sequences(), **kw),
+        lambda **kw: NaiveCCPE(chain().policy_arms(), **kw),
+        lambda **kw: CCPEBGLM(F.bglm(2).policy_arms(), F.bglm(2).bglm_structure(), **kw),
+    ],
+)
 def test_bad_settings_are_one_line_errors(make):
     _one_line_error(lambda: make(delta=1.5), "delta = 1.5", "(0, 1)")
     _one_line_error(lambda: make(delta=0.0), "delta = 0.0")
@@ -393,12 +427,14 @@ def test_a_sample_cap_below_the_number_of_arms_is_a_one_line_error():
 
 # -- recorders ------------------------------------------------------------------------------------
 
+
 def test_recommendation_trace_freezes_at_stopping_and_ends_with_the_output():
     instance = confounded_pair()
     grid = checkpoints(20_000, first=500)
     assert grid[:3].tolist() == [500, 708, 1000] and grid[-1] == 20_000
-    result = run_to_stop(LUCB(), CPEEnvironment(instance), seeds=range(6), horizon=20_000,
-                         recorders=[RecommendationTrace(grid)])
+    result = run_to_stop(
+        LUCB(), CPEEnvironment(instance), seeds=range(6), horizon=20_000, recorders=[RecommendationTrace(grid)]
+    )
     run_trace = RecommendationTrace(grid)
     run = simulate(LUCB(), CPEEnvironment(instance), Streams("cpe", "test", np.arange(6)), 20_000, [run_trace])
     assert np.array_equal(run.summary["recommended"], result.recommended)
@@ -411,25 +447,43 @@ def test_recommendation_trace_freezes_at_stopping_and_ends_with_the_output():
 
 def test_interval_coverage_is_clean_with_valid_radii_and_fires_with_tiny_ones():
     instance = confounded_pair()
-    ok = run_to_stop(CCPEGeneral(instance.policy_arms(), instance.policy_sequences()), CPEEnvironment(instance),
-                     seeds=range(20), horizon=2_000_000, recorders=[IntervalCoverage()])
+    ok = run_to_stop(
+        CCPEGeneral(instance.policy_arms(), instance.policy_sequences()),
+        CPEEnvironment(instance),
+        seeds=range(20),
+        horizon=2_000_000,
+        recorders=[IntervalCoverage()],
+    )
     assert ok.summary["cpe_ci_violation"].mean() <= 0.1
-    bad = run_to_stop(CCPEGeneral(instance.policy_arms(), instance.policy_sequences(), alpha_O=0.02, alpha_I=0.02),
-                      CPEEnvironment(instance), seeds=range(20), horizon=3000, recorders=[IntervalCoverage()])
+    bad = run_to_stop(
+        CCPEGeneral(instance.policy_arms(), instance.policy_sequences(), alpha_O=0.02, alpha_I=0.02),
+        CPEEnvironment(instance),
+        seeds=range(20),
+        horizon=3000,
+        recorders=[IntervalCoverage()],
+    )
     assert bad.summary["cpe_ci_violation"].mean() >= 0.9
 
 
 def test_the_theory_profile_of_ccpe_bglm_needs_kappa_and_eta():
     instance = F.bglm(2)
-    _one_line_error(lambda: CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), profile="theory"),
-                    "kappa and eta")
+    _one_line_error(
+        lambda: CCPEBGLM(instance.policy_arms(), instance.bglm_structure(), profile="theory"), "kappa and eta"
+    )
 
 
 @pytest.mark.parametrize("algorithm", sorted(registry("cpe")))
 def test_the_run_registry_builds_every_algorithm(algorithm):
     instance = F.bglm(2)
-    job = Job("E4", "k2", "T1000" if algorithm == "PB" else "theory", algorithm, 2, "theory",
-              budget=1000 if algorithm == "PB" else None)
+    job = Job(
+        "E4",
+        "k2",
+        "T1000" if algorithm == "PB" else "theory",
+        algorithm,
+        2,
+        "theory",
+        budget=1000 if algorithm == "PB" else None,
+    )
     policy = run_policy(job, instance, delta=0.05, epsilon=0.0)
     assert type(policy).__name__ in registry("cpe")[algorithm].path
     if algorithm == "LUCB1":

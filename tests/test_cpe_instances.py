@@ -17,6 +17,7 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.papers.cpe import families as F
 from causal_bandits.papers.cpe.actions import Action, atomic_actions
 from causal_bandits.papers.cpe.admissible import adjustment_sequence, eq10_mean, is_admissible, parent_sequence
+from causal_bandits.papers.cpe.assumptions import eta, kappa
 from causal_bandits.papers.cpe.complexity import (
     H_prefix,
     effective_gaps,
@@ -25,7 +26,6 @@ from causal_bandits.papers.cpe.complexity import (
     lower_bound_thm3,
 )
 from causal_bandits.papers.cpe.instance import CPEInstance
-from causal_bandits.papers.cpe.assumptions import eta, kappa
 from causal_bandits.papers.cpe.quantities import Quantities, quantities
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
 
@@ -62,8 +62,10 @@ def _brute_force(instance: CPEInstance):
         elif seq is None:
             q.append(0.0)
         else:
-            cells = [prob[match & (configs[:, [col[z] for z in seq.Z]] == z).all(axis=1)].sum()
-                     for z in np.ndindex(*(2,) * len(seq.Z))]
+            cells = [
+                prob[match & (configs[:, [col[z] for z in seq.Z]] == z).all(axis=1)].sum()
+                for z in np.ndindex(*(2,) * len(seq.Z))
+            ]
             q.append(min(cells))
     return np.array(mu), np.array(naive), np.array(q)
 
@@ -132,6 +134,7 @@ def test_parent_sequence_on_a_chain_gives_a_valid_non_trivial_sequence():
 
 # -- reference values of docs/papers/cpe.md#cpe-experiments (printed rounding) -----------------------------------------
 
+
 def _complexity(instance, epsilon=0.0):
     q = instance.q_general()
     g = effective_gaps(instance.mu, epsilon)
@@ -150,11 +153,16 @@ def test_e1_reference_values(n):
 
 
 E2 = [  # (r, d): (Δ_min, H, m, m_eps, H_m, m/Δ_min²)
-    ((1, .5), (.0940, 6484, 2, 3, 224, 226)), ((2, .5), (.0931, 6532, 2, 4, 237, 231)),
-    ((4, .5), (.0912, 6625, 4, 6, 264, 481)), ((8, .5), (.0876, 6800, 8, 10, 326, 1042)),
-    ((16, .5), (.0808, 7094, 16, 17, 336, 2448)), ((8, .05), (.0987, 6249, 8, 8, 524, 821)),
-    ((8, .1), (.0974, 6199, 8, 8, 372, 843)), ((8, .2), (.0949, 6254, 8, 9, 328, 888)),
-    ((8, .4), (.0900, 6587, 8, 10, 340, 988)), ((8, .8), (.0807, 7538, 8, 10, 325, 1227)),
+    ((1, 0.5), (0.0940, 6484, 2, 3, 224, 226)),
+    ((2, 0.5), (0.0931, 6532, 2, 4, 237, 231)),
+    ((4, 0.5), (0.0912, 6625, 4, 6, 264, 481)),
+    ((8, 0.5), (0.0876, 6800, 8, 10, 326, 1042)),
+    ((16, 0.5), (0.0808, 7094, 16, 17, 336, 2448)),
+    ((8, 0.05), (0.0987, 6249, 8, 8, 524, 821)),
+    ((8, 0.1), (0.0974, 6199, 8, 8, 372, 843)),
+    ((8, 0.2), (0.0949, 6254, 8, 9, 328, 888)),
+    ((8, 0.4), (0.0900, 6587, 8, 10, 340, 988)),
+    ((8, 0.8), (0.0807, 7538, 8, 10, 325, 1227)),
 ]
 
 
@@ -167,11 +175,18 @@ def test_e2_reference_values(args, expected):
     assert round(H[-1]) == expected[1]
     assert (m, m_eps) == expected[2:4]
     assert round(H[m_eps - 1]) == expected[4]
-    assert round(m / d_min ** 2) == expected[5]
+    assert round(m / d_min**2) == expected[5]
 
 
-@pytest.mark.parametrize("rho,expected", [(0.0, (26, 29, 1663, .44)), (0.5, (29, 33, 2063, .55)),
-                                          (0.8, (74, 46, 2578, .68)), (0.95, (74, 75, 2968, .79))])
+@pytest.mark.parametrize(
+    "rho,expected",
+    [
+        (0.0, (26, 29, 1663, 0.44)),
+        (0.5, (29, 33, 2063, 0.55)),
+        (0.8, (74, 46, 2578, 0.68)),
+        (0.95, (74, 75, 2968, 0.79)),
+    ],
+)
 def test_e3_reference_values(rho, expected):
     instance = F.confounded(rho)
     q, g, H, m, m_eps = _complexity(instance)
@@ -184,9 +199,15 @@ def test_e3_reference_values(rho, expected):
     assert (q == 0).sum() == 26
 
 
-E4B = {2: (.1341, 216, 111, .914), 3: (.1126, 458, 221, .952), 4: (.1002, 880, 420, .951),
-       5: (.0747, 2092, 855, .935), 6: (.0638, 4339, 1249, .910), 7: (.0448, 11183, 2602, .852),
-       8: (.0362, 2.61e4, 4.54e3, .766)}
+E4B = {
+    2: (0.1341, 216, 111, 0.914),
+    3: (0.1126, 458, 221, 0.952),
+    4: (0.1002, 880, 420, 0.951),
+    5: (0.0747, 2092, 855, 0.935),
+    6: (0.0638, 4339, 1249, 0.910),
+    7: (0.0448, 11183, 2602, 0.852),
+    8: (0.0362, 2.61e4, 4.54e3, 0.766),
+}
 
 
 @pytest.mark.parametrize("k", sorted(E4B))
@@ -206,9 +227,20 @@ def test_e4b_reference_values(k):
     np.testing.assert_allclose(q[1:], [2.0 ** -len(a.S) for a in instance.actions[1:]], atol=1e-15)
 
 
-E5 = {(4, .5): (800, -947), (4, .2): (625, 731), (4, .05): (443, 568), (8, .5): (800, -1180),
-      (8, .2): (781, 1084), (8, .05): (886, 1877), (16, .5): (800, -1198), (16, .2): (781, 967),
-      (16, .05): (1773, 4492), (32, .5): (800, -1198), (32, .2): (781, 937), (32, .05): (2216, 5746)}
+E5 = {
+    (4, 0.5): (800, -947),
+    (4, 0.2): (625, 731),
+    (4, 0.05): (443, 568),
+    (8, 0.5): (800, -1180),
+    (8, 0.2): (781, 1084),
+    (8, 0.05): (886, 1877),
+    (16, 0.5): (800, -1198),
+    (16, 0.2): (781, 967),
+    (16, 0.05): (1773, 4492),
+    (32, 0.5): (800, -1198),
+    (32, 0.2): (781, 937),
+    (32, 0.05): (2216, 5746),
+}
 
 
 @pytest.mark.parametrize("n,p", sorted(E5))
@@ -226,6 +258,7 @@ def test_theorem3_class_excludes_other_families():
 
 
 # -- the paper's §3 worked example, Lemma 1, Theorem 2 vs LUCB ---------------------------------
+
 
 def test_worked_example_of_section_3():
     """|A| = 21, q = 1/10 except q_do() = 1, the best and the runner-up with Δ = 0.1, the rest 0.5,
@@ -247,14 +280,16 @@ def _definition1(q):
 
 def _definition2(q, g):
     H = H_prefix(q, g)
-    return min(t for t in range(1, len(q) + 1) if sum(x * y ** 2 * H[t - 1] < 1 - 1e-12 for x, y in zip(q, g)) <= t)
+    return min(t for t in range(1, len(q) + 1) if sum(x * y**2 * H[t - 1] < 1 - 1e-12 for x, y in zip(q, g)) <= t)
 
 
-instances = st.integers(2, 40).flatmap(lambda n: st.tuples(
-    st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n),
-    st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n),
-    st.sampled_from([0.0, 0.01, 0.05, 0.2]),
-))
+instances = st.integers(2, 40).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n),
+        st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n),
+        st.sampled_from([0.0, 0.01, 0.05, 0.2]),
+    )
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -279,8 +314,11 @@ def test_lemma1_and_the_thresholds_on_random_instances(case):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.lists(st.sampled_from([0.0, 0.01, 0.1, 0.25, 0.3, 0.5, 1.0]), min_size=6, max_size=6),
-                min_size=1, max_size=5))
+@given(
+    st.lists(
+        st.lists(st.sampled_from([0.0, 0.01, 0.1, 0.25, 0.3, 0.5, 1.0]), min_size=6, max_size=6), min_size=1, max_size=5
+    )
+)
 def test_observation_threshold_is_vectorised_row_by_row(rows):
     q = np.array(rows)
     assert observation_threshold(q).tolist() == [_definition1(row) for row in q]
@@ -294,6 +332,7 @@ def test_gaps_need_a_unique_best_arm_when_epsilon_is_zero():
 
 # -- BGLM constants -------------------------------------------------------------------------
 
+
 def test_bglm_constants_of_e4():
     instance = F.bglm(3)
     assert eta(instance.scm, "X1") == instance.eta == pytest.approx(0.5)
@@ -302,13 +341,18 @@ def test_bglm_constants_of_e4():
     z = np.abs(vertices @ theta) + np.sqrt(vertices.sum(axis=1))
     p = 1 / (1 + np.exp(-z))
     root = 1 / (1 + np.exp(-1.0))  # a root's θ = (0): worst vertex v = (1), z = 0 + ‖v‖ = 1
-    assert instance.kappa == kappa(instance.scm, "X1", "logistic") == pytest.approx(min((p * (1 - p)).min(), root * (1 - root)), rel=1e-12)
+    assert (
+        instance.kappa
+        == kappa(instance.scm, "X1", "logistic")
+        == pytest.approx(min((p * (1 - p)).min(), root * (1 - root)), rel=1e-12)
+    )
     summary = quantities(instance, 0.0, 0.05).summary
     assert summary["D"] == 4 and summary["theory_burnin"] > 1e11  # docs/papers/cpe.md#cpe-conventions: ≈ 8·10^11
-                                                                  # iterations
+    # iterations
 
 
 # -- documents ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", ["confounded rho=0.5", "bglm k=3", "rare n=6 r=3 d=0.4"])
 def test_instance_and_quantities_round_trip_through_json(name):
@@ -347,8 +391,11 @@ def test_an_action_naming_an_unknown_variable_is_one_line():
 
 def test_a_bglm_weight_vector_outside_0_1_is_one_line():
     """A linear-link BGLM whose weights drive P(Y = 1 | parents) above 1."""
-    mechanisms = {"X1": bernoulli(1.0), "X2": Mechanism("linear", ("X1",), (0.5,)),
-                  "Y": Mechanism("linear", ("X1", "X2"), (0.4, 0.7))}
+    mechanisms = {
+        "X1": bernoulli(1.0),
+        "X2": Mechanism("linear", ("X1",), (0.5,)),
+        "Y": Mechanism("linear", ("X1", "X2"), (0.4, 0.7)),
+    }
     with pytest.raises(ConfigError) as excinfo:
         BinarySCM(("X1", "X2", "Y"), mechanisms)
     assert "drive P(Y=1 | parents) to 1.1" in _one_line(excinfo)
@@ -358,16 +405,28 @@ def test_actions_on_the_constant_or_the_reward_are_refused():
     scm = F.bglm(2).scm
     base = F.bglm(2)
     with pytest.raises(ConfigError, match="unknown variable 'X1'"):
-        CPEInstance("test", {}, scm, (Action(), Action((("X1", 1),))), (None, None), np.zeros(2), np.zeros(2),
-                    link="logistic", constant="X1")
+        CPEInstance(
+            "test",
+            {},
+            scm,
+            (Action(), Action((("X1", 1),))),
+            (None, None),
+            np.zeros(2),
+            np.zeros(2),
+            link="logistic",
+            constant="X1",
+        )
     with pytest.raises(ConfigError, match="unknown variable 'Y'"):
         CPEInstance("test", {}, base.scm, (Action(), Action((("Y", 1),))), (None, None), np.zeros(2), np.zeros(2))
     assert atomic_actions(["X2", "X3"])[0] == Action()
 
 
 def test_nodes_must_be_declared_parents_first():
-    mechanisms = {"X1": Mechanism("linear", ("X2",), (0.5,), intercept=0.2), "X2": bernoulli(0.5),
-                  "Y": Mechanism("linear", ("X1",), (0.5,), intercept=0.2)}
+    mechanisms = {
+        "X1": Mechanism("linear", ("X2",), (0.5,), intercept=0.2),
+        "X2": bernoulli(0.5),
+        "Y": Mechanism("linear", ("X1",), (0.5,), intercept=0.2),
+    }
     with pytest.raises(ConfigError) as excinfo:
         BinarySCM(("X1", "X2", "Y"), mechanisms)
     assert "parent 'X2' of X1 is listed after it" in _one_line(excinfo)

@@ -8,14 +8,16 @@ import re
 
 import pandas as pd
 import pytest
-
 from conftest import assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 
 CPE_OUTPUTS = [
-    *(f"figures/cpe/table{i}_{name}.{ext}" for i, name in ((1, "instances"), (2, "pac"), (3, "lower_bound"),
-                                                            (4, "slopes")) for ext in ("csv", "md")),
+    *(
+        f"figures/cpe/table{i}_{name}.{ext}"
+        for i, name in ((1, "instances"), (2, "pac"), (3, "lower_bound"), (4, "slopes"))
+        for ext in ("csv", "md")
+    ),
     *(f"figures/cpe/figure{n}.{ext}" for n in (1, 3, 4, 5, 6) for ext in ("pdf", "png")),
 ]
 
@@ -38,8 +40,9 @@ def test_tiny_run_writes_the_cpe_outputs_and_verdicts(tiny_run):
 def test_paper_scale_dry_run_lists_the_cpe_design(tmp_path):
     work = copy_workflow(tmp_path / "repo")
     # cpe's part of the plan: its targets only (the whole paper-scale DAG is test_workflow's).
-    result = snakemake(work, "-n", "cpe_claims", "cpe_figures", "cpe_tables", "--configfile", "config/config.yaml",
-                       "config/ci.yaml")
+    result = snakemake(
+        work, "-n", "cpe_claims", "cpe_figures", "cpe_tables", "--configfile", "config/config.yaml", "config/ci.yaml"
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     # E0 22 + E1 69 + E2 129 + E3 16 + E4 78 + E5 24 run jobs (100 seeds per job; PB: 9 budgets).
     assert re.search(r"cpe_run\s+338\b", result.stdout)
@@ -48,16 +51,39 @@ def test_paper_scale_dry_run_lists_the_cpe_design(tmp_path):
 
 CASES = {
     "delta above 1": ({"cpe": {"delta": 1.5}}, "cpe.delta = 1.5 is outside (0, 1)"),
-    "negative epsilon": ({"cpe": {"experiments": {"E2": {"configs": {"eps0.05": {
-        "family": "rare", "params": {"r": 8, "d": 0.5}, "epsilon": -0.1}}}}}}, "epsilon = -0.1 is outside [0, 1)"),
-    "BGLM weights outside [0, 1]": ({"cpe": {"experiments": {"E4": {"configs": {"k2": {
-        "family": "bglm", "params": {"k": 2, "link": "linear", "weights": [0.4, 0.7, 0.2]}}}}}}},
-        "weights of Y drive P(Y=1 | parents) to 1.3"),
+    "negative epsilon": (
+        {
+            "cpe": {
+                "experiments": {
+                    "E2": {"configs": {"eps0.05": {"family": "rare", "params": {"r": 8, "d": 0.5}, "epsilon": -0.1}}}
+                }
+            }
+        },
+        "epsilon = -0.1 is outside [0, 1)",
+    ),
+    "BGLM weights outside [0, 1]": (
+        {
+            "cpe": {
+                "experiments": {
+                    "E4": {
+                        "configs": {
+                            "k2": {"family": "bglm", "params": {"k": 2, "link": "linear", "weights": [0.4, 0.7, 0.2]}}
+                        }
+                    }
+                }
+            }
+        },
+        "weights of Y drive P(Y=1 | parents) to 1.3",
+    ),
     "sample cap below the arms": ({"cpe": {"horizon": 20}}, "cpe.horizon = 20 is below the number of arms"),
-    "run group names an unknown config": ({"cpe": {"experiments": {"E1": {"runs": [
-        {"algorithms": ["LUCB"], "configs": ["n5"]}]}}}}, "names config 'n5'"),
-    "CCPE-BGLM on a parallel graph": ({"cpe": {"experiments": {"E1": {"runs": [
-        {"algorithms": ["CCPE-BGLM"], "configs": ["n4"]}]}}}}, "it needs a bglm config"),
+    "run group names an unknown config": (
+        {"cpe": {"experiments": {"E1": {"runs": [{"algorithms": ["LUCB"], "configs": ["n5"]}]}}}},
+        "names config 'n5'",
+    ),
+    "CCPE-BGLM on a parallel graph": (
+        {"cpe": {"experiments": {"E1": {"runs": [{"algorithms": ["CCPE-BGLM"], "configs": ["n4"]}]}}}},
+        "it needs a bglm config",
+    ),
 }
 
 
@@ -75,9 +101,12 @@ def _run_results(tiny_run):
     from causal_bandits.papers.cpe import results
 
     agg = tiny_run / "results/cpe/agg"
-    return results.load(sorted(map(str, agg.glob("E?.parquet"))), sorted(map(str, agg.glob("E?.budget.parquet"))),
-                        sorted(map(str, (tiny_run / "results/cpe/quantities").glob("*/*.json"))),
-                        str(tiny_run / "results/cpe/theory_e4b.json"))
+    return results.load(
+        sorted(map(str, agg.glob("E?.parquet"))),
+        sorted(map(str, agg.glob("E?.budget.parquet"))),
+        sorted(map(str, (tiny_run / "results/cpe/quantities").glob("*/*.json"))),
+        str(tiny_run / "results/cpe/theory_e4b.json"),
+    )
 
 
 @pytest.mark.parametrize("left_out", ["E0", "E1", "E2", "E3", "E4", "E5"])
@@ -95,8 +124,14 @@ def test_claims_and_figures_without_one_experiment(tiny_run, left_out, tmp_path,
     if left_out in owned:
         assert verdicts[owned[left_out]]["status"] == "not evaluated"
     monkeypatch.chdir(tmp_path)
-    written = figures.make_all(found["stopping"], found["budgets"], {e: {} for e in found["stopping"]},
-                               found["theory"], 0.05, tables.lower_bound_table(found["stopping"], found["quantities"]))
+    written = figures.make_all(
+        found["stopping"],
+        found["budgets"],
+        {e: {} for e in found["stopping"]},
+        found["theory"],
+        0.05,
+        tables.lower_bound_table(found["stopping"], found["quantities"]),
+    )
     assert all((tmp_path / w).stat().st_size > 0 for w in written)
 
 
@@ -108,7 +143,13 @@ def test_figures_when_every_run_is_censored(tiny_run, tmp_path, monkeypatch):
     found = _run_results(tiny_run)
     stopping = {e: f.assign(samples_mean=float("nan"), samples_se=float("nan")) for e, f in found["stopping"].items()}
     monkeypatch.chdir(tmp_path)
-    written = figures.make_all(stopping, found["budgets"], {e: {} for e in stopping}, found["theory"], 0.05,
-                               tables.lower_bound_table(stopping, found["quantities"]))
+    written = figures.make_all(
+        stopping,
+        found["budgets"],
+        {e: {} for e in stopping},
+        found["theory"],
+        0.05,
+        tables.lower_bound_table(stopping, found["quantities"]),
+    )
     assert {f"figures/cpe/figure{n}.pdf" for n in range(7)} <= set(written)
     assert all((tmp_path / w).stat().st_size > 0 for w in written)

@@ -1,20 +1,21 @@
 """Adult and YouTube parsers: real files parse to the documented counts; bad input fails in one line."""
 
-
 import pytest
+from conftest import SHARED_RAW
 
 from causal_bandits.data import standin
 from causal_bandits.data.adult import read_adult
 from causal_bandits.data.youtube import read_crawl
 from causal_bandits.errors import DataError
 
-from conftest import SHARED_RAW
-
 RAW_DIR = SHARED_RAW
-needs_raw = pytest.mark.skipif(not (RAW_DIR / "adult" / "adult.data.gz").is_file(),
-                               reason=f"shared raw data not found at {RAW_DIR}")
-GOOD = ("39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, White, Male, 2174, 0, 40, "
-        "United-States, <=50K")
+needs_raw = pytest.mark.skipif(
+    not (RAW_DIR / "adult" / "adult.data.gz").is_file(), reason=f"shared raw data not found at {RAW_DIR}"
+)
+GOOD = (
+    "39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, White, Male, 2174, 0, 40, "
+    "United-States, <=50K"
+)
 VIDEO = "QuRYeRnAuXM\tuser\t1135\tPets & Animals\t252\t1075\t4.96\t46\t86\trelated1\trelated2"
 
 
@@ -36,8 +37,13 @@ def test_real_adult_test_file_with_header_and_periods_parses():
 @needs_raw
 def test_real_youtube_file_counts_id_only_lines():
     crawl = read_crawl([RAW_DIR / "youtube" / "youtubedata.txt"], 0.05)
-    assert crawl.summary() == {"lines": 4100, "videos": 4066, "skipped_short": 34, "skipped_non_numeric": 0,
-                               "duplicates_dropped": 0}
+    assert crawl.summary() == {
+        "lines": 4100,
+        "videos": 4066,
+        "skipped_short": 34,
+        "skipped_non_numeric": 0,
+        "duplicates_dropped": 0,
+    }
 
 
 def test_adult_with_a_wrong_column_count_is_rejected(tmp_path):

@@ -6,19 +6,22 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_RAW
 
 from causal_bandits.data import raw
 from causal_bandits.errors import DataError
 
-from conftest import SHARED_RAW
-
 RAW_DIR = SHARED_RAW
 ADULT_SHA = "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d"
-ADULT = raw.RawFile("adult/adult.data", ADULT_SHA,
-                    "https://archive.ics.uci.edu/ml/machine-learning-databases/adult/adult.data",
-                    "https://archive.ics.uci.edu/dataset/2/adult")
-needs_raw = pytest.mark.skipif(not (RAW_DIR / "adult" / "adult.data.gz").is_file(),
-                               reason=f"shared raw data not found at {RAW_DIR}")
+ADULT = raw.RawFile(
+    "adult/adult.data",
+    ADULT_SHA,
+    "https://archive.ics.uci.edu/ml/machine-learning-databases/adult/adult.data",
+    "https://archive.ics.uci.edu/dataset/2/adult",
+)
+needs_raw = pytest.mark.skipif(
+    not (RAW_DIR / "adult" / "adult.data.gz").is_file(), reason=f"shared raw data not found at {RAW_DIR}"
+)
 
 
 def spec_for(tmp_path: Path, content: bytes, name: str = "d/file.txt", **kw) -> raw.RawFile:

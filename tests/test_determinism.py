@@ -22,6 +22,7 @@ A difference names the files; rerunning with one change at a time tells which ch
 One run for all three costs CI one tiny run instead of two (a variant beside the reference, and
 the killed run).
 """
+
 from __future__ import annotations
 
 import os
@@ -30,7 +31,6 @@ import time
 from fnmatch import fnmatch
 
 import pytest
-
 from conftest import TINY, copy_workflow, snakemake, start_snakemake
 from workflow_outputs import check_parses, differences, fingerprint, output_files
 
@@ -47,6 +47,7 @@ def _count(files, pattern: str) -> int:
 
 def kill_points(reference: set[str]):
     """(name, predicate on the outputs present) for the five points, in the order a run reaches them."""
+
     def share(pattern: str, fraction: float):
         need = max(1, int(fraction * _count(reference, pattern)))
         return lambda done: _count(done, pattern) >= need

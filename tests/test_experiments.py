@@ -14,9 +14,8 @@ import pytest
 import yaml
 from conftest import ROOT, TINY, assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, report
 from causal_bandits import config as cb_config
-from causal_bandits import report
 from causal_bandits.claims import STATUSES
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.experiments import config as experiments_config
@@ -79,13 +78,16 @@ def test_diagram_from_a_json_file(tmp_path):
     assert instance_document("my_study", s)["arm_lists"] == instance_document("my_study", study())["arm_lists"]
 
 
-@pytest.mark.parametrize(("tables", "expected"), [
-    ({"p1": {**CPT["p1"], "Y": [0.1, 0.3, 0.8]}}, "experiments.my_study.scm.p1.Y has 3 entries"),
-    ({"p1": {**CPT["p1"], "Z": [0.1, 1.2]}}, "experiments.my_study.scm.p1.Z holds 1.2, not a probability"),
-    ({"p_u": [-0.1]}, "experiments.my_study.scm.p_u holds -0.1"),
-    ({"p_u": [0.4, 0.5]}, "experiments.my_study.scm.p_u has 2 entries"),
-    ({"p1": {"X": [0.2, 0.7]}}, "missing ['Y', 'Z']"),
-])
+@pytest.mark.parametrize(
+    ("tables", "expected"),
+    [
+        ({"p1": {**CPT["p1"], "Y": [0.1, 0.3, 0.8]}}, "experiments.my_study.scm.p1.Y has 3 entries"),
+        ({"p1": {**CPT["p1"], "Z": [0.1, 1.2]}}, "experiments.my_study.scm.p1.Z holds 1.2, not a probability"),
+        ({"p_u": [-0.1]}, "experiments.my_study.scm.p_u holds -0.1"),
+        ({"p_u": [0.4, 0.5]}, "experiments.my_study.scm.p_u has 2 entries"),
+        ({"p1": {"X": [0.2, 0.7]}}, "missing ['Y', 'Z']"),
+    ],
+)
 def test_bad_tables(tables, expected):
     fails({**study(), "scm": {**CPT, **tables}}, expected)
 
@@ -96,13 +98,19 @@ def test_bad_scm_keys():
 
 
 def test_bad_algorithms_and_strategies(monkeypatch):
-    fails({**study(), "algorithms": ["EPSGREEDY"]}, "experiments.my_study.algorithms names 'EPSGREEDY'",
-          "not a registered algorithm")
+    fails(
+        {**study(), "algorithms": ["EPSGREEDY"]},
+        "experiments.my_study.algorithms names 'EPSGREEDY'",
+        "not a registered algorithm",
+    )
     fails({**study(), "algorithms": ["z2TS"]}, "names 'z2TS', which is not a registered algorithm")
     fails({**study(), "strategies": ["ALL"]}, "experiments.my_study.strategies.0")
     # a user's own solver registered without a z2 version plays every arm list, but not POMIS+
-    monkeypatch.setitem(algorithms.registry("nonmanip"), "EPS",
-                        algorithms.Algorithm("EPS", "causal_bandits.bandits.thompson.ThompsonSampling", "EPS", addition=True))
+    monkeypatch.setitem(
+        algorithms.registry("nonmanip"),
+        "EPS",
+        algorithms.Algorithm("EPS", "causal_bandits.bandits.thompson.ThompsonSampling", "EPS", addition=True),
+    )
     check({**study(), "algorithms": ["EPS"], "strategies": ["BF", "POMIS"]})
     fails({**study(), "algorithms": ["EPS"]}, "algorithm 'EPS' does not support strategy 'POMISplus'", "z2 version")
 
@@ -136,7 +144,7 @@ def planned(result) -> dict[str, int]:
     if any("Nothing to be done" in line for line in lines + result.stderr.splitlines()):
         return {}
     jobs = {}
-    for line in lines[lines.index("Job stats:") + 3:]:
+    for line in lines[lines.index("Job stats:") + 3 :]:
         if line.startswith("total"):
             return jobs
         rule, count = line.split()
@@ -175,10 +183,13 @@ def test_own_experiment_example_runs(done_tiny):
 
 
 @pytest.mark.workflow
-@pytest.mark.parametrize(("override", "expected"), [
-    ({"algorithms": ["EPSGREEDY"]}, "experiments.my_study.algorithms names 'EPSGREEDY'"),
-    ({"scm": {**CPT, "p1": {**CPT["p1"], "Y": [0.5]}}}, "experiments.my_study.scm.p1.Y has 1 entries"),
-])
+@pytest.mark.parametrize(
+    ("override", "expected"),
+    [
+        ({"algorithms": ["EPSGREEDY"]}, "experiments.my_study.algorithms names 'EPSGREEDY'"),
+        ({"scm": {**CPT, "p1": {**CPT["p1"], "Y": [0.5]}}}, "experiments.my_study.scm.p1.Y has 1 entries"),
+    ],
+)
 def test_bad_experiment_stops_before_any_job(tmp_path, override, expected):
     work = copy_workflow(tmp_path / "repo")
     assert_bad_config_fails_cleanly(work, {"experiments": {"my_study": {**study(), **override}}}, expected)

@@ -1,8 +1,8 @@
 """Adult-Video (AAAI-22 §4.2, App. E.2): preprocessing, PC graph, counterfactual truth, runs."""
 
-
 import numpy as np
 import pytest
+from conftest import SHARED_RAW
 
 from causal_bandits.data import standin
 from causal_bandits.data.adult import read_adult
@@ -11,29 +11,48 @@ from causal_bandits.papers.fairness import adult_video as av
 from causal_bandits.papers.fairness import runs as fr
 from causal_bandits.papers.fairness.figures import figure3_title
 
-from conftest import SHARED_RAW
-
 RAW_DIR = SHARED_RAW
-needs_raw = pytest.mark.skipif(not (RAW_DIR / "adult" / "adult.data.gz").is_file(),
-                               reason=f"shared raw data not found at {RAW_DIR}")
+needs_raw = pytest.mark.skipif(
+    not (RAW_DIR / "adult" / "adult.data.gz").is_file(), reason=f"shared raw data not found at {RAW_DIR}"
+)
 CFG = {
-    "data_seed": 0, "n_sample": 2000, "n_graph": 1000, "n_videos": 400, "age_rule": "ge_median",
-    "video_rule": "gt_median", "arm_features": ["length", "ratings", "views", "comments"],
+    "data_seed": 0,
+    "n_sample": 2000,
+    "n_graph": 1000,
+    "n_videos": 400,
+    "age_rule": "ge_median",
+    "video_rule": "gt_median",
+    "arm_features": ["length", "ratings", "views", "comments"],
     "reward": {"coef": {"age": 0.2, "income": 0.2, "ratings": 0.2, "views": 0.2}, "sigma": 0.1},
-    "sensitive": "sex", "s_plus": 1, "cf_mode": "identifiable",
-    "graph": {"alpha": 0.05, "max_cond_vars": 3, "enforce_paper_W": True,
-              "user_order": ["sex", "race", "age", "income"],
-              "video_order": ["length", "views", "ratings", "comments"]},
+    "sensitive": "sex",
+    "s_plus": 1,
+    "cf_mode": "identifiable",
+    "graph": {
+        "alpha": 0.05,
+        "max_cond_vars": 3,
+        "enforce_paper_W": True,
+        "user_order": ["sex", "race", "age", "income"],
+        "video_order": ["length", "views", "ratings", "comments"],
+    },
 }
-RUN = {"horizon": 300, "ucb": {"per_context": False}, "fairlinucb": {"alpha": 1.0, "lam": 1.0, "gamma": 1.0},
-       "fucb": {"alpha_r": 1.0, "alpha_c": 1.0, "fallback": "unconstrained", "safe_arm": {}}}
+RUN = {
+    "horizon": 300,
+    "ucb": {"per_context": False},
+    "fairlinucb": {"alpha": 1.0, "lam": 1.0, "gamma": 1.0},
+    "fucb": {"alpha_r": 1.0, "alpha_c": 1.0, "fallback": "unconstrained", "safe_arm": {}},
+}
 
 
 def pipeline(adult_path, youtube_path, cfg=CFG, graph_edit=None):
     users, _ = av.binarize_users(read_adult(adult_path), cfg["age_rule"])
     sample = av.sample_users(users, cfg["n_sample"], cfg["n_graph"], cfg["data_seed"])
-    pool, _ = av.select_videos(read_crawl([youtube_path], 0.05).videos, cfg["n_videos"], cfg["data_seed"],
-                               cfg["arm_features"], cfg["video_rule"])
+    pool, _ = av.select_videos(
+        read_crawl([youtube_path], 0.05).videos,
+        cfg["n_videos"],
+        cfg["data_seed"],
+        cfg["arm_features"],
+        cfg["video_rule"],
+    )
     offline = av.offline_table(sample, pool, cfg["arm_features"], cfg["reward"], cfg["data_seed"])
     graph = av.graph_document(offline, cfg["arm_features"], cfg)
     if graph_edit:
@@ -76,7 +95,7 @@ def test_exact_means_follow_the_linear_reward(standin_run):
 def test_counterfactual_truth_is_zero_without_descendants_and_not_with(standin_files):
     def force(graph, edge):
         graph = dict(graph)
-        edges = [e for e in graph["edges"] if set(e) != set(edge) and "sex" not in e or e[1] == "R"]
+        edges = [e for e in graph["edges"] if (set(e) != set(edge) and "sex" not in e) or e[1] == "R"]
         graph["edges"] = edges + [list(edge)]
         return graph
 
@@ -105,8 +124,13 @@ def test_adult_runs_do_not_depend_on_the_seed_chunking(standin_run, name):
 
     def run(seeds):
         rounds = FairnessRounds(FairnessAuditor(CellModel.from_document(doc["models"]["ducb"]), [0.3]))
-        simulate(fr.build_policy(name, doc, RUN), CausalEnvironment.from_document(doc),
-                 Streams("fairness", "adult_video", np.asarray(seeds)), RUN["horizon"], [rounds])
+        simulate(
+            fr.build_policy(name, doc, RUN),
+            CausalEnvironment.from_document(doc),
+            Streams("fairness", "adult_video", np.asarray(seeds)),
+            RUN["horizon"],
+            [rounds],
+        )
         return rounds
 
     both = run([3, 4])
@@ -128,8 +152,7 @@ def test_figure3_title_says_when_data_are_synthetic():
 
 @needs_raw
 def test_real_data_graph_recovers_the_papers_parents_of_r():
-    cfg = {**CFG, "n_sample": 10000, "n_graph": 5000, "n_videos": 1580,
-           "graph": {**CFG["graph"], "max_cond_vars": 5}}
+    cfg = {**CFG, "n_sample": 10000, "n_graph": 5000, "n_videos": 1580, "graph": {**CFG["graph"], "max_cond_vars": 5}}
     files = RAW_DIR / "adult" / "adult.data.gz", RAW_DIR / "youtube" / "youtubedata.txt"
     sample, pool, _, graph, doc = pipeline(*files, cfg)
     assert sample["age"].mean() == pytest.approx((sample["age_raw"] >= 37).mean())

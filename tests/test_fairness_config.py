@@ -92,8 +92,16 @@ results = {"config": {"figure2b_tau": 0.3, "horizon": 200, "n_seeds": 2}, "summa
 claim = next(c for c in claims.claims() if c.id == "fig2b-causal-below-ucb")
 print(claim.check(results)["ours"])
 """
-    outs = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
-                           capture_output=True, text=True, check=True).stdout for seed in range(4)}
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(4)
+    }
     assert outs == {"UCB 22.5 ± 0.7; C-UCB 18.5 ± 0.7; D-UCB 17.5 ± 0.7; F-UCB (τ=0.3) 17.5 ± 0.7\n"}
 
 
@@ -102,8 +110,10 @@ def test_stand_in_data_is_a_notice_of_the_whole_paper():
     from causal_bandits.claims import document
 
     raw = {"adult_video": {"data_provenance": "raw"}, "users_meta": {"data_provenance": "raw"}}
-    standin = {"adult_video": {"data_provenance": "synthetic-standin"},
-               "users_meta": {"data_provenance": "synthetic-standin"}}
+    standin = {
+        "adult_video": {"data_provenance": "synthetic-standin"},
+        "users_meta": {"data_provenance": "synthetic-standin"},
+    }
     assert fairness.notices(raw) == []
     assert "notices" not in document("fairness", {"horizon": 500, "n_seeds": 2}, [], notices=fairness.notices(raw))
     doc = document("fairness", {"horizon": 500, "n_seeds": 2}, [], notices=fairness.notices(standin))

@@ -9,8 +9,7 @@ from causal_bandits.causal.counterfactual import counterfactual_table, intervent
 from causal_bandits.causal.dseparation import is_dseparator
 from causal_bandits.papers.fairness import email as fe
 
-CONFIG = {"sensitive": "X1", "s_plus": 2, "s_minus": 1, "p_x_equals_2": {"X1": 0.5, "X2": 0.5, "X3": 0.5},
-          "sigma": 0.1}
+CONFIG = {"sensitive": "X1", "s_plus": 2, "s_minus": 1, "p_x_equals_2": {"X1": 0.5, "X2": 0.5, "X3": 0.5}, "sigma": 0.1}
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ import json
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-
 from conftest import copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow

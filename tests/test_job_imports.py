@@ -30,10 +30,13 @@ JOBS = {
 @pytest.mark.parametrize("job", sorted(JOBS))
 def test_run_jobs_import_no_heavy_library_they_do_not_use(job):
     module, policy = JOBS[job]
-    code = (f"import sys, json, {module} as m, causal_bandits.logs, causal_bandits.store\n"
-            f"from causal_bandits.runs import policy_class\npolicy_class({policy!r})\n"
-            f"print(json.dumps(sorted({{n.split('.')[0] if n.split('.')[0] != 'scipy' else n for n in sys.modules}})))")
-    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                           check=True).stdout))
+    code = (
+        f"import sys, json, {module} as m, causal_bandits.logs, causal_bandits.store\n"
+        f"from causal_bandits.runs import policy_class\npolicy_class({policy!r})\n"
+        f"print(json.dumps(sorted({{n.split('.')[0] if n.split('.')[0] != 'scipy' else n for n in sys.modules}})))"
+    )
+    loaded = set(
+        json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    )
     unwanted = {h for h in HEAVY if h in loaded}
     assert not unwanted, f"{job} imports {sorted(unwanted)}"

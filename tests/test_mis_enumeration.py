@@ -47,8 +47,10 @@ def test_limit_stops_the_enumeration():
 def test_non_ancestors_are_never_enumerated():
     """20 nodes, Y with three ancestors: the family has 2^3 sets whatever hangs off elsewhere."""
     others = [f"Z{i:02d}" for i in range(16)]
-    G = CausalDiagram(["A", "B", "C", "Y", *others], [("A", "Y"), ("B", "Y"), ("C", "Y")]
-                      + [(others[i], others[i + 1]) for i in range(15)] + [("Y", "Z00")])
+    G = CausalDiagram(
+        ["A", "B", "C", "Y", *others],
+        [("A", "Y"), ("B", "Y"), ("C", "Y")] + [(others[i], others[i + 1]) for i in range(15)] + [("Y", "Z00")],
+    )
     assert len(minimal_intervention_sets(G, "Y")) == 8
 
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causal_bandits.causal.evaluation import ArmLayout
 from causal_bandits.causal.estimators import InstanceEstimators
+from causal_bandits.causal.evaluation import ArmLayout
 from causal_bandits.causal.mvwa import bootstrap_covariance, min_variance_weights
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.causal.z2id import catalogue
@@ -46,8 +46,9 @@ def problems(draw):
 @given(st.lists(problems(), min_size=1, max_size=6))
 def test_qp_matches_enumeration(batch):
     m = max(c.shape[0] for c, _ in batch)
-    covs = np.stack([np.pad(c, (0, m - c.shape[0])) + np.diag([0] * c.shape[0] + [1] * (m - c.shape[0]))
-                     for c, _ in batch])
+    covs = np.stack(
+        [np.pad(c, (0, m - c.shape[0])) + np.diag([0] * c.shape[0] + [1] * (m - c.shape[0])) for c, _ in batch]
+    )
     allowed = np.stack([np.pad(a, (0, m - a.size)) for _, a in batch])
     w, var = min_variance_weights(covs, allowed)
     for i, (c, a) in enumerate(batch):

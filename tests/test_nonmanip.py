@@ -9,9 +9,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, store
 from causal_bandits import config as cb_config
-from causal_bandits import store
 from causal_bandits.aggregate import aggregate
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED
 from causal_bandits.errors import ConfigError, DiagramError
@@ -72,9 +71,18 @@ def _run(tmp_path, instance, strategy, algorithm, seeds_per_job, n=7, horizon=60
     paths = []
     for k, seeds in enumerate(chunk_seeds(n, seeds_per_job)):
         trace = tmp_path / f"{strategy}-{algorithm}-{seeds_per_job}-{k}.parquet"
-        run_chunk(instance, strategy=strategy, algorithm=algorithm, policy=_policy(strategy, algorithm), seeds=seeds,
-                  horizon=horizon, record_points=20, trace_path=trace,
-                  summary_path=tmp_path / f"{trace.stem}.summary.parquet", metadata={"test": "1"})
+        run_chunk(
+            instance,
+            strategy=strategy,
+            algorithm=algorithm,
+            policy=_policy(strategy, algorithm),
+            seeds=seeds,
+            horizon=horizon,
+            record_points=20,
+            trace_path=trace,
+            summary_path=tmp_path / f"{trace.stem}.summary.parquet",
+            metadata={"test": "1"},
+        )
         paths.append(trace)
     return paths
 
@@ -82,7 +90,9 @@ def _run(tmp_path, instance, strategy, algorithm, seeds_per_job, n=7, horizon=60
 def test_aggregate_is_byte_identical_whatever_the_chunk_size(tmp_path, instances):
     outs = []
     for size in (1, 3, 7):
-        settings = {(s, a): _run(tmp_path, instances["fig5b"], s, a, size) for s in ("BF", "POMIS") for a in ("TS", "KLUCB")}
+        settings = {
+            (s, a): _run(tmp_path, instances["fig5b"], s, a, size) for s in ("BF", "POMIS") for a in ("TS", "KLUCB")
+        }
         out = tmp_path / f"agg-{size}.parquet"
         store.write_table(out, aggregate(settings), {"experiment": "fig5b"})
         outs.append(out.read_bytes())
@@ -101,24 +111,45 @@ def _agg(final: dict[tuple[str, str], tuple[float, float]], horizon=10_000) -> p
     rows = []
     for (s, a), (mean, half) in final.items():
         for r, scale in ((1, 0.0), (horizon, 1.0)):
-            rows.append({"strategy": s, "algorithm": a, "round": r, "n_seeds": 1000,
-                         "mean_cum_regret": mean * scale, "sd_cum_regret": 1.0, "ci95_lo": (mean - half) * scale,
-                         "ci95_hi": (mean + half) * scale, "mean_cum_realized_regret": mean * scale,
-                         "optimal_arm_prob": 0.5})
+            rows.append(
+                {
+                    "strategy": s,
+                    "algorithm": a,
+                    "round": r,
+                    "n_seeds": 1000,
+                    "mean_cum_regret": mean * scale,
+                    "sd_cum_regret": 1.0,
+                    "ci95_lo": (mean - half) * scale,
+                    "ci95_hi": (mean + half) * scale,
+                    "mean_cum_realized_regret": mean * scale,
+                    "optimal_arm_prob": 0.5,
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def _results(instances, agg_5c, identical_ok=True):
     aggs = {"fig5c": agg_5c}
     inst = {"fig5c": instances["fig5c"]}
-    return {"instances": inst, "agg": aggs, "identical_runs": {"fig5c": {}},
-            "table1": tables.table1(aggs, inst), "catalogues": {"fig5c": {"n_expressions": 24}},
-            "section": {"pomis_plus": POMIS_PLUS_SETTINGS},
-            "arm_sets": {g: experiments.arm_sets_document(g) for g in ("frontdoor", "fig2a", "fig5d")}}
+    return {
+        "instances": inst,
+        "agg": aggs,
+        "identical_runs": {"fig5c": {}},
+        "table1": tables.table1(aggs, inst),
+        "catalogues": {"fig5c": {"n_expressions": 24}},
+        "section": {"pomis_plus": POMIS_PLUS_SETTINGS},
+        "arm_sets": {g: experiments.arm_sets_document(g) for g in ("frontdoor", "fig2a", "fig5d")},
+    }
 
 
-POMIS_PLUS_SETTINGS = {"bootstrap": 500, "refresh": "adaptive", "warmup": 200, "growth": 0.05, "n_min": 20,
-                       "trivial": "beta"}
+POMIS_PLUS_SETTINGS = {
+    "bootstrap": 500,
+    "refresh": "adaptive",
+    "warmup": 200,
+    "growth": 0.05,
+    "n_min": 20,
+    "trivial": "beta",
+}
 
 
 def _verdicts(results):
@@ -126,8 +157,16 @@ def _verdicts(results):
 
 
 def test_claims_reproduce_and_differ_on_the_evidence(instances):
-    good = _agg({("POMIS", "TS"): (160.0, 5), ("MIS", "TS"): (210.0, 5), ("BF", "TS"): (300.0, 5),
-                 ("POMIS", "KLUCB"): (360.0, 5), ("MIS", "KLUCB"): (470.0, 5), ("BF", "KLUCB"): (650.0, 5)})
+    good = _agg(
+        {
+            ("POMIS", "TS"): (160.0, 5),
+            ("MIS", "TS"): (210.0, 5),
+            ("BF", "TS"): (300.0, 5),
+            ("POMIS", "KLUCB"): (360.0, 5),
+            ("MIS", "KLUCB"): (470.0, 5),
+            ("BF", "KLUCB"): (650.0, 5),
+        }
+    )
     v = _verdicts(_results(instances, good))
     assert v["order-fig5c-TS"]["status"] == REPRODUCED
     assert v["ts-below-klucb-fig5c"]["status"] == REPRODUCED
@@ -138,8 +177,16 @@ def test_claims_reproduce_and_differ_on_the_evidence(instances):
     assert v["arms-fig5d-NAC"]["status"] == REPRODUCED
 
     # Overlapping intervals break the strict ordering; a value 30 % off is reported as differing.
-    bad = _agg({("POMIS", "TS"): (200.0, 20), ("MIS", "TS"): (210.0, 20), ("BF", "TS"): (220.0, 20),
-                ("POMIS", "KLUCB"): (100.0, 5), ("MIS", "KLUCB"): (470.0, 5), ("BF", "KLUCB"): (650.0, 5)})
+    bad = _agg(
+        {
+            ("POMIS", "TS"): (200.0, 20),
+            ("MIS", "TS"): (210.0, 20),
+            ("BF", "TS"): (220.0, 20),
+            ("POMIS", "KLUCB"): (100.0, 5),
+            ("MIS", "KLUCB"): (470.0, 5),
+            ("BF", "KLUCB"): (650.0, 5),
+        }
+    )
     v = _verdicts(_results(instances, bad))
     assert v["order-fig5c-TS"]["status"] == DIFFERS
     assert v["ts-below-klucb-fig5c"]["status"] == DIFFERS
@@ -170,8 +217,12 @@ def test_table1_blanks_follow_the_paper(instances):
 
 # ------------------------------------------------------------------------------ POMIS+
 def test_pomis_plus_claims_judge_the_gap_and_the_reduction(instances):
-    plus = {("POMIS", "TS"): (160.0, 5), ("POMISplus", "TS"): (121.0, 5),
-            ("POMIS", "KLUCB"): (360.0, 5), ("POMISplus", "KLUCB"): (355.0, 8)}
+    plus = {
+        ("POMIS", "TS"): (160.0, 5),
+        ("POMISplus", "TS"): (121.0, 5),
+        ("POMIS", "KLUCB"): (360.0, 5),
+        ("POMISplus", "KLUCB"): (355.0, 8),
+    }
     v = _verdicts(_results(instances, _agg(plus)))
     assert v["pomis-plus-below-pomis-fig5c-TS"]["status"] == REPRODUCED
     assert v["reduction-fig5c-TS"]["status"] == REPRODUCED  # 24.4 % vs 24.8 %
@@ -194,8 +245,14 @@ def test_pomis_plus_claims_judge_the_gap_and_the_reduction(instances):
 
 
 def test_table1_has_the_reduction_row_and_names_the_refresh_schedule(instances):
-    agg = _agg({("POMIS", "TS"): (100.0, 5), ("POMISplus", "TS"): (60.0, 4), ("BF", "TS"): (180.0, 5),
-                ("MIS", "TS"): (100.0, 5)})
+    agg = _agg(
+        {
+            ("POMIS", "TS"): (100.0, 5),
+            ("POMISplus", "TS"): (60.0, 4),
+            ("BF", "TS"): (180.0, 5),
+            ("MIS", "TS"): (100.0, 5),
+        }
+    )
     table = tables.table1({"fig5b": agg}, {"fig5b": instances["fig5b"]})
     row = table[(table.strategy == "POMIS+") & (table.algorithm == "TS")].iloc[0]
     assert row.reduction_pct == pytest.approx(40.0) and row.paper_reduction_pct == 46.2
@@ -228,15 +285,28 @@ def test_an_unsound_catalogue_expression_stops_with_the_panel_and_the_expression
     assert "\n" not in str(err.value)
 
 
-USER_PANEL = {"graph": {"nodes": ["X", "Z", "Y"], "directed": [["X", "Z"], ["Z", "Y"]], "reward": "Y"},
-              "scm": {"q": {"U_X": 0.3, "U_Z": 0.2, "U_Y": 0.1}, "c": {"X": 0, "Z": 1, "Y": 0}}}
+USER_PANEL = {
+    "graph": {"nodes": ["X", "Z", "Y"], "directed": [["X", "Z"], ["Z", "Y"]], "reward": "Y"},
+    "scm": {"q": {"U_X": 0.3, "U_Z": 0.2, "U_Y": 0.1}, "c": {"X": 0, "Z": 1, "Y": 0}},
+}
 
 
 def _pomis_plus_run(tmp_path, instance, doc, strategy, algorithm, horizon=150, bootstrap=20):
     trace = tmp_path / f"{strategy}-{algorithm}.parquet"
-    run_chunk(instance, strategy=strategy, algorithm=algorithm, policy=_policy(strategy, algorithm), seeds=range(4), horizon=horizon, record_points=horizon,
-              trace_path=trace, summary_path=tmp_path / f"{trace.stem}.summary.parquet", metadata={"test": "1"},
-              catalogue=doc, pomis_plus={**POMIS_PLUS_SETTINGS, "bootstrap": bootstrap})
+    run_chunk(
+        instance,
+        strategy=strategy,
+        algorithm=algorithm,
+        policy=_policy(strategy, algorithm),
+        seeds=range(4),
+        horizon=horizon,
+        record_points=horizon,
+        trace_path=trace,
+        summary_path=tmp_path / f"{trace.stem}.summary.parquet",
+        metadata={"test": "1"},
+        catalogue=doc,
+        pomis_plus={**POMIS_PLUS_SETTINGS, "bootstrap": bootstrap},
+    )
     return pq.read_table(trace).to_pandas()
 
 
@@ -265,9 +335,20 @@ SPOT_SETTINGS = {**POMIS_PLUS_SETTINGS, "spot_check": {"refresh": "every_round",
 
 def _spot_run(tmp_path, instance, doc, strategy, seeds, settings, horizon=150):
     trace = tmp_path / f"{strategy}-{len(seeds)}-{settings['warmup']}.parquet"
-    run_chunk(instance, strategy=strategy, algorithm="TS", policy=_policy(strategy, "TS"), seeds=seeds, horizon=horizon, record_points=horizon,
-              trace_path=trace, summary_path=tmp_path / f"{trace.stem}.summary.parquet", metadata={"test": "1"},
-              catalogue=doc, pomis_plus={**runs.pomis_plus_settings(settings, strategy), "bootstrap": 20})
+    run_chunk(
+        instance,
+        strategy=strategy,
+        algorithm="TS",
+        policy=_policy(strategy, "TS"),
+        seeds=seeds,
+        horizon=horizon,
+        record_points=horizon,
+        trace_path=trace,
+        summary_path=tmp_path / f"{trace.stem}.summary.parquet",
+        metadata={"test": "1"},
+        catalogue=doc,
+        pomis_plus={**runs.pomis_plus_settings(settings, strategy), "bootstrap": 20},
+    )
     return pq.read_table(trace).to_pandas()
 
 
@@ -310,14 +391,23 @@ def test_spot_check_settings_and_config_checks():
 
 
 def _finals(values: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
-    return pd.DataFrame([{"panel": "fig5b", "strategy": s, "algorithm": a, "seed": i, "final_regret": v}
-                         for (s, a), vs in values.items() for i, v in enumerate(vs)])
+    return pd.DataFrame(
+        [
+            {"panel": "fig5b", "strategy": s, "algorithm": a, "seed": i, "final_regret": v}
+            for (s, a), vs in values.items()
+            for i, v in enumerate(vs)
+        ]
+    )
 
 
 def test_spot_check_pairs_the_same_seeds():
     # The main run has 6 seeds, the spot check the first 3: seeds 3-5 of the main run (regret 1000) stay out.
-    finals = _finals({("POMISplus", "TS"): [10.0, 20.0, 30.0, 1000.0, 1000.0, 1000.0],
-                      ("POMISplus_every_round", "TS"): [9.0, 18.0, 33.0]})
+    finals = _finals(
+        {
+            ("POMISplus", "TS"): [10.0, 20.0, 30.0, 1000.0, 1000.0, 1000.0],
+            ("POMISplus_every_round", "TS"): [9.0, 18.0, 33.0],
+        }
+    )
     row = tables.spot_check(finals, SPOT_SETTINGS, 1000).iloc[0]
     assert row.strategy == tables.SPOT_CHECK and row.n_seeds == 3 and row.horizon == 1000
     assert row.main_mean_cr_T == pytest.approx(20.0) and row.mean_cr_T == pytest.approx(20.0)
@@ -329,16 +419,35 @@ def test_spot_check_pairs_the_same_seeds():
     assert row.paired_difference == pytest.approx(2.0) and row.paired_ci95_halfwidth == pytest.approx(0.0)
     assert row.ci95_halfwidth > 40
     with pytest.raises(ValueError, match="seeds 0..2 of both"):
-        tables.spot_check(_finals({("POMISplus", "TS"): [1.0, 2.0], ("POMISplus_every_round", "TS"): [1.0, 2.0, 3.0]}),
-                          SPOT_SETTINGS, 1000)
+        tables.spot_check(
+            _finals({("POMISplus", "TS"): [1.0, 2.0], ("POMISplus_every_round", "TS"): [1.0, 2.0, 3.0]}),
+            SPOT_SETTINGS,
+            1000,
+        )
 
 
 def _spot_rows(differences, horizon=10_000, n=50, half=2.0):
-    return pd.DataFrame([{"algorithm": a, "strategy": tables.SPOT_CHECK, "panel": p, "horizon": horizon, "n_seeds": n,
-                          "mean_cr_T": 100.0 - d, "ci95_halfwidth": 5.0, "shown": True, "refresh": "every_round",
-                          "main_refresh": "adaptive", "main_mean_cr_T": 100.0, "main_ci95_halfwidth": 5.0,
-                          "paired_difference": d, "paired_ci95_halfwidth": half}
-                         for (p, a), d in differences.items()])
+    return pd.DataFrame(
+        [
+            {
+                "algorithm": a,
+                "strategy": tables.SPOT_CHECK,
+                "panel": p,
+                "horizon": horizon,
+                "n_seeds": n,
+                "mean_cr_T": 100.0 - d,
+                "ci95_halfwidth": 5.0,
+                "shown": True,
+                "refresh": "every_round",
+                "main_refresh": "adaptive",
+                "main_mean_cr_T": 100.0,
+                "main_ci95_halfwidth": 5.0,
+                "paired_difference": d,
+                "paired_ci95_halfwidth": half,
+            }
+            for (p, a), d in differences.items()
+        ]
+    )
 
 
 def test_spot_check_row_and_claim(instances):
@@ -358,8 +467,9 @@ def test_spot_check_row_and_claim(instances):
     assert v["status"] == NOT_EVALUATED and "T = 1000 and 2 seeds" in v["note"] and "+30.0" in v["ours"]
     results["table1"] = base
     assert _verdicts(results)["refresh-spot-check"]["status"] == NOT_EVALUATED
-    md = tables.table1_markdown(pd.concat([base, _spot_rows({("fig5c", "TS"): 2.4})]), {"fig5c": "c"},
-                                POMIS_PLUS_SETTINGS)
+    md = tables.table1_markdown(
+        pd.concat([base, _spot_rows({("fig5c", "TS"): 2.4})]), {"fig5c": "c"}, POMIS_PLUS_SETTINGS
+    )
     assert "POMIS+ rows above use the adaptive bootstrap refresh" in md
     assert "| TS POMIS+ every_round (spot check) | 97.60 ± 5.00 |" in md
     assert "| TS difference adaptive − every_round | +2.40 ± 2.00 |" in md

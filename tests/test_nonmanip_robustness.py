@@ -16,8 +16,12 @@ from causal_bandits.scm.diagram import CausalDiagram
 
 CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
 PANELS = CONFIG["nonmanip"]["panels"]
-SMALL = {"horizon": 100, "n_seeds": 4, "scms_per_panel": 1,
-         "graphs": {"max_directed": 7, "max_bidirected": 2, "sample": 2, "count_expressions_up_to_edges": 8}}
+SMALL = {
+    "horizon": 100,
+    "n_seeds": 4,
+    "scms_per_panel": 1,
+    "graphs": {"max_directed": 7, "max_bidirected": 2, "sample": 2, "count_expressions_up_to_edges": 8},
+}
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +39,11 @@ def test_names_list_graphs_then_panel_scms():
     assert robustness.family("rob_g01") == "graphs" and robustness.family("rob_fig5b_s00") == "fig5b"
     # A count per panel (panels left out run none): the cheap panels in full, a few SCMs of another.
     per_panel = {**SMALL, "scms_per_panel": {"fig5a": 2, "fig5c": 1}, "graphs": {**SMALL["graphs"], "sample": 0}}
-    assert robustness.names(per_panel, ["fig5a", "fig5b", "fig5c"]) == ["rob_fig5a_s00", "rob_fig5a_s01", "rob_fig5c_s00"]
+    assert robustness.names(per_panel, ["fig5a", "fig5b", "fig5c"]) == [
+        "rob_fig5a_s00",
+        "rob_fig5a_s01",
+        "rob_fig5c_s00",
+    ]
 
 
 def test_graphs_document_lists_every_fitting_graph_in_a_seeded_order(graphs):
@@ -73,8 +81,11 @@ def test_growing_the_experiment_changes_nothing_an_instance_depends_on(graphs):
     for name in small:
         assert robustness.instance_config(name, grown, PANELS) == robustness.instance_config(name, SMALL, PANELS)
     assert robustness.instance_config("rob_g00", SMALL, PANELS) == {"graphs": {"max_directed": 7, "max_bidirected": 2}}
-    assert set(robustness.instance_config("rob_fig5b_s00", SMALL, PANELS)["panel"]) == {"title", "graph",
-                                                                                       "non_manipulable"}
+    assert set(robustness.instance_config("rob_fig5b_s00", SMALL, PANELS)["panel"]) == {
+        "title",
+        "graph",
+        "non_manipulable",
+    }
 
 
 @pytest.mark.parametrize("name", ["rob_g01", "rob_fig5b_s00"])
@@ -91,7 +102,9 @@ def test_instances_are_random_scms_with_exact_means_and_a_valid_catalogue(graphs
 
 def test_a_graph_beyond_those_that_fit_is_a_config_error(graphs):
     n = graphs["n_fitting"]
-    with pytest.raises(ConfigError, match=f"only {n} graphs fit; lower nonmanip.robustness.graphs.sample to at most {n}"):
+    with pytest.raises(
+        ConfigError, match=f"only {n} graphs fit; lower nonmanip.robustness.graphs.sample to at most {n}"
+    ):
         robustness.instance_panel(f"rob_g{n}", robustness.instance_config("rob_g00", SMALL, PANELS), graphs)
 
 
@@ -102,8 +115,16 @@ def _finals():
         base = rng.normal(100, 5, 50)
         for strategy, shift in (("POMISplus", plus_shift), ("POMIS", 0.0), ("MIS", 0.0), ("BF", 40.0)):
             for seed, value in enumerate(base + shift + rng.normal(0, 0.5, 50) * (strategy != "MIS")):
-                rows.append({"experiment": experiment, "family": "fig5b", "strategy": strategy, "algorithm": "TS",
-                             "seed": seed, "final_regret": value})
+                rows.append(
+                    {
+                        "experiment": experiment,
+                        "family": "fig5b",
+                        "strategy": strategy,
+                        "algorithm": "TS",
+                        "seed": seed,
+                        "final_regret": value,
+                    }
+                )
     return pd.DataFrame(rows)
 
 

@@ -69,19 +69,23 @@ def test_parity_means_equal_exact_inference(panel):
     model = scms.scm(experiments.panel_diagram(PANELS[panel])[0], PANELS[panel]["scm"])
     q = np.array([model.q[u] for u in model.exogenous])
     parities = [sensitivity.parity(model, instance["reward"], a["values"]) for a in instance["arms"]]
-    np.testing.assert_allclose(sensitivity.arm_means(q, parities), [a["mu"] for a in instance["arms"]],
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        sensitivity.arm_means(q, parities), [a["mu"] for a in instance["arms"]], rtol=0, atol=1e-12
+    )
 
 
 def test_family_keeps_every_arm_mean_and_lowers_efficiency(families):
     for panel, doc in families.items():
         points = doc["points"]
-        assert len(points) == 3 and points[0]["scm"] == scms.spec(scms.scm(
-            experiments.panel_diagram(PANELS[panel])[0], PANELS[panel]["scm"]))
+        assert len(points) == 3 and points[0]["scm"] == scms.spec(
+            scms.scm(experiments.panel_diagram(PANELS[panel])[0], PANELS[panel]["scm"])
+        )
         effs = [p["panel_efficiency"] for p in points]
         path = [n["panel_efficiency"] for n in doc["path"]]
         assert all(a > b for a, b in itertools.pairwise(path))  # steepest descent: E falls at every step
-        assert all(sensitivity.Q_MIN - 1e-12 <= v <= sensitivity.Q_MAX + 1e-12 for n in doc["path"] for v in n["q"].values())
+        assert all(
+            sensitivity.Q_MIN - 1e-12 <= v <= sensitivity.Q_MAX + 1e-12 for n in doc["path"] for v in n["q"].values()
+        )
         assert effs[0] > effs[1] > effs[2] and effs[2] == pytest.approx(max(0.2 * effs[0], effs[2]))
         for k in range(1, 3):
             inst = sensitivity.point_instance(f"{panel}_sens{k}", PANELS[panel], doc, k)  # raises beyond 1e-9
@@ -112,21 +116,34 @@ def test_point_names_round_trip():
 def _finals(means: dict, n: int = 400) -> pd.DataFrame:
     """Per-seed final regrets around given means: {(point, algorithm, strategy): mean}."""
     rng = np.random.default_rng(np.random.SeedSequence([24, 2]))
-    rows = [pd.DataFrame({"final_regret": m + rng.normal(0, 1.0, n), "panel": "fig5a", "point": k,
-                          "algorithm": a, "strategy": s}) for (k, a, s), m in means.items()]
+    rows = [
+        pd.DataFrame(
+            {"final_regret": m + rng.normal(0, 1.0, n), "panel": "fig5a", "point": k, "algorithm": a, "strategy": s}
+        )
+        for (k, a, s), m in means.items()
+    ]
     return pd.concat(rows, ignore_index=True)
 
 
 def _family(effs):
-    return {"fig5a": {"points": [{"point": k, "panel_efficiency": e} for k, e in enumerate(effs)],
-                      "direction_note": "test direction"}}
+    return {
+        "fig5a": {
+            "points": [{"point": k, "panel_efficiency": e} for k, e in enumerate(effs)],
+            "direction_note": "test direction",
+        }
+    }
 
 
 def test_findings_interval_needs_both_cells_within_tolerance():
     # paper fig5a: TS POMIS+ 29.08, KL-UCB POMIS+ 59.30; tolerance 15 %
-    means = {(0, "TS", "POMISplus"): 10.0, (0, "KLUCB", "POMISplus"): 10.0,
-             (1, "TS", "POMISplus"): 29.0, (1, "KLUCB", "POMISplus"): 58.0,
-             (2, "TS", "POMISplus"): 30.0, (2, "KLUCB", "POMISplus"): 20.0}
+    means = {
+        (0, "TS", "POMISplus"): 10.0,
+        (0, "KLUCB", "POMISplus"): 10.0,
+        (1, "TS", "POMISplus"): 29.0,
+        (1, "KLUCB", "POMISplus"): 58.0,
+        (2, "TS", "POMISplus"): 30.0,
+        (2, "KLUCB", "POMISplus"): 20.0,
+    }
     means.update({(k, a, "POMIS"): 44.0 for k in range(3) for a in ("TS", "KLUCB")})
     fam = _family([0.5, 0.3, 0.1])
     table = outputs.sweep_table(_finals(means), fam, 10_000)
@@ -153,8 +170,13 @@ def test_same_means_claim_sits_under_each_pomis_plus_cell():
         assert ids[i + 1] == f"table1-{a}-POMIS+-fig5a-same-means"
     claim = rows[ids.index("table1-TS-POMIS+-fig5a-same-means")]
     assert claim.check({})["status"] == NOT_EVALUATED
-    found = {"finding": "no same-means SCM of the sweep reproduces both POMIS+ cells", "interval": None,
-             "paper_scale": True, "direction": "d", "pomis_equal_means_p": {"TS": 0.4}}
+    found = {
+        "finding": "no same-means SCM of the sweep reproduces both POMIS+ cells",
+        "interval": None,
+        "paper_scale": True,
+        "direction": "d",
+        "pomis_equal_means_p": {"TS": 0.4},
+    }
     row = claim.check({"sensitivity": {"fig5a": found}})
     assert row["status"] == NOT_SPECIFIED and row["ours"] == found["finding"] and "p = 0.4" in row["note"]
 

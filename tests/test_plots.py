@@ -31,11 +31,22 @@ def synthetic_agg(strategies, T=1000, step=10, scale=1.0):
         for j, a in enumerate(["TS", "KLUCB"]):
             m = scale * (10 + 8 * i) * (1 + j) * np.log1p(t) / np.log1p(T)
             half = 0.1 * m + 1
-            frames.append(pd.DataFrame({
-                "strategy": s, "algorithm": a, "round": t, "n_seeds": 8,
-                "mean_cum_regret": m, "sd_cum_regret": half, "ci95_lo": m - half, "ci95_hi": m + half,
-                "mean_cum_realized_regret": m, "optimal_arm_prob": 1 - 0.7 * np.exp(-t / (100 * (i + 1))),
-            }))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "strategy": s,
+                        "algorithm": a,
+                        "round": t,
+                        "n_seeds": 8,
+                        "mean_cum_regret": m,
+                        "sd_cum_regret": half,
+                        "ci95_lo": m - half,
+                        "ci95_hi": m + half,
+                        "mean_cum_realized_regret": m,
+                        "optimal_arm_prob": 1 - 0.7 * np.exp(-t / (100 * (i + 1))),
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -212,9 +223,15 @@ def test_nonmanip_figures_have_no_overlapping_text(tmp_path, agg, no_overlaps):
     nf.figure5(agg, TITLES, GRAPHS["fig5d"], ["A", "C"], tmp_path / "f5.pdf", tmp_path / "f5.png")
     nf.figure5_optimal_arm(agg, TITLES, tmp_path / "oa.pdf", tmp_path / "oa.png")
     rng = np.random.default_rng(0)
-    orderings = pd.DataFrame([{"family": f, "algorithm": a, "ordering": o, "ratio": float(rng.uniform(0.7, 1.3))}
-                              for f in ("fig5a", "fig5b", "fig5c", "graphs") for a in ("TS", "KLUCB")
-                              for o in ("POMIS+ < POMIS", "POMIS ≤ BF") for _ in range(3)])
+    orderings = pd.DataFrame(
+        [
+            {"family": f, "algorithm": a, "ordering": o, "ratio": float(rng.uniform(0.7, 1.3))}
+            for f in ("fig5a", "fig5b", "fig5c", "graphs")
+            for a in ("TS", "KLUCB")
+            for o in ("POMIS+ < POMIS", "POMIS ≤ BF")
+            for _ in range(3)
+        ]
+    )
     nf.robustness_figure(orderings, tmp_path / "r.pdf", tmp_path / "r.png", scale="T = 300, 4 seeds")
     assert_no_overlaps(found, 7)
 
@@ -226,8 +243,9 @@ def test_coinciding_curves_are_named_and_marked(tmp_path, agg):
 
     frame = agg["5b"].copy()
     for s in ("MIS", "BF"):
-        frame.loc[frame.strategy == s, ["mean_cum_regret", "ci95_lo", "ci95_hi"]] = \
-            frame.loc[frame.strategy == "POMIS", ["mean_cum_regret", "ci95_lo", "ci95_hi"]].to_numpy()
+        frame.loc[frame.strategy == s, ["mean_cum_regret", "ci95_lo", "ci95_hi"]] = frame.loc[
+            frame.strategy == "POMIS", ["mean_cum_regret", "ci95_lo", "ci95_hi"]
+        ].to_numpy()
     groups = coinciding(frame, hue="strategy", style="algorithm", order=nf._rank)
     assert groups == [["POMIS", "MIS", "BF"]] and coincide_text(groups[0]) == "POMIS = MIS = BF"
     ax = new_figure((3, 2)).add_subplot()
@@ -249,37 +267,102 @@ def test_unknown_graph_figures_have_no_overlapping_text(tmp_path, no_overlaps):
     rounds = np.arange(1, 101)
     labels = {"CNUCB": "CN-UCB", "UCB": "UCB", "Oracle": "Oracle-UCB", "CNUCB_literal": "CN-UCB (literal Alg. 7/8)"}
     cells = {f"V2-tree{r}-h{h}": {"family": "tree", "regime": r, "h": h} for r in "AB" for h in (4, 6, 8)}
-    aggs = {c: pd.DataFrame([{"algorithm": a, "round": t, "mean_cum_regret": t ** 0.5 * (i + 1),
-                              "ci95_lo": t ** 0.5 * i, "ci95_hi": t ** 0.5 * (i + 2)}
-                             for i, a in enumerate(("CNUCB", "UCB", "Oracle")) for t in rounds]) for c in cells}
-    summaries = {c: pd.DataFrame({"algorithm": ["CNUCB"] * 2, "unknown_graph_discovery_rounds": [30, 40]})
-                 for c in cells}
+    aggs = {
+        c: pd.DataFrame(
+            [
+                {
+                    "algorithm": a,
+                    "round": t,
+                    "mean_cum_regret": t**0.5 * (i + 1),
+                    "ci95_lo": t**0.5 * i,
+                    "ci95_hi": t**0.5 * (i + 2),
+                }
+                for i, a in enumerate(("CNUCB", "UCB", "Oracle"))
+                for t in rounds
+            ]
+        )
+        for c in cells
+    }
+    summaries = {
+        c: pd.DataFrame({"algorithm": ["CNUCB"] * 2, "unknown_graph_discovery_rounds": [30, 40]}) for c in cells
+    }
     uf.figV1(aggs, summaries, cells, tmp_path / "v1.pdf", tmp_path / "v1.png", scale="T = 100, 2 seeds per cell")
     rows = []
     for a in ("CN-UCB", "UCB", "Oracle-UCB", "CN-UCB (literal Alg. 7/8)"):
         for r in "AB":
             for n in (7, 15, 31):
-                rows.append({"family": "tree", "regime": r, "algorithm": a, "n": n, "cell": f"V2-tree{r}-h{n}",
-                             "mean_R_T": 10.0 * n, "ci95_lo": 9.0 * n, "ci95_hi": 11.0 * n, "T1_bound": 50.0 * n,
-                             "mean_discovery_rounds": 5.0 * n})
+                rows.append(
+                    {
+                        "family": "tree",
+                        "regime": r,
+                        "algorithm": a,
+                        "n": n,
+                        "cell": f"V2-tree{r}-h{n}",
+                        "mean_R_T": 10.0 * n,
+                        "ci95_lo": 9.0 * n,
+                        "ci95_hi": 11.0 * n,
+                        "T1_bound": 50.0 * n,
+                        "mean_discovery_rounds": 5.0 * n,
+                    }
+                )
         for c in (1, 2, 4):
-            rows.append({"family": "forest", "regime": "B", "algorithm": a, "n": 15 * c, "cell": f"V3-forest-C{c}",
-                         "mean_R_T": 10.0 * c, "ci95_lo": 9.0, "ci95_hi": 11.0, "T1_bound": 50.0 * c,
-                         "mean_discovery_rounds": 5.0 * c})
+            rows.append(
+                {
+                    "family": "forest",
+                    "regime": "B",
+                    "algorithm": a,
+                    "n": 15 * c,
+                    "cell": f"V3-forest-C{c}",
+                    "mean_R_T": 10.0 * c,
+                    "ci95_lo": 9.0,
+                    "ci95_hi": 11.0,
+                    "T1_bound": 50.0 * c,
+                    "mean_discovery_rounds": 5.0 * c,
+                }
+            )
         for n in (32, 64):
-            rows.append({"family": "path_power", "regime": "B", "algorithm": a, "n": n, "cell": f"V4-path_power-n{n}-k1",
-                         "mean_R_T": 3.0 * n, "ci95_lo": 2.0, "ci95_hi": 4.0, "T1_bound": 9.0 * n,
-                         "mean_discovery_rounds": 2.0 * n})
+            rows.append(
+                {
+                    "family": "path_power",
+                    "regime": "B",
+                    "algorithm": a,
+                    "n": n,
+                    "cell": f"V4-path_power-n{n}-k1",
+                    "mean_R_T": 3.0 * n,
+                    "ci95_lo": 2.0,
+                    "ci95_hi": 4.0,
+                    "T1_bound": 9.0 * n,
+                    "mean_discovery_rounds": 2.0 * n,
+                }
+            )
     table = pd.DataFrame(rows)
     uf.figV2(table, tmp_path / "v2.pdf", tmp_path / "v2.png", scale="T = 100, 2 seeds per cell")
     uf.figV3(table, tmp_path / "v3.pdf", tmp_path / "v3.png", scale="T = 100, 2 seeds per cell")
-    uf.figV4(table, {f"V4-path_power-n{n}-k1": {"k": 1} for n in (32, 64)}, tmp_path / "v4.pdf", tmp_path / "v4.png",
-             scale="T = 100, 2 seeds per cell")
-    lb = pd.DataFrame([{"theorem": th, "algorithm": a, "j": j, "k": k, "final_regret": 5.0 + j + k}
-                       for th in (4, 5) for a in ("CNUCB", "UCB", "Oracle") for j, k in ((0, 0), (1, 1), (1, 2))])
+    uf.figV4(
+        table,
+        {f"V4-path_power-n{n}-k1": {"k": 1} for n in (32, 64)},
+        tmp_path / "v4.pdf",
+        tmp_path / "v4.png",
+        scale="T = 100, 2 seeds per cell",
+    )
+    lb = pd.DataFrame(
+        [
+            {"theorem": th, "algorithm": a, "j": j, "k": k, "final_regret": 5.0 + j + k}
+            for th in (4, 5)
+            for a in ("CNUCB", "UCB", "Oracle")
+            for j, k in ((0, 0), (1, 1), (1, 2))
+        ]
+    )
     uf.figV5(lb, 6.0, tmp_path / "v5.pdf", tmp_path / "v5.png", scale="T = 100, 2 seeds per instance")
-    v6 = pd.DataFrame([{"regime": r, "delta": d, "n": n, "c_B": c, "success_rate": 0.9}
-                       for r in "AB" for d in (0.01, 0.1) for n in (7, 15) for c in (0.1, 1.0)])
+    v6 = pd.DataFrame(
+        [
+            {"regime": r, "delta": d, "n": n, "c_B": c, "success_rate": 0.9}
+            for r in "AB"
+            for d in (0.01, 0.1)
+            for n in (7, 15)
+            for c in (0.1, 1.0)
+        ]
+    )
     uf.figV6(v6, tmp_path / "v6.pdf", tmp_path / "v6.png", scale="discovery only, 4 seeds per setting")
     assert set(labels.values()) <= set(uf.COLOURS)
     assert_no_overlaps(found, 7)
@@ -292,9 +375,12 @@ def test_fairness_figures_have_no_overlapping_text_and_name_coinciding_curves(tm
     found = no_overlaps(ff)
     ff.figure1(tmp_path / "f1.pdf", tmp_path / "f1.png")
     t = np.arange(1, 201)
-    curves = pd.concat([pd.DataFrame({"algorithm": a, "round": t, "mean_cum_regret": m * np.log1p(t),
-                                      "sd_cum_regret": 1.0})
-                        for a, m in (("ucb", 9.0), ("cucb", 7.0), ("ducb", 5.0), ("fucb_tau0.3", 5.0))])
+    curves = pd.concat(
+        [
+            pd.DataFrame({"algorithm": a, "round": t, "mean_cum_regret": m * np.log1p(t), "sd_cum_regret": 1.0})
+            for a, m in (("ucb", 9.0), ("cucb", 7.0), ("ducb", 5.0), ("fucb_tau0.3", 5.0))
+        ]
+    )
     captured = {}
     original = ff.regret_panel
 

@@ -207,8 +207,11 @@ def test_pomis_limit_stops_early():
 
 def test_command_limit_and_its_option(tmp_path, capsys):
     graph = {**confounded_causes(11).to_dict(), "reward": "Y"}
-    with pytest.raises(CausalBanditsError, match=r"POMIS family has more than the limit of 1,000 sets; rerun with "
-                                                  r"a larger --limit") as err:
+    with pytest.raises(
+        CausalBanditsError,
+        match=r"POMIS family has more than the limit of 1,000 sets; rerun with "
+        r"a larger --limit",
+    ) as err:
         run_command(tmp_path, graph, limit=1_000, pomis_only=True)
     assert "\n" not in str(err.value)
     assert run_command(tmp_path, graph, limit=2_048, pomis_only=True) == 0
@@ -224,5 +227,7 @@ def test_command_progress_after_a_second(monkeypatch, capsys):
     for count in (1, 2, 3, 4):
         progress(count)
     lines = capsys.readouterr().err.splitlines()
-    assert lines == ["pomis: 2 POMISs so far after 1 s (stops above 10,000; --limit)",
-                     "pomis: 4 POMISs so far after 2 s (stops above 10,000; --limit)"]
+    assert lines == [
+        "pomis: 2 POMISs so far after 1 s (stops above 10,000; --limit)",
+        "pomis: 4 POMISs so far after 2 s (stops above 10,000; --limit)",
+    ]

@@ -7,7 +7,9 @@ import re
 
 import numpy as np
 import pytest
+from conftest import ROOT
 from docutils.core import publish_parts
+from report_helpers import check_page
 
 from causal_bandits import config as cb_config
 from causal_bandits import report
@@ -17,13 +19,18 @@ from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers import PAPERS
 from causal_bandits.plots import new_figure, save_figure
 from causal_bandits.report_page import anchor, markdown_html
-from conftest import ROOT
-from report_helpers import check_page
 
 
 def _row(cid, source, status, statement="a statement"):
-    return {"id": cid, "source": source, "statement": statement, "paper": "1.00", "ours": "1.02",
-            "status": status, "note": "a <note> & more"}
+    return {
+        "id": cid,
+        "source": source,
+        "statement": statement,
+        "paper": "1.00",
+        "ours": "1.02",
+        "status": status,
+        "note": "a <note> & more",
+    }
 
 
 @pytest.fixture
@@ -41,12 +48,21 @@ def synthetic(tmp_path):
     artefacts = [
         table("table9", "Table 9: a table", "figures/nonmanip/table9", sources=[r"\bTable 9\b"]),
         figure("figure9", "Figure 9: a figure", "figures/nonmanip/figure9", sources=[r"\bFig\. 9"], ids=["special$"]),
-        figure("figure8", "Figure 8: not run here", "figures/nonmanip/figure8", ids=["e8-"],
-               absent="E8 is not in run_experiments"),
+        figure(
+            "figure8",
+            "Figure 8: not run here",
+            "figures/nonmanip/figure8",
+            ids=["e8-"],
+            absent="E8 is not in run_experiments",
+        ),
     ]
-    rows = [_row("t9", "Table 9", REPRODUCED), _row("f9", "§5, Fig. 9", DIFFERS),
-            _row("special", "§2", NOT_SPECIFIED), _row("e8-order", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED),
-            _row("unknown", "robustness", REPRODUCED, "a claim about an artefact nobody mapped")]
+    rows = [
+        _row("t9", "Table 9", REPRODUCED),
+        _row("f9", "§5, Fig. 9", DIFFERS),
+        _row("special", "§2", NOT_SPECIFIED),
+        _row("e8-order", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED),
+        _row("unknown", "robustness", REPRODUCED, "a claim about an artefact nobody mapped"),
+    ]
     doc = {"paper": "nonmanip", "scale": "T = 10, 2 seeds", "claims": rows}
     return tmp_path, doc, artefacts
 
@@ -177,7 +193,13 @@ def test_shared_notes_are_said_once_and_unjudged_claims_listed_apart(synthetic):
     rows[0]["note"] = "+1.0% from the paper (tolerance ±30%) [SYNTHETIC STAND-IN DATA]"
     rows[1]["note"] = "exact reason one [SYNTHETIC STAND-IN DATA]"
     rows[3] = {**rows[3], "ours": "0.42", "note": scale}
-    rows.append({**_row("e8-other", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED), "ours": "0.77", "note": f"{scale}; its own reason"})
+    rows.append(
+        {
+            **_row("e8-other", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED),
+            "ours": "0.77",
+            "note": f"{scale}; its own reason",
+        }
+    )
     doc = {**doc, "claims": rows, "notices": ["Synthetic stand-in data: every result of this paper."]}
     md, page = report.render([doc], {"nonmanip": artefacts}, root=root)
     assert md.count("Synthetic stand-in data: every result of this paper.") == 2  # top and header

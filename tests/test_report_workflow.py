@@ -9,13 +9,13 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 import pytest
+from conftest import TINY, snakemake
+from report_helpers import check_page
 
 from causal_bandits import config as cb_config
 from causal_bandits.artefacts import of_paper, supporting
 from causal_bandits.papers import PAPERS
 from causal_bandits.report_page import anchor
-from conftest import TINY, snakemake
-from report_helpers import check_page
 
 pytestmark = pytest.mark.workflow
 
@@ -31,8 +31,12 @@ def _claims(work: Path, paper: str):
 
 def test_every_claim_of_the_tiny_run_is_about_an_artefact(tiny_run):
     artefacts = _artefacts(tiny_run)
-    unmapped = [f"{paper}: {row['id']} ({row['source']})" for paper in PAPERS for row in _claims(tiny_run, paper)
-                if not supporting(row, artefacts[paper])]
+    unmapped = [
+        f"{paper}: {row['id']} ({row['source']})"
+        for paper in PAPERS
+        for row in _claims(tiny_run, paper)
+        if not supporting(row, artefacts[paper])
+    ]
     assert unmapped == []
 
 
@@ -74,6 +78,9 @@ def test_snakemake_report_bundle_holds_every_table_and_figure(tiny_run, tmp_path
         by_name = {}
         for name in z.namelist():
             by_name.setdefault(PurePosixPath(name).name, []).append(name)
-        missing = [str(f.relative_to(tiny_run)) for f in sorted((tiny_run / "figures").rglob("*")) if f.is_file()
-                   and not any(z.read(n) == f.read_bytes() for n in by_name.get(f.name, []))]
+        missing = [
+            str(f.relative_to(tiny_run))
+            for f in sorted((tiny_run / "figures").rglob("*"))
+            if f.is_file() and not any(z.read(n) == f.read_bytes() for n in by_name.get(f.name, []))
+        ]
     assert missing == []

@@ -4,17 +4,16 @@ brute-force enumeration."""
 from __future__ import annotations
 
 from itertools import product
-
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from causal_bandits import config as cb_config
+from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import experiments, graphs
 from causal_bandits.rng import generator
-from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 PANELS = cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml")["nonmanip"]["panels"]
@@ -35,7 +34,9 @@ def brute_force_mean(model: XorBernoulliSCM, target: str, do: dict[str, int]) ->
         v: dict[str, int] = {}
         for node in model.diagram.topological_order():
             parents, exo = model._inputs(node)
-            v[node] = do[node] if node in do else (model.c[node] + sum(v[p] for p in parents) + sum(u[e] for e in exo)) % 2
+            v[node] = (
+                do[node] if node in do else (model.c[node] + sum(v[p] for p in parents) + sum(u[e] for e in exo)) % 2
+            )
         total += weight * v[target]
     return total
 
@@ -43,10 +44,16 @@ def brute_force_mean(model: XorBernoulliSCM, target: str, do: dict[str, int]) ->
 # docs/papers/nonmanip.md#nonmanip-scm-means (exact, given the §3 parameters).
 SPEC_MEANS = {
     "fig5a": {(): 0.570992, (("X", 0),): 0.495824, (("X", 1),): 0.504176},
-    "fig5b": {(): 0.563698, (("B", 0),): 0.482840, (("B", 1),): 0.517160, (("C", 0),): 0.489746,
-              (("C", 1),): 0.510254},
-    "fig5c": {(("E", 0),): 0.673874, (): 0.505639, (("B", 0),): 0.505639, (("D", 0),): 0.514158,
-              (("D", 1),): 0.485842, (("E", 1),): 0.326126, (("B", 0), ("E", 1)): 0.528196},
+    "fig5b": {(): 0.563698, (("B", 0),): 0.482840, (("B", 1),): 0.517160, (("C", 0),): 0.489746, (("C", 1),): 0.510254},
+    "fig5c": {
+        (("E", 0),): 0.673874,
+        (): 0.505639,
+        (("B", 0),): 0.505639,
+        (("D", 0),): 0.514158,
+        (("D", 1),): 0.485842,
+        (("E", 1),): 0.326126,
+        (("B", 0), ("E", 1)): 0.528196,
+    },
 }
 
 
@@ -70,7 +77,8 @@ def test_fig5b_every_joint_arm_equals_the_c_arm():
     model = scm("fig5b")
     for b, c in product((0, 1), repeat=2):
         assert model.interventional_mean("Y", {"B": b, "C": c}) == pytest.approx(
-            model.interventional_mean("Y", {"C": c}), abs=1e-12)
+            model.interventional_mean("Y", {"C": c}), abs=1e-12
+        )
 
 
 def test_sampling_frequencies_match_exact_means():

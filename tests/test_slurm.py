@@ -14,9 +14,11 @@ import pytest
 
 pytestmark = [
     pytest.mark.workflow,
-    pytest.mark.skipif(os.environ.get("CB_SLURM_CHECK") != "1",
-                       reason="the real-SLURM check runs when CB_SLURM_CHECK=1 (CI: .ci/run); "
-                              "it needs root, or slurm-wlm and munge installed"),
+    pytest.mark.skipif(
+        os.environ.get("CB_SLURM_CHECK") != "1",
+        reason="the real-SLURM check runs when CB_SLURM_CHECK=1 (CI: .ci/run); "
+        "it needs root, or slurm-wlm and munge installed",
+    ),
 ]
 
 

@@ -7,8 +7,12 @@ from causal_bandits.sources import module_files, script_files
 
 def test_a_run_job_depends_on_its_algorithm_and_not_on_the_others():
     ts = set(module_files("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.thompson"))
-    assert {"causal_bandits/bandits/thompson.py", "causal_bandits/bandits/beta.py",
-            "causal_bandits/bandits/engine.py", "causal_bandits/store.py"} <= ts
+    assert {
+        "causal_bandits/bandits/thompson.py",
+        "causal_bandits/bandits/beta.py",
+        "causal_bandits/bandits/engine.py",
+        "causal_bandits/store.py",
+    } <= ts
     assert "causal_bandits/bandits/klucb.py" not in ts
     fucb = set(module_files("causal_bandits.papers.fairness.runs", "causal_bandits.bandits.fucb"))
     assert {"causal_bandits/bandits/ducb.py", "causal_bandits/bandits/certificate.py"} <= fucb  # its base class

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from causal_bandits.bandits.cn_ucb import CNUCB
+from causal_bandits.bandits.engine import Feedback, Streams, simulate
+from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.bandits.ucb1 import UCBPolicy
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_inputs
-from causal_bandits.bandits.engine import Feedback, Streams, simulate
-from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
@@ -98,7 +98,7 @@ def test_results_do_not_depend_on_chunking_or_on_blocks():
     insts = tree_instances(3, seeds)
     grid = np.array([1, 500, 7000, 12000, 15000])
     whole, pol, _ = run(cn_ucb(), insts, seeds, 15000, grid)
-    parts = [run(cn_ucb(), insts[i:i + 2], seeds[i:i + 2], 15000, grid)[0] for i in (0, 2)]
+    parts = [run(cn_ucb(), insts[i : i + 2], seeds[i : i + 2], 15000, grid)[0] for i in (0, 2)]
     np.testing.assert_array_equal(whole, np.vstack(parts))
     singly, pol_singly, _ = run(cn_ucb(), insts, seeds, 15000, grid, blocks=False)
     np.testing.assert_array_equal(whole, singly)
@@ -146,8 +146,9 @@ def test_horizon_shorter_than_one_batch_plays_do_only():
     n, K, T = 4, 2, 3000
     Delta = F.lower_bound_gap(n, K, T)
     insts = [F.lower_bound(4, n, K, 2, 1, Delta)] * 2
-    regret, policy, _ = run(lambda i: CNUCB([discovery_inputs(x, Delta=Delta, eps=0.1) for x in i]), insts,
-                            [0, 1], T, experiment="lb")
+    regret, policy, _ = run(
+        lambda i: CNUCB([discovery_inputs(x, Delta=Delta, eps=0.1) for x in i]), insts, [0, 1], T, experiment="lb"
+    )
     assert policy.inputs[0].B > T
     np.testing.assert_allclose(regret[:, -1], T * Delta)
 
@@ -189,7 +190,8 @@ def test_forest_and_general_cn_ucb_run_on_the_engine_loop(algorithm, family):
         insts = [F.forest(2, 2, rng=generator(PAPER, "fg", s, "instance")) for s in seeds]
     else:
         insts = [F.path_power(10, 2, rng=generator(PAPER, "fg", s, "instance")) for s in seeds]
-    _, policy, _ = run(cn_ucb(algorithm=algorithm), insts, seeds, 20_000 if family == "forest" else 60_000,
-                    experiment="fg")
+    _, policy, _ = run(
+        cn_ucb(algorithm=algorithm), insts, seeds, 20_000 if family == "forest" else 60_000, experiment="fg"
+    )
     for r, inst in zip(policy.results, insts):
         assert r is not None and inst.reward_node in r.target

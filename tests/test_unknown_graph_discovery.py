@@ -25,8 +25,9 @@ def discover(inst, algorithm="tree", reading=Reading()):
 
 def brute_central(tree, weights):
     total = sum(weights.values())
-    return [v for v in sorted(tree) if all(2 * sum(weights.get(u, 0) for u in branch(tree, v, y)) <= total
-                                           for y in tree[v])]
+    return [
+        v for v in sorted(tree) if all(2 * sum(weights.get(u, 0) for u in branch(tree, v, y)) <= total for y in tree[v])
+    ]
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -73,7 +74,7 @@ def test_figure1_trace():
     means = inst.arm_means
     regret = sum(inst.mu_star - means[inst.arm(r.node, r.value)] for r in result.requests)
     assert regret == pytest.approx(5.5)  # discovery regret 5.5 B
-                                         # (docs/papers/unknown_graph.md#unknown_graph-ref-figure1)
+    # (docs/papers/unknown_graph.md#unknown_graph-ref-figure1)
 
 
 @pytest.mark.parametrize("h", [2, 3, 4])
@@ -119,9 +120,18 @@ def test_missing_final_return_loses_the_answer():
     """docs/papers/unknown_graph.md#unknown_graph-a5-return: Alg. 4 has no return after its loop. On X1 -> X2 -> X3 with
     X_R = X3, stage 1 stops at X2 with subtree {X2, X3}; stage 2 narrows the candidates to {X3} and the loop ends: the
     corrected reading returns X3, the printed one returns nothing."""
-    inst = Instance("chain", "test", {}, ("X1", "X2", "X3"), ((), (0,), (1,)),
-                      tuple(F.regime_table("A", k, 2, F.REGIME_A) for k in (0, 1, 1)), 2, (0, 1), 2,
-                      np.array([0.0, 1.0]))
+    inst = Instance(
+        "chain",
+        "test",
+        {},
+        ("X1", "X2", "X3"),
+        ((), (0,), (1,)),
+        tuple(F.regime_table("A", k, 2, F.REGIME_A) for k in (0, 1, 1)),
+        2,
+        (0, 1),
+        2,
+        np.array([0.0, 1.0]),
+    )
     assert discover(inst).target == (2,)
     assert discover(inst, reading=Reading(final_return=False)).target is None
 
@@ -186,13 +196,25 @@ def test_discovery_bounds_and_documents():
 def test_every_printed_reading_at_once_still_ends():
     """Reading.literal(): Alg. 6's ">= 1/2" walk, q <- 1 resets, no final return, index order, printed
     Alg. 7/8. Every run ends (answer, wrong answer or flagged non-termination), none hangs."""
-    for inst, algorithm in [(F.figure1(), "tree"), (F.forest(2, 2, rng=np.random.default_rng(0)), "forest"),
-                            (F.path_power(8, 2, rng=np.random.default_rng(1)), "general")]:
+    for inst, algorithm in [
+        (F.figure1(), "tree"),
+        (F.forest(2, 2, rng=np.random.default_rng(0)), "forest"),
+        (F.path_power(8, 2, rng=np.random.default_rng(1)), "general"),
+    ]:
         result = discover(inst, algorithm, Reading.literal())
         assert result.nonterminating or result.target is None or len(result.target) >= 1
-    chain = Instance("chain4", "test", {}, ("X1", "X2", "X3", "X4"), ((), (0,), (1,), (2,)),
-                     tuple(F.regime_table("A", k, 2, F.REGIME_A) for k in (0, 1, 1, 1)), 2, (0, 1), 3,
-                     np.array([0.0, 1.0]))
+    chain = Instance(
+        "chain4",
+        "test",
+        {},
+        ("X1", "X2", "X3", "X4"),
+        ((), (0,), (1,), (2,)),
+        tuple(F.regime_table("A", k, 2, F.REGIME_A) for k in (0, 1, 1, 1)),
+        2,
+        (0, 1),
+        3,
+        np.array([0.0, 1.0]),
+    )
     assert discover(chain).target == (3,)
     walk = discover(chain, reading=Reading(central="walk_literal"))  # X2 and X3 tie at half the weight
     assert walk.nonterminating and "revisits" in walk.steps[-1].note

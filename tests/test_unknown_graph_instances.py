@@ -39,8 +39,19 @@ def random_instance(seed: int) -> Instance:
         relabelled[perm[i]] = tuple(sorted(int(perm[p]) for p in pa))
     cpts = tuple(rng.dirichlet(np.ones(D), size=D ** len(relabelled[v])) for v in range(n))
     del inv
-    return Instance(f"random-{seed}", "test", {}, tuple(f"V{i}" for i in range(n)), tuple(relabelled), cpts, D,
-                    tuple(range(D)), int(rng.integers(n)), rng.random(D), 1.0)
+    return Instance(
+        f"random-{seed}",
+        "test",
+        {},
+        tuple(f"V{i}" for i in range(n)),
+        tuple(relabelled),
+        cpts,
+        D,
+        tuple(range(D)),
+        int(rng.integers(n)),
+        rng.random(D),
+        1.0,
+    )
 
 
 def brute_force_marginal(inst: Instance, target: int, do: tuple[int, int] | None) -> np.ndarray:
@@ -66,16 +77,22 @@ def test_exact_marginals_and_arm_means_match_brute_force(seed):
     for target in range(inst.n):
         for do in [None, *((v, x) for v in range(inst.n) for x in range(inst.domain))]:
             np.testing.assert_allclose(inst.marginal(target, do), brute_force_marginal(inst, target, do), atol=1e-12)
-    brute = [brute_force_marginal(inst, inst.reward_node, None if a == inst.observational_arm else
-                                  inst.arm_intervention(a)) @ inst.f for a in range(inst.n_arms)]
+    brute = [
+        brute_force_marginal(inst, inst.reward_node, None if a == inst.observational_arm else inst.arm_intervention(a))
+        @ inst.f
+        for a in range(inst.n_arms)
+    ]
     np.testing.assert_allclose(inst.arm_means, brute, atol=1e-12)
     assert inst.n_arms == inst.n * inst.n_values + 1
 
 
 def test_path_power_means_match_brute_force():
     inst = F.path_power(9, 3, rng=np.random.default_rng(3), regime="B", params={"a": 0.1, "b": 0.3})
-    brute = [brute_force_marginal(inst, inst.reward_node, None if a == inst.observational_arm else
-                                  inst.arm_intervention(a)) @ inst.f for a in range(inst.n_arms)]
+    brute = [
+        brute_force_marginal(inst, inst.reward_node, None if a == inst.observational_arm else inst.arm_intervention(a))
+        @ inst.f
+        for a in range(inst.n_arms)
+    ]
     np.testing.assert_allclose(inst.arm_means, brute, atol=1e-12)
 
 
@@ -93,10 +110,15 @@ def test_figure1_reference_values():
     assert inst.reward_ancestors == (0, 2, 6)
 
 
-@pytest.mark.parametrize("regime, h, mu_obs, Delta, eps, B", [
-    ("A", 4, 0.5, 0.407253, 0.475, 1642), ("A", 6, 0.5, 0.367546, 0.475, 2350),
-    ("B", 4, 0.982046, 0.797671, 0.932046, 428), ("B", 6, 0.976149, 0.713849, 0.926149, 623),
-])
+@pytest.mark.parametrize(
+    "regime, h, mu_obs, Delta, eps, B",
+    [
+        ("A", 4, 0.5, 0.407253, 0.475, 1642),
+        ("A", 6, 0.5, 0.367546, 0.475, 2350),
+        ("B", 4, 0.982046, 0.797671, 0.932046, 428),
+        ("B", 6, 0.976149, 0.713849, 0.926149, 623),
+    ],
+)
 def test_balanced_tree_reference_values(regime, h, mu_obs, Delta, eps, B):
     """docs/papers/unknown_graph.md#unknown_graph-ref-trees's table (regimes A and B, leaf X_R)."""
     inst = F.tree(h, rng=np.random.default_rng(0), regime=regime)
@@ -107,8 +129,12 @@ def test_balanced_tree_reference_values(regime, h, mu_obs, Delta, eps, B):
 
 
 def test_documents_round_trip_through_json():
-    for inst in (F.figure1(), F.path_power(7, 2, rng=np.random.default_rng(1)),
-                 F.lower_bound(5, 4, 2, 3, 2, 0.1), F.tree(2, rng=np.random.default_rng(2), K=3)):
+    for inst in (
+        F.figure1(),
+        F.path_power(7, 2, rng=np.random.default_rng(1)),
+        F.lower_bound(5, 4, 2, 3, 2, 0.1),
+        F.tree(2, rng=np.random.default_rng(2), K=3),
+    ):
         back = Instance.from_document(json.loads(json.dumps(inst.to_document())))
         assert back.edges == inst.edges and back.reward_node == inst.reward_node
         np.testing.assert_array_equal(back.arm_means, inst.arm_means)
@@ -124,7 +150,7 @@ def test_instance_document_lists_every_arm_mean_and_matches_the_runs_and_the_tra
     np.testing.assert_array_equal(Instance.from_document(doc).arm_means, drawn.arm_means)
     assert [a["arm"] for a in doc["arms"]] == list(range(drawn.n_arms))
     for a in doc["arms"][:-1]:
-        (name, value), = a["do"].items()
+        ((name, value),) = a["do"].items()
         assert a["mean"] == drawn.arm_means[drawn.arm(drawn.node_names.index(name), value)]
     assert doc["arms"][-1]["do"] == {} and doc["arms"][-1]["mean"] == drawn.mu_obs
     fig = instance_document(F.figure1(), 0.1, 1.0)
@@ -173,8 +199,9 @@ def test_lower_bound_families(theorem):
 def test_environment_samples_follow_the_exact_laws():
     """Monte Carlo (docs/papers/unknown_graph.md#unknown_graph-simulation): ancestral samples under do() and do(X = x)
     match the exact marginals, and rewards the exact arm means, within 0.01 over 1e5 samples."""
-    insts = [F.path_power(8, 2, rng=np.random.default_rng(s), regime="B", params={"a": 0.1, "b": 0.3})
-             for s in range(2)]
+    insts = [
+        F.path_power(8, 2, rng=np.random.default_rng(s), regime="B", params={"a": 0.1, "b": 0.3}) for s in range(2)
+    ]
     env = SCMEnvironment(insts)
     L = 100_000
     env.reset(Streams("unknown_graph", "test", np.array([0, 1])), L)

@@ -9,10 +9,23 @@ import pytest
 
 pytestmark = pytest.mark.workflow
 
-FIGURES = ["figure1", "figV1_regret_curves_trees", "figV2_regret_vs_n", "figV3_forests", "figV4_general",
-           "figV5_lower_bounds", "figV6_discovery"]
-TABLES = ["figure1_trace", "table_final_regret", "tableV4_clique_success", "tableV5_lower_bounds",
-          "tableV6_discovery", "tableV6_readings"]
+FIGURES = [
+    "figure1",
+    "figV1_regret_curves_trees",
+    "figV2_regret_vs_n",
+    "figV3_forests",
+    "figV4_general",
+    "figV5_lower_bounds",
+    "figV6_discovery",
+]
+TABLES = [
+    "figure1_trace",
+    "table_final_regret",
+    "tableV4_clique_success",
+    "tableV5_lower_bounds",
+    "tableV6_discovery",
+    "tableV6_readings",
+]
 
 
 def test_tiny_run_writes_the_unknown_graph_outputs(tiny_run):
@@ -30,6 +43,8 @@ def test_tiny_run_writes_the_unknown_graph_outputs(tiny_run):
     status = {c["id"]: c["status"] for c in claims["claims"]}
     assert status["fig1-trace"] == "reproduced"
     assert status["alg78-printed"] == "differs"  # the printed Alg. 7/8 answer wrongly
-                                                 # (docs/papers/unknown_graph.md#unknown_graph-ref-exact)
-    assert "unknown_graph" in (tiny_run / "figures" / "REPORT.md").read_text() or \
-        "Lu, Meisami" in (tiny_run / "figures" / "REPORT.md").read_text()
+    # (docs/papers/unknown_graph.md#unknown_graph-ref-exact)
+    assert (
+        "unknown_graph" in (tiny_run / "figures" / "REPORT.md").read_text()
+        or "Lu, Meisami" in (tiny_run / "figures" / "REPORT.md").read_text()
+    )

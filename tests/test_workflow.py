@@ -6,10 +6,10 @@ import os
 import re
 
 import pytest
-
-from causal_bandits.papers import PAPERS
 from conftest import TINY, copy_workflow, snakemake
 from workflow_outputs import check_parses
+
+from causal_bandits.papers import PAPERS
 
 pytestmark = pytest.mark.workflow
 
@@ -51,24 +51,36 @@ def test_runs_carry_provenance(tiny_run):
     from causal_bandits import __version__, store
     from causal_bandits import config as cb_config
 
-    cfg = cb_config.validate(cb_config.load(*(tiny_run / "config" / f for f in ("config.yaml", "tiny.yaml",
-                                                                                 "ci.yaml"))))
+    cfg = cb_config.validate(
+        cb_config.load(*(tiny_run / "config" / f for f in ("config.yaml", "tiny.yaml", "ci.yaml")))
+    )
     run = tiny_run / "results/runs/nonmanip/fig5b/POMIS/TS/chunk-0.parquet"
     meta = store.read_metadata(run)
-    science = {"panel": cfg["nonmanip"]["panels"]["fig5b"], "horizon": cfg["nonmanip"]["horizon"],
-               "record_points": cfg["record_points"]}
+    science = {
+        "panel": cfg["nonmanip"]["panels"]["fig5b"],
+        "horizon": cfg["nonmanip"]["horizon"],
+        "record_points": cfg["record_points"],
+    }
     assert meta["config_hash"] == store.config_hash(science)
     assert meta["causal_bandits"] == __version__
     for lib in store._LIBRARIES:
         assert meta[f"version_{lib}"] == version(lib), lib
-    assert (meta["paper"], meta["experiment"], meta["strategy"], meta["algorithm"]) == ("nonmanip", "fig5b", "POMIS",
-                                                                                        "TS")
+    assert (meta["paper"], meta["experiment"], meta["strategy"], meta["algorithm"]) == (
+        "nonmanip",
+        "fig5b",
+        "POMIS",
+        "TS",
+    )
     assert meta["seeds"] == f"0-{min(cfg['seeds_per_job'], cfg['nonmanip']['n_seeds']) - 1}"
 
 
 def _planned_outputs(stdout: str) -> list[str]:
-    return [o for line in stdout.splitlines() if line.strip().startswith("output:")
-            for o in line.split(":", 1)[1].split(",")]
+    return [
+        o
+        for line in stdout.splitlines()
+        if line.strip().startswith("output:")
+        for o in line.split(":", 1)[1].split(",")
+    ]
 
 
 # One algorithm of each paper (among those the tiny config runs): editing its module reruns only its runs (and what depends on them);
@@ -125,8 +137,11 @@ def test_counting_expressions_further_reruns_no_robustness_instance(tiny_run, tm
     result = snakemake(tiny_run, "-n", *TINY, str(further))
     assert result.returncode == 0, result.stderr[-3000:]
     planned = {o.strip() for o in _planned_outputs(result.stdout)}
-    assert {"results/nonmanip/robustness/graph_counts.json", "figures/nonmanip/robustness.md",
-            "figures/REPORT.md"} <= planned
+    assert {
+        "results/nonmanip/robustness/graph_counts.json",
+        "figures/nonmanip/robustness.md",
+        "figures/REPORT.md",
+    } <= planned
     assert not [o for o in planned if "/instances/" in o or "/runs/" in o or o.endswith("robustness/graphs.json")]
 
 
@@ -143,8 +158,14 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     # chunks, the every_round spot check: 3 panels x 2 algorithms x 1 chunk of 50 seeds, and the
     # same-means sweep's 24 points x 2 algorithms x 10 chunks (480).
     assert re.search(r"nonmanip_run_pomisplus\s+1106\b", result.stdout)
-    assert len(re.findall(r"results/runs/nonmanip/fig5\w/POMISplus_every_round/(?:TS|KLUCB)/chunk-0\.parquet",
-                          result.stdout)) == 6
+    assert (
+        len(
+            re.findall(
+                r"results/runs/nonmanip/fig5\w/POMISplus_every_round/(?:TS|KLUCB)/chunk-0\.parquet", result.stdout
+            )
+        )
+        == 6
+    )
     # unknown_graph: V2 14 cells x 3 + V3 4 x 3 + V4 9 x 4 algorithms, 20 seeds in one chunk each.
     assert re.search(r"unknown_graph_run\s+90\b", result.stdout)
 
@@ -234,6 +255,10 @@ def test_adding_an_algorithm_plans_only_its_runs(planned_tiny, tmp_path):
         _restore(registry, saved)
         module.unlink()
     runs = [o for o in planned if o.startswith("results/runs/")]
-    assert runs and all(re.match(r"results/runs/nonmanip/[^/]+/(BF|MIS|POMIS)/EPSGREEDY/chunk-\d+", o) for o in runs), runs
-    assert {"figures/nonmanip/table1.md", "figures/nonmanip/figure5.pdf", "results/claims/nonmanip.json"} <= set(planned)
+    assert runs and all(re.match(r"results/runs/nonmanip/[^/]+/(BF|MIS|POMIS)/EPSGREEDY/chunk-\d+", o) for o in runs), (
+        runs
+    )
+    assert {"figures/nonmanip/table1.md", "figures/nonmanip/figure5.pdf", "results/claims/nonmanip.json"} <= set(
+        planned
+    )
     assert not [o for o in planned if "/instances/" in o or "/catalogue/" in o or "/arm_sets/" in o]

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from engine_helpers import simulate_trace
 
+from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.klucb import KLUCB, exploration
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.bandits.z2_estimates import Z2Estimates
@@ -15,12 +16,13 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
 from causal_bandits.rng import SeedStreams
 from causal_bandits.scm.confounded_cpt import ConfoundedCPT
-from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 PAPER, EXPERIMENT = "test", "z2"
-FIG5B = ({"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},
-         {"A": 0, "B": 1, "C": 0, "Y": 0})
+FIG5B = (
+    {"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},
+    {"A": 0, "B": 1, "C": 0, "Y": 0},
+)
 
 
 class ActiveEstimators:
@@ -39,16 +41,18 @@ class ActiveEstimators:
 
 def pulls(policy, env, seeds, horizon, recorders=()):
     """Arms pulled on the engine, shape (n_seeds, horizon)."""
-    _, trace = simulate_trace(policy, env, list(seeds), horizon, paper=PAPER, experiment=EXPERIMENT,
-                              recorders=recorders)
+    _, trace = simulate_trace(
+        policy, env, list(seeds), horizon, paper=PAPER, experiment=EXPERIMENT, recorders=recorders
+    )
     return trace.arm
 
 
 def fig5b(n_min=20):
     G = GRAPHS["fig2a"]
     est = pomis_plus_estimators(G, "Y", ("A",), n_min=n_min)
-    env = InterventionArms.exact(XorBernoulliSCM(G, *FIG5B), "Y",
-                                 [est.layout.arm_values(a) for a in range(len(est.layout.arms))])
+    env = InterventionArms.exact(
+        XorBernoulliSCM(G, *FIG5B), "Y", [est.layout.arm_values(a) for a in range(len(est.layout.arms))]
+    )
     return est, InterventionArms(env.scm, env.target, env.arms, env.means, observe=True)
 
 
@@ -116,8 +120,9 @@ def test_estimates_combine_towards_the_truth_with_less_variance():
     model = ConfoundedCPT.from_xor_bernoulli(XorBernoulliSCM(G, *FIG5B))
     rng = np.random.default_rng(0)
     n = np.array([4000, 200, 200, 200, 200])
-    counts = np.stack([rng.multinomial(n[a], model.joint(est.layout.arm_values(a)).reshape(-1))
-                       for a in range(len(est.layout.arms))]).astype(float)
+    counts = np.stack(
+        [rng.multinomial(n[a], model.joint(est.layout.arm_values(a)).reshape(-1)) for a in range(len(est.layout.arms))]
+    ).astype(float)
     z2 = Z2Estimates(est, bootstrap=200)
     z2.reset(1, SeedStreams(PAPER, EXPERIMENT, [0], "policy/bootstrap"))
     for a, table in enumerate(counts.astype(int)):
@@ -133,8 +138,10 @@ def test_estimates_combine_towards_the_truth_with_less_variance():
     assert (np.abs(theta[0] - truth) < 4 * np.sqrt(var[0])).all()
 
 
-@pytest.mark.parametrize(("kw", "named"), [({"refresh": "sometimes"}, "refresh"), ({"bootstrap": 1}, "bootstrap"),
-                                           ({"trivial": "flat"}, "trivial")])
+@pytest.mark.parametrize(
+    ("kw", "named"),
+    [({"refresh": "sometimes"}, "refresh"), ({"bootstrap": 1}, "bootstrap"), ({"trivial": "flat"}, "trivial")],
+)
 def test_bad_settings_are_rejected(kw, named):
     est, _ = fig5b()
     with pytest.raises(ConfigError, match=named):
@@ -167,8 +174,10 @@ def test_sigma_is_always_the_bootstrap_of_the_current_replicates(refresh):
     noise = SeedStreams(PAPER, EXPERIMENT, seeds, "environment")
     rng = np.random.default_rng(3)
     program = est.program
-    blocks = [(np.arange(offset, offset + 2 ** len(program.leaf_vars(lf)))) for lf, offset in
-              zip(program.leaves, program.leaf_offsets)]
+    blocks = [
+        (np.arange(offset, offset + 2 ** len(program.leaf_vars(lf))))
+        for lf, offset in zip(program.leaves, program.leaf_offsets)
+    ]
     checked = 0
     for t in range(1, 400):
         z2.estimates(t)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from test_diagram import admgs
 
 from causal_bandits.causal.evaluation import ArmLayout, Program
-from causal_bandits.causal.expression import div, from_json, leaf, prod, show, sum_over, to_json
+from causal_bandits.causal.expression import div, from_json, leaf, prod, show, sum_over
 from causal_bandits.causal.identification import Experiment, NotIdentifiable, identify
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.causal.z2id import Entry, _signature, catalogue, signature_tables, validate, z2id
@@ -24,10 +24,14 @@ PANELS = {"fig5a": ("frontdoor", ("Z",)), "fig5b": ("fig2a", ("A",)), "fig5c": (
 # bandits will meet.
 XOR_SCMS = {
     "frontdoor": ({"U_X": 0.16, "U_Y": 0.32, "U_Z": 0.21, "U_XY": 0.48}, {"X": 1, "Y": 0, "Z": 0}),
-    "fig2a": ({"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},
-              {"A": 0, "B": 1, "C": 0, "Y": 0}),
-    "fig5d": ({"U_A": 0.08, "U_B": 0.13, "U_C": 0.05, "U_D": 0.08, "U_E": 0.41, "U_Y": 0.13, "U_AB": 0.44,
-               "U_AD": 0.31}, {"A": 1, "B": 1, "C": 0, "D": 1, "E": 1, "Y": 0}),
+    "fig2a": (
+        {"U_A": 0.16, "U_B": 0.18, "U_C": 0.17, "U_Y": 0.24, "U_AB": 0.21, "U_BY": 0.45},
+        {"A": 0, "B": 1, "C": 0, "Y": 0},
+    ),
+    "fig5d": (
+        {"U_A": 0.08, "U_B": 0.13, "U_C": 0.05, "U_D": 0.08, "U_E": 0.41, "U_Y": 0.13, "U_AB": 0.44, "U_AD": 0.31},
+        {"A": 1, "B": 1, "C": 0, "D": 1, "E": 1, "Y": 0},
+    ),
 }
 
 
@@ -85,8 +89,12 @@ def test_frontdoor_has_exactly_the_frontdoor_formula():
     (entry,) = entries
     assert entry.target == ("X",) and entry.sources == [()] and entry.free_indices == ()
     # P_x(y) = Σ_z P(z|x) Σ_{x'} P(y|x',z) P(x')
-    frontdoor = sum_over("Z", prod(div(leaf((), "XZ"), leaf((), "X")),
-                                   sum_over("X", prod(div(leaf((), "XYZ"), leaf((), "XZ")), leaf((), "X")))))
+    frontdoor = sum_over(
+        "Z",
+        prod(
+            div(leaf((), "XZ"), leaf((), "X")), sum_over("X", prod(div(leaf((), "XYZ"), leaf((), "XZ")), leaf((), "X")))
+        ),
+    )
     assert same_functional(entry.expr, frontdoor, ArmLayout.of_sets(G.nodes, sets))
     assert entry.formula() == "P_{x}(y) = Σ_{z} P(z|x) Σ_{x'} P(x') P(y|x',z)"
 
@@ -100,8 +108,12 @@ def test_fig2a_gives_exactly_the_papers_equations_1_to_4():
         # (1) P(y) = Σ_{a,b,c} P_b(c|a) P_c(a,b,y)
         1: ((), [("B",), ("C",)], (), sum_over("ABC", prod(cond("B", "C", "A"), leaf("C", "ABY")))),
         # (2) P_b(y) = Σ_{a,c} P(c|a,b) Σ_{b'} P(y|a,b',c) P(a,b')
-        2: (("B",), [()], (), sum_over("AC", prod(cond((), "C", "AB"),
-                                                  sum_over("B", prod(cond((), "Y", "ABC"), leaf((), "AB")))))),
+        2: (
+            ("B",),
+            [()],
+            (),
+            sum_over("AC", prod(cond((), "C", "AB"), sum_over("B", prod(cond((), "Y", "ABC"), leaf((), "AB"))))),
+        ),
         # (3) P_c(y) = Σ_{a,b} P(y|a,b,c) P(a,b)
         3: (("C",), [()], (), sum_over("AB", prod(cond((), "Y", "ABC"), leaf((), "AB")))),
         # (4) P_c(y) = Σ_a P_{b'}(y|a,c) P_{b'}(a), b' a free index
@@ -204,7 +216,9 @@ def test_validation_catches_a_wrong_formula():
 @pytest.mark.parametrize("graph", ["fig2a", "fig5d"])
 def test_confounded_cpt_samples_its_exact_joint(graph):
     G = GRAPHS[graph]
-    model = ConfoundedCPT.from_dict(G, json.loads(json.dumps(ConfoundedCPT.random(G, np.random.default_rng(4)).to_dict())))
+    model = ConfoundedCPT.from_dict(
+        G, json.loads(json.dumps(ConfoundedCPT.random(G, np.random.default_rng(4)).to_dict()))
+    )
     rng = np.random.default_rng(5)
     n = 200_000
     for do in ({}, {G.nodes[1]: 1}):

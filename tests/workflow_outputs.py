@@ -26,8 +26,13 @@ def is_temporary(path: Path) -> bool:
 
 def output_files(work: Path) -> dict[str, Path]:
     """Every output under its final name, by path relative to ``work``."""
-    return {p.relative_to(work).as_posix(): p for d in OUTPUT_DIRS if (work / d).is_dir()
-            for p in sorted((work / d).rglob("*")) if p.is_file() and not is_temporary(p)}
+    return {
+        p.relative_to(work).as_posix(): p
+        for d in OUTPUT_DIRS
+        if (work / d).is_dir()
+        for p in sorted((work / d).rglob("*"))
+        if p.is_file() and not is_temporary(p)
+    }
 
 
 def check_parses(path: Path) -> None:
@@ -78,7 +83,8 @@ def fingerprint(work: Path, *, run_rows: bool = False) -> dict[str, str]:
         match = RUN_FILE.match(rel) if run_rows else None
         if match:
             chunks[f"results/runs/{match['group']}/chunk-*{match['kind'] or ''}.parquet"].append(
-                (int(match["chunk"]), path))
+                (int(match["chunk"]), path)
+            )
         else:
             digests[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
     for key, found in chunks.items():

@@ -77,7 +77,9 @@ def registry(paper: str) -> dict[str, Algorithm]:
         out[entry.key] = entry
     for entry in out.values():
         if entry.z2 is not None and entry.z2 not in out:
-            raise ValueError(f"{registry_module(paper)}: {entry.key!r} names z² version {entry.z2!r}, which is not registered")
+            raise ValueError(
+                f"{registry_module(paper)}: {entry.key!r} names z² version {entry.z2!r}, which is not registered"
+            )
     return out
 
 
@@ -120,11 +122,15 @@ def check(paper: str, keys: Iterable[str], strategies: Iterable[str] = (), *, wh
     strategies = list(strategies)
     for key in keys:
         if key not in valid:
-            raise ConfigError(f"{where} names algorithm {key!r}, which is not registered for {paper}; use one of "
-                              f"{', '.join(valid)}, or register it in causal_bandits/papers/{paper}/algorithms.py")
+            raise ConfigError(
+                f"{where} names algorithm {key!r}, which is not registered for {paper}; use one of "
+                f"{', '.join(valid)}, or register it in causal_bandits/papers/{paper}/algorithms.py"
+            )
         entry = registry(paper)[key]
         unsupported = [s for s in strategies if not entry.supports(s)]
         if unsupported:
-            raise ConfigError(f"{where} names algorithm {key!r}, which does not play strategy {unsupported[0]!r} "
-                              f"(it plays {', '.join(entry.strategies)}); drop one of them from the config or "
-                              f"widen its strategies in causal_bandits/papers/{paper}/algorithms.py")
+            raise ConfigError(
+                f"{where} names algorithm {key!r}, which does not play strategy {unsupported[0]!r} "
+                f"(it plays {', '.join(entry.strategies)}); drop one of them from the config or "
+                f"widen its strategies in causal_bandits/papers/{paper}/algorithms.py"
+            )

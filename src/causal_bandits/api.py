@@ -18,7 +18,6 @@ often). No job of the workflow imports this module: adding a name here reruns no
 ([(), ('Z',)], [(), ('X',), ('Z',)])
 """
 
-
 #: Public name -> module (or (module, attribute) where the names differ).
 WHERE = {
     "CausalDiagram": "causal_bandits.scm.diagram",

@@ -82,8 +82,15 @@ class Arms:
         return solver(path, self.instance, self.strategy, catalogue, pomis_plus)
 
 
-def arms_for(diagram: CausalDiagram | Mapping[str, Any], scm: Any, strategy: str | Sequence[Mapping[str, int]], *,
-             reward: str | None = None, non_manipulable: Sequence[str] | None = None, name: str = "arms") -> Arms:
+def arms_for(
+    diagram: CausalDiagram | Mapping[str, Any],
+    scm: Any,
+    strategy: str | Sequence[Mapping[str, int]],
+    *,
+    reward: str | None = None,
+    non_manipulable: Sequence[str] | None = None,
+    name: str = "arms",
+) -> Arms:
     """The arms of ``strategy`` on ``diagram`` with exact means from ``scm``.
 
     ``diagram`` is a :class:`CausalDiagram` or the ``pomis`` command's graph object (which may carry

@@ -44,8 +44,10 @@ class Artefact:
 
     def __post_init__(self) -> None:
         if not self.paths or PurePosixPath(self.paths[0]).suffix not in FIGURE_SUFFIXES + TABLE_SUFFIXES:
-            raise CausalBanditsError(f"artefact {self.key!r}: its first path must be a .png figure or a .md/.csv "
-                                     f"table the report can show, got {list(self.paths)}; put that file first")
+            raise CausalBanditsError(
+                f"artefact {self.key!r}: its first path must be a .png figure or a .md/.csv "
+                f"table the report can show, got {list(self.paths)}; put that file first"
+            )
 
     @property
     def label(self) -> str:
@@ -63,8 +65,9 @@ class Artefact:
 
     def supports(self, claim: Mapping[str, str]) -> bool:
         """Whether this artefact shows what ``claim`` (a claims row) is about."""
-        return (any(re.search(p, claim["source"]) for p in self.sources)
-                or any(re.match(p, claim["id"]) for p in self.ids))
+        return any(re.search(p, claim["source"]) for p in self.sources) or any(
+            re.match(p, claim["id"]) for p in self.ids
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -74,14 +77,16 @@ class Artefact:
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
 
 
-def figure(key: str, title: str, stem: str, sources: Sequence[str] = (), ids: Sequence[str] = (),
-           absent: str = "") -> Artefact:
+def figure(
+    key: str, title: str, stem: str, sources: Sequence[str] = (), ids: Sequence[str] = (), absent: str = ""
+) -> Artefact:
     """A figure written as ``<stem>.png`` and ``<stem>.pdf``."""
     return Artefact(key, title, (f"{stem}.png", f"{stem}.pdf"), tuple(sources), tuple(ids), absent)
 
 
-def table(key: str, title: str, stem: str, sources: Sequence[str] = (), ids: Sequence[str] = (),
-          absent: str = "") -> Artefact:
+def table(
+    key: str, title: str, stem: str, sources: Sequence[str] = (), ids: Sequence[str] = (), absent: str = ""
+) -> Artefact:
     """A table written as ``<stem>.md`` and ``<stem>.csv``."""
     return Artefact(key, title, (f"{stem}.md", f"{stem}.csv"), tuple(sources), tuple(ids), absent)
 

@@ -48,8 +48,13 @@ class Claim:
         return {"id": self.id, "source": self.source, "statement": self.statement, **asdict(verdict)}
 
 
-def document(paper: str, section: Mapping[str, Any], rows: list[dict[str, str]],
-             scale: str | None = None, notices: Sequence[str] = ()) -> dict[str, Any]:
+def document(
+    paper: str,
+    section: Mapping[str, Any],
+    rows: list[dict[str, str]],
+    scale: str | None = None,
+    notices: Sequence[str] = (),
+) -> dict[str, Any]:
     """A paper's evaluated claims as the report reads them, with the scale of the run that made them.
 
     Every paper's config section holds ``horizon`` and ``n_seeds`` at its top level; by default the

@@ -37,8 +37,15 @@ def _where(path) -> str:
 
 
 _BOUNDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
-_JSON_TYPES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "true or false",
-               "array": "a list", "object": "a mapping (key: value)", "null": "null"}
+_JSON_TYPES = {
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping (key: value)",
+    "null": "null",
+}
 
 
 def _fix(schema: Mapping[str, Any]) -> str:
@@ -84,8 +91,10 @@ def _message(error: jsonschema.ValidationError) -> str:
         return f"unknown config key {keys} under {where}; allowed keys are: {allowed}"
     if error.validator == "enum" and "x-algorithms" in error.schema:
         paper = error.schema["x-algorithms"]
-        return (f"config {where} = {error.instance!r} is not a registered algorithm of {paper}; use one of "
-                f"{', '.join(error.schema['enum'])}, or register it in causal_bandits/papers/{paper}/algorithms.py")
+        return (
+            f"config {where} = {error.instance!r} is not a registered algorithm of {paper}; use one of "
+            f"{', '.join(error.schema['enum'])}, or register it in causal_bandits/papers/{paper}/algorithms.py"
+        )
     if error.validator in ("oneOf", "anyOf"):
         inner = _branch(error)
         if inner is not None:
@@ -142,7 +151,9 @@ def load_schema() -> dict[str, Any]:
     the papers' registries)."""
     schema = _load_yaml(SCHEMA.read_text())
     for paper in PAPERS:
-        schema["properties"][paper] = _load_yaml((files("causal_bandits.papers") / paper / "config.schema.yaml").read_text())
+        schema["properties"][paper] = _load_yaml(
+            (files("causal_bandits.papers") / paper / "config.schema.yaml").read_text()
+        )
     _registered(schema)
     from causal_bandits.experiments.config import schema as experiments_schema  # researchers' own studies
 
@@ -231,8 +242,10 @@ CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
 
 def _not_a_config_file(path: Path) -> str:
     why = "a workflow output" if path.suffix in CONFIG_SUFFIXES else "it does not end in .yaml, .yml or .json"
-    return (f"{path} was given to --configfile but is not a config file ({why}); --configfile takes every "
-            f"name after it, so put targets before it: snakemake {path} --configfile ...")
+    return (
+        f"{path} was given to --configfile but is not a config file ({why}); --configfile takes every "
+        f"name after it, so put targets before it: snakemake {path} --configfile ..."
+    )
 
 
 def read(path: str | Path) -> dict[str, Any]:
@@ -244,8 +257,7 @@ def read(path: str | Path) -> dict[str, Any]:
     except FileNotFoundError:
         if path.suffix not in CONFIG_SUFFIXES:
             raise ConfigError(_not_a_config_file(path)) from None
-        raise ConfigError(f"config file {path} not found; check the name (the config files are in "
-                          f"config/)") from None
+        raise ConfigError(f"config file {path} not found; check the name (the config files are in config/)") from None
     except (OSError, UnicodeDecodeError) as err:
         what = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
         raise ConfigError(f"cannot read config file {path}: {what}; pass a YAML file") from None
@@ -256,17 +268,24 @@ def read(path: str | Path) -> dict[str, Any]:
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         problem = getattr(err, "problem", None) or str(err).splitlines()[0]
         line = text.splitlines()[mark.line] if mark and mark.line < len(text.splitlines()) else ""
-        hint = ("YAML indents with spaces only: replace the tab with spaces" if "\t" in line
-                else "fix the indentation or quoting there")
+        hint = (
+            "YAML indents with spaces only: replace the tab with spaces"
+            if "\t" in line
+            else "fix the indentation or quoting there"
+        )
         raise ConfigError(f"{where}: not valid YAML ({problem}); {hint}") from None
     if data is None:
-        raise ConfigError(f"config file {path} is empty; write the keys it should change (for example "
-                          f"'nonmanip: {{horizon: 500}}') or leave the file out")
+        raise ConfigError(
+            f"config file {path} is empty; write the keys it should change (for example "
+            f"'nonmanip: {{horizon: 500}}') or leave the file out"
+        )
     if not isinstance(data, dict):
         if path.suffix not in CONFIG_SUFFIXES:
             raise ConfigError(_not_a_config_file(path))
-        raise ConfigError(f"config file {path} holds a {type(data).__name__}, not a mapping of config keys; "
-                          f"start each line at the top level with a key such as 'nonmanip:'")
+        raise ConfigError(
+            f"config file {path} holds a {type(data).__name__}, not a mapping of config keys; "
+            f"start each line at the top level with a key such as 'nonmanip:'"
+        )
     return data
 
 

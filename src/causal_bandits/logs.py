@@ -22,7 +22,9 @@ def logged(path: str | Path):
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     handlers = [logging.FileHandler(path, mode="w"), logging.StreamHandler(sys.stderr)]
     logging.basicConfig(
-        level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s", handlers=handlers,
+        level=logging.WARNING,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        handlers=handlers,
         force=True,
     )
     logging.getLogger("causal_bandits").setLevel(logging.INFO)

@@ -36,8 +36,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
-from matplotlib.transforms import Bbox
 from matplotlib.ticker import FixedLocator, FuncFormatter
+from matplotlib.transforms import Bbox
 
 from causal_bandits.errors import DiagramError
 from causal_bandits.scm.diagram import CausalDiagram
@@ -48,6 +48,8 @@ __all__ = [
     "BORDER_COLOR",
     "MUCT_COLOR",
     "SHADED_COLOR",
+    "coincide_text",
+    "coinciding",
     "diagram_limits",
     "draw_diagram",
     "layered_layout",
@@ -56,8 +58,6 @@ __all__ = [
     "node_label",
     "paper_style",
     "regret_panel",
-    "coincide_text",
-    "coinciding",
     "save_figure",
     "scale_text",
     "text_overlaps",
@@ -128,8 +128,9 @@ def save_figure(fig: Figure, *paths: str | os.PathLike[str]) -> list[Path]:
         for path in map(Path, paths):
             fmt = path.suffix.lower().lstrip(".")
             if not fmt:
-                raise ValueError(f"cannot infer the figure format of {str(path)!r}; "
-                                 "give it a suffix such as .pdf or .png")
+                raise ValueError(
+                    f"cannot infer the figure format of {str(path)!r}; give it a suffix such as .pdf or .png"
+                )
             if fmt not in fig.canvas.get_supported_filetypes():
                 raise ValueError(f"unsupported figure format {fmt!r} for {str(path)!r}; use .pdf or .png")
             kwargs: dict[str, Any] = {"format": fmt}
@@ -153,8 +154,12 @@ def _drawn_texts(fig: Figure) -> list[Text]:
     ticks: set[int] = set()
     for ax in fig.axes:
         if not ax.axison:
-            ticks |= {id(label) for axis in (ax.xaxis, ax.yaxis)
-                      for tick in axis.get_major_ticks() + axis.get_minor_ticks() for label in (tick.label1, tick.label2)}
+            ticks |= {
+                id(label)
+                for axis in (ax.xaxis, ax.yaxis)
+                for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+                for label in (tick.label1, tick.label2)
+            }
             continue
         for axis, (lo, hi) in ((ax.xaxis, sorted(ax.get_xlim())), (ax.yaxis, sorted(ax.get_ylim()))):
             for tick in axis.get_major_ticks() + axis.get_minor_ticks():
@@ -190,7 +195,7 @@ def text_overlaps(fig: Figure, gap_px: float = 1.0) -> list[tuple[str, str]]:
     boxes = [(t, t.get_window_extent(renderer)) for t in _drawn_texts(fig)]
     found = []
     for i, (a, box_a) in enumerate(boxes):
-        for b, box_b in boxes[i + 1:]:
+        for b, box_b in boxes[i + 1 :]:
             gap = gap_px
             if id(a) in titles and id(b) in titles and a.axes is not b.axes:
                 gap = max(gap, TITLE_GAP_EM * max(a.get_fontsize(), b.get_fontsize()) * fig.dpi / 72)
@@ -307,8 +312,15 @@ def _route_edges(diagram: CausalDiagram, pos: Mapping[str, tuple[float, float]])
     edges += [("<->", tuple(sorted(e))) for e in sorted(diagram.bidirected, key=sorted)]
     for kind, (a, b) in edges:
         key = frozenset((a, b))
-        rad, pts = _route(pos, a, b, DIRECTED_RADS if kind == "->" else BIDIRECTED_RADS, by_pair.get(key, []),
-                          [r[3] for r in routes], radius=_RADIUS)
+        rad, pts = _route(
+            pos,
+            a,
+            b,
+            DIRECTED_RADS if kind == "->" else BIDIRECTED_RADS,
+            by_pair.get(key, []),
+            [r[3] for r in routes],
+            radius=_RADIUS,
+        )
         routes.append((kind, (a, b), rad, pts))
         by_pair.setdefault(key, []).append(pts)
     return routes
@@ -422,14 +434,24 @@ def draw_diagram(
     width = [lw_thick if v in thick_set or v in border_set else lw_node for v in nodes]
     if reward is not None:
         i = nodes.index(reward)
-        outer = nx.draw_networkx_nodes(G, pos, nodelist=[reward], ax=ax, node_size=ring, node_color=[fill[i]],
-                                       edgecolors=[edge[i]], linewidths=lw_node)
+        outer = nx.draw_networkx_nodes(
+            G,
+            pos,
+            nodelist=[reward],
+            ax=ax,
+            node_size=ring,
+            node_color=[fill[i]],
+            edgecolors=[edge[i]],
+            linewidths=lw_node,
+        )
         outer.set_zorder(2)
-    coll = nx.draw_networkx_nodes(G, pos, nodelist=nodes, ax=ax, node_size=size, node_color=fill,
-                                  edgecolors=edge, linewidths=width)
+    coll = nx.draw_networkx_nodes(
+        G, pos, nodelist=nodes, ax=ax, node_size=size, node_color=fill, edgecolors=edge, linewidths=width
+    )
     coll.set_zorder(3)
-    labels = nx.draw_networkx_labels(G, pos, labels={v: node_label(v) for v in nodes}, ax=ax, font_size=font,
-                                     font_color="black")
+    labels = nx.draw_networkx_labels(
+        G, pos, labels={v: node_label(v) for v in nodes}, ax=ax, font_size=font, font_color="black"
+    )
     for v, text in labels.items():
         text.set_zorder(4)
         if v == reward:
@@ -485,7 +507,7 @@ def _thin(n: int, max_points: int) -> np.ndarray:
 
 
 def scale_text(frames: Iterable[pd.DataFrame], x: str = "round", seeds: str = "n_seeds") -> str:
-    """"T = 10,000, 200 seeds" of aggregated curves: the largest ``x`` and the seeds per curve
+    """ "T = 10,000, 200 seeds" of aggregated curves: the largest ``x`` and the seeds per curve
     (a range when curves differ)."""
     frames = [f for f in frames if len(f)]
     if not frames:
@@ -496,8 +518,15 @@ def scale_text(frames: Iterable[pd.DataFrame], x: str = "round", seeds: str = "n
     return f"T = {T:,}, {count} seed{'s' if n[-1] != 1 else ''}"
 
 
-def coinciding(frame: pd.DataFrame, *, hue: str, style: str, x: str = "round", y: str = "mean_cum_regret",
-               order: Callable[[Any], Any] | None = None) -> list[list[Any]]:
+def coinciding(
+    frame: pd.DataFrame,
+    *,
+    hue: str,
+    style: str,
+    x: str = "round",
+    y: str = "mean_cum_regret",
+    order: Callable[[Any], Any] | None = None,
+) -> list[list[Any]]:
     """Groups (two or more, in ``order``) of ``hue`` values whose curves are identical for every
     ``style`` value: the same runs (e.g. strategies with the same arm set, which share the
     environment draws), so their lines lie on top of each other."""
@@ -506,8 +535,9 @@ def coinciding(frame: pd.DataFrame, *, hue: str, style: str, x: str = "round", y
 
     def curve(h: Any) -> tuple:
         sub = frame[frame[hue] == h]
-        return tuple(tuple(sub[sub[style] == s].sort_values(x)[[x, y]].itertuples(index=False, name=None))
-                     for s in styles)
+        return tuple(
+            tuple(sub[sub[style] == s].sort_values(x)[[x, y]].itertuples(index=False, name=None)) for s in styles
+        )
 
     groups: dict[tuple, list[Any]] = {}
     for h in hues:
@@ -516,7 +546,7 @@ def coinciding(frame: pd.DataFrame, *, hue: str, style: str, x: str = "round", y
 
 
 def coincide_text(group: Sequence[Any], labels: Mapping[Any, str] | None = None) -> str:
-    """"A = B = C": the display names of a group of coinciding curves."""
+    """ "A = B = C": the display names of a group of coinciding curves."""
     labels = labels or {}
     return " = ".join(str(labels.get(v, v)) for v in group)
 
@@ -579,17 +609,34 @@ def regret_panel(
             keep = _thin(len(sub), max_points)
             xs = sub[x].to_numpy(float)[keep]
             if lo is not None and hi is not None:
-                ax.fill_between(xs, sub[lo].to_numpy(float)[keep], sub[hi].to_numpy(float)[keep], color=colour,
-                                alpha=band_alpha, linewidth=0, zorder=1)
+                ax.fill_between(
+                    xs,
+                    sub[lo].to_numpy(float)[keep],
+                    sub[hi].to_numpy(float)[keep],
+                    color=colour,
+                    alpha=band_alpha,
+                    linewidth=0,
+                    zorder=1,
+                )
             ys = sub[y].to_numpy(float)[keep]
             name = coincide_text(shared[h], labels) if h in shared else labels.get(h, h)
             (line,) = ax.plot(xs, ys, color=colour, linestyle=styles[s], zorder=2, label=f"{name} {labels.get(s, s)}")
             if h in shared and markers:
                 group = shared[h]
                 slots = np.linspace(0, len(xs) - 1, markers * len(group) + 2).round().astype(int)[1:-1]
-                mine = slots[group.index(h)::len(group)]
-                ax.plot(xs[mine], ys[mine], linestyle="", marker="o", ms=3.2, mfc=colour, mec="white", mew=0.4,
-                        color=colour, zorder=3)
+                mine = slots[group.index(h) :: len(group)]
+                ax.plot(
+                    xs[mine],
+                    ys[mine],
+                    linestyle="",
+                    marker="o",
+                    ms=3.2,
+                    mfc=colour,
+                    mec="white",
+                    mew=0.4,
+                    color=colour,
+                    zorder=3,
+                )
             lines.append(line)
     if len(frame):
         xmax = float(frame[x].max())

@@ -54,14 +54,18 @@ def experiments_section(experiments: Sequence[Mapping[str, Any]], page: Page) ->
     md, html = ["", "## Own experiments", "", intro], [f"<h2 id=experiments>Own experiments</h2>{markdown_html(intro)}"]
     for e in experiments:
         head = f"{e['title']} (`{e['experiment']}`)"
-        scale = (f"T = {e['horizon']:,}, {e['n_seeds']} seeds; best arm mean {e['mu_star']:.4f} "
-                 f"({', '.join(e['optimal_arms'])}).")
+        scale = (
+            f"T = {e['horizon']:,}, {e['n_seeds']} seeds; best arm mean {e['mu_star']:.4f} "
+            f"({', '.join(e['optimal_arms'])})."
+        )
         rows = markdown(table(e["rows"])).rstrip("\n")
         where = f"Table: [{e['table']}]({page.href(e['table'])}); figure: [{e['figure']}]({page.href(e['figure'])})."
         md += ["", f"### {head}", "", f"{scale} {where}", "", rows]
         uri, width = png(page.root / e["figure"])
-        html.append(f"<h3>{markdown_html(head)}</h3>{markdown_html(scale)}{markdown_html(rows)}"
-                    f'<figure><img src="{uri}" style="width:{round(width * FIGURE_SCALE)}px" alt="regret"></figure>')
+        html.append(
+            f"<h3>{markdown_html(head)}</h3>{markdown_html(scale)}{markdown_html(rows)}"
+            f'<figure><img src="{uri}" style="width:{round(width * FIGURE_SCALE)}px" alt="regret"></figure>'
+        )
     return "\n".join(md) + "\n", "".join(html)
 
 
@@ -90,10 +94,16 @@ def _md_section(paper: Mapping[str, Any], shown: Sequence[Artefact], page: Page)
             for r in judged
         ]
     if unjudged:
-        md += ["", f"### Not evaluated in this run ({len(unjudged)})", "",
-               "This run cannot judge these claims; our number, in italics, is shown for information and is "
-               "not a verdict.", "",
-               "| claim | source | paper | ours (not judged) | why not | shown in |", "|---|---|---|---|---|---|"]
+        md += [
+            "",
+            f"### Not evaluated in this run ({len(unjudged)})",
+            "",
+            "This run cannot judge these claims; our number, in italics, is shown for information and is "
+            "not a verdict.",
+            "",
+            "| claim | source | paper | ours (not judged) | why not | shown in |",
+            "|---|---|---|---|---|---|",
+        ]
         md += [
             f"| {_md_cell(r['statement'])} | {_md_cell(r['source'])} | {_md_cell(r['paper'])} | "
             f"{_md_unjudged(r['ours'])} | {_md_cell(notes.row[r['id']])} | {_md_links(r, shown, page)} |"
@@ -107,9 +117,13 @@ def _md_unjudged(ours: str) -> str:
     return f"*{text}*" if text and text not in ("–", "-") else (text or "–")
 
 
-def render(papers: Sequence[Mapping[str, Any]], artefacts: Mapping[str, Sequence[Artefact]] | None = None,
-           root: str | os.PathLike = ".", page_dir: str = "figures",
-           experiments: Sequence[Mapping[str, Any]] = ()) -> tuple[str, str]:
+def render(
+    papers: Sequence[Mapping[str, Any]],
+    artefacts: Mapping[str, Sequence[Artefact]] | None = None,
+    root: str | os.PathLike = ".",
+    page_dir: str = "figures",
+    experiments: Sequence[Mapping[str, Any]] = (),
+) -> tuple[str, str]:
     """(markdown, html) of the report; ``artefacts`` are each paper's tables and figures
     (:func:`causal_bandits.artefacts.of_paper`), read under ``root``; both reports are written to
     ``page_dir`` (relative to ``root``), which their links to the files are relative to.

@@ -28,8 +28,12 @@ from causal_bandits.errors import CausalBanditsError
 from causal_bandits.report_notes import Notes, shared_notes, split_rows
 
 #: CSS class of each verdict (the colours live in :data:`STYLE`).
-VERDICT_CLASS = {REPRODUCED: "v-ok", DIFFERS: "v-differs", NOT_SPECIFIED: "v-unspecified",
-                 NOT_EVALUATED: "v-unevaluated"}
+VERDICT_CLASS = {
+    REPRODUCED: "v-ok",
+    DIFFERS: "v-differs",
+    NOT_SPECIFIED: "v-unspecified",
+    NOT_EVALUATED: "v-unevaluated",
+}
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 #: CSS pixels per PNG pixel of an embedded figure: figures are saved at 200 dpi
 #: (causal_bandits.plots.PNG_DPI), shown at 120 dpi so that a full-width figure fills the column
@@ -96,8 +100,9 @@ def anchor(*parts: str) -> str:
     """An HTML id from ``parts``, one to one: ASCII letters, digits and ``.+-`` kept, any other
     character written as ``_<hex code>_``; parts joined by ``-`` (the first parts, a fixed word and a
     paper key, hold no ``-``)."""
-    return "-".join("".join(c if c.isascii() and (c.isalnum() or c in ".+-") else f"_{ord(c):x}_" for c in p)
-                    for p in parts)
+    return "-".join(
+        "".join(c if c.isascii() and (c.isalnum() or c in ".+-") else f"_{ord(c):x}_" for c in p) for p in parts
+    )
 
 
 def counts(rows: Sequence[Mapping[str, str]]) -> Counter:
@@ -120,8 +125,10 @@ def png(path: Path) -> tuple[str, int]:
     chunk); raises when the file is not a PNG."""
     data = path.read_bytes()
     if not data.startswith(PNG_MAGIC):
-        raise CausalBanditsError(f"{path} is not a PNG file; the report embeds a figure's PNG twin "
-                                 "(write it with causal_bandits.plots.save_figure)")
+        raise CausalBanditsError(
+            f"{path} is not a PNG file; the report embeds a figure's PNG twin "
+            "(write it with causal_bandits.plots.save_figure)"
+        )
     return "data:image/png;base64," + base64.b64encode(data).decode("ascii"), int.from_bytes(data[16:20], "big")
 
 
@@ -143,16 +150,29 @@ def _cells(line: str) -> list[str]:
 
 def _table(lines: Sequence[str]) -> str:
     head, rule, *body = lines
-    aligns = ["right" if c.endswith(":") and not c.startswith(":") else "center" if c.startswith(":") and
-              c.endswith(":") else "" for c in _cells(rule)]
+    aligns = [
+        "right"
+        if c.endswith(":") and not c.startswith(":")
+        else "center"
+        if c.startswith(":") and c.endswith(":")
+        else ""
+        for c in _cells(rule)
+    ]
 
     def row(tag: str, cells: Sequence[str]) -> str:
-        return "<tr>" + "".join(
-            f"<{tag}{f' style=text-align:{aligns[i]}' if i < len(aligns) and aligns[i] else ''}>{_inline(c)}</{tag}>"
-            for i, c in enumerate(cells)) + "</tr>"
+        return (
+            "<tr>"
+            + "".join(
+                f"<{tag}{f' style=text-align:{aligns[i]}' if i < len(aligns) and aligns[i] else ''}>{_inline(c)}</{tag}>"
+                for i, c in enumerate(cells)
+            )
+            + "</tr>"
+        )
 
-    return (f"<table><thead>{row('th', _cells(head))}</thead>"
-            f"<tbody>{''.join(row('td', _cells(r)) for r in body)}</tbody></table>")
+    return (
+        f"<table><thead>{row('th', _cells(head))}</thead>"
+        f"<tbody>{''.join(row('td', _cells(r)) for r in body)}</tbody></table>"
+    )
 
 
 def markdown_html(text: str) -> str:
@@ -162,8 +182,11 @@ def markdown_html(text: str) -> str:
     out: list[str] = []
     for block in re.split(r"\n\s*\n", text.strip()):
         lines = [ln for ln in block.splitlines() if ln.strip()]
-        if len(lines) >= 2 and all(ln.lstrip().startswith("|") for ln in lines) and \
-                re.fullmatch(r"\|?[\s:|-]+\|?", lines[1].strip()):
+        if (
+            len(lines) >= 2
+            and all(ln.lstrip().startswith("|") for ln in lines)
+            and re.fullmatch(r"\|?[\s:|-]+\|?", lines[1].strip())
+        ):
             out.append(f'<div class="tablewrap">{_table(lines)}</div>')
         elif all(ln.lstrip().startswith(("- ", "* ")) for ln in lines):
             out.append("<ul class=mdtext>" + "".join(f"<li>{_inline(ln.lstrip()[2:])}</li>" for ln in lines) + "</ul>")
@@ -182,8 +205,14 @@ class Page:
     """The page of ``papers`` (claims documents) with each paper's ``artefacts``; files are read
     under ``root`` and linked relative to ``page_dir`` (where the page is written, under ``root``)."""
 
-    def __init__(self, papers: Sequence[Mapping[str, Any]], artefacts: Mapping[str, Sequence[Artefact]],
-                 title: Callable[[str], str], root: str | os.PathLike = ".", page_dir: str = "figures"):
+    def __init__(
+        self,
+        papers: Sequence[Mapping[str, Any]],
+        artefacts: Mapping[str, Sequence[Artefact]],
+        title: Callable[[str], str],
+        root: str | os.PathLike = ".",
+        page_dir: str = "figures",
+    ):
         self.papers, self.artefacts, self.title = papers, artefacts, title
         self.root, self.page_dir = Path(root), page_dir
 
@@ -208,13 +237,17 @@ class Page:
                 f'<tr id="{anchor("claim", paper, r["id"])}" class="{cls.replace("v-", "r-")}">'
                 + (f'<td class="verdict">{chip(r["status"])}</td>' if judged else "")
                 + f'<td class="claim">{html.escape(r["statement"])}<span class="cid">{html.escape(r["source"])} · '
-                f'{html.escape(r["id"])}</span></td>'
+                f"{html.escape(r['id'])}</span></td>"
                 f'<td class="num">{html.escape(str(r["paper"]))}</td>'
                 + (f'<td class="num">{ours}</td>' if judged else f'<td class="num unjudged">{ours}</td>')
                 + f'<td class="note">{html.escape(notes.row[r["id"]])}</td>'
-                f'<td class="see">{self.claim_links(paper, r)}</td></tr>')
-        heads = (("verdict", "claim (source · id)", "paper", "ours", "note", "shown in") if judged else
-                 ("claim (source · id)", "paper", "ours (not judged)", "why not", "shown in"))
+                f'<td class="see">{self.claim_links(paper, r)}</td></tr>'
+            )
+        heads = (
+            ("verdict", "claim (source · id)", "paper", "ours", "note", "shown in")
+            if judged
+            else ("claim (source · id)", "paper", "ours (not judged)", "why not", "shown in")
+        )
         head = "".join(f"<th>{h}</th>" for h in heads)
         return f'<table class="claims"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
@@ -223,12 +256,16 @@ class Page:
             return f'<p class="absent">Not written by this run: {html.escape(a.absent)}.</p>'
         path = self.root / a.shown
         if not path.is_file():
-            raise CausalBanditsError(f"the report shows {a.shown}, which does not exist; run the workflow rule "
-                                     "that writes it (snakemake " + a.shown + ")")
+            raise CausalBanditsError(
+                f"the report shows {a.shown}, which does not exist; run the workflow rule "
+                "that writes it (snakemake " + a.shown + ")"
+            )
         if a.is_figure:
             uri, width = png(path)
-            return (f'<figure><a href="{html.escape(self.href(a.shown))}"><img src="{uri}" '
-                    f'style="width:{round(width * FIGURE_SCALE)}px" alt="{html.escape(a.title)}"></a></figure>')
+            return (
+                f'<figure><a href="{html.escape(self.href(a.shown))}"><img src="{uri}" '
+                f'style="width:{round(width * FIGURE_SCALE)}px" alt="{html.escape(a.title)}"></a></figure>'
+            )
         if PurePosixPath(a.shown).suffix == ".csv":
             frame = pd.read_csv(path)
             return f'<div class="tablewrap">{frame.to_html(index=False, border=0, na_rep="–")}</div>'
@@ -237,38 +274,58 @@ class Page:
     def artefact(self, paper: str, a: Artefact, rows: Sequence[Mapping[str, str]]) -> str:
         supported = [r for r in rows if a.supports(r)]
         items = "".join(
-            f'<li>{chip(r["status"])} '
-            f'<a href="#{anchor("claim", paper, r["id"])}">{html.escape(r["statement"])}</a></li>' for r in supported)
+            f"<li>{chip(r['status'])} "
+            f'<a href="#{anchor("claim", paper, r["id"])}">{html.escape(r["statement"])}</a></li>'
+            for r in supported
+        )
         if not supported:
             aside = '<p class="none">No claim of the paper refers to it; shown for completeness.</p>'
         elif len(supported) <= OPEN_CLAIMS:
             aside = f"<h4>Claims it supports</h4><ul>{items}</ul>"
         else:
-            aside = (f"<h4>Claims it supports</h4>{chips(supported)}"
-                     f"<details><summary>list the {len(supported)} claims</summary><ul>{items}</ul></details>")
-        files = "" if a.absent else "Files: " + " · ".join(
-            f'<a href="{html.escape(self.href(p))}">{html.escape(PurePosixPath(p).name)}</a>' for p in a.paths)
-        return (f'<div class="artefact" id="{anchor(paper, a.key)}"><div><h4>{html.escape(a.title)}</h4>'
-                f'{self.artefact_body(a)}<div class="files">{files}</div></div>'
-                f'<aside class="supports">{aside}</aside></div>')
+            aside = (
+                f"<h4>Claims it supports</h4>{chips(supported)}"
+                f"<details><summary>list the {len(supported)} claims</summary><ul>{items}</ul></details>"
+            )
+        files = (
+            ""
+            if a.absent
+            else "Files: "
+            + " · ".join(
+                f'<a href="{html.escape(self.href(p))}">{html.escape(PurePosixPath(p).name)}</a>' for p in a.paths
+            )
+        )
+        return (
+            f'<div class="artefact" id="{anchor(paper, a.key)}"><div><h4>{html.escape(a.title)}</h4>'
+            f'{self.artefact_body(a)}<div class="files">{files}</div></div>'
+            f'<aside class="supports">{aside}</aside></div>'
+        )
 
     def section(self, doc: Mapping[str, Any]) -> str:
         paper, rows = doc["paper"], doc["claims"]
         shown = self.artefacts.get(paper, ())
         notes = shared_notes(rows)
         judged, unjudged = split_rows(rows)
-        parts = [f'<section class="paper" id="{anchor(paper)}"><h2>{html.escape(self.title(paper))}</h2>',
-                 *(f'<p class="notice">{html.escape(n)}</p>' for n in doc.get("notices", ())),
-                 f'<p>{chips(rows)} <span class="scale">· {html.escape(doc["scale"])}</span></p>']
+        parts = [
+            f'<section class="paper" id="{anchor(paper)}"><h2>{html.escape(self.title(paper))}</h2>',
+            *(f'<p class="notice">{html.escape(n)}</p>' for n in doc.get("notices", ())),
+            f'<p>{chips(rows)} <span class="scale">· {html.escape(doc["scale"])}</span></p>',
+        ]
         if notes.shared:
-            parts.append('<div class="notes"><strong>Notes shared by several claims below</strong><ol>'
-                         + "".join(f"<li>{html.escape(n)}</li>" for n in notes.shared) + "</ol></div>")
+            parts.append(
+                '<div class="notes"><strong>Notes shared by several claims below</strong><ol>'
+                + "".join(f"<li>{html.escape(n)}</li>" for n in notes.shared)
+                + "</ol></div>"
+            )
         if judged:
             parts += [f"<h3>Claims ({len(judged)})</h3>", self.claims_table(paper, judged, notes)]
         if unjudged:
-            parts += [f"<h3>Not evaluated in this run ({len(unjudged)})</h3>",
-                      '<p class="scale">This run cannot judge these claims; our number, greyed, is shown for '
-                      "information and is not a verdict.</p>", self.claims_table(paper, unjudged, notes, judged=False)]
+            parts += [
+                f"<h3>Not evaluated in this run ({len(unjudged)})</h3>",
+                '<p class="scale">This run cannot judge these claims; our number, greyed, is shown for '
+                "information and is not a verdict.</p>",
+                self.claims_table(paper, unjudged, notes, judged=False),
+            ]
         if shown:
             parts.append(f"<h3>Tables and figures ({len(shown)})</h3>")
             parts += [self.artefact(paper, a, rows) for a in shown]
@@ -279,26 +336,35 @@ class Page:
         items = "".join(
             f'<li><a href="#{anchor(p["paper"])}">{html.escape(self.title(p["paper"]))}</a><br>{chips(p["claims"])}'
             f'<span class="scale">{html.escape(p["scale"])}</span>'
-            + "".join(f'<br><span class="notice">{html.escape(n)}</span>' for n in p.get("notices", ())) + "</li>"
-            for p in self.papers)
+            + "".join(f'<br><span class="notice">{html.escape(n)}</span>' for n in p.get("notices", ()))
+            + "</li>"
+            for p in self.papers
+        )
         return f'<nav class="toc"><strong>Contents</strong><ol>{items}</ol></nav>'
 
     def render(self) -> str:
         all_rows = [r for p in self.papers for r in p["claims"]]
         legend = "".join(chip(s) for s in STATUSES)
-        head = ("<h1>Replication report</h1>"
-                '<p class="lead">Each claim a paper makes, the paper\'s number beside ours, and a verdict: '
-                "<em>reproduced</em>, <em>differs</em> (a finding, with both numbers), <em>not specified by the "
-                "paper</em>, or <em>not evaluated</em> (this run cannot check it; listed apart under each paper, "
-                "with the reason). Each claim "
-                "links to the table or figure it is about; each table and figure lists the claims it supports. "
-                "Generated by the workflow; do not edit.</p>"
-                f"<p>Verdicts: {legend}</p><p><strong>Overall:</strong> {chips(all_rows)}</p>"
-                + "".join(f'<p class="notice"><strong>Read first.</strong> {html.escape(self.title(p["paper"]))}: '
-                          f"{html.escape(n)}</p>" for p in self.papers for n in p.get("notices", ())))
+        head = (
+            "<h1>Replication report</h1>"
+            '<p class="lead">Each claim a paper makes, the paper\'s number beside ours, and a verdict: '
+            "<em>reproduced</em>, <em>differs</em> (a finding, with both numbers), <em>not specified by the "
+            "paper</em>, or <em>not evaluated</em> (this run cannot check it; listed apart under each paper, "
+            "with the reason). Each claim "
+            "links to the table or figure it is about; each table and figure lists the claims it supports. "
+            "Generated by the workflow; do not edit.</p>"
+            f"<p>Verdicts: {legend}</p><p><strong>Overall:</strong> {chips(all_rows)}</p>"
+            + "".join(
+                f'<p class="notice"><strong>Read first.</strong> {html.escape(self.title(p["paper"]))}: '
+                f"{html.escape(n)}</p>"
+                for p in self.papers
+                for n in p.get("notices", ())
+            )
+        )
         body = [head, self.toc(), *(self.section(p) for p in self.papers)]
-        return ("<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
-                '<meta name=viewport content="width=device-width,initial-scale=1">'
-                f"<title>Replication report</title><style>{STYLE}</style></head>"
-                f"<body><main>{''.join(body)}</main></body></html>\n")
-
+        return (
+            "<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
+            '<meta name=viewport content="width=device-width,initial-scale=1">'
+            f"<title>Replication report</title><style>{STYLE}</style></head>"
+            f"<body><main>{''.join(body)}</main></body></html>\n"
+        )

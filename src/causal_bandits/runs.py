@@ -41,8 +41,9 @@ class ProgressLog:
     reads nothing but ``t`` and the clock, so the run's numbers never depend on it.
     """
 
-    def __init__(self, label: str, horizon: int, *, stopping: bool = False, every: float = 60.0,
-                 clock=time.perf_counter):
+    def __init__(
+        self, label: str, horizon: int, *, stopping: bool = False, every: float = 60.0, clock=time.perf_counter
+    ):
         self.label, self.horizon, self.stopping, self.every, self.clock = label, horizon, stopping, every, clock
         self.start = clock()
         self.due = self.start + every
@@ -54,8 +55,9 @@ class ProgressLog:
         self.due = now + self.every
         share, elapsed = (t - 1) / self.horizon, now - self.start
         left = "" if self.stopping or share <= 0 else f", about {elapsed * (1 - share) / share:.0f} s left"
-        log.info("%s: round %d of %d (%.0f %%), %.0f s so far%s", self.label, t, self.horizon, 100 * share,
-                 elapsed, left)
+        log.info(
+            "%s: round %d of %d (%.0f %%), %.0f s so far%s", self.label, t, self.horizon, 100 * share, elapsed, left
+        )
 
 
 def chunk_seeds(n_seeds: int, seeds_per_job: int) -> list[range]:
@@ -63,10 +65,24 @@ def chunk_seeds(n_seeds: int, seeds_per_job: int) -> list[range]:
     return [range(start, min(start + seeds_per_job, n_seeds)) for start in range(0, n_seeds, seeds_per_job)]
 
 
-def run_chunk(policy: Policy, env: Environment, recorders: Sequence[Recorder], *, paper: str, experiment: str,
-              strategy: str, algorithm: str, seeds: Sequence[int], horizon: int, trace_path: str,
-              summary_path: str, metadata: Mapping[str, str], arm_ids: np.ndarray | None = None,
-              streams_key: str | None = None, declared: Sequence[str] = ()) -> Run:
+def run_chunk(
+    policy: Policy,
+    env: Environment,
+    recorders: Sequence[Recorder],
+    *,
+    paper: str,
+    experiment: str,
+    strategy: str,
+    algorithm: str,
+    seeds: Sequence[int],
+    horizon: int,
+    trace_path: str,
+    summary_path: str,
+    metadata: Mapping[str, str],
+    arm_ids: np.ndarray | None = None,
+    streams_key: str | None = None,
+    declared: Sequence[str] = (),
+) -> Run:
     """Simulate one chunk and write its trace and summary atomically; returns the run.
 
     The random streams are keyed by ``experiment``, or by ``streams_key`` where an experiment shares
@@ -82,19 +98,37 @@ def run_chunk(policy: Policy, env: Environment, recorders: Sequence[Recorder], *
     seeds = np.asarray(seeds, dtype=np.int64)
     wall, cpu = since_process_start()
     log.info("start-up: %.2f s wall, %.2f s CPU from process start to the first round", wall, cpu)
-    progress = ProgressLog(f"{paper}/{experiment}/{strategy}/{algorithm} seeds {seeds[0]}..{seeds[-1]}", horizon,
-                           stopping=isinstance(policy, StoppingPolicy))
-    run = simulate(policy, env, Streams(paper, streams_key or experiment, seeds), horizon, recorders,
-                   progress=progress)
+    progress = ProgressLog(
+        f"{paper}/{experiment}/{strategy}/{algorithm} seeds {seeds[0]}..{seeds[-1]}",
+        horizon,
+        stopping=isinstance(policy, StoppingPolicy),
+    )
+    run = simulate(policy, env, Streams(paper, streams_key or experiment, seeds), horizon, recorders, progress=progress)
     elapsed = time.perf_counter() - progress.start
     if arm_ids is not None and "arm" in run.trace:
         arm = run.trace["arm"]
         run.trace["arm"] = np.where(arm >= 0, arm_ids[np.maximum(arm, 0)], -1).astype(np.int32)
     final = run.summary.get("final_regret")
-    log.info("%s/%s/%s/%s seeds %d..%d: %d rounds in %.1f s (%.0f seed-rounds/s)%s", paper, experiment, strategy,
-             algorithm, seeds[0], seeds[-1], horizon, elapsed, seeds.size * horizon / max(elapsed, 1e-9),
-             "" if final is None else f", mean final regret {final.mean():.2f}")
-    coordinates = {"paper": paper, "experiment": experiment, "strategy": strategy, "algorithm": algorithm,
-                   "horizon": str(horizon), "seeds": f"{seeds[0]}-{seeds[-1]}"}
+    log.info(
+        "%s/%s/%s/%s seeds %d..%d: %d rounds in %.1f s (%.0f seed-rounds/s)%s",
+        paper,
+        experiment,
+        strategy,
+        algorithm,
+        seeds[0],
+        seeds[-1],
+        horizon,
+        elapsed,
+        seeds.size * horizon / max(elapsed, 1e-9),
+        "" if final is None else f", mean final regret {final.mean():.2f}",
+    )
+    coordinates = {
+        "paper": paper,
+        "experiment": experiment,
+        "strategy": strategy,
+        "algorithm": algorithm,
+        "horizon": str(horizon),
+        "seeds": f"{seeds[0]}-{seeds[-1]}",
+    }
     store.write_run(trace_path, summary_path, run, {**metadata, **coordinates}, paper=paper, declared=declared)
     return run

@@ -66,7 +66,9 @@ def _imports(path: Path, package: str = "") -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:  # relative import
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
             # "from pkg import name": name is a submodule or an attribute of pkg.
             targets = [f"{base}.{alias.name}" if module_path(f"{base}.{alias.name}") else base for alias in node.names]
         else:

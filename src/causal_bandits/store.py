@@ -147,8 +147,10 @@ def _schema(fields: tuple[pa.Field, ...], columns: Mapping[str, Any], own: Seque
         if name in known:
             continue
         if not name.startswith(tuple(own)):
-            raise ValueError(f"column {name!r} is not in the run-store vocabulary (store.py); name a paper's own "
-                             f"column <paper>_<what>, or declare it (runs.run_chunk's declared=)")
+            raise ValueError(
+                f"column {name!r} is not in the run-store vocabulary (store.py); name a paper's own "
+                f"column <paper>_<what>, or declare it (runs.run_chunk's declared=)"
+            )
         chosen.append(pa.field(name, pa.from_numpy_dtype(np.asarray(values).dtype), nullable=False))
     return pa.schema(chosen)
 
@@ -176,8 +178,15 @@ def summary_path(trace_path: str | os.PathLike) -> str:
     return str(trace_path).removesuffix(".parquet") + ".summary.parquet"
 
 
-def write_run(trace_path: str | os.PathLike, summary_path: str | os.PathLike, run: Run,
-              metadata: Mapping[str, str], *, paper: str | None = None, declared: Sequence[str] = ()) -> None:
+def write_run(
+    trace_path: str | os.PathLike,
+    summary_path: str | os.PathLike,
+    run: Run,
+    metadata: Mapping[str, str],
+    *,
+    paper: str | None = None,
+    declared: Sequence[str] = (),
+) -> None:
     """Write a run's trace and summary Parquet files (atomically, each with ``metadata``); ``paper``
     and ``declared`` admit the job's own summary columns (:func:`summary_table`)."""
     write_table(trace_path, trace_table(run), metadata)

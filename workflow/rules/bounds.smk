@@ -21,9 +21,18 @@ TARGETS["bounds"] = [
     *(f"figures/bounds/table1_{v}.{ext}" for v in BOUNDS_VARIANTS for ext in ("csv", "md")),
     "figures/bounds/table2.csv",
     "figures/bounds/table2.md",
-    *(f"figures/bounds/{name}.{ext}" for name in ("figure2", "figure3_conditional", "figure3_paper_marginal",
-                                                  "figure4", "figure4_alpha", "figure_appendix")
-      for ext in ("pdf", "png")),
+    *(
+        f"figures/bounds/{name}.{ext}"
+        for name in (
+            "figure2",
+            "figure3_conditional",
+            "figure3_paper_marginal",
+            "figure4",
+            "figure4_alpha",
+            "figure_appendix",
+        )
+        for ext in ("pdf", "png")
+    ),
     "figures/bounds/figure4_final.csv",
 ]
 
@@ -41,12 +50,12 @@ rule bounds_data:
     output:
         full="data/generated/bounds/full.parquet",
         selected="data/generated/bounds/selected.parquet",
+    log:
+        "logs/bounds_data/data.log",
     params:
         scm=BOUNDS["scm"],
         n_rows=BOUNDS["offline"]["n_rows"],
         seed=BOUNDS["offline"]["seed"],
-    log:
-        "logs/bounds_data/data.log",
     script:
         "../scripts/bounds_data.py"
 
@@ -57,12 +66,12 @@ rule bounds_exact:
         script_code("bounds_exact.py"),
     output:
         "results/bounds/exact.json",
+    log:
+        "logs/bounds_exact/exact.log",
     params:
         scm=BOUNDS["scm"],
         adjust=BOUNDS["offline"]["biased_adjust"],
         n_rows=BOUNDS["offline"]["n_rows"],
-    log:
-        "logs/bounds_exact/exact.log",
     script:
         "../scripts/bounds_exact.py"
 
@@ -78,11 +87,11 @@ rule bounds_offline:
         conditional="results/bounds/offline/estimates_conditional.parquet",
         paper_marginal="results/bounds/offline/estimates_paper_marginal.parquet",
         summary="results/bounds/offline/summary.json",
+    log:
+        "logs/bounds_offline/offline.log",
     params:
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
-    log:
-        "logs/bounds_offline/offline.log",
     script:
         "../scripts/bounds_offline.py"
 
@@ -93,21 +102,18 @@ rule bounds_coverage:
         script_code("bounds_coverage.py"),
     output:
         "results/bounds/offline/coverage.parquet",
-    params:
-        scm=BOUNDS["scm"],
-        offline=BOUNDS["offline"],
     log:
         "logs/bounds_coverage/coverage.log",
     benchmark:
         "benchmarks/out/bounds_coverage/coverage.tsv"
+    params:
+        scm=BOUNDS["scm"],
+        offline=BOUNDS["offline"],
     script:
         "../scripts/bounds_coverage.py"
 
 
 rule bounds_table1:
-    """Table 1 (one estimand variant) with the paper's values beside ours."""
-    wildcard_constraints:
-        variant=BOUNDS_WILDCARDS["variant"],
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         exact="results/bounds/exact.json",
@@ -117,6 +123,9 @@ rule bounds_table1:
         md=report("figures/bounds/table1_{variant}.md", caption="../report/bounds_table1.rst", category="bounds"),
     log:
         "logs/bounds_table1/{variant}.log",
+    """Table 1 (one estimand variant) with the paper's values beside ours."""
+    wildcard_constraints:
+        variant=BOUNDS_WILDCARDS["variant"],
     script:
         "../scripts/bounds_table1.py"
 
@@ -129,10 +138,10 @@ rule bounds_table2:
     output:
         csv=report("figures/bounds/table2.csv", caption="../report/bounds_table2.rst", category="bounds"),
         md=report("figures/bounds/table2.md", caption="../report/bounds_table2.rst", category="bounds"),
-    params:
-        scm=BOUNDS["scm"],
     log:
         "logs/bounds_table2/table2.log",
+    params:
+        scm=BOUNDS["scm"],
     script:
         "../scripts/bounds_table2.py"
 
@@ -144,18 +153,15 @@ rule bounds_figure2:
     output:
         pdf=report("figures/bounds/figure2.pdf", caption="../report/bounds_figure2.rst", category="bounds"),
         png=report("figures/bounds/figure2.png", caption="../report/bounds_figure2.rst", category="bounds"),
-    params:
-        scm=BOUNDS["scm"],
     log:
         "logs/bounds_figure2/figure2.log",
+    params:
+        scm=BOUNDS["scm"],
     script:
         "../scripts/bounds_figure2.py"
 
 
 rule bounds_figure3:
-    """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
-    wildcard_constraints:
-        variant=BOUNDS_WILDCARDS["variant"],
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         code=script_code("bounds_figure3.py"),
@@ -164,6 +170,9 @@ rule bounds_figure3:
         png=report("figures/bounds/figure3_{variant}.png", caption="../report/bounds_figure3.rst", category="bounds"),
     log:
         "logs/bounds_figure3/{variant}.log",
+    """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
+    wildcard_constraints:
+        variant=BOUNDS_WILDCARDS["variant"],
     script:
         "../scripts/bounds_figure3.py"
 
@@ -180,18 +189,24 @@ def bounds_run_inputs(wildcards):
 
 
 rule bounds_run:
-    """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
-    wildcard_constraints:
-        experiment="online|appendix",
-        strategy="|".join(map(re.escape, BOUNDS_STRATEGIES)),
-        algorithm=cb_algorithms.pattern(BOUNDS_ALGORITHMS),
-        chunk=r"\d+",
     input:
         unpack(bounds_run_inputs),
         code=run_sources("bounds"),
     output:
         trace=run_path("bounds"),
         summary=summary_path(run_path("bounds")),
+    log:
+        run_path("bounds", "logs"),
+    benchmark:
+        run_path("bounds", "benchmarks/out")
+    """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
+    wildcard_constraints:
+        experiment="online|appendix",
+        strategy="|".join(map(re.escape, BOUNDS_STRATEGIES)),
+        algorithm=cb_algorithms.pattern(BOUNDS_ALGORITHMS),
+        chunk=r"\d+",
+    resources:
+        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     params:
         seeds=lambda wc: [BOUNDS_CHUNKS[int(wc.chunk)].start, BOUNDS_CHUNKS[int(wc.chunk)].stop],
         alpha=lambda wc: BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
@@ -199,12 +214,6 @@ rule bounds_run:
         online=BOUNDS_ONLINE,
         appendix=BOUNDS["appendix"],
         record_points=config["record_points"],
-    resources:
-        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
-    log:
-        run_path("bounds", "logs"),
-    benchmark:
-        run_path("bounds", "benchmarks/out")
     script:
         "../scripts/bounds_run.py"
 
@@ -212,16 +221,18 @@ rule bounds_run:
 def bounds_run_files(wildcards):
     experiment, strategy = bounds_coordinates(wildcards.setting)
     return {
-        algorithm: expand(run_path("bounds"), experiment=experiment, strategy=strategy, algorithm=algorithm,
-                          chunk=range(len(BOUNDS_CHUNKS)))
+        algorithm: expand(
+            run_path("bounds"),
+            experiment=experiment,
+            strategy=strategy,
+            algorithm=algorithm,
+            chunk=range(len(BOUNDS_CHUNKS)),
+        )
         for algorithm in BOUNDS_SETTINGS[wildcards.setting]
     }
 
 
 rule bounds_aggregate:
-    """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
-    wildcard_constraints:
-        setting=BOUNDS_WILDCARDS["setting"],
     input:
         unpack(bounds_run_files),
         code=script_code("bounds_aggregate.py"),
@@ -229,6 +240,9 @@ rule bounds_aggregate:
         "results/bounds/agg/{setting}.parquet",
     log:
         "logs/bounds_aggregate/{setting}.log",
+    """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
+    wildcard_constraints:
+        setting=BOUNDS_WILDCARDS["setting"],
     script:
         "../scripts/bounds_aggregate.py"
 
@@ -242,11 +256,11 @@ rule bounds_figure4:
         pdf=report("figures/bounds/figure4.pdf", caption="../report/bounds_figure4.rst", category="bounds"),
         png=report("figures/bounds/figure4.png", caption="../report/bounds_figure4.rst", category="bounds"),
         final=report("figures/bounds/figure4_final.csv", caption="../report/bounds_figure4.rst", category="bounds"),
+    log:
+        "logs/bounds_figure4/figure4.log",
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-    log:
-        "logs/bounds_figure4/figure4.log",
     script:
         "../scripts/bounds_figure4.py"
 
@@ -257,14 +271,13 @@ rule bounds_figure4_alpha:
         agg=[f"results/bounds/agg/{bounds_setting(a)}.parquet" for a in BOUNDS_ONLINE["sensitivity_alphas"]],
         code=script_code("bounds_figure4_alpha.py"),
     output:
-        pdf=report("figures/bounds/figure4_alpha.pdf", caption="../report/bounds_figure4_alpha.rst",
-                   category="bounds"),
+        pdf=report("figures/bounds/figure4_alpha.pdf", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
         png=report("figures/bounds/figure4_alpha.png", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
+    log:
+        "logs/bounds_figure4_alpha/figure4_alpha.log",
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-    log:
-        "logs/bounds_figure4_alpha/figure4_alpha.log",
     script:
         "../scripts/bounds_figure4_alpha.py"
 
@@ -276,15 +289,17 @@ rule bounds_figure_appendix:
         main=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
         code=script_code("bounds_figure_appendix.py"),
     output:
-        pdf=report("figures/bounds/figure_appendix.pdf", caption="../report/bounds_figure_appendix.rst",
-                   category="bounds"),
-        png=report("figures/bounds/figure_appendix.png", caption="../report/bounds_figure_appendix.rst",
-                   category="bounds"),
+        pdf=report(
+            "figures/bounds/figure_appendix.pdf", caption="../report/bounds_figure_appendix.rst", category="bounds"
+        ),
+        png=report(
+            "figures/bounds/figure_appendix.png", caption="../report/bounds_figure_appendix.rst", category="bounds"
+        ),
+    log:
+        "logs/bounds_figure_appendix/figure_appendix.log",
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-    log:
-        "logs/bounds_figure_appendix/figure_appendix.log",
     script:
         "../scripts/bounds_figure_appendix.py"
 
@@ -300,9 +315,9 @@ rule bounds_claims:
         code=script_code("bounds_claims.py"),
     output:
         "results/claims/bounds.json",
-    params:
-        bounds=BOUNDS,
     log:
         "logs/bounds_claims/claims.log",
+    params:
+        bounds=BOUNDS,
     script:
         "../scripts/bounds_claims.py"

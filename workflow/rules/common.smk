@@ -43,7 +43,9 @@ def script_code(script, *extra):
     """Input function: the library files a rule's script executes (found from its imports,
     causal_bandits.sources), and ``extra`` paths. Evaluated only for the jobs Snakemake plans, so a
     cluster job that runs one rule (each SLURM job step parses the workflow) reads only its modules."""
-    return lambda wildcards: [f"src/{path}" for path in script_files(f"{workflow.basedir}/scripts/{script}")] + list(extra)
+    return lambda wildcards: [f"src/{path}" for path in script_files(f"{workflow.basedir}/scripts/{script}")] + list(
+        extra
+    )
 
 
 def run_path(paper, root="results/runs"):

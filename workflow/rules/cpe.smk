@@ -8,9 +8,17 @@ CPE_JOBS = [j for j in cpe_design.jobs(CPE) if j.experiment in CPE_EXPERIMENTS]
 CPE_KEYS = sorted({(j.experiment, j.config) for j in CPE_JOBS})
 CPE_FIGURES = {"E0": 0, "E1": 1, "E2": 2, "E3": 3, "E4": 4, "E5": 5}
 TARGETS["cpe"] = [
-    *(f"figures/cpe/table{i}_{name}.{ext}" for i, name in ((1, "instances"), (2, "pac"), (3, "lower_bound"),
-                                                            (4, "slopes")) for ext in ("csv", "md")),
-    *(f"figures/cpe/figure{CPE_FIGURES[e]}.{ext}" for e in CPE_EXPERIMENTS if e in CPE_FIGURES for ext in ("pdf", "png")),
+    *(
+        f"figures/cpe/table{i}_{name}.{ext}"
+        for i, name in ((1, "instances"), (2, "pac"), (3, "lower_bound"), (4, "slopes"))
+        for ext in ("csv", "md")
+    ),
+    *(
+        f"figures/cpe/figure{CPE_FIGURES[e]}.{ext}"
+        for e in CPE_EXPERIMENTS
+        if e in CPE_FIGURES
+        for ext in ("pdf", "png")
+    ),
     *(f"figures/cpe/figure6.{ext}" for ext in ("pdf", "png")),
 ]
 
@@ -31,37 +39,37 @@ def cpe_job(wc):
 
 
 rule cpe_instance:
-    """One config's instance document: SCM, actions, admissible sequences, exact means (closed form)."""
-    wildcard_constraints:
-        exp=r"[A-Za-z0-9]+",
-        config=r"[A-Za-z0-9.]+",
     input:
         script_code("cpe_instance.py"),
     output:
         "results/cpe/instances/{exp}/{config}.json",
-    params:
-        spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
     log:
         "logs/cpe_instance/{exp}/{config}.log",
+    """One config's instance document: SCM, actions, admissible sequences, exact means (closed form)."""
+    wildcard_constraints:
+        exp=r"[A-Za-z0-9]+",
+        config=r"[A-Za-z0-9.]+",
+    params:
+        spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
     script:
         "../scripts/cpe_instance.py"
 
 
 rule cpe_quantities:
-    """One instance's exact complexity quantities (docs/papers/cpe.md#cpe-quantities): per-arm table and summary."""
-    wildcard_constraints:
-        exp=r"[A-Za-z0-9]+",
-        config=r"[A-Za-z0-9.]+",
     input:
         instance="results/cpe/instances/{exp}/{config}.json",
         code=script_code("cpe_quantities.py"),
     output:
         "results/cpe/quantities/{exp}/{config}.json",
+    log:
+        "logs/cpe_quantities/{exp}/{config}.log",
+    """One instance's exact complexity quantities (docs/papers/cpe.md#cpe-quantities): per-arm table and summary."""
+    wildcard_constraints:
+        exp=r"[A-Za-z0-9]+",
+        config=r"[A-Za-z0-9.]+",
     params:
         epsilon=lambda wc: cpe_design.epsilon(CPE, wc.exp, wc.config),
         delta=CPE["delta"],
-    log:
-        "logs/cpe_quantities/{exp}/{config}.log",
     script:
         "../scripts/cpe_quantities.py"
 
@@ -72,28 +80,34 @@ rule cpe_theory:
         script_code("cpe_theory.py"),
     output:
         "results/cpe/theory_e4b.json",
+    log:
+        "logs/cpe_theory/e4b.log",
     params:
         k=CPE["theory_k"],
         delta=CPE["delta"],
-    log:
-        "logs/cpe_theory/e4b.log",
     script:
         "../scripts/cpe_theory.py"
 
 
 rule cpe_run:
-    """One seed chunk of one (config, strategy, algorithm): its seeds vectorised, each stopping on its own."""
-    wildcard_constraints:
-        experiment=CPE_WILDCARDS["experiment"],
-        strategy=CPE_WILDCARDS["strategy"],
-        algorithm=CPE_WILDCARDS["algorithm"],
-        chunk=CPE_WILDCARDS["chunk"],
     input:
         instance=lambda wc: "results/cpe/instances/{}/{}.json".format(*wc.experiment.split("-", 1)),
         code=run_sources("cpe"),
     output:
         trace=run_path("cpe"),
         summary=summary_path(run_path("cpe")),
+    log:
+        run_path("cpe", "logs"),
+    benchmark:
+        run_path("cpe", "benchmarks/out")
+    """One seed chunk of one (config, strategy, algorithm): its seeds vectorised, each stopping on its own."""
+    wildcard_constraints:
+        experiment=CPE_WILDCARDS["experiment"],
+        strategy=CPE_WILDCARDS["strategy"],
+        algorithm=CPE_WILDCARDS["algorithm"],
+        chunk=CPE_WILDCARDS["chunk"],
+    resources:
+        mem_mb=lambda wc: 1000 + config["seeds_per_job"] * 20,
     params:
         job=lambda wc: cpe_job(wc).__dict__,
         seeds=lambda wc: [cpe_chunks(cpe_job(wc))[int(wc.chunk)].start, cpe_chunks(cpe_job(wc))[int(wc.chunk)].stop],
@@ -101,20 +115,17 @@ rule cpe_run:
         delta=CPE["delta"],
         horizon=CPE["horizon"],
         checkpoint_first=CPE["checkpoint_first"],
-    resources:
-        mem_mb=lambda wc: 1000 + config["seeds_per_job"] * 20,
-    log:
-        run_path("cpe", "logs"),
-    benchmark:
-        run_path("cpe", "benchmarks/out")
     script:
         "../scripts/cpe_run.py"
 
 
 def cpe_experiment_inputs(wildcards):
     jobs = [j for j in CPE_JOBS if j.experiment == wildcards.exp]
-    runs = [summary_path(run_path("cpe")).format(experiment=j.key, strategy=j.strategy, algorithm=j.algorithm, chunk=k)
-            for j in jobs for k in range(len(cpe_chunks(j)))]
+    runs = [
+        summary_path(run_path("cpe")).format(experiment=j.key, strategy=j.strategy, algorithm=j.algorithm, chunk=k)
+        for j in jobs
+        for k in range(len(cpe_chunks(j)))
+    ]
     configs = sorted({j.config for j in jobs})
     return {
         "runs": runs,
@@ -124,21 +135,21 @@ def cpe_experiment_inputs(wildcards):
 
 
 rule cpe_aggregate:
-    """Per (config, strategy, algorithm): stopping times, censoring, correctness (Wilson), CI coverage;
-    error against budget and T_delta."""
-    wildcard_constraints:
-        exp=r"[A-Za-z0-9]+",
     input:
         unpack(cpe_experiment_inputs),
         code=script_code("cpe_aggregate.py"),
     output:
         stopping="results/cpe/agg/{exp}.parquet",
         budget="results/cpe/agg/{exp}.budget.parquet",
+    log:
+        "logs/cpe_aggregate/{exp}.log",
+    """Per (config, strategy, algorithm): stopping times, censoring, correctness (Wilson), CI coverage;
+    error against budget and T_delta."""
+    wildcard_constraints:
+        exp=r"[A-Za-z0-9]+",
     params:
         delta=CPE["delta"],
         spec=lambda wc: CPE["experiments"][wc.exp],
-    log:
-        "logs/cpe_aggregate/{exp}.log",
     script:
         "../scripts/cpe_aggregate.py"
 
@@ -157,15 +168,21 @@ rule cpe_tables:
         theory="results/cpe/theory_e4b.json",
         code=script_code("cpe_tables.py"),
     output:
-        report(expand("figures/cpe/table{name}.csv", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
-               caption="../report/cpe_tables.rst", category="cpe"),
-        report(expand("figures/cpe/table{name}.md", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
-               caption="../report/cpe_tables.rst", category="cpe"),
+        report(
+            expand("figures/cpe/table{name}.csv", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
+            caption="../report/cpe_tables.rst",
+            category="cpe",
+        ),
+        report(
+            expand("figures/cpe/table{name}.md", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
+            caption="../report/cpe_tables.rst",
+            category="cpe",
+        ),
+    log:
+        "logs/cpe_tables/tables.log",
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
-    log:
-        "logs/cpe_tables/tables.log",
     script:
         "../scripts/cpe_tables.py"
 
@@ -178,16 +195,22 @@ rule cpe_figures:
         theory="results/cpe/theory_e4b.json",
         code=script_code("cpe_figures.py"),
     output:
-        report([t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".pdf")],
-               caption="../report/cpe_figures.rst", category="cpe"),
-        report([t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".png")],
-               caption="../report/cpe_figures.rst", category="cpe"),
+        report(
+            [t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".pdf")],
+            caption="../report/cpe_figures.rst",
+            category="cpe",
+        ),
+        report(
+            [t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".png")],
+            caption="../report/cpe_figures.rst",
+            category="cpe",
+        ),
+    log:
+        "logs/cpe_figures/figures.log",
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
         scale=f"sample cap {CPE['horizon']:,}, {CPE['n_seeds']:,} seeds per setting",
-    log:
-        "logs/cpe_figures/figures.log",
     script:
         "../scripts/cpe_figures.py"
 
@@ -201,10 +224,10 @@ rule cpe_claims:
         code=script_code("cpe_claims.py"),
     output:
         "results/claims/cpe.json",
+    log:
+        "logs/cpe_claims/claims.log",
     params:
         section=CPE,
         experiments=CPE_EXPERIMENTS,
-    log:
-        "logs/cpe_claims/claims.log",
     script:
         "../scripts/cpe_claims.py"

@@ -15,7 +15,8 @@ except CausalBanditsError as err:
 
 EXPERIMENTS_WILDCARDS = {
     "experiment": "|".join(EXPERIMENTS) or "^$",
-    "strategy": "|".join(sorted({s for e in EXPERIMENTS.values() for s in cb_experiments_config.strategies(e)})) or "^$",
+    "strategy": "|".join(sorted({s for e in EXPERIMENTS.values() for s in cb_experiments_config.strategies(e)}))
+    or "^$",
     "algorithm": "|".join(sorted({a for e in EXPERIMENTS.values() for a in e["algorithms"]})) or "^$",
     "chunk": r"\d+",
 }
@@ -39,25 +40,24 @@ def experiments_instance_inputs(wildcards):
 
 
 rule experiments_instance:
-    """An own experiment's arms (canonical order) with exact means, and its BF / MIS / POMIS and explicit arm lists."""
-    wildcard_constraints:
-        experiment=EXPERIMENTS_WILDCARDS["experiment"],
     input:
         experiments_instance_inputs,
     output:
         "results/experiments/{experiment}/instance.json",
-    params:
-        experiment=lambda wc: {k: v for k, v in EXPERIMENTS[wc.experiment].items() if k in ("title", "diagram", "scm", "arms")},
     log:
         "logs/experiments_instance/{experiment}.log",
+    """An own experiment's arms (canonical order) with exact means, and its BF / MIS / POMIS and explicit arm lists."""
+    wildcard_constraints:
+        experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    params:
+        experiment=lambda wc: {
+            k: v for k, v in EXPERIMENTS[wc.experiment].items() if k in ("title", "diagram", "scm", "arms")
+        },
     script:
         "../scripts/experiments_instance.py"
 
 
 rule experiments_catalogue:
-    """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
-    wildcard_constraints:
-        experiment=EXPERIMENTS_WILDCARDS["experiment"],
     input:
         instance="results/experiments/{experiment}/instance.json",
         code=script_code("nonmanip_catalogue.py"),
@@ -65,6 +65,9 @@ rule experiments_catalogue:
         "results/experiments/{experiment}/catalogue.json",
     log:
         "logs/experiments_catalogue/{experiment}.log",
+    """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
+    wildcard_constraints:
+        experiment=EXPERIMENTS_WILDCARDS["experiment"],
     script:
         "../scripts/nonmanip_catalogue.py"
 
@@ -82,36 +85,40 @@ def experiments_run_inputs(wildcards):
 def experiments_run_params(wildcards):
     experiment = EXPERIMENTS[wildcards.experiment]
     chunk = experiments_chunks(wildcards.experiment)[int(wildcards.chunk)]
-    return {"seeds": [chunk.start, chunk.stop], "horizon": experiment["horizon"],
-            "pomis_plus": experiment["pomis_plus"] if plays_pomis_plus(wildcards.strategy) else None}
+    return {
+        "seeds": [chunk.start, chunk.stop],
+        "horizon": experiment["horizon"],
+        "pomis_plus": experiment["pomis_plus"] if plays_pomis_plus(wildcards.strategy) else None,
+    }
 
 
 rule experiments_run:
+    input:
+        unpack(experiments_run_inputs),
+    output:
+        trace=run_path("experiments"),
+        summary=summary_path(run_path("experiments")),
+    log:
+        run_path("experiments", "logs"),
+    benchmark:
+        run_path("experiments", "benchmarks/out")
     """One seed chunk of one (own experiment, strategy, algorithm): nonmanip's run job, own streams and paths."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
         strategy=EXPERIMENTS_WILDCARDS["strategy"],
         algorithm=EXPERIMENTS_WILDCARDS["algorithm"],
         chunk=EXPERIMENTS_WILDCARDS["chunk"],
-    input:
-        unpack(experiments_run_inputs),
-    output:
-        trace=run_path("experiments"),
-        summary=summary_path(run_path("experiments")),
+    resources:
+        # as nonmanip's runs: POMIS+'s bootstrap keeps B replicates of every seed's data as leaf counts (int32)
+        mem_mb=lambda wc: 500
+        + EXPERIMENTS[wc.experiment]["seeds_per_job"]
+        * (4 + (EXPERIMENTS[wc.experiment]["pomis_plus"]["bootstrap"] // 100 if plays_pomis_plus(wc.strategy) else 0)),
     params:
         seeds=lambda wc: experiments_run_params(wc)["seeds"],
         horizon=lambda wc: experiments_run_params(wc)["horizon"],
         pomis_plus=lambda wc: experiments_run_params(wc)["pomis_plus"],
         policy=lambda wc: cb_experiment_algorithms.policy_path(wc.algorithm, wc.strategy),
         record_points=config["record_points"],
-    resources:
-        # as nonmanip's runs: POMIS+'s bootstrap keeps B replicates of every seed's data as leaf counts (int32)
-        mem_mb=lambda wc: 500 + EXPERIMENTS[wc.experiment]["seeds_per_job"] * (
-            4 + (EXPERIMENTS[wc.experiment]["pomis_plus"]["bootstrap"] // 100 if plays_pomis_plus(wc.strategy) else 0)),
-    log:
-        run_path("experiments", "logs"),
-    benchmark:
-        run_path("experiments", "benchmarks/out")
     script:
         "../scripts/experiments_run.py"
 
@@ -119,17 +126,19 @@ rule experiments_run:
 def experiments_run_files(wildcards):
     experiment = EXPERIMENTS[wildcards.experiment]
     return {
-        f"{s}/{a}": expand(run_path("experiments"), experiment=wildcards.experiment, strategy=s, algorithm=a,
-                           chunk=range(len(experiments_chunks(wildcards.experiment))))
+        f"{s}/{a}": expand(
+            run_path("experiments"),
+            experiment=wildcards.experiment,
+            strategy=s,
+            algorithm=a,
+            chunk=range(len(experiments_chunks(wildcards.experiment))),
+        )
         for s in cb_experiments_config.strategies(experiment)
         for a in experiment["algorithms"]
     }
 
 
 rule experiments_aggregate:
-    """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
-    wildcard_constraints:
-        experiment=EXPERIMENTS_WILDCARDS["experiment"],
     input:
         unpack(experiments_run_files),
         instance="results/experiments/{experiment}/instance.json",
@@ -139,27 +148,38 @@ rule experiments_aggregate:
         identical="results/experiments/{experiment}/identical.json",
     log:
         "logs/experiments_aggregate/{experiment}.log",
+    """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
+    wildcard_constraints:
+        experiment=EXPERIMENTS_WILDCARDS["experiment"],
     script:
         "../scripts/nonmanip_aggregate.py"
 
 
 rule experiments_summary:
-    """An own experiment's table and regret figure, and its summary for the report (no verdicts)."""
-    wildcard_constraints:
-        experiment=EXPERIMENTS_WILDCARDS["experiment"],
     input:
         agg="results/experiments/{experiment}/agg.parquet",
         instance="results/experiments/{experiment}/instance.json",
         code=script_code("experiments_summary.py"),
     output:
-        csv=report("figures/experiments/{experiment}/table.csv", caption="../report/experiments.rst", category="experiments"),
-        md=report("figures/experiments/{experiment}/table.md", caption="../report/experiments.rst", category="experiments"),
-        pdf=report("figures/experiments/{experiment}/regret.pdf", caption="../report/experiments.rst", category="experiments"),
-        png=report("figures/experiments/{experiment}/regret.png", caption="../report/experiments.rst", category="experiments"),
+        csv=report(
+            "figures/experiments/{experiment}/table.csv", caption="../report/experiments.rst", category="experiments"
+        ),
+        md=report(
+            "figures/experiments/{experiment}/table.md", caption="../report/experiments.rst", category="experiments"
+        ),
+        pdf=report(
+            "figures/experiments/{experiment}/regret.pdf", caption="../report/experiments.rst", category="experiments"
+        ),
+        png=report(
+            "figures/experiments/{experiment}/regret.png", caption="../report/experiments.rst", category="experiments"
+        ),
         summary="results/experiments/{experiment}/summary.json",
-    params:
-        horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
     log:
         "logs/experiments_summary/{experiment}.log",
+    """An own experiment's table and regret figure, and its summary for the report (no verdicts)."""
+    wildcard_constraints:
+        experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    params:
+        horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
     script:
         "../scripts/experiments_summary.py"

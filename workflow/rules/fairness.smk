@@ -43,8 +43,13 @@ def fair_raw_files(dataset):
 def fair_run_files(wildcards):
     """Trace files of every algorithm of an experiment, by algorithm, and all their summaries."""
     files = {
-        a: expand(run_path("fairness"), experiment=wildcards.experiment, strategy=FAIR_STRATEGY, algorithm=a,
-                  chunk=range(len(FAIR_CHUNKS)))
+        a: expand(
+            run_path("fairness"),
+            experiment=wildcards.experiment,
+            strategy=FAIR_STRATEGY,
+            algorithm=a,
+            chunk=range(len(FAIR_CHUNKS)),
+        )
         for a in FAIR_ALGORITHMS[wildcards.experiment]
     }
     return {**files, "summaries": [summary_path(f) for paths in files.values() for f in paths]}
@@ -60,15 +65,13 @@ if FAIR_MISSING and not FAIR_STANDIN:
         """Fetch a missing raw file from its pinned address; it appears only once its sha256 matched."""
         output:
             os.path.join(FAIR_RAW_DIR, "{rawfile}"),
+        log:
+            "logs/fairness_download/{rawfile}.log",
         wildcard_constraints:
             rawfile="|".join(re.escape(p) for p in FAIR_MISSING),
         params:
             raw_dir=FAIR_RAW_DIR,
-            entry=lambda wc: next(
-                e for e in [FAIR["raw"]["adult"], *FAIR["raw"]["youtube"]] if e["path"] == wc.rawfile
-            ),
-        log:
-            "logs/fairness_download/{rawfile}.log",
+            entry=lambda wc: next(e for e in [FAIR["raw"]["adult"], *FAIR["raw"]["youtube"]] if e["path"] == wc.rawfile),
         script:
             "../scripts/fairness_download.py"
 
@@ -82,13 +85,13 @@ if FAIR_STANDIN:
             script_code("fairness_standin.py"),
         output:
             "data/standin/{rawfile}",
+        log:
+            "logs/fairness_standin/{rawfile}.log",
         wildcard_constraints:
             rawfile="|".join(re.escape(s.path) for specs in FAIR_RAW.values() for s in specs),
         params:
             kind=lambda wc: "adult" if wc.rawfile == FAIR_RAW["adult"][0].path else "youtube",
             seed=FAIR["adult_video"]["data_seed"],
-        log:
-            "logs/fairness_standin/{rawfile}.log",
         script:
             "../scripts/fairness_standin.py"
 
@@ -100,13 +103,13 @@ rule fairness_raw_check:
         code=script_code("fairness_raw_check.py"),
     output:
         "results/fairness/raw/{dataset}.json",
+    log:
+        "logs/fairness_raw_check/{dataset}.log",
     wildcard_constraints:
         dataset="adult|youtube",
     params:
         entries=lambda wc: [FAIR["raw"]["adult"]] if wc.dataset == "adult" else FAIR["raw"]["youtube"],
         raw_dir=FAIR_RAW_DIR,
-    log:
-        "logs/fairness_raw_check/{dataset}.log",
     script:
         "../scripts/fairness_raw_check.py"
 
@@ -120,10 +123,10 @@ rule fairness_adult_users:
         code=script_code("fairness_adult_users.py"),
     output:
         "data/processed/fairness/adult_users.parquet",
-    params:
-        adult_video=FAIR["adult_video"],
     log:
         "logs/fairness_adult_users/adult_users.log",
+    params:
+        adult_video=FAIR["adult_video"],
     script:
         "../scripts/fairness_adult_users.py"
 
@@ -136,11 +139,11 @@ rule fairness_youtube_videos:
         code=script_code("fairness_youtube_videos.py"),
     output:
         "data/processed/fairness/youtube_videos.parquet",
+    log:
+        "logs/fairness_youtube_videos/youtube_videos.log",
     params:
         adult_video=FAIR["adult_video"],
         max_skipped=FAIR["raw"]["youtube_max_skipped_fraction"],
-    log:
-        "logs/fairness_youtube_videos/youtube_videos.log",
     script:
         "../scripts/fairness_youtube_videos.py"
 
@@ -153,10 +156,10 @@ rule fairness_offline_table:
         code=script_code("fairness_offline_table.py"),
     output:
         "data/processed/fairness/adult_video_offline.parquet",
-    params:
-        adult_video=FAIR["adult_video"],
     log:
         "logs/fairness_offline_table/offline.log",
+    params:
+        adult_video=FAIR["adult_video"],
     script:
         "../scripts/fairness_offline_table.py"
 
@@ -168,12 +171,12 @@ rule fairness_adult_graph:
         code=script_code("fairness_adult_graph.py"),
     output:
         "results/fairness/adult_video_graph.json",
-    params:
-        adult_video=FAIR["adult_video"],
     log:
         "logs/fairness_adult_graph/graph.log",
     benchmark:
         "benchmarks/out/fairness_adult_graph/graph.tsv"
+    params:
+        adult_video=FAIR["adult_video"],
     script:
         "../scripts/fairness_adult_graph.py"
 
@@ -185,11 +188,11 @@ rule fairness_email_instance:
     output:
         instance="results/fairness/instances/email.json",
         truth="results/fairness/email_truth.parquet",
+    log:
+        "logs/fairness_email_instance/email.log",
     params:
         email=FAIR["email"],
         dsep_criterion=FAIR["dsep_criterion"],
-    log:
-        "logs/fairness_email_instance/email.log",
     script:
         "../scripts/fairness_email_instance.py"
 
@@ -204,11 +207,11 @@ rule fairness_adult_video_instance:
         code=script_code("fairness_adult_video_instance.py"),
     output:
         "results/fairness/instances/adult_video.json",
+    log:
+        "logs/fairness_adult_video_instance/adult_video.log",
     params:
         adult_video=FAIR["adult_video"],
         dsep_criterion=FAIR["dsep_criterion"],
-    log:
-        "logs/fairness_adult_video_instance/adult_video.log",
     script:
         "../scripts/fairness_adult_video_instance.py"
 
@@ -222,10 +225,10 @@ rule fairness_email_tables:
         t4md=report("figures/fairness/table4.md", caption="../report/fairness_tables45.rst", category="fairness"),
         t5=report("figures/fairness/table5.csv", caption="../report/fairness_tables45.rst", category="fairness"),
         t5md=report("figures/fairness/table5.md", caption="../report/fairness_tables45.rst", category="fairness"),
-    params:
-        email=FAIR["email"],
     log:
         "logs/fairness_email_tables/tables45.log",
+    params:
+        email=FAIR["email"],
     script:
         "../scripts/fairness_email_tables.py"
 
@@ -238,21 +241,23 @@ rule fairness_run:
     output:
         trace=run_path("fairness"),
         summary=summary_path(run_path("fairness")),
+    log:
+        run_path("fairness", "logs"),
+    benchmark:
+        run_path("fairness", "benchmarks/out")
     wildcard_constraints:
         experiment=FAIR_EXPERIMENT_PATTERN,
         strategy=FAIR_STRATEGY,
         algorithm=FAIR_ALGORITHM_PATTERN,
         chunk=r"\d+",
-    params:
-        seeds=lambda wc: list(FAIR_CHUNKS[int(wc.chunk)]),
-        run={**{k: FAIR[k] for k in ("horizon", "taus", "ucb", "fucb", "fairlinucb")},
-             "record_points": config["record_points"]},
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
-    log:
-        run_path("fairness", "logs"),
-    benchmark:
-        run_path("fairness", "benchmarks/out")
+    params:
+        seeds=lambda wc: list(FAIR_CHUNKS[int(wc.chunk)]),
+        run={
+            **{k: FAIR[k] for k in ("horizon", "taus", "ucb", "fucb", "fairlinucb")},
+            "record_points": config["record_points"],
+        },
     script:
         "../scripts/fairness_run.py"
 
@@ -265,14 +270,14 @@ rule fairness_aggregate:
     output:
         curves="results/fairness/curves/{experiment}.parquet",
         summary="results/fairness/summary/{experiment}.parquet",
+    log:
+        "logs/fairness_aggregate/{experiment}.log",
     wildcard_constraints:
         experiment=FAIR_EXPERIMENT_PATTERN,
     params:
         taus=FAIR["taus"],
         horizon=FAIR["horizon"],
         algorithms=lambda wc: FAIR_ALGORITHMS[wc.experiment],
-    log:
-        "logs/fairness_aggregate/{experiment}.log",
     script:
         "../scripts/fairness_aggregate.py"
 
@@ -289,10 +294,10 @@ rule fairness_tables:
         t1md=report("figures/fairness/table1.md", caption="../report/fairness_table1.rst", category="fairness"),
         t2=report("figures/fairness/table2.csv", caption="../report/fairness_table2.rst", category="fairness"),
         t2md=report("figures/fairness/table2.md", caption="../report/fairness_table2.rst", category="fairness"),
-    params:
-        fairness=FAIR,
     log:
         "logs/fairness_tables/tables.log",
+    params:
+        fairness=FAIR,
     script:
         "../scripts/fairness_tables.py"
 
@@ -321,11 +326,11 @@ rule fairness_figure2b:
     output:
         pdf=report("figures/fairness/figure2b.pdf", caption="../report/fairness_figure2b.rst", category="fairness"),
         png=report("figures/fairness/figure2b.png", caption="../report/fairness_figure2b.rst", category="fairness"),
+    log:
+        "logs/fairness_figure2b/figure2b.log",
     params:
         tau=FAIR["figure2b_tau"],
         scale=f"T = {FAIR['horizon']}, {FAIR['n_seeds']} seeds",
-    log:
-        "logs/fairness_figure2b/figure2b.log",
     script:
         "../scripts/fairness_figure2b.py"
 
@@ -359,9 +364,9 @@ rule fairness_claims:
         code=script_code("fairness_claims.py"),
     output:
         "results/claims/fairness.json",
-    params:
-        fairness=FAIR,
     log:
         "logs/fairness_claims/claims.log",
+    params:
+        fairness=FAIR,
     script:
         "../scripts/fairness_claims.py"

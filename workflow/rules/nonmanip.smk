@@ -31,11 +31,16 @@ def nonmanip_plays(strategy, algorithm):
 def nonmanip_policy(wildcards):
     """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
     return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy in NONMANIP_POMIS_PLUS)
+
+
 # Beyond the paper: POMIS and POMIS+ on same-means SCMs, experiments <panel>_sens<k> (nonmanip_sensitivity.smk).
 NONMANIP_SENS = NONMANIP["sensitivity"]
 nonmanip_sensitivity.check(NONMANIP_SENS, NONMANIP_PANELS)
-NONMANIP_SENS_NAMES = (nonmanip_sensitivity.names(NONMANIP_PANELS, NONMANIP_SENS["n_points"])
-                       if POMIS_PLUS in NONMANIP["strategies"] else [])
+NONMANIP_SENS_NAMES = (
+    nonmanip_sensitivity.names(NONMANIP_PANELS, NONMANIP_SENS["n_points"])
+    if POMIS_PLUS in NONMANIP["strategies"]
+    else []
+)
 
 
 def nonmanip_chunks(experiment, strategy):
@@ -60,9 +65,11 @@ def nonmanip_run_params(wildcards):
     """Seeds, horizon and the config slice (provenance) of a run job."""
     robust = wildcards.experiment in NONMANIP_ROBUST_NAMES
     chunk = nonmanip_chunks(wildcards.experiment, wildcards.strategy)[int(wildcards.chunk)]
-    return {"seeds": [chunk.start, chunk.stop],
-            "horizon": NONMANIP_ROBUST["horizon"] if robust else NONMANIP["horizon"],
-            "panel": nonmanip_instance_config(wildcards.experiment)}
+    return {
+        "seeds": [chunk.start, chunk.stop],
+        "horizon": NONMANIP_ROBUST["horizon"] if robust else NONMANIP["horizon"],
+        "panel": nonmanip_instance_config(wildcards.experiment),
+    }
 
 
 TARGETS["nonmanip"] = [
@@ -73,8 +80,11 @@ TARGETS["nonmanip"] = [
     "figures/nonmanip/catalogue.md",
 ]
 if NONMANIP_ROBUST_NAMES:
-    TARGETS["nonmanip"] += ["figures/nonmanip/robustness.pdf", "figures/nonmanip/robustness.png",
-                            "figures/nonmanip/robustness.md"]
+    TARGETS["nonmanip"] += [
+        "figures/nonmanip/robustness.pdf",
+        "figures/nonmanip/robustness.png",
+        "figures/nonmanip/robustness.md",
+    ]
 
 # Rule-level, not global: other papers use wildcards of the same names with other values.
 NONMANIP_WILDCARDS = {
@@ -89,40 +99,37 @@ NONMANIP_WILDCARDS = {
 
 
 rule nonmanip_arm_sets:
-    """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case
-    (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
-    wildcard_constraints:
-        graph=NONMANIP_WILDCARDS["graph"],
     input:
         script_code("nonmanip_arm_sets.py"),
     output:
         "results/nonmanip/arm_sets/{graph}.json",
     log:
         "logs/nonmanip_arm_sets/{graph}.log",
+    """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case
+    (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
+    wildcard_constraints:
+        graph=NONMANIP_WILDCARDS["graph"],
     script:
         "../scripts/nonmanip_arm_sets.py"
 
 
 rule nonmanip_instance:
-    """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
-    wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
     input:
         script_code("nonmanip_instance.py"),
     output:
         "results/nonmanip/instances/{panel}.json",
-    params:
-        panel=lambda wc: NONMANIP["panels"][wc.panel],
     log:
         "logs/nonmanip_instance/{panel}.log",
+    """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
+    params:
+        panel=lambda wc: NONMANIP["panels"][wc.panel],
     script:
         "../scripts/nonmanip_instance.py"
 
 
 rule nonmanip_catalogue:
-    """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
-    wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["experiment"],
     input:
         instance="results/nonmanip/instances/{panel}.json",
         code=script_code("nonmanip_catalogue.py"),
@@ -130,6 +137,9 @@ rule nonmanip_catalogue:
         "results/nonmanip/catalogue/{panel}.json",
     log:
         "logs/nonmanip_catalogue/{panel}.log",
+    """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["experiment"],
     script:
         "../scripts/nonmanip_catalogue.py"
 
@@ -148,42 +158,35 @@ rule nonmanip_catalogue_listing:
 
 
 rule nonmanip_run:
-    """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
-    wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["experiment"],
-        strategy=NONMANIP_WILDCARDS["strategy"],
-        algorithm=NONMANIP_WILDCARDS["algorithm"],
-        chunk=NONMANIP_WILDCARDS["chunk"],
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=run_path("nonmanip"),
         summary=summary_path(run_path("nonmanip")),
+    log:
+        run_path("nonmanip", "logs"),
+    benchmark:
+        run_path("nonmanip", "benchmarks/out")
+    """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
+    wildcard_constraints:
+        experiment=NONMANIP_WILDCARDS["experiment"],
+        strategy=NONMANIP_WILDCARDS["strategy"],
+        algorithm=NONMANIP_WILDCARDS["algorithm"],
+        chunk=NONMANIP_WILDCARDS["chunk"],
+    resources:
+        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     params:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
         horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
         record_points=config["record_points"],
         panel=lambda wc: nonmanip_run_params(wc)["panel"],
         policy=lambda wc: nonmanip_policy(wc).path,
-    resources:
-        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
-    log:
-        run_path("nonmanip", "logs"),
-    benchmark:
-        run_path("nonmanip", "benchmarks/out")
     script:
         "../scripts/nonmanip_run.py"
 
 
 rule nonmanip_run_pomisplus:
-    """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
-    also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule)."""
-    wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["experiment"],
-        strategy="|".join(NONMANIP_POMIS_PLUS),
-        algorithm=cb_algorithms.pattern(NONMANIP_Z2) or "^$",
-        chunk=NONMANIP_WILDCARDS["chunk"],
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
@@ -191,6 +194,20 @@ rule nonmanip_run_pomisplus:
     output:
         trace=run_path("nonmanip"),
         summary=summary_path(run_path("nonmanip")),
+    log:
+        run_path("nonmanip", "logs"),
+    benchmark:
+        run_path("nonmanip", "benchmarks/out")
+    """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
+    also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule)."""
+    wildcard_constraints:
+        experiment=NONMANIP_WILDCARDS["experiment"],
+        strategy="|".join(NONMANIP_POMIS_PLUS),
+        algorithm=cb_algorithms.pattern(NONMANIP_Z2) or "^$",
+        chunk=NONMANIP_WILDCARDS["chunk"],
+    resources:
+        # the bootstrap keeps B replicates of every seed's data as leaf counts (int32)
+        mem_mb=lambda wc: 500 + config["seeds_per_job"] * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
         horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
@@ -198,13 +215,6 @@ rule nonmanip_run_pomisplus:
         panel=lambda wc: nonmanip_run_params(wc)["panel"],
         policy=lambda wc: nonmanip_policy(wc).path,
         pomis_plus=lambda wc: pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
-    resources:
-        # the bootstrap keeps B replicates of every seed's data as leaf counts (int32)
-        mem_mb=lambda wc: 500 + config["seeds_per_job"] * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
-    log:
-        run_path("nonmanip", "logs"),
-    benchmark:
-        run_path("nonmanip", "benchmarks/out")
     script:
         "../scripts/nonmanip_run.py"
 
@@ -225,9 +235,6 @@ def nonmanip_run_files(wildcards):
 
 
 rule nonmanip_aggregate:
-    """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
-    wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
     input:
         unpack(nonmanip_run_files),
         instance="results/nonmanip/instances/{panel}.json",
@@ -237,6 +244,9 @@ rule nonmanip_aggregate:
         identical="results/nonmanip/agg/{panel}.identical.json",
     log:
         "logs/nonmanip_aggregate/{panel}.log",
+    """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
     script:
         "../scripts/nonmanip_aggregate.py"
 
@@ -248,8 +258,9 @@ def nonmanip_spot_check_summaries(wildcards):
     strategy, n = NONMANIP_SPOT
     main = [k for k, chunk in enumerate(NONMANIP_CHUNKS) if chunk.start < n]
     return {
-        f"spot/{p}/{s}/{a}": [summary_path(run_path("nonmanip")).format(experiment=p, strategy=s, algorithm=a, chunk=k)
-                              for k in chunks]
+        f"spot/{p}/{s}/{a}": [
+            summary_path(run_path("nonmanip")).format(experiment=p, strategy=s, algorithm=a, chunk=k) for k in chunks
+        ]
         for p in NONMANIP_PANELS
         for a in NONMANIP["algorithms"]
         if a in NONMANIP_Z2
@@ -267,14 +278,14 @@ rule nonmanip_table1:
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
         efficiency=expand("results/nonmanip/sensitivity/{panel}.json", panel=NONMANIP_PANELS),
         code=script_code("nonmanip_table1.py"),
-    params:
-        pomis_plus=NONMANIP["pomis_plus"],
-        horizon=NONMANIP["horizon"],
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
         md=report("figures/nonmanip/table1.md", caption="../report/nonmanip_table1.rst", category="nonmanip"),
     log:
         "logs/nonmanip_table1/table1.log",
+    params:
+        pomis_plus=NONMANIP["pomis_plus"],
+        horizon=NONMANIP["horizon"],
     script:
         "../scripts/nonmanip_table1.py"
 
@@ -288,10 +299,16 @@ rule nonmanip_figure5:
     output:
         pdf=report("figures/nonmanip/figure5.pdf", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
         png=report("figures/nonmanip/figure5.png", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
-        oap=report("figures/nonmanip/figure5_optimal_arm.pdf", caption="../report/nonmanip_figure5_optimal_arm.rst",
-                   category="nonmanip"),
-        oap_png=report("figures/nonmanip/figure5_optimal_arm.png", caption="../report/nonmanip_figure5_optimal_arm.rst",
-                       category="nonmanip"),
+        oap=report(
+            "figures/nonmanip/figure5_optimal_arm.pdf",
+            caption="../report/nonmanip_figure5_optimal_arm.rst",
+            category="nonmanip",
+        ),
+        oap_png=report(
+            "figures/nonmanip/figure5_optimal_arm.png",
+            caption="../report/nonmanip_figure5_optimal_arm.rst",
+            category="nonmanip",
+        ),
     log:
         "logs/nonmanip_figure5/figure5.log",
     script:
@@ -320,15 +337,15 @@ rule nonmanip_robustness_graphs:
         script_code("nonmanip_robustness_graphs.py"),
     output:
         "results/nonmanip/robustness/graphs.json",
+    log:
+        "logs/nonmanip_robustness_graphs/graphs.log",
+    benchmark:
+        "benchmarks/out/nonmanip/robustness_graphs.tsv"
     params:
         # only the limits: the document lists every graph in the seeded order the sample takes first,
         # and the expression counts the report quotes have a rule of their own (changing how far they
         # count reruns no instance)
         graphs={k: NONMANIP_ROBUST["graphs"][k] for k in ("max_directed", "max_bidirected")},
-    log:
-        "logs/nonmanip_robustness_graphs/graphs.log",
-    benchmark:
-        "benchmarks/out/nonmanip/robustness_graphs.tsv"
     script:
         "../scripts/nonmanip_robustness_graphs.py"
 
@@ -340,29 +357,29 @@ rule nonmanip_robustness_graph_counts:
         code=script_code("nonmanip_robustness_graph_counts.py"),
     output:
         "results/nonmanip/robustness/graph_counts.json",
-    params:
-        up_to_edges=NONMANIP_ROBUST["graphs"]["count_expressions_up_to_edges"],
     log:
         "logs/nonmanip_robustness_graph_counts/graph_counts.log",
     benchmark:
         "benchmarks/out/nonmanip/robustness_graph_counts.tsv"
+    params:
+        up_to_edges=NONMANIP_ROBUST["graphs"]["count_expressions_up_to_edges"],
     script:
         "../scripts/nonmanip_robustness_graph_counts.py"
 
 
 rule nonmanip_robustness_instance:
-    """Beyond the paper: a robustness instance (graph, N, random SCM) with its arms and exact means."""
-    wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["robust"],
     input:
         graphs=lambda wc: ["results/nonmanip/robustness/graphs.json"] if wc.experiment.startswith("rob_g") else [],
         code=script_code("nonmanip_robustness_instance.py"),
     output:
         "results/nonmanip/instances/{experiment}.json",
-    params:
-        config=lambda wc: nonmanip_instance_config(wc.experiment),
     log:
         "logs/nonmanip_robustness_instance/{experiment}.log",
+    """Beyond the paper: a robustness instance (graph, N, random SCM) with its arms and exact means."""
+    wildcard_constraints:
+        experiment=NONMANIP_WILDCARDS["robust"],
+    params:
+        config=lambda wc: nonmanip_instance_config(wc.experiment),
     script:
         "../scripts/nonmanip_robustness_instance.py"
 
@@ -404,11 +421,11 @@ rule nonmanip_robustness_report:
         pdf=report("figures/nonmanip/robustness.pdf", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
         png=report("figures/nonmanip/robustness.png", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
         md=report("figures/nonmanip/robustness.md", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
+    log:
+        "logs/nonmanip_robustness_report/report.log",
     params:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         robustness=NONMANIP_ROBUST,
-    log:
-        "logs/nonmanip_robustness_report/report.log",
     script:
         "../scripts/nonmanip_robustness_report.py"
 
@@ -423,15 +440,17 @@ rule nonmanip_claims:
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
         table1="figures/nonmanip/table1.csv",
         robustness=["results/nonmanip/robustness/orderings.csv"] if NONMANIP_ROBUST_NAMES else [],
-        robustness_graphs=["results/nonmanip/robustness/graph_counts.json"] if NONMANIP_ROBUST["graphs"]["sample"] else [],
+        robustness_graphs=(
+            ["results/nonmanip/robustness/graph_counts.json"] if NONMANIP_ROBUST["graphs"]["sample"] else []
+        ),
         sensitivity=["results/nonmanip/sensitivity/findings.json"] if NONMANIP_SENS_NAMES else [],
         code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
-    params:
-        section=NONMANIP,
     log:
         "logs/nonmanip_claims/claims.log",
+    params:
+        section=NONMANIP,
     script:
         "../scripts/nonmanip_claims.py"
 

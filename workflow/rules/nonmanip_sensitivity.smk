@@ -11,45 +11,47 @@ if NONMANIP_SENS_NAMES:
 
 
 rule nonmanip_sensitivity_family:
-    """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
-    wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
     input:
         script_code("nonmanip_sensitivity_family.py"),
     output:
         "results/nonmanip/sensitivity/{panel}.json",
-    params:
-        panel=lambda wc: NONMANIP["panels"][wc.panel],
-        sensitivity=lambda wc: nonmanip_sensitivity.settings(NONMANIP_SENS, wc.panel),
     log:
         "logs/nonmanip_sensitivity_family/{panel}.log",
     benchmark:
         "benchmarks/out/nonmanip/sensitivity_family_{panel}.tsv"
+    """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
+    params:
+        panel=lambda wc: NONMANIP["panels"][wc.panel],
+        sensitivity=lambda wc: nonmanip_sensitivity.settings(NONMANIP_SENS, wc.panel),
     script:
         "../scripts/nonmanip_sensitivity_family.py"
 
 
 rule nonmanip_sensitivity_instance:
-    """A same-means point's instance (the panel's arms, exact means checked against the canonical SCM's)."""
-    wildcard_constraints:
-        experiment="|".join(NONMANIP_SENS_NAMES) or "^$",
     input:
         family=lambda wc: f"results/nonmanip/sensitivity/{nonmanip_sensitivity.point_of(wc.experiment)[0]}.json",
         code=script_code("nonmanip_sensitivity_instance.py"),
     output:
         "results/nonmanip/instances/{experiment}.json",
-    params:
-        panel=lambda wc: NONMANIP["panels"][nonmanip_sensitivity.point_of(wc.experiment)[0]],
     log:
         "logs/nonmanip_sensitivity_instance/{experiment}.log",
+    """A same-means point's instance (the panel's arms, exact means checked against the canonical SCM's)."""
+    wildcard_constraints:
+        experiment="|".join(NONMANIP_SENS_NAMES) or "^$",
+    params:
+        panel=lambda wc: NONMANIP["panels"][nonmanip_sensitivity.point_of(wc.experiment)[0]],
     script:
         "../scripts/nonmanip_sensitivity_instance.py"
 
 
 def nonmanip_sensitivity_summaries(wildcards):
     return {
-        f"{e}/{s}/{a}": [summary_path(run_path("nonmanip")).format(experiment=e, strategy=s, algorithm=a, chunk=k)
-                         for k in range(len(NONMANIP_CHUNKS))]
+        f"{e}/{s}/{a}": [
+            summary_path(run_path("nonmanip")).format(experiment=e, strategy=s, algorithm=a, chunk=k)
+            for k in range(len(NONMANIP_CHUNKS))
+        ]
         for e in NONMANIP_SENS_NAMES
         for s in ("POMIS", POMIS_PLUS)
         for a in NONMANIP["algorithms"]
@@ -64,15 +66,18 @@ rule nonmanip_sensitivity_report:
         families=expand("results/nonmanip/sensitivity/{panel}.json", panel=NONMANIP_PANELS),
         code=script_code("nonmanip_sensitivity_report.py"),
     output:
-        figures=report(expand("figures/nonmanip/sensitivity_{panel}.{ext}", panel=NONMANIP_PANELS, ext=("pdf", "png")),
-                       caption="../report/nonmanip_sensitivity.rst", category="nonmanip"),
+        figures=report(
+            expand("figures/nonmanip/sensitivity_{panel}.{ext}", panel=NONMANIP_PANELS, ext=("pdf", "png")),
+            caption="../report/nonmanip_sensitivity.rst",
+            category="nonmanip",
+        ),
         md=report("figures/nonmanip/sensitivity.md", caption="../report/nonmanip_sensitivity.rst", category="nonmanip"),
         table="results/nonmanip/sensitivity/table.csv",
         findings="results/nonmanip/sensitivity/findings.json",
+    log:
+        "logs/nonmanip_sensitivity_report/report.log",
     params:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         horizon=NONMANIP["horizon"],
-    log:
-        "logs/nonmanip_sensitivity_report/report.log",
     script:
         "../scripts/nonmanip_sensitivity_report.py"

@@ -15,9 +15,9 @@ rule report:
     output:
         md=report("figures/REPORT.md", caption="../report/report.rst", category="report"),
         html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),
-    params:
-        artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
     log:
         "logs/report/report.log",
+    params:
+        artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
     script:
         "../scripts/report.py"

@@ -8,10 +8,23 @@ UG = config["unknown_graph"]
 UG_CELLS = ug_cells(UG)
 UG_CHUNKS = chunk_seeds(UG["n_seeds"], config["seeds_per_job"])
 UG_LB_ALGORITHMS = ["CNUCB", "UCB", "Oracle"]
-UG_FIGURES = ["figure1", "figV1_regret_curves_trees", "figV2_regret_vs_n", "figV3_forests", "figV4_general",
-              "figV5_lower_bounds", "figV6_discovery"]
-UG_TABLES = ["figure1_trace", "table_final_regret", "tableV4_clique_success", "tableV5_lower_bounds",
-             "tableV6_discovery", "tableV6_readings"]
+UG_FIGURES = [
+    "figure1",
+    "figV1_regret_curves_trees",
+    "figV2_regret_vs_n",
+    "figV3_forests",
+    "figV4_general",
+    "figV5_lower_bounds",
+    "figV6_discovery",
+]
+UG_TABLES = [
+    "figure1_trace",
+    "table_final_regret",
+    "tableV4_clique_success",
+    "tableV5_lower_bounds",
+    "tableV6_discovery",
+    "tableV6_readings",
+]
 TARGETS["unknown_graph"] = [
     *(f"figures/unknown_graph/{f}.{ext}" for f in UG_FIGURES for ext in ("pdf", "png")),
     *(f"figures/unknown_graph/{t}.{ext}" for t in UG_TABLES for ext in ("csv", "md")),
@@ -33,12 +46,12 @@ rule unknown_graph_fig1_trace:
         code=script_code("unknown_graph_fig1_trace.py"),
     output:
         "results/unknown_graph/fig1_trace.json",
+    log:
+        "logs/unknown_graph_fig1_trace/trace.log",
     params:
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-    log:
-        "logs/unknown_graph_fig1_trace/trace.log",
     script:
         "../scripts/unknown_graph_fig1_trace.py"
 
@@ -48,35 +61,38 @@ rule unknown_graph_fig1_instance:
     input:
         code=script_code("unknown_graph_instance.py"),
     output:
-        report("figures/unknown_graph/figure1_instance.json", caption="../report/unknown_graph_figure1.rst",
-               category="unknown_graph"),
+        report(
+            "figures/unknown_graph/figure1_instance.json",
+            caption="../report/unknown_graph_figure1.rst",
+            category="unknown_graph",
+        ),
+    log:
+        "logs/unknown_graph_fig1_instance/instance.log",
     params:
         cell=None,
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-    log:
-        "logs/unknown_graph_fig1_instance/instance.log",
     script:
         "../scripts/unknown_graph_instance.py"
 
 
 rule unknown_graph_instances:
-    """On request (not part of `all`): every seed's instance of one V1-V4 cell, as its runs draw them."""
-    wildcard_constraints:
-        cell=UG_WILDCARDS["experiment"],
     input:
         code=script_code("unknown_graph_instance.py"),
     output:
         "results/unknown_graph/instances/{cell}.json",
+    log:
+        "logs/unknown_graph_instances/{cell}.log",
+    """On request (not part of `all`): every seed's instance of one V1-V4 cell, as its runs draw them."""
+    wildcard_constraints:
+        cell=UG_WILDCARDS["experiment"],
     params:
         cell=lambda wc: wc.cell,
         spec=lambda wc: UG_CELLS[wc.cell],
         n_seeds=UG["n_seeds"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-    log:
-        "logs/unknown_graph_instances/{cell}.log",
     script:
         "../scripts/unknown_graph_instance.py"
 
@@ -93,14 +109,26 @@ rule unknown_graph_figure1:
         trace="results/unknown_graph/fig1_trace.json",
         code=script_code("unknown_graph_figure1.py"),
     output:
-        pdf=report("figures/unknown_graph/figure1.pdf", caption="../report/unknown_graph_figure1.rst",
-                   category="unknown_graph"),
-        png=report("figures/unknown_graph/figure1.png", caption="../report/unknown_graph_figure1.rst",
-                   category="unknown_graph"),
-        csv=report("figures/unknown_graph/figure1_trace.csv", caption="../report/unknown_graph_figure1.rst",
-                   category="unknown_graph"),
-        md=report("figures/unknown_graph/figure1_trace.md", caption="../report/unknown_graph_figure1.rst",
-                  category="unknown_graph"),
+        pdf=report(
+            "figures/unknown_graph/figure1.pdf",
+            caption="../report/unknown_graph_figure1.rst",
+            category="unknown_graph",
+        ),
+        png=report(
+            "figures/unknown_graph/figure1.png",
+            caption="../report/unknown_graph_figure1.rst",
+            category="unknown_graph",
+        ),
+        csv=report(
+            "figures/unknown_graph/figure1_trace.csv",
+            caption="../report/unknown_graph_figure1.rst",
+            category="unknown_graph",
+        ),
+        md=report(
+            "figures/unknown_graph/figure1_trace.md",
+            caption="../report/unknown_graph_figure1.rst",
+            category="unknown_graph",
+        ),
     log:
         "logs/unknown_graph_figure1/figure1.log",
     script:
@@ -108,29 +136,29 @@ rule unknown_graph_figure1:
 
 
 rule unknown_graph_run:
+    input:
+        code=run_sources("unknown_graph"),
+    output:
+        trace=run_path("unknown_graph"),
+        summary=summary_path(run_path("unknown_graph")),
+    log:
+        run_path("unknown_graph", "logs"),
+    benchmark:
+        run_path("unknown_graph", "benchmarks/out")
     """One seed chunk of one V1-V4 cell with one algorithm (every seed its own instance)."""
     wildcard_constraints:
         experiment=UG_WILDCARDS["experiment"],
         strategy=UG_WILDCARDS["strategy"],
         algorithm=UG_WILDCARDS["algorithm"],
         chunk=UG_WILDCARDS["chunk"],
-    input:
-        code=run_sources("unknown_graph"),
-    output:
-        trace=run_path("unknown_graph"),
-        summary=summary_path(run_path("unknown_graph")),
+    resources:
+        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
     params:
         section=UG,
         spec=lambda wc: UG_CELLS[wc.experiment],
         seeds=lambda wc: [UG_CHUNKS[int(wc.chunk)].start, UG_CHUNKS[int(wc.chunk)].stop],
         horizon=UG["horizon"],
         record_points=config["record_points"],
-    resources:
-        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
-    log:
-        run_path("unknown_graph", "logs"),
-    benchmark:
-        run_path("unknown_graph", "benchmarks/out")
     script:
         "../scripts/unknown_graph_run.py"
 
@@ -138,16 +166,18 @@ rule unknown_graph_run:
 def ug_cell_runs(wildcards):
     algorithms = UG_ALGORITHMS_OF[UG_CELLS[wildcards.cell]["experiment"]]
     return {
-        f"default/{a}": expand(run_path("unknown_graph"), experiment=wildcards.cell, strategy="default",
-                               algorithm=a, chunk=range(len(UG_CHUNKS)))
+        f"default/{a}": expand(
+            run_path("unknown_graph"),
+            experiment=wildcards.cell,
+            strategy="default",
+            algorithm=a,
+            chunk=range(len(UG_CHUNKS)),
+        )
         for a in algorithms
     }
 
 
 rule unknown_graph_aggregate:
-    """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
-    wildcard_constraints:
-        cell=UG_WILDCARDS["experiment"],
     input:
         unpack(ug_cell_runs),
         code=script_code("unknown_graph_aggregate.py"),
@@ -156,45 +186,48 @@ rule unknown_graph_aggregate:
         summaries="results/unknown_graph/agg/{cell}.summaries.parquet",
     log:
         "logs/unknown_graph_aggregate/{cell}.log",
+    """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
+    wildcard_constraints:
+        cell=UG_WILDCARDS["experiment"],
     script:
         "../scripts/unknown_graph_aggregate.py"
 
 
 rule unknown_graph_lower_bounds:
-    """V5: one algorithm on every instance of the Thm 4 or Thm 5 family."""
-    wildcard_constraints:
-        theorem="4|5",
-        algorithm="|".join(UG_LB_ALGORITHMS),
     input:
         code=script_code("unknown_graph_lower_bounds.py"),
     output:
         "results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet",
-    params:
-        section=UG,
     log:
         "logs/unknown_graph_lower_bounds/thm{theorem}-{algorithm}.log",
     benchmark:
         "benchmarks/out/unknown_graph_lower_bounds/thm{theorem}-{algorithm}.tsv"
+    """V5: one algorithm on every instance of the Thm 4 or Thm 5 family."""
+    wildcard_constraints:
+        theorem="4|5",
+        algorithm="|".join(UG_LB_ALGORITHMS),
+    params:
+        section=UG,
     script:
         "../scripts/unknown_graph_lower_bounds.py"
 
 
 rule unknown_graph_discovery:
-    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime."""
-    wildcard_constraints:
-        regime="A|B",
     input:
         code=script_code("unknown_graph_discovery.py"),
     output:
         "results/unknown_graph/V6/sampled-{regime}.parquet",
-    params:
-        discovery=UG["discovery"],
-    resources:
-        mem_mb=800,
     log:
         "logs/unknown_graph_discovery/{regime}.log",
     benchmark:
         "benchmarks/out/unknown_graph_discovery/{regime}.tsv"
+    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime."""
+    wildcard_constraints:
+        regime="A|B",
+    resources:
+        mem_mb=800,
+    params:
+        discovery=UG["discovery"],
     script:
         "../scripts/unknown_graph_discovery.py"
 
@@ -206,12 +239,12 @@ rule unknown_graph_readings:
         code=script_code("unknown_graph_readings.py"),
     output:
         "results/unknown_graph/V6/readings.parquet",
-    params:
-        section=UG,
     log:
         "logs/unknown_graph_readings/readings.log",
     benchmark:
         "benchmarks/out/unknown_graph_readings/readings.tsv"
+    params:
+        section=UG,
     script:
         "../scripts/unknown_graph_readings.py"
 
@@ -219,8 +252,9 @@ rule unknown_graph_readings:
 UG_RESULTS = {
     "agg": expand("results/unknown_graph/agg/{cell}.parquet", cell=list(UG_CELLS)),
     "summaries": expand("results/unknown_graph/agg/{cell}.summaries.parquet", cell=list(UG_CELLS)),
-    "v5": expand("results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet", theorem=(4, 5),
-                 algorithm=UG_LB_ALGORITHMS),
+    "v5": expand(
+        "results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet", theorem=(4, 5), algorithm=UG_LB_ALGORITHMS
+    ),
     "v6": expand("results/unknown_graph/V6/sampled-{regime}.parquet", regime=UG["discovery"]["regimes"]),
     "readings": "results/unknown_graph/V6/readings.parquet",
 }
@@ -232,13 +266,20 @@ rule unknown_graph_tables:
         **UG_RESULTS,
         code=script_code("unknown_graph_tables.py"),
     output:
+        **{
+            f"{t}_{ext}": report(
+                f"figures/unknown_graph/{t}.{ext}",
+                caption="../report/unknown_graph_validation.rst",
+                category="unknown_graph",
+            )
+            for t in UG_TABLES[1:]
+            for ext in ("csv", "md")
+        },
         regret="results/unknown_graph/final_regret.parquet",
-        **{f"{t}_{ext}": report(f"figures/unknown_graph/{t}.{ext}", caption="../report/unknown_graph_validation.rst",
-                                category="unknown_graph") for t in UG_TABLES[1:] for ext in ("csv", "md")},
-    params:
-        section=UG,
     log:
         "logs/unknown_graph_tables/tables.log",
+    params:
+        section=UG,
     script:
         "../scripts/unknown_graph_tables.py"
 
@@ -250,12 +291,19 @@ rule unknown_graph_figures:
         regret="results/unknown_graph/final_regret.parquet",
         code=script_code("unknown_graph_figures.py"),
     output:
-        **{f"{f}_{ext}": report(f"figures/unknown_graph/{f}.{ext}", caption="../report/unknown_graph_validation.rst",
-                                category="unknown_graph") for f in UG_FIGURES[1:] for ext in ("pdf", "png")},
-    params:
-        section=UG,
+        **{
+            f"{f}_{ext}": report(
+                f"figures/unknown_graph/{f}.{ext}",
+                caption="../report/unknown_graph_validation.rst",
+                category="unknown_graph",
+            )
+            for f in UG_FIGURES[1:]
+            for ext in ("pdf", "png")
+        },
     log:
         "logs/unknown_graph_figures/figures.log",
+    params:
+        section=UG,
     script:
         "../scripts/unknown_graph_figures.py"
 
@@ -272,9 +320,9 @@ rule unknown_graph_claims:
         code=script_code("unknown_graph_claims.py"),
     output:
         "results/claims/unknown_graph.json",
-    params:
-        section=UG,
     log:
         "logs/unknown_graph_claims/claims.log",
+    params:
+        section=UG,
     script:
         "../scripts/unknown_graph_claims.py"

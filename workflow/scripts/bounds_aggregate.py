@@ -1,4 +1,5 @@
 """Rule bounds_aggregate: per-round statistics over seeds for every algorithm of a setting."""
+
 from causal_bandits import aggregate, store
 from causal_bandits.logs import logged
 

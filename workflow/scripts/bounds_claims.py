@@ -1,4 +1,5 @@
 """Rule bounds_claims: evaluate each claim of the paper on our results."""
+
 from pathlib import Path
 
 import pyarrow.parquet as pq

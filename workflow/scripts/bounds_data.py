@@ -1,8 +1,9 @@
 """Rule bounds_data: the generated rows of the Figure 2 SCM and the selected offline table."""
+
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.bounds import scm as bounds
 from causal_bandits.papers.bounds import offline as bounds_offline
+from causal_bandits.papers.bounds import scm as bounds
 
 p = snakemake.params
 with logged(snakemake.log[0]) as log:

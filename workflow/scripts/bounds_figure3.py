@@ -1,4 +1,5 @@
 """Rule bounds_figure3: offline bounds and baselines per Table 1 index (one variant)."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits.logs import logged

@@ -1,4 +1,5 @@
 """Rule bounds_figure4: Figure 4 and the final regrets of its four algorithms."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits import store

@@ -1,4 +1,5 @@
 """Rule bounds_figure4_alpha: Figure 4 for each sensitivity alpha (an addition)."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits.logs import logged
@@ -9,5 +10,6 @@ online = snakemake.params.online
 with logged(snakemake.log[0]):
     aggs = {a: pq.read_table(path).to_pandas() for a, path in zip(online["sensitivity_alphas"], snakemake.input.agg)}
     subtitle = snakemake.params.scale
-    bounds_figures.figure4_alpha(aggs, list(bounds_runs.FIGURE4), snakemake.output.pdf, snakemake.output.png,
-                                 subtitle=subtitle)
+    bounds_figures.figure4_alpha(
+        aggs, list(bounds_runs.FIGURE4), snakemake.output.pdf, snakemake.output.png, subtitle=subtitle
+    )

@@ -1,4 +1,5 @@
 """Rule bounds_figure_appendix: UCB-PCB and OAM-PCB against their counterparts (an addition)."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits.logs import logged

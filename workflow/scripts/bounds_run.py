@@ -1,4 +1,5 @@
 """Rule bounds_run: one seed chunk of one algorithm in one setting, to the run store."""
+
 import numpy as np
 import pyarrow.parquet as pq
 
@@ -13,9 +14,16 @@ with logged(snakemake.log[0]):
     contexts = None
     if "full" in inp.keys():  # context_source: offline_rows (docs/papers/bounds.md#bounds-a-context-source)
         full = pq.read_table(inp.full, columns=exact["context"])
-        contexts = bounds_runs.context_index(np.column_stack([full[c].to_numpy() for c in exact["context"]])[: p.horizon])
-    science = {"horizon": p.horizon, "online": p.online, "appendix": p.appendix, "alpha": p.alpha,
-               "record_points": p.record_points}
+        contexts = bounds_runs.context_index(
+            np.column_stack([full[c].to_numpy() for c in exact["context"]])[: p.horizon]
+        )
+    science = {
+        "horizon": p.horizon,
+        "online": p.online,
+        "appendix": p.appendix,
+        "alpha": p.alpha,
+        "record_points": p.record_points,
+    }
     bounds_runs.run_chunk(
         wc.algorithm,
         experiment=wc.experiment,

@@ -1,4 +1,5 @@
 """Rule bounds_table1: Table 1 of one estimand variant, ours beside the paper's (CSV and Markdown)."""
+
 import pandas as pd
 import pyarrow.parquet as pq
 

@@ -1,4 +1,5 @@
 """Rule bounds_table2: the CPT of Table 2 with the generated rows' empirical frequencies."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits import store

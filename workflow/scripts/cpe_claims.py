@@ -1,4 +1,5 @@
 """Rule cpe_claims: evaluate each claim (docs/papers/cpe.md#cpe-results) on our results."""
+
 from causal_bandits import store
 from causal_bandits.claims import document
 from causal_bandits.logs import logged
@@ -9,5 +10,13 @@ with logged(snakemake.log[0]) as log:
     found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
     run = {e: {j.algorithm for j in design.jobs(p.section) if j.experiment == e} for e in p.experiments}
     rows = [claim.check(found) for claim in claims.claims(run)]
-    store.write_json(snakemake.output[0], document("cpe", p.section, rows, scale=f"sample cap {p.section['horizon']:,}, {p.section['n_seeds']:,} seeds per setting"))
+    store.write_json(
+        snakemake.output[0],
+        document(
+            "cpe",
+            p.section,
+            rows,
+            scale=f"sample cap {p.section['horizon']:,}, {p.section['n_seeds']:,} seeds per setting",
+        ),
+    )
     log.info("%d claims evaluated", len(rows))

@@ -1,4 +1,5 @@
 """Rule cpe_instance: one config's instance document (exact means from the family's closed form), as JSON."""
+
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.cpe.families import from_config

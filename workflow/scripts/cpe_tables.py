@@ -1,4 +1,5 @@
 """Rule cpe_tables: Tables 1-4 [designed] as CSV (full precision) and Markdown."""
+
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.cpe import results, tables

@@ -1,4 +1,5 @@
 """Rule experiments_run: one seed chunk of one (own experiment, strategy, algorithm), to Parquet."""
+
 from causal_bandits import store
 from causal_bandits.experiments import KEY
 from causal_bandits.logs import logged

@@ -1,4 +1,5 @@
 """Rule experiments_summary: an own experiment's table (CSV, Markdown), regret figure and report summary."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits import store
@@ -14,5 +15,7 @@ with logged(snakemake.log[0]):
     store.write_atomic(out.csv, lambda tmp: frame.to_csv(tmp, index=False))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(f"# {instance['title']}\n\n" + summary.markdown(frame)))
     figure.figure(agg, instance["title"], out.pdf, out.png)
-    store.write_json(out.summary, summary.document(snakemake.wildcards.experiment, instance, rows,
-                                                   snakemake.params.horizon, out.md, out.png))
+    store.write_json(
+        out.summary,
+        summary.document(snakemake.wildcards.experiment, instance, rows, snakemake.params.horizon, out.md, out.png),
+    )

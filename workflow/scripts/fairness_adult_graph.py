@@ -1,4 +1,5 @@
 """Rule fairness_adult_graph: the Adult-Video graph learned by PC-stable with tiers (Figure 3)."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits import store

@@ -1,4 +1,5 @@
 """Rule fairness_adult_users: binarised Adult users, the sample and its graph / online split."""
+
 import pyarrow as pa
 
 from causal_bandits import store
@@ -13,12 +14,21 @@ with step(snakemake.log[0]) as log:
     users, thresholds = av.binarize_users(adult, cfg["age_rule"])
     sample = av.sample_users(users, cfg["n_sample"], cfg["n_graph"], cfg["data_seed"])
     meta = {
-        **store.provenance(cfg), **{f"threshold_{k}": v for k, v in thresholds.items()},
-        "data_provenance": manifest["data_provenance"], "source": snakemake.input.files[0],
-        "n_records": len(adult), "n_male": int((adult["sex"] == "Male").sum()),
+        **store.provenance(cfg),
+        **{f"threshold_{k}": v for k, v in thresholds.items()},
+        "data_provenance": manifest["data_provenance"],
+        "source": snakemake.input.files[0],
+        "n_records": len(adult),
+        "n_male": int((adult["sex"] == "Male").sum()),
         "n_female": int((adult["sex"] == "Female").sum()),
     }
     store.write_table(snakemake.output[0], pa.Table.from_pandas(sample, preserve_index=False), meta)
-    log.info("%d Adult records (%s), age median %.0f; %d sampled: %d graph, %d online", len(adult),
-             manifest["data_provenance"], thresholds["age_median"], len(sample), cfg["n_graph"],
-             len(sample) - cfg["n_graph"])
+    log.info(
+        "%d Adult records (%s), age median %.0f; %d sampled: %d graph, %d online",
+        len(adult),
+        manifest["data_provenance"],
+        thresholds["age_median"],
+        len(sample),
+        cfg["n_graph"],
+        len(sample) - cfg["n_graph"],
+    )

@@ -1,4 +1,5 @@
 """Rule fairness_claims: evaluate each claim of the paper on our results."""
+
 from pathlib import Path
 
 import pandas as pd
@@ -21,11 +22,16 @@ with step(snakemake.log[0]) as log:
         "summary": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.summaries},
         "curves": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.curves},
         "table4": pd.read_csv(inp.table4),
-        "users_meta": {"data_provenance": users_meta["data_provenance"], "n_records": int(users_meta["n_records"]),
-                       "n_male": int(users_meta["n_male"]), "n_female": int(users_meta["n_female"])},
+        "users_meta": {
+            "data_provenance": users_meta["data_provenance"],
+            "n_records": int(users_meta["n_records"]),
+            "n_male": int(users_meta["n_male"]),
+            "n_female": int(users_meta["n_female"]),
+        },
         "videos_meta": {k: int(videos_meta[k]) for k in ("n_valid", "n_videos", "n_types")},
     }
     rows = [claim.check(results) for claim in fairness.claims()]
-    store.write_json(snakemake.output[0], document("fairness", snakemake.params.fairness, rows,
-                                                  notices=fairness.notices(results)))
+    store.write_json(
+        snakemake.output[0], document("fairness", snakemake.params.fairness, rows, notices=fairness.notices(results))
+    )
     log.info("%d claims evaluated: %s", len(rows), pd.Series([r["status"] for r in rows]).value_counts().to_dict())

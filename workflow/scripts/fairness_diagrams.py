@@ -1,4 +1,5 @@
 """Rule fairness_diagrams: Figure 1 (schematic) and Figure 2(a) (Email graph)."""
+
 from causal_bandits import store
 from causal_bandits.papers.fairness import figures as ff
 from causal_bandits.papers.fairness.io import step

@@ -1,4 +1,5 @@
 """Rule fairness_download: fetch a missing raw file from its pinned address, verified before it appears."""
+
 from causal_bandits.data import raw
 from causal_bandits.papers.fairness.io import step
 

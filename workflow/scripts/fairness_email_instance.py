@@ -1,4 +1,5 @@
 """Rule fairness_email_instance: the Email SCM's exact quantities, d-separation set and cell models."""
+
 import pyarrow as pa
 
 from causal_bandits import store
@@ -11,5 +12,10 @@ with step(snakemake.log[0]) as log:
     store.write_json(snakemake.output.instance, doc)
     truth = pa.Table.from_pandas(fe.truth_frame(doc), preserve_index=False)
     store.write_table(snakemake.output.truth, truth, {**store.provenance(p.email), "data_provenance": fe.PROVENANCE})
-    log.info("W = %s (|W| = %d), Pa(R) = %s, optimal arms %s", doc["dsep"]["W"], doc["dsep"]["domain_W"], doc["pa_R"],
-             doc["optimal_arms"])
+    log.info(
+        "W = %s (|W| = %d), Pa(R) = %s, optimal arms %s",
+        doc["dsep"]["W"],
+        doc["dsep"]["domain_W"],
+        doc["pa_R"],
+        doc["optimal_arms"],
+    )

@@ -1,4 +1,5 @@
 """Rule fairness_figure2b: Figure 2(b), cumulative regret on Email."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits.papers.fairness import figures as ff

@@ -1,4 +1,5 @@
 """Rule fairness_offline_table: each offline user with a random video and a simulated reward."""
+
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -14,7 +15,11 @@ with step(snakemake.log[0]) as log:
     provenance = store.read_metadata(snakemake.input.users)["data_provenance"]
     if store.read_metadata(snakemake.input.videos)["data_provenance"] != "raw":
         provenance = "synthetic-standin"
-    store.write_table(snakemake.output[0], pa.Table.from_pandas(table, preserve_index=False),
-                      {**store.provenance(cfg), "data_provenance": provenance})
-    log.info("%d offline rows (%s); R5 counts %s", len(table), provenance,
-             table["R5"].value_counts().sort_index().to_dict())
+    store.write_table(
+        snakemake.output[0],
+        pa.Table.from_pandas(table, preserve_index=False),
+        {**store.provenance(cfg), "data_provenance": provenance},
+    )
+    log.info(
+        "%d offline rows (%s); R5 counts %s", len(table), provenance, table["R5"].value_counts().sort_index().to_dict()
+    )

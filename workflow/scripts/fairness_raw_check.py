@@ -1,4 +1,5 @@
 """Rule fairness_raw_check: verify the sha256 of a data set's raw files; label stand-ins."""
+
 from pathlib import Path
 
 from causal_bandits import store
@@ -18,5 +19,6 @@ with step(snakemake.log[0]) as log:
         files.append({"path": path, "pinned": spec.path, "sha256": spec.sha256, "provenance": "raw"})
         log.info("%s: sha256 %s verified", path, spec.sha256)
     provenance = "synthetic-standin" if any(f["provenance"] != "raw" for f in files) else "raw"
-    store.write_json(snakemake.output[0], {"dataset": snakemake.wildcards.dataset, "data_provenance": provenance,
-                                           "files": files})
+    store.write_json(
+        snakemake.output[0], {"dataset": snakemake.wildcards.dataset, "data_provenance": provenance, "files": files}
+    )

@@ -1,4 +1,5 @@
 """Rule fairness_tables: Tables 1 and 2 (CSV with the paper's numbers beside ours, and Markdown)."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits import store

@@ -1,4 +1,5 @@
 """Rule nonmanip_aggregate: per-round statistics of every setting of a panel, and run identity."""
+
 import pyarrow.parquet as pq
 
 from causal_bandits import store

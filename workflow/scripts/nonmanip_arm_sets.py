@@ -1,4 +1,5 @@
 """Rule nonmanip_arm_sets: the structural facts of one paper graph, as JSON."""
+
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import experiments

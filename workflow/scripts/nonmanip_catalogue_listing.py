@@ -1,4 +1,5 @@
 """Rule nonmanip_catalogue_listing: every panel's POMIS+ catalogue as Markdown for the reader."""
+
 from pathlib import Path
 
 from causal_bandits import store

@@ -1,4 +1,5 @@
 """Rule nonmanip_claims: evaluate each claim of the paper on our results."""
+
 from pathlib import Path
 
 import pandas as pd

@@ -1,4 +1,5 @@
 """Rule nonmanip_diagrams: Figures 1-4 of the paper (diagrams, MUCT/IB, projections)."""
+
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import figures as nonmanip_figures
 

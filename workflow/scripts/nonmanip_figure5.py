@@ -1,4 +1,5 @@
 """Rule nonmanip_figure5: Figure 5 and the optimal-arm probability figure (an addition)."""
+
 from pathlib import Path
 
 import pyarrow.parquet as pq

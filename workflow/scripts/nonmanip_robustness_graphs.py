@@ -1,4 +1,5 @@
 """Rule nonmanip_robustness_graphs: the graphs consistent with the paper's Fig. 5d facts, as JSON."""
+
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip.robustness import graphs_document

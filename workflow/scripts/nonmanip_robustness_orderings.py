@@ -1,4 +1,5 @@
 """Rule nonmanip_robustness_orderings: per robustness instance and solver, whether each ordering holds."""
+
 from pathlib import Path
 
 import pandas as pd
@@ -16,10 +17,17 @@ with logged(snakemake.log[0]) as log:
             continue
         experiment, strategy, algorithm = key.split("/")
         frame = pd.concat([pq.read_table(p, columns=["seed", "final_regret"]).to_pandas() for p in paths])
-        frames.append(frame.assign(experiment=experiment, family=robustness.family(experiment), strategy=strategy,
-                                   algorithm=algorithm))
+        frames.append(
+            frame.assign(
+                experiment=experiment, family=robustness.family(experiment), strategy=strategy, algorithm=algorithm
+            )
+        )
     finals = pd.concat(frames, ignore_index=True)
     table = tables.robustness_orderings(finals, instances)
     store.write_atomic(snakemake.output[0], lambda tmp: table.to_csv(tmp, index=False, float_format="%.6g"))
-    log.info("%d instances, %d (instance, solver, ordering) rows; the ordering holds in %d",
-             len(instances), len(table), int(table["holds"].sum()))
+    log.info(
+        "%d instances, %d (instance, solver, ordering) rows; the ordering holds in %d",
+        len(instances),
+        len(table),
+        int(table["holds"].sum()),
+    )

@@ -1,4 +1,5 @@
 """Rules nonmanip_run / nonmanip_run_pomisplus: one seed chunk of one (panel, strategy, algorithm), to Parquet."""
+
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import runs
@@ -11,8 +12,12 @@ with logged(snakemake.log[0]) as log:
         pomis_plus = {"catalogue": store.read_json(snakemake.input.catalogue), "pomis_plus": dict(p.pomis_plus)}
         science["pomis_plus"] = pomis_plus["pomis_plus"]
         n = pomis_plus["catalogue"]["n_expressions"]
-        log.info("POMIS+ with %d catalogue expressions, settings %s%s", n, science["pomis_plus"],
-                 "" if n else ": z2ID found none, so this run plays exactly POMIS")
+        log.info(
+            "POMIS+ with %d catalogue expressions, settings %s%s",
+            n,
+            science["pomis_plus"],
+            "" if n else ": z2ID found none, so this run plays exactly POMIS",
+        )
     runs.run_chunk(
         store.read_json(snakemake.input.instance),
         strategy=wc.strategy,

@@ -1,4 +1,5 @@
 """Rule nonmanip_sensitivity_family: a panel's same-means SCMs and the efficiency of its z² estimators, as JSON."""
+
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import sensitivity
@@ -7,5 +8,9 @@ p, panel = snakemake.params, snakemake.wildcards.panel
 with logged(snakemake.log[0]) as log:
     doc = sensitivity.family(panel, p.panel, **p.sensitivity)
     store.write_json(snakemake.output[0], doc)
-    log.info("%s: %s; efficiency %s", doc["panel"], doc["direction_note"],
-             ", ".join(f"{pt['panel_efficiency']:.4g}" for pt in doc["points"]))
+    log.info(
+        "%s: %s; efficiency %s",
+        doc["panel"],
+        doc["direction_note"],
+        ", ".join(f"{pt['panel_efficiency']:.4g}" for pt in doc["points"]),
+    )

@@ -1,4 +1,5 @@
 """Rule nonmanip_sensitivity_report: the same-means sweep's figures, table and findings."""
+
 from pathlib import Path
 
 import pandas as pd
@@ -6,7 +7,8 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.nonmanip import sensitivity, sensitivity_outputs as outputs
+from causal_bandits.papers.nonmanip import sensitivity
+from causal_bandits.papers.nonmanip import sensitivity_outputs as outputs
 
 out, p = snakemake.output, snakemake.params
 with logged(snakemake.log[0]) as log:
@@ -16,8 +18,12 @@ with logged(snakemake.log[0]) as log:
         if key.count("/") == 2:  # <experiment>/<strategy>/<algorithm>
             experiment, strategy, algorithm = key.split("/")
             panel, point = sensitivity.point_of(experiment)
-            finals += [pq.read_table(f, columns=["final_regret"]).to_pandas()
-                       .assign(panel=panel, point=point, strategy=strategy, algorithm=algorithm) for f in paths]
+            finals += [
+                pq.read_table(f, columns=["final_regret"])
+                .to_pandas()
+                .assign(panel=panel, point=point, strategy=strategy, algorithm=algorithm)
+                for f in paths
+            ]
     table = outputs.sweep_table(pd.concat(finals, ignore_index=True), families, p.horizon)
     found = outputs.findings(table, families)
     store.write_atomic(out.table, lambda tmp: table.to_csv(tmp, index=False, float_format="%.6g"))

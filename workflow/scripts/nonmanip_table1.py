@@ -1,4 +1,5 @@
 """Rule nonmanip_table1: Table 1 as CSV (long) and Markdown (the paper's layout), with the refresh spot check."""
+
 from pathlib import Path
 
 import pandas as pd
@@ -17,11 +18,16 @@ with logged(snakemake.log[0]):
     for key, paths in snakemake.input.items():
         if key.startswith("spot/"):  # spot/<panel>/<strategy>/<algorithm>
             _, panel, strategy, algorithm = key.split("/")
-            finals += [pq.read_table(p, columns=["seed", "final_regret"]).to_pandas()
-                       .assign(panel=panel, strategy=strategy, algorithm=algorithm) for p in paths]
+            finals += [
+                pq.read_table(p, columns=["seed", "final_regret"])
+                .to_pandas()
+                .assign(panel=panel, strategy=strategy, algorithm=algorithm)
+                for p in paths
+            ]
     if finals:
-        spot = tables.spot_check(pd.concat(finals, ignore_index=True), snakemake.params.pomis_plus,
-                                 snakemake.params.horizon)
+        spot = tables.spot_check(
+            pd.concat(finals, ignore_index=True), snakemake.params.pomis_plus, snakemake.params.horizon
+        )
         table = pd.concat([table, spot], ignore_index=True)
     store.write_atomic(snakemake.output.csv, lambda tmp: table.to_csv(tmp, index=False, float_format="%.6g"))
     titles = {k: v["title"] for k, v in instances.items()}

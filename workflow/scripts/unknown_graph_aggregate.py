@@ -1,4 +1,5 @@
 """Rule unknown_graph_aggregate: regret statistics per round and the per-seed summaries of one cell."""
+
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -17,6 +18,9 @@ with logged(snakemake.log[0]) as log:
             frame.insert(0, "algorithm", algorithm)
             parts.append(frame)
     summaries = pd.concat(parts, ignore_index=True)
-    store.write_table(snakemake.output.summaries, pa.Table.from_pandas(summaries, preserve_index=False),
-                      {"experiment": snakemake.wildcards.cell})
+    store.write_table(
+        snakemake.output.summaries,
+        pa.Table.from_pandas(summaries, preserve_index=False),
+        {"experiment": snakemake.wildcards.cell},
+    )
     log.info("%d settings of %s aggregated", len(settings), snakemake.wildcards.cell)

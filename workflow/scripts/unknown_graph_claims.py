@@ -1,4 +1,5 @@
 """Rule unknown_graph_claims: evaluate each claim of the paper on our results."""
+
 import pandas as pd
 import pyarrow.parquet as pq
 

@@ -1,4 +1,5 @@
 """Rule unknown_graph_discovery: V6 sampled discovery reliability for one regime."""
+
 import pandas as pd
 import pyarrow as pa
 
@@ -8,9 +9,14 @@ from causal_bandits.papers.unknown_graph.discovery_checks import sampled_discove
 
 d, regime = snakemake.params.discovery, snakemake.wildcards.regime
 with logged(snakemake.log[0]) as log:
-    rows = [sampled_discovery(regime, h, delta, c_B, d["n_seeds"])
-            for h in d["heights"] for delta in d["deltas"] for c_B in d["c_B"]]
+    rows = [
+        sampled_discovery(regime, h, delta, c_B, d["n_seeds"])
+        for h in d["heights"]
+        for delta in d["deltas"]
+        for c_B in d["c_B"]
+    ]
     frame = pd.DataFrame(rows)
-    store.write_table(snakemake.output[0], pa.Table.from_pandas(frame, preserve_index=False),
-                      store.provenance({"discovery": d}))
+    store.write_table(
+        snakemake.output[0], pa.Table.from_pandas(frame, preserve_index=False), store.provenance({"discovery": d})
+    )
     log.info("%d settings of regime %s", len(rows), regime)

@@ -1,4 +1,5 @@
 """Rule unknown_graph_fig1_trace: CN-UCB's discovery on the Figure-1 tree, traced to JSON."""
+
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.unknown_graph.trace import figure1_trace

@@ -1,4 +1,5 @@
 """Rule unknown_graph_figure1: Figure 1's panels and the run's trace table."""
+
 from pathlib import Path
 
 from causal_bandits import store

@@ -1,4 +1,5 @@
 """Rule unknown_graph_readings: exact-test outcomes of the printed and corrected readings."""
+
 import pandas as pd
 import pyarrow as pa
 
@@ -8,5 +9,8 @@ from causal_bandits.papers.unknown_graph.discovery_checks import exact_readings
 
 with logged(snakemake.log[0]):
     frame = pd.DataFrame(exact_readings(snakemake.params.section))
-    store.write_table(snakemake.output[0], pa.Table.from_pandas(frame, preserve_index=False),
-                      store.provenance({"discovery": snakemake.params.section["discovery"]}))
+    store.write_table(
+        snakemake.output[0],
+        pa.Table.from_pandas(frame, preserve_index=False),
+        store.provenance({"discovery": snakemake.params.section["discovery"]}),
+    )

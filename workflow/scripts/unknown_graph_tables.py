@@ -1,4 +1,5 @@
 """Rule unknown_graph_tables: R_T per cell and tables V4-V6 (designed for this replication)."""
+
 import math
 from pathlib import Path
 
@@ -27,13 +28,25 @@ with logged(snakemake.log[0]):
     regret = tables.final_regret(summaries, specs, sizes)
     store.write_table(out.regret, pa.Table.from_pandas(regret, preserve_index=False), {})
     write("table_final_regret", regret, f"R_T at T = {section['horizon']:,} per cell and algorithm")
-    write("tableV4_clique_success", tables.clique_success(regret, summaries),
-          "V4: X_R in C0, |C0| and discovery rounds against Thm 3's T1 (corrected and literal Alg. 7/8)")
+    write(
+        "tableV4_clique_success",
+        tables.clique_success(regret, summaries),
+        "V4: X_R in C0, |C0| and discovery rounds against Thm 3's T1 (corrected and literal Alg. 7/8)",
+    )
     lb = pd.concat([pq.read_table(p).to_pandas() for p in inp.v5], ignore_index=True)
     cfg = section["lower_bounds"]
-    write("tableV5_lower_bounds", tables.lower_bounds(lb, math.sqrt(cfg["n"] * cfg["K"] * cfg["horizon"]) / 8),
-          f"V5: lower-bound families, n = {cfg['n']}, K = {cfg['K']}, T = {cfg['horizon']:,}")
-    write("tableV6_discovery", pd.concat([pq.read_table(p).to_pandas() for p in inp.v6], ignore_index=True),
-          "V6: discovery reliability on tree(h) (sampled, no stage 3)")
-    write("tableV6_readings", pq.read_table(inp.readings).to_pandas(),
-          "V6: exact-test outcomes of the printed and corrected readings of the pseudo-code")
+    write(
+        "tableV5_lower_bounds",
+        tables.lower_bounds(lb, math.sqrt(cfg["n"] * cfg["K"] * cfg["horizon"]) / 8),
+        f"V5: lower-bound families, n = {cfg['n']}, K = {cfg['K']}, T = {cfg['horizon']:,}",
+    )
+    write(
+        "tableV6_discovery",
+        pd.concat([pq.read_table(p).to_pandas() for p in inp.v6], ignore_index=True),
+        "V6: discovery reliability on tree(h) (sampled, no stage 3)",
+    )
+    write(
+        "tableV6_readings",
+        pq.read_table(inp.readings).to_pandas(),
+        "V6: exact-test outcomes of the printed and corrected readings of the pseudo-code",
+    )

@@ -22,7 +22,6 @@ from causal_bandits.bandits.cells import CellEstimator, CellModel
 from causal_bandits.bandits.certificate import certificate
 from causal_bandits.bandits.engine import Environment, Policy, Step
 
-
 #: The summary columns the auditor adds (names or prefixes), declared to the run store.
 COLUMNS = ("uncertified", "unfair_cert_tau", "unfair_true_tau")
 

@@ -69,9 +69,14 @@ class BetaShapes:
             beta = np.sqrt((alpha - 2.0) / (2.0 * lo * hi - alpha))
             gamma = lo + 1.0 / beta
         for cache, value in (
-            (self._lo, lo), (self._hi, hi), (self._alpha, alpha), (self._beta, beta),
-            (self._gamma, gamma), (self._pick_w, -(a == lo).astype(np.int64)),
-            (self._closed, (a == 1.0) | (b == 1.0)), (self._a_one, a == 1.0),
+            (self._lo, lo),
+            (self._hi, hi),
+            (self._alpha, alpha),
+            (self._beta, beta),
+            (self._gamma, gamma),
+            (self._pick_w, -(a == lo).astype(np.int64)),
+            (self._closed, (a == 1.0) | (b == 1.0)),
+            (self._a_one, a == 1.0),
         ):
             cache.ravel()[flat] = value
 

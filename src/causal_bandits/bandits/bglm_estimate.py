@@ -27,8 +27,10 @@ class BGLMCounts:
         self._target = np.asarray(structure.nodes)
 
     def empty(self, n_seeds: int) -> tuple[np.ndarray, np.ndarray]:
-        return (np.zeros((n_seeds, self.strata.n_cells), dtype=np.int64),
-                np.zeros((n_seeds, self.strata.n_cells), dtype=np.int64))
+        return (
+            np.zeros((n_seeds, self.strata.n_cells), dtype=np.int64),
+            np.zeros((n_seeds, self.strata.n_cells), dtype=np.int64),
+        )
 
     def add(self, counts: np.ndarray, ones: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
         """Record one observational round per seed in place (values (n, n_columns), rewards (n,))."""
@@ -44,8 +46,16 @@ class BGLMCounts:
         return counts[:, start:stop].astype(float), ones[:, start:stop].astype(float)
 
 
-def fit(theta: Sequence[np.ndarray], tables: BGLMCounts, counts: np.ndarray, ones: np.ndarray, *,
-        ridge: float = 1.0, tol: float = 1e-10, max_iter: int = 100) -> list[np.ndarray]:
+def fit(
+    theta: Sequence[np.ndarray],
+    tables: BGLMCounts,
+    counts: np.ndarray,
+    ones: np.ndarray,
+    *,
+    ridge: float = 1.0,
+    tol: float = 1e-10,
+    max_iter: int = 100,
+) -> list[np.ndarray]:
     """Algorithm 2: θ̂_X for every node by Newton's method from the warm start ``theta`` (seeds × |Pa|)."""
     f = link(tables.structure.link)
     out = []

@@ -132,7 +132,7 @@ def _sigma_two_layer(theta, structure: BGLMStructure, arms: Sequence[Arm]) -> np
         for col, val in arm:
             digits[position[col]] = val
         index[a] = int("".join(map(str, digits)) or "0", 3)
-    return table.reshape(n_seeds, 3 ** k)[:, index]
+    return table.reshape(n_seeds, 3**k)[:, index]
 
 
 def _sigma_enumerated(theta, structure: BGLMStructure, arms: Sequence[Arm]) -> np.ndarray:

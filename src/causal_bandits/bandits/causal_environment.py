@@ -92,8 +92,9 @@ class CausalEnvironment:
     def contexts(self, t: int, noise: np.ndarray, rows: np.ndarray) -> np.ndarray:
         return self._users[rows, t - 1]
 
-    def pull(self, t: int, contexts: np.ndarray, arms: np.ndarray, uniforms: np.ndarray,
-             observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def pull(
+        self, t: int, contexts: np.ndarray, arms: np.ndarray, uniforms: np.ndarray, observe: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(rewards (n,), value rows (n, n_vars)) for each seed's context and arm."""
         n = contexts.shape[0]
         values = np.zeros((n, len(self.variables)), dtype=np.int64)

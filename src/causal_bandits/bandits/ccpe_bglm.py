@@ -63,8 +63,7 @@ def ell(structure: BGLMStructure, S: Sequence[int]) -> int:
 
     G = nx.DiGraph()
     G.add_nodes_from(structure.nodes)
-    G.add_edges_from((p, v) for v, ps in zip(structure.nodes, structure.parents) for p in ps
-                     if p != structure.constant)
+    G.add_edges_from((p, v) for v, ps in zip(structure.nodes, structure.parents) for p in ps if p != structure.constant)
     G.remove_nodes_from(S)
     return len(nx.ancestors(G, structure.reward)) + 1
 
@@ -93,9 +92,10 @@ def bglm_observability(structure: BGLMStructure, arms: Sequence[Arm]) -> np.ndar
 
 def theory_burn_in(t: float, c: BGLMConstants, delta: float, c_lemma4: float = 1.0) -> float:
     """t_0(t) of Algorithm 1 line 5 with the Lemma 4 constant c (not in our copy; c = 1)."""
-    first = c_lemma4 * c.D / c.eta ** 2 * np.log(c.n * t ** 2 / delta)
-    second = (1024.0 * c.M2 ** 2 * (4 * c.D ** 2 - 3) * c.D / (c.kappa ** 4 * c.eta)
-              * (c.D ** 2 + np.log(3 * c.n * t ** 2 / delta)))
+    first = c_lemma4 * c.D / c.eta**2 * np.log(c.n * t**2 / delta)
+    second = (
+        1024.0 * c.M2**2 * (4 * c.D**2 - 3) * c.D / (c.kappa**4 * c.eta) * (c.D**2 + np.log(3 * c.n * t**2 / delta))
+    )
     return float(max(first, second))
 
 
@@ -120,10 +120,22 @@ class CCPEBGLM(CCPELoop):
     delta_share = 2.0
     _per_seed = (*CCPELoop._per_seed, "_counts", "_ones", "_theta_rows", "_LOr", "_UOr")
 
-    def __init__(self, arms: Sequence[Arm], structure: BGLMStructure, *, kappa: float | None = None,
-                 eta: float | None = None, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical",
-                 alpha_O: float | None = None, alpha_I: float | None = None, K: float | None = None,
-                 ridge: float = 1.0, refresh: str = "geometric"):
+    def __init__(
+        self,
+        arms: Sequence[Arm],
+        structure: BGLMStructure,
+        *,
+        kappa: float | None = None,
+        eta: float | None = None,
+        delta: float = 0.05,
+        epsilon: float = 0.0,
+        profile: str = "practical",
+        alpha_O: float | None = None,
+        alpha_I: float | None = None,
+        K: float | None = None,
+        ridge: float = 1.0,
+        refresh: str = "geometric",
+    ):
         super().__init__(delta=delta, epsilon=epsilon, profile=profile, alpha_I=alpha_I)
         if self.profile == "theory" and (kappa is None or eta is None):
             raise ConfigError("the theory profile of CCPE-BGLM needs the instance's kappa and eta (Assumptions 2-3)")
@@ -137,8 +149,11 @@ class CCPEBGLM(CCPELoop):
         self.arms, self.structure, self.constants = list(arms), structure, constants
         self.alpha_O = ALPHA_O[self.profile] if alpha_O is None else float(alpha_O)
         theory = self.profile == "theory"
-        self.K = (constants.M1 * constants.D ** 1.5 / (constants.kappa * np.sqrt(constants.eta)) if theory else 1.0) \
-            if K is None else float(K)
+        self.K = (
+            (constants.M1 * constants.D**1.5 / (constants.kappa * np.sqrt(constants.eta)) if theory else 1.0)
+            if K is None
+            else float(K)
+        )
         self.ridge, self.refresh = float(ridge), refresh
         self.q_L = bglm_observability(structure, arms)
         self.tables = BGLMCounts(structure)
@@ -158,12 +173,17 @@ class CCPEBGLM(CCPELoop):
 
     def _observational_intervals(self, t: int) -> tuple[np.ndarray, np.ndarray]:
         if self.refresh == "every" or t <= EVERY_UNTIL or t >= GROWTH * self._t_ref:
-            theta = fit(np.split(self._theta_rows, self._splits, axis=1), self.tables, self._counts, self._ones,
-                        ridge=self.ridge)
+            theta = fit(
+                np.split(self._theta_rows, self._splits, axis=1),
+                self.tables,
+                self._counts,
+                self._ones,
+                ridge=self.ridge,
+            )
             self._theta_rows = np.concatenate(theta, axis=1)
             mu = sigma(theta, self.structure, self.arms)
             c = self.constants
-            radius = self.alpha_O * self.K * np.sqrt(np.log(3 * c.n * t ** 2 / self.delta_internal) / (self.q_L * t))
+            radius = self.alpha_O * self.K * np.sqrt(np.log(3 * c.n * t**2 / self.delta_internal) / (self.q_L * t))
             self._LOr, self._UOr = mu - radius, mu + radius
             self._t_ref = t
         return self._LOr, self._UOr

@@ -33,9 +33,17 @@ class CCPEGeneral(CCPELoop):
     delta_share = 5.0
     _per_seed = (*CCPELoop._per_seed, "_counts", "_ysum")
 
-    def __init__(self, arms: Sequence[Arm], sequences: Sequence[ColumnSequence | None], *,
-                 delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical",
-                 alpha_O: float | None = None, alpha_I: float | None = None):
+    def __init__(
+        self,
+        arms: Sequence[Arm],
+        sequences: Sequence[ColumnSequence | None],
+        *,
+        delta: float = 0.05,
+        epsilon: float = 0.0,
+        profile: str = "practical",
+        alpha_O: float | None = None,
+        alpha_I: float | None = None,
+    ):
         super().__init__(delta=delta, epsilon=epsilon, profile=profile, alpha_I=alpha_I)
         if arms[0]:
             raise ValueError("arm 0 must be do()")
@@ -44,7 +52,7 @@ class CCPEGeneral(CCPELoop):
         self.tables = CountTables(arms, sequences)
         k = np.array([max(len(a), 1) for a in arms], dtype=float)  # do() (k = 0) has no O-interval
         Z = self.tables.Z_size.astype(float)
-        self._log_constant = np.log(20.0 * k * len(arms) * np.maximum(Z, 1.0) * 2.0 ** Z / self.delta_internal)
+        self._log_constant = np.log(20.0 * k * len(arms) * np.maximum(Z, 1.0) * 2.0**Z / self.delta_internal)
 
     def _reset_observational(self, n_seeds: int) -> None:
         if self.n_arms != self.tables.n_arms:

@@ -40,8 +40,9 @@ class CCPELoop(PureExplorationPolicy):
     delta_share = 1.0
     _per_seed = ("_N", "_YI", "_LI", "_UI", "_LO", "_UO", "_L", "_U", "_mu", "_l", "_empty")
 
-    def __init__(self, *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical",
-                 alpha_I: float | None = None):
+    def __init__(
+        self, *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical", alpha_I: float | None = None
+    ):
         self.delta, self.epsilon = check_confidence(delta, epsilon)
         self.profile = check_profile(profile)
         self.alpha_I = ALPHA_I[profile] if alpha_I is None else float(alpha_I)
@@ -108,16 +109,24 @@ class CCPELoop(PureExplorationPolicy):
 
     def intervals(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Current (lower, upper) per seed and arm: observational, interventional and merged."""
-        return {"observational": (self._LO, self._UO), "interventional": (self._LI, self._UI),
-                "merged": (self._L, self._U)}
+        return {
+            "observational": (self._LO, self._UO),
+            "interventional": (self._LI, self._UI),
+            "merged": (self._L, self._U),
+        }
 
     def diagnostics(self) -> dict[str, np.ndarray]:
         """Per-seed counters and the widths of the merged intervals of h and l (docs/papers/cpe.md#cpe-outputs)."""
         n, rows = self._rows.size, self._rows
         width = self._U - self._L
-        return {"iterations": np.full(n, self.iterations), "n_obs_samples": np.full(n, self.iterations),
-                "n_int_samples": np.full(n, 2 * self.iterations), "n_empty_intersections": self._empty.copy(),
-                "width_recommended": width[rows, self._best], "width_challenger": width[rows, self._l]}
+        return {
+            "iterations": np.full(n, self.iterations),
+            "n_obs_samples": np.full(n, self.iterations),
+            "n_int_samples": np.full(n, 2 * self.iterations),
+            "n_empty_intersections": self._empty.copy(),
+            "width_recommended": width[rows, self._best],
+            "width_challenger": width[rows, self._l],
+        }
 
     # -- the observational side, given by the subclasses ------------------------------------
     def _reset_observational(self, n_seeds: int) -> None:

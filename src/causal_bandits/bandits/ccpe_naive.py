@@ -19,8 +19,17 @@ class NaiveCCPE(CCPEGeneral):
 
     name = "CCPE-naive"
 
-    def __init__(self, arms: Sequence[Arm], *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical",
-                 alpha_O: float | None = None, alpha_I: float | None = None):
+    def __init__(
+        self,
+        arms: Sequence[Arm],
+        *,
+        delta: float = 0.05,
+        epsilon: float = 0.0,
+        profile: str = "practical",
+        alpha_O: float | None = None,
+        alpha_I: float | None = None,
+    ):
         sequences = [(tuple(c for c, _ in arm), ((),) * len(arm)) for arm in arms]
-        super().__init__(arms, sequences, delta=delta, epsilon=epsilon, profile=profile, alpha_O=alpha_O,
-                         alpha_I=alpha_I)
+        super().__init__(
+            arms, sequences, delta=delta, epsilon=epsilon, profile=profile, alpha_O=alpha_O, alpha_I=alpha_I
+        )

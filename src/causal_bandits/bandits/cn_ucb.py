@@ -44,8 +44,16 @@ class CNUCB:
 
     name = "CN-UCB"
 
-    def __init__(self, inputs: Sequence[DiscoveryInputs], *, algorithm: str = "tree", reading: Reading = Reading(),
-                 c: float = 1.0, sigma: float = 1.0, fallback_arms: str = "all"):
+    def __init__(
+        self,
+        inputs: Sequence[DiscoveryInputs],
+        *,
+        algorithm: str = "tree",
+        reading: Reading = Reading(),
+        c: float = 1.0,
+        sigma: float = 1.0,
+        fallback_arms: str = "all",
+    ):
         self.inputs, self.algorithm, self.reading = list(inputs), algorithm, reading
         if fallback_arms not in ("all", "interventions"):
             raise ConfigError(f"fallback_arms = {fallback_arms!r}; use 'all' (nK + 1 arms) or 'interventions' (nK)")

@@ -101,8 +101,14 @@ class Environment(Protocol):
     def contexts(self, t: int, noise: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
         """Context id per running seed at round ``t`` (``rows``: their positions in the job), or None."""
 
-    def pull(self, t: int, contexts: np.ndarray | None, arms: np.ndarray, noise: np.ndarray,
-             observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    def pull(
+        self,
+        t: int,
+        contexts: np.ndarray | None,
+        arms: np.ndarray,
+        noise: np.ndarray,
+        observe: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         """(rewards, observed values or None) of ``arms`` given the round's uniforms ``noise``.
 
         ``observe`` is None unless the policy is an :class:`ObservingPolicy`: then the (n, m)
@@ -115,8 +121,15 @@ class Environment(Protocol):
 class BlockEnvironment(Environment, Protocol):
     """An environment that also serves a :class:`BlockPolicy` many rounds of fixed arms at once."""
 
-    def pull_block(self, t: int, contexts: np.ndarray | None, arms: np.ndarray, length: int, noise: np.ndarray,
-                   observe: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    def pull_block(
+        self,
+        t: int,
+        contexts: np.ndarray | None,
+        arms: np.ndarray,
+        length: int,
+        noise: np.ndarray,
+        observe: np.ndarray | None,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         """``length`` rounds of ``arms``: noise (n, L, noise_width), rewards (n, L), values (n, L, m) or None."""
 
 
@@ -235,19 +248,29 @@ def _check_interfaces(policy: Policy, env: Environment) -> None:
         if not isinstance(obj, protocol):
             members = [*protocol.__annotations__, *(n for n in vars(protocol) if not n.startswith("_"))]
             missing = [name for name in members if not hasattr(obj, name)]
-            raise TypeError(f"{type(obj).__name__} is not a {protocol.__name__}: it lacks {', '.join(sorted(missing))} "
-                            "(see causal_bandits.bandits.engine)")
+            raise TypeError(
+                f"{type(obj).__name__} is not a {protocol.__name__}: it lacks {', '.join(sorted(missing))} "
+                "(see causal_bandits.bandits.engine)"
+            )
     if isinstance(policy, BlockPolicy):
         if isinstance(policy, StoppingPolicy):
-            raise TypeError(f"{type(policy).__name__} has both block() and done(): a policy that stops seeds on its "
-                            "own is served round by round; drop block() or the stopping protocol")
+            raise TypeError(
+                f"{type(policy).__name__} has both block() and done(): a policy that stops seeds on its "
+                "own is served round by round; drop block() or the stopping protocol"
+            )
         if not isinstance(env, BlockEnvironment):
             raise TypeError(f"{type(policy).__name__} plays blocks but {type(env).__name__} has no pull_block()")
 
 
-def simulate(policy: Policy, env: Environment, streams: Streams, horizon: int,
-             recorders: Sequence[Recorder] = (), until: Callable[[], bool] | None = None,
-             progress: Callable[[int], None] | None = None) -> Run:
+def simulate(
+    policy: Policy,
+    env: Environment,
+    streams: Streams,
+    horizon: int,
+    recorders: Sequence[Recorder] = (),
+    until: Callable[[], bool] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Run:
     """Run ``policy`` in ``env`` for every seed of ``streams`` for at most ``horizon`` rounds.
 
     A :class:`StoppingPolicy` ends seeds on its own; the run's summary then holds ``stopped_at``

@@ -45,8 +45,9 @@ class BernoulliArms(ContextFree):
     def n_arms(self) -> int:
         return len(self.means)
 
-    def pull(self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray,
-             observe: np.ndarray | None = None) -> tuple[np.ndarray, None]:
+    def pull(
+        self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray, observe: np.ndarray | None = None
+    ) -> tuple[np.ndarray, None]:
         return (noise[:, 0] < self.means[arms]).astype(np.int8), None
 
 
@@ -85,8 +86,9 @@ class ContextualBernoulli:
             return np.searchsorted(self._cdf, noise[:, 0], side="right")
         return np.full(noise.shape[0], self.fixed_contexts[t - 1])
 
-    def pull(self, t: int, contexts: np.ndarray, arms: np.ndarray, noise: np.ndarray,
-             observe: np.ndarray | None = None) -> tuple[np.ndarray, None]:
+    def pull(
+        self, t: int, contexts: np.ndarray, arms: np.ndarray, noise: np.ndarray, observe: np.ndarray | None = None
+    ) -> tuple[np.ndarray, None]:
         rewards = (noise[np.arange(arms.size), 1 + arms] < self.means[contexts, arms]).astype(np.int8)
         return rewards, None
 
@@ -129,8 +131,9 @@ class InterventionArms(ContextFree):
     def n_arms(self) -> int:
         return len(self.arms)
 
-    def pull(self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray,
-             observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    def pull(
+        self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray, observe: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         intervened, values = self._masks
         state = self.scm.sample_values(noise, intervened[arms], values[arms])
         rewards = state[:, self.scm.diagram.nodes.index(self.target)].astype(np.int8)

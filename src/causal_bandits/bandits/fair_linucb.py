@@ -36,8 +36,9 @@ class FairLinUCB:
 
     name = "Fair-LinUCB (reconstruction)"
 
-    def __init__(self, features: np.ndarray, group: np.ndarray, *, alpha: float = 1.0, lam: float = 1.0,
-                 gamma: float = 1.0):
+    def __init__(
+        self, features: np.ndarray, group: np.ndarray, *, alpha: float = 1.0, lam: float = 1.0, gamma: float = 1.0
+    ):
         self.features = np.asarray(features, dtype=float)
         self.group = np.asarray(group, dtype=np.int64)
         if self.features.ndim != 3 or self.group.shape != self.features.shape[:1]:

@@ -36,7 +36,6 @@ from scipy.special import entr, rel_entr
 from causal_bandits.bandits.engine import Feedback
 from causal_bandits.rng import SeedStreams
 
-
 _BELOW_ONE = np.nextafter(1.0, 0.0)
 
 
@@ -99,9 +98,7 @@ def exploration(t: int) -> float:
     return 1.0 if t < 3 else float(np.log(t) + 3.0 * np.log(np.log(t)))
 
 
-def klucb_index(
-    p: np.ndarray, n: np.ndarray, level: float | np.ndarray, tol: float = 1e-10
-) -> np.ndarray:
+def klucb_index(p: np.ndarray, n: np.ndarray, level: float | np.ndarray, tol: float = 1e-10) -> np.ndarray:
     """Largest q >= p with n * kl(p, q) <= level, elementwise (n >= 1; ``level`` a number or an
     array of p's shape)."""
     p = np.asarray(p, dtype=float)

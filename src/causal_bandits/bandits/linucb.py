@@ -33,6 +33,7 @@ from causal_bandits.bandits.engine import Feedback
 from causal_bandits.bandits.ties import random_argmax
 from causal_bandits.rng import RoundBlocks, SeedStreams
 
+
 class LinUCB:
     """LinUCB / LinUCB-PCB / warm-started LinUCB for all seeds at once (see the module docstring)."""
 

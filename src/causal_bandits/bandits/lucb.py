@@ -39,8 +39,15 @@ class LUCB(PureExplorationPolicy):
 
     _per_seed = ("_N", "_sum", "_mu", "_beta", "_l")
 
-    def __init__(self, *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical",
-                 radius: str = "beta_I", alpha_I: float | None = None):
+    def __init__(
+        self,
+        *,
+        delta: float = 0.05,
+        epsilon: float = 0.0,
+        profile: str = "practical",
+        radius: str = "beta_I",
+        alpha_I: float | None = None,
+    ):
         self.delta, self.epsilon = check_confidence(delta, epsilon)
         self.profile = check_profile(profile)
         if radius not in RADII:
@@ -81,7 +88,7 @@ class LUCB(PureExplorationPolicy):
         if self.radius == "kk12":
             self._mu = self._sum / self._N
             t = self.iterations + 1
-            self._beta = np.sqrt(np.log(K1 * self.n_arms * t ** 4 / self.delta) / (2.0 * self._N))
+            self._beta = np.sqrt(np.log(K1 * self.n_arms * t**4 / self.delta) / (2.0 * self._N))
         else:
             pulled = np.stack([self._best, self._l], axis=1) if r > self.n_arms else None
             self._refresh(pulled)
@@ -109,6 +116,11 @@ class LUCB(PureExplorationPolicy):
     def diagnostics(self) -> dict[str, np.ndarray]:
         """Per-seed counters and the interval widths 2β of h and l."""
         n, rows = self._rows.size, self._rows
-        return {"iterations": np.full(n, self.iterations), "n_obs_samples": np.zeros(n, dtype=np.int64),
-                "n_int_samples": np.full(n, self._round), "n_empty_intersections": np.zeros(n, dtype=np.int64),
-                "width_recommended": 2 * self._beta[rows, self._best], "width_challenger": 2 * self._beta[rows, self._l]}
+        return {
+            "iterations": np.full(n, self.iterations),
+            "n_obs_samples": np.zeros(n, dtype=np.int64),
+            "n_int_samples": np.full(n, self._round),
+            "n_empty_intersections": np.zeros(n, dtype=np.int64),
+            "width_recommended": 2 * self._beta[rows, self._best],
+            "width_challenger": 2 * self._beta[rows, self._l],
+        }

@@ -135,8 +135,9 @@ class OAMPCB:
         explore = ~exploit
         self._s += explore
         for i in np.flatnonzero(explore & (self._s >= self._next_solve)):  # doubling schedule
-            self._alloc[i] = allocation(self.features.reshape(-1, d), gaps[i].reshape(-1), self.f_n,
-                                        self.lam).reshape(n_ctx, k)
+            self._alloc[i] = allocation(self.features.reshape(-1, d), gaps[i].reshape(-1), self.f_n, self.lam).reshape(
+                n_ctx, k
+            )
             self._next_solve[i] *= 2
             self.solves += 1
         with np.errstate(divide="ignore"):

@@ -123,6 +123,11 @@ class ParallelBandit(PureExplorationPolicy):
     def diagnostics(self) -> dict[str, np.ndarray]:
         n = self._rows.size
         nan = np.full(n, np.nan)  # no confidence intervals: a fixed-budget algorithm
-        return {"iterations": np.full(n, self._round), "n_obs_samples": np.full(n, min(self._round, self.half)),
-                "n_int_samples": np.full(n, max(self._round - self.half, 0)),
-                "n_empty_intersections": np.zeros(n, dtype=np.int64), "width_recommended": nan, "width_challenger": nan}
+        return {
+            "iterations": np.full(n, self._round),
+            "n_obs_samples": np.full(n, min(self._round, self.half)),
+            "n_int_samples": np.full(n, max(self._round - self.half, 0)),
+            "n_empty_intersections": np.zeros(n, dtype=np.int64),
+            "width_recommended": nan,
+            "width_challenger": nan,
+        }

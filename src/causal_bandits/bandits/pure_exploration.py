@@ -40,16 +40,20 @@ def check_confidence(delta: float, epsilon: float) -> tuple[float, float]:
     if not 0.0 < delta < 1.0:
         raise ConfigError(f"delta = {delta} is outside (0, 1); set delta to a confidence level such as 0.05")
     if not 0.0 <= epsilon < 1.0:
-        raise ConfigError(f"epsilon = {epsilon} is outside [0, 1); set epsilon to 0 (exact best arm) "
-                          "or a small tolerance such as 0.05")
+        raise ConfigError(
+            f"epsilon = {epsilon} is outside [0, 1); set epsilon to 0 (exact best arm) "
+            "or a small tolerance such as 0.05"
+        )
     return float(delta), float(epsilon)
 
 
 def check_sample_cap(cap: int, n_arms: int, key: str = "T_max") -> int:
     """The sample cap (config key ``key``) must allow one pull of every arm."""
     if cap < n_arms:
-        raise ConfigError(f"{key} = {cap} is below the number of arms ({n_arms}); "
-                          f"set {key} to at least {n_arms} (the designed runs use 5000000)")
+        raise ConfigError(
+            f"{key} = {cap} is below the number of arms ({n_arms}); "
+            f"set {key} to at least {n_arms} (the designed runs use 5000000)"
+        )
     return int(cap)
 
 

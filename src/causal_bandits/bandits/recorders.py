@@ -54,10 +54,17 @@ class RegretTrace:
 
     def finish(self):
         # Rounds of the grid after the run ended early (every seed stopped): regrets stay where they are.
-        self.cum_regret[:, self._g:] = self._regret[:, None]
-        self.cum_realized_regret[:, self._g:] = (self._best - self._rewards)[:, None]
-        trace = {"cum_regret": self.cum_regret, "cum_realized_regret": self.cum_realized_regret,
-                 "arm": self.arm, "optimal": self.optimal}
-        summary = {"final_regret": self.cum_regret[:, -1], "final_realized_regret": self.cum_realized_regret[:, -1],
-                   "optimal_fraction": self._n_optimal / self.horizon}
+        self.cum_regret[:, self._g :] = self._regret[:, None]
+        self.cum_realized_regret[:, self._g :] = (self._best - self._rewards)[:, None]
+        trace = {
+            "cum_regret": self.cum_regret,
+            "cum_realized_regret": self.cum_realized_regret,
+            "arm": self.arm,
+            "optimal": self.optimal,
+        }
+        summary = {
+            "final_regret": self.cum_regret[:, -1],
+            "final_realized_regret": self.cum_realized_regret[:, -1],
+            "optimal_fraction": self._n_optimal / self.horizon,
+        }
         return self.grid, trace, summary

@@ -30,8 +30,9 @@ class SuccessiveElimination(PureExplorationPolicy):
     name = "SE"
     _per_seed = ("_active", "_pending", "_sum", "_r", "_pulls")
 
-    def __init__(self, *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical",
-                 alpha_I: float | None = None):
+    def __init__(
+        self, *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical", alpha_I: float | None = None
+    ):
         self.delta, self.epsilon = check_confidence(delta, epsilon)
         self.profile = check_profile(profile)
         self.alpha_I = ALPHA_I[profile] if alpha_I is None else float(alpha_I)
@@ -73,5 +74,11 @@ class SuccessiveElimination(PureExplorationPolicy):
         """Per-seed counters; every active arm's interval has width 2 c_r after round r."""
         zeros = np.zeros_like(self._r)
         width = 2 * interventional_radius(self._r, self.n_arms, self.delta, self.alpha_I)
-        return {"iterations": self._r.copy(), "n_obs_samples": zeros, "n_int_samples": self._pulls.copy(),
-                "n_empty_intersections": zeros, "width_recommended": width, "width_challenger": width}
+        return {
+            "iterations": self._r.copy(),
+            "n_obs_samples": zeros,
+            "n_int_samples": self._pulls.copy(),
+            "n_empty_intersections": zeros,
+            "width_recommended": width,
+            "width_challenger": width,
+        }

@@ -99,8 +99,9 @@ class ArmLists:
 class UCBPolicy:
     """UCB1 on a fixed arm list per seed: all arms (``arm_lists=None``) or, e.g., the true X_R's arms."""
 
-    def __init__(self, arm_lists: Sequence[np.ndarray] | None = None, *, c: float = 1.0, sigma: float = 1.0,
-                 name: str = "UCB"):
+    def __init__(
+        self, arm_lists: Sequence[np.ndarray] | None = None, *, c: float = 1.0, sigma: float = 1.0, name: str = "UCB"
+    ):
         self.arm_lists, self.name = arm_lists, name
         self._ucb = ArmLists(c, sigma)
 

@@ -74,8 +74,14 @@ def plan(graph: BanditGraph) -> Plan:
     return Plan(
         D=d,
         components=tuple(g.subgraph(d).c_components()),
-        substitutes=find_rsi(graph.dag, observed=graph.observed, treatment=graph.treatment,
-                             context=graph.context, outcome=graph.outcome, selection=graph.selection),
+        substitutes=find_rsi(
+            graph.dag,
+            observed=graph.observed,
+            treatment=graph.treatment,
+            context=graph.context,
+            outcome=graph.outcome,
+            selection=graph.selection,
+        ),
     )
 
 
@@ -113,8 +119,10 @@ def substitute_bounds(
         p, n = joint.conditional(outcome, [*treatment, *context, *w], min_count)
         p, n = p.reshape(2**n_x, 2**n_c, -1), n.reshape(2**n_x, 2**n_c, -1)
         n = np.where(np.isnan(p), 0.0, n)  # an unknown branch carries no evidence
-        for value, count, fill, pick, better in ((out.lower, out.n_lower, 0.0, np.argmin, np.greater),
-                                                 (out.upper, out.n_upper, 1.0, np.argmax, np.less)):
+        for value, count, fill, pick, better in (
+            (out.lower, out.n_lower, 0.0, np.argmin, np.greater),
+            (out.upper, out.n_upper, 1.0, np.argmax, np.less),
+        ):
             q = np.where(np.isnan(p), fill, p)
             k = pick(q, axis=2)[..., None]
             new = cells(np.take_along_axis(q, k, 2), n_x, n_c)
@@ -155,8 +163,9 @@ def factorisation_bounds(
         extra = [v for v in product.variables if v not in keep]
         if extra:  # arguments Q[D_i] does not depend on: average them out (exact in the population)
             weights = observed.marginal(extra)
-            product = product.product(DiscreteFactor(extra, [2] * len(extra), weights.weights / weights.total),
-                                      inplace=False).marginalize(extra, inplace=False)
+            product = product.product(
+                DiscreteFactor(extra, [2] * len(extra), weights.weights / weights.total), inplace=False
+            ).marginalize(extra, inplace=False)
         values = _array(product, [*graph.treatment, *graph.context, graph.outcome, *sorted(summed)])
         values = values[(slice(None),) * (len(graph.treatment) + len(graph.context)) + (1,)]
         values = values.sum(axis=tuple(range(values.ndim - len(summed), values.ndim)))
@@ -180,12 +189,20 @@ def bce(
     """
     p_context = np.asarray(p_context, dtype=float)
     if p_context.shape != (2 ** len(graph.context),) or (p_context <= 0).any():
-        raise DataError(f"P(c) must be positive for each of the {2 ** len(graph.context)} contexts, "
-                        f"got {p_context.tolist()}; estimate it from a sample that covers every context")
+        raise DataError(
+            f"P(c) must be positive for each of the {2 ** len(graph.context)} contexts, "
+            f"got {p_context.tolist()}; estimate it from a sample that covers every context"
+        )
     the_plan = plan(graph) if the_plan is None else the_plan
     lq, uq, recovered = factorisation_bounds(graph, joint, p_context, the_plan)
-    w = substitute_bounds(joint, outcome=graph.outcome, treatment=graph.treatment, context=graph.context,
-                          substitutes=the_plan.substitutes, min_count=min_count)
+    w = substitute_bounds(
+        joint,
+        outcome=graph.outcome,
+        treatment=graph.treatment,
+        context=graph.context,
+        substitutes=the_plan.substitutes,
+        min_count=min_count,
+    )
     lower = np.clip(np.maximum(lq, w.lower), 0.0, 1.0)
     upper = np.clip(np.minimum(uq, w.upper), 0.0, 1.0)
     return Bounds(lq, uq, w, lower, upper, recovered)

@@ -62,8 +62,10 @@ def _components(inputs: DiscoveryInputs, algorithm: str, reading: Reading) -> li
     if algorithm == "tree":
         skeleton = eg.undirected_graph
         if eg.directed:
-            raise ConfigError("the tree algorithm got an essential graph with directed edges (v-structures), "
-                              "so the graph is not a tree; use algorithm: forest or general")
+            raise ConfigError(
+                "the tree algorithm got an essential graph with directed edges (v-structures), "
+                "so the graph is not a tree; use algorithm: forest or general"
+            )
         require_tree(skeleton, "the graph given to the tree algorithm")
         return [(tuple(range(eg.n)), skeleton)]
     if algorithm == "forest":
@@ -74,8 +76,9 @@ def _components(inputs: DiscoveryInputs, algorithm: str, reading: Reading) -> li
     raise ConfigError(f"unknown CN-UCB algorithm {algorithm!r}; use one of {list(ALGORITHMS)}")
 
 
-def cn_ucb_discovery(inputs: DiscoveryInputs, algorithm: str = "tree",
-                     reading: Reading = Reading()) -> Generator[Request, Estimate, DiscoveryResult]:
+def cn_ucb_discovery(
+    inputs: DiscoveryInputs, algorithm: str = "tree", reading: Reading = Reading()
+) -> Generator[Request, Estimate, DiscoveryResult]:
     """Stages 0-2 as a generator of requests whose return value is the :class:`DiscoveryResult`."""
     if inputs.B < 1 or not inputs.Delta > 0 or not inputs.eps > 0:
         raise ConfigError(f"B = {inputs.B}, Delta = {inputs.Delta}, eps = {inputs.eps}: all must be positive")
@@ -83,15 +86,18 @@ def cn_ucb_discovery(inputs: DiscoveryInputs, algorithm: str = "tree",
     return _stages(inputs, algorithm, reading, components)
 
 
-def _stages(inputs: DiscoveryInputs, algorithm: str, reading: Reading,
-            components: list) -> Generator[Request, Estimate, DiscoveryResult]:
+def _stages(
+    inputs: DiscoveryInputs, algorithm: str, reading: Reading, components: list
+) -> Generator[Request, Estimate, DiscoveryResult]:
     result = DiscoveryResult(None)
     first = Request(-1, -1, (), "obs")
     result.requests.append(first)
     est = yield first
     result.steps.append(Step("obs", -1, None, [(-1, -1, est.reward_mean, False)]))
     tests = RewardTests(est.reward_mean, inputs.Delta, inputs.eps, inputs.marginals)
-    stage1, stage2 = (find_subjunction_tree, find_key_clique) if algorithm == "general" else (find_subtree, find_key_node)
+    stage1, stage2 = (
+        (find_subjunction_tree, find_key_clique) if algorithm == "general" else (find_subtree, find_key_node)
+    )
     for index, (_, graph) in enumerate(components):
         try:
             sub = yield from _recorded(stage1(graph, tests, inputs.values, reading, result.steps, index), result)
@@ -120,8 +126,9 @@ def _recorded(stage: Generator, result: DiscoveryResult) -> Generator[Request, E
         return stop.value
 
 
-def run_discovery(search: Generator[Request, Estimate, DiscoveryResult],
-                  answer: Callable[[Request], Estimate]) -> DiscoveryResult:
+def run_discovery(
+    search: Generator[Request, Estimate, DiscoveryResult], answer: Callable[[Request], Estimate]
+) -> DiscoveryResult:
     """Drive one discovery generator to the end, answering every request with ``answer``."""
     try:
         request = next(search)

@@ -60,14 +60,21 @@ def _state_names(bn: DiscreteBayesianNetwork, v: str) -> list:
     return list(bn.get_cpds(v).state_names[v])
 
 
-def _deterministic_cpd(name: str, states: list, parents: Sequence[str], parent_states: Sequence[list],
-                       u: str, n_u: int, values: np.ndarray) -> TabularCPD:
+def _deterministic_cpd(
+    name: str, states: list, parents: Sequence[str], parent_states: Sequence[list], u: str, n_u: int, values: np.ndarray
+) -> TabularCPD:
     n_configs = values.shape[0]
     table = np.zeros((len(states), n_configs * n_u))
     table[values.ravel(), np.arange(n_configs * n_u)] = 1.0
     names = {name: states, **dict(zip(parents, parent_states)), u: list(range(n_u))}
-    return TabularCPD(name, len(states), table, evidence=[*parents, u],
-                      evidence_card=[*(len(s) for s in parent_states), n_u], state_names=names)
+    return TabularCPD(
+        name,
+        len(states),
+        table,
+        evidence=[*parents, u],
+        evidence_card=[*(len(s) for s in parent_states), n_u],
+        state_names=names,
+    )
 
 
 def twin_network(
@@ -100,8 +107,11 @@ def twin_network(
         cpds.append(_deterministic_cpd(v, states, parents, parent_states, u, lengths.size, values))
         if v in do_vars:  # action: a root whose value is set by conditioning on it
             twin.add_node(cf[v])
-            cpds.append(TabularCPD(cf[v], len(states), np.full((len(states), 1), 1.0 / len(states)),
-                                   state_names={cf[v]: states}))
+            cpds.append(
+                TabularCPD(
+                    cf[v], len(states), np.full((len(states), 1), 1.0 / len(states)), state_names={cf[v]: states}
+                )
+            )
         elif cf[v] != v:
             cf_parents = [cf[p] for p in parents]
             twin.add_edges_from((p, cf[v]) for p in [*cf_parents, u])
@@ -151,8 +161,7 @@ def interventional_table(
     for d in do_vars:
         states = _state_names(bn, d)
         cut.remove_cpds(cut.get_cpds(d))
-        cut.add_cpds(TabularCPD(d, len(states), np.full((len(states), 1), 1.0 / len(states)),
-                                state_names={d: states}))
+        cut.add_cpds(TabularCPD(d, len(states), np.full((len(states), 1), 1.0 / len(states)), state_names={d: states}))
     query = [*do_vars, *targets]
     factor = VariableElimination(cut).query(query, evidence=dict(evidence), joint=True, show_progress=False)
     return _per_setting(_ordered(factor, query), len(do_vars))

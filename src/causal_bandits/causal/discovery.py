@@ -62,12 +62,21 @@ class LearnedGraph:
         }
 
 
-def run_pc(data: pd.DataFrame, tiers: Sequence[Sequence[str]], *, alpha: float, max_cond_vars: int,
-           ci_test: str = "chi_square"):
+def run_pc(
+    data: pd.DataFrame, tiers: Sequence[Sequence[str]], *, alpha: float, max_cond_vars: int, ci_test: str = "chi_square"
+):
     """The pattern (pgmpy PDAG) PC-stable learns from discrete ``data`` with ``tiers`` as temporal order."""
     knowledge = ExpertKnowledge(temporal_order=[list(t) for t in tiers])
-    pc = PC(variant="stable", ci_test=ci_test, significance_level=alpha, max_cond_vars=max_cond_vars,
-            expert_knowledge=knowledge, return_type="pdag", show_progress=False, n_jobs=1)
+    pc = PC(
+        variant="stable",
+        ci_test=ci_test,
+        significance_level=alpha,
+        max_cond_vars=max_cond_vars,
+        expert_knowledge=knowledge,
+        return_type="pdag",
+        show_progress=False,
+        n_jobs=1,
+    )
     return pc.fit(data).causal_graph_
 
 

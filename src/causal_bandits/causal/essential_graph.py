@@ -70,7 +70,7 @@ def has_v_structure(dag: nx.DiGraph) -> bool:
     for c in dag.nodes:
         pa = sorted(dag.predecessors(c))
         for i, a in enumerate(pa):
-            if any(not dag.has_edge(a, b) and not dag.has_edge(b, a) for b in pa[i + 1:]):
+            if any(not dag.has_edge(a, b) and not dag.has_edge(b, a) for b in pa[i + 1 :]):
                 return True
     return False
 
@@ -95,8 +95,10 @@ def essential_graph(dag: nx.DiGraph) -> EssentialGraph:
 def require_tree(graph: nx.Graph, what: str) -> None:
     """One-line error unless ``graph`` is a tree (connected, acyclic, undirected)."""
     if graph.number_of_nodes() == 0 or not nx.is_tree(graph):
-        raise ConfigError(f"{what} is not a tree ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} "
-                          "edges); use the forest or general-graph CN-UCB (algorithm: forest | general)")
+        raise ConfigError(
+            f"{what} is not a tree ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} "
+            "edges); use the forest or general-graph CN-UCB (algorithm: forest | general)"
+        )
 
 
 def tree_components(eg: EssentialGraph, components: Sequence[tuple[int, ...]]) -> list[nx.Graph]:

@@ -91,8 +91,12 @@ class InstanceEstimators:
             flat = np.ravel_multi_index(tuple(fixed[v] for v in vs), (2,) * len(vs)) if vs else 0
             value_at[inst.entry].append((i, int(flat)))
         # per entry: its instances and where each one's value sits in the entry's flattened factor
-        self._value_at = [tuple(np.array(col, dtype=np.int64).reshape(-1) for col in zip(*pairs)) if pairs else
-                          (np.empty(0, np.int64), np.empty(0, np.int64)) for pairs in value_at]
+        self._value_at = [
+            tuple(np.array(col, dtype=np.int64).reshape(-1) for col in zip(*pairs))
+            if pairs
+            else (np.empty(0, np.int64), np.empty(0, np.int64))
+            for pairs in value_at
+        ]
 
         leaf_offset = dict(zip(self.program.leaves, self.program.leaf_offsets))
         self._n_leaf_cells = self.program.n_leaf_cells
@@ -105,8 +109,11 @@ class InstanceEstimators:
                 vs = self.program.leaf_vars(lf)
                 ranges = [(fixed[v],) if v in fixed and v not in bound else (0, 1) for v in vs]
                 for bits in product(*ranges):
-                    need.add(int(leaf_offset[lf] + np.ravel_multi_index(bits, (2,) * len(vs))) if vs else
-                             int(leaf_offset[lf]))
+                    need.add(
+                        int(leaf_offset[lf] + np.ravel_multi_index(bits, (2,) * len(vs)))
+                        if vs
+                        else int(leaf_offset[lf])
+                    )
                 grid = self.layout.grid(lf.src)
                 pick = tuple(fixed[v] if v in fixed and v not in bound else slice(None) for v in lf.src)
                 uses[i, np.ravel(grid[pick])] = True
@@ -136,7 +143,9 @@ class InstanceEstimators:
             which = [j for j, e in enumerate(self.entries) if e.target in sets]
         return self._flat_values(self.program.evaluate_leaves(leaf_counts, totals, which), leaf_counts.shape[:-1])
 
-    def support(self, table: np.ndarray, rows: np.ndarray | None = None, instances: np.ndarray | None = None) -> np.ndarray:
+    def support(
+        self, table: np.ndarray, rows: np.ndarray | None = None, instances: np.ndarray | None = None
+    ) -> np.ndarray:
         """Whether supports are covered (docs/papers/nonmanip.md#nonmanip-a-enough-samples) in ``table``: leaf counts
         whose column ``n_leaf_cells`` is +inf (where the instances' cell lists are padded, :meth:`padded`). Every
         instance of every batch row, (*batch, n_instances), or only the pairs (rows[i], instances[i])."""

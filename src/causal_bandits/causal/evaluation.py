@@ -112,14 +112,19 @@ class Program:
         # per leaf: its block of the leaf counts, its factor's shape, the arms of its experiment and
         # the trailing axes (one per W variable) that divide by those arms' sample sizes
         self._blocks = {
-            lf: (int(o), int(o) + size, (2,) * len(self.leaf_vars(lf)), self._grids[lf.src],
-                 (1,) * (len(self.leaf_vars(lf)) - len(lf.src)))
+            lf: (
+                int(o),
+                int(o) + size,
+                (2,) * len(self.leaf_vars(lf)),
+                self._grids[lf.src],
+                (1,) * (len(self.leaf_vars(lf)) - len(lf.src)),
+            )
             for lf, o, size in zip(self.leaves, self.leaf_offsets, sizes)
         }
         self._plans: dict[tuple[int, ...] | None, tuple[int, ...]] = {}
         positions: list[list[np.ndarray]] = [[] for _ in layout.arms]
         for lf, offset in zip(self.leaves, self.leaf_offsets):
-            w = [layout.variables.index(v) for v in self.leaf_vars(lf)[len(lf.src):]]
+            w = [layout.variables.index(v) for v in self.leaf_vars(lf)[len(lf.src) :]]
             w_index = cells[:, w] @ (1 << np.arange(len(w))[::-1]) if w else np.zeros(len(cells), np.int64)
             for g, a in enumerate(self._grids[lf.src].ravel()):
                 positions[a].append(offset + g * 2 ** len(w) + w_index)
@@ -213,8 +218,9 @@ class Program:
         counts = np.asarray(counts, dtype=float)
         return self.evaluate_leaves(self.leaf_counts(counts), counts.sum(axis=-1), which)
 
-    def evaluate_leaves(self, leaf_counts: np.ndarray, totals: np.ndarray,
-                        which: Sequence[int] | None = None) -> list[np.ndarray | None]:
+    def evaluate_leaves(
+        self, leaf_counts: np.ndarray, totals: np.ndarray, which: Sequence[int] | None = None
+    ) -> list[np.ndarray | None]:
         """:meth:`evaluate` from leaf counts (*batch, n_leaf_cells) and the arms' sample sizes
         ``totals`` (*batch, n_arms) (batch axes broadcast, e.g. bootstrap replicates share totals)."""
         nb = leaf_counts.ndim - 1
@@ -296,4 +302,3 @@ def _all_variables(exprs: Sequence[Expr]) -> set[str]:
     if len(out) > len(ascii_letters):
         raise ValueError(f"{len(out)} variables; expressions over at most {len(ascii_letters)} are supported")
     return out
-

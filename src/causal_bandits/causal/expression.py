@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any, Union
 
 
@@ -93,7 +93,7 @@ def div(num: Expr, den: Expr) -> Div:
 
 
 # ------------------------------------------------------------------------------ queries
-@lru_cache(maxsize=None)
+@cache
 def free_variables(e: Expr) -> frozenset[str]:
     """The variables ``e`` is a function of (intervention values of its leaves included)."""
     if isinstance(e, Leaf):

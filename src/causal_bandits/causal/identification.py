@@ -82,9 +82,7 @@ def _factors(P: Distribution, S: frozenset[str], order: Sequence[str]) -> list[E
     return [P.cond(frozenset({v}), frozenset(order[:i])) for i, v in enumerate(order) if v in S]
 
 
-def identify(
-    y: frozenset[str], x: frozenset[str], P: Distribution, G: CausalDiagram, order: Sequence[str]
-) -> Expr:
+def identify(y: frozenset[str], x: frozenset[str], P: Distribution, G: CausalDiagram, order: Sequence[str]) -> Expr:
     """ID(y, x, P, G) (Shpitser & Pearl 2006, lines 1-7); ``order`` is a topological order of a
     graph containing G (only G's vertices are used). Raises :class:`NotIdentifiable`."""
     V = frozenset(G.nodes)
@@ -106,6 +104,5 @@ def identify(
     pi = [v for v in order if v in V]
     if S in whole:  # line 6
         return sum_over(S - y, prod(*_factors(P, S, pi)))
-    (S2,) = [c for c in whole if S < c]  # line 7
+    (S2,) = [c for c in whole if c > S]  # line 7
     return identify(y, x & S2, Derived(S2, prod(*_factors(P, S2, pi))), G.subgraph(S2), order)
-

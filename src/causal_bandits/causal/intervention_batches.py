@@ -95,16 +95,27 @@ class Reading:
     clique_rules: str = "corrected"
 
     def __post_init__(self) -> None:
-        for name, allowed in (("weight_update", WEIGHT_UPDATES), ("central", CENTRAL_RULES),
-                              ("component_order", COMPONENT_ORDERS), ("clique_rules", CLIQUE_RULES)):
+        for name, allowed in (
+            ("weight_update", WEIGHT_UPDATES),
+            ("central", CENTRAL_RULES),
+            ("component_order", COMPONENT_ORDERS),
+            ("clique_rules", CLIQUE_RULES),
+        ):
             if getattr(self, name) not in allowed:
                 raise ConfigError(f"cnucb.{name} = {getattr(self, name)!r}; use one of {list(allowed)}")
 
     @classmethod
     def literal(cls) -> Reading:
         """Every switch at the printed pseudo-code (Alg. 6's walk with ">= 1/2" included)."""
-        return cls(weight_update="literal", central="walk_literal", final_return=False, break_alg4=False,
-                   break_alg8=True, component_order="index", clique_rules="literal")
+        return cls(
+            weight_update="literal",
+            central="walk_literal",
+            final_return=False,
+            break_alg4=False,
+            break_alg8=True,
+            component_order="index",
+            clique_rules="literal",
+        )
 
 
 class NonTermination(RuntimeError):

@@ -37,8 +37,10 @@ class Joint:
         bad = ~np.isin(values, DOMAIN)
         if bad.any():
             row, col = map(int, np.argwhere(bad)[0])
-            raise DataError(f"offline table row {row}: {variables[col]}={values[row, col].item()!r} is not in the domain "
-                            "{0, 1}; regenerate the data or drop the row")
+            raise DataError(
+                f"offline table row {row}: {variables[col]}={values[row, col].item()!r} is not in the domain "
+                "{0, 1}; regenerate the data or drop the row"
+            )
         counts = np.bincount(config_index(values.astype(np.int64)), minlength=2 ** len(variables))
         return cls(variables, counts, sample=True)
 

@@ -47,28 +47,37 @@ def clique_tree(component: nx.Graph) -> nx.Graph:
         tree.add_node((next(iter(component.nodes)),))
         return tree
     if not nx.is_chordal(component):
-        raise ConfigError("a chain component is not chordal, so it has no junction tree; the essential "
-                          "graph is wrong (chain components of a CPDAG are chordal)")
+        raise ConfigError(
+            "a chain component is not chordal, so it has no junction tree; the essential "
+            "graph is wrong (chain components of a CPDAG are chordal)"
+        )
     cliques = sorted(tuple(sorted(c)) for c in nx.chordal_graph_cliques(component))
     inter = nx.Graph()
     inter.add_nodes_from(cliques)
     for i, a in enumerate(cliques):
-        for b in cliques[i + 1:]:
+        for b in cliques[i + 1 :]:
             if w := len(set(a) & set(b)):
                 inter.add_edge(a, b, weight=w)
     return nx.maximum_spanning_tree(inter, algorithm="kruskal")
 
 
-def clique_intervention(clique: Sequence[int], values: Sequence[int], observe: tuple[int, ...], stage: str,
-                        results: dict) -> Generator[Request, Estimate, None]:
+def clique_intervention(
+    clique: Sequence[int], values: Sequence[int], observe: tuple[int, ...], stage: str, results: dict
+) -> Generator[Request, Estimate, None]:
     """Alg. 9: Intervene(do(Z = z), B) for Z in the clique (ascending) and every value z."""
     for Z in sorted(clique):
         for z in values:
             results[(Z, z)] = yield Request(Z, z, observe, stage)
 
 
-def find_subjunction_tree(junction: nx.Graph, tests: RewardTests, values: Sequence[int], reading: Reading,
-                          steps: list[Step], component: int = 0) -> Generator[Request, Estimate, nx.DiGraph | None]:
+def find_subjunction_tree(
+    junction: nx.Graph,
+    tests: RewardTests,
+    values: Sequence[int],
+    reading: Reading,
+    steps: list[Step],
+    component: int = 0,
+) -> Generator[Request, Estimate, nx.DiGraph | None]:
     """Alg. 7: a directed sub-junction tree rooted at the found clique, or None (X_R not in G)."""
     corrected = reading.clique_rules == "corrected"
 
@@ -79,8 +88,7 @@ def find_subjunction_tree(junction: nx.Graph, tests: RewardTests, values: Sequen
         down = set()
         for cy in nbrs:  # Cc -> C_Y (Def. 8) iff every separator variable moves every residual variable
             sep, res = set(cc) & set(cy), set(cy) - set(cc)
-            if all(any(tests.effect(results[(Z, z)], observe.index(Y), Y) for z in values)
-                   for Z in sep for Y in res):
+            if all(any(tests.effect(results[(Z, z)], observe.index(Y), Y) for z in values) for Z in sep for Y in res):
                 down.add(cy)
         s_up = set().union(*(set(cc) & set(cy) for cy in nbrs if cy not in down)) if corrected else set()
         hits = [(Z, z, est.reward_mean, tests.reward(est)) for (Z, z), est in results.items()]
@@ -89,8 +97,14 @@ def find_subjunction_tree(junction: nx.Graph, tests: RewardTests, values: Sequen
     return (yield from weighted_search(junction, reading, steps, component, "s1_clique", "stage 1 (cliques)", probe))
 
 
-def find_key_clique(subtree: nx.DiGraph, tests: RewardTests, values: Sequence[int], reading: Reading,
-                    steps: list[Step], component: int = 0) -> Generator[Request, Estimate, Clique | None]:
+def find_key_clique(
+    subtree: nx.DiGraph,
+    tests: RewardTests,
+    values: Sequence[int],
+    reading: Reading,
+    steps: list[Step],
+    component: int = 0,
+) -> Generator[Request, Estimate, Clique | None]:
     """Alg. 8: the clique C0 that holds X_R, or None."""
     corrected = reading.clique_rules == "corrected"
     skeleton = subtree.to_undirected(as_view=True)

@@ -144,8 +144,7 @@ def _mis_levels(G: CausalDiagram, Y: str, N: Nodes):
         level = nxt
 
 
-def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = (), limit: int | None = None,
-                              progress=None) -> Sets:
+def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = (), limit: int | None = None, progress=None) -> Sets:
     """𝕄^N_{G,Y} (AAAI-19 Def. 2): X ⊆ V \\ {Y} \\ N with X ⊆ an(Y) in G_{\\bar X} (NeurIPS-18 test).
 
     Enumerated within An(Y) with pruning (:func:`_mis_levels`), never over all subsets of V. With

@@ -64,8 +64,9 @@ def c_factor(factor: DiscreteFactor, diagram: CausalDiagram, order: Sequence[str
     return q
 
 
-def identify(target: frozenset[str], component: frozenset[str], q: DiscreteFactor,
-             diagram: CausalDiagram) -> DiscreteFactor | None:
+def identify(
+    target: frozenset[str], component: frozenset[str], q: DiscreteFactor, diagram: CausalDiagram
+) -> DiscreteFactor | None:
     """Identify(C, T, Q[T]) of Tian & Pearl (2003): Q[target] from Q[component], or None (FAIL)."""
     sub = diagram.subgraph(component)
     ancestors = sub.ancestors(target)
@@ -79,8 +80,9 @@ def identify(target: frozenset[str], component: frozenset[str], q: DiscreteFacto
     return identify(target, inner, c_factor(q_a, g_a, _order(g_a), inner), diagram)
 
 
-def rc_star(target: frozenset[str], factor: DiscreteFactor, diagram: CausalDiagram,
-            selection: str) -> DiscreteFactor | None:
+def rc_star(
+    target: frozenset[str], factor: DiscreteFactor, diagram: CausalDiagram, selection: str
+) -> DiscreteFactor | None:
     """Algorithm 2: the recovered c-factor Q[target], or None where only [0, 1] is known.
 
     ``factor`` is the current distribution over the non-selection nodes of ``diagram`` (at the top

@@ -33,9 +33,9 @@ from causal_bandits.causal.intervention_batches import (
 )
 
 
-
-def weighted_search(graph: nx.Graph, reading: Reading, steps: list[Step], component: int, kind: str, label: str,
-                    probe) -> Generator[Request, Estimate, nx.DiGraph | None]:
+def weighted_search(
+    graph: nx.Graph, reading: Reading, steps: list[Step], component: int, kind: str, label: str, probe
+) -> Generator[Request, Estimate, nx.DiGraph | None]:
     """Stage 1's weighted central-node search, shared by Alg. 3 (over a tree's nodes) and Alg. 7 (over a
     junction tree's cliques): each round probes the central node of the candidates' weights q, keeps
     the branches the probe found downstream if it fired on the reward, otherwise lowers the weights of
@@ -66,8 +66,9 @@ def weighted_search(graph: nx.Graph, reading: Reading, steps: list[Step], compon
     raise AssertionError("unreachable")
 
 
-def find_subtree(tree: nx.Graph, tests: RewardTests, values: Sequence[int], reading: Reading,
-                 steps: list[Step], component: int = 0) -> Generator[Request, Estimate, nx.DiGraph | None]:
+def find_subtree(
+    tree: nx.Graph, tests: RewardTests, values: Sequence[int], reading: Reading, steps: list[Step], component: int = 0
+) -> Generator[Request, Estimate, nx.DiGraph | None]:
     """Alg. 3: a directed subtree (rooted at the found ancestor, edges away from it) that holds X_R,
     or None when every node is eliminated (X_R is not in this tree,
     docs/papers/unknown_graph.md#unknown_graph-a6-empty)."""
@@ -85,8 +86,14 @@ def find_subtree(tree: nx.Graph, tests: RewardTests, values: Sequence[int], read
     return (yield from weighted_search(tree, reading, steps, component, "s1", "stage 1", probe))
 
 
-def find_key_node(subtree: nx.DiGraph, tests: RewardTests, values: Sequence[int], reading: Reading,
-                  steps: list[Step], component: int = 0) -> Generator[Request, Estimate, int | None]:
+def find_key_node(
+    subtree: nx.DiGraph,
+    tests: RewardTests,
+    values: Sequence[int],
+    reading: Reading,
+    steps: list[Step],
+    component: int = 0,
+) -> Generator[Request, Estimate, int | None]:
     """Alg. 4: X_R within the directed subtree from stage 1, or None (nothing left / no final return)."""
     skeleton = subtree.to_undirected(as_view=True)
     q: dict = dict.fromkeys(subtree.nodes, 1)

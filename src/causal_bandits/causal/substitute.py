@@ -42,6 +42,8 @@ def find_rsi(
     for size in range(len(candidates) + 1):
         for w in combinations(candidates, size):
             given = c | set(w)
-            if nx.is_d_separator(cut, {outcome}, x, given) and nx.is_d_separator(dag, {outcome}, {selection}, x | given):
+            if nx.is_d_separator(cut, {outcome}, x, given) and nx.is_d_separator(
+                dag, {outcome}, {selection}, x | given
+            ):
                 found.append(w)
     return tuple(found)

@@ -24,10 +24,19 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="check config files as `snakemake --configfile FILE...` would, one line per problem",
         description=__doc__.split("\n\n")[1].replace("\n", " "),
     )
-    parser.add_argument("files", metavar="FILE", nargs="*", type=Path,
-                        help="config files, merged over the base in order (as --configfile FILE...)")
-    parser.add_argument("--base", type=Path, default=Path("config/config.yaml"),
-                        help="the workflow's own config file (default: config/config.yaml)")
+    parser.add_argument(
+        "files",
+        metavar="FILE",
+        nargs="*",
+        type=Path,
+        help="config files, merged over the base in order (as --configfile FILE...)",
+    )
+    parser.add_argument(
+        "--base",
+        type=Path,
+        default=Path("config/config.yaml"),
+        help="the workflow's own config file (default: config/config.yaml)",
+    )
     parser.set_defaults(func=run)
     return parser
 

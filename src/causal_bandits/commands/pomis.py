@@ -46,7 +46,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--pomis-only", action="store_true", help="print only the POMISs (for diagrams with very many MISs)"
     )
     parser.add_argument(
-        "--limit", type=int, default=SET_LIMIT, metavar="N",
+        "--limit",
+        type=int,
+        default=SET_LIMIT,
+        metavar="N",
         help=f"stop when a family has more than N sets (default {SET_LIMIT:,})",
     )
     parser.set_defaults(func=run)
@@ -87,8 +90,12 @@ class _Progress:
     def __call__(self, count: int) -> None:
         now = time.monotonic()
         if now >= self.due:
-            print(f"pomis: {count:,} {self.what} so far after {now - self.start:.0f} s (stops above "
-                  f"{self.limit:,}; --limit)", file=sys.stderr, flush=True)
+            print(
+                f"pomis: {count:,} {self.what} so far after {now - self.start:.0f} s (stops above "
+                f"{self.limit:,}; --limit)",
+                file=sys.stderr,
+                flush=True,
+            )
             self.due = now + 1.0
 
 
@@ -107,10 +114,10 @@ def run(args: argparse.Namespace) -> int:
         raise CausalBanditsError(f"{err}; rerun with a larger --limit to list them all") from None
     if not getattr(args, "pomis_only", False):
         try:
-            sets = {"mis": minimal_intervention_sets(G, Y, N, limit=limit, progress=_Progress("MISs", limit)),
-                    **sets}
+            sets = {"mis": minimal_intervention_sets(G, Y, N, limit=limit, progress=_Progress("MISs", limit)), **sets}
         except TooManySets as err:
-            raise CausalBanditsError(f"{err}; rerun with --pomis-only to list only the POMISs, or with a "
-                                     "larger --limit") from None
+            raise CausalBanditsError(
+                f"{err}; rerun with --pomis-only to list only the POMISs, or with a larger --limit"
+            ) from None
     print(json.dumps({name: [list(X) for X in family] for name, family in sets.items()}))
     return 0

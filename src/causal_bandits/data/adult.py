@@ -19,8 +19,21 @@ from causal_bandits.data.raw import read_lines
 from causal_bandits.errors import DataError
 
 COLUMNS = (
-    "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
-    "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week", "native_country", "income",
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "education_num",
+    "marital_status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital_gain",
+    "capital_loss",
+    "hours_per_week",
+    "native_country",
+    "income",
 )
 SEXES = ("Female", "Male")
 INCOMES = ("<=50K", ">50K")
@@ -39,8 +52,9 @@ def read_adult(path: str | os.PathLike) -> pd.DataFrame:
         fields = [f.strip() for f in line.split(",")]
         where = f"{path}, line {number + 1}"
         if len(fields) != len(COLUMNS):
-            raise DataError(f"{where}: {len(fields)} comma-separated fields, expected {len(COLUMNS)} "
-                            f"({', '.join(COLUMNS)}); {_FIX}")
+            raise DataError(
+                f"{where}: {len(fields)} comma-separated fields, expected {len(COLUMNS)} ({', '.join(COLUMNS)}); {_FIX}"
+            )
         record = dict(zip(COLUMNS, fields))
         record["income"] = record["income"].removesuffix(".")
         if not record["age"].isdigit():

@@ -31,17 +31,48 @@ from causal_bandits.store import write_atomic
 N_ADULT, N_MALE = 32_561, 21_790
 RACES = {"White": 0.854, "Black": 0.096, "Asian-Pac-Islander": 0.032, "Amer-Indian-Eskimo": 0.010, "Other": 0.008}
 INCOME_RATE = {"Male": 0.306, "Female": 0.109}
-EDUCATION = {"HS-grad": 9, "Some-college": 10, "Bachelors": 13, "Masters": 14, "Assoc-voc": 11, "11th": 7,
-             "Assoc-acdm": 12, "10th": 6, "Doctorate": 16}
+EDUCATION = {
+    "HS-grad": 9,
+    "Some-college": 10,
+    "Bachelors": 13,
+    "Masters": 14,
+    "Assoc-voc": 11,
+    "11th": 7,
+    "Assoc-acdm": 12,
+    "10th": 6,
+    "Doctorate": 16,
+}
 WORKCLASS = ("Private", "Self-emp-not-inc", "Local-gov", "State-gov", "Self-emp-inc", "Federal-gov", "?")
 MARITAL = ("Married-civ-spouse", "Never-married", "Divorced", "Separated", "Widowed")
-OCCUPATION = ("Prof-specialty", "Craft-repair", "Exec-managerial", "Adm-clerical", "Sales", "Other-service",
-              "Machine-op-inspct", "Transport-moving", "Handlers-cleaners", "Tech-support", "?")
+OCCUPATION = (
+    "Prof-specialty",
+    "Craft-repair",
+    "Exec-managerial",
+    "Adm-clerical",
+    "Sales",
+    "Other-service",
+    "Machine-op-inspct",
+    "Transport-moving",
+    "Handlers-cleaners",
+    "Tech-support",
+    "?",
+)
 RELATIONSHIP = ("Husband", "Not-in-family", "Own-child", "Unmarried", "Wife", "Other-relative")
 COUNTRIES = ("United-States", "Mexico", "Philippines", "Germany", "Canada", "India")
-CATEGORIES = ("Music", "Entertainment", "Comedy", "People & Blogs", "Film & Animation", "Sports",
-              "News & Politics", "Autos & Vehicles", "Howto & DIY", "Pets & Animals", "Travel & Places",
-              "Gadgets & Games")
+CATEGORIES = (
+    "Music",
+    "Entertainment",
+    "Comedy",
+    "People & Blogs",
+    "Film & Animation",
+    "Sports",
+    "News & Politics",
+    "Autos & Vehicles",
+    "Howto & DIY",
+    "Pets & Animals",
+    "Travel & Places",
+    "Gadgets & Games",
+)
 ID_ALPHABET = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"))
 N_VIDEOS = 2_000
 
@@ -61,11 +92,21 @@ def adult_lines(seed: int) -> list[str]:
     education = rng.choice(list(EDUCATION), N_ADULT)
     pick = lambda options: rng.choice(options, N_ADULT)  # noqa: E731
     columns = [
-        age.astype(str), pick(WORKCLASS), rng.integers(20_000, 800_000, N_ADULT).astype(str), education,
-        np.array([str(EDUCATION[e]) for e in education]), pick(MARITAL), pick(OCCUPATION), pick(RELATIONSHIP),
-        race, sex, np.where(rng.random(N_ADULT) < 0.08, rng.integers(1, 20_000, N_ADULT), 0).astype(str),
+        age.astype(str),
+        pick(WORKCLASS),
+        rng.integers(20_000, 800_000, N_ADULT).astype(str),
+        education,
+        np.array([str(EDUCATION[e]) for e in education]),
+        pick(MARITAL),
+        pick(OCCUPATION),
+        pick(RELATIONSHIP),
+        race,
+        sex,
+        np.where(rng.random(N_ADULT) < 0.08, rng.integers(1, 20_000, N_ADULT), 0).astype(str),
         np.where(rng.random(N_ADULT) < 0.05, rng.integers(1, 3_000, N_ADULT), 0).astype(str),
-        rng.integers(10, 80, N_ADULT).astype(str), pick(COUNTRIES), np.where(high, ">50K", "<=50K"),
+        rng.integers(10, 80, N_ADULT).astype(str),
+        pick(COUNTRIES),
+        np.where(high, ">50K", "<=50K"),
     ]
     return [", ".join(fields) for fields in zip(*columns)]
 
@@ -85,8 +126,19 @@ def youtube_lines(seed: int, n: int = N_VIDEOS) -> list[str]:
     category = rng.choice(CATEGORIES, n)
     rate = np.round(rng.uniform(0.0, 5.0, n), 2)
     return [
-        "\t".join([ids[k], f"standin_{k}", str(age[k]), category[k], str(length[k]), str(views[k]),
-                   f"{rate[k]:.2f}", str(ratings[k]), str(comments[k])])
+        "\t".join(
+            [
+                ids[k],
+                f"standin_{k}",
+                str(age[k]),
+                category[k],
+                str(length[k]),
+                str(views[k]),
+                f"{rate[k]:.2f}",
+                str(ratings[k]),
+                str(comments[k]),
+            ]
+        )
         for k in range(n)
     ]
 

@@ -41,8 +41,13 @@ class CrawlParse:
         return self.n_short + self.n_malformed
 
     def summary(self) -> dict[str, int]:
-        return {"lines": self.n_lines, "videos": len(self.videos), "skipped_short": self.n_short,
-                "skipped_non_numeric": self.n_malformed, "duplicates_dropped": self.n_duplicates}
+        return {
+            "lines": self.n_lines,
+            "videos": len(self.videos),
+            "skipped_short": self.n_short,
+            "skipped_non_numeric": self.n_malformed,
+            "duplicates_dropped": self.n_duplicates,
+        }
 
 
 def _numbers(fields: Sequence[str]) -> dict[str, float] | None:

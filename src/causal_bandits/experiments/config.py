@@ -62,18 +62,24 @@ def _check_one(name: str, experiment: Mapping[str, Any]) -> None:
         for i, arm in enumerate(arms):
             bad = sorted(set(arm) - manipulable)
             if bad:
-                raise ConfigError(f"{where}.arms.{key}[{i}] sets {bad[0]!r}, which is not a manipulable node; set "
-                                  f"only {sorted(manipulable)}")
+                raise ConfigError(
+                    f"{where}.arms.{key}[{i}] sets {bad[0]!r}, which is not a manipulable node; set "
+                    f"only {sorted(manipulable)}"
+                )
     known = algorithms.solvers()
     for algorithm in experiment["algorithms"]:
         if algorithm not in known:
-            raise ConfigError(f"{where}.algorithms names {algorithm!r}, which is not a registered algorithm; use "
-                              f"one of {', '.join(known)} or add yours to {algorithms.REGISTRY}")
+            raise ConfigError(
+                f"{where}.algorithms names {algorithm!r}, which is not a registered algorithm; use "
+                f"one of {', '.join(known)} or add yours to {algorithms.REGISTRY}"
+            )
         for strategy in strategies(experiment):
             if not algorithms.supports(algorithm, strategy):
-                raise ConfigError(f"{where}: algorithm {algorithm!r} does not support strategy {strategy!r} (see its "
-                                  f"entry in {algorithms.REGISTRY}); drop {strategy} from the experiment's "
-                                  "strategies, or give the algorithm a z2 version or that strategy")
+                raise ConfigError(
+                    f"{where}: algorithm {algorithm!r} does not support strategy {strategy!r} (see its "
+                    f"entry in {algorithms.REGISTRY}); drop {strategy} from the experiment's "
+                    "strategies, or give the algorithm a z2 version or that strategy"
+                )
 
 
 def check_config(section: Mapping[str, Any]) -> None:

@@ -16,7 +16,6 @@ def figure(agg: pd.DataFrame, title: str, *paths: str | os.PathLike[str]) -> Non
     with paper_style():
         fig = new_figure((4.0, 3.0))
         ax = fig.add_subplot()
-        regret_panel(ax, agg, palette=palette(agg["strategy"].unique()), styles=LINESTYLES, labels=LABELS,
-                     title=title)
+        regret_panel(ax, agg, palette=palette(agg["strategy"].unique()), styles=LINESTYLES, labels=LABELS, title=title)
         ax.legend(frameon=False)
     save_figure(fig, *paths)

@@ -73,8 +73,12 @@ def panel(name: str, experiment: Mapping[str, Any], model: XorBernoulliSCM | Con
     data = graph(experiment["diagram"])
     G = diagram(data)
     model = scm_model(name, G, experiment["scm"]) if model is None else model
-    return {"title": experiment.get("title", name), "graph": {**G.to_dict(), "reward": data["reward"]},
-            "non_manipulable": list(data.get("non_manipulable", ())), "scm": scms.spec(model)}
+    return {
+        "title": experiment.get("title", name),
+        "graph": {**G.to_dict(), "reward": data["reward"]},
+        "non_manipulable": list(data.get("non_manipulable", ())),
+        "scm": scms.spec(model),
+    }
 
 
 def arm_ids(instance: Mapping[str, Any], arms: Sequence[Mapping[str, int]], where: str = "arms") -> list[int]:
@@ -85,14 +89,17 @@ def arm_ids(instance: Mapping[str, Any], arms: Sequence[Mapping[str, int]], wher
         key = tuple(sorted((v, int(x)) for v, x in arm.items()))
         if key not in index:
             manipulable = sorted(set(instance["graph"]["nodes"]) - {instance["reward"], *instance["N"]})
-            raise ConfigError(f"{where}[{i}] = {dict(arm)} is not an intervention on this diagram; set only "
-                              f"manipulable nodes {manipulable} to 0 or 1")
+            raise ConfigError(
+                f"{where}[{i}] = {dict(arm)} is not an intervention on this diagram; set only "
+                f"manipulable nodes {manipulable} to 0 or 1"
+            )
         ids.append(index[key])
     return ids
 
 
-def with_arm_lists(instance: Mapping[str, Any], lists: Mapping[str, Sequence[Mapping[str, int]]],
-                   where: str = "arms") -> dict[str, Any]:
+def with_arm_lists(
+    instance: Mapping[str, Any], lists: Mapping[str, Sequence[Mapping[str, int]]], where: str = "arms"
+) -> dict[str, Any]:
     """A copy of ``instance`` with explicit arm lists added to its ``arm_lists`` under their names."""
     doc = copy.deepcopy(dict(instance))
     for key, arms in lists.items():

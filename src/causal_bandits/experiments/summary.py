@@ -27,20 +27,40 @@ def rows(agg: pd.DataFrame, instance: Mapping[str, Any]) -> list[dict[str, Any]]
     for r in last.itertuples(index=False):
         arms = instance["arm_lists"]["POMIS" if plays_pomis_plus(r.strategy) else r.strategy]
         best = max(instance["arms"][i]["mu"] for i in arms)
-        out.append({"strategy": r.strategy, "algorithm": r.algorithm, "arms": len(arms), "best_mean": best,
-                    "round": int(r.round),
-                    "n_seeds": int(r.n_seeds), "mean_cum_regret": float(r.mean_cum_regret),
-                    "ci95_lo": float(r.ci95_lo), "ci95_hi": float(r.ci95_hi),
-                    "optimal_arm_prob": float(r.optimal_arm_prob)})
+        out.append(
+            {
+                "strategy": r.strategy,
+                "algorithm": r.algorithm,
+                "arms": len(arms),
+                "best_mean": best,
+                "round": int(r.round),
+                "n_seeds": int(r.n_seeds),
+                "mean_cum_regret": float(r.mean_cum_regret),
+                "ci95_lo": float(r.ci95_lo),
+                "ci95_hi": float(r.ci95_hi),
+                "optimal_arm_prob": float(r.optimal_arm_prob),
+            }
+        )
     return out
 
 
 def table(summary_rows: list[Mapping[str, Any]]) -> pd.DataFrame:
     """The experiment's table (the CSV's columns)."""
     return pd.DataFrame(
-        [(r["strategy"], r["algorithm"], r["arms"], round(r["best_mean"], 4), round(r["mean_cum_regret"], 3),
-          f"[{r['ci95_lo']:.3f}, {r['ci95_hi']:.3f}]", round(r["optimal_arm_prob"], 3)) for r in summary_rows],
-        columns=list(COLUMNS))
+        [
+            (
+                r["strategy"],
+                r["algorithm"],
+                r["arms"],
+                round(r["best_mean"], 4),
+                round(r["mean_cum_regret"], 3),
+                f"[{r['ci95_lo']:.3f}, {r['ci95_hi']:.3f}]",
+                round(r["optimal_arm_prob"], 3),
+            )
+            for r in summary_rows
+        ],
+        columns=list(COLUMNS),
+    )
 
 
 def markdown(frame: pd.DataFrame) -> str:
@@ -51,10 +71,23 @@ def markdown(frame: pd.DataFrame) -> str:
     return "\n".join([head, rule, *body]) + "\n"
 
 
-def document(name: str, instance: Mapping[str, Any], summary_rows: list[Mapping[str, Any]], horizon: int,
-             table_path: str, figure_path: str) -> dict[str, Any]:
+def document(
+    name: str,
+    instance: Mapping[str, Any],
+    summary_rows: list[Mapping[str, Any]],
+    horizon: int,
+    table_path: str,
+    figure_path: str,
+) -> dict[str, Any]:
     """The report's summary of experiment ``name``."""
-    return {"experiment": name, "title": instance["title"], "horizon": horizon,
-            "n_seeds": summary_rows[0]["n_seeds"] if summary_rows else 0, "mu_star": instance["mu_star"],
-            "optimal_arms": instance["optimal_arms"], "rows": summary_rows, "table": table_path,
-            "figure": figure_path}
+    return {
+        "experiment": name,
+        "title": instance["title"],
+        "horizon": horizon,
+        "n_seeds": summary_rows[0]["n_seeds"] if summary_rows else 0,
+        "mu_star": instance["mu_star"],
+        "optimal_arms": instance["optimal_arms"],
+        "rows": summary_rows,
+        "table": table_path,
+        "figure": figure_path,
+    }

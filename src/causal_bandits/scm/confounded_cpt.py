@@ -79,7 +79,11 @@ class ConfoundedCPT:
 
     def to_dict(self) -> dict:
         """``{"family": "random_cpt", "p_u": [...], "p1": {v: [...]}}`` (the diagram is stored apart)."""
-        return {"family": "random_cpt", "p_u": list(self.p_u), "p1": {v: list(map(float, t)) for v, t in self.p1.items()}}
+        return {
+            "family": "random_cpt",
+            "p_u": list(self.p_u),
+            "p1": {v: list(map(float, t)) for v, t in self.p1.items()},
+        }
 
     @classmethod
     def from_tables(cls, diagram: CausalDiagram, p_u, p1: Mapping, where: str = "scm") -> ConfoundedCPT:
@@ -95,20 +99,25 @@ class ConfoundedCPT:
         """
         pairs = confounders(diagram)
         if len(p_u) != len(pairs):
-            raise ConfigError(f"{where}.p_u has {len(p_u)} entries; give one P(U = 1) per bidirected edge, "
-                              f"{len(pairs)} in this order: {[f'{a}<->{b}' for a, b in pairs]}")
+            raise ConfigError(
+                f"{where}.p_u has {len(p_u)} entries; give one P(U = 1) per bidirected edge, "
+                f"{len(pairs)} in this order: {[f'{a}<->{b}' for a, b in pairs]}"
+            )
         if set(p1) != set(diagram.nodes):
             missing, extra = sorted(set(diagram.nodes) - set(p1)), sorted(set(p1) - set(diagram.nodes))
-            raise ConfigError(f"{where}.p1 must have one table per node {list(diagram.nodes)}: missing {missing}, "
-                              f"unknown {extra}")
+            raise ConfigError(
+                f"{where}.p1 must have one table per node {list(diagram.nodes)}: missing {missing}, unknown {extra}"
+            )
         model = cls(diagram, tuple(float(p) for p in p_u), {})
         for v in diagram.nodes:
             parents, conf = model._inputs(v)
             need = 2 ** (len(parents) + len(conf))
             if len(p1[v]) != need:
-                raise ConfigError(f"{where}.p1.{v} has {len(p1[v])} entries, but {v} has parents {parents} and "
-                                  f"{len(conf)} confounder(s): give 2^{len(parents) + len(conf)} = {need} "
-                                  "(first column most significant)")
+                raise ConfigError(
+                    f"{where}.p1.{v} has {len(p1[v])} entries, but {v} has parents {parents} and "
+                    f"{len(conf)} confounder(s): give 2^{len(parents) + len(conf)} = {need} "
+                    "(first column most significant)"
+                )
         for name, values in [("p_u", p_u), *((f"p1.{v}", p1[v]) for v in diagram.nodes)]:
             bad = [p for p in values if not 0.0 <= p <= 1.0]
             if bad:

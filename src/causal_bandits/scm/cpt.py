@@ -55,11 +55,14 @@ def _probability(name: str, row: str, p: Any) -> float:
     try:
         value = float(Fraction(p)) if isinstance(p, str) else float(p)
     except (ValueError, ZeroDivisionError, TypeError):
-        raise ConfigError(f"CPT of {name}, row {row}: {p!r} is not a number; write a probability "
-                          "such as 0.25 or \"4/15\"") from None
+        raise ConfigError(
+            f'CPT of {name}, row {row}: {p!r} is not a number; write a probability such as 0.25 or "4/15"'
+        ) from None
     if not 0.0 <= value <= 1.0:
-        raise ConfigError(f"CPT of {name}, row {row}: P({name}=1 | parents) = {p} is outside [0, 1]; "
-                          "give a probability between 0 and 1")
+        raise ConfigError(
+            f"CPT of {name}, row {row}: P({name}=1 | parents) = {p} is outside [0, 1]; "
+            "give a probability between 0 and 1"
+        )
     return value
 
 
@@ -117,12 +120,16 @@ class CPTModel:
             parents = tuple(spec.get("parents", ()))
             for p in parents:
                 if p not in table:
-                    raise ConfigError(f"CPT of {name} names unknown parent {p!r}; add {p} to scm.variables "
-                                      "or remove it from the parents")
+                    raise ConfigError(
+                        f"CPT of {name} names unknown parent {p!r}; add {p} to scm.variables "
+                        "or remove it from the parents"
+                    )
             rows = list(spec.get("p1", ()))
             if len(rows) != 2 ** len(parents):
-                raise ConfigError(f"CPT of {name} has {len(rows)} rows but {len(parents)} binary parents need "
-                                  f"{2 ** len(parents)}; give P({name}=1 | parents) for each parent configuration")
+                raise ConfigError(
+                    f"CPT of {name} has {len(rows)} rows but {len(parents)} binary parents need "
+                    f"{2 ** len(parents)}; give P({name}=1 | parents) for each parent configuration"
+                )
             probe = Variable(name, parents, ())
             p1 = tuple(_probability(name, probe.row_label(k), p) for k, p in enumerate(rows))
             variables.append(Variable(name, parents, p1, str(spec.get("formula", ""))))
@@ -148,29 +155,43 @@ class CPTModel:
                     raise ConfigError(f"scm.{role} names unknown variable {v!r}; use one of {sorted(names)}")
         s = self.selection
         if children := sorted(dag.successors(s)):
-            raise ConfigError(f"selection node {s} has children {children}; S must be a sink (it only marks "
-                              "which rows enter the offline data), so remove its outgoing edges")
+            raise ConfigError(
+                f"selection node {s} has children {children}; S must be a sink (it only marks "
+                "which rows enter the offline data), so remove its outgoing edges"
+            )
         if hidden := sorted(set(self.variables[s].parents) & set(self.latent)):
-            raise ConfigError(f"selection node {s} has latent parents {hidden}; selection may only depend "
-                              "on observed variables")
+            raise ConfigError(
+                f"selection node {s} has latent parents {hidden}; selection may only depend on observed variables"
+            )
         roles = [set(self.latent), {s}, set(self.context), set(self.treatment), {self.outcome}]
         for i, a in enumerate(roles):
             for b in roles[i + 1 :]:
                 if a & b:
-                    raise ConfigError(f"variable {sorted(a & b)[0]} has two roles in scm; give each "
-                                      "variable at most one of latent/selection/context/treatment/outcome")
+                    raise ConfigError(
+                        f"variable {sorted(a & b)[0]} has two roles in scm; give each "
+                        "variable at most one of latent/selection/context/treatment/outcome"
+                    )
         descendants = set().union(*(nx.descendants(dag, x) for x in self.treatment))
         if bad := sorted(set(self.context) & descendants):
-            raise ConfigError(f"context variable {bad[0]} descends from the treatment; contexts must be "
-                              "observed before acting (non-descendants of X)")
+            raise ConfigError(
+                f"context variable {bad[0]} descends from the treatment; contexts must be "
+                "observed before acting (non-descendants of X)"
+            )
         if self.outcome not in descendants:
-            raise ConfigError(f"outcome {self.outcome} does not descend from the treatment; the arms would "
-                              "have no effect")
+            raise ConfigError(
+                f"outcome {self.outcome} does not descend from the treatment; the arms would have no effect"
+            )
 
     def with_context(self, context: Sequence[str]) -> CPTModel:
         """The same SCM with another context (e.g. none, for the non-contextual arms of Algorithm 6)."""
-        return CPTModel(self.variables.values(), latent=self.latent, selection=self.selection, context=context,
-                        treatment=self.treatment, outcome=self.outcome)
+        return CPTModel(
+            self.variables.values(),
+            latent=self.latent,
+            selection=self.selection,
+            context=context,
+            treatment=self.treatment,
+            outcome=self.outcome,
+        )
 
     # ------------------------------------------------------------------------------ structure
     @cached_property
@@ -233,8 +254,15 @@ class CPTModel:
         for name in self.order:
             v = self.variables[name]
             p1 = np.asarray(v.p1)
-            model.add_cpds(TabularCPD(name, 2, np.vstack([1 - p1, p1]), evidence=list(v.parents) or None,
-                                      evidence_card=[2] * len(v.parents) or None))
+            model.add_cpds(
+                TabularCPD(
+                    name,
+                    2,
+                    np.vstack([1 - p1, p1]),
+                    evidence=list(v.parents) or None,
+                    evidence_card=[2] * len(v.parents) or None,
+                )
+            )
         model.check_model()
         return model
 
@@ -291,7 +319,9 @@ class CPTModel:
 
     def interventional_means(self) -> np.ndarray:
         """P(Y = 1 | do(X = x_a)) per arm (no context; the arms of UCB-PCB, Algorithm 6)."""
-        return np.array([
-            self.probability({self.outcome: 1}, do=dict(zip(self.treatment, map(int, x))))
-            for x in configurations(len(self.treatment))
-        ])
+        return np.array(
+            [
+                self.probability({self.outcome: 1}, do=dict(zip(self.treatment, map(int, x))))
+                for x in configurations(len(self.treatment))
+            ]
+        )

@@ -57,7 +57,7 @@ def _checked_nodes(nodes: Iterable[str]) -> set[str]:
 
 
 def _check_acyclic(nodes: Iterable[str], arrows: Iterable[tuple[str, str]]) -> None:
-    sorter = graphlib.TopologicalSorter({v: () for v in nodes})
+    sorter = graphlib.TopologicalSorter(dict.fromkeys(nodes, ()))
     for a, b in arrows:
         sorter.add(b, a)
     try:
@@ -79,11 +79,9 @@ class CausalDiagram:
     Set-valued queries accept one node or an iterable of nodes and return a ``frozenset``.
     """
 
-    __slots__ = ("_nodes", "_node_set", "_directed", "_bidirected", "_parents", "_children", "_graphs")
+    __slots__ = ("_bidirected", "_children", "_directed", "_graphs", "_node_set", "_nodes", "_parents")
 
-    def __init__(
-        self, nodes: Iterable[str], directed: Iterable[Any] = (), bidirected: Iterable[Any] = ()
-    ) -> None:
+    def __init__(self, nodes: Iterable[str], directed: Iterable[Any] = (), bidirected: Iterable[Any] = ()) -> None:
         seen = _checked_nodes(nodes)
         arrows = {_checked_edge(seen, "directed", e) for e in directed}
         confounded = {frozenset(_checked_edge(seen, "bidirected", e)) for e in bidirected}

@@ -13,12 +13,11 @@ pgmpy); sampling is vectorised numpy on uniforms from the keyed environment stre
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
-
-import warnings
 
 import numpy as np
 

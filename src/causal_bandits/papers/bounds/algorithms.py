@@ -13,8 +13,12 @@ HUANG_WU = "Huang & Wu, robustly improving bandit algorithms with confounded and
 ALGORITHMS = (
     Algorithm("linucb_pcb", LINUCB, "LinUCB-PCB", {"set1": 0}, citation=f"{HUANG_WU}: LinUCB-PCB, Figure 4"),
     Algorithm("linucb", LINUCB, "LinUCB", {"set1": 1}, citation=f"{HUANG_WU}: Figure 4 (no offline data)"),
-    Algorithm("linucb_biased", LINUCB, "LinUCB_Biased", {"set1": 2}, citation=f"{HUANG_WU}: Figure 4 (biased warm start)"),
-    Algorithm("linucb_cp", LINUCB, "LinUCB_CP", {"set1": 3}, citation=f"{HUANG_WU}: Figure 4 (causal-point warm start)"),
+    Algorithm(
+        "linucb_biased", LINUCB, "LinUCB_Biased", {"set1": 2}, citation=f"{HUANG_WU}: Figure 4 (biased warm start)"
+    ),
+    Algorithm(
+        "linucb_cp", LINUCB, "LinUCB_CP", {"set1": 3}, citation=f"{HUANG_WU}: Figure 4 (causal-point warm start)"
+    ),
     Algorithm("ucb_pcb", UCB_PCB, "UCB-PCB", {"set1": 0}, citation=f"{HUANG_WU}: appendix, UCB-PCB"),
     Algorithm("ucb", UCB_PCB, "UCB", {"set1": 1}, citation=f"{HUANG_WU}: appendix, UCB-PCB without bounds"),
     Algorithm("oam_pcb", OAM_PCB, "OAM-PCB", {"set1": 4}, citation=f"{HUANG_WU}: appendix, OAM-PCB"),

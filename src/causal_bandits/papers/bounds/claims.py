@@ -48,42 +48,63 @@ def _main_agg(results: Results) -> pd.DataFrame:
 def _selected_rows(results: Results) -> Verdict:
     n, expected = results["offline"]["n_selected"], results["exact"]["expected_selected_rows"]
     v = within(n, PAPER_SELECTED, SELECTED_REL_TOL, f"{n:,} of {results['offline']['n_rows']:,}")
-    return Verdict(v.status, f"≈ {PAPER_SELECTED:,} of {PAPER_ROWS:,}", v.ours,
-                   f"{v.note}; exact expectation P(S=1)·N = {expected:,.1f}")
+    return Verdict(
+        v.status,
+        f"≈ {PAPER_SELECTED:,} of {PAPER_ROWS:,}",
+        v.ours,
+        f"{v.note}; exact expectation P(S=1)·N = {expected:,.1f}",
+    )
 
 
 def _findrsi(results: Results) -> Verdict:
     ours = results["exact"]["plan"]["substitutes"]
     text = "{" + ", ".join("{" + ", ".join(w) + "}" for w in ours) + "}"
-    return holds(ours == [["I1"]], "{{I1}}", text, "conditional FindRSI test "
-        "(docs/papers/bounds.md#bounds-a-findrsi-condition); found by d-separation")
+    return holds(
+        ours == [["I1"]],
+        "{{I1}}",
+        text,
+        "conditional FindRSI test (docs/papers/bounds.md#bounds-a-findrsi-condition); found by d-separation",
+    )
 
 
 def _cfactor_set(results: Results) -> Verdict:
     plan = results["exact"]["plan"]
-    recovered = ", ".join(f"Q[{{{','.join(c)}}}]: {'recovered' if r else '[0, 1]'}"
-                          for c, r in zip(plan["components"], plan["recovered"]))
-    return holds(sorted(plan["D"]) == ["U1", "U2", "Y"], "{Y, U1, U2}", "{" + ", ".join(plan["D"]) + "}",
-                 "I1 → Y stays in G[V \\ X], so I1 ∈ An(Y); the paper's D omits it "
-                 "(docs/papers/bounds.md#bounds-a-cfactor-set). RC*: "
-                 + recovered + "; the c-component bound is [0, 1] in every cell either way")
+    recovered = ", ".join(
+        f"Q[{{{','.join(c)}}}]: {'recovered' if r else '[0, 1]'}" for c, r in zip(plan["components"], plan["recovered"])
+    )
+    return holds(
+        sorted(plan["D"]) == ["U1", "U2", "Y"],
+        "{Y, U1, U2}",
+        "{" + ", ".join(plan["D"]) + "}",
+        "I1 → Y stays in G[V \\ X], so I1 ∈ An(Y); the paper's D omits it "
+        "(docs/papers/bounds.md#bounds-a-cfactor-set). RC*: "
+        + recovered
+        + "; the c-component bound is [0, 1] in every cell either way",
+    )
 
 
 def _exact_cover(results: Results) -> Verdict:
     frame = pd.DataFrame(results["exact"]["tables"]["conditional"])
     n = int(frame["covered"].sum())
     width = float((frame["bce_ub"] - frame["bce_lb"]).mean())
-    return holds(n == len(frame), "truth inside [lb, ub] for all 16 indices", f"{n}/16 cells (population bounds)",
-                 f"exact bounds on P(v | S=1) by enumeration; mean width {width:.3f}")
+    return holds(
+        n == len(frame),
+        "truth inside [lb, ub] for all 16 indices",
+        f"{n}/16 cells (population bounds)",
+        f"exact bounds on P(v | S=1) by enumeration; mean width {width:.3f}",
+    )
 
 
 def _dataset_cover(results: Results) -> Verdict:
     cond, marg = results["estimates"]["conditional"], results["estimates"]["paper_marginal"]
     n, n2 = int(cond["covered"].sum()), int(cond["covered_2se"].sum())
-    missed = ", ".join(f"row {int(r['index'])}: truth {r['truth']:.3f} vs [{r['bce_lb']:.3f}, {r['bce_ub']:.3f}]"
-                       for _, r in cond[~cond["covered"]].iterrows())
-    note = (f"within 2 SE: {n2}/16; paper_marginal variant: {int(marg['covered'].sum())}/16"
-            + (f"; missed {missed}" if missed else ""))
+    missed = ", ".join(
+        f"row {int(r['index'])}: truth {r['truth']:.3f} vs [{r['bce_lb']:.3f}, {r['bce_ub']:.3f}]"
+        for _, r in cond[~cond["covered"]].iterrows()
+    )
+    note = f"within 2 SE: {n2}/16; paper_marginal variant: {int(marg['covered'].sum())}/16" + (
+        f"; missed {missed}" if missed else ""
+    )
     return holds(n == len(cond), "truth inside [lb, ub] for all 16 indices", f"{n}/16 cells (conditional)", note)
 
 
@@ -97,7 +118,8 @@ def _coverage_rate(results: Results) -> Verdict:
     within2 = float(cond.groupby("dataset")["covered_2se"].all().mean())
     below, above = int((cond["truth"] < cond["bce_lb"]).sum()), int((cond["truth"] > cond["bce_ub"]).sum())
     return Verdict(
-        NOT_SPECIFIED, "all 16 cells in its one dataset (no rate reported)",
+        NOT_SPECIFIED,
+        "all 16 cells in its one dataset (no rate reported)",
         f"all 16 in {all16:.0%} of {per_set.ngroups} datasets; {mean_cells:.2f}/16 on average",
         f"lowest per-cell rate {per_cell.min():.0%} (row {int(per_cell.idxmin())}); misses: {below} with the "
         f"truth below lb, {above} above ub; all 16 within 2 SE in {within2:.0%}; paper_marginal: all 16 in "
@@ -114,13 +136,20 @@ def _deviates(column: str) -> Claim:
         paper = np.mean(np.abs(np.array(TABLE1_REPORTED[column]) - np.array(TABLE1_REPORTED["truth"])))
         exact = pd.DataFrame(results["exact"]["tables"]["conditional"])
         bias = exact[column] - exact["truth"]
-        return holds(significant >= DEVIATION_MIN_CELLS, f"mean |{COLUMN_LABELS[column]} − Truth| = {paper:.3f}",
-                     f"mean |Δ| = {float((est - truth).abs().mean()):.3f}; |Δ| > 2 SE in {significant}/16 cells",
-                     f"conditional variant; population bias {bias.min():+.3f} to {bias.max():+.3f} "
-                     f"(selection on I1 pushes it up); threshold: ≥ {DEVIATION_MIN_CELLS} of 16 cells")
+        return holds(
+            significant >= DEVIATION_MIN_CELLS,
+            f"mean |{COLUMN_LABELS[column]} − Truth| = {paper:.3f}",
+            f"mean |Δ| = {float((est - truth).abs().mean()):.3f}; |Δ| > 2 SE in {significant}/16 cells",
+            f"conditional variant; population bias {bias.min():+.3f} to {bias.max():+.3f} "
+            f"(selection on I1 pushes it up); threshold: ≥ {DEVIATION_MIN_CELLS} of 16 cells",
+        )
 
-    return Claim(f"{column}-deviates", "§Offline Evaluation, Fig. 3",
-                 f"{COLUMN_LABELS[column]} deviates from the true causal effect", evaluate)
+    return Claim(
+        f"{column}-deviates",
+        "§Offline Evaluation, Fig. 3",
+        f"{COLUMN_LABELS[column]} deviates from the true causal effect",
+        evaluate,
+    )
 
 
 def _table1_column(column: str) -> Claim:
@@ -131,9 +160,12 @@ def _table1_column(column: str) -> Claim:
         note = f"paper_marginal variant; {check['rule']}" + (f"; {check['excluded']}" if check["excluded"] else "")
         return holds(bool(check["passed"]), "Table 1 values", ours, note)
 
-    return Claim(f"table1-{column}", "Table 1 (App. H)",
-                 f"Table 1 {COLUMN_LABELS[column]} column (paper_marginal variant) matches the published values",
-                 evaluate)
+    return Claim(
+        f"table1-{column}",
+        "Table 1 (App. H)",
+        f"Table 1 {COLUMN_LABELS[column]} column (paper_marginal variant) matches the published values",
+        evaluate,
+    )
 
 
 def _biased_above_truth(results: Results) -> Verdict:
@@ -146,8 +178,12 @@ def _cp_outside(results: Results) -> Verdict:
     frame = results["estimates"]["paper_marginal"]
     rows = frame[(frame["cp"] < frame["bce_lb"]) | (frame["cp"] > frame["bce_ub"])]["index"].tolist()
     paper = [3, 4, 7, 8, 11, 12, 15, 16]
-    return holds(rows == paper, "rows " + ", ".join(map(str, paper)), "rows " + ", ".join(map(str, rows)),
-                 "paper_marginal variant (CP stays conditional)")
+    return holds(
+        rows == paper,
+        "rows " + ", ".join(map(str, paper)),
+        "rows " + ", ".join(map(str, rows)),
+        "paper_marginal variant (CP stays conditional)",
+    )
 
 
 # ------------------------------------------------------------------------------ online claims
@@ -163,10 +199,14 @@ def _pcb_lowest(results: Results) -> Verdict:
     best = min(finals, key=lambda a: finals[a]["mean_cum_regret"])
     ours = "; ".join(f"{LABELS[a]} {_regret_text(r)}" for a, r in finals.items())
     off = results["offline"]
-    return holds(best == "linucb_pcb", "LinUCB-PCB lowest", ours,
-                 f"{_scale_note(results)}; upper bounds exclude {off['n_excluded_by_upper_bound']}/16 cells "
-                 f"(population: {results['exact']['n_excluded_by_upper_bound']}), optimal arm excluded in "
-                 f"{off['n_optimal_excluded']}")
+    return holds(
+        best == "linucb_pcb",
+        "LinUCB-PCB lowest",
+        ours,
+        f"{_scale_note(results)}; upper bounds exclude {off['n_excluded_by_upper_bound']}/16 cells "
+        f"(population: {results['exact']['n_excluded_by_upper_bound']}), optimal arm excluded in "
+        f"{off['n_optimal_excluded']}",
+    )
 
 
 def _crossing(agg: pd.DataFrame, algorithm: str) -> str:
@@ -186,14 +226,22 @@ def _worse_than_linucb(algorithm: str) -> Claim:
         ours = f"{LABELS[algorithm]} {_regret_text(ours_row)} vs LinUCB {_regret_text(base)}"
         note = f"{_scale_note(results)}; {_crossing(agg, algorithm)}"
         if int(ours_row["round"]) < PAPER_HORIZON:
-            return Verdict(NOT_EVALUATED, "above LinUCB", ours,
-                           note + f"; the claim is about T = {PAPER_HORIZON:,} and warm-started runs cross "
-                                  "LinUCB late (docs/papers/bounds.md#bounds-numbers), so a shorter run cannot check "
-                                  "it")
+            return Verdict(
+                NOT_EVALUATED,
+                "above LinUCB",
+                ours,
+                note + f"; the claim is about T = {PAPER_HORIZON:,} and warm-started runs cross "
+                "LinUCB late (docs/papers/bounds.md#bounds-numbers), so a shorter run cannot check "
+                "it",
+            )
         return holds(ours_row["mean_cum_regret"] > base["mean_cum_regret"], "above LinUCB", ours, note)
 
-    return Claim(f"{algorithm}-above-linucb", "§Online Bandit Learning, Fig. 4",
-                 f"{LABELS[algorithm]} has higher cumulative regret than LinUCB", evaluate)
+    return Claim(
+        f"{algorithm}-above-linucb",
+        "§Online Bandit Learning, Fig. 4",
+        f"{LABELS[algorithm]} has higher cumulative regret than LinUCB",
+        evaluate,
+    )
 
 
 def _alpha_sensitivity(results: Results) -> Verdict:
@@ -201,23 +249,34 @@ def _alpha_sensitivity(results: Results) -> Verdict:
     for alpha in results["config"]["online"]["sensitivity_alphas"]:
         agg = results["agg"][setting_name(alpha)]
         finals = sorted(FIGURE4, key=lambda a: _final(agg, a)["mean_cum_regret"])
-        parts.append(f"α = {alpha:g}: " + " < ".join(f"{LABELS[a]} {_final(agg, a)['mean_cum_regret']:.0f}"
-                                                        for a in finals))
-    return Verdict(NOT_SPECIFIED, "α not given", "; ".join(parts),
-                   "an addition (figure4_alpha): how the Figure 4 ordering at T depends on LinUCB's α")
+        parts.append(
+            f"α = {alpha:g}: " + " < ".join(f"{LABELS[a]} {_final(agg, a)['mean_cum_regret']:.0f}" for a in finals)
+        )
+    return Verdict(
+        NOT_SPECIFIED,
+        "α not given",
+        "; ".join(parts),
+        "an addition (figure4_alpha): how the Figure 4 ordering at T depends on LinUCB's α",
+    )
 
 
 def _appendix(pcb: str, base: str, source: str) -> Claim:
     def evaluate(results: Results) -> Verdict:
         agg = results["agg"]["appendix"]
         a, b = _final(agg, pcb), _final(agg, base)
-        identical = np.array_equal(agg[agg.algorithm == pcb]["mean_cum_regret"].to_numpy(),
-                                   agg[agg.algorithm == base]["mean_cum_regret"].to_numpy())
+        identical = np.array_equal(
+            agg[agg.algorithm == pcb]["mean_cum_regret"].to_numpy(),
+            agg[agg.algorithm == base]["mean_cum_regret"].to_numpy(),
+        )
         note = f"{_scale_note(results, with_alpha=False)}; an addition: the paper runs no experiment with {LABELS[pcb]}"
         if identical:
             note += "; the bounds never changed a decision in these runs (identical curves)"
-        return holds(a["mean_cum_regret"] <= b["mean_cum_regret"], f"{LABELS[pcb]} ≤ {LABELS[base]} (theory)",
-                     f"{LABELS[pcb]} {_regret_text(a)} vs {LABELS[base]} {_regret_text(b)}", note)
+        return holds(
+            a["mean_cum_regret"] <= b["mean_cum_regret"],
+            f"{LABELS[pcb]} ≤ {LABELS[base]} (theory)",
+            f"{LABELS[pcb]} {_regret_text(a)} vs {LABELS[base]} {_regret_text(b)}",
+            note,
+        )
 
     return Claim(f"{pcb}-vs-{base}", source, f"{LABELS[pcb]} has no more regret than {LABELS[base]}", evaluate)
 
@@ -225,30 +284,48 @@ def _appendix(pcb: str, base: str, source: str) -> Claim:
 def claims() -> list[Claim]:
     """Every claim of the paper this pipeline checks, in report order."""
     return [
-        Claim("selected-rows", "§Experiments", "about 15,000 of the 30,000 generated rows survive selection",
-              _selected_rows),
-        Claim("findrsi", "§Bounding via Substitute Interventions", "FindRSI returns D = {I1} for Figure 2",
-              _findrsi),
-        Claim("cfactor-set", "Eq. 11", "c-component factorisation uses D = An(Y) in G[V \\ X] = {Y, U1, U2}",
-              _cfactor_set),
-        Claim("bce-covers-exact", "§Offline Evaluation, Fig. 3",
-              "BCE bounds contain the true effect for every context value (exact bounds)", _exact_cover),
-        Claim("bce-covers-dataset", "§Offline Evaluation, Fig. 3",
-              "BCE bounds contain the true effect for every context value (our offline dataset)", _dataset_cover),
-        Claim("bce-coverage-rate", "§Offline Evaluation, Fig. 3",
-              "BCE bounds contain the true effect for every context value (repeated datasets)", _coverage_rate),
+        Claim(
+            "selected-rows",
+            "§Experiments",
+            "about 15,000 of the 30,000 generated rows survive selection",
+            _selected_rows,
+        ),
+        Claim("findrsi", "§Bounding via Substitute Interventions", "FindRSI returns D = {I1} for Figure 2", _findrsi),
+        Claim(
+            "cfactor-set", "Eq. 11", "c-component factorisation uses D = An(Y) in G[V \\ X] = {Y, U1, U2}", _cfactor_set
+        ),
+        Claim(
+            "bce-covers-exact",
+            "§Offline Evaluation, Fig. 3",
+            "BCE bounds contain the true effect for every context value (exact bounds)",
+            _exact_cover,
+        ),
+        Claim(
+            "bce-covers-dataset",
+            "§Offline Evaluation, Fig. 3",
+            "BCE bounds contain the true effect for every context value (our offline dataset)",
+            _dataset_cover,
+        ),
+        Claim(
+            "bce-coverage-rate",
+            "§Offline Evaluation, Fig. 3",
+            "BCE bounds contain the true effect for every context value (repeated datasets)",
+            _coverage_rate,
+        ),
         _deviates("cp"),
         _deviates("biased"),
         *(_table1_column(c) for c in ("truth", "biased", "bce_lb", "bce_ub", "cp")),
         Claim("biased-above-truth", "Table 1", "Biased exceeds Truth in every row", _biased_above_truth),
         Claim("cp-outside-bounds", "Table 1", "CP falls outside [lb, ub] exactly in the u1 = 1 rows", _cp_outside),
-        Claim("linucb_pcb-lowest", "§Online Bandit Learning, Fig. 4",
-              "LinUCB-PCB has the lowest cumulative regret", _pcb_lowest),
+        Claim(
+            "linucb_pcb-lowest",
+            "§Online Bandit Learning, Fig. 4",
+            "LinUCB-PCB has the lowest cumulative regret",
+            _pcb_lowest,
+        ),
         _worse_than_linucb("linucb_biased"),
         _worse_than_linucb("linucb_cp"),
-        Claim("alpha-sensitivity", "addition (Fig. 4, α)", "Figure 4 ordering for α ∈ {0.5, 1, 2}",
-              _alpha_sensitivity),
+        Claim("alpha-sensitivity", "addition (Fig. 4, α)", "Figure 4 ordering for α ∈ {0.5, 1, 2}", _alpha_sensitivity),
         _appendix("ucb_pcb", "ucb", "App. F, Theorem 8"),
         _appendix("oam_pcb", "oam", "App. D, Theorem 7"),
     ]
-

@@ -15,10 +15,14 @@ def check_config(config: Mapping[str, Any]) -> None:
     m = model(config)
     online, offline = config["online"], config["offline"]
     if online["context_source"] == "offline_rows" and config["horizon"] > offline["n_rows"]:
-        raise ConfigError(f"bounds.horizon = {config['horizon']} exceeds bounds.offline.n_rows = "
-                          f"{offline['n_rows']}, so context_source: offline_rows has too few rows; use iid "
-                          "or generate more rows")
+        raise ConfigError(
+            f"bounds.horizon = {config['horizon']} exceeds bounds.offline.n_rows = "
+            f"{offline['n_rows']}, so context_source: offline_rows has too few rows; use iid "
+            "or generate more rows"
+        )
     for v in offline["biased_adjust"]:
         if v not in m.variables or v == m.selection:
-            raise ConfigError(f"bounds.offline.biased_adjust names {v!r}, not a variable of the SCM; use "
-                              f"variables among {sorted(set(m.variables) - {m.selection})}")
+            raise ConfigError(
+                f"bounds.offline.biased_adjust names {v!r}, not a variable of the SCM; use "
+                f"variables among {sorted(set(m.variables) - {m.selection})}"
+            )

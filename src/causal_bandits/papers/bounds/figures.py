@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
-from matplotlib.lines import Line2D
 from matplotlib.collections import PathCollection
+from matplotlib.lines import Line2D
 
 from causal_bandits import algorithms
 from causal_bandits.algorithms import ADDITION
@@ -32,8 +32,16 @@ _SET1 = sns.color_palette("Set1", 9)
 #: Each algorithm's colour: its registry entry's index in "Set1" (causal_bandits/papers/bounds/algorithms.py).
 COLOURS = {k: _SET1[e.style["set1"]] for k, e in algorithms.registry("bounds").items()}
 #: Figure 2's layout (the paper's drawing: users left, items, intermediate, outcome right).
-FIGURE2_POS = {"U1": (0.0, 0.6), "U2": (0.0, -0.6), "X1": (1.0, 0.6), "X2": (1.0, -0.6), "C1": (2.0, 1.3),
-               "I1": (2.0, 0.3), "S": (3.0, 0.3), "Y": (3.0, -0.6)}
+FIGURE2_POS = {
+    "U1": (0.0, 0.6),
+    "U2": (0.0, -0.6),
+    "X1": (1.0, 0.6),
+    "X2": (1.0, -0.6),
+    "C1": (2.0, 1.3),
+    "I1": (2.0, 0.3),
+    "S": (3.0, 0.3),
+    "Y": (3.0, -0.6),
+}
 
 
 def figure2(m: CPTModel, pdf: PathLike, png: PathLike) -> None:
@@ -48,8 +56,11 @@ def figure2(m: CPTModel, pdf: PathLike, png: PathLike) -> None:
         for coll in ax.collections:  # the node markers (in diagram.nodes order): dash the latent ones
             if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(diagram.nodes):
                 coll.set_linestyle([(0, (2, 1.5)) if v in m.latent else "solid" for v in diagram.nodes])
-        ax.set_title(f"{', '.join(m.latent)}: latent (dashed); {m.selection}: selection; "
-                     f"context {', '.join(m.context)}; arms {', '.join(m.treatment)}", fontsize=6)
+        ax.set_title(
+            f"{', '.join(m.latent)}: latent (dashed); {m.selection}: selection; "
+            f"context {', '.join(m.context)}; arms {', '.join(m.treatment)}",
+            fontsize=6,
+        )
         save_figure(fig, pdf, png)
 
 
@@ -69,10 +80,11 @@ def figure3(frame: pd.DataFrame, variant: str, pdf: PathLike, png: PathLike) -> 
         ax.set_ylim(0, 1)
         ax.set_xlabel("Value of the context vector (Table 1 index)")
         ax.set_ylabel("Estimated reward")
-        title = {"conditional": "every column conditional on the context, as the text defines it; "
-                                "Truth = exact μ(a, c)",
-                 "paper_marginal": "Truth, Biased, lb, ub ignore the context (what the published Table 1 "
-                                   "matches); CP conditional"}
+        title = {
+            "conditional": "every column conditional on the context, as the text defines it; Truth = exact μ(a, c)",
+            "paper_marginal": "Truth, Biased, lb, ub ignore the context (what the published Table 1 "
+            "matches); CP conditional",
+        }
         ax.set_title(f"Figure 3 ({variant})\n{title[variant]}", fontsize=7)
         handles, labels = ax.get_legend_handles_labels()
         order = [labels.index(k) for k in ("BCE", "CP", "Biased", "Truth")]
@@ -87,13 +99,24 @@ def with_band(agg: pd.DataFrame) -> pd.DataFrame:
     return agg.assign(lo=agg["mean_cum_regret"] - se, hi=agg["mean_cum_regret"] + se)
 
 
-def _curves(ax: Axes, agg: pd.DataFrame, algorithms: Sequence[str], dashed: Sequence[str] = (), legend: bool = True,
-            **kw) -> None:
+def _curves(
+    ax: Axes, agg: pd.DataFrame, algorithms: Sequence[str], dashed: Sequence[str] = (), legend: bool = True, **kw
+) -> None:
     """One curve per algorithm (colour per algorithm, ``dashed`` ones as references) and a legend."""
     frame = with_band(agg[agg["algorithm"].isin(algorithms)])
     frame = frame.assign(group=np.where(frame["algorithm"].isin(dashed), "reference", ""))
-    regret_panel(ax, frame, lo="lo", hi="hi", hue="algorithm", style="group", xlabel="Round t",
-                 palette={a: COLOURS[a] for a in algorithms}, styles={"": "-", "reference": "--"}, **kw)
+    regret_panel(
+        ax,
+        frame,
+        lo="lo",
+        hi="hi",
+        hue="algorithm",
+        style="group",
+        xlabel="Round t",
+        palette={a: COLOURS[a] for a in algorithms},
+        styles={"": "-", "reference": "--"},
+        **kw,
+    )
     if legend:
         handles = [Line2D([], [], color=COLOURS[a], linestyle="--" if a in dashed else "-") for a in algorithms]
         ax.legend(handles, [LABELS[a] for a in algorithms], frameon=False, loc="upper left")
@@ -108,8 +131,9 @@ def figure4(agg: pd.DataFrame, algorithms: Sequence[str], pdf: PathLike, png: Pa
         save_figure(fig, pdf, png)
 
 
-def figure4_alpha(aggs: Mapping[float, pd.DataFrame], algorithms: Sequence[str], pdf: PathLike, png: PathLike,
-                  *, subtitle: str) -> None:
+def figure4_alpha(
+    aggs: Mapping[float, pd.DataFrame], algorithms: Sequence[str], pdf: PathLike, png: PathLike, *, subtitle: str
+) -> None:
     """Sensitivity of Figure 4 to LinUCB's α (an addition): one panel per α, shared y scale."""
     with paper_style():
         fig = new_figure((2.5 * len(aggs), 2.5))
@@ -128,9 +152,15 @@ def figure_appendix(appendix: pd.DataFrame, main: pd.DataFrame, pdf: PathLike, p
         a, b = fig.subplots(1, 2)
         _curves(a, appendix, ["ucb_pcb", "ucb"], title="(a) UCB-PCB (Alg. 6), arms do(x), no context")
         both = pd.concat([appendix, main[main["algorithm"].isin(["linucb_pcb", "linucb"])]], ignore_index=True)
-        same = np.array_equal(*(appendix[appendix["algorithm"] == a]["mean_cum_regret"].to_numpy()
-                                for a in ("oam_pcb", "oam")))
-        _curves(b, both, ["oam_pcb", "oam", "linucb_pcb", "linucb"], dashed=["linucb_pcb", "linucb"],
-                title="(b) OAM-PCB (Alg. 5), contextual" + ("\nOAM-PCB = OAM: the bounds never bind" if same else ""))
+        same = np.array_equal(
+            *(appendix[appendix["algorithm"] == a]["mean_cum_regret"].to_numpy() for a in ("oam_pcb", "oam"))
+        )
+        _curves(
+            b,
+            both,
+            ["oam_pcb", "oam", "linucb_pcb", "linucb"],
+            dashed=["linucb_pcb", "linucb"],
+            title="(b) OAM-PCB (Alg. 5), contextual" + ("\nOAM-PCB = OAM: the bounds never bind" if same else ""),
+        )
         fig.suptitle(f"Appendix algorithms ({ADDITION}; {subtitle})", fontsize=8)
         save_figure(fig, pdf, png)

@@ -30,8 +30,22 @@ from causal_bandits.rng import generator
 from causal_bandits.scm.cpt import CPTModel, configurations
 
 #: Columns of the estimates that are meaningful on the population distribution (no counts or SEs).
-POPULATION_COLUMNS = ["index", "arm", "context", "cp", "biased", "lq", "uq", "lw", "uw", "bce_lb", "bce_ub",
-                      "truth", "truth_exact", "covered"]
+POPULATION_COLUMNS = [
+    "index",
+    "arm",
+    "context",
+    "cp",
+    "biased",
+    "lq",
+    "uq",
+    "lw",
+    "uw",
+    "bce_lb",
+    "bce_ub",
+    "truth",
+    "truth_exact",
+    "covered",
+]
 
 
 # ------------------------------------------------------------------------------ data
@@ -63,8 +77,10 @@ def _context_prior(m: CPTModel, full: Joint) -> np.ndarray:
 
 def truths(m: CPTModel) -> tuple[np.ndarray, np.ndarray]:
     """(μ(a, c) per (context, arm), P(Y=1 | x_a) per arm on the unselected population), exact."""
-    marginal = [m.probability({m.outcome: 1}, evidence=dict(zip(m.treatment, map(int, x))))
-                for x in configurations(len(m.treatment))]
+    marginal = [
+        m.probability({m.outcome: 1}, evidence=dict(zip(m.treatment, map(int, x))))
+        for x in configurations(len(m.treatment))
+    ]
     return m.conditional_effects(), np.array([marginal])
 
 
@@ -91,9 +107,16 @@ def estimates(
     w = b.substitute
     conditional = base.assign(
         biased=flat(adjusted(sel, context=m.context, adjust=adjust, **kw)),
-        lq=flat(b.lq), uq=flat(b.uq), lw=flat(w.lower), uw=flat(w.upper),
-        bce_lb=flat(b.lower), bce_ub=flat(b.upper), n_lb=flat(w.n_lower), n_ub=flat(w.n_upper),
-        truth=flat(mu), truth_exact=flat(mu),
+        lq=flat(b.lq),
+        uq=flat(b.uq),
+        lw=flat(w.lower),
+        uw=flat(w.upper),
+        bce_lb=flat(b.lower),
+        bce_ub=flat(b.upper),
+        n_lb=flat(w.n_lower),
+        n_ub=flat(w.n_upper),
+        truth=flat(mu),
+        truth_exact=flat(mu),
     )
     # paper_marginal (docs/papers/bounds.md#bounds-a-estimand-variant): context-free Truth, Biased, lb, ub broadcast to
     # every context.
@@ -102,10 +125,16 @@ def estimates(
     truth_m = conditional_probability(full, context=(), **kw)
     marginal = base.assign(
         biased=flat(np.repeat(adjusted(sel, context=(), adjust=adjust, **kw), n_ctx, 0)),
-        lq=np.nan, uq=np.nan, lw=flat(np.repeat(wm.lower, n_ctx, 0)), uw=flat(np.repeat(wm.upper, n_ctx, 0)),
-        bce_lb=flat(np.repeat(wm.lower, n_ctx, 0)), bce_ub=flat(np.repeat(wm.upper, n_ctx, 0)),
-        n_lb=flat(np.repeat(wm.n_lower, n_ctx, 0)), n_ub=flat(np.repeat(wm.n_upper, n_ctx, 0)),
-        truth=flat(np.repeat(truth_m, n_ctx, 0)), truth_exact=flat(np.repeat(exact_m, n_ctx, 0)),
+        lq=np.nan,
+        uq=np.nan,
+        lw=flat(np.repeat(wm.lower, n_ctx, 0)),
+        uw=flat(np.repeat(wm.upper, n_ctx, 0)),
+        bce_lb=flat(np.repeat(wm.lower, n_ctx, 0)),
+        bce_ub=flat(np.repeat(wm.upper, n_ctx, 0)),
+        n_lb=flat(np.repeat(wm.n_lower, n_ctx, 0)),
+        n_ub=flat(np.repeat(wm.n_upper, n_ctx, 0)),
+        truth=flat(np.repeat(truth_m, n_ctx, 0)),
+        truth_exact=flat(np.repeat(exact_m, n_ctx, 0)),
     )
     out = {}
     for variant, frame in (("conditional", conditional), ("paper_marginal", marginal)):
@@ -114,8 +143,9 @@ def estimates(
             se_ub = np.sqrt(frame.bce_ub * (1 - frame.bce_ub) / frame.n_ub)
         frame = frame.assign(se_lb=se_lb, se_ub=se_ub)
         frame["covered"] = (frame.bce_lb <= frame.truth) & (frame.truth <= frame.bce_ub)
-        frame["covered_2se"] = ((frame.bce_lb - 2 * frame.se_lb.fillna(0) <= frame.truth)
-                                & (frame.truth <= frame.bce_ub + 2 * frame.se_ub.fillna(0)))
+        frame["covered_2se"] = (frame.bce_lb - 2 * frame.se_lb.fillna(0) <= frame.truth) & (
+            frame.truth <= frame.bce_ub + 2 * frame.se_ub.fillna(0)
+        )
         out[variant] = frame.sort_values("index", ignore_index=True)
     return out
 
@@ -138,8 +168,7 @@ def population_joints(m: CPTModel, adjust: tuple[str, ...]) -> tuple[Joint, Join
     """The population counterparts of :func:`offline_joints` (exact, by enumeration)."""
     observed = list(m.observed)
     sel_vars = observed + [v for v in adjust if v not in observed]
-    return (Joint.from_factor(m.joint(sel_vars, evidence={m.selection: 1})),
-            Joint.from_factor(m.joint(observed)))
+    return (Joint.from_factor(m.joint(sel_vars, evidence={m.selection: 1})), Joint.from_factor(m.joint(observed)))
 
 
 # ------------------------------------------------------------------------------ exact truth
@@ -184,17 +213,26 @@ def coverage(m: CPTModel, *, n_rows: int, n_datasets: int, adjust: tuple[str, ..
     parts = []
     for r in range(n_datasets):
         sel, full = offline_joints(m, generate(m, n_rows, "coverage", r), adjust)
-        for variant, frame in estimates(m, sel, full, adjust=adjust, min_count=min_count, the_plan=the_plan,
-                                        truth=truth).items():
-            parts.append(frame[["index", "bce_lb", "bce_ub", "truth", "covered", "covered_2se"]]
-                         .assign(dataset=r, variant=variant))
+        for variant, frame in estimates(
+            m, sel, full, adjust=adjust, min_count=min_count, the_plan=the_plan, truth=truth
+        ).items():
+            parts.append(
+                frame[["index", "bce_lb", "bce_ub", "truth", "covered", "covered_2se"]].assign(
+                    dataset=r, variant=variant
+                )
+            )
     return pd.concat(parts, ignore_index=True)
 
 
 # ------------------------------------------------------------------------------ offline summary
 def offline_summary(
-    m: CPTModel, full: pd.DataFrame, sel: Joint, tables: Mapping[str, pd.DataFrame], exact: Mapping[str, Any],
-    *, min_count: int,
+    m: CPTModel,
+    full: pd.DataFrame,
+    sel: Joint,
+    tables: Mapping[str, pd.DataFrame],
+    exact: Mapping[str, Any],
+    *,
+    min_count: int,
 ) -> dict[str, Any]:
     """What the online stage and the claims need besides the tables: data sizes, the cells the upper
     bounds exclude (N⁻_pcb, and optimal arms wrongly excluded), and the non-contextual bounds on

@@ -64,15 +64,26 @@ def warm_counts(frame: Mapping[str, Any], weight: str | int) -> np.ndarray:
     return counts if weight == "cell_count" else np.where(counts > 0, float(weight), 0.0)
 
 
-def contextual_policy(name: str, estimates: Mapping[str, Any], online: Mapping[str, Any], alpha: float,
-                      appendix: Mapping[str, Any], horizon: int):
+def contextual_policy(
+    name: str,
+    estimates: Mapping[str, Any],
+    online: Mapping[str, Any],
+    alpha: float,
+    appendix: Mapping[str, Any],
+    horizon: int,
+):
     """The policy object of a contextual algorithm."""
     n_ctx, n_arms = grid(estimates, "bce_ub").shape
     n_c, n_x = int(np.log2(n_ctx)), int(np.log2(n_arms))
     if name.startswith("oam"):
         bounds = {"lower": grid(estimates, "bce_lb"), "upper": grid(estimates, "bce_ub")} if name == "oam_pcb" else {}
-        return runs.policy_class(algorithms.registry(PAPER)[name].path)(feature_map(appendix["oam_features"], n_c, n_x), horizon, lam=online["lambda"],
-                      c=appendix["oam_c"], **bounds)
+        return runs.policy_class(algorithms.registry(PAPER)[name].path)(
+            feature_map(appendix["oam_features"], n_c, n_x),
+            horizon,
+            lam=online["lambda"],
+            c=appendix["oam_c"],
+            **bounds,
+        )
     kw = {"alpha": alpha, "lam": online["lambda"]}
     features = feature_map(online["features"], n_c, n_x)
     if name == "linucb_pcb":
@@ -83,16 +94,29 @@ def contextual_policy(name: str, estimates: Mapping[str, Any], online: Mapping[s
     return runs.policy_class(algorithms.registry(PAPER)[name].path)(features, **kw)
 
 
-def job(name: str, *, exact: Mapping[str, Any], estimates: Mapping[str, Any], noncontextual: Mapping[str, Any],
-        online: Mapping[str, Any], appendix: Mapping[str, Any], alpha: float, horizon: int,
-        contexts: np.ndarray | None = None):
+def job(
+    name: str,
+    *,
+    exact: Mapping[str, Any],
+    estimates: Mapping[str, Any],
+    noncontextual: Mapping[str, Any],
+    online: Mapping[str, Any],
+    appendix: Mapping[str, Any],
+    alpha: float,
+    horizon: int,
+    contexts: np.ndarray | None = None,
+):
     """(policy, environment, streams key) of algorithm ``name``; ``contexts`` fixes the context sequence (A8).
 
     Contextual algorithms share the streams of ``"online"``, the UCB ones those of ``"noncontextual"``.
     """
     if name in ("ucb", "ucb_pcb"):
         bounds = (noncontextual["lower"], noncontextual["upper"]) if name == "ucb_pcb" else ()
-        return runs.policy_class(algorithms.registry(PAPER)[name].path)(horizon, *bounds), BernoulliArms(np.asarray(noncontextual["means"], dtype=float)), "noncontextual"
+        return (
+            runs.policy_class(algorithms.registry(PAPER)[name].path)(horizon, *bounds),
+            BernoulliArms(np.asarray(noncontextual["means"], dtype=float)),
+            "noncontextual",
+        )
     env = ContextualBernoulli(np.asarray(exact["p_context"]), np.asarray(exact["mu"]), contexts)
     return contextual_policy(name, estimates, online, alpha, appendix, horizon), env, "online"
 
@@ -100,14 +124,42 @@ def job(name: str, *, exact: Mapping[str, Any], estimates: Mapping[str, Any], no
 def run(name: str, *, seeds: Sequence[int], horizon: int, record_points: int, **kw) -> Run:
     """Simulate algorithm ``name`` for ``seeds`` (keyword arguments of :func:`job`)."""
     policy, env, experiment = job(name, horizon=horizon, **kw)
-    return simulate(policy, env, Streams(PAPER, experiment, np.asarray(seeds)), horizon,
-                    [RegretTrace(linear_grid(horizon, record_points))])
+    return simulate(
+        policy,
+        env,
+        Streams(PAPER, experiment, np.asarray(seeds)),
+        horizon,
+        [RegretTrace(linear_grid(horizon, record_points))],
+    )
 
 
-def run_chunk(name: str, *, experiment: str, strategy: str, seeds: Sequence[int], horizon: int, record_points: int,
-              trace_path: str, summary_path: str, metadata: Mapping[str, str], **kw) -> None:
+def run_chunk(
+    name: str,
+    *,
+    experiment: str,
+    strategy: str,
+    seeds: Sequence[int],
+    horizon: int,
+    record_points: int,
+    trace_path: str,
+    summary_path: str,
+    metadata: Mapping[str, str],
+    **kw,
+) -> None:
     """One seed chunk of algorithm ``name`` at the run-store coordinates (experiment, strategy)."""
     policy, env, streams_key = job(name, horizon=horizon, **kw)
-    runs.run_chunk(policy, env, [RegretTrace(linear_grid(horizon, record_points))], paper=PAPER,
-                   experiment=experiment, strategy=strategy, algorithm=name, seeds=seeds, horizon=horizon,
-                   trace_path=trace_path, summary_path=summary_path, metadata=metadata, streams_key=streams_key)
+    runs.run_chunk(
+        policy,
+        env,
+        [RegretTrace(linear_grid(horizon, record_points))],
+        paper=PAPER,
+        experiment=experiment,
+        strategy=strategy,
+        algorithm=name,
+        seeds=seeds,
+        horizon=horizon,
+        trace_path=trace_path,
+        summary_path=summary_path,
+        metadata=metadata,
+        streams_key=streams_key,
+    )

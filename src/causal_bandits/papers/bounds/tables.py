@@ -48,20 +48,31 @@ def table1_checks(table: pd.DataFrame) -> pd.DataFrame:
     for col, tol in TOLERANCES.items():
         keep = ~table["index"].isin(LB_EXCLUDED_ROWS) if col == "bce_lb" else np.ones(len(table), bool)
         diff = (table[col] - table[f"paper_{col}"]).abs()
-        rows.append({
-            "column": col, "rule": f"max |Δ| ≤ {tol}" + (" (rows 5, 16 excluded)" if col == "bce_lb" else ""),
-            "max_abs_diff": float(diff[keep].max()), "n_within": int((diff[keep] <= tol).sum()),
-            "n_cells": int(keep.sum()), "passed": bool(diff[keep].max() <= tol),
-            "excluded": "; ".join(f"row {i}: |Δ| = {d:.3f}" for i, d in zip(table["index"][~keep], diff[~keep])),
-        })
+        rows.append(
+            {
+                "column": col,
+                "rule": f"max |Δ| ≤ {tol}" + (" (rows 5, 16 excluded)" if col == "bce_lb" else ""),
+                "max_abs_diff": float(diff[keep].max()),
+                "n_within": int((diff[keep] <= tol).sum()),
+                "n_cells": int(keep.sum()),
+                "passed": bool(diff[keep].max() <= tol),
+                "excluded": "; ".join(f"row {i}: |Δ| = {d:.3f}" for i, d in zip(table["index"][~keep], diff[~keep])),
+            }
+        )
     p, n = table["cp"], table["n_sel"]
     band = CP_SIGMAS * np.sqrt(2 * p * (1 - p) / n)
     within = (table["cp"] - table["paper_cp"]).abs() <= band
-    rows.append({
-        "column": "cp", "rule": f"|Δ| ≤ 3·sqrt(2p̂(1−p̂)/n) in ≥ {CP_MIN_CELLS} of 16 cells",
-        "max_abs_diff": float((table["cp"] - table["paper_cp"]).abs().max()), "n_within": int(within.sum()),
-        "n_cells": len(table), "passed": bool(within.sum() >= CP_MIN_CELLS), "excluded": "",
-    })
+    rows.append(
+        {
+            "column": "cp",
+            "rule": f"|Δ| ≤ 3·sqrt(2p̂(1−p̂)/n) in ≥ {CP_MIN_CELLS} of 16 cells",
+            "max_abs_diff": float((table["cp"] - table["paper_cp"]).abs().max()),
+            "n_within": int(within.sum()),
+            "n_cells": len(table),
+            "passed": bool(within.sum() >= CP_MIN_CELLS),
+            "excluded": "",
+        }
+    )
     return pd.DataFrame(rows)
 
 
@@ -75,29 +86,43 @@ def table1_markdown(table: pd.DataFrame, variant: str, checks: pd.DataFrame | No
     keys = _keys(table)
     title = {
         "conditional": "Conditional variant: every column conditional on the context (as the text defines "
-                       "them); Truth is the exact μ(a, c).",
+        "them); Truth is the exact μ(a, c).",
         "paper_marginal": "Paper-marginal variant: Truth, Biased, lb and ub ignore the context (what the "
-                          "published numbers match, docs/papers/bounds.md#bounds-a-estimand-variant); CP is "
-                          "conditional.",
+        "published numbers match, docs/papers/bounds.md#bounds-a-estimand-variant); CP is "
+        "conditional.",
     }[variant]
-    lines = [f"Table 1 ({variant}). {title} Ours [paper], 3 decimals.", "",
-             "| Index | " + " | ".join(keys) + " | n | " + " | ".join(LABELS[c] for c in COLUMNS) + " |",
-             "|---" * (len(keys) + 2 + len(COLUMNS)) + "|"]
+    lines = [
+        f"Table 1 ({variant}). {title} Ours [paper], 3 decimals.",
+        "",
+        "| Index | " + " | ".join(keys) + " | n | " + " | ".join(LABELS[c] for c in COLUMNS) + " |",
+        "|---" * (len(keys) + 2 + len(COLUMNS)) + "|",
+    ]
     for _, r in table.iterrows():
         cells = " | ".join(f"{r[c]:.3f} [{r[f'paper_{c}']:.3f}]" for c in COLUMNS)
-        lines.append(f"| {int(r['index'])} | " + " | ".join(str(int(r[k])) for k in keys)
-                     + f" | {int(r['n_sel'])} | {cells} |")
+        lines.append(
+            f"| {int(r['index'])} | " + " | ".join(str(int(r[k])) for k in keys) + f" | {int(r['n_sel'])} | {cells} |"
+        )
     if "exact_truth" in table:
         gaps = {c: float((table[c] - table[f"exact_{c}"]).abs().max()) for c in COLUMNS}
-        lines += ["", "Largest |ours − population value of the same estimator| (sampling error): "
-                  + ", ".join(f"{LABELS[c]} {g:.3f}" for c, g in gaps.items()) + "."]
+        lines += [
+            "",
+            "Largest |ours − population value of the same estimator| (sampling error): "
+            + ", ".join(f"{LABELS[c]} {g:.3f}" for c, g in gaps.items())
+            + ".",
+        ]
     if checks is not None:
-        lines += ["", "Agreement with the published values (tolerances fixed in advance, "
-                      "docs/papers/bounds.md#bounds-numbers):", "",
-                  "| column | rule | max abs diff | cells within | verdict | excluded rows |", "|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            "Agreement with the published values (tolerances fixed in advance, docs/papers/bounds.md#bounds-numbers):",
+            "",
+            "| column | rule | max abs diff | cells within | verdict | excluded rows |",
+            "|---|---|---|---|---|---|",
+        ]
         for _, c in checks.iterrows():
-            lines.append(f"| {LABELS[c['column']]} | {_md(c['rule'])} | {c['max_abs_diff']:.3f} | "
-                         f"{c['n_within']}/{c['n_cells']} | {'pass' if c['passed'] else 'FAIL'} | {_md(c['excluded'])} |")
+            lines.append(
+                f"| {LABELS[c['column']]} | {_md(c['rule'])} | {c['max_abs_diff']:.3f} | "
+                f"{c['n_within']}/{c['n_cells']} | {'pass' if c['passed'] else 'FAIL'} | {_md(c['excluded'])} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -113,24 +138,40 @@ def table2(m: CPTModel, full: pd.DataFrame) -> pd.DataFrame:
             n = int(match.sum())
             emp = float(full[name].to_numpy()[match].mean()) if n else np.nan
             se = np.sqrt(v.p1[k] * (1 - v.p1[k]) / n) if n else np.nan
-            rows.append({
-                "variable": name, "parents": ",".join(v.parents), "formula": v.formula,
-                "parent_config": v.row_label(k), "p_one_specified": v.p1[k], "p_one_empirical": emp, "n": n,
-                "z": (emp - v.p1[k]) / se if n and se > 0 else np.nan,
-            })
+            rows.append(
+                {
+                    "variable": name,
+                    "parents": ",".join(v.parents),
+                    "formula": v.formula,
+                    "parent_config": v.row_label(k),
+                    "p_one_specified": v.p1[k],
+                    "p_one_empirical": emp,
+                    "n": n,
+                    "z": (emp - v.p1[k]) / se if n and se > 0 else np.nan,
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def table2_markdown(table: pd.DataFrame, n_rows: int) -> str:
-    lines = [f"Table 2: conditional probability table for data generation (paper, Appendix H), with the "
-             f"empirical frequency in our {n_rows:,} generated rows (z = (empirical − specified) / SE).", "",
-             "| Variable | P(V=1 \\| Pa) (paper) | parents | specified | empirical | n | z |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        f"Table 2: conditional probability table for data generation (paper, Appendix H), with the "
+        f"empirical frequency in our {n_rows:,} generated rows (z = (empirical − specified) / SE).",
+        "",
+        "| Variable | P(V=1 \\| Pa) (paper) | parents | specified | empirical | n | z |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for _, r in table.iterrows():
-        lines.append(f"| {r['variable']} | {r['formula']} | {r['parent_config']} | {r['p_one_specified']:.4f} | "
-                     f"{r['p_one_empirical']:.4f} | {r['n']} | {r['z']:+.2f} |")
+        lines.append(
+            f"| {r['variable']} | {r['formula']} | {r['parent_config']} | {r['p_one_specified']:.4f} | "
+            f"{r['p_one_empirical']:.4f} | {r['n']} | {r['z']:+.2f} |"
+        )
     worst, beyond = table["z"].abs().max(), int((table["z"].abs() > 3).sum())
-    lines += ["", f"Largest |z| = {worst:.2f} over {len(table)} entries; {beyond} beyond 3 SE "
-              f"({len(table) * 0.0027:.2f} expected by chance)."]
+    lines += [
+        "",
+        f"Largest |z| = {worst:.2f} over {len(table)} entries; {beyond} beyond 3 SE "
+        f"({len(table) * 0.0027:.2f} expected by chance).",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -140,9 +181,16 @@ def final_table(agg: pd.DataFrame, algorithms: Sequence[str]) -> pd.DataFrame:
     for name in algorithms:
         sel = agg[agg["algorithm"] == name]
         last = sel.loc[sel["round"].idxmax()]
-        rows.append({"algorithm": RUN_LABELS[name], "T": int(last["round"]), "n_runs": int(last["n_seeds"]),
-                     "mean_R_T": last["mean_cum_regret"], "se_R_T": last["sd_cum_regret"] / np.sqrt(last["n_seeds"]),
-                     "sd_R_T": last["sd_cum_regret"]})
+        rows.append(
+            {
+                "algorithm": RUN_LABELS[name],
+                "T": int(last["round"]),
+                "n_runs": int(last["n_seeds"]),
+                "mean_R_T": last["mean_cum_regret"],
+                "se_R_T": last["sd_cum_regret"] / np.sqrt(last["n_seeds"]),
+                "sd_R_T": last["sd_cum_regret"],
+            }
+        )
     frame = pd.DataFrame(rows)
     frame["rank"] = frame["mean_R_T"].rank(method="min").astype(int)
     return frame

@@ -43,8 +43,10 @@ def make_action(values: Mapping[str, int], variables: Sequence[str]) -> Action:
     rank = {v: i for i, v in enumerate(variables)}
     for v, x in values.items():
         if v not in rank:
-            raise ConfigError(f"action do({','.join(f'{k}={y}' for k, y in values.items())}) names unknown "
-                              f"variable {v!r}; intervene only on {list(variables)}")
+            raise ConfigError(
+                f"action do({','.join(f'{k}={y}' for k, y in values.items())}) names unknown "
+                f"variable {v!r}; intervene only on {list(variables)}"
+            )
         if x not in (0, 1) or isinstance(x, bool):
             raise ConfigError(f"action sets {v} = {x!r}; variables are binary, use 0 or 1")
     return Action(tuple(sorted(((v, int(x)) for v, x in values.items()), key=lambda vx: rank[vx[0]])))

@@ -35,8 +35,10 @@ class AdmissibleSequence:
 
     def __post_init__(self) -> None:
         if len(self.blocks) != len(self.order):
-            raise ConfigError(f"admissible sequence for {list(self.order)} has {len(self.blocks)} blocks; "
-                              "give one block Z_i per intervened variable")
+            raise ConfigError(
+                f"admissible sequence for {list(self.order)} has {len(self.blocks)} blocks; "
+                "give one block Z_i per intervened variable"
+            )
 
     @property
     def Z(self) -> tuple[str, ...]:
@@ -75,7 +77,7 @@ def is_admissible(scm: BinarySCM, seq: AdmissibleSequence) -> bool:
             return False
         H = G.copy()
         H.remove_edges_from(list(G.out_edges(Si)))
-        H.remove_edges_from([e for v in S[i + 1:] for e in G.in_edges(v)])
+        H.remove_edges_from([e for v in S[i + 1 :] for e in G.in_edges(v)])
         given = set(S[:i]).union(*seq.blocks[: i + 1])
         if not nx.is_d_separator(H, {Y}, {Si}, given):
             return False
@@ -127,8 +129,7 @@ def parent_sequence(scm: BinarySCM, S: Sequence[str]) -> AdmissibleSequence:
     used: set[str] = set()
     blocks = []
     for j, Sj in enumerate(order):
-        block = tuple(p for p in scm.parents(Sj)
-                      if p not in used and p not in order[:j] and not is_constant(scm, p))
+        block = tuple(p for p in scm.parents(Sj) if p not in used and p not in order[:j] and not is_constant(scm, p))
         used |= set(block)
         blocks.append(block)
     return AdmissibleSequence(order, tuple(blocks))

@@ -60,20 +60,35 @@ def stopping_table(frame: pd.DataFrame, instances: Mapping[str, Mapping[str, Any
         n = len(g)
         low, high = wilson(n - wrong.sum(), n)
         H_m = q["H_m_G"]
-        row = {"key": key, "config": inst["config"], "strategy": strategy, "algorithm": algorithm,
-               **{f"param_{k}": v for k, v in inst["params"].items()}, "epsilon": eps, "n_arms": q["n_arms"],
-               "n_runs": n, "n_censored": int(g["censored"].sum()),
-               "samples_mean": stopped.mean() if stopped.size else np.nan,
-               "samples_se": stopped.std(ddof=1) / np.sqrt(stopped.size) if stopped.size > 1 else np.nan,
-               "samples_median": np.median(stopped) if stopped.size else np.nan,
-               "samples_q10": np.quantile(stopped, 0.1) if stopped.size else np.nan,
-               "samples_q90": np.quantile(stopped, 0.9) if stopped.size else np.nan,
-               "correct_rate": 1.0 - wrong.mean(), "correct_wilson_low": low, "correct_wilson_high": high,
-               "ci_violation_rate": g["cpe_ci_violation"].mean() if "cpe_ci_violation" in g else np.nan,
-               "n_empty_intersections": g["cpe_n_empty_intersections"].mean()
-               if "cpe_n_empty_intersections" in g else np.nan,
-               "H": q["H"], "H_m": H_m, "H_m_L": q["H_m_L"], "LB": q["LB_thm3"], "UB": q["UB"],
-               "delta": delta}
+        row = {
+            "key": key,
+            "config": inst["config"],
+            "strategy": strategy,
+            "algorithm": algorithm,
+            **{f"param_{k}": v for k, v in inst["params"].items()},
+            "epsilon": eps,
+            "n_arms": q["n_arms"],
+            "n_runs": n,
+            "n_censored": int(g["censored"].sum()),
+            "samples_mean": stopped.mean() if stopped.size else np.nan,
+            "samples_se": stopped.std(ddof=1) / np.sqrt(stopped.size) if stopped.size > 1 else np.nan,
+            "samples_median": np.median(stopped) if stopped.size else np.nan,
+            "samples_q10": np.quantile(stopped, 0.1) if stopped.size else np.nan,
+            "samples_q90": np.quantile(stopped, 0.9) if stopped.size else np.nan,
+            "correct_rate": 1.0 - wrong.mean(),
+            "correct_wilson_low": low,
+            "correct_wilson_high": high,
+            "ci_violation_rate": g["cpe_ci_violation"].mean() if "cpe_ci_violation" in g else np.nan,
+            "n_empty_intersections": g["cpe_n_empty_intersections"].mean()
+            if "cpe_n_empty_intersections" in g
+            else np.nan,
+            "H": q["H"],
+            "H_m": H_m,
+            "H_m_L": q["H_m_L"],
+            "LB": q["LB_thm3"],
+            "UB": q["UB"],
+            "delta": delta,
+        }
         row["samples_over_H"] = row["samples_mean"] / q["H"]
         row["samples_over_Hm"] = row["samples_mean"] / H_m
         rows.append(row)
@@ -92,10 +107,23 @@ def budget_table(frame: pd.DataFrame, instances: Mapping[str, Mapping[str, Any]]
             points = [(budget, g["recommended"].to_numpy())]
             strategy = "budget"
         else:
-            points = [(int(c.removeprefix(REC_PREFIX)), g[c].to_numpy()) for c in g.columns
-                      if c.startswith(REC_PREFIX) and g[c].notna().all()]
-        rows += [{"key": key, "config": inst["config"], "strategy": strategy, "algorithm": algorithm,
-                  "budget": b, "error": float(_wrong(rec, mu, eps).mean()), "n": len(rec)} for b, rec in points]
+            points = [
+                (int(c.removeprefix(REC_PREFIX)), g[c].to_numpy())
+                for c in g.columns
+                if c.startswith(REC_PREFIX) and g[c].notna().all()
+            ]
+        rows += [
+            {
+                "key": key,
+                "config": inst["config"],
+                "strategy": strategy,
+                "algorithm": algorithm,
+                "budget": b,
+                "error": float(_wrong(rec, mu, eps).mean()),
+                "n": len(rec),
+            }
+            for b, rec in points
+        ]
     table = pd.DataFrame(rows)
     if table.empty:
         return table

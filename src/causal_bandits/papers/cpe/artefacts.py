@@ -27,20 +27,43 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
     """Tables 1-4 and Figures 0-6; a figure of an experiment this config leaves out is listed as absent."""
     run = experiments_run(section)
     out = [
-        table("table1_instances", f"Table 1: exact complexity quantities of every instance [{DESIGNED}]",
-              f"{OUT}/table1_instances", ids=[r"lemma1$", r"thm2-vs-lucb$"]),
-        table("table2_pac", f"Table 2: PAC correctness (Wilson 95 %), censoring and samples to stop [{DESIGNED}]",
-              f"{OUT}/table2_pac", ids=[r"pac-", r"naive-fails-E3$", r"ci-validity-E0$"]),
-        table("table3_lower_bound", f"Table 3: samples against Theorem 3's lower bound (E5) [{DESIGNED}]",
-              f"{OUT}/table3_lower_bound", ids=[r"e5-"]),
-        table("table4_slopes", f"Table 4: log-log slopes of samples against the number of arms [{DESIGNED}]",
-              f"{OUT}/table4_slopes", ids=[r"e1-slopes$"]),
+        table(
+            "table1_instances",
+            f"Table 1: exact complexity quantities of every instance [{DESIGNED}]",
+            f"{OUT}/table1_instances",
+            ids=[r"lemma1$", r"thm2-vs-lucb$"],
+        ),
+        table(
+            "table2_pac",
+            f"Table 2: PAC correctness (Wilson 95 %), censoring and samples to stop [{DESIGNED}]",
+            f"{OUT}/table2_pac",
+            ids=[r"pac-", r"naive-fails-E3$", r"ci-validity-E0$"],
+        ),
+        table(
+            "table3_lower_bound",
+            f"Table 3: samples against Theorem 3's lower bound (E5) [{DESIGNED}]",
+            f"{OUT}/table3_lower_bound",
+            ids=[r"e5-"],
+        ),
+        table(
+            "table4_slopes",
+            f"Table 4: log-log slopes of samples against the number of arms [{DESIGNED}]",
+            f"{OUT}/table4_slopes",
+            ids=[r"e1-slopes$"],
+        ),
     ]
     for experiment, (number, subject, ids) in FIGURES.items():
         if experiment not in section["experiments"]:
             continue
         absent = "" if experiment in run else f"{experiment} is not in cpe.run_experiments of this config"
-        out.append(figure(f"figure{number}", f"Figure {number}: {experiment}, {subject} [{DESIGNED}]",
-                          f"{OUT}/figure{number}", ids=ids, absent=absent))
+        out.append(
+            figure(
+                f"figure{number}",
+                f"Figure {number}: {experiment}, {subject} [{DESIGNED}]",
+                f"{OUT}/figure{number}",
+                ids=ids,
+                absent=absent,
+            )
+        )
     out.append(figure("figure6", f"Figure 6: error probability against samples [{DESIGNED}]", f"{OUT}/figure6"))
     return out

@@ -22,12 +22,22 @@ PAC_WILSON_LOW = 0.9
 #: Fewest runs (and configs) for the designed predictions to be judged; fewer: "not evaluated".
 MIN_RUNS = 30
 MIN_SLOPE_CONFIGS = 4
-DESIGNED = ("prediction designed by our reading (docs/papers/cpe.md#cpe-results) for its instances (the paper reports "
-            "no experiment)")
+DESIGNED = (
+    "prediction designed by our reading (docs/papers/cpe.md#cpe-results) for its instances (the paper reports "
+    "no experiment)"
+)
 #: E4b reference values of docs/papers/cpe.md#cpe-experiments (Δ_min, H, H_m(G), H_m(L)/H), at their printed precision.
-E4B = {2: (.1341, 216, 111, .914), 3: (.1126, 458, 221, .952), 4: (.1002, 880, 420, .951),
-       5: (.0747, 2092, 855, .935), 6: (.0638, 4339, 1249, .910), 7: (.0448, 11183, 2602, .852),
-       8: (.0362, 2.61e4, 4.54e3, .766), 10: (.0176, 1.86e5, 2.04e4, .491), 12: (.0051, 1.59e6, 1.60e5, .260)}
+E4B = {
+    2: (0.1341, 216, 111, 0.914),
+    3: (0.1126, 458, 221, 0.952),
+    4: (0.1002, 880, 420, 0.951),
+    5: (0.0747, 2092, 855, 0.935),
+    6: (0.0638, 4339, 1249, 0.910),
+    7: (0.0448, 11183, 2602, 0.852),
+    8: (0.0362, 2.61e4, 4.54e3, 0.766),
+    10: (0.0176, 1.86e5, 2.04e4, 0.491),
+    12: (0.0051, 1.59e6, 1.60e5, 0.260),
+}
 
 
 def _rows(results, exp: str, algorithm: str | None = None) -> pd.DataFrame:
@@ -45,19 +55,26 @@ def _pac(exp: str, algorithm: str) -> Claim:
         if rows.empty:
             return Verdict(NOT_EVALUATED, "≥ 1 − δ", "–", f"{algorithm} was not run in {exp}")
         delta = float(rows["delta"].iloc[0])
-        ours = ", ".join(f"{r.config}/{r.strategy}: {r.correct_rate:.2f} [{r.correct_wilson_low:.2f}, "
-                         f"{r.correct_wilson_high:.2f}] ({r.n_runs} runs, {r.n_censored} censored)"
-                         for r in rows.itertuples())
+        ours = ", ".join(
+            f"{r.config}/{r.strategy}: {r.correct_rate:.2f} [{r.correct_wilson_low:.2f}, "
+            f"{r.correct_wilson_high:.2f}] ({r.n_runs} runs, {r.n_censored} censored)"
+            for r in rows.itertuples()
+        )
         if rows["n_runs"].max() < MIN_RUNS:
             return Verdict(NOT_EVALUATED, f"≥ {1 - delta:g}", ours, f"fewer than {MIN_RUNS} runs per setting")
         big = rows[rows["n_runs"] >= PAC_RUNS]
         ok = (rows["correct_wilson_high"] >= 1 - delta).all() and (big["correct_wilson_low"] >= PAC_WILSON_LOW).all()
-        return holds(bool(ok), f"≥ {1 - delta:g}", ours,
-                     f"every setting's Wilson upper bound ≥ 1 − δ, and lower bound ≥ {PAC_WILSON_LOW} where "
-                     f"R ≥ {PAC_RUNS}; censored runs count by their recommendation at the cap")
+        return holds(
+            bool(ok),
+            f"≥ {1 - delta:g}",
+            ours,
+            f"every setting's Wilson upper bound ≥ 1 − δ, and lower bound ≥ {PAC_WILSON_LOW} where "
+            f"R ≥ {PAC_RUNS}; censored runs count by their recommendation at the cap",
+        )
 
-    source = {"CCPE-BGLM": "Theorem 1", "CCPE-General": "Theorem 2"}.get(algorithm, "docs/papers/cpe.md#cpe-results "
-                                                                                    "(baseline)")
+    source = {"CCPE-BGLM": "Theorem 1", "CCPE-General": "Theorem 2"}.get(
+        algorithm, "docs/papers/cpe.md#cpe-results (baseline)"
+    )
     return Claim(f"pac-{exp}-{algorithm}", source, f"{algorithm} is (ε, δ)-PAC on every {exp} setting", evaluate)
 
 
@@ -66,15 +83,21 @@ def _naive_fails() -> Claim:
         rows = _rows(results, "E3", "naive")
         rows = rows if rows.empty else rows[rows["param_rho"] >= 0.8]
         if rows.empty or rows["n_runs"].min() < MIN_RUNS:
-            return Verdict(NOT_EVALUATED, "< 0.5", "–" if rows.empty else
-                           ", ".join(f"ρ={r.param_rho:g}: {r.correct_rate:.2f}" for r in rows.itertuples()),
-                           f"needs E3 naive runs at ρ ≥ 0.8 with ≥ {MIN_RUNS} seeds")
+            return Verdict(
+                NOT_EVALUATED,
+                "< 0.5",
+                "–" if rows.empty else ", ".join(f"ρ={r.param_rho:g}: {r.correct_rate:.2f}" for r in rows.itertuples()),
+                f"needs E3 naive runs at ρ ≥ 0.8 with ≥ {MIN_RUNS} seeds",
+            )
         ours = ", ".join(f"ρ={r.param_rho:g}: {r.correct_rate:.2f}" for r in rows.itertuples())
         return holds(bool((rows["correct_rate"] < 0.5).all()), "< 0.5", ours, DESIGNED)
 
-    return Claim("naive-fails-E3", "docs/papers/cpe.md#cpe-results [designed]", "the naive ablation (confounding "
-                                                                                "ignored) is correct "
-                 "in fewer than half the runs of E3 at ρ ≥ 0.8", evaluate)
+    return Claim(
+        "naive-fails-E3",
+        "docs/papers/cpe.md#cpe-results [designed]",
+        "the naive ablation (confounding ignored) is correct in fewer than half the runs of E3 at ρ ≥ 0.8",
+        evaluate,
+    )
 
 
 def _coverage() -> Claim:
@@ -87,12 +110,21 @@ def _coverage() -> Claim:
         if rows["n_runs"].min() < MIN_RUNS:
             return Verdict(NOT_EVALUATED, f"≤ {delta:g}", ours, f"fewer than {MIN_RUNS} runs")
         practical = rows[~rows["strategy"].str.contains("aO")]  # the α_O sweep explores smaller radii on purpose
-        return holds(bool((practical["ci_violation_rate"] <= delta).all()), f"≤ {delta:g}", ours,
-                     "practical and theory constants (the α_O sweep is reported, not judged)")
+        return holds(
+            bool((practical["ci_violation_rate"] <= delta).all()),
+            f"≤ {delta:g}",
+            ours,
+            "practical and theory constants (the α_O sweep is reported, not judged)",
+        )
 
-    return Claim("ci-validity-E0", "docs/papers/cpe.md#cpe-results", "with the practical constants, the share of runs "
-                                                                     "in which some "
-                 "confidence interval excludes its true mean is at most δ", evaluate)
+    return Claim(
+        "ci-validity-E0",
+        "docs/papers/cpe.md#cpe-results",
+        "with the practical constants, the share of runs "
+        "in which some "
+        "confidence interval excludes its true mean is at most δ",
+        evaluate,
+    )
 
 
 def _instances(results) -> list[Mapping[str, Any]]:
@@ -103,9 +135,12 @@ def _lemma1() -> Claim:
     def evaluate(results) -> Verdict:
         s = _instances(results)
         worst = max(r["m_eps_G"] / r["m_G"] for r in s)
-        return holds(all(r["m_eps_G"] <= 2 * r["m_G"] for r in s), "m_ε,Δ ≤ 2m",
-                     f"largest m_ε,Δ / m = {worst:.2f} over {len(s)} instances",
-                     "also a property test on random instances (tests/test_cpe_instances.py)")
+        return holds(
+            all(r["m_eps_G"] <= 2 * r["m_G"] for r in s),
+            "m_ε,Δ ≤ 2m",
+            f"largest m_ε,Δ / m = {worst:.2f} over {len(s)} instances",
+            "also a property test on random instances (tests/test_cpe_instances.py)",
+        )
 
     return Claim("lemma1", "Lemma 1", "m_ε,Δ ≤ 2m on every instance", evaluate)
 
@@ -114,11 +149,15 @@ def _thm2_vs_lucb() -> Claim:
     def evaluate(results) -> Verdict:
         s = _instances(results)
         worst = max(r["H_m_G"] / r["H"] for r in s)
-        return holds(all(r["H_m_G"] <= r["H"] * (1 + 1e-12) for r in s), "H_m ≤ H",
-                     f"largest H_m / H = {worst:.3f} over {len(s)} instances")
+        return holds(
+            all(r["H_m_G"] <= r["H"] * (1 + 1e-12) for r in s),
+            "H_m ≤ H",
+            f"largest H_m / H = {worst:.3f} over {len(s)} instances",
+        )
 
-    return Claim("thm2-vs-lucb", "§5.1 (after Theorem 2)", "H_{m_ε,Δ} ≤ H: CCPE-General's term never exceeds LUCB's",
-                 evaluate)
+    return Claim(
+        "thm2-vs-lucb", "§5.1 (after Theorem 2)", "H_{m_ε,Δ} ≤ H: CCPE-General's term never exceeds LUCB's", evaluate
+    )
 
 
 def _mean(rows: pd.DataFrame, algorithm: str, strategy: str = "practical") -> pd.Series:
@@ -134,17 +173,26 @@ def _e1_slopes() -> Claim:
         table = table[table["strategy"] == "practical"].set_index("algorithm")
         needed = {"CCPE-General", "LUCB", "SE"}
         if not needed <= set(table.index) or table.loc[list(needed), "n_configs"].min() < MIN_SLOPE_CONFIGS:
-            return Verdict(NOT_EVALUATED, "CCPE ≤ 0.3; LUCB, SE in [0.85, 1.15]", "–",
-                           f"needs ≥ {MIN_SLOPE_CONFIGS} E1 sizes for each of {sorted(needed)}")
+            return Verdict(
+                NOT_EVALUATED,
+                "CCPE ≤ 0.3; LUCB, SE in [0.85, 1.15]",
+                "–",
+                f"needs ≥ {MIN_SLOPE_CONFIGS} E1 sizes for each of {sorted(needed)}",
+            )
         s = table["slope"]
-        ours = ", ".join(f"{a} {s[a]:.2f} [{table.loc[a, 'slope_ci_low']:.2f}, {table.loc[a, 'slope_ci_high']:.2f}]"
-                         for a in sorted(needed))
+        ours = ", ".join(
+            f"{a} {s[a]:.2f} [{table.loc[a, 'slope_ci_low']:.2f}, {table.loc[a, 'slope_ci_high']:.2f}]"
+            for a in sorted(needed)
+        )
         ok = s["CCPE-General"] <= 0.3 and all(0.85 <= s[a] <= 1.15 for a in ("LUCB", "SE"))
         return holds(bool(ok), "CCPE ≤ 0.3; LUCB, SE in [0.85, 1.15]", ours, DESIGNED)
 
-    return Claim("e1-slopes", "docs/papers/cpe.md#cpe-results [designed]", "E1: log-log slope of samples against |A| "
-                                                                           "is flat for "
-                 "CCPE-General and about 1 for LUCB and SE", evaluate)
+    return Claim(
+        "e1-slopes",
+        "docs/papers/cpe.md#cpe-results [designed]",
+        "E1: log-log slope of samples against |A| is flat for CCPE-General and about 1 for LUCB and SE",
+        evaluate,
+    )
 
 
 def _config_key(config: str) -> tuple[str, float]:
@@ -159,8 +207,10 @@ def _ratio_claim(cid: str, exp: str, statement: str, paper: str, judge) -> Claim
         ccpe, lucb = _mean(rows, "CCPE-General"), _mean(rows, "LUCB")
         common = ccpe.index.intersection(lucb.index)
         if common.empty or rows["n_runs"].min() < MIN_RUNS:
-            return Verdict(NOT_EVALUATED, paper, "–", f"needs {exp} runs of CCPE-General and LUCB with ≥ {MIN_RUNS} seeds")
-        ratio = (lucb[common] / ccpe[common])
+            return Verdict(
+                NOT_EVALUATED, paper, "–", f"needs {exp} runs of CCPE-General and LUCB with ≥ {MIN_RUNS} seeds"
+            )
+        ratio = lucb[common] / ccpe[common]
         ours = ", ".join(f"{c}: {ratio[c]:.2f}" for c in sorted(common, key=_config_key))
         return holds(bool(judge(ratio, rows)), paper, "LUCB / CCPE samples — " + ours, DESIGNED)
 
@@ -182,17 +232,30 @@ def _e4b_table() -> Claim:
         bad = []
         for k in ks:
             r, (d, H, Hm, ratio) = theory[k], E4B[k]
-            ok = (round(r["delta_min"], 4) == d and float(f"{r['H']:.3g}") == float(f"{H:.3g}")
-                  and float(f"{r['H_m_G']:.3g}") == float(f"{Hm:.3g}") and round(r["H_m_L"] / r["H"], 3) == ratio)
+            ok = (
+                round(r["delta_min"], 4) == d
+                and float(f"{r['H']:.3g}") == float(f"{H:.3g}")
+                and float(f"{r['H_m_G']:.3g}") == float(f"{Hm:.3g}")
+                and round(r["H_m_L"] / r["H"], 3) == ratio
+            )
             order = r["H_m_G"] < r["H_m_L"] < r["H"]
             if not (ok and order):
                 bad.append(k)
-        return holds(not bad, "E4b table; H_m(G) < H_m(L) < H", f"k = {ks}: " + ("all match" if not bad else f"differ at {bad}"),
-                     "exact computation compared with our printed values (docs/papers/cpe.md#cpe-experiments)")
+        return holds(
+            not bad,
+            "E4b table; H_m(G) < H_m(L) < H",
+            f"k = {ks}: " + ("all match" if not bad else f"differ at {bad}"),
+            "exact computation compared with our printed values (docs/papers/cpe.md#cpe-experiments)",
+        )
 
-    return Claim("e4b-theory", "docs/papers/cpe.md#cpe-e4, docs/papers/cpe.md#cpe-results", "E4b theory curves "
+    return Claim(
+        "e4b-theory",
+        "docs/papers/cpe.md#cpe-e4, docs/papers/cpe.md#cpe-results",
+        "E4b theory curves "
         "reproduce our table (docs/papers/cpe.md#cpe-experiments) and "
-                 "H_m(G) < H_m(L) < H for every k", evaluate)
+        "H_m(G) < H_m(L) < H for every k",
+        evaluate,
+    )
 
 
 def _e4_bglm_ratio() -> Claim:
@@ -203,11 +266,16 @@ def _e4_bglm_ratio() -> Claim:
         if common.empty:
             return Verdict(NOT_EVALUATED, "not specified", "–", "CCPE-BGLM or LUCB not run in E4")
         ours = ", ".join(f"{c}: {bglm[c] / lucb[c]:.2f}" for c in common)
-        return Verdict("not specified by the paper", "–", "CCPE-BGLM / LUCB samples — " + ours,
-                       "theory predicts no CCPE-BGLM advantage at k ≤ 7 (m^(L)_ε,Δ ≈ |A|); reported, not judged")
+        return Verdict(
+            "not specified by the paper",
+            "–",
+            "CCPE-BGLM / LUCB samples — " + ours,
+            "theory predicts no CCPE-BGLM advantage at k ≤ 7 (m^(L)_ε,Δ ≈ |A|); reported, not judged",
+        )
 
-    return Claim("e4-bglm-vs-lucb", "docs/papers/cpe.md#cpe-results", "E4: samples of CCPE-BGLM relative to "
-                                                                      "LUCB", evaluate)
+    return Claim(
+        "e4-bglm-vs-lucb", "docs/papers/cpe.md#cpe-results", "E4: samples of CCPE-BGLM relative to LUCB", evaluate
+    )
 
 
 def _e5_lb() -> Claim:
@@ -217,27 +285,60 @@ def _e5_lb() -> Claim:
         if len(rows) < 2 or rows["n_runs"].min() < MIN_RUNS:
             return Verdict(NOT_EVALUATED, "< 5×", "–", f"needs ≥ 2 positive-LB E5 configs with ≥ {MIN_RUNS} seeds")
         r = rows["samples_mean"] / rows["LB"]
-        return holds(bool(r.max() / r.min() < 5), "< 5×", f"samples/LB from {r.min():.1f} to {r.max():.1f} "
-                     f"({r.max() / r.min():.2f}×) over {len(r)} configs", DESIGNED)
+        return holds(
+            bool(r.max() / r.min() < 5),
+            "< 5×",
+            f"samples/LB from {r.min():.1f} to {r.max():.1f} ({r.max() / r.min():.2f}×) over {len(r)} configs",
+            DESIGNED,
+        )
 
-    return Claim("e5-lower-bound", "docs/papers/cpe.md#cpe-results [designed]", "E5: CCPE-General's samples / Theorem "
-                                                                                "3's lower bound "
-                 "vary by less than 5× across positive-LB configs", evaluate)
+    return Claim(
+        "e5-lower-bound",
+        "docs/papers/cpe.md#cpe-results [designed]",
+        "E5: CCPE-General's samples / Theorem 3's lower bound vary by less than 5× across positive-LB configs",
+        evaluate,
+    )
 
 
 def claims(algorithms: Mapping[str, Iterable[str]]) -> list[Claim]:
     """Every claim; a PAC claim per experiment and fixed-confidence algorithm it runs (``algorithms``)."""
     out = [_pac(e, a) for e, algs in algorithms.items() for a in sorted(algs) if a not in ("PB", "naive")]
-    out += [_naive_fails(), _coverage(), _lemma1(), _thm2_vs_lucb(), _e1_slopes(),
-            _ratio_claim("e1-ratio", "E1", "E1: LUCB needs ≥ 5× CCPE-General's samples at n = 64", "≥ 5 at n64",
-                         lambda ratio, rows: "n64" in ratio.index and ratio["n64"] >= 5),
-            _ratio_claim("e2-ratio", "E2", "E2: CCPE-General needs ≤ 1/3 of LUCB's samples on every config", "≥ 3",
-                         lambda ratio, rows: (ratio >= 3).all()),
-            _ratio_claim("e3-order", "E3", "E3: CCPE/LUCB sample ratio increases with ρ (as H_m/H)",
-                         "LUCB / CCPE decreases",
-                         _e3_order),
-            _ratio_claim("e4-general", "E4", "E4: CCPE-General needs fewer samples than LUCB for k ≥ 4",
-                         "LUCB / CCPE > 1 for k ≥ 4",
-                         lambda ratio, rows: all(ratio[c] > 1 for c in ratio.index if int(c.removeprefix("k")) >= 4)),
-            _e4b_table(), _e4_bglm_ratio(), _e5_lb()]
+    out += [
+        _naive_fails(),
+        _coverage(),
+        _lemma1(),
+        _thm2_vs_lucb(),
+        _e1_slopes(),
+        _ratio_claim(
+            "e1-ratio",
+            "E1",
+            "E1: LUCB needs ≥ 5× CCPE-General's samples at n = 64",
+            "≥ 5 at n64",
+            lambda ratio, rows: "n64" in ratio.index and ratio["n64"] >= 5,
+        ),
+        _ratio_claim(
+            "e2-ratio",
+            "E2",
+            "E2: CCPE-General needs ≤ 1/3 of LUCB's samples on every config",
+            "≥ 3",
+            lambda ratio, rows: (ratio >= 3).all(),
+        ),
+        _ratio_claim(
+            "e3-order",
+            "E3",
+            "E3: CCPE/LUCB sample ratio increases with ρ (as H_m/H)",
+            "LUCB / CCPE decreases",
+            _e3_order,
+        ),
+        _ratio_claim(
+            "e4-general",
+            "E4",
+            "E4: CCPE-General needs fewer samples than LUCB for k ≥ 4",
+            "LUCB / CCPE > 1 for k ≥ 4",
+            lambda ratio, rows: all(ratio[c] > 1 for c in ratio.index if int(c.removeprefix("k")) >= 4),
+        ),
+        _e4b_table(),
+        _e4_bglm_ratio(),
+        _e5_lb(),
+    ]
     return out

@@ -31,8 +31,10 @@ def gaps(mu: np.ndarray, epsilon: float = 0.0) -> np.ndarray:
     delta = mu[best] - mu
     delta[best] = mu[best] - np.delete(mu, best).max()
     if epsilon == 0 and delta[best] <= UNIQUE_BEST:
-        raise ConfigError(f"the best arm is not unique (runner-up within {UNIQUE_BEST}); with epsilon = 0 "
-                          "the instance needs a unique best arm: change its parameters or set epsilon > 0")
+        raise ConfigError(
+            f"the best arm is not unique (runner-up within {UNIQUE_BEST}); with epsilon = 0 "
+            "the instance needs a unique best arm: change its parameters or set epsilon > 0"
+        )
     return delta
 
 

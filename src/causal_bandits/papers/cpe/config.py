@@ -18,14 +18,17 @@ def check_config(section: Mapping[str, Any]) -> None:
         raise ConfigError(f"cpe.{err}") from None
     unknown = [name for name in section.get("run_experiments", []) if name not in section["experiments"]]
     if unknown:
-        raise ConfigError(f"cpe.run_experiments names {', '.join(map(repr, unknown))}, not in cpe.experiments; "
-                          f"use names from: {', '.join(sorted(section['experiments']))}")
+        raise ConfigError(
+            f"cpe.run_experiments names {', '.join(map(repr, unknown))}, not in cpe.experiments; "
+            f"use names from: {', '.join(sorted(section['experiments']))}"
+        )
     for exp, spec in section["experiments"].items():
         for group in spec["runs"]:
             unknown = sorted(set(group.get("configs", [])) - set(spec["configs"]))
             if unknown:
-                raise ConfigError(f"cpe.experiments.{exp}.runs names config {unknown[0]!r}; use one of "
-                                  f"{sorted(spec['configs'])}")
+                raise ConfigError(
+                    f"cpe.experiments.{exp}.runs names config {unknown[0]!r}; use one of {sorted(spec['configs'])}"
+                )
         for name, conf in spec["configs"].items():
             where = f"cpe.experiments.{exp}.configs.{name}"
             try:
@@ -35,11 +38,15 @@ def check_config(section: Mapping[str, Any]) -> None:
             try:
                 made = from_config(conf)
             except TypeError as err:
-                raise ConfigError(f"{where}.params: {err}; see the family's arguments in papers/cpe/families.py") from None
+                raise ConfigError(
+                    f"{where}.params: {err}; see the family's arguments in papers/cpe/families.py"
+                ) from None
             except CausalBanditsError as err:
                 raise ConfigError(f"{where}.params: {err}") from None
             check_sample_cap(section["horizon"], made.n_arms, key="cpe.horizon")
             for group in spec["runs"]:
                 if name in group.get("configs", [name]) and "CCPE-BGLM" in group["algorithms"] and made.link is None:
-                    raise ConfigError(f"cpe.experiments.{exp}: CCPE-BGLM runs on config {name!r} of family "
-                                      f"{conf['family']!r}; it needs a bglm config")
+                    raise ConfigError(
+                        f"cpe.experiments.{exp}: CCPE-BGLM runs on config {name!r} of family "
+                        f"{conf['family']!r}; it needs a bglm config"
+                    )

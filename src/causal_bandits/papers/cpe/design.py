@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 
-
 @dataclass(frozen=True)
 class Job:
     experiment: str
@@ -53,8 +52,14 @@ def jobs(section: Mapping[str, Any]) -> list[Job]:
             n_seeds = group.get("n_seeds", section["n_seeds"])
             for config in group.get("configs", list(spec["configs"])):
                 for alg in group["algorithms"]:
-                    common = {"experiment": exp, "config": config, "algorithm": alg, "n_seeds": n_seeds,
-                              "profile": profile, "coverage": group.get("coverage", False)}
+                    common = {
+                        "experiment": exp,
+                        "config": config,
+                        "algorithm": alg,
+                        "n_seeds": n_seeds,
+                        "profile": profile,
+                        "coverage": group.get("coverage", False),
+                    }
                     if alg == "PB":
                         out += [Job(strategy=f"T{b}", budget=b, **common) for b in section["pb_budgets"]]
                     elif group.get("alpha_O"):

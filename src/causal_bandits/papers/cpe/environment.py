@@ -69,13 +69,17 @@ class CPEEnvironment(ContextFree):
             depth[v] = 1 + max((depth[p] for p in scm.parents(v)), default=-1)
         self._steps: list[_Layer | tuple[int, Mechanism, np.ndarray]] = []
         for d in range(1, max(depth.values()) + 1):
-            layer = [(self._col[v], scm.mechanisms[v], [self._col[p] for p in scm.parents(v)])
-                     for v in order if depth[v] == d]
+            layer = [
+                (self._col[v], scm.mechanisms[v], [self._col[p] for p in scm.parents(v)])
+                for v in order
+                if depth[v] == d
+            ]
             small = [node for node in layer if len(node[1].effective) <= TABLE_PARENTS]
             if small:
                 self._steps.append(_Layer(small))
-            self._steps.extend((c, m, np.asarray(ps, dtype=np.int64)) for c, m, ps in layer
-                               if len(m.effective) > TABLE_PARENTS)
+            self._steps.extend(
+                (c, m, np.asarray(ps, dtype=np.int64)) for c, m, ps in layer if len(m.effective) > TABLE_PARENTS
+            )
         self._observed = np.array([self._col[v] for v in scm.observed], dtype=np.int64)
         self._reward = self._col[scm.reward]
         self._set = np.zeros((self.n_arms, len(order)), dtype=bool)
@@ -85,8 +89,9 @@ class CPEEnvironment(ContextFree):
                 self._set[a, self._col[v]] = True
                 self._value[a, self._col[v]] = x
 
-    def pull(self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray,
-             observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def pull(
+        self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray, observe: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(rewards (n,), observed values (n, |X|)) for each seed's arm, given its uniforms (n, |nodes|)."""
         u = noise[:, self._uniform]
         fixed, value = self._set[arms], self._value[arms]

@@ -30,8 +30,8 @@ import numpy as np
 from causal_bandits.bandits.bglm_model import sigma
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.cpe.actions import Action, actions_up_to, all_actions, atomic_actions
-from causal_bandits.papers.cpe.assumptions import eta, kappa
 from causal_bandits.papers.cpe.admissible import AdmissibleSequence, adjustment_sequence, parent_sequence
+from causal_bandits.papers.cpe.assumptions import eta, kappa
 from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
 
@@ -61,8 +61,16 @@ def _check_probability(name: str, p: float) -> None:
 
 def _instance(family, params, scm, actions, sequences, mu, naive=None, **bglm):
     mu = np.asarray(mu, dtype=float)
-    return CPEInstance(family, params, scm, tuple(actions), tuple(sequences), mu,
-                       mu.copy() if naive is None else np.asarray(naive, dtype=float), **bglm)
+    return CPEInstance(
+        family,
+        params,
+        scm,
+        tuple(actions),
+        tuple(sequences),
+        mu,
+        mu.copy() if naive is None else np.asarray(naive, dtype=float),
+        **bglm,
+    )
 
 
 def parallel(n: int) -> CPEInstance:
@@ -128,7 +136,7 @@ def confounded(rho: float, rho_Y: float = 0.8) -> CPEInstance:
             if v in fixed:
                 ev = fixed[v]
             elif v in partner and partner[v] in fixed:
-                ev = (1 - rho ** 2) / 2 + rho ** 2 * fixed[partner[v]]
+                ev = (1 - rho**2) / 2 + rho**2 * fixed[partner[v]]
             else:
                 ev = 0.5
             cond += w[i] * ev
@@ -169,8 +177,18 @@ def bglm(k: int, link: str = "logistic", weights: Sequence[float] | None = None)
     arms = [policy_arm(scm, a) for a in actions]
     mu = sigma(bglm_theta(scm, "X1"), bglm_structure(scm, "X1", link), arms)[0]
     params = {"k": k} if (link, weights) == ("logistic", None) else {"k": k, "link": link, "weights": list(theta)}
-    return _instance("bglm", params, scm, actions, sequences, mu, link=link, constant="X1",
-                     kappa=kappa(scm, "X1", link), eta=eta(scm, "X1"))
+    return _instance(
+        "bglm",
+        params,
+        scm,
+        actions,
+        sequences,
+        mu,
+        link=link,
+        constant="X1",
+        kappa=kappa(scm, "X1", link),
+        eta=eta(scm, "X1"),
+    )
 
 
 def parallel_max(n: int, p: float) -> CPEInstance:
@@ -189,7 +207,9 @@ def parallel_max(n: int, p: float) -> CPEInstance:
         xbar = _set_or(a, xs, [p] * n)[order]
         survive = np.concatenate([[1.0], np.cumprod(1.0 - xbar)[:-1]])
         mu.append(0.3 + 0.2 * float(np.sum(v[order] * xbar * survive)))
-    return _instance("parallel_max", {"n": n, "p": p}, BinarySCM((*xs, "Y"), mechanisms), actions, _parallel_sequences(actions), mu)
+    return _instance(
+        "parallel_max", {"n": n, "p": p}, BinarySCM((*xs, "Y"), mechanisms), actions, _parallel_sequences(actions), mu
+    )
 
 
 #: Generator of each family, by the name stored in instance documents.
@@ -210,7 +230,12 @@ def from_config(spec: Mapping[str, Any]) -> CPEInstance:
 def check_document(doc: Mapping[str, Any]) -> CPEInstance:
     """The instance of a document, checked to be exactly what its family's generator makes."""
     instance = CPEInstance.from_document(doc)
-    if instance.family in FAMILIES and instance.to_document() != FAMILIES[instance.family](**instance.params).to_document():
-        raise ConfigError(f"the instance document differs from what family {instance.family!r} makes with "
-                          f"{dict(instance.params)}; regenerate it instead of editing it")
+    if (
+        instance.family in FAMILIES
+        and instance.to_document() != FAMILIES[instance.family](**instance.params).to_document()
+    ):
+        raise ConfigError(
+            f"the instance document differs from what family {instance.family!r} makes with "
+            f"{dict(instance.params)}; regenerate it instead of editing it"
+        )
     return instance

@@ -34,8 +34,15 @@ def log_scale(ax, axis: str, values) -> None:
     if (np.isfinite(v) & (v > 0)).any():
         getattr(ax, f"set_{axis}scale")("log")
     else:
-        ax.text(0.5, 0.5, "every run censored at the sample cap", transform=ax.transAxes, ha="center",
-                va="center", fontsize=7)
+        ax.text(
+            0.5,
+            0.5,
+            "every run censored at the sample cap",
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            fontsize=7,
+        )
 
 
 def label(algorithm: str, strategy: str) -> str:
@@ -66,8 +73,17 @@ def _samples_panel(ax, frame: pd.DataFrame, name: str, log_x: bool) -> None:
         g = g.sort_values("x")
         color = PALETTE.get(algorithm, "k")
         style = "-" if strategy == "practical" else ":"
-        ax.errorbar(g["x"], g["samples_mean"], yerr=1.96 * g["samples_se"].fillna(0), fmt="o" + style, color=color,
-                    ms=3, lw=1, capsize=2, label=label(algorithm, strategy))
+        ax.errorbar(
+            g["x"],
+            g["samples_mean"],
+            yerr=1.96 * g["samples_se"].fillna(0),
+            fmt="o" + style,
+            color=color,
+            ms=3,
+            lw=1,
+            capsize=2,
+            label=label(algorithm, strategy),
+        )
         term = g[TERM.get(algorithm, "H")].to_numpy(float)
         ratio = g["samples_mean"].to_numpy(float) / term
         if np.isfinite(term).all() and np.isfinite(ratio).any():  # no line when every run was censored
@@ -80,8 +96,14 @@ def _samples_panel(ax, frame: pd.DataFrame, name: str, log_x: bool) -> None:
     ax.set_ylabel("samples to stop (mean ± 1.96 s.e.)")
 
 
-def samples_figure(stopping: pd.DataFrame, experiment: Mapping[str, Any], number: int, paths: Sequence[str],
-                   theory: Sequence[Mapping[str, Any]] = (), scale: str = "") -> None:
+def samples_figure(
+    stopping: pd.DataFrame,
+    experiment: Mapping[str, Any],
+    number: int,
+    paths: Sequence[str],
+    theory: Sequence[Mapping[str, Any]] = (),
+    scale: str = "",
+) -> None:
     names = [n.strip() for n in experiment.get("x", "").split(",") if n.strip()] or ["n_arms"]
     extra = 1 if (number == 3 or (number == 4 and theory)) else 0
     fig = new_figure((max(4.6, 3.2 * (len(names) + extra)) + 1.0, 3.0))  # + 1 in: the legend, outside
@@ -93,8 +115,11 @@ def samples_figure(stopping: pd.DataFrame, experiment: Mapping[str, Any], number
     if number == 4 and theory:
         _theory_panel(axes[-1], theory)
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper", fontsize=6)  # never over data
-    fig.suptitle(f"Figure {number}: {experiment.get('title', '')}\n{DESIGNED}{_scale(scale)}\n"
-                 "dashed: the theory's term (H or H_m) times its fitted constant", fontsize=7)
+    fig.suptitle(
+        f"Figure {number}: {experiment.get('title', '')}\n{DESIGNED}{_scale(scale)}\n"
+        "dashed: the theory's term (H or H_m) times its fitted constant",
+        fontsize=7,
+    )
     save_figure(fig, *paths)
 
 
@@ -103,8 +128,17 @@ def _correct_panel(ax, frame: pd.DataFrame, name: str) -> None:
     for (algorithm, strategy), g in frame.groupby(["algorithm", "strategy"]):
         g = g.sort_values("x")
         err = np.vstack([g["correct_rate"] - g["correct_wilson_low"], g["correct_wilson_high"] - g["correct_rate"]])
-        ax.errorbar(g["x"], g["correct_rate"], yerr=err, fmt="o-", ms=3, lw=1, capsize=2,
-                    color=PALETTE.get(algorithm, "k"), label=label(algorithm, strategy))
+        ax.errorbar(
+            g["x"],
+            g["correct_rate"],
+            yerr=err,
+            fmt="o-",
+            ms=3,
+            lw=1,
+            capsize=2,
+            color=PALETTE.get(algorithm, "k"),
+            label=label(algorithm, strategy),
+        )
     ax.set_xlabel(name)
     ax.set_ylabel("correct (Wilson 95 %)")
     ax.set_ylim(-0.05, 1.05)
@@ -148,14 +182,23 @@ def budget_figure(budgets: Mapping[str, pd.DataFrame], delta: float, paths: Sequ
     for exp, frame in sorted(budgets.items()):
         if frame.empty or exp == "E0":
             continue
-        config = BUDGET_CONFIGS.get(exp) if BUDGET_CONFIGS.get(exp) in set(frame["config"]) else frame["config"].iloc[-1]
+        config = (
+            BUDGET_CONFIGS.get(exp) if BUDGET_CONFIGS.get(exp) in set(frame["config"]) else frame["config"].iloc[-1]
+        )
         panels.append((exp, config, frame[frame["config"] == config]))
     fig = new_figure((max(4.6, 3.0 * len(panels)), 2.8))
     axes = fig.subplots(1, max(len(panels), 1), squeeze=False)[0]
     for ax, (exp, config, frame) in zip(axes, panels):
         for (algorithm, strategy), g in frame.groupby(["algorithm", "strategy"]):
-            ax.plot(g["budget"], g["error"], "o-" if algorithm == "PB" else "-", ms=3, lw=1,
-                    color=PALETTE.get(algorithm, "k"), label=label(algorithm, strategy))
+            ax.plot(
+                g["budget"],
+                g["error"],
+                "o-" if algorithm == "PB" else "-",
+                ms=3,
+                lw=1,
+                color=PALETTE.get(algorithm, "k"),
+                label=label(algorithm, strategy),
+            )
         ax.axhline(delta, ls="--", color="k", lw=0.8)
         ax.set_xscale("log")
         ax.set_ylim(-0.02, 1.02)
@@ -173,8 +216,16 @@ def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str], scale: str = "
     ax = fig.subplots()
     rows = table[table["LB"] > 0]
     for algorithm, g in rows.groupby("algorithm"):
-        ax.errorbar(g["LB"], g["samples_mean"], yerr=1.96 * g["samples_se"].fillna(0), fmt="o", ms=3, capsize=2,
-                    color=PALETTE.get(algorithm, "k"), label=algorithm)
+        ax.errorbar(
+            g["LB"],
+            g["samples_mean"],
+            yerr=1.96 * g["samples_se"].fillna(0),
+            fmt="o",
+            ms=3,
+            capsize=2,
+            color=PALETTE.get(algorithm, "k"),
+            label=algorithm,
+        )
         c = np.nanmedian(g["samples_mean"] / g["LB"])
         xs = np.array([rows["LB"].min(), rows["LB"].max()]) if len(rows) else np.array([1.0, 10.0])
         ax.plot(xs, c * xs, "--", lw=0.8, color=PALETTE.get(algorithm, "k"))
@@ -184,8 +235,11 @@ def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str], scale: str = "
     ax.set_ylabel("samples to stop")
     if len(rows):
         ax.legend(fontsize=6)
-    fig.suptitle(f"Figure 5: E5 samples against the lower bound\n{DESIGNED}{_scale(scale)}\n"
-                 "dashed: c · LB, c the algorithm's median samples / LB", fontsize=7)
+    fig.suptitle(
+        f"Figure 5: E5 samples against the lower bound\n{DESIGNED}{_scale(scale)}\n"
+        "dashed: c · LB, c the algorithm's median samples / LB",
+        fontsize=7,
+    )
     save_figure(fig, *paths)
 
 
@@ -198,9 +252,15 @@ def paths(number: int) -> list[str]:
     return [f"figures/cpe/figure{number}.pdf", f"figures/cpe/figure{number}.png"]
 
 
-def make_all(stopping: Mapping[str, pd.DataFrame], budgets: Mapping[str, pd.DataFrame],
-             experiments: Mapping[str, Mapping[str, Any]], theory: Sequence[Mapping[str, Any]], delta: float,
-             lower_bound: pd.DataFrame, scale: str = "") -> list[str]:
+def make_all(
+    stopping: Mapping[str, pd.DataFrame],
+    budgets: Mapping[str, pd.DataFrame],
+    experiments: Mapping[str, Mapping[str, Any]],
+    theory: Sequence[Mapping[str, Any]],
+    delta: float,
+    lower_bound: pd.DataFrame,
+    scale: str = "",
+) -> list[str]:
     """Every figure of the experiments present, each stating ``scale`` (sample cap and seeds);
     returns the written paths."""
     numbers = {"E0": 0, "E1": 1, "E2": 2, "E3": 3, "E4": 4, "E5": 5}

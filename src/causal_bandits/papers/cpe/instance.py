@@ -52,21 +52,29 @@ class CPEInstance:
         allowed = [v for v in scm.observed if v != self.constant]
         checked = canonical([make_action(a.as_dict(), allowed) for a in self.actions], scm.observed)
         if checked != tuple(self.actions):
-            raise ConfigError("actions must be unique and in canonical order (|S|, S, s) with do() first; "
-                              "regenerate the instance")
-        if len(self.sequences) != len(self.actions) or len(self.mu) != len(self.actions) \
-                or len(self.naive_mu) != len(self.actions):
+            raise ConfigError(
+                "actions must be unique and in canonical order (|S|, S, s) with do() first; regenerate the instance"
+            )
+        if (
+            len(self.sequences) != len(self.actions)
+            or len(self.mu) != len(self.actions)
+            or len(self.naive_mu) != len(self.actions)
+        ):
             raise ConfigError("give one admissible sequence (or null), one mean and one naive mean per action")
         for a, seq in zip(self.actions, self.sequences):
             if seq is None:
                 continue
             if sorted(seq.order) != sorted(a.S):
-                raise ConfigError(f"the admissible sequence of {a.label} orders {list(seq.order)}, not its "
-                                  f"intervened variables {list(a.S)}")
+                raise ConfigError(
+                    f"the admissible sequence of {a.label} orders {list(seq.order)}, not its "
+                    f"intervened variables {list(a.S)}"
+                )
             unknown = [z for z in seq.Z if z not in scm.observed]
             if unknown:
-                raise ConfigError(f"the admissible sequence of {a.label} names {unknown[0]!r}, which is not an "
-                                  f"observed variable; use variables of {list(scm.observed)}")
+                raise ConfigError(
+                    f"the admissible sequence of {a.label} names {unknown[0]!r}, which is not an "
+                    f"observed variable; use variables of {list(scm.observed)}"
+                )
         if self.link is not None:
             link(self.link)
             if self.constant is None or not is_constant(self.scm, self.constant):
@@ -74,8 +82,10 @@ class CPEInstance:
             for v in scm.nodes:
                 mech = scm.mechanisms[v]
                 if v != self.constant and (self.constant not in mech.parents or mech.kind != self._kind()):
-                    raise ConfigError(f"BGLM node {v} must have the constant {self.constant} among its parents "
-                                      f"and a {self._kind()} mechanism")
+                    raise ConfigError(
+                        f"BGLM node {v} must have the constant {self.constant} among its parents "
+                        f"and a {self._kind()} mechanism"
+                    )
 
     def _kind(self) -> str:
         return "logistic" if self.link == "logistic" else "linear"
@@ -98,8 +108,10 @@ class CPEInstance:
 
     def policy_sequences(self) -> list[ColumnSequence | None]:
         col = self.columns
-        return [None if s is None else (tuple(col[v] for v in s.order), tuple(tuple(col[z] for z in b) for b in s.blocks))
-                for s in self.sequences]
+        return [
+            None if s is None else (tuple(col[v] for v in s.order), tuple(tuple(col[z] for z in b) for b in s.blocks))
+            for s in self.sequences
+        ]
 
     def bglm_structure(self) -> BGLMStructure:
         if self.link is None:
@@ -130,8 +142,9 @@ class CPEInstance:
             "family": self.family,
             "params": dict(self.params),
             "scm": self.scm.to_document(),
-            "bglm": None if self.link is None else {"link": self.link, "constant": self.constant,
-                                                    "kappa": self.kappa, "eta": self.eta},
+            "bglm": None
+            if self.link is None
+            else {"link": self.link, "constant": self.constant, "kappa": self.kappa, "eta": self.eta},
             "actions": [a.as_dict() for a in self.actions],
             "labels": self.labels,
             "sequences": [None if s is None else s.to_document() for s in self.sequences],

@@ -20,7 +20,6 @@ from causal_bandits.bandits.ccpe_bglm import (
     BGLMConstants,
     bglm_observability,
     ells,
-    max_in_degree,
     theory_burn_in_length,
 )
 from causal_bandits.bandits.parallel_bandit import observation_threshold
@@ -99,15 +98,30 @@ def quantities(instance: CPEInstance, epsilon: float, delta: float, *, with_burn
         "naive_mu": np.asarray(instance.naive_mu, dtype=float).tolist(),
     }
     summary: dict[str, Any] = {
-        "family": instance.family, **{f"param_{k}": v for k, v in instance.params.items()},
-        "n_nodes": len(instance.scm.nodes), "n_arms": instance.n_arms, "epsilon": epsilon, "delta": delta,
-        "mu_star": float(mu.max()), "delta_min": float(d.min()), "H": float(H_prefix(q_G, g)[-1]),
-        "m_G": m_G, "m_eps_G": m_eps_G, "H_m_G": H_m_G,
-        "m_L": None, "m_eps_L": None, "H_m_L": None, "UB_L": None,
-        "UB": upper_bound_term(q_G, g, delta), "LB_thm3": lower_bound_thm3(q_G, g, delta),
+        "family": instance.family,
+        **{f"param_{k}": v for k, v in instance.params.items()},
+        "n_nodes": len(instance.scm.nodes),
+        "n_arms": instance.n_arms,
+        "epsilon": epsilon,
+        "delta": delta,
+        "mu_star": float(mu.max()),
+        "delta_min": float(d.min()),
+        "H": float(H_prefix(q_G, g)[-1]),
+        "m_G": m_G,
+        "m_eps_G": m_eps_G,
+        "H_m_G": H_m_G,
+        "m_L": None,
+        "m_eps_L": None,
+        "H_m_L": None,
+        "UB_L": None,
+        "UB": upper_bound_term(q_G, g, delta),
+        "LB_thm3": lower_bound_thm3(q_G, g, delta),
         "in_thm3_class": in_theorem3_class(instance, epsilon),
         "lattimore_term": float(m_G / d.min() ** 2),
-        "D": None, "kappa": None, "eta": None, "theory_burnin": None,
+        "D": None,
+        "kappa": None,
+        "eta": None,
+        "theory_burnin": None,
     }
     if instance.link is not None:
         structure, policy_arms = instance.bglm_structure(), instance.policy_arms()
@@ -117,8 +131,15 @@ def quantities(instance: CPEInstance, epsilon: float, delta: float, *, with_burn
         q_L[0] = 1.0  # complexity terms use q_do() = 1; the radius uses Eq. (7) (ambiguity 11)
         m_L, m_eps_L, H_m_L = _thresholds(q_L, g)
         constants = bglm_constants(instance)
-        summary.update(m_L=m_L, m_eps_L=m_eps_L, H_m_L=H_m_L, UB_L=upper_bound_term(q_L, g, delta),
-                       D=constants.D, kappa=constants.kappa, eta=constants.eta)
+        summary.update(
+            m_L=m_L,
+            m_eps_L=m_eps_L,
+            H_m_L=H_m_L,
+            UB_L=upper_bound_term(q_L, g, delta),
+            D=constants.D,
+            kappa=constants.kappa,
+            eta=constants.eta,
+        )
         if with_burn_in:  # Theorem 1 runs CCPE-BGLM with δ/2
             summary["theory_burnin"] = theory_burn_in_length(constants, delta / 2.0)
     return Quantities(arms, summary)

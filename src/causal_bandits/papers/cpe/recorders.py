@@ -82,7 +82,7 @@ class RecommendationTrace:
             self._g += 1
 
     def finish(self):
-        self.recommended[:, self._g:] = self.current[:, None]  # every seed stopped before these checkpoints
+        self.recommended[:, self._g :] = self.current[:, None]  # every seed stopped before these checkpoints
         return None, {}, {f"cpe_rec_{c}": self.recommended[:, g] for g, c in enumerate(self.grid)}
 
 

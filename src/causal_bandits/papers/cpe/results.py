@@ -17,7 +17,8 @@ def load(stopping: Iterable[str], budget: Iterable[str], quantities: Iterable[st
     return {
         "stopping": {Path(x).name.removesuffix(".parquet"): pq.read_table(x).to_pandas() for x in stopping},
         "budgets": {Path(x).name.removesuffix(".budget.parquet"): pq.read_table(x).to_pandas() for x in budget},
-        "quantities": {(Path(x).parent.name, Path(x).name.removesuffix(".json")): store.read_json(x)
-                       for x in quantities},
+        "quantities": {
+            (Path(x).parent.name, Path(x).name.removesuffix(".json")): store.read_json(x) for x in quantities
+        },
         "theory": store.read_json(theory),
     }

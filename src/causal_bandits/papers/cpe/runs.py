@@ -22,6 +22,8 @@ from causal_bandits.papers.cpe.instance import CPEInstance
 from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, StoppingDiagnostics, checkpoints
 
 PAPER = "cpe"
+
+
 def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
     """The job's policy on ``instance``."""
     cls = runs.policy_class(algorithms.registry(PAPER)[job.algorithm].path)
@@ -33,7 +35,9 @@ def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
     if job.algorithm == "CCPE-General":
         return cls(instance.policy_arms(), instance.policy_sequences(), **settings)
     if job.algorithm == "CCPE-BGLM":
-        return cls(instance.policy_arms(), instance.bglm_structure(), kappa=instance.kappa, eta=instance.eta, **settings)
+        return cls(
+            instance.policy_arms(), instance.bglm_structure(), kappa=instance.kappa, eta=instance.eta, **settings
+        )
     if job.algorithm == "naive":
         return cls(instance.policy_arms(), **settings)
     if job.algorithm == "LUCB1":
@@ -41,9 +45,19 @@ def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
     return cls(**settings)
 
 
-def run_chunk(instance_doc: Mapping[str, Any], job: Job, *, delta: float, epsilon: float, seeds: Sequence[int],
-              horizon: int, checkpoint_first: int, trace_path: str, summary_path: str,
-              metadata: Mapping[str, str]) -> None:
+def run_chunk(
+    instance_doc: Mapping[str, Any],
+    job: Job,
+    *,
+    delta: float,
+    epsilon: float,
+    seeds: Sequence[int],
+    horizon: int,
+    checkpoint_first: int,
+    trace_path: str,
+    summary_path: str,
+    metadata: Mapping[str, str],
+) -> None:
     """Simulate one chunk and write its trace and summary Parquet files atomically."""
     instance = CPEInstance.from_document(instance_doc)
     cap = job.budget or horizon
@@ -51,6 +65,17 @@ def run_chunk(instance_doc: Mapping[str, Any], job: Job, *, delta: float, epsilo
     recorders = [RegretTrace(grid), StoppingDiagnostics(), RecommendationTrace(grid)]
     if job.coverage:
         recorders.append(IntervalCoverage())
-    runs.run_chunk(policy(job, instance, delta=delta, epsilon=epsilon), CPEEnvironment(instance), recorders,
-                   paper=PAPER, experiment=job.key, strategy=job.strategy, algorithm=job.algorithm, seeds=seeds,
-                   horizon=cap, trace_path=trace_path, summary_path=summary_path, metadata=metadata)
+    runs.run_chunk(
+        policy(job, instance, delta=delta, epsilon=epsilon),
+        CPEEnvironment(instance),
+        recorders,
+        paper=PAPER,
+        experiment=job.key,
+        strategy=job.strategy,
+        algorithm=job.algorithm,
+        seeds=seeds,
+        horizon=cap,
+        trace_path=trace_path,
+        summary_path=summary_path,
+        metadata=metadata,
+    )

@@ -51,8 +51,10 @@ class Mechanism:
         if self.kind not in KINDS:
             raise ConfigError(f"mechanism kind {self.kind!r} is unknown; use one of {list(KINDS)}")
         if len(self.weights) != len(self.parents):
-            raise ConfigError(f"mechanism with parents {list(self.parents)} has {len(self.weights)} weights; "
-                              "give one weight per parent")
+            raise ConfigError(
+                f"mechanism with parents {list(self.parents)} has {len(self.weights)} weights; "
+                "give one weight per parent"
+            )
         if self.damping and (self.kind != "linear" or len(self.damping) != len(self.parents)):
             raise ConfigError("damping needs a linear mechanism and one factor per parent")
         if self.kind == "max" and (min(self.weights, default=0.0) < 0 or self.scale < 0):
@@ -107,8 +109,12 @@ class Mechanism:
         return float(p.min()), float(p.max())
 
     def to_document(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"kind": self.kind, "parents": list(self.parents), "weights": list(self.weights),
-                               "intercept": self.intercept}
+        doc: dict[str, Any] = {
+            "kind": self.kind,
+            "parents": list(self.parents),
+            "weights": list(self.weights),
+            "intercept": self.intercept,
+        }
         if self.damping:
             doc["damping"] = list(self.damping)
         if self.kind == "max":
@@ -165,8 +171,9 @@ class BinarySCM:
                 if p not in self.nodes:
                     raise ConfigError(f"parent {p!r} of {v} is not a node; use one of {list(self.nodes)}")
                 if p not in seen:
-                    raise ConfigError(f"parent {p!r} of {v} is listed after it; list the nodes in a topological "
-                                      "order (parents first)")
+                    raise ConfigError(
+                        f"parent {p!r} of {v} is listed after it; list the nodes in a topological order (parents first)"
+                    )
                 if p == self.reward:
                     raise ConfigError(f"the reward {self.reward} cannot be a parent (of {v}); it has no children")
             lo, hi = mech.extremes()
@@ -174,7 +181,8 @@ class BinarySCM:
                 bad = lo if lo < 0.0 else hi
                 raise ConfigError(
                     f"the weights of {v} drive P({v}=1 | parents) to {bad:.6g}, outside [0, 1]; "
-                    "choose an intercept and weights whose sums stay within [0, 1]")
+                    "choose an intercept and weights whose sums stay within [0, 1]"
+                )
             seen.add(v)
 
     @cached_property
@@ -209,8 +217,9 @@ class BinarySCM:
             keep |= nx.ancestors(self.graph, w)
         return tuple(v for v in self.order if v in keep)
 
-    def joint(self, intervention: Mapping[str, int] | None = None,
-              nodes: Sequence[str] | None = None) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    def joint(
+        self, intervention: Mapping[str, int] | None = None, nodes: Sequence[str] | None = None
+    ) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
         """Brute force: every configuration of ``nodes`` (default: all) and its probability.
 
         ``nodes`` must be ancestrally closed. Intervened nodes are fixed to their values (their
@@ -219,8 +228,9 @@ class BinarySCM:
         intervention = dict(intervention or {})
         names = self.order if nodes is None else tuple(v for v in self.order if v in set(nodes))
         if len(names) > MAX_ENUMERATED:
-            raise ConfigError(f"enumerating {len(names)} nodes is too large (at most {MAX_ENUMERATED}); "
-                              "use the family's closed form")
+            raise ConfigError(
+                f"enumerating {len(names)} nodes is too large (at most {MAX_ENUMERATED}); use the family's closed form"
+            )
         col = {v: i for i, v in enumerate(names)}
         configs = configurations(len(names))
         prob = np.ones(configs.shape[0])

@@ -21,15 +21,17 @@ DESIGNED = "Designed for this replication (docs/papers/cpe.md#cpe-experiments); 
 
 TITLES = {
     "instances": "Table 1 [designed]: exact complexity quantities of every instance "
-                 "(docs/papers/cpe.md#cpe-quantities).",
+    "(docs/papers/cpe.md#cpe-quantities).",
     "pac": "Table 2 [designed]: correctness (Wilson 95 %), censoring, CI violations and samples to stop.",
     "lower_bound": "Table 3 [designed]: E5 (Theorem 3 class) — samples against the lower bound LB and the "
-                   "upper-bound term UB (constants unknown: compare ratios across configs).",
+    "upper-bound term UB (constants unknown: compare ratios across configs).",
     "slopes": "Table 4 [designed]: log-log slope of mean samples against |A| (E1, E4), 95 % interval.",
 }
 
 
-def instances_table(quantities: Mapping[tuple[str, str], Mapping[str, Any]], theory: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+def instances_table(
+    quantities: Mapping[tuple[str, str], Mapping[str, Any]], theory: Sequence[Mapping[str, Any]]
+) -> pd.DataFrame:
     """Table 1: one row per (experiment, config) from the quantities documents, then E4b rows."""
     rows = [{"experiment": e, "config": c, **q["summary"]} for (e, c), q in sorted(quantities.items())]
     rows += [{"experiment": "E4b", "config": f"k{r['param_k']}", "family": "bglm", **r} for r in theory]
@@ -43,20 +45,53 @@ def pac_table(stopping: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         return pd.DataFrame()
     table = pd.concat(frames, ignore_index=True)
     table = table[table["algorithm"] != "PB"]
-    cols = ["experiment", "config", "strategy", "algorithm", "epsilon", "n_arms", "n_runs", "n_censored",
-            "correct_rate", "correct_wilson_low", "correct_wilson_high", "ci_violation_rate", "samples_mean",
-            "samples_se", "samples_median", "samples_q10", "samples_q90", "H", "H_m", "samples_over_H",
-            "samples_over_Hm", "n_empty_intersections"]
+    cols = [
+        "experiment",
+        "config",
+        "strategy",
+        "algorithm",
+        "epsilon",
+        "n_arms",
+        "n_runs",
+        "n_censored",
+        "correct_rate",
+        "correct_wilson_low",
+        "correct_wilson_high",
+        "ci_violation_rate",
+        "samples_mean",
+        "samples_se",
+        "samples_median",
+        "samples_q10",
+        "samples_q90",
+        "H",
+        "H_m",
+        "samples_over_H",
+        "samples_over_Hm",
+        "n_empty_intersections",
+    ]
     return table[cols].reset_index(drop=True)
 
 
-def lower_bound_table(stopping: Mapping[str, pd.DataFrame], quantities: Mapping[tuple[str, str], Mapping[str, Any]],
-                      experiment: str = "E5") -> pd.DataFrame:
+def lower_bound_table(
+    stopping: Mapping[str, pd.DataFrame],
+    quantities: Mapping[tuple[str, str], Mapping[str, Any]],
+    experiment: str = "E5",
+) -> pd.DataFrame:
     """Table 3: samples, LB, UB and their ratios for the Theorem 3 experiment."""
     frame = stopping.get(experiment)
     if frame is None or frame.empty:
-        return pd.DataFrame(columns=["config", "algorithm", "samples_mean", "LB", "UB", "samples_over_LB",
-                                     "samples_over_UB", "in_thm3_class"])
+        return pd.DataFrame(
+            columns=[
+                "config",
+                "algorithm",
+                "samples_mean",
+                "LB",
+                "UB",
+                "samples_over_LB",
+                "samples_over_UB",
+                "in_thm3_class",
+            ]
+        )
     out = frame[frame["algorithm"] != "PB"][["config", "algorithm", "samples_mean", "samples_se", "LB", "UB"]].copy()
     out["samples_over_LB"] = np.where(out["LB"] > 0, out["samples_mean"] / out["LB"], np.nan)
     out["samples_over_UB"] = out["samples_mean"] / out["UB"]
@@ -83,10 +118,20 @@ def slopes_table(stopping: Mapping[str, pd.DataFrame], experiments: Sequence[str
             continue
         for (strategy, algorithm), g in frame[frame["algorithm"] != "PB"].groupby(["strategy", "algorithm"]):
             s, lo, hi = slope(g["n_arms"].to_numpy(float), g["samples_mean"].to_numpy(float))
-            rows.append({"experiment": e, "strategy": strategy, "algorithm": algorithm, "n_configs": len(g),
-                         "slope": s, "slope_ci_low": lo, "slope_ci_high": hi})
-    return pd.DataFrame(rows, columns=["experiment", "strategy", "algorithm", "n_configs", "slope", "slope_ci_low",
-                                       "slope_ci_high"])
+            rows.append(
+                {
+                    "experiment": e,
+                    "strategy": strategy,
+                    "algorithm": algorithm,
+                    "n_configs": len(g),
+                    "slope": s,
+                    "slope_ci_low": lo,
+                    "slope_ci_high": hi,
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["experiment", "strategy", "algorithm", "n_configs", "slope", "slope_ci_low", "slope_ci_high"]
+    )
 
 
 def markdown(table: pd.DataFrame, name: str) -> str:

@@ -49,12 +49,28 @@ PAPER = "fairness"
 REWARD = "R"
 USER_FEATURES = ("age", "sex", "race", "income")
 #: Raw YouTube column of each possible arm feature (``video_age`` is E.2's "age of video").
-VIDEO_COLUMNS = {"video_age": "age_days", "length": "length_s", "views": "views", "rate": "rate",
-                 "ratings": "ratings", "comments": "comments"}
+VIDEO_COLUMNS = {
+    "video_age": "age_days",
+    "length": "length_s",
+    "views": "views",
+    "rate": "rate",
+    "ratings": "ratings",
+    "comments": "comments",
+}
 #: The paper's d-separation set (§4.2) = the bold parents of R in its Figure 3.
 PAPER_W = ("age", "income", "ratings", "views")
-LABELS = {"age": "Age", "sex": "Sex", "race": "Race", "income": "Income", "video_age": "Age of video",
-          "length": "Length", "views": "Views", "rate": "Rate", "ratings": "Ratings", "comments": "Comments"}
+LABELS = {
+    "age": "Age",
+    "sex": "Sex",
+    "race": "Race",
+    "income": "Income",
+    "video_age": "Age of video",
+    "length": "Length",
+    "views": "Views",
+    "rate": "Rate",
+    "ratings": "Ratings",
+    "comments": "Comments",
+}
 
 
 # --------------------------------------------------------------------------- preprocessing
@@ -62,23 +78,29 @@ def binarize_users(adult: pd.DataFrame, age_rule: str) -> tuple[pd.DataFrame, di
     """The four binary user features of every Adult record, and the age threshold used."""
     median = float(adult["age"].median())
     age = adult["age"] >= median if age_rule == "ge_median" else adult["age"] > median
-    users = pd.DataFrame({
-        "row_id": adult["row_id"].astype(np.int64),
-        "age_raw": adult["age"].astype(np.int16),
-        "age": age.astype(np.int8),
-        "sex": (adult["sex"] == "Male").astype(np.int8),
-        "race": (adult["race"] == "White").astype(np.int8),
-        "income": (adult["income"] == ">50K").astype(np.int8),
-    })
-    return users, {"age_median": median, "age_rule": age_rule, "sex": "Male = 1", "race": "White = 1",
-                   "income": ">50K = 1"}
+    users = pd.DataFrame(
+        {
+            "row_id": adult["row_id"].astype(np.int64),
+            "age_raw": adult["age"].astype(np.int16),
+            "age": age.astype(np.int8),
+            "sex": (adult["sex"] == "Male").astype(np.int8),
+            "race": (adult["race"] == "White").astype(np.int8),
+            "income": (adult["income"] == ">50K").astype(np.int8),
+        }
+    )
+    return users, {
+        "age_median": median,
+        "age_rule": age_rule,
+        "sex": "Male = 1",
+        "race": "White = 1",
+        "income": ">50K = 1",
+    }
 
 
 def sample_users(users: pd.DataFrame, n_sample: int, n_graph: int, seed: int) -> pd.DataFrame:
     """``n_sample`` users without replacement; the first ``n_graph`` are offline, the rest online."""
     if n_sample > len(users):
-        raise DataError(f"fairness.adult_video.n_sample = {n_sample} exceeds the {len(users)} Adult records; "
-                        f"lower it")
+        raise DataError(f"fairness.adult_video.n_sample = {n_sample} exceeds the {len(users)} Adult records; lower it")
     order = generator(PAPER, EXPERIMENT, seed, "data/users").choice(len(users), n_sample, replace=False)
     sample = users.iloc[order].reset_index(drop=True)
     sample["split"] = np.where(np.arange(n_sample) < n_graph, "graph", "online")
@@ -86,12 +108,15 @@ def sample_users(users: pd.DataFrame, n_sample: int, n_graph: int, seed: int) ->
     return sample
 
 
-def select_videos(videos: pd.DataFrame, n_videos: int, seed: int, arm_features: Sequence[str],
-                  rule: str) -> tuple[pd.DataFrame, dict[str, float]]:
+def select_videos(
+    videos: pd.DataFrame, n_videos: int, seed: int, arm_features: Sequence[str], rule: str
+) -> tuple[pd.DataFrame, dict[str, float]]:
     """A seeded sample of ``n_videos`` videos with binarised arm features and their type (arm id)."""
     if n_videos > len(videos):
-        raise DataError(f"fairness.adult_video.n_videos = {n_videos} exceeds the {len(videos)} valid videos "
-                        f"of the crawl file(s); lower it or add crawl files")
+        raise DataError(
+            f"fairness.adult_video.n_videos = {n_videos} exceeds the {len(videos)} valid videos "
+            f"of the crawl file(s); lower it or add crawl files"
+        )
     order = np.sort(generator(PAPER, EXPERIMENT, seed, "data/videos").choice(len(videos), n_videos, replace=False))
     pool = videos.iloc[order].reset_index(drop=True)
     medians, arm_id = {}, np.zeros(n_videos, dtype=np.int64)
@@ -110,8 +135,9 @@ def reward_mean(frame: pd.DataFrame, coef: Mapping[str, float]) -> np.ndarray:
     return sum(c * frame[name].to_numpy(float) for name, c in coef.items())
 
 
-def offline_table(users: pd.DataFrame, pool: pd.DataFrame, arm_features: Sequence[str],
-                  reward: Mapping[str, Any], seed: int) -> pd.DataFrame:
+def offline_table(
+    users: pd.DataFrame, pool: pd.DataFrame, arm_features: Sequence[str], reward: Mapping[str, Any], seed: int
+) -> pd.DataFrame:
     """Each offline user with one uniformly drawn video and a simulated reward (and R5)."""
     graph_users = users[users["split"] == "graph"].reset_index(drop=True)
     rng = generator(PAPER, EXPERIMENT, seed, "data/offline")
@@ -138,9 +164,15 @@ def graph_document(offline: pd.DataFrame, arm_features: Sequence[str], config: M
         **learned.to_document(),
         "pa_R": learned.parents(REWARD),
         "paper_pa_R": sorted(PAPER_W),
-        "settings": {"algorithm": "PC-stable (pgmpy)", "ci_test": "chi_square", "alpha": g["alpha"],
-                     "max_cond_vars": g["max_cond_vars"], "tiers": tiers, "forbidden_tiers": [[0, 1]],
-                     "n_rows": len(data)},
+        "settings": {
+            "algorithm": "PC-stable (pgmpy)",
+            "ci_test": "chi_square",
+            "alpha": g["alpha"],
+            "max_cond_vars": g["max_cond_vars"],
+            "tiers": tiers,
+            "forbidden_tiers": [[0, 1]],
+            "n_rows": len(data),
+        },
     }
 
 
@@ -156,8 +188,13 @@ def _user_network(graph: nx.DiGraph, offline: pd.DataFrame) -> DiscreteBayesianN
     return bn
 
 
-def _user_reward_shift(bn: DiscreteBayesianNetwork, context: np.ndarray, coef: Mapping[str, float],
-                       sensitive: str, s_values: tuple[int, int]) -> float:
+def _user_reward_shift(
+    bn: DiscreteBayesianNetwork,
+    context: np.ndarray,
+    coef: Mapping[str, float],
+    sensitive: str,
+    s_values: tuple[int, int],
+) -> float:
     """E[user part of R | do(S = s+), x] - E[... | do(S = s-), x] by abduction–action–prediction.
 
     The video part of the reward is fixed by the arm, so this is the counterfactual discrepancy of
@@ -191,7 +228,7 @@ def instance_document(
     """Everything the Adult-Video runs, tables and claims need (see ``papers/fairness/instance``)."""
     arm_features = tuple(config["arm_features"])
     names = (*USER_FEATURES, *arm_features)
-    cards = {v: 2 for v in names}
+    cards = dict.fromkeys(names, 2)
     columns = {v: i for i, v in enumerate(names)}
     coef = dict(config["reward"]["coef"])
     sensitive, s_plus = config["sensitive"], int(config["s_plus"])
@@ -213,8 +250,9 @@ def instance_document(
     present = np.unique(pool["arm_id"].to_numpy())
     all_arms = assignments([2] * len(arm_features))
     arms = all_arms[present]
-    values = np.concatenate([np.repeat(contexts[:, None], len(arms), 1), np.repeat(arms[None], len(contexts), 0)],
-                            axis=2)
+    values = np.concatenate(
+        [np.repeat(contexts[:, None], len(arms), 1), np.repeat(arms[None], len(contexts), 0)], axis=2
+    )
     mu = (values * np.array([coef.get(v, 0.0) for v in names])).sum(axis=2)
 
     bn = _user_network(graph, offline)
@@ -222,9 +260,19 @@ def instance_document(
     delta_true = np.repeat(shift[:, None], len(arms), 1)
 
     model = cell_model(
-        cards=cards, columns=columns, W=W, Z=(), x_vars=USER_FEATURES, a_vars=arm_features, contexts=contexts,
-        arms=arms, p_z=np.ones((len(contexts), len(arms), 1)), sensitive=sensitive, s_values=s_values,
-        b_vars=b_vars if cf_mode == "bounds" else (), cf_mode=cf_mode,
+        cards=cards,
+        columns=columns,
+        W=W,
+        Z=(),
+        x_vars=USER_FEATURES,
+        a_vars=arm_features,
+        contexts=contexts,
+        arms=arms,
+        p_z=np.ones((len(contexts), len(arms), 1)),
+        sensitive=sensitive,
+        s_values=s_values,
+        b_vars=b_vars if cf_mode == "bounds" else (),
+        cf_mode=cf_mode,
     )
     online = users[users["split"] == "online"].sort_values("sample_pos")
     return {
@@ -241,16 +289,29 @@ def instance_document(
         "reward": {"name": REWARD, "coef": coef, "sigma": float(config["reward"]["sigma"])},
         "mu": mu.tolist(),
         "delta_true": delta_true.tolist(),
-        "users": {"row_id": online["row_id"].astype(int).tolist(),
-                  "context": cell_ids(online[list(USER_FEATURES)].to_numpy(), [2] * 4).tolist()},
+        "users": {
+            "row_id": online["row_id"].astype(int).tolist(),
+            "context": cell_ids(online[list(USER_FEATURES)].to_numpy(), [2] * 4).tolist(),
+        },
         "linucb_features": values.astype(float).tolist(),
         "linucb_group": np.where(contexts[:, USER_FEATURES.index(sensitive)] == s_plus, 0, 1).tolist(),
         "sensitive": {"name": sensitive, "s_plus": s_plus, "s_minus": 1 - s_plus, "descendants_in_X": b_vars},
-        "graph": {"nodes": list(graph_doc["nodes"]), "edges": graph_doc["edges"],
-                  "policy_edges": [[x, a] for x in USER_FEATURES for a in arm_features]},
-        "dsep": {"W": list(W), "Z": [], "domain_W": int(2 ** len(W)), "domain_Z": 1, "n_valid": dsep.n_valid,
-                 "criterion": dsep_criterion, "learned_W": list(learned_w), "enforced_paper_W": enforce,
-                 "paper_W_is_dseparator": is_dseparator(with_policy, REWARD, PAPER_W, names)},
+        "graph": {
+            "nodes": list(graph_doc["nodes"]),
+            "edges": graph_doc["edges"],
+            "policy_edges": [[x, a] for x in USER_FEATURES for a in arm_features],
+        },
+        "dsep": {
+            "W": list(W),
+            "Z": [],
+            "domain_W": int(2 ** len(W)),
+            "domain_Z": 1,
+            "n_valid": dsep.n_valid,
+            "criterion": dsep_criterion,
+            "learned_W": list(learned_w),
+            "enforced_paper_W": enforce,
+            "paper_W_is_dseparator": is_dseparator(with_policy, REWARD, PAPER_W, names),
+        },
         "pa_R": graph_doc["pa_R"],
         "cf_mode_used": cf_mode,
         "models": {"ducb": model.to_document()},

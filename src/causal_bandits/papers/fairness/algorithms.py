@@ -10,6 +10,10 @@ ALGORITHMS = (
     Algorithm("cucb", "causal_bandits.bandits.cucb.CUCB", "C-UCB", citation=f"{PAPER}, §4.1: C-UCB baseline"),
     Algorithm("ducb", "causal_bandits.bandits.ducb.DUCB", "D-UCB", citation=f"{PAPER}, §3: D-UCB"),
     Algorithm("fucb", "causal_bandits.bandits.fucb.FUCB", "F-UCB", citation=f"{PAPER}, Algorithm 1: F-UCB"),
-    Algorithm("fairlinucb", "causal_bandits.bandits.fair_linucb.FairLinUCB", "Fair-LinUCB",
-              citation=f"{PAPER}, §4.2: Fair-LinUCB baseline"),
+    Algorithm(
+        "fairlinucb",
+        "causal_bandits.bandits.fair_linucb.FairLinUCB",
+        "Fair-LinUCB",
+        citation=f"{PAPER}, §4.2: Fair-LinUCB baseline",
+    ),
 )

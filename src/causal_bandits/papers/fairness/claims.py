@@ -116,8 +116,12 @@ def _email_dsep_claim() -> Claim:
         d = r["email"]["dsep"]
         ours = f"W = {{{', '.join(d['W'])}}}, |W| = {d['domain_W']}, Z = {{{', '.join(d['Z'])}}}, |Z| = {d['domain_Z']}"
         ok = set(d["W"]) == EMAIL_W and set(d["Z"]) == EMAIL_Z and d["domain_W"] == 12
-        return holds(ok, "W = {send time, fitness, template}; Z = {fitness, template}", ours,
-                     f"brute force over all {2 ** 10} subsets, {d['n_valid']} valid; minimum domain of W, then Z")
+        return holds(
+            ok,
+            "W = {send time, fitness, template}; Z = {fitness, template}",
+            ours,
+            f"brute force over all {2**10} subsets, {d['n_valid']} valid; minimum domain of W, then Z",
+        )
 
     return Claim("email-dsep", "§4.1 (Fig. 2(a))", "Email: the minimum d-separation set W and its Z", evaluate)
 
@@ -130,13 +134,21 @@ def _email_best_arm_claim() -> Claim:
         text = ", ".join(str(tuple(int(v) for v in b)) for b in sorted(best))
         text += f" for all {len(doc['optimal_arms'])} contexts"
         match = best == {(1, 1, 3)} and all(len(o) == 1 for o in doc["optimal_arms"])
-        return Verdict(NOT_SPECIFIED, "–", text,
-                       "the paper states no optimal arm; our closed form predicts "
-                       "(docs/papers/fairness.md#fairness-simulator) (1,1,3) for every user: "
-                       + ("matches" if match else "DOES NOT match"))
+        return Verdict(
+            NOT_SPECIFIED,
+            "–",
+            text,
+            "the paper states no optimal arm; our closed form predicts "
+            "(docs/papers/fairness.md#fairness-simulator) (1,1,3) for every user: "
+            + ("matches" if match else "DOES NOT match"),
+        )
 
-    return Claim("email-best-arm", "docs/papers/fairness.md#fairness-email", "Email: the optimal arm (A1, A2, A3) of "
-                                                                             "every user", evaluate)
+    return Claim(
+        "email-best-arm",
+        "docs/papers/fairness.md#fairness-email",
+        "Email: the optimal arm (A1, A2, A3) of every user",
+        evaluate,
+    )
 
 
 def _table4_claim() -> Claim:
@@ -145,12 +157,20 @@ def _table4_claim() -> Claim:
         rows = t4[t4["variable"].str.contains(r"\(I\d\)")]
         bad = rows[~rows["same"].astype(bool)]
         ours = "; ".join(f"{v}: {d}" for v, d in zip(bad["variable"], bad["domain_used"])) or "all as in Table 4"
-        return holds(bad.empty, "; ".join(f"{v}: {d}" for v, d in zip(bad["variable"], bad["domain_paper"])) or "–",
-                     ours, "Table 5 gives 4 values of I4 and P(I3 = 1 | I2) makes I3 binary, so the network uses the "
-                           "CPTs' domains (ambiguity A2)")
+        return holds(
+            bad.empty,
+            "; ".join(f"{v}: {d}" for v, d in zip(bad["variable"], bad["domain_paper"])) or "–",
+            ours,
+            "Table 5 gives 4 values of I4 and P(I3 = 1 | I2) makes I3 binary, so the network uses the "
+            "CPTs' domains (ambiguity A2)",
+        )
 
-    return Claim("email-table4-domains", "Table 4 vs Table 5 / App. E.1",
-                 "Email: Table 4's domains of the intermediate features agree with the CPTs", evaluate)
+    return Claim(
+        "email-table4-domains",
+        "Table 4 vs Table 5 / App. E.1",
+        "Email: Table 4's domains of the intermediate features agree with the CPTs",
+        evaluate,
+    )
 
 
 def _final_regrets(r, names: Sequence[str]) -> dict[str, tuple[float, float, int]] | None:
@@ -158,8 +178,9 @@ def _final_regrets(r, names: Sequence[str]) -> dict[str, tuple[float, float, int
     return None if any(v is None for v in stats.values()) else stats
 
 
-def _ordering_claim(cid: str, source: str, statement: str, pairs: Sequence[tuple[str, str]], paper: str,
-                    fig_tau: bool = False) -> Claim:
+def _ordering_claim(
+    cid: str, source: str, statement: str, pairs: Sequence[tuple[str, str]], paper: str, fig_tau: bool = False
+) -> Claim:
     def evaluate(r) -> Verdict:
         fucb = fucb_name(r["config"]["figure2b_tau"])
         resolve = lambda n: fucb if n == "fucb" else n  # noqa: E731
@@ -183,17 +204,26 @@ def _early_fucb_claim() -> Claim:
         fucb = fucb_name(cfg["figure2b_tau"])
         if cfg["horizon"] < PAPER_T:
             return Verdict(NOT_EVALUATED, paper, "–", f"needs T = {PAPER_T}; this run has T = {cfg['horizon']}")
-        at = lambda name, t: float(curves[(curves.algorithm == name) & (curves["round"] <= t)]  # noqa: E731
-                                   .sort_values("round")["mean_cum_regret"].iloc[-1])
+        at = lambda name, t: float(
+            curves[(curves.algorithm == name) & (curves["round"] <= t)]
+            .sort_values("round")["mean_cum_regret"]
+            .iloc[-1]
+        )
         f2, d2, fT, dT = at(fucb, 2000), at("ducb", 2000), at(fucb, PAPER_T), at("ducb", PAPER_T)
         ok = f2 < d2 and dT < fT
-        note = (uncertified_text(r["summary"]["email"], [cfg["figure2b_tau"]], cfg["horizon"])
-                + f"; in those rounds it plays its fallback '{cfg['fucb']['fallback']}'"
-                + (" (D-UCB's arm), so the curves coincide" if f2 == d2 and fT == dT else ""))
+        note = (
+            uncertified_text(r["summary"]["email"], [cfg["figure2b_tau"]], cfg["horizon"])
+            + f"; in those rounds it plays its fallback '{cfg['fucb']['fallback']}'"
+            + (" (D-UCB's arm), so the curves coincide" if f2 == d2 and fT == dT else "")
+        )
         return holds(ok, paper, f"t = 2000: F-UCB {f2:.1f}, D-UCB {d2:.1f}; T: F-UCB {fT:.1f}, D-UCB {dT:.1f}", note)
 
-    return Claim("fig2b-fucb-early", "§4.1 Remark (Fig. 2(b))",
-                 "Email: F-UCB (τ = 0.3) below D-UCB for the first ~2000 rounds, above it at T", evaluate)
+    return Claim(
+        "fig2b-fucb-early",
+        "§4.1 Remark (Fig. 2(b))",
+        "Email: F-UCB (τ = 0.3) below D-UCB for the first ~2000 rounds, above it at T",
+        evaluate,
+    )
 
 
 def _regret_value_claim(experiment: str, tau: float, value: float, source: str) -> Claim:
@@ -204,25 +234,34 @@ def _regret_value_claim(experiment: str, tau: float, value: float, source: str) 
             return Verdict(NOT_EVALUATED, fmt(value), "–", f"τ = {tau:g} was not run")
         ours = f"{stats[0]:.2f} ± {stats[1]:.2f}"
         if not is_paper_scale(cfg):
-            return Verdict(NOT_EVALUATED, fmt(value), ours,
-                           f"this run has {scale_text(cfg)}; the paper's value is at T = {PAPER_T}, "
-                           f"{PAPER_SEEDS} seeds")
+            return Verdict(
+                NOT_EVALUATED,
+                fmt(value),
+                ours,
+                f"this run has {scale_text(cfg)}; the paper's value is at T = {PAPER_T}, {PAPER_SEEDS} seeds",
+            )
         v = within(stats[0], value, REGRET_REL_TOL, ours)
         return Verdict(v.status, v.paper, v.ours, v.note + provenance_note(r, experiment))
 
     name = "Email" if experiment == "email" else "Adult-Video"
-    return Claim(f"{'table1' if experiment == 'email' else 'table2'}-fucb-regret-tau{tau:g}", source,
-                 f"{name}: F-UCB cumulative regret at T = 5000, τ = {tau:g}", evaluate)
+    return Claim(
+        f"{'table1' if experiment == 'email' else 'table2'}-fucb-regret-tau{tau:g}",
+        source,
+        f"{name}: F-UCB cumulative regret at T = 5000, τ = {tau:g}",
+        evaluate,
+    )
 
 
 def notices(r) -> list[str]:
     """What a reader must know before any verdict: Adult-Video built from synthetic stand-ins."""
     if "synthetic-standin" not in (r["adult_video"]["data_provenance"], r["users_meta"]["data_provenance"]):
         return []
-    return ["Synthetic stand-in data: the UCI Adult and YouTube files were not found, so every Adult-Video "
-            "result (Table 2, Figure 3, the App. E.2 counts) comes from labelled synthetic stand-ins built to "
-            "their format (rows marked [SYNTHETIC STAND-IN DATA]); those verdicts check the code path, not the "
-            "paper. The Email Campaign results do not depend on them."]
+    return [
+        "Synthetic stand-in data: the UCI Adult and YouTube files were not found, so every Adult-Video "
+        "result (Table 2, Figure 3, the App. E.2 counts) comes from labelled synthetic stand-ins built to "
+        "their format (rows marked [SYNTHETIC STAND-IN DATA]); those verdicts check the code path, not the "
+        "paper. The Email Campaign results do not depend on them."
+    ]
 
 
 def provenance_note(r, experiment: str) -> str:
@@ -245,13 +284,19 @@ def _monotone_claim() -> Claim:
             note += f"; no decrease at {', '.join(flat)}"
             model = CellModel.from_document(r["email"]["models"]["ducb"])
             floor = radius_floor(model, r["config"]["horizon"], r["config"]["fucb"]["alpha_c"])
-            note += (f"; {uncertified_text(r['summary']['email'], taus, r['config']['horizon'])}, where it plays its "
-                     f"fallback '{r['config']['fucb']['fallback']}'; the Eq. 12 radius is ≥ {floor:.3f} in every "
-                     f"round after the first")
+            note += (
+                f"; {uncertified_text(r['summary']['email'], taus, r['config']['horizon'])}, where it plays its "
+                f"fallback '{r['config']['fucb']['fallback']}'; the Eq. 12 radius is ≥ {floor:.3f} in every "
+                f"round after the first"
+            )
         return holds(all(steps), " → ".join(f"{t:g}: {TABLE1[t][0]:.1f}" for t in taus if t in TABLE1), ours, note)
 
-    return Claim("table1-fucb-regret-decreasing", "§4.1 (Table 1)",
-                 "Email: the larger τ, the smaller F-UCB's cumulative regret", evaluate)
+    return Claim(
+        "table1-fucb-regret-decreasing",
+        "§4.1 (Table 1)",
+        "Email: the larger τ, the smaller F-UCB's cumulative regret",
+        evaluate,
+    )
 
 
 def _count_tolerance(paper: float, T: int) -> float:
@@ -287,30 +332,49 @@ def _count_claim(experiment: str, key: str, paper: Mapping[float, float], source
             taus = lambda ts: "{" + ", ".join(f"{t:g}" for t in ts) + "}"  # noqa: E731
             parts = []
             if imp_true:
-                size = ("0 (no rewarded user feature descends from the sensitive one in the graph)"
-                        if bound["max_abs_delta"] == 0 else f"|Δ| ≤ {bound['max_abs_delta']:.4f} < τ")
-                parts.append(f"every arm's exact counterfactual discrepancy is {size} for τ ∈ {taus(imp_true)}, "
-                             f"so a truth-based count must be 0")
+                size = (
+                    "0 (no rewarded user feature descends from the sensitive one in the graph)"
+                    if bound["max_abs_delta"] == 0
+                    else f"|Δ| ≤ {bound['max_abs_delta']:.4f} < τ"
+                )
+                parts.append(
+                    f"every arm's exact counterfactual discrepancy is {size} for τ ∈ {taus(imp_true)}, "
+                    f"so a truth-based count must be 0"
+                )
             if imp_cert:
-                parts.append(f"the Eq. 12 radius is ≥ min over users, arms and t ≤ {PAPER_T} of "
-                             f"sqrt(16 ln t/(t−1+|Z|))·(Σ_z P(z|x,a)^(2/3))^(3/2) = {bound['radius_floor']:.3f} "
-                             f"> τ "
-                             f"for τ ∈ {taus(imp_cert)}, so a certificate-based count must be {PAPER_T - 1}")
+                parts.append(
+                    f"the Eq. 12 radius is ≥ min over users, arms and t ≤ {PAPER_T} of "
+                    f"sqrt(16 ln t/(t−1+|Z|))·(Σ_z P(z|x,a)^(2/3))^(3/2) = {bound['radius_floor']:.3f} "
+                    f"> τ "
+                    f"for τ ∈ {taus(imp_cert)}, so a certificate-based count must be {PAPER_T - 1}"
+                )
             model = "; and ".join(parts)
         if cfg["horizon"] != PAPER_T:  # counts grow with T: ours at another T say nothing about the paper's
-            why = (f"cannot be judged at this scale: the paper counts over T = {PAPER_T:,} rounds and "
-                   f"{PAPER_SEEDS} seeds, this run over {scale_text(cfg)}")
+            why = (
+                f"cannot be judged at this scale: the paper counts over T = {PAPER_T:,} rounds and "
+                f"{PAPER_SEEDS} seeds, this run over {scale_text(cfg)}"
+            )
             if model:  # exact, whatever the run: a paper-scale run reports it as "differs"
                 why += f"; the paper's counts cannot follow from its own model at T = {PAPER_T:,} either: {model}"
             return Verdict(NOT_EVALUATED, paper_text, ours, why + provenance_note(r, experiment))
         if model:
-            return Verdict(DIFFERS, paper_text, ours, "Cannot follow from the paper's model: " + model
-                           + provenance_note(r, experiment))
+            return Verdict(
+                DIFFERS,
+                paper_text,
+                ours,
+                "Cannot follow from the paper's model: " + model + provenance_note(r, experiment),
+            )
         if not cells:
-            return Verdict(NOT_EVALUATED, paper_text, ours, "no τ of the paper's table was run"
-                           + provenance_note(r, experiment))
-        return holds(close, paper_text, ours, f"certified count within ±{COUNT_REL_TOL:.0%} or "
-                     f"±{COUNT_ABS_TOL_FRACTION * PAPER_T:.0f}" + provenance_note(r, experiment))
+            return Verdict(
+                NOT_EVALUATED, paper_text, ours, "no τ of the paper's table was run" + provenance_note(r, experiment)
+            )
+        return holds(
+            close,
+            paper_text,
+            ours,
+            f"certified count within ±{COUNT_REL_TOL:.0%} or "
+            f"±{COUNT_ABS_TOL_FRACTION * PAPER_T:.0f}" + provenance_note(r, experiment),
+        )
 
     label = "F-UCB" if key == "fucb" else algorithm_label(key)
     table = "table1" if experiment == "email" else "table2"
@@ -328,12 +392,21 @@ def _fairlinucb_regret_claim() -> Claim:
         if not is_paper_scale(cfg):
             return Verdict(NOT_EVALUATED, "≈ 250", ours, f"this run has {scale_text(cfg)}")
         v = within(stats[0], FAIRLINUCB_REGRET, REGRET_REL_TOL, ours)
-        return Verdict(v.status, "≈ 250", ours, v.note +
-                                 "; Fair-LinUCB is a reconstruction (docs/papers/fairness.md#fairness-r-fair-linucb)"
-                       + provenance_note(r, "adult_video"))
+        return Verdict(
+            v.status,
+            "≈ 250",
+            ours,
+            v.note
+            + "; Fair-LinUCB is a reconstruction (docs/papers/fairness.md#fairness-r-fair-linucb)"
+            + provenance_note(r, "adult_video"),
+        )
 
-    return Claim("table2-fairlinucb-regret", "§4.2 text",
-                 "Adult-Video: Fair-LinUCB's cumulative regret over 5000 rounds", evaluate)
+    return Claim(
+        "table2-fairlinucb-regret",
+        "§4.2 text",
+        "Adult-Video: Fair-LinUCB's cumulative regret over 5000 rounds",
+        evaluate,
+    )
 
 
 def _fairlinucb_better_claim() -> Claim:
@@ -345,33 +418,50 @@ def _fairlinucb_better_claim() -> Claim:
             return Verdict(NOT_EVALUATED, "Fair-LinUCB < F-UCB", "–", "a run is missing")
         ok = all(lin[0] < s[0] for s in fucb.values())
         ours = f"Fair-LinUCB {lin[0]:.1f}; F-UCB " + ", ".join(f"τ={t:g}: {s[0]:.1f}" for t, s in fucb.items())
-        return holds(ok, "Fair-LinUCB < F-UCB", ours, f"{scale_text(r['config'])}; Fair-LinUCB is a reconstruction"
-                     + provenance_note(r, "adult_video"))
+        return holds(
+            ok,
+            "Fair-LinUCB < F-UCB",
+            ours,
+            f"{scale_text(r['config'])}; Fair-LinUCB is a reconstruction" + provenance_note(r, "adult_video"),
+        )
 
-    return Claim("table2-fairlinucb-below-fucb", "§4.2 text",
-                 "Adult-Video: Fair-LinUCB's regret is (slightly) lower than F-UCB's at every τ", evaluate)
+    return Claim(
+        "table2-fairlinucb-below-fucb",
+        "§4.2 text",
+        "Adult-Video: Fair-LinUCB's regret is (slightly) lower than F-UCB's at every τ",
+        evaluate,
+    )
 
 
 def _adult_graph_claim() -> Claim:
     def evaluate(r) -> Verdict:
         g = r["graph"]
         ours = "{" + ", ".join(g["pa_R"]) + "}"
-        return holds(set(g["pa_R"]) == ADULT_W, "{age, income, ratings, views}", ours,
-                     f"PC-stable, χ² test, α = {g['settings']['alpha']}, ≤ {g['settings']['max_cond_vars']} "
-                     f"conditioning variables, tiers user < video < R, on {g['settings']['n_rows']} offline users"
-                     + provenance_note(r, "adult_video"))
+        return holds(
+            set(g["pa_R"]) == ADULT_W,
+            "{age, income, ratings, views}",
+            ours,
+            f"PC-stable, χ² test, α = {g['settings']['alpha']}, ≤ {g['settings']['max_cond_vars']} "
+            f"conditioning variables, tiers user < video < R, on {g['settings']['n_rows']} offline users"
+            + provenance_note(r, "adult_video"),
+        )
 
-    return Claim("fig3-parents-of-R", "Fig. 3 (bold nodes)", "Adult-Video: the learned graph's parents of the reward",
-                 evaluate)
+    return Claim(
+        "fig3-parents-of-R", "Fig. 3 (bold nodes)", "Adult-Video: the learned graph's parents of the reward", evaluate
+    )
 
 
 def _adult_w_claim() -> Claim:
     def evaluate(r) -> Verdict:
         d = r["adult_video"]["dsep"]
         ours = "{" + ", ".join(d["learned_W"]) + "}" + (" (paper's W enforced)" if d["enforced_paper_W"] else "")
-        return holds(set(d["learned_W"]) == ADULT_W, "{age, income, ratings, views}", ours,
-                     f"minimum-domain d-separation set of the learned graph with policy edges X → A; cf mode "
-                     f"'{r['adult_video']['cf_mode_used']}'" + provenance_note(r, "adult_video"))
+        return holds(
+            set(d["learned_W"]) == ADULT_W,
+            "{age, income, ratings, views}",
+            ours,
+            f"minimum-domain d-separation set of the learned graph with policy edges X → A; cf mode "
+            f"'{r['adult_video']['cf_mode_used']}'" + provenance_note(r, "adult_video"),
+        )
 
     return Claim("adult-dsep", "§4.2", "Adult-Video: the minimum d-separation set W of the learned graph", evaluate)
 
@@ -381,10 +471,15 @@ def _adult_counts_claims() -> list[Claim]:
         meta = r["users_meta"]
         stated = f"{ADULT_STATED['instances']:,}"
         if meta["data_provenance"] == "synthetic-standin":
-            return Verdict(NOT_EVALUATED, stated, f"{meta['n_records']:,}",
-                           "synthetic stand-in (built to match adult.data)")
-        return holds(meta["n_records"] == ADULT_STATED["instances"], stated, f"{meta['n_records']:,}",
-                     "adult.data has 32,561 records; 31,561 is a typo in the paper (A16)")
+            return Verdict(
+                NOT_EVALUATED, stated, f"{meta['n_records']:,}", "synthetic stand-in (built to match adult.data)"
+            )
+        return holds(
+            meta["n_records"] == ADULT_STATED["instances"],
+            stated,
+            f"{meta['n_records']:,}",
+            "adult.data has 32,561 records; 31,561 is a typo in the paper (A16)",
+        )
 
     def sexes(r) -> Verdict:
         meta = r["users_meta"]
@@ -394,8 +489,10 @@ def _adult_counts_claims() -> list[Claim]:
             return Verdict(NOT_EVALUATED, stated, ours, "synthetic stand-in (built to match adult.data)")
         return holds((meta["n_male"], meta["n_female"]) == (ADULT_STATED["Male"], ADULT_STATED["Female"]), stated, ours)
 
-    return [Claim("adult-instances", "App. E.2", "Adult: number of instances", total),
-            Claim("adult-sexes", "App. E.2", "Adult: males and females", sexes)]
+    return [
+        Claim("adult-instances", "App. E.2", "Adult: number of instances", total),
+        Claim("adult-sexes", "App. E.2", "Adult: males and females", sexes),
+    ]
 
 
 def _video_types_claim() -> Claim:
@@ -415,23 +512,40 @@ def claims() -> list[Claim]:
         _email_dsep_claim(),
         _email_best_arm_claim(),
         _table4_claim(),
-        _ordering_claim("fig2b-ucb-cucb-ducb", "§4.1 (Fig. 2(b))", "Email: regret at T ordered UCB > C-UCB > D-UCB",
-                        [("ucb", "cucb"), ("cucb", "ducb")], "UCB > C-UCB > D-UCB"),
-        _ordering_claim("fig2b-causal-below-ucb", "§4.1 (Fig. 2(b))",
-                        "Email: all three causal bandits (C-UCB, D-UCB, F-UCB τ = 0.3) have lower regret than UCB",
-                        [("ucb", "cucb"), ("ucb", "ducb"), ("ucb", "fucb")], "UCB above C-UCB, D-UCB, F-UCB"),
-        _ordering_claim("fig2b-d-f-below-cucb", "§4.1 (Fig. 2(b))",
-                        "Email: D-UCB and F-UCB (τ = 0.3) have lower regret than C-UCB",
-                        [("cucb", "ducb"), ("cucb", "fucb")], "C-UCB above D-UCB, F-UCB"),
+        _ordering_claim(
+            "fig2b-ucb-cucb-ducb",
+            "§4.1 (Fig. 2(b))",
+            "Email: regret at T ordered UCB > C-UCB > D-UCB",
+            [("ucb", "cucb"), ("cucb", "ducb")],
+            "UCB > C-UCB > D-UCB",
+        ),
+        _ordering_claim(
+            "fig2b-causal-below-ucb",
+            "§4.1 (Fig. 2(b))",
+            "Email: all three causal bandits (C-UCB, D-UCB, F-UCB τ = 0.3) have lower regret than UCB",
+            [("ucb", "cucb"), ("ucb", "ducb"), ("ucb", "fucb")],
+            "UCB above C-UCB, D-UCB, F-UCB",
+        ),
+        _ordering_claim(
+            "fig2b-d-f-below-cucb",
+            "§4.1 (Fig. 2(b))",
+            "Email: D-UCB and F-UCB (τ = 0.3) have lower regret than C-UCB",
+            [("cucb", "ducb"), ("cucb", "fucb")],
+            "C-UCB above D-UCB, F-UCB",
+        ),
         _early_fucb_claim(),
     ]
     out += [_regret_value_claim("email", t, v[0], "Table 1") for t, v in TABLE1.items()]
     out.append(_monotone_claim())
-    out += [_count_claim("email", key, {t: v[1 + i] for t, v in TABLE1.items()}, "Table 1")
-            for i, key in enumerate(TABLE1_COUNT_ALGORITHMS)]
+    out += [
+        _count_claim("email", key, {t: v[1 + i] for t, v in TABLE1.items()}, "Table 1")
+        for i, key in enumerate(TABLE1_COUNT_ALGORITHMS)
+    ]
     out += [_adult_graph_claim(), _adult_w_claim(), *_adult_counts_claims(), _video_types_claim()]
     out += [_regret_value_claim("adult_video", t, v[0], "Table 2") for t, v in TABLE2.items()]
-    out += [_count_claim("adult_video", key, {t: v[1 + i] for t, v in TABLE2.items()}, "Table 2")
-            for i, key in enumerate(TABLE2_COUNT_ALGORITHMS)]
+    out += [
+        _count_claim("adult_video", key, {t: v[1 + i] for t, v in TABLE2.items()}, "Table 2")
+        for i, key in enumerate(TABLE2_COUNT_ALGORITHMS)
+    ]
     out += [_fairlinucb_regret_claim(), _fairlinucb_better_claim()]
     return out

@@ -15,38 +15,52 @@ def check_config(config: Mapping[str, Any]) -> None:
     """Semantic checks the schema cannot make; raises a one-line ConfigError."""
     for tau in config["taus"]:
         if not 0.0 < tau <= 1.0:
-            raise ConfigError(f"fairness.taus contains {tau}; every fairness threshold tau must lie in (0, 1] "
-                              f"(Definition 3), e.g. taus: [0.1, 0.2, 0.3, 0.4, 0.5]")
+            raise ConfigError(
+                f"fairness.taus contains {tau}; every fairness threshold tau must lie in (0, 1] "
+                f"(Definition 3), e.g. taus: [0.1, 0.2, 0.3, 0.4, 0.5]"
+            )
     if config["figure2b_tau"] not in config["taus"]:
-        raise ConfigError(f"fairness.figure2b_tau = {config['figure2b_tau']} is not one of fairness.taus "
-                          f"{config['taus']}; add it to taus or pick one of them")
+        raise ConfigError(
+            f"fairness.figure2b_tau = {config['figure2b_tau']} is not one of fairness.taus "
+            f"{config['taus']}; add it to taus or pick one of them"
+        )
     email = config["email"]
     if email["s_plus"] == email["s_minus"]:
         raise ConfigError("fairness.email.s_plus equals s_minus; give the sensitive attribute two different values")
     av = config["adult_video"]
     if not av["n_graph"] < av["n_sample"]:
-        raise ConfigError(f"fairness.adult_video.n_graph = {av['n_graph']} leaves no online users out of "
-                          f"n_sample = {av['n_sample']}; make n_graph smaller")
+        raise ConfigError(
+            f"fairness.adult_video.n_graph = {av['n_graph']} leaves no online users out of "
+            f"n_sample = {av['n_sample']}; make n_graph smaller"
+        )
     if config["horizon"] > av["n_sample"] - av["n_graph"]:
-        raise ConfigError(f"fairness.horizon = {config['horizon']} exceeds the {av['n_sample'] - av['n_graph']} "
-                          f"online Adult users (each arrives once); lower horizon or raise n_sample - n_graph")
+        raise ConfigError(
+            f"fairness.horizon = {config['horizon']} exceeds the {av['n_sample'] - av['n_graph']} "
+            f"online Adult users (each arrives once); lower horizon or raise n_sample - n_graph"
+        )
     features = {"age", "sex", "race", "income", *av["arm_features"]}
     unknown = sorted(set(av["reward"]["coef"]) - features)
     if unknown:
-        raise ConfigError(f"fairness.adult_video.reward.coef names {unknown}, which are neither user features "
-                          f"nor arm features {av['arm_features']}; fix the reward or arm_features")
+        raise ConfigError(
+            f"fairness.adult_video.reward.coef names {unknown}, which are neither user features "
+            f"nor arm features {av['arm_features']}; fix the reward or arm_features"
+        )
     missing = sorted(set(av["arm_features"]) - set(av["graph"]["video_order"]))
     if missing:
-        raise ConfigError(f"fairness.adult_video.graph.video_order lacks the arm features {missing}; list every "
-                          f"arm feature")
-    if av["graph"]["enforce_paper_W"] and not ADULT_W <= features:
-        raise ConfigError(f"fairness.adult_video.graph.enforce_paper_W needs the paper's W {sorted(ADULT_W)} among "
-                          f"the features; add ratings and views to arm_features or set enforce_paper_W: false")
+        raise ConfigError(
+            f"fairness.adult_video.graph.video_order lacks the arm features {missing}; list every arm feature"
+        )
+    if av["graph"]["enforce_paper_W"] and not features >= ADULT_W:
+        raise ConfigError(
+            f"fairness.adult_video.graph.enforce_paper_W needs the paper's W {sorted(ADULT_W)} among "
+            f"the features; add ratings and views to arm_features or set enforce_paper_W: false"
+        )
     f = config["fucb"]
     if f["fallback"] == "safe_arm":
         for experiment in ("email", "adult_video"):
             if f["safe_arm"].get(experiment) is None:
-                raise ConfigError(f"fairness.fucb.fallback is safe_arm but fucb.safe_arm.{experiment} is not set; "
-                                  f"give an arm id")
+                raise ConfigError(
+                    f"fairness.fucb.fallback is safe_arm but fucb.safe_arm.{experiment} is not set; give an arm id"
+                )
         if not 0 <= f["safe_arm"]["email"] < 36:
             raise ConfigError(f"fairness.fucb.safe_arm.email = {f['safe_arm']['email']} is not an Email arm id (0-35)")

@@ -25,14 +25,14 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
+# After causal.counterfactual, which silences pgmpy's own deprecation warning on import.
+from pgmpy.factors.discrete import TabularCPD
+from pgmpy.models import DiscreteBayesianNetwork
+
 from causal_bandits.causal.counterfactual import counterfactual_table, cpd_table, interventional_table
 from causal_bandits.causal.dseparation import min_domain_dseparator
 from causal_bandits.papers.fairness.instance import assignments, cell_model, variables_document
 from causal_bandits.scm.diagram import CausalDiagram
-
-# After causal.counterfactual, which silences pgmpy's own deprecation warning on import.
-from pgmpy.factors.discrete import TabularCPD  # noqa: E402
-from pgmpy.models import DiscreteBayesianNetwork  # noqa: E402
 
 EXPERIMENT = "email"
 PROVENANCE = "paper-scm"
@@ -89,8 +89,14 @@ def _cpd(name: str, parents: Sequence[str], p_first: np.ndarray | None = None, t
     if table is None:
         table = np.vstack([p_first, 1.0 - p_first])
     names = {v: list(DOMAIN[v]) for v in (name, *parents)}
-    return TabularCPD(name, len(DOMAIN[name]), table, evidence=list(parents) or None,
-                      evidence_card=[len(DOMAIN[p]) for p in parents] or None, state_names=names)
+    return TabularCPD(
+        name,
+        len(DOMAIN[name]),
+        table,
+        evidence=list(parents) or None,
+        evidence_card=[len(DOMAIN[p]) for p in parents] or None,
+        state_names=names,
+    )
 
 
 def _levels(*parents: str) -> list[np.ndarray]:
@@ -159,8 +165,9 @@ def exact_means(bn: DiscreteBayesianNetwork, contexts: np.ndarray) -> tuple[np.n
     return (tables * reward).sum(axis=axes).reshape(len(contexts), -1), tables
 
 
-def counterfactual_means(bn: DiscreteBayesianNetwork, contexts: np.ndarray, sensitive: str,
-                         s_values: tuple[int, int]) -> np.ndarray:
+def counterfactual_means(
+    bn: DiscreteBayesianNetwork, contexts: np.ndarray, sensitive: str, s_values: tuple[int, int]
+) -> np.ndarray:
     """mu_cf[c, a, s] = E[R(a, S := s*) | x_c] for s* = (s+, s-), by abduction–action–prediction."""
     reward = _reward_grid((sensitive, *A_VARS, *I_VARS))
     out = []
@@ -198,10 +205,19 @@ def instance_document(config: Mapping[str, Any], dsep_criterion: str = "W_then_Z
     for name, W in (("ducb", dsep.W), ("cucb", pa_r)):
         Z = tuple(v for v in W if ROLE[v] == "I")
         models[name] = cell_model(
-            cards=cards, columns=columns, W=W, Z=Z, x_vars=X_VARS, a_vars=A_VARS, contexts=contexts, arms=arms,
-            p_z=_p_z(tables, Z), sensitive=sensitive,
+            cards=cards,
+            columns=columns,
+            W=W,
+            Z=Z,
+            x_vars=X_VARS,
+            a_vars=A_VARS,
+            contexts=contexts,
+            arms=arms,
+            p_z=_p_z(tables, Z),
+            sensitive=sensitive,
             s_values=tuple(DOMAIN[sensitive].index(s) for s in s_values),
-            b_vars=b_vars, cf_mode="bounds" if b_vars else "identifiable",
+            b_vars=b_vars,
+            cf_mode="bounds" if b_vars else "identifiable",
         ).to_document()
     p2 = np.array([float(config["p_x_equals_2"][x]) for x in X_VARS])
     context_probs = np.prod(np.where(contexts == 1, p2, 1.0 - p2), axis=1)
@@ -226,10 +242,19 @@ def instance_document(config: Mapping[str, Any], dsep_criterion: str = "W_then_Z
         "delta_true": (mu_cf[:, :, 0] - mu_cf[:, :, 1]).tolist(),
         "optimal_arms": [np.flatnonzero(np.isclose(m, m.max(), rtol=0, atol=1e-12)).tolist() for m in mu],
         "sensitive": {"name": sensitive, "s_plus": s_values[0], "s_minus": s_values[1], "descendants_in_X": b_vars},
-        "graph": {"nodes": list(diagram.nodes), "edges": sorted(map(list, diagram.directed)),
-                  "policy_edges": [list(e) for e in policy_edges()]},
-        "dsep": {"W": list(dsep.W), "Z": list(dsep.Z), "domain_W": dsep.domain_W, "domain_Z": dsep.domain_Z,
-                 "n_valid": dsep.n_valid, "criterion": dsep_criterion},
+        "graph": {
+            "nodes": list(diagram.nodes),
+            "edges": sorted(map(list, diagram.directed)),
+            "policy_edges": [list(e) for e in policy_edges()],
+        },
+        "dsep": {
+            "W": list(dsep.W),
+            "Z": list(dsep.Z),
+            "domain_W": dsep.domain_W,
+            "domain_Z": dsep.domain_Z,
+            "n_valid": dsep.n_valid,
+            "criterion": dsep_criterion,
+        },
         "pa_R": list(pa_r),
         "models": models,
     }
@@ -247,11 +272,15 @@ def truth_frame(doc: Mapping[str, Any]) -> pd.DataFrame:
     frame["arm_id"] = a.astype(np.int16)
     for k, v in enumerate(A_VARS):
         frame[v.lower()] = (arms[a, k] + 1).astype(np.int8)
-    frame.update({
-        "mu": mu[c, a], "mu_cf_splus": mu_cf[c, a, 0], "mu_cf_sminus": mu_cf[c, a, 1],
-        "delta_true": mu_cf[c, a, 0] - mu_cf[c, a, 1],
-        "is_optimal": np.isclose(mu[c, a], mu.max(axis=1)[c], rtol=0, atol=1e-12),
-    })
+    frame.update(
+        {
+            "mu": mu[c, a],
+            "mu_cf_splus": mu_cf[c, a, 0],
+            "mu_cf_sminus": mu_cf[c, a, 1],
+            "delta_true": mu_cf[c, a, 0] - mu_cf[c, a, 1],
+            "is_optimal": np.isclose(mu[c, a], mu.max(axis=1)[c], rtol=0, atol=1e-12),
+        }
+    )
     return pd.DataFrame(frame)
 
 

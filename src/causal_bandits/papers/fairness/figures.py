@@ -57,16 +57,19 @@ def _caption(ax, text: str) -> None:
 
 def figure1(path_pdf: PathLike, path_png: PathLike) -> None:
     """Figure 1: X -> A, X -> I, A -> I, I -> R, A -> R, X -> R; pi -> A is the soft intervention."""
-    graph = CausalDiagram(["X", "A", "I", "R", "π"],
-                          [("X", "A"), ("X", "I"), ("A", "I"), ("I", "R"), ("A", "R"), ("X", "R"), ("π", "A")])
+    graph = CausalDiagram(
+        ["X", "A", "I", "R", "π"], [("X", "A"), ("X", "I"), ("A", "I"), ("I", "R"), ("A", "R"), ("X", "R"), ("π", "A")]
+    )
     pos = {"π": (1.0, 1.6), "A": (1.0, 0.7), "X": (0.0, 0.0), "I": (1.0, -0.7), "R": (2.0, 0.0)}
     with paper_style():
         fig = new_figure((2.8, 2.2))
         ax = fig.add_subplot()
-        draw_diagram(ax, graph, reward="R", border_nodes=["A"], pos=pos,
-                     title="Figure 1: contextual bandit as a causal graph")
-        _caption(ax, "X user, A arm (blue: intervened), I intermediate,\n"
-                     "R reward; π: soft intervention on arm selection")
+        draw_diagram(
+            ax, graph, reward="R", border_nodes=["A"], pos=pos, title="Figure 1: contextual bandit as a causal graph"
+        )
+        _caption(
+            ax, "X user, A arm (blue: intervened), I intermediate,\nR reward; π: soft intervention on arm selection"
+        )
         save_figure(fig, path_pdf, path_png)
 
 
@@ -76,18 +79,35 @@ def figure2a(instance: Mapping[str, Any], path_pdf: PathLike, path_png: PathLike
     policy = {tuple(e) for e in g["policy_edges"]}
     graph = CausalDiagram(g["nodes"], [tuple(e) for e in g["edges"] if tuple(e) not in policy])
     x_vars, a_vars = instance["user_features"], instance["arm_features"]
-    pos = {**_column(x_vars, 0.0, 3.0), **_column(a_vars, 0.0, -0.5),
-           "I4": (1.2, 2.0), "I2": (2.4, 0.6), "I3": (3.6, 1.6), "I1": (3.6, -0.6),
-           instance["reward"]["name"]: (4.8, 0.3)}
+    pos = {
+        **_column(x_vars, 0.0, 3.0),
+        **_column(a_vars, 0.0, -0.5),
+        "I4": (1.2, 2.0),
+        "I2": (2.4, 0.6),
+        "I3": (3.6, 1.6),
+        "I1": (3.6, -0.6),
+        instance["reward"]["name"]: (4.8, 0.3),
+    }
     W, S = instance["dsep"]["W"], instance["sensitive"]["name"]
     with paper_style():
         fig = new_figure((4.2, 3.0))
         ax = fig.add_subplot()
-        draw_diagram(ax, graph, reward=instance["reward"]["name"], border_nodes=a_vars, thick_nodes=[S], shaded=W,
-                     pos=pos, title="Figure 2(a): Email Campaign graph")
-        _caption(ax, f"blue frame: arm features (can be intervened); red frame: sensitive {S};\nshaded: minimum "
-                      f"d-separation set W = {{{', '.join(W)}}} (|W| = {instance['dsep']['domain_W']});\npolicy edges "
-                      f"X → A not drawn")
+        draw_diagram(
+            ax,
+            graph,
+            reward=instance["reward"]["name"],
+            border_nodes=a_vars,
+            thick_nodes=[S],
+            shaded=W,
+            pos=pos,
+            title="Figure 2(a): Email Campaign graph",
+        )
+        _caption(
+            ax,
+            f"blue frame: arm features (can be intervened); red frame: sensitive {S};\nshaded: minimum "
+            f"d-separation set W = {{{', '.join(W)}}} (|W| = {instance['dsep']['domain_W']});\npolicy edges "
+            f"X → A not drawn",
+        )
         save_figure(fig, path_pdf, path_png)
 
 
@@ -108,23 +128,53 @@ def figure2b(curves: pd.DataFrame, tau: float, scale: str, path_pdf: PathLike, p
     with paper_style():
         fig = new_figure((3.4, 2.5))
         ax = fig.add_subplot()
-        lines = regret_panel(ax, frame, x="round", y="mean_cum_regret", lo="lo", hi="hi", hue="label", style="line",
-                             palette=palette, styles={"": "-"}, xlabel="Round t",
-                             ylabel="Cumulative regret",
-                             title=f"Figure 2(b): bandit algorithms (τ = {tau:g} for F-UCB)\n{scale}, mean ± 1 sd")
+        lines = regret_panel(
+            ax,
+            frame,
+            x="round",
+            y="mean_cum_regret",
+            lo="lo",
+            hi="hi",
+            hue="label",
+            style="line",
+            palette=palette,
+            styles={"": "-"},
+            xlabel="Round t",
+            ylabel="Cumulative regret",
+            title=f"Figure 2(b): bandit algorithms (τ = {tau:g} for F-UCB)\n{scale}, mean ± 1 sd",
+        )
         by_label = {line.get_label().strip(): line for line in lines}
         group_of = {v: g for g in coinciding(frame, hue="label", style="line") for v in g}
         shown = list(dict.fromkeys(coincide_text(group_of[v]) if v in group_of else v for v in labels))
-        marked = {coincide_text(g): tuple(Line2D([], [], color=palette[v], marker="o", ms=3.2, mec="white", mew=0.4)
-                                          for v in g) for g in group_of.values()}
-        ax.legend([marked.get(v, by_label[v]) for v in shown], shown, frameon=False, loc="upper left",
-                  handler_map={tuple: HandlerTuple(ndivide=None)})
+        marked = {
+            coincide_text(g): tuple(
+                Line2D([], [], color=palette[v], marker="o", ms=3.2, mec="white", mew=0.4) for v in g
+            )
+            for g in group_of.values()
+        }
+        ax.legend(
+            [marked.get(v, by_label[v]) for v in shown],
+            shown,
+            frameon=False,
+            loc="upper left",
+            handler_map={tuple: HandlerTuple(ndivide=None)},
+        )
         save_figure(fig, path_pdf, path_png)
 
 
 #: Short node names for Figure 3 (the drawing's circles hold about three letters).
-SHORT = {"age": "age", "sex": "sex", "race": "race", "income": "inc", "video_age": "vage", "length": "len",
-         "views": "vie", "rate": "rte", "ratings": "rat", "comments": "com"}
+SHORT = {
+    "age": "age",
+    "sex": "sex",
+    "race": "race",
+    "income": "inc",
+    "video_age": "vage",
+    "length": "len",
+    "views": "vie",
+    "rate": "rte",
+    "ratings": "rat",
+    "comments": "com",
+}
 
 
 def figure3_title(instance: Mapping[str, Any]) -> str:
@@ -133,8 +183,7 @@ def figure3_title(instance: Mapping[str, Any]) -> str:
     return f"Figure 3: causal graph for Adult-Video data{mark}"
 
 
-def figure3(graph_doc: Mapping[str, Any], instance: Mapping[str, Any], path_pdf: PathLike,
-            path_png: PathLike) -> None:
+def figure3(graph_doc: Mapping[str, Any], instance: Mapping[str, Any], path_pdf: PathLike, path_png: PathLike) -> None:
     """Figure 3: the learned Adult-Video graph (parents of R shaded, the sensitive attribute red)."""
     reward = instance["reward"]["name"]
     short = {**SHORT, reward: reward}
@@ -145,12 +194,21 @@ def figure3(graph_doc: Mapping[str, Any], instance: Mapping[str, Any], path_pdf:
     with paper_style():
         fig = new_figure((4.0, 3.1))
         ax = fig.add_subplot()
-        draw_diagram(ax, graph, reward=reward, shaded=[short[v] for v in graph_doc["pa_R"]],
-                     thick_nodes=[short[instance["sensitive"]["name"]]], pos=pos,
-                     title=figure3_title(instance))
+        draw_diagram(
+            ax,
+            graph,
+            reward=reward,
+            shaded=[short[v] for v in graph_doc["pa_R"]],
+            thick_nodes=[short[instance["sensitive"]["name"]]],
+            pos=pos,
+            title=figure3_title(instance),
+        )
         s = graph_doc["settings"]
         legend = ", ".join(f"{short[v]} = {v}" for v in graph_doc["nodes"] if short[v] != v)
-        _caption(ax, f"learned by PC-stable (χ², α = {s['alpha']}, ≤ {s['max_cond_vars']} conditioning variables) "
-                     f"from {s['n_rows']} offline users;\nshaded: parents of R; red frame: sensitive attribute; "
-                     f"users left, videos middle;\n{legend}")
+        _caption(
+            ax,
+            f"learned by PC-stable (χ², α = {s['alpha']}, ≤ {s['max_cond_vars']} conditioning variables) "
+            f"from {s['n_rows']} offline users;\nshaded: parents of R; red frame: sensitive attribute; "
+            f"users left, videos middle;\n{legend}",
+        )
         save_figure(fig, path_pdf, path_png)

@@ -19,12 +19,12 @@ import numpy as np
 
 from causal_bandits import runs
 from causal_bandits.algorithms import labels, pattern, registry
-from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.bandits.audit import COLUMNS, FairnessAuditor, tau_column
 from causal_bandits.bandits.causal_environment import CausalEnvironment
 from causal_bandits.bandits.cells import CellModel
 from causal_bandits.bandits.engine import Policy, linear_grid
 from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
 PAPER = "fairness"
 STRATEGY = "default"  # no arm sets or settings: every run path is <experiment>/default/<algorithm>
@@ -84,26 +84,56 @@ def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, An
         return policy(CellModel.from_document(instance["models"][key]))
     if key == "fucb":
         f = config["fucb"]
-        return policy(CellModel.from_document(instance["models"]["ducb"]), tau, alpha_r=_alpha_r(config, tau),
-                      alpha_c=f["alpha_c"], fallback=f["fallback"], safe_arm=f["safe_arm"].get(experiment))
+        return policy(
+            CellModel.from_document(instance["models"]["ducb"]),
+            tau,
+            alpha_r=_alpha_r(config, tau),
+            alpha_c=f["alpha_c"],
+            fallback=f["fallback"],
+            safe_arm=f["safe_arm"].get(experiment),
+        )
     f = config["fairlinucb"]
-    return policy(np.asarray(instance["linucb_features"]), np.asarray(instance["linucb_group"]),
-                  alpha=f["alpha"], lam=f["lam"], gamma=f["gamma"])
+    return policy(
+        np.asarray(instance["linucb_features"]),
+        np.asarray(instance["linucb_group"]),
+        alpha=f["alpha"],
+        lam=f["lam"],
+        gamma=f["gamma"],
+    )
 
 
-def run_chunk(instance: Mapping[str, Any], algorithm: str, seeds: Sequence[int], config: Mapping[str, Any],
-              trace_path: str, summary_path: str, metadata: Mapping[str, str]) -> None:
+def run_chunk(
+    instance: Mapping[str, Any],
+    algorithm: str,
+    seeds: Sequence[int],
+    config: Mapping[str, Any],
+    trace_path: str,
+    summary_path: str,
+    metadata: Mapping[str, str],
+) -> None:
     """Simulate ``algorithm`` on the instance for ``seeds``: regret trace and per-seed unfair counts."""
     horizon = int(config["horizon"])
-    auditor = FairnessAuditor(CellModel.from_document(instance["models"]["ducb"]), config["taus"],
-                              config["fucb"]["alpha_c"])
+    auditor = FairnessAuditor(
+        CellModel.from_document(instance["models"]["ducb"]), config["taus"], config["fucb"]["alpha_c"]
+    )
     recorders = [RegretTrace(linear_grid(horizon, config["record_points"])), auditor]
     tau = algorithm_tau(algorithm)
     meta = {**metadata, "tau": "" if tau is None else f"{tau:g}", "data_provenance": instance["data_provenance"]}
-    runs.run_chunk(build_policy(algorithm, instance, config), CausalEnvironment.from_document(instance), recorders,
-                   paper=PAPER, experiment=instance["experiment"], strategy=STRATEGY, algorithm=algorithm, seeds=seeds,
-                   horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=meta,
-                   declared=COLUMNS)
+    runs.run_chunk(
+        build_policy(algorithm, instance, config),
+        CausalEnvironment.from_document(instance),
+        recorders,
+        paper=PAPER,
+        experiment=instance["experiment"],
+        strategy=STRATEGY,
+        algorithm=algorithm,
+        seeds=seeds,
+        horizon=horizon,
+        trace_path=trace_path,
+        summary_path=summary_path,
+        metadata=meta,
+        declared=COLUMNS,
+    )
 
 
 def seed_summary(summaries: Mapping[str, Any], taus: Sequence[float], horizon: int):
@@ -112,16 +142,22 @@ def seed_summary(summaries: Mapping[str, Any], taus: Sequence[float], horizon: i
     ``summaries`` maps each algorithm to its per-seed run summaries (all chunks, a DataFrame).
     """
     import pandas as pd  # aggregation only: run jobs do not load pandas
+
     rows = []
     for algorithm in sorted(summaries):
         frame = summaries[algorithm].sort_values("seed", kind="stable")
         for rec in frame.to_dict("records"):
             for tau in taus:
-                rows.append({
-                    "algorithm": algorithm, "seed": int(rec["seed"]), "tau": float(tau), "T": int(horizon),
-                    "final_regret": float(rec["final_regret"]),
-                    "unfair_cert": int(rec[tau_column("cert", tau)]),
-                    "unfair_true": int(rec[tau_column("true", tau)]),
-                    "uncertified": float(rec["uncertified"]) if "uncertified" in rec else np.nan,
-                })
+                rows.append(
+                    {
+                        "algorithm": algorithm,
+                        "seed": int(rec["seed"]),
+                        "tau": float(tau),
+                        "T": int(horizon),
+                        "final_regret": float(rec["final_regret"]),
+                        "unfair_cert": int(rec[tau_column("cert", tau)]),
+                        "unfair_true": int(rec[tau_column("true", tau)]),
+                        "uncertified": float(rec["uncertified"]) if "uncertified" in rec else np.nan,
+                    }
+                )
     return pd.DataFrame(rows)

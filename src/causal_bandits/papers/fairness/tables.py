@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 
 from causal_bandits.papers.fairness.claims import (
+    FAIRLINUCB_REGRET,
     TABLE1,
     TABLE1_COUNT_ALGORITHMS,
     TABLE2,
     TABLE2_COUNT_ALGORITHMS,
-    FAIRLINUCB_REGRET,
     count_algorithm,
     regret_stats,
     scale_text,
@@ -37,8 +37,9 @@ def _nan(x: float | None) -> float:
     return np.nan if x is None else x
 
 
-def _counts_table(summary: pd.DataFrame, config: Mapping[str, Any], paper: Mapping[float, tuple],
-                  keys: Sequence[str], provenance: str) -> pd.DataFrame:
+def _counts_table(
+    summary: pd.DataFrame, config: Mapping[str, Any], paper: Mapping[float, tuple], keys: Sequence[str], provenance: str
+) -> pd.DataFrame:
     rows = []
     for tau in config["taus"]:
         stats = regret_stats(summary, fucb_name(tau))
@@ -92,9 +93,11 @@ def _beside(ours: float, paper: float, digits: int = 0) -> str:
 def _caption(title: str, table: pd.DataFrame) -> str:
     prov = table["data_provenance"].iloc[0]
     mark = STANDIN_MARK if prov == STANDIN else ""
-    return (f"{title}{mark}. Ours ({table['scale'].iloc[0]}; data: {prov}) with the paper's value (T = 5000, "
-            f"5 trials) in brackets. Unfair decisions: mean count per run, certified (UCB_Delta > τ, F-UCB's own "
-            f"criterion) / true (exact |Δ| > τ).")
+    return (
+        f"{title}{mark}. Ours ({table['scale'].iloc[0]}; data: {prov}) with the paper's value (T = 5000, "
+        f"5 trials) in brackets. Unfair decisions: mean count per run, certified (UCB_Delta > τ, F-UCB's own "
+        f"criterion) / true (exact |Δ| > τ)."
+    )
 
 
 def _counts_markdown(table: pd.DataFrame, title: str, regret_header: str, keys: Sequence[str]) -> list[str]:
@@ -102,26 +105,36 @@ def _counts_markdown(table: pd.DataFrame, title: str, regret_header: str, keys: 
     lines = [_caption(title, table), "", head, "|---" * (2 + len(keys)) + "|"]
     for _, r in table.iterrows():
         cells = [_beside(r.fucb_regret_mean, r.paper_fucb_regret, 2)]
-        cells += [f"{_num(r[f'unfair_cert_{k}'])} / {_num(r[f'unfair_true_{k}'])} [{_num(r[f'paper_unfair_{k}'])}]"
-                  for k in keys]
+        cells += [
+            f"{_num(r[f'unfair_cert_{k}'])} / {_num(r[f'unfair_true_{k}'])} [{_num(r[f'paper_unfair_{k}'])}]"
+            for k in keys
+        ]
         lines.append(f"| {r.tau:g} | " + " | ".join(cells) + " |")
     return lines
 
 
 def table1_markdown(table: pd.DataFrame) -> str:
-    lines = _counts_markdown(table, "Table 1: Comparison results for Email Campaign data",
-                             "Cumulative regret of F-UCB", TABLE1_COUNT_ALGORITHMS)
+    lines = _counts_markdown(
+        table,
+        "Table 1: Comparison results for Email Campaign data",
+        "Cumulative regret of F-UCB",
+        TABLE1_COUNT_ALGORITHMS,
+    )
     return "\n".join(lines) + "\n"
 
 
 def table2_markdown(table: pd.DataFrame) -> str:
-    lines = _counts_markdown(table, "Table 2: Comparison results for Adult-Video data", "Regret: F-UCB",
-                             TABLE2_COUNT_ALGORITHMS)
+    lines = _counts_markdown(
+        table, "Table 2: Comparison results for Adult-Video data", "Regret: F-UCB", TABLE2_COUNT_ALGORITHMS
+    )
     r = table.iloc[0]
-    lines += ["", f"Fair-LinUCB (reconstruction, docs/papers/fairness.md#fairness-r-fair-linucb) regret: "
-                  f"{_num(r.fairlinucb_regret_mean, 2)} ± "
-                  f"{_num(r.fairlinucb_regret_sd, 2)} [paper: about {FAIRLINUCB_REGRET:.0f}]; D-UCB (reference, not "
-                  f"in the paper's table): {_num(r.ducb_regret_mean, 2)} ± {_num(r.ducb_regret_sd, 2)}."]
+    lines += [
+        "",
+        f"Fair-LinUCB (reconstruction, docs/papers/fairness.md#fairness-r-fair-linucb) regret: "
+        f"{_num(r.fairlinucb_regret_mean, 2)} ± "
+        f"{_num(r.fairlinucb_regret_sd, 2)} [paper: about {FAIRLINUCB_REGRET:.0f}]; D-UCB (reference, not "
+        f"in the paper's table): {_num(r.ducb_regret_mean, 2)} ± {_num(r.ducb_regret_sd, 2)}.",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -8,12 +8,34 @@ from causal_bandits.papers.nonmanip import POMIS_PLUS
 #: In table and legend order. TS and kl-UCB play BF, MIS and POMIS; under POMIS+ their z² versions
 #: play the POMIS arms and also learn from the other arms' data (AAAI-19 §5, Alg. 3).
 ALGORITHMS = (
-    Algorithm("TS", "causal_bandits.bandits.thompson.ThompsonSampling", "TS", {"linestyle": "-"}, z2="z2TS",
-              citation="Lee & Bareinboim (AAAI-19), §5: Thompson sampling"),
-    Algorithm("KLUCB", "causal_bandits.bandits.klucb.KLUCB", "KL-UCB", {"linestyle": "--"}, z2="z2KLUCB",
-              citation="Lee & Bareinboim (AAAI-19), §5: kl-UCB"),
-    Algorithm("z2TS", "causal_bandits.bandits.z2_thompson.Z2ThompsonSampling", "z²-TS", strategies=(POMIS_PLUS,),
-              citation="Lee & Bareinboim (AAAI-19), Alg. 3 with Thompson sampling"),
-    Algorithm("z2KLUCB", "causal_bandits.bandits.z2_klucb.Z2KLUCB", "z²-KL-UCB", strategies=(POMIS_PLUS,),
-              citation="Lee & Bareinboim (AAAI-19), Alg. 3 with kl-UCB"),
+    Algorithm(
+        "TS",
+        "causal_bandits.bandits.thompson.ThompsonSampling",
+        "TS",
+        {"linestyle": "-"},
+        z2="z2TS",
+        citation="Lee & Bareinboim (AAAI-19), §5: Thompson sampling",
+    ),
+    Algorithm(
+        "KLUCB",
+        "causal_bandits.bandits.klucb.KLUCB",
+        "KL-UCB",
+        {"linestyle": "--"},
+        z2="z2KLUCB",
+        citation="Lee & Bareinboim (AAAI-19), §5: kl-UCB",
+    ),
+    Algorithm(
+        "z2TS",
+        "causal_bandits.bandits.z2_thompson.Z2ThompsonSampling",
+        "z²-TS",
+        strategies=(POMIS_PLUS,),
+        citation="Lee & Bareinboim (AAAI-19), Alg. 3 with Thompson sampling",
+    ),
+    Algorithm(
+        "z2KLUCB",
+        "causal_bandits.bandits.z2_klucb.Z2KLUCB",
+        "z²-KL-UCB",
+        strategies=(POMIS_PLUS,),
+        citation="Lee & Bareinboim (AAAI-19), Alg. 3 with kl-UCB",
+    ),
 )

@@ -20,28 +20,66 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
     robust = bool(robustness_names(section["robustness"], list(section["panels"])))
     sweep = bool(section.get("sensitivity", {}).get("n_points")) and POMIS_PLUS in section["strategies"]
     return [
-        table("table1", "Table 1: mean cumulative regret at T of TS and kl-UCB per arm set, POMIS+ and its reduction",
-              f"{OUT}/table1", sources=[r"\bTable 1\b"], ids=[r"reduction-"]),
-        Artefact("catalogue", "Addition (Alg. 3): the POMIS+ expression catalogue, z²ID expressions per Figure 5 task (not a table of the paper)",
-                 (f"{OUT}/catalogue.md",), ids=(r"expressions-",)),
-        Artefact("robustness", "Addition (robustness): the paper's orderings on Fig. 5d-consistent graphs and random SCMs "
-                 "(designed for this replication, not from the paper)",
-                 (f"{OUT}/robustness.png", f"{OUT}/robustness.pdf", f"{OUT}/robustness.md"), ids=(r"robustness-",),
-                 absent="" if robust else "this config runs no robustness instance (nonmanip.robustness)"),
-        Artefact("sensitivity", "Addition (same-means SCMs): POMIS+ regret against the efficiency of the z² estimators "
-                 "on SCMs with our arm means (designed for this replication, not from the paper)",
-                 (f"{OUT}/sensitivity.md", *(f"{OUT}/sensitivity_{p}.{ext}" for p in section["panels"] for ext in ("png", "pdf"))),
-                 ids=(r"table1-.*-same-means$",),
-                 absent="" if sweep else "this config runs no same-means sweep (nonmanip.sensitivity.n_points, POMISplus)"),
-        figure("figure5", "Figure 5: cumulative regret per task, one colour per arm set", f"{OUT}/figure5",
-               sources=[FIGURE5, r"^footnote 4$"]),
-        figure("figure5_optimal_arm", "Figure 5 (optimal arm): probability of playing an optimal arm (addition, not in the paper)",
-               f"{OUT}/figure5_optimal_arm"),
+        table(
+            "table1",
+            "Table 1: mean cumulative regret at T of TS and kl-UCB per arm set, POMIS+ and its reduction",
+            f"{OUT}/table1",
+            sources=[r"\bTable 1\b"],
+            ids=[r"reduction-"],
+        ),
+        Artefact(
+            "catalogue",
+            "Addition (Alg. 3): the POMIS+ expression catalogue, z²ID expressions per Figure 5 task (not a table of the paper)",
+            (f"{OUT}/catalogue.md",),
+            ids=(r"expressions-",),
+        ),
+        Artefact(
+            "robustness",
+            "Addition (robustness): the paper's orderings on Fig. 5d-consistent graphs and random SCMs "
+            "(designed for this replication, not from the paper)",
+            (f"{OUT}/robustness.png", f"{OUT}/robustness.pdf", f"{OUT}/robustness.md"),
+            ids=(r"robustness-",),
+            absent="" if robust else "this config runs no robustness instance (nonmanip.robustness)",
+        ),
+        Artefact(
+            "sensitivity",
+            "Addition (same-means SCMs): POMIS+ regret against the efficiency of the z² estimators "
+            "on SCMs with our arm means (designed for this replication, not from the paper)",
+            (
+                f"{OUT}/sensitivity.md",
+                *(f"{OUT}/sensitivity_{p}.{ext}" for p in section["panels"] for ext in ("png", "pdf")),
+            ),
+            ids=(r"table1-.*-same-means$",),
+            absent="" if sweep else "this config runs no same-means sweep (nonmanip.sensitivity.n_points, POMISplus)",
+        ),
+        figure(
+            "figure5",
+            "Figure 5: cumulative regret per task, one colour per arm set",
+            f"{OUT}/figure5",
+            sources=[FIGURE5, r"^footnote 4$"],
+        ),
+        figure(
+            "figure5_optimal_arm",
+            "Figure 5 (optimal arm): probability of playing an optimal arm (addition, not in the paper)",
+            f"{OUT}/figure5_optimal_arm",
+        ),
         figure("figure1", "Figure 1: the front-door graph", f"{OUT}/figure1", ids=[r"pomis-frontdoor-"]),
-        figure("figure2", "Figure 2: MUCT and interventional border of the Figure 2a graph", f"{OUT}/figure2",
-               ids=[r"pomis-fig2a-N0$"]),
-        figure("figure3", "Figure 3: a graph that projects onto the front-door graph (reconstructed)",
-               f"{OUT}/figure3", ids=[r"pomis-fig3-"]),
-        figure("figure4", "Figure 4: latent projections of the Figure 2a graph (one variable non-manipulable)",
-               f"{OUT}/figure4", ids=[r"pomis-fig2a-N[A-Z]"]),
+        figure(
+            "figure2",
+            "Figure 2: MUCT and interventional border of the Figure 2a graph",
+            f"{OUT}/figure2",
+            ids=[r"pomis-fig2a-N0$"],
+        ),
+        figure(
+            "figure3",
+            "Figure 3: a graph that projects onto the front-door graph (reconstructed)",
+            f"{OUT}/figure3",
+            ids=[r"pomis-fig3-"],
+        ),
+        figure(
+            "figure4",
+            "Figure 4: latent projections of the Figure 2a graph (one variable non-manipulable)",
+            f"{OUT}/figure4",
+            ids=[r"pomis-fig2a-N[A-Z]"],
+        ),
     ]

@@ -35,8 +35,9 @@ def pomis_layout(instance: Mapping[str, Any]) -> ArmLayout:
     """The POMIS arms of an instance document, in its order, as an arm layout over the diagram's nodes."""
     arms = [instance["arms"][i] for i in instance["arm_lists"]["POMIS"]]
     nodes = CausalDiagram.from_dict(instance["graph"]).nodes
-    return ArmLayout(tuple(nodes), tuple((tuple(sorted(a["set"])), tuple(a["values"][v] for v in sorted(a["set"])))
-                                         for a in arms))
+    return ArmLayout(
+        tuple(nodes), tuple((tuple(sorted(a["set"])), tuple(a["values"][v] for v in sorted(a["set"]))) for a in arms)
+    )
 
 
 def catalogue_document(instance: Mapping[str, Any]) -> dict[str, Any]:
@@ -51,11 +52,13 @@ def catalogue_document(instance: Mapping[str, Any]) -> dict[str, Any]:
         if np.isnan(error):
             raise CausalBanditsError(
                 f"nonmanip panel {name!r}: catalogue expression {entry.formula()} is undefined (0/0) on the panel's "
-                f"SCM; give every q of the SCM a value strictly between 0 and 1")
+                f"SCM; give every q of the SCM a value strictly between 0 and 1"
+            )
         if error > VALIDATION_TOLERANCE:
             raise CausalBanditsError(
                 f"nonmanip panel {name!r}: catalogue expression {entry.formula()} differs from the exact P_x(y) by "
-                f"{error:.3g} (> {VALIDATION_TOLERANCE:g}); z²ID is unsound here, please report this graph")
+                f"{error:.3g} (> {VALIDATION_TOLERANCE:g}); z²ID is unsound here, please report this graph"
+            )
     estimators = InstanceEstimators(entries, layout, reward)
     doc = {
         "experiment": name,
@@ -70,6 +73,8 @@ def catalogue_document(instance: Mapping[str, Any]) -> dict[str, Any]:
     for entry, error in zip(doc["entries"], errors):
         entry["max_error"] = error
     if not entries:
-        doc["note"] = ("z²ID finds no expression for any POMIS arm from the other POMIS arms: POMIS+ plays exactly "
-                       "POMIS (z²-TS is TS, z²-KL-UCB is kl-UCB)")
+        doc["note"] = (
+            "z²ID finds no expression for any POMIS arm from the other POMIS arms: POMIS+ plays exactly "
+            "POMIS (z²-TS is TS, z²-KL-UCB is kl-UCB)"
+        )
     return doc

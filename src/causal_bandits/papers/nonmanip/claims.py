@@ -15,6 +15,7 @@ from causal_bandits.papers.nonmanip.experiments import STRATEGIES
 from causal_bandits.papers.nonmanip.graphs import CASES
 from causal_bandits.papers.nonmanip.tables import (
     ORDERINGS,
+    PAPER_Z2_SOLVERS,
     REDUCTIONS,
     SPOT_CHECK,
     TABLE1,
@@ -54,7 +55,6 @@ ARM_COUNTS_STATED = {
 }
 
 
-
 def _case(results, graph: str, N: tuple[str, ...]) -> Mapping[str, Any] | None:
     doc = results["arm_sets"].get(graph)
     return next((c for c in doc["cases"] if tuple(c["N"]) == N), None) if doc else None
@@ -71,27 +71,35 @@ def _pomis_claim(graph: str, N: tuple[str, ...], expected, source: str) -> Claim
         return holds(ours == list(expected), _set_text(expected), _set_text(ours))
 
     n_text = "{" + ",".join(N) + "}" if N else "∅"
-    return Claim(f"pomis-{graph}-N{''.join(N) or '0'}", source,
-                 f"POMIS sets of the {graph} graph with N = {n_text}", evaluate)
+    return Claim(
+        f"pomis-{graph}-N{''.join(N) or '0'}", source, f"POMIS sets of the {graph} graph with N = {n_text}", evaluate
+    )
 
 
 #: Graphs the paper only draws, rebuilt by our reading (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph) to match what
 #: the paper states of them: their
 #: arm counts agree by construction, so the claim checks the reconstruction, not the paper.
-RECONSTRUCTED = {"fig5d": "by construction: the paper does not publish Fig. 5d's graph; our reading "
-                          "(docs/papers/nonmanip.md#nonmanip-r-fig5d-graph) rebuilt it "
-                          "(§3.5c) so that it gives these counts, so this checks the reconstruction only"}
+RECONSTRUCTED = {
+    "fig5d": "by construction: the paper does not publish Fig. 5d's graph; our reading "
+    "(docs/papers/nonmanip.md#nonmanip-r-fig5d-graph) rebuilt it "
+    "(§3.5c) so that it gives these counts, so this checks the reconstruction only"
+}
 
 
 def _arms_claim(graph: str, N: tuple[str, ...], counts, source: str) -> Claim:
     def evaluate(results) -> Verdict:
         got = _case(results, graph, N)["n_arms"]
         ours = (got["BF"], got["MIS"], got["POMIS"])
-        return holds(ours == tuple(counts), "/".join(map(str, counts)), "/".join(map(str, ours)),
-                     RECONSTRUCTED.get(graph, ""))
+        return holds(
+            ours == tuple(counts), "/".join(map(str, counts)), "/".join(map(str, ours)), RECONSTRUCTED.get(graph, "")
+        )
 
-    return Claim(f"arms-{graph}-N{''.join(N)}", source,
-                 f"numbers of BF/MIS/POMIS arms, {graph} with N = {{{','.join(N)}}}", evaluate)
+    return Claim(
+        f"arms-{graph}-N{''.join(N)}",
+        source,
+        f"numbers of BF/MIS/POMIS arms, {graph} with N = {{{','.join(N)}}}",
+        evaluate,
+    )
 
 
 def _scale_note(row) -> str | None:
@@ -102,8 +110,10 @@ def _scale_note(row) -> str | None:
 def _below_paper_scale(row) -> str | None:
     """Why a comparison of final regrets cannot be judged on this run, or None at paper scale."""
     if row["round"] < PAPER_HORIZON or row["n_seeds"] < PAPER_SIMULATIONS:
-        return (f"this run has T = {int(row['round'])} and {int(row['n_seeds'])} simulations; the paper's "
-                f"claim is at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} (quick runs lack the power)")
+        return (
+            f"this run has T = {int(row['round'])} and {int(row['n_seeds'])} simulations; the paper's "
+            f"claim is at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} (quick runs lack the power)"
+        )
     return None
 
 
@@ -119,15 +129,19 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
         if note:
             return Verdict(NOT_EVALUATED, fmt(value), ours, note)
         verdict = within(row["mean_cr_T"], value, TABLE1_REL_TOL, ours)
-        note = verdict.note + ("; SCM parameters are our reconstruction [R] "
-                               "(docs/papers/nonmanip.md#nonmanip-r-scm-parameters)")
+        note = verdict.note + (
+            "; SCM parameters are our reconstruction [R] (docs/papers/nonmanip.md#nonmanip-r-scm-parameters)"
+        )
         if strategy == "POMIS+":
             note += "; " + pomis_plus_note(results["section"]["pomis_plus"])
         return Verdict(verdict.status, verdict.paper, verdict.ours, note)
 
-    return Claim(f"table1-{algorithm}-{strategy}-{panel}", "Table 1",
-                 f"{label(algorithm)} {strategy}, {panel}: mean cumulative regret at T = 10,000",
-                 evaluate)
+    return Claim(
+        f"table1-{algorithm}-{strategy}-{panel}",
+        "Table 1",
+        f"{label(algorithm)} {strategy}, {panel}: mean cumulative regret at T = 10,000",
+        evaluate,
+    )
 
 
 BEYOND_SENSITIVITY = "designed for this replication, not in the paper: the sensitivity of POMIS+ to SCM parameters the arm means leave open"
@@ -136,22 +150,34 @@ BEYOND_SENSITIVITY = "designed for this replication, not in the paper: the sensi
 def _same_means_claim(algorithm: str, panel: str, value: float) -> Claim:
     """Beyond the paper, under a POMIS+ cell: whether any same-means SCM (the canonical arm means, other
     efficiency of the z² estimators; papers/nonmanip/sensitivity.py) reproduces both POMIS+ cells of the panel."""
+
     def evaluate(results) -> Verdict:
         found = (results.get("sensitivity") or {}).get(panel)
         if found is None:
             return Verdict(NOT_EVALUATED, fmt(value), "–", "the same-means sweep was not run (nonmanip.sensitivity)")
-        flat = "; ".join(f"POMIS {ALGORITHM_LABELS[a]} flat over the points: p = {p:.2g}"
-                         for a, p in found["pomis_equal_means_p"].items())
-        note = (f"{BEYOND_SENSITIVITY}; {found['direction']}; both cells within ±{TABLE1_REL_TOL:.0%} at once "
-                f"(Table 1's tolerance)" + (f"; {flat} (Cochran's Q, equal means)" if flat else ""))
+        flat = "; ".join(
+            f"POMIS {PAPER_Z2_SOLVERS[a]} flat over the points: p = {p:.2g}"
+            for a, p in found["pomis_equal_means_p"].items()
+        )
+        note = (
+            f"{BEYOND_SENSITIVITY}; {found['direction']}; both cells within ±{TABLE1_REL_TOL:.0%} at once "
+            f"(Table 1's tolerance)" + (f"; {flat} (Cochran's Q, equal means)" if flat else "")
+        )
         if not found["paper_scale"]:
-            return Verdict(NOT_EVALUATED, fmt(value), found["finding"],
-                           f"judged at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} simulations; {note}")
+            return Verdict(
+                NOT_EVALUATED,
+                fmt(value),
+                found["finding"],
+                f"judged at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} simulations; {note}",
+            )
         return Verdict(NOT_SPECIFIED, fmt(value), found["finding"], note)
 
-    return Claim(f"table1-{algorithm}-POMIS+-{panel}-same-means", "Table 1",
-                 f"{ALGORITHM_LABELS[algorithm]} POMIS+, {panel}: same-means SCMs that reproduce both POMIS+ cells",
-                 evaluate)
+    return Claim(
+        f"table1-{algorithm}-POMIS+-{panel}-same-means",
+        "Table 1",
+        f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+, {panel}: same-means SCMs that reproduce both POMIS+ cells",
+        evaluate,
+    )
 
 
 def _ordering_claim(panel: str, algorithm: str) -> Claim:
@@ -178,8 +204,12 @@ def _ordering_claim(panel: str, algorithm: str) -> Claim:
             return Verdict(NOT_EVALUATED, "POMIS ≤ MIS ≤ BF", "; ".join(parts), f"{scale}; {note}")
         return holds(ok, "POMIS ≤ MIS ≤ BF", "; ".join(parts), note)
 
-    return Claim(f"order-{panel}-{algorithm}", "§5, Fig. 5 / Table 1",
-                 f"{label(algorithm)} on {panel}: regret at T ordered POMIS ≤ MIS ≤ BF", evaluate)
+    return Claim(
+        f"order-{panel}-{algorithm}",
+        "§5, Fig. 5 / Table 1",
+        f"{label(algorithm)} on {panel}: regret at T ordered POMIS ≤ MIS ≤ BF",
+        evaluate,
+    )
 
 
 def _ts_beats_klucb_claim(panel: str) -> Claim:
@@ -188,7 +218,9 @@ def _ts_beats_klucb_claim(panel: str) -> Claim:
         pairs = []
         for s in (*STRATEGIES, POMIS_PLUS):
             if {"TS", "KLUCB"} <= set(agg[agg.strategy == s].algorithm):
-                pairs.append((s, final_row(agg, s, "TS")["mean_cum_regret"], final_row(agg, s, "KLUCB")["mean_cum_regret"]))
+                pairs.append(
+                    (s, final_row(agg, s, "TS")["mean_cum_regret"], final_row(agg, s, "KLUCB")["mean_cum_regret"])
+                )
         ok = bool(pairs) and all(ts < kl for _, ts, kl in pairs)
         ours = "; ".join(f"{_label(s)}: {ts:.1f} vs {kl:.1f}" for s, ts, kl in pairs)
         scale = _below_paper_scale(final_row(agg, pairs[0][0], "TS")) if pairs else None
@@ -196,8 +228,9 @@ def _ts_beats_klucb_claim(panel: str) -> Claim:
             return Verdict(NOT_EVALUATED, "TS < KL-UCB", ours, scale)
         return holds(ok, "TS < KL-UCB", ours)
 
-    return Claim(f"ts-below-klucb-{panel}", "Table 1",
-                 f"{panel}: TS has lower regret than KL-UCB for every strategy", evaluate)
+    return Claim(
+        f"ts-below-klucb-{panel}", "Table 1", f"{panel}: TS has lower regret than KL-UCB for every strategy", evaluate
+    )
 
 
 def _label(strategy: str) -> str:
@@ -214,7 +247,11 @@ def _no_expressions(results, panel: str) -> str | None:
 
 def _pomis_plus_rows(results, panel: str, algorithm: str):
     agg = results["agg"].get(panel)
-    have = [s for s in (POMIS_PLUS, "POMIS") if agg is not None and ((agg.strategy == s) & (agg.algorithm == algorithm)).any()]
+    have = [
+        s
+        for s in (POMIS_PLUS, "POMIS")
+        if agg is not None and ((agg.strategy == s) & (agg.algorithm == algorithm)).any()
+    ]
     return [final_row(agg, s, algorithm) for s in have] if len(have) == 2 else None
 
 
@@ -231,9 +268,12 @@ def _pomis_plus_claim(panel: str, algorithm: str) -> Claim:
             return Verdict(NOT_EVALUATED, "POMIS+ < POMIS", ours, f"{why}; {note}")
         return holds(bool(plus["ci95_hi"] < base["ci95_lo"]), "POMIS+ < POMIS", ours, note)
 
-    return Claim(f"pomis-plus-below-pomis-{panel}-{algorithm}", "§5, Table 1",
-                 f"{label(algorithm)} on {panel}: POMIS+ (z² solver) has lower regret at T than POMIS",
-                 evaluate)
+    return Claim(
+        f"pomis-plus-below-pomis-{panel}-{algorithm}",
+        "§5, Table 1",
+        f"{label(algorithm)} on {panel}: POMIS+ (z² solver) has lower regret at T than POMIS",
+        evaluate,
+    )
 
 
 def _reduction_claim(panel: str, algorithm: str, value: float) -> Claim:
@@ -245,17 +285,22 @@ def _reduction_claim(panel: str, algorithm: str, value: float) -> Claim:
         plus, base = rows
         reduction = 100.0 * (base["mean_cum_regret"] - plus["mean_cum_regret"]) / base["mean_cum_regret"]
         ours = f"{reduction:.1f} %"
-        note = (f"within {REDUCTION_TOL_PP:.0f} percentage points (fixed before the run); SCM parameters are "
-                f"our reconstruction [R] (docs/papers/nonmanip.md#nonmanip-r-scm-parameters); " +
-                pomis_plus_note(results["section"]["pomis_plus"]))
+        note = (
+            f"within {REDUCTION_TOL_PP:.0f} percentage points (fixed before the run); SCM parameters are "
+            f"our reconstruction [R] (docs/papers/nonmanip.md#nonmanip-r-scm-parameters); "
+            + pomis_plus_note(results["section"]["pomis_plus"])
+        )
         why = _no_expressions(results, panel) or _below_paper_scale(plus)
         if why:
             return Verdict(NOT_EVALUATED, paper, ours, f"{why}; {note}")
         return holds(bool(abs(reduction - value) <= REDUCTION_TOL_PP), paper, ours, note)
 
-    return Claim(f"reduction-{panel}-{algorithm}", "§5",
-                 f"{label(algorithm)} on {panel}: POMIS+ reduces POMIS's regret at T = 10,000 by "
-                 f"{value:.1f} %", evaluate)
+    return Claim(
+        f"reduction-{panel}-{algorithm}",
+        "§5",
+        f"{label(algorithm)} on {panel}: POMIS+ reduces POMIS's regret at T = 10,000 by {value:.1f} %",
+        evaluate,
+    )
 
 
 def _expressions_claim(panel: str, count: int, source: str) -> Claim:
@@ -264,10 +309,17 @@ def _expressions_claim(panel: str, count: int, source: str) -> Claim:
         if doc is None:
             return Verdict(NOT_EVALUATED, str(count), "–", "no catalogue for this panel")
         graph = results["instances"][panel]["graph_name"]
-        return holds(doc["n_expressions"] == count, str(count), str(doc["n_expressions"]),
-                     RECONSTRUCTED.get(graph, "distinct functionals per target arm set "
-                         "(docs/papers/nonmanip.md#nonmanip-catalogue, "
-                         "docs/papers/nonmanip.md#nonmanip-a-expression-count)"))
+        return holds(
+            doc["n_expressions"] == count,
+            str(count),
+            str(doc["n_expressions"]),
+            RECONSTRUCTED.get(
+                graph,
+                "distinct functionals per target arm set "
+                "(docs/papers/nonmanip.md#nonmanip-catalogue, "
+                "docs/papers/nonmanip.md#nonmanip-a-expression-count)",
+            ),
+        )
 
     return Claim(f"expressions-{panel}", source, f"{panel}: number of expressions z²ID gives POMIS+", evaluate)
 
@@ -287,24 +339,41 @@ def _refresh_claim() -> Claim:
         if rows.empty:
             return Verdict(NOT_EVALUATED, paper, "–", "the spot check was not run (nonmanip.pomis_plus.spot_check)")
         z = NormalDist().inv_cdf(1 - 0.025 / len(rows))
-        beyond = [f"{r.panel} {label(r.algorithm)}" for r in rows.itertuples()
-                  if abs(r.paired_difference) > z * r.paired_ci95_halfwidth / 1.96]
-        ours = "; ".join(f"{r.panel} {label(r.algorithm)}: {r.main_refresh} {r.main_mean_cr_T:.1f} vs "
-                         f"{r.refresh} {r.mean_cr_T:.1f}, difference {r.paired_difference:+.1f} ± "
-                         f"{r.paired_ci95_halfwidth:.1f}" for r in rows.itertuples())
+        beyond = [
+            f"{r.panel} {label(r.algorithm)}"
+            for r in rows.itertuples()
+            if abs(r.paired_difference) > z * r.paired_ci95_halfwidth / 1.96
+        ]
+        ours = "; ".join(
+            f"{r.panel} {label(r.algorithm)}: {r.main_refresh} {r.main_mean_cr_T:.1f} vs "
+            f"{r.refresh} {r.mean_cr_T:.1f}, difference {r.paired_difference:+.1f} ± "
+            f"{r.paired_ci95_halfwidth:.1f}"
+            for r in rows.itertuples()
+        )
         n, horizon, main = int(rows.n_seeds.min()), int(rows.horizon.min()), rows.iloc[0].main_refresh
-        note = (f"Table 1's POMIS+ rows use the {main} refresh; differences paired over seeds 0–{n - 1} (the same "
-                f"environment noise), ± 95 % half-width; beyond noise = the interval at family-wise 95 % (Bonferroni "
-                f"over {len(rows)} cells, ± {z:.2f} standard errors) excludes 0")
+        note = (
+            f"Table 1's POMIS+ rows use the {main} refresh; differences paired over seeds 0–{n - 1} (the same "
+            f"environment noise), ± 95 % half-width; beyond noise = the interval at family-wise 95 % (Bonferroni "
+            f"over {len(rows)} cells, ± {z:.2f} standard errors) excludes 0"
+        )
         if horizon < PAPER_HORIZON or n < SPOT_CHECK_SEEDS:
-            return Verdict(NOT_EVALUATED, paper, ours, f"this spot check has T = {horizon} and {n} seeds; it is judged "
-                           f"at T = {PAPER_HORIZON:,} with {SPOT_CHECK_SEEDS} (quick runs lack the power); {note}")
+            return Verdict(
+                NOT_EVALUATED,
+                paper,
+                ours,
+                f"this spot check has T = {horizon} and {n} seeds; it is judged "
+                f"at T = {PAPER_HORIZON:,} with {SPOT_CHECK_SEEDS} (quick runs lack the power); {note}",
+            )
         note += f"; beyond noise in {', '.join(beyond)}" if beyond else "; no cell beyond noise"
         return holds(not beyond, paper, ours, note)
 
-    return Claim("refresh-spot-check", "Table 1",
-                 "POMIS+'s regret at T is the same, within noise, under the adaptive bootstrap refresh [R] as under "
-                 "the paper's every-round bootstrap (spot check on the same seeds)", evaluate)
+    return Claim(
+        "refresh-spot-check",
+        "Table 1",
+        "POMIS+'s regret at T is the same, within noise, under the adaptive bootstrap refresh [R] as under "
+        "the paper's every-round bootstrap (spot check on the same seeds)",
+        evaluate,
+    )
 
 
 BEYOND = "designed for this replication, not in the paper (docs/papers/nonmanip.md#nonmanip-robustness)"
@@ -314,17 +383,29 @@ def _robustness_graphs_claim() -> Claim:
     def evaluate(results) -> Verdict:
         doc = results.get("robustness_graphs")
         if doc is None:
-            return Verdict(NOT_EVALUATED, "one graph (drawn, not listed)", "–", "the robustness experiment runs no graphs")
-        ours = (f"{doc['n_fitting']} graphs fit; of the {doc['n_counted']} with at most "
-                f"{doc['expressions_counted_up_to_edges']} edges, {doc['n_counted_with_paper_expressions']} give 24 "
-                f"expressions")
-        return Verdict(NOT_SPECIFIED, "one graph (drawn, not listed)", ours,
-                       f"{BEYOND}; criteria: arms 27/19/15 under N = {{A, C}}, alphabetical order, A and C both change "
-                       f"the projection, at most {doc['facts']['max_directed']} directed and "
-                       f"{doc['facts']['max_bidirected']} bidirected edges")
+            return Verdict(
+                NOT_EVALUATED, "one graph (drawn, not listed)", "–", "the robustness experiment runs no graphs"
+            )
+        ours = (
+            f"{doc['n_fitting']} graphs fit; of the {doc['n_counted']} with at most "
+            f"{doc['expressions_counted_up_to_edges']} edges, {doc['n_counted_with_paper_expressions']} give 24 "
+            f"expressions"
+        )
+        return Verdict(
+            NOT_SPECIFIED,
+            "one graph (drawn, not listed)",
+            ours,
+            f"{BEYOND}; criteria: arms 27/19/15 under N = {{A, C}}, alphabetical order, A and C both change "
+            f"the projection, at most {doc['facts']['max_directed']} directed and "
+            f"{doc['facts']['max_bidirected']} bidirected edges",
+        )
 
-    return Claim("robustness-graphs", "§5, Fig. 5d",
-                 "How many diagrams fit everything the paper states about the graph of Fig. 5d", evaluate)
+    return Claim(
+        "robustness-graphs",
+        "§5, Fig. 5d",
+        "How many diagrams fit everything the paper states about the graph of Fig. 5d",
+        evaluate,
+    )
 
 
 def _robustness_claim(ordering: str) -> Claim:
@@ -334,14 +415,24 @@ def _robustness_claim(ordering: str) -> Claim:
             return Verdict(NOT_EVALUATED, "holds on the paper's SCMs", "–", "the robustness experiment was not run")
         shares = robustness_shares(table)
         shares = shares[(shares.ordering == ordering) & shares.algorithm.isin(algorithms.own(PAPER))]
-        ours = "; ".join(f"{r.family} {label(r.algorithm)}: holds {r.holds}/{r.instances}, contradicted "
-                         f"{r.contradicted}" for r in shares.itertuples())
+        ours = "; ".join(
+            f"{r.family} {label(r.algorithm)}: holds {r.holds}/{r.instances}, contradicted {r.contradicted}"
+            for r in shares.itertuples()
+        )
         n = int(table["n_seeds"].min()) if len(table) else 0
-        return Verdict(NOT_SPECIFIED, "holds on the paper's SCMs", ours or "–",
-                       f"{BEYOND}; contradicted = paired 95 % interval on the wrong side; {n} simulations per setting")
+        return Verdict(
+            NOT_SPECIFIED,
+            "holds on the paper's SCMs",
+            ours or "–",
+            f"{BEYOND}; contradicted = paired 95 % interval on the wrong side; {n} simulations per setting",
+        )
 
-    return Claim(f"robustness-{ordering.replace(' ', '').replace('≤', '-le-').replace('<', '-lt-').replace('+', 'plus')}",
-                 "§5 (orderings)", f"How often {ordering} holds over random SCMs and Fig. 5d-consistent graphs", evaluate)
+    return Claim(
+        f"robustness-{ordering.replace(' ', '').replace('≤', '-le-').replace('<', '-lt-').replace('+', 'plus')}",
+        "§5 (orderings)",
+        f"How often {ordering} holds over random SCMs and Fig. 5d-consistent graphs",
+        evaluate,
+    )
 
 
 def _identical_runs_claim(panel: str) -> Claim:
@@ -352,8 +443,9 @@ def _identical_runs_claim(panel: str) -> Claim:
         text = "; ".join(f"{k}: {'identical' if v else 'DIFFERENT'}" for k, v in same.items())
         return holds(ok, "identical curves", text, "compared bit for bit over all seeds and recorded rounds")
 
-    return Claim(f"identical-{panel}", "footnote 4",
-                 f"{panel}: strategies with the same arm set give identical runs", evaluate)
+    return Claim(
+        f"identical-{panel}", "footnote 4", f"{panel}: strategies with the same arm set give identical runs", evaluate
+    )
 
 
 def claims(panels: Mapping[str, Any]) -> list[Claim]:

@@ -20,8 +20,12 @@ from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 def check_config(config: Mapping[str, Any]) -> None:
     """Semantic checks the schema cannot make; raises a one-line CausalBanditsError."""
     # POMIS+ is no arm set of its own: it runs the solvers that declare a z² version (the rest skip it).
-    algorithms.check("nonmanip", config.get("algorithms", ()), [s for s in config.get("strategies", ()) if s != POMIS_PLUS],
-                     where="nonmanip.algorithms")
+    algorithms.check(
+        "nonmanip",
+        config.get("algorithms", ()),
+        [s for s in config.get("strategies", ()) if s != POMIS_PLUS],
+        where="nonmanip.algorithms",
+    )
     for name, panel in config["panels"].items():
         try:
             diagram, reward = panel_diagram(panel)
@@ -33,12 +37,18 @@ def check_config(config: Mapping[str, Any]) -> None:
     if isinstance(counts, Mapping):
         unknown = sorted(set(counts) - set(config["panels"]))
         if unknown:
-            raise ConfigError(f"nonmanip.robustness.scms_per_panel names {unknown}, which are not panels; use panel "
-                              f"names from nonmanip.panels ({', '.join(config['panels'])})")
+            raise ConfigError(
+                f"nonmanip.robustness.scms_per_panel names {unknown}, which are not panels; use panel "
+                f"names from nonmanip.panels ({', '.join(config['panels'])})"
+            )
     spot = config.get("pomis_plus", {}).get("spot_check")
     if spot and spot["refresh"] == config["pomis_plus"]["refresh"]:
-        raise ConfigError(f"nonmanip.pomis_plus.spot_check.refresh = {spot['refresh']!r} is the main run's own schedule; "
-                          "set the other one or spot_check: null")
+        raise ConfigError(
+            f"nonmanip.pomis_plus.spot_check.refresh = {spot['refresh']!r} is the main run's own schedule; "
+            "set the other one or spot_check: null"
+        )
     if spot and spot["n_seeds"] > config["n_seeds"]:
-        raise ConfigError(f"nonmanip.pomis_plus.spot_check.n_seeds = {spot['n_seeds']} exceeds nonmanip.n_seeds = "
-                          f"{config['n_seeds']}: the spot check reruns the main run's first seeds; lower it")
+        raise ConfigError(
+            f"nonmanip.pomis_plus.spot_check.n_seeds = {spot['n_seeds']} exceeds nonmanip.n_seeds = "
+            f"{config['n_seeds']}: the spot check reruns the main run's first seeds; lower it"
+        )

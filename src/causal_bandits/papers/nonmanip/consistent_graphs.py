@@ -84,8 +84,11 @@ def added_edges(part: Edges, kept: Sequence[str], hidden: Iterable[str]) -> Edge
 
 
 def _counts(G: CausalDiagram, reward: str, N: Sequence[str]) -> tuple[int, int, int]:
-    return (n_arms(brute_force_sets(G, reward, N)), n_arms(minimal_intervention_sets(G, reward, N)),
-            n_arms(pomis(G, reward, N)))
+    return (
+        n_arms(brute_force_sets(G, reward, N)),
+        n_arms(minimal_intervention_sets(G, reward, N)),
+        n_arms(pomis(G, reward, N)),
+    )
 
 
 def consistent_graphs(facts: dict = FIG5D_FACTS, max_directed: int = 9, max_bidirected: int = 3) -> list[CausalDiagram]:
@@ -109,12 +112,19 @@ def consistent_graphs(facts: dict = FIG5D_FACTS, max_directed: int = 9, max_bidi
                         if not (add.directed <= H.directed and add.bidirected <= H.bidirected):
                             continue
                         for K in _between(Edges(H.directed - add.directed, H.bidirected - add.bidirected), H):
-                            if (len(K.directed) + d > max_directed or len(K.bidirected) + b > max_bidirected
-                                    or any(K | without[x] == H for x in N)):
+                            if (
+                                len(K.directed) + d > max_directed
+                                or len(K.bidirected) + b > max_bidirected
+                                or any(K | without[x] == H for x in N)
+                            ):
                                 continue
                             found.add(K | P)
-    graphs = [e.diagram(nodes) for e in sorted(found, key=lambda e: (len(e.directed) + len(e.bidirected),
-                                                                      sorted(e.directed), sorted(e.bidirected)))]
+    graphs = [
+        e.diagram(nodes)
+        for e in sorted(
+            found, key=lambda e: (len(e.directed) + len(e.bidirected), sorted(e.directed), sorted(e.bidirected))
+        )
+    ]
     for G in graphs:  # the library's own computation on G agrees
         if _counts(G, reward, N) != arms:
             raise AssertionError(f"enumeration bug: {G!r} has arm counts {_counts(G, reward, N)}")

@@ -121,5 +121,3 @@ def identical_strategies(lists: Mapping[str, list[int]]) -> dict[str, str]:
                 out[s] = smaller
                 break
     return out
-
-

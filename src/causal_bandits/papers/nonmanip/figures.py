@@ -18,8 +18,8 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
-from causal_bandits.causal.pomis import interventional_border, muct, pomis
 from causal_bandits import algorithms
+from causal_bandits.causal.pomis import interventional_border, muct, pomis
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
@@ -41,8 +41,16 @@ from causal_bandits.scm.diagram import CausalDiagram
 
 PathLike = str | os.PathLike[str]
 
-__all__ = ["figure1", "figure2", "figure3", "figure4", "figure5", "figure5_optimal_arm", "projection_added_edges",
-           "robustness_figure"]
+__all__ = [
+    "figure1",
+    "figure2",
+    "figure3",
+    "figure4",
+    "figure5",
+    "figure5_optimal_arm",
+    "projection_added_edges",
+    "robustness_figure",
+]
 
 PANEL_LETTERS = "abcdefgh"
 #: Fig. 5's legend and colour order of the strategies (seaborn "Set1" in this order; the first is drawn
@@ -51,7 +59,10 @@ PANEL_LETTERS = "abcdefgh"
 #: line style gets the next of dotted, dash-dotted, ...). ``POMISplus`` is the file-safe key of POMIS+.
 STRATEGY_ORDER = ("POMIS+", "POMIS", "MIS", "BF")
 ALGORITHM_ORDER = tuple(algorithms.solvers(PAPER))
-LABELS = {POMIS_PLUS: "POMIS+", **{k: v for k, v in algorithms.labels(PAPER).items() if k != v and k in ALGORITHM_ORDER}}
+LABELS = {
+    POMIS_PLUS: "POMIS+",
+    **{k: v for k, v in algorithms.labels(PAPER).items() if k != v and k in ALGORITHM_ORDER},
+}
 _SPARE_STYLES = iter([":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3))] * 10)
 LINESTYLES = {k: algorithms.registry(PAPER)[k].style.get("linestyle") or next(_SPARE_STYLES) for k in ALGORITHM_ORDER}
 
@@ -137,8 +148,16 @@ def figure2(path_pdf: PathLike, path_png: PathLike, *, graph: CausalDiagram | No
         axes = fig.subplots(1, len(FIG2_PANELS))
         for ax, letter, Gx, (_, title) in zip(axes, PANEL_LETTERS, graphs, FIG2_PANELS):
             T, ib = muct(Gx, REWARD), interventional_border(Gx, REWARD)
-            draw_diagram(ax, Gx, reward=REWARD, thick_nodes=T, border_nodes=ib, title=f"({letter}) {title}", pos=pos,
-                         limits=limits)
+            draw_diagram(
+                ax,
+                Gx,
+                reward=REWARD,
+                thick_nodes=T,
+                border_nodes=ib,
+                title=f"({letter}) {title}",
+                pos=pos,
+                limits=limits,
+            )
             _caption(ax, f"MUCT = {_set_text(T)}\nIB = {_set_text(ib)}")
         fig.suptitle(f"MUCT: thick red; IB: blue.   POMISs of G: {_family_text(pomis(G, REWARD))}", fontsize=7)
         save_figure(fig, path_pdf, path_png)
@@ -188,8 +207,15 @@ def figure4(
         fig = new_figure((6.0, 1.85))
         axes = fig.subplots(1, len(marginalise))
         for ax, letter, v, H in zip(axes, PANEL_LETTERS, marginalise, projections):
-            draw_diagram(ax, H, reward=REWARD, added_edges=projection_added_edges(G, H),
-                         title=f"({letter}) marginalising ${v}$", pos={u: pos[u] for u in H.nodes}, limits=limits)
+            draw_diagram(
+                ax,
+                H,
+                reward=REWARD,
+                added_edges=projection_added_edges(G, H),
+                title=f"({letter}) marginalising ${v}$",
+                pos={u: pos[u] for u in H.nodes},
+                limits=limits,
+            )
             _caption(ax, f"POMISs: {_family_text(pomis(G, REWARD, [v]))}")
         fig.suptitle("Edges added by the projection: thick red", fontsize=7)
         save_figure(fig, path_pdf, path_png)
@@ -235,16 +261,37 @@ def figure5(
             same = coinciding(frame, hue="strategy", style="algorithm", order=_rank)
             if same:
                 title += "\n" + "; ".join(coincide_text(g, LABELS) for g in same) + " (same arms)"
-            regret_panel(ax, frame, palette=colours, styles=LINESTYLES, order=_rank, labels=LABELS,
-                         title=title, ylabel="Cumulative regret" if i == 0 else "")
+            regret_panel(
+                ax,
+                frame,
+                palette=colours,
+                styles=LINESTYLES,
+                order=_rank,
+                labels=LABELS,
+                title=title,
+                ylabel="Cumulative regret" if i == 0 else "",
+            )
         letter = PANEL_LETTERS[len(agg)]
-        draw_diagram(axes[-1], graph_5d, reward=REWARD, shaded=non_manipulable_5d,
-                     title=f"({letter}) graph of ({PANEL_LETTERS[len(agg) - 1]}) [R]")
+        draw_diagram(
+            axes[-1],
+            graph_5d,
+            reward=REWARD,
+            shaded=non_manipulable_5d,
+            title=f"({letter}) graph of ({PANEL_LETTERS[len(agg) - 1]}) [R]",
+        )
         _caption(axes[-1], f"shaded: N = {_set_text(non_manipulable_5d)}\n[R] reconstructed graph")
         handles, labels = legend_handles(strategies, algorithms, palette=colours, styles=LINESTYLES, labels=LABELS)
-        fig.legend(handles, labels, loc="outside upper center", ncol=len(labels), frameon=False,
-                   handlelength=2.4, columnspacing=1.4,
-                   title=f"{scale_text(agg.values())} per curve; mean with 95 % CI band", title_fontsize=7)
+        fig.legend(
+            handles,
+            labels,
+            loc="outside upper center",
+            ncol=len(labels),
+            frameon=False,
+            handlelength=2.4,
+            columnspacing=1.4,
+            title=f"{scale_text(agg.values())} per curve; mean with 95 % CI band",
+            title_fontsize=7,
+        )
         save_figure(fig, path_pdf, path_png)
 
 
@@ -264,15 +311,35 @@ def figure5_optimal_arm(
         fig = new_figure((7.5, 2.3))
         axes = fig.subplots(1, len(agg), squeeze=False)[0]
         for i, (ax, letter, (key, frame)) in enumerate(zip(axes, PANEL_LETTERS, agg.items())):
-            regret_panel(ax, frame, y="optimal_arm_prob", lo=None, hi=None, palette=colours, styles=LINESTYLES,
-                         order=_rank, labels=LABELS, title=_lettered(letter, titles.get(key, key)),
-                         ylabel="P(optimal arm)" if i == 0 else "")
+            regret_panel(
+                ax,
+                frame,
+                y="optimal_arm_prob",
+                lo=None,
+                hi=None,
+                palette=colours,
+                styles=LINESTYLES,
+                order=_rank,
+                labels=LABELS,
+                title=_lettered(letter, titles.get(key, key)),
+                ylabel="P(optimal arm)" if i == 0 else "",
+            )
             ax.set_ylim(0, 1.02)
         handles, labels = legend_handles(strategies, algorithms, palette=colours, styles=LINESTYLES, labels=LABELS)
-        fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False,
-                   handlelength=2.4, columnspacing=1.4)
-        fig.suptitle("Optimal-arm probability per round — addition, not in the paper (cf. Fig. 5a–c); "
-                     f"{scale_text(agg.values())} per curve", fontsize=8)
+        fig.legend(
+            handles,
+            labels,
+            loc="outside lower center",
+            ncol=len(labels),
+            frameon=False,
+            handlelength=2.4,
+            columnspacing=1.4,
+        )
+        fig.suptitle(
+            "Optimal-arm probability per round — addition, not in the paper (cf. Fig. 5a–c); "
+            f"{scale_text(agg.values())} per curve",
+            fontsize=8,
+        )
         save_figure(fig, path_pdf, path_png)
 
 
@@ -300,8 +367,15 @@ def robustness_figure(orderings: pd.DataFrame, path_pdf: PathLike, path_png: Pat
                 if ratio.size == 0:
                     continue
                 filled = algorithm == "TS"
-                ax.scatter(x + jitter[: ratio.size], ratio, s=9, linewidths=0.8, color="C0",
-                           facecolors="C0" if filled else "none", zorder=3)
+                ax.scatter(
+                    x + jitter[: ratio.size],
+                    ratio,
+                    s=9,
+                    linewidths=0.8,
+                    color="C0",
+                    facecolors="C0" if filled else "none",
+                    zorder=3,
+                )
                 ax.hlines(np.median(ratio), x - 0.3, x + 0.3, color="black", linewidth=1.2, zorder=4)
             ax.axhline(1.0, color="grey", linewidth=0.8, linestyle=":")
             ax.set_xticks(range(len(groups)))
@@ -309,11 +383,16 @@ def robustness_figure(orderings: pd.DataFrame, path_pdf: PathLike, path_png: Pat
             ax.set_xlabel("random SCMs of a panel, or Fig. 5d-consistent graphs; solver", fontsize=7)
             ax.set_ylabel(f"ratio {label}")
             ax.set_title(f"{label} (below 1: {ordering} holds)")
-        marks = [Line2D([], [], ls="", marker="o", ms=3.5, color="C0", label="one instance, TS (filled)"),
-                 Line2D([], [], ls="", marker="o", ms=3.5, mfc="none", mec="C0", label="one instance, KL-UCB (hollow)"),
-                 Line2D([], [], color="black", lw=1.2, label="median of the column"),
-                 Line2D([], [], color="grey", lw=0.8, ls=":", label="ratio 1")]
+        marks = [
+            Line2D([], [], ls="", marker="o", ms=3.5, color="C0", label="one instance, TS (filled)"),
+            Line2D([], [], ls="", marker="o", ms=3.5, mfc="none", mec="C0", label="one instance, KL-UCB (hollow)"),
+            Line2D([], [], color="black", lw=1.2, label="median of the column"),
+            Line2D([], [], color="grey", lw=0.8, ls=":", label="ratio 1"),
+        ]
         fig.legend(handles=marks, loc="outside lower center", ncol=len(marks), frameon=False, fontsize=7)
-        fig.suptitle("Robustness over Fig. 5d-consistent graphs and random SCMs — addition, not in the paper"
-                     + (f"\n{scale}" if scale else ""), fontsize=8)
+        fig.suptitle(
+            "Robustness over Fig. 5d-consistent graphs and random SCMs — addition, not in the paper"
+            + (f"\n{scale}" if scale else ""),
+            fontsize=8,
+        )
         save_figure(fig, path_pdf, path_png)

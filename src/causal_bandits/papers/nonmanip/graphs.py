@@ -69,8 +69,9 @@ GRAPHS: dict[str, CausalDiagram] = {
 }
 
 
-def _case(graph: str, N: tuple[str, ...], pomis: list[tuple[str, ...]], arms: tuple[int, int, int],
-          stated: bool) -> dict[str, Any]:
+def _case(
+    graph: str, N: tuple[str, ...], pomis: list[tuple[str, ...]], arms: tuple[int, int, int], stated: bool
+) -> dict[str, Any]:
     return {"graph": graph, "N": N, "pomis": pomis, "arms": arms, "stated_in_paper": stated}
 
 

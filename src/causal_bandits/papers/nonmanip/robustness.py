@@ -69,8 +69,12 @@ def graphs_document(limits: Mapping[str, Any]) -> dict[str, Any]:
     size = np.array([len(G.directed) + len(G.bidirected) for G in graphs])
     order = generator("nonmanip", "robustness", 0, "graph-order").permutation(len(graphs)).tolist()
     return {
-        "facts": {**FIG5D_FACTS, "max_directed": limits["max_directed"], "max_bidirected": limits["max_bidirected"],
-                  "changing_projection": list(FIG5D_FACTS["N"])},
+        "facts": {
+            **FIG5D_FACTS,
+            "max_directed": limits["max_directed"],
+            "max_bidirected": limits["max_bidirected"],
+            "changing_projection": list(FIG5D_FACTS["N"]),
+        },
         "n_fitting": len(graphs),
         "by_edges": {int(e): int((size == e).sum()) for e in np.unique(size)},
         "order": [{"index": int(i), "n_edges": int(size[i]), "graph": graphs[i].to_dict()} for i in order],
@@ -97,7 +101,9 @@ def graphs_run(graphs: Mapping[str, Any], robustness: Mapping[str, Any]) -> int:
     return min(robustness["graphs"]["sample"], graphs["n_fitting"])
 
 
-def instance_config(name: str, robustness: Mapping[str, Any], panels: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def instance_config(
+    name: str, robustness: Mapping[str, Any], panels: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
     """The config an instance's jobs depend on (their params, and the provenance of its runs): the
     graph limits for a graph, the panel's graph and N for an SCM; never the instance counts."""
     if GRAPH_NAME.match(name):
@@ -119,8 +125,10 @@ def instance_panel(name: str, config: Mapping[str, Any], graphs: Mapping[str, An
         i = int(m.group(1))
         if graphs is None or i >= len(graphs["order"]):
             have = 0 if graphs is None else len(graphs["order"])
-            raise ConfigError(f"robustness graph {i} does not exist: only {have} graphs fit; lower "
-                              f"nonmanip.robustness.graphs.sample to at most {have}")
+            raise ConfigError(
+                f"robustness graph {i} does not exist: only {have} graphs fit; lower "
+                f"nonmanip.robustness.graphs.sample to at most {have}"
+            )
         entry = graphs["order"][i]
         diagram = CausalDiagram.from_dict(entry["graph"])
         title = f"Fig. 5d-consistent graph {i} ({entry['n_edges']} edges, {_n_expressions(diagram)} expressions)"

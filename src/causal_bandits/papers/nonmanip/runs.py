@@ -71,8 +71,13 @@ def environment(instance: Mapping[str, Any], strategy: str) -> tuple[Interventio
     return InterventionArms(model, instance["reward"], arms, means, observe=plus), ids
 
 
-def solver(path: str, instance: Mapping[str, Any], strategy: str, catalogue: Mapping[str, Any] | None = None,
-           pomis_plus: Mapping[str, Any] | None = None):
+def solver(
+    path: str,
+    instance: Mapping[str, Any],
+    strategy: str,
+    catalogue: Mapping[str, Any] | None = None,
+    pomis_plus: Mapping[str, Any] | None = None,
+):
     """A fresh solver: the policy class at dotted ``path``; under POMIS+ (``path`` is then a z² version,
     :func:`causal_bandits.algorithms.played`) built from the instance's expression ``catalogue`` with the
     ``pomis_plus`` settings."""
@@ -82,10 +87,22 @@ def solver(path: str, instance: Mapping[str, Any], strategy: str, catalogue: Map
     return cls()
 
 
-def run_chunk(instance: Mapping[str, Any], *, strategy: str, algorithm: str, policy: str, seeds: Sequence[int],
-              horizon: int, record_points: int, trace_path: str, summary_path: str, metadata: Mapping[str, str],
-              catalogue: Mapping[str, Any] | None = None, pomis_plus: Mapping[str, Any] | None = None,
-              paper: str = PAPER) -> None:
+def run_chunk(
+    instance: Mapping[str, Any],
+    *,
+    strategy: str,
+    algorithm: str,
+    policy: str,
+    seeds: Sequence[int],
+    horizon: int,
+    record_points: int,
+    trace_path: str,
+    summary_path: str,
+    metadata: Mapping[str, str],
+    catalogue: Mapping[str, Any] | None = None,
+    pomis_plus: Mapping[str, Any] | None = None,
+    paper: str = PAPER,
+) -> None:
     """Simulate one chunk and write its trace and summary Parquet files atomically. ``policy``: the dotted
     path of the policy class that plays (``algorithm``'s z² version under POMIS+). POMIS+ (and its spot
     check) needs the panel's ``catalogue`` document and the ``pomis_plus`` settings of the run
@@ -94,7 +111,18 @@ def run_chunk(instance: Mapping[str, Any], *, strategy: str, algorithm: str, pol
     (:mod:`causal_bandits.experiments`)."""
     env, ids = environment(instance, strategy)
     player = solver(policy, instance, strategy, catalogue, pomis_plus)
-    runs.run_chunk(player, env, [RegretTrace(linear_grid(horizon, record_points))], paper=paper,
-                   experiment=instance["experiment"], strategy=strategy, algorithm=algorithm, seeds=seeds,
-                   horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=metadata,
-                   arm_ids=ids)
+    runs.run_chunk(
+        player,
+        env,
+        [RegretTrace(linear_grid(horizon, record_points))],
+        paper=paper,
+        experiment=instance["experiment"],
+        strategy=strategy,
+        algorithm=algorithm,
+        seeds=seeds,
+        horizon=horizon,
+        trace_path=trace_path,
+        summary_path=summary_path,
+        metadata=metadata,
+        arm_ids=ids,
+    )

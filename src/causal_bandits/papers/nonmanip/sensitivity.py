@@ -71,8 +71,11 @@ def settings(section: Mapping[str, Any], panel: str) -> dict[str, Any]:
     """What a panel's sweep depends on, from the config's ``sensitivity`` section: points, direction and
     where it ends (changing another panel's direction reruns nothing of this one)."""
     towards = section.get("towards", {}).get(panel, "low")
-    return {"n_points": section["n_points"], "towards": towards,
-            "end_ratio": section["lowest_ratio"] if towards == "low" else section["highest_ratio"]}
+    return {
+        "n_points": section["n_points"],
+        "towards": towards,
+        "end_ratio": section["lowest_ratio"] if towards == "low" else section["highest_ratio"],
+    }
 
 
 def check(section: Mapping[str, Any], panels: Sequence[str]) -> None:
@@ -80,8 +83,10 @@ def check(section: Mapping[str, Any], panels: Sequence[str]) -> None:
     checks, so that editing it reruns nothing of the paper's runs)."""
     unknown = sorted(set(section.get("towards", {})) - set(panels))
     if unknown:
-        raise ConfigError(f"nonmanip.sensitivity.towards names {unknown}, which are not panels; use panel names from "
-                          f"nonmanip.panels ({', '.join(panels)})")
+        raise ConfigError(
+            f"nonmanip.sensitivity.towards names {unknown}, which are not panels; use panel names from "
+            f"nonmanip.panels ({', '.join(panels)})"
+        )
 
 
 def point_of(name: str) -> tuple[str, int]:
@@ -154,13 +159,21 @@ class PanelEfficiency:
         return {
             "panel_efficiency": eff["panel"],
             "instances": [
-                {"arm": labels[inst.arm], "entry": inst.entry, "formula": est.entries[inst.entry].formula(),
-                 "free": dict(inst.free), "theta": float(eff["theta"][i]), "n_variance": float(eff["variance"][i]),
-                 "efficiency": float(eff["efficiency"][i])}
+                {
+                    "arm": labels[inst.arm],
+                    "entry": inst.entry,
+                    "formula": est.entries[inst.entry].formula(),
+                    "free": dict(inst.free),
+                    "theta": float(eff["theta"][i]),
+                    "n_variance": float(eff["variance"][i]),
+                    "efficiency": float(eff["efficiency"][i]),
+                }
                 for i, inst in enumerate(est.instances)
             ],
-            "arms": [{"arm": labels[a], "combined_efficiency": None if np.isnan(c) else float(c)}
-                     for a, c in enumerate(eff["combined"])],
+            "arms": [
+                {"arm": labels[a], "combined_efficiency": None if np.isnan(c) else float(c)}
+                for a, c in enumerate(eff["combined"])
+            ],
         }
 
 
@@ -176,7 +189,9 @@ def _room(r: np.ndarray, d: np.ndarray) -> np.ndarray:
         return np.where(d > 0, (hi - r) / d, np.where(d < 0, (lo - r) / d, np.inf))
 
 
-def family(name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float, towards: str = "low") -> dict[str, Any]:
+def family(
+    name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float, towards: str = "low"
+) -> dict[str, Any]:
     """The same-means sweep of a panel: the path swept, the points (SCM, efficiencies) and the checks.
     Point 0 is the canonical SCM; there is always that point (Table 1's efficiency note reads it).
     ``towards`` "low" follows E down to ``end_ratio`` × E(canonical), "high" up to it (ascent)."""
@@ -191,8 +206,10 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float,
     model = scms.scm(diagram, panel["scm"])
     q0 = np.array([model.q[u] for u in model.exogenous])
     if (q0 >= 0.5).any():
-        raise CausalBanditsError(f"nonmanip panel {name!r}: the same-means family needs every q < 1/2 "
-                                 f"(r = log(1 − 2q)); got {dict(zip(model.exogenous, q0))}")
+        raise CausalBanditsError(
+            f"nonmanip panel {name!r}: the same-means family needs every q < 1/2 "
+            f"(r = log(1 − 2q)); got {dict(zip(model.exogenous, q0))}"
+        )
     parities = [parity(model, reward, a["values"]) for a in canonical["arms"]]
     mu0 = np.array([a["mu"] for a in canonical["arms"]])
     constraints = np.array([s for _, s in parities], dtype=float).reshape(-1, len(q0))
@@ -254,7 +271,11 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float,
     for k, target in enumerate(np.linspace(e0, e_end, n_points)):
         # sgn · E falls strictly along the path: segment i holds the target; r linear in E on it (both ends are
         # same-means)
-        i = min(int(np.searchsorted(-sgn * np.array(path_e), -sgn * target, side="right")) - 1, len(path_e) - 2) if k else -1
+        i = (
+            min(int(np.searchsorted(-sgn * np.array(path_e), -sgn * target, side="right")) - 1, len(path_e) - 2)
+            if k
+            else -1
+        )
         if i < 0:
             r, t = r0, 0.0
         else:
@@ -263,14 +284,19 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float,
         q = q_of(r)
         worst = float(np.abs(arm_means(q, parities) - mu0).max())
         if worst > MEAN_TOLERANCE:
-            raise CausalBanditsError(f"nonmanip panel {name!r}: same-means point {k} moves an arm mean by {worst:.3g} "
-                                     f"(> {MEAN_TOLERANCE:g}); this is a bug")
+            raise CausalBanditsError(
+                f"nonmanip panel {name!r}: same-means point {k} moves an arm mean by {worst:.3g} "
+                f"(> {MEAN_TOLERANCE:g}); this is a bug"
+            )
         spec = _spec(model, q)
-        points.append({"point": k, "arc": t, "scm": spec, "max_mean_change": worst,
-                       **panel_eff.document(panel_eff.of(spec))})
-    why = (f"same-means SCMs form a {dimension}-dimensional set in r = log(1 − 2q); swept along the path of steepest "
-           f"{'descent' if sgn > 0 else 'ascent'} of the panel efficiency E from the canonical SCM ({len(path_r) - 1} steps of {STEP_R} in r, a q "
-           f"reaching [{Q_MIN}, {Q_MAX}] held there); stopped: {stop}")
+        points.append(
+            {"point": k, "arc": t, "scm": spec, "max_mean_change": worst, **panel_eff.document(panel_eff.of(spec))}
+        )
+    why = (
+        f"same-means SCMs form a {dimension}-dimensional set in r = log(1 − 2q); swept along the path of steepest "
+        f"{'descent' if sgn > 0 else 'ascent'} of the panel efficiency E from the canonical SCM ({len(path_r) - 1} steps of {STEP_R} in r, a q "
+        f"reaching [{Q_MIN}, {Q_MAX}] held there); stopped: {stop}"
+    )
     return {
         "panel": name,
         "title": panel.get("title", name),
@@ -280,8 +306,10 @@ def family(name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float,
         "q_bounds": [Q_MIN, Q_MAX],
         "towards": towards,
         "end_ratio": end_ratio,
-        "path": [{"arc": float(a), "q": _spec(model, q_of(r))["q"], "panel_efficiency": float(e)}
-                 for a, r, e in zip(arc, path_r, path_e)],
+        "path": [
+            {"arc": float(a), "q": _spec(model, q_of(r))["q"], "panel_efficiency": float(e)}
+            for a, r, e in zip(arc, path_r, path_e)
+        ],
         "points": points,
     }
 
@@ -290,11 +318,15 @@ def point_instance(name: str, panel: Mapping[str, Any], family_doc: Mapping[str,
     """The instance document of sweep point k (the panel's, with the point's SCM and its efficiencies),
     checked against the canonical arm means by exact inference (pgmpy), independently of :func:`parity`."""
     point = family_doc["points"][k]
-    doc = experiments.instance_document(name, {**panel, "scm": point["scm"],
-                                               "title": f"{panel.get('title', family_doc['panel'])}, same-means point {k}"})
+    doc = experiments.instance_document(
+        name,
+        {**panel, "scm": point["scm"], "title": f"{panel.get('title', family_doc['panel'])}, same-means point {k}"},
+    )
     canonical = experiments.instance_document(family_doc["panel"], panel)
     worst = max(abs(a["mu"] - b["mu"]) for a, b in zip(doc["arms"], canonical["arms"]))
     if worst > 1e-9:
-        raise CausalBanditsError(f"nonmanip {name}: an arm mean differs from the canonical SCM's by {worst:.3g} (> 1e-9)")
+        raise CausalBanditsError(
+            f"nonmanip {name}: an arm mean differs from the canonical SCM's by {worst:.3g} (> 1e-9)"
+        )
     doc["sensitivity"] = {"panel": family_doc["panel"], **{k_: v for k_, v in point.items() if k_ != "scm"}}
     return doc

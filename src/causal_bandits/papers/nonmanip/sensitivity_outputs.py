@@ -26,7 +26,7 @@ from causal_bandits.papers.nonmanip.claims import (
     TABLE1_REL_TOL,
 )
 from causal_bandits.papers.nonmanip.tables import (
-    ALGORITHM_LABELS,
+    PAPER_Z2_SOLVERS,
     TABLE1,
     ci95_halfwidth,
 )
@@ -38,18 +38,28 @@ def sweep_table(finals: pd.DataFrame, families: Mapping[str, Mapping[str, Any]],
     paper's POMIS+ cell and whether ours is within its tolerance. ``finals``: per-seed ``final_regret`` with
     columns panel, point, strategy, algorithm."""
     rows = []
-    for (panel, point, algorithm, strategy), g in finals.groupby(["panel", "point", "algorithm", "strategy"], sort=True):
+    for (panel, point, algorithm, strategy), g in finals.groupby(
+        ["panel", "point", "algorithm", "strategy"], sort=True
+    ):
         x = g["final_regret"].to_numpy(dtype=float)
         label = "POMIS+" if strategy == POMIS_PLUS else strategy
         paper = TABLE1.get((algorithm, label, panel), np.nan)
         mean = float(x.mean())
-        rows.append({
-            "panel": panel, "point": int(point),
-            "efficiency": families[panel]["points"][int(point)]["panel_efficiency"],
-            "algorithm": algorithm, "strategy": label, "mean_cr_T": mean, "ci95_halfwidth": ci95_halfwidth(x),
-            "n_seeds": int(x.size), "horizon": int(horizon), "paper_value": paper,
-            "within_tolerance": bool(abs(mean - paper) <= TABLE1_REL_TOL * paper) if np.isfinite(paper) else None,
-        })
+        rows.append(
+            {
+                "panel": panel,
+                "point": int(point),
+                "efficiency": families[panel]["points"][int(point)]["panel_efficiency"],
+                "algorithm": algorithm,
+                "strategy": label,
+                "mean_cr_T": mean,
+                "ci95_halfwidth": ci95_halfwidth(x),
+                "n_seeds": int(x.size),
+                "horizon": int(horizon),
+                "paper_value": paper,
+                "within_tolerance": bool(abs(mean - paper) <= TABLE1_REL_TOL * paper) if np.isfinite(paper) else None,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -74,8 +84,12 @@ def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> 
         effs = [p["panel_efficiency"] for p in fam["points"]]
         swept = f"E from {effs[0]:.3g} to {effs[-1]:.3g}, {len(effs)} points"
         plus = table[(table.panel == panel) & (table.strategy == "POMIS+")]
-        missing = [ALGORITHM_LABELS[a] for a in ALGORITHM_LABELS if a not in set(plus.algorithm)]
-        paper_scale = bool(len(plus)) and int(plus.horizon.min()) >= PAPER_HORIZON and int(plus.n_seeds.min()) >= PAPER_SIMULATIONS
+        missing = [PAPER_Z2_SOLVERS[a] for a in PAPER_Z2_SOLVERS if a not in set(plus.algorithm)]
+        paper_scale = (
+            bool(len(plus))
+            and int(plus.horizon.min()) >= PAPER_HORIZON
+            and int(plus.n_seeds.min()) >= PAPER_SIMULATIONS
+        )
         interval = None
         if missing:
             text = f"not evaluated: {' and '.join(missing)} POMIS+ not run on the same-means points ({swept})"
@@ -85,47 +99,66 @@ def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> 
             if good:
                 e = [fam["points"][k]["panel_efficiency"] for k in good]
                 interval = [min(e), max(e)]  # the points within may not be contiguous: the count says how many
-                text = (f"reproduced on the same-means SCMs with efficiency E ∈ [{interval[0]:.3g}, {interval[1]:.3g}] "
-                        f"({len(good)} of {len(effs)} points; {swept})")
+                text = (
+                    f"reproduced on the same-means SCMs with efficiency E ∈ [{interval[0]:.3g}, {interval[1]:.3g}] "
+                    f"({len(good)} of {len(effs)} points; {swept})"
+                )
             else:
                 text = f"no same-means SCM of the sweep reproduces both POMIS+ cells ({swept})"
-        flat = {a: pomis_flat(table, panel, a) for a in ALGORITHM_LABELS}
-        out[panel] = {"finding": text, "interval": interval, "paper_scale": paper_scale,
-                      "efficiencies": effs, "direction": fam["direction_note"],
-                      "pomis_equal_means_p": {a: f[0] for a, f in flat.items() if f is not None}}
+        flat = {a: pomis_flat(table, panel, a) for a in PAPER_Z2_SOLVERS}
+        out[panel] = {
+            "finding": text,
+            "interval": interval,
+            "paper_scale": paper_scale,
+            "efficiencies": effs,
+            "direction": fam["direction_note"],
+            "pomis_equal_means_p": {a: f[0] for a, f in flat.items() if f is not None},
+        }
     return out
 
 
-def markdown(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]], found: Mapping[str, Mapping[str, Any]],
-             titles: Mapping[str, str]) -> str:
+def markdown(
+    table: pd.DataFrame,
+    families: Mapping[str, Mapping[str, Any]],
+    found: Mapping[str, Mapping[str, Any]],
+    titles: Mapping[str, str],
+) -> str:
     """The sweep per panel: the direction swept, each point's efficiency and regrets, the finding."""
     lines = [
         "# POMIS+ on same-means SCMs (beyond the paper)",
         "",
-        ("Every point has exactly the canonical SCM's arm means (so BF / MIS / POMIS play the same bandit) and "
-        "another efficiency E of the z² estimators (point 0 is the canonical SCM): the mean over the POMIS arms with an expression of θ(1 − θ) / "
-        "(n · Var) of the arm's estimators combined with minimum variance (delta method, n samples of each source "
-        f"arm). Regret at T, ours ± 95 % CI half-width; within = within ±{TABLE1_REL_TOL:.0%} of the paper's cell "
-        "(Table 1's tolerance)."),
+        (
+            "Every point has exactly the canonical SCM's arm means (so BF / MIS / POMIS play the same bandit) and "
+            "another efficiency E of the z² estimators (point 0 is the canonical SCM): the mean over the POMIS arms with an expression of θ(1 − θ) / "
+            "(n · Var) of the arm's estimators combined with minimum variance (delta method, n samples of each source "
+            f"arm). Regret at T, ours ± 95 % CI half-width; within = within ±{TABLE1_REL_TOL:.0%} of the paper's cell "
+            "(Table 1's tolerance)."
+        ),
         "",
         "| panel | E swept | both POMIS+ cells (TS and KL-UCB) within tolerance at once |",
         "|---|---|---|",
     ]
     for panel, f in found.items():
         effs = f["efficiencies"]
-        where = (f"E ∈ [{f['interval'][0]:.4g}, {f['interval'][1]:.4g}]" if f["interval"] else f["finding"])
+        where = f"E ∈ [{f['interval'][0]:.4g}, {f['interval'][1]:.4g}]" if f["interval"] else f["finding"]
         lines.append(f"| {titles.get(panel, panel)} | {effs[0]:.4g} to {effs[-1]:.4g} ({len(effs)} points) | {where} |")
     for panel, fam in families.items():
         lines += ["", f"## {titles.get(panel, panel)}", "", f"Direction: {fam['direction_note']}.", ""]
-        algos = [a for a in ALGORITHM_LABELS if a in set(table[table.panel == panel].algorithm)]
-        head = "| point | E |" + "".join(f" {ALGORITHM_LABELS[a]} POMIS+ | {ALGORITHM_LABELS[a]} POMIS |" for a in algos)
+        algos = [a for a in PAPER_Z2_SOLVERS if a in set(table[table.panel == panel].algorithm)]
+        head = "| point | E |" + "".join(
+            f" {PAPER_Z2_SOLVERS[a]} POMIS+ | {PAPER_Z2_SOLVERS[a]} POMIS |" for a in algos
+        )
         lines += [head, "|---" * (2 + 2 * len(algos)) + "|"]
         for p in fam["points"]:
             cells = []
             for a in algos:
                 for s in ("POMIS+", "POMIS"):
-                    r = table[(table.panel == panel) & (table.point == p["point"]) & (table.algorithm == a)
-                              & (table.strategy == s)]
+                    r = table[
+                        (table.panel == panel)
+                        & (table.point == p["point"])
+                        & (table.algorithm == a)
+                        & (table.strategy == s)
+                    ]
                     if r.empty:
                         cells.append("–")
                         continue
@@ -133,15 +166,20 @@ def markdown(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]], fou
                     mark = " (within)" if r.within_tolerance else ""
                     cells.append(f"{r.mean_cr_T:.2f} ± {r.ci95_halfwidth:.2f}{mark}")
             lines.append(f"| {p['point']} | {p['panel_efficiency']:.4g} | " + " | ".join(cells) + " |")
-        paper = "; ".join(f"{ALGORITHM_LABELS[a]} POMIS+ {TABLE1[(a, 'POMIS+', panel)]:.2f}" for a in ALGORITHM_LABELS
-                          if (a, "POMIS+", panel) in TABLE1)
+        paper = "; ".join(
+            f"{PAPER_Z2_SOLVERS[a]} POMIS+ {TABLE1[(a, 'POMIS+', panel)]:.2f}"
+            for a in PAPER_Z2_SOLVERS
+            if (a, "POMIS+", panel) in TABLE1
+        )
         lines += ["", f"Paper: {paper}." if paper else "Paper: no POMIS+ cell.", f"Finding: {found[panel]['finding']}."]
         for a in algos:
             flat = pomis_flat(table, panel, a)
             if flat:
                 verdict = "flat" if flat[0] >= 0.05 else "NOT flat (equal means rejected at 5 %)"
-                lines.append(f"POMIS {ALGORITHM_LABELS[a]} over the points: {flat[1]:.2f} to {flat[2]:.2f}, {verdict} "
-                             f"(Cochran's Q, p = {flat[0]:.2g}).")
+                lines.append(
+                    f"POMIS {PAPER_Z2_SOLVERS[a]} over the points: {flat[1]:.2f} to {flat[2]:.2f}, {verdict} "
+                    f"(Cochran's Q, p = {flat[0]:.2g})."
+                )
     return "\n".join(lines) + "\n"
 
 
@@ -151,20 +189,37 @@ def figure(table: pd.DataFrame, panel: str, title: str, path_pdf: PathLike, path
     with paper_style():
         fig = new_figure((4.0, 3.0))
         ax = fig.subplots()
-        for i, algorithm in enumerate(ALGORITHM_LABELS):
+        for i, algorithm in enumerate(PAPER_Z2_SOLVERS):
             color = f"C{i}"
             for strategy, marker, style in (("POMIS+", "o", "-"), ("POMIS", "s", "--")):
                 sel = table[(table.panel == panel) & (table.algorithm == algorithm) & (table.strategy == strategy)]
                 if sel.empty:
                     continue
                 sel = sel.sort_values("efficiency")
-                ax.errorbar(sel.efficiency, sel.mean_cr_T, yerr=sel.ci95_halfwidth, color=color, marker=marker,
-                            markersize=3, linestyle=style, linewidth=0.9, capsize=2,
-                            label=f"{ALGORITHM_LABELS[algorithm]} {strategy}")
+                ax.errorbar(
+                    sel.efficiency,
+                    sel.mean_cr_T,
+                    yerr=sel.ci95_halfwidth,
+                    color=color,
+                    marker=marker,
+                    markersize=3,
+                    linestyle=style,
+                    linewidth=0.9,
+                    capsize=2,
+                    label=f"{PAPER_Z2_SOLVERS[algorithm]} {strategy}",
+                )
             paper = TABLE1.get((algorithm, "POMIS+", panel))
             if paper is not None:
-                ax.axhline(paper, color=color, linestyle=":", linewidth=0.9, label=f"paper, {ALGORITHM_LABELS[algorithm]} POMIS+")
-                ax.axhspan(paper * (1 - TABLE1_REL_TOL), paper * (1 + TABLE1_REL_TOL), color=color, alpha=0.08, linewidth=0)
+                ax.axhline(
+                    paper,
+                    color=color,
+                    linestyle=":",
+                    linewidth=0.9,
+                    label=f"paper, {PAPER_Z2_SOLVERS[algorithm]} POMIS+",
+                )
+                ax.axhspan(
+                    paper * (1 - TABLE1_REL_TOL), paper * (1 + TABLE1_REL_TOL), color=color, alpha=0.08, linewidth=0
+                )
         ax.set_xlabel("efficiency E of the z² estimators (same arm means)")
         ax.set_ylabel("cumulative regret at T")
         ax.set_title(f"{title}\nPOMIS+ on same-means SCMs (not in the paper)", fontsize=7)
@@ -176,12 +231,19 @@ def efficiency_note(families: Mapping[str, Mapping[str, Any]], titles: Mapping[s
     """Lines under Table 1: the efficiency of the canonical SCMs' z² estimators per POMIS arm (combined with
     minimum variance) and the panel efficiency; every (arm, expression) at full precision is in the sweep's
     point-0 instance document."""
-    lines = ["", ("Efficiency of the z² estimators on our SCMs (delta method: what one sample of each source arm is "
-             "worth to an arm, θ(1 − θ)/(n · Var) as n → ∞, the arm's estimators combined with minimum variance; "
-             "per (arm, expression) at full precision in results/nonmanip/sensitivity/<panel>.json, point 0):")]
+    lines = [
+        "",
+        (
+            "Efficiency of the z² estimators on our SCMs (delta method: what one sample of each source arm is "
+            "worth to an arm, θ(1 − θ)/(n · Var) as n → ∞, the arm's estimators combined with minimum variance; "
+            "per (arm, expression) at full precision in results/nonmanip/sensitivity/<panel>.json, point 0):"
+        ),
+    ]
     for panel, fam in families.items():
         p0 = fam["points"][0]
-        arms = ", ".join(f"{a['arm']} {a['combined_efficiency']:.3f}" for a in p0["arms"] if a["combined_efficiency"] is not None)
+        arms = ", ".join(
+            f"{a['arm']} {a['combined_efficiency']:.3f}" for a in p0["arms"] if a["combined_efficiency"] is not None
+        )
         if not arms:
             lines.append(f"{titles.get(panel, panel)}: z²ID finds no expression, so there is no efficiency to give.")
         else:

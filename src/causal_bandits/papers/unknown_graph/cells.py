@@ -7,8 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 #: Algorithms of the regret runs (names in paths) per experiment.
-ALGORITHMS_OF = {"V2": ("CNUCB", "UCB", "Oracle"), "V3": ("CNUCB", "UCB", "Oracle"),
-                 "V4": ("CNUCB", "CNUCB_literal", "UCB", "Oracle")}
+ALGORITHMS_OF = {
+    "V2": ("CNUCB", "UCB", "Oracle"),
+    "V3": ("CNUCB", "UCB", "Oracle"),
+    "V4": ("CNUCB", "CNUCB_literal", "UCB", "Oracle"),
+}
 
 
 def cells(section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -18,10 +21,18 @@ def cells(section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     ``V4-path_power-n{n}-k{k}``.
     """
     trees, forests, general = section["trees"], section["forests"], section["general"]
-    out = {f"V2-tree{r}-h{h}": {"experiment": "V2", "family": "tree", "regime": r, "h": h}
-           for r in trees["regimes"] for h in trees["heights"]}
-    out |= {f"V3-forest-C{c}": {"experiment": "V3", "family": "forest", "regime": "B", "C": c, "h": forests["h"]}
-            for c in forests["components"]}
-    out |= {f"V4-path_power-n{n}-k{k}": {"experiment": "V4", "family": "path_power", "regime": "B", "n": n, "k": k}
-            for n in general["n"] for k in general["k"]}
+    out = {
+        f"V2-tree{r}-h{h}": {"experiment": "V2", "family": "tree", "regime": r, "h": h}
+        for r in trees["regimes"]
+        for h in trees["heights"]
+    }
+    out |= {
+        f"V3-forest-C{c}": {"experiment": "V3", "family": "forest", "regime": "B", "C": c, "h": forests["h"]}
+        for c in forests["components"]
+    }
+    out |= {
+        f"V4-path_power-n{n}-k{k}": {"experiment": "V4", "family": "path_power", "regime": "B", "n": n, "k": k}
+        for n in general["n"]
+        for k in general["k"]
+    }
     return out

@@ -32,14 +32,25 @@ def _fig1(r: Results) -> Verdict:
     t = r["fig1"]
     s1 = [s["central"] for s in t["steps"] if s["stage"] == 1]
     s2 = [s for s in t["steps"] if s["stage"] == 2]
-    ok = (s1 == ["X2", "X3"] and t["subtree_stage1"] == ["X3", "X6", "X7"] and len(s2) == 1
-          and s2[0]["central"] == "X3" and s2[0]["intervened"] == ["X3", "X6", "X7"] and t["output"] == "X7")
-    ours = (f"stage 1 centres {', '.join(s1)}; subtree {{{', '.join(t['subtree_stage1'])}}}; stage 2: "
-            + "; ".join(f"centre {s['central']}, intervened {' '.join(s['intervened'])}" for s in s2)
-            + f"; output {t['output']} after {t['rounds']:,} rounds (B = {t['B']:,})")
-    return holds(ok, "centres X2, X3; subtree {X3, X6, X7}; stage 2 centre X3, children X6, X7; returns X7", ours,
-                 "from a sampled run on the reconstructed 9-node tree "
-                 "(docs/papers/unknown_graph.md#unknown_graph-r-figure1)")
+    ok = (
+        s1 == ["X2", "X3"]
+        and t["subtree_stage1"] == ["X3", "X6", "X7"]
+        and len(s2) == 1
+        and s2[0]["central"] == "X3"
+        and s2[0]["intervened"] == ["X3", "X6", "X7"]
+        and t["output"] == "X7"
+    )
+    ours = (
+        f"stage 1 centres {', '.join(s1)}; subtree {{{', '.join(t['subtree_stage1'])}}}; stage 2: "
+        + "; ".join(f"centre {s['central']}, intervened {' '.join(s['intervened'])}" for s in s2)
+        + f"; output {t['output']} after {t['rounds']:,} rounds (B = {t['B']:,})"
+    )
+    return holds(
+        ok,
+        "centres X2, X3; subtree {X3, X6, X7}; stage 2 centre X3, children X6, X7; returns X7",
+        ours,
+        "from a sampled run on the reconstructed 9-node tree (docs/papers/unknown_graph.md#unknown_graph-r-figure1)",
+    )
 
 
 def _lemma1(r: Results) -> Verdict:
@@ -48,8 +59,11 @@ def _lemma1(r: Results) -> Verdict:
     if base.empty:
         return Verdict(NOT_EVALUATED, "P(correct) >= 1 - delta within T1 + B rounds", "-", "no V6 setting with c_B = 1")
     ok = bool(((base["success_rate"] >= 1 - base["delta"]) & (base["max_rounds"] <= base["T1_plus_B"])).all())
-    ours = "; ".join(f"{row.regime} n={row.n} delta={row.delta:g}: {row.success_rate:.3f} correct, max "
-                     f"{row.max_rounds:,.0f} of {row.T1_plus_B:,.0f} rounds" for row in base.itertuples())
+    ours = "; ".join(
+        f"{row.regime} n={row.n} delta={row.delta:g}: {row.success_rate:.3f} correct, max "
+        f"{row.max_rounds:,.0f} of {row.T1_plus_B:,.0f} rounds"
+        for row in base.itertuples()
+    )
     return holds(ok, "P(X_hat = X_R) >= 1 - delta, rounds <= KB(2+d) log2 n + B", ours, DESIGNED + " (V6)")
 
 
@@ -57,18 +71,24 @@ def _readings(check: str, printed: str, corrected: str, paper: str):
     def evaluate(r: Results) -> Verdict:
         rows = r["readings"][r["readings"]["check"] == check].set_index("reading")
         p, c = rows.loc[printed], rows.loc[corrected]
-        ours = (f"printed ({printed}): {p['correct']}/{p['cases']} correct, {p['wrong']} wrong, "
-                f"{p['nonterminating']} never stop; {corrected}: {c['correct']}/{c['cases']} correct")
+        ours = (
+            f"printed ({printed}): {p['correct']}/{p['cases']} correct, {p['wrong']} wrong, "
+            f"{p['nonterminating']} never stop; {corrected}: {c['correct']}/{c['cases']} correct"
+        )
         return holds(p["correct"] == p["cases"], paper, ours, "exact (noise-free) tests; " + DESIGNED + " (V6)")
+
     return evaluate
 
 
 def _component_order(r: Results) -> Verdict:
     rows = r["readings"][r["readings"]["check"].str.startswith("random polytrees")].set_index("reading")
     rt, ix = rows.loc["reverse_topological"], rows.loc["index"]
-    return Verdict(NOT_SPECIFIED, "order of chain components not given (Alg. 5 / Alg. 2)",
-                   f"reverse topological: {rt['correct']}/{rt['cases']} correct; by index: {ix['correct']}/{ix['cases']}",
-                   "exact tests on random polytrees; " + DESIGNED)
+    return Verdict(
+        NOT_SPECIFIED,
+        "order of chain components not given (Alg. 5 / Alg. 2)",
+        f"reverse topological: {rt['correct']}/{rt['cases']} correct; by index: {ix['correct']}/{ix['cases']}",
+        "exact tests on random polytrees; " + DESIGNED,
+    )
 
 
 def _ordering(regime: str) -> Any:
@@ -80,17 +100,29 @@ def _ordering(regime: str) -> Any:
         wide = trees.pivot_table(index="n", columns="algorithm", values="mean_R_T")
         ours = "; ".join(f"n={n}: CN-UCB {row['CN-UCB']:,.0f} vs UCB {row['UCB']:,.0f}" for n, row in wide.iterrows())
         if r["config"]["horizon"] < PAPER_SCALE_T:
-            return Verdict(NOT_EVALUATED, "CN-UCB below UCB for large n (Thm 1 vs sqrt(nKT))", ours,
-                           f"T = {r['config']['horizon']:,} < 1e6: orderings are judged at our scale only "
-                           f"(docs/papers/unknown_graph.md#unknown_graph-ref-orderings)")
+            return Verdict(
+                NOT_EVALUATED,
+                "CN-UCB below UCB for large n (Thm 1 vs sqrt(nKT))",
+                ours,
+                f"T = {r['config']['horizon']:,} < 1e6: orderings are judged at our scale only "
+                f"(docs/papers/unknown_graph.md#unknown_graph-ref-orderings)",
+            )
         largest = wide.iloc[-1]
         if regime == "B":
-            return holds(largest["CN-UCB"] < largest["UCB"], "CN-UCB below UCB for large n and small d (Thm 1)",
-                         ours, DESIGNED + " (V2, regime B: many near-optimal arms)")
-        return Verdict(NOT_SPECIFIED, "the paper does not say where CN-UCB loses", ours,
-                       DESIGNED +
-                       " (V2, regime A: every gap ~0.5, UCB-friendly; our reading "
-                       "(docs/papers/unknown_graph.md#unknown_graph-ref-orderings) expects UCB to win)")
+            return holds(
+                largest["CN-UCB"] < largest["UCB"],
+                "CN-UCB below UCB for large n and small d (Thm 1)",
+                ours,
+                DESIGNED + " (V2, regime B: many near-optimal arms)",
+            )
+        return Verdict(
+            NOT_SPECIFIED,
+            "the paper does not say where CN-UCB loses",
+            ours,
+            DESIGNED + " (V2, regime A: every gap ~0.5, UCB-friendly; our reading "
+            "(docs/papers/unknown_graph.md#unknown_graph-ref-orderings) expects UCB to win)",
+        )
+
     return evaluate
 
 
@@ -98,8 +130,12 @@ def _lower_bounds(r: Results) -> Verdict:
     v5 = r["V5"]
     ok = bool(v5["max_at_least_bound"].all())
     ours = "; ".join(f"Thm {row.theorem} {row.algorithm}: max {row.max_mean_R_T:.1f}" for row in v5.itertuples())
-    return holds(ok, f"max over instances of E R_T >= sqrt(nKT)/8 = {v5['bound_sqrt_nKT_over_8'].iloc[0]:.2f}", ours,
-                 DESIGNED + " (V5)")
+    return holds(
+        ok,
+        f"max over instances of E R_T >= sqrt(nKT)/8 = {v5['bound_sqrt_nKT_over_8'].iloc[0]:.2f}",
+        ours,
+        DESIGNED + " (V5)",
+    )
 
 
 def _cliques(r: Results) -> Verdict:
@@ -109,24 +145,38 @@ def _cliques(r: Results) -> Verdict:
         return Verdict(NOT_EVALUATED, "-", "-", "no V4 cells")
     ok = bool((corrected["XR_in_C0"] == 1.0).all())
     ours = "; ".join(f"{row.cell}: {row.XR_in_C0:.2f}" for row in corrected.itertuples())
-    return holds(ok, "Alg. 2 finds a clique holding X_R (Thm 3, w.p. >= 1 - delta)", ours,
-                 "corrected Alg. 7/8, sampled; " + DESIGNED + " (V4)")
+    return holds(
+        ok,
+        "Alg. 2 finds a clique holding X_R (Thm 3, w.p. >= 1 - delta)",
+        ours,
+        "corrected Alg. 7/8, sampled; " + DESIGNED + " (V4)",
+    )
 
 
 def claims() -> list[Claim]:
     return [
         Claim("fig1-trace", "Figure 1, §3", "CN-UCB's steps on the example tree", _fig1),
         Claim("lemma1", "Lemma 1", "stages 0-2 return X_R within KB(2+d) log2 n + B rounds w.p. >= 1 - delta", _lemma1),
-        Claim("alg3-printed", "Alg. 3", "Find Sub-tree as printed (q <- 1 resets) finds X_R",
-              _readings("random trees: weight update (A4)", "literal", "intersect",
-                        "Alg. 3 + Alg. 4 find X_R (Lemma 1)")),
-        Claim("alg78-printed", "§5, Alg. 7/8", "Alg. 2 will not output an incorrect sub-junction tree or clique",
-              _readings("path_power: clique rules (A8)", "literal", "corrected", "never a wrong clique (§5)")),
+        Claim(
+            "alg3-printed",
+            "Alg. 3",
+            "Find Sub-tree as printed (q <- 1 resets) finds X_R",
+            _readings("random trees: weight update (A4)", "literal", "intersect", "Alg. 3 + Alg. 4 find X_R (Lemma 1)"),
+        ),
+        Claim(
+            "alg78-printed",
+            "§5, Alg. 7/8",
+            "Alg. 2 will not output an incorrect sub-junction tree or clique",
+            _readings("path_power: clique rules (A8)", "literal", "corrected", "never a wrong clique (§5)"),
+        ),
         Claim("component-order", "Alg. 2, Alg. 5", "chain components may be visited in any order", _component_order),
         Claim("thm3-cliques", "Thm 3", "Alg. 2's clique C0 holds X_R", _cliques),
         Claim("thm1-regime-B", "Thm 1, §4", "CN-UCB beats UCB for large n and small d", _ordering("B")),
         Claim("thm1-regime-A", "Thm 1, §4", "where CN-UCB loses to UCB", _ordering("A")),
-        Claim("thm45", "Thm 4, Thm 5", "without A2 or A3 every policy has regret >= sqrt(nKT)/8 on some instance",
-              _lower_bounds),
+        Claim(
+            "thm45",
+            "Thm 4, Thm 5",
+            "without A2 or A3 every policy has regret >= sqrt(nKT)/8 on some instance",
+            _lower_bounds,
+        ),
     ]
-

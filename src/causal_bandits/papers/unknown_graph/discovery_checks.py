@@ -37,24 +37,47 @@ def sampled_discovery(regime: str, h: int, delta: float, c_B: float, n_seeds: in
         insts = [F.tree(h, rng=generator(PAPER, cell, int(s), "instance"), regime=regime) for s in seeds]
         inputs = [discovery_inputs(i, delta, c_B) for i in insts]
         policy = CNUCB(inputs)
-        simulate(policy, SCMEnvironment(insts), Streams(PAPER, f"{cell}-d{delta:g}-c{c_B:g}", seeds), 10**12,
-                 until=lambda: not policy.searching.any())
+        simulate(
+            policy,
+            SCMEnvironment(insts),
+            Streams(PAPER, f"{cell}-d{delta:g}-c{c_B:g}", seeds),
+            10**12,
+            until=lambda: not policy.searching.any(),
+        )
         correct += [r.target == (i.reward_node,) for r, i in zip(policy.results, insts)]
         nonterm += [r.nonterminating for r in policy.results]
         rounds += [inp.B * len(r.requests) for r, inp in zip(policy.results, inputs)]
         bound += [discovery_bound(i, "tree", inp.B) for i, inp in zip(insts, inputs)]
         B, n = int(inputs[0].B), insts[0].n
     rounds_a, bound_a = np.array(rounds, dtype=float), np.array(bound)
-    return {"regime": regime, "h": h, "n": n, "delta": delta, "c_B": c_B, "n_seeds": n_seeds, "B": B,
-            "success_rate": float(np.mean(correct)), "mean_rounds": float(rounds_a.mean()),
-            "max_rounds": float(rounds_a.max()), "T1_plus_B": float(bound_a.mean()),
-            "ratio_to_bound": float((rounds_a / bound_a).mean()), "nonterminating_rate": float(np.mean(nonterm))}
+    return {
+        "regime": regime,
+        "h": h,
+        "n": n,
+        "delta": delta,
+        "c_B": c_B,
+        "n_seeds": n_seeds,
+        "B": B,
+        "success_rate": float(np.mean(correct)),
+        "mean_rounds": float(rounds_a.mean()),
+        "max_rounds": float(rounds_a.max()),
+        "T1_plus_B": float(bound_a.mean()),
+        "ratio_to_bound": float((rounds_a / bound_a).mean()),
+        "nonterminating_rate": float(np.mean(nonterm)),
+    }
 
 
 def _count(rows: list, check: str, reading: str, outcomes: list[str]) -> None:
-    rows.append({"check": check, "reading": reading, "cases": len(outcomes),
-                 "correct": outcomes.count("correct"), "wrong": outcomes.count("wrong"),
-                 "nonterminating": outcomes.count("nonterminating")})
+    rows.append(
+        {
+            "check": check,
+            "reading": reading,
+            "cases": len(outcomes),
+            "correct": outcomes.count("correct"),
+            "wrong": outcomes.count("wrong"),
+            "nonterminating": outcomes.count("nonterminating"),
+        }
+    )
 
 
 def _outcome(inst, algorithm: str, reading: Reading) -> str:
@@ -73,18 +96,35 @@ def exact_readings(section: Mapping[str, Any]) -> list[dict[str, Any]]:
         rng = generator(PAPER, "V6-random_tree", s, "instance")
         trees.append(F.random_tree(int(rng.integers(2, cfg["random_tree_max_n"] + 1)), rng=rng))
     for update in ("intersect", "literal"):
-        _count(rows, "random trees: weight update (A4)", update,
-               [_outcome(i, "tree", Reading(weight_update=update)) for i in trees])
+        _count(
+            rows,
+            "random trees: weight update (A4)",
+            update,
+            [_outcome(i, "tree", Reading(weight_update=update)) for i in trees],
+        )
     polytrees = []
     for s in range(cfg["random_trees"]):
         rng = generator(PAPER, "V6-polytree", s, "instance")
         polytrees.append(F.polytree(int(rng.integers(3, cfg["random_tree_max_n"] + 1)), rng=rng))
     for order in ("reverse_topological", "index"):
-        _count(rows, "random polytrees: component order (A7)", order,
-               [_outcome(i, "forest", Reading(component_order=order)) for i in polytrees])
-    cases = [F.path_power(n, k, mcs_start=s, reward_node=x) for n in cfg["path_power_n"] for k in (1, 2, 3)
-             for s in range(n) for x in range(n)]
+        _count(
+            rows,
+            "random polytrees: component order (A7)",
+            order,
+            [_outcome(i, "forest", Reading(component_order=order)) for i in polytrees],
+        )
+    cases = [
+        F.path_power(n, k, mcs_start=s, reward_node=x)
+        for n in cfg["path_power_n"]
+        for k in (1, 2, 3)
+        for s in range(n)
+        for x in range(n)
+    ]
     for rules in ("corrected", "literal"):
-        _count(rows, "path_power: clique rules (A8)", rules,
-               [_outcome(i, "general", Reading(clique_rules=rules)) for i in cases])
+        _count(
+            rows,
+            "path_power: clique rules (A8)",
+            rules,
+            [_outcome(i, "general", Reading(clique_rules=rules)) for i in cases],
+        )
     return rows

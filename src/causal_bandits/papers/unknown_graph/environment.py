@@ -22,9 +22,9 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import ndtri
 
+from causal_bandits.bandits.engine import Streams
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.unknown_graph.instance import Instance
-from causal_bandits.bandits.engine import Streams
 
 _TINY = 2.0**-60  # keeps Phi^{-1}(u) finite for u = 0
 
@@ -43,8 +43,10 @@ class SCMEnvironment:
         first = instances[0]
         for inst in instances:
             if (inst.n, inst.domain, inst.action_values) != (first.n, first.domain, first.action_values):
-                raise ConfigError(f"{inst.instance_id}: every seed's instance needs the same n, K and action values "
-                                  f"as {first.instance_id} (one arm set per job)")
+                raise ConfigError(
+                    f"{inst.instance_id}: every seed's instance needs the same n, K and action values "
+                    f"as {first.instance_id} (one arm set per job)"
+                )
         self.instances = list(instances)
         S, n, D = len(instances), first.n, first.domain
         self.n_seeds, self.n_vars, self.domain = S, n, D
@@ -56,7 +58,11 @@ class SCMEnvironment:
         self._f = np.array([np.asarray(inst.f, dtype=float) for inst in instances])
         self._sigma = np.array([inst.sigma for inst in instances])
         self._law_cdf_flat = self._law_cdf.reshape(S * self.n_arms, D - 1)  # per-round fast path
-        self._f_flat, self._arm_offsets, self._domain_offsets = self._f.ravel(), self._rows * self.n_arms, self._rows * D
+        self._f_flat, self._arm_offsets, self._domain_offsets = (
+            self._f.ravel(),
+            self._rows * self.n_arms,
+            self._rows * D,
+        )
         self._xr = np.array([inst.reward_node for inst in instances])
         pmax = max(1, max(len(p) for inst in instances for p in inst.parents))
         self._parents = np.zeros((S, n, pmax), dtype=np.int64)
@@ -89,8 +95,14 @@ class SCMEnvironment:
         value = np.where(obs, -1, self.action_values[arms % self.n_values])
         return node, value
 
-    def pull(self, t: int, contexts: np.ndarray | None, arms: np.ndarray, noise: np.ndarray,
-             observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    def pull(
+        self,
+        t: int,
+        contexts: np.ndarray | None,
+        arms: np.ndarray,
+        noise: np.ndarray,
+        observe: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         """One round: rewards (n_seeds,) and, when ``observe`` is given, values (n_seeds, m) (with
         ``observe_all`` and no ``observe``: every variable, (n_seeds, n))."""
         if observe is None and self.observe_all:
@@ -102,8 +114,15 @@ class SCMEnvironment:
         rewards, values = self.pull_block(t, contexts, arms, 1, noise[:, None, :], observe)
         return rewards[:, 0], values[:, 0]
 
-    def pull_block(self, t: int, contexts: np.ndarray | None, arms: np.ndarray, length: int, noise: np.ndarray,
-                   observe: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    def pull_block(
+        self,
+        t: int,
+        contexts: np.ndarray | None,
+        arms: np.ndarray,
+        length: int,
+        noise: np.ndarray,
+        observe: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         """``length`` rounds of the same arm per seed: rewards (S, L), values (S, L, m) or None."""
         rewards = self._fast(arms[:, None], noise)
         if observe is None or (observe < 0).all():
@@ -121,8 +140,9 @@ class SCMEnvironment:
         x = (noise[:, :, 0, None] >= self._law_cdf[rows, arms]).sum(axis=2)
         return self._f[rows, x] + self._sigma[:, None] * ndtri(np.maximum(noise[:, :, 1], _TINY))
 
-    def _ancestral(self, seeds: np.ndarray, arms: np.ndarray, L: int, noise: np.ndarray,
-                   observe: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _ancestral(
+        self, seeds: np.ndarray, arms: np.ndarray, L: int, noise: np.ndarray, observe: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Joint sample of the observed variables and X_R under each seed's intervention."""
         S, n = seeds.size, self.n_vars
         rows = np.arange(S)

@@ -54,9 +54,11 @@ def regime_table(regime: str, n_parents: int, K: int, params: Mapping[str, float
         if n_parents == 0:
             return np.full((1, K), 1.0 / K)
         if n_parents > 1:
-            raise ConfigError("regime A is defined for at most one parent "
-                              "(docs/papers/unknown_graph.md#unknown_graph-a12-model); use regime B for "
-                              "graphs with several parents")
+            raise ConfigError(
+                "regime A is defined for at most one parent "
+                "(docs/papers/unknown_graph.md#unknown_graph-a12-model); use regime B for "
+                "graphs with several parents"
+            )
         return (1 - rho) * np.eye(K) + rho / K
     if regime == "B":
         a, b = params["a"], params["b"]
@@ -68,15 +70,31 @@ def regime_table(regime: str, n_parents: int, K: int, params: Mapping[str, float
     raise ConfigError(f"unknown CPT regime {regime!r}; use 'A' or 'B'")
 
 
-def _from_dag(instance_id: str, family: str, generator: Mapping[str, Any], n: int,
-              edges: Sequence[tuple[int, int]], regime: str, K: int, params: Mapping[str, float],
-              reward_node: int) -> Instance:
+def _from_dag(
+    instance_id: str,
+    family: str,
+    generator: Mapping[str, Any],
+    n: int,
+    edges: Sequence[tuple[int, int]],
+    regime: str,
+    K: int,
+    params: Mapping[str, float],
+    reward_node: int,
+) -> Instance:
     parents = [sorted(u for u, v in edges if v == i) for i in range(n)]
     return Instance(
-        instance_id=instance_id, family=family, generator={**generator, "regime": regime, **params},
-        node_names=tuple(f"X{i + 1}" for i in range(n)), parents=tuple(tuple(p) for p in parents),
-        cpts=tuple(regime_table(regime, len(p), K, params) for p in parents), domain=K,
-        action_values=tuple(range(K)), reward_node=int(reward_node), f=np.eye(K)[K - 1], sigma=1.0)
+        instance_id=instance_id,
+        family=family,
+        generator={**generator, "regime": regime, **params},
+        node_names=tuple(f"X{i + 1}" for i in range(n)),
+        parents=tuple(tuple(p) for p in parents),
+        cpts=tuple(regime_table(regime, len(p), K, params) for p in parents),
+        domain=K,
+        action_values=tuple(range(K)),
+        reward_node=int(reward_node),
+        f=np.eye(K)[K - 1],
+        sigma=1.0,
+    )
 
 
 def _params(regime: str, params: Mapping[str, float] | None, general: bool = False) -> dict[str, float]:
@@ -92,8 +110,16 @@ def _leaves(n: int, edges: Sequence[tuple[int, int]]) -> list[int]:
     return [v for v in range(n) if v not in has_child]
 
 
-def tree(h: int, *, rng: np.random.Generator, b: int = 2, regime: str = "B", K: int = 2,
-         params: Mapping[str, float] | None = None, instance_id: str | None = None) -> Instance:
+def tree(
+    h: int,
+    *,
+    rng: np.random.Generator,
+    b: int = 2,
+    regime: str = "B",
+    K: int = 2,
+    params: Mapping[str, float] | None = None,
+    instance_id: str | None = None,
+) -> Instance:
     """``tree(h, b)``: complete b-ary tree of depth h, BFS labels, X_R a uniform leaf (one draw)."""
     if h < 0 or b < 1:
         raise ConfigError(f"tree(h={h}, b={b}) needs h >= 0 and b >= 1")
@@ -101,12 +127,28 @@ def tree(h: int, *, rng: np.random.Generator, b: int = 2, regime: str = "B", K: 
     edges = [(i, b * i + c) for i in range(n) for c in range(1, b + 1) if b * i + c < n]
     leaves = _leaves(n, edges)
     xr = leaves[int(rng.integers(len(leaves)))]
-    return _from_dag(instance_id or f"tree-h{h}-b{b}-{regime}", "tree", {"h": h, "b": b, "K": K}, n, edges,
-                     regime, K, _params(regime, params), xr)
+    return _from_dag(
+        instance_id or f"tree-h{h}-b{b}-{regime}",
+        "tree",
+        {"h": h, "b": b, "K": K},
+        n,
+        edges,
+        regime,
+        K,
+        _params(regime, params),
+        xr,
+    )
 
 
-def random_tree(n: int, *, rng: np.random.Generator, regime: str = "B", K: int = 2,
-                params: Mapping[str, float] | None = None, instance_id: str | None = None) -> Instance:
+def random_tree(
+    n: int,
+    *,
+    rng: np.random.Generator,
+    regime: str = "B",
+    K: int = 2,
+    params: Mapping[str, float] | None = None,
+    instance_id: str | None = None,
+) -> Instance:
     """``random_tree(n)``: uniform labelled tree (networkx), uniform root, uniform X_R (in that order)."""
     if n < 1:
         raise ConfigError(f"random_tree needs n >= 1, got {n}")
@@ -114,12 +156,29 @@ def random_tree(n: int, *, rng: np.random.Generator, regime: str = "B", K: int =
     root = int(rng.integers(n))
     edges = sorted(nx.bfs_tree(skeleton, root).edges())
     xr = int(rng.integers(n))
-    return _from_dag(instance_id or f"random_tree-n{n}-{regime}", "random_tree", {"n": n, "K": K}, n, edges,
-                     regime, K, _params(regime, params), xr)
+    return _from_dag(
+        instance_id or f"random_tree-n{n}-{regime}",
+        "random_tree",
+        {"n": n, "K": K},
+        n,
+        edges,
+        regime,
+        K,
+        _params(regime, params),
+        xr,
+    )
 
 
-def forest(C: int, h: int, *, rng: np.random.Generator, regime: str = "B", K: int = 2,
-           params: Mapping[str, float] | None = None, instance_id: str | None = None) -> Instance:
+def forest(
+    C: int,
+    h: int,
+    *,
+    rng: np.random.Generator,
+    regime: str = "B",
+    K: int = 2,
+    params: Mapping[str, float] | None = None,
+    instance_id: str | None = None,
+) -> Instance:
     """``forest(C, h)``: C disjoint copies of tree(h), relabelled consecutively; X_R a random leaf of a
     random component (component drawn first, then the leaf)."""
     if C < 1:
@@ -130,12 +189,28 @@ def forest(C: int, h: int, *, rng: np.random.Generator, regime: str = "B", K: in
     component = int(rng.integers(C))
     leaves = _leaves(m, one)
     xr = component * m + leaves[int(rng.integers(len(leaves)))]
-    return _from_dag(instance_id or f"forest-C{C}-h{h}-{regime}", "forest", {"C": C, "h": h, "K": K}, C * m,
-                     edges, regime, K, _params(regime, params), xr)
+    return _from_dag(
+        instance_id or f"forest-C{C}-h{h}-{regime}",
+        "forest",
+        {"C": C, "h": h, "K": K},
+        C * m,
+        edges,
+        regime,
+        K,
+        _params(regime, params),
+        xr,
+    )
 
 
-def polytree(n: int, *, rng: np.random.Generator, regime: str = "B", K: int = 2,
-             params: Mapping[str, float] | None = None, instance_id: str | None = None) -> Instance:
+def polytree(
+    n: int,
+    *,
+    rng: np.random.Generator,
+    regime: str = "B",
+    K: int = 2,
+    params: Mapping[str, float] | None = None,
+    instance_id: str | None = None,
+) -> Instance:
     """``polytree(n)``: uniform labelled tree, each edge (in sorted order) flipped with probability 1/2,
     then a uniform X_R. Multi-parent nodes use regime B's noisy-AND."""
     if n < 1:
@@ -144,8 +219,17 @@ def polytree(n: int, *, rng: np.random.Generator, regime: str = "B", K: int = 2,
     flips = rng.random(n - 1) < 0.5
     edges = [(v, u) if flip else (u, v) for (u, v), flip in zip(sorted(skeleton.edges()), flips)]
     xr = int(rng.integers(n))
-    return _from_dag(instance_id or f"polytree-n{n}-{regime}", "polytree", {"n": n, "K": K}, n, edges,
-                     regime, K, _params(regime, params), xr)
+    return _from_dag(
+        instance_id or f"polytree-n{n}-{regime}",
+        "polytree",
+        {"n": n, "K": K},
+        n,
+        edges,
+        regime,
+        K,
+        _params(regime, params),
+        xr,
+    )
 
 
 def maximum_cardinality_order(graph: nx.Graph, start: int) -> list[int]:
@@ -168,9 +252,18 @@ def maximum_cardinality_order(graph: nx.Graph, start: int) -> list[int]:
     return order
 
 
-def path_power(n: int, k: int, *, rng: np.random.Generator | None = None, regime: str = "B", K: int = 2,
-               params: Mapping[str, float] | None = None, instance_id: str | None = None,
-               mcs_start: int | None = None, reward_node: int | None = None) -> Instance:
+def path_power(
+    n: int,
+    k: int,
+    *,
+    rng: np.random.Generator | None = None,
+    regime: str = "B",
+    K: int = 2,
+    params: Mapping[str, float] | None = None,
+    instance_id: str | None = None,
+    mcs_start: int | None = None,
+    reward_node: int | None = None,
+) -> Instance:
     """``path_power(n, k)``: edges {i, j} with 0 < |i - j| <= k, oriented by MCS from a uniform start
     (u -> v iff u is visited first: no v-structures, one chain component, omega = k + 1); then X_R
     uniform. ``mcs_start`` / ``reward_node`` fix either draw (the exhaustive checks of
@@ -182,9 +275,17 @@ def path_power(n: int, k: int, *, rng: np.random.Generator | None = None, regime
     rank = {v: r for r, v in enumerate(maximum_cardinality_order(skeleton, start))}
     edges = sorted((u, v) if rank[u] < rank[v] else (v, u) for u, v in skeleton.edges())
     xr = int(rng.integers(n)) if reward_node is None else reward_node
-    return _from_dag(instance_id or f"path_power-n{n}-k{k}-{regime}", "path_power",
-                     {"n": n, "k": k, "K": K, "mcs_start": start}, n, edges, regime, K,
-                     _params(regime, params, general=True), xr)
+    return _from_dag(
+        instance_id or f"path_power-n{n}-k{k}-{regime}",
+        "path_power",
+        {"n": n, "k": k, "K": K, "mcs_start": start},
+        n,
+        edges,
+        regime,
+        K,
+        _params(regime, params, general=True),
+        xr,
+    )
 
 
 def figure1(variant: str = "n9", *, rho: float = REGIME_A["rho"]) -> Instance:
@@ -251,8 +352,15 @@ def lower_bound(theorem: int, n: int, K: int, j: int, k: int, Delta: float) -> I
     if j > 0:
         f[hit] = Delta
     return Instance(
-        instance_id=f"lb_thm{theorem}-n{n}-K{K}-j{j}-k{k if j else 0}", family=f"lb_thm{theorem}",
+        instance_id=f"lb_thm{theorem}-n{n}-K{K}-j{j}-k{k if j else 0}",
+        family=f"lb_thm{theorem}",
         generator={"theorem": theorem, "n": n, "K": K, "j": j, "k": k if j else 0, "Delta": Delta},
-        node_names=tuple(f"X{i}" for i in nodes), parents=tuple(parents),
-        cpts=tuple(child if p else root for p in parents), domain=domain, action_values=actions,
-        reward_node=reward_node, f=f, sigma=1.0)
+        node_names=tuple(f"X{i}" for i in nodes),
+        parents=tuple(parents),
+        cpts=tuple(child if p else root for p in parents),
+        domain=domain,
+        action_values=actions,
+        reward_node=reward_node,
+        f=f,
+        sigma=1.0,
+    )

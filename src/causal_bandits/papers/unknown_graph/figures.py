@@ -69,30 +69,51 @@ def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
             for kind in ("lines", "arrows"):
                 for a, b in panel[kind]:
                     if a in shown and b in shown:
-                        ax.annotate("", xy=pos[b], xytext=pos[a], arrowprops=dict(
-                            arrowstyle="-|>" if kind == "arrows" else "-", color="black", lw=0.9,
-                            shrinkA=9, shrinkB=9))
+                        ax.annotate(
+                            "",
+                            xy=pos[b],
+                            xytext=pos[a],
+                            arrowprops=dict(
+                                arrowstyle="-|>" if kind == "arrows" else "-",
+                                color="black",
+                                lw=0.9,
+                                shrinkA=9,
+                                shrinkB=9,
+                            ),
+                        )
             for v in trace["nodes"]:
                 if v not in shown:
                     continue
                 gone = v in panel["eliminated"]
                 face = "gold" if v == trace["reward_node"] else ("0.82" if gone else "white")
                 edge = "red" if v in panel["hot"] else "black"
-                ax.scatter(*pos[v], s=260, c=[face], edgecolors=edge, linewidths=2.0 if v in panel["hot"] else 0.8,
-                           linestyle="--" if gone else "-", zorder=3)
+                ax.scatter(
+                    *pos[v],
+                    s=260,
+                    c=[face],
+                    edgecolors=edge,
+                    linewidths=2.0 if v in panel["hot"] else 0.8,
+                    linestyle="--" if gone else "-",
+                    zorder=3,
+                )
                 ax.text(*pos[v], v, ha="center", va="center", fontsize=6, color="0.25" if gone else "black", zorder=4)
             ax.set_title(_wrap(f"({chr(97 + i)}) {panel['caption']}"), fontsize=6)
             ax.set_xlim(min(p[0] for p in pos.values()) - 0.7, max(p[0] for p in pos.values()) + 0.7)
             ax.set_ylim(min(p[1] for p in pos.values()) - 0.6, 0.6)
             ax.axis("off")
-        marks = [Line2D([], [], ls="", marker="o", ms=7, mfc="gold", mec="black", label=f"X_R = {trace['reward_node']}"),
-                 Line2D([], [], ls="", marker="o", ms=7, mfc="white", mec="red", mew=2.0, label="intervened on"),
-                 Line2D([], [], ls="", marker="o", ms=7, mfc="0.82", mec="black", label="eliminated (grey, dashed outline)"),
-                 Line2D([], [], color="black", marker=">", ms=4, lw=0.9, label="oriented edge"),
-                 Line2D([], [], color="black", lw=0.9, label="edge not yet oriented")]
+        marks = [
+            Line2D([], [], ls="", marker="o", ms=7, mfc="gold", mec="black", label=f"X_R = {trace['reward_node']}"),
+            Line2D([], [], ls="", marker="o", ms=7, mfc="white", mec="red", mew=2.0, label="intervened on"),
+            Line2D([], [], ls="", marker="o", ms=7, mfc="0.82", mec="black", label="eliminated (grey, dashed outline)"),
+            Line2D([], [], color="black", marker=">", ms=4, lw=0.9, label="oriented edge"),
+            Line2D([], [], color="black", lw=0.9, label="edge not yet oriented"),
+        ]
         fig.legend(handles=marks, loc="outside lower center", ncol=len(marks), frameon=False, fontsize=6)
-        fig.suptitle(f"Figure 1 redrawn from one run of CN-UCB's discovery (seed 0; B = {trace['B']:,}, "
-                     f"{trace['rounds']:,} rounds in all) on the reconstructed tree", fontsize=7)
+        fig.suptitle(
+            f"Figure 1 redrawn from one run of CN-UCB's discovery (seed 0; B = {trace['B']:,}, "
+            f"{trace['rounds']:,} rounds in all) on the reconstructed tree",
+            fontsize=7,
+        )
         save_figure(fig, pdf, png)
 
 
@@ -108,8 +129,15 @@ def _curve(ax, frame: pd.DataFrame, algorithm: str) -> None:
     ax.plot(sub["round"], sub["mean_cum_regret"], color=COLOURS[label], label=label, lw=1.2)
 
 
-def figV1(aggs: Mapping[str, pd.DataFrame], summaries: Mapping[str, pd.DataFrame], cells: Mapping[str, Any],
-          pdf: PathLike, png: PathLike, *, scale: str = "") -> None:
+def figV1(
+    aggs: Mapping[str, pd.DataFrame],
+    summaries: Mapping[str, pd.DataFrame],
+    cells: Mapping[str, Any],
+    pdf: PathLike,
+    png: PathLike,
+    *,
+    scale: str = "",
+) -> None:
     """V1: regret curves on trees, rows = regimes, columns = heights; dashed line: CN-UCB's mean end of
     discovery."""
     tree_cells = [c for c in aggs if cells[c]["family"] == "tree"]
@@ -145,8 +173,16 @@ def figV2(table: pd.DataFrame, pdf: PathLike, png: PathLike, K: int = 2, *, scal
             sub = trees[trees["regime"] == regime]
             for label in ("CN-UCB", "UCB", "Oracle-UCB"):
                 s = sub[sub["algorithm"] == label].sort_values("n")
-                ax.errorbar(s["n"], s["mean_R_T"], yerr=[s["mean_R_T"] - s["ci95_lo"], s["ci95_hi"] - s["mean_R_T"]],
-                            color=COLOURS[label], marker="o", ms=3, lw=1, label=label)
+                ax.errorbar(
+                    s["n"],
+                    s["mean_R_T"],
+                    yerr=[s["mean_R_T"] - s["ci95_lo"], s["ci95_hi"] - s["mean_R_T"]],
+                    color=COLOURS[label],
+                    marker="o",
+                    ms=3,
+                    lw=1,
+                    label=label,
+                )
             cn = sub[sub["algorithm"] == "CN-UCB"].sort_values("n")
             if "T1_bound" in cn:
                 ax.plot(cn["n"], cn["T1_bound"], color=COLOURS["CN-UCB"], ls=":", lw=1, label="KB(2+d)log2 n + B")

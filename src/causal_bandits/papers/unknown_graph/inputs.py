@@ -22,22 +22,27 @@ import numpy as np
 
 from causal_bandits.causal.cn_ucb_discovery import DiscoveryInputs
 from causal_bandits.causal.essential_graph import essential_graph
-from causal_bandits.causal.key_clique import clique_tree
 from causal_bandits.causal.intervention_batches import Estimate, Request
+from causal_bandits.causal.key_clique import clique_tree
 from causal_bandits.papers.unknown_graph.instance import Instance, batch_size
 
 
-def discovery_inputs(instance: Instance, delta: float = 0.1, c_B: float = 1.0, Delta: float | None = None,
-                     eps: float | None = None) -> DiscoveryInputs:
+def discovery_inputs(
+    instance: Instance, delta: float = 0.1, c_B: float = 1.0, Delta: float | None = None, eps: float | None = None
+) -> DiscoveryInputs:
     """Oracle inputs; Delta and eps default to the instance's exact constants."""
     Delta = instance.Delta_true if Delta is None else Delta
     eps = instance.eps_true if eps is None else eps
     if not np.isfinite(eps):  # no edge at all: the effect test never matters
         eps = 1.0
     return DiscoveryInputs(
-        essential=essential_graph(instance.dag), marginals=instance.observational_marginals,
-        values=instance.action_values, Delta=Delta, eps=eps,
-        B=batch_size(Delta, eps, instance.n, instance.n_values, delta, c_B))
+        essential=essential_graph(instance.dag),
+        marginals=instance.observational_marginals,
+        values=instance.action_values,
+        Delta=Delta,
+        eps=eps,
+        B=batch_size(Delta, eps, instance.n, instance.n_values, delta, c_B),
+    )
 
 
 def exact_answer(instance: Instance) -> Callable[[Request], Estimate]:
@@ -46,8 +51,9 @@ def exact_answer(instance: Instance) -> Callable[[Request], Estimate]:
     def answer(request: Request) -> Estimate:
         do = None if request.node < 0 else (request.node, request.value)
         mean = float(instance.arm_means[instance.arm(request.node, request.value)])
-        freqs = np.array([instance.marginal(y, do) for y in request.observe]).reshape(len(request.observe),
-                                                                                       instance.domain)
+        freqs = np.array([instance.marginal(y, do) for y in request.observe]).reshape(
+            len(request.observe), instance.domain
+        )
         return Estimate(mean, freqs)
 
     return answer
@@ -81,8 +87,11 @@ def derived(instance: Instance, delta: float = 0.1, c_B: float = 1.0, algorithm:
     """docs/papers/unknown_graph.md#unknown_graph-documents ``derived`` block of an instance document (exact, from the
     SCM)."""
     eg = essential_graph(instance.dag)
-    B = batch_size(instance.Delta_true, instance.eps_true, instance.n, instance.n_values, delta, c_B) \
-        if instance.Delta_true > 0 and instance.eps_true > 0 else None
+    B = (
+        batch_size(instance.Delta_true, instance.eps_true, instance.n, instance.n_values, delta, c_B)
+        if instance.Delta_true > 0 and instance.eps_true > 0
+        else None
+    )
     means = instance.arm_means
     best = np.flatnonzero(np.isclose(means, means.max(), rtol=0.0, atol=1e-12))
     return {
@@ -102,8 +111,9 @@ def derived(instance: Instance, delta: float = 0.1, c_B: float = 1.0, algorithm:
     }
 
 
-def instance_document(instance: Instance, delta: float = 0.1, c_B: float = 1.0,
-                      algorithm: str = "tree") -> dict[str, Any]:
+def instance_document(
+    instance: Instance, delta: float = 0.1, c_B: float = 1.0, algorithm: str = "tree"
+) -> dict[str, Any]:
     """An instance as one JSON-ready document: graph and SCM, the exact mean reward of every arm
     (``arms``: each single-node intervention do(X = x) by name and value, then do()), and the
     :func:`derived` constants for the batch size's ``delta`` and ``c_B``; CN-UCB's ``algorithm``
@@ -114,5 +124,4 @@ def instance_document(instance: Instance, delta: float = 0.1, c_B: float = 1.0,
         node, value = instance.arm_intervention(arm)
         do = {} if node < 0 else {instance.node_names[node]: value}
         arms.append({"arm": arm, "do": do, "mean": float(means[arm])})
-    return {**instance.to_document(), "arms": arms,
-            "derived": derived(instance, delta, c_B, algorithm)}
+    return {**instance.to_document(), "arms": arms, "derived": derived(instance, delta, c_B, algorithm)}

@@ -40,11 +40,13 @@ def batch_size(Delta: float, eps: float, n: int, K: int, delta: float, c_B: floa
     logarithms are natural.
     """
     if not 0.0 < delta < 1.0:
-        raise ConfigError(f"delta must lie in (0, 1), got {delta}; the paper's guarantees hold with "
-                          "probability 1 - delta")
+        raise ConfigError(
+            f"delta must lie in (0, 1), got {delta}; the paper's guarantees hold with probability 1 - delta"
+        )
     if Delta <= 0 or eps <= 0:
-        raise ConfigError(f"Delta and eps must be > 0 (got Delta={Delta}, eps={eps}); Assumptions 2-3 "
-                          "need positive gaps")
+        raise ConfigError(
+            f"Delta and eps must be > 0 (got Delta={Delta}, eps={eps}); Assumptions 2-3 need positive gaps"
+        )
     if c_B <= 0:
         raise ConfigError(f"c_B must be > 0, got {c_B}")
     reward = 32.0 / Delta**2 * math.log(8 * n * K / delta)
@@ -52,8 +54,9 @@ def batch_size(Delta: float, eps: float, n: int, K: int, delta: float, c_B: floa
     return math.ceil(c_B * max(reward, effect))
 
 
-def _einsum(a: np.ndarray, a_axes: list[int], b: np.ndarray | None, b_axes: list[int],
-            out_axes: list[int]) -> np.ndarray:
+def _einsum(
+    a: np.ndarray, a_axes: list[int], b: np.ndarray | None, b_axes: list[int], out_axes: list[int]
+) -> np.ndarray:
     """``np.einsum`` over node-labelled axes (numpy's sublist labels must be small integers)."""
     label = {v: i for i, v in enumerate(dict.fromkeys([*a_axes, *b_axes, *out_axes]))}
     ops: list[Any] = [a, [label[v] for v in a_axes]]
@@ -87,27 +90,37 @@ class Instance:
             raise ConfigError(f"{self.instance_id}: need one parent list and one CPT per node ({n} nodes)")
         if len(set(self.node_names)) != n:
             raise ConfigError(f"{self.instance_id}: node names repeat; give every node its own name")
-        if not self.action_values or any(not 0 <= v < self.domain for v in self.action_values) \
-                or len(set(self.action_values)) != len(self.action_values):
-            raise ConfigError(f"{self.instance_id}: action_values {list(self.action_values)} must be distinct "
-                              f"values in 0..{self.domain - 1}")
+        if (
+            not self.action_values
+            or any(not 0 <= v < self.domain for v in self.action_values)
+            or len(set(self.action_values)) != len(self.action_values)
+        ):
+            raise ConfigError(
+                f"{self.instance_id}: action_values {list(self.action_values)} must be distinct "
+                f"values in 0..{self.domain - 1}"
+            )
         if not isinstance(self.reward_node, (int, np.integer)) or not 0 <= self.reward_node < n:
-            raise ConfigError(f"{self.instance_id}: reward parent {self.reward_node!r} is not a node; "
-                              f"choose an index in 0..{n - 1}")
+            raise ConfigError(
+                f"{self.instance_id}: reward parent {self.reward_node!r} is not a node; choose an index in 0..{n - 1}"
+            )
         for i, pa in enumerate(self.parents):
             if any(not 0 <= p < n or p == i for p in pa) or len(set(pa)) != len(pa):
-                raise ConfigError(f"{self.instance_id}: parents {list(pa)} of node {i} must be distinct "
-                                  f"other nodes in 0..{n - 1}")
+                raise ConfigError(
+                    f"{self.instance_id}: parents {list(pa)} of node {i} must be distinct other nodes in 0..{n - 1}"
+                )
             table = self.cpts[i]
             if table.shape != (self.domain ** len(pa), self.domain):
-                raise ConfigError(f"{self.instance_id}: CPT of node {i} has shape {table.shape}; expected "
-                                  f"{(self.domain ** len(pa), self.domain)}")
+                raise ConfigError(
+                    f"{self.instance_id}: CPT of node {i} has shape {table.shape}; expected "
+                    f"{(self.domain ** len(pa), self.domain)}"
+                )
             if (table < -_TOL).any() or not np.allclose(table.sum(axis=1), 1.0, atol=1e-9):
                 raise ConfigError(f"{self.instance_id}: CPT rows of node {i} must be probabilities summing to 1")
         if not nx.is_directed_acyclic_graph(self.dag):
             cycle = [self.node_names[u] for u, _ in nx.find_cycle(self.dag)]
-            raise ConfigError(f"{self.instance_id}: the graph has a directed cycle {' -> '.join(cycle)}; "
-                              "an SCM needs a DAG")
+            raise ConfigError(
+                f"{self.instance_id}: the graph has a directed cycle {' -> '.join(cycle)}; an SCM needs a DAG"
+            )
         if np.shape(self.f) != (self.domain,) or self.sigma <= 0:
             raise ConfigError(f"{self.instance_id}: reward needs f with {self.domain} entries and sigma > 0")
 
@@ -205,7 +218,7 @@ class Instance:
             new_axes = axes + [v]
             table = _einsum(table, axes, factor, f_axes, new_axes)
             axes = new_axes
-            for p in (() if v == do_node else self.parents[v]):
+            for p in () if v == do_node else self.parents[v]:
                 pending[p] -= 1
             done = [a for a in axes if pending[a] == 0 and a != target]
             if done:
@@ -213,8 +226,10 @@ class Instance:
                 table = _einsum(table, axes, None, [], axes_left)
                 axes = axes_left
             if table.size > MAX_FRONTIER_ENTRIES:
-                raise CausalBanditsError(f"{self.instance_id}: exact elimination needs a joint over "
-                                         f"{len(axes)} variables; use a sparser graph or a smaller K")
+                raise CausalBanditsError(
+                    f"{self.instance_id}: exact elimination needs a joint over "
+                    f"{len(axes)} variables; use a sparser graph or a smaller K"
+                )
         out = np.clip(table, 0.0, None)
         self._cache[key] = out
         return out
@@ -257,8 +272,11 @@ class Instance:
         """min over X in An(X_R) of max_x |mu_do(X=x) - mu_obs| (docs/papers/unknown_graph.md#unknown_graph-simulation,
         Assumption 3)."""
         means = self.arm_means
-        return float(min(max(abs(means[self.arm(v, x)] - self.mu_obs) for x in self.action_values)
-                         for v in self.reward_ancestors))
+        return float(
+            min(
+                max(abs(means[self.arm(v, x)] - self.mu_obs) for x in self.action_values) for v in self.reward_ancestors
+            )
+        )
 
     @cached_property
     def eps_true(self) -> float:
@@ -267,8 +285,10 @@ class Instance:
         x' ranges over the whole domain, as Assumption 2 says; inf when there is no edge.
         """
         obs = self.observational_marginals
-        gaps = [max(float(np.abs(self.marginal(j, (i, x)) - obs[j]).max()) for x in range(self.domain))
-                for i, j in self.edges]
+        gaps = [
+            max(float(np.abs(self.marginal(j, (i, x)) - obs[j]).max()) for x in range(self.domain))
+            for i, j in self.edges
+        ]
         return min(gaps, default=math.inf)
 
     # ---- documents --------------------------------------------------------------------------
@@ -283,10 +303,15 @@ class Instance:
             "action_values": list(self.action_values),
             "node_names": list(self.node_names),
             "edges": [list(e) for e in self.edges],
-            "cpts": [{"node": i, "parents": list(pa), "table": self.cpts[i].tolist()}
-                     for i, pa in enumerate(self.parents)],
-            "reward": {"node": int(self.reward_node), "f": [float(v) for v in self.f], "noise": "gaussian",
-                       "sigma": float(self.sigma)},
+            "cpts": [
+                {"node": i, "parents": list(pa), "table": self.cpts[i].tolist()} for i, pa in enumerate(self.parents)
+            ],
+            "reward": {
+                "node": int(self.reward_node),
+                "f": [float(v) for v in self.f],
+                "noise": "gaussian",
+                "sigma": float(self.sigma),
+            },
         }
 
     @classmethod
@@ -314,5 +339,6 @@ class Instance:
                 sigma=float(reward.get("sigma", 1.0)),
             )
         except (KeyError, TypeError) as err:
-            raise ConfigError(f"instance document lacks or mistypes {err}; write it with "
-                              "Instance.to_document()") from None
+            raise ConfigError(
+                f"instance document lacks or mistypes {err}; write it with Instance.to_document()"
+            ) from None

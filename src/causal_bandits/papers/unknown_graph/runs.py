@@ -18,10 +18,10 @@ import numpy as np
 import pyarrow as pa
 
 from causal_bandits import algorithms, runs, store
-from causal_bandits.papers.unknown_graph import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.bandits.engine import Streams, linear_grid, simulate
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.causal.intervention_batches import Reading
+from causal_bandits.papers.unknown_graph import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs
@@ -60,13 +60,24 @@ def record_grid(horizon: int, points: int) -> np.ndarray:
     return np.unique(np.concatenate([linear_grid(horizon, points), geometric]))
 
 
-def policy_for(algorithm: str, section: Mapping[str, Any], insts: Sequence[Instance], cn_algorithm: str,
-               Delta: float | None = None, eps: float | None = None):
+def policy_for(
+    algorithm: str,
+    section: Mapping[str, Any],
+    insts: Sequence[Instance],
+    cn_algorithm: str,
+    Delta: float | None = None,
+    eps: float | None = None,
+):
     cls = runs.policy_class(algorithms.registry(PAPER)[algorithm].path)
     if algorithm.startswith("CNUCB"):
         inputs = [discovery_inputs(i, section["delta"], section["c_B"], Delta, eps) for i in insts]
-        return cls(inputs, algorithm=cn_algorithm, reading=reading(section, algorithm), c=section["ucb_c"],
-                   fallback_arms=section["ucb_arms"])
+        return cls(
+            inputs,
+            algorithm=cn_algorithm,
+            reading=reading(section, algorithm),
+            c=section["ucb_c"],
+            fallback_arms=section["ucb_arms"],
+        )
     if algorithm == "Oracle":
         return cls([i.arms_of([i.reward_node]) for i in insts], c=section["ucb_c"], name="Oracle")
     n_arms = insts[0].n_arms - (0 if section["ucb_arms"] == "all" else 1)
@@ -85,11 +96,15 @@ def discovery_summary(policy, insts: Sequence[Instance], section: Mapping[str, A
         rounds.append(-1 if result is None else inp.B * len(result.requests))
         B.append(inp.B)
         bound.append(discovery_bound(inst, cn_algorithm, inp.B))
-    return {"unknown_graph_found": np.array(found, dtype=np.int64),
-            "unknown_graph_found_size": np.array(size, dtype=np.int64),
-            "unknown_graph_correct": np.array(correct), "unknown_graph_nonterminating": np.array(nonterm),
-            "unknown_graph_discovery_rounds": np.array(rounds, dtype=np.int64),
-            "unknown_graph_B": np.array(B, dtype=np.int64), "unknown_graph_T1_bound": np.array(bound)}
+    return {
+        "unknown_graph_found": np.array(found, dtype=np.int64),
+        "unknown_graph_found_size": np.array(size, dtype=np.int64),
+        "unknown_graph_correct": np.array(correct),
+        "unknown_graph_nonterminating": np.array(nonterm),
+        "unknown_graph_discovery_rounds": np.array(rounds, dtype=np.int64),
+        "unknown_graph_B": np.array(B, dtype=np.int64),
+        "unknown_graph_T1_bound": np.array(bound),
+    }
 
 
 class DiscoverySummary:
@@ -112,22 +127,44 @@ class DiscoverySummary:
         return None, {}, summary
 
 
-def run_chunk(section: Mapping[str, Any], *, cell: str, spec: Mapping[str, Any], algorithm: str,
-              seeds: Sequence[int], horizon: int, record_points: int, trace_path: str, summary_path: str,
-              metadata: Mapping[str, str]) -> None:
+def run_chunk(
+    section: Mapping[str, Any],
+    *,
+    cell: str,
+    spec: Mapping[str, Any],
+    algorithm: str,
+    seeds: Sequence[int],
+    horizon: int,
+    record_points: int,
+    trace_path: str,
+    summary_path: str,
+    metadata: Mapping[str, str],
+) -> None:
     """Simulate one chunk of one V1-V4 cell and write its trace and summary atomically."""
     seeds = np.asarray(seeds, dtype=np.int64)
     insts = [instance(cell, spec, s) for s in seeds]
     cn_algorithm = CN_ALGORITHM[spec["family"]]
     found = DiscoverySummary(section, insts, cn_algorithm if algorithm.startswith("CNUCB") else None)
     recorders = [RegretTrace(record_grid(horizon, record_points)), found]
-    runs.run_chunk(policy_for(algorithm, section, insts, cn_algorithm), SCMEnvironment(insts), recorders,
-                   paper=PAPER, experiment=cell, strategy="default", algorithm=algorithm, seeds=seeds,
-                   horizon=horizon, trace_path=trace_path, summary_path=summary_path, metadata=metadata)
+    runs.run_chunk(
+        policy_for(algorithm, section, insts, cn_algorithm),
+        SCMEnvironment(insts),
+        recorders,
+        paper=PAPER,
+        experiment=cell,
+        strategy="default",
+        algorithm=algorithm,
+        seeds=seeds,
+        horizon=horizon,
+        trace_path=trace_path,
+        summary_path=summary_path,
+        metadata=metadata,
+    )
 
 
-def lower_bound_runs(section: Mapping[str, Any], *, theorem: int, algorithm: str, path: str,
-                     metadata: Mapping[str, str]) -> None:
+def lower_bound_runs(
+    section: Mapping[str, Any], *, theorem: int, algorithm: str, path: str, metadata: Mapping[str, str]
+) -> None:
     """V5: every instance (j, k) of the Thm 4 / Thm 5 family (j = 0: instance 0), ``n_seeds`` seeds each;
     writes one row per (instance, seed) with the final pseudo-regret."""
     lb = section["lower_bounds"]
@@ -139,8 +176,13 @@ def lower_bound_runs(section: Mapping[str, Any], *, theorem: int, algorithm: str
         inst = F.lower_bound(theorem, n, K, j, max(k, 1), Delta)
         insts = [inst] * seeds.size
         policy = policy_for(algorithm, section, insts, "tree", Delta=Delta, eps=lb["eps"])
-        run = simulate(policy, SCMEnvironment(insts), Streams(PAPER, f"V5-thm{theorem}-j{j}-k{k}", seeds), T,
-                       [RegretTrace(np.array([T]))])
+        run = simulate(
+            policy,
+            SCMEnvironment(insts),
+            Streams(PAPER, f"V5-thm{theorem}-j{j}-k{k}", seeds),
+            T,
+            [RegretTrace(np.array([T]))],
+        )
         rows["j"] += [j] * seeds.size
         rows["k"] += [k] * seeds.size
         rows["seed"] += seeds.tolist()

@@ -23,10 +23,12 @@ NOT_IN_PAPER = "designed for this replication, not in the paper"
 
 def markdown(frame: pd.DataFrame, title: str, note: str = "") -> str:
     """A pipe table with a title line (and a note under it)."""
+
     def cell(v: Any) -> str:
         if isinstance(v, (float, np.floating)):
             return f"{v:,.4g}" if abs(v) < 1e4 else f"{v:,.0f}"
         return str(v)
+
     lines = [f"### {title}", ""]
     if note:
         lines += [note, ""]
@@ -39,22 +41,33 @@ def markdown(frame: pd.DataFrame, title: str, note: str = "") -> str:
 def figure1_trace(trace: Mapping[str, Any]) -> pd.DataFrame:
     """One row per step: stage, step, central node, interventions, which moved the reward, oriented
     edges, candidates left; B and the rounds in the title (see :func:`figure1_title`)."""
-    return pd.DataFrame([{
-        "stage": s["stage"], "t": s["t"], "central": s["central"], "intervened": " ".join(s["intervened"]),
-        "reward moved": " ".join(v for v, hit in s["reward_trigger"].items() if hit) or "-",
-        "oriented": " ".join(f"{a}->{b}" for a, b in s["oriented_edges"]) or "-",
-        "candidates after": " ".join(s["cand_after"]),
-    } for s in trace["steps"]])
+    return pd.DataFrame(
+        [
+            {
+                "stage": s["stage"],
+                "t": s["t"],
+                "central": s["central"],
+                "intervened": " ".join(s["intervened"]),
+                "reward moved": " ".join(v for v, hit in s["reward_trigger"].items() if hit) or "-",
+                "oriented": " ".join(f"{a}->{b}" for a, b in s["oriented_edges"]) or "-",
+                "candidates after": " ".join(s["cand_after"]),
+            }
+            for s in trace["steps"]
+        ]
+    )
 
 
 def figure1_title(trace: Mapping[str, Any]) -> str:
-    return (f"Figure 1 run (reconstructed tree, {trace['variant']}): B = {trace['B']:,}, Delta = {trace['Delta']:.5g}, "
-            f"eps = {trace['eps']:.4g}, delta = {trace['delta']}; output {trace['output']} after {trace['rounds']:,} "
-            f"rounds (bound T1 + B = {trace['bound_T1_plus_B']:,.0f}); discovery regret {trace['discovery_regret']:,.1f}")
+    return (
+        f"Figure 1 run (reconstructed tree, {trace['variant']}): B = {trace['B']:,}, Delta = {trace['Delta']:.5g}, "
+        f"eps = {trace['eps']:.4g}, delta = {trace['delta']}; output {trace['output']} after {trace['rounds']:,} "
+        f"rounds (bound T1 + B = {trace['bound_T1_plus_B']:,.0f}); discovery regret {trace['discovery_regret']:,.1f}"
+    )
 
 
-def final_regret(summaries: Mapping[str, pd.DataFrame], cells: Mapping[str, Mapping[str, Any]],
-                 sizes: Mapping[str, int]) -> pd.DataFrame:
+def final_regret(
+    summaries: Mapping[str, pd.DataFrame], cells: Mapping[str, Mapping[str, Any]], sizes: Mapping[str, int]
+) -> pd.DataFrame:
     """R_T per cell and algorithm from the per-seed summaries (one frame per cell, column ``algorithm``);
     ``sizes``: the number of nodes of each cell."""
     rows = []
@@ -63,13 +76,24 @@ def final_regret(summaries: Mapping[str, pd.DataFrame], cells: Mapping[str, Mapp
         for algorithm, sub in frame.groupby("algorithm", sort=False):
             r = sub["final_regret"].to_numpy(float)
             half = 1.96 * r.std(ddof=1) / np.sqrt(r.size) if r.size > 1 else 0.0
-            row = {"cell": cell, "experiment": spec["experiment"], "family": spec["family"],
-                   "regime": spec.get("regime", "B"), "n": int(sizes[cell]), "algorithm": LABELS[algorithm],
-                   "n_seeds": r.size, "mean_R_T": r.mean(), "ci95_lo": r.mean() - half, "ci95_hi": r.mean() + half}
+            row = {
+                "cell": cell,
+                "experiment": spec["experiment"],
+                "family": spec["family"],
+                "regime": spec.get("regime", "B"),
+                "n": int(sizes[cell]),
+                "algorithm": LABELS[algorithm],
+                "n_seeds": r.size,
+                "mean_R_T": r.mean(),
+                "ci95_lo": r.mean() - half,
+                "ci95_hi": r.mean() + half,
+            }
             if "unknown_graph_correct" in sub and sub["unknown_graph_correct"].notna().all():
-                row.update(correct_rate=float(sub["unknown_graph_correct"].mean()),
-                           mean_discovery_rounds=float(sub["unknown_graph_discovery_rounds"].mean()),
-                           T1_bound=float(sub["unknown_graph_T1_bound"].mean()))
+                row.update(
+                    correct_rate=float(sub["unknown_graph_correct"].mean()),
+                    mean_discovery_rounds=float(sub["unknown_graph_discovery_rounds"].mean()),
+                    T1_bound=float(sub["unknown_graph_T1_bound"].mean()),
+                )
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -81,12 +105,18 @@ def clique_success(table: pd.DataFrame, summaries: Mapping[str, pd.DataFrame]) -
         if not cell.startswith("V4"):
             continue
         for algorithm, sub in frame[frame["algorithm"].str.startswith("CNUCB")].groupby("algorithm"):
-            rows.append({"cell": cell, "mode": "literal" if algorithm.endswith("literal") else "corrected",
-                         "n_seeds": len(sub), "XR_in_C0": float(sub["unknown_graph_correct"].mean()),
-                         "mean_C0_size": float(sub["unknown_graph_found_size"].mean()),
-                         "nonterminating": float(sub["unknown_graph_nonterminating"].mean()),
-                         "mean_discovery_rounds": float(sub["unknown_graph_discovery_rounds"].mean()),
-                         "Thm3_T1_bound": float(sub["unknown_graph_T1_bound"].mean())})
+            rows.append(
+                {
+                    "cell": cell,
+                    "mode": "literal" if algorithm.endswith("literal") else "corrected",
+                    "n_seeds": len(sub),
+                    "XR_in_C0": float(sub["unknown_graph_correct"].mean()),
+                    "mean_C0_size": float(sub["unknown_graph_found_size"].mean()),
+                    "nonterminating": float(sub["unknown_graph_nonterminating"].mean()),
+                    "mean_discovery_rounds": float(sub["unknown_graph_discovery_rounds"].mean()),
+                    "Thm3_T1_bound": float(sub["unknown_graph_T1_bound"].mean()),
+                }
+            )
     return pd.DataFrame(rows)
 
 

@@ -29,8 +29,13 @@ def figure1_trace(variant: str = "n9", delta: float = 0.1, c_B: float = 1.0) -> 
     inst = F.figure1(variant)
     inputs = discovery_inputs(inst, delta, c_B)
     policy = CNUCB([inputs])
-    simulate(policy, SCMEnvironment([inst]), Streams(PAPER, "fig1", np.array([0])), 10**9,
-             until=lambda: not policy.searching.any())
+    simulate(
+        policy,
+        SCMEnvironment([inst]),
+        Streams(PAPER, "fig1", np.array([0])),
+        10**9,
+        until=lambda: not policy.searching.any(),
+    )
     result = policy.results[0]
     name = inst.node_names.__getitem__
     steps, counters = [], {1: 0, 2: 0}
@@ -41,22 +46,40 @@ def figure1_trace(variant: str = "n9", delta: float = 0.1, c_B: float = 1.0) -> 
         fired: dict[str, bool] = {}
         for node, _, _, hit in step.interventions:
             fired[name(node)] = fired.get(name(node), False) or bool(hit)
-        steps.append({"stage": stage, "t": counters[stage], "central": name(step.central),
-                      "intervened": list(dict.fromkeys(name(v) for v, *_ in step.interventions)),
-                      "reward_trigger": fired, "oriented_edges": [[name(step.central), name(y)] for y in step.down],
-                      "cand_before": [name(v) for v in step.cand_before], "cand_after": [name(v) for v in step.cand_after]})
+        steps.append(
+            {
+                "stage": stage,
+                "t": counters[stage],
+                "central": name(step.central),
+                "intervened": list(dict.fromkeys(name(v) for v, *_ in step.interventions)),
+                "reward_trigger": fired,
+                "oriented_edges": [[name(step.central), name(y)] for y in step.down],
+                "cand_before": [name(v) for v in step.cand_before],
+                "cand_after": [name(v) for v in step.cand_after],
+            }
+        )
         counters[stage] += 1
     per_stage = {k: inputs.B * v for k, v in result.batches_per_stage().items()}
     means = inst.arm_means
     regret = sum(inst.mu_star - means[inst.arm(r.node, r.value)] for r in result.requests) * inputs.B
     return {
-        "instance": inst.instance_id, "variant": variant, "nodes": list(inst.node_names),
-        "edges": [[name(u), name(v)] for u, v in inst.edges], "reward_node": name(inst.reward_node),
-        "B": inputs.B, "Delta": inputs.Delta, "eps": inputs.eps, "delta": delta, "c_B": c_B,
-        "steps": steps, "output": None if result.target is None else name(result.target[0]),
+        "instance": inst.instance_id,
+        "variant": variant,
+        "nodes": list(inst.node_names),
+        "edges": [[name(u), name(v)] for u, v in inst.edges],
+        "reward_node": name(inst.reward_node),
+        "B": inputs.B,
+        "Delta": inputs.Delta,
+        "eps": inputs.eps,
+        "delta": delta,
+        "c_B": c_B,
+        "steps": steps,
+        "output": None if result.target is None else name(result.target[0]),
         "subtree_stage1": [name(v) for v in result.stage1_subtree or ()],
-        "rounds": inputs.B * len(result.requests), "rounds_per_stage": per_stage,
-        "bound_T1_plus_B": discovery_bound(inst, "tree", inputs.B), "discovery_regret": regret,
+        "rounds": inputs.B * len(result.requests),
+        "rounds_per_stage": per_stage,
+        "bound_T1_plus_B": discovery_bound(inst, "tree", inputs.B),
+        "discovery_regret": regret,
         "nonterminating": result.nonterminating,
     }
 
@@ -65,40 +88,98 @@ def panels(trace: dict[str, Any]) -> list[dict[str, Any]]:
     """The figure's panels, each: caption, directed (bool), edges drawn as arrows, eliminated nodes,
     highlighted (intervened) nodes, nodes shown (the subtree panels show only the subtree)."""
     nodes = trace["nodes"]
-    out = [{"caption": "True causal tree", "arrows": trace["edges"], "lines": [], "eliminated": [], "hot": [],
-            "shown": nodes},
-           {"caption": "Input tree skeleton", "arrows": [], "lines": trace["edges"], "eliminated": [], "hot": [],
-            "shown": nodes}]
+    out = [
+        {
+            "caption": "True causal tree",
+            "arrows": trace["edges"],
+            "lines": [],
+            "eliminated": [],
+            "hot": [],
+            "shown": nodes,
+        },
+        {
+            "caption": "Input tree skeleton",
+            "arrows": [],
+            "lines": trace["edges"],
+            "eliminated": [],
+            "hot": [],
+            "shown": nodes,
+        },
+    ]
     oriented: list[list[str]] = []
     eliminated: set[str] = set()
     s1 = [s for s in trace["steps"] if s["stage"] == 1]
     for step in s1:
         lines = [e for e in trace["edges"] if e not in oriented]
-        out.append({"caption": f"Stage 1 (t={step['t']}): intervention on central node {step['central']}",
-                    "arrows": oriented, "lines": lines, "eliminated": sorted(eliminated), "hot": [step["central"]],
-                    "shown": nodes})
+        out.append(
+            {
+                "caption": f"Stage 1 (t={step['t']}): intervention on central node {step['central']}",
+                "arrows": oriented,
+                "lines": lines,
+                "eliminated": sorted(eliminated),
+                "hot": [step["central"]],
+                "shown": nodes,
+            }
+        )
         oriented = oriented + [e for e in step["oriented_edges"] if e not in oriented]
         eliminated |= set(step["cand_before"]) - set(step["cand_after"])
         if step is s1[-1]:
             eliminated |= set(nodes) - set(trace["subtree_stage1"])
-        out.append({"caption": f"Stage 1 (t={step['t']}) intervention result", "arrows": oriented,
-                    "lines": [e for e in trace["edges"] if e not in oriented], "eliminated": sorted(eliminated),
-                    "hot": [], "shown": nodes})
+        out.append(
+            {
+                "caption": f"Stage 1 (t={step['t']}) intervention result",
+                "arrows": oriented,
+                "lines": [e for e in trace["edges"] if e not in oriented],
+                "eliminated": sorted(eliminated),
+                "hot": [],
+                "shown": nodes,
+            }
+        )
     sub = set(trace["subtree_stage1"])
     sub_edges = [e for e in trace["edges"] if set(e) <= sub]
-    out.append({"caption": "Stage 1 output: directed subtree", "arrows": sub_edges, "lines": [], "eliminated": [],
-                "hot": [], "shown": sorted(sub, key=nodes.index)})
+    out.append(
+        {
+            "caption": "Stage 1 output: directed subtree",
+            "arrows": sub_edges,
+            "lines": [],
+            "eliminated": [],
+            "hot": [],
+            "shown": sorted(sub, key=nodes.index),
+        }
+    )
     gone: set[str] = set()
     for step in (s for s in trace["steps"] if s["stage"] == 2):
-        out.append({"caption": f"Stage 2 (t={step['t']}): intervention on central node {step['central']}",
-                    "arrows": sub_edges, "lines": [], "eliminated": sorted(gone), "hot": [step["central"]],
-                    "shown": sorted(sub, key=nodes.index)})
+        out.append(
+            {
+                "caption": f"Stage 2 (t={step['t']}): intervention on central node {step['central']}",
+                "arrows": sub_edges,
+                "lines": [],
+                "eliminated": sorted(gone),
+                "hot": [step["central"]],
+                "shown": sorted(sub, key=nodes.index),
+            }
+        )
         children = [v for v in step["intervened"] if v != step["central"]]
         if children:
-            out.append({"caption": f"Stage 2 (t={step['t']}): interventions on the children of {step['central']}",
-                        "arrows": sub_edges, "lines": [], "eliminated": sorted(gone), "hot": children,
-                        "shown": sorted(sub, key=nodes.index)})
+            out.append(
+                {
+                    "caption": f"Stage 2 (t={step['t']}): interventions on the children of {step['central']}",
+                    "arrows": sub_edges,
+                    "lines": [],
+                    "eliminated": sorted(gone),
+                    "hot": children,
+                    "shown": sorted(sub, key=nodes.index),
+                }
+            )
         gone |= set(step["cand_before"]) - set(step["cand_after"])
-    out.append({"caption": f"Stage 2 output: only {trace['output']} remains", "arrows": sub_edges, "lines": [],
-                "eliminated": sorted(sub - {trace["output"]}), "hot": [], "shown": sorted(sub, key=nodes.index)})
+    out.append(
+        {
+            "caption": f"Stage 2 output: only {trace['output']} remains",
+            "arrows": sub_edges,
+            "lines": [],
+            "eliminated": sorted(sub - {trace["output"]}),
+            "hot": [],
+            "shown": sorted(sub, key=nodes.index),
+        }
+    )
     return out
