@@ -8,8 +8,13 @@ For each panel (the SPEC's graphs, N and XOR-Bernoulli SCMs) and solver it runs 
 together (100 = ``seeds_per_job`` at paper scale, as a run job does) for ``--horizon`` rounds on the
 engine (:func:`causal_bandits.bandits.engine.simulate`) and prints, in CPU time (one BLAS thread,
 as Snakemake gives a one-thread job), seed-rounds per second, the share spent in bootstrap
-refreshes, the refreshes per seed and the cost of one (per seed), beside the same figures of the
-code before the speed work (:data:`BEFORE`, when the settings are the defaults).
+refreshes, the refreshes per seed and the cost of one (per seed).
+
+``--before REF`` measures the same settings on the package as it is at git ref ``REF`` too (its
+``src`` exported with ``git archive`` to a temporary directory): every (panel, solver) runs in two
+fresh processes, one per side, back to back in alternating order, so load from other processes hits
+both alike; each reports its own CPU time (imports and catalogue compilation excluded), and the
+table adds the ref's seed-rounds per second and the speed-up.
 
 Projection to issue 8 item 6's setting (T = 10,000, ``--project-seeds`` seeds: 1,000 for the main
 run, 50 for the every_round spot check; B = 500): per seed, (T × the measured cost of a round
