@@ -205,7 +205,7 @@ def test_estimates_do_not_depend_on_how_refreshing_seeds_are_batched(refresh, mo
     seeds = np.arange(6)
     runs = []
     for per_batch in (1, 10**6):
-        monkeypatch.setattr(module, "_REPLICATES_PER_BATCH", 30 * per_batch)
+        monkeypatch.setattr(module, "_CELLS_PER_BATCH", 30 * est.program.n_leaf_cells * per_batch)
         z2 = Z2Estimates(est, bootstrap=30, refresh=refresh, warmup=80)
         z2.reset(seeds.size, SeedStreams(PAPER, EXPERIMENT, seeds, "policy/bootstrap"))
         noise = SeedStreams(PAPER, EXPERIMENT, seeds, "environment")

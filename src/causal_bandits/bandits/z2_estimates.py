@@ -43,9 +43,9 @@ from causal_bandits.rng import SeedStreams
 
 REFRESH = ("every_round", "adaptive")
 TRIVIAL = ("beta", "empirical")
-#: Bootstrap evaluations are batched to about this many replicates (enough seeds per numpy call that
-#: the per-call overhead is small, arrays of some ten MB at most).
-_REPLICATES_PER_BATCH = 8000
+#: Bootstrap evaluations are batched to about this many replicate leaf cells (enough seeds per numpy
+#: call that the per-call overhead is small on small catalogues, arrays that stay in cache on large ones).
+_CELLS_PER_BATCH = 500_000
 #: Clip of the combined estimate (SPEC §2.9).
 _CLIP = 1e-6
 
@@ -193,7 +193,7 @@ class Z2Estimates:
         start = time.process_time()
         seeds = np.flatnonzero(due.any(axis=1))
         self.refreshes += seeds.size
-        per_batch = max(1, _REPLICATES_PER_BATCH // self.B)
+        per_batch = max(1, _CELLS_PER_BATCH // (self.B * self.est.program.n_leaf_cells))
         # Seeds with the same due arms go together (a batch evaluates the expressions of its due arms).
         _, group = np.unique(due[seeds], axis=0, return_inverse=True)
         group = group.ravel()
