@@ -8,7 +8,9 @@ For each panel (the SPEC's graphs, N and XOR-Bernoulli SCMs) and solver it runs 
 together (100 = ``seeds_per_job`` at paper scale, as a run job does) for ``--horizon`` rounds on the
 engine (:func:`causal_bandits.bandits.engine.simulate`) and prints, in CPU time (one BLAS thread,
 as Snakemake gives a one-thread job), seed-rounds per second, the share spent in bootstrap
-refreshes, the refreshes per seed and the cost of one (per seed).
+refreshes, the refreshes per seed and the cost of one (per seed), and the share spent in numpy's
+multinomial draws of the resamples (``multinom``): no change that keeps those draws (the random
+layout) can make a panel faster than 1 / that share.
 
 ``--before REF`` measures the same settings on the package as it is at git ref ``REF`` too (its
 ``src`` exported with ``git archive`` to a temporary directory): every (panel, solver) runs in two
@@ -122,6 +124,8 @@ def measure(panel: str, algorithm: str, seeds: int, horizon: int, bootstrap: int
         "panel": panel, "algorithm": algorithm, "seeds": seeds, "horizon": horizon, "bootstrap": bootstrap,
         "refresh": refresh, "seconds": total, "seed_rounds_per_s": seeds * horizon / total,
         "bootstrap_share": boot / total, "refreshes_per_seed": z2.refreshes / seeds,
+        # the share in numpy's multinomial draws (nan on code without the counter, e.g. --before main)
+        "multinomial_share": getattr(z2, "multinomial_seconds", math.nan) / total,
         "seconds_per_refresh_per_seed": per_refresh, "seconds_per_round_per_seed": per_round,
         "arms_with_active_estimators": arms_active, "late_refreshes_per_seed_round": late_rate,
         "projected_refreshes_per_seed_at_paper_T": refreshes, "projected_seeds": project_seeds,
@@ -172,7 +176,7 @@ def main() -> None:
         before_src = export_src(args.before, tmp) if args.before else None
         rows = []
         print(f"{'panel':6} {'solver':6} {'seed-rounds/s':>13} {'boot share':>10} {'refr/seed':>9} "
-              f"{'ms/refresh':>10} {'proj CPU-h':>10}"
+              f"{'ms/refresh':>10} {'multinom':>8} {'proj CPU-h':>10}"
               + (f" {'before: s-r/s':>13} {'proj CPU-h':>10} {'speed-up':>8}" if before_src else ""))
         for i, (panel, algorithm) in enumerate((p, a) for p in args.panels for a in args.algorithms):
             if before_src is None:
@@ -189,7 +193,7 @@ def main() -> None:
             rows.append(r)
             print(f"{panel:6} {algorithm:6} {r['seed_rounds_per_s']:13.0f} {r['bootstrap_share']:10.2f} "
                   f"{r['refreshes_per_seed']:9.1f} {1000 * r['seconds_per_refresh_per_seed']:10.1f} "
-                  f"{r['projected_cpu_hours_paper_setting']:10.2f}"
+                  f"{r['multinomial_share']:8.2f} {r['projected_cpu_hours_paper_setting']:10.2f}"
                   + (f" {before['seed_rounds_per_s']:13.0f} {before['projected_cpu_hours_paper_setting']:10.2f}"
                      f" {r['speedup']:8.1f}" if before else ""), flush=True)
     total = sum(r["projected_cpu_hours_paper_setting"] for r in rows)

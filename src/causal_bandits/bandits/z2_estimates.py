@@ -123,6 +123,7 @@ class Z2Estimates:
         self._stale = np.ones((n_seeds, A), dtype=bool)  # QP to redo (trivial changed or refresh)
         self.n_active = np.zeros((n_seeds, A), dtype=np.int64)
         self.bootstrap_seconds = 0.0  # time spent in bootstrap refreshes (for benchmarks)
+        self.multinomial_seconds = 0.0  # of which in numpy's multinomial draws (for benchmarks)
         self.refreshes = 0  # seed-refresh events (one set of B resamples of a seed's tables)
 
     def add(self, arms: np.ndarray, cells: np.ndarray) -> None:
@@ -230,7 +231,10 @@ class Z2Estimates:
         counts, n = self.counts[s, arms], self.n[s, arms]
         order = np.argsort(-counts, axis=1, kind="stable")
         p = np.take_along_axis(counts, order, axis=1) / n[:, None]
-        draws = self._gens[s].multinomial(n.astype(np.int64), p, size=(self.B, arms.size)).astype(float)
+        start = time.process_time()
+        draws = self._gens[s].multinomial(n.astype(np.int64), p, size=(self.B, arms.size))
+        self.multinomial_seconds += time.process_time() - start
+        draws = draws.astype(float)
         for j, a in enumerate(arms):
             columns, matrix = self.est.program.projections[a]
             self._replicates[s][:, columns] = draws[:, j, :] @ matrix[order[j]]
