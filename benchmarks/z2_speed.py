@@ -1,14 +1,22 @@
 """Speed of z²-TS and z²-KL-UCB (POMIS+) per Figure 5 panel, and the CPU time of the paper's setting.
 
 Usage: ``python benchmarks/z2_speed.py [--seeds 100] [--horizon 1000] [--bootstrap 500]
-[--refresh adaptive] [--panels fig5a fig5b fig5c] [--algorithms TS KLUCB] [--project-seeds 1000]``.
+[--refresh adaptive] [--panels fig5a fig5b fig5c] [--algorithms TS KLUCB] [--project-seeds 1000]
+[--before main]``.
 
 For each panel (our graphs (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph), N and XOR-Bernoulli SCMs) and solver it
 runs ``--seeds`` seeds together (100 = ``seeds_per_job`` at paper scale, as a run job does) for ``--horizon`` rounds on
 the engine (:func:`causal_bandits.bandits.engine.simulate`) and prints, in CPU time (one BLAS thread,
 as Snakemake gives a one-thread job), seed-rounds per second, the share spent in bootstrap
-refreshes, the refreshes per seed and the cost of one (per seed), beside the same figures of the
-code before the speed work (:data:`BEFORE`, when the settings are the defaults).
+refreshes, the refreshes per seed and the cost of one (per seed), and the share spent in numpy's
+multinomial draws of the resamples (``multinom``): no change that keeps those draws (the random
+layout) can make a panel faster than 1 / that share.
+
+``--before REF`` measures the same settings on the package as it is at git ref ``REF`` too (its
+``src`` exported with ``git archive`` to a temporary directory): every (panel, solver) runs in two
+fresh processes, one per side, back to back in alternating order, so load from other processes hits
+both alike; each reports its own CPU time (imports and catalogue compilation excluded), and the
+table adds the ref's seed-rounds per second and the speed-up.
 
 Projection to the spot check's setting (docs/papers/nonmanip.md#nonmanip-numbers-spot-check) (T = 10,000,
 ``--project-seeds`` seeds: 1,000 for the main run, 50 for the every_round spot check; B = 500): per seed, (T × the
@@ -34,7 +42,12 @@ import argparse
 import json
 import math
 import os
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: what Snakemake sets for a one-thread job
 
@@ -65,18 +78,7 @@ PANELS = {
 }
 SOLVERS = {"TS": Z2ThompsonSampling, "KLUCB": Z2KLUCB}
 PAPER_T, PAPER_SEEDS, GROWTH = 10_000, 1_000, 0.05
-DEFAULTS = {"seeds": 100, "horizon": 1000, "bootstrap": 500, "refresh": "adaptive", "project_seeds": PAPER_SEEDS}
-#: The same measurement (the defaults) of the code before the speed work (commit 0e32516: leaf
-#: marginals summed from every replicate table, every needed table resampled at every refresh), on
-#: the same machine: (seed-rounds per CPU second, projected CPU-hours of the paper's setting).
-BEFORE = {
-    ("fig5a", "TS"): (9545, 0.07),
-    ("fig5a", "KLUCB"): (9246, 0.07),
-    ("fig5b", "TS"): (2614, 0.27),
-    ("fig5b", "KLUCB"): (2290, 0.29),
-    ("fig5c", "TS"): (627, 1.38),
-    ("fig5c", "KLUCB"): (663, 1.41),
-}
+REPO = Path(__file__).resolve().parent.parent
 
 
 class RefreshesAt:
@@ -144,6 +146,8 @@ def measure(
         "seed_rounds_per_s": seeds * horizon / total,
         "bootstrap_share": boot / total,
         "refreshes_per_seed": z2.refreshes / seeds,
+        # the share in numpy's multinomial draws (nan on code without the counter, e.g. --before main)
+        "multinomial_share": getattr(z2, "multinomial_seconds", math.nan) / total,
         "seconds_per_refresh_per_seed": per_refresh,
         "seconds_per_round_per_seed": per_round,
         "arms_with_active_estimators": arms_active,
@@ -154,52 +158,109 @@ def measure(
     }
 
 
+def export_src(ref: str, into: str) -> str:
+    """``src`` of git ref ``ref`` of this repository, unpacked under ``into``; returns its path."""
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "src"], check=True, capture_output=True).stdout
+    path = os.path.join(into, "archive.tar")
+    with open(path, "wb") as f:
+        f.write(archive)
+    with tarfile.open(path) as tar:
+        tar.extractall(into, filter="data")
+    return os.path.join(into, "src")
+
+
+def measure_in(src: str, panel: str, algorithm: str, args: argparse.Namespace) -> dict:
+    """:func:`measure` in a fresh process that imports the package from ``src``."""
+    cmd = [
+        sys.executable,
+        __file__,
+        "--one",
+        panel,
+        algorithm,
+        "--seeds",
+        str(args.seeds),
+        "--horizon",
+        str(args.horizon),
+        "--bootstrap",
+        str(args.bootstrap),
+        "--refresh",
+        args.refresh,
+        "--project-seeds",
+        str(args.project_seeds),
+    ]
+    env = {**os.environ, "PYTHONPATH": src}
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
+    return json.loads(out.splitlines()[-1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=DEFAULTS["seeds"])
-    ap.add_argument("--horizon", type=int, default=DEFAULTS["horizon"])
-    ap.add_argument("--bootstrap", type=int, default=DEFAULTS["bootstrap"])
-    ap.add_argument("--refresh", default=DEFAULTS["refresh"], choices=["adaptive", "every_round"])
+    ap.add_argument("--seeds", type=int, default=100)
+    ap.add_argument("--horizon", type=int, default=1000)
+    ap.add_argument("--bootstrap", type=int, default=500)
+    ap.add_argument("--refresh", default="adaptive", choices=["adaptive", "every_round"])
     ap.add_argument("--panels", nargs="+", default=list(PANELS), choices=list(PANELS))
     ap.add_argument("--algorithms", nargs="+", default=list(SOLVERS), choices=list(SOLVERS))
     ap.add_argument(
         "--project-seeds",
         type=int,
-        default=DEFAULTS["project_seeds"],
+        default=PAPER_SEEDS,
         help="seeds of the projected run (1,000: the paper's; 50: the every_round spot check)",
     )
+    ap.add_argument("--before", metavar="REF", help="also measure the package at this git ref (e.g. main)")
+    ap.add_argument("--one", nargs=2, metavar=("PANEL", "SOLVER"), help=argparse.SUPPRESS)
     args = ap.parse_args()
-    comparable = all(getattr(args, k) == v for k, v in DEFAULTS.items())
-    rows = []
-    print(
-        f"{'panel':6} {'solver':6} {'seed-rounds/s':>13} {'boot share':>10} {'refr/seed':>9} "
-        f"{'ms/refresh':>10} {'proj CPU-h':>10} {'before: s-r/s':>13} {'proj CPU-h':>10}"
-    )
-    for panel in args.panels:
-        for algorithm in args.algorithms:
-            r = measure(panel, algorithm, args.seeds, args.horizon, args.bootstrap, args.refresh, args.project_seeds)
-            before = BEFORE[(panel, algorithm)] if comparable else None
-            r["before"] = (
-                {"seed_rounds_per_s": before[0], "projected_cpu_hours_paper_setting": before[1]} if before else None
-            )
+    if args.one:
+        print(
+            json.dumps(measure(*args.one, args.seeds, args.horizon, args.bootstrap, args.refresh, args.project_seeds))
+        )
+        return
+    here = str(REPO / "src")
+    with tempfile.TemporaryDirectory() as tmp:
+        before_src = export_src(args.before, tmp) if args.before else None
+        rows = []
+        print(
+            f"{'panel':6} {'solver':6} {'seed-rounds/s':>13} {'boot share':>10} {'refr/seed':>9} "
+            f"{'ms/refresh':>10} {'multinom':>8} {'proj CPU-h':>10}"
+            + (f" {'before: s-r/s':>13} {'proj CPU-h':>10} {'speed-up':>8}" if before_src else "")
+        )
+        for i, (panel, algorithm) in enumerate((p, a) for p in args.panels for a in args.algorithms):
+            if before_src is None:
+                r, before = measure_in(here, panel, algorithm, args), None
+            elif i % 2:  # alternate which side runs first
+                r = measure_in(here, panel, algorithm, args)
+                before = measure_in(before_src, panel, algorithm, args)
+            else:
+                before = measure_in(before_src, panel, algorithm, args)
+                r = measure_in(here, panel, algorithm, args)
+            r["before"] = before
+            if before:
+                r["speedup"] = r["seed_rounds_per_s"] / before["seed_rounds_per_s"]
             rows.append(r)
             print(
                 f"{panel:6} {algorithm:6} {r['seed_rounds_per_s']:13.0f} {r['bootstrap_share']:10.2f} "
                 f"{r['refreshes_per_seed']:9.1f} {1000 * r['seconds_per_refresh_per_seed']:10.1f} "
-                f"{r['projected_cpu_hours_paper_setting']:10.2f} "
-                + (f"{before[0]:13.0f} {before[1]:10.2f}" if before else f"{'–':>13} {'–':>10}")
+                f"{r['multinomial_share']:8.2f} {r['projected_cpu_hours_paper_setting']:10.2f}"
+                + (
+                    f" {before['seed_rounds_per_s']:13.0f} {before['projected_cpu_hours_paper_setting']:10.2f}"
+                    f" {r['speedup']:8.1f}"
+                    if before
+                    else ""
+                ),
+                flush=True,
             )
     total = sum(r["projected_cpu_hours_paper_setting"] for r in rows)
-    before_total = sum(r["before"]["projected_cpu_hours_paper_setting"] for r in rows) if comparable else None
+    before_total = sum(r["before"]["projected_cpu_hours_paper_setting"] for r in rows) if before_src else None
     print(
         f"projected POMIS+ CPU-hours at the paper's setting (T = {PAPER_T:,}, {args.project_seeds:,} seeds, "
         f"B = {args.bootstrap}, {args.refresh}), these panels and solvers: {total:.2f}"
-        + (f" (before the speed work: {before_total:.2f})" if comparable else "")
+        + (f" (at {args.before}: {before_total:.2f})" if before_src else "")
     )
     print(
         json.dumps(
             {
                 "runs": rows,
+                "before_ref": args.before,
                 "projected_pomis_plus_cpu_hours": total,
                 "before_projected_pomis_plus_cpu_hours": before_total,
             }

@@ -44,8 +44,9 @@ from causal_bandits.rng import SeedStreams
 
 REFRESH = ("every_round", "adaptive")
 TRIVIAL = ("beta", "empirical")
-#: Bootstrap evaluations are batched to about this many replicates (arrays that stay in cache).
-_REPLICATES_PER_BATCH = 500
+#: Bootstrap evaluations are batched to about this many replicate leaf cells (enough seeds per numpy
+#: call that the per-call overhead is small on small catalogues, arrays that stay in cache on large ones).
+_CELLS_PER_BATCH = 500_000
 #: Clip of the combined estimate (docs/papers/nonmanip.md#nonmanip-bmvwa).
 _CLIP = 1e-6
 
@@ -124,6 +125,7 @@ class Z2Estimates:
         self._stale = np.ones((n_seeds, A), dtype=bool)  # QP to redo (trivial changed or refresh)
         self.n_active = np.zeros((n_seeds, A), dtype=np.int64)
         self.bootstrap_seconds = 0.0  # time spent in bootstrap refreshes (for benchmarks)
+        self.multinomial_seconds = 0.0  # of which in numpy's multinomial draws (for benchmarks)
         self.refreshes = 0  # seed-refresh events (one set of B resamples of a seed's tables)
 
     def add(self, arms: np.ndarray, cells: np.ndarray) -> None:
@@ -194,9 +196,19 @@ class Z2Estimates:
         start = time.process_time()
         seeds = np.flatnonzero(due.any(axis=1))
         self.refreshes += seeds.size
-        per_batch = max(1, _REPLICATES_PER_BATCH // self.B)
-        for lo in range(0, seeds.size, per_batch):
-            batch = seeds[lo : lo + per_batch]
+        per_batch = max(1, _CELLS_PER_BATCH // (self.B * self.est.program.n_leaf_cells))
+        # Seeds with the same due arms go together (a batch evaluates the expressions of its due arms).
+        _, group = np.unique(due[seeds], axis=0, return_inverse=True)
+        group = group.ravel()
+        order = np.argsort(group, kind="stable")
+        starts = np.flatnonzero(np.diff(group[order], prepend=-1))
+        bounds = [
+            (lo, min(lo + per_batch, end))
+            for start, end in zip(starts, [*starts[1:], seeds.size])
+            for lo in range(start, end, per_batch)
+        ]
+        for lo, hi in bounds:
+            batch = seeds[order[lo:hi]]
             needed = (reads[batch] & due[batch][..., None]).any(axis=1)
             redraw = needed & (self.n[batch] != self._drawn_at[batch])
             for s, arms in zip(batch, redraw):
@@ -223,7 +235,10 @@ class Z2Estimates:
         counts, n = self.counts[s, arms], self.n[s, arms]
         order = np.argsort(-counts, axis=1, kind="stable")
         p = np.take_along_axis(counts, order, axis=1) / n[:, None]
-        draws = self._gens[s].multinomial(n.astype(np.int64), p, size=(self.B, arms.size)).astype(float)
+        start = time.process_time()
+        draws = self._gens[s].multinomial(n.astype(np.int64), p, size=(self.B, arms.size))
+        self.multinomial_seconds += time.process_time() - start
+        draws = draws.astype(float)
         for j, a in enumerate(arms):
             columns, matrix = self.est.program.projections[a]
             self._replicates[s][:, columns] = draws[:, j, :] @ matrix[order[j]]

@@ -72,6 +72,7 @@ class InstanceEstimators:
         self.slots = np.full((n_arms, self.k_max), -1, dtype=np.int64)
         for a, ids in enumerate(per_arm):
             self.slots[a, : len(ids)] = ids
+        self._which: dict[bytes, tuple[int, ...]] = {}
         self._compile_gathers()
 
     @property
@@ -137,11 +138,16 @@ class InstanceEstimators:
         """θ̂_i(D) for every instance, shape (*batch, n_instances), from the data's leaf counts and the
         arms' sample sizes (:meth:`Program.evaluate_leaves`); nan/inf where undefined. With ``arms``
         (bool, n_arms), only the expressions targeting those arms are computed (nan else)."""
-        which = None
-        if arms is not None:
-            sets = {self.layout.arms[a][0] for a in np.flatnonzero(arms)}
-            which = [j for j, e in enumerate(self.entries) if e.target in sets]
+        which = None if arms is None else self._entries_of(np.asarray(arms, dtype=bool).tobytes())
         return self._flat_values(self.program.evaluate_leaves(leaf_counts, totals, which), leaf_counts.shape[:-1])
+
+    def _entries_of(self, arms: bytes) -> tuple[int, ...]:
+        """The entries targeting the arm sets of the arms marked in ``arms`` (a bool mask's bytes;
+        remembered per mask, since a run asks for the same few masks over and over)."""
+        if arms not in self._which:
+            sets = {self.layout.arms[a][0] for a in np.flatnonzero(np.frombuffer(arms, dtype=bool))}
+            self._which[arms] = tuple(j for j, e in enumerate(self.entries) if e.target in sets)
+        return self._which[arms]
 
     def support(
         self, table: np.ndarray, rows: np.ndarray | None = None, instances: np.ndarray | None = None

@@ -205,9 +205,7 @@ def _early_fucb_claim() -> Claim:
         if cfg["horizon"] < PAPER_T:
             return Verdict(NOT_EVALUATED, paper, "–", f"needs T = {PAPER_T}; this run has T = {cfg['horizon']}")
         at = lambda name, t: float(
-            curves[(curves.algorithm == name) & (curves["round"] <= t)]
-            .sort_values("round")["mean_cum_regret"]
-            .iloc[-1]
+            curves[(curves.algorithm == name) & (curves["round"] <= t)].sort_values("round")["mean_cum_regret"].iloc[-1]
         )
         f2, d2, fT, dT = at(fucb, 2000), at("ducb", 2000), at(fucb, PAPER_T), at("ducb", PAPER_T)
         ok = f2 < d2 and dT < fT
