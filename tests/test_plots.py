@@ -11,14 +11,9 @@ from matplotlib.colors import to_rgb
 from causal_bandits.errors import DiagramError
 from causal_bandits.papers.nonmanip import figures as nf
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
-from causal_bandits.plots import (
-    draw_diagram,
-    layered_layout,
-    new_figure,
-    regret_panel,
-    save_figure,
-    text_overlaps,
-)
+from causal_bandits.plots import new_figure, save_figure, text_overlaps
+from causal_bandits.plots.diagram import draw_diagram, layered_layout
+from causal_bandits.plots.regret import regret_panel
 
 STRATEGIES = ["POMIS+", "POMIS", "MIS", "BF"]
 
@@ -239,7 +234,7 @@ def test_nonmanip_figures_have_no_overlapping_text(tmp_path, agg, no_overlaps):
 def test_coinciding_curves_are_named_and_marked(tmp_path, agg):
     """Strategies with the same arms give one curve: the panel says "POMIS = MIS = BF" and carries a
     marker of every one of their colours along it."""
-    from causal_bandits.plots import coincide_text, coinciding
+    from causal_bandits.plots.regret import coincide_text, coinciding
 
     frame = agg["5b"].copy()
     for s in ("MIS", "BF"):

@@ -8,7 +8,8 @@ import os
 import pandas as pd
 
 from causal_bandits.papers.nonmanip.figures import LABELS, LINESTYLES, palette
-from causal_bandits.plots import new_figure, paper_style, regret_panel, save_figure
+from causal_bandits.plots import new_figure, paper_style, save_figure
+from causal_bandits.plots.regret import regret_panel
 
 
 def figure(agg: pd.DataFrame, title: str, *paths: str | os.PathLike[str]) -> None:

@@ -23,7 +23,9 @@ from matplotlib.lines import Line2D
 from causal_bandits import algorithms
 from causal_bandits.algorithms import ADDITION
 from causal_bandits.papers.bounds.runs import LABELS
-from causal_bandits.plots import draw_diagram, layered_layout, new_figure, paper_style, regret_panel, save_figure
+from causal_bandits.plots import new_figure, paper_style, save_figure
+from causal_bandits.plots.diagram import draw_diagram, layered_layout
+from causal_bandits.plots.regret import regret_panel
 from causal_bandits.scm.cpt import CPTModel
 from causal_bandits.scm.diagram import CausalDiagram
 

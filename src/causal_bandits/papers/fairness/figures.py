@@ -25,15 +25,9 @@ from matplotlib.legend_handler import HandlerTuple
 from matplotlib.lines import Line2D
 
 from causal_bandits.papers.fairness.runs import algorithm_label, fucb_name
-from causal_bandits.plots import (
-    coincide_text,
-    coinciding,
-    draw_diagram,
-    new_figure,
-    paper_style,
-    regret_panel,
-    save_figure,
-)
+from causal_bandits.plots import new_figure, paper_style, save_figure
+from causal_bandits.plots.diagram import draw_diagram
+from causal_bandits.plots.regret import coincide_text, coinciding, regret_panel
 from causal_bandits.scm.diagram import CausalDiagram
 
 PathLike = str | os.PathLike[str]
@@ -115,7 +109,7 @@ def figure2b(curves: pd.DataFrame, tau: float, scale: str, path_pdf: PathLike, p
     """Figure 2(b): cumulative regret of UCB, C-UCB, D-UCB and F-UCB (tau), mean ± 1 sd over seeds.
 
     F-UCB plays D-UCB's arm in every round it certifies no arm fair (its fallback), so the two
-    curves can coincide: :func:`causal_bandits.plots.regret_panel` then marks both along the one line
+    curves can coincide: :func:`causal_bandits.plots.regret.regret_panel` then marks both along the one line
     and the legend reads "D-UCB = F-UCB"."""
     names = ["ucb", "cucb", "ducb", fucb_name(tau)]
     frame = curves[curves["algorithm"].isin(names)].copy()

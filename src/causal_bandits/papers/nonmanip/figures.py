@@ -23,20 +23,9 @@ from causal_bandits.causal.pomis import interventional_border, muct, pomis
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.nonmanip.graphs import GRAPHS, REWARD
-from causal_bandits.plots import (
-    coincide_text,
-    coinciding,
-    diagram_limits,
-    draw_diagram,
-    layered_layout,
-    legend_handles,
-    new_figure,
-    paper_style,
-    regret_panel,
-    save_figure,
-    scale_text,
-    union_limits,
-)
+from causal_bandits.plots import new_figure, paper_style, save_figure
+from causal_bandits.plots.diagram import diagram_limits, draw_diagram, layered_layout, union_limits
+from causal_bandits.plots.regret import coincide_text, coinciding, legend_handles, regret_panel, scale_text
 from causal_bandits.scm.diagram import CausalDiagram
 
 PathLike = str | os.PathLike[str]
