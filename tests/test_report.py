@@ -225,7 +225,8 @@ def test_every_docs_link_of_a_report_resolves(tmp_path):
     for key in PAPERS:
         cited = DOCREF.findall((ROOT / "src/causal_bandits/papers" / key / "claims.py").read_text())
         rows = [_row("plain", "Table 1", REPRODUCED)] + [
-            _row(f"c{i}", f"docs/{page}.md" + (f"#{a}" if a else ""), NOT_EVALUATED) for i, (page, a) in enumerate(cited)
+            _row(f"c{i}", f"docs/{page}.md" + (f"#{a}" if a else ""), NOT_EVALUATED)
+            for i, (page, a) in enumerate(cited)
         ]
         papers.append({"paper": key, "scale": "T = 10, 1 seeds", "claims": rows})
     md, html = report.render(papers, root=tmp_path)

@@ -99,8 +99,8 @@ def _md_section(paper: Mapping[str, Any], shown: Sequence[Artefact], page: Page)
         ]
         md += [
             f"| {_md_cell(r['statement'])} | {_md_cell(r['source'])} | {_md_cell(r['paper'])} | "
-            f"{_md_cell(r['ours'])} | **{r['status']}** | {_md_cell(notes.row[r['id']])} | {_md_links(r, shown, page)} | "
-            f"{_md_readings(paper['paper'], r, page)} |"
+            f"{_md_cell(r['ours'])} | **{r['status']}** | {_md_cell(notes.row[r['id']])} | "
+            f"{_md_links(r, shown, page)} | {_md_readings(paper['paper'], r, page)} |"
             for r in judged
         ]
     if unjudged:
