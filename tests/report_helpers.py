@@ -21,6 +21,11 @@ class Claim:
     id: str
     classes: str
     links: list[str] = field(default_factory=list)
+    readings: list[str] = field(default_factory=list)  # links into the documentation site
+
+
+#: Where REPORT.html (in figures/) links the readings: the built documentation site.
+DOCS_SITE = "../site/"
 
 
 class _Reader(HTMLParser):
@@ -44,7 +49,8 @@ class _Reader(HTMLParser):
         if tag == "a" and "href" in a:
             self.hrefs.append(a["href"])
             if self._row is not None:
-                self._row.links.append(a["href"])
+                reading = a["href"].startswith(DOCS_SITE)
+                (self._row.readings if reading else self._row.links).append(a["href"])
         if tag in ("img", "script", "link", "iframe", "source", "video", "audio"):
             self.images.append(a.get("src") or a.get("href") or "")
         self._in_style = tag == "style"
@@ -72,7 +78,8 @@ def check_page(text: str, page_dir: Path) -> Page:
     """Assert what the page promises and return what it holds: no external resource; every embedded
     resource a PNG data URI that decodes and opens; every claim row marked by its verdict's colour
     class and linked to a target that exists in the page (an anchor) or on disk (relative to
-    ``page_dir``); a colour for each verdict in the style sheet."""
+    ``page_dir``); a colour for each verdict in the style sheet. Each claim row also links to its
+    reading in the documentation site (``../site/``), which test_report checks against docs/."""
     reader = _Reader()
     reader.feed(text)
     ids = set(reader.ids)
@@ -94,6 +101,7 @@ def check_page(text: str, page_dir: Path) -> Page:
         verdict_classes = {VERDICT_CLASS[s].replace("v-", "r-") for s in STATUSES}
         assert set(claim.classes.split()) & verdict_classes, claim
         assert claim.links, f"claim {claim.id} links to nothing"
+        assert claim.readings, f"claim {claim.id} links to no reading"
         for href in claim.links:
             if href.startswith("#"):
                 assert href[1:] in ids, f"claim {claim.id} links to a missing anchor {href}"
@@ -102,6 +110,6 @@ def check_page(text: str, page_dir: Path) -> Page:
     for href in reader.hrefs:
         if href.startswith("#"):
             assert href[1:] in ids, f"dangling link {href}"
-        else:
+        elif not href.startswith(DOCS_SITE):
             assert (page_dir / unquote(href)).is_file(), f"link to a missing file {href}"
     return Page(ids, images, reader.claims, reader.hrefs)

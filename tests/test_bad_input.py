@@ -45,6 +45,17 @@ OVERLAYS = {
     "unknown key": ("nonmanip: {horizn: 10}\n", "unknown config key 'horizn' under nonmanip"),
     "unknown data key": ("data: {rawdir: /tmp}\n", "unknown config key 'rawdir' under data; allowed keys are: raw_dir"),
     "paper section not a mapping": ("nonmanip: [TS]\n", "config nonmanip = ['TS'] is invalid"),
+    # -- own experiments (their checks beyond the schema run too)
+    "experiment algorithm not registered": (
+        "experiments: {s: {diagram: {nodes: [X, Y], directed: [[X, Y]], reward: Y}, scm: {q: {U_X: 0.2, U_Y: 0.3},"
+        " c: {X: 0, Y: 0}}, algorithms: [TSX], horizon: 10, n_seeds: 2}}\n",
+        "experiments.s.algorithms names 'TSX', which is not a registered algorithm",
+    ),
+    "experiment reward not a node": (
+        "experiments: {s: {diagram: {nodes: [X, Y], directed: [[X, Y]], reward: W}, scm: {q: {U_X: 0.2, U_Y: 0.3},"
+        " c: {X: 0, Y: 0}}, algorithms: [TS], horizon: 10, n_seeds: 2}}\n",
+        "experiments.s.diagram names 'W', which is not a node",
+    ),
     # -- values against the schema
     "negative horizon": (
         "nonmanip: {horizon: -5}\n",

@@ -212,3 +212,33 @@ def test_shared_notes_are_said_once_and_unjudged_claims_listed_apart(synthetic):
     assert len(checked.claims) == 6  # every claim keeps its anchor
     assert page.count('class="num unjudged"') == 2 and page.count('<p class="notice">') == 2
     assert page.count("this run has T = 10, 2 seeds") == 1
+
+
+def test_every_docs_link_of_a_report_resolves(tmp_path):
+    """Each claim row of REPORT.md and REPORT.html links to a docs section that exists: the paper's
+    numbers section for a row citing nothing, and every docs section a paper's claims cite."""
+    from test_citations import DOCS, anchors
+
+    from causal_bandits.report_docs import DOCREF
+
+    papers = []
+    for key in PAPERS:
+        cited = DOCREF.findall((ROOT / "src/causal_bandits/papers" / key / "claims.py").read_text())
+        rows = [_row("plain", "Table 1", REPRODUCED)] + [
+            _row(f"c{i}", f"docs/{page}.md" + (f"#{a}" if a else ""), NOT_EVALUATED)
+            for i, (page, a) in enumerate(cited)
+        ]
+        papers.append({"paper": key, "scale": "T = 10, 1 seeds", "claims": rows})
+    md, html = report.render(papers, root=tmp_path)
+    links = [(t, False) for t in re.findall(r"\]\((\.\./docs/[^)]+)\)", md)]
+    links += [(t, True) for t in re.findall(r'href="(\.\./site/[^"]+)"', html)]
+    n_rows = sum(len(p["claims"]) for p in papers)
+    assert len(links) >= 2 * n_rows
+    for target, built in links:
+        path, _, anchor_id = target.partition("#")
+        page = path.removeprefix("../site/" if built else "../docs/")
+        source = DOCS / (page.removesuffix(".html") + ".md" if built else page)
+        assert source.is_file(), target
+        assert not anchor_id or anchor_id in anchors(source), target
+    for key in PAPERS:  # a row citing nothing links to its paper's numbers section
+        assert f"../docs/papers/{key}.md#" in md and f"../site/papers/{key}.html#" in html

@@ -14,8 +14,8 @@ study run from Python and from the workflow's ``experiments:`` section give the 
 >>> arms = cb.arms_for(G, scm, "POMIS", reward="Y")
 >>> arms.values
 ({}, {'Z': 0}, {'Z': 1})
->>> [round(float(m), 3) for m in arms.means]
-[0.428, 0.34, 0.66]
+>>> tuple(round(float(m), 3) for m in arms.means)
+(0.428, 0.34, 0.66)
 >>> len(cb.arms_for(G, scm, "BF", reward="Y").values), cb.arms_for(G, scm, [{}, {"X": 1}], reward="Y").values
 (9, ({}, {'X': 1}))
 """

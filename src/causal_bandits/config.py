@@ -317,11 +317,16 @@ def check_files(paths: Iterable[str | Path]) -> None:
 
 def check(config: dict[str, Any]) -> dict[str, Any]:
     """Every check of a workflow config: the schema (:func:`validate`, defaults filled in), then each
-    configured paper's ``check_config`` (diagrams, SCM parameters, registry names)."""
+    configured paper's ``check_config`` (diagrams, SCM parameters, registry names), then those of the
+    researchers' own experiments (:func:`causal_bandits.experiments.config.check_config`)."""
     validate(config)
     for paper in PAPERS:
         if paper in config:
             importlib.import_module(f"causal_bandits.papers.{paper}.config").check_config(config[paper])
+    if config.get("experiments"):
+        from causal_bandits.experiments.config import check_config as check_experiments
+
+        check_experiments(config["experiments"])
     return config
 
 

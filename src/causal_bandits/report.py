@@ -17,6 +17,7 @@ from typing import Any
 
 from causal_bandits.artefacts import Artefact, supporting
 from causal_bandits.claims import STATUSES
+from causal_bandits.report_docs import href, label, readings
 from causal_bandits.report_notes import shared_notes, split_rows
 from causal_bandits.report_page import FIGURE_SCALE, Page, counts, markdown_html, png
 
@@ -42,6 +43,10 @@ def _md_cell(text: str) -> str:
 def _md_links(row: Mapping[str, str], artefacts: Sequence[Artefact], page: Page) -> str:
     found = supporting(row, artefacts)
     return ", ".join(f"[{a.title.split(':')[0]}]({page.href(a.shown)})" for a in found) or "–"
+
+
+def _md_readings(paper: str, row: Mapping[str, str], page: Page) -> str:
+    return ", ".join(f"[{label(p, a)}]({href(p, a, page.page_dir, built=False)})" for p, a in readings(paper, row))
 
 
 def experiments_section(experiments: Sequence[Mapping[str, Any]], page: Page) -> tuple[str, str]:
@@ -87,10 +92,15 @@ def _md_section(paper: Mapping[str, Any], shown: Sequence[Artefact], page: Page)
         md += ["", "Notes shared by several claims below:", ""]
         md += [f"{i}. {_md_cell(n)}" for i, n in enumerate(notes.shared, 1)]
     if judged:
-        md += ["", "| claim | source | paper | ours | verdict | note | shown in |", "|---|---|---|---|---|---|---|"]
+        md += [
+            "",
+            "| claim | source | paper | ours | verdict | note | shown in | reading |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         md += [
             f"| {_md_cell(r['statement'])} | {_md_cell(r['source'])} | {_md_cell(r['paper'])} | "
-            f"{_md_cell(r['ours'])} | **{r['status']}** | {_md_cell(notes.row[r['id']])} | {_md_links(r, shown, page)} |"
+            f"{_md_cell(r['ours'])} | **{r['status']}** | {_md_cell(notes.row[r['id']])} | "
+            f"{_md_links(r, shown, page)} | {_md_readings(paper['paper'], r, page)} |"
             for r in judged
         ]
     if unjudged:
@@ -101,12 +111,13 @@ def _md_section(paper: Mapping[str, Any], shown: Sequence[Artefact], page: Page)
             "This run cannot judge these claims; our number, in italics, is shown for information and is "
             "not a verdict.",
             "",
-            "| claim | source | paper | ours (not judged) | why not | shown in |",
-            "|---|---|---|---|---|---|",
+            "| claim | source | paper | ours (not judged) | why not | shown in | reading |",
+            "|---|---|---|---|---|---|---|",
         ]
         md += [
             f"| {_md_cell(r['statement'])} | {_md_cell(r['source'])} | {_md_cell(r['paper'])} | "
-            f"{_md_unjudged(r['ours'])} | {_md_cell(notes.row[r['id']])} | {_md_links(r, shown, page)} |"
+            f"{_md_unjudged(r['ours'])} | {_md_cell(notes.row[r['id']])} | {_md_links(r, shown, page)} | "
+            f"{_md_readings(paper['paper'], r, page)} |"
             for r in unjudged
         ]
     return md
@@ -142,7 +153,8 @@ def render(
         "**differs** (a finding, with both numbers), **not specified by the paper**, or **not "
         "evaluated** (this run cannot check it; listed apart under each paper, with the reason). Generated "
         "by the workflow; do not edit. REPORT.html shows the same claims beside the tables and figures they "
-        "are about.",
+        "are about. Each claim's *reading* links to the section of the documentation (docs/papers/) that "
+        "explains how the paper was read and why the number is what it is.",
         "",
         f"Scale of this run: {_scale(papers)}.",
         *_md_notices(papers),
