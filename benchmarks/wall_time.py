@@ -40,9 +40,9 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from job_costs import PAPERS, benchmark_rows  # noqa: E402
+from job_costs import PAPERS, benchmark_rows
 
-from causal_bandits.runs import chunk_seeds  # noqa: E402
+from causal_bandits.runs import chunk_seeds
 
 NODE = re.compile(r'^\s*(\d+)\[label = "([^"]*)"')
 EDGE = re.compile(r"^\s*(\d+) -> (\d+)")
