@@ -6,7 +6,9 @@ Reads a workflow directory after ``snakemake`` has run in it (quick or paper sca
   (:func:`causal_bandits.logs.since_process_start`); this prints their distribution per paper and
   algorithm. CPU is the robust figure on a busy machine; wall includes waiting for a core.
 * Snakemake's benchmark files (``benchmarks/out/...tsv``, one per heavy job) hold each job's
-  ``cpu_time`` (user + system of its process tree) and wall seconds; this sums them per paper.
+  ``cpu_time`` (user + system of its process tree), wall seconds and ``max_rss`` (peak resident MB);
+  this sums them per paper and gives the largest peak. ``benchmarks/wall_time.py`` reads the same
+  files (per job, and the peak per rule).
 
 Usage: ``python benchmarks/job_costs.py [--dir WORKFLOW_DIR] [--json]``.
 """
@@ -49,17 +51,43 @@ def startup(workdir: Path) -> dict[str, dict[str, float]]:
     return out
 
 
-def cpu_per_paper(workdir: Path) -> dict[str, dict[str, float]]:
-    """Sum of Snakemake's benchmark ``cpu_time`` and wall seconds per paper (run jobs and other heavy rules)."""
-    totals: dict[str, dict[str, float]] = defaultdict(lambda: {"jobs": 0, "cpu_s": 0.0, "wall_s": 0.0})
-    for tsv in (workdir / "benchmarks" / "out").rglob("*.tsv"):
-        first = tsv.relative_to(workdir / "benchmarks" / "out").parts[0]
-        paper = next((p for p in PAPERS if first == p or first.startswith(p + "_")), first)
+def benchmark_rows(workdir: Path) -> list[tuple[str, dict[str, float]]]:
+    """Every benchmark file's rows as (path under ``benchmarks/out`` without ``.tsv``, {cpu_s, wall_s, max_rss})."""
+    rows = []
+    for tsv in sorted((workdir / "benchmarks" / "out").rglob("*.tsv")):
+        key = tsv.relative_to(workdir / "benchmarks" / "out").with_suffix("").as_posix()
         with tsv.open() as f:
             for row in csv.DictReader(f, delimiter="\t"):
-                totals[paper]["jobs"] += 1
-                totals[paper]["cpu_s"] += float(row["cpu_time"] or 0.0)
-                totals[paper]["wall_s"] += float(row["s"])
+                rss = row.get("max_rss", "-")
+                rows.append(
+                    (
+                        key,
+                        {
+                            "cpu_s": float(row["cpu_time"] or 0.0),
+                            "wall_s": float(row["s"]),
+                            "max_rss": float(rss) if rss not in ("", "-", "NA") else 0.0,
+                        },
+                    )
+                )
+    return rows
+
+
+def paper_of(key: str) -> str:
+    """The paper a benchmark file belongs to, from its first directory (``cpe``, ``unknown_graph_discovery``)."""
+    first = key.split("/")[0]
+    return next((p for p in PAPERS if first == p or first.startswith(p + "_")), first)
+
+
+def cpu_per_paper(workdir: Path) -> dict[str, dict[str, float]]:
+    """Sum of Snakemake's benchmark ``cpu_time`` and wall seconds per paper (run jobs and other heavy
+    rules), and the largest ``max_rss`` (MB, peak resident memory of one job)."""
+    totals: dict[str, dict[str, float]] = defaultdict(lambda: {"jobs": 0, "cpu_s": 0.0, "wall_s": 0.0, "max_rss": 0.0})
+    for key, row in benchmark_rows(workdir):
+        total = totals[paper_of(key)]
+        total["jobs"] += 1
+        total["cpu_s"] += row["cpu_s"]
+        total["wall_s"] += row["wall_s"]
+        total["max_rss"] = max(total["max_rss"], row["max_rss"])
     return dict(sorted(totals.items()))
 
 
@@ -82,9 +110,12 @@ def main() -> None:
             f"{r['wall_max']:>10.2f}"
         )
     print("\nSnakemake benchmark files, summed per paper")
-    print(f"{'paper':<16}{'jobs':>6}{'CPU s':>10}{'CPU h':>8}{'wall s':>10}")
+    print(f"{'paper':<16}{'jobs':>6}{'CPU s':>10}{'CPU h':>8}{'wall s':>10}{'peak MB':>9}")
     for paper, r in result["cpu"].items():
-        print(f"{paper:<16}{r['jobs']:>6}{r['cpu_s']:>10.1f}{r['cpu_s'] / 3600:>8.3f}{r['wall_s']:>10.1f}")
+        print(
+            f"{paper:<16}{r['jobs']:>6}{r['cpu_s']:>10.1f}{r['cpu_s'] / 3600:>8.3f}{r['wall_s']:>10.1f}"
+            f"{r['max_rss']:>9.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -29,7 +29,11 @@ def test_the_refresh_spot_check_can_be_turned_off():
         else:
             del cfg["nonmanip"]["pomis_plus"]["spot_check"]
         cb_config.validate(cfg)
-    assert PAPER["nonmanip"]["pomis_plus"]["spot_check"] == {"refresh": "every_round", "n_seeds": 50}
+    assert PAPER["nonmanip"]["pomis_plus"]["spot_check"] == {
+        "refresh": "every_round",
+        "n_seeds": 50,
+        "seeds_per_job": 5,
+    }
 
 
 def test_defaults_are_filled_in():
@@ -46,6 +50,11 @@ def test_defaults_are_filled_in():
         (lambda c: c.__setitem__("sedes_per_job", 3), "unknown config key 'sedes_per_job'"),
         (lambda c: c["nonmanip"].__setitem__("algorithms", ["TS", "UCB"]), "nonmanip.algorithms.1"),
         (lambda c: c["nonmanip"].__setitem__("horizon", 0), "nonmanip.horizon = 0"),
+        (lambda c: c["unknown_graph"].__setitem__("seeds_per_job", 0), "unknown_graph.seeds_per_job = 0"),
+        (
+            lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("seeds_per_job", 0),
+            "nonmanip.pomis_plus.spot_check.seeds_per_job = 0",
+        ),
         (lambda c: c["nonmanip"].__setitem__("horizon", "long"), "nonmanip.horizon = 'long'"),
         (lambda c: c["nonmanip"]["panels"]["fig5a"].__setitem__("graph", "fig9"), "panels.fig5a.graph"),
         (lambda c: c["nonmanip"].pop("panels"), "'panels' is a required property"),

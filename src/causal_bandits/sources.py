@@ -19,8 +19,11 @@ PACKAGE = "causal_bandits"
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@cache
 def module_path(name: str) -> Path | None:
-    """The file of module ``name`` (a package's ``__init__.py``), or None if there is none."""
+    """The file of module ``name`` (a package's ``__init__.py``), or None if there is none. Cached, as
+    the closures below are: the workflow asks for them once per planned job (thousands at paper scale)
+    and the files do not change while it plans."""
     base = ROOT.joinpath(*name.split("."))
     for path in (base.with_suffix(".py"), base / "__init__.py"):
         if path.is_file():
@@ -83,6 +86,11 @@ def module_files(*modules: str) -> list[str]:
     """Files (relative to :data:`ROOT`, e.g. ``causal_bandits/bandits/klucb.py``) that ``modules`` execute:
     the closure over their imports. A paper's run module names its algorithms' classes by path and
     imports none of them, so a run job's files are those of the run module plus its algorithm's."""
+    return list(_closure(frozenset(modules)))
+
+
+@cache
+def _closure(modules: frozenset[str]) -> tuple[str, ...]:
     seen: set[str] = set()
     todo = list(modules)
     while todo:
@@ -91,9 +99,14 @@ def module_files(*modules: str) -> list[str]:
             continue
         seen.add(name)
         todo.extend(imported_modules(name))
-    return sorted(module_path(m).relative_to(ROOT).as_posix() for m in seen)
+    return tuple(sorted(module_path(m).relative_to(ROOT).as_posix() for m in seen))
 
 
 def script_files(path: str | Path) -> list[str]:
     """The library files a workflow script executes: the closure of the modules it imports."""
-    return module_files(*sorted(m for m in _imports(Path(path)) if module_path(m) is not None))
+    return list(_script_closure(Path(path).resolve()))
+
+
+@cache
+def _script_closure(path: Path) -> tuple[str, ...]:
+    return _closure(frozenset(m for m in _imports(path) if module_path(m) is not None))

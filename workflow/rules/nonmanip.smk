@@ -16,7 +16,13 @@ NONMANIP_ROBUST_CHUNKS = chunk_seeds(NONMANIP_ROBUST["n_seeds"], config["seeds_p
 # The refresh spot check (docs/papers/nonmanip.md#nonmanip-numbers-spot-check): POMIS+ with the other bootstrap refresh
 # schedule on the first seeds of every panel, strategy POMISplus_<refresh>; None when off.
 NONMANIP_SPOT = spot_check(NONMANIP)
-NONMANIP_SPOT_CHUNKS = chunk_seeds(NONMANIP_SPOT[1], config["seeds_per_job"]) if NONMANIP_SPOT else []
+# Its seeds per job (spot_check.seeds_per_job, else seeds_per_job): every-round refreshes make a seed cost ~70
+# CPU-s on Fig. 5d (docs/performance.md#nonmanip-spot-check), so small chunks keep each job under 10 CPU-min.
+NONMANIP_SPOT_CHUNKS = (
+    chunk_seeds(NONMANIP_SPOT[1], NONMANIP["pomis_plus"]["spot_check"].get("seeds_per_job", config["seeds_per_job"]))
+    if NONMANIP_SPOT
+    else []
+)
 NONMANIP_POMIS_PLUS = [POMIS_PLUS, *([NONMANIP_SPOT[0]] if NONMANIP_SPOT else [])]
 # The solvers (causal_bandits/papers/nonmanip/algorithms.py): POMIS+ runs only those with a z² version.
 NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")

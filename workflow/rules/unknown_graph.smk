@@ -4,9 +4,11 @@
 from causal_bandits.papers.unknown_graph.cells import ALGORITHMS_OF as UG_ALGORITHMS_OF
 from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
 
-UG = config["unknown_graph"]
+# The section without its job size (speed only), so that the jobs' params and provenance do not depend on it.
+UG = {k: v for k, v in config["unknown_graph"].items() if k != "seeds_per_job"}
 UG_CELLS = ug_cells(UG)
-UG_CHUNKS = chunk_seeds(UG["n_seeds"], config["seeds_per_job"])
+UG_SEEDS_PER_JOB = config["unknown_graph"].get("seeds_per_job", config["seeds_per_job"])
+UG_CHUNKS = chunk_seeds(UG["n_seeds"], UG_SEEDS_PER_JOB)
 UG_LB_ALGORITHMS = ["CNUCB", "UCB", "Oracle"]
 UG_FIGURES = [
     "figure1",
@@ -152,7 +154,7 @@ rule unknown_graph_run:
         algorithm=UG_WILDCARDS["algorithm"],
         chunk=UG_WILDCARDS["chunk"],
     resources:
-        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
+        mem_mb=lambda wc: 500 + UG_SEEDS_PER_JOB * 20,
     params:
         section=UG,
         spec=lambda wc: UG_CELLS[wc.experiment],

@@ -1,0 +1,344 @@
+"""Projected wall time of the paper-scale workflow on N cores, from its DAG and per-job CPU costs.
+
+Takes the workflow's job graph (``snakemake -n --forceall --dag``, Graphviz text: every job with its
+rule and wildcards, and the edges between jobs; ``--d3dag`` omits the wildcards and the dry run's job
+list omits the edges, and neither is faster to produce) and gives every job a CPU cost:
+
+* measured, when a workflow directory given with ``--measured DIR`` holds the job's Snakemake
+  benchmark file (run jobs: ``benchmarks/out/<paper>/<experiment>/<strategy>/<algorithm>/chunk-<k>.tsv``,
+  read with ``benchmarks/job_costs.py``'s reader); only directories run at the scale being projected;
+* else from the cost model :data:`MODEL`, per (rule, size), each number with where it comes from
+  (README.md's measured paper-scale figures, or projected from them).
+
+It then simulates a list schedule on N cores (a free core takes the longest ready job; a job is
+ready when all its inputs' jobs finished; one core per job, as the rules request) and prints the total
+CPU-h, the projected wall time per core count, the critical path (the longest chain of dependent
+jobs, a floor on the wall time whatever the core count), the longest jobs, the jobs over 10
+CPU-minutes, and the peak memory per rule from the benchmark files' ``max_rss``.
+
+Usage::
+
+    snakemake -n --forceall --dag --configfile config/config.yaml \\
+        --config 'data={raw_dir: /work/shared/data/raw}' > /tmp/paper.dot
+    python benchmarks/wall_time.py --dag /tmp/paper.dot [--cores 2 16 64] [--pomisplus-speedup 8]
+        [--measured WORKFLOW_DIR ...] [--config config/config.yaml]
+
+``--pomisplus-speedup S`` divides every POMIS+ run's modelled cost (main run, spot check, robustness
+and sweep) by S, to project the workflow after a speed-up of the z² solvers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from job_costs import PAPERS, benchmark_rows
+
+from causal_bandits.runs import chunk_seeds
+
+NODE = re.compile(r'^\s*(\d+)\[label = "([^"]*)"')
+EDGE = re.compile(r"^\s*(\d+) -> (\d+)")
+TEN_MINUTES = 600.0
+
+# Cost model, CPU seconds at paper scale (one core, the project's shared 2-core machine). Sources:
+# README.md, "Measured run times" (M = measured there from benchmark files at paper scale) and
+# docs/performance.md; P = projected from those numbers as stated.
+MODEL = {
+    # nonmanip Figure 5 / Table 1: BF / MIS / POMIS, 180 run jobs of 100 seeds, 584 CPU-s (M).
+    "baseline_per_seed": (584 / 180 / 100, "M: README, BF/MIS/POMIS 584 CPU-s in 180 jobs of 100 seeds"),
+    # POMIS+ main run (adaptive refresh), 2 solvers x 10 chunks per panel: 4,558 CPU-s, Fig. 5d 3,390 (M).
+    "pomisplus_per_seed_fig5c": (3390 / 2000, "M: README, POMIS+ Fig. 5d panel 3,390 CPU-s / 2,000 seed-runs"),
+    "pomisplus_per_seed_other": ((4558 - 3390) / 4000, "M: README, POMIS+ fig5a+fig5b 1,168 CPU-s / 4,000"),
+    # every-round spot check, 50 seeds per (panel, solver) (M: docs/performance.md#nonmanip-spot-check).
+    "spot_per_seed": (
+        {
+            ("fig5a", "TS"): 0.08 * 3600 / 50,
+            ("fig5a", "KLUCB"): 0.08 * 3600 / 50,
+            ("fig5b", "TS"): 0.22 * 3600 / 50,
+            ("fig5b", "KLUCB"): 0.22 * 3600 / 50,
+            ("fig5c", "TS"): 1.01 * 3600 / 50,
+            ("fig5c", "KLUCB"): 0.68 * 3600 / 50,
+        },
+        "M: docs/performance.md, spot check 0.08/0.08, 0.22/0.22, 1.01/0.68 CPU-h per 50 seeds",
+    ),
+    # robustness, POMIS+ per seed-run (both solvers: / 400 per instance of 200 seeds).
+    "robust_pomisplus_per_seed": (
+        {
+            "fig5c": 891 / 400,
+            "graph": (732 - 63) / 400,
+            "fig5b": 134 / 400,
+            "fig5a": (51 - 6 * 200 * 584 / 18000) / 400,
+        },
+        "M: README first step (Fig. 5d SCM 891, Fig. 2a 134 CPU-s of POMIS+ per instance); "
+        "P: graph = 732 minus the baseline's 63, front-door = 51 minus 6 baseline runs at Figure 5's rate",
+    ),
+    # unknown_graph: 90 run jobs at T = 10^6, 20 seeds each, 1,791 CPU-s (M; the mean, per seed).
+    "ug_run_per_seed": (1791 / 90 / 20, "M: README, 90 run jobs x 20 seeds at T = 10^6, 1,791 CPU-s (mean)"),
+    "ug_discovery_total": (1447.0, "M: README, V6 discovery 1,447 CPU-s (spread over its jobs)"),
+    "ug_lower_bounds_total": (205.0, "M: README, V5 lower bounds 205 CPU-s (spread over its jobs)"),
+    # cpe: 338 run jobs 3,671 CPU-s (M; mean per job); other cpe jobs ~1.3 CPU-h minus that, / 96.
+    "cpe_run": (3671 / 338, "M: README, 338 cpe run jobs, 3,671 CPU-s (mean)"),
+    "cpe_other": ((1.3 * 3600 - 3671) / 96, "P: README, cpe ~1.3 CPU-h in all minus run jobs, over 96 jobs"),
+    # bounds ~2.5 min and fairness ~1 min wall on 2 cores: at most 300 / 120 CPU-s, spread over their jobs.
+    "bounds_total": (300.0, "P: README, bounds about 2.5 min on 2 cores"),
+    "fairness_total": (120.0, "P: README, fairness about 1 min on 2 cores"),
+    # any other job: its process start-up and the workflow parse (README: 2.2 s parse + 1.2 s start-up).
+    "other": (3.4, "M: README, a job's parse 2.2 s + start-up 1.2 s"),
+}
+
+
+@dataclass
+class Job:
+    """One node of the DAG: its rule, wildcards, cost (CPU s) and where the cost comes from."""
+
+    id: int
+    rule: str
+    wildcards: dict[str, str]
+    label: dict[str, str] = field(default_factory=dict)
+    cost: float = 0.0
+    source: str = ""
+    children: list[int] = field(default_factory=list)
+    parents: list[int] = field(default_factory=list)
+
+    def name(self) -> str:
+        return self.rule + "".join(f" {k}={v}" for k, v in sorted(self.label.items()))
+
+
+def parse_dag(text: str) -> dict[int, Job]:
+    """Jobs and edges from ``snakemake --dag`` (Graphviz: label = rule, then ``key: value`` lines)."""
+    jobs: dict[int, Job] = {}
+    edges = []
+    for line in text.splitlines():
+        if m := NODE.match(line):
+            rule, *pairs = m.group(2).split("\\n")
+            label = dict(p.split(": ", 1) for p in pairs)
+            jobs[int(m.group(1))] = Job(int(m.group(1)), rule, dict(label), label)
+        elif m := EDGE.match(line):
+            edges.append((int(m.group(1)), int(m.group(2))))
+    if not jobs:
+        raise SystemExit("error: no jobs in the DAG text; give the output of `snakemake -n --forceall --dag`")
+    for a, b in edges:
+        jobs[a].children.append(b)
+        jobs[b].parents.append(a)
+    # Snakemake labels a job only with the wildcards none of its input jobs has (same name and value):
+    # give back the rest from the input jobs, inputs first.
+    for job in topological(jobs):
+        for parent in job.parents:
+            for key, value in jobs[parent].wildcards.items():
+                job.wildcards.setdefault(key, value)
+    return jobs
+
+
+def topological(jobs: dict[int, Job]) -> list[Job]:
+    """Jobs with every job after the jobs it reads (Kahn's algorithm)."""
+    waiting = {j.id: len(j.parents) for j in jobs.values()}
+    queue = [j.id for j in jobs.values() if not j.parents]
+    order = []
+    while queue:
+        jid = queue.pop()
+        order.append(jobs[jid])
+        for child in jobs[jid].children:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                queue.append(child)
+    return order
+
+
+def load_config(paths: list[Path]) -> dict:
+    """config/config.yaml overlaid (top-level sections merged one level deep) with the given files."""
+    config: dict = {}
+    for path in paths:
+        for key, value in (yaml.safe_load(path.read_text()) or {}).items():
+            config[key] = {**config[key], **value} if isinstance(value, dict) and key in config else value
+    return config
+
+
+def seeds_in_chunk(config: dict, job: Job) -> int:
+    """The number of seeds in a run job's chunk, from the config's counts and chunk sizes."""
+    wc, spj = job.wildcards, config["seeds_per_job"]
+    if job.rule.startswith("nonmanip"):
+        nm = config["nonmanip"]
+        spot = nm["pomis_plus"].get("spot_check")
+        if wc["experiment"].startswith("rob_"):
+            n = nm["robustness"]["n_seeds"]
+        elif spot and wc["strategy"] != "POMISplus" and wc["strategy"].startswith("POMISplus"):
+            n, spj = spot["n_seeds"], spot.get("seeds_per_job", spj)
+        else:
+            n = nm["n_seeds"]
+    elif job.rule.startswith("unknown_graph"):
+        n, spj = config["unknown_graph"]["n_seeds"], config["unknown_graph"].get("seeds_per_job", spj)
+    else:
+        return spj
+    return len(chunk_seeds(n, spj)[int(wc["chunk"])])
+
+
+def model_cost(config: dict, job: Job, counts: dict[str, int], speedup: float) -> tuple[float, str]:
+    """A job's modelled CPU seconds and the model entry it came from."""
+    rule, wc = job.rule, job.wildcards
+    if rule in ("nonmanip_run", "nonmanip_run_pomisplus"):
+        seeds, exp, strategy = seeds_in_chunk(config, job), wc["experiment"], wc["strategy"]
+        panel = exp.split("_")[1] if exp.startswith("rob_") else exp.split("_")[0]
+        if rule == "nonmanip_run":
+            return seeds * MODEL["baseline_per_seed"][0], "baseline_per_seed"
+        if exp.startswith("rob_"):
+            key = "graph" if exp.startswith("rob_g") else panel
+            return seeds * MODEL["robust_pomisplus_per_seed"][0][key] / speedup, "robust_pomisplus_per_seed"
+        if strategy != "POMISplus":
+            return seeds * MODEL["spot_per_seed"][0][(panel, wc["algorithm"])] / speedup, "spot_per_seed"
+        key = "pomisplus_per_seed_fig5c" if panel == "fig5c" else "pomisplus_per_seed_other"
+        return seeds * MODEL[key][0] / speedup, key
+    if rule == "unknown_graph_run":
+        return seeds_in_chunk(config, job) * MODEL["ug_run_per_seed"][0], "ug_run_per_seed"
+    if rule == "unknown_graph_discovery":
+        return MODEL["ug_discovery_total"][0] / counts[rule], "ug_discovery_total"
+    if rule == "unknown_graph_lower_bounds":
+        return MODEL["ug_lower_bounds_total"][0] / counts[rule], "ug_lower_bounds_total"
+    if rule == "cpe_run":
+        return MODEL["cpe_run"][0], "cpe_run"
+    if rule.startswith("cpe_"):
+        return MODEL["cpe_other"][0], "cpe_other"
+    for paper in ("bounds", "fairness"):
+        if rule.startswith(paper + "_"):
+            n = sum(c for r, c in counts.items() if r.startswith(paper + "_"))
+            return MODEL[f"{paper}_total"][0] / n, f"{paper}_total"
+    return MODEL["other"][0], "other"
+
+
+def measured_costs(dirs: list[Path]) -> dict[str, dict[str, float]]:
+    """Run jobs' benchmark rows by ``<paper>/<experiment>/<strategy>/<algorithm>/chunk-<k>``."""
+    out = {}
+    for d in dirs:
+        for key, row in benchmark_rows(d):
+            out[key] = row
+    return out
+
+
+def run_key(job: Job) -> str | None:
+    """A run job's benchmark-file key, or None for other jobs."""
+    paper = next((p for p in PAPERS if job.rule.startswith(p + "_run")), None)
+    if paper is None or not {"experiment", "strategy", "algorithm", "chunk"} <= job.wildcards.keys():
+        return None
+    wc = job.wildcards
+    return f"{paper}/{wc['experiment']}/{wc['strategy']}/{wc['algorithm']}/chunk-{wc['chunk']}"
+
+
+def schedule(jobs: dict[int, Job], cores: int) -> float:
+    """Makespan (s) of a list schedule: a free core takes the longest ready job."""
+    waiting = {j.id: len(j.parents) for j in jobs.values()}
+    ready = [(-j.cost, j.id) for j in jobs.values() if not j.parents]
+    heapq.heapify(ready)
+    running: list[tuple[float, int]] = []
+    now = 0.0
+    while ready or running:
+        while ready and len(running) < cores:
+            cost, jid = heapq.heappop(ready)
+            heapq.heappush(running, (now - cost, jid))
+        now, jid = heapq.heappop(running)
+        for child in jobs[jid].children:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                heapq.heappush(ready, (-jobs[child].cost, child))
+    return now
+
+
+def critical_path(jobs: dict[int, Job]) -> list[Job]:
+    """The chain of dependent jobs with the largest summed cost."""
+    best: dict[int, tuple[float, int | None]] = {}
+    order = [j.id for j in reversed(topological(jobs))]  # children before parents
+    for jid in order:
+        tail = max(((best[c][0], c) for c in jobs[jid].children), default=(0.0, None))
+        best[jid] = (jobs[jid].cost + tail[0], tail[1])
+    start = max(jobs, key=lambda j: best[j][0])
+    path, cur = [], start
+    while cur is not None:
+        path.append(jobs[cur])
+        cur = best[cur][1]
+    return path
+
+
+def hours(seconds: float) -> str:
+    return f"{seconds / 3600:.2f} h ({seconds / 60:.1f} min)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dag", type=Path, required=True, help="output of `snakemake -n --forceall --dag`")
+    parser.add_argument("--config", type=Path, nargs="+", default=[Path("config/config.yaml")])
+    parser.add_argument("--cores", type=int, nargs="+", default=[2, 16, 64])
+    parser.add_argument("--pomisplus-speedup", type=float, default=1.0, help="divide POMIS+ run costs by this")
+    parser.add_argument("--measured", type=Path, nargs="*", default=[], help="workflow dirs run at this scale")
+    parser.add_argument("--top", type=int, default=15, help="longest jobs to list")
+    args = parser.parse_args()
+    if args.pomisplus_speedup <= 0:
+        raise SystemExit("error: --pomisplus-speedup must be positive, e.g. 8")
+
+    jobs = parse_dag(args.dag.read_text())
+    config = load_config(args.config)
+    counts: dict[str, int] = defaultdict(int)
+    for job in jobs.values():
+        counts[job.rule] += 1
+    measured = measured_costs(args.measured)
+    for job in jobs.values():
+        key = run_key(job)
+        if key in measured:
+            job.cost, job.source = measured[key]["cpu_s"], "measured"
+        else:
+            job.cost, job.source = model_cost(config, job, counts, args.pomisplus_speedup)
+
+    total = sum(j.cost for j in jobs.values())
+    n_measured = sum(j.source == "measured" for j in jobs.values())
+    print(f"{len(jobs)} jobs, {n_measured} costed from benchmark files, the rest from the cost model")
+    print(f"POMIS+ speed-up applied to the model: {args.pomisplus_speedup:g}x")
+    print(f"total CPU: {total:,.0f} s = {total / 3600:.2f} CPU-h")
+    by_source: dict[str, list[float]] = defaultdict(list)
+    for j in jobs.values():
+        by_source[j.source].append(j.cost)
+    print("\nCPU by cost source (M = measured in README, P = projected; see MODEL)")
+    for source, costs in sorted(by_source.items(), key=lambda kv: -sum(kv[1])):
+        note = MODEL[source][1] if source in MODEL else "benchmark files"
+        print(f"  {source:<28}{len(costs):>6} jobs{sum(costs) / 3600:>8.2f} CPU-h  {note}")
+    path = critical_path(jobs)
+    floor = sum(j.cost for j in path)
+    print(f"\ncritical path: {hours(floor)}, {len(path)} jobs")
+    for j in path:
+        print(f"  {j.cost:>9.1f} s  {j.name()}")
+    print("\nprojected wall time (list schedule, longest ready job first)")
+    for n in args.cores:
+        print(f"  {n:>3} cores: {hours(schedule(jobs, n))}")
+    longest = sorted(jobs.values(), key=lambda j: -j.cost)
+    print(f"\nlongest {args.top} jobs")
+    for j in longest[: args.top]:
+        print(f"  {j.cost:>9.1f} s  [{j.source}]  {j.name()}")
+    over = [j for j in longest if j.cost > TEN_MINUTES]
+    print(f"\njobs over 10 CPU-minutes: {len(over)}")
+    for j in over:
+        print(f"  {j.cost:>9.1f} s  [{j.source}]  {j.name()}")
+    memory = peak_memory(args.measured)
+    if memory:
+        print("\npeak memory (max_rss, MB) per rule from the benchmark files")
+        for group, (n, rss) in sorted(memory.items(), key=lambda kv: -kv[1][1]):
+            print(f"  {group:<44}{n:>6} files{rss:>10.1f}")
+
+
+def peak_memory(dirs: list[Path]) -> dict[str, tuple[int, float]]:
+    """Largest ``max_rss`` (MB) per rule group: run jobs by paper and strategy, others by file."""
+    out: dict[str, tuple[int, float]] = {}
+    for d in dirs:
+        for key, row in benchmark_rows(d):
+            parts = key.split("/")
+            group = f"{parts[0]} run {parts[2]}" if parts[-1].startswith("chunk-") else parts[0]
+            n, rss = out.get(group, (0, 0.0))
+            out[group] = (n + 1, max(rss, row["max_rss"]))
+    return out
+
+
+if __name__ == "__main__":
+    main()
