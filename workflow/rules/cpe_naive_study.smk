@@ -9,8 +9,8 @@ rule cpe_naive_study:
     input:
         code=script_code("cpe_naive_study.py"),
     output:
-        csv=report("figures/cpe/naive_study.csv", caption="../report/cpe_tables.rst", category="cpe"),
-        md=report("figures/cpe/naive_study.md", caption="../report/cpe_tables.rst", category="cpe"),
+        csv=report("figures/cpe/naive_study.csv", caption="../report/cpe_naive_study.rst", category="cpe"),
+        md=report("figures/cpe/naive_study.md", caption="../report/cpe_naive_study.rst", category="cpe"),
     log:
         "logs/cpe_naive_study/study.log",
     params:

@@ -38,8 +38,12 @@ rule fairness_radius_table:
         runs=expand("results/fairness/radius/p{point}.parquet", point=range(len(FAIR_RADIUS_POINTS))),
         code=script_code("fairness_radius_table.py"),
     output:
-        csv=report("figures/fairness/radius_study.csv", caption="../report/fairness_table1.rst", category="fairness"),
-        md=report("figures/fairness/radius_study.md", caption="../report/fairness_table1.rst", category="fairness"),
+        csv=report(
+            "figures/fairness/radius_study.csv", caption="../report/fairness_radius_study.rst", category="fairness"
+        ),
+        md=report(
+            "figures/fairness/radius_study.md", caption="../report/fairness_radius_study.rst", category="fairness"
+        ),
         findings="results/fairness/radius/findings.json",
     log:
         "logs/fairness_radius_table/table.log",
