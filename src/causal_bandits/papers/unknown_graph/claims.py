@@ -137,8 +137,8 @@ def _lower_bounds(r: Results) -> Verdict:
     )
     basis = (
         "judged on the one-sided 95 % upper confidence bound of the max over instances, not on the point "
-        "estimate max_i mean R_T (a change of basis: the point estimate of a max over noisy means is biased "
-        "up and its shortfall below the bound may be Monte-Carlo noise); "
+        "estimate max_i mean R_T (a change of basis: a point estimate below the bound by less than its "
+        "Monte-Carlo error no longer counts against the theorem); "
     )
     if v5["max_upper95"].isna().any():
         return Verdict(
