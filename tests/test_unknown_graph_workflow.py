@@ -35,6 +35,8 @@ def test_tiny_run_writes_the_unknown_graph_outputs(tiny_run):
     for name in TABLES:
         assert len(pd.read_csv(out / f"{name}.csv")) > 0
         assert "not in the paper" in (out / f"{name}.md").read_text() or name == "figure1_trace"
+    v5 = pd.read_csv(out / "tableV5_lower_bounds.csv")  # tiny: 2 seeds per instance, so the max has an error
+    assert (v5["n_seeds_min"] >= 2).all() and v5["max_upper95"].notna().all()
     trace = json.loads((tiny_run / "results/unknown_graph/fig1_trace.json").read_text())
     assert trace["output"] == "X7" and trace["rounds"] == 11 * trace["B"]
     instance = json.loads((out / "figure1_instance.json").read_text())

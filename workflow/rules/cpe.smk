@@ -231,3 +231,6 @@ rule cpe_claims:
         experiments=CPE_EXPERIMENTS,
     script:
         "../scripts/cpe_claims.py"
+
+
+include: "cpe_naive_study.smk"

@@ -9,7 +9,7 @@ inp, p = snakemake.input, snakemake.params
 with logged(snakemake.log[0]) as log:
     found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
     run = {e: {j.algorithm for j in design.jobs(p.section) if j.experiment == e} for e in p.experiments}
-    rows = [claim.check(found) for claim in claims.claims(run)]
+    rows = [claim.check(found) for claim in claims.claims(run, p.section.get("naive_study"))]
     store.write_json(
         snakemake.output[0],
         document(

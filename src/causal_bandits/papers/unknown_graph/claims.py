@@ -127,15 +127,32 @@ def _ordering(regime: str) -> Any:
 
 
 def _lower_bounds(r: Results) -> Verdict:
+    """Thm 4-5 judged with the Monte-Carlo error of a max over instances: the claim is contradicted only where the
+    one-sided 95 % upper bound on max_i E R_T (tableV5 ``max_upper95``) is below sqrt(nKT)/8."""
     v5 = r["V5"]
-    ok = bool(v5["max_at_least_bound"].all())
-    ours = "; ".join(f"Thm {row.theorem} {row.algorithm}: max {row.max_mean_R_T:.1f}" for row in v5.itertuples())
-    return holds(
-        ok,
-        f"max over instances of E R_T >= sqrt(nKT)/8 = {v5['bound_sqrt_nKT_over_8'].iloc[0]:.2f}",
-        ours,
-        DESIGNED + " (V5)",
+    paper = f"max over instances of E R_T >= sqrt(nKT)/8 = {v5['bound_sqrt_nKT_over_8'].iloc[0]:.2f}"
+    ours = "; ".join(
+        f"Thm {row.theorem} {row.algorithm}: max {row.max_mean_R_T:.1f} (95 % upper {row.max_upper95:.1f})"
+        for row in v5.itertuples()
     )
+    basis = (
+        "judged on the one-sided 95 % upper confidence bound of the max over instances, not on the point "
+        "estimate max_i mean R_T (a change of basis: a point estimate below the bound by less than its "
+        "Monte-Carlo error no longer counts against the theorem); "
+    )
+    if v5["max_upper95"].isna().any():
+        return Verdict(
+            NOT_EVALUATED,
+            paper,
+            ours,
+            basis + f"needs >= 2 seeds per instance (lower_bounds.n_seeds); {DESIGNED} (V5)",
+        )
+    below = [f"Thm {row.theorem} {row.algorithm}" for row in v5.itertuples() if not row.upper95_at_least_bound]
+    point = [f"Thm {row.theorem} {row.algorithm}" for row in v5.itertuples() if not row.max_at_least_bound]
+    detail = (
+        f"point estimate below the bound: {', '.join(point) or 'none'}; upper bound below: {', '.join(below) or 'none'}"
+    )
+    return holds(not below, paper, ours, basis + detail + f"; {DESIGNED} (V5)")
 
 
 def _cliques(r: Results) -> Verdict:
