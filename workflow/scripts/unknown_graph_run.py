@@ -7,7 +7,7 @@ from causal_bandits.papers.unknown_graph import runs
 p, wc = snakemake.params, snakemake.wildcards
 with logged(snakemake.log[0]):
     science = {
-        "section": {k: v for k, v in p.section.items() if k not in ("lower_bounds", "discovery")},
+        "section": p.section,
         "spec": p.spec,
         "record_points": p.record_points,
     }
