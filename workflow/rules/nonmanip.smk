@@ -186,20 +186,13 @@ rule nonmanip_run:
         "../scripts/nonmanip_run.py"
 
 
-rule nonmanip_run_pomisplus:
+# One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
+# also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule).
+use rule nonmanip_run as nonmanip_run_pomisplus with:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
         code=run_sources("nonmanip", nonmanip_policy),
-    output:
-        trace=run_path("nonmanip"),
-        summary=summary_path(run_path("nonmanip")),
-    log:
-        run_path("nonmanip", "logs"),
-    benchmark:
-        run_path("nonmanip", "benchmarks/out")
-    """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
-    also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule)."""
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
         strategy="|".join(NONMANIP_POMIS_PLUS),
@@ -215,8 +208,6 @@ rule nonmanip_run_pomisplus:
         panel=lambda wc: nonmanip_run_params(wc)["panel"],
         policy=lambda wc: nonmanip_policy(wc).path,
         pomis_plus=lambda wc: pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
-    script:
-        "../scripts/nonmanip_run.py"
 
 
 def nonmanip_run_files(wildcards):
