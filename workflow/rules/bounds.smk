@@ -209,11 +209,13 @@ rule bounds_run:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     params:
         seeds=lambda wc: [BOUNDS_CHUNKS[int(wc.chunk)].start, BOUNDS_CHUNKS[int(wc.chunk)].stop],
-        alpha=lambda wc: BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
-        horizon=BOUNDS["horizon"],
-        online=BOUNDS_ONLINE,
-        appendix=BOUNDS["appendix"],
-        record_points=config["record_points"],
+        run=lambda wc: {
+            "horizon": BOUNDS["horizon"],
+            "online": BOUNDS_ONLINE,
+            "appendix": BOUNDS["appendix"],
+            "alpha": BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
+            "record_points": config["record_points"],
+        },
     script:
         "../scripts/bounds_run.py"
 

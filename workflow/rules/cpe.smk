@@ -109,12 +109,14 @@ rule cpe_run:
     resources:
         mem_mb=lambda wc: 1000 + config["seeds_per_job"] * 20,
     params:
-        job=lambda wc: cpe_job(wc).__dict__,
         seeds=lambda wc: [cpe_chunks(cpe_job(wc))[int(wc.chunk)].start, cpe_chunks(cpe_job(wc))[int(wc.chunk)].stop],
-        epsilon=lambda wc: cpe_design.epsilon(CPE, *wc.experiment.split("-", 1)),
-        delta=CPE["delta"],
-        horizon=CPE["horizon"],
-        checkpoint_first=CPE["checkpoint_first"],
+        run=lambda wc: {
+            "job": cpe_job(wc).__dict__,
+            "epsilon": cpe_design.epsilon(CPE, *wc.experiment.split("-", 1)),
+            "delta": CPE["delta"],
+            "horizon": CPE["horizon"],
+            "checkpoint_first": CPE["checkpoint_first"],
+        },
     script:
         "../scripts/cpe_run.py"
 

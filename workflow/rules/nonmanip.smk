@@ -72,6 +72,13 @@ def nonmanip_run_params(wildcards):
     }
 
 
+def nonmanip_run_slice(wildcards):
+    """What a run job's results depend on, and its provenance hash's input: the panel's config slice,
+    the horizon and the record points."""
+    run = nonmanip_run_params(wildcards)
+    return {"panel": run["panel"], "horizon": run["horizon"], "record_points": config["record_points"]}
+
+
 TARGETS["nonmanip"] = [
     *(f"figures/nonmanip/figure{i}.{ext}" for i in range(1, 6) for ext in ("pdf", "png")),
     "figures/nonmanip/figure5_optimal_arm.pdf",
@@ -178,10 +185,8 @@ rule nonmanip_run:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     params:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
-        horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
-        record_points=config["record_points"],
-        panel=lambda wc: nonmanip_run_params(wc)["panel"],
         policy=lambda wc: nonmanip_policy(wc).path,
+        run=nonmanip_run_slice,
     script:
         "../scripts/nonmanip_run.py"
 
@@ -203,11 +208,11 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
-        horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
-        record_points=config["record_points"],
-        panel=lambda wc: nonmanip_run_params(wc)["panel"],
         policy=lambda wc: nonmanip_policy(wc).path,
-        pomis_plus=lambda wc: pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
+        run=lambda wc: {
+            **nonmanip_run_slice(wc),
+            "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
+        },
 
 
 def nonmanip_run_files(wildcards):

@@ -160,11 +160,8 @@ rule unknown_graph_run:
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
     params:
-        section=UG_RUN,
-        spec=lambda wc: UG_CELLS[wc.experiment],
         seeds=lambda wc: [UG_CHUNKS[int(wc.chunk)].start, UG_CHUNKS[int(wc.chunk)].stop],
-        horizon=UG["horizon"],
-        record_points=config["record_points"],
+        run=lambda wc: {"section": UG_RUN, "spec": UG_CELLS[wc.experiment], "record_points": config["record_points"]},
     script:
         "../scripts/unknown_graph_run.py"
 
