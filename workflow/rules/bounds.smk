@@ -56,6 +56,8 @@ rule bounds_data:
         scm=BOUNDS["scm"],
         n_rows=BOUNDS["offline"]["n_rows"],
         seed=BOUNDS["offline"]["seed"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_data.py"
 
@@ -72,6 +74,8 @@ rule bounds_exact:
         scm=BOUNDS["scm"],
         adjust=BOUNDS["offline"]["biased_adjust"],
         n_rows=BOUNDS["offline"]["n_rows"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_exact.py"
 
@@ -92,6 +96,8 @@ rule bounds_offline:
     params:
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_offline.py"
 
@@ -109,6 +115,8 @@ rule bounds_coverage:
     params:
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_coverage.py"
 
@@ -126,6 +134,8 @@ rule bounds_table1:
     """Table 1 (one estimand variant) with the paper's values beside ours."""
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_table1.py"
 
@@ -142,6 +152,8 @@ rule bounds_table2:
         "logs/bounds_table2/table2.log",
     params:
         scm=BOUNDS["scm"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_table2.py"
 
@@ -157,6 +169,8 @@ rule bounds_figure2:
         "logs/bounds_figure2/figure2.log",
     params:
         scm=BOUNDS["scm"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure2.py"
 
@@ -173,6 +187,8 @@ rule bounds_figure3:
     """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure3.py"
 
@@ -216,6 +232,8 @@ rule bounds_run:
             "alpha": BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
             "record_points": config["record_points"],
         },
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_run.py"
 
@@ -245,6 +263,8 @@ rule bounds_aggregate:
     """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
     wildcard_constraints:
         setting=BOUNDS_WILDCARDS["setting"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_aggregate.py"
 
@@ -263,6 +283,8 @@ rule bounds_figure4:
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure4.py"
 
@@ -280,6 +302,8 @@ rule bounds_figure4_alpha:
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure4_alpha.py"
 
@@ -302,6 +326,8 @@ rule bounds_figure_appendix:
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure_appendix.py"
 
@@ -321,5 +347,7 @@ rule bounds_claims:
         "logs/bounds_claims/claims.log",
     params:
         bounds=BOUNDS,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_claims.py"

@@ -51,6 +51,8 @@ rule cpe_instance:
         config=r"[A-Za-z0-9.]+",
     params:
         spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_instance.py"
 
@@ -70,6 +72,8 @@ rule cpe_quantities:
     params:
         epsilon=lambda wc: cpe_design.epsilon(CPE, wc.exp, wc.config),
         delta=CPE["delta"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_quantities.py"
 
@@ -85,6 +89,8 @@ rule cpe_theory:
     params:
         k=CPE["theory_k"],
         delta=CPE["delta"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_theory.py"
 
@@ -117,6 +123,8 @@ rule cpe_run:
             "horizon": CPE["horizon"],
             "checkpoint_first": CPE["checkpoint_first"],
         },
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_run.py"
 
@@ -152,6 +160,8 @@ rule cpe_aggregate:
     params:
         delta=CPE["delta"],
         spec=lambda wc: CPE["experiments"][wc.exp],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_aggregate.py"
 
@@ -185,6 +195,8 @@ rule cpe_tables:
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_tables.py"
 
@@ -198,12 +210,12 @@ rule cpe_figures:
         code=script_code("cpe_figures.py"),
     output:
         report(
-            [t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".pdf")],
+            [t for t in TARGETS["cpe"] if t.startswith("figures/cpe/figure") and t.endswith(".pdf")],
             caption="../report/cpe_figures.rst",
             category="cpe",
         ),
         report(
-            [t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".png")],
+            [t for t in TARGETS["cpe"] if t.startswith("figures/cpe/figure") and t.endswith(".png")],
             caption="../report/cpe_figures.rst",
             category="cpe",
         ),
@@ -213,6 +225,8 @@ rule cpe_figures:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
         scale=f"sample cap {CPE['horizon']:,}, {CPE['n_seeds']:,} seeds per setting",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_figures.py"
 
@@ -231,5 +245,7 @@ rule cpe_claims:
     params:
         section=CPE,
         experiments=CPE_EXPERIMENTS,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_claims.py"

@@ -53,6 +53,8 @@ rule experiments_instance:
         experiment=lambda wc: {
             k: v for k, v in EXPERIMENTS[wc.experiment].items() if k in ("title", "diagram", "scm", "arms")
         },
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/experiments_instance.py"
 
@@ -68,6 +70,8 @@ rule experiments_catalogue:
     """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_catalogue.py"
 
@@ -119,6 +123,8 @@ rule experiments_run:
         pomis_plus=lambda wc: experiments_run_params(wc)["pomis_plus"],
         policy=lambda wc: cb_experiment_algorithms.policy_path(wc.algorithm, wc.strategy),
         record_points=config["record_points"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/experiments_run.py"
 
@@ -151,6 +157,8 @@ rule experiments_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_aggregate.py"
 
@@ -181,5 +189,7 @@ rule experiments_summary:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     params:
         horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/experiments_summary.py"

@@ -72,6 +72,8 @@ if FAIR_MISSING and not FAIR_STANDIN:
         params:
             raw_dir=FAIR_RAW_DIR,
             entry=lambda wc: next(e for e in [FAIR["raw"]["adult"], *FAIR["raw"]["youtube"]] if e["path"] == wc.rawfile),
+        conda:
+            "../envs/causal_bandits.yaml"
         script:
             "../scripts/fairness_download.py"
 
@@ -92,6 +94,8 @@ if FAIR_STANDIN:
         params:
             kind=lambda wc: "adult" if wc.rawfile == FAIR_RAW["adult"][0].path else "youtube",
             seed=FAIR["adult_video"]["data_seed"],
+        conda:
+            "../envs/causal_bandits.yaml"
         script:
             "../scripts/fairness_standin.py"
 
@@ -110,6 +114,8 @@ rule fairness_raw_check:
     params:
         entries=lambda wc: [FAIR["raw"]["adult"]] if wc.dataset == "adult" else FAIR["raw"]["youtube"],
         raw_dir=FAIR_RAW_DIR,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_raw_check.py"
 
@@ -127,6 +133,8 @@ rule fairness_adult_users:
         "logs/fairness_adult_users/adult_users.log",
     params:
         adult_video=FAIR["adult_video"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_adult_users.py"
 
@@ -144,6 +152,8 @@ rule fairness_youtube_videos:
     params:
         adult_video=FAIR["adult_video"],
         max_skipped=FAIR["raw"]["youtube_max_skipped_fraction"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_youtube_videos.py"
 
@@ -160,6 +170,8 @@ rule fairness_offline_table:
         "logs/fairness_offline_table/offline.log",
     params:
         adult_video=FAIR["adult_video"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_offline_table.py"
 
@@ -177,6 +189,8 @@ rule fairness_adult_graph:
         "benchmarks/out/fairness_adult_graph/graph.tsv"
     params:
         adult_video=FAIR["adult_video"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_adult_graph.py"
 
@@ -193,6 +207,8 @@ rule fairness_email_instance:
     params:
         email=FAIR["email"],
         dsep_criterion=FAIR["dsep_criterion"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_email_instance.py"
 
@@ -212,6 +228,8 @@ rule fairness_adult_video_instance:
     params:
         adult_video=FAIR["adult_video"],
         dsep_criterion=FAIR["dsep_criterion"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_adult_video_instance.py"
 
@@ -229,6 +247,8 @@ rule fairness_email_tables:
         "logs/fairness_email_tables/tables45.log",
     params:
         email=FAIR["email"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_email_tables.py"
 
@@ -258,6 +278,8 @@ rule fairness_run:
             **{k: FAIR[k] for k in ("horizon", "taus", "ucb", "fucb", "fairlinucb")},
             "record_points": config["record_points"],
         },
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_run.py"
 
@@ -278,6 +300,8 @@ rule fairness_aggregate:
         taus=FAIR["taus"],
         horizon=FAIR["horizon"],
         algorithms=lambda wc: FAIR_ALGORITHMS[wc.experiment],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_aggregate.py"
 
@@ -298,6 +322,8 @@ rule fairness_tables:
         "logs/fairness_tables/tables.log",
     params:
         fairness=FAIR,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_tables.py"
 
@@ -314,6 +340,8 @@ rule fairness_diagrams:
         f2apng=report("figures/fairness/figure2a.png", caption="../report/fairness_diagrams.rst", category="fairness"),
     log:
         "logs/fairness_diagrams/diagrams.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_diagrams.py"
 
@@ -331,6 +359,8 @@ rule fairness_figure2b:
     params:
         tau=FAIR["figure2b_tau"],
         scale=f"T = {FAIR['horizon']}, {FAIR['n_seeds']} seeds",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_figure2b.py"
 
@@ -346,6 +376,8 @@ rule fairness_figure3:
         png=report("figures/fairness/figure3.png", caption="../report/fairness_figure3.rst", category="fairness"),
     log:
         "logs/fairness_figure3/figure3.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_figure3.py"
 
@@ -368,5 +400,7 @@ rule fairness_claims:
         "logs/fairness_claims/claims.log",
     params:
         fairness=FAIR,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_claims.py"

@@ -116,6 +116,8 @@ rule nonmanip_arm_sets:
     (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
     wildcard_constraints:
         graph=NONMANIP_WILDCARDS["graph"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_arm_sets.py"
 
@@ -132,6 +134,8 @@ rule nonmanip_instance:
         panel=NONMANIP_WILDCARDS["panel"],
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_instance.py"
 
@@ -147,6 +151,8 @@ rule nonmanip_catalogue:
     """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_catalogue.py"
 
@@ -160,6 +166,8 @@ rule nonmanip_catalogue_listing:
         report("figures/nonmanip/catalogue.md", caption="../report/nonmanip_catalogue.rst", category="nonmanip"),
     log:
         "logs/nonmanip_catalogue_listing/catalogue.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_catalogue_listing.py"
 
@@ -187,6 +195,8 @@ rule nonmanip_run:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
         policy=lambda wc: nonmanip_policy(wc).path,
         run=nonmanip_run_slice,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_run.py"
 
@@ -243,6 +253,8 @@ rule nonmanip_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_aggregate.py"
 
@@ -282,6 +294,8 @@ rule nonmanip_table1:
     params:
         pomis_plus=NONMANIP["pomis_plus"],
         horizon=NONMANIP["horizon"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_table1.py"
 
@@ -307,6 +321,8 @@ rule nonmanip_figure5:
         ),
     log:
         "logs/nonmanip_figure5/figure5.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_figure5.py"
 
@@ -323,6 +339,8 @@ rule nonmanip_diagrams:
         ),
     log:
         "logs/nonmanip_diagrams/diagrams.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_diagrams.py"
 
@@ -342,6 +360,8 @@ rule nonmanip_robustness_graphs:
         # and the expression counts the report quotes have a rule of their own (changing how far they
         # count reruns no instance)
         graphs={k: NONMANIP_ROBUST["graphs"][k] for k in ("max_directed", "max_bidirected")},
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_graphs.py"
 
@@ -359,6 +379,8 @@ rule nonmanip_robustness_graph_counts:
         "benchmarks/out/nonmanip/robustness_graph_counts.tsv"
     params:
         up_to_edges=NONMANIP_ROBUST["graphs"]["count_expressions_up_to_edges"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_graph_counts.py"
 
@@ -376,6 +398,8 @@ rule nonmanip_robustness_instance:
         experiment=NONMANIP_WILDCARDS["robust"],
     params:
         config=lambda wc: nonmanip_instance_config(wc.experiment),
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_instance.py"
 
@@ -403,6 +427,8 @@ rule nonmanip_robustness_orderings:
         "results/nonmanip/robustness/orderings.csv",
     log:
         "logs/nonmanip_robustness_orderings/orderings.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_orderings.py"
 
@@ -422,6 +448,8 @@ rule nonmanip_robustness_report:
     params:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         robustness=NONMANIP_ROBUST,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_report.py"
 
@@ -447,6 +475,8 @@ rule nonmanip_claims:
         "logs/nonmanip_claims/claims.log",
     params:
         section=NONMANIP,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_claims.py"
 

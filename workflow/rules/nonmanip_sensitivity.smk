@@ -25,6 +25,8 @@ rule nonmanip_sensitivity_family:
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
         sensitivity=lambda wc: nonmanip_sensitivity.settings(NONMANIP_SENS, wc.panel),
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_sensitivity_family.py"
 
@@ -42,6 +44,8 @@ rule nonmanip_sensitivity_instance:
         experiment="|".join(NONMANIP_SENS_NAMES) or "^$",
     params:
         panel=lambda wc: NONMANIP["panels"][nonmanip_sensitivity.point_of(wc.experiment)[0]],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_sensitivity_instance.py"
 
@@ -79,5 +83,7 @@ rule nonmanip_sensitivity_report:
     params:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         horizon=NONMANIP["horizon"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_sensitivity_report.py"

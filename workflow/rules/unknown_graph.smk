@@ -58,6 +58,8 @@ rule unknown_graph_fig1_trace:
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_fig1_trace.py"
 
@@ -79,6 +81,8 @@ rule unknown_graph_fig1_instance:
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_instance.py"
 
@@ -99,6 +103,8 @@ rule unknown_graph_instances:
         n_seeds=UG["n_seeds"],
         delta=UG["delta"],
         c_B=UG["c_B"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_instance.py"
 
@@ -137,6 +143,8 @@ rule unknown_graph_figure1:
         ),
     log:
         "logs/unknown_graph_figure1/figure1.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_figure1.py"
 
@@ -162,6 +170,8 @@ rule unknown_graph_run:
     params:
         seeds=lambda wc: [UG_CHUNKS[int(wc.chunk)].start, UG_CHUNKS[int(wc.chunk)].stop],
         run=lambda wc: {"section": UG_RUN, "spec": UG_CELLS[wc.experiment], "record_points": config["record_points"]},
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_run.py"
 
@@ -192,6 +202,8 @@ rule unknown_graph_aggregate:
     """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
     wildcard_constraints:
         cell=UG_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_aggregate.py"
 
@@ -211,6 +223,8 @@ rule unknown_graph_lower_bounds:
         algorithm="|".join(UG_LB_ALGORITHMS),
     params:
         section=UG_LB,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_lower_bounds.py"
 
@@ -231,6 +245,8 @@ rule unknown_graph_discovery:
         mem_mb=800,
     params:
         discovery=UG["discovery"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_discovery.py"
 
@@ -248,6 +264,8 @@ rule unknown_graph_readings:
         "benchmarks/out/unknown_graph_readings/readings.tsv"
     params:
         section={"discovery": UG["discovery"]},
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_readings.py"
 
@@ -283,6 +301,8 @@ rule unknown_graph_tables:
         "logs/unknown_graph_tables/tables.log",
     params:
         section=UG,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_tables.py"
 
@@ -307,6 +327,8 @@ rule unknown_graph_figures:
         "logs/unknown_graph_figures/figures.log",
     params:
         section=UG,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_figures.py"
 
@@ -327,5 +349,7 @@ rule unknown_graph_claims:
         "logs/unknown_graph_claims/claims.log",
     params:
         section=UG,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_claims.py"
