@@ -1,48 +1,9 @@
 # Lu, Meisami & Tewari (NeurIPS-21): no experiments in the paper. Figure 1 from a run of CN-UCB on the
 # reconstructed tree; the validation suite V1-V6 (designed for this replication,
 # docs/papers/unknown_graph.md#unknown_graph-r-validation): runs -> aggregate -> tables + figures -> claims.
-from causal_bandits.papers.unknown_graph.cells import ALGORITHMS_OF as UG_ALGORITHMS_OF
-from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
 
-UG = config["unknown_graph"]
-UG_CELLS = ug_cells(UG)
-UG_CHUNKS = chunk_seeds(UG["n_seeds"], config["seeds_per_job"])
-# The slices the expensive rules get as params (so an edit elsewhere in the section reruns none of them).
-# V1-V4 runs: the section less V5/V6's keys, which is also their provenance hash's input (kept as it was
-# so the run store stays byte-identical).
-UG_RUN = {k: v for k, v in UG.items() if k not in ("lower_bounds", "discovery")}
-# V5 runs: the lower-bound instances and what the policies read.
-UG_LB = {k: UG[k] for k in ("lower_bounds", "delta", "c_B", "reading", "ucb_c", "ucb_arms")}
-UG_LB_ALGORITHMS = ["CNUCB", "UCB", "Oracle"]
-UG_FIGURES = [
-    "figure1",
-    "figV1_regret_curves_trees",
-    "figV2_regret_vs_n",
-    "figV3_forests",
-    "figV4_general",
-    "figV5_lower_bounds",
-    "figV6_discovery",
-]
-UG_TABLES = [
-    "figure1_trace",
-    "table_final_regret",
-    "tableV4_clique_success",
-    "tableV5_lower_bounds",
-    "tableV6_discovery",
-    "tableV6_readings",
-]
-TARGETS["unknown_graph"] = [
-    *(f"figures/unknown_graph/{f}.{ext}" for f in UG_FIGURES for ext in ("pdf", "png")),
-    *(f"figures/unknown_graph/{t}.{ext}" for t in UG_TABLES for ext in ("csv", "md")),
-    "figures/unknown_graph/figure1_instance.json",
-]
 
-UG_WILDCARDS = {
-    "experiment": "|".join(UG_CELLS) or "none",
-    "strategy": "default",
-    "algorithm": cb_algorithms.pattern(cb_algorithms.registry("unknown_graph")),
-    "chunk": r"\d+",
-}
+include: "unknown_graph_common.smk"
 
 
 rule unknown_graph_fig1_trace:
@@ -176,20 +137,6 @@ rule unknown_graph_run:
         "../scripts/unknown_graph_run.py"
 
 
-def ug_cell_runs(wildcards):
-    algorithms = UG_ALGORITHMS_OF[UG_CELLS[wildcards.cell]["experiment"]]
-    return {
-        f"default/{a}": expand(
-            run_path("unknown_graph"),
-            experiment=wildcards.cell,
-            strategy="default",
-            algorithm=a,
-            chunk=range(len(UG_CHUNKS)),
-        )
-        for a in algorithms
-    }
-
-
 rule unknown_graph_aggregate:
     input:
         unpack(ug_cell_runs),
@@ -268,17 +215,6 @@ rule unknown_graph_readings:
         "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_readings.py"
-
-
-UG_RESULTS = {
-    "agg": expand("results/unknown_graph/agg/{cell}.parquet", cell=list(UG_CELLS)),
-    "summaries": expand("results/unknown_graph/agg/{cell}.summaries.parquet", cell=list(UG_CELLS)),
-    "v5": expand(
-        "results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet", theorem=(4, 5), algorithm=UG_LB_ALGORITHMS
-    ),
-    "v6": expand("results/unknown_graph/V6/sampled-{regime}.parquet", regime=UG["discovery"]["regimes"]),
-    "readings": "results/unknown_graph/V6/readings.parquet",
-}
 
 
 rule unknown_graph_tables:
