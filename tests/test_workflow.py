@@ -262,3 +262,41 @@ def test_adding_an_algorithm_plans_only_its_runs(planned_tiny, tmp_path):
         planned
     )
     assert not [o for o in planned if "/instances/" in o or "/catalogue/" in o or "/arm_sets/" in o]
+
+
+@pytest.fixture(scope="module")
+def recorded_tiny(tmp_path_factory):
+    """Like ``planned_tiny``, but touched with ``--forceall``: every job's metadata (params, code) is
+    recorded as a run would record it, so a dry run sees what a params edit replans."""
+    work = copy_workflow(tmp_path_factory.mktemp("recorded") / "repo")
+    dry = snakemake(work, "-n", *TINY)
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    for out in {o.strip() for o in _planned_outputs(dry.stdout)}:
+        (work / out).parent.mkdir(parents=True, exist_ok=True)
+        (work / out).touch()
+    touched = snakemake(work, "--cores", "1", "--touch", "--forceall", *TINY)
+    assert touched.returncode == 0, touched.stderr[-3000:]
+    return work
+
+
+@pytest.mark.parametrize(
+    ("edit", "replanned", "spared"),
+    [
+        # a V6 discovery constant: the V6 runs and their tables, no V1-V5 run
+        ("discovery: {n_seeds: 5}", "results/unknown_graph/V6/", ("results/runs/", "/V5/", "/agg/")),
+        # a V5 constant: the V5 runs and their tables, no V1-V4 run and no V6 run
+        ("lower_bounds: {n_seeds: 2}", "results/unknown_graph/V5/", ("results/runs/", "/V6/", "/agg/")),
+        # a V1-V4 constant: their runs, no V5 or V6 run
+        ("horizon: 3000", "results/runs/unknown_graph/", ("/V5/", "/V6/")),
+    ],
+)
+def test_a_rule_sees_only_its_slice_of_config(recorded_tiny, tmp_path, edit, replanned, spared):
+    """Each rule gets the keys it reads as params: editing one of them replans that rule's jobs and
+    what reads their outputs, and no job of a rule that does not read it (no V1-V4 run, at T = 10^6 in
+    the paper-scale config, for a discovery constant)."""
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text(f"unknown_graph: {{{edit}}}\n")
+    planned = _replanned(recorded_tiny, str(overlay))
+    assert [o for o in planned if o.startswith(replanned)], planned
+    assert not [o for o in planned if o.split("/")[1] in ("nonmanip", "bounds", "cpe", "fairness")], planned
+    assert not [o for o in planned if any(s in o for s in spared)], planned

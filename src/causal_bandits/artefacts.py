@@ -13,13 +13,13 @@ paper's section instead (:func:`supporting`); nothing fails on an unknown source
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from causal_bandits import papers
 from causal_bandits.errors import CausalBanditsError
 
 #: Suffixes the report can show, in the order it prefers them (a figure's PNG, a table's Markdown).
@@ -93,7 +93,7 @@ def table(
 
 def of_paper(paper: str, section: Mapping[str, Any]) -> list[Artefact]:
     """The artefacts of ``paper`` for its config ``section`` (its package's ``artefacts`` module)."""
-    found = importlib.import_module(f"causal_bandits.papers.{paper}.artefacts").artefacts(section)
+    found = papers.paper(paper).artefacts(section)
     keys = [a.key for a in found]
     if len(set(keys)) != len(keys):
         raise CausalBanditsError(f"paper {paper!r} lists an artefact key twice ({sorted(keys)}); keys must be unique")

@@ -16,7 +16,6 @@ typed after ``--configfile``: one line each), and :func:`command_line_scalars` t
 from __future__ import annotations
 
 import copy
-import importlib
 from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, papers
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers import PAPERS
 
@@ -322,7 +321,7 @@ def check(config: dict[str, Any]) -> dict[str, Any]:
     validate(config)
     for paper in PAPERS:
         if paper in config:
-            importlib.import_module(f"causal_bandits.papers.{paper}.config").check_config(config[paper])
+            papers.paper(paper).check_config(config[paper])
     if config.get("experiments"):
         from causal_bandits.experiments.config import check_config as check_experiments
 

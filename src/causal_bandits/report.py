@@ -10,11 +10,11 @@ files) and a self-contained HTML page (figures/REPORT.html, :mod:`causal_bandits
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from causal_bandits import papers
 from causal_bandits.artefacts import Artefact, supporting
 from causal_bandits.claims import STATUSES
 from causal_bandits.report_docs import href, label, readings
@@ -24,7 +24,7 @@ from causal_bandits.report_page import FIGURE_SCALE, Page, counts, markdown_html
 
 def title(paper: str) -> str:
     """The report heading of a paper: its package's ``TITLE``."""
-    return importlib.import_module(f"causal_bandits.papers.{paper}").TITLE
+    return papers.paper(paper).title
 
 
 def _scale(papers: Sequence[Mapping[str, Any]]) -> str:

@@ -1,46 +1,8 @@
 # Huang & Wu: data -> exact truth, offline estimates, coverage -> Tables 1-2, Figures 2-3
 #             -> runs (Figure 4, alpha sensitivity, appendix) -> aggregate -> Figure 4 -> claims.
-import re
-
-from causal_bandits.papers.bounds.runs import APPENDIX as BOUNDS_APPENDIX
-from causal_bandits.papers.bounds.runs import FIGURE4 as BOUNDS_FIGURE4
-from causal_bandits.papers.bounds.runs import coordinates as bounds_coordinates
-from causal_bandits.papers.bounds.runs import setting_name as bounds_setting
-
-BOUNDS = config["bounds"]
-BOUNDS_ONLINE = BOUNDS["online"]
-BOUNDS_SCALE = f"T = {BOUNDS['horizon']:,}, {BOUNDS['n_seeds']} runs"
-BOUNDS_CHUNKS = chunk_seeds(BOUNDS["n_seeds"], config["seeds_per_job"])
-BOUNDS_MAIN = bounds_setting(BOUNDS_ONLINE["alpha"])
-BOUNDS_ALPHAS = {bounds_setting(a): a for a in [BOUNDS_ONLINE["alpha"], *BOUNDS_ONLINE["sensitivity_alphas"]]}
-BOUNDS_SETTINGS = {**{s: list(BOUNDS_FIGURE4) for s in BOUNDS_ALPHAS}, "appendix": list(BOUNDS_APPENDIX)}
-BOUNDS_STRATEGIES = [bounds_coordinates(s)[1] for s in BOUNDS_SETTINGS]
-BOUNDS_ALGORITHMS = [*BOUNDS_FIGURE4, *BOUNDS_APPENDIX]
-BOUNDS_VARIANTS = ["conditional", "paper_marginal"]
-TARGETS["bounds"] = [
-    *(f"figures/bounds/table1_{v}.{ext}" for v in BOUNDS_VARIANTS for ext in ("csv", "md")),
-    "figures/bounds/table2.csv",
-    "figures/bounds/table2.md",
-    *(
-        f"figures/bounds/{name}.{ext}"
-        for name in (
-            "figure2",
-            "figure3_conditional",
-            "figure3_paper_marginal",
-            "figure4",
-            "figure4_alpha",
-            "figure_appendix",
-        )
-        for ext in ("pdf", "png")
-    ),
-    "figures/bounds/figure4_final.csv",
-]
 
 
-BOUNDS_WILDCARDS = {
-    "variant": "|".join(BOUNDS_VARIANTS),
-    "setting": "|".join(map(re.escape, BOUNDS_SETTINGS)),
-}
+include: "bounds_common.smk"
 
 
 rule bounds_data:
@@ -56,6 +18,8 @@ rule bounds_data:
         scm=BOUNDS["scm"],
         n_rows=BOUNDS["offline"]["n_rows"],
         seed=BOUNDS["offline"]["seed"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_data.py"
 
@@ -72,6 +36,8 @@ rule bounds_exact:
         scm=BOUNDS["scm"],
         adjust=BOUNDS["offline"]["biased_adjust"],
         n_rows=BOUNDS["offline"]["n_rows"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_exact.py"
 
@@ -92,6 +58,8 @@ rule bounds_offline:
     params:
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_offline.py"
 
@@ -109,6 +77,8 @@ rule bounds_coverage:
     params:
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_coverage.py"
 
@@ -126,6 +96,8 @@ rule bounds_table1:
     """Table 1 (one estimand variant) with the paper's values beside ours."""
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_table1.py"
 
@@ -142,6 +114,8 @@ rule bounds_table2:
         "logs/bounds_table2/table2.log",
     params:
         scm=BOUNDS["scm"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_table2.py"
 
@@ -157,6 +131,8 @@ rule bounds_figure2:
         "logs/bounds_figure2/figure2.log",
     params:
         scm=BOUNDS["scm"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure2.py"
 
@@ -173,19 +149,10 @@ rule bounds_figure3:
     """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure3.py"
-
-
-def bounds_run_inputs(wildcards):
-    inputs = {
-        "exact": "results/bounds/exact.json",
-        "estimates": "results/bounds/offline/estimates_conditional.parquet",
-        "summary": "results/bounds/offline/summary.json",
-    }
-    if BOUNDS_ONLINE["context_source"] == "offline_rows":
-        inputs["full"] = "data/generated/bounds/full.parquet"
-    return inputs
 
 
 rule bounds_run:
@@ -209,27 +176,17 @@ rule bounds_run:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     params:
         seeds=lambda wc: [BOUNDS_CHUNKS[int(wc.chunk)].start, BOUNDS_CHUNKS[int(wc.chunk)].stop],
-        alpha=lambda wc: BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
-        horizon=BOUNDS["horizon"],
-        online=BOUNDS_ONLINE,
-        appendix=BOUNDS["appendix"],
-        record_points=config["record_points"],
+        run=lambda wc: {
+            "horizon": BOUNDS["horizon"],
+            "online": BOUNDS_ONLINE,
+            "appendix": BOUNDS["appendix"],
+            "alpha": BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
+            "record_points": config["record_points"],
+        },
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_run.py"
-
-
-def bounds_run_files(wildcards):
-    experiment, strategy = bounds_coordinates(wildcards.setting)
-    return {
-        algorithm: expand(
-            run_path("bounds"),
-            experiment=experiment,
-            strategy=strategy,
-            algorithm=algorithm,
-            chunk=range(len(BOUNDS_CHUNKS)),
-        )
-        for algorithm in BOUNDS_SETTINGS[wildcards.setting]
-    }
 
 
 rule bounds_aggregate:
@@ -243,6 +200,8 @@ rule bounds_aggregate:
     """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
     wildcard_constraints:
         setting=BOUNDS_WILDCARDS["setting"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_aggregate.py"
 
@@ -261,6 +220,8 @@ rule bounds_figure4:
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure4.py"
 
@@ -278,6 +239,8 @@ rule bounds_figure4_alpha:
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure4_alpha.py"
 
@@ -300,6 +263,8 @@ rule bounds_figure_appendix:
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure_appendix.py"
 
@@ -319,5 +284,7 @@ rule bounds_claims:
         "logs/bounds_claims/claims.log",
     params:
         bounds=BOUNDS,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_claims.py"

@@ -2,12 +2,11 @@
 import sys
 import time
 
-import importlib
-
 from causal_bandits import algorithms as cb_algorithms
 from causal_bandits import artefacts as cb_artefacts
 from causal_bandits import config as cb_config
 from causal_bandits import logs as cb_logs
+from causal_bandits import papers as cb_papers
 from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.runs import chunk_seeds
@@ -62,7 +61,7 @@ def run_sources(paper, entry=None):
     ``entry(wildcards)``, by default the entry named by the ``algorithm`` wildcard). Editing one
     algorithm reruns only its runs.
     """
-    run_module = f"causal_bandits.papers.{paper}.runs"
+    run_module = cb_papers.paper(paper).runs
     entry = entry or (lambda wildcards: cb_algorithms.registry(paper)[wildcards.algorithm])
 
     def inputs(wildcards):

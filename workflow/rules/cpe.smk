@@ -1,41 +1,8 @@
 # Combinatorial pure exploration of causal bandits (ICLR 2023): designed experiments E0-E5 (the paper has none).
 # instances (+ exact quantities) -> runs (stopping times, on the one engine) -> aggregate -> tables, figures, claims.
-from causal_bandits.papers.cpe import design as cpe_design
-
-CPE = config["cpe"]
-CPE_EXPERIMENTS = cpe_design.experiments_run(CPE)
-CPE_JOBS = [j for j in cpe_design.jobs(CPE) if j.experiment in CPE_EXPERIMENTS]
-CPE_KEYS = sorted({(j.experiment, j.config) for j in CPE_JOBS})
-CPE_FIGURES = {"E0": 0, "E1": 1, "E2": 2, "E3": 3, "E4": 4, "E5": 5}
-TARGETS["cpe"] = [
-    *(
-        f"figures/cpe/table{i}_{name}.{ext}"
-        for i, name in ((1, "instances"), (2, "pac"), (3, "lower_bound"), (4, "slopes"))
-        for ext in ("csv", "md")
-    ),
-    *(
-        f"figures/cpe/figure{CPE_FIGURES[e]}.{ext}"
-        for e in CPE_EXPERIMENTS
-        if e in CPE_FIGURES
-        for ext in ("pdf", "png")
-    ),
-    *(f"figures/cpe/figure6.{ext}" for ext in ("pdf", "png")),
-]
-
-CPE_WILDCARDS = {
-    "experiment": "|".join(sorted({cpe_design.run_key(e, c) for e, c in CPE_KEYS})) or "none",
-    "strategy": "|".join(sorted({j.strategy for j in CPE_JOBS})) or "none",
-    "algorithm": cb_algorithms.pattern(sorted({j.algorithm for j in CPE_JOBS})) or "none",
-    "chunk": r"\d+",
-}
 
 
-def cpe_chunks(job):
-    return chunk_seeds(job.n_seeds, config["seeds_per_job"])
-
-
-def cpe_job(wc):
-    return cpe_design.job(CPE, wc.experiment, wc.strategy, wc.algorithm)
+include: "cpe_common.smk"
 
 
 rule cpe_instance:
@@ -51,6 +18,8 @@ rule cpe_instance:
         config=r"[A-Za-z0-9.]+",
     params:
         spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_instance.py"
 
@@ -70,6 +39,8 @@ rule cpe_quantities:
     params:
         epsilon=lambda wc: cpe_design.epsilon(CPE, wc.exp, wc.config),
         delta=CPE["delta"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_quantities.py"
 
@@ -85,6 +56,8 @@ rule cpe_theory:
     params:
         k=CPE["theory_k"],
         delta=CPE["delta"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_theory.py"
 
@@ -109,29 +82,18 @@ rule cpe_run:
     resources:
         mem_mb=lambda wc: 1000 + config["seeds_per_job"] * 20,
     params:
-        job=lambda wc: cpe_job(wc).__dict__,
         seeds=lambda wc: [cpe_chunks(cpe_job(wc))[int(wc.chunk)].start, cpe_chunks(cpe_job(wc))[int(wc.chunk)].stop],
-        epsilon=lambda wc: cpe_design.epsilon(CPE, *wc.experiment.split("-", 1)),
-        delta=CPE["delta"],
-        horizon=CPE["horizon"],
-        checkpoint_first=CPE["checkpoint_first"],
+        run=lambda wc: {
+            "job": cpe_job(wc).__dict__,
+            "epsilon": cpe_design.epsilon(CPE, *wc.experiment.split("-", 1)),
+            "delta": CPE["delta"],
+            "horizon": CPE["horizon"],
+            "checkpoint_first": CPE["checkpoint_first"],
+        },
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_run.py"
-
-
-def cpe_experiment_inputs(wildcards):
-    jobs = [j for j in CPE_JOBS if j.experiment == wildcards.exp]
-    runs = [
-        summary_path(run_path("cpe")).format(experiment=j.key, strategy=j.strategy, algorithm=j.algorithm, chunk=k)
-        for j in jobs
-        for k in range(len(cpe_chunks(j)))
-    ]
-    configs = sorted({j.config for j in jobs})
-    return {
-        "runs": runs,
-        "instances": [f"results/cpe/instances/{wildcards.exp}/{c}.json" for c in configs],
-        "quantities": [f"results/cpe/quantities/{wildcards.exp}/{c}.json" for c in configs],
-    }
 
 
 rule cpe_aggregate:
@@ -150,15 +112,10 @@ rule cpe_aggregate:
     params:
         delta=CPE["delta"],
         spec=lambda wc: CPE["experiments"][wc.exp],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_aggregate.py"
-
-
-CPE_AGG = {
-    "stopping": expand("results/cpe/agg/{exp}.parquet", exp=CPE_EXPERIMENTS),
-    "budget": expand("results/cpe/agg/{exp}.budget.parquet", exp=CPE_EXPERIMENTS),
-    "quantities": [f"results/cpe/quantities/{e}/{c}.json" for e, c in CPE_KEYS],
-}
 
 
 rule cpe_tables:
@@ -183,6 +140,8 @@ rule cpe_tables:
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_tables.py"
 
@@ -196,12 +155,12 @@ rule cpe_figures:
         code=script_code("cpe_figures.py"),
     output:
         report(
-            [t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".pdf")],
+            [t for t in TARGETS["cpe"] if t.startswith("figures/cpe/figure") and t.endswith(".pdf")],
             caption="../report/cpe_figures.rst",
             category="cpe",
         ),
         report(
-            [t for t in TARGETS["cpe"] if "/figure" in t and t.endswith(".png")],
+            [t for t in TARGETS["cpe"] if t.startswith("figures/cpe/figure") and t.endswith(".png")],
             caption="../report/cpe_figures.rst",
             category="cpe",
         ),
@@ -211,6 +170,8 @@ rule cpe_figures:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
         scale=f"sample cap {CPE['horizon']:,}, {CPE['n_seeds']:,} seeds per setting",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_figures.py"
 
@@ -229,6 +190,8 @@ rule cpe_claims:
     params:
         section=CPE,
         experiments=CPE_EXPERIMENTS,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_claims.py"
 

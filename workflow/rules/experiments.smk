@@ -3,36 +3,9 @@
 # a summary in the report without verdicts. Included by the Snakefile only when the config has the
 # section. The instance, catalogue, run and aggregate stages are nonmanip's (Lee & Bareinboim,
 # AAAI-19), parameterised: streams keyed ("experiments", name, seed, purpose).
-from causal_bandits.experiments import algorithms as cb_experiment_algorithms
-from causal_bandits.experiments import config as cb_experiments_config
-from causal_bandits.papers.nonmanip import plays_pomis_plus
-
-EXPERIMENTS = config["experiments"]  # checked with the whole config (common.smk: causal_bandits.config.check)
-
-EXPERIMENTS_WILDCARDS = {
-    "experiment": "|".join(EXPERIMENTS) or "^$",
-    "strategy": "|".join(sorted({s for e in EXPERIMENTS.values() for s in cb_experiments_config.strategies(e)}))
-    or "^$",
-    "algorithm": "|".join(sorted({a for e in EXPERIMENTS.values() for a in e["algorithms"]})) or "^$",
-    "chunk": r"\d+",
-}
 
 
-def experiments_chunks(name):
-    return chunk_seeds(EXPERIMENTS[name]["n_seeds"], EXPERIMENTS[name]["seeds_per_job"])
-
-
-def experiments_figures(name):
-    return [f"figures/experiments/{name}/{f}" for f in ("table.csv", "table.md", "regret.pdf", "regret.png")]
-
-
-TARGETS["experiments"] = [path for name in EXPERIMENTS for path in experiments_figures(name)]
-
-
-def experiments_instance_inputs(wildcards):
-    """The instance script's library files, and the diagram's JSON file when the experiment names one."""
-    diagram = EXPERIMENTS[wildcards.experiment]["diagram"]
-    return script_code("experiments_instance.py")(wildcards) + ([diagram] if isinstance(diagram, str) else [])
+include: "experiments_common.smk"
 
 
 rule experiments_instance:
@@ -49,6 +22,8 @@ rule experiments_instance:
         experiment=lambda wc: {
             k: v for k, v in EXPERIMENTS[wc.experiment].items() if k in ("title", "diagram", "scm", "arms")
         },
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/experiments_instance.py"
 
@@ -64,28 +39,10 @@ rule experiments_catalogue:
     """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_catalogue.py"
-
-
-def experiments_run_inputs(wildcards):
-    """The instance, POMIS+'s catalogue, and the library files a run of ``{algorithm}`` executes."""
-    path = cb_experiment_algorithms.policy_path(wildcards.algorithm, wildcards.strategy)
-    code = [f"src/{p}" for p in module_files("causal_bandits.papers.nonmanip.runs", path.rpartition(".")[0])]
-    out = {"instance": f"results/experiments/{wildcards.experiment}/instance.json", "code": code}
-    if plays_pomis_plus(wildcards.strategy):
-        out["catalogue"] = f"results/experiments/{wildcards.experiment}/catalogue.json"
-    return out
-
-
-def experiments_run_params(wildcards):
-    experiment = EXPERIMENTS[wildcards.experiment]
-    chunk = experiments_chunks(wildcards.experiment)[int(wildcards.chunk)]
-    return {
-        "seeds": [chunk.start, chunk.stop],
-        "horizon": experiment["horizon"],
-        "pomis_plus": experiment["pomis_plus"] if plays_pomis_plus(wildcards.strategy) else None,
-    }
 
 
 rule experiments_run:
@@ -115,23 +72,10 @@ rule experiments_run:
         pomis_plus=lambda wc: experiments_run_params(wc)["pomis_plus"],
         policy=lambda wc: cb_experiment_algorithms.policy_path(wc.algorithm, wc.strategy),
         record_points=config["record_points"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/experiments_run.py"
-
-
-def experiments_run_files(wildcards):
-    experiment = EXPERIMENTS[wildcards.experiment]
-    return {
-        f"{s}/{a}": expand(
-            run_path("experiments"),
-            experiment=wildcards.experiment,
-            strategy=s,
-            algorithm=a,
-            chunk=range(len(experiments_chunks(wildcards.experiment))),
-        )
-        for s in cb_experiments_config.strategies(experiment)
-        for a in experiment["algorithms"]
-    }
 
 
 rule experiments_aggregate:
@@ -147,6 +91,8 @@ rule experiments_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_aggregate.py"
 
@@ -177,5 +123,7 @@ rule experiments_summary:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     params:
         horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/experiments_summary.py"

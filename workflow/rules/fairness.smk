@@ -1,62 +1,8 @@
 # Huang, Zhang & Wu (AAAI-22): raw data -> preprocessing -> graph -> instances -> runs -> tables,
 # figures, claims. Raw files are pinned in config (fairness.raw); see causal_bandits.data.raw.
-import os
-import re
-
-from causal_bandits.data.raw import RawFile, locate
-from causal_bandits.papers.fairness.runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
-from causal_bandits.papers.fairness.runs import EXPERIMENTS as FAIR_EXPERIMENTS
-from causal_bandits.papers.fairness.runs import STRATEGY as FAIR_STRATEGY
-from causal_bandits.papers.fairness.runs import algorithm_key as fair_algorithm_key
-from causal_bandits.papers.fairness.runs import algorithms as fair_algorithms
-
-FAIR = config["fairness"]
-FAIR_RAW_DIR = config["data"]["raw_dir"]
-FAIR_RAW = {
-    "adult": [RawFile.from_config(FAIR["raw"]["adult"])],
-    "youtube": [RawFile.from_config(e) for e in FAIR["raw"]["youtube"]],
-}
-FAIR_STANDIN = FAIR["raw"]["on_missing"] == "standin"
-FAIR_MISSING = [s.path for specs in FAIR_RAW.values() for s in specs if locate(FAIR_RAW_DIR, s) is None]
-FAIR_CHUNKS = chunk_seeds(FAIR["n_seeds"], config["seeds_per_job"])
-FAIR_ALGORITHMS = {e: fair_algorithms(e, FAIR) for e in FAIR_EXPERIMENTS}
-TARGETS["fairness"] = [
-    *(f"figures/fairness/table{i}.{ext}" for i in (1, 2, 4, 5) for ext in ("csv", "md")),
-    *(f"figures/fairness/figure{i}.{ext}" for i in ("1", "2a", "2b", "3") for ext in ("pdf", "png")),
-]
 
 
-def fair_source(spec):
-    """Where a pinned raw file comes from: the raw-data directory, a stand-in, or a download."""
-    found = locate(FAIR_RAW_DIR, spec)
-    if found is not None:
-        return str(found)
-    if FAIR_STANDIN:
-        return f"data/standin/{spec.path}"
-    return os.path.join(FAIR_RAW_DIR, spec.path)
-
-
-def fair_raw_files(dataset):
-    return [fair_source(s) for s in FAIR_RAW[dataset]]
-
-
-def fair_run_files(wildcards):
-    """Trace files of every algorithm of an experiment, by algorithm, and all their summaries."""
-    files = {
-        a: expand(
-            run_path("fairness"),
-            experiment=wildcards.experiment,
-            strategy=FAIR_STRATEGY,
-            algorithm=a,
-            chunk=range(len(FAIR_CHUNKS)),
-        )
-        for a in FAIR_ALGORITHMS[wildcards.experiment]
-    }
-    return {**files, "summaries": [summary_path(f) for paths in files.values() for f in paths]}
-
-
-# Wildcard constraints are rule-level here: global ones would leak into other papers' rules.
-FAIR_EXPERIMENT_PATTERN = "|".join(FAIR_EXPERIMENTS)
+include: "fairness_common.smk"
 
 
 if FAIR_MISSING and not FAIR_STANDIN:
@@ -72,6 +18,8 @@ if FAIR_MISSING and not FAIR_STANDIN:
         params:
             raw_dir=FAIR_RAW_DIR,
             entry=lambda wc: next(e for e in [FAIR["raw"]["adult"], *FAIR["raw"]["youtube"]] if e["path"] == wc.rawfile),
+        conda:
+            "../envs/causal_bandits.yaml"
         script:
             "../scripts/fairness_download.py"
 
@@ -92,6 +40,8 @@ if FAIR_STANDIN:
         params:
             kind=lambda wc: "adult" if wc.rawfile == FAIR_RAW["adult"][0].path else "youtube",
             seed=FAIR["adult_video"]["data_seed"],
+        conda:
+            "../envs/causal_bandits.yaml"
         script:
             "../scripts/fairness_standin.py"
 
@@ -110,6 +60,8 @@ rule fairness_raw_check:
     params:
         entries=lambda wc: [FAIR["raw"]["adult"]] if wc.dataset == "adult" else FAIR["raw"]["youtube"],
         raw_dir=FAIR_RAW_DIR,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_raw_check.py"
 
@@ -127,6 +79,8 @@ rule fairness_adult_users:
         "logs/fairness_adult_users/adult_users.log",
     params:
         adult_video=FAIR["adult_video"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_adult_users.py"
 
@@ -144,6 +98,8 @@ rule fairness_youtube_videos:
     params:
         adult_video=FAIR["adult_video"],
         max_skipped=FAIR["raw"]["youtube_max_skipped_fraction"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_youtube_videos.py"
 
@@ -160,6 +116,8 @@ rule fairness_offline_table:
         "logs/fairness_offline_table/offline.log",
     params:
         adult_video=FAIR["adult_video"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_offline_table.py"
 
@@ -177,6 +135,8 @@ rule fairness_adult_graph:
         "benchmarks/out/fairness_adult_graph/graph.tsv"
     params:
         adult_video=FAIR["adult_video"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_adult_graph.py"
 
@@ -193,6 +153,8 @@ rule fairness_email_instance:
     params:
         email=FAIR["email"],
         dsep_criterion=FAIR["dsep_criterion"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_email_instance.py"
 
@@ -212,6 +174,8 @@ rule fairness_adult_video_instance:
     params:
         adult_video=FAIR["adult_video"],
         dsep_criterion=FAIR["dsep_criterion"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_adult_video_instance.py"
 
@@ -229,6 +193,8 @@ rule fairness_email_tables:
         "logs/fairness_email_tables/tables45.log",
     params:
         email=FAIR["email"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_email_tables.py"
 
@@ -258,6 +224,8 @@ rule fairness_run:
             **{k: FAIR[k] for k in ("horizon", "taus", "ucb", "fucb", "fairlinucb")},
             "record_points": config["record_points"],
         },
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_run.py"
 
@@ -278,6 +246,8 @@ rule fairness_aggregate:
         taus=FAIR["taus"],
         horizon=FAIR["horizon"],
         algorithms=lambda wc: FAIR_ALGORITHMS[wc.experiment],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_aggregate.py"
 
@@ -298,6 +268,8 @@ rule fairness_tables:
         "logs/fairness_tables/tables.log",
     params:
         fairness=FAIR,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_tables.py"
 
@@ -314,6 +286,8 @@ rule fairness_diagrams:
         f2apng=report("figures/fairness/figure2a.png", caption="../report/fairness_diagrams.rst", category="fairness"),
     log:
         "logs/fairness_diagrams/diagrams.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_diagrams.py"
 
@@ -331,6 +305,8 @@ rule fairness_figure2b:
     params:
         tau=FAIR["figure2b_tau"],
         scale=f"T = {FAIR['horizon']}, {FAIR['n_seeds']} seeds",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_figure2b.py"
 
@@ -346,6 +322,8 @@ rule fairness_figure3:
         png=report("figures/fairness/figure3.png", caption="../report/fairness_figure3.rst", category="fairness"),
     log:
         "logs/fairness_figure3/figure3.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_figure3.py"
 
@@ -369,6 +347,8 @@ rule fairness_claims:
         "logs/fairness_claims/claims.log",
     params:
         fairness=FAIR,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_claims.py"
 

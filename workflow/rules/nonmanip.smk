@@ -1,107 +1,8 @@
 # Lee & Bareinboim (AAAI-19): arm sets -> instances -> (POMIS+ catalogues) -> runs -> aggregate ->
 # Table 1, Figure 5, claims.
-from causal_bandits.papers.nonmanip import POMIS_PLUS
-from causal_bandits.papers.nonmanip import robustness as nonmanip_robustness
-from causal_bandits.papers.nonmanip import sensitivity as nonmanip_sensitivity
-from causal_bandits.papers.nonmanip.runs import pomis_plus_settings, spot_check
-
-NONMANIP = config["nonmanip"]
-NONMANIP_PANELS = list(NONMANIP["panels"])
-NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
-NONMANIP_CHUNKS = chunk_seeds(NONMANIP["n_seeds"], config["seeds_per_job"])
-# Beyond the paper: the robustness experiment's instances (Fig. 5d-consistent graphs, random SCMs).
-NONMANIP_ROBUST = NONMANIP["robustness"]
-NONMANIP_ROBUST_NAMES = nonmanip_robustness.names(NONMANIP_ROBUST, NONMANIP_PANELS)
-NONMANIP_ROBUST_CHUNKS = chunk_seeds(NONMANIP_ROBUST["n_seeds"], config["seeds_per_job"])
-# The refresh spot check (docs/papers/nonmanip.md#nonmanip-numbers-spot-check): POMIS+ with the other bootstrap refresh
-# schedule on the first seeds of every panel, strategy POMISplus_<refresh>; None when off.
-NONMANIP_SPOT = spot_check(NONMANIP)
-# Its seeds per job (spot_check.seeds_per_job, else seeds_per_job): every-round refreshes make a seed cost ~70
-# CPU-s on Fig. 5d (docs/performance.md#nonmanip-spot-check), so small chunks keep each job under 10 CPU-min.
-NONMANIP_SPOT_CHUNKS = (
-    chunk_seeds(NONMANIP_SPOT[1], NONMANIP["pomis_plus"]["spot_check"].get("seeds_per_job", config["seeds_per_job"]))
-    if NONMANIP_SPOT
-    else []
-)
-NONMANIP_POMIS_PLUS = [POMIS_PLUS, *([NONMANIP_SPOT[0]] if NONMANIP_SPOT else [])]
-# The solvers (causal_bandits/papers/nonmanip/algorithms.py): POMIS+ runs only those with a z² version.
-NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")
-NONMANIP_Z2 = [a for a in NONMANIP_SOLVERS if cb_algorithms.registry("nonmanip")[a].z2]
 
 
-def nonmanip_plays(strategy, algorithm):
-    """Whether a configured solver plays a strategy: POMIS+ (and its spot check) only with a z² version."""
-    return algorithm in NONMANIP_Z2 or strategy not in NONMANIP_POMIS_PLUS
-
-
-def nonmanip_policy(wildcards):
-    """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
-    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy in NONMANIP_POMIS_PLUS)
-
-
-# Beyond the paper: POMIS and POMIS+ on same-means SCMs, experiments <panel>_sens<k> (nonmanip_sensitivity.smk).
-NONMANIP_SENS = NONMANIP["sensitivity"]
-nonmanip_sensitivity.check(NONMANIP_SENS, NONMANIP_PANELS)
-NONMANIP_SENS_NAMES = (
-    nonmanip_sensitivity.names(NONMANIP_PANELS, NONMANIP_SENS["n_points"])
-    if POMIS_PLUS in NONMANIP["strategies"]
-    else []
-)
-
-
-def nonmanip_chunks(experiment, strategy):
-    """Seed chunks of a run: a Figure 5 panel's, the spot check's (its first seeds) or a robustness instance's."""
-    if experiment in NONMANIP_ROBUST_NAMES:
-        return NONMANIP_ROBUST_CHUNKS
-    return NONMANIP_SPOT_CHUNKS if NONMANIP_SPOT and strategy == NONMANIP_SPOT[0] else NONMANIP_CHUNKS
-
-
-def nonmanip_instance_config(experiment):
-    """The config slice an experiment's jobs depend on: a panel's section, or what a robustness
-    instance depends on (never the instance counts: growing the experiment reruns nothing)."""
-    if experiment in NONMANIP_ROBUST_NAMES:
-        return nonmanip_robustness.instance_config(experiment, NONMANIP_ROBUST, NONMANIP["panels"])
-    if experiment in NONMANIP_SENS_NAMES:
-        panel = nonmanip_sensitivity.point_of(experiment)[0]
-        return {**NONMANIP["panels"][panel], "sensitivity": nonmanip_sensitivity.settings(NONMANIP_SENS, panel)}
-    return NONMANIP["panels"][experiment]
-
-
-def nonmanip_run_params(wildcards):
-    """Seeds, horizon and the config slice (provenance) of a run job."""
-    robust = wildcards.experiment in NONMANIP_ROBUST_NAMES
-    chunk = nonmanip_chunks(wildcards.experiment, wildcards.strategy)[int(wildcards.chunk)]
-    return {
-        "seeds": [chunk.start, chunk.stop],
-        "horizon": NONMANIP_ROBUST["horizon"] if robust else NONMANIP["horizon"],
-        "panel": nonmanip_instance_config(wildcards.experiment),
-    }
-
-
-TARGETS["nonmanip"] = [
-    *(f"figures/nonmanip/figure{i}.{ext}" for i in range(1, 6) for ext in ("pdf", "png")),
-    "figures/nonmanip/figure5_optimal_arm.pdf",
-    "figures/nonmanip/table1.csv",
-    "figures/nonmanip/table1.md",
-    "figures/nonmanip/catalogue.md",
-]
-if NONMANIP_ROBUST_NAMES:
-    TARGETS["nonmanip"] += [
-        "figures/nonmanip/robustness.pdf",
-        "figures/nonmanip/robustness.png",
-        "figures/nonmanip/robustness.md",
-    ]
-
-# Rule-level, not global: other papers use wildcards of the same names with other values.
-NONMANIP_WILDCARDS = {
-    "graph": "|".join(NONMANIP_GRAPHS),
-    "panel": "|".join(NONMANIP_PANELS),
-    "experiment": "|".join(NONMANIP_PANELS + NONMANIP_ROBUST_NAMES + NONMANIP_SENS_NAMES),  # panels, robustness, sweep
-    "robust": "|".join(NONMANIP_ROBUST_NAMES) or "^$",
-    "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
-    "algorithm": cb_algorithms.pattern(NONMANIP_SOLVERS),
-    "chunk": r"\d+",
-}
+include: "nonmanip_common.smk"
 
 
 rule nonmanip_arm_sets:
@@ -115,6 +16,8 @@ rule nonmanip_arm_sets:
     (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
     wildcard_constraints:
         graph=NONMANIP_WILDCARDS["graph"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_arm_sets.py"
 
@@ -131,6 +34,8 @@ rule nonmanip_instance:
         panel=NONMANIP_WILDCARDS["panel"],
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_instance.py"
 
@@ -146,6 +51,8 @@ rule nonmanip_catalogue:
     """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_catalogue.py"
 
@@ -159,6 +66,8 @@ rule nonmanip_catalogue_listing:
         report("figures/nonmanip/catalogue.md", caption="../report/nonmanip_catalogue.rst", category="nonmanip"),
     log:
         "logs/nonmanip_catalogue_listing/catalogue.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_catalogue_listing.py"
 
@@ -184,28 +93,21 @@ rule nonmanip_run:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     params:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
-        horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
-        record_points=config["record_points"],
-        panel=lambda wc: nonmanip_run_params(wc)["panel"],
         policy=lambda wc: nonmanip_policy(wc).path,
+        run=nonmanip_run_slice,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_run.py"
 
 
-rule nonmanip_run_pomisplus:
+# One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
+# also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule).
+use rule nonmanip_run as nonmanip_run_pomisplus with:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
         code=run_sources("nonmanip", nonmanip_policy),
-    output:
-        trace=run_path("nonmanip"),
-        summary=summary_path(run_path("nonmanip")),
-    log:
-        run_path("nonmanip", "logs"),
-    benchmark:
-        run_path("nonmanip", "benchmarks/out")
-    """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
-    also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule)."""
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
         strategy="|".join(NONMANIP_POMIS_PLUS),
@@ -216,28 +118,11 @@ rule nonmanip_run_pomisplus:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
-        horizon=lambda wc: nonmanip_run_params(wc)["horizon"],
-        record_points=config["record_points"],
-        panel=lambda wc: nonmanip_run_params(wc)["panel"],
         policy=lambda wc: nonmanip_policy(wc).path,
-        pomis_plus=lambda wc: pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
-    script:
-        "../scripts/nonmanip_run.py"
-
-
-def nonmanip_run_files(wildcards):
-    return {
-        f"{s}/{a}": expand(
-            run_path("nonmanip"),
-            experiment=wildcards.panel,
-            strategy=s,
-            algorithm=a,
-            chunk=range(len(NONMANIP_CHUNKS)),
-        )
-        for s in NONMANIP["strategies"]
-        for a in NONMANIP["algorithms"]
-        if nonmanip_plays(s, a)
-    }
+        run=lambda wc: {
+            **nonmanip_run_slice(wc),
+            "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
+        },
 
 
 rule nonmanip_aggregate:
@@ -253,25 +138,10 @@ rule nonmanip_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_aggregate.py"
-
-
-def nonmanip_spot_check_summaries(wildcards):
-    """Per-seed summaries the spot check pairs: its runs and the main POMIS+ chunks that hold its seeds."""
-    if not NONMANIP_SPOT:
-        return {}
-    strategy, n = NONMANIP_SPOT
-    main = [k for k, chunk in enumerate(NONMANIP_CHUNKS) if chunk.start < n]
-    return {
-        f"spot/{p}/{s}/{a}": [
-            summary_path(run_path("nonmanip")).format(experiment=p, strategy=s, algorithm=a, chunk=k) for k in chunks
-        ]
-        for p in NONMANIP_PANELS
-        for a in NONMANIP["algorithms"]
-        if a in NONMANIP_Z2
-        for s, chunks in ((POMIS_PLUS, main), (strategy, range(len(NONMANIP_SPOT_CHUNKS))))
-    }
 
 
 rule nonmanip_table1:
@@ -292,6 +162,8 @@ rule nonmanip_table1:
     params:
         pomis_plus=NONMANIP["pomis_plus"],
         horizon=NONMANIP["horizon"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_table1.py"
 
@@ -317,6 +189,8 @@ rule nonmanip_figure5:
         ),
     log:
         "logs/nonmanip_figure5/figure5.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_figure5.py"
 
@@ -333,6 +207,8 @@ rule nonmanip_diagrams:
         ),
     log:
         "logs/nonmanip_diagrams/diagrams.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_diagrams.py"
 
@@ -352,6 +228,8 @@ rule nonmanip_robustness_graphs:
         # and the expression counts the report quotes have a rule of their own (changing how far they
         # count reruns no instance)
         graphs={k: NONMANIP_ROBUST["graphs"][k] for k in ("max_directed", "max_bidirected")},
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_graphs.py"
 
@@ -369,6 +247,8 @@ rule nonmanip_robustness_graph_counts:
         "benchmarks/out/nonmanip/robustness_graph_counts.tsv"
     params:
         up_to_edges=NONMANIP_ROBUST["graphs"]["count_expressions_up_to_edges"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_graph_counts.py"
 
@@ -386,21 +266,10 @@ rule nonmanip_robustness_instance:
         experiment=NONMANIP_WILDCARDS["robust"],
     params:
         config=lambda wc: nonmanip_instance_config(wc.experiment),
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_instance.py"
-
-
-def nonmanip_robustness_summaries(wildcards):
-    return {
-        f"{e}/{s}/{a}": [
-            summary_path(run_path("nonmanip")).format(experiment=e, strategy=s, algorithm=a, chunk=k)
-            for k in range(len(NONMANIP_ROBUST_CHUNKS))
-        ]
-        for e in NONMANIP_ROBUST_NAMES
-        for s in NONMANIP["strategies"]
-        for a in NONMANIP["algorithms"]
-        if nonmanip_plays(s, a)
-    }
 
 
 rule nonmanip_robustness_orderings:
@@ -413,6 +282,8 @@ rule nonmanip_robustness_orderings:
         "results/nonmanip/robustness/orderings.csv",
     log:
         "logs/nonmanip_robustness_orderings/orderings.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_orderings.py"
 
@@ -432,6 +303,8 @@ rule nonmanip_robustness_report:
     params:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         robustness=NONMANIP_ROBUST,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_report.py"
 
@@ -457,6 +330,8 @@ rule nonmanip_claims:
         "logs/nonmanip_claims/claims.log",
     params:
         section=NONMANIP,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_claims.py"
 

@@ -3,11 +3,8 @@
 # with each solver (the nonmanip_run / nonmanip_run_pomisplus rules, main horizon, seeds and POMIS+
 # settings) -> one figure per panel, the table and the findings the claims quote.
 
-if NONMANIP_SENS_NAMES:
-    TARGETS["nonmanip"] += [
-        *(f"figures/nonmanip/sensitivity_{p}.{ext}" for p in NONMANIP_PANELS for ext in ("pdf", "png")),
-        "figures/nonmanip/sensitivity.md",
-    ]
+
+include: "nonmanip_sensitivity_common.smk"
 
 
 rule nonmanip_sensitivity_family:
@@ -25,6 +22,8 @@ rule nonmanip_sensitivity_family:
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
         sensitivity=lambda wc: nonmanip_sensitivity.settings(NONMANIP_SENS, wc.panel),
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_sensitivity_family.py"
 
@@ -42,20 +41,10 @@ rule nonmanip_sensitivity_instance:
         experiment="|".join(NONMANIP_SENS_NAMES) or "^$",
     params:
         panel=lambda wc: NONMANIP["panels"][nonmanip_sensitivity.point_of(wc.experiment)[0]],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_sensitivity_instance.py"
-
-
-def nonmanip_sensitivity_summaries(wildcards):
-    return {
-        f"{e}/{s}/{a}": [
-            summary_path(run_path("nonmanip")).format(experiment=e, strategy=s, algorithm=a, chunk=k)
-            for k in range(len(NONMANIP_CHUNKS))
-        ]
-        for e in NONMANIP_SENS_NAMES
-        for s in ("POMIS", POMIS_PLUS)
-        for a in NONMANIP["algorithms"]
-    }
 
 
 rule nonmanip_sensitivity_report:
@@ -79,5 +68,7 @@ rule nonmanip_sensitivity_report:
     params:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         horizon=NONMANIP["horizon"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_sensitivity_report.py"

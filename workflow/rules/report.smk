@@ -19,5 +19,7 @@ rule report:
         "logs/report/report.log",
     params:
         artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/report.py"

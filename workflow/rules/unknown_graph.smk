@@ -1,44 +1,9 @@
 # Lu, Meisami & Tewari (NeurIPS-21): no experiments in the paper. Figure 1 from a run of CN-UCB on the
 # reconstructed tree; the validation suite V1-V6 (designed for this replication,
 # docs/papers/unknown_graph.md#unknown_graph-r-validation): runs -> aggregate -> tables + figures -> claims.
-from causal_bandits.papers.unknown_graph.cells import ALGORITHMS_OF as UG_ALGORITHMS_OF
-from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
 
-# The section without its job size (speed only), so that the jobs' params and provenance do not depend on it.
-UG = {k: v for k, v in config["unknown_graph"].items() if k != "seeds_per_job"}
-UG_CELLS = ug_cells(UG)
-UG_SEEDS_PER_JOB = config["unknown_graph"].get("seeds_per_job", config["seeds_per_job"])
-UG_CHUNKS = chunk_seeds(UG["n_seeds"], UG_SEEDS_PER_JOB)
-UG_LB_ALGORITHMS = ["CNUCB", "UCB", "Oracle"]
-UG_FIGURES = [
-    "figure1",
-    "figV1_regret_curves_trees",
-    "figV2_regret_vs_n",
-    "figV3_forests",
-    "figV4_general",
-    "figV5_lower_bounds",
-    "figV6_discovery",
-]
-UG_TABLES = [
-    "figure1_trace",
-    "table_final_regret",
-    "tableV4_clique_success",
-    "tableV5_lower_bounds",
-    "tableV6_discovery",
-    "tableV6_readings",
-]
-TARGETS["unknown_graph"] = [
-    *(f"figures/unknown_graph/{f}.{ext}" for f in UG_FIGURES for ext in ("pdf", "png")),
-    *(f"figures/unknown_graph/{t}.{ext}" for t in UG_TABLES for ext in ("csv", "md")),
-    "figures/unknown_graph/figure1_instance.json",
-]
 
-UG_WILDCARDS = {
-    "experiment": "|".join(UG_CELLS) or "none",
-    "strategy": "default",
-    "algorithm": cb_algorithms.pattern(cb_algorithms.registry("unknown_graph")),
-    "chunk": r"\d+",
-}
+include: "unknown_graph_common.smk"
 
 
 rule unknown_graph_fig1_trace:
@@ -54,6 +19,8 @@ rule unknown_graph_fig1_trace:
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_fig1_trace.py"
 
@@ -75,6 +42,8 @@ rule unknown_graph_fig1_instance:
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_instance.py"
 
@@ -95,6 +64,8 @@ rule unknown_graph_instances:
         n_seeds=UG["n_seeds"],
         delta=UG["delta"],
         c_B=UG["c_B"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_instance.py"
 
@@ -133,6 +104,8 @@ rule unknown_graph_figure1:
         ),
     log:
         "logs/unknown_graph_figure1/figure1.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_figure1.py"
 
@@ -156,27 +129,12 @@ rule unknown_graph_run:
     resources:
         mem_mb=lambda wc: 500 + UG_SEEDS_PER_JOB * 20,
     params:
-        section=UG,
-        spec=lambda wc: UG_CELLS[wc.experiment],
         seeds=lambda wc: [UG_CHUNKS[int(wc.chunk)].start, UG_CHUNKS[int(wc.chunk)].stop],
-        horizon=UG["horizon"],
-        record_points=config["record_points"],
+        run=lambda wc: {"section": UG_RUN, "spec": UG_CELLS[wc.experiment], "record_points": config["record_points"]},
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_run.py"
-
-
-def ug_cell_runs(wildcards):
-    algorithms = UG_ALGORITHMS_OF[UG_CELLS[wildcards.cell]["experiment"]]
-    return {
-        f"default/{a}": expand(
-            run_path("unknown_graph"),
-            experiment=wildcards.cell,
-            strategy="default",
-            algorithm=a,
-            chunk=range(len(UG_CHUNKS)),
-        )
-        for a in algorithms
-    }
 
 
 rule unknown_graph_aggregate:
@@ -191,6 +149,8 @@ rule unknown_graph_aggregate:
     """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
     wildcard_constraints:
         cell=UG_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_aggregate.py"
 
@@ -209,7 +169,9 @@ rule unknown_graph_lower_bounds:
         theorem="4|5",
         algorithm="|".join(UG_LB_ALGORITHMS),
     params:
-        section=UG,
+        section=UG_LB,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_lower_bounds.py"
 
@@ -230,6 +192,8 @@ rule unknown_graph_discovery:
         mem_mb=800,
     params:
         discovery=UG["discovery"],
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_discovery.py"
 
@@ -246,20 +210,11 @@ rule unknown_graph_readings:
     benchmark:
         "benchmarks/out/unknown_graph_readings/readings.tsv"
     params:
-        section=UG,
+        section={"discovery": UG["discovery"]},
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_readings.py"
-
-
-UG_RESULTS = {
-    "agg": expand("results/unknown_graph/agg/{cell}.parquet", cell=list(UG_CELLS)),
-    "summaries": expand("results/unknown_graph/agg/{cell}.summaries.parquet", cell=list(UG_CELLS)),
-    "v5": expand(
-        "results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet", theorem=(4, 5), algorithm=UG_LB_ALGORITHMS
-    ),
-    "v6": expand("results/unknown_graph/V6/sampled-{regime}.parquet", regime=UG["discovery"]["regimes"]),
-    "readings": "results/unknown_graph/V6/readings.parquet",
-}
 
 
 rule unknown_graph_tables:
@@ -282,6 +237,8 @@ rule unknown_graph_tables:
         "logs/unknown_graph_tables/tables.log",
     params:
         section=UG,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_tables.py"
 
@@ -306,6 +263,8 @@ rule unknown_graph_figures:
         "logs/unknown_graph_figures/figures.log",
     params:
         section=UG,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_figures.py"
 
@@ -326,5 +285,7 @@ rule unknown_graph_claims:
         "logs/unknown_graph_claims/claims.log",
     params:
         section=UG,
+    conda:
+        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_claims.py"

@@ -7,23 +7,17 @@ from causal_bandits.papers.cpe.design import Job
 
 p = snakemake.params
 with logged(snakemake.log[0]):
-    job = Job(**p.job)
-    science = {
-        "job": p.job,
-        "epsilon": p.epsilon,
-        "delta": p.delta,
-        "horizon": p.horizon,
-        "checkpoint_first": p.checkpoint_first,
-    }
+    run = p.run  # what the results depend on: the provenance hash's input
+    job = Job(**run["job"])
     runs.run_chunk(
         store.read_json(snakemake.input.instance),
         job,
-        delta=p.delta,
-        epsilon=p.epsilon,
+        delta=run["delta"],
+        epsilon=run["epsilon"],
         seeds=range(*p.seeds),
-        horizon=p.horizon,
-        checkpoint_first=p.checkpoint_first,
+        horizon=run["horizon"],
+        checkpoint_first=run["checkpoint_first"],
         trace_path=snakemake.output.trace,
         summary_path=snakemake.output.summary,
-        metadata=store.provenance(science),
+        metadata=store.provenance(run),
     )

@@ -6,16 +6,15 @@ from causal_bandits.papers.nonmanip import runs
 
 p, wc = snakemake.params, snakemake.wildcards
 with logged(snakemake.log[0]) as log:
-    science = {"panel": p.panel, "horizon": p.horizon, "record_points": p.record_points}
+    run = p.run  # what the results depend on: the provenance hash's input
     pomis_plus = {}
     if runs.plays_pomis_plus(wc.strategy):
-        pomis_plus = {"catalogue": store.read_json(snakemake.input.catalogue), "pomis_plus": dict(p.pomis_plus)}
-        science["pomis_plus"] = pomis_plus["pomis_plus"]
+        pomis_plus = {"catalogue": store.read_json(snakemake.input.catalogue), "pomis_plus": dict(run["pomis_plus"])}
         n = pomis_plus["catalogue"]["n_expressions"]
         log.info(
             "POMIS+ with %d catalogue expressions, settings %s%s",
             n,
-            science["pomis_plus"],
+            run["pomis_plus"],
             "" if n else ": z2ID found none, so this run plays exactly POMIS",
         )
     runs.run_chunk(
@@ -24,10 +23,10 @@ with logged(snakemake.log[0]) as log:
         algorithm=wc.algorithm,
         policy=p.policy,
         seeds=range(*p.seeds),
-        horizon=p.horizon,
-        record_points=p.record_points,
+        horizon=run["horizon"],
+        record_points=run["record_points"],
         trace_path=snakemake.output.trace,
         summary_path=snakemake.output.summary,
-        metadata=store.provenance(science),
+        metadata=store.provenance(run),
         **pomis_plus,
     )

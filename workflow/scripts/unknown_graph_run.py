@@ -6,20 +6,16 @@ from causal_bandits.papers.unknown_graph import runs
 
 p, wc = snakemake.params, snakemake.wildcards
 with logged(snakemake.log[0]):
-    science = {
-        "section": {k: v for k, v in p.section.items() if k not in ("lower_bounds", "discovery")},
-        "spec": p.spec,
-        "record_points": p.record_points,
-    }
+    run = p.run  # what the results depend on: the provenance hash's input
     runs.run_chunk(
-        p.section,
+        run["section"],
         cell=wc.experiment,
-        spec=p.spec,
+        spec=run["spec"],
         algorithm=wc.algorithm,
         seeds=range(*p.seeds),
-        horizon=p.horizon,
-        record_points=p.record_points,
+        horizon=run["section"]["horizon"],
+        record_points=run["record_points"],
         trace_path=snakemake.output.trace,
         summary_path=snakemake.output.summary,
-        metadata=store.provenance(science),
+        metadata=store.provenance(run),
     )

@@ -1,5 +1,90 @@
 """One package per paper (``papers/<key>/``): its config schema, experiments, runs, tables, figures
-and claims. A paper is registered here and nowhere else (see CONTRIBUTING.md)."""
+and claims. A paper is registered here and nowhere else (see CONTRIBUTING.md); code outside a paper's
+package reaches it only through :func:`paper`, which returns it as a :class:`Paper`.
+
+This module stays light: the workflow imports it when it parses, so a paper's modules are imported
+only when one of its members is called.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from causal_bandits.algorithms import Algorithm
+    from causal_bandits.artefacts import Artefact
 
 #: The registered papers, in pipeline and report order.
 PAPERS = ("nonmanip", "bounds", "fairness", "cpe", "unknown_graph")
+
+
+@runtime_checkable
+class Paper(Protocol):
+    """What the workflow, the report and the config checks need of a paper.
+
+    ``key``: its config section and path segment; ``title``: its report heading; ``runs`` and
+    ``claims``: the modules its run jobs and its claims job import (``run_chunk``, ``claims``).
+    """
+
+    key: str
+    title: str
+    runs: str
+    claims: str
+
+    def check_config(self, section: Mapping[str, Any]) -> None:
+        """The checks the schema cannot make on the paper's config section; raises a one-line error."""
+
+    def algorithms(self) -> dict[str, Algorithm]:
+        """The paper's algorithm registry by key, in its order."""
+
+    def artefacts(self, section: Mapping[str, Any]) -> list[Artefact]:
+        """The tables and figures the paper's config section produces."""
+
+
+@dataclass(frozen=True)
+class _Package:
+    """A paper as its package ``causal_bandits.papers.<key>`` lays it out: ``TITLE`` in the package,
+    ``config.check_config``, ``algorithms.ALGORITHMS``, ``artefacts.artefacts``, ``runs``, ``claims``."""
+
+    key: str
+    title: str
+
+    @property
+    def runs(self) -> str:
+        return f"causal_bandits.papers.{self.key}.runs"
+
+    @property
+    def claims(self) -> str:
+        return f"causal_bandits.papers.{self.key}.claims"
+
+    def _module(self, name: str) -> Any:
+        return importlib.import_module(f"causal_bandits.papers.{self.key}.{name}")
+
+    def check_config(self, section: Mapping[str, Any]) -> None:
+        self._module("config").check_config(section)
+
+    def algorithms(self) -> dict[str, Algorithm]:
+        from causal_bandits.algorithms import registry
+
+        return registry(self.key)
+
+    def artefacts(self, section: Mapping[str, Any]) -> list[Artefact]:
+        return self._module("artefacts").artefacts(section)
+
+
+@cache
+def paper(key: str) -> Paper:
+    """The registered paper ``key`` (its package imported, its submodules not yet)."""
+    if key not in PAPERS:
+        raise KeyError(f"no paper {key!r} is registered; registered papers: {', '.join(PAPERS)}")
+    package = importlib.import_module(f"causal_bandits.papers.{key}")
+    if getattr(package, "PAPER", key) != key:
+        raise TypeError(f"causal_bandits.papers.{key} declares PAPER = {package.PAPER!r}, not {key!r}")
+    found = _Package(key, package.TITLE)
+    if not isinstance(found, Paper):  # a member missing from _Package is a bug of this module
+        raise TypeError(f"causal_bandits.papers.{key} does not satisfy the Paper protocol")
+    return found

@@ -10,13 +10,13 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.papers.bounds.scm import model
 
 
-def check_config(config: Mapping[str, Any]) -> None:
+def check_config(section: Mapping[str, Any]) -> None:
     """Semantic checks the schema cannot make; raises a one-line CausalBanditsError."""
-    m = model(config)
-    online, offline = config["online"], config["offline"]
-    if online["context_source"] == "offline_rows" and config["horizon"] > offline["n_rows"]:
+    m = model(section)
+    online, offline = section["online"], section["offline"]
+    if online["context_source"] == "offline_rows" and section["horizon"] > offline["n_rows"]:
         raise ConfigError(
-            f"bounds.horizon = {config['horizon']} exceeds bounds.offline.n_rows = "
+            f"bounds.horizon = {section['horizon']} exceeds bounds.offline.n_rows = "
             f"{offline['n_rows']}, so context_source: offline_rows has too few rows; use iid "
             "or generate more rows"
         )

@@ -11,31 +11,31 @@ from causal_bandits.errors import ConfigError
 ADULT_W = {"age", "income", "ratings", "views"}
 
 
-def check_config(config: Mapping[str, Any]) -> None:
+def check_config(section: Mapping[str, Any]) -> None:
     """Semantic checks the schema cannot make; raises a one-line ConfigError."""
-    for tau in config["taus"]:
+    for tau in section["taus"]:
         if not 0.0 < tau <= 1.0:
             raise ConfigError(
                 f"fairness.taus contains {tau}; every fairness threshold tau must lie in (0, 1] "
                 f"(Definition 3), e.g. taus: [0.1, 0.2, 0.3, 0.4, 0.5]"
             )
-    if config["figure2b_tau"] not in config["taus"]:
+    if section["figure2b_tau"] not in section["taus"]:
         raise ConfigError(
-            f"fairness.figure2b_tau = {config['figure2b_tau']} is not one of fairness.taus "
-            f"{config['taus']}; add it to taus or pick one of them"
+            f"fairness.figure2b_tau = {section['figure2b_tau']} is not one of fairness.taus "
+            f"{section['taus']}; add it to taus or pick one of them"
         )
-    email = config["email"]
+    email = section["email"]
     if email["s_plus"] == email["s_minus"]:
         raise ConfigError("fairness.email.s_plus equals s_minus; give the sensitive attribute two different values")
-    av = config["adult_video"]
+    av = section["adult_video"]
     if not av["n_graph"] < av["n_sample"]:
         raise ConfigError(
             f"fairness.adult_video.n_graph = {av['n_graph']} leaves no online users out of "
             f"n_sample = {av['n_sample']}; make n_graph smaller"
         )
-    if config["horizon"] > av["n_sample"] - av["n_graph"]:
+    if section["horizon"] > av["n_sample"] - av["n_graph"]:
         raise ConfigError(
-            f"fairness.horizon = {config['horizon']} exceeds the {av['n_sample'] - av['n_graph']} "
+            f"fairness.horizon = {section['horizon']} exceeds the {av['n_sample'] - av['n_graph']} "
             f"online Adult users (each arrives once); lower horizon or raise n_sample - n_graph"
         )
     features = {"age", "sex", "race", "income", *av["arm_features"]}
@@ -55,7 +55,7 @@ def check_config(config: Mapping[str, Any]) -> None:
             f"fairness.adult_video.graph.enforce_paper_W needs the paper's W {sorted(ADULT_W)} among "
             f"the features; add ratings and views to arm_features or set enforce_paper_W: false"
         )
-    f = config["fucb"]
+    f = section["fucb"]
     if f["fallback"] == "safe_arm":
         for experiment in ("email", "adult_video"):
             if f["safe_arm"].get(experiment) is None:

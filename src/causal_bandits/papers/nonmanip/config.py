@@ -17,38 +17,38 @@ from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 
-def check_config(config: Mapping[str, Any]) -> None:
+def check_config(section: Mapping[str, Any]) -> None:
     """Semantic checks the schema cannot make; raises a one-line CausalBanditsError."""
     # POMIS+ is no arm set of its own: it runs the solvers that declare a z² version (the rest skip it).
     algorithms.check(
         "nonmanip",
-        config.get("algorithms", ()),
-        [s for s in config.get("strategies", ()) if s != POMIS_PLUS],
+        section.get("algorithms", ()),
+        [s for s in section.get("strategies", ()) if s != POMIS_PLUS],
         where="nonmanip.algorithms",
     )
-    for name, panel in config["panels"].items():
+    for name, panel in section["panels"].items():
         try:
             diagram, reward = panel_diagram(panel)
             pomis(diagram, reward, panel.get("non_manipulable", ()))
             XorBernoulliSCM(diagram, panel["scm"]["q"], panel["scm"]["c"])
         except CausalBanditsError as err:
             raise type(err)(f"nonmanip panel {name!r}: {err}") from err
-    counts = config.get("robustness", {}).get("scms_per_panel")
+    counts = section.get("robustness", {}).get("scms_per_panel")
     if isinstance(counts, Mapping):
-        unknown = sorted(set(counts) - set(config["panels"]))
+        unknown = sorted(set(counts) - set(section["panels"]))
         if unknown:
             raise ConfigError(
                 f"nonmanip.robustness.scms_per_panel names {unknown}, which are not panels; use panel "
-                f"names from nonmanip.panels ({', '.join(config['panels'])})"
+                f"names from nonmanip.panels ({', '.join(section['panels'])})"
             )
-    spot = config.get("pomis_plus", {}).get("spot_check")
-    if spot and spot["refresh"] == config["pomis_plus"]["refresh"]:
+    spot = section.get("pomis_plus", {}).get("spot_check")
+    if spot and spot["refresh"] == section["pomis_plus"]["refresh"]:
         raise ConfigError(
             f"nonmanip.pomis_plus.spot_check.refresh = {spot['refresh']!r} is the main run's own schedule; "
             "set the other one or spot_check: null"
         )
-    if spot and spot["n_seeds"] > config["n_seeds"]:
+    if spot and spot["n_seeds"] > section["n_seeds"]:
         raise ConfigError(
             f"nonmanip.pomis_plus.spot_check.n_seeds = {spot['n_seeds']} exceeds nonmanip.n_seeds = "
-            f"{config['n_seeds']}: the spot check reruns the main run's first seeds; lower it"
+            f"{section['n_seeds']}: the spot check reruns the main run's first seeds; lower it"
         )

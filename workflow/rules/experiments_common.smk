@@ -1,0 +1,66 @@
+# experiments's globals and input functions (its rules are in experiments.smk).
+from causal_bandits.experiments import algorithms as cb_experiment_algorithms
+from causal_bandits.experiments import config as cb_experiments_config
+from causal_bandits.papers.nonmanip import plays_pomis_plus
+
+EXPERIMENTS = config["experiments"]  # checked with the whole config (common.smk: causal_bandits.config.check)
+
+EXPERIMENTS_WILDCARDS = {
+    "experiment": "|".join(EXPERIMENTS) or "^$",
+    "strategy": "|".join(sorted({s for e in EXPERIMENTS.values() for s in cb_experiments_config.strategies(e)}))
+    or "^$",
+    "algorithm": "|".join(sorted({a for e in EXPERIMENTS.values() for a in e["algorithms"]})) or "^$",
+    "chunk": r"\d+",
+}
+
+
+def experiments_chunks(name):
+    return chunk_seeds(EXPERIMENTS[name]["n_seeds"], EXPERIMENTS[name]["seeds_per_job"])
+
+
+def experiments_figures(name):
+    return [f"figures/experiments/{name}/{f}" for f in ("table.csv", "table.md", "regret.pdf", "regret.png")]
+
+
+TARGETS["experiments"] = [path for name in EXPERIMENTS for path in experiments_figures(name)]
+
+
+def experiments_instance_inputs(wildcards):
+    """The instance script's library files, and the diagram's JSON file when the experiment names one."""
+    diagram = EXPERIMENTS[wildcards.experiment]["diagram"]
+    return script_code("experiments_instance.py")(wildcards) + ([diagram] if isinstance(diagram, str) else [])
+
+
+def experiments_run_inputs(wildcards):
+    """The instance, POMIS+'s catalogue, and the library files a run of ``{algorithm}`` executes."""
+    path = cb_experiment_algorithms.policy_path(wildcards.algorithm, wildcards.strategy)
+    code = [f"src/{p}" for p in module_files("causal_bandits.papers.nonmanip.runs", path.rpartition(".")[0])]
+    out = {"instance": f"results/experiments/{wildcards.experiment}/instance.json", "code": code}
+    if plays_pomis_plus(wildcards.strategy):
+        out["catalogue"] = f"results/experiments/{wildcards.experiment}/catalogue.json"
+    return out
+
+
+def experiments_run_params(wildcards):
+    experiment = EXPERIMENTS[wildcards.experiment]
+    chunk = experiments_chunks(wildcards.experiment)[int(wildcards.chunk)]
+    return {
+        "seeds": [chunk.start, chunk.stop],
+        "horizon": experiment["horizon"],
+        "pomis_plus": experiment["pomis_plus"] if plays_pomis_plus(wildcards.strategy) else None,
+    }
+
+
+def experiments_run_files(wildcards):
+    experiment = EXPERIMENTS[wildcards.experiment]
+    return {
+        f"{s}/{a}": expand(
+            run_path("experiments"),
+            experiment=wildcards.experiment,
+            strategy=s,
+            algorithm=a,
+            chunk=range(len(experiments_chunks(wildcards.experiment))),
+        )
+        for s in cb_experiments_config.strategies(experiment)
+        for a in experiment["algorithms"]
+    }

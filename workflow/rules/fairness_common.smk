@@ -1,0 +1,58 @@
+# fairness's globals and input functions (its rules are in fairness.smk).
+import os
+import re
+
+from causal_bandits.data.raw import RawFile, locate
+from causal_bandits.papers.fairness.runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
+from causal_bandits.papers.fairness.runs import EXPERIMENTS as FAIR_EXPERIMENTS
+from causal_bandits.papers.fairness.runs import STRATEGY as FAIR_STRATEGY
+from causal_bandits.papers.fairness.runs import algorithm_key as fair_algorithm_key
+from causal_bandits.papers.fairness.runs import algorithms as fair_algorithms
+
+FAIR = config["fairness"]
+FAIR_RAW_DIR = config["data"]["raw_dir"]
+FAIR_RAW = {
+    "adult": [RawFile.from_config(FAIR["raw"]["adult"])],
+    "youtube": [RawFile.from_config(e) for e in FAIR["raw"]["youtube"]],
+}
+FAIR_STANDIN = FAIR["raw"]["on_missing"] == "standin"
+FAIR_MISSING = [s.path for specs in FAIR_RAW.values() for s in specs if locate(FAIR_RAW_DIR, s) is None]
+FAIR_CHUNKS = chunk_seeds(FAIR["n_seeds"], config["seeds_per_job"])
+FAIR_ALGORITHMS = {e: fair_algorithms(e, FAIR) for e in FAIR_EXPERIMENTS}
+TARGETS["fairness"] = [
+    *(f"figures/fairness/table{i}.{ext}" for i in (1, 2, 4, 5) for ext in ("csv", "md")),
+    *(f"figures/fairness/figure{i}.{ext}" for i in ("1", "2a", "2b", "3") for ext in ("pdf", "png")),
+]
+
+
+def fair_source(spec):
+    """Where a pinned raw file comes from: the raw-data directory, a stand-in, or a download."""
+    found = locate(FAIR_RAW_DIR, spec)
+    if found is not None:
+        return str(found)
+    if FAIR_STANDIN:
+        return f"data/standin/{spec.path}"
+    return os.path.join(FAIR_RAW_DIR, spec.path)
+
+
+def fair_raw_files(dataset):
+    return [fair_source(s) for s in FAIR_RAW[dataset]]
+
+
+def fair_run_files(wildcards):
+    """Trace files of every algorithm of an experiment, by algorithm, and all their summaries."""
+    files = {
+        a: expand(
+            run_path("fairness"),
+            experiment=wildcards.experiment,
+            strategy=FAIR_STRATEGY,
+            algorithm=a,
+            chunk=range(len(FAIR_CHUNKS)),
+        )
+        for a in FAIR_ALGORITHMS[wildcards.experiment]
+    }
+    return {**files, "summaries": [summary_path(f) for paths in files.values() for f in paths]}
+
+
+# Wildcard constraints are rule-level here: global ones would leak into other papers' rules.
+FAIR_EXPERIMENT_PATTERN = "|".join(FAIR_EXPERIMENTS)

@@ -1,0 +1,70 @@
+# unknown_graph's globals and input functions (its rules are in unknown_graph.smk).
+from causal_bandits.papers.unknown_graph.cells import ALGORITHMS_OF as UG_ALGORITHMS_OF
+from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
+
+# The section without its job size (speed only), so that the jobs' params and provenance do not depend on it.
+UG = {k: v for k, v in config["unknown_graph"].items() if k != "seeds_per_job"}
+UG_CELLS = ug_cells(UG)
+UG_SEEDS_PER_JOB = config["unknown_graph"].get("seeds_per_job", config["seeds_per_job"])
+UG_CHUNKS = chunk_seeds(UG["n_seeds"], UG_SEEDS_PER_JOB)
+# The slices the expensive rules get as params (so an edit elsewhere in the section reruns none of them).
+# V1-V4 runs: the section less V5/V6's keys, which is also their provenance hash's input (kept as it was
+# so the run store stays byte-identical).
+UG_RUN = {k: v for k, v in UG.items() if k not in ("lower_bounds", "discovery")}
+# V5 runs: the lower-bound instances and what the policies read.
+UG_LB = {k: UG[k] for k in ("lower_bounds", "delta", "c_B", "reading", "ucb_c", "ucb_arms")}
+UG_LB_ALGORITHMS = ["CNUCB", "UCB", "Oracle"]
+UG_FIGURES = [
+    "figure1",
+    "figV1_regret_curves_trees",
+    "figV2_regret_vs_n",
+    "figV3_forests",
+    "figV4_general",
+    "figV5_lower_bounds",
+    "figV6_discovery",
+]
+UG_TABLES = [
+    "figure1_trace",
+    "table_final_regret",
+    "tableV4_clique_success",
+    "tableV5_lower_bounds",
+    "tableV6_discovery",
+    "tableV6_readings",
+]
+TARGETS["unknown_graph"] = [
+    *(f"figures/unknown_graph/{f}.{ext}" for f in UG_FIGURES for ext in ("pdf", "png")),
+    *(f"figures/unknown_graph/{t}.{ext}" for t in UG_TABLES for ext in ("csv", "md")),
+    "figures/unknown_graph/figure1_instance.json",
+]
+
+UG_WILDCARDS = {
+    "experiment": "|".join(UG_CELLS) or "none",
+    "strategy": "default",
+    "algorithm": cb_algorithms.pattern(cb_algorithms.registry("unknown_graph")),
+    "chunk": r"\d+",
+}
+
+
+def ug_cell_runs(wildcards):
+    algorithms = UG_ALGORITHMS_OF[UG_CELLS[wildcards.cell]["experiment"]]
+    return {
+        f"default/{a}": expand(
+            run_path("unknown_graph"),
+            experiment=wildcards.cell,
+            strategy="default",
+            algorithm=a,
+            chunk=range(len(UG_CHUNKS)),
+        )
+        for a in algorithms
+    }
+
+
+UG_RESULTS = {
+    "agg": expand("results/unknown_graph/agg/{cell}.parquet", cell=list(UG_CELLS)),
+    "summaries": expand("results/unknown_graph/agg/{cell}.summaries.parquet", cell=list(UG_CELLS)),
+    "v5": expand(
+        "results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet", theorem=(4, 5), algorithm=UG_LB_ALGORITHMS
+    ),
+    "v6": expand("results/unknown_graph/V6/sampled-{regime}.parquet", regime=UG["discovery"]["regimes"]),
+    "readings": "results/unknown_graph/V6/readings.parquet",
+}
