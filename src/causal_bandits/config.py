@@ -15,6 +15,7 @@ typed after ``--configfile``: one line each), and :func:`command_line_scalars` t
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib
 from collections.abc import Iterable, Mapping
@@ -306,10 +307,8 @@ def check_files(paths: Iterable[str | Path]) -> None:
     whose name ends in .yaml, .yml or .json, outside the workflow's output folders (a target typed
     after ``--configfile`` is explained)."""
     for path in map(Path, paths):
-        try:
+        with contextlib.suppress(ValueError):  # outside the working directory: shown as given
             path = path.resolve().relative_to(Path.cwd())
-        except ValueError:
-            pass  # outside the working directory: shown as given
         if path.suffix not in CONFIG_SUFFIXES or (not path.is_absolute() and path.parts[0] in OUTPUT_DIRS):
             raise ConfigError(_not_a_config_file(path))
         read(path)

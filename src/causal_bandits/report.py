@@ -90,7 +90,8 @@ def _md_section(paper: Mapping[str, Any], shown: Sequence[Artefact], page: Page)
         md += ["", "| claim | source | paper | ours | verdict | note | shown in |", "|---|---|---|---|---|---|---|"]
         md += [
             f"| {_md_cell(r['statement'])} | {_md_cell(r['source'])} | {_md_cell(r['paper'])} | "
-            f"{_md_cell(r['ours'])} | **{r['status']}** | {_md_cell(notes.row[r['id']])} | {_md_links(r, shown, page)} |"
+            f"{_md_cell(r['ours'])} | **{r['status']}** | {_md_cell(notes.row[r['id']])} | "
+            f"{_md_links(r, shown, page)} |"
             for r in judged
         ]
     if unjudged:
