@@ -114,6 +114,7 @@ rule bounds_coverage:
 
 
 rule bounds_table1:
+    """Table 1 (one estimand variant) with the paper's values beside ours."""
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         exact="results/bounds/exact.json",
@@ -123,7 +124,6 @@ rule bounds_table1:
         md=report("figures/bounds/table1_{variant}.md", caption="../report/bounds_table1.rst", category="bounds"),
     log:
         "logs/bounds_table1/{variant}.log",
-    """Table 1 (one estimand variant) with the paper's values beside ours."""
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
     script:
@@ -162,6 +162,7 @@ rule bounds_figure2:
 
 
 rule bounds_figure3:
+    """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         code=script_code("bounds_figure3.py"),
@@ -170,7 +171,6 @@ rule bounds_figure3:
         png=report("figures/bounds/figure3_{variant}.png", caption="../report/bounds_figure3.rst", category="bounds"),
     log:
         "logs/bounds_figure3/{variant}.log",
-    """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
     script:
@@ -189,6 +189,7 @@ def bounds_run_inputs(wildcards):
 
 
 rule bounds_run:
+    """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
     input:
         unpack(bounds_run_inputs),
         code=run_sources("bounds"),
@@ -199,7 +200,6 @@ rule bounds_run:
         run_path("bounds", "logs"),
     benchmark:
         run_path("bounds", "benchmarks/out")
-    """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
     wildcard_constraints:
         experiment="online|appendix",
         strategy="|".join(map(re.escape, BOUNDS_STRATEGIES)),
@@ -233,6 +233,7 @@ def bounds_run_files(wildcards):
 
 
 rule bounds_aggregate:
+    """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
     input:
         unpack(bounds_run_files),
         code=script_code("bounds_aggregate.py"),
@@ -240,7 +241,6 @@ rule bounds_aggregate:
         "results/bounds/agg/{setting}.parquet",
     log:
         "logs/bounds_aggregate/{setting}.log",
-    """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
     wildcard_constraints:
         setting=BOUNDS_WILDCARDS["setting"],
     script:

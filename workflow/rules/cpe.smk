@@ -39,13 +39,13 @@ def cpe_job(wc):
 
 
 rule cpe_instance:
+    """One config's instance document: SCM, actions, admissible sequences, exact means (closed form)."""
     input:
         script_code("cpe_instance.py"),
     output:
         "results/cpe/instances/{exp}/{config}.json",
     log:
         "logs/cpe_instance/{exp}/{config}.log",
-    """One config's instance document: SCM, actions, admissible sequences, exact means (closed form)."""
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
         config=r"[A-Za-z0-9.]+",
@@ -56,6 +56,7 @@ rule cpe_instance:
 
 
 rule cpe_quantities:
+    """One instance's exact complexity quantities (docs/papers/cpe.md#cpe-quantities): per-arm table and summary."""
     input:
         instance="results/cpe/instances/{exp}/{config}.json",
         code=script_code("cpe_quantities.py"),
@@ -63,7 +64,6 @@ rule cpe_quantities:
         "results/cpe/quantities/{exp}/{config}.json",
     log:
         "logs/cpe_quantities/{exp}/{config}.log",
-    """One instance's exact complexity quantities (docs/papers/cpe.md#cpe-quantities): per-arm table and summary."""
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
         config=r"[A-Za-z0-9.]+",
@@ -90,6 +90,7 @@ rule cpe_theory:
 
 
 rule cpe_run:
+    """One seed chunk of one (config, strategy, algorithm): its seeds vectorised, each stopping on its own."""
     input:
         instance=lambda wc: "results/cpe/instances/{}/{}.json".format(*wc.experiment.split("-", 1)),
         code=run_sources("cpe"),
@@ -100,7 +101,6 @@ rule cpe_run:
         run_path("cpe", "logs"),
     benchmark:
         run_path("cpe", "benchmarks/out")
-    """One seed chunk of one (config, strategy, algorithm): its seeds vectorised, each stopping on its own."""
     wildcard_constraints:
         experiment=CPE_WILDCARDS["experiment"],
         strategy=CPE_WILDCARDS["strategy"],
@@ -135,6 +135,8 @@ def cpe_experiment_inputs(wildcards):
 
 
 rule cpe_aggregate:
+    """Per (config, strategy, algorithm): stopping times, censoring, correctness (Wilson), CI coverage;
+    error against budget and T_delta."""
     input:
         unpack(cpe_experiment_inputs),
         code=script_code("cpe_aggregate.py"),
@@ -143,8 +145,6 @@ rule cpe_aggregate:
         budget="results/cpe/agg/{exp}.budget.parquet",
     log:
         "logs/cpe_aggregate/{exp}.log",
-    """Per (config, strategy, algorithm): stopping times, censoring, correctness (Wilson), CI coverage;
-    error against budget and T_delta."""
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
     params:

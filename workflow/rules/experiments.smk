@@ -40,13 +40,13 @@ def experiments_instance_inputs(wildcards):
 
 
 rule experiments_instance:
+    """An own experiment's arms (canonical order) with exact means, and its BF / MIS / POMIS and explicit arm lists."""
     input:
         experiments_instance_inputs,
     output:
         "results/experiments/{experiment}/instance.json",
     log:
         "logs/experiments_instance/{experiment}.log",
-    """An own experiment's arms (canonical order) with exact means, and its BF / MIS / POMIS and explicit arm lists."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     params:
@@ -58,6 +58,7 @@ rule experiments_instance:
 
 
 rule experiments_catalogue:
+    """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
     input:
         instance="results/experiments/{experiment}/instance.json",
         code=script_code("nonmanip_catalogue.py"),
@@ -65,7 +66,6 @@ rule experiments_catalogue:
         "results/experiments/{experiment}/catalogue.json",
     log:
         "logs/experiments_catalogue/{experiment}.log",
-    """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     script:
@@ -93,6 +93,7 @@ def experiments_run_params(wildcards):
 
 
 rule experiments_run:
+    """One seed chunk of one (own experiment, strategy, algorithm): nonmanip's run job, own streams and paths."""
     input:
         unpack(experiments_run_inputs),
     output:
@@ -102,7 +103,6 @@ rule experiments_run:
         run_path("experiments", "logs"),
     benchmark:
         run_path("experiments", "benchmarks/out")
-    """One seed chunk of one (own experiment, strategy, algorithm): nonmanip's run job, own streams and paths."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
         strategy=EXPERIMENTS_WILDCARDS["strategy"],
@@ -139,6 +139,7 @@ def experiments_run_files(wildcards):
 
 
 rule experiments_aggregate:
+    """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
     input:
         unpack(experiments_run_files),
         instance="results/experiments/{experiment}/instance.json",
@@ -148,7 +149,6 @@ rule experiments_aggregate:
         identical="results/experiments/{experiment}/identical.json",
     log:
         "logs/experiments_aggregate/{experiment}.log",
-    """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     script:
@@ -156,6 +156,7 @@ rule experiments_aggregate:
 
 
 rule experiments_summary:
+    """An own experiment's table and regret figure, and its summary for the report (no verdicts)."""
     input:
         agg="results/experiments/{experiment}/agg.parquet",
         instance="results/experiments/{experiment}/instance.json",
@@ -176,7 +177,6 @@ rule experiments_summary:
         summary="results/experiments/{experiment}/summary.json",
     log:
         "logs/experiments_summary/{experiment}.log",
-    """An own experiment's table and regret figure, and its summary for the report (no verdicts)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     params:

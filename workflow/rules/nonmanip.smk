@@ -99,14 +99,14 @@ NONMANIP_WILDCARDS = {
 
 
 rule nonmanip_arm_sets:
+    """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case
+    (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
     input:
         script_code("nonmanip_arm_sets.py"),
     output:
         "results/nonmanip/arm_sets/{graph}.json",
     log:
         "logs/nonmanip_arm_sets/{graph}.log",
-    """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case
-    (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
     wildcard_constraints:
         graph=NONMANIP_WILDCARDS["graph"],
     script:
@@ -114,13 +114,13 @@ rule nonmanip_arm_sets:
 
 
 rule nonmanip_instance:
+    """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
     input:
         script_code("nonmanip_instance.py"),
     output:
         "results/nonmanip/instances/{panel}.json",
     log:
         "logs/nonmanip_instance/{panel}.log",
-    """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
     params:
@@ -130,6 +130,7 @@ rule nonmanip_instance:
 
 
 rule nonmanip_catalogue:
+    """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
     input:
         instance="results/nonmanip/instances/{panel}.json",
         code=script_code("nonmanip_catalogue.py"),
@@ -137,7 +138,6 @@ rule nonmanip_catalogue:
         "results/nonmanip/catalogue/{panel}.json",
     log:
         "logs/nonmanip_catalogue/{panel}.log",
-    """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["experiment"],
     script:
@@ -158,6 +158,7 @@ rule nonmanip_catalogue_listing:
 
 
 rule nonmanip_run:
+    """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         code=run_sources("nonmanip", nonmanip_policy),
@@ -168,7 +169,6 @@ rule nonmanip_run:
         run_path("nonmanip", "logs"),
     benchmark:
         run_path("nonmanip", "benchmarks/out")
-    """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
         strategy=NONMANIP_WILDCARDS["strategy"],
@@ -187,6 +187,8 @@ rule nonmanip_run:
 
 
 rule nonmanip_run_pomisplus:
+    """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
+    also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule)."""
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
@@ -198,8 +200,6 @@ rule nonmanip_run_pomisplus:
         run_path("nonmanip", "logs"),
     benchmark:
         run_path("nonmanip", "benchmarks/out")
-    """One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
-    also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule)."""
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
         strategy="|".join(NONMANIP_POMIS_PLUS),
@@ -235,6 +235,7 @@ def nonmanip_run_files(wildcards):
 
 
 rule nonmanip_aggregate:
+    """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     input:
         unpack(nonmanip_run_files),
         instance="results/nonmanip/instances/{panel}.json",
@@ -244,7 +245,6 @@ rule nonmanip_aggregate:
         identical="results/nonmanip/agg/{panel}.identical.json",
     log:
         "logs/nonmanip_aggregate/{panel}.log",
-    """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
     script:
@@ -368,6 +368,7 @@ rule nonmanip_robustness_graph_counts:
 
 
 rule nonmanip_robustness_instance:
+    """Beyond the paper: a robustness instance (graph, N, random SCM) with its arms and exact means."""
     input:
         graphs=lambda wc: ["results/nonmanip/robustness/graphs.json"] if wc.experiment.startswith("rob_g") else [],
         code=script_code("nonmanip_robustness_instance.py"),
@@ -375,7 +376,6 @@ rule nonmanip_robustness_instance:
         "results/nonmanip/instances/{experiment}.json",
     log:
         "logs/nonmanip_robustness_instance/{experiment}.log",
-    """Beyond the paper: a robustness instance (graph, N, random SCM) with its arms and exact means."""
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["robust"],
     params:

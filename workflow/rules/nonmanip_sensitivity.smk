@@ -11,6 +11,7 @@ if NONMANIP_SENS_NAMES:
 
 
 rule nonmanip_sensitivity_family:
+    """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
     input:
         script_code("nonmanip_sensitivity_family.py"),
     output:
@@ -19,7 +20,6 @@ rule nonmanip_sensitivity_family:
         "logs/nonmanip_sensitivity_family/{panel}.log",
     benchmark:
         "benchmarks/out/nonmanip/sensitivity_family_{panel}.tsv"
-    """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
     params:
@@ -30,6 +30,7 @@ rule nonmanip_sensitivity_family:
 
 
 rule nonmanip_sensitivity_instance:
+    """A same-means point's instance (the panel's arms, exact means checked against the canonical SCM's)."""
     input:
         family=lambda wc: f"results/nonmanip/sensitivity/{nonmanip_sensitivity.point_of(wc.experiment)[0]}.json",
         code=script_code("nonmanip_sensitivity_instance.py"),
@@ -37,7 +38,6 @@ rule nonmanip_sensitivity_instance:
         "results/nonmanip/instances/{experiment}.json",
     log:
         "logs/nonmanip_sensitivity_instance/{experiment}.log",
-    """A same-means point's instance (the panel's arms, exact means checked against the canonical SCM's)."""
     wildcard_constraints:
         experiment="|".join(NONMANIP_SENS_NAMES) or "^$",
     params:

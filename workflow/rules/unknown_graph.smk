@@ -78,13 +78,13 @@ rule unknown_graph_fig1_instance:
 
 
 rule unknown_graph_instances:
+    """On request (not part of `all`): every seed's instance of one V1-V4 cell, as its runs draw them."""
     input:
         code=script_code("unknown_graph_instance.py"),
     output:
         "results/unknown_graph/instances/{cell}.json",
     log:
         "logs/unknown_graph_instances/{cell}.log",
-    """On request (not part of `all`): every seed's instance of one V1-V4 cell, as its runs draw them."""
     wildcard_constraints:
         cell=UG_WILDCARDS["experiment"],
     params:
@@ -136,6 +136,7 @@ rule unknown_graph_figure1:
 
 
 rule unknown_graph_run:
+    """One seed chunk of one V1-V4 cell with one algorithm (every seed its own instance)."""
     input:
         code=run_sources("unknown_graph"),
     output:
@@ -145,7 +146,6 @@ rule unknown_graph_run:
         run_path("unknown_graph", "logs"),
     benchmark:
         run_path("unknown_graph", "benchmarks/out")
-    """One seed chunk of one V1-V4 cell with one algorithm (every seed its own instance)."""
     wildcard_constraints:
         experiment=UG_WILDCARDS["experiment"],
         strategy=UG_WILDCARDS["strategy"],
@@ -178,6 +178,7 @@ def ug_cell_runs(wildcards):
 
 
 rule unknown_graph_aggregate:
+    """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
     input:
         unpack(ug_cell_runs),
         code=script_code("unknown_graph_aggregate.py"),
@@ -186,7 +187,6 @@ rule unknown_graph_aggregate:
         summaries="results/unknown_graph/agg/{cell}.summaries.parquet",
     log:
         "logs/unknown_graph_aggregate/{cell}.log",
-    """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
     wildcard_constraints:
         cell=UG_WILDCARDS["experiment"],
     script:
@@ -194,6 +194,7 @@ rule unknown_graph_aggregate:
 
 
 rule unknown_graph_lower_bounds:
+    """V5: one algorithm on every instance of the Thm 4 or Thm 5 family."""
     input:
         code=script_code("unknown_graph_lower_bounds.py"),
     output:
@@ -202,7 +203,6 @@ rule unknown_graph_lower_bounds:
         "logs/unknown_graph_lower_bounds/thm{theorem}-{algorithm}.log",
     benchmark:
         "benchmarks/out/unknown_graph_lower_bounds/thm{theorem}-{algorithm}.tsv"
-    """V5: one algorithm on every instance of the Thm 4 or Thm 5 family."""
     wildcard_constraints:
         theorem="4|5",
         algorithm="|".join(UG_LB_ALGORITHMS),
@@ -213,6 +213,7 @@ rule unknown_graph_lower_bounds:
 
 
 rule unknown_graph_discovery:
+    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime."""
     input:
         code=script_code("unknown_graph_discovery.py"),
     output:
@@ -221,7 +222,6 @@ rule unknown_graph_discovery:
         "logs/unknown_graph_discovery/{regime}.log",
     benchmark:
         "benchmarks/out/unknown_graph_discovery/{regime}.tsv"
-    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime."""
     wildcard_constraints:
         regime="A|B",
     resources:
