@@ -75,7 +75,8 @@ def _fix(schema: Mapping[str, Any]) -> str:
 def _branch(error: jsonschema.ValidationError) -> jsonschema.ValidationError | None:
     """For a oneOf/anyOf failure on a mapping or list, the best error of the branch of that type (an
     inline diagram gets the diagram branch's complaint rather than "not valid under any schema")."""
-    kind = {dict: "object", list: "array"}.get(type(error.instance))
+    kinds: dict[type, str] = {dict: "object", list: "array"}
+    kind = kinds.get(type(error.instance))
     branches = [i for i, b in enumerate(error.schema[error.validator]) if b.get("type") == kind]
     meant = [e for e in error.context or () if kind and e.relative_schema_path[0] in branches]
     return jsonschema.exceptions.best_match(meant) if meant else None
