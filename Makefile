@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= all
 
-.PHONY: help reproduce quick test docs benchmark clean
+.PHONY: help reproduce quick test lint docs benchmark clean
 
 ## List the targets, one line each (this list).
 help:
@@ -42,6 +42,16 @@ TEST_WORKERS ?= 2
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -m "not workflow" -n $(TEST_WORKERS) --dist loadfile
 	$(BIN)/python -m pytest -q -m workflow --durations=15
+
+# The linters and type checks CI runs before the tests (.ci/run); the tools are pinned in
+# requirements.lock (the `lint` extra), so the install step above brings them.
+## Set up .venv if needed, then lint: ruff check, ruff format --check, snakefmt --check, mypy; a finding fails.
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/snakefmt --check workflow
+	$(BIN)/snakemake --lint --workflow-profile none --configfile config/quick.yaml > /dev/null
+	$(BIN)/mypy
 
 ## Build the documentation site (docs/) into site/, strictly; a broken link or anchor fails.
 docs: $(VENV)/.installed

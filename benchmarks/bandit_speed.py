@@ -80,7 +80,7 @@ class PosteriorSnapshots:
     name = "TS"
 
     def __init__(self, policy, rounds):
-        self.policy, self.rounds, self.shapes = policy, set(int(r) for r in rounds), []
+        self.policy, self.rounds, self.shapes = policy, {int(r) for r in rounds}, []
 
     def reset(self, n_seeds, n_arms, stream):
         self.policy.reset(n_seeds, n_arms, stream)
@@ -164,10 +164,7 @@ def loop_klucb(means: np.ndarray, seed: int, horizon: int) -> float:
             arm = int(order[t - 1])
         else:
             level = exploration(t - 1)
-            if t == k + 1:
-                refresh = range(k)
-            else:
-                refresh = set(np.flatnonzero(expiry < t - 1).tolist()) | {arm}
+            refresh = range(k) if t == k + 1 else set(np.flatnonzero(expiry < t - 1).tolist()) | {arm}
             for a in refresh:  # bounds at the level of round 2K ahead
                 expiry[a] = t - 1 + 2 * k
                 bound[a] = kl_index(wins[a], pulls[a], exploration(expiry[a]))
@@ -295,7 +292,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--repeat", type=int, default=3, help="repeats per side; the best counts")
     parser.add_argument("--snapshots", type=int, default=8, help="TS posteriors timed with numpy")
     args = parser.parse_args(argv)
-    if min(args.arms + [args.seeds, args.horizon, args.loop_seeds, args.repeat, args.snapshots]) < 1:
+    if min([*args.arms, args.seeds, args.horizon, args.loop_seeds, args.repeat, args.snapshots]) < 1:
         parser.error("sizes must be >= 1")
 
     print(

@@ -175,10 +175,10 @@ def main() -> None:
     args = parser.parse_args()
     rows = design()
     instances, constants = {}, {}
-    for exp, label, make, eps, alg, R in rows:
+    for exp, label, make, _eps, _alg, _R in rows:
         instances.setdefault((exp, label), make())
     # 2. sample constants from pilot runs
-    for exp, label, make, eps, alg, R in rows:
+    for exp, label, _make, eps, alg, _R in rows:
         if (
             exp == "E0"
             or alg == "PB"
@@ -200,7 +200,7 @@ def main() -> None:
         )
     # 1. + arithmetic
     per_group, total = defaultdict(float), 0.0
-    for exp, label, make, eps, alg, R in rows:
+    for exp, label, _make, eps, alg, R in rows:
         inst = instances[exp, label]
         a, b = cost_per_round(inst, alg, args.probe, coverage=exp == "E0")
         if alg == "PB":

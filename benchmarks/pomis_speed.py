@@ -63,7 +63,7 @@ def command(G: CausalDiagram, Y: str) -> tuple[float, str, str]:
         except TooManySets:
             sizes.append(f"> {SET_LIMIT:,}")
             break  # the command stops at the first family over the limit
-    return time.perf_counter() - start, *(sizes + ["-"])[:2]
+    return time.perf_counter() - start, *[*sizes, "-"][:2]
 
 
 def main() -> None:

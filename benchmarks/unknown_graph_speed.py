@@ -68,10 +68,7 @@ def ucb1_loop(rng, inst, arms, rounds, regret):
     laws, f, gap = inst.reward_laws, inst.f, inst.mu_star - inst.arm_means
     sums, counts = np.zeros(len(arms)), np.zeros(len(arms))
     for t in range(1, rounds + 1):
-        if t <= len(arms):
-            i = t - 1
-        else:
-            i = int(np.argmax(sums / counts + np.sqrt(2 * np.log(t) / counts)))
+        i = t - 1 if t <= len(arms) else int(np.argmax(sums / counts + np.sqrt(2 * np.log(t) / counts)))
         a = arms[i]
         x = int(np.searchsorted(np.cumsum(laws[a]), rng.random(), side="right"))
         sums[i] += f[min(x, inst.domain - 1)] + rng.normal()

@@ -21,7 +21,10 @@ SCM = "scm: {q: {U_X: 0.1, U_Y: 0.2, U_Z: 0.3, U_XY: 0.4}, c: {X: 0, Y: 0, Z: 0}
 
 
 def _panel(graph: str, non_manipulable: str = "[Z]") -> str:
-    return f"nonmanip:\n  panels:\n    mine:\n      graph: {graph}\n      non_manipulable: {non_manipulable}\n      {SCM}\n"
+    return (
+        f"nonmanip:\n  panels:\n    mine:\n      graph: {graph}\n"
+        f"      non_manipulable: {non_manipulable}\n      {SCM}\n"
+    )
 
 
 # Overlay files (YAML text merged over config/config.yaml) and a piece of the one line they get.

@@ -114,7 +114,7 @@ def _reference_linucb(seed: int, horizon: int, alpha: float, upper=None):
     a = np.stack([np.eye(4)] * 4)
     b = np.zeros((4, 4))
     arms = []
-    for t in range(1, horizon + 1):
+    for _t in range(1, horizon + 1):
         noise = env.uniform(5)
         c = int(np.searchsorted(np.cumsum(P_CONTEXT)[:-1], noise[0, 0], side="right"))
         index = np.empty(4)

@@ -142,7 +142,7 @@ def test_sigma_table_and_enumeration_agree_and_equal_brute_force():
     instance = F.bglm(3)
     structure, arms = instance.bglm_structure(), instance.policy_arms()
     rng = np.random.default_rng(1)
-    theta = [rng.normal(size=(5,) + t.shape[1:]) for t in instance.bglm_theta()]
+    theta = [rng.normal(size=(5, *t.shape[1:])) for t in instance.bglm_theta()]
     np.testing.assert_allclose(
         _sigma_two_layer(theta, structure, arms), _sigma_enumerated(theta, structure, arms), atol=1e-12
     )

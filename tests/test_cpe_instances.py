@@ -145,7 +145,7 @@ def _complexity(instance, epsilon=0.0):
 
 @pytest.mark.parametrize("n", [4, 8, 16, 32, 64])
 def test_e1_reference_values(n):
-    q, g, H, m, m_eps = _complexity(F.parallel(n))
+    q, _g, H, m, m_eps = _complexity(F.parallel(n))
     assert H[-1] == pytest.approx(200 * n + 25, abs=1e-9)
     assert (m, m_eps) == (2, 2)
     assert H[m_eps - 1] == pytest.approx(200, abs=1e-9)
@@ -169,7 +169,7 @@ E2 = [  # (r, d): (Δ_min, H, m, m_eps, H_m, m/Δ_min²)
 @pytest.mark.parametrize("args,expected", E2)
 def test_e2_reference_values(args, expected):
     instance = F.rare(*args)
-    q, g, H, m, m_eps = _complexity(instance)
+    _q, _g, H, m, m_eps = _complexity(instance)
     d_min = gaps(instance.mu).min()
     assert round(d_min, 4) == expected[0]
     assert round(H[-1]) == expected[1]
@@ -189,7 +189,7 @@ def test_e2_reference_values(args, expected):
 )
 def test_e3_reference_values(rho, expected):
     instance = F.confounded(rho)
-    q, g, H, m, m_eps = _complexity(instance)
+    q, _g, H, m, m_eps = _complexity(instance)
     assert instance.mu.max() == pytest.approx(0.725, abs=1e-12)
     assert instance.labels[int(instance.mu.argmax())] == "do(X3=1,X4=1)"
     assert gaps(instance.mu).min() == pytest.approx(0.05, abs=1e-12)
@@ -214,7 +214,7 @@ E4B = {
 def test_e4b_reference_values(k):
     """E4b table (k <= 8 here; 10 and 12 take a minute and run in the workflow)."""
     instance = F.bglm(k)
-    q, g, H, m, m_eps = _complexity(instance)
+    q, g, H, _m, m_eps = _complexity(instance)
     q_L = bglm_observability(instance.bglm_structure(), instance.policy_arms())
     q_L[0] = 1.0
     H_L = H_prefix(q_L, g)[gap_dependent_threshold(q_L, g) - 1]
@@ -246,7 +246,7 @@ E5 = {
 @pytest.mark.parametrize("n,p", sorted(E5))
 def test_e5_reference_values_and_theorem3_class(n, p):
     instance = F.parallel_max(n, p)
-    q, g, H, m, m_eps = _complexity(instance)
+    q, g, H, _m, m_eps = _complexity(instance)
     assert round(H[m_eps - 1]) == E5[n, p][0]
     assert round(lower_bound_thm3(q, g, 0.05)) == E5[n, p][1]
     assert quantities(instance, 0.0, 0.05).summary["in_thm3_class"]

@@ -57,7 +57,7 @@ def test_adult_with_a_wrong_column_count_is_rejected(tmp_path):
 def test_adult_with_a_truncated_last_line_is_rejected(tmp_path):
     path = tmp_path / "adult.data"
     path.write_text(GOOD + "\n" + GOOD[:60])
-    with pytest.raises(DataError, match="line 2: .* fields, expected 15.*truncated"):
+    with pytest.raises(DataError, match=r"line 2: .* fields, expected 15.*truncated"):
         read_adult(path)
 
 

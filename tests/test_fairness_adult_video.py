@@ -96,13 +96,13 @@ def test_counterfactual_truth_is_zero_without_descendants_and_not_with(standin_f
     def force(graph, edge):
         graph = dict(graph)
         edges = [e for e in graph["edges"] if (set(e) != set(edge) and "sex" not in e) or e[1] == "R"]
-        graph["edges"] = edges + [list(edge)]
+        graph["edges"] = [*edges, list(edge)]
         return graph
 
-    _, _, _, graph, doc = pipeline(*standin_files, graph_edit=lambda g: force(g, ("race", "income")))
+    _, _, _, _graph, doc = pipeline(*standin_files, graph_edit=lambda g: force(g, ("race", "income")))
     assert doc["sensitive"]["descendants_in_X"] == [] and np.all(np.asarray(doc["delta_true"]) == 0.0)
     cfg = {**CFG, "cf_mode": "auto"}
-    _, _, _, graph, doc = pipeline(*standin_files, cfg, lambda g: force(g, ("sex", "income")))
+    _, _, _, _graph, doc = pipeline(*standin_files, cfg, lambda g: force(g, ("sex", "income")))
     assert doc["sensitive"]["descendants_in_X"] == ["income"] and doc["cf_mode_used"] == "bounds"
     delta = np.asarray(doc["delta_true"])
     assert np.abs(delta).max() > 0.01 and np.abs(delta).max() <= 0.2 + 1e-12  # at most the income coefficient

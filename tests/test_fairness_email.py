@@ -113,7 +113,7 @@ def test_cell_model_weights_are_p_of_z_given_x_and_a(doc):
     for c, x in enumerate(np.asarray(doc["contexts"]) + 1):
         for a, (a1, a2, _) in enumerate(arms):
             p_i2 = (a1 + a2 + e_i4(x)) / 12  # P(I2 = 1 | x, a)
-            p_i1 = lambda i2: (a1 + a2 + i2) / 10  # noqa: E731
+            p_i1 = lambda i2, a1=a1, a2=a2: (a1 + a2 + i2) / 10  # noqa: E731
             expected = [p_i2 * p_i1(1), (1 - p_i2) * p_i1(2), p_i2 * (1 - p_i1(1)), (1 - p_i2) * (1 - p_i1(2))]
             # Z = (I1, I2) in lexicographic order: (1,1), (1,2), (2,1), (2,2)
             assert w[c, a] == pytest.approx([expected[0], expected[1], expected[2], expected[3]])

@@ -31,7 +31,7 @@ def test_enumeration_equals_the_definition(problem, plain):
 def wide(n):
     """n independent causes of Y: 2^n MISs (every subset)."""
     causes = [f"X{i:02d}" for i in range(n)]
-    return CausalDiagram(causes + ["Y"], [(c, "Y") for c in causes])
+    return CausalDiagram([*causes, "Y"], [(c, "Y") for c in causes])
 
 
 def test_limit_stops_the_enumeration():

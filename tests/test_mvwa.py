@@ -52,7 +52,7 @@ def test_qp_matches_enumeration(batch):
     allowed = np.stack([np.pad(a, (0, m - a.size)) for _, a in batch])
     w, var = min_variance_weights(covs, allowed)
     for i, (c, a) in enumerate(batch):
-        w_ref, v_ref = qp_by_enumeration(c, a)
+        _w_ref, v_ref = qp_by_enumeration(c, a)
         assert var[i] == pytest.approx(v_ref, rel=1e-6, abs=1e-10 * c.diagonal().max())  # ridge
         assert np.isclose(w[i].sum(), 1.0) and (w[i] >= -1e-12).all() and (w[i][~allowed[i]] == 0).all()
 
@@ -127,7 +127,7 @@ def test_enough_samples():
     est = fig2a_estimators(n_min=20)
     n = np.array([[100, 19, 100, 100, 100]])
     ok = est.enough_samples(n)[0]
-    for i, inst in enumerate(est.instances):
+    for i in range(len(est.instances)):
         assert ok[i] == (not est.uses[i, 1])
 
 

@@ -89,7 +89,7 @@ def test_ucb1_matches_a_plain_per_seed_implementation():
         chosen.append(arms)
     chosen = np.array(chosen).T
     for s in range(S):
-        assert chosen[s].tolist() == reference_ucb1(lambda t, a: table[s, t, a], A, T)
+        assert chosen[s].tolist() == reference_ucb1(lambda t, a, s=s: table[s, t, a], A, T)
     assert chosen[:, :A].tolist() == [list(range(A))] * S  # each arm once, ascending
 
 
@@ -104,8 +104,8 @@ def test_results_do_not_depend_on_chunking_or_on_blocks():
     np.testing.assert_array_equal(whole, singly)
     for a, b in zip(pol.results, pol_singly.results):
         assert a.target == b.target and a.steps == b.steps
-    ucb_whole = run(lambda i: UCBPolicy(), insts, seeds, 3000, grid[:2].tolist() + [3000])[0]
-    ucb_part = run(lambda i: UCBPolicy(), insts[1:2], seeds[1:2], 3000, grid[:2].tolist() + [3000])[0]
+    ucb_whole = run(lambda i: UCBPolicy(), insts, seeds, 3000, [*grid[:2].tolist(), 3000])[0]
+    ucb_part = run(lambda i: UCBPolicy(), insts[1:2], seeds[1:2], 3000, [*grid[:2].tolist(), 3000])[0]
     np.testing.assert_array_equal(ucb_whole[1:2], ucb_part)
 
 

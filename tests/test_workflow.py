@@ -35,7 +35,7 @@ def test_tiny_run_writes_every_output(tiny_run):
     assert "structural causal bandits with non-manipulable variables" in report
     assert re.search(r"\*\*reproduced\*\*", report)
     # Nothing left half-written: no temporary files anywhere in the outputs.
-    assert not [p for p in tiny_run.rglob("*.tmp")]
+    assert not list(tiny_run.rglob("*.tmp"))
 
 
 def test_tiny_run_is_complete(tiny_run):
@@ -83,7 +83,8 @@ def _planned_outputs(stdout: str) -> list[str]:
     ]
 
 
-# One algorithm of each paper (among those the tiny config runs): editing its module reruns only its runs (and what depends on them);
+# One algorithm of each paper (among those the tiny config runs): editing its module reruns only its runs
+# (and what depends on them);
 # ``expected`` is a regular expression every rerun's path matches.
 EDITS = [
     ("bandits/thompson.py", "results/runs/nonmanip/", "/TS/", "figures/nonmanip/table1"),

@@ -151,7 +151,7 @@ def test_bad_settings_are_rejected(kw, named):
 def test_observed_values_hold_the_reward_and_the_intervention():
     """The z² solvers read ``feedback.values`` in ``diagram.nodes`` order: Y's column is the reward and
     an intervened variable holds its set value."""
-    est, env = fig5b()
+    _est, env = fig5b()
     nodes = variables(env)
     noise = np.random.default_rng(0).random((500, env.noise_width))
     arms = np.arange(500) % env.n_arms

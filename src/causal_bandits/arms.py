@@ -102,7 +102,7 @@ def arms_for(
     from causal_bandits.experiments import instance as own
     from causal_bandits.papers.nonmanip.experiments import instance_document
 
-    data = diagram.to_dict() if isinstance(diagram, CausalDiagram) else dict(diagram)
+    data: dict[str, Any] = diagram.to_dict() if isinstance(diagram, CausalDiagram) else dict(diagram)
     if reward is not None:
         data["reward"] = reward
     if non_manipulable is not None:

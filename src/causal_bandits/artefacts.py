@@ -30,8 +30,9 @@ TABLE_SUFFIXES = (".md", ".csv")
 @dataclass(frozen=True)
 class Artefact:
     """One table or figure: ``key`` is unique within its paper (the page anchor is ``<paper>-<key>``);
-    ``title`` starts with the paper's name for it and a colon ("Table 1: ...", "Figure 5: ..."); ``paths`` are its files,
-    the one the report shows first (a ``.png`` for a figure, a ``.md`` for a table), then its twins.
+    ``title`` starts with the paper's name for it and a colon ("Table 1: ...", "Figure 5: ...");
+    ``paths`` are its files, the one the report shows first (a ``.png`` for a figure, a ``.md`` for a
+    table), then its twins.
     ``absent`` says why this config does not write it (an experiment left out), or is empty: claims
     about an absent artefact still link to it, and the report says why it is missing."""
 

@@ -15,6 +15,7 @@ typed after ``--configfile``: one line each), and :func:`command_line_scalars` t
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import Iterable, Mapping
 from importlib.resources import files
@@ -73,7 +74,8 @@ def _fix(schema: Mapping[str, Any]) -> str:
 def _branch(error: jsonschema.ValidationError) -> jsonschema.ValidationError | None:
     """For a oneOf/anyOf failure on a mapping or list, the best error of the branch of that type (an
     inline diagram gets the diagram branch's complaint rather than "not valid under any schema")."""
-    kind = {dict: "object", list: "array"}.get(type(error.instance))
+    kinds: dict[type, str] = {dict: "object", list: "array"}
+    kind = kinds.get(type(error.instance))
     branches = [i for i, b in enumerate(error.schema[error.validator]) if b.get("type") == kind]
     meant = [e for e in error.context or () if kind and e.relative_schema_path[0] in branches]
     return jsonschema.exceptions.best_match(meant) if meant else None
@@ -305,10 +307,8 @@ def check_files(paths: Iterable[str | Path]) -> None:
     whose name ends in .yaml, .yml or .json, outside the workflow's output folders (a target typed
     after ``--configfile`` is explained)."""
     for path in map(Path, paths):
-        try:
+        with contextlib.suppress(ValueError):  # outside the working directory: shown as given
             path = path.resolve().relative_to(Path.cwd())
-        except ValueError:
-            pass  # outside the working directory: shown as given
         if path.suffix not in CONFIG_SUFFIXES or (not path.is_absolute() and path.parts[0] in OUTPUT_DIRS):
             raise ConfigError(_not_a_config_file(path))
         read(path)

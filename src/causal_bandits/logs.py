@@ -20,7 +20,7 @@ def logged(path: str | Path):
     ends the job with one ``error: ...`` line and exit status 1; any other exception is recorded
     with its traceback and raised."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    handlers = [logging.FileHandler(path, mode="w"), logging.StreamHandler(sys.stderr)]
+    handlers: list[logging.Handler] = [logging.FileHandler(path, mode="w"), logging.StreamHandler(sys.stderr)]
     logging.basicConfig(
         level=logging.WARNING,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",

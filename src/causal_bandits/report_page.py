@@ -86,7 +86,8 @@ padding:1em 0;margin:0}
 .tablewrap table{font-size:.8em;font-variant-numeric:tabular-nums}.tablewrap td,.tablewrap th{white-space:nowrap}
 .mdtext{font-size:.86em;color:#3d444d;margin:.4em 0}
 aside.supports{font-size:.86em;background:#f8f9fb;border-radius:.4em;padding:.6em .8em;align-self:start}
-aside.supports ul{list-style:none;margin:.4em 0 0;padding:0}aside.supports summary{cursor:pointer;color:var(--accent)}aside.supports li{margin:.3em 0}
+aside.supports ul{list-style:none;margin:.4em 0 0;padding:0}\
+aside.supports summary{cursor:pointer;color:var(--accent)}aside.supports li{margin:.3em 0}
 aside.supports .none{color:#6e7781}
 .notice{display:block;background:#fff4d6;border-left:4px solid #f0b400;padding:.4em .7em;margin:.5em 0;
 color:#5c4400;font-weight:600}
@@ -161,15 +162,11 @@ def _table(lines: Sequence[str]) -> str:
         for c in _cells(rule)
     ]
 
+    def _align(i: int) -> str:
+        return f" style=text-align:{aligns[i]}" if i < len(aligns) and aligns[i] else ""
+
     def row(tag: str, cells: Sequence[str]) -> str:
-        return (
-            "<tr>"
-            + "".join(
-                f"<{tag}{f' style=text-align:{aligns[i]}' if i < len(aligns) and aligns[i] else ''}>{_inline(c)}</{tag}>"
-                for i, c in enumerate(cells)
-            )
-            + "</tr>"
-        )
+        return "<tr>" + "".join(f"<{tag}{_align(i)}>{_inline(c)}</{tag}>" for i, c in enumerate(cells)) + "</tr>"
 
     return (
         f"<table><thead>{row('th', _cells(head))}</thead>"

@@ -33,7 +33,7 @@ class Entries(Sequence[Any]):
         except KeyError:
             raise AttributeError(name) from None
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         return self._values[index]
 
     def __len__(self) -> int:

@@ -3,9 +3,9 @@
 The workflow declares these files as inputs of the rules that run the code, so editing one
 algorithm's module reruns exactly the jobs that execute it (and what depends on them). Imports are
 read from the source with :mod:`ast` (every ``import`` of a ``causal_bandits`` module, at module
-level or inside a function; not those under ``if TYPE_CHECKING:``), never by importing, so building the workflow's DAG stays cheap and a
-lazily imported module still counts. A module also depends on the ``__init__`` of every package
-that contains it, since importing it executes them.
+level or inside a function; not those under ``if TYPE_CHECKING:``), never by importing, so building
+the workflow's DAG stays cheap and a lazily imported module still counts. A module also depends on
+the ``__init__`` of every package that contains it, since importing it executes them.
 """
 
 from __future__ import annotations

@@ -14,12 +14,12 @@ rule bounds_data:
         selected="data/generated/bounds/selected.parquet",
     log:
         "logs/bounds_data/data.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         scm=BOUNDS["scm"],
         n_rows=BOUNDS["offline"]["n_rows"],
         seed=BOUNDS["offline"]["seed"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_data.py"
 
@@ -32,12 +32,12 @@ rule bounds_exact:
         "results/bounds/exact.json",
     log:
         "logs/bounds_exact/exact.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         scm=BOUNDS["scm"],
         adjust=BOUNDS["offline"]["biased_adjust"],
         n_rows=BOUNDS["offline"]["n_rows"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_exact.py"
 
@@ -55,11 +55,11 @@ rule bounds_offline:
         summary="results/bounds/offline/summary.json",
     log:
         "logs/bounds_offline/offline.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_offline.py"
 
@@ -74,16 +74,17 @@ rule bounds_coverage:
         "logs/bounds_coverage/coverage.log",
     benchmark:
         "benchmarks/out/bounds_coverage/coverage.tsv"
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_coverage.py"
 
 
 rule bounds_table1:
+    """Table 1 (one estimand variant) with the paper's values beside ours."""
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         exact="results/bounds/exact.json",
@@ -93,7 +94,6 @@ rule bounds_table1:
         md=report("figures/bounds/table1_{variant}.md", caption="../report/bounds_table1.rst", category="bounds"),
     log:
         "logs/bounds_table1/{variant}.log",
-    """Table 1 (one estimand variant) with the paper's values beside ours."""
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
     conda:
@@ -112,10 +112,10 @@ rule bounds_table2:
         md=report("figures/bounds/table2.md", caption="../report/bounds_table2.rst", category="bounds"),
     log:
         "logs/bounds_table2/table2.log",
-    params:
-        scm=BOUNDS["scm"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        scm=BOUNDS["scm"],
     script:
         "../scripts/bounds_table2.py"
 
@@ -129,15 +129,16 @@ rule bounds_figure2:
         png=report("figures/bounds/figure2.png", caption="../report/bounds_figure2.rst", category="bounds"),
     log:
         "logs/bounds_figure2/figure2.log",
-    params:
-        scm=BOUNDS["scm"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        scm=BOUNDS["scm"],
     script:
         "../scripts/bounds_figure2.py"
 
 
 rule bounds_figure3:
+    """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         code=script_code("bounds_figure3.py"),
@@ -146,7 +147,6 @@ rule bounds_figure3:
         png=report("figures/bounds/figure3_{variant}.png", caption="../report/bounds_figure3.rst", category="bounds"),
     log:
         "logs/bounds_figure3/{variant}.log",
-    """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
     conda:
@@ -156,6 +156,7 @@ rule bounds_figure3:
 
 
 rule bounds_run:
+    """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
     input:
         unpack(bounds_run_inputs),
         code=run_sources("bounds"),
@@ -166,12 +167,13 @@ rule bounds_run:
         run_path("bounds", "logs"),
     benchmark:
         run_path("bounds", "benchmarks/out")
-    """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
     wildcard_constraints:
         experiment="online|appendix",
         strategy="|".join(map(re.escape, BOUNDS_STRATEGIES)),
         algorithm=cb_algorithms.pattern(BOUNDS_ALGORITHMS),
         chunk=r"\d+",
+    conda:
+        "../envs/causal_bandits.yaml"
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     params:
@@ -183,13 +185,12 @@ rule bounds_run:
             "alpha": BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
             "record_points": config["record_points"],
         },
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_run.py"
 
 
 rule bounds_aggregate:
+    """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
     input:
         unpack(bounds_run_files),
         code=script_code("bounds_aggregate.py"),
@@ -197,7 +198,6 @@ rule bounds_aggregate:
         "results/bounds/agg/{setting}.parquet",
     log:
         "logs/bounds_aggregate/{setting}.log",
-    """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
     wildcard_constraints:
         setting=BOUNDS_WILDCARDS["setting"],
     conda:
@@ -217,11 +217,11 @@ rule bounds_figure4:
         final=report("figures/bounds/figure4_final.csv", caption="../report/bounds_figure4.rst", category="bounds"),
     log:
         "logs/bounds_figure4/figure4.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure4.py"
 
@@ -236,11 +236,11 @@ rule bounds_figure4_alpha:
         png=report("figures/bounds/figure4_alpha.png", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
     log:
         "logs/bounds_figure4_alpha/figure4_alpha.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure4_alpha.py"
 
@@ -260,11 +260,11 @@ rule bounds_figure_appendix:
         ),
     log:
         "logs/bounds_figure_appendix/figure_appendix.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/bounds_figure_appendix.py"
 
@@ -282,9 +282,9 @@ rule bounds_claims:
         "results/claims/bounds.json",
     log:
         "logs/bounds_claims/claims.log",
-    params:
-        bounds=BOUNDS,
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        bounds=BOUNDS,
     script:
         "../scripts/bounds_claims.py"

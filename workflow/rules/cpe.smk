@@ -6,25 +6,26 @@ include: "cpe_common.smk"
 
 
 rule cpe_instance:
+    """One config's instance document: SCM, actions, admissible sequences, exact means (closed form)."""
     input:
         script_code("cpe_instance.py"),
     output:
         "results/cpe/instances/{exp}/{config}.json",
     log:
         "logs/cpe_instance/{exp}/{config}.log",
-    """One config's instance document: SCM, actions, admissible sequences, exact means (closed form)."""
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
         config=r"[A-Za-z0-9.]+",
-    params:
-        spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
     script:
         "../scripts/cpe_instance.py"
 
 
 rule cpe_quantities:
+    """One instance's exact complexity quantities (docs/papers/cpe.md#cpe-quantities): per-arm table and summary."""
     input:
         instance="results/cpe/instances/{exp}/{config}.json",
         code=script_code("cpe_quantities.py"),
@@ -32,15 +33,14 @@ rule cpe_quantities:
         "results/cpe/quantities/{exp}/{config}.json",
     log:
         "logs/cpe_quantities/{exp}/{config}.log",
-    """One instance's exact complexity quantities (docs/papers/cpe.md#cpe-quantities): per-arm table and summary."""
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
         config=r"[A-Za-z0-9.]+",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         epsilon=lambda wc: cpe_design.epsilon(CPE, wc.exp, wc.config),
         delta=CPE["delta"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_quantities.py"
 
@@ -53,16 +53,17 @@ rule cpe_theory:
         "results/cpe/theory_e4b.json",
     log:
         "logs/cpe_theory/e4b.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         k=CPE["theory_k"],
         delta=CPE["delta"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_theory.py"
 
 
 rule cpe_run:
+    """One seed chunk of one (config, strategy, algorithm): its seeds vectorised, each stopping on its own."""
     input:
         instance=lambda wc: "results/cpe/instances/{}/{}.json".format(*wc.experiment.split("-", 1)),
         code=run_sources("cpe"),
@@ -73,12 +74,13 @@ rule cpe_run:
         run_path("cpe", "logs"),
     benchmark:
         run_path("cpe", "benchmarks/out")
-    """One seed chunk of one (config, strategy, algorithm): its seeds vectorised, each stopping on its own."""
     wildcard_constraints:
         experiment=CPE_WILDCARDS["experiment"],
         strategy=CPE_WILDCARDS["strategy"],
         algorithm=CPE_WILDCARDS["algorithm"],
         chunk=CPE_WILDCARDS["chunk"],
+    conda:
+        "../envs/causal_bandits.yaml"
     resources:
         mem_mb=lambda wc: 1000 + config["seeds_per_job"] * 20,
     params:
@@ -90,13 +92,13 @@ rule cpe_run:
             "horizon": CPE["horizon"],
             "checkpoint_first": CPE["checkpoint_first"],
         },
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_run.py"
 
 
 rule cpe_aggregate:
+    """Per (config, strategy, algorithm): stopping times, censoring, correctness (Wilson), CI coverage;
+    error against budget and T_delta."""
     input:
         unpack(cpe_experiment_inputs),
         code=script_code("cpe_aggregate.py"),
@@ -105,15 +107,13 @@ rule cpe_aggregate:
         budget="results/cpe/agg/{exp}.budget.parquet",
     log:
         "logs/cpe_aggregate/{exp}.log",
-    """Per (config, strategy, algorithm): stopping times, censoring, correctness (Wilson), CI coverage;
-    error against budget and T_delta."""
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         delta=CPE["delta"],
         spec=lambda wc: CPE["experiments"][wc.exp],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_aggregate.py"
 
@@ -137,11 +137,11 @@ rule cpe_tables:
         ),
     log:
         "logs/cpe_tables/tables.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_tables.py"
 
@@ -166,12 +166,12 @@ rule cpe_figures:
         ),
     log:
         "logs/cpe_figures/figures.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
         scale=f"sample cap {CPE['horizon']:,}, {CPE['n_seeds']:,} seeds per setting",
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_figures.py"
 
@@ -187,11 +187,11 @@ rule cpe_claims:
         "results/claims/cpe.json",
     log:
         "logs/cpe_claims/claims.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         section=CPE,
         experiments=CPE_EXPERIMENTS,
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/cpe_claims.py"
 

@@ -13,6 +13,8 @@ rule cpe_naive_study:
         md=report("figures/cpe/naive_study.md", caption="../report/cpe_naive_study.rst", category="cpe"),
     log:
         "logs/cpe_naive_study/study.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         study=CPE["naive_study"],
     script:

@@ -9,26 +9,27 @@ include: "experiments_common.smk"
 
 
 rule experiments_instance:
+    """An own experiment's arms (canonical order) with exact means, and its BF / MIS / POMIS and explicit arm lists."""
     input:
         experiments_instance_inputs,
     output:
         "results/experiments/{experiment}/instance.json",
     log:
         "logs/experiments_instance/{experiment}.log",
-    """An own experiment's arms (canonical order) with exact means, and its BF / MIS / POMIS and explicit arm lists."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         experiment=lambda wc: {
             k: v for k, v in EXPERIMENTS[wc.experiment].items() if k in ("title", "diagram", "scm", "arms")
         },
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/experiments_instance.py"
 
 
 rule experiments_catalogue:
+    """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
     input:
         instance="results/experiments/{experiment}/instance.json",
         code=script_code("nonmanip_catalogue.py"),
@@ -36,7 +37,6 @@ rule experiments_catalogue:
         "results/experiments/{experiment}/catalogue.json",
     log:
         "logs/experiments_catalogue/{experiment}.log",
-    """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     conda:
@@ -46,6 +46,7 @@ rule experiments_catalogue:
 
 
 rule experiments_run:
+    """One seed chunk of one (own experiment, strategy, algorithm): nonmanip's run job, own streams and paths."""
     input:
         unpack(experiments_run_inputs),
     output:
@@ -55,12 +56,13 @@ rule experiments_run:
         run_path("experiments", "logs"),
     benchmark:
         run_path("experiments", "benchmarks/out")
-    """One seed chunk of one (own experiment, strategy, algorithm): nonmanip's run job, own streams and paths."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
         strategy=EXPERIMENTS_WILDCARDS["strategy"],
         algorithm=EXPERIMENTS_WILDCARDS["algorithm"],
         chunk=EXPERIMENTS_WILDCARDS["chunk"],
+    conda:
+        "../envs/causal_bandits.yaml"
     resources:
         # as nonmanip's runs: POMIS+'s bootstrap keeps B replicates of every seed's data as leaf counts (int32)
         mem_mb=lambda wc: 500
@@ -72,13 +74,12 @@ rule experiments_run:
         pomis_plus=lambda wc: experiments_run_params(wc)["pomis_plus"],
         policy=lambda wc: cb_experiment_algorithms.policy_path(wc.algorithm, wc.strategy),
         record_points=config["record_points"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/experiments_run.py"
 
 
 rule experiments_aggregate:
+    """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
     input:
         unpack(experiments_run_files),
         instance="results/experiments/{experiment}/instance.json",
@@ -88,7 +89,6 @@ rule experiments_aggregate:
         identical="results/experiments/{experiment}/identical.json",
     log:
         "logs/experiments_aggregate/{experiment}.log",
-    """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     conda:
@@ -98,6 +98,7 @@ rule experiments_aggregate:
 
 
 rule experiments_summary:
+    """An own experiment's table and regret figure, and its summary for the report (no verdicts)."""
     input:
         agg="results/experiments/{experiment}/agg.parquet",
         instance="results/experiments/{experiment}/instance.json",
@@ -118,12 +119,11 @@ rule experiments_summary:
         summary="results/experiments/{experiment}/summary.json",
     log:
         "logs/experiments_summary/{experiment}.log",
-    """An own experiment's table and regret figure, and its summary for the report (no verdicts)."""
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
-    params:
-        horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
     script:
         "../scripts/experiments_summary.py"

@@ -15,11 +15,11 @@ if FAIR_MISSING and not FAIR_STANDIN:
             "logs/fairness_download/{rawfile}.log",
         wildcard_constraints:
             rawfile="|".join(re.escape(p) for p in FAIR_MISSING),
+        conda:
+            "../envs/causal_bandits.yaml"
         params:
             raw_dir=FAIR_RAW_DIR,
             entry=lambda wc: next(e for e in [FAIR["raw"]["adult"], *FAIR["raw"]["youtube"]] if e["path"] == wc.rawfile),
-        conda:
-            "../envs/causal_bandits.yaml"
         script:
             "../scripts/fairness_download.py"
 
@@ -37,11 +37,11 @@ if FAIR_STANDIN:
             "logs/fairness_standin/{rawfile}.log",
         wildcard_constraints:
             rawfile="|".join(re.escape(s.path) for specs in FAIR_RAW.values() for s in specs),
+        conda:
+            "../envs/causal_bandits.yaml"
         params:
             kind=lambda wc: "adult" if wc.rawfile == FAIR_RAW["adult"][0].path else "youtube",
             seed=FAIR["adult_video"]["data_seed"],
-        conda:
-            "../envs/causal_bandits.yaml"
         script:
             "../scripts/fairness_standin.py"
 
@@ -57,11 +57,11 @@ rule fairness_raw_check:
         "logs/fairness_raw_check/{dataset}.log",
     wildcard_constraints:
         dataset="adult|youtube",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         entries=lambda wc: [FAIR["raw"]["adult"]] if wc.dataset == "adult" else FAIR["raw"]["youtube"],
         raw_dir=FAIR_RAW_DIR,
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_raw_check.py"
 
@@ -77,10 +77,10 @@ rule fairness_adult_users:
         "data/processed/fairness/adult_users.parquet",
     log:
         "logs/fairness_adult_users/adult_users.log",
-    params:
-        adult_video=FAIR["adult_video"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        adult_video=FAIR["adult_video"],
     script:
         "../scripts/fairness_adult_users.py"
 
@@ -95,11 +95,11 @@ rule fairness_youtube_videos:
         "data/processed/fairness/youtube_videos.parquet",
     log:
         "logs/fairness_youtube_videos/youtube_videos.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         adult_video=FAIR["adult_video"],
         max_skipped=FAIR["raw"]["youtube_max_skipped_fraction"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_youtube_videos.py"
 
@@ -114,10 +114,10 @@ rule fairness_offline_table:
         "data/processed/fairness/adult_video_offline.parquet",
     log:
         "logs/fairness_offline_table/offline.log",
-    params:
-        adult_video=FAIR["adult_video"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        adult_video=FAIR["adult_video"],
     script:
         "../scripts/fairness_offline_table.py"
 
@@ -133,10 +133,10 @@ rule fairness_adult_graph:
         "logs/fairness_adult_graph/graph.log",
     benchmark:
         "benchmarks/out/fairness_adult_graph/graph.tsv"
-    params:
-        adult_video=FAIR["adult_video"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        adult_video=FAIR["adult_video"],
     script:
         "../scripts/fairness_adult_graph.py"
 
@@ -150,11 +150,11 @@ rule fairness_email_instance:
         truth="results/fairness/email_truth.parquet",
     log:
         "logs/fairness_email_instance/email.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         email=FAIR["email"],
         dsep_criterion=FAIR["dsep_criterion"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_email_instance.py"
 
@@ -171,11 +171,11 @@ rule fairness_adult_video_instance:
         "results/fairness/instances/adult_video.json",
     log:
         "logs/fairness_adult_video_instance/adult_video.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         adult_video=FAIR["adult_video"],
         dsep_criterion=FAIR["dsep_criterion"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_adult_video_instance.py"
 
@@ -191,10 +191,10 @@ rule fairness_email_tables:
         t5md=report("figures/fairness/table5.md", caption="../report/fairness_tables45.rst", category="fairness"),
     log:
         "logs/fairness_email_tables/tables45.log",
-    params:
-        email=FAIR["email"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        email=FAIR["email"],
     script:
         "../scripts/fairness_email_tables.py"
 
@@ -216,6 +216,8 @@ rule fairness_run:
         strategy=FAIR_STRATEGY,
         algorithm=FAIR_ALGORITHM_PATTERN,
         chunk=r"\d+",
+    conda:
+        "../envs/causal_bandits.yaml"
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
     params:
@@ -224,8 +226,6 @@ rule fairness_run:
             **{k: FAIR[k] for k in ("horizon", "taus", "ucb", "fucb", "fairlinucb")},
             "record_points": config["record_points"],
         },
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_run.py"
 
@@ -242,12 +242,12 @@ rule fairness_aggregate:
         "logs/fairness_aggregate/{experiment}.log",
     wildcard_constraints:
         experiment=FAIR_EXPERIMENT_PATTERN,
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         taus=FAIR["taus"],
         horizon=FAIR["horizon"],
         algorithms=lambda wc: FAIR_ALGORITHMS[wc.experiment],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_aggregate.py"
 
@@ -266,10 +266,10 @@ rule fairness_tables:
         t2md=report("figures/fairness/table2.md", caption="../report/fairness_table2.rst", category="fairness"),
     log:
         "logs/fairness_tables/tables.log",
-    params:
-        fairness=FAIR,
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        fairness=FAIR,
     script:
         "../scripts/fairness_tables.py"
 
@@ -302,11 +302,11 @@ rule fairness_figure2b:
         png=report("figures/fairness/figure2b.png", caption="../report/fairness_figure2b.rst", category="fairness"),
     log:
         "logs/fairness_figure2b/figure2b.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         tau=FAIR["figure2b_tau"],
         scale=f"T = {FAIR['horizon']}, {FAIR['n_seeds']} seeds",
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/fairness_figure2b.py"
 
@@ -345,10 +345,10 @@ rule fairness_claims:
         "results/claims/fairness.json",
     log:
         "logs/fairness_claims/claims.log",
-    params:
-        fairness=FAIR,
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        fairness=FAIR,
     script:
         "../scripts/fairness_claims.py"
 

@@ -20,6 +20,8 @@ rule fairness_radius_run:
         "benchmarks/out/fairness/radius_p{point}.tsv"
     wildcard_constraints:
         point=r"\d+",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         alphas=lambda wc: FAIR_RADIUS_POINTS[int(wc.point)],
         seeds=list(range(FAIR_RADIUS["n_seeds"])),
@@ -47,6 +49,8 @@ rule fairness_radius_table:
         findings="results/fairness/radius/findings.json",
     log:
         "logs/fairness_radius_table/table.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         scale=f"T = {FAIR_RADIUS['horizon']:,}, {FAIR_RADIUS['n_seeds']} seeds per point",
     script:

@@ -6,14 +6,14 @@ include: "nonmanip_common.smk"
 
 
 rule nonmanip_arm_sets:
+    """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case
+    (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
     input:
         script_code("nonmanip_arm_sets.py"),
     output:
         "results/nonmanip/arm_sets/{graph}.json",
     log:
         "logs/nonmanip_arm_sets/{graph}.log",
-    """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case
-    (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
     wildcard_constraints:
         graph=NONMANIP_WILDCARDS["graph"],
     conda:
@@ -23,24 +23,25 @@ rule nonmanip_arm_sets:
 
 
 rule nonmanip_instance:
+    """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
     input:
         script_code("nonmanip_instance.py"),
     output:
         "results/nonmanip/instances/{panel}.json",
     log:
         "logs/nonmanip_instance/{panel}.log",
-    """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
-    params:
-        panel=lambda wc: NONMANIP["panels"][wc.panel],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        panel=lambda wc: NONMANIP["panels"][wc.panel],
     script:
         "../scripts/nonmanip_instance.py"
 
 
 rule nonmanip_catalogue:
+    """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
     input:
         instance="results/nonmanip/instances/{panel}.json",
         code=script_code("nonmanip_catalogue.py"),
@@ -48,7 +49,6 @@ rule nonmanip_catalogue:
         "results/nonmanip/catalogue/{panel}.json",
     log:
         "logs/nonmanip_catalogue/{panel}.log",
-    """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["experiment"],
     conda:
@@ -73,6 +73,7 @@ rule nonmanip_catalogue_listing:
 
 
 rule nonmanip_run:
+    """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         code=run_sources("nonmanip", nonmanip_policy),
@@ -83,20 +84,19 @@ rule nonmanip_run:
         run_path("nonmanip", "logs"),
     benchmark:
         run_path("nonmanip", "benchmarks/out")
-    """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
         strategy=NONMANIP_WILDCARDS["strategy"],
         algorithm=NONMANIP_WILDCARDS["algorithm"],
         chunk=NONMANIP_WILDCARDS["chunk"],
+    conda:
+        "../envs/causal_bandits.yaml"
     resources:
         mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
     params:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
         policy=lambda wc: nonmanip_policy(wc).path,
         run=nonmanip_run_slice,
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_run.py"
 
@@ -126,6 +126,7 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
 
 
 rule nonmanip_aggregate:
+    """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     input:
         unpack(nonmanip_run_files),
         instance="results/nonmanip/instances/{panel}.json",
@@ -135,7 +136,6 @@ rule nonmanip_aggregate:
         identical="results/nonmanip/agg/{panel}.identical.json",
     log:
         "logs/nonmanip_aggregate/{panel}.log",
-    """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
     conda:
@@ -159,11 +159,11 @@ rule nonmanip_table1:
         md=report("figures/nonmanip/table1.md", caption="../report/nonmanip_table1.rst", category="nonmanip"),
     log:
         "logs/nonmanip_table1/table1.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         pomis_plus=NONMANIP["pomis_plus"],
         horizon=NONMANIP["horizon"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_table1.py"
 
@@ -223,13 +223,13 @@ rule nonmanip_robustness_graphs:
         "logs/nonmanip_robustness_graphs/graphs.log",
     benchmark:
         "benchmarks/out/nonmanip/robustness_graphs.tsv"
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         # only the limits: the document lists every graph in the seeded order the sample takes first,
         # and the expression counts the report quotes have a rule of their own (changing how far they
         # count reruns no instance)
         graphs={k: NONMANIP_ROBUST["graphs"][k] for k in ("max_directed", "max_bidirected")},
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_graphs.py"
 
@@ -245,15 +245,16 @@ rule nonmanip_robustness_graph_counts:
         "logs/nonmanip_robustness_graph_counts/graph_counts.log",
     benchmark:
         "benchmarks/out/nonmanip/robustness_graph_counts.tsv"
-    params:
-        up_to_edges=NONMANIP_ROBUST["graphs"]["count_expressions_up_to_edges"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        up_to_edges=NONMANIP_ROBUST["graphs"]["count_expressions_up_to_edges"],
     script:
         "../scripts/nonmanip_robustness_graph_counts.py"
 
 
 rule nonmanip_robustness_instance:
+    """Beyond the paper: a robustness instance (graph, N, random SCM) with its arms and exact means."""
     input:
         graphs=lambda wc: ["results/nonmanip/robustness/graphs.json"] if wc.experiment.startswith("rob_g") else [],
         code=script_code("nonmanip_robustness_instance.py"),
@@ -261,13 +262,12 @@ rule nonmanip_robustness_instance:
         "results/nonmanip/instances/{experiment}.json",
     log:
         "logs/nonmanip_robustness_instance/{experiment}.log",
-    """Beyond the paper: a robustness instance (graph, N, random SCM) with its arms and exact means."""
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["robust"],
-    params:
-        config=lambda wc: nonmanip_instance_config(wc.experiment),
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        config=lambda wc: nonmanip_instance_config(wc.experiment),
     script:
         "../scripts/nonmanip_robustness_instance.py"
 
@@ -300,11 +300,11 @@ rule nonmanip_robustness_report:
         md=report("figures/nonmanip/robustness.md", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
     log:
         "logs/nonmanip_robustness_report/report.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         robustness=NONMANIP_ROBUST,
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_robustness_report.py"
 
@@ -328,10 +328,10 @@ rule nonmanip_claims:
         "results/claims/nonmanip.json",
     log:
         "logs/nonmanip_claims/claims.log",
-    params:
-        section=NONMANIP,
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        section=NONMANIP,
     script:
         "../scripts/nonmanip_claims.py"
 

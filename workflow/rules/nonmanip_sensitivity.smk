@@ -8,6 +8,7 @@ include: "nonmanip_sensitivity_common.smk"
 
 
 rule nonmanip_sensitivity_family:
+    """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
     input:
         script_code("nonmanip_sensitivity_family.py"),
     output:
@@ -16,19 +17,19 @@ rule nonmanip_sensitivity_family:
         "logs/nonmanip_sensitivity_family/{panel}.log",
     benchmark:
         "benchmarks/out/nonmanip/sensitivity_family_{panel}.tsv"
-    """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
     wildcard_constraints:
         panel=NONMANIP_WILDCARDS["panel"],
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
         sensitivity=lambda wc: nonmanip_sensitivity.settings(NONMANIP_SENS, wc.panel),
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_sensitivity_family.py"
 
 
 rule nonmanip_sensitivity_instance:
+    """A same-means point's instance (the panel's arms, exact means checked against the canonical SCM's)."""
     input:
         family=lambda wc: f"results/nonmanip/sensitivity/{nonmanip_sensitivity.point_of(wc.experiment)[0]}.json",
         code=script_code("nonmanip_sensitivity_instance.py"),
@@ -36,13 +37,12 @@ rule nonmanip_sensitivity_instance:
         "results/nonmanip/instances/{experiment}.json",
     log:
         "logs/nonmanip_sensitivity_instance/{experiment}.log",
-    """A same-means point's instance (the panel's arms, exact means checked against the canonical SCM's)."""
     wildcard_constraints:
         experiment="|".join(NONMANIP_SENS_NAMES) or "^$",
-    params:
-        panel=lambda wc: NONMANIP["panels"][nonmanip_sensitivity.point_of(wc.experiment)[0]],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        panel=lambda wc: NONMANIP["panels"][nonmanip_sensitivity.point_of(wc.experiment)[0]],
     script:
         "../scripts/nonmanip_sensitivity_instance.py"
 
@@ -65,10 +65,10 @@ rule nonmanip_sensitivity_report:
         findings="results/nonmanip/sensitivity/findings.json",
     log:
         "logs/nonmanip_sensitivity_report/report.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         horizon=NONMANIP["horizon"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/nonmanip_sensitivity_report.py"

@@ -17,9 +17,9 @@ rule report:
         html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),
     log:
         "logs/report/report.log",
-    params:
-        artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
     script:
         "../scripts/report.py"

@@ -15,12 +15,12 @@ rule unknown_graph_fig1_trace:
         "results/unknown_graph/fig1_trace.json",
     log:
         "logs/unknown_graph_fig1_trace/trace.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_fig1_trace.py"
 
@@ -37,35 +37,35 @@ rule unknown_graph_fig1_instance:
         ),
     log:
         "logs/unknown_graph_fig1_instance/instance.log",
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         cell=None,
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_instance.py"
 
 
 rule unknown_graph_instances:
+    """On request (not part of `all`): every seed's instance of one V1-V4 cell, as its runs draw them."""
     input:
         code=script_code("unknown_graph_instance.py"),
     output:
         "results/unknown_graph/instances/{cell}.json",
     log:
         "logs/unknown_graph_instances/{cell}.log",
-    """On request (not part of `all`): every seed's instance of one V1-V4 cell, as its runs draw them."""
     wildcard_constraints:
         cell=UG_WILDCARDS["experiment"],
+    conda:
+        "../envs/causal_bandits.yaml"
     params:
         cell=lambda wc: wc.cell,
         spec=lambda wc: UG_CELLS[wc.cell],
         n_seeds=UG["n_seeds"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_instance.py"
 
@@ -111,6 +111,7 @@ rule unknown_graph_figure1:
 
 
 rule unknown_graph_run:
+    """One seed chunk of one V1-V4 cell with one algorithm (every seed its own instance)."""
     input:
         code=run_sources("unknown_graph"),
     output:
@@ -120,24 +121,24 @@ rule unknown_graph_run:
         run_path("unknown_graph", "logs"),
     benchmark:
         run_path("unknown_graph", "benchmarks/out")
-    """One seed chunk of one V1-V4 cell with one algorithm (every seed its own instance)."""
     wildcard_constraints:
         experiment=UG_WILDCARDS["experiment"],
         strategy=UG_WILDCARDS["strategy"],
         algorithm=UG_WILDCARDS["algorithm"],
         chunk=UG_WILDCARDS["chunk"],
+    conda:
+        "../envs/causal_bandits.yaml"
     resources:
         mem_mb=lambda wc: 500 + UG_SEEDS_PER_JOB * 20,
     params:
         seeds=lambda wc: [UG_CHUNKS[int(wc.chunk)].start, UG_CHUNKS[int(wc.chunk)].stop],
         run=lambda wc: {"section": UG_RUN, "spec": UG_CELLS[wc.experiment], "record_points": config["record_points"]},
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_run.py"
 
 
 rule unknown_graph_aggregate:
+    """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
     input:
         unpack(ug_cell_runs),
         code=script_code("unknown_graph_aggregate.py"),
@@ -146,7 +147,6 @@ rule unknown_graph_aggregate:
         summaries="results/unknown_graph/agg/{cell}.summaries.parquet",
     log:
         "logs/unknown_graph_aggregate/{cell}.log",
-    """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
     wildcard_constraints:
         cell=UG_WILDCARDS["experiment"],
     conda:
@@ -156,6 +156,7 @@ rule unknown_graph_aggregate:
 
 
 rule unknown_graph_lower_bounds:
+    """V5: one algorithm on every instance of the Thm 4 or Thm 5 family."""
     input:
         code=script_code("unknown_graph_lower_bounds.py"),
     output:
@@ -164,19 +165,19 @@ rule unknown_graph_lower_bounds:
         "logs/unknown_graph_lower_bounds/thm{theorem}-{algorithm}.log",
     benchmark:
         "benchmarks/out/unknown_graph_lower_bounds/thm{theorem}-{algorithm}.tsv"
-    """V5: one algorithm on every instance of the Thm 4 or Thm 5 family."""
     wildcard_constraints:
         theorem="4|5",
         algorithm="|".join(UG_LB_ALGORITHMS),
-    params:
-        section=UG_LB,
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        section=UG_LB,
     script:
         "../scripts/unknown_graph_lower_bounds.py"
 
 
 rule unknown_graph_discovery:
+    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime."""
     input:
         code=script_code("unknown_graph_discovery.py"),
     output:
@@ -185,15 +186,14 @@ rule unknown_graph_discovery:
         "logs/unknown_graph_discovery/{regime}.log",
     benchmark:
         "benchmarks/out/unknown_graph_discovery/{regime}.tsv"
-    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime."""
     wildcard_constraints:
         regime="A|B",
+    conda:
+        "../envs/causal_bandits.yaml"
     resources:
         mem_mb=800,
     params:
         discovery=UG["discovery"],
-    conda:
-        "../envs/causal_bandits.yaml"
     script:
         "../scripts/unknown_graph_discovery.py"
 
@@ -209,10 +209,10 @@ rule unknown_graph_readings:
         "logs/unknown_graph_readings/readings.log",
     benchmark:
         "benchmarks/out/unknown_graph_readings/readings.tsv"
-    params:
-        section={"discovery": UG["discovery"]},
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        section={"discovery": UG["discovery"]},
     script:
         "../scripts/unknown_graph_readings.py"
 
@@ -235,10 +235,10 @@ rule unknown_graph_tables:
         regret="results/unknown_graph/final_regret.parquet",
     log:
         "logs/unknown_graph_tables/tables.log",
-    params:
-        section=UG,
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        section=UG,
     script:
         "../scripts/unknown_graph_tables.py"
 
@@ -261,10 +261,10 @@ rule unknown_graph_figures:
         },
     log:
         "logs/unknown_graph_figures/figures.log",
-    params:
-        section=UG,
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        section=UG,
     script:
         "../scripts/unknown_graph_figures.py"
 
@@ -283,9 +283,9 @@ rule unknown_graph_claims:
         "results/claims/unknown_graph.json",
     log:
         "logs/unknown_graph_claims/claims.log",
-    params:
-        section=UG,
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        section=UG,
     script:
         "../scripts/unknown_graph_claims.py"

@@ -14,8 +14,8 @@ sum of Y per cell, r_{a,z}; (S_{<l}, Z_{<=l}) and (S_{<l}, Z_{<l}) give the nume
 and n_{a,z,l}. Arms that need the same columns share a table, and an observation increments one
 cell per table. All tables of all seeds live in two integer arrays (seeds × cells), so counts are
 exact and each seed's numbers never depend on the other seeds. Arms without a sequence (and any
-arm not given one) get T_a = 0. The same tables with Z_a = ∅ give E[Y | S = s] and #{S = s} for Lattimore et al.'s parallel
-bandit and the naive ablation.
+arm not given one) get T_a = 0. The same tables with Z_a = ∅ give E[Y | S = s] and #{S = s} for
+Lattimore et al.'s parallel bandit and the naive ablation.
 """
 
 from __future__ import annotations

@@ -217,8 +217,9 @@ class Run:
 
     def to_frame(self):
         """The traces as a pandas DataFrame, one row per (seed, round) sorted by both: columns ``seed``,
-        ``round`` and every trace column (``cum_regret``, ... for :class:`~causal_bandits.bandits.recorders.RegretTrace`),
-        the rows of the run store's trace file (:func:`causal_bandits.store.trace_table`).
+        ``round`` and every trace column (``cum_regret``, ... for
+        :class:`~causal_bandits.bandits.recorders.RegretTrace`), the rows of the run store's trace file
+        (:func:`causal_bandits.store.trace_table`).
 
         >>> run = Run(np.array([1, 0]), np.array([1, 2]), {"cum_regret": np.array([[0.5, 0.5], [0.0, 0.25]])})
         >>> run.to_frame()

@@ -140,7 +140,7 @@ class KLUCB:
         self._last = np.zeros(n_seeds, dtype=np.int64)  # arm pulled in the previous round
 
     def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
-        n_seeds, n_arms = self._pulls.shape
+        _n_seeds, n_arms = self._pulls.shape
         if t == 1:  # one random permutation per seed for the initial sweep
             self._order = self._ties.uniform(n_arms).argsort(axis=1)
         if t <= n_arms:
@@ -167,7 +167,7 @@ class KLUCB:
         error is far below it), so the row's maximum and its ties come out as if every arm had
         been inverted.
         """
-        n_seeds, n_arms = self._pulls.shape
+        _n_seeds, n_arms = self._pulls.shape
         last = self._rows * n_arms + self._last
         known, bound = self._known.ravel(), self._bound.ravel()
         known[last] = -np.inf

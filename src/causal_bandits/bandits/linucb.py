@@ -56,7 +56,7 @@ class LinUCB:
 
     def prior(self) -> tuple[np.ndarray, np.ndarray]:
         """(A_a, b_a) before the first round, shapes (arms, d, d) and (arms, d)."""
-        n_ctx, n_arms, d = self.features.shape
+        _n_ctx, n_arms, d = self.features.shape
         a = np.broadcast_to(self.lam * np.eye(d), (n_arms, d, d)).copy()
         b = np.zeros((n_arms, d))
         if self.warm is not None:

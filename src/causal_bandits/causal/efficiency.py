@@ -36,11 +36,11 @@ def instance_values(estimators: InstanceEstimators, leaf_counts: np.ndarray, tot
     """θ_i for every instance (*batch, n_instances) from (possibly complex) leaf counts and totals."""
     factors = estimators.program.evaluate_leaves(leaf_counts, totals)
     batch = leaf_counts.shape[:-1]
-    out = np.zeros(batch + (estimators.n_instances,), dtype=leaf_counts.dtype)
+    out = np.zeros((*batch, estimators.n_instances), dtype=leaf_counts.dtype)
     for i, inst in enumerate(estimators.instances):
         vs = estimators.program.outputs[inst.entry]
         fixed = {**estimators.layout.arm_values(inst.arm), **dict(inst.free), estimators.reward: 1}
-        out[..., i] = factors[inst.entry][(...,) + tuple(fixed[v] for v in vs)]
+        out[..., i] = factors[inst.entry][(..., *(fixed[v] for v in vs))]
     return out
 
 

@@ -128,10 +128,10 @@ class InstanceEstimators:
 
     # ---------------------------------------------------------------------------------- values
     def _flat_values(self, factors: list[np.ndarray | None], batch: tuple[int, ...]) -> np.ndarray:
-        out = np.full(batch + (self.n_instances,), np.nan)
+        out = np.full((*batch, self.n_instances), np.nan)
         for f, (ids, at) in zip(factors, self._value_at):
             if f is not None and ids.size:
-                out[..., ids] = f.reshape(batch + (-1,))[..., at]
+                out[..., ids] = f.reshape((*batch, -1))[..., at]
         return out
 
     def values(self, leaf_counts: np.ndarray, totals: np.ndarray, arms: np.ndarray | None = None) -> np.ndarray:
@@ -161,7 +161,7 @@ class InstanceEstimators:
 
     def padded(self, leaf_counts: np.ndarray) -> np.ndarray:
         """Leaf counts (*batch, n_leaf_cells) with the +inf column :meth:`support` needs."""
-        return np.concatenate([leaf_counts, np.full(leaf_counts.shape[:-1] + (1,), np.inf)], axis=-1)
+        return np.concatenate([leaf_counts, np.full((*leaf_counts.shape[:-1], 1), np.inf)], axis=-1)
 
     def values_and_support(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(values, support covered) for every instance on count tables (*batch, n_arms, n_cells)."""

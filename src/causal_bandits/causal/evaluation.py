@@ -106,7 +106,7 @@ class Program:
         layout, n_vars = self.layout, len(self.layout.variables)
         cells = (np.arange(2**n_vars)[:, None] >> np.arange(n_vars)[::-1]) & 1  # (C, n_vars)
         sizes = [2 ** len(self.leaf_vars(lf)) for lf in self.leaves]
-        self.leaf_offsets = np.cumsum([0] + sizes)[:-1].astype(np.int64)
+        self.leaf_offsets = np.cumsum([0, *sizes])[:-1].astype(np.int64)
         self.n_leaf_cells = int(sum(sizes))
         self._grids = {lf.src: layout.grid(lf.src) for lf in self.leaves}
         # per leaf: its block of the leaf counts, its factor's shape, the arms of its experiment and
@@ -206,7 +206,7 @@ class Program:
     def leaf_counts(self, counts: np.ndarray) -> np.ndarray:
         """The leaf counts (*batch, n_leaf_cells) of count tables ``counts`` (*batch, n_arms, n_cells)."""
         counts = np.asarray(counts, dtype=float)
-        out = np.zeros(counts.shape[:-2] + (self.n_leaf_cells,))
+        out = np.zeros((*counts.shape[:-2], self.n_leaf_cells))
         for a, (columns, matrix) in enumerate(self.projections):
             if columns.size:
                 out[..., columns] = counts[..., a, :] @ matrix

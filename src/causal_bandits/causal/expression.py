@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Union
+from typing import Any
 
 
 def _names(vs: Iterable[str]) -> tuple[str, ...]:
@@ -52,7 +52,7 @@ class Div:
     den: Expr
 
 
-Expr = Union[Leaf, Prod, Sum, Div]
+Expr = Leaf | Prod | Sum | Div
 
 
 # ------------------------------------------------------------------------------ constructors

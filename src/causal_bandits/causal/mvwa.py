@@ -88,7 +88,7 @@ def min_variance_weights(cov: np.ndarray, allowed: np.ndarray, tol: float = 1e-1
     else:
         raise RuntimeError("min_variance_weights did not converge; this is a bug")
     variance = np.einsum("ni,nij,nj->n", w, cov, w)
-    return w.reshape(batch + (m,)), variance.reshape(batch)
+    return w.reshape((*batch, m)), variance.reshape(batch)
 
 
 def bootstrap_covariance(reps: np.ndarray, use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

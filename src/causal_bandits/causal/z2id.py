@@ -193,7 +193,7 @@ def validate(
         program = Program([entry.expr], layout)
         value, vs = program.evaluate(tables)[0], program.outputs[0]
         worst = 0.0
-        for a, (s, bits) in enumerate(layout.arms):
+        for s, bits in layout.arms:
             if s != entry.target:
                 continue
             truth = joint(dict(zip(s, bits)))

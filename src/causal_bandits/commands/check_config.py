@@ -5,7 +5,8 @@ it cannot read (missing, a YAML syntax error, empty) stops it with its own messa
 neither the file nor the line. This command reads ``config/config.yaml`` (the workflow's base; see
 ``--base``) and the given files merged over it in order, as ``snakemake --configfile FILE...``
 does, and runs every check the workflow runs: the file and line of a YAML error, a target typed
-after ``--configfile``, the schema, each paper's checks, the own experiments' checks. Output: ``ok: ...`` or ``error: ...``.
+after ``--configfile``, the schema, each paper's checks, the own experiments' checks.
+Output: ``ok: ...`` or ``error: ...``.
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ def adult_lines(seed: int) -> list[str]:
     high = np.zeros(N_ADULT, dtype=bool)
     for s, rate in INCOME_RATE.items():
         mask = sex == s
-        intercept = brentq(lambda c: expit(c + slope[mask]).mean() - rate, -20.0, 20.0)
+        intercept = brentq(lambda c, mask=mask, rate=rate: expit(c + slope[mask]).mean() - rate, -20.0, 20.0)
         high[mask] = rng.random(mask.sum()) < expit(intercept + slope[mask])
     education = rng.choice(list(EDUCATION), N_ADULT)
     pick = lambda options: rng.choice(options, N_ADULT)  # noqa: E731

@@ -20,5 +20,5 @@ def feature_map(kind: str, n_context: int, n_treatment: int) -> np.ndarray:
     c, x = configurations(n_context), configurations(n_treatment)
     phi = np.concatenate([np.repeat(c[:, None, :], len(x), 1), np.repeat(x[None, :, :], len(c), 0)], axis=2)
     if kind == "bias5":
-        phi = np.concatenate([np.ones(phi.shape[:2] + (1,)), phi], axis=2)
+        phi = np.concatenate([np.ones((*phi.shape[:2], 1)), phi], axis=2)
     return phi.astype(float)

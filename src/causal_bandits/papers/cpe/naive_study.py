@@ -73,7 +73,7 @@ def finding(table: pd.DataFrame) -> str:
         return f"the naive estimand's best arm is the true best arm at every grid point ({span})"
     ok = table[~table["differs"]]
     below = f"; right for ρ ≤ {ok['rho'].max():g}" if not ok.empty else ""
-    top = wrong.loc[wrong["regret"].idxmax()]
+    top = wrong.iloc[int(wrong["regret"].to_numpy().argmax())]
     return (
         f"the naive estimand picks a wrong arm for ρ ≥ {wrong['rho'].min():g} at every ρ_Y ({len(wrong)}/{len(table)} "
         f"grid points){below}; worst: {top['naive_best_arm']} (regret {top['regret']:.3f}, naive margin "

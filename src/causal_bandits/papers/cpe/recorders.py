@@ -29,7 +29,7 @@ def checkpoints(cap: int, first: int = 1000) -> np.ndarray:
     while (c := int(np.ceil(first * 2 ** (j / 2)))) < cap:
         points.append(c)
         j += 1
-    return np.array(points + [cap], dtype=np.int64)
+    return np.array([*points, cap], dtype=np.int64)
 
 
 class StoppingDiagnostics:

@@ -14,6 +14,7 @@ follow from the paper's own model, the claim says "differs" and gives the exact 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -204,9 +205,11 @@ def _early_fucb_claim() -> Claim:
         fucb = fucb_name(cfg["figure2b_tau"])
         if cfg["horizon"] < PAPER_T:
             return Verdict(NOT_EVALUATED, paper, "–", f"needs T = {PAPER_T}; this run has T = {cfg['horizon']}")
-        at = lambda name, t: float(
-            curves[(curves.algorithm == name) & (curves["round"] <= t)].sort_values("round")["mean_cum_regret"].iloc[-1]
-        )
+
+        def at(name: str, t: int) -> float:
+            rows = curves[(curves.algorithm == name) & (curves["round"] <= t)]
+            return float(rows.sort_values("round")["mean_cum_regret"].iloc[-1])
+
         f2, d2, fT, dT = at(fucb, 2000), at("ducb", 2000), at(fucb, PAPER_T), at("ducb", PAPER_T)
         ok = f2 < d2 and dT < fT
         note = (
@@ -274,7 +277,7 @@ def _monotone_claim() -> Claim:
         if len(taus) < 2 or any(s is None for s in stats):
             return Verdict(NOT_EVALUATED, "decreasing", "–", "needs F-UCB runs at two or more τ")
         # Strictly smaller at every step, by more than one standard error of the difference.
-        steps = [(a[0] - b[0]) > np.sqrt(a[1] ** 2 / a[2] + b[1] ** 2 / b[2]) for a, b in zip(stats, stats[1:])]
+        steps = [(a[0] - b[0]) > np.sqrt(a[1] ** 2 / a[2] + b[1] ** 2 / b[2]) for a, b in itertools.pairwise(stats)]
         ours = " → ".join(f"{t:g}: {s[0]:.1f}" for t, s in zip(taus, stats))
         note = "each step must fall by more than one standard error of the difference"
         flat = [f"{a:g}→{b:g}" for a, b, ok in zip(taus, taus[1:], steps) if not ok]

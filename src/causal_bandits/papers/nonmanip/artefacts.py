@@ -29,7 +29,8 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
         ),
         Artefact(
             "catalogue",
-            "Addition (Alg. 3): the POMIS+ expression catalogue, z²ID expressions per Figure 5 task (not a table of the paper)",
+            "Addition (Alg. 3): the POMIS+ expression catalogue, z²ID expressions per Figure 5 task "
+            "(not a table of the paper)",
             (f"{OUT}/catalogue.md",),
             ids=(r"expressions-",),
         ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from statistics import NormalDist
 from typing import Any
@@ -144,7 +145,10 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
     )
 
 
-BEYOND_SENSITIVITY = "designed for this replication, not in the paper: the sensitivity of POMIS+ to SCM parameters the arm means leave open"
+BEYOND_SENSITIVITY = (
+    "designed for this replication, not in the paper: "
+    "the sensitivity of POMIS+ to SCM parameters the arm means leave open"
+)
 
 
 def _same_means_claim(algorithm: str, panel: str, value: float) -> Claim:
@@ -190,7 +194,7 @@ def _ordering_claim(panel: str, algorithm: str) -> Claim:
             return Verdict(NOT_EVALUATED, "POMIS ≤ MIS ≤ BF", "–", f"{algorithm} was not run")
         rows = {s: final_row(agg, s, algorithm) for s in present}
         ok, parts = True, []
-        for smaller, larger in zip(present, present[1:]):
+        for smaller, larger in itertools.pairwise(present):
             a, b = rows[smaller], rows[larger]
             if identical.get(larger) == smaller:
                 ok &= a["mean_cum_regret"] == b["mean_cum_regret"]

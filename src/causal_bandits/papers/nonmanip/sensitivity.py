@@ -294,7 +294,8 @@ def family(
         )
     why = (
         f"same-means SCMs form a {dimension}-dimensional set in r = log(1 − 2q); swept along the path of steepest "
-        f"{'descent' if sgn > 0 else 'ascent'} of the panel efficiency E from the canonical SCM ({len(path_r) - 1} steps of {STEP_R} in r, a q "
+        f"{'descent' if sgn > 0 else 'ascent'} of the panel efficiency E from the canonical SCM "
+        f"({len(path_r) - 1} steps of {STEP_R} in r, a q "
         f"reaching [{Q_MIN}, {Q_MAX}] held there); stopped: {stop}"
     )
     return {

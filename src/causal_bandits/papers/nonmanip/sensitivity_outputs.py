@@ -129,7 +129,8 @@ def markdown(
         "",
         (
             "Every point has exactly the canonical SCM's arm means (so BF / MIS / POMIS play the same bandit) and "
-            "another efficiency E of the z² estimators (point 0 is the canonical SCM): the mean over the POMIS arms with an expression of θ(1 − θ) / "
+            "another efficiency E of the z² estimators (point 0 is the canonical SCM): "
+            "the mean over the POMIS arms with an expression of θ(1 − θ) / "
             "(n · Var) of the arm's estimators combined with minimum variance (delta method, n samples of each source "
             f"arm). Regret at T, ours ± 95 % CI half-width; within = within ±{TABLE1_REL_TOL:.0%} of the paper's cell "
             "(Table 1's tolerance)."

@@ -42,7 +42,7 @@ def sampled_discovery(regime: str, h: int, delta: float, c_B: float, n_seeds: in
             SCMEnvironment(insts),
             Streams(PAPER, f"{cell}-d{delta:g}-c{c_B:g}", seeds),
             10**12,
-            until=lambda: not policy.searching.any(),
+            until=lambda policy=policy: not policy.searching.any(),
         )
         correct += [r.target == (i.reward_node,) for r, i in zip(policy.results, insts)]
         nonterm += [r.nonterminating for r in policy.results]

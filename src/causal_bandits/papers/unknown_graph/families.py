@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from itertools import product
+from itertools import pairwise, product
 from typing import Any
 
 import networkx as nx
@@ -304,7 +304,7 @@ def lower_bound_gap(n: int, K: int, T: int) -> float:
 
 
 def _chain(order: Sequence[int]) -> list[tuple[int, int]]:
-    return list(zip(order[:-1], order[1:]))
+    return list(pairwise(order))
 
 
 def lower_bound(theorem: int, n: int, K: int, j: int, k: int, Delta: float) -> Instance:

@@ -73,13 +73,13 @@ def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
                             "",
                             xy=pos[b],
                             xytext=pos[a],
-                            arrowprops=dict(
-                                arrowstyle="-|>" if kind == "arrows" else "-",
-                                color="black",
-                                lw=0.9,
-                                shrinkA=9,
-                                shrinkB=9,
-                            ),
+                            arrowprops={
+                                "arrowstyle": "-|>" if kind == "arrows" else "-",
+                                "color": "black",
+                                "lw": 0.9,
+                                "shrinkA": 9,
+                                "shrinkB": 9,
+                            },
                         )
             for v in trace["nodes"]:
                 if v not in shown:

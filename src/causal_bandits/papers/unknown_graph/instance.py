@@ -215,7 +215,7 @@ class Instance:
                 pa = self.parents[v]
                 factor = self.cpts[v].reshape((self.domain,) * len(pa) + (self.domain,))
                 f_axes = [*pa, v]
-            new_axes = axes + [v]
+            new_axes = [*axes, v]
             table = _einsum(table, axes, factor, f_axes, new_axes)
             axes = new_axes
             for p in () if v == do_node else self.parents[v]:
