@@ -83,7 +83,7 @@ def _pomis_claim(graph: str, N: tuple[str, ...], expected, source: str) -> Claim
 RECONSTRUCTED = {
     "fig5d": "by construction: the paper does not publish Fig. 5d's graph; our reading "
     "(docs/papers/nonmanip.md#nonmanip-r-fig5d-graph) rebuilt it "
-    "(§3.5c) so that it gives these counts, so this checks the reconstruction only"
+    "so that it gives these counts, so this checks the reconstruction only"
 }
 
 

@@ -105,6 +105,11 @@ def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> 
                 )
             else:
                 text = f"no same-means SCM of the sweep reproduces both POMIS+ cells ({swept})"
+            if not paper_scale:  # like with like: the paper's cells are at its horizon and number of simulations
+                text = (
+                    f"not judged at this scale (the paper's cells are at T = {PAPER_HORIZON:,} with "
+                    f"{PAPER_SIMULATIONS:,} simulations); at this run's scale, {text}"
+                )
         flat = {a: pomis_flat(table, panel, a) for a in PAPER_Z2_SOLVERS}
         out[panel] = {
             "finding": text,
