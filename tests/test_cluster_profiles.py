@@ -85,7 +85,7 @@ def test_slurm_profile_dry_run(work):
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "workflow specific profile workflow/profiles/slurm" in result.stderr
-    assert re.search(r"nonmanip_run\s+1860\b", result.stdout)  # panels 180 + robustness 1,680
+    assert re.search(r"nonmanip_run\s+2340\b", result.stdout)  # panels 180 + robustness 1,680 + same-means sweep 480
 
 
 def test_cluster_generic_profile_dry_run(work):
