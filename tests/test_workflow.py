@@ -156,9 +156,9 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     # panels x 8 points, POMIS x 2 algorithms x 10 chunks (480).
     assert re.search(r"nonmanip_run\s+2340\b", result.stdout)
     # POMIS+: 3 panels x 2 algorithms x 10 chunks, robustness 140 instances x 2 algorithms x 2
-    # chunks, the every_round spot check: 3 panels x 2 algorithms x 1 chunk of 50 seeds, and the
+    # chunks, the every_round spot check: 3 panels x 2 algorithms x 10 chunks of 5 seeds (60), and the
     # same-means sweep's 24 points x 2 algorithms x 10 chunks (480).
-    assert re.search(r"nonmanip_run_pomisplus\s+1106\b", result.stdout)
+    assert re.search(r"nonmanip_run_pomisplus\s+1160\b", result.stdout)
     assert (
         len(
             re.findall(
