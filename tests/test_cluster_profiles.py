@@ -14,14 +14,17 @@ import pytest
 import yaml
 from conftest import ROOT, copy_workflow, snakemake
 
+from causal_bandits.papers import PAPERS
+
 pytestmark = pytest.mark.workflow
 
 SLURM_PROFILE = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())
 GENERIC = "workflow/profiles/cluster-generic"
 #: Rules that exist only in some runs: the download when a raw file is missing and stand-ins are off.
 CONDITIONAL_RULES = {"fairness_download"}
-#: Rules left out of the groups on purpose: the target rule (run by Snakemake itself) and the report.
-UNGROUPED = {"all", "report"}
+#: Rules left out of the groups on purpose: the target rules (run by Snakemake itself: all, and one
+#: per paper) and the report.
+UNGROUPED = {"all", "report", *PAPERS}
 
 
 @pytest.fixture(scope="module")

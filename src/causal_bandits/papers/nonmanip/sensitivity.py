@@ -47,7 +47,7 @@ from causal_bandits.causal.estimators import InstanceEstimators
 from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.papers.nonmanip import experiments, scms
 from causal_bandits.papers.nonmanip.catalogue import catalogue_document
-from causal_bandits.papers.nonmanip.config import panel_diagram
+from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
