@@ -35,13 +35,14 @@ reproduce: $(VENV)/.installed
 quick: $(VENV)/.installed
 	$(RUN) --configfile config/quick.yaml
 
-# Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests
-# (they share one tiny run and use the cores themselves; the 15 slowest are listed, for CI's log).
+# Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests, also
+# a file per worker: they share one tiny run (the first worker to need it runs it on 2 cores, the other
+# waits), then mostly wait on one Snakemake process each; the 15 slowest are listed, for CI's log.
 TEST_WORKERS ?= 2
 ## Set up .venv if needed, then run the unit tests and the workflow tests (tiny config).
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -m "not workflow" -n $(TEST_WORKERS) --dist loadfile
-	$(BIN)/python -m pytest -q -m workflow --durations=15
+	$(BIN)/python -m pytest -q -m workflow -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 # The linters and type checks CI runs before the tests (.ci/run); the tools are pinned in
 # requirements.lock (the `lint` extra), so the install step above brings them.

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Raw data shipped beside the repository for tests and CI (never committed to it).
@@ -79,24 +83,69 @@ def pytest_collection_modifyitems(items):
 TINY = ("--configfile", "config/tiny.yaml", "config/ci.yaml")
 
 
+#: Started in a session of its own, a check writes its exit status to a file when it ends (atomically), so
+#: that a test on any pytest-xdist worker can wait for it.
+_STATUS_WRAPPER = (
+    "import os, subprocess, sys; rc = subprocess.call(sys.argv[2:]); "
+    "open(sys.argv[1] + '.part', 'w').write(str(rc)); os.replace(sys.argv[1] + '.part', sys.argv[1])"
+)
+
+
 @dataclass
 class Background:
-    """A process started beside the tests (its own session: ``os.killpg`` reaches its children)."""
+    """A check started beside the tests (its own session: ``os.killpg`` reaches its children). Its output
+    goes to ``log`` and its exit status to ``status``: files, readable from every xdist worker."""
 
-    proc: subprocess.Popen
+    pid: int
     log: Path
+    status: Path
+
+    @classmethod
+    def start(cls, command: list[str], log: Path, env: dict[str, str]) -> Background:
+        status = log.with_suffix(".status")
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-c", _STATUS_WRAPPER, str(status), *command],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        return cls(proc.pid, log, status)
 
     def wait(self, timeout: int = 1800) -> int:
-        return self.proc.wait(timeout=timeout)
+        """The check's exit status, once it has ended; -1 if it was stopped, TimeoutError after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while not self.status.exists():
+            if not _alive(self.pid):
+                return int(self.status.read_text()) if self.status.exists() else -1
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the check ({self.log}) did not end in {timeout} s")
+            time.sleep(1)
+        return int(self.status.read_text())
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)  # the SLURM check stops its daemons on TERM
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+        if _alive(self.pid):
+            os.killpg(self.pid, signal.SIGTERM)  # the SLURM check stops its daemons on TERM
+            for _ in range(60):
+                if not _alive(self.pid):
+                    return
+                time.sleep(1)
+            os.killpg(self.pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a finished child of this process is reaped first)."""
+    try:
+        if os.waitpid(pid, os.WNOHANG) != (0, 0):
+            return False
+    except ChildProcessError:  # not this process's child: another worker started it
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 #: What the real-SLURM check runs of the tiny config: one paper's target (its prep, runs and post
@@ -111,32 +160,52 @@ class TinyRuns:
     slurm_check: Background | None
 
 
-@pytest.fixture(scope="session")
-def tiny_runs(tmp_path_factory):
-    """The tiny workflow (every rule of the quick one, smaller) in a scratch copy, run to the end on
-    2 cores. When CB_SLURM_CHECK=1 (CI), the real-SLURM check (.ci/slurm_check.sh against this run)
-    starts as soon as it is done: the two cores stay busy while the tests that only read run. The
-    check is stopped at the end of the session if it still runs."""
+def _run_tiny(tmp_path_factory) -> dict:
+    """Run the tiny workflow; start the SLURM check against it when CB_SLURM_CHECK=1. A JSON-able record."""
     work = copy_workflow(tmp_path_factory.mktemp("tiny") / "repo")
     result = snakemake(work, "--cores", "2", *TINY)
-    assert result.returncode == 0, result.stderr[-5000:]
+    if result.returncode != 0:
+        return {"reference": str(work), "error": result.stderr[-5000:], "slurm": None}
     slurm = None
     if os.environ.get("CB_SLURM_CHECK") == "1":
-        log = work.parent / "slurm_check.log"
-        with open(log, "wb") as out:
-            env = {**os.environ, "PYTHON": sys.executable, "SLURM_CHECK_REFERENCE": str(work)}
-            proc = subprocess.Popen(
-                [str(ROOT / ".ci" / "slurm_check.sh"), "config/tiny.yaml", *SLURM_CHECK_TARGETS],
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        slurm = Background(proc, log)
+        env = {**os.environ, "PYTHON": sys.executable, "SLURM_CHECK_REFERENCE": str(work)}
+        check = Background.start(
+            [str(ROOT / ".ci" / "slurm_check.sh"), "config/tiny.yaml", *SLURM_CHECK_TARGETS],
+            work.parent / "slurm_check.log",
+            env,
+        )
+        slurm = {"pid": check.pid, "log": str(check.log), "status": str(check.status)}
+    return {"reference": str(work), "error": None, "slurm": slurm}
+
+
+@pytest.fixture(scope="session")
+def tiny_runs(tmp_path_factory, worker_id):
+    """The tiny workflow (every rule of the quick one, smaller) in a scratch copy, run to the end on
+    2 cores, once per test session: under pytest-xdist (``make test`` runs the workflow tests on two
+    workers) the first worker to need it runs it while the other waits on a lock, then reads where it
+    is. When CB_SLURM_CHECK=1 (CI), the real-SLURM check (.ci/slurm_check.sh against this run)
+    starts as soon as it is done, beside the tests that only read. The worker that started the check
+    waits for it at the end of its session (the test that reads its verdict may run on the other
+    worker), and stops it if it still runs after its time limit."""
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent  # the session's folder, above each worker's own
+    record = shared / "tiny_runs.json"
+    with FileLock(f"{record}.lock"):
+        ours = not record.exists()
+        if ours:
+            record.write_text(json.dumps(_run_tiny(tmp_path_factory)))
+        info = json.loads(record.read_text())
+    assert info["error"] is None, info["error"]
+    slurm = info["slurm"] and Background(
+        info["slurm"]["pid"], Path(info["slurm"]["log"]), Path(info["slurm"]["status"])
+    )
     try:
-        yield TinyRuns(work, slurm)
+        yield TinyRuns(Path(info["reference"]), slurm or None)
     finally:
-        if slurm:
+        if ours and slurm:
+            with contextlib.suppress(TimeoutError):
+                slurm.wait(timeout=2400)
             slurm.stop()
 
 

@@ -83,12 +83,15 @@ def test_slurm_profile_dry_run(work):
         "--workflow-profile",
         "workflow/profiles/slurm",
         "--configfile",
-        "config/config.yaml",
+        "config/quick.yaml",
         "config/ci.yaml",
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "workflow specific profile workflow/profiles/slurm" in result.stderr
-    assert re.search(r"nonmanip_run\s+2340\b", result.stdout)  # panels 180 + robustness 1,680 + same-means sweep 480
+    # The quick config plans every rule (test_workflow); the paper-scale job counts are checked by
+    # test_workflow's paper-scale dry run, at a third of this profile's planning time.
+    total = re.search(r"^total\s+(\d+)", result.stdout, re.M)
+    assert total and int(total.group(1)) > 50, result.stdout[-2000:]
 
 
 def test_cluster_generic_profile_dry_run(work):
