@@ -34,6 +34,17 @@ DOCUMENTED = (
 EXAMPLE = ROOT / "examples" / "library_from_python.py"
 
 
+def _python(code: str) -> str:
+    """stdout of ``code`` run by a fresh interpreter on this checkout's library."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    ).stdout
+
+
 @pytest.mark.parametrize("module", DOCUMENTED)
 def test_docstring_examples_run(module):
     failures, tried = doctest.testmod(importlib.import_module(module))
@@ -43,13 +54,7 @@ def test_docstring_examples_run(module):
 def test_import_is_cheap_and_every_name_resolves():
     """``import causal_bandits`` loads no numpy, pandas or pyarrow (job start-up); each name loads on use."""
     code = "import sys, causal_bandits; print([m for m in ('numpy', 'pandas', 'pyarrow') if m in sys.modules])"
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
-    ).stdout
+    out = _python(code)
     assert out.strip() == "[]"
     assert all(getattr(cb, name) is not None for name in cb.__all__) and "arms_for" in dir(cb)
     namespace = {}
@@ -67,13 +72,7 @@ def test_jobs_never_load_the_api_module():
         "r.runs.policy_class(a.played('nonmanip', 'TS', z2=True).path); "
         "print('causal_bandits.api' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
-    ).stdout
+    out = _python(code)
     assert out.strip() == "False"
 
 
