@@ -11,9 +11,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from causal_bandits.causal.central_node import CentralWalkLoop, branch, branch_weights, central_node
-from causal_bandits.causal.cn_ucb_discovery import cn_ucb_discovery, run_discovery
-from causal_bandits.causal.intervention_batches import Reading
+from causal_bandits.cn_ucb_discovery.central_node import CentralWalkLoop, branch, branch_weights, central_node
+from causal_bandits.cn_ucb_discovery.intervention_batches import Reading
+from causal_bandits.cn_ucb_discovery.stages import cn_ucb_discovery, run_discovery
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.inputs import discovery_inputs, exact_answer
 from causal_bandits.papers.unknown_graph.instance import Instance

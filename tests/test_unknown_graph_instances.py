@@ -13,8 +13,8 @@ import pytest
 
 from causal_bandits.bandits.cn_ucb import CNUCB
 from causal_bandits.bandits.engine import Streams
-from causal_bandits.causal.essential_graph import essential_graph
-from causal_bandits.causal.key_clique import clique_tree
+from causal_bandits.cn_ucb_discovery.essential_graph import essential_graph
+from causal_bandits.cn_ucb_discovery.key_clique import clique_tree
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph import runs

@@ -1,7 +1,7 @@
 """CN-UCB (Lu, Meisami & Tewari 2021): Alg. 1 (causal trees), Alg. 5 (causal forests), Alg. 2 (general
 graphs), as one policy vectorised over seeds.
 
-Stages 0-2 are the discovery generators of :mod:`causal_bandits.causal.cn_ucb_discovery`, one per
+Stages 0-2 are the discovery generators of :mod:`causal_bandits.cn_ucb_discovery.stages`, one per
 seed: each asks for Intervene(a, B) — B consecutive rounds of the same arm — and reads back the mean
 reward and the empirical laws of the variables it observes. Stage 3 is UCB1
 (:class:`causal_bandits.bandits.ucb1.ArmLists`) on the arms of the answer (do(X_hat = k), or every
@@ -33,8 +33,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from causal_bandits.bandits.ucb1 import ArmLists
-from causal_bandits.causal.cn_ucb_discovery import DiscoveryInputs, cn_ucb_discovery
-from causal_bandits.causal.intervention_batches import DiscoveryResult, Estimate, Reading, Request
+from causal_bandits.cn_ucb_discovery.intervention_batches import DiscoveryResult, Estimate, Reading, Request
+from causal_bandits.cn_ucb_discovery.stages import DiscoveryInputs, cn_ucb_discovery
 from causal_bandits.errors import ConfigError
 from causal_bandits.rng import SeedStreams
 

@@ -2,9 +2,8 @@
 
 The paper has no experiments; this package holds its instances as data (:mod:`.instance`,
 :mod:`.families`) and the environment that simulates them (:mod:`.environment`, which serves
-discovery batches as blocks of rounds to the one engine). The algorithms
-live beside the other papers' ones: the discovery stage in :mod:`causal_bandits.causal.central_node`,
-:mod:`causal_bandits.causal.reward_parent` and :mod:`causal_bandits.causal.key_clique`, the bandit
+discovery batches as blocks of rounds to the one engine). The algorithms live outside it: the
+discovery stage in the subpackage :mod:`causal_bandits.cn_ucb_discovery`, the bandit
 policies in :mod:`causal_bandits.bandits.cn_ucb` and :mod:`causal_bandits.bandits.ucb1`. The
 workflow side: :mod:`.config`, :mod:`.runs`, :mod:`.trace` (Figure 1), :mod:`.discovery_checks`
 (V6), :mod:`.tables`, :mod:`.figures`, :mod:`.claims`. This module stays light: run jobs import it.

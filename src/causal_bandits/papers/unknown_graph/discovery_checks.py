@@ -17,8 +17,8 @@ import numpy as np
 
 from causal_bandits.bandits.cn_ucb import CNUCB
 from causal_bandits.bandits.engine import Streams, simulate
-from causal_bandits.causal.cn_ucb_discovery import cn_ucb_discovery, run_discovery
-from causal_bandits.causal.intervention_batches import Reading
+from causal_bandits.cn_ucb_discovery.intervention_batches import Reading
+from causal_bandits.cn_ucb_discovery.stages import cn_ucb_discovery, run_discovery
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs, exact_answer

@@ -20,10 +20,10 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from causal_bandits.causal.cn_ucb_discovery import DiscoveryInputs
-from causal_bandits.causal.essential_graph import essential_graph
-from causal_bandits.causal.intervention_batches import Estimate, Request
-from causal_bandits.causal.key_clique import clique_tree
+from causal_bandits.cn_ucb_discovery.essential_graph import essential_graph
+from causal_bandits.cn_ucb_discovery.intervention_batches import Estimate, Request
+from causal_bandits.cn_ucb_discovery.key_clique import clique_tree
+from causal_bandits.cn_ucb_discovery.stages import DiscoveryInputs
 from causal_bandits.papers.unknown_graph.instance import Instance, batch_size
 
 

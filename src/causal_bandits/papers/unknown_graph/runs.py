@@ -20,7 +20,7 @@ import pyarrow as pa
 from causal_bandits import algorithms, runs, store
 from causal_bandits.bandits.engine import Streams, linear_grid, simulate
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.causal.intervention_batches import Reading
+from causal_bandits.cn_ucb_discovery.intervention_batches import Reading
 from causal_bandits.papers.unknown_graph import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment

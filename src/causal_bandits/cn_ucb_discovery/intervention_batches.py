@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from causal_bandits.causal.central_node import CENTRAL_RULES
-from causal_bandits.causal.essential_graph import COMPONENT_ORDERS
+from causal_bandits.cn_ucb_discovery.central_node import CENTRAL_RULES
+from causal_bandits.cn_ucb_discovery.essential_graph import COMPONENT_ORDERS
 from causal_bandits.errors import ConfigError
 
 WEIGHT_UPDATES = ("intersect", "literal")
@@ -75,12 +75,13 @@ class Reading:
 
     * ``weight_update`` (A4): ``intersect`` reads every "q <- 1 on S" as cand <- cand & S; ``literal``
       resets the weights to 1 on S (reviving eliminated nodes) and renormalises.
-    * ``central`` (A3): see :mod:`causal_bandits.causal.central_node`.
+    * ``central`` (A3): see :mod:`causal_bandits.cn_ucb_discovery.central_node`.
     * ``final_return`` (A5): Alg. 4 / Alg. 8 return the last candidate when their loop ends; the paper
       has no such return, so ``False`` returns nothing (fall back to UCB on all arms).
     * ``break_alg4`` / ``break_alg8`` (A5): stop at the first child branch whose intervention moves the
       reward (Alg. 8 has the break, Alg. 4 does not: without it the last such child wins).
-    * ``component_order`` (A7): see :meth:`causal_bandits.causal.essential_graph.EssentialGraph.component_order`.
+    * ``component_order`` (A7): see
+      :meth:`causal_bandits.cn_ucb_discovery.essential_graph.EssentialGraph.component_order`.
     * ``clique_rules`` (A8): ``corrected`` leaves the separators shared with "up" neighbours out of
       Alg. 7's reward test, tests only Cc minus its parent clique in Alg. 8, drops Cc in Alg. 8's "up"
       case and intervenes on C_Y minus Cc for a child clique; ``literal`` follows the printed rules.

@@ -8,9 +8,9 @@ on that directed subtree, intervene on the central node; if the reward does not 
 upstream (keep the parent's branch); if it does, intervene on each child: the child branch that
 moves the reward holds X_R, and if none does, v is X_R.
 
-Both are generators of :class:`~causal_bandits.causal.intervention_batches.Request` (see that
+Both are generators of :class:`~causal_bandits.cn_ucb_discovery.intervention_batches.Request` (see that
 module); each appends its rounds to ``steps``. Our pseudo-code (docs/papers/unknown_graph.md#unknown_graph-tree) is the
-corrected reading; :class:`~causal_bandits.causal.intervention_batches.Reading` switches to the printed one.
+corrected reading; :class:`~causal_bandits.cn_ucb_discovery.intervention_batches.Reading` switches to the printed one.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections.abc import Generator, Sequence
 
 import networkx as nx
 
-from causal_bandits.causal.central_node import branch, central_node
-from causal_bandits.causal.intervention_batches import (
+from causal_bandits.cn_ucb_discovery.central_node import branch, central_node
+from causal_bandits.cn_ucb_discovery.intervention_batches import (
     Estimate,
     NonTermination,
     Reading,

@@ -19,8 +19,8 @@ from collections.abc import Generator, Sequence
 
 import networkx as nx
 
-from causal_bandits.causal.central_node import branch, central_node
-from causal_bandits.causal.intervention_batches import (
+from causal_bandits.cn_ucb_discovery.central_node import branch, central_node
+from causal_bandits.cn_ucb_discovery.intervention_batches import (
     Estimate,
     NonTermination,
     Reading,
@@ -31,7 +31,7 @@ from causal_bandits.causal.intervention_batches import (
     support,
     update_weights,
 )
-from causal_bandits.causal.reward_parent import weighted_search
+from causal_bandits.cn_ucb_discovery.reward_parent import weighted_search
 from causal_bandits.errors import ConfigError
 
 Clique = tuple[int, ...]

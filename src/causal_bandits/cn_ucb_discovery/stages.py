@@ -21,9 +21,9 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-from causal_bandits.causal.central_node import CentralWalkLoop
-from causal_bandits.causal.essential_graph import EssentialGraph, require_tree, tree_components
-from causal_bandits.causal.intervention_batches import (
+from causal_bandits.cn_ucb_discovery.central_node import CentralWalkLoop
+from causal_bandits.cn_ucb_discovery.essential_graph import EssentialGraph, require_tree, tree_components
+from causal_bandits.cn_ucb_discovery.intervention_batches import (
     DiscoveryResult,
     Estimate,
     NonTermination,
@@ -32,8 +32,8 @@ from causal_bandits.causal.intervention_batches import (
     RewardTests,
     Step,
 )
-from causal_bandits.causal.key_clique import clique_tree, find_key_clique, find_subjunction_tree
-from causal_bandits.causal.reward_parent import find_key_node, find_subtree
+from causal_bandits.cn_ucb_discovery.key_clique import clique_tree, find_key_clique, find_subjunction_tree
+from causal_bandits.cn_ucb_discovery.reward_parent import find_key_node, find_subtree
 from causal_bandits.errors import ConfigError
 
 ALGORITHMS = ("tree", "forest", "general")
