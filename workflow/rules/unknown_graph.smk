@@ -177,17 +177,19 @@ rule unknown_graph_lower_bounds:
 
 
 rule unknown_graph_discovery:
-    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime."""
+    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime and one height (a job
+    each, so that no job holds the whole grid: the largest trees cost the most)."""
     input:
         code=script_code("unknown_graph_discovery.py"),
     output:
-        "results/unknown_graph/V6/sampled-{regime}.parquet",
+        "results/unknown_graph/V6/parts/sampled-{regime}-h{height}.parquet",
     log:
-        "logs/unknown_graph_discovery/{regime}.log",
+        "logs/unknown_graph_discovery/{regime}-h{height}.log",
     benchmark:
-        "benchmarks/out/unknown_graph_discovery/{regime}.tsv"
+        "benchmarks/out/unknown_graph_discovery/{regime}-h{height}.tsv"
     wildcard_constraints:
         regime="A|B",
+        height=r"\d+",
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -196,6 +198,29 @@ rule unknown_graph_discovery:
         discovery=UG["discovery"],
     script:
         "../scripts/unknown_graph_discovery.py"
+
+
+rule unknown_graph_discovery_table:
+    """V6: one regime's heights in one table, in the config's order of heights."""
+    input:
+        parts=lambda wildcards: expand(
+            "results/unknown_graph/V6/parts/sampled-{regime}-h{height}.parquet",
+            regime=wildcards.regime,
+            height=UG["discovery"]["heights"],
+        ),
+        code=script_code("unknown_graph_discovery_table.py"),
+    output:
+        "results/unknown_graph/V6/sampled-{regime}.parquet",
+    log:
+        "logs/unknown_graph_discovery_table/{regime}.log",
+    wildcard_constraints:
+        regime="A|B",
+    conda:
+        "../envs/causal_bandits.yaml"
+    params:
+        discovery=UG["discovery"],
+    script:
+        "../scripts/unknown_graph_discovery_table.py"
 
 
 rule unknown_graph_readings:
