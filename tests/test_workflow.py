@@ -169,6 +169,8 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     )
     # unknown_graph: V2 14 cells x 3 + V3 4 x 3 + V4 9 x 4 algorithms, 20 seeds in one chunk each.
     assert re.search(r"unknown_graph_run\s+90\b", result.stdout)
+    # V6 discovery: one job per regime (A, B) and tree height (3, 5, 7, 9), none holding the whole grid.
+    assert re.search(r"unknown_graph_discovery\s+8\b", result.stdout)
 
 
 def _job_table(stdout: str) -> dict[str, int]:
