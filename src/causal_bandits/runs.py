@@ -74,7 +74,7 @@ def run_chunk(
     experiment: str,
     strategy: str,
     algorithm: str,
-    seeds: Sequence[int],
+    seeds: Sequence[int] | np.ndarray,
     horizon: int,
     trace_path: str,
     summary_path: str,

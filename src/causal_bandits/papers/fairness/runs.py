@@ -83,6 +83,7 @@ def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, An
     if key in ("cucb", "ducb"):
         return policy(CellModel.from_document(instance["models"][key]))
     if key == "fucb":
+        assert tau is not None  # F-UCB runs are named fucb_tau<τ> (ALGORITHM_PATTERN)
         f = config["fucb"]
         return policy(
             CellModel.from_document(instance["models"]["ducb"]),
