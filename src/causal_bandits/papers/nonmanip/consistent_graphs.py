@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import cast
+from typing import Any, cast
 
 from causal_bandits.causal.pomis import brute_force_sets, minimal_intervention_sets, n_arms, pomis
 from causal_bandits.scm.diagram import CausalDiagram
@@ -32,7 +32,12 @@ from causal_bandits.scm.diagram import CausalDiagram
 Edge = tuple[str, str]
 
 #: What the paper states of Fig. 5d (§5): variables in alphabetical order, N and the arm counts.
-FIG5D_FACTS = {"nodes": ("A", "B", "C", "D", "E", "Y"), "reward": "Y", "N": ("A", "C"), "arms": (27, 19, 15)}
+FIG5D_FACTS: dict[str, Any] = {
+    "nodes": ("A", "B", "C", "D", "E", "Y"),
+    "reward": "Y",
+    "N": ("A", "C"),
+    "arms": (27, 19, 15),
+}
 
 
 @dataclass(frozen=True)
