@@ -129,6 +129,7 @@ def check(paper: str, keys: Iterable[str], strategies: Iterable[str] = (), *, wh
         entry = registry(paper)[key]
         unsupported = [s for s in strategies if not entry.supports(s)]
         if unsupported:
+            assert entry.strategies is not None  # supports() is True for every strategy when None
             raise ConfigError(
                 f"{where} names algorithm {key!r}, which does not play strategy {unsupported[0]!r} "
                 f"(it plays {', '.join(entry.strategies)}); drop one of them from the config or "

@@ -75,7 +75,8 @@ class Artefact:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Artefact:
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+        fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+        return cls(**fields)
 
 
 def figure(

@@ -13,7 +13,7 @@ from causal_bandits.errors import CausalBanditsError
 
 
 @contextmanager
-def logged(path: str | Path):
+def logged(path: str | os.PathLike):
     """Send log records to ``path`` and stderr: INFO and up from this package, WARNING and up from
     libraries (fontTools alone logs about 55 INFO lines per PDF it subsets). Bad input (a
     :class:`~causal_bandits.errors.CausalBanditsError`: a missing or corrupt file, a bad setting)

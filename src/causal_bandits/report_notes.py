@@ -33,7 +33,7 @@ def clauses(note: str) -> list[str]:
             parts.append(note[start:i])
             start = i + 2
     parts.append(note[start:])
-    out = []
+    out: list[str] = []
     for part in (p.strip() for p in parts):
         m = _TRAILING_MARK.match(part)
         out += [m.group(1), m.group(2)] if m and m.group(1).strip() else [part]

@@ -54,7 +54,7 @@ class SeedStreams:
         Uniforms buffered per seed between refills; it changes speed and memory, never values.
     """
 
-    def __init__(self, paper: str, experiment: str, seeds: Sequence[int], purpose: str, block: int = 4096):
+    def __init__(self, paper: str, experiment: str, seeds: Sequence[int] | np.ndarray, purpose: str, block: int = 4096):
         self._gens = [generator(paper, experiment, s, purpose) for s in seeds]
         self._block = int(block)
         self._buf = np.empty((len(self._gens), 0))

@@ -13,6 +13,7 @@ import importlib
 import logging
 import time
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from causal_bandits.logs import since_process_start
 log = logging.getLogger(__name__)
 
 
-def policy_class(path: str) -> type:
+def policy_class(path: str) -> type[Any]:
     """The policy class at dotted ``path`` (``causal_bandits.bandits.klucb.KLUCB``), imported on demand.
 
     Paper registries name their algorithms' classes by path, so a job imports only the algorithm it
@@ -74,7 +75,7 @@ def run_chunk(
     experiment: str,
     strategy: str,
     algorithm: str,
-    seeds: Sequence[int],
+    seeds: Sequence[int] | np.ndarray,
     horizon: int,
     trace_path: str,
     summary_path: str,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 PACKAGE = "causal_bandits"
 #: The directory that holds the ``causal_bandits`` package (``src/`` in the repository).
@@ -99,7 +100,8 @@ def _closure(modules: frozenset[str]) -> tuple[str, ...]:
             continue
         seen.add(name)
         todo.extend(imported_modules(name))
-    return tuple(sorted(module_path(m).relative_to(ROOT).as_posix() for m in seen))
+    # imported_modules raised for every name in seen that has no file
+    return tuple(sorted(cast(Path, module_path(m)).relative_to(ROOT).as_posix() for m in seen))
 
 
 def script_files(path: str | Path) -> list[str]:

@@ -99,7 +99,7 @@ def atomic_path(path: str | os.PathLike):
         raise
 
 
-def write_atomic(path: str | os.PathLike, write: Callable[[Path], None]) -> None:
+def write_atomic(path: str | os.PathLike, write: Callable[[Path], object]) -> None:
     """Call ``write(tmp_path)`` and move the result onto ``path`` atomically."""
     with atomic_path(path) as tmp:
         write(tmp)
@@ -157,6 +157,7 @@ def _schema(fields: tuple[pa.Field, ...], columns: Mapping[str, Any], own: Seque
 
 def trace_table(run: Run) -> pa.Table:
     """A run's traces as a long table sorted by (seed, round)."""
+    assert run.rounds is not None  # a run with traces has their round grid
     order = np.argsort(run.seeds, kind="stable")
     n_grid = run.rounds.size
     columns = {"seed": np.repeat(run.seeds[order], n_grid), "round": np.tile(run.rounds, run.seeds.size)}

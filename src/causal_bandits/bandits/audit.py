@@ -15,12 +15,17 @@ auditor also counts its uncertified rounds (those where its conservative fair se
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from causal_bandits.bandits.cells import CellEstimator, CellModel
 from causal_bandits.bandits.certificate import certificate
 from causal_bandits.bandits.engine import Environment, Policy, Step
+
+if TYPE_CHECKING:
+    from causal_bandits.bandits.causal_environment import CausalEnvironment
+    from causal_bandits.bandits.fucb import FUCB
 
 #: The summary columns the auditor adds (names or prefixes), declared to the run store.
 COLUMNS = ("uncertified", "unfair_cert_tau", "unfair_true_tau")
@@ -40,7 +45,7 @@ class FairnessAuditor:
     def start(self, seeds: np.ndarray, horizon: int, env: Environment, policy: Policy) -> None:
         n = seeds.size
         self.estimator = CellEstimator(n, self.model.n_cells)
-        self.delta_true, self.policy = np.abs(env.delta_true), policy
+        self.delta_true, self.policy = np.abs(cast("CausalEnvironment", env).delta_true), policy
         self.cert = np.zeros((n, self.taus.size), dtype=np.int64)
         self.true = np.zeros((n, self.taus.size), dtype=np.int64)
         self.uncertified = np.zeros(n, dtype=np.int64) if hasattr(policy, "certified") else None
@@ -52,12 +57,13 @@ class FairnessAuditor:
 
     def record(self, step: Step) -> None:
         fb = step.feedback
+        assert fb.contexts is not None and fb.values is not None  # CausalEnvironment provides both
         ucb_delta = self.ucb_delta(step.t, fb.contexts, fb.arms)
         self.estimator.update(self.model.cell_of(fb.values), fb.rewards)
         self.cert[step.rows] += ucb_delta[:, None] > self.taus
         self.true[step.rows] += self.delta_true[fb.contexts, fb.arms][:, None] > self.taus
         if self.uncertified is not None:
-            self.uncertified[step.rows] += ~self.policy.certified
+            self.uncertified[step.rows] += ~cast("FUCB", self.policy).certified  # start() saw it has one
 
     def finish(self):
         summary = {} if self.uncertified is None else {"uncertified": self.uncertified}

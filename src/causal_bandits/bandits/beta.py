@@ -102,15 +102,15 @@ class BetaShapes:
         u1, u2 = u[:, 0::2], u[:, 1::2]
         out = np.empty((n, k))
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            pending = []
+            found: list[np.ndarray] = []
             for rows in self._blocks:
                 np.copyto(self._u1[rows], u1[rows])
                 rejected = self._first_attempt(rows, u2[rows], out[rows])
                 if rejected.size:
-                    pending.append(rejected + rows.start * k)
+                    found.append(rejected + rows.start * k)
             if self._n_closed:
                 self._closed_form(out)
-            pending = np.concatenate(pending) if pending else np.empty(0, dtype=np.intp)
+            pending = np.concatenate(found) if found else np.empty(0, dtype=np.intp)
             while pending.size:
                 pair = retries.take(np.bincount(pending // k, minlength=n) * 2)
                 x, accepted = self._bb_attempt(pending, pair[0::2], pair[1::2])

@@ -121,10 +121,10 @@ def _sigma_two_layer(theta, structure: BGLMStructure, arms: Sequence[Arm]) -> np
             V[:, j] = conf[:, roots.index(p)]
     table = _probabilities(theta[y], V, f).reshape((n_seeds,) + (2,) * k)
     for i, node in enumerate(roots):
-        p = _probabilities(theta[structure.nodes.index(node)], np.ones((1, 1)), f)[:, 0]
-        p = p.reshape((n_seeds,) + (1,) * k)
+        q = _probabilities(theta[structure.nodes.index(node)], np.ones((1, 1)), f)[:, 0]
+        q = q.reshape((n_seeds,) + (1,) * k)
         zero, one = np.take(table, [0], axis=i + 1), np.take(table, [1], axis=i + 1)
-        table = np.concatenate([table, p * one + (1.0 - p) * zero], axis=i + 1)
+        table = np.concatenate([table, q * one + (1.0 - q) * zero], axis=i + 1)
     position = {node: i for i, node in enumerate(roots)}
     index = np.zeros(len(arms), dtype=np.int64)
     for a, arm in enumerate(arms):

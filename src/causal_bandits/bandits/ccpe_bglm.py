@@ -22,7 +22,7 @@ the intervals computed at t_ref stay valid), or every iteration with ``refresh="
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +57,7 @@ class BGLMConstants:
         return cls(f.M1, f.M2, float(kappa), float(eta), max_in_degree(structure), structure.n_columns)
 
 
-def ell(structure: BGLMStructure, S: Sequence[int]) -> int:
+def ell(structure: BGLMStructure, S: Iterable[int]) -> int:
     """ℓ_S = |N_{S,Y}|: non-constant nodes outside S with a directed path to Y in G − S, Y included."""
     import networkx as nx  # only CCPE-BGLM jobs need it
 

@@ -38,7 +38,7 @@ class CCPELoop(PureExplorationPolicy):
     """The LUCB frame with an observation step; ``delta_share`` is the theorems' δ split (δ′ = δ / share)."""
 
     delta_share = 1.0
-    _per_seed = ("_N", "_YI", "_LI", "_UI", "_LO", "_UO", "_L", "_U", "_mu", "_l", "_empty")
+    _per_seed: tuple[str, ...] = ("_N", "_YI", "_LI", "_UI", "_LO", "_UO", "_L", "_U", "_mu", "_l", "_empty")
 
     def __init__(
         self, *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical", alpha_I: float | None = None

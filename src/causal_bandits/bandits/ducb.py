@@ -42,4 +42,5 @@ class DUCB:
         return random_argmax(self.scores(t, contexts), self._ties)
 
     def update(self, feedback: Feedback) -> None:
+        assert feedback.values is not None  # CausalEnvironment.pull returns every variable's value
         self.estimator.update(self.model.cell_of(feedback.values), feedback.rewards)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -301,6 +301,9 @@ def simulate(
     stopping = isinstance(policy, StoppingPolicy)
     blocks = isinstance(policy, BlockPolicy)
     observing = isinstance(policy, ObservingPolicy)
+    # The same objects under the protocols just checked; each is used only where its flag is set.
+    stopper, blocker, observer = cast(StoppingPolicy, policy), cast(BlockPolicy, policy), cast(ObservingPolicy, policy)
+    block_env = cast(BlockEnvironment, env)  # _check_interfaces: a BlockPolicy gets a BlockEnvironment
     env.reset(streams, horizon)
     noise = RoundBlocks(streams.uniforms("environment"), env.noise_width)
     policy.reset(n, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
@@ -325,15 +328,15 @@ def simulate(
     while t <= horizon and not (until is not None and until()):
         if progress is not None:
             progress(t)
-        length = min(policy.block(t), horizon - t + 1) if blocks else 1
+        length = min(blocker.block(t), horizon - t + 1) if blocks else 1
         if length > 1:
             u = noise.next_rounds(length)
             contexts = env.contexts(t, u[:, 0], rows)
             arms = policy.select(t, contexts)
-            observe = policy.observed(t) if observing else None
-            rewards, values = env.pull_block(t, contexts, arms, length, u, observe)
+            observe = observer.observed(t) if observing else None
+            rewards, values = block_env.pull_block(t, contexts, arms, length, u, observe)
             feedback = Feedback(arms, rewards, contexts, values)
-            policy.update_block(feedback)
+            blocker.update_block(feedback)
             if recorders:
                 record(t, feedback, length)
             t += length
@@ -343,17 +346,17 @@ def simulate(
             u = u[rows]
         contexts = env.contexts(t, u, rows)
         arms = policy.select(t, contexts)
-        observe = policy.observed(t) if observing else None
+        observe = observer.observed(t) if observing else None
         rewards, values = env.pull(t, contexts, arms, u, observe)
         feedback = Feedback(arms, rewards, contexts, values)
         policy.update(feedback)
-        done = np.asarray(policy.done(), dtype=bool) if stopping else None
+        done: np.ndarray | None = np.asarray(stopper.done(), dtype=bool) if stopping else None
         if recorders:
             record(t, feedback, 1, done)
-        if stopping and done.any():
+        if done is not None and done.any():  # done is set exactly when stopping
             stopped_at[rows[done]] = t
-            recommended[rows[done]] = policy.recommend()[done]
-            policy.retain(~done)
+            recommended[rows[done]] = stopper.recommend()[done]
+            stopper.retain(~done)
             rows = rows[~done]
             if rows.size == 0:
                 break
@@ -367,7 +370,7 @@ def simulate(
         run.summary.update(summary)
     if stopping:
         if rows.size:
-            recommended[rows] = policy.recommend()
+            recommended[rows] = stopper.recommend()
         censored = np.zeros(n, dtype=bool)
         censored[rows] = True
         run.summary.update(stopped_at=stopped_at, recommended=recommended, censored=censored)

@@ -21,6 +21,7 @@ import numpy as np
 from causal_bandits.bandits.engine import Streams
 
 if TYPE_CHECKING:
+    from causal_bandits.scm.confounded_cpt import ConfoundedCPT
     from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 
@@ -104,7 +105,7 @@ class InterventionArms(ContextFree):
     solvers that learn from other arms' data need.
     """
 
-    scm: XorBernoulliSCM  # or any SCM with ``exogenous``, ``diagram`` and ``sample_values``
+    scm: XorBernoulliSCM | ConfoundedCPT  # or any SCM with ``exogenous``, ``diagram`` and ``sample_values``
     target: str
     arms: tuple[Mapping[str, int], ...]
     means: np.ndarray

@@ -74,5 +74,6 @@ class FUCB(DUCB):
         if self.fallback == "min_ucb_delta":
             arms = np.where(self.certified, arms, random_argmax(-ucb_delta, self._ties))
         elif self.fallback == "safe_arm":
+            assert self.safe_arm is not None  # __init__ rejects the safe_arm fallback without one
             arms = np.where(self.certified, arms, self.safe_arm)
         return arms

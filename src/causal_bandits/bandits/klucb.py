@@ -131,7 +131,7 @@ class KLUCB:
         self._rows = np.arange(n_seeds)
         self._pulls = np.zeros((n_seeds, n_arms))
         self._wins = np.zeros((n_seeds, n_arms))
-        self._order = None
+        self._order: np.ndarray | None = None  # set at round 1
         # Per arm: its index at the level of round self._ahead (an upper bound on its index until
         # then), and its index when last inverted (a lower bound on its index now, until pulled).
         self._bound = np.empty((n_seeds, n_arms))
@@ -144,6 +144,7 @@ class KLUCB:
         if t == 1:  # one random permutation per seed for the initial sweep
             self._order = self._ties.uniform(n_arms).argsort(axis=1)
         if t <= n_arms:
+            assert self._order is not None  # rounds start at t = 1, which draws the order
             return self._order[:, t - 1]
         level = exploration(t - 1)
         ties = self._ties.uniform(n_arms)  # read every round, used only where arms tie

@@ -18,6 +18,7 @@ pulls are made, and it is compared with the other algorithms only through error 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -90,7 +91,7 @@ class ParallelBandit(PureExplorationPolicy):
                 self._plan()
         else:
             self._isum[self._rows, feedback.arms] += feedback.rewards
-            finished = self._round == self._end
+            finished = cast(np.ndarray, self._round == self._end)  # int == array: elementwise
             if finished.any():
                 self._finish(finished)
         self._stop = self._round >= self._end

@@ -82,6 +82,8 @@ class PureExplorationPolicy:
     """
 
     _per_seed: tuple[str, ...] = ()
+    _stop: np.ndarray
+    _best: np.ndarray
 
     def done(self) -> np.ndarray:
         """Which seeds have met their stopping rule (bool, (n_active,))."""

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from causal_bandits.rng import SeedStreams
+from causal_bandits.rng import RoundBlocks, SeedStreams
 
 TIE_TOLERANCE = 1e-12
 
 
-def random_argmax(scores: np.ndarray, ties: SeedStreams, allowed: np.ndarray | None = None) -> np.ndarray:
+def random_argmax(scores: np.ndarray, ties: SeedStreams | RoundBlocks, allowed: np.ndarray | None = None) -> np.ndarray:
     """Per row of ``scores`` (n_seeds, n), a uniformly random index among the (allowed) maxima.
 
     ``allowed`` (bool, same shape) restricts the candidates; each row must allow at least one.

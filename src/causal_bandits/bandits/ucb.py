@@ -43,6 +43,7 @@ class UCB:
 
     def update(self, feedback: Feedback) -> None:
         contexts, arms, rewards = feedback.contexts, feedback.arms, feedback.rewards
+        assert contexts is not None  # CausalEnvironment.contexts draws a context every round
         slot = self._slot(contexts)
         self._sums[self._rows, slot, arms] += rewards
         self._counts[self._rows, slot, arms] += 1.0

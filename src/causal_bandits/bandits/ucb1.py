@@ -82,6 +82,7 @@ class ArmLists:
 
     def update(self, rewards: np.ndarray, mask: np.ndarray | None = None) -> None:
         """Record the rewards of the arms :meth:`select` chose, for active seeds (within ``mask``)."""
+        rows: slice | np.ndarray
         if mask is None and self._all_active:
             flat, r, rows = self._flat, rewards, slice(None)
         else:

@@ -41,6 +41,7 @@ class UCBPCB:
         with np.errstate(divide="ignore", invalid="ignore"):
             index = np.where(self._pulls > 0, self._sums / self._pulls + np.sqrt(self.width2 / self._pulls), np.inf)
         if self.upper is not None:
+            assert self.lower is not None  # __init__ takes both bounds or neither
             index = np.maximum(np.minimum(self.upper, index), self.lower)  # line 6
         return random_argmax(index, self._ties)
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -215,7 +215,8 @@ class Z2Estimates:
                 if arms.any():
                     self._resample(s, np.flatnonzero(arms))
             # A resample keeps each table's size: the replicates share the data's totals.
-            reps = self.est.values(self._replicates[batch], self.n[batch, None, :], due[batch].any(axis=0))  # (b, B, I)
+            due_arms = cast(np.ndarray, due[batch].any(axis=0))  # an array: due is (seeds, arms)
+            reps = self.est.values(self._replicates[batch], self.n[batch, None, :], due_arms)  # (b, B, I)
             bi, ai = np.nonzero(due[batch])
             reps = reps[bi[:, None, None], np.arange(self.B)[:, None], self._slot_ids[ai][:, None, :]]  # (d, B, K)
             cov, kept = bootstrap_covariance(reps, act[batch[bi], ai] & self._slot_ok[ai])

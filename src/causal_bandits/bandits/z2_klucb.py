@@ -43,7 +43,7 @@ class Z2KLUCB(Z2Policy):
 
     def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         self._ties = stream("ties")
-        self._order = None
+        self._order: np.ndarray | None = None  # set at round 1
         self._reset(n_seeds, n_arms, stream)
 
     def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
@@ -51,6 +51,7 @@ class Z2KLUCB(Z2Policy):
         if t == 1:
             self._order = self._ties.uniform(n_arms).argsort(axis=1)
         if t <= n_arms:
+            assert self._order is not None  # rounds start at t = 1, which draws the order
             return self._order[:, t - 1]
         theta, variance, has = self.estimates.estimates(t)
         mean, n = self._wins / self._pulls, self._pulls

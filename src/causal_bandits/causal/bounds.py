@@ -38,13 +38,23 @@ from causal_bandits.scm.diagram import CausalDiagram
 class BanditGraph(Protocol):
     """The graph and roles BCE needs (a :class:`~causal_bandits.scm.cpt.CPTModel` is one)."""
 
-    dag: nx.DiGraph  # latent variables explicit, selection node included
-    diagram: CausalDiagram  # observed variables and S, latents projected to bidirected edges
-    observed: tuple[str, ...]
     selection: str
     context: tuple[str, ...]
     treatment: tuple[str, ...]
     outcome: str
+
+    # Read-only, so that CPTModel's (cached) properties qualify.
+    @property
+    def dag(self) -> nx.DiGraph:
+        """Latent variables explicit, selection node included."""
+
+    @property
+    def diagram(self) -> CausalDiagram:
+        """Observed variables and S, latents projected to bidirected edges."""
+
+    @property
+    def observed(self) -> tuple[str, ...]:
+        """The variables recorded in the offline data."""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 import pandas as pd
@@ -99,7 +99,7 @@ def apply_tiers(
     missing = sorted(set(nodes) - set(tier_of))
     if missing:
         raise ValueError(f"variables {missing} are in no tier")
-    forbidden = {tuple(sorted(p)) for p in forbidden}
+    forbidden = {cast(tuple[int, int], tuple(sorted(p))) for p in forbidden}
     directed, undirected = set(directed), set(undirected)
     pairs = {tuple(sorted(e)) for e in directed} | {tuple(sorted(e)) for e in undirected}
     removed, cross, within = [], set(), {}

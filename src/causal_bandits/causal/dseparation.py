@@ -67,7 +67,7 @@ def min_domain_dseparator(
             n_valid += 1
             z = tuple(v for v in w if v not in set(observed))
             dom_w, dom_z = prod(cards[v] for v in w), prod(cards[v] for v in z)
-            key = (dom_w, dom_z) if criterion == "W_then_Z" else (dom_z, dom_w)
+            key: tuple[int | tuple[int, ...], ...] = (dom_w, dom_z) if criterion == "W_then_Z" else (dom_z, dom_w)
             key += (tuple(rank[v] for v in w),)
             if best is None or key < best[0]:
                 best = (key, DSeparator(w, z, dom_w, dom_z, 0))

@@ -23,6 +23,8 @@ frequency gradient by a constant per arm that the multinomial covariance annihil
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from causal_bandits.causal.estimators import InstanceEstimators
@@ -40,7 +42,10 @@ def instance_values(estimators: InstanceEstimators, leaf_counts: np.ndarray, tot
     for i, inst in enumerate(estimators.instances):
         vs = estimators.program.outputs[inst.entry]
         fixed = {**estimators.layout.arm_values(inst.arm), **dict(inst.free), estimators.reward: 1}
-        out[..., i] = factors[inst.entry][(..., *(fixed[v] for v in vs))]
+        factor = factors[inst.entry]
+        assert factor is not None  # evaluate_leaves without `which` computes every entry
+        index: tuple[Any, ...] = (..., *(fixed[v] for v in vs))
+        out[..., i] = factor[index]
     return out
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -156,8 +156,9 @@ class InstanceEstimators:
         whose column ``n_leaf_cells`` is +inf (where the instances' cell lists are padded, :meth:`padded`). Every
         instance of every batch row, (*batch, n_instances), or only the pairs (rows[i], instances[i])."""
         if instances is None:
-            return (table[..., self._cells] > 0).all(axis=-1)
-        return (table[rows[:, None], self._cells[instances]] > 0).all(axis=-1)
+            return cast(np.ndarray, (table[..., self._cells] > 0).all(axis=-1))  # _cells is 2-d: an array
+        assert rows is not None  # instances come with their rows
+        return cast(np.ndarray, (table[rows[:, None], self._cells[instances]] > 0).all(axis=-1))
 
     def padded(self, leaf_counts: np.ndarray) -> np.ndarray:
         """Leaf counts (*batch, n_leaf_cells) with the +inf column :meth:`support` needs."""

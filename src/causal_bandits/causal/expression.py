@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 
 def _names(vs: Iterable[str]) -> tuple[str, ...]:
@@ -155,7 +155,7 @@ def _show(e: Expr, env: dict[str, str]) -> str:
             visible.add(name)
         return f"Σ_{{{','.join(inner[v] for v in e.vars)}}} {_show(e.body, inner)}"
     if _conditional(e):
-        num, den = e.num, e.den
+        num, den = cast(Leaf, e.num), cast(Leaf, e.den)  # _conditional: both are leaves
         return _p(num.src, [v for v in num.vars if v not in den.vars], den.vars, env)
     return f"{_wrap(e.num, env)} / {_wrap(e.den, env)}"
 

@@ -150,6 +150,7 @@ def signature_tables(layout: ArmLayout) -> np.ndarray:
 def _signature(e: Expr, layout: ArmLayout, tables: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
     program = Program([e], layout)
     value = program.evaluate(tables)[0]
+    assert value is not None  # evaluate without `which` computes every expression
     vs = program.outputs[0]
     order = sorted(vs)
     return tuple(order), value.transpose([vs.index(v) for v in order])
@@ -161,13 +162,13 @@ def catalogue(G: CausalDiagram, reward: str, sets: Sequence[Sequence[str]]) -> l
     Entries are grouped by target in the order of ``sets``; within a target, in the order in which
     the sub-families (by size, then order) first produced a new functional.
     """
-    sets = [tuple(sorted(s)) for s in sets]
-    layout = ArmLayout.of_sets(G.nodes, sets)
+    sorted_sets = [tuple(sorted(s)) for s in sets]
+    layout = ArmLayout.of_sets(G.nodes, sorted_sets)
     tables = signature_tables(layout)
     out: list[Entry] = []
-    for X in sets:
+    for X in sorted_sets:
         seen: list[tuple[tuple[str, ...], np.ndarray]] = []
-        for family in _families([s for s in sets if s != X]):
+        for family in _families([s for s in sorted_sets if s != X]):
             try:
                 e = z2id(G, {reward}, X, family)
             except NotIdentifiable:
@@ -192,6 +193,7 @@ def validate(
     for entry in entries:
         program = Program([entry.expr], layout)
         value, vs = program.evaluate(tables)[0], program.outputs[0]
+        assert value is not None  # evaluate without `which` computes every expression
         worst = 0.0
         for s, bits in layout.arms:
             if s != entry.target:

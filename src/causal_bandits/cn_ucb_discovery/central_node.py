@@ -22,9 +22,14 @@ Rules (docs/papers/unknown_graph.md#unknown_graph-primitives, docs/papers/unknow
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from numbers import Real
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    Weight = float | Fraction  # ints count as floats
 
 CENTRAL_RULES = ("lowest_index", "walk_strict", "walk_literal")
 
@@ -45,7 +50,7 @@ def branch(tree: nx.Graph, v: Hashable, y: Hashable) -> frozenset:
     return frozenset(seen)
 
 
-def branch_weights(tree: nx.Graph, weights: Mapping[Hashable, Real]) -> dict[Hashable, dict[Hashable, Real]]:
+def branch_weights(tree: nx.Graph, weights: Mapping[Any, Weight]) -> dict[Any, dict[Any, Weight]]:
     """q(B^{v:Y}) for every node v and neighbour Y, in O(|T|).
 
     Root T at its smallest node and take subtree sums s(u): the branches of v weigh s(c) for each
@@ -58,7 +63,7 @@ def branch_weights(tree: nx.Graph, weights: Mapping[Hashable, Real]) -> dict[Has
     for v in reversed(order[1:]):
         sub[parent[v]] += sub[v]
     total = sub[root]
-    out: dict[Hashable, dict[Hashable, Real]] = {}
+    out: dict[Any, dict[Any, Weight]] = {}
     for v in order:
         out[v] = {c: sub[c] for c in tree[v] if c != parent[v]}
         if parent[v] is not None:
@@ -66,7 +71,7 @@ def branch_weights(tree: nx.Graph, weights: Mapping[Hashable, Real]) -> dict[Has
     return out
 
 
-def central_node(tree: nx.Graph, weights: Mapping[Hashable, Real], rule: str = "lowest_index") -> Hashable:
+def central_node(tree: nx.Graph, weights: Mapping[Any, Weight], rule: str = "lowest_index") -> Hashable:
     """A central node of ``tree`` for ``weights`` (Definition 2 / Alg. 6; see the module docstring)."""
     if rule not in CENTRAL_RULES:
         raise ValueError(f"unknown central-node rule {rule!r}; use one of {list(CENTRAL_RULES)}")

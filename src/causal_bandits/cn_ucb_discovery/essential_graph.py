@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import networkx as nx
 
@@ -89,7 +90,7 @@ def essential_graph(dag: nx.DiGraph) -> EssentialGraph:
     cpdag = pdag.to_pdag()
     directed = tuple(sorted((int(u), int(v)) for u, v in cpdag.directed_edges))
     undirected = tuple(sorted({tuple(sorted((int(u), int(v)))) for u, v in cpdag.undirected_edges}))
-    return EssentialGraph(n, directed, undirected)
+    return EssentialGraph(n, directed, cast(tuple[tuple[int, int], ...], undirected))  # sorted pairs
 
 
 def require_tree(graph: nx.Graph, what: str) -> None:

@@ -16,6 +16,7 @@ docs/papers/unknown_graph.md#unknown_graph-general residual rules instead; ``"li
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
+from typing import cast
 
 import networkx as nx
 
@@ -115,7 +116,7 @@ def find_key_clique(
         rounds += 1
         if rounds > cap:
             raise NonTermination(f"stage 2 (cliques) ran past {cap} rounds")
-        cc = central_node(skeleton, q, reading.central)
+        cc = cast(tuple[int, ...], central_node(skeleton, q, reading.central))  # a clique of the junction tree
         results: dict = {}
         yield from clique_intervention(cc, values, (), "s2_clique", results)
         parent = next(iter(subtree.predecessors(cc)), None)

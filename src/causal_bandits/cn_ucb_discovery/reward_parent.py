@@ -16,6 +16,7 @@ corrected reading; :class:`~causal_bandits.cn_ucb_discovery.intervention_batches
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
+from typing import cast
 
 import networkx as nx
 
@@ -103,7 +104,7 @@ def find_key_node(
         rounds += 1
         if rounds > cap:
             raise NonTermination(f"stage 2 ran past {cap} rounds")
-        v = central_node(skeleton, q, reading.central)
+        v = cast(int, central_node(skeleton, q, reading.central))  # a variable of the subtree
         hits, moved = [], False
         for z in values:
             est = yield Request(v, z, (), "s2_center")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -115,7 +116,7 @@ def _stages(
     return result
 
 
-def _recorded(stage: Generator, result: DiscoveryResult) -> Generator[Request, Estimate, object]:
+def _recorded(stage: Generator[Request, Estimate, Any], result: DiscoveryResult) -> Generator[Request, Estimate, Any]:
     """Forward a stage's requests, keeping each in ``result.requests``."""
     try:
         request = next(stage)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from causal_bandits.errors import DataError
 from causal_bandits.store import atomic_path
@@ -78,7 +78,7 @@ def open_binary(path: str | os.PathLike) -> Iterator[IO[bytes]]:
     """The content of ``path`` as a binary stream, decompressed when the name ends in ``.gz``."""
     path = Path(path)
     with gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb") as stream:
-        yield stream
+        yield cast(IO[bytes], stream)  # GzipFile and BufferedReader both read bytes
 
 
 def content_sha256(path: str | os.PathLike) -> str:
@@ -152,6 +152,7 @@ def fetch(raw_dir: str | os.PathLike, spec: RawFile, opener: Opener = _urlopen) 
 
 def _extract_member(path: Path, spec: RawFile) -> None:
     """Replace the zip archive at ``path`` by its member ``spec.member``."""
+    assert spec.member is not None  # the caller extracts only for a spec with a member
     try:
         with zipfile.ZipFile(path) as archive:
             data = archive.read(spec.member)

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import matplotlib
 import seaborn as sns
@@ -29,9 +29,13 @@ from matplotlib.transforms import Bbox
 
 from causal_bandits.store import atomic_path
 
+if TYPE_CHECKING:
+    from matplotlib.legend import Legend
+    from matplotlib.typing import RcKeyType
+
 PNG_DPI = 200
 
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "font.size": 8,
     "axes.titlesize": 8,
     "axes.labelsize": 8,
@@ -122,7 +126,7 @@ def _drawn_texts(fig: Figure) -> list[Text]:
                     inside = lo - 1e-9 * max(1.0, abs(hi - lo)) <= tick.get_loc() <= hi + 1e-9 * max(1.0, abs(hi - lo))
                     if inside and axis.get_visible() and tick.get_visible() and label.get_visible():
                         texts.append(label)
-    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+    legends = [*fig.legends, *(cast("Legend", ax.get_legend()) for ax in fig.axes if ax.get_legend() is not None)]
     hidden = {id(t) for lg in legends if not lg.get_visible() for t in (*lg.get_texts(), lg.get_title())}
     hidden |= {id(t) for ax in fig.axes if not ax.get_visible() for t in ax.findobj(Text)}
     for t in fig.findobj(Text):
@@ -144,15 +148,16 @@ def text_overlaps(fig: Figure, gap_px: float = 1.0) -> list[tuple[str, str]]:
     The figure tests use it on every figure function; it reads matplotlib's tight bounding boxes
     (``Text.get_window_extent``), so text inside a mathtext box or rotated is measured as drawn."""
     fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    titles = {id(t) for ax in fig.axes for t in (ax.title, ax._left_title, ax._right_title)}
+    renderer = cast(FigureCanvasAgg, fig.canvas).get_renderer()  # new_figure's canvas
+    # Axes keep their left and right titles in private attributes (the stubs do not declare them)
+    titles = {id(t) for ax in fig.axes for t in (ax.title, cast(Any, ax)._left_title, cast(Any, ax)._right_title)}
     boxes = [(t, t.get_window_extent(renderer)) for t in _drawn_texts(fig)]
     found = []
     for i, (a, box_a) in enumerate(boxes):
         for b, box_b in boxes[i + 1 :]:
             gap = gap_px
             if id(a) in titles and id(b) in titles and a.axes is not b.axes:
-                gap = max(gap, TITLE_GAP_EM * max(a.get_fontsize(), b.get_fontsize()) * fig.dpi / 72)
+                gap = max(gap, TITLE_GAP_EM * cast(float, max(a.get_fontsize(), b.get_fontsize())) * fig.dpi / 72)
             both = Bbox.intersection(box_a.padded(gap / 2), box_b.padded(gap / 2))
             if both is not None and both.width > 0 and both.height > 0:
                 found.append((a.get_text(), b.get_text()))

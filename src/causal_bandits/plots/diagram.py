@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from causal_bandits.errors import DiagramError
 from causal_bandits.scm.diagram import CausalDiagram
@@ -134,7 +135,7 @@ def _route_edges(diagram: CausalDiagram, pos: Mapping[str, tuple[float, float]])
     routes: list[Route] = []
     by_pair: dict[frozenset[str], list[np.ndarray]] = {}
     edges = [("->", e) for e in sorted(diagram.directed)]
-    edges += [("<->", tuple(sorted(e))) for e in sorted(diagram.bidirected, key=sorted)]
+    edges += [("<->", cast(tuple[str, str], tuple(sorted(e)))) for e in sorted(diagram.bidirected, key=sorted)]
     for kind, (a, b) in edges:
         key = frozenset((a, b))
         rad, pts = _route(
@@ -238,7 +239,7 @@ def draw_diagram(
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_axis_off()
-    fig = ax.figure
+    fig = cast(Figure, ax.figure)  # a top-level figure: a SubFigure has no get_figwidth
     box = ax.get_position()
     w_pt = box.width * fig.get_figwidth() * 72
     h_pt = box.height * fig.get_figheight() * 72

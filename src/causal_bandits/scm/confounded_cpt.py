@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
 def confounders(diagram: CausalDiagram) -> tuple[tuple[str, str], ...]:
     """The bidirected edges as sorted pairs, in sorted order (the order of U)."""
-    return tuple(sorted(tuple(sorted(e)) for e in diagram.bidirected))
+    return cast(tuple[tuple[str, str], ...], tuple(sorted(tuple(sorted(e)) for e in diagram.bidirected)))
 
 
 @dataclass(frozen=True)

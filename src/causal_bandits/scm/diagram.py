@@ -80,6 +80,14 @@ class CausalDiagram:
     """
 
     __slots__ = ("_bidirected", "_children", "_directed", "_graphs", "_node_set", "_nodes", "_parents")
+    # The slots' types (set once in __init__, _graphs on first use); annotations only, no class attributes.
+    _bidirected: frozenset[frozenset[str]]
+    _children: dict[str, frozenset[str]]
+    _directed: frozenset[tuple[str, str]]
+    _graphs: tuple[Any, Any] | None
+    _node_set: frozenset[str]
+    _nodes: tuple[str, ...]
+    _parents: dict[str, frozenset[str]]
 
     def __init__(self, nodes: Iterable[str], directed: Iterable[Any] = (), bidirected: Iterable[Any] = ()) -> None:
         seen = _checked_nodes(nodes)

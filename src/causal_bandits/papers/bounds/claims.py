@@ -14,7 +14,7 @@ frame}), ``config`` (the ``bounds`` config section). Thresholds are fixed here, 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -32,7 +32,7 @@ DEVIATION_SIGMAS, DEVIATION_MIN_CELLS = 2.0, 12
 
 def _final(agg: pd.DataFrame, algorithm: str) -> pd.Series:
     sel = agg[agg["algorithm"] == algorithm]
-    return sel.loc[sel["round"].idxmax()]
+    return sel.loc[cast(Any, sel["round"].idxmax())]  # a row label (pandas-stubs: Hashable)
 
 
 def _regret_text(row: pd.Series) -> str:

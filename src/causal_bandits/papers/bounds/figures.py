@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -56,7 +57,7 @@ def figure2(m: CPTModel, pdf: PathLike, png: PathLike) -> None:
         ax = fig.add_subplot()
         draw_diagram(ax, diagram, reward=m.outcome, shaded=m.latent, border_nodes=[m.selection], pos=pos)
         for coll in ax.collections:  # the node markers (in diagram.nodes order): dash the latent ones
-            if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(diagram.nodes):
+            if isinstance(coll, PathCollection) and len(cast(np.ndarray, coll.get_offsets())) == len(diagram.nodes):
                 coll.set_linestyle([(0, (2, 1.5)) if v in m.latent else "solid" for v in diagram.nodes])
         ax.set_title(
             f"{', '.join(m.latent)}: latent (dashed); {m.selection}: selection; "
@@ -154,9 +155,8 @@ def figure_appendix(appendix: pd.DataFrame, main: pd.DataFrame, pdf: PathLike, p
         a, b = fig.subplots(1, 2)
         _curves(a, appendix, ["ucb_pcb", "ucb"], title="(a) UCB-PCB (Alg. 6), arms do(x), no context")
         both = pd.concat([appendix, main[main["algorithm"].isin(["linucb_pcb", "linucb"])]], ignore_index=True)
-        same = np.array_equal(
-            *(appendix[appendix["algorithm"] == a]["mean_cum_regret"].to_numpy() for a in ("oam_pcb", "oam"))
-        )
+        pcb, plain = (appendix[appendix["algorithm"] == a]["mean_cum_regret"].to_numpy() for a in ("oam_pcb", "oam"))
+        same = np.array_equal(pcb, plain)
         _curves(
             b,
             both,

@@ -98,7 +98,7 @@ def estimates(
     the full unselected data ``full`` (population distributions give the exact values);
     ``truth`` is :func:`truths`."""
     mu, exact_m = truth
-    kw = {"outcome": m.outcome, "treatment": m.treatment, "min_count": min_count}
+    kw: dict[str, Any] = {"outcome": m.outcome, "treatment": m.treatment, "min_count": min_count}
     _, n_sel = sel.conditional(m.outcome, [*m.treatment, *m.context], min_count)
     cp = conditional_probability(sel, context=m.context, **kw)
     base = cell_frame(m).assign(n_sel=flat(cells(n_sel, len(m.treatment), len(m.context))), cp=flat(cp))

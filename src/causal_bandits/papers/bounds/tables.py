@@ -11,6 +11,7 @@ Table 2 is the CPT the data are drawn from, with the empirical frequencies of th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -180,7 +181,7 @@ def final_table(agg: pd.DataFrame, algorithms: Sequence[str]) -> pd.DataFrame:
     rows = []
     for name in algorithms:
         sel = agg[agg["algorithm"] == name]
-        last = sel.loc[sel["round"].idxmax()]
+        last = sel.loc[cast(Any, sel["round"].idxmax())]  # a row label (pandas-stubs: Hashable)
         rows.append(
             {
                 "algorithm": RUN_LABELS[name],

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -53,7 +53,7 @@ def stopping_table(frame: pd.DataFrame, instances: Mapping[str, Mapping[str, Any
     ``config``, ``params`` and the quantities ``summary`` of the run key's instance."""
     rows = []
     for (key, strategy, algorithm), g in frame.groupby(["key", "strategy", "algorithm"], sort=True):
-        inst = instances[key]
+        inst = instances[cast(str, key)]  # group keys are the string columns' values
         mu, eps, q = np.asarray(inst["mu"]), inst["epsilon"], inst["summary"]
         wrong = _wrong(g["recommended"].to_numpy(), mu, eps)
         stopped = g.loc[~g["censored"], "stopped_at"].to_numpy(dtype=float)
@@ -100,10 +100,10 @@ def budget_table(frame: pd.DataFrame, instances: Mapping[str, Mapping[str, Any]]
     per (key, strategy, algorithm) in column ``T_delta`` (NaN when no budget reaches δ)."""
     rows = []
     for (key, strategy, algorithm), g in frame.groupby(["key", "strategy", "algorithm"], sort=True):
-        inst = instances[key]
+        inst = instances[cast(str, key)]  # group keys are the string columns' values
         mu, eps = np.asarray(inst["mu"]), inst["epsilon"]
         if algorithm == "PB":
-            budget = int(strategy.removeprefix("T"))
+            budget = int(cast(str, strategy).removeprefix("T"))
             points = [(budget, g["recommended"].to_numpy())]
             strategy = "budget"
         else:

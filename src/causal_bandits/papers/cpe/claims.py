@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -203,9 +203,10 @@ def _e1_slopes() -> Claim:
                 "–",
                 f"needs ≥ {MIN_SLOPE_CONFIGS} E1 sizes for each of {sorted(needed)}",
             )
-        s = table["slope"]
+        s = cast("pd.Series[float]", table["slope"])
         ours = ", ".join(
-            f"{a} {s[a]:.2f} [{table.loc[a, 'slope_ci_low']:.2f}, {table.loc[a, 'slope_ci_high']:.2f}]"
+            f"{a} {s[a]:.2f} [{cast(float, table.loc[a, 'slope_ci_low']):.2f}, "
+            f"{cast(float, table.loc[a, 'slope_ci_high']):.2f}]"
             for a in sorted(needed)
         )
         ok = s["CCPE-General"] <= 0.3 and all(0.85 <= s[a] <= 1.15 for a in ("LUCB", "SE"))

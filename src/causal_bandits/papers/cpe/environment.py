@@ -90,7 +90,12 @@ class CPEEnvironment(ContextFree):
                 self._value[a, self._col[v]] = x
 
     def pull(
-        self, t: int, contexts: None, arms: np.ndarray, noise: np.ndarray, observe: np.ndarray | None = None
+        self,
+        t: int,
+        contexts: np.ndarray | None,
+        arms: np.ndarray,
+        noise: np.ndarray,
+        observe: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """(rewards (n,), observed values (n, |X|)) for each seed's arm, given its uniforms (n, |nodes|)."""
         u = noise[:, self._uniform]
@@ -98,6 +103,7 @@ class CPEEnvironment(ContextFree):
         x = np.empty(u.shape, dtype=np.int64)
         x[:, self._roots] = u[:, self._roots] < self._root_p
         x[:, self._roots] = np.where(fixed[:, self._roots], value[:, self._roots], x[:, self._roots])
+        col: np.ndarray | int  # a layer's columns, or one node's
         for step in self._steps:
             if isinstance(step, _Layer):
                 col, p = step.columns, step.probability(x)

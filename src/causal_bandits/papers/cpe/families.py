@@ -49,7 +49,7 @@ def _set_or(action: Action, names: Sequence[str], p: Sequence[float]) -> np.ndar
     return np.array([fixed.get(v, q) for v, q in zip(names, p)], dtype=float)
 
 
-def _parallel_sequences(actions: Sequence[Action]) -> tuple[AdmissibleSequence, ...]:
+def _parallel_sequences(actions: Sequence[Action]) -> tuple[AdmissibleSequence | None, ...]:
     """Z_a = ∅ for every arm of a parallel graph (roots: Theorem 4 gives empty blocks)."""
     return tuple(adjustment_sequence(a.S, ()) if a.S else None for a in actions)
 
@@ -120,7 +120,9 @@ def confounded(rho: float, rho_Y: float = 0.8) -> CPEInstance:
     mechanisms["Y"] = Mechanism("linear", (*xs, "UY"), (*w, 0.15), intercept=0.15)
     partner = {xs[i]: xs[i ^ 1] for i in range(6)}
     actions = actions_up_to(xs, 2)
+    sequences: list[AdmissibleSequence | None]
     sequences, mu, naive = [], [], []
+    ev: float
     for a in actions:
         S, fixed = a.S, a.as_dict()
         if not S or "X7" in S:

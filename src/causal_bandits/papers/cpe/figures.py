@@ -10,8 +10,8 @@ traces; the parallel bandit by budget). Titles say "[designed]".
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -67,9 +67,13 @@ def panel_rows(frame: pd.DataFrame, names: Sequence[str], name: str) -> pd.DataF
     return frame[keep]
 
 
+#: ``groupby(["algorithm", "strategy"])`` as typed iteration: both columns hold strings.
+_Groups = Iterable[tuple[tuple[str, str], pd.DataFrame]]
+
+
 def _samples_panel(ax, frame: pd.DataFrame, name: str, log_x: bool) -> None:
     frame = frame[frame["algorithm"] != "PB"].assign(x=x_values(frame, name))
-    for (algorithm, strategy), g in frame.groupby(["algorithm", "strategy"]):
+    for (algorithm, strategy), g in cast(_Groups, frame.groupby(["algorithm", "strategy"])):
         g = g.sort_values("x")
         color = PALETTE.get(algorithm, "k")
         style = "-" if strategy == "practical" else ":"
@@ -125,7 +129,7 @@ def samples_figure(
 
 def _correct_panel(ax, frame: pd.DataFrame, name: str) -> None:
     frame = frame[frame["algorithm"] != "PB"].assign(x=x_values(frame, name))
-    for (algorithm, strategy), g in frame.groupby(["algorithm", "strategy"]):
+    for (algorithm, strategy), g in cast(_Groups, frame.groupby(["algorithm", "strategy"])):
         g = g.sort_values("x")
         err = np.vstack([g["correct_rate"] - g["correct_wilson_low"], g["correct_wilson_high"] - g["correct_rate"]])
         ax.errorbar(
@@ -189,7 +193,7 @@ def budget_figure(budgets: Mapping[str, pd.DataFrame], delta: float, paths: Sequ
     fig = new_figure((max(4.6, 3.0 * len(panels)), 2.8))
     axes = fig.subplots(1, max(len(panels), 1), squeeze=False)[0]
     for ax, (exp, config, frame) in zip(axes, panels):
-        for (algorithm, strategy), g in frame.groupby(["algorithm", "strategy"]):
+        for (algorithm, strategy), g in cast(_Groups, frame.groupby(["algorithm", "strategy"])):
             ax.plot(
                 g["budget"],
                 g["error"],
@@ -215,7 +219,7 @@ def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str], scale: str = "
     fig = new_figure((4.6, 3.0))
     ax = fig.subplots()
     rows = table[table["LB"] > 0]
-    for algorithm, g in rows.groupby("algorithm"):
+    for algorithm, g in cast(Iterable[tuple[str, pd.DataFrame]], rows.groupby("algorithm")):
         ax.errorbar(
             g["LB"],
             g["samples_mean"],

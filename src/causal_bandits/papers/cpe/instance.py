@@ -116,6 +116,7 @@ class CPEInstance:
     def bglm_structure(self) -> BGLMStructure:
         if self.link is None:
             raise ConfigError(f"instance family {self.family!r} is not a BGLM; CCPE-BGLM needs a BGLM instance")
+        assert self.constant is not None  # __post_init__ rejects a BGLM without its constant node
         return bglm_structure(self.scm, self.constant, self.link)
 
     def bglm_theta(self) -> list[np.ndarray]:
@@ -194,6 +195,6 @@ def bglm_structure(scm: BinarySCM, constant: str, link_name: str) -> BGLMStructu
     )
 
 
-def bglm_theta(scm: BinarySCM, constant: str) -> list[np.ndarray]:
+def bglm_theta(scm: BinarySCM, constant: str | None) -> list[np.ndarray]:
     """θ*_X per non-constant node in topological order, each (1, |Pa(X)|)."""
     return [np.asarray(scm.mechanisms[v].weights, dtype=float)[None, :] for v in scm.order if v != constant]

@@ -38,6 +38,7 @@ from causal_bandits.papers.cpe.instance import CPEInstance
 
 def bglm_constants(instance: CPEInstance) -> BGLMConstants:
     """The constants CCPE-BGLM takes as input (Algorithm 1 line 1), κ and η from the instance."""
+    assert instance.kappa is not None and instance.eta is not None  # families.bglm sets both
     return BGLMConstants.of(instance.bglm_structure(), instance.kappa, instance.eta)
 
 

@@ -17,9 +17,23 @@ They read which seeds stop this round from the engine's ``Step.stopped``.
 
 from __future__ import annotations
 
+from typing import Protocol, cast
+
 import numpy as np
 
-from causal_bandits.bandits.engine import Environment, Policy, Step
+from causal_bandits.bandits.engine import Environment, Policy, Step, StoppingPolicy
+
+
+class _Diagnosed(Protocol):
+    """A cpe policy's per-seed counters (CCPE, LUCB, SE, PB)."""
+
+    def diagnostics(self) -> dict[str, np.ndarray]: ...
+
+
+class _Intervals(Protocol):
+    """A cpe policy's confidence intervals per kind (CCPE, LUCB)."""
+
+    def intervals(self) -> dict[str, tuple[np.ndarray, np.ndarray]]: ...
 
 
 def checkpoints(cap: int, first: int = 1000) -> np.ndarray:
@@ -36,7 +50,7 @@ class StoppingDiagnostics:
     """Per-seed ``cpe_<counter>`` summary columns from ``policy.diagnostics()`` at stopping or at the cap."""
 
     def start(self, seeds: np.ndarray, horizon: int, env: Environment, policy: Policy) -> None:
-        self.policy, self.n = policy, seeds.size
+        self.policy, self.n = cast(_Diagnosed, policy), seeds.size
         self.values: dict[str, np.ndarray] = {}
         self._running = np.arange(seeds.size)
 
@@ -48,6 +62,7 @@ class StoppingDiagnostics:
 
     def record(self, step: Step) -> None:
         done = step.stopped
+        assert done is not None  # cpe policies are stopping policies: simulate passes which seeds stop
         if done.any():
             self._take(step.rows[done], done)
         self._running = step.rows[~done]
@@ -67,13 +82,14 @@ class RecommendationTrace:
     def start(self, seeds: np.ndarray, horizon: int, env: Environment, policy: Policy) -> None:
         if self.grid.size == 0 or (np.diff(self.grid) <= 0).any() or self.grid[-1] != horizon:
             raise ValueError("checkpoints must increase and end at the horizon (the sample cap)")
-        self.policy = policy
+        self.policy = cast(StoppingPolicy, policy)
         self.current = np.zeros(seeds.size, dtype=np.int64)  # a stopped seed keeps its last value
         self.recommended = np.zeros((seeds.size, self.grid.size), dtype=np.int32)
         self._g = 0
 
     def record(self, step: Step) -> None:
         done = step.stopped
+        assert done is not None  # cpe policies are stopping policies: simulate passes which seeds stop
         at_checkpoint = self._g < self.grid.size and self.grid[self._g] == step.t
         if done.any() or at_checkpoint:
             self.current[step.rows] = self.policy.recommend()
@@ -90,7 +106,7 @@ class IntervalCoverage:
     """``cpe_ci_violation``: some observational or interventional interval excluded the true mean."""
 
     def start(self, seeds: np.ndarray, horizon: int, env: Environment, policy: Policy) -> None:
-        self.policy, self.mu = policy, np.asarray(env.means, dtype=float)[0]
+        self.policy, self.mu = cast(_Intervals, policy), np.asarray(env.means, dtype=float)[0]
         self.violated = np.zeros(seeds.size, dtype=bool)
 
     def record(self, step: Step) -> None:

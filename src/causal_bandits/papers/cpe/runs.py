@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from causal_bandits import algorithms, runs
+from causal_bandits.bandits.engine import Recorder
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.cpe.design import Job
@@ -62,7 +63,7 @@ def run_chunk(
     instance = CPEInstance.from_document(instance_doc)
     cap = job.budget or horizon
     grid = checkpoints(cap, first=min(checkpoint_first, cap))
-    recorders = [RegretTrace(grid), StoppingDiagnostics(), RecommendationTrace(grid)]
+    recorders: list[Recorder] = [RegretTrace(grid), StoppingDiagnostics(), RecommendationTrace(grid)]
     if job.coverage:
         recorders.append(IntervalCoverage())
     runs.run_chunk(

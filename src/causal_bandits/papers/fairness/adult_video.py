@@ -130,8 +130,9 @@ def select_videos(
     return pool, medians
 
 
-def reward_mean(frame: pd.DataFrame, coef: Mapping[str, float]) -> np.ndarray:
-    """(age + income + ratings + views) / 5 in general form: sum of coef * binary feature."""
+def reward_mean(frame: pd.DataFrame, coef: Mapping[str, float]) -> np.ndarray | int:
+    """(age + income + ratings + views) / 5 in general form: sum of coef * binary feature (0 without
+    coefficients)."""
     return sum(c * frame[name].to_numpy(float) for name, c in coef.items())
 
 

@@ -15,8 +15,8 @@ follow from the paper's own model, the claim says "differs" and gives the exact 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -174,9 +174,9 @@ def _table4_claim() -> Claim:
     )
 
 
-def _final_regrets(r, names: Sequence[str]) -> dict[str, tuple[float, float, int]] | None:
+def _final_regrets(r, names: Iterable[str]) -> dict[str, tuple[float, float, int]] | None:
     stats = {n: regret_stats(r["summary"]["email"], n) for n in names}
-    return None if any(v is None for v in stats.values()) else stats
+    return None if any(v is None for v in stats.values()) else cast(dict[str, tuple[float, float, int]], stats)
 
 
 def _ordering_claim(
@@ -276,9 +276,10 @@ def _monotone_claim() -> Claim:
         stats = [regret_stats(r["summary"]["email"], fucb_name(t)) for t in taus]
         if len(taus) < 2 or any(s is None for s in stats):
             return Verdict(NOT_EVALUATED, "decreasing", "–", "needs F-UCB runs at two or more τ")
+        found = cast(list[tuple[float, float, int]], stats)  # none is None (checked above)
         # Strictly smaller at every step, by more than one standard error of the difference.
-        steps = [(a[0] - b[0]) > np.sqrt(a[1] ** 2 / a[2] + b[1] ** 2 / b[2]) for a, b in itertools.pairwise(stats)]
-        ours = " → ".join(f"{t:g}: {s[0]:.1f}" for t, s in zip(taus, stats))
+        steps = [(a[0] - b[0]) > np.sqrt(a[1] ** 2 / a[2] + b[1] ** 2 / b[2]) for a, b in itertools.pairwise(found)]
+        ours = " → ".join(f"{t:g}: {s[0]:.1f}" for t, s in zip(taus, found))
         note = "each step must fall by more than one standard error of the difference"
         flat = [f"{a:g}→{b:g}" for a, b, ok in zip(taus, taus[1:], steps) if not ok]
         if flat:
@@ -442,8 +443,9 @@ def _fairlinucb_better_claim() -> Claim:
         fucb = {t: regret_stats(summary, fucb_name(t)) for t in r["config"]["taus"]}
         if lin is None or any(v is None for v in fucb.values()):
             return Verdict(NOT_EVALUATED, "Fair-LinUCB < F-UCB", "–", "a run is missing")
-        ok = all(lin[0] < s[0] for s in fucb.values())
-        ours = f"Fair-LinUCB {lin[0]:.1f}; F-UCB " + ", ".join(f"τ={t:g}: {s[0]:.1f}" for t, s in fucb.items())
+        found = cast(dict[float, tuple[float, float, int]], fucb)  # none is None (checked above)
+        ok = all(lin[0] < s[0] for s in found.values())
+        ours = f"Fair-LinUCB {lin[0]:.1f}; F-UCB " + ", ".join(f"τ={t:g}: {s[0]:.1f}" for t, s in found.items())
         return holds(
             ok,
             "Fair-LinUCB < F-UCB",

@@ -19,7 +19,7 @@ d-separation set from brute-force enumeration — nothing is hard-coded but the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 import numpy as np
@@ -87,6 +87,7 @@ I_VARS = tuple(v for v, *_ in VARIABLES if ROLE[v] == "I")
 def _cpd(name: str, parents: Sequence[str], p_first: np.ndarray | None = None, table: np.ndarray | None = None):
     """A CPD from P(name = first value | parents) (binary) or a full (card, n_configs) table."""
     if table is None:
+        assert p_first is not None  # callers give p_first or table
         table = np.vstack([p_first, 1.0 - p_first])
     names = {v: list(DOMAIN[v]) for v in (name, *parents)}
     return TabularCPD(
@@ -116,7 +117,9 @@ def email_network(config: Mapping[str, Any]) -> DiscreteBayesianNetwork:
     for a in A_VARS:
         k = len(DOMAIN[a])
         cpds.append(_cpd(a, (), table=np.full((k, 1), 1.0 / k)))
-    rows = [TABLE5[tuple(int(v) - 1 for v in config_x)] for config_x in zip(*_levels(*X_VARS))]  # A1: code = X - 1
+    rows = [
+        TABLE5[cast(tuple[int, int, int], tuple(int(v) - 1 for v in config_x))] for config_x in zip(*_levels(*X_VARS))
+    ]  # A1: code = X - 1
     cpds.append(_cpd("I4", X_VARS, table=np.array(rows).T))
     a1, a2, i4 = _levels("A1", "A2", "I4")
     cpds.append(_cpd("I2", ("A1", "A2", "I4"), (a1 + a2 + i4) / 12.0))
@@ -215,7 +218,7 @@ def instance_document(config: Mapping[str, Any], dsep_criterion: str = "W_then_Z
             arms=arms,
             p_z=_p_z(tables, Z),
             sensitive=sensitive,
-            s_values=tuple(DOMAIN[sensitive].index(s) for s in s_values),
+            s_values=cast(tuple[int, int], tuple(DOMAIN[sensitive].index(s) for s in s_values)),
             b_vars=b_vars,
             cf_mode="bounds" if b_vars else "identifiable",
         ).to_document()
@@ -264,6 +267,8 @@ def truth_frame(doc: Mapping[str, Any]) -> pd.DataFrame:
     """One row per (context, arm): features, exact mean, counterfactual means, discrepancy, optimality."""
     contexts, arms = np.asarray(doc["contexts"]), np.asarray(doc["arms"])
     mu, mu_cf = np.asarray(doc["mu"]), np.asarray(doc["mu_cf"])
+    c: np.ndarray
+    a: np.ndarray
     c, a = np.meshgrid(np.arange(len(contexts)), np.arange(len(arms)), indexing="ij")
     c, a = c.ravel(), a.ravel()
     frame = {"context_id": c.astype(np.int16)}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 import seaborn as sns
@@ -137,7 +137,7 @@ def figure2b(curves: pd.DataFrame, tau: float, scale: str, path_pdf: PathLike, p
             ylabel="Cumulative regret",
             title=f"Figure 2(b): bandit algorithms (τ = {tau:g} for F-UCB)\n{scale}, mean ± 1 sd",
         )
-        by_label = {line.get_label().strip(): line for line in lines}
+        by_label = {cast(str, line.get_label()).strip(): line for line in lines}  # labels are strings
         group_of = {v: g for g in coinciding(frame, hue="label", style="line") for v in g}
         shown = list(dict.fromkeys(coincide_text(group_of[v]) if v in group_of else v for v in labels))
         marked = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from causal_bandits.algorithms import labels, pattern, registry
 from causal_bandits.bandits.audit import COLUMNS, FairnessAuditor, tau_column
 from causal_bandits.bandits.causal_environment import CausalEnvironment
 from causal_bandits.bandits.cells import CellModel
-from causal_bandits.bandits.engine import Policy, linear_grid
+from causal_bandits.bandits.engine import Environment, Policy, Recorder, linear_grid
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
@@ -83,6 +83,7 @@ def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, An
     if key in ("cucb", "ducb"):
         return policy(CellModel.from_document(instance["models"][key]))
     if key == "fucb":
+        assert tau is not None  # F-UCB runs are named fucb_tau<τ> (ALGORITHM_PATTERN)
         f = config["fucb"]
         return policy(
             CellModel.from_document(instance["models"]["ducb"]),
@@ -116,12 +117,12 @@ def run_chunk(
     auditor = FairnessAuditor(
         CellModel.from_document(instance["models"]["ducb"]), config["taus"], config["fucb"]["alpha_c"]
     )
-    recorders = [RegretTrace(linear_grid(horizon, config["record_points"])), auditor]
+    recorders: list[Recorder] = [RegretTrace(linear_grid(horizon, config["record_points"])), auditor]
     tau = algorithm_tau(algorithm)
     meta = {**metadata, "tau": "" if tau is None else f"{tau:g}", "data_provenance": instance["data_provenance"]}
     runs.run_chunk(
         build_policy(algorithm, instance, config),
-        CausalEnvironment.from_document(instance),
+        cast(Environment, CausalEnvironment.from_document(instance)),  # its contexts() never returns None
         recorders,
         paper=PAPER,
         experiment=instance["experiment"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from statistics import NormalDist
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -68,6 +68,7 @@ def _set_text(sets) -> str:
 def _pomis_claim(graph: str, N: tuple[str, ...], expected, source: str) -> Claim:
     def evaluate(results) -> Verdict:
         case = _case(results, graph, N)
+        assert case is not None  # the arm-sets document has a case for every claimed (graph, N)
         ours = [tuple(s) for s in case["pomis"]]
         return holds(ours == list(expected), _set_text(expected), _set_text(ours))
 
@@ -89,7 +90,9 @@ RECONSTRUCTED = {
 
 def _arms_claim(graph: str, N: tuple[str, ...], counts, source: str) -> Claim:
     def evaluate(results) -> Verdict:
-        got = _case(results, graph, N)["n_arms"]
+        case = _case(results, graph, N)
+        assert case is not None  # the arm-sets document has a case for every claimed (graph, N)
+        got = case["n_arms"]
         ours = (got["BF"], got["MIS"], got["POMIS"])
         return holds(
             ours == tuple(counts), "/".join(map(str, counts)), "/".join(map(str, ours)), RECONSTRUCTED.get(graph, "")
@@ -106,6 +109,7 @@ def _arms_claim(graph: str, N: tuple[str, ...], counts, source: str) -> Claim:
 def _scale_note(row) -> str | None:
     if row["horizon"] != PAPER_HORIZON:
         return f"this run has T = {row['horizon']} (quick config); the paper's value is at T = {PAPER_HORIZON:,}"
+    return None
 
 
 def _below_paper_scale(row) -> str | None:
@@ -420,7 +424,7 @@ def _robustness_claim(ordering: str) -> Claim:
         shares = robustness_shares(table)
         shares = shares[(shares.ordering == ordering) & shares.algorithm.isin(algorithms.own(PAPER))]
         ours = "; ".join(
-            f"{r.family} {label(r.algorithm)}: holds {r.holds}/{r.instances}, contradicted {r.contradicted}"
+            f"{r.family} {label(cast(str, r.algorithm))}: holds {r.holds}/{r.instances}, contradicted {r.contradicted}"
             for r in shares.itertuples()
         )
         n = int(table["n_seeds"].min()) if len(table) else 0

@@ -20,10 +20,11 @@ Written by hand: no library enumerates ADMGs under projection constraints.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from typing import Any, cast
 
 from causal_bandits.causal.pomis import brute_force_sets, minimal_intervention_sets, n_arms, pomis
 from causal_bandits.scm.diagram import CausalDiagram
@@ -31,7 +32,12 @@ from causal_bandits.scm.diagram import CausalDiagram
 Edge = tuple[str, str]
 
 #: What the paper states of Fig. 5d (§5): variables in alphabetical order, N and the arm counts.
-FIG5D_FACTS = {"nodes": ("A", "B", "C", "D", "E", "Y"), "reward": "Y", "N": ("A", "C"), "arms": (27, 19, 15)}
+FIG5D_FACTS: dict[str, Any] = {
+    "nodes": ("A", "B", "C", "D", "E", "Y"),
+    "reward": "Y",
+    "N": ("A", "C"),
+    "arms": (27, 19, 15),
+}
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,8 @@ def added_edges(part: Edges, kept: Sequence[str], hidden: Iterable[str]) -> Edge
     bidirected = {tuple(sorted(p)) for s in sources for p in combinations(s, 2)}
     order = {v: i for i, v in enumerate(kept)}
     bidirected = {p for p in bidirected if p[0] != p[1]}
-    return Edges(frozenset(directed), frozenset(tuple(sorted(p, key=order.get)) for p in bidirected))
+    rank = cast(Callable[[str], int], order.get)
+    return Edges(frozenset(directed), frozenset(cast(Edge, tuple(sorted(p, key=rank))) for p in bidirected))
 
 
 def _counts(G: CausalDiagram, reward: str, N: Sequence[str]) -> tuple[int, int, int]:

@@ -74,7 +74,7 @@ def instance_document(name: str, panel: Mapping[str, Any]) -> dict[str, Any]:
         "MIS": minimal_intervention_sets(diagram, reward, N),
         "POMIS": pomis(diagram, reward, N),
     }
-    arms = []
+    arms: list[dict[str, Any]] = []
     for xs in families["BF"]:
         for bits in product((0, 1), repeat=len(xs)):
             values = dict(zip(xs, bits))

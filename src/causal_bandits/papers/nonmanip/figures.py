@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -99,7 +100,9 @@ def _lettered(letter: str, title: str) -> str:
 def projection_added_edges(G: CausalDiagram, H: CausalDiagram) -> list[tuple[str, str, str]]:
     """Edges of the projection ``H`` that ``G`` does not have, as ``("->", a, b)`` / ``("<->", a, b)``."""
     added = [("->", a, b) for a, b in sorted(H.directed - G.directed)]
-    added += [("<->", *sorted(e)) for e in sorted((H.bidirected - G.bidirected), key=sorted)]
+    added += [
+        cast(tuple[str, str, str], ("<->", *sorted(e))) for e in sorted((H.bidirected - G.bidirected), key=sorted)
+    ]
     return added
 
 

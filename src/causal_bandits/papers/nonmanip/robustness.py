@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -150,4 +150,4 @@ def instance_panel(name: str, config: Mapping[str, Any], graphs: Mapping[str, An
 
 def family(name: str) -> str:
     """The group an experiment belongs to in the tables: ``graphs`` or the panel of its SCMs."""
-    return "graphs" if GRAPH_NAME.match(name) else SCM_NAME.match(name).group(1)
+    return "graphs" if GRAPH_NAME.match(name) else cast(re.Match[str], SCM_NAME.match(name)).group(1)

@@ -25,12 +25,12 @@ Table 1 pairs the two runs seed by seed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from causal_bandits import runs
-from causal_bandits.bandits.engine import linear_grid
+from causal_bandits.bandits.engine import Environment, linear_grid
 from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers.nonmanip import POMIS_PLUS, plays_pomis_plus, scms, spot_check_strategy
@@ -113,7 +113,7 @@ def run_chunk(
     player = solver(policy, instance, strategy, catalogue, pomis_plus)
     runs.run_chunk(
         player,
-        env,
+        cast(Environment, env),  # context-free: pull() gets the None its contexts() returns
         [RegretTrace(linear_grid(horizon, record_points))],
         paper=paper,
         experiment=instance["experiment"],

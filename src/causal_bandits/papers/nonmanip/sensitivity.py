@@ -38,7 +38,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -203,7 +203,7 @@ def family(
         raise CausalBanditsError(f"nonmanip panel {name!r}: the same-means family needs an xor_bernoulli SCM")
     canonical = experiments.instance_document(name, panel)
     diagram, reward = panel_diagram(panel)
-    model = scms.scm(diagram, panel["scm"])
+    model = cast(XorBernoulliSCM, scms.scm(diagram, panel["scm"]))  # family checked above
     q0 = np.array([model.q[u] for u in model.exogenous])
     if (q0 >= 0.5).any():
         raise CausalBanditsError(

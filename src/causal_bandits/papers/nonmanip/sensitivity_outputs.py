@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from os import PathLike
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -43,13 +43,13 @@ def sweep_table(finals: pd.DataFrame, families: Mapping[str, Mapping[str, Any]],
     ):
         x = g["final_regret"].to_numpy(dtype=float)
         label = "POMIS+" if strategy == POMIS_PLUS else strategy
-        paper = TABLE1.get((algorithm, label, panel), np.nan)
+        paper = TABLE1.get(cast(tuple[str, str, str], (algorithm, label, panel)), np.nan)  # string columns
         mean = float(x.mean())
         rows.append(
             {
                 "panel": panel,
-                "point": int(point),
-                "efficiency": families[panel]["points"][int(point)]["panel_efficiency"],
+                "point": int(cast(int, point)),
+                "efficiency": families[cast(str, panel)]["points"][int(cast(int, point))]["panel_efficiency"],
                 "algorithm": algorithm,
                 "strategy": label,
                 "mean_cr_T": mean,
@@ -95,7 +95,7 @@ def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> 
             text = f"not evaluated: {' and '.join(missing)} POMIS+ not run on the same-means points ({swept})"
         else:
             both = plus.groupby("point").within_tolerance.all()
-            good = [int(k) for k, ok in both.items() if ok]
+            good = [int(cast(int, k)) for k, ok in both.items() if ok]
             if good:
                 e = [fam["points"][k]["panel_efficiency"] for k in good]
                 interval = [min(e), max(e)]  # the points within may not be contiguous: the count says how many

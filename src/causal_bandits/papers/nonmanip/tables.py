@@ -6,7 +6,7 @@ catalogues as Markdown."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -91,13 +91,13 @@ def _display_order(algorithm: str) -> tuple[str, ...]:
 
 def final_row(agg: pd.DataFrame, strategy: str, algorithm: str) -> pd.Series:
     sel = agg[(agg["strategy"] == strategy) & (agg["algorithm"] == algorithm)]
-    return sel.loc[sel["round"].idxmax()]
+    return sel.loc[cast(Any, sel["round"].idxmax())]  # a row label (pandas-stubs: Hashable)
 
 
 def table1(aggs: Mapping[str, pd.DataFrame], instances: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
     """Table 1 in long format: our mean cumulative regret at T beside the paper's value; POMIS+ rows also
     hold the reduction 100 (POMIS - POMIS+) / POMIS beside the paper's (``reduction_pct``)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     solvers = table_algorithms(a for agg in aggs.values() for a in agg["algorithm"].unique())
     for panel, agg in aggs.items():
         identical = instances[panel]["identical"]
@@ -105,7 +105,7 @@ def table1(aggs: Mapping[str, pd.DataFrame], instances: Mapping[str, Mapping[str
             for strategy in _display_order(algorithm):
                 key = STRATEGY_KEYS[strategy]
                 have = ((agg["strategy"] == key) & (agg["algorithm"] == algorithm)).any()
-                row = final_row(agg, key, algorithm) if have else None
+                row = cast(pd.Series, final_row(agg, key, algorithm) if have else None)  # read only when have
                 rows.append(
                     {
                         "algorithm": algorithm,
@@ -318,7 +318,10 @@ def robustness_orderings(finals: pd.DataFrame, instances: Mapping[str, Mapping[s
     whether the data contradict it (the interval lies below 0). ``finals``: one row per (experiment,
     strategy, algorithm, seed) with its ``family`` (group of instances) and ``final_regret``."""
     rows = []
-    for (experiment, algorithm), group in finals.groupby(["experiment", "algorithm"], sort=True):
+    groups = cast(
+        Iterable[tuple[tuple[str, str], pd.DataFrame]], finals.groupby(["experiment", "algorithm"], sort=True)
+    )
+    for (experiment, algorithm), group in groups:
         wide = group.pivot(index="seed", columns="strategy", values="final_regret")
         same = instances[experiment]["identical"]
         for name, small, large in ORDERINGS:
@@ -396,7 +399,7 @@ def robustness_markdown(
             "",
         ]
     lines += ["| group | solver | ordering | holds | contradicted | median ratio |", "|---|---|---|---|---|---|"]
-    for r in shares.itertuples():
+    for r in cast(Iterable[Any], shares.itertuples()):  # rows of string and count columns
         group = (
             "Fig. 5d-consistent graphs" if r.family == "graphs" else f"random SCMs of {titles.get(r.family, r.family)}"
         )

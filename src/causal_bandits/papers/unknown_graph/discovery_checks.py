@@ -10,14 +10,14 @@ never comes (docs/papers/unknown_graph.md#unknown_graph-ref-exact): random trees
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 import numpy as np
 
 from causal_bandits.bandits.cn_ucb import CNUCB
 from causal_bandits.bandits.engine import Streams, simulate
-from causal_bandits.cn_ucb_discovery.intervention_batches import Reading
+from causal_bandits.cn_ucb_discovery.intervention_batches import DiscoveryResult, Reading
 from causal_bandits.cn_ucb_discovery.stages import cn_ucb_discovery, run_discovery
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
@@ -42,11 +42,12 @@ def sampled_discovery(regime: str, h: int, delta: float, c_B: float, n_seeds: in
             SCMEnvironment(insts),
             Streams(PAPER, f"{cell}-d{delta:g}-c{c_B:g}", seeds),
             10**12,
-            until=lambda policy=policy: not policy.searching.any(),
+            until=cast(Callable[[], bool], lambda policy=policy: not policy.searching.any()),
         )
-        correct += [r.target == (i.reward_node,) for r, i in zip(policy.results, insts)]
-        nonterm += [r.nonterminating for r in policy.results]
-        rounds += [inp.B * len(r.requests) for r, inp in zip(policy.results, inputs)]
+        results = cast(list[DiscoveryResult], policy.results)  # every seed stopped searching: each has one
+        correct += [r.target == (i.reward_node,) for r, i in zip(results, insts)]
+        nonterm += [r.nonterminating for r in results]
+        rounds += [inp.B * len(r.requests) for r, inp in zip(results, inputs)]
         bound += [discovery_bound(i, "tree", inp.B) for i, inp in zip(insts, inputs)]
         B, n = int(inputs[0].B), insts[0].n
     rounds_a, bound_a = np.array(rounds, dtype=float), np.array(bound)

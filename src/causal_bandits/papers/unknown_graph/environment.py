@@ -112,6 +112,7 @@ class SCMEnvironment:
             x = (noise[:, :1] >= cdf).sum(axis=1) if self.domain > 2 else (noise[:, 0] >= cdf[:, 0])
             return self._f_flat[self._domain_offsets + x] + self._sigma * ndtri(np.maximum(noise[:, 1], _TINY)), None
         rewards, values = self.pull_block(t, contexts, arms, 1, noise[:, None, :], observe)
+        assert values is not None  # pull_block observes: observe asks for at least one variable
         return rewards[:, 0], values[:, 0]
 
     def pull_block(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from itertools import pairwise, product
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 import numpy as np
@@ -271,10 +271,11 @@ def path_power(
     if n < 2 or k < 1:
         raise ConfigError(f"path_power(n={n}, k={k}) needs n >= 2 and k >= 1")
     skeleton = nx.Graph((i, j) for i in range(n) for j in range(i + 1, min(n, i + k + 1)))
-    start = int(rng.integers(n)) if mcs_start is None else mcs_start
+    draw = cast(np.random.Generator, rng)  # used only for a draw that mcs_start / reward_node leave open
+    start = int(draw.integers(n)) if mcs_start is None else mcs_start
     rank = {v: r for r, v in enumerate(maximum_cardinality_order(skeleton, start))}
     edges = sorted((u, v) if rank[u] < rank[v] else (v, u) for u, v in skeleton.edges())
-    xr = int(rng.integers(n)) if reward_node is None else reward_node
+    xr = int(draw.integers(n)) if reward_node is None else reward_node
     return _from_dag(
         instance_id or f"path_power-n{n}-k{k}-{regime}",
         "path_power",

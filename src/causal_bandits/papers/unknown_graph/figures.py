@@ -35,6 +35,7 @@ def _tree_layout(nodes: Sequence[str], edges: Sequence[Sequence[str]]) -> dict[s
     g.add_nodes_from(nodes)
     g.add_edges_from(map(tuple, edges))
     root = next(v for v in nodes if g.in_degree(v) == 0)
+    pos: dict[str, tuple[float, float]]
     pos, next_x = {}, [0.0]
 
     def place(v: str, depth: int) -> float:

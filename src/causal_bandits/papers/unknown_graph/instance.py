@@ -191,6 +191,7 @@ class Instance:
             return self._cache[key]
         do_node = -1 if do is None or do[0] < 0 else do[0]
         if target == do_node:
+            assert do is not None  # do_node is a node only under an intervention
             out = np.zeros(self.domain)
             out[do[1]] = 1.0
             self._cache[key] = out
@@ -210,6 +211,7 @@ class Instance:
         table = np.ones(())
         for v in (u for u in self.topological_order if u in keep):
             if v == do_node:
+                assert do is not None  # do_node is a node only under an intervention
                 factor, f_axes = np.eye(self.domain)[do[1]], [v]
             else:
                 pa = self.parents[v]

@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from causal_bandits import algorithms, runs, store
-from causal_bandits.bandits.engine import Streams, linear_grid, simulate
+from causal_bandits.bandits.engine import Recorder, Streams, linear_grid, simulate
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.cn_ucb_discovery.intervention_batches import Reading
 from causal_bandits.papers.unknown_graph import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
@@ -88,7 +88,7 @@ def discovery_summary(policy, insts: Sequence[Instance], section: Mapping[str, A
     """Per-seed columns: what CN-UCB's stages 0-2 found, beside the truth and the paper's bound."""
     found, size, correct, nonterm, rounds, B, bound = [], [], [], [], [], [], []
     for result, inst, inp in zip(policy.results, insts, policy.inputs):
-        target = () if result is None or result.target is None else result.target
+        target: tuple[int, ...] = () if result is None or result.target is None else result.target
         found.append(target[0] if len(target) == 1 else -1)
         size.append(len(target))
         correct.append(inst.reward_node in target)
@@ -133,7 +133,7 @@ def run_chunk(
     cell: str,
     spec: Mapping[str, Any],
     algorithm: str,
-    seeds: Sequence[int],
+    seeds: Sequence[int] | np.ndarray,
     horizon: int,
     record_points: int,
     trace_path: str,
@@ -145,7 +145,7 @@ def run_chunk(
     insts = [instance(cell, spec, s) for s in seeds]
     cn_algorithm = CN_ALGORITHM[spec["family"]]
     found = DiscoverySummary(section, insts, cn_algorithm if algorithm.startswith("CNUCB") else None)
-    recorders = [RegretTrace(record_grid(horizon, record_points)), found]
+    recorders: list[Recorder] = [RegretTrace(record_grid(horizon, record_points)), found]
     runs.run_chunk(
         policy_for(algorithm, section, insts, cn_algorithm),
         SCMEnvironment(insts),

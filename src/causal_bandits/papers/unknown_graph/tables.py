@@ -11,8 +11,8 @@ replication (docs/papers/unknown_graph.md#unknown_graph-r-validation) and says s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -28,7 +28,7 @@ def markdown(frame: pd.DataFrame, title: str, note: str = "") -> str:
 
     def cell(v: Any) -> str:
         if isinstance(v, (float, np.floating)):
-            return f"{v:,.4g}" if abs(v) < 1e4 else f"{v:,.0f}"
+            return f"{v:,.4g}" if abs(cast(float, v)) < 1e4 else f"{v:,.0f}"
         return str(v)
 
     lines = [f"### {title}", ""]
@@ -75,7 +75,7 @@ def final_regret(
     rows = []
     for cell, frame in summaries.items():
         spec = cells[cell]
-        for algorithm, sub in frame.groupby("algorithm", sort=False):
+        for algorithm, sub in cast(Iterable[tuple[str, pd.DataFrame]], frame.groupby("algorithm", sort=False)):
             r = sub["final_regret"].to_numpy(float)
             half = 1.96 * r.std(ddof=1) / np.sqrt(r.size) if r.size > 1 else 0.0
             row = {
@@ -106,7 +106,8 @@ def clique_success(table: pd.DataFrame, summaries: Mapping[str, pd.DataFrame]) -
     for cell, frame in summaries.items():
         if not cell.startswith("V4"):
             continue
-        for algorithm, sub in frame[frame["algorithm"].str.startswith("CNUCB")].groupby("algorithm"):
+        cn = frame[frame["algorithm"].str.startswith("CNUCB")]
+        for algorithm, sub in cast(Iterable[tuple[str, pd.DataFrame]], cn.groupby("algorithm")):
             rows.append(
                 {
                     "cell": cell,
@@ -143,8 +144,11 @@ def lower_bounds(frame: pd.DataFrame, bound: float, level: float = 0.95) -> pd.D
     per_instance["se"] = se.where(n >= 2)
     per_instance["upper"] = (per_instance["mean"] + quantile * se).where(n >= 2)
     rows = []
-    for (theorem, algorithm), sub in per_instance.groupby(["theorem", "algorithm"], sort=True):
-        at_max = sub.loc[sub["mean"].idxmax()]
+    groups = cast(
+        Iterable[tuple[tuple[Any, str], pd.DataFrame]], per_instance.groupby(["theorem", "algorithm"], sort=True)
+    )
+    for (theorem, algorithm), sub in groups:
+        at_max = sub.loc[cast(Any, sub["mean"].idxmax())]  # a row label (pandas-stubs: Hashable)
         upper = float(sub["upper"].max()) if sub["upper"].notna().all() else float("nan")
         rows.append(
             {

@@ -11,6 +11,7 @@ panels the figure draws.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ def figure1_trace(variant: str = "n9", delta: float = 0.1, c_B: float = 1.0) -> 
         until=lambda: not policy.searching.any(),
     )
     result = policy.results[0]
+    assert result is not None  # simulate ran until the seed stopped searching, which sets its result
     name = inst.node_names.__getitem__
     steps, counters = [], {1: 0, 2: 0}
     for step in result.steps:
@@ -84,7 +86,7 @@ def figure1_trace(variant: str = "n9", delta: float = 0.1, c_B: float = 1.0) -> 
     }
 
 
-def panels(trace: dict[str, Any]) -> list[dict[str, Any]]:
+def panels(trace: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The figure's panels, each: caption, directed (bool), edges drawn as arrows, eliminated nodes,
     highlighted (intervened) nodes, nodes shown (the subtree panels show only the subtree)."""
     nodes = trace["nodes"]
