@@ -84,7 +84,7 @@ def find_subjunction_tree(
 
     def probe(cc, nbrs):
         observe = tuple(sorted(set().union(*(set(c) - set(cc) for c in nbrs))))
-        results: dict = {}
+        results = {}  # (Z, z) -> Estimate
         yield from clique_intervention(cc, values, observe, "s1_clique", results)
         down = set()
         for cy in nbrs:  # Cc -> C_Y (Def. 8) iff every separator variable moves every residual variable
