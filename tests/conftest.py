@@ -197,11 +197,10 @@ def tiny_runs(tmp_path_factory, worker_id):
             record.write_text(json.dumps(_run_tiny(tmp_path_factory)))
         info = json.loads(record.read_text())
     assert info["error"] is None, info["error"]
-    slurm = info["slurm"] and Background(
-        info["slurm"]["pid"], Path(info["slurm"]["log"]), Path(info["slurm"]["status"])
-    )
+    check = info["slurm"]
+    slurm = Background(check["pid"], Path(check["log"]), Path(check["status"])) if check else None
     try:
-        yield TinyRuns(Path(info["reference"]), slurm or None)
+        yield TinyRuns(Path(info["reference"]), slurm)
     finally:
         if ours and slurm:
             with contextlib.suppress(TimeoutError):
