@@ -16,7 +16,7 @@ needs_raw = pytest.mark.skipif(
     not (RAW_DIR / "adult" / "adult.data.gz").is_file(), reason=f"shared raw data not found at {RAW_DIR}"
 )
 CFG = {
-    "data_seed": 0,
+    "seed": 0,
     "n_sample": 2000,
     "n_graph": 1000,
     "n_videos": 400,
@@ -38,22 +38,22 @@ CFG = {
 RUN = {
     "horizon": 300,
     "ucb": {"per_context": False},
-    "fairlinucb": {"alpha": 1.0, "lam": 1.0, "gamma": 1.0},
+    "fairlinucb": {"alpha": 1.0, "lambda": 1.0, "gamma": 1.0},
     "fucb": {"alpha_r": 1.0, "alpha_c": 1.0, "fallback": "unconstrained", "safe_arm": {}},
 }
 
 
 def pipeline(adult_path, youtube_path, cfg=CFG, graph_edit=None):
     users, _ = av.binarize_users(read_adult(adult_path), cfg["age_rule"])
-    sample = av.sample_users(users, cfg["n_sample"], cfg["n_graph"], cfg["data_seed"])
+    sample = av.sample_users(users, cfg["n_sample"], cfg["n_graph"], cfg["seed"])
     pool, _ = av.select_videos(
         read_crawl([youtube_path], 0.05).videos,
         cfg["n_videos"],
-        cfg["data_seed"],
+        cfg["seed"],
         cfg["arm_features"],
         cfg["video_rule"],
     )
-    offline = av.offline_table(sample, pool, cfg["arm_features"], cfg["reward"], cfg["data_seed"])
+    offline = av.offline_table(sample, pool, cfg["arm_features"], cfg["reward"], cfg["seed"])
     graph = av.graph_document(offline, cfg["arm_features"], cfg)
     if graph_edit:
         graph = graph_edit(graph)

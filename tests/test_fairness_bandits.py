@@ -20,7 +20,7 @@ EMAIL = {"sensitive": "X1", "s_plus": 2, "s_minus": 1, "p_x_equals_2": {"X1": 0.
 RUN = {
     "horizon": 400,
     "ucb": {"per_context": False},
-    "fairlinucb": {"alpha": 1.0, "lam": 1.0, "gamma": 1.0},
+    "fairlinucb": {"alpha": 1.0, "lambda": 1.0, "gamma": 1.0},
     "fucb": {"alpha_r": 1.0, "alpha_c": 1.0, "fallback": "unconstrained", "safe_arm": {}},
 }
 

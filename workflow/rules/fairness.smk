@@ -41,7 +41,7 @@ if FAIR_STANDIN:
             "../envs/causal_bandits.yaml"
         params:
             kind=lambda wc: "adult" if wc.rawfile == FAIR_RAW["adult"][0].path else "youtube",
-            seed=FAIR["adult_video"]["data_seed"],
+            seed=FAIR["adult_video"]["seed"],
         script:
             "../scripts/fairness_standin.py"
 

@@ -12,7 +12,7 @@ with step(snakemake.log[0]) as log:
     manifest = store.read_json(snakemake.input.manifest)
     adult = read_adult(snakemake.input.files[0])
     users, thresholds = av.binarize_users(adult, cfg["age_rule"])
-    sample = av.sample_users(users, cfg["n_sample"], cfg["n_graph"], cfg["data_seed"])
+    sample = av.sample_users(users, cfg["n_sample"], cfg["n_graph"], cfg["seed"])
     meta = {
         **store.provenance(cfg),
         **{f"threshold_{k}": v for k, v in thresholds.items()},

@@ -11,7 +11,7 @@ cfg = snakemake.params.adult_video
 with step(snakemake.log[0]) as log:
     users = pq.read_table(snakemake.input.users).to_pandas()
     pool = pq.read_table(snakemake.input.videos).to_pandas()
-    table = av.offline_table(users, pool, cfg["arm_features"], cfg["reward"], cfg["data_seed"])
+    table = av.offline_table(users, pool, cfg["arm_features"], cfg["reward"], cfg["seed"])
     provenance = store.read_metadata(snakemake.input.users)["data_provenance"]
     if store.read_metadata(snakemake.input.videos)["data_provenance"] != "raw":
         provenance = "synthetic-standin"

@@ -12,9 +12,7 @@ cfg = snakemake.params.adult_video
 with step(snakemake.log[0]) as log:
     manifest = store.read_json(snakemake.input.manifest)
     crawl = read_crawl(list(snakemake.input.files), snakemake.params.max_skipped)
-    pool, medians = av.select_videos(
-        crawl.videos, cfg["n_videos"], cfg["data_seed"], cfg["arm_features"], cfg["video_rule"]
-    )
+    pool, medians = av.select_videos(crawl.videos, cfg["n_videos"], cfg["seed"], cfg["arm_features"], cfg["video_rule"])
     types = np.unique(pool["arm_id"])
     if types.size < 2 ** len(cfg["arm_features"]):
         log.warning(

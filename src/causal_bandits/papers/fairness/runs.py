@@ -98,7 +98,7 @@ def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, An
         np.asarray(instance["linucb_features"]),
         np.asarray(instance["linucb_group"]),
         alpha=f["alpha"],
-        lam=f["lam"],
+        lam=f["lambda"],
         gamma=f["gamma"],
     )
 

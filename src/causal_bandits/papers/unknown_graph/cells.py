@@ -27,7 +27,7 @@ def cells(section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         for h in trees["heights"]
     }
     out |= {
-        f"V3-forest-C{c}": {"experiment": "V3", "family": "forest", "regime": "B", "C": c, "h": forests["h"]}
+        f"V3-forest-C{c}": {"experiment": "V3", "family": "forest", "regime": "B", "C": c, "h": forests["height"]}
         for c in forests["components"]
     }
     out |= {

@@ -175,7 +175,7 @@ def lower_bound_runs(
     for j, k in [(0, 0)] + [(j, k) for j in range(1, n + 1) for k in range(1, K + 1)]:
         inst = F.lower_bound(theorem, n, K, j, max(k, 1), Delta)
         insts = [inst] * seeds.size
-        policy = policy_for(algorithm, section, insts, "tree", Delta=Delta, eps=lb["eps"])
+        policy = policy_for(algorithm, section, insts, "tree", Delta=Delta, eps=lb["epsilon"])
         run = simulate(
             policy,
             SCMEnvironment(insts),
