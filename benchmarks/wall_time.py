@@ -167,10 +167,12 @@ def seeds_in_chunk(config: dict, job: Job) -> int:
     if job.rule.startswith("nonmanip"):
         nm = config["nonmanip"]
         spot = nm["pomis_plus"].get("spot_check")
-        if wc["experiment"].startswith("rob_"):
+        pomis_plus = job.rule == "nonmanip_run_pomisplus"
+        spj = nm["pomis_plus"].get("seeds_per_job", spj) if pomis_plus else nm.get("seeds_per_job", spj)
+        if spot and pomis_plus and wc["strategy"] != "POMISplus":
+            n, spj = spot["n_seeds"], spot.get("seeds_per_job", config["seeds_per_job"])
+        elif wc["experiment"].startswith("rob_"):
             n = nm["robustness"]["n_seeds"]
-        elif spot and wc["strategy"] != "POMISplus" and wc["strategy"].startswith("POMISplus"):
-            n, spj = spot["n_seeds"], spot.get("seeds_per_job", spj)
         else:
             n = nm["n_seeds"]
     elif job.rule.startswith("unknown_graph"):

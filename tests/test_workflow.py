@@ -150,15 +150,15 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     work = copy_workflow(tmp_path / "repo")
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
-    # nonmanip: 3 panels x 3 arm sets x 2 algorithms x (1,000 seeds / 100 per job) chunks, and POMIS+.
-    # The robustness experiment (docs/papers/nonmanip.md#nonmanip-robustness): 50 graphs + 3 panels x 30 SCMs = 140
-    # instances, 200 seeds (2 chunks) each: 180 + 140 x 3 arm sets x 2 algorithms x 2 chunks; the same-means sweep: 3
-    # panels x 8 points, POMIS x 2 algorithms x 10 chunks (480).
-    assert re.search(r"nonmanip_run\s+2340\b", result.stdout)
-    # POMIS+: 3 panels x 2 algorithms x 10 chunks, robustness 140 instances x 2 algorithms x 2
-    # chunks, the every_round spot check: 3 panels x 2 algorithms x 10 chunks of 5 seeds (60), and the
-    # same-means sweep's 24 points x 2 algorithms x 10 chunks (480).
-    assert re.search(r"nonmanip_run_pomisplus\s+1160\b", result.stdout)
+    # nonmanip, with nonmanip.seeds_per_job 1000 (BF/MIS/POMIS: all of a setting's seeds in one job): 3 panels x 3 arm
+    # sets x 2 algorithms (18); the robustness experiment (docs/papers/nonmanip.md#nonmanip-robustness): 50 graphs +
+    # 3 panels x 30 SCMs = 140 instances of 200 seeds, x 3 arm sets x 2 algorithms (840); the same-means sweep: 3
+    # panels x 8 points, POMIS x 2 algorithms (48).
+    assert re.search(r"nonmanip_run\s+906\b", result.stdout)
+    # POMIS+, 200 seeds per job (pomis_plus.seeds_per_job): 3 panels x 2 algorithms x 5 chunks (30), robustness 140
+    # instances x 2 algorithms (280), the every_round spot check: 3 panels x 2 algorithms x 10 chunks of 5 seeds (60),
+    # and the same-means sweep's 24 points x 2 algorithms x 5 chunks (240).
+    assert re.search(r"nonmanip_run_pomisplus\s+610\b", result.stdout)
     assert (
         len(
             re.findall(

@@ -92,7 +92,7 @@ rule nonmanip_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
+        mem_mb=lambda wc: 500 + nonmanip_job_seeds(wc) * 4,
     params:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
         policy=lambda wc: nonmanip_policy(wc).path,
@@ -115,7 +115,7 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
         chunk=NONMANIP_WILDCARDS["chunk"],
     resources:
         # the bootstrap keeps B replicates of every seed's data as leaf counts (int32)
-        mem_mb=lambda wc: 500 + config["seeds_per_job"] * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+        mem_mb=lambda wc: 500 + nonmanip_job_seeds(wc) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
         seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
         policy=lambda wc: nonmanip_policy(wc).path,

@@ -7,11 +7,13 @@ from causal_bandits.papers.nonmanip.runs import pomis_plus_settings, spot_check
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
 NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
-NONMANIP_CHUNKS = chunk_seeds(NONMANIP["n_seeds"], config["seeds_per_job"])
+# Seeds per run job (docs/performance.md#job-sizes): the baselines' (BF, MIS, POMIS: seconds per 100 seeds) and
+# POMIS+'s (minutes per 100 seeds), each by default the top-level seeds_per_job. Speed only, never results.
+NONMANIP_SEEDS_PER_JOB = NONMANIP.get("seeds_per_job", config["seeds_per_job"])
+NONMANIP_Z2_SEEDS_PER_JOB = NONMANIP["pomis_plus"].get("seeds_per_job", config["seeds_per_job"])
 # Beyond the paper: the robustness experiment's instances (Fig. 5d-consistent graphs, random SCMs).
 NONMANIP_ROBUST = NONMANIP["robustness"]
 NONMANIP_ROBUST_NAMES = nonmanip_robustness.names(NONMANIP_ROBUST, NONMANIP_PANELS)
-NONMANIP_ROBUST_CHUNKS = chunk_seeds(NONMANIP_ROBUST["n_seeds"], config["seeds_per_job"])
 # The refresh spot check (docs/papers/nonmanip.md#nonmanip-numbers-spot-check): POMIS+ with the other bootstrap refresh
 # schedule on the first seeds of every panel, strategy POMISplus_<refresh>; None when off.
 NONMANIP_SPOT = spot_check(NONMANIP)
@@ -49,10 +51,14 @@ NONMANIP_SENS_NAMES = (
 
 
 def nonmanip_chunks(experiment, strategy):
-    """Seed chunks of a run: a Figure 5 panel's, the spot check's (its first seeds) or a robustness instance's."""
-    if experiment in NONMANIP_ROBUST_NAMES:
-        return NONMANIP_ROBUST_CHUNKS
-    return NONMANIP_SPOT_CHUNKS if NONMANIP_SPOT and strategy == NONMANIP_SPOT[0] else NONMANIP_CHUNKS
+    """Seed chunks of a run: the spot check's (its first seeds), else a Figure 5 panel's or a robustness instance's
+    seeds in chunks of the baselines' or POMIS+'s size."""
+    if NONMANIP_SPOT and strategy == NONMANIP_SPOT[0]:
+        return NONMANIP_SPOT_CHUNKS
+    n_seeds = (NONMANIP_ROBUST if experiment in NONMANIP_ROBUST_NAMES else NONMANIP)["n_seeds"]
+    return chunk_seeds(
+        n_seeds, NONMANIP_Z2_SEEDS_PER_JOB if strategy in NONMANIP_POMIS_PLUS else NONMANIP_SEEDS_PER_JOB
+    )
 
 
 def nonmanip_instance_config(experiment):
@@ -75,6 +81,11 @@ def nonmanip_run_params(wildcards):
         "horizon": NONMANIP_ROBUST["horizon"] if robust else NONMANIP["horizon"],
         "panel": nonmanip_instance_config(wildcards.experiment),
     }
+
+
+def nonmanip_job_seeds(wildcards):
+    """How many seeds a run job holds (its memory request grows with them)."""
+    return len(nonmanip_chunks(wildcards.experiment, wildcards.strategy)[int(wildcards.chunk)])
 
 
 def nonmanip_run_slice(wildcards):
@@ -117,7 +128,7 @@ def nonmanip_run_files(wildcards):
             experiment=wildcards.panel,
             strategy=s,
             algorithm=a,
-            chunk=range(len(NONMANIP_CHUNKS)),
+            chunk=range(len(nonmanip_chunks(wildcards.panel, s))),
         )
         for s in NONMANIP["strategies"]
         for a in NONMANIP["algorithms"]
@@ -130,7 +141,7 @@ def nonmanip_spot_check_summaries(wildcards):
     if not NONMANIP_SPOT:
         return {}
     strategy, n = NONMANIP_SPOT
-    main = [k for k, chunk in enumerate(NONMANIP_CHUNKS) if chunk.start < n]
+    main = [k for k, chunk in enumerate(nonmanip_chunks(NONMANIP_PANELS[0], POMIS_PLUS)) if chunk.start < n]
     return {
         f"spot/{p}/{s}/{a}": [
             summary_path(run_path("nonmanip")).format(experiment=p, strategy=s, algorithm=a, chunk=k) for k in chunks
@@ -146,7 +157,7 @@ def nonmanip_robustness_summaries(wildcards):
     return {
         f"{e}/{s}/{a}": [
             summary_path(run_path("nonmanip")).format(experiment=e, strategy=s, algorithm=a, chunk=k)
-            for k in range(len(NONMANIP_ROBUST_CHUNKS))
+            for k in range(len(nonmanip_chunks(e, s)))
         ]
         for e in NONMANIP_ROBUST_NAMES
         for s in NONMANIP["strategies"]

@@ -10,7 +10,7 @@ def nonmanip_sensitivity_summaries(wildcards):
     return {
         f"{e}/{s}/{a}": [
             summary_path(run_path("nonmanip")).format(experiment=e, strategy=s, algorithm=a, chunk=k)
-            for k in range(len(NONMANIP_CHUNKS))
+            for k in range(len(nonmanip_chunks(e, s)))
         ]
         for e in NONMANIP_SENS_NAMES
         for s in ("POMIS", POMIS_PLUS)
