@@ -370,6 +370,16 @@ def test_spot_check_seeds_see_the_main_runs_noise(tmp_path, instances):
     assert not spot["arm"].equals(main[main.seed < 3]["arm"].reset_index(drop=True))
 
 
+def test_the_paper_configs_pomis_plus_settings_build_the_solvers(tmp_path, instances):
+    """Every key of config/config.yaml's pomis_plus section either reaches the z² solvers as a setting or is
+    left out by pomis_plus_settings (the spot check, the job size): a POMIS+ run with the paper's section runs."""
+    doc = catalogue.catalogue_document(instances["fig5b"])
+    settings = CONFIG["nonmanip"]["pomis_plus"]
+    assert "seeds_per_job" in settings and "seeds_per_job" not in runs.pomis_plus_settings(settings, "POMISplus")
+    for strategy in ("POMISplus", spot_check_strategy(settings["spot_check"]["refresh"])):
+        assert len(_spot_run(tmp_path, instances["fig5b"], doc, strategy, range(2), settings, horizon=30)) > 0
+
+
 def test_spot_check_settings_and_config_checks():
     assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus") == POMIS_PLUS_SETTINGS
     assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_every_round")["refresh"] == "every_round"

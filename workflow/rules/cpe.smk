@@ -190,8 +190,9 @@ rule cpe_claims:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section=CPE,
-        experiments=CPE_EXPERIMENTS,
+        algorithms={e: sorted({j.algorithm for j in CPE_JOBS if j.experiment == e}) for e in CPE_EXPERIMENTS},
+        naive_study=CPE.get("naive_study"),
+        scale={"horizon": CPE["horizon"], "n_seeds": CPE["n_seeds"]},
     script:
         "../scripts/cpe_claims.py"
 

@@ -263,7 +263,7 @@ rule unknown_graph_tables:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section=UG,
+        section=UG_OUTPUTS,
     script:
         "../scripts/unknown_graph_tables.py"
 
@@ -289,7 +289,7 @@ rule unknown_graph_figures:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section=UG,
+        section=UG_OUTPUTS,
     script:
         "../scripts/unknown_graph_figures.py"
 
@@ -311,6 +311,6 @@ rule unknown_graph_claims:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section=UG,
+        section={k: UG[k] for k in ("horizon", "n_seeds")},  # what the claims and scale read
     script:
         "../scripts/unknown_graph_claims.py"

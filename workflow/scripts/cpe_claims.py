@@ -3,20 +3,19 @@
 from causal_bandits import store
 from causal_bandits.claims import document
 from causal_bandits.logs import logged
-from causal_bandits.papers.cpe import claims, design, results
+from causal_bandits.papers.cpe import claims, results
 
 inp, p = snakemake.input, snakemake.params
 with logged(snakemake.log[0]) as log:
     found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
-    run = {e: {j.algorithm for j in design.jobs(p.section) if j.experiment == e} for e in p.experiments}
-    rows = [claim.check(found) for claim in claims.claims(run, p.section.get("naive_study"))]
+    rows = [claim.check(found) for claim in claims.claims(p.algorithms, p.naive_study)]
     store.write_json(
         snakemake.output[0],
         document(
             "cpe",
-            p.section,
+            p.scale,
             rows,
-            scale=f"sample cap {p.section['horizon']:,}, {p.section['n_seeds']:,} seeds per setting",
+            scale=f"sample cap {p.scale['horizon']:,}, {p.scale['n_seeds']:,} seeds per setting",
         ),
     )
     log.info("%d claims evaluated", len(rows))

@@ -2,7 +2,8 @@
 
 ``results`` holds: ``exact`` (exact stage document), ``offline`` (offline summary), ``estimates``
 ({variant: per-cell frame}), ``coverage`` (repeated-dataset frame), ``agg`` ({setting: aggregate
-frame}), ``config`` (the ``bounds`` config section). Thresholds are fixed here, before any run:
+frame}), ``config`` (its slice of the ``bounds`` section: horizon, n_seeds, online alphas).
+Thresholds are fixed here, before any run:
 
 * a Table 1 column reproduces within docs/papers/bounds.md#bounds-numbers tolerances (:mod:`.tables`);
 * an estimator "deviates from the truth" when |estimate − truth| > 2 SE in at least 12 of 16 cells;

@@ -50,8 +50,9 @@ def spot_check(section: Mapping[str, Any]) -> tuple[str, int] | None:
 
 def pomis_plus_settings(pomis_plus: Mapping[str, Any], strategy: str) -> dict[str, Any]:
     """The z² settings of a POMIS+ run from the config's ``pomis_plus`` section: the section without its
-    spot check for the main run, and with the spot check's refresh schedule for the spot check."""
-    settings = {k: v for k, v in pomis_plus.items() if k != "spot_check"}
+    spot check and its job size (speed only) for the main run, and with the spot check's refresh schedule
+    for the spot check."""
+    settings = {k: v for k, v in pomis_plus.items() if k not in ("spot_check", "seeds_per_job")}
     if strategy != POMIS_PLUS:
         spot = pomis_plus.get("spot_check")
         if not spot or strategy != spot_check_strategy(spot["refresh"]):
