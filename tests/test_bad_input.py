@@ -84,8 +84,8 @@ OVERLAYS = {
     ),
     "z² version named as a solver": ("nonmanip: {algorithms: [z2TS]}\n", "use one of TS, KLUCB"),
     "unregistered cpe algorithm": (
-        "cpe: {experiments: {E0: {runs: [{algorithms: [LUCB2]}]}}}\n",
-        "'LUCB2' is not a registered algorithm of cpe; use one of CCPE-General, CCPE-BGLM",
+        "cpe: {experiments: {E0: {runs: [{algorithms: [lucb2]}]}}}\n",
+        "'lucb2' is not a registered algorithm of cpe; use one of ccpe_general, ccpe_bglm",
     ),
     "algorithms not a list": ("nonmanip: {algorithms: TS}\n", "nonmanip.algorithms = 'TS' is invalid"),
     "graph name misspelt": (
@@ -178,11 +178,11 @@ OVERLAYS = {
         "epsilon = -0.1 is outside [0, 1)",
     ),
     "cpe run group names an unknown config": (
-        "cpe: {experiments: {E1: {runs: [{algorithms: [LUCB], configs: [n5]}]}}}\n",
+        "cpe: {experiments: {E1: {runs: [{algorithms: [lucb], configs: [n5]}]}}}\n",
         "names config 'n5'",
     ),
-    "cpe CCPE-BGLM on a parallel graph": (
-        "cpe: {experiments: {E1: {runs: [{algorithms: [CCPE-BGLM], configs: [n4]}]}}}\n",
+    "cpe ccpe_bglm on a parallel graph": (
+        "cpe: {experiments: {E1: {runs: [{algorithms: [ccpe_bglm], configs: [n4]}]}}}\n",
         "it needs a bglm config",
     ),
     "cpe family argument unknown": (

@@ -128,7 +128,7 @@ def _claims() -> list:
     from causal_bandits.papers.nonmanip import claims as nonmanip
     from causal_bandits.papers.unknown_graph import claims as unknown_graph
 
-    algorithms = {e: ["CCPE-BGLM", "CCPE-General", "LUCB", "PB", "naive"] for e in ("E0", "E1", "E2", "E3", "E4", "E5")}
+    algorithms = {e: ["ccpe_bglm", "ccpe_general", "lucb", "pb", "naive"] for e in ("E0", "E1", "E2", "E3", "E4", "E5")}
     return bounds.claims() + cpe.claims(algorithms) + fairness.claims() + nonmanip.claims({}) + unknown_graph.claims()
 
 

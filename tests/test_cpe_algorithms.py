@@ -478,13 +478,13 @@ def test_the_run_registry_builds_every_algorithm(algorithm):
     job = Job(
         "E4",
         "k2",
-        "T1000" if algorithm == "PB" else "theory",
+        "T1000" if algorithm == "pb" else "theory",
         algorithm,
         2,
         "theory",
-        budget=1000 if algorithm == "PB" else None,
+        budget=1000 if algorithm == "pb" else None,
     )
     policy = run_policy(job, instance, delta=0.05, epsilon=0.0)
     assert type(policy).__name__ in registry("cpe")[algorithm].path
-    if algorithm == "LUCB1":
+    if algorithm == "lucb1":
         assert policy.radius == "kk12"

@@ -80,11 +80,11 @@ CASES = {
     ),
     "sample cap below the arms": ({"cpe": {"horizon": 20}}, "cpe.horizon = 20 is below the number of arms"),
     "run group names an unknown config": (
-        {"cpe": {"experiments": {"E1": {"runs": [{"algorithms": ["LUCB"], "configs": ["n5"]}]}}}},
+        {"cpe": {"experiments": {"E1": {"runs": [{"algorithms": ["lucb"], "configs": ["n5"]}]}}}},
         "names config 'n5'",
     ),
     "CCPE-BGLM on a parallel graph": (
-        {"cpe": {"experiments": {"E1": {"runs": [{"algorithms": ["CCPE-BGLM"], "configs": ["n4"]}]}}}},
+        {"cpe": {"experiments": {"E1": {"runs": [{"algorithms": ["ccpe_bglm"], "configs": ["n4"]}]}}}},
         "it needs a bglm config",
     ),
 }

@@ -260,7 +260,7 @@ def test_unknown_graph_figures_have_no_overlapping_text(tmp_path, no_overlaps):
     found = no_overlaps(uf)
     uf.figure1(figure1_trace(), tmp_path / "f1.pdf", tmp_path / "f1.png")
     rounds = np.arange(1, 101)
-    labels = {"CNUCB": "CN-UCB", "UCB": "UCB", "Oracle": "Oracle-UCB", "CNUCB_literal": "CN-UCB (literal Alg. 7/8)"}
+    labels = {"cn_ucb": "CN-UCB", "ucb": "UCB", "oracle": "Oracle-UCB", "cn_ucb_literal": "CN-UCB (literal Alg. 7/8)"}
     cells = {f"V2-tree{r}-h{h}": {"family": "tree", "regime": r, "h": h} for r in "AB" for h in (4, 6, 8)}
     aggs = {
         c: pd.DataFrame(
@@ -272,14 +272,14 @@ def test_unknown_graph_figures_have_no_overlapping_text(tmp_path, no_overlaps):
                     "ci95_lo": t**0.5 * i,
                     "ci95_hi": t**0.5 * (i + 2),
                 }
-                for i, a in enumerate(("CNUCB", "UCB", "Oracle"))
+                for i, a in enumerate(("cn_ucb", "ucb", "oracle"))
                 for t in rounds
             ]
         )
         for c in cells
     }
     summaries = {
-        c: pd.DataFrame({"algorithm": ["CNUCB"] * 2, "unknown_graph_discovery_rounds": [30, 40]}) for c in cells
+        c: pd.DataFrame({"algorithm": ["cn_ucb"] * 2, "unknown_graph_discovery_rounds": [30, 40]}) for c in cells
     }
     uf.figV1(aggs, summaries, cells, tmp_path / "v1.pdf", tmp_path / "v1.png", scale="T = 100, 2 seeds per cell")
     rows = []
@@ -344,7 +344,7 @@ def test_unknown_graph_figures_have_no_overlapping_text(tmp_path, no_overlaps):
         [
             {"theorem": th, "algorithm": a, "j": j, "k": k, "final_regret": 5.0 + j + k}
             for th in (4, 5)
-            for a in ("CNUCB", "UCB", "Oracle")
+            for a in ("cn_ucb", "ucb", "oracle")
             for j, k in ((0, 0), (1, 1), (1, 2))
         ]
     )

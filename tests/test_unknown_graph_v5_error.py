@@ -17,7 +17,7 @@ def _frame(means, n_seeds, spread=1.0):
             rows.append(
                 {
                     "theorem": 4,
-                    "algorithm": "UCB",
+                    "algorithm": "ucb",
                     "j": j,
                     "k": 1,
                     "seed": s,

@@ -92,7 +92,7 @@ EDITS = [
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
     ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
     ("bandits/ccpe_naive.py", "results/runs/cpe/", "/practical/naive/", "figures/cpe/table2_pac"),
-    ("bandits/cn_ucb.py", "results/runs/unknown_graph/", "/default/CNUCB", "figures/unknown_graph/table_final_regret"),
+    ("bandits/cn_ucb.py", "results/runs/unknown_graph/", "/default/cn_ucb", "figures/unknown_graph/table_final_regret"),
 ]
 
 

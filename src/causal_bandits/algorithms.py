@@ -7,7 +7,11 @@ reads that list: the config check (:func:`check`: a config may name only registe
 strategies they support), the workflow's wildcard constraints (:func:`pattern`), the run rules (the
 policy class at :attr:`Algorithm.path`, imported on demand by :func:`causal_bandits.runs.policy_class`),
 the labels and line styles of tables and figures (:attr:`Algorithm.display`, :attr:`Algorithm.style`),
-and the claims, which iterate the paper's own algorithms only (:func:`own`). An algorithm a
+and the claims, which iterate the paper's own algorithms only (:func:`own`). Keys are ids, lower
+snake_case (``ccpe_general``, ``cn_ucb``: valid identifiers, safe in paths and wildcard patterns);
+readers see labels only (``CCPE-General``, ``CN-UCB``): a table prints a frame's keys as labels with
+:func:`shown`, and a paper that lists its algorithms by label orders them with :func:`by_label` and
+:func:`label_order`. An algorithm a
 researcher adds to a paper is registered with ``addition=True``: it runs beside the paper's and
 shows in its tables and figures marked "addition, not in the paper", never in its claims.
 
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -33,7 +37,7 @@ ADDITION = "addition, not in the paper"
 class Algorithm:
     """A registry entry.
 
-    ``key``: the name in configs and run paths; ``path``: the dotted path of its policy class
+    ``key``: the name in configs and run paths (lower snake_case); ``path``: the dotted path of its policy class
     (imported only by the jobs that run it); ``label``: its name in tables and legends; ``style``:
     how figures draw it (matplotlib keywords, e.g. ``{"linestyle": "--"}``; a figure gives an entry
     without one a style of its own); ``strategies``: the strategies (arm sets) it may play, None for
@@ -108,6 +112,28 @@ def own(paper: str) -> list[str]:
 def labels(paper: str) -> dict[str, str]:
     """Display label of every entry (additions marked)."""
     return {k: e.display for k, e in registry(paper).items()}
+
+
+def by_label(paper: str, keys: Iterable[str]) -> list[str]:
+    """``keys`` (registered keys of ``paper``) ordered by their display labels."""
+    shown = labels(paper)
+    return sorted(keys, key=shown.__getitem__)
+
+
+def label_order(paper: str, column: str = "algorithm") -> Callable[[Any], Any]:
+    """A ``key`` for pandas' ``sort_values`` that orders column ``column`` (registered keys of ``paper``)
+    by display label and leaves every other column as it is: for tables and legends that list a paper's
+    algorithms in the order of their labels rather than of their keys."""
+    shown = labels(paper)
+    return lambda values: values.map(shown.__getitem__) if values.name == column else values
+
+
+def shown(paper: str, frame: Any, column: str = "algorithm") -> Any:
+    """A copy of ``frame`` (a pandas DataFrame) whose column ``column`` of registered keys of ``paper``
+    holds their display labels instead, as tables print them (unchanged when it has no such column)."""
+    if column not in frame.columns:
+        return frame
+    return frame.assign(**{column: frame[column].map(labels(paper).__getitem__)})
 
 
 def pattern(keys: Iterable[str]) -> str:

@@ -13,7 +13,7 @@ UG_CHUNKS = chunk_seeds(UG["n_seeds"], UG_SEEDS_PER_JOB)
 UG_RUN = {k: v for k, v in UG.items() if k not in ("lower_bounds", "discovery")}
 # V5 runs: the lower-bound instances and what the policies read.
 UG_LB = {k: UG[k] for k in ("lower_bounds", "delta", "c_B", "reading", "ucb_c", "ucb_arms")}
-UG_LB_ALGORITHMS = ["CNUCB", "UCB", "Oracle"]
+UG_LB_ALGORITHMS = ["cn_ucb", "ucb", "oracle"]
 # Tables and figures: the cells (trees, forests, general) and what their scale lines print.
 UG_OUTPUTS = {k: UG[k] for k in ("horizon", "n_seeds", "trees", "forests", "general", "lower_bounds")} | {
     "discovery": {"n_seeds": UG["discovery"]["n_seeds"]}

@@ -21,7 +21,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 from scipy.stats import binomtest
 
-from causal_bandits import store
+from causal_bandits import algorithms, store
+from causal_bandits.papers.cpe import PAPER
+from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
 REC_PREFIX = "cpe_rec_"
 
@@ -48,11 +50,18 @@ def _wrong(recommended: np.ndarray, mu: np.ndarray, epsilon: float) -> np.ndarra
     return mu.max() - mu[np.asarray(recommended, dtype=np.int64)] > epsilon + 1e-12
 
 
+def _settings(frame: pd.DataFrame):
+    """The per-seed rows of each (key, strategy, algorithm), in that order, algorithms by label."""
+    order = ["key", "strategy", "algorithm"]
+    ordered = frame.sort_values(order, key=algorithms.label_order(PAPER))
+    return ordered.groupby(order, sort=False)
+
+
 def stopping_table(frame: pd.DataFrame, instances: Mapping[str, Mapping[str, Any]], delta: float) -> pd.DataFrame:
     """One row per (config, strategy, algorithm). ``instances[key]`` holds ``mu``, ``epsilon``,
     ``config``, ``params`` and the quantities ``summary`` of the run key's instance."""
     rows = []
-    for (key, strategy, algorithm), g in frame.groupby(["key", "strategy", "algorithm"], sort=True):
+    for (key, strategy, algorithm), g in _settings(frame):
         inst = instances[cast(str, key)]  # group keys are the string columns' values
         mu, eps, q = np.asarray(inst["mu"]), inst["epsilon"], inst["summary"]
         wrong = _wrong(g["recommended"].to_numpy(), mu, eps)
@@ -99,10 +108,10 @@ def budget_table(frame: pd.DataFrame, instances: Mapping[str, Mapping[str, Any]]
     """Error probability against samples: (key, strategy, algorithm, budget, error, n) rows, and T_δ
     per (key, strategy, algorithm) in column ``T_delta`` (NaN when no budget reaches δ)."""
     rows = []
-    for (key, strategy, algorithm), g in frame.groupby(["key", "strategy", "algorithm"], sort=True):
+    for (key, strategy, algorithm), g in _settings(frame):
         inst = instances[cast(str, key)]  # group keys are the string columns' values
         mu, eps = np.asarray(inst["mu"]), inst["epsilon"]
-        if algorithm == "PB":
+        if algorithm == "pb":
             budget = int(cast(str, strategy).removeprefix("T"))
             points = [(budget, g["recommended"].to_numpy())]
             strategy = "budget"
@@ -127,7 +136,9 @@ def budget_table(frame: pd.DataFrame, instances: Mapping[str, Mapping[str, Any]]
     table = pd.DataFrame(rows)
     if table.empty:
         return table
-    table = table.sort_values(["key", "strategy", "algorithm", "budget"], ignore_index=True)
+    table = table.sort_values(
+        ["key", "strategy", "algorithm", "budget"], key=algorithms.label_order(PAPER), ignore_index=True
+    )
     reached = table[table["error"] <= delta].groupby(["key", "strategy", "algorithm"])["budget"].min()
     table["T_delta"] = [reached.get((k, s, a), np.nan) for k, s, a in zip(table.key, table.strategy, table.algorithm)]
     return table

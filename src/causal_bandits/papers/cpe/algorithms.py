@@ -5,14 +5,14 @@ from causal_bandits.algorithms import Algorithm
 
 ALGORITHMS = (
     Algorithm(
-        "CCPE-General",
+        "ccpe_general",
         "causal_bandits.bandits.ccpe_general.CCPEGeneral",
         "CCPE-General",
         {"color": "#1b9e77"},
         citation="Combinatorial pure exploration of causal bandits (ICLR 2023), CCPE-General",
     ),
     Algorithm(
-        "CCPE-BGLM",
+        "ccpe_bglm",
         "causal_bandits.bandits.ccpe_bglm.CCPEBGLM",
         "CCPE-BGLM",
         {"color": "#7570b3"},
@@ -26,28 +26,28 @@ ALGORITHMS = (
         citation="baseline: CCPE without the observational estimates",
     ),
     Algorithm(
-        "LUCB",
+        "lucb",
         "causal_bandits.bandits.lucb.LUCB",
         "LUCB",
         {"color": "#d95f02"},
         citation="baseline: Kalyanakrishnan et al. (ICML 2012), LUCB",
     ),
     Algorithm(
-        "LUCB1",
+        "lucb1",
         "causal_bandits.bandits.lucb.LUCB",
         "LUCB1",
         {"color": "#a6761d"},
         citation="baseline: Kalyanakrishnan et al. (ICML 2012), LUCB1 radius",
     ),
     Algorithm(
-        "SE",
+        "se",
         "causal_bandits.bandits.successive_elimination.SuccessiveElimination",
         "SE",
         {"color": "#666666"},
         citation="baseline: Even-Dar et al. (JMLR 2006), successive elimination",
     ),
     Algorithm(
-        "PB",
+        "pb",
         "causal_bandits.bandits.parallel_bandit.ParallelBandit",
         "PB",
         {"color": "#e6ab02"},

@@ -13,8 +13,10 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from causal_bandits import algorithms as registry
 from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict, holds
-from causal_bandits.papers.cpe import naive_study
+from causal_bandits.papers.cpe import PAPER, naive_study
+from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.cpe.tables import slopes_table
 
 #: Runs per setting from which a PAC verdict is judged (docs/papers/cpe.md#cpe-results: "at R = 100").
@@ -46,15 +48,17 @@ def _rows(results, exp: str, algorithm: str | None = None) -> pd.DataFrame:
     frame = results["stopping"].get(exp)
     if frame is None or frame.empty:
         return pd.DataFrame()
-    keep = frame["algorithm"] != "PB" if algorithm is None else frame["algorithm"] == algorithm
+    keep = frame["algorithm"] != "pb" if algorithm is None else frame["algorithm"] == algorithm
     return frame[keep]
 
 
 def _pac(exp: str, algorithm: str) -> Claim:
+    name = registry.labels(PAPER)[algorithm]
+
     def evaluate(results) -> Verdict:
         rows = _rows(results, exp, algorithm)
         if rows.empty:
-            return Verdict(NOT_EVALUATED, "≥ 1 − δ", "–", f"{algorithm} was not run in {exp}")
+            return Verdict(NOT_EVALUATED, "≥ 1 − δ", "–", f"{name} was not run in {exp}")
         delta = float(rows["delta"].iloc[0])
         ours = ", ".join(
             f"{r.config}/{r.strategy}: {r.correct_rate:.2f} [{r.correct_wilson_low:.2f}, "
@@ -73,10 +77,10 @@ def _pac(exp: str, algorithm: str) -> Claim:
             f"R ≥ {PAC_RUNS}; censored runs count by their recommendation at the cap",
         )
 
-    source = {"CCPE-BGLM": "Theorem 1", "CCPE-General": "Theorem 2"}.get(
+    source = {"ccpe_bglm": "Theorem 1", "ccpe_general": "Theorem 2"}.get(
         algorithm, "docs/papers/cpe.md#cpe-results (baseline)"
     )
-    return Claim(f"pac-{exp}-{algorithm}", source, f"{algorithm} is (ε, δ)-PAC on every {exp} setting", evaluate)
+    return Claim(f"pac-{exp}-{name}", source, f"{name} is (ε, δ)-PAC on every {exp} setting", evaluate)
 
 
 def _naive_fails() -> Claim:
@@ -130,7 +134,10 @@ def _coverage() -> Claim:
         if rows.empty or rows["ci_violation_rate"].isna().all():
             return Verdict(NOT_EVALUATED, "≤ δ", "–", "E0 was not run")
         delta = float(rows["delta"].iloc[0])
-        ours = ", ".join(f"{r.config}/{r.algorithm}/{r.strategy}: {r.ci_violation_rate:.3f}" for r in rows.itertuples())
+        ours = ", ".join(
+            f"{r.config}/{r.algorithm}/{r.strategy}: {r.ci_violation_rate:.3f}"
+            for r in registry.shown(PAPER, rows).itertuples()
+        )
         if rows["n_runs"].min() < MIN_RUNS:
             return Verdict(NOT_EVALUATED, f"≤ {delta:g}", ours, f"fewer than {MIN_RUNS} runs")
         practical = rows[~rows["strategy"].str.contains("aO")]  # the α_O sweep explores smaller radii on purpose
@@ -195,21 +202,22 @@ def _e1_slopes() -> Claim:
     def evaluate(results) -> Verdict:
         table = slopes_table(results["stopping"], ["E1"])
         table = table[table["strategy"] == "practical"].set_index("algorithm")
-        needed = {"CCPE-General", "LUCB", "SE"}
-        if not needed <= set(table.index) or table.loc[list(needed), "n_configs"].min() < MIN_SLOPE_CONFIGS:
+        needed = registry.by_label(PAPER, {"ccpe_general", "lucb", "se"})
+        names = registry.labels(PAPER)
+        if not set(needed) <= set(table.index) or table.loc[needed, "n_configs"].min() < MIN_SLOPE_CONFIGS:
             return Verdict(
                 NOT_EVALUATED,
                 "CCPE ≤ 0.3; LUCB, SE in [0.85, 1.15]",
                 "–",
-                f"needs ≥ {MIN_SLOPE_CONFIGS} E1 sizes for each of {sorted(needed)}",
+                f"needs ≥ {MIN_SLOPE_CONFIGS} E1 sizes for each of {[names[a] for a in needed]}",
             )
         s = cast("pd.Series[float]", table["slope"])
         ours = ", ".join(
-            f"{a} {s[a]:.2f} [{cast(float, table.loc[a, 'slope_ci_low']):.2f}, "
+            f"{names[a]} {s[a]:.2f} [{cast(float, table.loc[a, 'slope_ci_low']):.2f}, "
             f"{cast(float, table.loc[a, 'slope_ci_high']):.2f}]"
-            for a in sorted(needed)
+            for a in needed
         )
-        ok = s["CCPE-General"] <= 0.3 and all(0.85 <= s[a] <= 1.15 for a in ("LUCB", "SE"))
+        ok = s["ccpe_general"] <= 0.3 and all(0.85 <= s[a] <= 1.15 for a in ("lucb", "se"))
         return holds(bool(ok), "CCPE ≤ 0.3; LUCB, SE in [0.85, 1.15]", ours, DESIGNED)
 
     return Claim(
@@ -229,7 +237,7 @@ def _config_key(config: str) -> tuple[str, float]:
 def _ratio_claim(cid: str, exp: str, statement: str, paper: str, judge) -> Claim:
     def evaluate(results) -> Verdict:
         rows = _rows(results, exp)
-        ccpe, lucb = _mean(rows, "CCPE-General"), _mean(rows, "LUCB")
+        ccpe, lucb = _mean(rows, "ccpe_general"), _mean(rows, "lucb")
         common = ccpe.index.intersection(lucb.index)
         if common.empty or rows["n_runs"].min() < MIN_RUNS:
             return Verdict(
@@ -286,7 +294,7 @@ def _e4b_table() -> Claim:
 def _e4_bglm_ratio() -> Claim:
     def evaluate(results) -> Verdict:
         rows = _rows(results, "E4")
-        bglm, lucb = _mean(rows, "CCPE-BGLM"), _mean(rows, "LUCB")
+        bglm, lucb = _mean(rows, "ccpe_bglm"), _mean(rows, "lucb")
         common = bglm.index.intersection(lucb.index)
         if common.empty:
             return Verdict(NOT_EVALUATED, "not specified", "–", "CCPE-BGLM or LUCB not run in E4")
@@ -305,7 +313,7 @@ def _e4_bglm_ratio() -> Claim:
 
 def _e5_lb() -> Claim:
     def evaluate(results) -> Verdict:
-        rows = _rows(results, "E5", "CCPE-General")
+        rows = _rows(results, "E5", "ccpe_general")
         rows = rows if rows.empty else rows[rows["LB"] > 0]
         if len(rows) < 2 or rows["n_runs"].min() < MIN_RUNS:
             return Verdict(NOT_EVALUATED, "< 5×", "–", f"needs ≥ 2 positive-LB E5 configs with ≥ {MIN_RUNS} seeds")
@@ -330,7 +338,9 @@ def claims(
 ) -> list[Claim]:
     """Every claim; a PAC claim per experiment and fixed-confidence algorithm it runs (``algorithms``); the exact
     naive-estimand row under naive-fails-E3 when ``naive_grid`` (cpe.naive_study) is given."""
-    out = [_pac(e, a) for e, algs in algorithms.items() for a in sorted(algs) if a not in ("PB", "naive")]
+    out = [
+        _pac(e, a) for e, algs in algorithms.items() for a in registry.by_label(PAPER, algs) if a not in ("pb", "naive")
+    ]
     out += [
         _naive_fails(),
         *([_naive_estimand(naive_grid)] if naive_grid else []),

@@ -45,8 +45,8 @@ def check_config(section: Mapping[str, Any]) -> None:
                 raise ConfigError(f"{where}.params: {err}") from None
             check_sample_cap(section["horizon"], made.n_arms, key="cpe.horizon")
             for group in spec["runs"]:
-                if name in group.get("configs", [name]) and "CCPE-BGLM" in group["algorithms"] and made.link is None:
+                if name in group.get("configs", [name]) and "ccpe_bglm" in group["algorithms"] and made.link is None:
                     raise ConfigError(
-                        f"cpe.experiments.{exp}: CCPE-BGLM runs on config {name!r} of family "
+                        f"cpe.experiments.{exp}: ccpe_bglm runs on config {name!r} of family "
                         f"{conf['family']!r}; it needs a bglm config"
                     )

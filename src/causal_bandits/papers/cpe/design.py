@@ -60,7 +60,7 @@ def jobs(section: Mapping[str, Any]) -> list[Job]:
                         "profile": profile,
                         "coverage": group.get("coverage", False),
                     }
-                    if alg == "PB":
+                    if alg == "pb":
                         out += [Job(strategy=f"T{b}", budget=b, **common) for b in section["pb_budgets"]]
                     elif group.get("alpha_O"):
                         out += [Job(strategy=f"{profile}-aO{a:g}", alpha_O=a, **common) for a in group["alpha_O"]]

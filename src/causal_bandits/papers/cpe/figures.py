@@ -23,7 +23,7 @@ from causal_bandits.plots import new_figure, paper_style, save_figure
 
 #: Each algorithm's colour, from its registry entry (causal_bandits/papers/cpe/algorithms.py).
 PALETTE = {k: e.style["color"] for k, e in algorithms.registry(PAPER).items() if "color" in e.style}
-TERM = {"CCPE-General": "H_m", "naive": "H_m", "CCPE-BGLM": "H_m_L"}  # else H
+TERM = {"ccpe_general": "H_m", "naive": "H_m", "ccpe_bglm": "H_m_L"}  # else H
 DESIGNED = "[designed for this replication; not in the paper]"
 
 
@@ -71,9 +71,16 @@ def panel_rows(frame: pd.DataFrame, names: Sequence[str], name: str) -> pd.DataF
 _Groups = Iterable[tuple[tuple[str, str], pd.DataFrame]]
 
 
+def _by_algorithm(frame: pd.DataFrame) -> _Groups:
+    """The rows of each (algorithm, strategy), algorithms in the order of their labels (the legends' order)."""
+    order = ["algorithm", "strategy"]
+    ordered = frame.sort_values(order, key=algorithms.label_order(PAPER))
+    return cast(_Groups, ordered.groupby(order, sort=False))
+
+
 def _samples_panel(ax, frame: pd.DataFrame, name: str, log_x: bool) -> None:
-    frame = frame[frame["algorithm"] != "PB"].assign(x=x_values(frame, name))
-    for (algorithm, strategy), g in cast(_Groups, frame.groupby(["algorithm", "strategy"])):
+    frame = frame[frame["algorithm"] != "pb"].assign(x=x_values(frame, name))
+    for (algorithm, strategy), g in _by_algorithm(frame):
         g = g.sort_values("x")
         color = PALETTE.get(algorithm, "k")
         style = "-" if strategy == "practical" else ":"
@@ -128,8 +135,8 @@ def samples_figure(
 
 
 def _correct_panel(ax, frame: pd.DataFrame, name: str) -> None:
-    frame = frame[frame["algorithm"] != "PB"].assign(x=x_values(frame, name))
-    for (algorithm, strategy), g in cast(_Groups, frame.groupby(["algorithm", "strategy"])):
+    frame = frame[frame["algorithm"] != "pb"].assign(x=x_values(frame, name))
+    for (algorithm, strategy), g in _by_algorithm(frame):
         g = g.sort_values("x")
         err = np.vstack([g["correct_rate"] - g["correct_wilson_low"], g["correct_wilson_high"] - g["correct_rate"]])
         ax.errorbar(
@@ -160,7 +167,7 @@ def _theory_panel(ax, theory: Sequence[Mapping[str, Any]]) -> None:
 
 def coverage_figure(stopping: pd.DataFrame, delta: float, paths: Sequence[str], scale: str = "") -> None:
     """Figure 0 (E0): CI-violation rate per setting against δ, and mean samples per setting."""
-    frame = stopping[stopping["algorithm"] != "PB"].reset_index(drop=True)
+    frame = stopping[stopping["algorithm"] != "pb"].reset_index(drop=True)
     names = [f"{c}: {label(a, s)}" for c, a, s in zip(frame["config"], frame["algorithm"], frame["strategy"])]
     fig = new_figure((7.0, 0.25 * len(frame) + 1.5))
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
@@ -193,11 +200,11 @@ def budget_figure(budgets: Mapping[str, pd.DataFrame], delta: float, paths: Sequ
     fig = new_figure((max(4.6, 3.0 * len(panels)), 2.8))
     axes = fig.subplots(1, max(len(panels), 1), squeeze=False)[0]
     for ax, (exp, config, frame) in zip(axes, panels):
-        for (algorithm, strategy), g in cast(_Groups, frame.groupby(["algorithm", "strategy"])):
+        for (algorithm, strategy), g in _by_algorithm(frame):
             ax.plot(
                 g["budget"],
                 g["error"],
-                "o-" if algorithm == "PB" else "-",
+                "o-" if algorithm == "pb" else "-",
                 ms=3,
                 lw=1,
                 color=PALETTE.get(algorithm, "k"),
@@ -219,7 +226,8 @@ def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str], scale: str = "
     fig = new_figure((4.6, 3.0))
     ax = fig.subplots()
     rows = table[table["LB"] > 0]
-    for algorithm, g in cast(Iterable[tuple[str, pd.DataFrame]], rows.groupby("algorithm")):
+    ordered = rows.sort_values("algorithm", key=algorithms.label_order(PAPER), kind="stable")
+    for algorithm, g in cast(Iterable[tuple[str, pd.DataFrame]], ordered.groupby("algorithm", sort=False)):
         ax.errorbar(
             g["LB"],
             g["samples_mean"],
@@ -228,7 +236,7 @@ def lower_bound_figure(table: pd.DataFrame, paths: Sequence[str], scale: str = "
             ms=3,
             capsize=2,
             color=PALETTE.get(algorithm, "k"),
-            label=algorithm,
+            label=label(algorithm, "practical"),
         )
         c = np.nanmedian(g["samples_mean"] / g["LB"])
         xs = np.array([rows["LB"].min(), rows["LB"].max()]) if len(rows) else np.array([1.0, 10.0])

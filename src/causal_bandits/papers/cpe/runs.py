@@ -28,20 +28,20 @@ PAPER = "cpe"
 def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
     """The job's policy on ``instance``."""
     cls = runs.policy_class(algorithms.registry(PAPER)[job.algorithm].path)
-    if job.algorithm == "PB":
+    if job.algorithm == "pb":
         return cls(instance.policy_arms(), budget=job.budget)
     settings: dict[str, Any] = {"delta": delta, "epsilon": epsilon, "profile": job.profile}
     if job.alpha_O is not None:
         settings["alpha_O"] = job.alpha_O
-    if job.algorithm == "CCPE-General":
+    if job.algorithm == "ccpe_general":
         return cls(instance.policy_arms(), instance.policy_sequences(), **settings)
-    if job.algorithm == "CCPE-BGLM":
+    if job.algorithm == "ccpe_bglm":
         return cls(
             instance.policy_arms(), instance.bglm_structure(), kappa=instance.kappa, eta=instance.eta, **settings
         )
     if job.algorithm == "naive":
         return cls(instance.policy_arms(), **settings)
-    if job.algorithm == "LUCB1":
+    if job.algorithm == "lucb1":
         settings["radius"] = "kk12"
     return cls(**settings)
 

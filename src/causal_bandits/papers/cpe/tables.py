@@ -17,6 +17,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from causal_bandits import algorithms
+from causal_bandits.papers.cpe import PAPER
+from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
+
 DESIGNED = "Designed for this replication (docs/papers/cpe.md#cpe-experiments); the paper reports no experiment."
 
 TITLES = {
@@ -44,7 +48,7 @@ def pac_table(stopping: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame()
     table = pd.concat(frames, ignore_index=True)
-    table = table[table["algorithm"] != "PB"]
+    table = table[table["algorithm"] != "pb"]
     cols = [
         "experiment",
         "config",
@@ -92,7 +96,7 @@ def lower_bound_table(
                 "in_thm3_class",
             ]
         )
-    out = frame[frame["algorithm"] != "PB"][["config", "algorithm", "samples_mean", "samples_se", "LB", "UB"]].copy()
+    out = frame[frame["algorithm"] != "pb"][["config", "algorithm", "samples_mean", "samples_se", "LB", "UB"]].copy()
     out["samples_over_LB"] = np.where(out["LB"] > 0, out["samples_mean"] / out["LB"], np.nan)
     out["samples_over_UB"] = out["samples_mean"] / out["UB"]
     out["in_thm3_class"] = [quantities[experiment, c]["summary"]["in_thm3_class"] for c in out["config"]]
@@ -116,7 +120,9 @@ def slopes_table(stopping: Mapping[str, pd.DataFrame], experiments: Sequence[str
         frame = stopping.get(e)
         if frame is None or frame.empty:
             continue
-        for (strategy, algorithm), g in frame[frame["algorithm"] != "PB"].groupby(["strategy", "algorithm"]):
+        fixed_confidence = frame[frame["algorithm"] != "pb"]
+        ordered = fixed_confidence.sort_values(["strategy", "algorithm"], key=algorithms.label_order(PAPER))
+        for (strategy, algorithm), g in ordered.groupby(["strategy", "algorithm"], sort=False):
             s, lo, hi = slope(g["n_arms"].to_numpy(float), g["samples_mean"].to_numpy(float))
             rows.append(
                 {
@@ -132,6 +138,11 @@ def slopes_table(stopping: Mapping[str, pd.DataFrame], experiments: Sequence[str
     return pd.DataFrame(
         rows, columns=["experiment", "strategy", "algorithm", "n_configs", "slope", "slope_ci_low", "slope_ci_high"]
     )
+
+
+def printed(table: pd.DataFrame) -> pd.DataFrame:
+    """A table as its CSV and Markdown show it: algorithms by their registry labels, not their keys."""
+    return algorithms.shown(PAPER, table)
 
 
 def markdown(table: pd.DataFrame, name: str) -> str:

@@ -8,8 +8,8 @@ CNUCB = "causal_bandits.bandits.cn_ucb.CNUCB"
 UCB1 = "causal_bandits.bandits.ucb1.UCBPolicy"
 
 ALGORITHMS = (
-    Algorithm("CNUCB", CNUCB, "CN-UCB", citation=f"{PAPER}, Algorithms 1-2 (with the corrected stage rules)"),
-    Algorithm("CNUCB_literal", CNUCB, "CN-UCB (literal Alg. 7/8)", citation=f"{PAPER}, Algorithms 7-8 as printed"),
-    Algorithm("UCB", UCB1, "UCB", citation="UCB1 on every intervention (Auer et al., 2002)"),
-    Algorithm("Oracle", UCB1, "Oracle-UCB", citation="UCB1 on the arms of the true reward parents"),
+    Algorithm("cn_ucb", CNUCB, "CN-UCB", citation=f"{PAPER}, Algorithms 1-2 (with the corrected stage rules)"),
+    Algorithm("cn_ucb_literal", CNUCB, "CN-UCB (literal Alg. 7/8)", citation=f"{PAPER}, Algorithms 7-8 as printed"),
+    Algorithm("ucb", UCB1, "UCB", citation="UCB1 on every intervention (Auer et al., 2002)"),
+    Algorithm("oracle", UCB1, "Oracle-UCB", citation="UCB1 on the arms of the true reward parents"),
 )

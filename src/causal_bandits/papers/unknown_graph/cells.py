@@ -8,9 +8,9 @@ from typing import Any
 
 #: Algorithms of the regret runs (names in paths) per experiment.
 ALGORITHMS_OF = {
-    "V2": ("CNUCB", "UCB", "Oracle"),
-    "V3": ("CNUCB", "UCB", "Oracle"),
-    "V4": ("CNUCB", "CNUCB_literal", "UCB", "Oracle"),
+    "V2": ("cn_ucb", "ucb", "oracle"),
+    "V3": ("cn_ucb", "ucb", "oracle"),
+    "V4": ("cn_ucb", "cn_ucb_literal", "ucb", "oracle"),
 }
 
 

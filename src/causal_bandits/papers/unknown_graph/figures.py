@@ -151,9 +151,9 @@ def figV1(
             for c, h in enumerate(chosen):
                 cell = f"V2-tree{regime}-h{h}"
                 ax = fig.add_subplot(len(regimes), len(chosen), r * len(chosen) + c + 1)
-                for algorithm in ("UCB", "CNUCB", "Oracle"):
+                for algorithm in ("ucb", "cn_ucb", "oracle"):
                     _curve(ax, aggs[cell], algorithm)
-                disc = summaries[cell].query("algorithm == 'CNUCB'")["unknown_graph_discovery_rounds"].mean()
+                disc = summaries[cell].query("algorithm == 'cn_ucb'")["unknown_graph_discovery_rounds"].mean()
                 ax.axvline(disc, color=COLOURS["CN-UCB"], ls="--", lw=0.8, label="CN-UCB's discovery ends (mean)")
                 ax.set_title(f"regime {regime}, tree(h={h}), n = {2 ** (h + 1) - 1}", fontsize=7)
                 ax.set_xlabel("t")
@@ -256,7 +256,7 @@ def figV5(frame: pd.DataFrame, bound: float, pdf: PathLike, png: PathLike, *, sc
         for i, th in enumerate(theorems):
             ax = fig.add_subplot(1, len(theorems), i + 1)
             sub = per[per["theorem"] == th]
-            algorithms = [a for a in ("CNUCB", "UCB", "Oracle") if a in set(sub["algorithm"])]
+            algorithms = [a for a in ("cn_ucb", "ucb", "oracle") if a in set(sub["algorithm"])]
             width = 0.8 / max(len(algorithms), 1)
             for a_i, algorithm in enumerate(algorithms):
                 s = sub[sub["algorithm"] == algorithm]

@@ -29,8 +29,8 @@ from causal_bandits.papers.unknown_graph.instance import Instance
 from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
-#: Algorithm labels from the registry (causal_bandits/papers/unknown_graph/algorithms.py). CNUCB_literal
-#: is CN-UCB under the printed rules of Alg. 7/8; Oracle is UCB1 on the true X_R's arms.
+#: Algorithm labels from the registry (causal_bandits/papers/unknown_graph/algorithms.py). cn_ucb_literal
+#: is CN-UCB under the printed rules of Alg. 7/8; oracle is UCB1 on the true X_R's arms.
 LABELS = algorithms.labels(PAPER)
 CN_ALGORITHM = {"tree": "tree", "forest": "forest", "path_power": "general"}
 
@@ -49,7 +49,7 @@ def instance(cell: str, spec: Mapping[str, Any], seed: int) -> Instance:
 
 def reading(section: Mapping[str, Any], algorithm: str) -> Reading:
     chosen = dict(section["reading"])
-    if algorithm == "CNUCB_literal":
+    if algorithm == "cn_ucb_literal":
         chosen["clique_rules"] = "literal"
     return Reading(**chosen)
 
@@ -69,7 +69,7 @@ def policy_for(
     eps: float | None = None,
 ):
     cls = runs.policy_class(algorithms.registry(PAPER)[algorithm].path)
-    if algorithm.startswith("CNUCB"):
+    if algorithm.startswith("cn_ucb"):
         inputs = [discovery_inputs(i, section["delta"], section["c_B"], Delta, eps) for i in insts]
         return cls(
             inputs,
@@ -78,7 +78,7 @@ def policy_for(
             c=section["ucb_c"],
             fallback_arms=section["ucb_arms"],
         )
-    if algorithm == "Oracle":
+    if algorithm == "oracle":
         return cls([i.arms_of([i.reward_node]) for i in insts], c=section["ucb_c"], name="Oracle")
     n_arms = insts[0].n_arms - (0 if section["ucb_arms"] == "all" else 1)
     return cls([np.arange(n_arms)] * len(insts), c=section["ucb_c"])
@@ -144,7 +144,7 @@ def run_chunk(
     seeds = np.asarray(seeds, dtype=np.int64)
     insts = [instance(cell, spec, s) for s in seeds]
     cn_algorithm = CN_ALGORITHM[spec["family"]]
-    found = DiscoverySummary(section, insts, cn_algorithm if algorithm.startswith("CNUCB") else None)
+    found = DiscoverySummary(section, insts, cn_algorithm if algorithm.startswith("cn_ucb") else None)
     recorders: list[Recorder] = [RegretTrace(record_grid(horizon, record_points)), found]
     runs.run_chunk(
         policy_for(algorithm, section, insts, cn_algorithm),

@@ -106,7 +106,7 @@ def clique_success(table: pd.DataFrame, summaries: Mapping[str, pd.DataFrame]) -
     for cell, frame in summaries.items():
         if not cell.startswith("V4"):
             continue
-        cn = frame[frame["algorithm"].str.startswith("CNUCB")]
+        cn = frame[frame["algorithm"].str.startswith("cn_ucb")]
         for algorithm, sub in cast(Iterable[tuple[str, pd.DataFrame]], cn.groupby("algorithm")):
             rows.append(
                 {
