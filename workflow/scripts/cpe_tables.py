@@ -10,9 +10,9 @@ with logged(snakemake.log[0]) as log:
     stopping, quantities = found["stopping"], found["quantities"]
     made = {
         "instances": tables.instances_table(quantities, found["theory"]),
-        "pac": tables.pac_table(stopping),
-        "lower_bound": tables.lower_bound_table(stopping, quantities),
-        "slopes": tables.slopes_table(stopping),
+        "pac": tables.printed(tables.pac_table(stopping)),
+        "lower_bound": tables.printed(tables.lower_bound_table(stopping, quantities)),
+        "slopes": tables.printed(tables.slopes_table(stopping)),
     }
     for i, (name, table) in enumerate(made.items(), start=1):
         csv, md = f"figures/cpe/table{i}_{name}.csv", f"figures/cpe/table{i}_{name}.md"
