@@ -488,3 +488,48 @@ def test_the_run_registry_builds_every_algorithm(algorithm):
     assert type(policy).__name__ in registry("cpe")[algorithm].path
     if algorithm == "lucb1":
         assert policy.radius == "kk12"
+
+
+def test_tables_and_claims_list_algorithms_by_label_and_print_labels():
+    """Keys are ids (``se``, ``naive``, ``pb``); readers see labels, in the labels' order (SE before naive,
+    although ``naive`` sorts before ``se``), whatever order the runs come in."""
+    import pandas as pd
+
+    from causal_bandits import algorithms
+    from causal_bandits.papers.cpe import aggregate, claims, tables
+
+    keys = ["naive", "se", "pb", "ccpe_general"]
+    frame = pd.DataFrame(
+        [
+            {
+                "key": "E3-rho0.8",
+                "strategy": "T1000" if a == "pb" else "practical",
+                "algorithm": a,
+                "recommended": 1,
+                "censored": False,
+                "stopped_at": 100 + s,
+            }
+            for a in keys
+            for s in range(3)
+        ]
+    )
+    summary = {"n_arms": 2, "H": 8.0, "H_m_G": 4.0, "H_m_L": 6.0, "LB_thm3": 1.0, "UB": 9.0}
+    instances = {"E3-rho0.8": {"mu": [0.2, 0.5], "epsilon": 0.0, "config": "rho0.8", "params": {}, "summary": summary}}
+    stopping = aggregate.stopping_table(frame, instances, delta=0.05)
+    assert list(stopping["algorithm"]) == ["pb", "ccpe_general", "se", "naive"]  # by (strategy, label)
+    assert algorithms.by_label("cpe", keys) == ["ccpe_general", "pb", "se", "naive"]
+    printed = tables.printed(tables.pac_table({"E3": stopping}))
+    assert list(printed["algorithm"]) == ["CCPE-General", "SE", "naive"]
+    assert (stopping["correct_rate"] == 1.0).all()
+    ids = [c.id for c in claims.claims({"E3": keys})]
+    assert [i for i in ids if i.startswith("pac-")] == ["pac-E3-CCPE-General", "pac-E3-SE"]
+
+
+@pytest.mark.parametrize("paper", ["cpe", "unknown_graph"])
+def test_algorithm_keys_are_lower_snake_case(paper):
+    """Keys are ids in one style across papers (valid identifiers, safe in run paths and wildcard patterns);
+    what readers see is the label."""
+    import re
+
+    for key in registry(paper):
+        assert re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", key), key
