@@ -7,13 +7,14 @@ reads that list: the config check (:func:`check`: a config may name only registe
 strategies they support), the workflow's wildcard constraints (:func:`pattern`), the run rules (the
 policy class at :attr:`Algorithm.path`, imported on demand by :func:`causal_bandits.runs.policy_class`),
 the labels and line styles of tables and figures (:attr:`Algorithm.display`, :attr:`Algorithm.style`),
-and the claims, which iterate the paper's own algorithms only (:func:`own`). Keys are ids, lower
-snake_case (``ccpe_general``, ``cn_ucb``: valid identifiers, safe in paths and wildcard patterns);
-readers see labels only (``CCPE-General``, ``CN-UCB``): a table prints a frame's keys as labels with
-:func:`shown`, and a paper that lists its algorithms by label orders them with :func:`by_label` and
-:func:`label_order`. An algorithm a
+and the claims, which iterate the paper's own algorithms only (:func:`own`). An algorithm a
 researcher adds to a paper is registered with ``addition=True``: it runs beside the paper's and
 shows in its tables and figures marked "addition, not in the paper", never in its claims.
+
+Keys are ids in one style, lower snake_case (``ccpe_general``, ``cn_ucb``: valid identifiers, safe
+in paths and wildcard patterns); readers see labels only (``CCPE-General``, ``CN-UCB``). A table
+prints a frame's keys as labels with :func:`shown`; a paper that lists its algorithms in the order of
+their labels sorts with :func:`by_label` and :func:`label_order`.
 
 This module and the registries stay light (no numpy): the workflow reads them when it parses.
 """
