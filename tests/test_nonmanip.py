@@ -348,7 +348,7 @@ def _spot_run(tmp_path, instance, doc, strategy, seeds, settings, horizon=150):
         summary_path=tmp_path / f"{trace.stem}.summary.parquet",
         metadata={"test": "1"},
         catalogue=doc,
-        pomis_plus={**runs.pomis_plus_settings(settings, strategy), "bootstrap": 20},
+        pomis_plus={**runs.pomis_plus_settings(settings, strategy, "z2TS"), "bootstrap": 20},
     )
     return pq.read_table(trace).to_pandas()
 
@@ -371,10 +371,10 @@ def test_spot_check_seeds_see_the_main_runs_noise(tmp_path, instances):
 
 
 def test_spot_check_settings_and_config_checks():
-    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus") == POMIS_PLUS_SETTINGS
-    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_every_round")["refresh"] == "every_round"
-    with pytest.raises(ValueError, match="spot check"):
-        runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_adaptive")
+    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus", "z2TS") == POMIS_PLUS_SETTINGS
+    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_every_round", "z2TS")["refresh"] == "every_round"
+    with pytest.raises(ValueError, match="nor a configured variant"):
+        runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_adaptive", "z2TS")
     section = {"strategies": ["POMIS", "POMISplus"], "pomis_plus": SPOT_SETTINGS}
     assert runs.spot_check(section) == ("POMISplus_every_round", 3)
     assert runs.spot_check({**section, "strategies": ["POMIS"]}) is None
@@ -389,6 +389,50 @@ def test_spot_check_settings_and_config_checks():
     config.check_config({**good, "robustness": {"scms_per_panel": {"p": 3}}})
     with pytest.raises(ConfigError, match=r"scms_per_panel names \['fig5x'\], which are not panels; use panel names"):
         config.check_config({**good, "robustness": {"scms_per_panel": {"p": 3, "fig5x": 1}}})
+
+
+# ------------------------------------------------------------------------------ knob study
+KNOB_SETTINGS = {**SPOT_SETTINGS, "no_expression": "klucb", "knobs": {"n_min": [0, 20, 100], "no_expression": ["beta"]}}
+
+
+def test_knob_variants_are_strategies_beside_the_spot_check():
+    """One variant per knob value other than the main run's (n_min 20 is the main run), the Beta switch only for
+    z²-KL-UCB; the main run's settings are those of a section without the study or the switch (same provenance)."""
+    found = runs.variants(KNOB_SETTINGS)
+    assert list(found) == ["POMISplus_every_round", "POMISplus_nmin0", "POMISplus_nmin100", "POMISplus_beta"]
+    assert found["POMISplus_every_round"].n_seeds == 3 and found["POMISplus_nmin0"].n_seeds is None
+    assert found["POMISplus_beta"].solvers == ("z2KLUCB",) and found["POMISplus_nmin0"].solvers is None
+    for z2 in ("z2TS", "z2KLUCB"):
+        assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus", z2) == POMIS_PLUS_SETTINGS
+        assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_nmin0", z2) == {**POMIS_PLUS_SETTINGS, "n_min": 0}
+    assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2KLUCB") == {
+        **POMIS_PLUS_SETTINGS,
+        "no_expression": "beta",
+    }
+    with pytest.raises(ValueError, match="z2TS does not play POMISplus_beta"):
+        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2TS")
+    with pytest.raises(ValueError, match="nor a configured variant"):
+        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_nmin20", "z2TS")  # the main run: no variant
+    beta_main = {**KNOB_SETTINGS, "no_expression": "beta", "knobs": {"no_expression": ["klucb", "beta"]}}
+    assert list(runs.variants(beta_main)) == ["POMISplus_every_round", "POMISplus_klucb"]
+    assert runs.pomis_plus_settings(beta_main, "POMISplus", "z2KLUCB")["no_expression"] == "beta"
+    assert "no_expression" not in runs.pomis_plus_settings(beta_main, "POMISplus", "z2TS")
+    assert runs.pomis_plus_variants({"strategies": ["POMIS"], "pomis_plus": KNOB_SETTINGS}) == {}
+
+
+def test_knob_config_keys_are_checked():
+    def paper_config(**pomis_plus):
+        config = cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml")
+        config["nonmanip"]["pomis_plus"] = pomis_plus
+        return config
+
+    checked = cb_config.validate(paper_config(knobs={"n_min": [0, 100], "no_expression": ["beta"]}))
+    assert checked["nonmanip"]["pomis_plus"]["no_expression"] == "klucb"  # the default: today's solver
+    assert CONFIG["nonmanip"]["pomis_plus"]["knobs"] == {"n_min": [0, 20, 100, 300, 1000], "no_expression": ["beta"]}
+    with pytest.raises(ConfigError, match="no_expression"):
+        cb_config.validate(paper_config(no_expression="posterior"))
+    with pytest.raises(ConfigError, match="n_min"):
+        cb_config.validate(paper_config(knobs={"n_min": [-1]}))
 
 
 def _finals(values: dict[tuple[str, str], list[float]]) -> pd.DataFrame:

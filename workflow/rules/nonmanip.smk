@@ -102,7 +102,7 @@ rule nonmanip_run:
 
 
 # One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
-# also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule).
+# also its variants (strategies POMISplus_<...>: the refresh spot check and the knob study, runs.variants).
 use rule nonmanip_run as nonmanip_run_pomisplus with:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
@@ -121,7 +121,7 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
         policy=lambda wc: nonmanip_policy(wc).path,
         run=lambda wc: {
             **nonmanip_run_slice(wc),
-            "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
+            "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy, nonmanip_policy(wc).key),
         },
 
 
