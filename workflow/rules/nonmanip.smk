@@ -323,6 +323,7 @@ rule nonmanip_claims:
             ["results/nonmanip/robustness/graph_counts.json"] if NONMANIP_ROBUST["graphs"]["sample"] else []
         ),
         sensitivity=["results/nonmanip/sensitivity/findings.json"] if NONMANIP_SENS_NAMES else [],
+        knobs=["results/nonmanip/knobs/findings.json"] if NONMANIP_KNOBS else [],
         code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
@@ -337,3 +338,4 @@ rule nonmanip_claims:
 
 
 include: "nonmanip_sensitivity.smk"
+include: "nonmanip_knobs.smk"

@@ -45,8 +45,6 @@ PAPER = "nonmanip"
 
 #: Keys of ``pomis_plus`` that are studies rerunning POMIS+ with other settings, not settings of a run.
 STUDIES = ("spot_check", "knobs")
-#: The knobs the knob study varies (docs/papers/nonmanip.md#nonmanip-knobs).
-KNOBS = ("n_min", "no_expression")
 #: The z² versions whose statistics ``no_expression`` switches: z²-TS draws an arm with no expression from
 #: Beta(α+1, β+1) already (its reduction to TS), so the switch would change nothing there.
 NO_EXPRESSION_SOLVERS = ("z2KLUCB",)
@@ -55,10 +53,27 @@ NO_EXPRESSION_SOLVERS = ("z2KLUCB",)
 NO_EXPRESSION_DEFAULT = "klucb"
 
 
+def knob_points(pomis_plus: Mapping[str, Any]) -> list[tuple[str, Any, str]]:
+    """(knob, value, strategy) of every point of the knob study, the main run's value of each knob included (its
+    strategy is the main run's): the n_min values in increasing order, then, when ``knobs.no_expression`` names
+    any, the main ``no_expression`` and the others."""
+    knobs = pomis_plus.get("knobs") or {}
+    main = {"no_expression": NO_EXPRESSION_DEFAULT, **pomis_plus}
+    n_mins = sorted({*knobs.get("n_min", ()), main["n_min"]})
+    others = [v for v in knobs.get("no_expression", ()) if v != main["no_expression"]]
+    statistics = [main["no_expression"], *others] if knobs.get("no_expression") else []
+    return [
+        (knob, value, POMIS_PLUS if value == main[knob] else knob_strategy(knob, value))
+        for knob, values in (("n_min", n_mins), ("no_expression", statistics))
+        for value in values
+    ]
+
+
 @dataclass(frozen=True)
 class Variant:
     """POMIS+ rerun with ``changes`` to the main z² settings, on seeds 0..``n_seeds``-1 (None: the main run's),
-    ``seeds_per_job`` per job (None: the top-level seeds_per_job), by the z² versions in ``solvers`` (None: every one)."""
+    ``seeds_per_job`` per job (None: the top-level seeds_per_job), by the z² versions in ``solvers`` (None: every
+    one)."""
 
     changes: Mapping[str, Any] = field(default_factory=dict)
     n_seeds: int | None = None
@@ -76,13 +91,10 @@ def variants(pomis_plus: Mapping[str, Any]) -> dict[str, Variant]:
         out[spot_check_strategy(spot["refresh"])] = Variant(
             {"refresh": spot["refresh"]}, int(spot["n_seeds"]), spot.get("seeds_per_job")
         )
-    knobs = pomis_plus.get("knobs") or {}
-    main = {"no_expression": NO_EXPRESSION_DEFAULT, **pomis_plus}
-    for knob in KNOBS:
-        for value in knobs.get(knob, ()):
-            if value != main[knob]:
-                solvers = NO_EXPRESSION_SOLVERS if knob == "no_expression" else None
-                out[knob_strategy(knob, value)] = Variant({knob: value}, solvers=solvers)
+    for knob, value, strategy in knob_points(pomis_plus):
+        if strategy != POMIS_PLUS:
+            solvers = NO_EXPRESSION_SOLVERS if knob == "no_expression" else None
+            out[strategy] = Variant({knob: value}, solvers=solvers)
     return out
 
 
