@@ -88,7 +88,7 @@ def _beta_text(rows: pd.DataFrame, algorithm: str) -> str:
     """What the other ``no_expression`` statistics do to the cell (z²-KL-UCB), or why there is nothing to say."""
     if not applies("no_expression", algorithm):
         return (
-            f"the Beta switch does not apply to {PAPER_Z2_SOLVERS[algorithm]} "
+            f"the Beta switch does not apply to z²-{PAPER_Z2_SOLVERS[algorithm]} "
             "(arms with no expression already draw from Beta(α+1, β+1))"
         )
     other = rows[(rows.knob == "no_expression") & ~rows.main]
@@ -194,38 +194,39 @@ def figure(table: pd.DataFrame, titles: Mapping[str, str], path_pdf: PathLike, p
     its tolerance band, and each other ``no_expression`` value as its own marker at the main n_min."""
     panels = list(titles)
     with paper_style():
-        fig = new_figure((2.6 * len(panels), 2.6))
+        fig = new_figure((2.4 * len(panels) + 1.6, 2.6))
         axes = np.atleast_1d(fig.subplots(1, len(panels), squeeze=False)[0])
         for ax, panel in zip(axes, panels):
             for i, algorithm in enumerate(PAPER_Z2_SOLVERS):
                 color, name = f"C{i}", PAPER_Z2_SOLVERS[algorithm]
                 rows = table[(table.panel == panel) & (table.algorithm == algorithm)]
                 n_rows = rows[rows.knob == "n_min"].assign(x=lambda d: d.value.astype(int)).sort_values("x")
-                if not n_rows.empty:
+                if n_rows.empty:  # this solver did not run: no line, not even the paper's
+                    continue
+                ax.errorbar(
+                    n_rows.x,
+                    n_rows.mean_cr_T,
+                    yerr=n_rows.ci95_halfwidth,
+                    color=color,
+                    marker="o",
+                    markersize=3,
+                    linewidth=0.9,
+                    capsize=2,
+                    label=f"{name} POMIS+",
+                )
+                main_n = int(n_rows[n_rows.main].x.iloc[0])
+                for r in rows[(rows.knob == "no_expression") & ~rows.main].itertuples():
                     ax.errorbar(
-                        n_rows.x,
-                        n_rows.mean_cr_T,
-                        yerr=n_rows.ci95_halfwidth,
+                        [main_n],
+                        [r.mean_cr_T],
+                        yerr=[r.ci95_halfwidth],
                         color=color,
-                        marker="o",
-                        markersize=3,
-                        linewidth=0.9,
+                        marker="*",
+                        markersize=7,
+                        linestyle="none",
                         capsize=2,
-                        label=f"{name} POMIS+",
+                        label=f"{name} POMIS+, no_expression = {r.value}",
                     )
-                    main_n = int(n_rows[n_rows.main].x.iloc[0])
-                    for r in rows[(rows.knob == "no_expression") & ~rows.main].itertuples():
-                        ax.errorbar(
-                            [main_n],
-                            [r.mean_cr_T],
-                            yerr=[r.ci95_halfwidth],
-                            color=color,
-                            marker="*",
-                            markersize=7,
-                            linestyle="none",
-                            capsize=2,
-                            label=f"{name} POMIS+, no_expression = {r.value}",
-                        )
                 paper = TABLE1.get((algorithm, "POMIS+", panel))
                 if paper is not None:
                     ax.axhline(paper, color=color, linestyle=":", linewidth=0.9, label=f"paper, {name} POMIS+")
@@ -233,9 +234,17 @@ def figure(table: pd.DataFrame, titles: Mapping[str, str], path_pdf: PathLike, p
                         paper * (1 - TABLE1_REL_TOL), paper * (1 + TABLE1_REL_TOL), color=color, alpha=0.08, linewidth=0
                     )
             ax.set_xscale("symlog", linthresh=10)
-            ax.set_xlabel("n_min (samples per source arm before an expression is used)")
+            ticks = sorted({int(v) for v in table[table.knob == "n_min"].value})
+            ax.set_xticks(ticks, [str(v) for v in ticks])
+            ax.margins(x=0.08)
+            ax.set_xlabel("n_min")
             ax.set_title(f"{titles[panel]}", fontsize=7)
         axes[0].set_ylabel("cumulative regret at T")
-        axes[-1].legend(fontsize=5.5, frameon=False)
-        fig.suptitle("POMIS+ under the knobs the paper leaves open (not in the paper)", fontsize=7)
+        legend = {}  # every solver's entries, once, beside the panels
+        for ax in axes:
+            legend.update(zip(*reversed(ax.get_legend_handles_labels())))
+        fig.legend(legend.values(), legend.keys(), loc="outside right upper", fontsize=5.5, frameon=False)
+        fig.suptitle(
+            "POMIS+ regret at T against the deferral n_min, and the Beta switch (not in the paper)", fontsize=7
+        )
         save_figure(fig, path_pdf, path_png)
