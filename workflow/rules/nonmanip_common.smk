@@ -20,11 +20,16 @@ NONMANIP_ROBUST_NAMES = nonmanip_robustness.names(NONMANIP_ROBUST, NONMANIP_PANE
 NONMANIP_VARIANTS = pomis_plus_variants(NONMANIP)
 NONMANIP_SPOT = spot_check(NONMANIP)  # (strategy, seeds) of the spot check; None when off
 NONMANIP_POMIS_PLUS = [POMIS_PLUS, *NONMANIP_VARIANTS]
-# Whether the knob study runs (nonmanip_knobs.smk): the main value of each knob is the main run.
-NONMANIP_KNOBS = bool(NONMANIP["pomis_plus"].get("knobs")) and POMIS_PLUS in NONMANIP["strategies"]
 # The solvers (causal_bandits/papers/nonmanip/algorithms.py): POMIS+ runs only those with a z² version.
 NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")
 NONMANIP_Z2 = [a for a in NONMANIP_SOLVERS if cb_algorithms.registry("nonmanip")[a].z2]
+# Whether the knob study runs (nonmanip_knobs.smk): POMIS+ with a configured z² solver (the main value of each
+# knob is the main run).
+NONMANIP_KNOBS = (
+    bool(NONMANIP["pomis_plus"].get("knobs"))
+    and POMIS_PLUS in NONMANIP["strategies"]
+    and any(a in NONMANIP_Z2 for a in NONMANIP["algorithms"])
+)
 
 
 def nonmanip_plays(strategy, algorithm):

@@ -73,7 +73,10 @@ def knob_table(finals: pd.DataFrame, pomis_plus: Mapping[str, Any], horizon: int
                     else None,
                 }
             )
-    return pd.DataFrame(rows)
+    order = {a: k for k, a in enumerate(algorithms.solvers(PAPER))}  # panels, then solvers in registry order
+    return pd.DataFrame(rows).sort_values(
+        ["panel", "algorithm"], key=lambda c: c.map(order) if c.name == "algorithm" else c, kind="stable"
+    )
 
 
 def _values(values) -> str:
@@ -110,7 +113,7 @@ def findings(table: pd.DataFrame) -> dict[str, dict[str, dict[str, Any]]]:
     its tolerance, what the Beta switch does), the n_min values within, and whether it was judged at the paper's
     scale (the paper's cells are at T = 10,000 with 1,000 simulations)."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for (panel, algorithm), rows in table.groupby(["panel", "algorithm"], sort=True):
+    for (panel, algorithm), rows in table.groupby(["panel", "algorithm"], sort=False):
         paper = TABLE1.get(cast(tuple[str, str, str], (algorithm, "POMIS+", panel)))
         if paper is None:
             continue
@@ -156,14 +159,12 @@ def markdown(table: pd.DataFrame, found: Mapping[str, Mapping[str, Any]], titles
         ),
         "",
     ]
-    if table.empty:
-        return "\n".join([*lines, "No POMIS+ run of the study (the config runs no z² solver).", ""])
     columns = list(dict.fromkeys(zip(table.knob, table.value)))
     lines += [
         "| panel | solver | paper |" + "".join(f" {k} = {v} |" for k, v in columns),
         "|---|---|---|" + "---|" * len(columns),
     ]
-    for (panel, algorithm), rows in table.groupby(["panel", "algorithm"], sort=True):
+    for (panel, algorithm), rows in table.groupby(["panel", "algorithm"], sort=False):
         cells = []
         for knob, value in columns:
             r = rows[(rows.knob == knob) & (rows.value == value)]
@@ -245,6 +246,8 @@ def figure(table: pd.DataFrame, titles: Mapping[str, str], path_pdf: PathLike, p
             legend.update(zip(*reversed(ax.get_legend_handles_labels())))
         fig.legend(legend.values(), legend.keys(), loc="outside right upper", fontsize=5.5, frameon=False)
         fig.suptitle(
-            "POMIS+ regret at T against the deferral n_min, and the Beta switch (not in the paper)", fontsize=7
+            f"POMIS+ regret at T = {int(table.horizon.max()):,} against the deferral n_min, and the Beta switch "
+            "(not in the paper)",
+            fontsize=7,
         )
         save_figure(fig, path_pdf, path_png)
