@@ -11,7 +11,7 @@ def nonmanip_knobs_summaries(wildcards):
     return {
         f"{p}/{s}/{a}": [
             summary_path(run_path("nonmanip")).format(experiment=p, strategy=s, algorithm=a, chunk=k)
-            for k in range(len(NONMANIP_CHUNKS))
+            for k in range(len(nonmanip_chunks(p, s)))
         ]
         for p in NONMANIP_PANELS
         for s in strategies

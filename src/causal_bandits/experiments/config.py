@@ -19,9 +19,9 @@ from causal_bandits.experiments import KEY, algorithms
 from causal_bandits.experiments import instance as own
 
 SCHEMA = files("causal_bandits.experiments") / "config.schema.yaml"
-#: Keys of nonmanip's ``pomis_plus`` an experiment does not take: the paper panels' studies, and the z²-KL-UCB
-#: switch (an experiment's runs pass their settings to both z² solvers as they are).
-NONMANIP_ONLY = ("spot_check", "knobs", "no_expression")
+#: Keys of nonmanip's ``pomis_plus`` an experiment does not take: the paper panels' job size and studies, and the
+#: z²-KL-UCB switch (an experiment's runs pass their settings to both z² solvers as they are).
+NONMANIP_ONLY = ("seeds_per_job", "spot_check", "knobs", "no_expression")
 
 
 def schema(pomis_plus: Mapping[str, Any]) -> dict[str, Any]:
