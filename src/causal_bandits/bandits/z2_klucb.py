@@ -79,7 +79,7 @@ class Z2KLUCB(Z2Policy):
             plain = np.zeros(n_seeds, dtype=bool)  # t̂ counts these N too: no seed is plain kl-UCB
         else:
             mean, n = self._wins / self._pulls, self._pulls
-            plain = ~has.any(axis=1)
+            plain = np.asarray(~has.any(axis=1))
         index = np.empty((n_seeds, n_arms))
         if plain.any():
             index[plain] = klucb_index(mean[plain], n[plain], exploration(t - 1))

@@ -22,6 +22,7 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 
 from causal_bandits import algorithms
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
@@ -241,10 +242,11 @@ def figure(table: pd.DataFrame, titles: Mapping[str, str], path_pdf: PathLike, p
             ax.set_xlabel("n_min")
             ax.set_title(f"{titles[panel]}", fontsize=7)
         axes[0].set_ylabel("cumulative regret at T")
-        legend = {}  # every solver's entries, once, beside the panels
+        legend: dict[str, Artist] = {}  # every solver's entries, once, beside the panels
         for ax in axes:
-            legend.update(zip(*reversed(ax.get_legend_handles_labels())))
-        fig.legend(legend.values(), legend.keys(), loc="outside right upper", fontsize=5.5, frameon=False)
+            handles, labels = ax.get_legend_handles_labels()
+            legend.update(zip(labels, handles))
+        fig.legend(list(legend.values()), list(legend), loc="outside right upper", fontsize=5.5, frameon=False)
         fig.suptitle(
             f"POMIS+ regret at T = {int(table.horizon.max()):,} against the deferral n_min, and the Beta switch "
             "(not in the paper)",
