@@ -162,7 +162,7 @@ rule nonmanip_table1:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        pomis_plus=NONMANIP["pomis_plus"],
+        pomis_plus={k: v for k, v in NONMANIP["pomis_plus"].items() if k != "knobs"},  # the knob study is not Table 1's
         horizon=NONMANIP["horizon"],
     script:
         "../scripts/nonmanip_table1.py"
