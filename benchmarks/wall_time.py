@@ -24,7 +24,7 @@ Usage::
         [--measured WORKFLOW_DIR ...] [--config config/config.yaml]
 
 ``--pomisplus-speedup S`` divides every POMIS+ run's modelled cost (main run, spot check, robustness
-and sweep) by S, to project the workflow after a speed-up of the z² solvers.
+sweep and knob study) by S, to project the workflow after a speed-up of the z² solvers.
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ def seeds_in_chunk(config: dict, job: Job) -> int:
         spot = nm["pomis_plus"].get("spot_check")
         pomis_plus = job.rule == "nonmanip_run_pomisplus"
         spj = nm["pomis_plus"].get("seeds_per_job", spj) if pomis_plus else nm.get("seeds_per_job", spj)
-        if spot and pomis_plus and wc["strategy"] != "POMISplus":
+        if spot and pomis_plus and wc["strategy"] == f"POMISplus_{spot['refresh']}":  # the spot check's own seeds
             n, spj = spot["n_seeds"], spot.get("seeds_per_job", config["seeds_per_job"])
         elif wc["experiment"].startswith("rob_"):
             n = nm["robustness"]["n_seeds"]
@@ -199,8 +199,9 @@ def model_cost(config: dict, job: Job, counts: dict[str, int], speedup: float) -
         if exp.startswith("rob_"):
             key = "graph" if exp.startswith("rob_g") else panel
             return seeds * MODEL["robust_pomisplus_per_seed"][0][key] / speedup, "robust_pomisplus_per_seed"
-        if strategy != "POMISplus":
+        if strategy in ("POMISplus_every_round", "POMISplus_adaptive"):  # the spot check
             return seeds * MODEL["spot_per_seed"][0][(panel, wc["algorithm"])] / speedup, "spot_per_seed"
+        # the main run and the knob study's variants (another n_min or no_expression: the main run's cost per seed, P)
         key = "pomisplus_per_seed_fig5c" if panel == "fig5c" else "pomisplus_per_seed_other"
         return seeds * MODEL[key][0] / speedup, key
     if rule == "unknown_graph_run":

@@ -348,7 +348,7 @@ def _spot_run(tmp_path, instance, doc, strategy, seeds, settings, horizon=150):
         summary_path=tmp_path / f"{trace.stem}.summary.parquet",
         metadata={"test": "1"},
         catalogue=doc,
-        pomis_plus={**runs.pomis_plus_settings(settings, strategy), "bootstrap": 20},
+        pomis_plus={**runs.pomis_plus_settings(settings, strategy, "z2TS"), "bootstrap": 20},
     )
     return pq.read_table(trace).to_pandas()
 
@@ -372,19 +372,23 @@ def test_spot_check_seeds_see_the_main_runs_noise(tmp_path, instances):
 
 def test_the_paper_configs_pomis_plus_settings_build_the_solvers(tmp_path, instances):
     """Every key of config/config.yaml's pomis_plus section either reaches the z² solvers as a setting or is
-    left out by pomis_plus_settings (the spot check, the job size): a POMIS+ run with the paper's section runs."""
+    left out by pomis_plus_settings (the job size, the studies): POMIS+ runs with the paper's section, the main
+    run and every variant z²-TS plays."""
     doc = catalogue.catalogue_document(instances["fig5b"])
     settings = CONFIG["nonmanip"]["pomis_plus"]
-    assert "seeds_per_job" in settings and "seeds_per_job" not in runs.pomis_plus_settings(settings, "POMISplus")
-    for strategy in ("POMISplus", spot_check_strategy(settings["spot_check"]["refresh"])):
+    assert "seeds_per_job" in settings and "seeds_per_job" not in runs.pomis_plus_settings(
+        settings, "POMISplus", "z2TS"
+    )
+    played = [s for s, v in runs.variants(settings).items() if v.solvers is None or "z2TS" in v.solvers]
+    for strategy in ("POMISplus", *played):
         assert len(_spot_run(tmp_path, instances["fig5b"], doc, strategy, range(2), settings, horizon=30)) > 0
 
 
 def test_spot_check_settings_and_config_checks():
-    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus") == POMIS_PLUS_SETTINGS
-    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_every_round")["refresh"] == "every_round"
-    with pytest.raises(ValueError, match="spot check"):
-        runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_adaptive")
+    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus", "z2TS") == POMIS_PLUS_SETTINGS
+    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_every_round", "z2TS")["refresh"] == "every_round"
+    with pytest.raises(ValueError, match="nor a configured variant"):
+        runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_adaptive", "z2TS")
     section = {"strategies": ["POMIS", "POMISplus"], "pomis_plus": SPOT_SETTINGS}
     assert runs.spot_check(section) == ("POMISplus_every_round", 3)
     assert runs.spot_check({**section, "strategies": ["POMIS"]}) is None
@@ -399,6 +403,50 @@ def test_spot_check_settings_and_config_checks():
     config.check_config({**good, "robustness": {"scms_per_panel": {"p": 3}}})
     with pytest.raises(ConfigError, match=r"scms_per_panel names \['fig5x'\], which are not panels; use panel names"):
         config.check_config({**good, "robustness": {"scms_per_panel": {"p": 3, "fig5x": 1}}})
+
+
+# ------------------------------------------------------------------------------ knob study
+KNOB_SETTINGS = {**SPOT_SETTINGS, "no_expression": "klucb", "knobs": {"n_min": [0, 20, 100], "no_expression": ["beta"]}}
+
+
+def test_knob_variants_are_strategies_beside_the_spot_check():
+    """One variant per knob value other than the main run's (n_min 20 is the main run), the Beta switch only for
+    z²-KL-UCB; the main run's settings are those of a section without the study or the switch (same provenance)."""
+    found = runs.variants(KNOB_SETTINGS)
+    assert list(found) == ["POMISplus_every_round", "POMISplus_nmin0", "POMISplus_nmin100", "POMISplus_beta"]
+    assert found["POMISplus_every_round"].n_seeds == 3 and found["POMISplus_nmin0"].n_seeds is None
+    assert found["POMISplus_beta"].solvers == ("z2KLUCB",) and found["POMISplus_nmin0"].solvers is None
+    for z2 in ("z2TS", "z2KLUCB"):
+        assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus", z2) == POMIS_PLUS_SETTINGS
+        assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_nmin0", z2) == {**POMIS_PLUS_SETTINGS, "n_min": 0}
+    assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2KLUCB") == {
+        **POMIS_PLUS_SETTINGS,
+        "no_expression": "beta",
+    }
+    with pytest.raises(ValueError, match="z2TS does not play POMISplus_beta"):
+        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2TS")
+    with pytest.raises(ValueError, match="nor a configured variant"):
+        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_nmin20", "z2TS")  # the main run: no variant
+    beta_main = {**KNOB_SETTINGS, "no_expression": "beta", "knobs": {"no_expression": ["klucb", "beta"]}}
+    assert list(runs.variants(beta_main)) == ["POMISplus_every_round", "POMISplus_klucb"]
+    assert runs.pomis_plus_settings(beta_main, "POMISplus", "z2KLUCB")["no_expression"] == "beta"
+    assert "no_expression" not in runs.pomis_plus_settings(beta_main, "POMISplus", "z2TS")
+    assert runs.pomis_plus_variants({"strategies": ["POMIS"], "pomis_plus": KNOB_SETTINGS}) == {}
+
+
+def test_knob_config_keys_are_checked():
+    def paper_config(**pomis_plus):
+        config = cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml")
+        config["nonmanip"]["pomis_plus"] = pomis_plus
+        return config
+
+    checked = cb_config.validate(paper_config(knobs={"n_min": [0, 100], "no_expression": ["beta"]}))
+    assert checked["nonmanip"]["pomis_plus"]["no_expression"] == "klucb"  # the default: today's solver
+    assert CONFIG["nonmanip"]["pomis_plus"]["knobs"] == {"n_min": [0, 20, 100, 300, 1000], "no_expression": ["beta"]}
+    with pytest.raises(ConfigError, match="no_expression"):
+        cb_config.validate(paper_config(no_expression="posterior"))
+    with pytest.raises(ConfigError, match="n_min"):
+        cb_config.validate(paper_config(knobs={"n_min": [-1]}))
 
 
 def _finals(values: dict[tuple[str, str], list[float]]) -> pd.DataFrame:

@@ -88,7 +88,8 @@ def _planned_outputs(stdout: str) -> list[str]:
 # ``expected`` is a regular expression every rerun's path matches.
 EDITS = [
     ("bandits/thompson.py", "results/runs/nonmanip/", "/TS/", "figures/nonmanip/table1"),
-    ("bandits/z2_thompson.py", "results/runs/nonmanip/", "/POMISplus(_every_round)?/TS/", "figures/nonmanip/table1"),
+    # POMIS+ TS and its TS variants (the spot check POMISplus_every_round, the knob study's POMISplus_nmin<n>)
+    ("bandits/z2_thompson.py", "results/runs/nonmanip/", "/POMISplus(_\\w+)?/TS/", "figures/nonmanip/table1"),
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
     ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
     ("bandits/ccpe_naive.py", "results/runs/cpe/", "/practical/naive/", "figures/cpe/table2_pac"),
@@ -146,6 +147,17 @@ def test_counting_expressions_further_reruns_no_robustness_instance(tiny_run, tm
     assert not [o for o in planned if "/instances/" in o or "/runs/" in o or o.endswith("robustness/graphs.json")]
 
 
+def test_another_knob_value_runs_only_its_variant(recorded_tiny, tmp_path):
+    """A further n_min in the knob study plans that variant's POMIS+ runs, the study's report, the claims and the
+    report; no other run (the main POMIS+ run, the spot check and the other variants keep their params)."""
+    overlay = tmp_path / "knobs.yaml"
+    overlay.write_text("nonmanip:\n  pomis_plus:\n    knobs: {n_min: [0, 100, 300], no_expression: [beta]}\n")
+    planned = _replanned(recorded_tiny, str(overlay))
+    runs = [o for o in planned if o.startswith("results/runs/")]
+    assert runs and all(re.match(r"results/runs/nonmanip/fig5\w/POMISplus_nmin300/TS/", o) for o in runs), runs
+    assert {"figures/nonmanip/knobs.md", "results/claims/nonmanip.json", "figures/REPORT.md"} <= set(planned)
+
+
 def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     work = copy_workflow(tmp_path / "repo")
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")
@@ -157,8 +169,10 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     assert re.search(r"nonmanip_run\s+906\b", result.stdout)
     # POMIS+, 200 seeds per job (pomis_plus.seeds_per_job): 3 panels x 2 algorithms x 5 chunks (30), robustness 140
     # instances x 2 algorithms (280), the every_round spot check: 3 panels x 2 algorithms x 10 chunks of 5 seeds (60),
-    # and the same-means sweep's 24 points x 2 algorithms x 5 chunks (240).
-    assert re.search(r"nonmanip_run_pomisplus\s+610\b", result.stdout)
+    # the same-means sweep's 24 points x 2 algorithms x 5 chunks (240), and the knob study: n_min 0, 100, 300, 1000 x
+    # 3 panels x 2 algorithms x 5 chunks (120) and no_expression beta x 3 panels x KL-UCB x 5 chunks (15).
+    assert re.search(r"nonmanip_run_pomisplus\s+745\b", result.stdout)
+    assert not re.search(r"results/runs/nonmanip/fig5\w/POMISplus_beta/TS/", result.stdout)  # z²-KL-UCB only
     assert (
         len(
             re.findall(

@@ -5,7 +5,7 @@ import pytest
 from engine_helpers import simulate_trace
 
 from causal_bandits.bandits.environments import InterventionArms
-from causal_bandits.bandits.klucb import KLUCB, exploration
+from causal_bandits.bandits.klucb import KLUCB, exploration, klucb_index
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.bandits.z2_estimates import Z2Estimates
 from causal_bandits.bandits.z2_klucb import Z2KLUCB, exploration_at
@@ -104,6 +104,32 @@ def test_adaptive_equals_every_round_during_warmup():
     adaptive = pulls(Z2ThompsonSampling(est, variables(env), bootstrap=20, warmup=150), env, range(4), 150)
     every = pulls(Z2ThompsonSampling(est, variables(env), bootstrap=20, refresh="every_round"), env, range(4), 150)
     assert np.array_equal(adaptive, every)
+
+
+def test_no_expression_beta_leaves_the_klucb_reduction():
+    """Arms with no expression: with ``klucb`` z²-KL-UCB pulls what kl-UCB pulls (above); with the paper's
+    Beta(α+1, β+1) moments it does not, and each round's pull is the arm of largest index
+    sup{q : (n+3)·kl((α+1)/(n+2), q) ≤ f(Σ(n+3))}, computed here from the pull counts alone."""
+    est, env = fig5b(n_min=10**9)  # no instance can ever have enough samples
+    policy = Z2KLUCB(est, variables(env), bootstrap=20, no_expression="beta")
+    ours = pulls(policy, env, range(12), 400)
+    assert not np.array_equal(ours, pulls(KLUCB(), env, range(12), 400))
+    wins, n = policy._wins, policy._pulls
+    mean, count = (wins + 1) / (n + 2), n + 3
+    level = exploration_at(count.sum(axis=1))
+    index = np.stack(
+        [
+            [float(klucb_index(mean[s, a : a + 1], count[s, a : a + 1] / level[s], 1.0)[0]) for a in range(n.shape[1])]
+            for s in range(n.shape[0])
+        ]
+    )
+    assert np.array_equal(policy.select(401), index.argmax(axis=1))
+
+
+def test_no_expression_rejects_an_unknown_statistic():
+    est, env = fig5b()
+    with pytest.raises(ConfigError, match=r"no_expression 'posterior' is not one of \['klucb', 'beta'\]"):
+        Z2KLUCB(est, variables(env), no_expression="posterior")
 
 
 def test_exploration_at_matches_klucb():

@@ -102,7 +102,7 @@ rule nonmanip_run:
 
 
 # One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
-# also the refresh spot check (strategy POMISplus_<refresh>: the spot check's refresh schedule).
+# also its variants (strategies POMISplus_<...>: the refresh spot check and the knob study, runs.variants).
 use rule nonmanip_run as nonmanip_run_pomisplus with:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
@@ -121,7 +121,7 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
         policy=lambda wc: nonmanip_policy(wc).path,
         run=lambda wc: {
             **nonmanip_run_slice(wc),
-            "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy),
+            "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy, nonmanip_policy(wc).key),
         },
 
 
@@ -162,7 +162,7 @@ rule nonmanip_table1:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        pomis_plus=NONMANIP["pomis_plus"],
+        pomis_plus={k: v for k, v in NONMANIP["pomis_plus"].items() if k != "knobs"},  # the knob study is not Table 1's
         horizon=NONMANIP["horizon"],
     script:
         "../scripts/nonmanip_table1.py"
@@ -323,6 +323,7 @@ rule nonmanip_claims:
             ["results/nonmanip/robustness/graph_counts.json"] if NONMANIP_ROBUST["graphs"]["sample"] else []
         ),
         sensitivity=["results/nonmanip/sensitivity/findings.json"] if NONMANIP_SENS_NAMES else [],
+        knobs=["results/nonmanip/knobs/findings.json"] if NONMANIP_KNOBS else [],
         code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
@@ -338,3 +339,4 @@ rule nonmanip_claims:
 
 
 include: "nonmanip_sensitivity.smk"
+include: "nonmanip_knobs.smk"

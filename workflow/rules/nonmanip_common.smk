@@ -2,7 +2,7 @@
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import robustness as nonmanip_robustness
 from causal_bandits.papers.nonmanip import sensitivity as nonmanip_sensitivity
-from causal_bandits.papers.nonmanip.runs import pomis_plus_settings, spot_check
+from causal_bandits.papers.nonmanip.runs import pomis_plus_settings, pomis_plus_variants, spot_check
 
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
@@ -14,25 +14,37 @@ NONMANIP_Z2_SEEDS_PER_JOB = NONMANIP["pomis_plus"].get("seeds_per_job", config["
 # Beyond the paper: the robustness experiment's instances (Fig. 5d-consistent graphs, random SCMs).
 NONMANIP_ROBUST = NONMANIP["robustness"]
 NONMANIP_ROBUST_NAMES = nonmanip_robustness.names(NONMANIP_ROBUST, NONMANIP_PANELS)
-# The refresh spot check (docs/papers/nonmanip.md#nonmanip-numbers-spot-check): POMIS+ with the other bootstrap refresh
-# schedule on the first seeds of every panel, strategy POMISplus_<refresh>; None when off.
-NONMANIP_SPOT = spot_check(NONMANIP)
-# Its seeds per job (spot_check.seeds_per_job, else seeds_per_job): every-round refreshes make a seed cost ~70
-# CPU-s on Fig. 5d (docs/performance.md#nonmanip-spot-check), so small chunks keep each job under 10 CPU-min.
-NONMANIP_SPOT_CHUNKS = (
-    chunk_seeds(NONMANIP_SPOT[1], NONMANIP["pomis_plus"]["spot_check"].get("seeds_per_job", config["seeds_per_job"]))
-    if NONMANIP_SPOT
-    else []
-)
-NONMANIP_POMIS_PLUS = [POMIS_PLUS, *([NONMANIP_SPOT[0]] if NONMANIP_SPOT else [])]
+# POMIS+ variants, each a strategy of its own (papers/nonmanip/runs.py): the refresh spot check
+# (docs/papers/nonmanip.md#nonmanip-numbers-spot-check, POMISplus_<refresh>, the first seeds) and the knob study
+# (docs/papers/nonmanip.md#nonmanip-knobs, POMISplus_nmin<n> and POMISplus_<no_expression>, the main seeds).
+NONMANIP_VARIANTS = pomis_plus_variants(NONMANIP)
+NONMANIP_SPOT = spot_check(NONMANIP)  # (strategy, seeds) of the spot check; None when off
+NONMANIP_POMIS_PLUS = [POMIS_PLUS, *NONMANIP_VARIANTS]
 # The solvers (causal_bandits/papers/nonmanip/algorithms.py): POMIS+ runs only those with a z² version.
 NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")
 NONMANIP_Z2 = [a for a in NONMANIP_SOLVERS if cb_algorithms.registry("nonmanip")[a].z2]
+# Whether the knob study runs (nonmanip_knobs.smk): POMIS+ with a configured z² solver (the main value of each
+# knob is the main run).
+NONMANIP_KNOBS = (
+    bool(NONMANIP["pomis_plus"].get("knobs"))
+    and POMIS_PLUS in NONMANIP["strategies"]
+    and any(a in NONMANIP_Z2 for a in NONMANIP["algorithms"])
+)
 
 
 def nonmanip_plays(strategy, algorithm):
-    """Whether a configured solver plays a strategy: POMIS+ (and its spot check) only with a z² version."""
-    return algorithm in NONMANIP_Z2 or strategy not in NONMANIP_POMIS_PLUS
+    """Whether a configured solver plays a strategy: POMIS+ (and its variants) only with a z² version, a
+    variant only with the z² versions its change applies to."""
+    if strategy not in NONMANIP_POMIS_PLUS:
+        return True
+    variant = NONMANIP_VARIANTS.get(strategy)
+    solvers = variant.solvers if variant else None
+    return algorithm in NONMANIP_Z2 and (solvers is None or nonmanip_z2_key(algorithm) in solvers)
+
+
+def nonmanip_z2_key(algorithm):
+    """The registry key of a solver's z² version (what plays it under POMIS+)."""
+    return cb_algorithms.played("nonmanip", algorithm, z2=True).key
 
 
 def nonmanip_policy(wildcards):
@@ -51,14 +63,20 @@ NONMANIP_SENS_NAMES = (
 
 
 def nonmanip_chunks(experiment, strategy):
-    """Seed chunks of a run: the spot check's (its first seeds), else a Figure 5 panel's or a robustness instance's
-    seeds in chunks of the baselines' or POMIS+'s size."""
-    if NONMANIP_SPOT and strategy == NONMANIP_SPOT[0]:
-        return NONMANIP_SPOT_CHUNKS
+    """Seed chunks of a run: a POMIS+ variant's with seeds of its own (the spot check: its first seeds, in chunks of
+    spot_check.seeds_per_job, else seeds_per_job: every-round refreshes make a seed cost ~70 CPU-s on Fig. 5d,
+    docs/performance.md#nonmanip-spot-check), else a Figure 5 panel's or a robustness instance's seeds in chunks of
+    the baselines' or POMIS+'s size (the knob variants: the main POMIS+ run's chunks)."""
+    variant = NONMANIP_VARIANTS.get(strategy)
+    if variant and variant.n_seeds is not None:
+        return chunk_seeds(variant.n_seeds, variant.seeds_per_job or config["seeds_per_job"])
     n_seeds = (NONMANIP_ROBUST if experiment in NONMANIP_ROBUST_NAMES else NONMANIP)["n_seeds"]
     return chunk_seeds(
         n_seeds, NONMANIP_Z2_SEEDS_PER_JOB if strategy in NONMANIP_POMIS_PLUS else NONMANIP_SEEDS_PER_JOB
     )
+
+
+NONMANIP_SPOT_CHUNKS = nonmanip_chunks(NONMANIP_PANELS[0], NONMANIP_SPOT[0]) if NONMANIP_SPOT else []
 
 
 def nonmanip_instance_config(experiment):

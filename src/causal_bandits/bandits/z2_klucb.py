@@ -9,24 +9,32 @@ garbled) and
 
 the arm with the largest U is pulled, ties broken uniformly at random.
 
-Reduction to kl-UCB [R]: an arm with no active estimator keeps kl-UCB's own statistics (empirical
-mean α/n and N = n, not the Beta(α+1, β+1) moments, which would differ from kl-UCB:
-docs/papers/nonmanip.md#nonmanip-a-trivial-estimator), so t̂ = t - 1 when no arm has one; such a seed computes its
-indices with the same call as
+Reduction to kl-UCB [R]: with ``no_expression="klucb"`` (the default) an arm with no active estimator
+keeps kl-UCB's own statistics (empirical mean α/n and N = n, not the Beta(α+1, β+1) moments, which
+would differ from kl-UCB: docs/papers/nonmanip.md#nonmanip-a-trivial-estimator), so t̂ = t - 1 when no
+arm has one; such a seed computes its indices with the same call as
 :class:`~causal_bandits.bandits.klucb.KLUCB` and reads the same ``ties`` stream in the same way,
-hence pulls exactly what kl-UCB pulls. ``trivial`` chooses the own-data estimator inside bMVWA
-(``"beta"``, the paper's, or ``"empirical"``).
+hence pulls exactly what kl-UCB pulls. ``no_expression="beta"`` is the paper's literal reading
+(docs/papers/nonmanip.md#nonmanip-knobs): such an arm gets the Beta(α+1, β+1) moments like every
+other, θ̂ = (α+1)/(n+2) and N̂ = θ̂(1-θ̂)/ŝ² with ŝ² the variance of that Beta (N̂ = n + 3), so t̂
+counts them too and no seed reduces to kl-UCB. ``trivial`` chooses the own-data estimator inside
+bMVWA (``"beta"``, the paper's, or ``"empirical"``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from causal_bandits.bandits.klucb import exploration, klucb_index
 from causal_bandits.bandits.z2_estimates import Z2Policy
+from causal_bandits.causal.estimators import InstanceEstimators
+from causal_bandits.errors import ConfigError
 from causal_bandits.rng import SeedStreams
+
+#: The statistics of an arm with no active estimator: kl-UCB's own (α/n, N = n) or the paper's Beta(α+1, β+1) moments.
+NO_EXPRESSION = ("klucb", "beta")
 
 
 def exploration_at(t: np.ndarray) -> np.ndarray:
@@ -41,6 +49,16 @@ class Z2KLUCB(Z2Policy):
 
     name = "z2KLUCB"
 
+    def __init__(
+        self, estimators: InstanceEstimators, variables: Sequence[str], *, no_expression: str = "klucb", **estimates
+    ):
+        if no_expression not in NO_EXPRESSION:
+            raise ConfigError(
+                f"no_expression {no_expression!r} is not one of {list(NO_EXPRESSION)}; e.g. no_expression: klucb"
+            )
+        self.no_expression = no_expression
+        super().__init__(estimators, variables, **estimates)
+
     def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         self._ties = stream("ties")
         self._order: np.ndarray | None = None  # set at round 1
@@ -54,9 +72,15 @@ class Z2KLUCB(Z2Policy):
             assert self._order is not None  # rounds start at t = 1, which draws the order
             return self._order[:, t - 1]
         theta, variance, has = self.estimates.estimates(t)
-        mean, n = self._wins / self._pulls, self._pulls
+        if self.no_expression == "beta":  # the Beta(α+1, β+1) moments: mean, and N = mean(1 - mean)/variance
+            a, b = self._wins + 1.0, self._pulls - self._wins + 1.0
+            mean = a / (a + b)
+            n = mean * (1.0 - mean) / (a * b / ((a + b) ** 2 * (a + b + 1.0)))
+            plain = np.zeros(n_seeds, dtype=bool)  # t̂ counts these N too: no seed is plain kl-UCB
+        else:
+            mean, n = self._wins / self._pulls, self._pulls
+            plain = np.asarray(~has.any(axis=1))
         index = np.empty((n_seeds, n_arms))
-        plain = ~has.any(axis=1)
         if plain.any():
             index[plain] = klucb_index(mean[plain], n[plain], exploration(t - 1))
         if not plain.all():

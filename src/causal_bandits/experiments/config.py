@@ -19,16 +19,19 @@ from causal_bandits.experiments import KEY, algorithms
 from causal_bandits.experiments import instance as own
 
 SCHEMA = files("causal_bandits.experiments") / "config.schema.yaml"
+#: Keys of nonmanip's ``pomis_plus`` an experiment does not take: the paper panels' job size and studies, and the
+#: z²-KL-UCB switch (an experiment's runs pass their settings to both z² solvers as they are).
+NONMANIP_ONLY = ("seeds_per_job", "spot_check", "knobs", "no_expression")
 
 
 def schema(pomis_plus: Mapping[str, Any]) -> dict[str, Any]:
     """The section's schema; an experiment's ``pomis_plus`` takes the keys and defaults of the nonmanip
-    section's ``pomis_plus`` (the schema given), without its spot check."""
+    section's ``pomis_plus`` (the schema given), without :data:`NONMANIP_ONLY`."""
     from causal_bandits.config import _load_yaml
 
     out = _load_yaml(SCHEMA.read_text())
     settings = copy.deepcopy(dict(pomis_plus))
-    settings["properties"] = {k: v for k, v in settings["properties"].items() if k != "spot_check"}
+    settings["properties"] = {k: v for k, v in settings["properties"].items() if k not in NONMANIP_ONLY}
     out["additionalProperties"]["properties"]["pomis_plus"] = {**settings, "default": {}}
     return out
 

@@ -23,6 +23,12 @@ def spot_check_strategy(refresh: str) -> str:
     return f"{POMIS_PLUS}_{refresh}"
 
 
+def knob_strategy(knob: str, value: object) -> str:
+    """File-safe key of a knob variant: POMIS+ rerun with one z² setting changed, ``POMISplus_nmin100``
+    for ``n_min = 100``, ``POMISplus_<value>`` for the ``no_expression`` statistics (``POMISplus_beta``)."""
+    return f"{POMIS_PLUS}_nmin{value}" if knob == "n_min" else f"{POMIS_PLUS}_{value}"
+
+
 def plays_pomis_plus(strategy: str) -> bool:
-    """Whether a run's strategy key is POMIS+: the main run or a refresh spot check."""
+    """Whether a run's strategy key is POMIS+: the main run or a variant (spot check, knob)."""
     return strategy == POMIS_PLUS or strategy.startswith(f"{POMIS_PLUS}_")

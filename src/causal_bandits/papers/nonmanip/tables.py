@@ -181,11 +181,18 @@ REFRESH_TEXT = {
 
 
 def pomis_plus_note(settings: Mapping[str, Any]) -> str:
-    """Which z² settings produced the POMIS+ numbers (B, refresh schedule, n_min, trivial estimator)."""
+    """Which z² settings produced the POMIS+ numbers (B, refresh schedule, n_min, trivial estimator, and the
+    statistics of z²-KL-UCB's arms with no expression when they are not kl-UCB's)."""
     refresh = REFRESH_TEXT[settings["refresh"]].format(**settings)
+    beta = (
+        ", Beta(α+1, β+1) moments for z²-KL-UCB's arms with no expression"
+        if settings.get("no_expression", "klucb") == "beta"
+        else ""
+    )
     return (
         f"POMIS+ = the POMIS arms with z²-TS / z²-KL-UCB: B = {settings['bootstrap']} bootstrap resamples, "
-        f"{refresh}, n_min = {settings['n_min']} samples per source arm, {settings['trivial']} own-data estimator."
+        f"{refresh}, n_min = {settings['n_min']} samples per source arm, {settings['trivial']} own-data estimator"
+        f"{beta}."
     )
 
 

@@ -1,0 +1,255 @@
+"""Beyond the paper: the knob study, POMIS+ under the two z² settings the paper leaves open.
+
+The deferral ``n_min`` (samples every source arm of an expression needs before it is used; the paper says
+only "enough samples", docs/papers/nonmanip.md#nonmanip-a-enough-samples) and, for arms with no expression,
+whether z²-KL-UCB keeps kl-UCB's statistics or takes the paper's literal Beta(α+1, β+1) moments
+(``no_expression``, docs/papers/nonmanip.md#nonmanip-knobs). Each other value is a POMIS+ variant run on the
+main seeds (:func:`causal_bandits.papers.nonmanip.runs.variants`); the main value is the main run.
+
+:func:`~causal_bandits.papers.nonmanip.runs.knob_points` lists the study's points, :func:`knob_table` gives
+each (panel, solver, point) its mean regret at T with the 95 % CI, whether it lies within Table 1's tolerance
+of the paper's POMIS+ cell (:data:`~causal_bandits.papers.nonmanip.claims.TABLE1_REL_TOL`, fixed before any
+run) and its paired
+difference from the main run (seed s of a variant sees the noise of seed s of the main run), and
+:func:`findings` the line the report writes under each POMIS+ cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from os import PathLike
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+from matplotlib.artist import Artist
+
+from causal_bandits import algorithms
+from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
+from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, PAPER_SIMULATIONS, TABLE1_REL_TOL
+from causal_bandits.papers.nonmanip.runs import NO_EXPRESSION_SOLVERS, knob_points
+from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95_halfwidth
+from causal_bandits.plots import new_figure, paper_style, save_figure
+
+
+def applies(knob: str, algorithm: str) -> bool:
+    """Whether a knob changes anything for a solver: ``no_expression`` only for z²-KL-UCB."""
+    return knob != "no_expression" or algorithms.played(PAPER, algorithm, z2=True).key in NO_EXPRESSION_SOLVERS
+
+
+def knob_table(finals: pd.DataFrame, pomis_plus: Mapping[str, Any], horizon: int) -> pd.DataFrame:
+    """One row per (panel, solver, point) that ran: mean regret at T ± 95 % half-width, the paper's POMIS+ cell,
+    whether ours is within its tolerance, and the paired difference point - main run over the seeds.
+    ``finals``: per-seed ``seed`` and ``final_regret`` with columns panel, strategy, algorithm."""
+    rows = []
+    for (panel, algorithm), group in finals.groupby(["panel", "algorithm"], sort=True):
+        runs = {s: g.set_index("seed")["final_regret"].sort_index() for s, g in group.groupby("strategy")}
+        main = runs[POMIS_PLUS]
+        paper = TABLE1.get(cast(tuple[str, str, str], (algorithm, "POMIS+", panel)), np.nan)
+        for knob, value, strategy in knob_points(pomis_plus):
+            if strategy not in runs or not applies(knob, cast(str, algorithm)):
+                continue
+            x = runs[strategy]
+            if list(x.index) != list(main.index):
+                raise ValueError(f"{panel}/{algorithm}: {strategy} and {POMIS_PLUS} must hold the same seeds")
+            mean = float(x.mean())
+            diff = (x - main).to_numpy(dtype=float)
+            rows.append(
+                {
+                    "panel": panel,
+                    "algorithm": algorithm,
+                    "knob": knob,
+                    "value": str(value),
+                    "main": strategy == POMIS_PLUS,
+                    "strategy": strategy,
+                    "mean_cr_T": mean,
+                    "ci95_halfwidth": ci95_halfwidth(x.to_numpy(dtype=float)),
+                    "paired_difference": float(diff.mean()),
+                    "paired_ci95_halfwidth": ci95_halfwidth(diff),
+                    "n_seeds": int(x.size),
+                    "horizon": int(horizon),
+                    "paper_value": paper,
+                    "within_tolerance": bool(abs(mean - paper) <= TABLE1_REL_TOL * paper)
+                    if np.isfinite(paper)
+                    else None,
+                }
+            )
+    order = {a: k for k, a in enumerate(algorithms.solvers(PAPER))}  # panels, then solvers in registry order
+    return pd.DataFrame(rows).sort_values(
+        ["panel", "algorithm"], key=lambda c: c.map(order) if c.name == "algorithm" else c, kind="stable"
+    )
+
+
+def _values(values) -> str:
+    return "{" + ", ".join(str(v) for v in values) + "}"
+
+
+def _cell(row) -> str:
+    return f"{row.mean_cr_T:.2f} ± {row.ci95_halfwidth:.2f}"
+
+
+def _beta_text(rows: pd.DataFrame, algorithm: str) -> str:
+    """What the other ``no_expression`` statistics do to the cell (z²-KL-UCB), or why there is nothing to say."""
+    if not applies("no_expression", algorithm):
+        return (
+            f"the Beta switch does not apply to z²-{PAPER_Z2_SOLVERS[algorithm]} "
+            "(arms with no expression already draw from Beta(α+1, β+1))"
+        )
+    other = rows[(rows.knob == "no_expression") & ~rows.main]
+    if other.empty:
+        return "the no_expression switch was not run (nonmanip.pomis_plus.knobs.no_expression)"
+    main = rows[(rows.knob == "no_expression") & rows.main].iloc[0]
+    parts = []
+    for r in other.itertuples():
+        where = "within" if r.within_tolerance else "not within"
+        parts.append(
+            f"no_expression = {r.value} moves it from {_cell(main)} ({main.value}) to {_cell(r)}, paired difference "
+            f"{r.paired_difference:+.2f} ± {r.paired_ci95_halfwidth:.2f} ({where} ±{TABLE1_REL_TOL:.0%})"
+        )
+    return "; ".join(parts)
+
+
+def findings(table: pd.DataFrame) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per panel and solver with a POMIS+ cell in Table 1: the finding line (which n_min values put the cell within
+    its tolerance, what the Beta switch does), the n_min values within, and whether it was judged at the paper's
+    scale (the paper's cells are at T = 10,000 with 1,000 simulations)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for (panel, algorithm), rows in table.groupby(["panel", "algorithm"], sort=False):
+        paper = TABLE1.get(cast(tuple[str, str, str], (algorithm, "POMIS+", panel)))
+        if paper is None:
+            continue
+        n_rows = rows[rows.knob == "n_min"]
+        tried = [int(v) for v in n_rows.value]
+        good = [int(v) for v in n_rows[n_rows.within_tolerance.astype(bool)].value]
+        if good:
+            text = (
+                f"n_min ∈ {_values(good)} of {_values(tried)} put the cell within ±{TABLE1_REL_TOL:.0%} of {paper:.2f}"
+            )
+        else:
+            text = (
+                f"no n_min of {_values(tried)} puts the cell within ±{TABLE1_REL_TOL:.0%} of {paper:.2f} "
+                f"(ours {n_rows.mean_cr_T.min():.2f} to {n_rows.mean_cr_T.max():.2f})"
+            )
+        text += "; " + _beta_text(rows, cast(str, algorithm))
+        paper_scale = int(rows.horizon.min()) >= PAPER_HORIZON and int(rows.n_seeds.min()) >= PAPER_SIMULATIONS
+        if not paper_scale:  # like with like: the paper's cells are at its horizon and number of simulations
+            text = (
+                f"not judged at this scale (the paper's cells are at T = {PAPER_HORIZON:,} with "
+                f"{PAPER_SIMULATIONS:,} simulations); at this run's scale, {text}"
+            )
+        out.setdefault(cast(str, panel), {})[cast(str, algorithm)] = {
+            "finding": text,
+            "n_min_within": good,
+            "n_min_tried": tried,
+            "paper_scale": paper_scale,
+        }
+    return out
+
+
+def markdown(table: pd.DataFrame, found: Mapping[str, Mapping[str, Any]], titles: Mapping[str, str]) -> str:
+    """The study as one table (a row per panel and solver, a column per point) and the finding of each cell."""
+    lines = [
+        "# POMIS+ under the knobs the paper leaves open (beyond the paper)",
+        "",
+        (
+            "POMIS+ rerun on the main seeds with another deferral n_min (samples every source arm of an expression "
+            "needs before it is used) or, for z²-KL-UCB, other statistics for arms with no expression (klucb: kl-UCB's "
+            "own; beta: the paper's literal Beta(α+1, β+1) moments, at the main n_min). Regret at T, ours ± 95 % CI "
+            f"half-width; (main) = the main run; (within) = within ±{TABLE1_REL_TOL:.0%} of the paper's Table 1 cell "
+            "(Table 1's tolerance); Δ = paired difference from the main run on the same seeds."
+        ),
+        "",
+    ]
+    columns = list(dict.fromkeys(zip(table.knob, table.value)))
+    lines += [
+        "| panel | solver | paper |" + "".join(f" {k} = {v} |" for k, v in columns),
+        "|---|---|---|" + "---|" * len(columns),
+    ]
+    for (panel, algorithm), rows in table.groupby(["panel", "algorithm"], sort=False):
+        cells = []
+        for knob, value in columns:
+            r = rows[(rows.knob == knob) & (rows.value == value)]
+            if r.empty:
+                cells.append("–")
+                continue
+            r = r.iloc[0]
+            marks = [m for m, on in (("main", r.main), ("within", r.within_tolerance)) if on]
+            delta = "" if r.main else f", Δ {r.paired_difference:+.2f} ± {r.paired_ci95_halfwidth:.2f}"
+            cells.append(_cell(r) + delta + "".join(f" ({m})" for m in marks))
+        paper = rows.paper_value.iloc[0]
+        lines.append(
+            f"| {titles.get(cast(str, panel), panel)} | {PAPER_Z2_SOLVERS.get(cast(str, algorithm), algorithm)} | "
+            + (f"{paper:.2f}" if np.isfinite(paper) else "–")
+            + " | "
+            + " | ".join(cells)
+            + " |"
+        )
+    lines += ["", "Findings:", ""]
+    for panel, per in found.items():
+        for algorithm, f in per.items():
+            lines.append(f"* {titles.get(panel, panel)}, {PAPER_Z2_SOLVERS[algorithm]} POMIS+: {f['finding']}.")
+    return "\n".join(lines) + "\n"
+
+
+def figure(table: pd.DataFrame, titles: Mapping[str, str], path_pdf: PathLike, path_png: PathLike) -> None:
+    """Regret at T against n_min per panel (both solvers, 95 % CI), the paper's POMIS+ cell as a dotted line with
+    its tolerance band, and each other ``no_expression`` value as its own marker at the main n_min."""
+    panels = list(titles)
+    with paper_style():
+        fig = new_figure((2.4 * len(panels) + 1.6, 2.6))
+        axes = np.atleast_1d(fig.subplots(1, len(panels), squeeze=False)[0])
+        for ax, panel in zip(axes, panels):
+            for i, algorithm in enumerate(PAPER_Z2_SOLVERS):
+                color, name = f"C{i}", PAPER_Z2_SOLVERS[algorithm]
+                rows = table[(table.panel == panel) & (table.algorithm == algorithm)]
+                n_rows = rows[rows.knob == "n_min"].assign(x=lambda d: d.value.astype(int)).sort_values("x")
+                if n_rows.empty:  # this solver did not run: no line, not even the paper's
+                    continue
+                ax.errorbar(
+                    n_rows.x,
+                    n_rows.mean_cr_T,
+                    yerr=n_rows.ci95_halfwidth,
+                    color=color,
+                    marker="o",
+                    markersize=3,
+                    linewidth=0.9,
+                    capsize=2,
+                    label=f"{name} POMIS+",
+                )
+                main_n = int(n_rows[n_rows.main].x.iloc[0])
+                for r in rows[(rows.knob == "no_expression") & ~rows.main].itertuples():
+                    ax.errorbar(
+                        [main_n],
+                        [r.mean_cr_T],
+                        yerr=[r.ci95_halfwidth],
+                        color=color,
+                        marker="*",
+                        markersize=7,
+                        linestyle="none",
+                        capsize=2,
+                        label=f"{name} POMIS+, no_expression = {r.value}",
+                    )
+                paper = TABLE1.get((algorithm, "POMIS+", panel))
+                if paper is not None:
+                    ax.axhline(paper, color=color, linestyle=":", linewidth=0.9, label=f"paper, {name} POMIS+")
+                    ax.axhspan(
+                        paper * (1 - TABLE1_REL_TOL), paper * (1 + TABLE1_REL_TOL), color=color, alpha=0.08, linewidth=0
+                    )
+            ax.set_xscale("symlog", linthresh=10)
+            ticks = sorted({int(v) for v in table[table.knob == "n_min"].value})
+            ax.set_xticks(ticks, [str(v) for v in ticks])
+            ax.margins(x=0.08)
+            ax.set_xlabel("n_min")
+            ax.set_title(f"{titles[panel]}", fontsize=7)
+        axes[0].set_ylabel("cumulative regret at T")
+        legend: dict[str, Artist] = {}  # every solver's entries, once, beside the panels
+        for ax in axes:
+            handles, labels = ax.get_legend_handles_labels()
+            legend.update(zip(labels, handles))
+        fig.legend(list(legend.values()), list(legend), loc="outside right upper", fontsize=5.5, frameon=False)
+        fig.suptitle(
+            f"POMIS+ regret at T = {int(table.horizon.max()):,} against the deferral n_min, and the Beta switch "
+            "(not in the paper)",
+            fontsize=7,
+        )
+        save_figure(fig, path_pdf, path_png)
