@@ -65,12 +65,12 @@ MODEL = {
     # every-round spot check, 50 seeds per (panel, solver) (M: docs/performance.md#nonmanip-spot-check).
     "spot_per_seed": (
         {
-            ("fig5a", "TS"): 0.08 * 3600 / 50,
-            ("fig5a", "KLUCB"): 0.08 * 3600 / 50,
-            ("fig5b", "TS"): 0.22 * 3600 / 50,
-            ("fig5b", "KLUCB"): 0.22 * 3600 / 50,
-            ("fig5c", "TS"): 1.01 * 3600 / 50,
-            ("fig5c", "KLUCB"): 0.68 * 3600 / 50,
+            ("fig5a", "ts"): 0.08 * 3600 / 50,
+            ("fig5a", "kl_ucb"): 0.08 * 3600 / 50,
+            ("fig5b", "ts"): 0.22 * 3600 / 50,
+            ("fig5b", "kl_ucb"): 0.22 * 3600 / 50,
+            ("fig5c", "ts"): 1.01 * 3600 / 50,
+            ("fig5c", "kl_ucb"): 0.68 * 3600 / 50,
         },
         "M: docs/performance.md, spot check 0.08/0.08, 0.22/0.22, 1.01/0.68 CPU-h per 50 seeds",
     ),

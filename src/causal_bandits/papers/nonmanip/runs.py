@@ -48,7 +48,7 @@ PAPER = "nonmanip"
 NOT_SETTINGS = ("seeds_per_job", "spot_check", "knobs")
 #: The z² versions whose statistics ``no_expression`` switches: z²-TS draws an arm with no expression from
 #: Beta(α+1, β+1) already (its reduction to TS), so the switch would change nothing there.
-NO_EXPRESSION_SOLVERS = ("z2KLUCB",)
+NO_EXPRESSION_SOLVERS = ("z2_kl_ucb",)
 #: ``no_expression`` of the runs made before the switch existed; a run with it leaves the key out of its
 #: settings, so those runs keep their provenance (and are not rerun).
 NO_EXPRESSION_DEFAULT = "klucb"
