@@ -157,6 +157,26 @@ def _verdicts(results):
     return {c.id: c.check(results) for c in claims.claims(results["instances"])}
 
 
+def test_claims_take_ids_from_keys_and_print_labels(instances):
+    """Claim ids are built from the registry keys (stable); what a reader sees (statements, verdict texts,
+    Table 1's CSV) names the algorithms by label, and the claims read the printed CSV back unchanged."""
+    agg = _agg({(s, a): (100.0 * (i + 1), 5) for i, s in enumerate(("POMIS", "MIS", "BF")) for a in ("ts", "kl_ucb")})
+    results = _results(instances, agg)
+    results["instances"] = {"fig5c": {**instances["fig5c"], "identical": {"MIS": "POMIS"}}}
+    results["identical_runs"] = {"fig5c": {"MIS=POMIS/ts": True, "MIS=POMIS/kl_ucb": False}}
+    rows = [c.check(results) for c in claims.claims(results["instances"])]
+    ids = {r["id"] for r in rows}
+    assert {"order-fig5c-kl_ucb", "table1-ts-POMIS+-fig5c", "reduction-fig5c-kl_ucb"} <= ids
+    assert not [i for i in ids if re.search(r"\b(TS|KLUCB|z2TS|z2KLUCB)\b", i)]
+    printed = " ".join(f"{r['statement']} {r['paper']} {r['ours']} {r['note']}" for r in rows)
+    assert "KL-UCB on fig5c" in printed and not re.search(r"\b(kl_ucb|KLUCB|z2_ts|z2_kl_ucb)\b", printed)
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["identical-fig5c"]["ours"] == "MIS=POMIS/TS: identical; MIS=POMIS/KL-UCB: DIFFERENT"
+    csv = algorithms.shown("nonmanip", results["table1"])
+    assert set(csv.algorithm) == {"TS", "KL-UCB"}
+    assert algorithms.keyed("nonmanip", csv).equals(results["table1"])
+
+
 def test_claims_reproduce_and_differ_on_the_evidence(instances):
     good = _agg(
         {

@@ -60,7 +60,7 @@ def test_table_and_findings_at_paper_scale():
     found = knobs.findings(table)["fig5b"]
     assert found["ts"]["n_min_within"] == [100] and found["ts"]["paper_scale"]
     assert found["ts"]["finding"].startswith("n_min ∈ {100} of {0, 20, 100} put the cell within ±15% of 50.29")
-    assert "does not apply to z²-ts" in found["ts"]["finding"]
+    assert "does not apply to z²-TS" in found["ts"]["finding"]
     assert found["kl_ucb"]["n_min_within"] == []
     assert "no n_min of {0, 20, 100} puts the cell within ±15% of 74.93" in found["kl_ucb"]["finding"]
     assert "no_expression = beta moves it from 39.96 ± 0.32 (klucb) to 69.96" in found["kl_ucb"]["finding"]
