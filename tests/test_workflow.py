@@ -283,9 +283,9 @@ def test_adding_an_algorithm_plans_only_its_runs(planned_tiny, tmp_path):
         _restore(registry, saved)
         module.unlink()
     runs = [o for o in planned if o.startswith("results/runs/")]
-    assert runs and all(re.match(r"results/runs/nonmanip/[^/]+/(BF|MIS|POMIS)/eps_greedy/chunk-\d+", o) for o in runs), (
-        runs
-    )
+    assert runs and all(
+        re.match(r"results/runs/nonmanip/[^/]+/(BF|MIS|POMIS)/eps_greedy/chunk-\d+", o) for o in runs
+    ), runs
     assert {"figures/nonmanip/table1.md", "figures/nonmanip/figure5.pdf", "results/claims/nonmanip.json"} <= set(
         planned
     )

@@ -11,11 +11,11 @@ and the claims, which iterate the paper's own algorithms only (:func:`own`). An 
 researcher adds to a paper is registered with ``addition=True``: it runs beside the paper's and
 shows in its tables and figures marked "addition, not in the paper", never in its claims.
 
-Keys are ids in one style, lower snake_case (``ccpe_general``, ``cn_ucb``: valid identifiers, safe
-in paths and wildcard patterns; an entry with a key in another style raises a ConfigError); readers see
+Keys are ids in one style, lower snake_case (``ccpe_general``, ``cn_ucb``: valid identifiers, safe in
+paths and wildcard patterns; an entry with a key in another style raises a ConfigError); readers see
 labels only (``CCPE-General``, ``CN-UCB``). A table prints a frame's keys as labels with :func:`shown`
-(a step that reads such a table back maps them to keys with :func:`keyed`); a paper that lists its algorithms in the order of their labels sorts with :func:`by_label` and
-:func:`label_order`.
+(a step that reads such a table back maps them to keys with :func:`keyed`); a paper that lists its
+algorithms in the order of their labels sorts with :func:`by_label` and :func:`label_order`.
 
 This module and the registries stay light (no numpy): the workflow reads them when it parses.
 """

@@ -30,7 +30,9 @@ with logged(snakemake.log[0]):
             pd.concat(finals, ignore_index=True), snakemake.params.pomis_plus, snakemake.params.horizon
         )
         table = pd.concat([table, spot], ignore_index=True)
-    store.write_atomic(snakemake.output.csv, lambda tmp: algorithms.shown(PAPER, table).to_csv(tmp, index=False, float_format="%.6g"))
+    store.write_atomic(
+        snakemake.output.csv, lambda tmp: algorithms.shown(PAPER, table).to_csv(tmp, index=False, float_format="%.6g")
+    )
     titles = {k: v["title"] for k, v in instances.items()}
     md = tables.table1_markdown(table, titles, snakemake.params.pomis_plus, catalogues)
     families = {Path(p).stem: store.read_json(p) for p in snakemake.input.efficiency}
