@@ -53,7 +53,7 @@ TEN_MINUTES = 600.0
 # docs/performance.md; P = projected from those numbers as stated.
 MODEL = {
     # nonmanip BF / MIS / POMIS: a job's start-up plus a cost per seed, the line through 180 jobs of 100 seeds (584
-    # CPU-s, 3.24 s a job; M) and two fig5c jobs of 1,000 seeds (BF/TS 14.86, MIS/KLUCB 14.15 CPU-s; M).
+    # CPU-s, 3.24 s a job; M) and two fig5c jobs of 1,000 seeds (BF/ts 14.86, MIS/kl_ucb 14.15 CPU-s; M).
     "baseline_job": (
         (3.24 - 100 * (14.5 - 3.24) / 900, (14.5 - 3.24) / 900),
         "M: README, 180 jobs of 100 seeds (584 CPU-s) and docs/performance.md, 2 fig5c jobs of 1,000 seeds; "

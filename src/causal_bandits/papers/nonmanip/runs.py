@@ -9,7 +9,7 @@ Strategies BF, MIS and POMIS play their arm sets with TS or kl-UCB. POMIS+ (file
 ``POMISplus``) is not a further arm set: it plays the POMIS arms with the z² version of the solver
 (AAAI-19 §5: "only POMIS+ employs z²-TS and z²-KL-UCB"), which also learns from the values of every
 variable in each pull through the panel's expression catalogue (the catalogue stage). Run paths
-keep the solver's name (``POMISplus/TS``), so Table 1 and Figure 5 pair POMIS+ with its solver as
+keep the solver's name (``POMISplus/ts``), so Table 1 and Figure 5 pair POMIS+ with its solver as
 the paper does; the workflow passes the policy class of the registry entry that plays (strategy,
 solver) (:func:`causal_bandits.algorithms.played`), so a run job never reads the registry and a new
 entry replans no other algorithm's runs.
