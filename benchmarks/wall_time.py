@@ -53,7 +53,7 @@ TEN_MINUTES = 600.0
 # docs/performance.md; P = projected from those numbers as stated.
 MODEL = {
     # nonmanip BF / MIS / POMIS: a job's start-up plus a cost per seed, the line through 180 jobs of 100 seeds (584
-    # CPU-s, 3.24 s a job; M) and two fig5c jobs of 1,000 seeds (BF/TS 14.86, MIS/KLUCB 14.15 CPU-s; M).
+    # CPU-s, 3.24 s a job; M) and two fig5c jobs of 1,000 seeds (BF/ts 14.86, MIS/kl_ucb 14.15 CPU-s; M).
     "baseline_job": (
         (3.24 - 100 * (14.5 - 3.24) / 900, (14.5 - 3.24) / 900),
         "M: README, 180 jobs of 100 seeds (584 CPU-s) and docs/performance.md, 2 fig5c jobs of 1,000 seeds; "
@@ -65,12 +65,12 @@ MODEL = {
     # every-round spot check, 50 seeds per (panel, solver) (M: docs/performance.md#nonmanip-spot-check).
     "spot_per_seed": (
         {
-            ("fig5a", "TS"): 0.08 * 3600 / 50,
-            ("fig5a", "KLUCB"): 0.08 * 3600 / 50,
-            ("fig5b", "TS"): 0.22 * 3600 / 50,
-            ("fig5b", "KLUCB"): 0.22 * 3600 / 50,
-            ("fig5c", "TS"): 1.01 * 3600 / 50,
-            ("fig5c", "KLUCB"): 0.68 * 3600 / 50,
+            ("fig5a", "ts"): 0.08 * 3600 / 50,
+            ("fig5a", "kl_ucb"): 0.08 * 3600 / 50,
+            ("fig5b", "ts"): 0.22 * 3600 / 50,
+            ("fig5b", "kl_ucb"): 0.22 * 3600 / 50,
+            ("fig5c", "ts"): 1.01 * 3600 / 50,
+            ("fig5c", "kl_ucb"): 0.68 * 3600 / 50,
         },
         "M: docs/performance.md, spot check 0.08/0.08, 0.22/0.22, 1.01/0.68 CPU-h per 50 seeds",
     ),

@@ -13,7 +13,7 @@ def main(seeds=1000, horizon=10_000, points=200):
     arms = cb.arms_for(G, scm, "POMIS", reward="Y")
     streams = cb.Streams.for_experiment("my_study", range(seeds))
     trace = cb.RegretTrace(cb.linear_grid(horizon, points))
-    run = cb.simulate(arms.policy("TS"), arms.environment(), streams, horizon, [trace])
+    run = cb.simulate(arms.policy("ts"), arms.environment(), streams, horizon, [trace])
     return run.to_frame()
 
 

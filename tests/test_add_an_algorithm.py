@@ -82,7 +82,7 @@ CHECK = textwrap.dedent("""
     from causal_bandits.papers.nonmanip import claims, config as nonmanip_config, figures, tables
 
     root, overlay = sys.argv[1], sys.argv[2]
-    entry = algorithms.registry("nonmanip")["EPSGREEDY"]
+    entry = algorithms.registry("nonmanip")["eps_greedy"]
     cfg = cb_config.validate(cb_config.load(root + "/config/config.yaml", overlay))
     nonmanip_config.check_config(cfg["nonmanip"])
     panels = {p: {"identical": {}} for p in cfg["nonmanip"]["panels"]}
@@ -99,8 +99,8 @@ CHECK = textwrap.dedent("""
                       "solvers": algorithms.solvers("nonmanip"), "own": algorithms.own("nonmanip"),
                       "algorithms": cfg["nonmanip"]["algorithms"], "claims": ids,
                       "table": sorted({(r.algorithm, r.strategy) for r in table.itertuples()}), "markdown": md,
-                      "legend": figures.LABELS["EPSGREEDY"], "style": figures.LINESTYLES["EPSGREEDY"],
-                      "styles": [figures.LINESTYLES[a] for a in ("TS", "KLUCB")]}))
+                      "legend": figures.LABELS["eps_greedy"], "style": figures.LINESTYLES["eps_greedy"],
+                      "styles": [figures.LINESTYLES[a] for a in ("ts", "kl_ucb")]}))
 """)
 
 
@@ -116,11 +116,11 @@ def test_registered_example_is_an_addition_in_tables_never_in_claims(tmp_path):
     out = json.loads(result.stdout)
     assert out["addition"] and out["z2"] is None
     assert out["display"] == "ε-greedy (addition, not in the paper)"
-    assert out["algorithms"] == ["TS", "KLUCB", "EPSGREEDY"]
-    assert "EPSGREEDY" in out["solvers"] and out["own"] == ["TS", "KLUCB"]
-    assert out["claims"] and not [c for c in out["claims"] if "EPSGREEDY" in c or "ε-greedy" in c]
+    assert out["algorithms"] == ["ts", "kl_ucb", "eps_greedy"]
+    assert "eps_greedy" in out["solvers"] and out["own"] == ["ts", "kl_ucb"]
+    assert out["claims"] and not [c for c in out["claims"] if "eps_greedy" in c or "ε-greedy" in c]
     table = [tuple(r) for r in out["table"]]
-    assert ("EPSGREEDY", "POMIS") in table and ("EPSGREEDY", "POMIS+") not in table  # no z²: no POMIS+ row
+    assert ("eps_greedy", "POMIS") in table and ("eps_greedy", "POMIS+") not in table  # no z²: no POMIS+ row
     assert "| ε-greedy (addition, not in the paper) POMIS |" in out["markdown"]
     assert "ε-greedy (addition, not in the paper) reduction" not in out["markdown"]
     # Figure 5's legend marks it too, and it gets a line style of its own (the paper's keep theirs).

@@ -69,7 +69,7 @@ def test_jobs_never_load_the_api_module():
     code = (
         "import sys, causal_bandits.papers.nonmanip.runs as r, causal_bandits.experiments.instance, "
         "causal_bandits.store, causal_bandits.logs, causal_bandits.algorithms as a; "
-        "r.runs.policy_class(a.played('nonmanip', 'TS', z2=True).path); "
+        "r.runs.policy_class(a.played('nonmanip', 'ts', z2=True).path); "
         "print('causal_bandits.api' in sys.modules)"
     )
     out = _python(code)
@@ -98,7 +98,7 @@ def test_arms_for_strategies_models_and_bad_input():
     assert not np.array_equal(random.means, cb.arms_for(G, seeded, "POMIS", reward="Y", name="other").means)
     plus = cb.arms_for(G, scm, "POMISplus", reward="Y")
     assert plus.values == cb.arms_for(G, scm, "POMIS", reward="Y").values and plus.environment().observe
-    assert type(plus.policy("TS", bootstrap=10)).__name__ == "Z2ThompsonSampling"
+    assert type(plus.policy("ts", bootstrap=10)).__name__ == "Z2ThompsonSampling"
     with pytest.raises(ValueError, match="unknown strategy 'ALL'"):
         cb.arms_for(G, scm, "ALL", reward="Y")
     with pytest.raises(ValueError, match="reward="):
@@ -120,8 +120,8 @@ def test_example_equals_the_run_store():
         nonmanip_runs.run_chunk(
             instance,
             strategy="POMIS",
-            algorithm="TS",
-            policy=played("nonmanip", "TS").path,
+            algorithm="ts",
+            policy=played("nonmanip", "ts").path,
             seeds=range(seeds),
             horizon=horizon,
             record_points=points,

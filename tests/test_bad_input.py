@@ -47,7 +47,7 @@ OVERLAYS = {
     "unknown paper": ("nonmanpi: {horizon: 10}\n", "unknown config key 'nonmanpi' under <top level>; allowed keys are"),
     "unknown key": ("nonmanip: {horizn: 10}\n", "unknown config key 'horizn' under nonmanip"),
     "unknown data key": ("data: {rawdir: /tmp}\n", "unknown config key 'rawdir' under data; allowed keys are: raw_dir"),
-    "paper section not a mapping": ("nonmanip: [TS]\n", "config nonmanip = ['TS'] is invalid"),
+    "paper section not a mapping": ("nonmanip: [ts]\n", "config nonmanip = ['ts'] is invalid"),
     # -- own experiments (their checks beyond the schema run too)
     "experiment algorithm not registered": (
         "experiments: {s: {diagram: {nodes: [X, Y], directed: [[X, Y]], reward: Y}, scm: {q: {U_X: 0.2, U_Y: 0.3},"
@@ -56,7 +56,7 @@ OVERLAYS = {
     ),
     "experiment reward not a node": (
         "experiments: {s: {diagram: {nodes: [X, Y], directed: [[X, Y]], reward: W}, scm: {q: {U_X: 0.2, U_Y: 0.3},"
-        " c: {X: 0, Y: 0}}, algorithms: [TS], horizon: 10, n_seeds: 2}}\n",
+        " c: {X: 0, Y: 0}}, algorithms: [ts], horizon: 10, n_seeds: 2}}\n",
         "experiments.s.diagram names 'W', which is not a node",
     ),
     # -- values against the schema
@@ -79,15 +79,15 @@ OVERLAYS = {
     "unknown algorithm": (
         "nonmanip: {algorithms: [XX]}\n",
         "nonmanip.algorithms.0 = 'XX' is not a registered algorithm "
-        "of nonmanip; use one of TS, KLUCB, or register it in causal_bandits/papers/nonmanip/"
+        "of nonmanip; use one of ts, kl_ucb, or register it in causal_bandits/papers/nonmanip/"
         "algorithms.py",
     ),
-    "z² version named as a solver": ("nonmanip: {algorithms: [z2TS]}\n", "use one of TS, KLUCB"),
+    "z² version named as a solver": ("nonmanip: {algorithms: [z2_ts]}\n", "use one of ts, kl_ucb"),
     "unregistered cpe algorithm": (
         "cpe: {experiments: {E0: {runs: [{algorithms: [lucb2]}]}}}\n",
         "'lucb2' is not a registered algorithm of cpe; use one of ccpe_general, ccpe_bglm",
     ),
-    "algorithms not a list": ("nonmanip: {algorithms: TS}\n", "nonmanip.algorithms = 'TS' is invalid"),
+    "algorithms not a list": ("nonmanip: {algorithms: ts}\n", "nonmanip.algorithms = 'ts' is invalid"),
     "graph name misspelt": (
         "nonmanip: {panels: {fig5a: {graph: frontdor}}}\n",
         "nonmanip.panels.fig5a.graph = 'frontdor' is invalid; use one of: frontdoor, fig2a, fig3, fig5d; or a mapping",
@@ -317,9 +317,9 @@ def test_strategy_the_algorithm_does_not_play(monkeypatch):
     """A registered solver that plays only some arm sets, named beside a strategy it does not play."""
     monkeypatch.setitem(
         algorithms.registry("nonmanip"),
-        "POMISONLY",
+        "pomis_only",
         algorithms.Algorithm(
-            "POMISONLY",
+            "pomis_only",
             "causal_bandits.bandits.thompson.ThompsonSampling",
             "TS on POMIS",
             strategies=("POMIS",),
@@ -327,9 +327,9 @@ def test_strategy_the_algorithm_does_not_play(monkeypatch):
         ),
     )
     with pytest.raises(cb_config.ConfigError) as err:
-        _command_line("nonmanip={algorithms: [TS, POMISONLY], strategies: [BF, POMIS]}")
+        _command_line("nonmanip={algorithms: [ts, pomis_only], strategies: [BF, POMIS]}")
     assert (
-        "nonmanip.algorithms names algorithm 'POMISONLY', which does not play strategy 'BF' (it plays POMIS); drop"
+        "nonmanip.algorithms names algorithm 'pomis_only', which does not play strategy 'BF' (it plays POMIS); drop"
         in str(err.value)
         and "\n" not in str(err.value)
     )

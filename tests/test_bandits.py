@@ -29,7 +29,7 @@ from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.rng import SeedStreams, generator
 
 PAPER = "test"
-ALGOS = {"TS": ThompsonSampling, "KLUCB": KLUCB}
+ALGOS = {"ts": ThompsonSampling, "kl_ucb": KLUCB}
 
 
 def run(policy, means, seeds, horizon, *, experiment="bandits", grid=None, block=4096):
@@ -306,8 +306,8 @@ def test_klucb_pulls_an_arm_of_largest_index():
 # Arm sequences of TS and kl-UCB recorded (sha256 of the (20 seeds x 500 rounds) int64 array)
 # before the samplers were sped up: a faster sampler or index must not change a single pull.
 REGRESSION_ARMS_SHA256 = {
-    "TS": "4caa39c2a2a09cccf3ca4c2bae4469a4aab6dfa2ffcf8d4a1fbec68c58577978",
-    "KLUCB": "af80d3b1957297449839eb6bc65cccf1b551c10597a169aedebabb996e348ae0",
+    "ts": "4caa39c2a2a09cccf3ca4c2bae4469a4aab6dfa2ffcf8d4a1fbec68c58577978",
+    "kl_ucb": "af80d3b1957297449839eb6bc65cccf1b551c10597a169aedebabb996e348ae0",
 }
 
 
@@ -407,7 +407,7 @@ def test_algorithms_meet_the_same_environment_draws():
         env = RecordingArms([0.3, 0.5, 0.45, 0.6])
         simulate_trace(algo(), env, range(5), 50, linear_grid(50, 10), paper=PAPER, experiment="crn")
         seen[name] = np.stack(env.seen)
-    assert np.array_equal(seen["TS"], seen["KLUCB"])
+    assert np.array_equal(seen["ts"], seen["kl_ucb"])
 
 
 def test_thompson_beats_uniform_play():
@@ -421,7 +421,7 @@ def test_thompson_beats_uniform_play():
 
 
 # ------------------------------------------------------------------------------------ run store
-CONFIG = {"paper": "nonmanip", "experiment": "fig5a", "algorithm": "TS", "horizon": 40}
+CONFIG = {"paper": "nonmanip", "experiment": "fig5a", "algorithm": "ts", "horizon": 40}
 
 
 @pytest.fixture(scope="module")

@@ -41,14 +41,14 @@ def test_defaults_are_filled_in():
     del cfg["record_points"], cfg["nonmanip"]["algorithms"]
     cb_config.validate(cfg)
     assert cfg["record_points"] == 200
-    assert cfg["nonmanip"]["algorithms"] == ["TS", "KLUCB"]
+    assert cfg["nonmanip"]["algorithms"] == ["ts", "kl_ucb"]
 
 
 @pytest.mark.parametrize(
     ("edit", "expected"),
     [
         (lambda c: c.__setitem__("sedes_per_job", 3), "unknown config key 'sedes_per_job'"),
-        (lambda c: c["nonmanip"].__setitem__("algorithms", ["TS", "UCB"]), "nonmanip.algorithms.1"),
+        (lambda c: c["nonmanip"].__setitem__("algorithms", ["ts", "UCB"]), "nonmanip.algorithms.1"),
         (lambda c: c["nonmanip"].__setitem__("horizon", 0), "nonmanip.horizon = 0"),
         (lambda c: c["unknown_graph"].__setitem__("seeds_per_job", 0), "unknown_graph.seeds_per_job = 0"),
         (
@@ -109,17 +109,40 @@ def test_registered_algorithms_and_their_strategies_are_checked(monkeypatch):
     from causal_bandits import algorithms
 
     extra = algorithms.Algorithm(
-        "X", "causal_bandits.bandits.thompson.ThompsonSampling", "X", strategies=("POMIS",), addition=True
+        "x", "causal_bandits.bandits.thompson.ThompsonSampling", "X", strategies=("POMIS",), addition=True
     )
-    entries = {**algorithms.registry("nonmanip"), "X": extra}
+    entries = {**algorithms.registry("nonmanip"), "x": extra}
     monkeypatch.setattr(algorithms, "registry", lambda paper: entries)
-    algorithms.check("nonmanip", ["TS", "X"], ["POMIS"], where="nonmanip.algorithms")
+    algorithms.check("nonmanip", ["ts", "x"], ["POMIS"], where="nonmanip.algorithms")
     with pytest.raises(
         ConfigError,
-        match=r"^nonmanip.algorithms names algorithm 'X', which does not play strategy "
+        match=r"^nonmanip.algorithms names algorithm 'x', which does not play strategy "
         r"'MIS' \(it plays POMIS\)",
     ):
-        algorithms.check("nonmanip", ["TS", "X"], ["POMIS", "MIS"], where="nonmanip.algorithms")
-    with pytest.raises(ConfigError, match=r"'z2TS', which is not registered for nonmanip; use one of TS, KLUCB, X"):
-        algorithms.check("nonmanip", ["z2TS"], where="nonmanip.algorithms")
-    assert algorithms.own("nonmanip") == ["TS", "KLUCB"] and extra.display == "X (addition, not in the paper)"
+        algorithms.check("nonmanip", ["ts", "x"], ["POMIS", "MIS"], where="nonmanip.algorithms")
+    with pytest.raises(ConfigError, match=r"'z2_ts', which is not registered for nonmanip; use one of ts, kl_ucb, x"):
+        algorithms.check("nonmanip", ["z2_ts"], where="nonmanip.algorithms")
+    assert algorithms.own("nonmanip") == ["ts", "kl_ucb"] and extra.display == "X (addition, not in the paper)"
+
+
+@pytest.mark.parametrize("key", ["EPSGREEDY", "EpsGreedy", "eps-greedy", "2eps", "_eps", "eps greedy"])
+def test_a_registry_key_not_in_lower_snake_case_is_refused_in_one_line(key):
+    """A researcher's registry line with a key in another style (examples/add_an_algorithm/registry_line.txt
+    written with the key changed) stops with one line naming the key and the rule."""
+    from causal_bandits import algorithms
+
+    line = (ROOT / "examples" / "add_an_algorithm" / "registry_line.txt").read_text().strip().rstrip(",")
+    assert '"eps_greedy"' in line
+    with pytest.raises(ConfigError) as err:
+        eval(line.replace('"eps_greedy"', repr(key)), {"Algorithm": algorithms.Algorithm})
+    message = str(err.value)
+    assert "\n" not in message and repr(key) in message and "lower snake_case" in message
+    assert "^[a-z][a-z0-9_]*$" in message
+    assert eval(line, {"Algorithm": algorithms.Algorithm}).key == "eps_greedy"  # the example's own key passes
+
+
+def test_a_z2_key_not_in_lower_snake_case_is_refused():
+    from causal_bandits import algorithms
+
+    with pytest.raises(ConfigError, match=r"^algorithm z2 'z2TS' is not lower snake_case"):
+        algorithms.Algorithm("ts", "causal_bandits.bandits.thompson.ThompsonSampling", "TS", z2="z2TS")

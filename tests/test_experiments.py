@@ -23,7 +23,7 @@ from causal_bandits.experiments.instance import instance_document
 
 EXAMPLE = ROOT / "examples" / "own_experiment.yaml"
 #: The example at a tiny size: 2 seeds, T = 200, one solver.
-SMALL = {"experiments": {"my_study": {"horizon": 200, "n_seeds": 2, "seeds_per_job": 2, "algorithms": ["TS"]}}}
+SMALL = {"experiments": {"my_study": {"horizon": 200, "n_seeds": 2, "seeds_per_job": 2, "algorithms": ["ts"]}}}
 
 
 def study() -> dict:
@@ -99,20 +99,20 @@ def test_bad_scm_keys():
 
 def test_bad_algorithms_and_strategies(monkeypatch):
     fails(
-        {**study(), "algorithms": ["EPSGREEDY"]},
-        "experiments.my_study.algorithms names 'EPSGREEDY'",
+        {**study(), "algorithms": ["eps_greedy"]},
+        "experiments.my_study.algorithms names 'eps_greedy'",
         "not a registered algorithm",
     )
-    fails({**study(), "algorithms": ["z2TS"]}, "names 'z2TS', which is not a registered algorithm")
+    fails({**study(), "algorithms": ["z2_ts"]}, "names 'z2_ts', which is not a registered algorithm")
     fails({**study(), "strategies": ["ALL"]}, "experiments.my_study.strategies.0")
     # a user's own solver registered without a z2 version plays every arm list, but not POMIS+
     monkeypatch.setitem(
         algorithms.registry("nonmanip"),
-        "EPS",
-        algorithms.Algorithm("EPS", "causal_bandits.bandits.thompson.ThompsonSampling", "EPS", addition=True),
+        "eps",
+        algorithms.Algorithm("eps", "causal_bandits.bandits.thompson.ThompsonSampling", "EPS", addition=True),
     )
-    check({**study(), "algorithms": ["EPS"], "strategies": ["BF", "POMIS"]})
-    fails({**study(), "algorithms": ["EPS"]}, "algorithm 'EPS' does not support strategy 'POMISplus'", "z2 version")
+    check({**study(), "algorithms": ["eps"], "strategies": ["BF", "POMIS"]})
+    fails({**study(), "algorithms": ["eps"]}, "algorithm 'eps' does not support strategy 'POMISplus'", "z2 version")
 
 
 def test_bad_explicit_arms():
@@ -177,7 +177,7 @@ def test_own_experiment_example_runs(done_tiny):
     section = md.split("## Own experiments")[1]
     assert "| x_only | TS | 2 |" in section and not any(status in section for status in STATUSES)
     assert "data:image/png;base64," in html
-    store = pq.read_table(done_tiny / "results/runs/experiments/my_study/POMIS/TS/chunk-0.parquet").to_pandas()
+    store = pq.read_table(done_tiny / "results/runs/experiments/my_study/POMIS/ts/chunk-0.parquet").to_pandas()
     frame = runpy.run_path(str(ROOT / "examples" / "library_from_python.py"))["main"](2, 200, 20)
     assert np.array_equal(frame["cum_regret"].to_numpy(), store["cum_regret"].to_numpy())
 
@@ -186,7 +186,7 @@ def test_own_experiment_example_runs(done_tiny):
 @pytest.mark.parametrize(
     ("override", "expected"),
     [
-        ({"algorithms": ["EPSGREEDY"]}, "experiments.my_study.algorithms names 'EPSGREEDY'"),
+        ({"algorithms": ["eps_greedy"]}, "experiments.my_study.algorithms names 'eps_greedy'"),
         ({"scm": {**CPT, "p1": {**CPT["p1"], "Y": [0.5]}}}, "experiments.my_study.scm.p1.Y has 1 entries"),
     ],
 )

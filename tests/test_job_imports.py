@@ -13,17 +13,17 @@ HEAVY = ("pandas", "pgmpy", "seaborn", "matplotlib", "networkx", "scipy.optimize
 
 # A job's imports, as its workflow script and run module make them (the policy class on demand).
 JOBS = {
-    "nonmanip TS": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.thompson.ThompsonSampling"),
-    "nonmanip KLUCB": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.klucb.KLUCB"),
-    "nonmanip z2TS": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.z2_thompson.Z2ThompsonSampling"),
-    "nonmanip z2KLUCB": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.z2_klucb.Z2KLUCB"),
+    "nonmanip ts": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.thompson.ThompsonSampling"),
+    "nonmanip kl_ucb": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.klucb.KLUCB"),
+    "nonmanip z2_ts": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.z2_thompson.Z2ThompsonSampling"),
+    "nonmanip z2_kl_ucb": ("causal_bandits.papers.nonmanip.runs", "causal_bandits.bandits.z2_klucb.Z2KLUCB"),
     "bounds LinUCB": ("causal_bandits.papers.bounds.runs", "causal_bandits.bandits.linucb.LinUCB"),
     "fairness F-UCB": ("causal_bandits.papers.fairness.runs", "causal_bandits.bandits.fucb.FUCB"),
     "cpe CCPE-General": ("causal_bandits.papers.cpe.runs", "causal_bandits.bandits.ccpe_general.CCPEGeneral"),
     "cpe CCPE-BGLM": ("causal_bandits.papers.cpe.runs", "causal_bandits.bandits.ccpe_bglm.CCPEBGLM"),
     "cpe LUCB": ("causal_bandits.papers.cpe.runs", "causal_bandits.bandits.lucb.LUCB"),
     # an own experiment's run job: nonmanip's run module, keyed by causal_bandits.experiments
-    "experiments TS": ("causal_bandits.experiments", "causal_bandits.bandits.thompson.ThompsonSampling"),
+    "experiments ts": ("causal_bandits.experiments", "causal_bandits.bandits.thompson.ThompsonSampling"),
 }
 
 

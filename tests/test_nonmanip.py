@@ -92,7 +92,7 @@ def test_aggregate_is_byte_identical_whatever_the_chunk_size(tmp_path, instances
     outs = []
     for size in (1, 3, 7):
         settings = {
-            (s, a): _run(tmp_path, instances["fig5b"], s, a, size) for s in ("BF", "POMIS") for a in ("TS", "KLUCB")
+            (s, a): _run(tmp_path, instances["fig5b"], s, a, size) for s in ("BF", "POMIS") for a in ("ts", "kl_ucb")
         }
         out = tmp_path / f"agg-{size}.parquet"
         store.write_table(out, aggregate(settings), {"experiment": "fig5b"})
@@ -101,9 +101,9 @@ def test_aggregate_is_byte_identical_whatever_the_chunk_size(tmp_path, instances
 
 
 def test_identical_arm_sets_give_identical_runs(tmp_path, instances):
-    mis = pq.read_table(_run(tmp_path, instances["fig5b"], "MIS", "TS", 7)[0])
-    pomis = pq.read_table(_run(tmp_path, instances["fig5b"], "POMIS", "TS", 7)[0])
-    bf = pq.read_table(_run(tmp_path, instances["fig5b"], "BF", "TS", 7)[0])
+    mis = pq.read_table(_run(tmp_path, instances["fig5b"], "MIS", "ts", 7)[0])
+    pomis = pq.read_table(_run(tmp_path, instances["fig5b"], "POMIS", "ts", 7)[0])
+    bf = pq.read_table(_run(tmp_path, instances["fig5b"], "BF", "ts", 7)[0])
     assert mis.equals(pomis)
     assert not mis.equals(bf)
 
@@ -157,105 +157,125 @@ def _verdicts(results):
     return {c.id: c.check(results) for c in claims.claims(results["instances"])}
 
 
+def test_claims_take_ids_from_keys_and_print_labels(instances):
+    """Claim ids are built from the registry keys (stable); what a reader sees (statements, verdict texts,
+    Table 1's CSV) names the algorithms by label, and the claims read the printed CSV back unchanged."""
+    agg = _agg({(s, a): (100.0 * (i + 1), 5) for i, s in enumerate(("POMIS", "MIS", "BF")) for a in ("ts", "kl_ucb")})
+    results = _results(instances, agg)
+    results["instances"] = {"fig5c": {**instances["fig5c"], "identical": {"MIS": "POMIS"}}}
+    results["identical_runs"] = {"fig5c": {"MIS=POMIS/ts": True, "MIS=POMIS/kl_ucb": False}}
+    rows = [c.check(results) for c in claims.claims(results["instances"])]
+    ids = {r["id"] for r in rows}
+    assert {"order-fig5c-kl_ucb", "table1-ts-POMIS+-fig5c", "reduction-fig5c-kl_ucb"} <= ids
+    assert not [i for i in ids if re.search(r"\b(TS|KLUCB|z2TS|z2KLUCB)\b", i)]
+    printed = " ".join(f"{r['statement']} {r['paper']} {r['ours']} {r['note']}" for r in rows)
+    assert "KL-UCB on fig5c" in printed and not re.search(r"\b(kl_ucb|KLUCB|z2_ts|z2_kl_ucb)\b", printed)
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["identical-fig5c"]["ours"] == "MIS=POMIS/TS: identical; MIS=POMIS/KL-UCB: DIFFERENT"
+    csv = algorithms.shown("nonmanip", results["table1"])
+    assert set(csv.algorithm) == {"TS", "KL-UCB"}
+    assert algorithms.keyed("nonmanip", csv).equals(results["table1"])
+
+
 def test_claims_reproduce_and_differ_on_the_evidence(instances):
     good = _agg(
         {
-            ("POMIS", "TS"): (160.0, 5),
-            ("MIS", "TS"): (210.0, 5),
-            ("BF", "TS"): (300.0, 5),
-            ("POMIS", "KLUCB"): (360.0, 5),
-            ("MIS", "KLUCB"): (470.0, 5),
-            ("BF", "KLUCB"): (650.0, 5),
+            ("POMIS", "ts"): (160.0, 5),
+            ("MIS", "ts"): (210.0, 5),
+            ("BF", "ts"): (300.0, 5),
+            ("POMIS", "kl_ucb"): (360.0, 5),
+            ("MIS", "kl_ucb"): (470.0, 5),
+            ("BF", "kl_ucb"): (650.0, 5),
         }
     )
     v = _verdicts(_results(instances, good))
-    assert v["order-fig5c-TS"]["status"] == REPRODUCED
+    assert v["order-fig5c-ts"]["status"] == REPRODUCED
     assert v["ts-below-klucb-fig5c"]["status"] == REPRODUCED
-    assert v["table1-TS-POMIS-fig5c"]["status"] == REPRODUCED  # 160 vs 161.54
-    assert v["table1-TS-BF-fig5c"]["status"] == REPRODUCED  # 300 vs 313.39, within 15 %
-    assert v["table1-TS-POMIS+-fig5c"]["status"] == NOT_EVALUATED
+    assert v["table1-ts-POMIS-fig5c"]["status"] == REPRODUCED  # 160 vs 161.54
+    assert v["table1-ts-BF-fig5c"]["status"] == REPRODUCED  # 300 vs 313.39, within 15 %
+    assert v["table1-ts-POMIS+-fig5c"]["status"] == NOT_EVALUATED
     assert v["pomis-fig2a-NA"]["status"] == REPRODUCED
     assert v["arms-fig5d-NAC"]["status"] == REPRODUCED
 
     # Overlapping intervals break the strict ordering; a value 30 % off is reported as differing.
     bad = _agg(
         {
-            ("POMIS", "TS"): (200.0, 20),
-            ("MIS", "TS"): (210.0, 20),
-            ("BF", "TS"): (220.0, 20),
-            ("POMIS", "KLUCB"): (100.0, 5),
-            ("MIS", "KLUCB"): (470.0, 5),
-            ("BF", "KLUCB"): (650.0, 5),
+            ("POMIS", "ts"): (200.0, 20),
+            ("MIS", "ts"): (210.0, 20),
+            ("BF", "ts"): (220.0, 20),
+            ("POMIS", "kl_ucb"): (100.0, 5),
+            ("MIS", "kl_ucb"): (470.0, 5),
+            ("BF", "kl_ucb"): (650.0, 5),
         }
     )
     v = _verdicts(_results(instances, bad))
-    assert v["order-fig5c-TS"]["status"] == DIFFERS
+    assert v["order-fig5c-ts"]["status"] == DIFFERS
     assert v["ts-below-klucb-fig5c"]["status"] == DIFFERS
-    assert v["table1-TS-BF-fig5c"]["status"] == DIFFERS
-    assert "313.39" in v["table1-TS-BF-fig5c"]["paper"] and "220.00" in v["table1-TS-BF-fig5c"]["ours"]
+    assert v["table1-ts-BF-fig5c"]["status"] == DIFFERS
+    assert "313.39" in v["table1-ts-BF-fig5c"]["paper"] and "220.00" in v["table1-ts-BF-fig5c"]["ours"]
 
 
 def test_values_at_a_shorter_horizon_are_not_evaluated(instances):
-    short = _agg({("POMIS", "TS"): (160.0, 5), ("MIS", "TS"): (210.0, 5), ("BF", "TS"): (300.0, 5)}, horizon=1000)
+    short = _agg({("POMIS", "ts"): (160.0, 5), ("MIS", "ts"): (210.0, 5), ("BF", "ts"): (300.0, 5)}, horizon=1000)
     v = _verdicts(_results(instances, short))
-    assert v["table1-TS-POMIS-fig5c"]["status"] == NOT_EVALUATED
-    assert "T = 1000" in v["table1-TS-POMIS-fig5c"]["note"]
+    assert v["table1-ts-POMIS-fig5c"]["status"] == NOT_EVALUATED
+    assert "T = 1000" in v["table1-ts-POMIS-fig5c"]["note"]
     # Orderings are low-power checks at quick scale: reported with our numbers, not judged.
-    assert v["order-fig5c-TS"]["status"] == NOT_EVALUATED
-    assert "210.0" in v["order-fig5c-TS"]["ours"]
-    assert v["order-fig5c-KLUCB"]["status"] == NOT_EVALUATED
+    assert v["order-fig5c-ts"]["status"] == NOT_EVALUATED
+    assert "210.0" in v["order-fig5c-ts"]["ours"]
+    assert v["order-fig5c-kl_ucb"]["status"] == NOT_EVALUATED
 
 
 def test_table1_blanks_follow_the_paper(instances):
-    agg = _agg({(s, a): (1.0, 0.1) for s in ("BF", "MIS", "POMIS") for a in ("TS", "KLUCB")})
+    agg = _agg({(s, a): (1.0, 0.1) for s in ("BF", "MIS", "POMIS") for a in ("ts", "kl_ucb")})
     table = tables.table1({"fig5b": agg}, {"fig5b": instances["fig5b"]})
     shown = {(r.strategy, r.algorithm): r.shown for r in table.itertuples()}
-    assert shown[("BF", "TS")] and shown[("POMIS", "TS")] and not shown[("MIS", "TS")]
+    assert shown[("BF", "ts")] and shown[("POMIS", "ts")] and not shown[("MIS", "ts")]
     md = tables.table1_markdown(table, {"fig5b": "b"})
     assert "[183.15]" in md and "[93.53]" in md
-    assert np.isnan(table.set_index(["strategy", "algorithm"]).loc[("MIS", "TS"), "paper_value"])
+    assert np.isnan(table.set_index(["strategy", "algorithm"]).loc[("MIS", "ts"), "paper_value"])
 
 
 # ------------------------------------------------------------------------------ POMIS+
 def test_pomis_plus_claims_judge_the_gap_and_the_reduction(instances):
     plus = {
-        ("POMIS", "TS"): (160.0, 5),
-        ("POMISplus", "TS"): (121.0, 5),
-        ("POMIS", "KLUCB"): (360.0, 5),
-        ("POMISplus", "KLUCB"): (355.0, 8),
+        ("POMIS", "ts"): (160.0, 5),
+        ("POMISplus", "ts"): (121.0, 5),
+        ("POMIS", "kl_ucb"): (360.0, 5),
+        ("POMISplus", "kl_ucb"): (355.0, 8),
     }
     v = _verdicts(_results(instances, _agg(plus)))
-    assert v["pomis-plus-below-pomis-fig5c-TS"]["status"] == REPRODUCED
-    assert v["reduction-fig5c-TS"]["status"] == REPRODUCED  # 24.4 % vs 24.8 %
-    assert "24.4 %" in v["reduction-fig5c-TS"]["ours"] and "adaptive" in v["reduction-fig5c-TS"]["note"]
-    assert v["pomis-plus-below-pomis-fig5c-KLUCB"]["status"] == DIFFERS  # intervals overlap
-    assert v["reduction-fig5c-KLUCB"]["status"] == DIFFERS  # 1.4 % vs 31.3 %
-    assert v["table1-TS-POMIS+-fig5c"]["status"] == REPRODUCED  # 121 vs 121.54
-    assert "B = 500" in v["table1-TS-POMIS+-fig5c"]["note"]
+    assert v["pomis-plus-below-pomis-fig5c-ts"]["status"] == REPRODUCED
+    assert v["reduction-fig5c-ts"]["status"] == REPRODUCED  # 24.4 % vs 24.8 %
+    assert "24.4 %" in v["reduction-fig5c-ts"]["ours"] and "adaptive" in v["reduction-fig5c-ts"]["note"]
+    assert v["pomis-plus-below-pomis-fig5c-kl_ucb"]["status"] == DIFFERS  # intervals overlap
+    assert v["reduction-fig5c-kl_ucb"]["status"] == DIFFERS  # 1.4 % vs 31.3 %
+    assert v["table1-ts-POMIS+-fig5c"]["status"] == REPRODUCED  # 121 vs 121.54
+    assert "B = 500" in v["table1-ts-POMIS+-fig5c"]["note"]
     assert v["expressions-fig5c"]["status"] == REPRODUCED
 
     short = _verdicts(_results(instances, _agg(plus, horizon=1000)))
-    assert short["reduction-fig5c-TS"]["status"] == NOT_EVALUATED and "24.4 %" in short["reduction-fig5c-TS"]["ours"]
+    assert short["reduction-fig5c-ts"]["status"] == NOT_EVALUATED and "24.4 %" in short["reduction-fig5c-ts"]["ours"]
 
     results = _results(instances, _agg(plus))
     results["catalogues"]["fig5c"] = {"n_expressions": 0}
     v = _verdicts(results)
-    assert v["pomis-plus-below-pomis-fig5c-TS"]["status"] == NOT_EVALUATED
-    assert "finds no expression" in v["pomis-plus-below-pomis-fig5c-TS"]["note"]
+    assert v["pomis-plus-below-pomis-fig5c-ts"]["status"] == NOT_EVALUATED
+    assert "finds no expression" in v["pomis-plus-below-pomis-fig5c-ts"]["note"]
     assert v["expressions-fig5c"]["status"] == DIFFERS
 
 
 def test_table1_has_the_reduction_row_and_names_the_refresh_schedule(instances):
     agg = _agg(
         {
-            ("POMIS", "TS"): (100.0, 5),
-            ("POMISplus", "TS"): (60.0, 4),
-            ("BF", "TS"): (180.0, 5),
-            ("MIS", "TS"): (100.0, 5),
+            ("POMIS", "ts"): (100.0, 5),
+            ("POMISplus", "ts"): (60.0, 4),
+            ("BF", "ts"): (180.0, 5),
+            ("MIS", "ts"): (100.0, 5),
         }
     )
     table = tables.table1({"fig5b": agg}, {"fig5b": instances["fig5b"]})
-    row = table[(table.strategy == "POMIS+") & (table.algorithm == "TS")].iloc[0]
+    row = table[(table.strategy == "POMIS+") & (table.algorithm == "ts")].iloc[0]
     assert row.reduction_pct == pytest.approx(40.0) and row.paper_reduction_pct == 46.2
     assert row.shown and row.mean_cr_T == 60.0
     md = tables.table1_markdown(table, {"fig5b": "b"}, POMIS_PLUS_SETTINGS, {"fig5b": {"n_expressions": 0}})
@@ -311,7 +331,7 @@ def _pomis_plus_run(tmp_path, instance, doc, strategy, algorithm, horizon=150, b
     return pq.read_table(trace).to_pandas()
 
 
-@pytest.mark.parametrize("algorithm", ["TS", "KLUCB"])
+@pytest.mark.parametrize("algorithm", ["ts", "kl_ucb"])
 def test_a_graph_without_expressions_runs_pomis_plus_as_pomis(tmp_path, algorithm):
     instance = experiments.instance_document("user", USER_PANEL)
     doc = catalogue.catalogue_document(instance)
@@ -323,8 +343,8 @@ def test_a_graph_without_expressions_runs_pomis_plus_as_pomis(tmp_path, algorith
 
 def test_pomis_plus_runs_on_a_paper_panel(tmp_path, instances):
     doc = catalogue.catalogue_document(instances["fig5b"])
-    plus = _pomis_plus_run(tmp_path, instances["fig5b"], doc, "POMISplus", "TS", horizon=300)
-    base = _pomis_plus_run(tmp_path, instances["fig5b"], doc, "POMIS", "TS", horizon=300)
+    plus = _pomis_plus_run(tmp_path, instances["fig5b"], doc, "POMISplus", "ts", horizon=300)
+    base = _pomis_plus_run(tmp_path, instances["fig5b"], doc, "POMIS", "ts", horizon=300)
     pomis_ids = set(instances["fig5b"]["arm_lists"]["POMIS"])
     assert set(plus["arm"].unique()) <= pomis_ids  # arms reported by their BF ids
     assert not plus["arm"].equals(base["arm"])  # the expressions change what is pulled
@@ -339,8 +359,8 @@ def _spot_run(tmp_path, instance, doc, strategy, seeds, settings, horizon=150):
     run_chunk(
         instance,
         strategy=strategy,
-        algorithm="TS",
-        policy=_policy(strategy, "TS"),
+        algorithm="ts",
+        policy=_policy(strategy, "ts"),
         seeds=seeds,
         horizon=horizon,
         record_points=horizon,
@@ -348,7 +368,7 @@ def _spot_run(tmp_path, instance, doc, strategy, seeds, settings, horizon=150):
         summary_path=tmp_path / f"{trace.stem}.summary.parquet",
         metadata={"test": "1"},
         catalogue=doc,
-        pomis_plus={**runs.pomis_plus_settings(settings, strategy, "z2TS"), "bootstrap": 20},
+        pomis_plus={**runs.pomis_plus_settings(settings, strategy, "z2_ts"), "bootstrap": 20},
     )
     return pq.read_table(trace).to_pandas()
 
@@ -359,7 +379,7 @@ def test_spot_check_seeds_see_the_main_runs_noise(tmp_path, instances):
     bootstrap at the same rounds, the runs are identical seed for seed; after it they part."""
     doc = catalogue.catalogue_document(instances["fig5b"])
     key = spot_check_strategy("every_round")
-    assert key == "POMISplus_every_round" and _policy(key, "KLUCB").endswith(".Z2KLUCB")
+    assert key == "POMISplus_every_round" and _policy(key, "kl_ucb").endswith(".Z2KLUCB")
     warm = {**SPOT_SETTINGS, "warmup": 150}
     main = _spot_run(tmp_path, instances["fig5b"], doc, "POMISplus", range(5), warm)
     spot = _spot_run(tmp_path, instances["fig5b"], doc, key, range(3), warm)
@@ -377,18 +397,18 @@ def test_the_paper_configs_pomis_plus_settings_build_the_solvers(tmp_path, insta
     doc = catalogue.catalogue_document(instances["fig5b"])
     settings = CONFIG["nonmanip"]["pomis_plus"]
     assert "seeds_per_job" in settings and "seeds_per_job" not in runs.pomis_plus_settings(
-        settings, "POMISplus", "z2TS"
+        settings, "POMISplus", "z2_ts"
     )
-    played = [s for s, v in runs.variants(settings).items() if v.solvers is None or "z2TS" in v.solvers]
+    played = [s for s, v in runs.variants(settings).items() if v.solvers is None or "z2_ts" in v.solvers]
     for strategy in ("POMISplus", *played):
         assert len(_spot_run(tmp_path, instances["fig5b"], doc, strategy, range(2), settings, horizon=30)) > 0
 
 
 def test_spot_check_settings_and_config_checks():
-    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus", "z2TS") == POMIS_PLUS_SETTINGS
-    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_every_round", "z2TS")["refresh"] == "every_round"
+    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus", "z2_ts") == POMIS_PLUS_SETTINGS
+    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_every_round", "z2_ts")["refresh"] == "every_round"
     with pytest.raises(ValueError, match="nor a configured variant"):
-        runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_adaptive", "z2TS")
+        runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_adaptive", "z2_ts")
     section = {"strategies": ["POMIS", "POMISplus"], "pomis_plus": SPOT_SETTINGS}
     assert runs.spot_check(section) == ("POMISplus_every_round", 3)
     assert runs.spot_check({**section, "strategies": ["POMIS"]}) is None
@@ -415,22 +435,22 @@ def test_knob_variants_are_strategies_beside_the_spot_check():
     found = runs.variants(KNOB_SETTINGS)
     assert list(found) == ["POMISplus_every_round", "POMISplus_nmin0", "POMISplus_nmin100", "POMISplus_beta"]
     assert found["POMISplus_every_round"].n_seeds == 3 and found["POMISplus_nmin0"].n_seeds is None
-    assert found["POMISplus_beta"].solvers == ("z2KLUCB",) and found["POMISplus_nmin0"].solvers is None
-    for z2 in ("z2TS", "z2KLUCB"):
+    assert found["POMISplus_beta"].solvers == ("z2_kl_ucb",) and found["POMISplus_nmin0"].solvers is None
+    for z2 in ("z2_ts", "z2_kl_ucb"):
         assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus", z2) == POMIS_PLUS_SETTINGS
         assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_nmin0", z2) == {**POMIS_PLUS_SETTINGS, "n_min": 0}
-    assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2KLUCB") == {
+    assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2_kl_ucb") == {
         **POMIS_PLUS_SETTINGS,
         "no_expression": "beta",
     }
-    with pytest.raises(ValueError, match="z2TS does not play POMISplus_beta"):
-        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2TS")
+    with pytest.raises(ValueError, match="z2_ts does not play POMISplus_beta"):
+        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2_ts")
     with pytest.raises(ValueError, match="nor a configured variant"):
-        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_nmin20", "z2TS")  # the main run: no variant
+        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_nmin20", "z2_ts")  # the main run: no variant
     beta_main = {**KNOB_SETTINGS, "no_expression": "beta", "knobs": {"no_expression": ["klucb", "beta"]}}
     assert list(runs.variants(beta_main)) == ["POMISplus_every_round", "POMISplus_klucb"]
-    assert runs.pomis_plus_settings(beta_main, "POMISplus", "z2KLUCB")["no_expression"] == "beta"
-    assert "no_expression" not in runs.pomis_plus_settings(beta_main, "POMISplus", "z2TS")
+    assert runs.pomis_plus_settings(beta_main, "POMISplus", "z2_kl_ucb")["no_expression"] == "beta"
+    assert "no_expression" not in runs.pomis_plus_settings(beta_main, "POMISplus", "z2_ts")
     assert runs.pomis_plus_variants({"strategies": ["POMIS"], "pomis_plus": KNOB_SETTINGS}) == {}
 
 
@@ -463,8 +483,8 @@ def test_spot_check_pairs_the_same_seeds():
     # The main run has 6 seeds, the spot check the first 3: seeds 3-5 of the main run (regret 1000) stay out.
     finals = _finals(
         {
-            ("POMISplus", "TS"): [10.0, 20.0, 30.0, 1000.0, 1000.0, 1000.0],
-            ("POMISplus_every_round", "TS"): [9.0, 18.0, 33.0],
+            ("POMISplus", "ts"): [10.0, 20.0, 30.0, 1000.0, 1000.0, 1000.0],
+            ("POMISplus_every_round", "ts"): [9.0, 18.0, 33.0],
         }
     )
     row = tables.spot_check(finals, SPOT_SETTINGS, 1000).iloc[0]
@@ -473,13 +493,13 @@ def test_spot_check_pairs_the_same_seeds():
     assert row.paired_difference == pytest.approx(0.0)  # (1 + 2 - 3) / 3
     assert row.paired_ci95_halfwidth == pytest.approx(1.96 * np.std([1, 2, -3], ddof=1) / np.sqrt(3))
     # Pairing, not two samples: a seed-wise constant shift has a zero-width interval.
-    shifted = _finals({("POMISplus", "TS"): [10.0, 50.0, 90.0], ("POMISplus_every_round", "TS"): [8.0, 48.0, 88.0]})
+    shifted = _finals({("POMISplus", "ts"): [10.0, 50.0, 90.0], ("POMISplus_every_round", "ts"): [8.0, 48.0, 88.0]})
     row = tables.spot_check(shifted, SPOT_SETTINGS, 1000).iloc[0]
     assert row.paired_difference == pytest.approx(2.0) and row.paired_ci95_halfwidth == pytest.approx(0.0)
     assert row.ci95_halfwidth > 40
     with pytest.raises(ValueError, match=re.escape("seeds 0..2 of both")):
         tables.spot_check(
-            _finals({("POMISplus", "TS"): [1.0, 2.0], ("POMISplus_every_round", "TS"): [1.0, 2.0, 3.0]}),
+            _finals({("POMISplus", "ts"): [1.0, 2.0], ("POMISplus_every_round", "ts"): [1.0, 2.0, 3.0]}),
             SPOT_SETTINGS,
             1000,
         )
@@ -510,24 +530,24 @@ def _spot_rows(differences, horizon=10_000, n=50, half=2.0):
 
 
 def test_spot_check_row_and_claim(instances):
-    agg = _agg({("POMIS", "TS"): (160.0, 5), ("POMISplus", "TS"): (121.0, 5)})
+    agg = _agg({("POMIS", "ts"): (160.0, 5), ("POMISplus", "ts"): (121.0, 5)})
     results = _results(instances, agg)
     base = results["table1"]
     # 2.2 is beyond a 95 % half-width of 2 but within the Bonferroni bound for 2 cells (2 x 2.24 / 1.96 = 2.29).
-    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "TS"): 2.2, ("fig5c", "KLUCB"): -1.0})])
+    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "ts"): 2.2, ("fig5c", "kl_ucb"): -1.0})])
     v = _verdicts(results)["refresh-spot-check"]
     assert v["status"] == REPRODUCED and v["source"] == "Table 1"
     assert "adaptive 100.0 vs every_round 97.8, difference +2.2 ± 2.0" in v["ours"] and "no cell beyond" in v["note"]
-    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "TS"): 3.0, ("fig5c", "KLUCB"): -1.0})])
+    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "ts"): 3.0, ("fig5c", "kl_ucb"): -1.0})])
     v = _verdicts(results)["refresh-spot-check"]
     assert v["status"] == DIFFERS and "beyond noise in fig5c TS" in v["note"]
-    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "TS"): 30.0}, horizon=1000, n=2)])
+    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "ts"): 30.0}, horizon=1000, n=2)])
     v = _verdicts(results)["refresh-spot-check"]
     assert v["status"] == NOT_EVALUATED and "T = 1000 and 2 seeds" in v["note"] and "+30.0" in v["ours"]
     results["table1"] = base
     assert _verdicts(results)["refresh-spot-check"]["status"] == NOT_EVALUATED
     md = tables.table1_markdown(
-        pd.concat([base, _spot_rows({("fig5c", "TS"): 2.4})]), {"fig5c": "c"}, POMIS_PLUS_SETTINGS
+        pd.concat([base, _spot_rows({("fig5c", "ts"): 2.4})]), {"fig5c": "c"}, POMIS_PLUS_SETTINGS
     )
     assert "POMIS+ rows above use the adaptive bootstrap refresh" in md
     assert "| TS POMIS+ every_round (spot check) | 97.60 ± 5.00 |" in md

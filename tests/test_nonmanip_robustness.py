@@ -120,7 +120,7 @@ def _finals():
                         "experiment": experiment,
                         "family": "fig5b",
                         "strategy": strategy,
-                        "algorithm": "TS",
+                        "algorithm": "ts",
                         "seed": seed,
                         "final_regret": value,
                     }

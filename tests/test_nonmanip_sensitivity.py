@@ -137,46 +137,46 @@ def _family(effs):
 def test_findings_interval_needs_both_cells_within_tolerance():
     # paper fig5a: TS POMIS+ 29.08, KL-UCB POMIS+ 59.30; tolerance 15 %
     means = {
-        (0, "TS", "POMISplus"): 10.0,
-        (0, "KLUCB", "POMISplus"): 10.0,
-        (1, "TS", "POMISplus"): 29.0,
-        (1, "KLUCB", "POMISplus"): 58.0,
-        (2, "TS", "POMISplus"): 30.0,
-        (2, "KLUCB", "POMISplus"): 20.0,
+        (0, "ts", "POMISplus"): 10.0,
+        (0, "kl_ucb", "POMISplus"): 10.0,
+        (1, "ts", "POMISplus"): 29.0,
+        (1, "kl_ucb", "POMISplus"): 58.0,
+        (2, "ts", "POMISplus"): 30.0,
+        (2, "kl_ucb", "POMISplus"): 20.0,
     }
-    means.update({(k, a, "POMIS"): 44.0 for k in range(3) for a in ("TS", "KLUCB")})
+    means.update({(k, a, "POMIS"): 44.0 for k in range(3) for a in ("ts", "kl_ucb")})
     fam = _family([0.5, 0.3, 0.1])
     table = outputs.sweep_table(_finals(means), fam, 10_000)
     found = outputs.findings(table, fam)["fig5a"]
     assert found["interval"] == [0.3, 0.3] and "E ∈ [0.3, 0.3]" in found["finding"]
-    assert found["pomis_equal_means_p"]["TS"] > 0.01  # the same mean at every point
+    assert found["pomis_equal_means_p"]["ts"] > 0.01  # the same mean at every point
     assert not found["paper_scale"]  # 400 simulations, not the paper's 1,000
-    means[(1, "KLUCB", "POMISplus")] = 80.0
+    means[(1, "kl_ucb", "POMISplus")] = 80.0
     found = outputs.findings(outputs.sweep_table(_finals(means), fam, 10_000), fam)["fig5a"]
     assert found["interval"] is None and "no same-means SCM" in found["finding"]
     assert found["finding"].startswith("not judged at this scale") == (not found["paper_scale"])
 
 
 def test_pomis_flatness_rejects_moving_means():
-    means = {(k, "TS", "POMIS"): 44.0 + 3.0 * k for k in range(3)}
+    means = {(k, "ts", "POMIS"): 44.0 + 3.0 * k for k in range(3)}
     table = outputs.sweep_table(_finals(means), _family([0.5, 0.3, 0.1]), 10_000)
-    assert outputs.pomis_flat(table, "fig5a", "TS")[0] < 1e-6
+    assert outputs.pomis_flat(table, "fig5a", "ts")[0] < 1e-6
 
 
 def test_same_means_claim_sits_under_each_pomis_plus_cell():
     rows = claims.claims({"fig5a": {"identical": {}}})
     ids = [c.id for c in rows]
-    for a in ("TS", "KLUCB"):
+    for a in ("ts", "kl_ucb"):
         i = ids.index(f"table1-{a}-POMIS+-fig5a")
         assert ids[i + 1] == f"table1-{a}-POMIS+-fig5a-same-means"
-    claim = rows[ids.index("table1-TS-POMIS+-fig5a-same-means")]
+    claim = rows[ids.index("table1-ts-POMIS+-fig5a-same-means")]
     assert claim.check({})["status"] == NOT_EVALUATED
     found = {
         "finding": "no same-means SCM of the sweep reproduces both POMIS+ cells",
         "interval": None,
         "paper_scale": True,
         "direction": "d",
-        "pomis_equal_means_p": {"TS": 0.4},
+        "pomis_equal_means_p": {"ts": 0.4},
     }
     row = claim.check({"sensitivity": {"fig5a": found}})
     assert row["status"] == NOT_SPECIFIED and row["ours"] == found["finding"] and "p = 0.4" in row["note"]

@@ -23,7 +23,7 @@ def synthetic_agg(strategies, T=1000, step=10, scale=1.0):
     t = np.r_[np.arange(step, T, step), T]
     frames = []
     for i, s in enumerate(strategies):
-        for j, a in enumerate(["TS", "KLUCB"]):
+        for j, a in enumerate(["ts", "kl_ucb"]):
             m = scale * (10 + 8 * i) * (1 + j) * np.log1p(t) / np.log1p(T)
             half = 0.1 * m + 1
             frames.append(
@@ -150,7 +150,7 @@ def test_regret_panel_colours_styles_and_thinning():
     frame = synthetic_agg(STRATEGIES, T=10000, step=10)
     ax = new_figure((3, 2)).add_subplot()
     palette = nf.palette(STRATEGIES)
-    lines = regret_panel(ax, frame, palette=palette, styles=nf.LINESTYLES, order=nf._rank, title="t")
+    lines = regret_panel(ax, frame, palette=palette, styles=nf.LINESTYLES, labels=nf.LABELS, order=nf._rank, title="t")
     assert len(lines) == 8 and len(ax.collections) == 8  # one band per line
     set1 = dict(zip(STRATEGIES, sns.color_palette("Set1", 4)))
     for line in lines:
@@ -222,7 +222,7 @@ def test_nonmanip_figures_have_no_overlapping_text(tmp_path, agg, no_overlaps):
         [
             {"family": f, "algorithm": a, "ordering": o, "ratio": float(rng.uniform(0.7, 1.3))}
             for f in ("fig5a", "fig5b", "fig5c", "graphs")
-            for a in ("TS", "KLUCB")
+            for a in ("ts", "kl_ucb")
             for o in ("POMIS+ < POMIS", "POMIS ≤ BF")
             for _ in range(3)
         ]
@@ -245,8 +245,8 @@ def test_coinciding_curves_are_named_and_marked(tmp_path, agg):
     assert groups == [["POMIS", "MIS", "BF"]] and coincide_text(groups[0]) == "POMIS = MIS = BF"
     ax = new_figure((3, 2)).add_subplot()
     palette = nf.palette(["POMIS", "MIS", "BF"])
-    lines = regret_panel(ax, frame, palette=palette, styles=nf.LINESTYLES, order=nf._rank)
-    assert {line.get_label() for line in lines} == {"POMIS = MIS = BF TS", "POMIS = MIS = BF KLUCB"}
+    lines = regret_panel(ax, frame, palette=palette, styles=nf.LINESTYLES, labels=nf.LABELS, order=nf._rank)
+    assert {line.get_label() for line in lines} == {"POMIS = MIS = BF TS", "POMIS = MIS = BF KL-UCB"}
     marked = [m for m in ax.lines if m.get_marker() == "o"]
     assert {to_rgb(m.get_markerfacecolor()) for m in marked} == {to_rgb(c) for c in palette.values()}
     figure = {"5a": agg["5a"], "5b": frame}

@@ -114,7 +114,7 @@ def test_a_figure_that_is_not_a_png_is_an_error(synthetic):
 
 
 def test_anchors_are_one_to_one():
-    ids = ["table1-TS-POMIS+-fig5a", "table1-TS-POMIS-fig5a", "a b", "a_b", "a_20_b", "τ0.1", "t0.1"]
+    ids = ["table1-ts-POMIS+-fig5a", "table1-ts-POMIS-fig5a", "a b", "a_b", "a_20_b", "τ0.1", "t0.1"]
     assert len({anchor("claim", "nonmanip", i) for i in ids}) == len(ids)
 
 

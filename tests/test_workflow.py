@@ -54,7 +54,7 @@ def test_runs_carry_provenance(tiny_run):
     cfg = cb_config.validate(
         cb_config.load(*(tiny_run / "config" / f for f in ("config.yaml", "tiny.yaml", "ci.yaml")))
     )
-    run = tiny_run / "results/runs/nonmanip/fig5b/POMIS/TS/chunk-0.parquet"
+    run = tiny_run / "results/runs/nonmanip/fig5b/POMIS/ts/chunk-0.parquet"
     meta = store.read_metadata(run)
     science = {
         "panel": cfg["nonmanip"]["panels"]["fig5b"],
@@ -69,7 +69,7 @@ def test_runs_carry_provenance(tiny_run):
         "nonmanip",
         "fig5b",
         "POMIS",
-        "TS",
+        "ts",
     )
     assert meta["seeds"] == f"0-{min(cfg['seeds_per_job'], cfg['nonmanip']['n_seeds']) - 1}"
 
@@ -87,9 +87,9 @@ def _planned_outputs(stdout: str) -> list[str]:
 # (and what depends on them);
 # ``expected`` is a regular expression every rerun's path matches.
 EDITS = [
-    ("bandits/thompson.py", "results/runs/nonmanip/", "/TS/", "figures/nonmanip/table1"),
+    ("bandits/thompson.py", "results/runs/nonmanip/", "/ts/", "figures/nonmanip/table1"),
     # POMIS+ TS and its TS variants (the spot check POMISplus_every_round, the knob study's POMISplus_nmin<n>)
-    ("bandits/z2_thompson.py", "results/runs/nonmanip/", "/POMISplus(_\\w+)?/TS/", "figures/nonmanip/table1"),
+    ("bandits/z2_thompson.py", "results/runs/nonmanip/", "/POMISplus(_\\w+)?/ts/", "figures/nonmanip/table1"),
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
     ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
     ("bandits/ccpe_naive.py", "results/runs/cpe/", "/practical/naive/", "figures/cpe/table2_pac"),
@@ -154,7 +154,7 @@ def test_another_knob_value_runs_only_its_variant(recorded_tiny, tmp_path):
     overlay.write_text("nonmanip:\n  pomis_plus:\n    knobs: {n_min: [0, 100, 300], no_expression: [beta]}\n")
     planned = _replanned(recorded_tiny, str(overlay))
     runs = [o for o in planned if o.startswith("results/runs/")]
-    assert runs and all(re.match(r"results/runs/nonmanip/fig5\w/POMISplus_nmin300/TS/", o) for o in runs), runs
+    assert runs and all(re.match(r"results/runs/nonmanip/fig5\w/POMISplus_nmin300/ts/", o) for o in runs), runs
     assert {"figures/nonmanip/knobs.md", "results/claims/nonmanip.json", "figures/REPORT.md"} <= set(planned)
 
 
@@ -172,11 +172,11 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     # the same-means sweep's 24 points x 2 algorithms x 5 chunks (240), and the knob study: n_min 0, 100, 300, 1000 x
     # 3 panels x 2 algorithms x 5 chunks (120) and no_expression beta x 3 panels x KL-UCB x 5 chunks (15).
     assert re.search(r"nonmanip_run_pomisplus\s+745\b", result.stdout)
-    assert not re.search(r"results/runs/nonmanip/fig5\w/POMISplus_beta/TS/", result.stdout)  # z²-KL-UCB only
+    assert not re.search(r"results/runs/nonmanip/fig5\w/POMISplus_beta/ts/", result.stdout)  # z²-KL-UCB only
     assert (
         len(
             re.findall(
-                r"results/runs/nonmanip/fig5\w/POMISplus_every_round/(?:TS|KLUCB)/chunk-0\.parquet", result.stdout
+                r"results/runs/nonmanip/fig5\w/POMISplus_every_round/(?:ts|kl_ucb)/chunk-0\.parquet", result.stdout
             )
         )
         == 6
@@ -273,7 +273,7 @@ def test_adding_an_algorithm_plans_only_its_runs(planned_tiny, tmp_path):
     module = planned_tiny / "src" / "causal_bandits" / "bandits" / "epsilon_greedy.py"
     registry = planned_tiny / "src" / "causal_bandits" / "papers" / "nonmanip" / "algorithms.py"
     overlay = tmp_path / "overlay.yaml"  # the example's overlay, with the tiny config's solvers
-    overlay.write_text("nonmanip:\n  algorithms: [TS, EPSGREEDY]\n")
+    overlay.write_text("nonmanip:\n  algorithms: [ts, eps_greedy]\n")
     head, _, tail = registry.read_text().rpartition("\n)\n")
     saved = _edit(registry, head + "\n" + (example / "registry_line.txt").read_text() + ")\n" + tail)
     try:
@@ -283,9 +283,9 @@ def test_adding_an_algorithm_plans_only_its_runs(planned_tiny, tmp_path):
         _restore(registry, saved)
         module.unlink()
     runs = [o for o in planned if o.startswith("results/runs/")]
-    assert runs and all(re.match(r"results/runs/nonmanip/[^/]+/(BF|MIS|POMIS)/EPSGREEDY/chunk-\d+", o) for o in runs), (
-        runs
-    )
+    assert runs and all(
+        re.match(r"results/runs/nonmanip/[^/]+/(BF|MIS|POMIS)/eps_greedy/chunk-\d+", o) for o in runs
+    ), runs
     assert {"figures/nonmanip/table1.md", "figures/nonmanip/figure5.pdf", "results/claims/nonmanip.json"} <= set(
         planned
     )

@@ -56,7 +56,7 @@ def fig5b(n_min=20):
     return est, InterventionArms(env.scm, env.target, env.arms, env.means, observe=True)
 
 
-Z2 = {"TS": (Z2ThompsonSampling, ThompsonSampling), "KLUCB": (Z2KLUCB, KLUCB)}
+Z2 = {"ts": (Z2ThompsonSampling, ThompsonSampling), "kl_ucb": (Z2KLUCB, KLUCB)}
 
 
 # ------------------------------------------------------------------------------ reductions

@@ -19,7 +19,7 @@ from causal_bandits.rng import SeedStreams
 class EpsilonGreedy:
     """ε-greedy on the engine's Policy protocol: ``reset``, ``select``, ``update``."""
 
-    name = "EPSGREEDY"
+    name = "eps_greedy"
 
     def __init__(self, epsilon: float = 0.1):
         if not 0.0 <= epsilon <= 1.0:

@@ -11,10 +11,11 @@ and the claims, which iterate the paper's own algorithms only (:func:`own`). An 
 researcher adds to a paper is registered with ``addition=True``: it runs beside the paper's and
 shows in its tables and figures marked "addition, not in the paper", never in its claims.
 
-Keys are ids in one style, lower snake_case (``ccpe_general``, ``cn_ucb``: valid identifiers, safe
-in paths and wildcard patterns); readers see labels only (``CCPE-General``, ``CN-UCB``). A table
-prints a frame's keys as labels with :func:`shown`; a paper that lists its algorithms in the order of
-their labels sorts with :func:`by_label` and :func:`label_order`.
+Keys are ids in one style, lower snake_case (``ccpe_general``, ``cn_ucb``: valid identifiers, safe in
+paths and wildcard patterns; an entry with a key in another style raises a ConfigError); readers see
+labels only (``CCPE-General``, ``CN-UCB``). A table prints a frame's keys as labels with :func:`shown`
+(a step that reads such a table back maps them to keys with :func:`keyed`); a paper that lists its
+algorithms in the order of their labels sorts with :func:`by_label` and :func:`label_order`.
 
 This module and the registries stay light (no numpy): the workflow reads them when it parses.
 """
@@ -33,18 +34,21 @@ from causal_bandits.errors import ConfigError
 #: How tables and figures mark an algorithm that is not the paper's.
 ADDITION = "addition, not in the paper"
 
+#: The one style of registry keys: lower snake_case, starting with a letter.
+KEY_STYLE = re.compile(r"^[a-z][a-z0-9_]*$")
+
 
 @dataclass(frozen=True)
 class Algorithm:
     """A registry entry.
 
-    ``key``: the name in configs and run paths (lower snake_case); ``path``: the dotted path of its policy class
-    (imported only by the jobs that run it); ``label``: its name in tables and legends; ``style``:
-    how figures draw it (matplotlib keywords, e.g. ``{"linestyle": "--"}``; a figure gives an entry
-    without one a style of its own); ``strategies``: the strategies (arm sets) it may play, None for
-    all; ``z2``: the key of its z² version (Lee & Bareinboim, AAAI-19, Alg. 3), which plays it under
-    POMIS+, or None (then POMIS+ does not run it); ``citation``: where it comes from; ``addition``:
-    True when it is not the paper's (added by a researcher).
+    ``key``: the name in configs and run paths (lower snake_case, else a ConfigError); ``path``: the
+    dotted path of its policy class (imported only by the jobs that run it); ``label``: its name in
+    tables and legends; ``style``: how figures draw it (matplotlib keywords, e.g. ``{"linestyle":
+    "--"}``; a figure gives an entry without one a style of its own); ``strategies``: the strategies
+    (arm sets) it may play, None for all; ``z2``: the key of its z² version (Lee & Bareinboim, AAAI-19,
+    Alg. 3), which plays it under POMIS+, or None (then POMIS+ does not run it); ``citation``: where it
+    comes from; ``addition``: True when it is not the paper's (added by a researcher).
     """
 
     key: str
@@ -55,6 +59,14 @@ class Algorithm:
     z2: str | None = None
     citation: str = ""
     addition: bool = False
+
+    def __post_init__(self) -> None:
+        for name, key in (("key", self.key), ("z2", self.z2)):
+            if key is not None and not KEY_STYLE.fullmatch(key):
+                raise ConfigError(
+                    f"algorithm {name} {key!r} is not lower snake_case ({KEY_STYLE.pattern}); rename it in its "
+                    f"registry, e.g. {key.lower().replace('-', '_')!r}"
+                )
 
     @property
     def display(self) -> str:
@@ -135,6 +147,15 @@ def shown(paper: str, frame: Any, column: str = "algorithm") -> Any:
     if column not in frame.columns:
         return frame
     return frame.assign(**{column: frame[column].map(labels(paper).__getitem__)})
+
+
+def keyed(paper: str, frame: Any, column: str = "algorithm") -> Any:
+    """The inverse of :func:`shown`: a copy of ``frame`` whose column ``column`` of display labels of
+    ``paper``'s entries holds their keys again (for a step that reads a printed table back)."""
+    if column not in frame.columns:
+        return frame
+    keys = {v: k for k, v in labels(paper).items()}
+    return frame.assign(**{column: frame[column].map(keys.__getitem__)})
 
 
 def pattern(keys: Iterable[str]) -> str:

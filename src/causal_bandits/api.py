@@ -8,7 +8,7 @@ often). No job of the workflow imports this module: adding a name here reruns no
   and arms of a strategy with exact means: :func:`arms_for`;
 * environments: :class:`InterventionArms`, :class:`BernoulliArms`, :class:`ContextualBernoulli`;
 * policies: :class:`ThompsonSampling`, :class:`KLUCB` and their z² versions :class:`Z2ThompsonSampling`,
-  :class:`Z2KLUCB` (POMIS+; built by ``arms_for(..., "POMISplus").policy("TS")``);
+  :class:`Z2KLUCB` (POMIS+; built by ``arms_for(..., "POMISplus").policy("ts")``);
 * the engine: :func:`simulate`, :class:`Streams` (``Streams.for_experiment(name, seeds)``), :class:`Run`
   (``run.to_frame()``), :func:`linear_grid`, and the recorder :class:`RegretTrace`.
 

@@ -67,7 +67,7 @@ class Arms:
         return environment(self.instance, self.strategy)[0]
 
     def policy(self, algorithm: str, **pomis_plus: Any):
-        """A fresh solver of the registry (``TS``, ``KLUCB``, ...) for these arms; for POMIS+ its z² version
+        """A fresh solver of the registry (``ts``, ``kl_ucb``, ...) for these arms; for POMIS+ its z² version
         built from the diagram's expression catalogue, with the z² settings ``pomis_plus`` (bootstrap, ...)."""
         from causal_bandits.algorithms import played
         from causal_bandits.papers.nonmanip import plays_pomis_plus

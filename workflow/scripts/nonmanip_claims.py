@@ -5,10 +5,10 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from causal_bandits import store
+from causal_bandits import algorithms, store
 from causal_bandits.claims import document
 from causal_bandits.logs import logged
-from causal_bandits.papers.nonmanip import claims
+from causal_bandits.papers.nonmanip import PAPER, claims
 
 inp = snakemake.input
 with logged(snakemake.log[0]) as log:
@@ -18,7 +18,7 @@ with logged(snakemake.log[0]) as log:
         "catalogues": {Path(p).stem: store.read_json(p) for p in inp.catalogues},
         "agg": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.agg},
         "identical_runs": {Path(p).name.split(".")[0]: store.read_json(p) for p in inp.identical},
-        "table1": pd.read_csv(inp.table1),
+        "table1": algorithms.keyed(PAPER, pd.read_csv(inp.table1)),  # the CSV prints labels
         "section": snakemake.params.section,
         "robustness": pd.read_csv(inp.robustness[0]) if inp.robustness else None,
         "robustness_graphs": store.read_json(inp.robustness_graphs[0]) if inp.robustness_graphs else None,

@@ -1,13 +1,14 @@
-"""Rule nonmanip_table1: Table 1 as CSV (long) and Markdown (the paper's layout), with the refresh spot check."""
+"""Rule nonmanip_table1: Table 1 as CSV (long; algorithms by label) and Markdown (the paper's layout), with the
+refresh spot check."""
 
 from pathlib import Path
 
 import pandas as pd
 import pyarrow.parquet as pq
 
-from causal_bandits import store
+from causal_bandits import algorithms, store
 from causal_bandits.logs import logged
-from causal_bandits.papers.nonmanip import sensitivity_outputs, tables
+from causal_bandits.papers.nonmanip import PAPER, sensitivity_outputs, tables
 
 with logged(snakemake.log[0]):
     instances = {Path(p).stem: store.read_json(p) for p in snakemake.input.instances}
@@ -29,7 +30,9 @@ with logged(snakemake.log[0]):
             pd.concat(finals, ignore_index=True), snakemake.params.pomis_plus, snakemake.params.horizon
         )
         table = pd.concat([table, spot], ignore_index=True)
-    store.write_atomic(snakemake.output.csv, lambda tmp: table.to_csv(tmp, index=False, float_format="%.6g"))
+    store.write_atomic(
+        snakemake.output.csv, lambda tmp: algorithms.shown(PAPER, table).to_csv(tmp, index=False, float_format="%.6g")
+    )
     titles = {k: v["title"] for k, v in instances.items()}
     md = tables.table1_markdown(table, titles, snakemake.params.pomis_plus, catalogues)
     families = {Path(p).stem: store.read_json(p) for p in snakemake.input.efficiency}

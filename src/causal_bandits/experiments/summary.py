@@ -15,13 +15,17 @@ from typing import Any
 
 import pandas as pd
 
+from causal_bandits import algorithms
+
 COLUMNS = ("strategy", "algorithm", "arms", "best arm mean", "mean regret at T", "95% CI", "P(optimal arm) at T")
 
 
 def rows(agg: pd.DataFrame, instance: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per (strategy, algorithm) of the aggregate at its last round, in the aggregate's order."""
-    from causal_bandits.papers.nonmanip import plays_pomis_plus
+    """One row per (strategy, algorithm) of the aggregate at its last round, in the aggregate's order; the
+    algorithm by its registry label (what readers see), not its key."""
+    from causal_bandits.papers.nonmanip import PAPER, plays_pomis_plus
 
+    shown = algorithms.labels(PAPER)
     last = agg[agg["round"] == agg["round"].max()]
     out = []
     for r in last.itertuples(index=False):
@@ -30,7 +34,7 @@ def rows(agg: pd.DataFrame, instance: Mapping[str, Any]) -> list[dict[str, Any]]
         out.append(
             {
                 "strategy": r.strategy,
-                "algorithm": r.algorithm,
+                "algorithm": shown[r.algorithm],
                 "arms": len(arms),
                 "best_mean": best,
                 "round": int(r.round),

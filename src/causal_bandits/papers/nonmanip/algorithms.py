@@ -9,30 +9,30 @@ from causal_bandits.papers.nonmanip import POMIS_PLUS
 #: play the POMIS arms and also learn from the other arms' data (AAAI-19 §5, Alg. 3).
 ALGORITHMS = (
     Algorithm(
-        "TS",
+        "ts",
         "causal_bandits.bandits.thompson.ThompsonSampling",
         "TS",
         {"linestyle": "-"},
-        z2="z2TS",
+        z2="z2_ts",
         citation="Lee & Bareinboim (AAAI-19), §5: Thompson sampling",
     ),
     Algorithm(
-        "KLUCB",
+        "kl_ucb",
         "causal_bandits.bandits.klucb.KLUCB",
         "KL-UCB",
         {"linestyle": "--"},
-        z2="z2KLUCB",
+        z2="z2_kl_ucb",
         citation="Lee & Bareinboim (AAAI-19), §5: kl-UCB",
     ),
     Algorithm(
-        "z2TS",
+        "z2_ts",
         "causal_bandits.bandits.z2_thompson.Z2ThompsonSampling",
         "z²-TS",
         strategies=(POMIS_PLUS,),
         citation="Lee & Bareinboim (AAAI-19), Alg. 3 with Thompson sampling",
     ),
     Algorithm(
-        "z2KLUCB",
+        "z2_kl_ucb",
         "causal_bandits.bandits.z2_klucb.Z2KLUCB",
         "z²-KL-UCB",
         strategies=(POMIS_PLUS,),

@@ -231,7 +231,7 @@ def _ordering_claim(panel: str, algorithm: str) -> Claim:
             return Verdict(NOT_EVALUATED, "", "–", "panel not run")
         present = [s for s in ("POMIS", "MIS", "BF") if ((agg.strategy == s) & (agg.algorithm == algorithm)).any()]
         if not present:
-            return Verdict(NOT_EVALUATED, "POMIS ≤ MIS ≤ BF", "–", f"{algorithm} was not run")
+            return Verdict(NOT_EVALUATED, "POMIS ≤ MIS ≤ BF", "–", f"{label(algorithm)} was not run")
         rows = {s: final_row(agg, s, algorithm) for s in present}
         ok, parts = True, []
         for smaller, larger in itertools.pairwise(present):
@@ -261,13 +261,13 @@ def _ts_beats_klucb_claim(panel: str) -> Claim:
         agg = results["agg"].get(panel)
         pairs = []
         for s in (*STRATEGIES, POMIS_PLUS):
-            if {"TS", "KLUCB"} <= set(agg[agg.strategy == s].algorithm):
+            if {"ts", "kl_ucb"} <= set(agg[agg.strategy == s].algorithm):
                 pairs.append(
-                    (s, final_row(agg, s, "TS")["mean_cum_regret"], final_row(agg, s, "KLUCB")["mean_cum_regret"])
+                    (s, final_row(agg, s, "ts")["mean_cum_regret"], final_row(agg, s, "kl_ucb")["mean_cum_regret"])
                 )
         ok = bool(pairs) and all(ts < kl for _, ts, kl in pairs)
         ours = "; ".join(f"{_label(s)}: {ts:.1f} vs {kl:.1f}" for s, ts, kl in pairs)
-        scale = _below_paper_scale(final_row(agg, pairs[0][0], "TS")) if pairs else None
+        scale = _below_paper_scale(final_row(agg, pairs[0][0], "ts")) if pairs else None
         if scale:
             return Verdict(NOT_EVALUATED, "TS < KL-UCB", ours, scale)
         return holds(ok, "TS < KL-UCB", ours)
@@ -479,12 +479,18 @@ def _robustness_claim(ordering: str) -> Claim:
     )
 
 
+def _identical_label(pair: str) -> str:
+    """``<larger>=<smaller>/<algorithm key>`` (nonmanip_aggregate's record) as readers see it: with the label."""
+    strategies, _, algorithm = pair.rpartition("/")
+    return f"{strategies}/{label(algorithm)}"
+
+
 def _identical_runs_claim(panel: str) -> Claim:
     def evaluate(results) -> Verdict:
         own = algorithms.own(PAPER)
         same = {k: v for k, v in results["identical_runs"].get(panel, {}).items() if k.rpartition("/")[2] in own}
         ok = bool(same) and all(same.values())
-        text = "; ".join(f"{k}: {'identical' if v else 'DIFFERENT'}" for k, v in same.items())
+        text = "; ".join(f"{_identical_label(k)}: {'identical' if v else 'DIFFERENT'}" for k, v in same.items())
         return holds(ok, "identical curves", text, "compared bit for bit over all seeds and recorded rounds")
 
     return Claim(

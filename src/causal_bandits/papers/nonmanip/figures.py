@@ -358,7 +358,7 @@ def robustness_figure(orderings: pd.DataFrame, path_pdf: PathLike, path_png: Pat
                 ratio = orderings.loc[rows, "ratio"].to_numpy()
                 if ratio.size == 0:
                     continue
-                filled = algorithm == "TS"
+                filled = algorithm == "ts"
                 ax.scatter(
                     x + jitter[: ratio.size],
                     ratio,

@@ -9,7 +9,7 @@ Strategies BF, MIS and POMIS play their arm sets with TS or kl-UCB. POMIS+ (file
 ``POMISplus``) is not a further arm set: it plays the POMIS arms with the z² version of the solver
 (AAAI-19 §5: "only POMIS+ employs z²-TS and z²-KL-UCB"), which also learns from the values of every
 variable in each pull through the panel's expression catalogue (the catalogue stage). Run paths
-keep the solver's name (``POMISplus/TS``), so Table 1 and Figure 5 pair POMIS+ with its solver as
+keep the solver's name (``POMISplus/ts``), so Table 1 and Figure 5 pair POMIS+ with its solver as
 the paper does; the workflow passes the policy class of the registry entry that plays (strategy,
 solver) (:func:`causal_bandits.algorithms.played`), so a run job never reads the registry and a new
 entry replans no other algorithm's runs.
@@ -48,7 +48,7 @@ PAPER = "nonmanip"
 NOT_SETTINGS = ("seeds_per_job", "spot_check", "knobs")
 #: The z² versions whose statistics ``no_expression`` switches: z²-TS draws an arm with no expression from
 #: Beta(α+1, β+1) already (its reduction to TS), so the switch would change nothing there.
-NO_EXPRESSION_SOLVERS = ("z2KLUCB",)
+NO_EXPRESSION_SOLVERS = ("z2_kl_ucb",)
 #: ``no_expression`` of the runs made before the switch existed; a run with it leaves the key out of its
 #: settings, so those runs keep their provenance (and are not rerun).
 NO_EXPRESSION_DEFAULT = "klucb"
