@@ -157,12 +157,19 @@ def topological(jobs: dict[int, Job]) -> list[Job]:
     return order
 
 
+def merged(base: dict, overlay: dict) -> dict:
+    """``overlay`` merged into ``base`` at every depth, as Snakemake merges config files."""
+    out = dict(base)
+    for key, value in overlay.items():
+        out[key] = merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
 def load_config(paths: list[Path]) -> dict:
-    """config/config.yaml overlaid (top-level sections merged one level deep) with the given files."""
+    """The given config files merged in order (config/config.yaml first, then overlays), at every depth."""
     config: dict = {}
     for path in paths:
-        for key, value in (yaml.safe_load(path.read_text()) or {}).items():
-            config[key] = {**config[key], **value} if isinstance(value, dict) and key in config else value
+        config = merged(config, yaml.safe_load(path.read_text()) or {})
     return config
 
 

@@ -158,6 +158,22 @@ def test_another_knob_value_runs_only_its_variant(recorded_tiny, tmp_path):
     assert {"figures/nonmanip/knobs.md", "results/claims/nonmanip.json", "figures/REPORT.md"} <= set(planned)
 
 
+def test_papers_only_overlay_plans_the_report_without_the_added_studies(tmp_path):
+    """config/papers_only.yaml: the papers' own experiments at paper scale and the report, no robustness
+    instance, same-means point or knob variant."""
+    work = copy_workflow(tmp_path / "repo")
+    result = snakemake(work, "-n", "--configfile", "config/papers_only.yaml", "config/ci.yaml")
+    assert result.returncode == 0, result.stderr[-3000:]
+    planned = {o.strip() for o in _planned_outputs(result.stdout)}
+    assert {"figures/REPORT.md", "figures/nonmanip/table1.md"} <= planned
+    # (the same-means family per panel stays: Table 1's notes print the canonical SCM's efficiencies)
+    added = [
+        o for o in planned if re.search(r"/rob_|_sens\d|POMISplus_(nmin|beta)|/knobs|sensitivity[._]|robustness", o)
+    ]
+    assert not added, sorted(added)[:5]
+    assert re.search(r"nonmanip_run_pomisplus\s+90\b", result.stdout)  # 3 panels x 2 solvers x 5 chunks + spot check 60
+
+
 def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     work = copy_workflow(tmp_path / "repo")
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")
