@@ -246,9 +246,18 @@ def figure(table: pd.DataFrame, titles: Mapping[str, str], path_pdf: PathLike, p
         for ax in axes:
             handles, labels = ax.get_legend_handles_labels()
             legend.update(zip(labels, handles))
-        fig.legend(list(legend.values()), list(legend), loc="outside right upper", fontsize=5.5, frameon=False)
+        narrow = len(panels) < 3  # narrower than three panels: the legend goes below, the title on two lines
+        fig.legend(
+            list(legend.values()),
+            list(legend),
+            loc="outside lower center" if narrow else "outside right upper",
+            ncols=2 if narrow else 1,
+            fontsize=5.5,
+            frameon=False,
+        )
+        wrap = "\n" if narrow else " "
         fig.suptitle(
-            f"POMIS+ regret at T = {int(table.horizon.max()):,} against the deferral n_min, and the Beta switch "
+            f"POMIS+ regret at T = {int(table.horizon.max()):,} against the deferral n_min,{wrap}and the Beta switch "
             "(not in the paper)",
             fontsize=7,
         )
