@@ -42,6 +42,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from job_costs import PAPERS, benchmark_rows
 
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.runs import chunk_seeds
 
 NODE = re.compile(r'^\s*(\d+)\[label = "([^"]*)"')
@@ -178,20 +179,13 @@ def seeds_in_chunk(config: dict, job: Job) -> int:
     wc, spj = job.wildcards, config["seeds_per_job"]
     if job.rule.startswith("nonmanip"):
         nm = config["nonmanip"]
-        spot = nm["pomis_plus"].get("spot_check")
-        pomis_plus = job.rule == "nonmanip_run_pomisplus"
-        spj = nm["pomis_plus"].get("seeds_per_job", spj) if pomis_plus else nm.get("seeds_per_job", spj)
-        if spot and pomis_plus and wc["strategy"] == f"POMISplus_{spot['refresh']}":  # the spot check's own seeds
-            n, spj = spot["n_seeds"], spot.get("seeds_per_job", config["seeds_per_job"])
-        elif wc["experiment"].startswith("rob_"):
-            n = nm["robustness"]["n_seeds"]
-        else:
-            n = nm["n_seeds"]
-    elif job.rule.startswith("unknown_graph"):
+        robust = wc["experiment"].startswith("rob_")
+        chunks = nonmanip_runs.chunks(nm, spj, wc["strategy"], robust, nonmanip_runs.pomis_plus_variants(nm))
+        return len(chunks[int(wc["chunk"])])
+    if job.rule.startswith("unknown_graph"):
         n, spj = config["unknown_graph"]["n_seeds"], config["unknown_graph"].get("seeds_per_job", spj)
-    else:
-        return spj
-    return len(chunk_seeds(n, spj)[int(wc["chunk"])])
+        return len(chunk_seeds(n, spj)[int(wc["chunk"])])
+    return spj
 
 
 def model_cost(config: dict, job: Job, counts: dict[str, int], speedup: float) -> tuple[float, str]:

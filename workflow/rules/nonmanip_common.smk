@@ -2,15 +2,12 @@
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import robustness as nonmanip_robustness
 from causal_bandits.papers.nonmanip import sensitivity as nonmanip_sensitivity
+from causal_bandits.papers.nonmanip.runs import chunks as nonmanip_run_chunks
 from causal_bandits.papers.nonmanip.runs import pomis_plus_settings, pomis_plus_variants, spot_check
 
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
 NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
-# Seeds per run job (docs/performance.md#job-sizes): the baselines' (BF, MIS, POMIS: seconds per 100 seeds) and
-# POMIS+'s (minutes per 100 seeds), each by default the top-level seeds_per_job. Speed only, never results.
-NONMANIP_SEEDS_PER_JOB = NONMANIP.get("seeds_per_job", config["seeds_per_job"])
-NONMANIP_Z2_SEEDS_PER_JOB = NONMANIP["pomis_plus"].get("seeds_per_job", config["seeds_per_job"])
 # Beyond the paper: the robustness experiment's instances (Fig. 5d-consistent graphs, random SCMs).
 NONMANIP_ROBUST = NONMANIP["robustness"]
 NONMANIP_ROBUST_NAMES = nonmanip_robustness.names(NONMANIP_ROBUST, NONMANIP_PANELS)
@@ -63,17 +60,9 @@ NONMANIP_SENS_NAMES = (
 
 
 def nonmanip_chunks(experiment, strategy):
-    """Seed chunks of a run: a POMIS+ variant's with seeds of its own (the spot check: its first seeds, in chunks of
-    spot_check.seeds_per_job, else seeds_per_job: every-round refreshes make a seed cost ~70 CPU-s on Fig. 5d,
-    docs/performance.md#nonmanip-spot-check), else a Figure 5 panel's or a robustness instance's seeds in chunks of
-    the baselines' or POMIS+'s size (the knob variants: the main POMIS+ run's chunks)."""
-    variant = NONMANIP_VARIANTS.get(strategy)
-    if variant and variant.n_seeds is not None:
-        return chunk_seeds(variant.n_seeds, variant.seeds_per_job or config["seeds_per_job"])
-    n_seeds = (NONMANIP_ROBUST if experiment in NONMANIP_ROBUST_NAMES else NONMANIP)["n_seeds"]
-    return chunk_seeds(
-        n_seeds, NONMANIP_Z2_SEEDS_PER_JOB if strategy in NONMANIP_POMIS_PLUS else NONMANIP_SEEDS_PER_JOB
-    )
+    """Seed chunks of a run (papers/nonmanip/runs.py, chunks; docs/performance.md#job-sizes)."""
+    robust = experiment in NONMANIP_ROBUST_NAMES
+    return nonmanip_run_chunks(NONMANIP, config["seeds_per_job"], strategy, robust, NONMANIP_VARIANTS)
 
 
 NONMANIP_SPOT_CHUNKS = nonmanip_chunks(NONMANIP_PANELS[0], NONMANIP_SPOT[0]) if NONMANIP_SPOT else []

@@ -171,14 +171,7 @@ def _same_means_claim(algorithm: str, panel: str, value: float) -> Claim:
             f"{BEYOND_SENSITIVITY}; {found['direction']}; both cells within ±{TABLE1_REL_TOL:.0%} at once "
             f"(Table 1's tolerance)" + (f"; {flat} (Cochran's Q, equal means)" if flat else "")
         )
-        if not found["paper_scale"]:
-            return Verdict(
-                NOT_EVALUATED,
-                fmt(value),
-                found["finding"],
-                f"judged at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} simulations; {note}",
-            )
-        return Verdict(NOT_SPECIFIED, fmt(value), found["finding"], note)
+        return _study_verdict(value, found, note)
 
     return Claim(
         f"table1-{algorithm}-POMIS+-{panel}-same-means",
@@ -186,6 +179,15 @@ def _same_means_claim(algorithm: str, panel: str, value: float) -> Claim:
         f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+, {panel}: same-means SCMs that reproduce both POMIS+ cells",
         evaluate,
     )
+
+
+def _study_verdict(value: float, found: Mapping[str, Any], note: str) -> Verdict:
+    """A study's finding under a POMIS+ cell (beyond the paper, so never reproduced or differs): not evaluated
+    below the paper's scale, else its finding with ``note``."""
+    if not found["paper_scale"]:
+        scale = f"judged at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} simulations; {note}"
+        return Verdict(NOT_EVALUATED, fmt(value), found["finding"], scale)
+    return Verdict(NOT_SPECIFIED, fmt(value), found["finding"], note)
 
 
 BEYOND_KNOBS = (
@@ -207,14 +209,7 @@ def _knobs_claim(algorithm: str, panel: str, value: float) -> Claim:
         if found is None:
             return Verdict(NOT_EVALUATED, fmt(value), "–", f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+ was not run")
         note = f"{BEYOND_KNOBS}; within ±{TABLE1_REL_TOL:.0%} (Table 1's tolerance)"
-        if not found["paper_scale"]:
-            return Verdict(
-                NOT_EVALUATED,
-                fmt(value),
-                found["finding"],
-                f"judged at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} simulations; {note}",
-            )
-        return Verdict(NOT_SPECIFIED, fmt(value), found["finding"], note)
+        return _study_verdict(value, found, note)
 
     return Claim(
         f"table1-{algorithm}-POMIS+-{panel}-knobs",

@@ -104,6 +104,23 @@ def pomis_plus_variants(section: Mapping[str, Any]) -> dict[str, Variant]:
     return variants(section["pomis_plus"]) if POMIS_PLUS in section["strategies"] else {}
 
 
+def chunks(
+    section: Mapping[str, Any], seeds_per_job: int, strategy: str, robust: bool, variants: Mapping[str, Variant]
+) -> list[range]:
+    """Seed chunks of a run of ``strategy`` (the workflow's run jobs; ``benchmarks/wall_time.py`` sizes them the same
+    way). A POMIS+ variant with seeds of its own (the refresh spot check: its first seeds) takes its own chunk size;
+    every other run takes the Figure 5 panel's or, if ``robust``, the robustness instance's seeds, in chunks of
+    ``pomis_plus.seeds_per_job`` under POMIS+ (the knob variants: the main run's chunks) or of the section's
+    ``seeds_per_job`` for BF, MIS and POMIS; each size defaults to the top-level ``seeds_per_job``. Speed only: a
+    seed's streams do not depend on its chunk."""
+    variant = variants.get(strategy)
+    if variant and variant.n_seeds is not None:
+        return runs.chunk_seeds(variant.n_seeds, variant.seeds_per_job or seeds_per_job)
+    n_seeds = (section["robustness"] if robust else section)["n_seeds"]
+    sizes = section["pomis_plus"] if plays_pomis_plus(strategy) else section
+    return runs.chunk_seeds(n_seeds, sizes.get("seeds_per_job", seeds_per_job))
+
+
 def spot_check(section: Mapping[str, Any]) -> tuple[str, int] | None:
     """The refresh spot check of a config section as (strategy key, seeds), or None when it is off
     (``pomis_plus.spot_check`` null or absent) or POMIS+ does not run (there is nothing to check)."""
