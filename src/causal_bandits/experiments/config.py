@@ -17,11 +17,12 @@ from causal_bandits.causal.pomis import pomis
 from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.experiments import KEY, algorithms
 from causal_bandits.experiments import instance as own
+from causal_bandits.papers.nonmanip import NOT_SETTINGS
 
 SCHEMA = files("causal_bandits.experiments") / "config.schema.yaml"
 #: Keys of nonmanip's ``pomis_plus`` an experiment does not take: the paper panels' job size and studies, and the
 #: z²-KL-UCB switch (an experiment's runs pass their settings to both z² solvers as they are).
-NONMANIP_ONLY = ("seeds_per_job", "spot_check", "knobs", "no_expression")
+NONMANIP_ONLY = (*NOT_SETTINGS, "no_expression")
 
 
 def schema(pomis_plus: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,9 @@ PAPER = "nonmanip"
 TITLE = "Lee & Bareinboim (AAAI-19): structural causal bandits with non-manipulable variables"
 #: File-safe key of the POMIS+ strategy in configs and run paths (its label is "POMIS+").
 POMIS_PLUS = "POMISplus"
+#: Keys of ``pomis_plus`` that are not settings of a run's solver: the size of its jobs, and the studies that
+#: rerun POMIS+ with other settings.
+NOT_SETTINGS = ("seeds_per_job", "spot_check", "knobs")
 
 
 def spot_check_strategy(refresh: str) -> str:

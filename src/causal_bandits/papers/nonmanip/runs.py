@@ -37,15 +37,19 @@ from causal_bandits import runs
 from causal_bandits.bandits.engine import Environment, linear_grid
 from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.papers.nonmanip import POMIS_PLUS, knob_strategy, plays_pomis_plus, scms, spot_check_strategy
+from causal_bandits.papers.nonmanip import (
+    NOT_SETTINGS,
+    POMIS_PLUS,
+    knob_strategy,
+    plays_pomis_plus,
+    scms,
+    spot_check_strategy,
+)
 from causal_bandits.scm.diagram import CausalDiagram
 
 PAPER = "nonmanip"
 
 
-#: Keys of ``pomis_plus`` that are not settings of a run's solver: the size of its jobs, and the studies that
-#: rerun POMIS+ with other settings.
-NOT_SETTINGS = ("seeds_per_job", "spot_check", "knobs")
 #: The z² versions whose statistics ``no_expression`` switches: z²-TS draws an arm with no expression from
 #: Beta(α+1, β+1) already (its reduction to TS), so the switch would change nothing there.
 NO_EXPRESSION_SOLVERS = ("z2_kl_ucb",)
@@ -132,7 +136,7 @@ def spot_check(section: Mapping[str, Any]) -> tuple[str, int] | None:
 
 def pomis_plus_settings(pomis_plus: Mapping[str, Any], strategy: str, z2: str) -> dict[str, Any]:
     """The z² settings of a POMIS+ run of z² version ``z2`` from the config's ``pomis_plus`` section: the
-    section without :data:`NOT_SETTINGS` for the main run, with a variant's changes for a variant (:func:`variants`).
+    section without ``NOT_SETTINGS`` for the main run, with a variant's changes for a variant (:func:`variants`).
     ``no_expression`` is kept only where it applies (:data:`NO_EXPRESSION_SOLVERS`) and differs from
     :data:`NO_EXPRESSION_DEFAULT`."""
     settings = {k: v for k, v in pomis_plus.items() if k not in NOT_SETTINGS}
