@@ -41,9 +41,9 @@ class Arms:
     @property
     def ids(self) -> list[int]:
         """The arms' ids in the diagram's full (brute-force) arm list."""
-        from causal_bandits.papers.nonmanip import plays_pomis_plus
+        from causal_bandits.papers.nonmanip import POMIS_PLUS
 
-        return self.instance["arm_lists"]["POMIS" if plays_pomis_plus(self.strategy) else self.strategy]
+        return self.instance["arm_lists"]["POMIS" if self.strategy == POMIS_PLUS else self.strategy]
 
     @property
     def values(self) -> tuple[dict[str, int], ...]:
@@ -70,15 +70,15 @@ class Arms:
         """A fresh solver of the registry (``ts``, ``kl_ucb``, ...) for these arms; for POMIS+ its z² version
         built from the diagram's expression catalogue, with the z² settings ``pomis_plus`` (bootstrap, ...)."""
         from causal_bandits.algorithms import played
-        from causal_bandits.papers.nonmanip import plays_pomis_plus
+        from causal_bandits.papers.nonmanip import POMIS_PLUS
         from causal_bandits.papers.nonmanip.runs import solver
 
         catalogue = None
-        if plays_pomis_plus(self.strategy):
+        if self.strategy == POMIS_PLUS:
             from causal_bandits.papers.nonmanip.catalogue import catalogue_document
 
             catalogue = catalogue_document(self.instance)
-        path = played("nonmanip", algorithm, z2=plays_pomis_plus(self.strategy)).path
+        path = played("nonmanip", algorithm, z2=self.strategy == POMIS_PLUS).path
         return solver(path, self.instance, self.strategy, catalogue, pomis_plus)
 
 

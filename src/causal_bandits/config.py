@@ -25,9 +25,10 @@ from typing import Any
 import jsonschema
 import yaml
 
-from causal_bandits import algorithms, papers
+from causal_bandits import algorithms, papers, studies
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers import PAPERS
+from causal_bandits.studies import STUDIES
 
 SCHEMA = files("causal_bandits") / "config.schema.yaml"
 
@@ -155,6 +156,9 @@ def load_schema() -> dict[str, Any]:
         schema["properties"][paper] = _load_yaml(
             (files("causal_bandits.papers") / paper / "config.schema.yaml").read_text()
         )
+    blocks = schema["properties"]["studies"]["properties"] = {}
+    for name in STUDIES:
+        blocks[name] = _load_yaml((files("causal_bandits.studies") / f"{name}.schema.yaml").read_text())
     _registered(schema)
     from causal_bandits.experiments.config import schema as experiments_schema  # researchers' own studies
 
@@ -316,12 +320,14 @@ def check_files(paths: Iterable[str | Path]) -> None:
 
 def check(config: dict[str, Any]) -> dict[str, Any]:
     """Every check of a workflow config: the schema (:func:`validate`, defaults filled in), then each
-    configured paper's ``check_config`` (diagrams, SCM parameters, registry names), then those of the
-    researchers' own experiments (:func:`causal_bandits.experiments.config.check_config`)."""
+    configured paper's ``check_config`` (diagrams, SCM parameters, registry names), each configured
+    study's (:func:`causal_bandits.studies.check_config`), then those of the researchers' own
+    experiments (:func:`causal_bandits.experiments.config.check_config`)."""
     validate(config)
     for paper in PAPERS:
         if paper in config:
             papers.paper(paper).check_config(config[paper])
+    studies.check_config(config)
     if config.get("experiments"):
         from causal_bandits.experiments.config import check_config as check_experiments
 

@@ -7,6 +7,7 @@ from causal_bandits import artefacts as cb_artefacts
 from causal_bandits import config as cb_config
 from causal_bandits import logs as cb_logs
 from causal_bandits import papers as cb_papers
+from causal_bandits import studies as cb_studies
 from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.runs import chunk_seeds
@@ -34,8 +35,13 @@ onerror:
     cb_logs.report_failures("logs", since=STARTED)
 
 
+# Studies beyond the papers (causal_bandits/studies), each when the config has a block for it under studies:.
+STUDIES = cb_studies.configured(config)
+
 # Each paper's rule file adds its final outputs here; the report reads results/claims/<paper>.json.
 TARGETS = {}
+# Each study's rule file adds its final outputs here; the report reads results/claims/studies/<study>.json.
+STUDY_TARGETS = {}
 
 
 def script_code(script, *extra):
@@ -51,6 +57,12 @@ def run_path(paper, root="results/runs"):
     """The run store's one path template (a trace file; logs and benchmarks mirror it under ``root``)."""
     suffix = {"results/runs": ".parquet", "logs": ".log"}.get(root, ".tsv")
     return f"{root}/{paper}/{{experiment}}/{{strategy}}/{{algorithm}}/chunk-{{chunk}}{suffix}"
+
+
+def study_run_path(study, root="results/runs"):
+    """A study's run store path template: the run store's under ``studies/<study>/{point}`` (a point: one setting
+    of what the study varies, a key of the study's own list); logs and benchmarks mirror it under ``root``."""
+    return run_path(f"studies/{study}/{{point}}", root)
 
 
 def run_sources(paper, entry=None):
@@ -76,6 +88,13 @@ def paper_artefacts(paper):
     return cb_artefacts.of_paper(paper, config[paper])
 
 
+def study_targets():
+    """Every configured study's final outputs and evaluated claims."""
+    return [t for targets in STUDY_TARGETS.values() for t in targets]
+
+
 def all_targets():
-    """Every paper's final outputs (and own experiments', when the config has some), then the report."""
-    return [t for targets in TARGETS.values() for t in targets] + ["figures/REPORT.md", "figures/REPORT.html"]
+    """Every paper's final outputs (and own experiments', when the config has some), every configured study's,
+    then the report."""
+    papers = [t for targets in TARGETS.values() for t in targets]
+    return papers + study_targets() + ["figures/REPORT.md", "figures/REPORT.html"]

@@ -67,7 +67,7 @@ rule experiments_run:
         # as nonmanip's runs: POMIS+'s bootstrap keeps B replicates of every seed's data as leaf counts (int32)
         mem_mb=lambda wc: 500
         + EXPERIMENTS[wc.experiment]["seeds_per_job"]
-        * (4 + (EXPERIMENTS[wc.experiment]["pomis_plus"]["bootstrap"] // 100 if plays_pomis_plus(wc.strategy) else 0)),
+        * (4 + (EXPERIMENTS[wc.experiment]["pomis_plus"]["bootstrap"] // 100 if wc.strategy == POMIS_PLUS else 0)),
     params:
         seeds=lambda wc: experiments_run_params(wc)["seeds"],
         horizon=lambda wc: experiments_run_params(wc)["horizon"],

@@ -1,7 +1,7 @@
 # experiments's globals and input functions (its rules are in experiments.smk).
 from causal_bandits.experiments import algorithms as cb_experiment_algorithms
 from causal_bandits.experiments import config as cb_experiments_config
-from causal_bandits.papers.nonmanip import plays_pomis_plus
+from causal_bandits.papers.nonmanip import POMIS_PLUS
 
 EXPERIMENTS = config["experiments"]  # checked with the whole config (common.smk: causal_bandits.config.check)
 
@@ -36,7 +36,7 @@ def experiments_run_inputs(wildcards):
     path = cb_experiment_algorithms.policy_path(wildcards.algorithm, wildcards.strategy)
     code = [f"src/{p}" for p in module_files("causal_bandits.papers.nonmanip.runs", path.rpartition(".")[0])]
     out = {"instance": f"results/experiments/{wildcards.experiment}/instance.json", "code": code}
-    if plays_pomis_plus(wildcards.strategy):
+    if wildcards.strategy == POMIS_PLUS:
         out["catalogue"] = f"results/experiments/{wildcards.experiment}/catalogue.json"
     return out
 
@@ -47,7 +47,7 @@ def experiments_run_params(wildcards):
     return {
         "seeds": [chunk.start, chunk.stop],
         "horizon": experiment["horizon"],
-        "pomis_plus": experiment["pomis_plus"] if plays_pomis_plus(wildcards.strategy) else None,
+        "pomis_plus": experiment["pomis_plus"] if wildcards.strategy == POMIS_PLUS else None,
     }
 
 

@@ -101,8 +101,7 @@ rule nonmanip_run:
         "../scripts/nonmanip_run.py"
 
 
-# One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue;
-# also its variants (strategies POMISplus_<...>: the refresh spot check and the knob study, runs.variants).
+# One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue.
 use rule nonmanip_run as nonmanip_run_pomisplus with:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
@@ -110,7 +109,7 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
         code=run_sources("nonmanip", nonmanip_policy),
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
-        strategy="|".join(NONMANIP_POMIS_PLUS),
+        strategy=POMIS_PLUS,
         algorithm=cb_algorithms.pattern(NONMANIP_Z2) or "^$",
         chunk=NONMANIP_WILDCARDS["chunk"],
     resources:
@@ -121,7 +120,7 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
         policy=lambda wc: nonmanip_policy(wc).path,
         run=lambda wc: {
             **nonmanip_run_slice(wc),
-            "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], wc.strategy, nonmanip_policy(wc).key),
+            "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], nonmanip_policy(wc).key),
         },
 
 
@@ -145,10 +144,8 @@ rule nonmanip_aggregate:
 
 
 rule nonmanip_table1:
-    """Table 1: mean cumulative regret at T, ours beside the paper's, the POMIS+ reduction row and the refresh
-    spot check (paired on the same seeds)."""
+    """Table 1: mean cumulative regret at T, ours beside the paper's, and the POMIS+ reduction row."""
     input:
-        unpack(nonmanip_spot_check_summaries),
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
@@ -162,8 +159,7 @@ rule nonmanip_table1:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        pomis_plus={k: v for k, v in NONMANIP["pomis_plus"].items() if k != "knobs"},  # the knob study is not Table 1's
-        horizon=NONMANIP["horizon"],
+        pomis_plus=NONMANIP["pomis_plus"],
     script:
         "../scripts/nonmanip_table1.py"
 
@@ -323,7 +319,6 @@ rule nonmanip_claims:
             ["results/nonmanip/robustness/graph_counts.json"] if NONMANIP_ROBUST["graphs"]["sample"] else []
         ),
         sensitivity=["results/nonmanip/sensitivity/findings.json"] if NONMANIP_SENS_NAMES else [],
-        knobs=["results/nonmanip/knobs/findings.json"] if NONMANIP_KNOBS else [],
         code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
@@ -339,4 +334,3 @@ rule nonmanip_claims:
 
 
 include: "nonmanip_sensitivity.smk"
-include: "nonmanip_knobs.smk"

@@ -3,7 +3,7 @@ from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import robustness as nonmanip_robustness
 from causal_bandits.papers.nonmanip import sensitivity as nonmanip_sensitivity
 from causal_bandits.papers.nonmanip.runs import chunks as nonmanip_run_chunks
-from causal_bandits.papers.nonmanip.runs import pomis_plus_settings, pomis_plus_variants, spot_check
+from causal_bandits.papers.nonmanip.runs import pomis_plus_settings
 
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
@@ -11,32 +11,12 @@ NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
 # Beyond the paper: the robustness experiment's instances (Fig. 5d-consistent graphs, random SCMs).
 NONMANIP_ROBUST = NONMANIP["robustness"]
 NONMANIP_ROBUST_NAMES = nonmanip_robustness.names(NONMANIP_ROBUST, NONMANIP_PANELS)
-# POMIS+ variants, each a strategy of its own (papers/nonmanip/runs.py): the refresh spot check
-# (docs/papers/nonmanip.md#nonmanip-numbers-spot-check, POMISplus_<refresh>, the first seeds) and the knob study
-# (docs/papers/nonmanip.md#nonmanip-knobs, POMISplus_nmin<n> and POMISplus_<no_expression>, the main seeds).
-NONMANIP_VARIANTS = pomis_plus_variants(NONMANIP)
-NONMANIP_SPOT = spot_check(NONMANIP)  # (strategy, seeds) of the spot check; None when off
-NONMANIP_POMIS_PLUS = [POMIS_PLUS, *NONMANIP_VARIANTS]
 # The solvers (causal_bandits/papers/nonmanip/algorithms.py): POMIS+ runs only those with a z² version.
 NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")
 NONMANIP_Z2 = [a for a in NONMANIP_SOLVERS if cb_algorithms.registry("nonmanip")[a].z2]
-# Whether the knob study runs (nonmanip_knobs.smk): POMIS+ with a configured z² solver (the main value of each
-# knob is the main run).
-NONMANIP_KNOBS = (
-    bool(NONMANIP["pomis_plus"].get("knobs"))
-    and POMIS_PLUS in NONMANIP["strategies"]
-    and any(a in NONMANIP_Z2 for a in NONMANIP["algorithms"])
-)
-
-
 def nonmanip_plays(strategy, algorithm):
-    """Whether a configured solver plays a strategy: POMIS+ (and its variants) only with a z² version, a
-    variant only with the z² versions its change applies to."""
-    if strategy not in NONMANIP_POMIS_PLUS:
-        return True
-    variant = NONMANIP_VARIANTS.get(strategy)
-    solvers = variant.solvers if variant else None
-    return algorithm in NONMANIP_Z2 and (solvers is None or nonmanip_z2_key(algorithm) in solvers)
+    """Whether a configured solver plays a strategy: POMIS+ only with a z² version."""
+    return strategy != POMIS_PLUS or algorithm in NONMANIP_Z2
 
 
 def nonmanip_z2_key(algorithm):
@@ -46,7 +26,7 @@ def nonmanip_z2_key(algorithm):
 
 def nonmanip_policy(wildcards):
     """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
-    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy in NONMANIP_POMIS_PLUS)
+    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy == POMIS_PLUS)
 
 
 # Beyond the paper: POMIS and POMIS+ on same-means SCMs, experiments <panel>_sens<k> (nonmanip_sensitivity.smk).
@@ -62,10 +42,7 @@ NONMANIP_SENS_NAMES = (
 def nonmanip_chunks(experiment, strategy):
     """Seed chunks of a run (papers/nonmanip/runs.py, chunks; docs/performance.md#job-sizes)."""
     robust = experiment in NONMANIP_ROBUST_NAMES
-    return nonmanip_run_chunks(NONMANIP, config["seeds_per_job"], strategy, robust, NONMANIP_VARIANTS)
-
-
-NONMANIP_SPOT_CHUNKS = nonmanip_chunks(NONMANIP_PANELS[0], NONMANIP_SPOT[0]) if NONMANIP_SPOT else []
+    return nonmanip_run_chunks(NONMANIP, config["seeds_per_job"], strategy, robust)
 
 
 def nonmanip_instance_config(experiment):
@@ -140,23 +117,6 @@ def nonmanip_run_files(wildcards):
         for s in NONMANIP["strategies"]
         for a in NONMANIP["algorithms"]
         if nonmanip_plays(s, a)
-    }
-
-
-def nonmanip_spot_check_summaries(wildcards):
-    """Per-seed summaries the spot check pairs: its runs and the main POMIS+ chunks that hold its seeds."""
-    if not NONMANIP_SPOT:
-        return {}
-    strategy, n = NONMANIP_SPOT
-    main = [k for k, chunk in enumerate(nonmanip_chunks(NONMANIP_PANELS[0], POMIS_PLUS)) if chunk.start < n]
-    return {
-        f"spot/{p}/{s}/{a}": [
-            summary_path(run_path("nonmanip")).format(experiment=p, strategy=s, algorithm=a, chunk=k) for k in chunks
-        ]
-        for p in NONMANIP_PANELS
-        for a in NONMANIP["algorithms"]
-        if a in NONMANIP_Z2
-        for s, chunks in ((POMIS_PLUS, main), (strategy, range(len(NONMANIP_SPOT_CHUNKS))))
     }
 
 

@@ -9,7 +9,7 @@ p, wc = snakemake.params, snakemake.wildcards
 with logged(snakemake.log[0]):
     science = {"experiment": wc.experiment, "horizon": p.horizon, "record_points": p.record_points}
     pomis_plus = {}
-    if runs.plays_pomis_plus(wc.strategy):
+    if wc.strategy == runs.POMIS_PLUS:
         pomis_plus = {"catalogue": store.read_json(snakemake.input.catalogue), "pomis_plus": dict(p.pomis_plus)}
         science["pomis_plus"] = pomis_plus["pomis_plus"]
     runs.run_chunk(

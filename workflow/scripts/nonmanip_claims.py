@@ -23,7 +23,6 @@ with logged(snakemake.log[0]) as log:
         "robustness": pd.read_csv(inp.robustness[0]) if inp.robustness else None,
         "robustness_graphs": store.read_json(inp.robustness_graphs[0]) if inp.robustness_graphs else None,
         "sensitivity": store.read_json(inp.sensitivity[0]) if inp.sensitivity else None,
-        "knobs": store.read_json(inp.knobs[0]) if inp.knobs else None,
     }
     rows = [claim.check(results) for claim in claims.claims(results["instances"])]
     store.write_json(snakemake.output[0], document("nonmanip", snakemake.params.section, rows))

@@ -8,7 +8,7 @@ p, wc = snakemake.params, snakemake.wildcards
 with logged(snakemake.log[0]) as log:
     run = p.run  # what the results depend on: the provenance hash's input
     pomis_plus = {}
-    if runs.plays_pomis_plus(wc.strategy):
+    if wc.strategy == runs.POMIS_PLUS:
         pomis_plus = {"catalogue": store.read_json(snakemake.input.catalogue), "pomis_plus": dict(run["pomis_plus"])}
         n = pomis_plus["catalogue"]["n_expressions"]
         log.info(

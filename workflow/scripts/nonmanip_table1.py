@@ -1,9 +1,7 @@
-"""Rule nonmanip_table1: Table 1 as CSV (long; algorithms by label) and Markdown (the paper's layout), with the
-refresh spot check."""
+"""Rule nonmanip_table1: Table 1 as CSV (long; algorithms by label) and Markdown (the paper's layout)."""
 
 from pathlib import Path
 
-import pandas as pd
 import pyarrow.parquet as pq
 
 from causal_bandits import algorithms, store
@@ -15,21 +13,6 @@ with logged(snakemake.log[0]):
     aggs = {Path(p).stem: pq.read_table(p).to_pandas() for p in snakemake.input.agg}
     catalogues = {Path(p).stem: store.read_json(p) for p in snakemake.input.catalogues}
     table = tables.table1(aggs, instances)
-    finals = []  # per-seed regret at T of the spot check and of the main POMIS+ chunks holding its seeds
-    for key, paths in snakemake.input.items():
-        if key.startswith("spot/"):  # spot/<panel>/<strategy>/<algorithm>
-            _, panel, strategy, algorithm = key.split("/")
-            finals += [
-                pq.read_table(p, columns=["seed", "final_regret"])
-                .to_pandas()
-                .assign(panel=panel, strategy=strategy, algorithm=algorithm)
-                for p in paths
-            ]
-    if finals:
-        spot = tables.spot_check(
-            pd.concat(finals, ignore_index=True), snakemake.params.pomis_plus, snakemake.params.horizon
-        )
-        table = pd.concat([table, spot], ignore_index=True)
     store.write_atomic(
         snakemake.output.csv, lambda tmp: algorithms.shown(PAPER, table).to_csv(tmp, index=False, float_format="%.6g")
     )

@@ -23,13 +23,13 @@ COLUMNS = ("strategy", "algorithm", "arms", "best arm mean", "mean regret at T",
 def rows(agg: pd.DataFrame, instance: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per (strategy, algorithm) of the aggregate at its last round, in the aggregate's order; the
     algorithm by its registry label (what readers see), not its key."""
-    from causal_bandits.papers.nonmanip import PAPER, plays_pomis_plus
+    from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 
     shown = algorithms.labels(PAPER)
     last = agg[agg["round"] == agg["round"].max()]
     out = []
     for r in last.itertuples(index=False):
-        arms = instance["arm_lists"]["POMIS" if plays_pomis_plus(r.strategy) else r.strategy]
+        arms = instance["arm_lists"]["POMIS" if r.strategy == POMIS_PLUS else r.strategy]
         best = max(instance["arms"][i]["mu"] for i in arms)
         out.append(
             {

@@ -15,23 +15,5 @@ PAPER = "nonmanip"
 TITLE = "Lee & Bareinboim (AAAI-19): structural causal bandits with non-manipulable variables"
 #: File-safe key of the POMIS+ strategy in configs and run paths (its label is "POMIS+").
 POMIS_PLUS = "POMISplus"
-#: Keys of ``pomis_plus`` that are not settings of a run's solver: the size of its jobs, and the studies that
-#: rerun POMIS+ with other settings.
-NOT_SETTINGS = ("seeds_per_job", "spot_check", "knobs")
-
-
-def spot_check_strategy(refresh: str) -> str:
-    """File-safe key of the refresh spot check: POMIS+ rerun on the first seeds with bootstrap refresh
-    schedule ``refresh`` (``POMISplus_every_round``), stored beside the main POMIS+ run."""
-    return f"{POMIS_PLUS}_{refresh}"
-
-
-def knob_strategy(knob: str, value: object) -> str:
-    """File-safe key of a knob variant: POMIS+ rerun with one z² setting changed, ``POMISplus_nmin100``
-    for ``n_min = 100``, ``POMISplus_<value>`` for the ``no_expression`` statistics (``POMISplus_beta``)."""
-    return f"{POMIS_PLUS}_nmin{value}" if knob == "n_min" else f"{POMIS_PLUS}_{value}"
-
-
-def plays_pomis_plus(strategy: str) -> bool:
-    """Whether a run's strategy key is POMIS+: the main run or a variant (spot check, knob)."""
-    return strategy == POMIS_PLUS or strategy.startswith(f"{POMIS_PLUS}_")
+#: Keys of ``pomis_plus`` that are not settings of a run's solver: the size of its jobs.
+NOT_SETTINGS = ("seeds_per_job",)

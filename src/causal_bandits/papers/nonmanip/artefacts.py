@@ -16,11 +16,10 @@ FIGURE5 = r"\bFig(\.|ure) 5"
 
 def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
     """Table 1, Figures 1-5, the optimal-arm addition to Figure 5, the POMIS+ expression catalogue and
-    the robustness experiment, the same-means sweep and the knob study (beyond the paper; absent when the config
+    the robustness experiment and the same-means sweep (beyond the paper; absent when the config
     runs none)."""
     robust = bool(robustness_names(section["robustness"], list(section["panels"])))
     sweep = bool(section.get("sensitivity", {}).get("n_points")) and POMIS_PLUS in section["strategies"]
-    knobs = bool(section.get("pomis_plus", {}).get("knobs")) and POMIS_PLUS in section["strategies"]
     return [
         table(
             "table1",
@@ -54,14 +53,6 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
             ),
             ids=(r"table1-.*-same-means$",),
             absent="" if sweep else "this config runs no same-means sweep (nonmanip.sensitivity.n_points, POMISplus)",
-        ),
-        Artefact(
-            "knobs",
-            "Addition (knob study): POMIS+ regret against the deferral n_min, and z²-KL-UCB with the Beta moments "
-            "for arms with no expression (designed for this replication, not from the paper)",
-            (f"{OUT}/knobs.png", f"{OUT}/knobs.pdf", f"{OUT}/knobs.md"),
-            ids=(r"table1-.*-knobs$",),
-            absent="" if knobs else "this config runs no knob study (nonmanip.pomis_plus.knobs, POMISplus)",
         ),
         figure(
             "figure5",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from statistics import NormalDist
 from typing import Any, cast
 
 import numpy as np
@@ -18,7 +17,6 @@ from causal_bandits.papers.nonmanip.tables import (
     ORDERINGS,
     PAPER_Z2_SOLVERS,
     REDUCTIONS,
-    SPOT_CHECK,
     TABLE1,
     final_row,
     label,
@@ -39,9 +37,6 @@ TABLE1_REL_TOL = 0.15
 #: docs/papers/nonmanip.md#nonmanip-numbers (iv)) is
 #: comparable.
 REDUCTION_TOL_PP = 15.0
-#: Seeds at which the refresh spot check is judged (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh and
-#: docs/papers/nonmanip.md#nonmanip-numbers-spot-check: a 50-seed spot check).
-SPOT_CHECK_SEEDS = 50
 #: Numbers of catalogue expressions the paper states for the Figure 5 tasks, and where.
 EXPRESSIONS_STATED = {
     "fig5a": (1, "§1 (the front-door formula)"),
@@ -190,35 +185,6 @@ def _study_verdict(value: float, found: Mapping[str, Any], note: str) -> Verdict
     return Verdict(NOT_SPECIFIED, fmt(value), found["finding"], note)
 
 
-BEYOND_KNOBS = (
-    "designed for this replication, not in the paper: POMIS+ under the z² settings the paper leaves open, "
-    "the deferral n_min (main seeds) and, for z²-KL-UCB, the Beta(α+1, β+1) moments of arms with no expression "
-    "(docs/papers/nonmanip.md#nonmanip-knobs)"
-)
-
-
-def _knobs_claim(algorithm: str, panel: str, value: float) -> Claim:
-    """Beyond the paper, under a POMIS+ cell: which n_min values put the cell within Table 1's tolerance, and
-    what the Beta switch does to it (papers/nonmanip/knobs.py)."""
-
-    def evaluate(results) -> Verdict:
-        study = results.get("knobs")
-        if study is None:
-            return Verdict(NOT_EVALUATED, fmt(value), "–", "the knob study was not run (nonmanip.pomis_plus.knobs)")
-        found = study.get(panel, {}).get(algorithm)
-        if found is None:
-            return Verdict(NOT_EVALUATED, fmt(value), "–", f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+ was not run")
-        note = f"{BEYOND_KNOBS}; within ±{TABLE1_REL_TOL:.0%} (Table 1's tolerance)"
-        return _study_verdict(value, found, note)
-
-    return Claim(
-        f"table1-{algorithm}-POMIS+-{panel}-knobs",
-        "Table 1",
-        f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+, {panel}: the deferral n_min and the Beta switch (open in the paper)",
-        evaluate,
-    )
-
-
 def _ordering_claim(panel: str, algorithm: str) -> Claim:
     def evaluate(results) -> Verdict:
         agg, identical = results["agg"].get(panel), results["instances"][panel]["identical"]
@@ -363,58 +329,6 @@ def _expressions_claim(panel: str, count: int, source: str) -> Claim:
     return Claim(f"expressions-{panel}", source, f"{panel}: number of expressions z²ID gives POMIS+", evaluate)
 
 
-def _refresh_claim() -> Claim:
-    """Whether the bootstrap refresh schedule changes POMIS+'s regret: the spot check's paired differences.
-
-    A cell changes beyond noise when its paired interval excludes 0 at family-wise 95 % over the cells
-    (Bonferroni: each at 1 - 0.05 / k, from the 95 % half-width's standard error), fixed before the run.
-    """
-    paper = "every-round bootstrap (Alg. 3)"
-
-    def evaluate(results) -> Verdict:
-        table = results["table1"]
-        rows = table[table.strategy == SPOT_CHECK] if "paired_difference" in table else table.iloc[:0]
-        rows = rows[rows.algorithm.isin(algorithms.own(PAPER))]
-        if rows.empty:
-            return Verdict(NOT_EVALUATED, paper, "–", "the spot check was not run (nonmanip.pomis_plus.spot_check)")
-        z = NormalDist().inv_cdf(1 - 0.025 / len(rows))
-        beyond = [
-            f"{r.panel} {label(r.algorithm)}"
-            for r in rows.itertuples()
-            if abs(r.paired_difference) > z * r.paired_ci95_halfwidth / 1.96
-        ]
-        ours = "; ".join(
-            f"{r.panel} {label(r.algorithm)}: {r.main_refresh} {r.main_mean_cr_T:.1f} vs "
-            f"{r.refresh} {r.mean_cr_T:.1f}, difference {r.paired_difference:+.1f} ± "
-            f"{r.paired_ci95_halfwidth:.1f}"
-            for r in rows.itertuples()
-        )
-        n, horizon, main = int(rows.n_seeds.min()), int(rows.horizon.min()), rows.iloc[0].main_refresh
-        note = (
-            f"Table 1's POMIS+ rows use the {main} refresh; differences paired over seeds 0–{n - 1} (the same "
-            f"environment noise), ± 95 % half-width; beyond noise = the interval at family-wise 95 % (Bonferroni "
-            f"over {len(rows)} cells, ± {z:.2f} standard errors) excludes 0"
-        )
-        if horizon < PAPER_HORIZON or n < SPOT_CHECK_SEEDS:
-            return Verdict(
-                NOT_EVALUATED,
-                paper,
-                ours,
-                f"this spot check has T = {horizon} and {n} seeds; it is judged "
-                f"at T = {PAPER_HORIZON:,} with {SPOT_CHECK_SEEDS} (quick runs lack the power); {note}",
-            )
-        note += f"; beyond noise in {', '.join(beyond)}" if beyond else "; no cell beyond noise"
-        return holds(not beyond, paper, ours, note)
-
-    return Claim(
-        "refresh-spot-check",
-        "Table 1",
-        "POMIS+'s regret at T is the same, within noise, under the adaptive bootstrap refresh [R] as under "
-        "the paper's every-round bootstrap (spot check on the same seeds)",
-        evaluate,
-    )
-
-
 BEYOND = "designed for this replication, not in the paper (docs/papers/nonmanip.md#nonmanip-robustness)"
 
 
@@ -519,8 +433,6 @@ def claims(panels: Mapping[str, Any]) -> list[Claim]:
             out.append(_table1_claim(algorithm, strategy, panel, value))
             if strategy == "POMIS+":
                 out.append(_same_means_claim(algorithm, panel, value))
-                out.append(_knobs_claim(algorithm, panel, value))
-    out.append(_refresh_claim())
     out.append(_robustness_graphs_claim())
     out += [_robustness_claim(name) for name, _, _ in ORDERINGS]
     return out

@@ -1,5 +1,5 @@
 """Lee & Bareinboim (AAAI-19): the config checks a schema cannot make (diagrams, SCM parameters, the
-registered algorithms, the refresh spot check against the main POMIS+ run).
+registered algorithms).
 
 Only the workflow's parsing runs these checks; no job imports this module, so editing it replans no job.
 """
@@ -41,14 +41,3 @@ def check_config(section: Mapping[str, Any]) -> None:
                 f"nonmanip.robustness.scms_per_panel names {unknown}, which are not panels; use panel "
                 f"names from nonmanip.panels ({', '.join(section['panels'])})"
             )
-    spot = section.get("pomis_plus", {}).get("spot_check")
-    if spot and spot["refresh"] == section["pomis_plus"]["refresh"]:
-        raise ConfigError(
-            f"nonmanip.pomis_plus.spot_check.refresh = {spot['refresh']!r} is the main run's own schedule; "
-            "set the other one or spot_check: null"
-        )
-    if spot and spot["n_seeds"] > section["n_seeds"]:
-        raise ConfigError(
-            f"nonmanip.pomis_plus.spot_check.n_seeds = {spot['n_seeds']} exceeds nonmanip.n_seeds = "
-            f"{section['n_seeds']}: the spot check reruns the main run's first seeds; lower it"
-        )

@@ -14,21 +14,14 @@ the paper does; the workflow passes the policy class of the registry entry that 
 solver) (:func:`causal_bandits.algorithms.played`), so a run job never reads the registry and a new
 entry replans no other algorithm's runs.
 
-POMIS+ variants are POMIS+ once more with some z² settings changed (:func:`variants`), each stored as a
-strategy of its own: the refresh spot check (docs/papers/nonmanip.md#nonmanip-numbers-spot-check), the other
-bootstrap refresh schedule (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh) on the first seeds, strategy
-``POMISplus_<refresh>`` (:func:`~causal_bandits.papers.nonmanip.spot_check_strategy`); and the knob study
-(docs/papers/nonmanip.md#nonmanip-knobs), one variant per other value of ``n_min`` or ``no_expression`` on the
-main run's seeds (:func:`~causal_bandits.papers.nonmanip.knob_strategy`). Random streams are keyed by (paper,
-panel, seed, purpose), never by strategy, so seed s of a variant sees the environment noise, solver draws and
-bootstrap draws of seed s of the main run: only the changed setting differs, and the variants pair with the
-main run seed by seed.
+Random streams are keyed by (paper, panel, seed, purpose), never by strategy or by who runs the job, so seed s of
+a study that reruns POMIS+ with another setting (causal_bandits.studies) sees the environment noise, solver
+draws and bootstrap draws of seed s of the main run: only the changed setting differs, and the two pair.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
@@ -37,14 +30,7 @@ from causal_bandits import runs
 from causal_bandits.bandits.engine import Environment, linear_grid
 from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.recorders import RegretTrace
-from causal_bandits.papers.nonmanip import (
-    NOT_SETTINGS,
-    POMIS_PLUS,
-    knob_strategy,
-    plays_pomis_plus,
-    scms,
-    spot_check_strategy,
-)
+from causal_bandits.papers.nonmanip import NOT_SETTINGS, POMIS_PLUS, scms
 from causal_bandits.scm.diagram import CausalDiagram
 
 PAPER = "nonmanip"
@@ -58,95 +44,23 @@ NO_EXPRESSION_SOLVERS = ("z2_kl_ucb",)
 NO_EXPRESSION_DEFAULT = "klucb"
 
 
-def knob_points(pomis_plus: Mapping[str, Any]) -> list[tuple[str, Any, str]]:
-    """(knob, value, strategy) of every point of the knob study, the main run's value of each knob included (its
-    strategy is the main run's): the n_min values in increasing order, then, when ``knobs.no_expression`` names
-    any, the main ``no_expression`` and the others."""
-    knobs = pomis_plus.get("knobs") or {}
-    main = {"no_expression": NO_EXPRESSION_DEFAULT, **pomis_plus}
-    n_mins = sorted({*knobs.get("n_min", ()), main["n_min"]})
-    others = [v for v in knobs.get("no_expression", ()) if v != main["no_expression"]]
-    statistics = [main["no_expression"], *others] if knobs.get("no_expression") else []
-    return [
-        (knob, value, POMIS_PLUS if value == main[knob] else knob_strategy(knob, value))
-        for knob, values in (("n_min", n_mins), ("no_expression", statistics))
-        for value in values
-    ]
-
-
-@dataclass(frozen=True)
-class Variant:
-    """POMIS+ rerun with ``changes`` to the main z² settings, on seeds 0..``n_seeds``-1 (None: the main run's),
-    ``seeds_per_job`` per job (None: the top-level seeds_per_job), by the z² versions in ``solvers`` (None: every
-    one)."""
-
-    changes: Mapping[str, Any] = field(default_factory=dict)
-    n_seeds: int | None = None
-    seeds_per_job: int | None = None
-    solvers: tuple[str, ...] | None = None
-
-
-def variants(pomis_plus: Mapping[str, Any]) -> dict[str, Variant]:
-    """Every POMIS+ variant of a config's ``pomis_plus`` section by strategy key: the refresh spot check, then
-    one per knob value other than the main run's (``knobs.n_min``, ``knobs.no_expression``; the main value is
-    the main run itself)."""
-    out = {}
-    spot = pomis_plus.get("spot_check")
-    if spot:
-        out[spot_check_strategy(spot["refresh"])] = Variant(
-            {"refresh": spot["refresh"]}, int(spot["n_seeds"]), spot.get("seeds_per_job")
-        )
-    for knob, value, strategy in knob_points(pomis_plus):
-        if strategy != POMIS_PLUS:
-            solvers = NO_EXPRESSION_SOLVERS if knob == "no_expression" else None
-            out[strategy] = Variant({knob: value}, solvers=solvers)
-    return out
-
-
-def pomis_plus_variants(section: Mapping[str, Any]) -> dict[str, Variant]:
-    """:func:`variants` of a config section, none when POMIS+ does not run (there is nothing to vary)."""
-    return variants(section["pomis_plus"]) if POMIS_PLUS in section["strategies"] else {}
-
-
-def chunks(
-    section: Mapping[str, Any], seeds_per_job: int, strategy: str, robust: bool, variants: Mapping[str, Variant]
-) -> list[range]:
+def chunks(section: Mapping[str, Any], seeds_per_job: int, strategy: str, robust: bool) -> list[range]:
     """Seed chunks of a run of ``strategy`` (the workflow's run jobs; ``benchmarks/wall_time.py`` sizes them the same
-    way). A POMIS+ variant with seeds of its own (the refresh spot check: its first seeds) takes its own chunk size;
-    every other run takes the Figure 5 panel's or, if ``robust``, the robustness instance's seeds, in chunks of
-    ``pomis_plus.seeds_per_job`` under POMIS+ (the knob variants: the main run's chunks) or of the section's
-    ``seeds_per_job`` for BF, MIS and POMIS; each size defaults to the top-level ``seeds_per_job``. Speed only: a
-    seed's streams do not depend on its chunk."""
-    variant = variants.get(strategy)
-    if variant and variant.n_seeds is not None:
-        return runs.chunk_seeds(variant.n_seeds, variant.seeds_per_job or seeds_per_job)
+    way): the Figure 5 panel's or, if ``robust``, the robustness instance's seeds, in chunks of
+    ``pomis_plus.seeds_per_job`` under POMIS+ or of the section's ``seeds_per_job`` for BF, MIS and POMIS; each size
+    defaults to the top-level ``seeds_per_job``. Speed only: a seed's streams do not depend on its chunk."""
     n_seeds = (section["robustness"] if robust else section)["n_seeds"]
-    sizes = section["pomis_plus"] if plays_pomis_plus(strategy) else section
+    sizes = section["pomis_plus"] if strategy == POMIS_PLUS else section
     return runs.chunk_seeds(n_seeds, sizes.get("seeds_per_job", seeds_per_job))
 
 
-def spot_check(section: Mapping[str, Any]) -> tuple[str, int] | None:
-    """The refresh spot check of a config section as (strategy key, seeds), or None when it is off
-    (``pomis_plus.spot_check`` null or absent) or POMIS+ does not run (there is nothing to check)."""
-    spot = section["pomis_plus"].get("spot_check")
-    if not spot or POMIS_PLUS not in section["strategies"]:
-        return None
-    return spot_check_strategy(spot["refresh"]), int(spot["n_seeds"])
-
-
-def pomis_plus_settings(pomis_plus: Mapping[str, Any], strategy: str, z2: str) -> dict[str, Any]:
-    """The z² settings of a POMIS+ run of z² version ``z2`` from the config's ``pomis_plus`` section: the
-    section without ``NOT_SETTINGS`` for the main run, with a variant's changes for a variant (:func:`variants`).
-    ``no_expression`` is kept only where it applies (:data:`NO_EXPRESSION_SOLVERS`) and differs from
-    :data:`NO_EXPRESSION_DEFAULT`."""
-    settings = {k: v for k, v in pomis_plus.items() if k not in NOT_SETTINGS}
-    if strategy != POMIS_PLUS:
-        variant = variants(pomis_plus).get(strategy)
-        if variant is None:
-            raise ValueError(f"strategy {strategy!r} is neither {POMIS_PLUS} nor a configured variant of it")
-        if variant.solvers is not None and z2 not in variant.solvers:
-            raise ValueError(f"{z2} does not play {strategy}: the variant changes a setting only {variant.solvers} has")
-        settings.update(variant.changes)
+def pomis_plus_settings(
+    pomis_plus: Mapping[str, Any], z2: str, changes: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The z² settings of a POMIS+ run of z² version ``z2``: the config's ``pomis_plus`` section without
+    ``NOT_SETTINGS``, with ``changes`` (a study's). ``no_expression`` is kept only where it applies
+    (:data:`NO_EXPRESSION_SOLVERS`) and differs from :data:`NO_EXPRESSION_DEFAULT`."""
+    settings = {k: v for k, v in pomis_plus.items() if k not in NOT_SETTINGS} | dict(changes or {})
     no_expression = settings.pop("no_expression", NO_EXPRESSION_DEFAULT)
     if z2 in NO_EXPRESSION_SOLVERS and no_expression != NO_EXPRESSION_DEFAULT:
         settings["no_expression"] = no_expression
@@ -157,7 +71,7 @@ def environment(instance: Mapping[str, Any], strategy: str) -> tuple[Interventio
     """The strategy's arms as an environment (exact means from the instance), and their ids; POMIS+
     plays the POMIS arms and observes every variable of each pull."""
     model = scms.scm(CausalDiagram.from_dict(instance["graph"]), instance["scm"])
-    plus = plays_pomis_plus(strategy)
+    plus = strategy == POMIS_PLUS
     ids = np.asarray(instance["arm_lists"]["POMIS" if plus else strategy], dtype=np.int64)
     arms = tuple(instance["arms"][i]["values"] for i in ids)
     means = np.array([instance["arms"][i]["mu"] for i in ids])
@@ -175,7 +89,7 @@ def solver(
     :func:`causal_bandits.algorithms.played`) built from the instance's expression ``catalogue`` with the
     ``pomis_plus`` settings."""
     cls = runs.policy_class(path)
-    if plays_pomis_plus(strategy):
+    if strategy == POMIS_PLUS:
         return cls.from_catalogue(catalogue, CausalDiagram.from_dict(instance["graph"]).nodes, **(pomis_plus or {}))
     return cls()
 
@@ -197,9 +111,9 @@ def run_chunk(
     paper: str = PAPER,
 ) -> None:
     """Simulate one chunk and write its trace and summary Parquet files atomically. ``policy``: the dotted
-    path of the policy class that plays (``algorithm``'s z² version under POMIS+). POMIS+ (and its
-    variants) needs the panel's ``catalogue`` document and the ``pomis_plus`` settings of the run
-    (:func:`pomis_plus_settings`: bootstrap, refresh, n_min, ...). Streams are keyed by (``paper``,
+    path of the policy class that plays (``algorithm``'s z² version under POMIS+). POMIS+ needs the panel's
+    ``catalogue`` document and the ``pomis_plus`` settings of the run (:func:`pomis_plus_settings`: bootstrap,
+    refresh, n_min, ...). Streams are keyed by (``paper``,
     the instance's experiment); a researcher's own experiment passes ``paper="experiments"``
     (:mod:`causal_bandits.experiments`)."""
     env, ids = environment(instance, strategy)

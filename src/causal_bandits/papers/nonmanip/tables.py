@@ -1,7 +1,5 @@
 """Lee & Bareinboim (AAAI-19), Table 1: mean cumulative regret at T, ours beside the paper's, with the
-reduction row POMIS -> POMIS+ the paper prints in §5 and, under it, the refresh spot check (POMIS+
-under the other bootstrap refresh schedule, paired on the same seeds); and the POMIS+ expression
-catalogues as Markdown."""
+reduction row POMIS -> POMIS+ the paper prints in §5; and the POMIS+ expression catalogues as Markdown."""
 
 from __future__ import annotations
 
@@ -12,14 +10,12 @@ import numpy as np
 import pandas as pd
 
 from causal_bandits import algorithms
-from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS, spot_check_strategy
+from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
 DISPLAY_ORDER = ("POMIS+", "POMIS", "MIS", "BF")  # Table 1 row order
 #: Table 1 row label -> strategy key in run paths (POMIS+ is ``POMISplus`` in file names).
 STRATEGY_KEYS = {"POMIS+": POMIS_PLUS, "POMIS": "POMIS", "MIS": "MIS", "BF": "BF"}
-#: ``strategy`` of the refresh spot check's rows in the Table 1 CSV (one per panel and solver).
-SPOT_CHECK = "POMIS+ spot check"
 
 # Table 1 of the paper: average cumulative regret at T = 10,000 (1,000 simulations).
 # Keys: (algorithm, strategy, panel); cells the paper leaves blank are absent.
@@ -130,48 +126,6 @@ def table1(aggs: Mapping[str, pd.DataFrame], instances: Mapping[str, Mapping[str
     return pd.DataFrame(rows)
 
 
-def spot_check(finals: pd.DataFrame, settings: Mapping[str, Any], horizon: int) -> pd.DataFrame:
-    """The refresh spot check's rows of Table 1, one per (panel, algorithm): POMIS+ rerun with the spot
-    check's refresh schedule on seeds 0..n-1 (``settings``: the config's ``pomis_plus``, whose
-    ``spot_check`` gives the schedule and n), beside the main POMIS+ run on the same seeds, and the
-    paired difference main - spot check of their regret at T over those seeds with its 95 % interval
-    (seed s of both runs sees the same environment noise, so pairing removes it).
-
-    ``finals``: one row per (panel, strategy, algorithm, seed) with ``final_regret``, for strategies
-    ``POMISplus`` (any seeds; those beyond n are left out) and the spot check's key.
-    """
-    spot, n = settings["spot_check"]["refresh"], settings["spot_check"]["n_seeds"]
-    key, seeds = spot_check_strategy(spot), np.arange(n)
-    rows = []
-    for (panel, algorithm), group in finals.groupby(["panel", "algorithm"], sort=False):
-        runs = {s: g.set_index("seed")["final_regret"] for s, g in group.groupby("strategy")}
-        complete = key in runs and sorted(runs[key].index) == list(seeds)
-        if not (complete and POMIS_PLUS in runs and set(seeds) <= set(runs[POMIS_PLUS].index)):
-            raise ValueError(
-                f"{panel}/{algorithm}: the spot check needs seeds 0..{n - 1} of both {POMIS_PLUS} and {key}"
-            )
-        main, check = runs[POMIS_PLUS].loc[seeds].to_numpy(), runs[key].loc[seeds].to_numpy()
-        rows.append(
-            {
-                "algorithm": algorithm,
-                "strategy": SPOT_CHECK,
-                "panel": panel,
-                "horizon": horizon,
-                "n_seeds": n,
-                "mean_cr_T": check.mean(),
-                "ci95_halfwidth": ci95_halfwidth(check),
-                "shown": True,
-                "refresh": spot,
-                "main_refresh": settings["refresh"],
-                "main_mean_cr_T": main.mean(),
-                "main_ci95_halfwidth": ci95_halfwidth(main),
-                "paired_difference": (main - check).mean(),
-                "paired_ci95_halfwidth": ci95_halfwidth(main - check),
-            }
-        )
-    return pd.DataFrame(rows)
-
-
 REFRESH_TEXT = {
     "adaptive": "adaptive bootstrap refresh (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh [R]: every round "
     "while t ≤ {warmup}, then when an arm's "
@@ -212,7 +166,7 @@ def table1_markdown(
         head,
         "|---" * (len(panels) + 1) + "|",
     ]
-    for algorithm in ordered(table.loc[table.strategy != SPOT_CHECK, "algorithm"]):
+    for algorithm in ordered(table["algorithm"]):
         for strategy in _display_order(algorithm):
             cells = []
             for p in panels:
@@ -240,42 +194,7 @@ def table1_markdown(
     for p, doc in (catalogues or {}).items():
         if not doc["n_expressions"]:
             lines.append(f"{titles.get(p, p)}: z²ID finds no expression, so POMIS+ plays exactly POMIS.")
-    spot = table[table.strategy == SPOT_CHECK] if "paired_difference" in table else table.iloc[:0]
-    if not spot.empty:
-        lines += ["", *spot_check_markdown(spot, titles, panels)]
     return "\n".join(lines) + "\n"
-
-
-def spot_check_markdown(spot: pd.DataFrame, titles: Mapping[str, str], panels: list[str]) -> list[str]:
-    """The spot check's small table under Table 1: main POMIS+ and spot check on the same seeds, and the
-    paired difference."""
-    first = spot.iloc[0]
-    main, check, n = first.main_refresh, first.refresh, int(first.n_seeds)
-    lines = [
-        f"Refresh spot check: the POMIS+ rows above use the {main} bootstrap refresh; the spot check reruns "
-        f"POMIS+ with the {check} refresh on seeds 0–{n - 1} of each panel (every_round: the paper's Alg. 3, "
-        f"a bootstrap every round; adaptive: docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh [R]). Both runs "
-        f"of a seed see the same environment "
-        f"noise, so the difference {main} − {check} is taken seed by seed: mean ± 95 % half-width; an "
-        f"interval that excludes 0 means the schedule changes POMIS+'s regret beyond noise.",
-        "",
-        "| | " + " | ".join(titles.get(p, p) for p in panels) + " |",
-        "|---" * (len(panels) + 1) + "|",
-    ]
-    for algorithm in ordered(spot.algorithm):
-        rows = {r.panel: r for r in spot[spot.algorithm == algorithm].itertuples()}
-        for text, mean, half in (
-            (f"POMIS+ {main}, seeds 0–{n - 1}", "main_mean_cr_T", "main_ci95_halfwidth"),
-            (f"POMIS+ {check} (spot check)", "mean_cr_T", "ci95_halfwidth"),
-            (f"difference {main} − {check}", "paired_difference", "paired_ci95_halfwidth"),
-        ):
-            signed = "+.2f" if mean == "paired_difference" else ".2f"
-            cells = [
-                f"{getattr(rows[p], mean):{signed}} ± {getattr(rows[p], half):.2f}" if p in rows else "–"
-                for p in panels
-            ]
-            lines.append(f"| {label(algorithm)} {text} | " + " | ".join(cells) + " |")
-    return lines
 
 
 def _cell(table: pd.DataFrame, panel: str, algorithm: str, strategy: str):

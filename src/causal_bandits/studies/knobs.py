@@ -1,35 +1,124 @@
-"""Beyond the paper: the knob study, POMIS+ under the two z² settings the paper leaves open.
+"""Study ``knobs``: POMIS+ under the two z² settings the paper leaves open.
 
 The deferral ``n_min`` (samples every source arm of an expression needs before it is used; the paper says
 only "enough samples", docs/papers/nonmanip.md#nonmanip-a-enough-samples) and, for arms with no expression,
 whether z²-KL-UCB keeps kl-UCB's statistics or takes the paper's literal Beta(α+1, β+1) moments
-(``no_expression``, docs/papers/nonmanip.md#nonmanip-knobs). Each other value is a POMIS+ variant run on the
-main seeds (:func:`causal_bandits.papers.nonmanip.runs.variants`); the main value is the main run.
+(``no_expression``, docs/papers/nonmanip.md#nonmanip-knobs). Each value other than the main run's is a point
+of the study, POMIS+ rerun on the main run's first ``n_seeds`` seeds with that one setting changed; the main
+value is the paper's main run on the same seeds (random streams are keyed by panel, not by the study, so seed s
+of a point sees the noise of seed s of the main run and the two pair).
 
-:func:`~causal_bandits.papers.nonmanip.runs.knob_points` lists the study's points, :func:`knob_table` gives
-each (panel, solver, point) its mean regret at T with the 95 % CI, whether it lies within Table 1's tolerance
-of the paper's POMIS+ cell (:data:`~causal_bandits.papers.nonmanip.claims.TABLE1_REL_TOL`, fixed before any
-run) and its paired
-difference from the main run (seed s of a variant sees the noise of seed s of the main run), and
-:func:`findings` the line the report writes under each POMIS+ cell.
+:func:`points` lists the study's points, :func:`knob_table` gives each (panel, solver, point) its mean regret
+at T with the 95 % CI, whether it lies within Table 1's tolerance of the paper's POMIS+ cell
+(:data:`~causal_bandits.papers.nonmanip.claims.TABLE1_REL_TOL`, fixed before any run) and its paired difference
+from the main run, and :func:`findings` the line the report writes under each POMIS+ cell.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from os import PathLike
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
 from matplotlib.artist import Artist
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, runs, studies
+from causal_bandits.artefacts import Artefact
+from causal_bandits.artefacts import figure as figure_artefact
+from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt
+from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
-from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, PAPER_SIMULATIONS, TABLE1_REL_TOL
-from causal_bandits.papers.nonmanip.runs import NO_EXPRESSION_SOLVERS, knob_points
+from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, TABLE1_REL_TOL
+from causal_bandits.papers.nonmanip.runs import NO_EXPRESSION_DEFAULT, NO_EXPRESSION_SOLVERS
 from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95_halfwidth
 from causal_bandits.plots import new_figure, paper_style, save_figure
+from causal_bandits.studies import Study
+from causal_bandits.studies.refresh import check_solvers
+
+STUDY = Study(
+    name="knobs",
+    paper=PAPER,
+    title="Knob study: POMIS+ under the deferral n_min and the Beta switch",
+    question="Which deferral n_min puts each POMIS+ cell of Table 1 within its tolerance, and what do the paper's "
+    "literal Beta moments for arms with no expression do to z²-KL-UCB?",
+    varies="n_min (every solver) and no_expression (z²-KL-UCB), one at a time, on the main run's first seeds",
+    docs="papers/nonmanip.md#nonmanip-knobs",
+    locates=(r"table1-[a-z0-9_]+-POMIS\+-",),
+)
+OUT = "figures/studies/knobs"
+#: The point id of the main run (the paper's POMIS+ run on the study's seeds).
+MAIN = "main"
+#: Seeds from which a point is judged against the paper's cell (at the paper's horizon): with 200 the 95 % half-widths
+#: are under a third of Table 1's tolerance band on every POMIS+ cell (docs/papers/nonmanip.md#nonmanip-knobs).
+JUDGED_SEEDS = 200
+
+
+class Point(NamedTuple):
+    """One setting of the study: the ``knob`` changed to ``value``, stored under point id ``point``
+    (:data:`MAIN` when it is the main run's own value)."""
+
+    knob: str
+    value: Any
+    point: str
+
+
+def points(section: Mapping[str, Any], pomis_plus: Mapping[str, Any]) -> list[Point]:
+    """Every point of the study, the main run's value of each knob included (point :data:`MAIN`): the ``n_min``
+    values in increasing order, then, when ``no_expression`` names any, the main run's statistics and the others.
+    ``pomis_plus``: the paper's main POMIS+ settings."""
+    main = {"no_expression": NO_EXPRESSION_DEFAULT, **pomis_plus}
+    n_mins = sorted({*section["n_min"], main["n_min"]})
+    others = [v for v in section["no_expression"] if v != main["no_expression"]]
+    statistics = [main["no_expression"], *others] if section["no_expression"] else []
+    return [
+        Point(knob, value, MAIN if value == main[knob] else f"{knob}-{value}")
+        for knob, values in (("n_min", n_mins), ("no_expression", statistics))
+        for value in values
+    ]
+
+
+def runs_of(section: Mapping[str, Any], pomis_plus: Mapping[str, Any]) -> dict[str, Point]:
+    """The points the study runs itself (all but the main run), by point id."""
+    return {p.point: p for p in points(section, pomis_plus) if p.point != MAIN}
+
+
+def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
+    """The study reruns the paper's POMIS+ on the main run's first seeds with the paper's solvers."""
+    if POMIS_PLUS not in paper["strategies"]:
+        raise ConfigError("studies.knobs reruns POMIS+, which nonmanip.strategies leaves out; add POMISplus to it")
+    if section["n_seeds"] > paper["n_seeds"]:
+        raise ConfigError(
+            f"studies.knobs.n_seeds = {section['n_seeds']} exceeds nonmanip.n_seeds = {paper['n_seeds']}: "
+            "the study pairs with the main run's first seeds; lower it"
+        )
+    if not section["n_min"] and not section["no_expression"]:
+        raise ConfigError("studies.knobs varies nothing: give n_min values, no_expression values, or both")
+    check_solvers("knobs", section["algorithms"], paper)
+
+
+def chunks(section: Mapping[str, Any]) -> list[range]:
+    """Seed chunks of a study run (speed only: a seed's streams do not depend on its chunk)."""
+    return runs.chunk_seeds(section["n_seeds"], section["seeds_per_job"])
+
+
+def plays(point: Point, algorithm: str) -> bool:
+    """Whether a solver runs a point: ``no_expression`` changes only z²-KL-UCB."""
+    return applies(point.knob, algorithm)
+
+
+def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
+    """The study's figure (regret at T against n_min, the Beta switch as stars) and table."""
+    return [
+        figure_artefact(
+            "knobs",
+            "Knob study: POMIS+ regret at T against the deferral n_min, and the Beta switch of z²-KL-UCB",
+            f"{OUT}/figure",
+            ids=[r"knobs-"],
+        ),
+        Artefact("knobs_table", "Knob study: the table and its findings", (f"{OUT}/table.md", f"{OUT}/table.csv")),
+    ]
 
 
 def applies(knob: str, algorithm: str) -> bool:
@@ -37,21 +126,25 @@ def applies(knob: str, algorithm: str) -> bool:
     return knob != "no_expression" or algorithms.played(PAPER, algorithm, z2=True).key in NO_EXPRESSION_SOLVERS
 
 
-def knob_table(finals: pd.DataFrame, pomis_plus: Mapping[str, Any], horizon: int) -> pd.DataFrame:
+def knob_table(
+    finals: pd.DataFrame, section: Mapping[str, Any], pomis_plus: Mapping[str, Any], horizon: int
+) -> pd.DataFrame:
     """One row per (panel, solver, point) that ran: mean regret at T ± 95 % half-width, the paper's POMIS+ cell,
-    whether ours is within its tolerance, and the paired difference point - main run over the seeds.
-    ``finals``: per-seed ``seed`` and ``final_regret`` with columns panel, strategy, algorithm."""
+    whether ours is within its tolerance, and the paired difference point - main run over the study's seeds.
+    ``finals``: per-seed ``seed`` and ``final_regret`` with columns panel, point, algorithm (the main run's
+    chunks may hold more seeds than the study: only its first ``n_seeds`` count)."""
+    seeds = np.arange(section["n_seeds"])
     rows = []
     for (panel, algorithm), group in finals.groupby(["panel", "algorithm"], sort=True):
-        runs = {s: g.set_index("seed")["final_regret"].sort_index() for s, g in group.groupby("strategy")}
-        main = runs[POMIS_PLUS]
+        by_point = {p: g.set_index("seed")["final_regret"].sort_index() for p, g in group.groupby("point")}
+        main = by_point[MAIN].loc[seeds]
         paper = TABLE1.get(cast(tuple[str, str, str], (algorithm, "POMIS+", panel)), np.nan)
-        for knob, value, strategy in knob_points(pomis_plus):
-            if strategy not in runs or not applies(knob, cast(str, algorithm)):
+        for knob, value, point in points(section, pomis_plus):
+            if point not in by_point or not applies(knob, cast(str, algorithm)):
                 continue
-            x = runs[strategy]
-            if list(x.index) != list(main.index):
-                raise ValueError(f"{panel}/{algorithm}: {strategy} and {POMIS_PLUS} must hold the same seeds")
+            x = by_point[point].loc[seeds] if point == MAIN else by_point[point]
+            if list(x.index) != list(seeds):
+                raise ValueError(f"{panel}/{algorithm}: point {point} must hold seeds 0..{seeds.size - 1}")
             mean = float(x.mean())
             diff = (x - main).to_numpy(dtype=float)
             rows.append(
@@ -60,8 +153,8 @@ def knob_table(finals: pd.DataFrame, pomis_plus: Mapping[str, Any], horizon: int
                     "algorithm": algorithm,
                     "knob": knob,
                     "value": str(value),
-                    "main": strategy == POMIS_PLUS,
-                    "strategy": strategy,
+                    "main": point == MAIN,
+                    "point": point,
                     "mean_cr_T": mean,
                     "ci95_halfwidth": ci95_halfwidth(x.to_numpy(dtype=float)),
                     "paired_difference": float(diff.mean()),
@@ -97,7 +190,7 @@ def _beta_text(rows: pd.DataFrame, algorithm: str) -> str:
         )
     other = rows[(rows.knob == "no_expression") & ~rows.main]
     if other.empty:
-        return "the no_expression switch was not run (nonmanip.pomis_plus.knobs.no_expression)"
+        return "the no_expression switch was not run (studies.knobs.no_expression)"
     main = rows[(rows.knob == "no_expression") & rows.main].iloc[0]
     parts = []
     for r in other.itertuples():
@@ -131,11 +224,11 @@ def findings(table: pd.DataFrame) -> dict[str, dict[str, dict[str, Any]]]:
                 f"(ours {n_rows.mean_cr_T.min():.2f} to {n_rows.mean_cr_T.max():.2f})"
             )
         text += "; " + _beta_text(rows, cast(str, algorithm))
-        paper_scale = int(rows.horizon.min()) >= PAPER_HORIZON and int(rows.n_seeds.min()) >= PAPER_SIMULATIONS
-        if not paper_scale:  # like with like: the paper's cells are at its horizon and number of simulations
+        paper_scale = int(rows.horizon.min()) >= PAPER_HORIZON and int(rows.n_seeds.min()) >= JUDGED_SEEDS
+        if not paper_scale:  # like with like: the paper's cells are at its horizon
             text = (
-                f"not judged at this scale (the paper's cells are at T = {PAPER_HORIZON:,} with "
-                f"{PAPER_SIMULATIONS:,} simulations); at this run's scale, {text}"
+                f"not judged at this scale (judged at T = {PAPER_HORIZON:,}, the paper's, with at least "
+                f"{JUDGED_SEEDS} seeds); at this run's scale, {text}"
             )
         out.setdefault(cast(str, panel), {})[cast(str, algorithm)] = {
             "finding": text,
@@ -146,17 +239,61 @@ def findings(table: pd.DataFrame) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
+BEYOND = (
+    "designed for this replication, not in the paper: POMIS+ under the z² settings the paper leaves open, "
+    "the deferral n_min and, for z²-KL-UCB, the Beta(α+1, β+1) moments of arms with no expression "
+    "(docs/papers/nonmanip.md#nonmanip-knobs)"
+)
+SCALE = f"T = {PAPER_HORIZON:,} with at least {JUDGED_SEEDS} seeds"
+
+
+def _cell_claim(algorithm: str, panel: str, value: float) -> Claim:
+    """Which n_min values put a POMIS+ cell within Table 1's tolerance, and what the Beta switch does to it."""
+
+    def evaluate(results) -> Verdict:
+        found = results["findings"].get(panel, {}).get(algorithm)
+        if found is None:
+            return Verdict(NOT_EVALUATED, fmt(value), "–", f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+ was not run")
+        note = f"{BEYOND}; within ±{TABLE1_REL_TOL:.0%} (Table 1's tolerance)"
+        return studies.finding_verdict(fmt(value), found, note, SCALE)
+
+    return Claim(
+        f"knobs-{algorithm}-{panel}",
+        "Table 1",
+        f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+, {panel}: the deferral n_min and the Beta switch (open in the paper)",
+        evaluate,
+    )
+
+
+def claims(panels: list[str]) -> list[Claim]:
+    """The study's claims: one per POMIS+ cell of Table 1 on the configured panels, by the paper's solvers."""
+    return [
+        _cell_claim(algorithm, panel, value)
+        for (algorithm, strategy, panel), value in TABLE1.items()
+        if strategy == "POMIS+" and panel in panels and algorithm in PAPER_Z2_SOLVERS
+    ]
+
+
+def located(found: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, str]:
+    """The line the report writes under each paper claim of a POMIS+ cell, by the claim's id."""
+    return {
+        f"table1-{algorithm}-POMIS+-{panel}": f["finding"]
+        for panel, per in found.items()
+        for algorithm, f in per.items()
+    }
+
+
 def markdown(table: pd.DataFrame, found: Mapping[str, Mapping[str, Any]], titles: Mapping[str, str]) -> str:
     """The study as one table (a row per panel and solver, a column per point) and the finding of each cell."""
     lines = [
         "# POMIS+ under the knobs the paper leaves open (beyond the paper)",
         "",
         (
-            "POMIS+ rerun on the main seeds with another deferral n_min (samples every source arm of an expression "
-            "needs before it is used) or, for z²-KL-UCB, other statistics for arms with no expression (klucb: kl-UCB's "
-            "own; beta: the paper's literal Beta(α+1, β+1) moments, at the main n_min). Regret at T, ours ± 95 % CI "
-            f"half-width; (main) = the main run; (within) = within ±{TABLE1_REL_TOL:.0%} of the paper's Table 1 cell "
-            "(Table 1's tolerance); Δ = paired difference from the main run on the same seeds."
+            "POMIS+ rerun on the main run's first seeds with another deferral n_min (samples every source arm of an "
+            "expression needs before it is used) or, for z²-KL-UCB, other statistics for arms with no expression "
+            "(klucb: kl-UCB's own; beta: the paper's literal Beta(α+1, β+1) moments, at the main n_min). Regret at T, "
+            f"ours ± 95 % CI half-width; (main) = the main run; (within) = within ±{TABLE1_REL_TOL:.0%} of the "
+            "paper's Table 1 cell (Table 1's tolerance); Δ = paired difference from the main run on the same seeds."
         ),
         "",
     ]

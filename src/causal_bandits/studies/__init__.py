@@ -1,0 +1,99 @@
+"""The studies this replication adds beyond the papers, each a first-class, opt-in record.
+
+A study asks one question about a paper that the paper's own tables and figures leave open (does the
+bootstrap refresh schedule matter, which deferral reproduces a cell, how robust are the orderings...).
+Each is declared here once, with the paper and the instances it studies and what it varies, and has
+its own config block (``studies.<name>``, schema ``studies/<name>.schema.yaml``), its own rule file
+(``workflow/rules/studies/<name>.smk``), its own run store (``results/runs/studies/<name>/...``), its
+own outputs (``figures/studies/<name>/...``) and its own section of the report, with its findings as
+claims documents (``results/claims/studies/<name>.json``). A study runs only when the config has a
+block for it (``config/studies.yaml`` holds all of them at their chosen size); no claim of a paper
+reads a study's outputs: a study names the paper claims whose cause it locates (:attr:`Study.locates`),
+and the report puts its finding under them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Verdict
+from causal_bandits.errors import ConfigError
+
+#: The registered studies, in report order.
+STUDIES = ("refresh", "knobs")
+
+
+@dataclass(frozen=True)
+class Study:
+    """One study: its ``name`` (config key, path segment, workflow target), the ``paper`` it studies,
+    its report ``title``, the ``question`` it answers, what it ``varies``, its ``docs`` section
+    (a path under docs/ with its anchor) and the paper claims whose cause it locates (``locates``:
+    regular expressions matched at the start of a claim id)."""
+
+    name: str
+    paper: str
+    title: str
+    question: str
+    varies: str
+    docs: str
+    locates: tuple[str, ...] = ()
+
+    def about(self, claim_id: str) -> bool:
+        """Whether this study locates the cause of the paper claim ``claim_id``."""
+        return any(re.match(pattern, claim_id) for pattern in self.locates)
+
+    @property
+    def command(self) -> str:
+        """The command that runs this study alone, at its size in config/studies.yaml."""
+        return f"snakemake --cores all --configfile config/studies.yaml {self.name}"
+
+
+def module(name: str) -> ModuleType:
+    """The package module of study ``name`` (``causal_bandits.studies.<name>``)."""
+    if name not in STUDIES:
+        raise KeyError(f"no study {name!r} is registered; registered studies: {', '.join(STUDIES)}")
+    return importlib.import_module(f"causal_bandits.studies.{name}")
+
+
+def study(name: str) -> Study:
+    """The record of study ``name``."""
+    return module(name).STUDY
+
+
+def configured(config: Mapping[str, Any]) -> list[str]:
+    """The studies a config runs: those with a block under ``studies:`` (a null block is off), in order."""
+    blocks = config.get("studies") or {}
+    return [name for name in STUDIES if blocks.get(name) is not None]
+
+
+def check_config(config: Mapping[str, Any]) -> None:
+    """Each configured study's checks against its own block and its paper's section (one-line errors)."""
+    for name in configured(config):
+        record = study(name)
+        if record.paper not in config:
+            raise ConfigError(
+                f"studies.{name} studies {record.paper}, which this config has no section for; "
+                f"add a {record.paper}: section or drop studies.{name}"
+            )
+        module(name).check_config(config["studies"][name], config[record.paper])
+
+
+def document(name: str, scale: str, rows: list[dict[str, str]], findings: Mapping[str, str]) -> dict[str, Any]:
+    """A study's evaluated claims as the report reads them: the scale of its runs, its claims' rows
+    (:meth:`causal_bandits.claims.Claim.check`) and ``findings``, the line it adds under each paper claim
+    whose cause it locates, by that claim's id."""
+    return {"study": name, "paper": study(name).paper, "scale": scale, "claims": rows, "findings": dict(findings)}
+
+
+def finding_verdict(paper: str, found: Mapping[str, Any], note: str, scale: str) -> Verdict:
+    """A study's finding about one of the paper's numbers ``paper`` (beyond the paper, so never reproduced or
+    differs): not evaluated when ``found["paper_scale"]`` is false (``scale`` says at what scale it is judged),
+    else ``found["finding"]`` with ``note``."""
+    if not found["paper_scale"]:
+        return Verdict(NOT_EVALUATED, paper, found["finding"], f"judged at {scale}; {note}")
+    return Verdict(NOT_SPECIFIED, paper, found["finding"], note)

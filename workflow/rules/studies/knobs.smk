@@ -1,0 +1,102 @@
+# Study `knobs` (causal_bandits/studies/knobs.py): POMIS+ rerun on the main run's first seeds of every Figure 5 panel
+# with one z² setting the paper leaves open changed (a point per value) -> figure, table and the study's claims.
+from causal_bandits.studies import knobs as study_knobs
+
+KNOBS = config["studies"]["knobs"]
+KNOBS_CHUNKS = study_knobs.chunks(KNOBS)
+KNOBS_POINTS = study_knobs.runs_of(KNOBS, NONMANIP["pomis_plus"])
+STUDY_TARGETS["knobs"] = [*cb_artefacts.paths(study_knobs.artefacts(KNOBS)), "results/claims/studies/knobs.json"]
+
+
+def knobs_policy(wildcards):
+    """The z² version of the solver that reruns POMIS+."""
+    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=True)
+
+
+def knobs_summaries(wildcards):
+    """Per-seed summaries of every point (the main run's chunks that hold the study's seeds included)."""
+    n = KNOBS["n_seeds"]
+    main = [k for k, chunk in enumerate(nonmanip_chunks(NONMANIP_PANELS[0], POMIS_PLUS)) if chunk.start < n]
+    path = summary_path(study_run_path("knobs"))
+    out = {
+        f"{study_knobs.MAIN}/{panel}/{a}": [
+            summary_path(run_path("nonmanip")).format(experiment=panel, strategy=POMIS_PLUS, algorithm=a, chunk=k)
+            for k in main
+        ]
+        for panel in NONMANIP_PANELS
+        for a in KNOBS["algorithms"]
+    }
+    for point, spec in KNOBS_POINTS.items():
+        for panel in NONMANIP_PANELS:
+            for a in KNOBS["algorithms"]:
+                if study_knobs.plays(spec, a):
+                    out[f"{point}/{panel}/{a}"] = [
+                        path.format(point=point, experiment=panel, strategy=POMIS_PLUS, algorithm=a, chunk=k)
+                        for k in range(len(KNOBS_CHUNKS))
+                    ]
+    return out
+
+
+rule knobs_run:
+    """One seed chunk of POMIS+ on a panel with one z² setting changed (the point's); the main run's otherwise."""
+    input:
+        instance="results/nonmanip/instances/{experiment}.json",
+        catalogue="results/nonmanip/catalogue/{experiment}.json",
+        code=run_sources("nonmanip", knobs_policy),
+    output:
+        trace=study_run_path("knobs"),
+        summary=summary_path(study_run_path("knobs")),
+    log:
+        study_run_path("knobs", "logs"),
+    benchmark:
+        study_run_path("knobs", "benchmarks/out")
+    wildcard_constraints:
+        point="|".join(KNOBS_POINTS) or "^$",
+        experiment="|".join(NONMANIP_PANELS),
+        strategy=POMIS_PLUS,
+        algorithm=cb_algorithms.pattern(KNOBS["algorithms"]),
+        chunk=r"\d+",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    resources:
+        mem_mb=lambda wc: 500 + len(KNOBS_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+    params:
+        seeds=lambda wc: [KNOBS_CHUNKS[int(wc.chunk)].start, KNOBS_CHUNKS[int(wc.chunk)].stop],
+        policy=lambda wc: knobs_policy(wc).path,
+        run=lambda wc: {
+            "panel": NONMANIP["panels"][wc.experiment],
+            "horizon": NONMANIP["horizon"],
+            "record_points": config["record_points"],
+            "pomis_plus": pomis_plus_settings(
+                NONMANIP["pomis_plus"],
+                knobs_policy(wc).key,
+                {KNOBS_POINTS[wc.point].knob: KNOBS_POINTS[wc.point].value},
+            ),
+        },
+    script:
+        "../../scripts/nonmanip_run.py"
+
+
+rule knobs_report:
+    """The knob study's figure, table and claims (which n_min values put each POMIS+ cell within Table 1's
+    tolerance, what the Beta switch does to z2-KL-UCB)."""
+    input:
+        unpack(knobs_summaries),
+        code=script_code("study_knobs.py"),
+    output:
+        pdf=report(f"{study_knobs.OUT}/figure.pdf", caption="../../report/study_knobs.rst", category="studies"),
+        png=report(f"{study_knobs.OUT}/figure.png", caption="../../report/study_knobs.rst", category="studies"),
+        md=report(f"{study_knobs.OUT}/table.md", caption="../../report/study_knobs.rst", category="studies"),
+        csv=f"{study_knobs.OUT}/table.csv",
+        claims="results/claims/studies/knobs.json",
+    log:
+        "logs/studies/knobs/report.log",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    params:
+        section=KNOBS,
+        pomis_plus=NONMANIP["pomis_plus"],
+        horizon=NONMANIP["horizon"],
+        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+    script:
+        "../../scripts/study_knobs.py"

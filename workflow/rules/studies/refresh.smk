@@ -1,0 +1,94 @@
+# Study `refresh` (causal_bandits/studies/refresh.py): POMIS+ under the other bootstrap refresh schedule on the main
+# run's first seeds of every Figure 5 panel -> the paired table and the study's claims.
+from causal_bandits.studies import refresh as study_refresh
+
+REFRESH = config["studies"]["refresh"]
+REFRESH_CHUNKS = study_refresh.chunks(REFRESH)
+STUDY_TARGETS["refresh"] = [
+    *cb_artefacts.paths(study_refresh.artefacts(REFRESH)),
+    "results/claims/studies/refresh.json",
+]
+
+
+def refresh_policy(wildcards):
+    """The z² version of the solver that reruns POMIS+."""
+    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=True)
+
+
+def refresh_summaries(wildcards):
+    """Per-seed summaries the study pairs: its runs, and the main POMIS+ chunks that hold its seeds."""
+    n = REFRESH["n_seeds"]
+    main = [k for k, chunk in enumerate(nonmanip_chunks(NONMANIP_PANELS[0], POMIS_PLUS)) if chunk.start < n]
+    paths = {"main": (run_path("nonmanip"), main), "study": (study_run_path("refresh"), range(len(REFRESH_CHUNKS)))}
+    return {
+        f"{run}/{panel}/{algorithm}": [
+            summary_path(path).format(
+                point=REFRESH["schedule"], experiment=panel, strategy=POMIS_PLUS, algorithm=algorithm, chunk=k
+            )
+            for k in chunks
+        ]
+        for panel in NONMANIP_PANELS
+        for algorithm in REFRESH["algorithms"]
+        for run, (path, chunks) in paths.items()
+    }
+
+
+rule refresh_run:
+    """One seed chunk of POMIS+ on a panel under the study's refresh schedule (the main run's settings otherwise)."""
+    input:
+        instance="results/nonmanip/instances/{experiment}.json",
+        catalogue="results/nonmanip/catalogue/{experiment}.json",
+        code=run_sources("nonmanip", refresh_policy),
+    output:
+        trace=study_run_path("refresh"),
+        summary=summary_path(study_run_path("refresh")),
+    log:
+        study_run_path("refresh", "logs"),
+    benchmark:
+        study_run_path("refresh", "benchmarks/out")
+    wildcard_constraints:
+        experiment="|".join(NONMANIP_PANELS),
+        point=REFRESH["schedule"],
+        strategy=POMIS_PLUS,
+        algorithm=cb_algorithms.pattern(REFRESH["algorithms"]),
+        chunk=r"\d+",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    resources:
+        mem_mb=lambda wc: 500
+        + len(REFRESH_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+    params:
+        seeds=lambda wc: [REFRESH_CHUNKS[int(wc.chunk)].start, REFRESH_CHUNKS[int(wc.chunk)].stop],
+        policy=lambda wc: refresh_policy(wc).path,
+        run=lambda wc: {
+            "panel": NONMANIP["panels"][wc.experiment],
+            "horizon": NONMANIP["horizon"],
+            "record_points": config["record_points"],
+            "pomis_plus": pomis_plus_settings(
+                NONMANIP["pomis_plus"], refresh_policy(wc).key, study_refresh.changes(REFRESH)
+            ),
+        },
+    script:
+        "../../scripts/nonmanip_run.py"
+
+
+rule refresh_report:
+    """The study's paired table (main run and study on the same seeds) and its claims."""
+    input:
+        unpack(refresh_summaries),
+        code=script_code("study_refresh.py"),
+    output:
+        md=report(f"{study_refresh.OUT}/table.md", caption="../../report/study_refresh.rst", category="studies"),
+        csv=report(f"{study_refresh.OUT}/table.csv", caption="../../report/study_refresh.rst", category="studies"),
+        claims="results/claims/studies/refresh.json",
+    log:
+        "logs/studies/refresh/report.log",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    params:
+        section=REFRESH,
+        main_refresh=NONMANIP["pomis_plus"]["refresh"],
+        horizon=NONMANIP["horizon"],
+        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+    script:
+        "../../scripts/study_refresh.py"
