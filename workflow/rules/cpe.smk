@@ -191,10 +191,6 @@ rule cpe_claims:
         "../envs/causal_bandits.yaml"
     params:
         algorithms={e: sorted({j.algorithm for j in CPE_JOBS if j.experiment == e}) for e in CPE_EXPERIMENTS},
-        naive_study=CPE.get("naive_study"),
         scale={"horizon": CPE["horizon"], "n_seeds": CPE["n_seeds"]},
     script:
         "../scripts/cpe_claims.py"
-
-
-include: "cpe_naive_study.smk"

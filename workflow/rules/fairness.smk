@@ -339,7 +339,6 @@ rule fairness_claims:
         users="data/processed/fairness/adult_users.parquet",
         videos="data/processed/fairness/youtube_videos.parquet",
         table4="figures/fairness/table4.csv",
-        radius="results/fairness/radius/findings.json",
         code=script_code("fairness_claims.py"),
     output:
         "results/claims/fairness.json",
@@ -351,6 +350,3 @@ rule fairness_claims:
         fairness=FAIR,
     script:
         "../scripts/fairness_claims.py"
-
-
-include: "fairness_radius_study.smk"

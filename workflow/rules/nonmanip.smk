@@ -1,8 +1,75 @@
 # Lee & Bareinboim (AAAI-19): arm sets -> instances -> (POMIS+ catalogues) -> runs -> aggregate ->
 # Table 1, Figure 5, claims.
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip.runs import chunks as nonmanip_run_chunks
+from causal_bandits.papers.nonmanip.runs import pomis_plus_settings
+
+NONMANIP = config["nonmanip"]
+NONMANIP_PANELS = list(NONMANIP["panels"])
+NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
+# The solvers (causal_bandits/papers/nonmanip/algorithms.py): POMIS+ runs only those with a z² version.
+NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")
+NONMANIP_Z2 = [a for a in NONMANIP_SOLVERS if cb_algorithms.registry("nonmanip")[a].z2]
 
 
-include: "nonmanip_common.smk"
+def nonmanip_plays(strategy, algorithm):
+    """Whether a configured solver plays a strategy: POMIS+ only with a z² version."""
+    return strategy != POMIS_PLUS or algorithm in NONMANIP_Z2
+
+
+def nonmanip_policy(wildcards):
+    """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
+    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy == POMIS_PLUS)
+
+
+def nonmanip_chunks(panel, strategy):
+    """Seed chunks of a run (papers/nonmanip/runs.py, chunks; docs/performance.md#job-sizes)."""
+    return nonmanip_run_chunks(NONMANIP, config["seeds_per_job"], strategy)
+
+
+def nonmanip_chunk(wildcards):
+    """The seeds of a run job."""
+    return nonmanip_chunks(wildcards.experiment, wildcards.strategy)[int(wildcards.chunk)]
+
+
+def nonmanip_run_slice(wildcards):
+    """What a run job's results depend on, and its provenance hash's input: the panel's config slice,
+    the horizon and the record points."""
+    panel = NONMANIP["panels"][wildcards.experiment]
+    return {"panel": panel, "horizon": NONMANIP["horizon"], "record_points": config["record_points"]}
+
+
+TARGETS["nonmanip"] = [
+    *(f"figures/nonmanip/figure{i}.{ext}" for i in range(1, 6) for ext in ("pdf", "png")),
+    "figures/nonmanip/figure5_optimal_arm.pdf",
+    "figures/nonmanip/table1.csv",
+    "figures/nonmanip/table1.md",
+    "figures/nonmanip/catalogue.md",
+]
+
+# Rule-level, not global: other papers use wildcards of the same names with other values.
+NONMANIP_WILDCARDS = {
+    "graph": "|".join(NONMANIP_GRAPHS),
+    "panel": "|".join(NONMANIP_PANELS),
+    "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
+    "algorithm": cb_algorithms.pattern(NONMANIP_SOLVERS),
+    "chunk": r"\d+",
+}
+
+
+def nonmanip_run_files(wildcards):
+    return {
+        f"{s}/{a}": expand(
+            run_path("nonmanip"),
+            experiment=wildcards.panel,
+            strategy=s,
+            algorithm=a,
+            chunk=range(len(nonmanip_chunks(wildcards.panel, s))),
+        )
+        for s in NONMANIP["strategies"]
+        for a in NONMANIP["algorithms"]
+        if nonmanip_plays(s, a)
+    }
 
 
 rule nonmanip_arm_sets:
@@ -50,7 +117,7 @@ rule nonmanip_catalogue:
     log:
         "logs/nonmanip_catalogue/{panel}.log",
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["experiment"],
+        panel=NONMANIP_WILDCARDS["panel"],
     conda:
         "../envs/causal_bandits.yaml"
     script:
@@ -85,16 +152,16 @@ rule nonmanip_run:
     benchmark:
         run_path("nonmanip", "benchmarks/out")
     wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["experiment"],
+        experiment=NONMANIP_WILDCARDS["panel"],
         strategy=NONMANIP_WILDCARDS["strategy"],
         algorithm=NONMANIP_WILDCARDS["algorithm"],
         chunk=NONMANIP_WILDCARDS["chunk"],
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + nonmanip_job_seeds(wc) * 4,
+        mem_mb=lambda wc: 500 + len(nonmanip_chunk(wc)) * 4,
     params:
-        seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
+        seeds=lambda wc: [nonmanip_chunk(wc).start, nonmanip_chunk(wc).stop],
         policy=lambda wc: nonmanip_policy(wc).path,
         run=nonmanip_run_slice,
     script:
@@ -108,20 +175,37 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
         catalogue="results/nonmanip/catalogue/{experiment}.json",
         code=run_sources("nonmanip", nonmanip_policy),
     wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["experiment"],
+        experiment=NONMANIP_WILDCARDS["panel"],
         strategy=POMIS_PLUS,
         algorithm=cb_algorithms.pattern(NONMANIP_Z2) or "^$",
         chunk=NONMANIP_WILDCARDS["chunk"],
     resources:
         # the bootstrap keeps B replicates of every seed's data as leaf counts (int32)
-        mem_mb=lambda wc: 500 + nonmanip_job_seeds(wc) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+        mem_mb=lambda wc: 500 + len(nonmanip_chunk(wc)) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
-        seeds=lambda wc: nonmanip_run_params(wc)["seeds"],
+        seeds=lambda wc: [nonmanip_chunk(wc).start, nonmanip_chunk(wc).stop],
         policy=lambda wc: nonmanip_policy(wc).path,
         run=lambda wc: {
             **nonmanip_run_slice(wc),
             "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], nonmanip_policy(wc).key),
         },
+
+
+rule nonmanip_efficiency:
+    """The efficiency of a panel's z² estimators on its SCM (delta method), for Table 1's note."""
+    input:
+        instance="results/nonmanip/instances/{panel}.json",
+        code=script_code("nonmanip_efficiency.py"),
+    output:
+        "results/nonmanip/efficiency/{panel}.json",
+    log:
+        "logs/nonmanip_efficiency/{panel}.log",
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
+    conda:
+        "../envs/causal_bandits.yaml"
+    script:
+        "../scripts/nonmanip_efficiency.py"
 
 
 rule nonmanip_aggregate:
@@ -149,7 +233,7 @@ rule nonmanip_table1:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
-        efficiency=expand("results/nonmanip/sensitivity/{panel}.json", panel=NONMANIP_PANELS),
+        efficiency=expand("results/nonmanip/efficiency/{panel}.json", panel=NONMANIP_PANELS),
         code=script_code("nonmanip_table1.py"),
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
@@ -209,102 +293,6 @@ rule nonmanip_diagrams:
         "../scripts/nonmanip_diagrams.py"
 
 
-rule nonmanip_robustness_graphs:
-    """Beyond the paper: every graph consistent with the paper's Fig. 5d facts, and the seeded sample run."""
-    input:
-        script_code("nonmanip_robustness_graphs.py"),
-    output:
-        "results/nonmanip/robustness/graphs.json",
-    log:
-        "logs/nonmanip_robustness_graphs/graphs.log",
-    benchmark:
-        "benchmarks/out/nonmanip/robustness_graphs.tsv"
-    conda:
-        "../envs/causal_bandits.yaml"
-    params:
-        # only the limits: the document lists every graph in the seeded order the sample takes first,
-        # and the expression counts the report quotes have a rule of their own (changing how far they
-        # count reruns no instance)
-        graphs={k: NONMANIP_ROBUST["graphs"][k] for k in ("max_directed", "max_bidirected")},
-    script:
-        "../scripts/nonmanip_robustness_graphs.py"
-
-
-rule nonmanip_robustness_graph_counts:
-    """Beyond the paper: how many of the fitting graphs give the paper's 24 expressions (for the report)."""
-    input:
-        graphs="results/nonmanip/robustness/graphs.json",
-        code=script_code("nonmanip_robustness_graph_counts.py"),
-    output:
-        "results/nonmanip/robustness/graph_counts.json",
-    log:
-        "logs/nonmanip_robustness_graph_counts/graph_counts.log",
-    benchmark:
-        "benchmarks/out/nonmanip/robustness_graph_counts.tsv"
-    conda:
-        "../envs/causal_bandits.yaml"
-    params:
-        up_to_edges=NONMANIP_ROBUST["graphs"]["count_expressions_up_to_edges"],
-    script:
-        "../scripts/nonmanip_robustness_graph_counts.py"
-
-
-rule nonmanip_robustness_instance:
-    """Beyond the paper: a robustness instance (graph, N, random SCM) with its arms and exact means."""
-    input:
-        graphs=lambda wc: ["results/nonmanip/robustness/graphs.json"] if wc.experiment.startswith("rob_g") else [],
-        code=script_code("nonmanip_robustness_instance.py"),
-    output:
-        "results/nonmanip/instances/{experiment}.json",
-    log:
-        "logs/nonmanip_robustness_instance/{experiment}.log",
-    wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["robust"],
-    conda:
-        "../envs/causal_bandits.yaml"
-    params:
-        config=lambda wc: nonmanip_instance_config(wc.experiment),
-    script:
-        "../scripts/nonmanip_robustness_instance.py"
-
-
-rule nonmanip_robustness_orderings:
-    """Beyond the paper: for every robustness instance and solver, whether each of the paper's orderings holds."""
-    input:
-        unpack(nonmanip_robustness_summaries),
-        instances=expand("results/nonmanip/instances/{experiment}.json", experiment=NONMANIP_ROBUST_NAMES),
-        code=script_code("nonmanip_robustness_orderings.py"),
-    output:
-        "results/nonmanip/robustness/orderings.csv",
-    log:
-        "logs/nonmanip_robustness_orderings/orderings.log",
-    conda:
-        "../envs/causal_bandits.yaml"
-    script:
-        "../scripts/nonmanip_robustness_orderings.py"
-
-
-rule nonmanip_robustness_report:
-    """Beyond the paper: the robustness figure (regret ratios) and table (how often each ordering holds)."""
-    input:
-        orderings="results/nonmanip/robustness/orderings.csv",
-        graphs=["results/nonmanip/robustness/graph_counts.json"] if NONMANIP_ROBUST["graphs"]["sample"] else [],
-        code=script_code("nonmanip_robustness_report.py"),
-    output:
-        pdf=report("figures/nonmanip/robustness.pdf", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
-        png=report("figures/nonmanip/robustness.png", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
-        md=report("figures/nonmanip/robustness.md", caption="../report/nonmanip_robustness.rst", category="nonmanip"),
-    log:
-        "logs/nonmanip_robustness_report/report.log",
-    conda:
-        "../envs/causal_bandits.yaml"
-    params:
-        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
-        robustness=NONMANIP_ROBUST,
-    script:
-        "../scripts/nonmanip_robustness_report.py"
-
-
 rule nonmanip_claims:
     """Each claim of the paper evaluated on our results."""
     input:
@@ -314,11 +302,6 @@ rule nonmanip_claims:
         identical=expand("results/nonmanip/agg/{panel}.identical.json", panel=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
         table1="figures/nonmanip/table1.csv",
-        robustness=["results/nonmanip/robustness/orderings.csv"] if NONMANIP_ROBUST_NAMES else [],
-        robustness_graphs=(
-            ["results/nonmanip/robustness/graph_counts.json"] if NONMANIP_ROBUST["graphs"]["sample"] else []
-        ),
-        sensitivity=["results/nonmanip/sensitivity/findings.json"] if NONMANIP_SENS_NAMES else [],
         code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
@@ -331,6 +314,3 @@ rule nonmanip_claims:
         section={k: NONMANIP[k] for k in ("horizon", "n_seeds", "pomis_plus")},
     script:
         "../scripts/nonmanip_claims.py"
-
-
-include: "nonmanip_sensitivity.smk"

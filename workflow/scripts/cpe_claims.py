@@ -8,7 +8,7 @@ from causal_bandits.papers.cpe import claims, results
 inp, p = snakemake.input, snakemake.params
 with logged(snakemake.log[0]) as log:
     found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
-    rows = [claim.check(found) for claim in claims.claims(p.algorithms, p.naive_study)]
+    rows = [claim.check(found) for claim in claims.claims(p.algorithms)]
     store.write_json(
         snakemake.output[0],
         document(

@@ -22,7 +22,6 @@ with step(snakemake.log[0]) as log:
         "summary": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.summaries},
         "curves": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.curves},
         "table4": pd.read_csv(inp.table4),
-        "radius": store.read_json(inp.radius),
         "users_meta": {
             "data_provenance": users_meta["data_provenance"],
             "n_records": int(users_meta["n_records"]),

@@ -20,9 +20,6 @@ with logged(snakemake.log[0]) as log:
         "identical_runs": {Path(p).name.split(".")[0]: store.read_json(p) for p in inp.identical},
         "table1": algorithms.keyed(PAPER, pd.read_csv(inp.table1)),  # the CSV prints labels
         "section": snakemake.params.section,
-        "robustness": pd.read_csv(inp.robustness[0]) if inp.robustness else None,
-        "robustness_graphs": store.read_json(inp.robustness_graphs[0]) if inp.robustness_graphs else None,
-        "sensitivity": store.read_json(inp.sensitivity[0]) if inp.sensitivity else None,
     }
     rows = [claim.check(results) for claim in claims.claims(results["instances"])]
     store.write_json(snakemake.output[0], document("nonmanip", snakemake.params.section, rows))

@@ -6,7 +6,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import algorithms, store
 from causal_bandits.logs import logged
-from causal_bandits.papers.nonmanip import PAPER, sensitivity_outputs, tables
+from causal_bandits.papers.nonmanip import PAPER, efficiency, tables
 
 with logged(snakemake.log[0]):
     instances = {Path(p).stem: store.read_json(p) for p in snakemake.input.instances}
@@ -18,6 +18,6 @@ with logged(snakemake.log[0]):
     )
     titles = {k: v["title"] for k, v in instances.items()}
     md = tables.table1_markdown(table, titles, snakemake.params.pomis_plus, catalogues)
-    families = {Path(p).stem: store.read_json(p) for p in snakemake.input.efficiency}
-    md += sensitivity_outputs.efficiency_note(families, titles)
+    documents = {Path(p).stem: store.read_json(p) for p in snakemake.input.efficiency}
+    md += efficiency.efficiency_note(documents, titles)
     store.write_atomic(snakemake.output.md, lambda tmp: tmp.write_text(md))

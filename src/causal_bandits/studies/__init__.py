@@ -25,7 +25,7 @@ from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Verdict
 from causal_bandits.errors import ConfigError
 
 #: The registered studies, in report order.
-STUDIES = ("refresh", "knobs")
+STUDIES = ("refresh", "knobs", "same_means", "robustness", "fucb_radius", "naive_estimand")
 
 
 @dataclass(frozen=True)

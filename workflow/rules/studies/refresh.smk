@@ -55,8 +55,7 @@ rule refresh_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500
-        + len(REFRESH_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+        mem_mb=lambda wc: 500 + len(REFRESH_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
         seeds=lambda wc: [REFRESH_CHUNKS[int(wc.chunk)].start, REFRESH_CHUNKS[int(wc.chunk)].stop],
         policy=lambda wc: refresh_policy(wc).path,

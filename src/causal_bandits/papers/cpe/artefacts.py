@@ -40,12 +40,6 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
             ids=[r"pac-", r"naive-fails-E3$", r"ci-validity-E0$"],
         ),
         table(
-            "naive_study",
-            f"Addition: E3, the best arm of E[Y | S = s] against the true best arm over (ρ, ρ_Y), exact [{DESIGNED}]",
-            f"{OUT}/naive_study",
-            ids=[r"naive-fails-E3-estimand$"],
-        ),
-        table(
             "table3_lower_bound",
             f"Table 3: samples against Theorem 3's lower bound (E5) [{DESIGNED}]",
             f"{OUT}/table3_lower_bound",

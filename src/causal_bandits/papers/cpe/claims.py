@@ -7,15 +7,15 @@ here, before any run.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from causal_bandits import algorithms as registry
-from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict, holds
-from causal_bandits.papers.cpe import PAPER, naive_study
+from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, holds
+from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.cpe.tables import slopes_table
 
@@ -101,29 +101,6 @@ def _naive_fails() -> Claim:
         "naive-fails-E3",
         "docs/papers/cpe.md#cpe-results [designed]",
         "the naive ablation (confounding ignored) is correct in fewer than half the runs of E3 at ρ ≥ 0.8",
-        evaluate,
-    )
-
-
-def _naive_estimand(study: Mapping[str, Sequence[float]]) -> Claim:
-    """Beyond the paper, under naive-fails-E3: whether E3's family can make ignoring confounding answer wrongly,
-    computed exactly from the closed-form means (papers/cpe/naive_study.py, figures/cpe/naive_study.md)."""
-
-    def evaluate(results) -> Verdict:
-        table = naive_study.grid(study["rho"], study["rho_Y"])
-        return Verdict(
-            NOT_SPECIFIED,
-            "–",
-            naive_study.finding(table),
-            "designed for this replication, not in the paper: exact best arm of E[Y | S = s] against that of "
-            "μ_do over the (ρ, ρ_Y) grid; where it differs, a naive run that answers rightly takes its answer "
-            "from its interventional samples, not from its (biased) observational estimate",
-        )
-
-    return Claim(
-        "naive-fails-E3-estimand",
-        "docs/papers/cpe.md#cpe-results [designed]",
-        "E3: where the naive estimand's best arm is a wrong arm (exact, over a ρ, ρ_Y grid)",
         evaluate,
     )
 
@@ -333,17 +310,13 @@ def _e5_lb() -> Claim:
     )
 
 
-def claims(
-    algorithms: Mapping[str, Iterable[str]], naive_grid: Mapping[str, Sequence[float]] | None = None
-) -> list[Claim]:
-    """Every claim; a PAC claim per experiment and fixed-confidence algorithm it runs (``algorithms``); the exact
-    naive-estimand row under naive-fails-E3 when ``naive_grid`` (cpe.naive_study) is given."""
+def claims(algorithms: Mapping[str, Iterable[str]]) -> list[Claim]:
+    """Every claim; a PAC claim per experiment and fixed-confidence algorithm it runs (``algorithms``)."""
     out = [
         _pac(e, a) for e, algs in algorithms.items() for a in registry.by_label(PAPER, algs) if a not in ("pb", "naive")
     ]
     out += [
         _naive_fails(),
-        *([_naive_estimand(naive_grid)] if naive_grid else []),
         _coverage(),
         _lemma1(),
         _thm2_vs_lucb(),

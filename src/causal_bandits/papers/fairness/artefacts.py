@@ -20,13 +20,6 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
             f"{OUT}/table1",
             sources=[r"\bTable 1\b"],
         ),
-        table(
-            "radius_study",
-            "Addition: F-UCB's regret over τ against the radius scales of Eqs. 6 and 12 [designed for this "
-            "replication, not from the paper]",
-            f"{OUT}/radius_study",
-            ids=[r"table1-fucb-regret-decreasing-radius$"],
-        ),
         figure(
             "figure2b",
             "Figure 2(b): cumulative regret of UCB, C-UCB, D-UCB and F-UCB on Email Campaign",

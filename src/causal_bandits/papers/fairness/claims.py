@@ -301,31 +301,6 @@ def _monotone_claim() -> Claim:
     )
 
 
-def _radius_claim() -> Claim:
-    """Beyond the paper, under Table 1's trend: which radius scales of F-UCB give it (papers/fairness/radius_study.py,
-    figures/fairness/radius_study.md)."""
-
-    def evaluate(r) -> Verdict:
-        found = r.get("radius")
-        if found is None:
-            return Verdict(NOT_EVALUATED, "decreasing", "–", "the radius study was not run (fairness.radius_study)")
-        return Verdict(
-            NOT_SPECIFIED,
-            "decreasing",
-            found["finding"],
-            "designed for this replication, not in the paper: F-UCB on Email over a grid of the reward (alpha_r, "
-            "Eq. 6) and fairness (alpha_c, Eq. 12) radius scales, the paper's constants being open; same criterion "
-            f"as the row above; {found['scale']}",
-        )
-
-    return Claim(
-        "table1-fucb-regret-decreasing-radius",
-        "§4.1 (Table 1)",
-        "Email: radius scales under which F-UCB's regret decreases in τ",
-        evaluate,
-    )
-
-
 def _count_tolerance(paper: float, T: int) -> float:
     return max(COUNT_REL_TOL * paper, COUNT_ABS_TOL_FRACTION * T)
 
@@ -565,7 +540,6 @@ def claims() -> list[Claim]:
     ]
     out += [_regret_value_claim("email", t, v[0], "Table 1") for t, v in TABLE1.items()]
     out.append(_monotone_claim())
-    out.append(_radius_claim())
     out += [
         _count_claim("email", key, {t: v[1 + i] for t, v in TABLE1.items()}, "Table 1")
         for i, key in enumerate(TABLE1_COUNT_ALGORITHMS)

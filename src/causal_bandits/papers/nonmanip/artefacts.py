@@ -7,19 +7,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from causal_bandits.artefacts import Artefact, figure, table
-from causal_bandits.papers.nonmanip import POMIS_PLUS
-from causal_bandits.papers.nonmanip.robustness import names as robustness_names
 
 OUT = "figures/nonmanip"
 FIGURE5 = r"\bFig(\.|ure) 5"
 
 
 def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
-    """Table 1, Figures 1-5, the optimal-arm addition to Figure 5, the POMIS+ expression catalogue and
-    the robustness experiment and the same-means sweep (beyond the paper; absent when the config
-    runs none)."""
-    robust = bool(robustness_names(section["robustness"], list(section["panels"])))
-    sweep = bool(section.get("sensitivity", {}).get("n_points")) and POMIS_PLUS in section["strategies"]
+    """Table 1, Figures 1-5, the optimal-arm addition to Figure 5 and the POMIS+ expression catalogue."""
     return [
         table(
             "table1",
@@ -34,25 +28,6 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
             "(not a table of the paper)",
             (f"{OUT}/catalogue.md",),
             ids=(r"expressions-",),
-        ),
-        Artefact(
-            "robustness",
-            "Addition (robustness): the paper's orderings on Fig. 5d-consistent graphs and random SCMs "
-            "(designed for this replication, not from the paper)",
-            (f"{OUT}/robustness.png", f"{OUT}/robustness.pdf", f"{OUT}/robustness.md"),
-            ids=(r"robustness-",),
-            absent="" if robust else "this config runs no robustness instance (nonmanip.robustness)",
-        ),
-        Artefact(
-            "sensitivity",
-            "Addition (same-means SCMs): POMIS+ regret against the efficiency of the z² estimators "
-            "on SCMs with our arm means (designed for this replication, not from the paper)",
-            (
-                f"{OUT}/sensitivity.md",
-                *(f"{OUT}/sensitivity_{p}.{ext}" for p in section["panels"] for ext in ("png", "pdf")),
-            ),
-            ids=(r"table1-.*-same-means$",),
-            absent="" if sweep else "this config runs no same-means sweep (nonmanip.sensitivity.n_points, POMISplus)",
         ),
         figure(
             "figure5",

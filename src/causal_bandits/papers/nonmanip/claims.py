@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from causal_bandits import algorithms
-from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict, fmt, holds, within
+from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt, holds, within
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip.experiments import STRATEGIES
 from causal_bandits.papers.nonmanip.graphs import CASES
 from causal_bandits.papers.nonmanip.tables import (
-    ORDERINGS,
-    PAPER_Z2_SOLVERS,
     REDUCTIONS,
     TABLE1,
     final_row,
     label,
     pomis_plus_note,
-    robustness_shares,
 )
 
 PAPER_HORIZON = 10_000
@@ -142,47 +139,6 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
         f"{label(algorithm)} {strategy}, {panel}: mean cumulative regret at T = 10,000",
         evaluate,
     )
-
-
-BEYOND_SENSITIVITY = (
-    "designed for this replication, not in the paper: "
-    "the sensitivity of POMIS+ to SCM parameters the arm means leave open"
-)
-
-
-def _same_means_claim(algorithm: str, panel: str, value: float) -> Claim:
-    """Beyond the paper, under a POMIS+ cell: whether any same-means SCM (the canonical arm means, other
-    efficiency of the z² estimators; papers/nonmanip/sensitivity.py) reproduces both POMIS+ cells of the panel."""
-
-    def evaluate(results) -> Verdict:
-        found = (results.get("sensitivity") or {}).get(panel)
-        if found is None:
-            return Verdict(NOT_EVALUATED, fmt(value), "–", "the same-means sweep was not run (nonmanip.sensitivity)")
-        flat = "; ".join(
-            f"POMIS {PAPER_Z2_SOLVERS[a]} flat over the points: p = {p:.2g}"
-            for a, p in found["pomis_equal_means_p"].items()
-        )
-        note = (
-            f"{BEYOND_SENSITIVITY}; {found['direction']}; both cells within ±{TABLE1_REL_TOL:.0%} at once "
-            f"(Table 1's tolerance)" + (f"; {flat} (Cochran's Q, equal means)" if flat else "")
-        )
-        return _study_verdict(value, found, note)
-
-    return Claim(
-        f"table1-{algorithm}-POMIS+-{panel}-same-means",
-        "Table 1",
-        f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+, {panel}: same-means SCMs that reproduce both POMIS+ cells",
-        evaluate,
-    )
-
-
-def _study_verdict(value: float, found: Mapping[str, Any], note: str) -> Verdict:
-    """A study's finding under a POMIS+ cell (beyond the paper, so never reproduced or differs): not evaluated
-    below the paper's scale, else its finding with ``note``."""
-    if not found["paper_scale"]:
-        scale = f"judged at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} simulations; {note}"
-        return Verdict(NOT_EVALUATED, fmt(value), found["finding"], scale)
-    return Verdict(NOT_SPECIFIED, fmt(value), found["finding"], note)
 
 
 def _ordering_claim(panel: str, algorithm: str) -> Claim:
@@ -329,65 +285,6 @@ def _expressions_claim(panel: str, count: int, source: str) -> Claim:
     return Claim(f"expressions-{panel}", source, f"{panel}: number of expressions z²ID gives POMIS+", evaluate)
 
 
-BEYOND = "designed for this replication, not in the paper (docs/papers/nonmanip.md#nonmanip-robustness)"
-
-
-def _robustness_graphs_claim() -> Claim:
-    def evaluate(results) -> Verdict:
-        doc = results.get("robustness_graphs")
-        if doc is None:
-            return Verdict(
-                NOT_EVALUATED, "one graph (drawn, not listed)", "–", "the robustness experiment runs no graphs"
-            )
-        ours = (
-            f"{doc['n_fitting']} graphs fit; of the {doc['n_counted']} with at most "
-            f"{doc['expressions_counted_up_to_edges']} edges, {doc['n_counted_with_paper_expressions']} give 24 "
-            f"expressions"
-        )
-        return Verdict(
-            NOT_SPECIFIED,
-            "one graph (drawn, not listed)",
-            ours,
-            f"{BEYOND}; criteria: arms 27/19/15 under N = {{A, C}}, alphabetical order, A and C both change "
-            f"the projection, at most {doc['facts']['max_directed']} directed and "
-            f"{doc['facts']['max_bidirected']} bidirected edges",
-        )
-
-    return Claim(
-        "robustness-graphs",
-        "§5, Fig. 5d",
-        "How many diagrams fit everything the paper states about the graph of Fig. 5d",
-        evaluate,
-    )
-
-
-def _robustness_claim(ordering: str) -> Claim:
-    def evaluate(results) -> Verdict:
-        table = results.get("robustness")
-        if table is None:
-            return Verdict(NOT_EVALUATED, "holds on the paper's SCMs", "–", "the robustness experiment was not run")
-        shares = robustness_shares(table)
-        shares = shares[(shares.ordering == ordering) & shares.algorithm.isin(algorithms.own(PAPER))]
-        ours = "; ".join(
-            f"{r.family} {label(cast(str, r.algorithm))}: holds {r.holds}/{r.instances}, contradicted {r.contradicted}"
-            for r in shares.itertuples()
-        )
-        n = int(table["n_seeds"].min()) if len(table) else 0
-        return Verdict(
-            NOT_SPECIFIED,
-            "holds on the paper's SCMs",
-            ours or "–",
-            f"{BEYOND}; contradicted = paired 95 % interval on the wrong side; {n} simulations per setting",
-        )
-
-    return Claim(
-        f"robustness-{ordering.replace(' ', '').replace('≤', '-le-').replace('<', '-lt-').replace('+', 'plus')}",
-        "§5 (orderings)",
-        f"How often {ordering} holds over random SCMs and Fig. 5d-consistent graphs",
-        evaluate,
-    )
-
-
 def _identical_label(pair: str) -> str:
     """``<larger>=<smaller>/<algorithm key>`` (nonmanip_aggregate's record) as readers see it: with the label."""
     strategies, _, algorithm = pair.rpartition("/")
@@ -431,8 +328,4 @@ def claims(panels: Mapping[str, Any]) -> list[Claim]:
     for (algorithm, strategy, panel), value in TABLE1.items():
         if panel in panels:
             out.append(_table1_claim(algorithm, strategy, panel, value))
-            if strategy == "POMIS+":
-                out.append(_same_means_claim(algorithm, panel, value))
-    out.append(_robustness_graphs_claim())
-    out += [_robustness_claim(name) for name, _, _ in ORDERINGS]
     return out

@@ -11,7 +11,7 @@ from typing import Any
 
 from causal_bandits import algorithms
 from causal_bandits.causal.pomis import pomis
-from causal_bandits.errors import CausalBanditsError, ConfigError
+from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
@@ -33,11 +33,3 @@ def check_config(section: Mapping[str, Any]) -> None:
             XorBernoulliSCM(diagram, panel["scm"]["q"], panel["scm"]["c"])
         except CausalBanditsError as err:
             raise type(err)(f"nonmanip panel {name!r}: {err}") from err
-    counts = section.get("robustness", {}).get("scms_per_panel")
-    if isinstance(counts, Mapping):
-        unknown = sorted(set(counts) - set(section["panels"]))
-        if unknown:
-            raise ConfigError(
-                f"nonmanip.robustness.scms_per_panel names {unknown}, which are not panels; use panel "
-                f"names from nonmanip.panels ({', '.join(section['panels'])})"
-            )

@@ -13,11 +13,9 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
-import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
-from matplotlib.lines import Line2D
 
 from causal_bandits import algorithms
 from causal_bandits.causal.pomis import interventional_border, muct, pomis
@@ -39,7 +37,6 @@ __all__ = [
     "figure5",
     "figure5_optimal_arm",
     "projection_added_edges",
-    "robustness_figure",
 ]
 
 PANEL_LETTERS = "abcdefgh"
@@ -330,61 +327,6 @@ def figure5_optimal_arm(
         fig.suptitle(
             "Optimal-arm probability per round — addition, not in the paper (cf. Fig. 5a–c); "
             f"{scale_text(agg.values())} per curve",
-            fontsize=8,
-        )
-        save_figure(fig, path_pdf, path_png)
-
-
-# ------------------------------------------------------------------------------ robustness (not in the paper)
-ROBUSTNESS_RATIOS = (("POMIS+ < POMIS", "POMIS+ / POMIS"), ("POMIS ≤ BF", "POMIS / BF"))
-
-
-def robustness_figure(orderings: pd.DataFrame, path_pdf: PathLike, path_png: PathLike, *, scale: str = "") -> None:
-    """Addition (not in the paper): the distribution over robustness instances of the ratios of mean
-    final regrets POMIS+ / POMIS and POMIS / BF, one column of points per group of instances (Fig.
-    5d-consistent graphs, random SCMs of each panel, by its key) and solver (TS filled marker, KL-UCB
-    hollow), with the group's median; below 1 the paper's ordering holds. A legend explains every
-    mark; ``scale`` (horizon and simulations per instance) goes into the title."""
-    families = list(dict.fromkeys(orderings["family"]))
-    shown = [a for a in ALGORITHM_ORDER if a in algorithms.own(PAPER) or a in set(orderings["algorithm"])]
-    groups = [(f, a) for f in families for a in shown]
-    with paper_style():
-        fig = new_figure((7.5, 2.9))
-        axes = fig.subplots(1, len(ROBUSTNESS_RATIOS), squeeze=False)[0]
-        jitter = np.random.default_rng(0).uniform(-0.15, 0.15, len(orderings))  # fixed: deterministic bytes
-        for ax, (ordering, label) in zip(axes, ROBUSTNESS_RATIOS):
-            for x, (fam, algorithm) in enumerate(groups):
-                rows = (orderings.ordering == ordering) & (orderings.family == fam) & (orderings.algorithm == algorithm)
-                ratio = orderings.loc[rows, "ratio"].to_numpy()
-                if ratio.size == 0:
-                    continue
-                filled = algorithm == "ts"
-                ax.scatter(
-                    x + jitter[: ratio.size],
-                    ratio,
-                    s=9,
-                    linewidths=0.8,
-                    color="C0",
-                    facecolors="C0" if filled else "none",
-                    zorder=3,
-                )
-                ax.hlines(np.median(ratio), x - 0.3, x + 0.3, color="black", linewidth=1.2, zorder=4)
-            ax.axhline(1.0, color="grey", linewidth=0.8, linestyle=":")
-            ax.set_xticks(range(len(groups)))
-            ax.set_xticklabels([f"{f}\n{LABELS.get(a, a)}" for f, a in groups], fontsize=6)
-            ax.set_xlabel("random SCMs of a panel, or Fig. 5d-consistent graphs; solver", fontsize=7)
-            ax.set_ylabel(f"ratio {label}")
-            ax.set_title(f"{label} (below 1: {ordering} holds)")
-        marks = [
-            Line2D([], [], ls="", marker="o", ms=3.5, color="C0", label="one instance, TS (filled)"),
-            Line2D([], [], ls="", marker="o", ms=3.5, mfc="none", mec="C0", label="one instance, KL-UCB (hollow)"),
-            Line2D([], [], color="black", lw=1.2, label="median of the column"),
-            Line2D([], [], color="grey", lw=0.8, ls=":", label="ratio 1"),
-        ]
-        fig.legend(handles=marks, loc="outside lower center", ncol=len(marks), frameon=False, fontsize=7)
-        fig.suptitle(
-            "Robustness over Fig. 5d-consistent graphs and random SCMs — addition, not in the paper"
-            + (f"\n{scale}" if scale else ""),
             fontsize=8,
         )
         save_figure(fig, path_pdf, path_png)

@@ -44,12 +44,12 @@ NO_EXPRESSION_SOLVERS = ("z2_kl_ucb",)
 NO_EXPRESSION_DEFAULT = "klucb"
 
 
-def chunks(section: Mapping[str, Any], seeds_per_job: int, strategy: str, robust: bool) -> list[range]:
-    """Seed chunks of a run of ``strategy`` (the workflow's run jobs; ``benchmarks/wall_time.py`` sizes them the same
-    way): the Figure 5 panel's or, if ``robust``, the robustness instance's seeds, in chunks of
-    ``pomis_plus.seeds_per_job`` under POMIS+ or of the section's ``seeds_per_job`` for BF, MIS and POMIS; each size
-    defaults to the top-level ``seeds_per_job``. Speed only: a seed's streams do not depend on its chunk."""
-    n_seeds = (section["robustness"] if robust else section)["n_seeds"]
+def chunks(section: Mapping[str, Any], seeds_per_job: int, strategy: str) -> list[range]:
+    """Seed chunks of a run of ``strategy`` on a Figure 5 panel (the workflow's run jobs; ``benchmarks/wall_time.py``
+    sizes them the same way): the section's seeds in chunks of ``pomis_plus.seeds_per_job`` under POMIS+ or of the
+    section's ``seeds_per_job`` for BF, MIS and POMIS; each size defaults to the top-level ``seeds_per_job``. Speed
+    only: a seed's streams do not depend on its chunk."""
+    n_seeds = section["n_seeds"]
     sizes = section["pomis_plus"] if strategy == POMIS_PLUS else section
     return runs.chunk_seeds(n_seeds, sizes.get("seeds_per_job", seeds_per_job))
 

@@ -1,8 +1,8 @@
-"""Rule nonmanip_robustness_graph_counts: how many fitting graphs give the paper's 24 expressions."""
+"""Rule robustness_graph_counts: how many fitting graphs give the paper's 24 expressions."""
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.nonmanip.robustness import graph_counts
+from causal_bandits.studies.robustness import graph_counts
 
 with logged(snakemake.log[0]) as log:
     doc = graph_counts(store.read_json(snakemake.input.graphs), snakemake.params.up_to_edges)

@@ -1,10 +1,10 @@
-"""Rule fairness_radius_run: F-UCB at every tau for one (alpha_r, alpha_c) point of the radius study."""
+"""Rule fucb_radius_run: F-UCB at every tau for one (alpha_r, alpha_c) point of the radius study."""
 
 import pyarrow as pa
 
 from causal_bandits import store
 from causal_bandits.papers.fairness.io import step
-from causal_bandits.papers.fairness.radius_study import run_point
+from causal_bandits.studies.fucb_radius import run_point
 
 p = snakemake.params
 with step(snakemake.log[0]):

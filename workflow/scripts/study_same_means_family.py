@@ -1,12 +1,12 @@
-"""Rule nonmanip_sensitivity_family: a panel's same-means SCMs and the efficiency of its z² estimators, as JSON."""
+"""Rule same_means_family: a panel's same-means SCMs and the efficiency of its z² estimators, as JSON."""
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.nonmanip import sensitivity
+from causal_bandits.studies import same_means
 
 p, panel = snakemake.params, snakemake.wildcards.panel
 with logged(snakemake.log[0]) as log:
-    doc = sensitivity.family(panel, p.panel, **p.sensitivity)
+    doc = same_means.family(panel, p.panel, **p.sweep)
     store.write_json(snakemake.output[0], doc)
     log.info(
         "%s: %s; efficiency %s",

@@ -1,6 +1,6 @@
-"""Beyond the paper: the same-means sweep's table, findings, figure and Table 1's efficiency note.
+"""Study ``same_means``: the sweep's table, findings, claims and figures.
 
-The sweep (:mod:`causal_bandits.papers.nonmanip.sensitivity`) runs POMIS and POMIS+ with each solver
+The sweep (:mod:`causal_bandits.studies.same_means`) runs POMIS and POMIS+ with each solver
 on every point. :func:`sweep_table` gives each (panel, point, solver, strategy) its mean regret at T
 with the 95 % CI and, for POMIS+, whether it lies within Table 1's tolerance of the paper's cell
 (:data:`~causal_bandits.papers.nonmanip.claims.TABLE1_REL_TOL`, fixed before any run);
@@ -19,18 +19,22 @@ import numpy as np
 import pandas as pd
 from scipy.stats import chi2
 
+from causal_bandits import studies
+from causal_bandits.artefacts import Artefact
+from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt
 from causal_bandits.papers.nonmanip import POMIS_PLUS
-from causal_bandits.papers.nonmanip.claims import (
-    PAPER_HORIZON,
-    PAPER_SIMULATIONS,
-    TABLE1_REL_TOL,
-)
+from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, TABLE1_REL_TOL
 from causal_bandits.papers.nonmanip.tables import (
     PAPER_Z2_SOLVERS,
     TABLE1,
     ci95_halfwidth,
 )
 from causal_bandits.plots import new_figure, paper_style, save_figure
+
+OUT = "figures/studies/same_means"
+#: Seeds per point from which the sweep is judged against the paper's cells (at the paper's horizon): with 200 the
+#: 95 % half-widths are under a third of Table 1's tolerance band on every POMIS+ cell.
+JUDGED_SEEDS = 200
 
 
 def sweep_table(finals: pd.DataFrame, families: Mapping[str, Mapping[str, Any]], horizon: int) -> pd.DataFrame:
@@ -86,9 +90,7 @@ def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> 
         plus = table[(table.panel == panel) & (table.strategy == "POMIS+")]
         missing = [PAPER_Z2_SOLVERS[a] for a in PAPER_Z2_SOLVERS if a not in set(plus.algorithm)]
         paper_scale = (
-            bool(len(plus))
-            and int(plus.horizon.min()) >= PAPER_HORIZON
-            and int(plus.n_seeds.min()) >= PAPER_SIMULATIONS
+            bool(len(plus)) and int(plus.horizon.min()) >= PAPER_HORIZON and int(plus.n_seeds.min()) >= JUDGED_SEEDS
         )
         interval = None
         if missing:
@@ -105,10 +107,10 @@ def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> 
                 )
             else:
                 text = f"no same-means SCM of the sweep reproduces both POMIS+ cells ({swept})"
-            if not paper_scale:  # like with like: the paper's cells are at its horizon and number of simulations
+            if not paper_scale:  # like with like: the paper's cells are at its horizon
                 text = (
-                    f"not judged at this scale (the paper's cells are at T = {PAPER_HORIZON:,} with "
-                    f"{PAPER_SIMULATIONS:,} simulations); at this run's scale, {text}"
+                    f"not judged at this scale (judged at T = {PAPER_HORIZON:,}, the paper's, with at least "
+                    f"{JUDGED_SEEDS} seeds per point); at this run's scale, {text}"
                 )
         flat = {a: pomis_flat(table, panel, a) for a in PAPER_Z2_SOLVERS}
         out[panel] = {
@@ -120,6 +122,70 @@ def findings(table: pd.DataFrame, families: Mapping[str, Mapping[str, Any]]) -> 
             "pomis_equal_means_p": {a: f[0] for a, f in flat.items() if f is not None},
         }
     return out
+
+
+BEYOND = (
+    "designed for this replication, not in the paper: "
+    "the sensitivity of POMIS+ to SCM parameters the arm means leave open"
+)
+SCALE = f"T = {PAPER_HORIZON:,} with at least {JUDGED_SEEDS} seeds per point"
+
+
+def _panel_claim(algorithm: str, panel: str, value: float) -> Claim:
+    """Whether any same-means SCM (the canonical arm means, another efficiency of the z² estimators) reproduces
+    both POMIS+ cells of the panel."""
+
+    def evaluate(results) -> Verdict:
+        found = results["findings"].get(panel)
+        if found is None:
+            return Verdict(NOT_EVALUATED, fmt(value), "–", "the sweep did not run this panel")
+        flat = "; ".join(
+            f"POMIS {PAPER_Z2_SOLVERS[a]} flat over the points: p = {p:.2g}"
+            for a, p in found["pomis_equal_means_p"].items()
+        )
+        note = (
+            f"{BEYOND}; {found['direction']}; both cells within ±{TABLE1_REL_TOL:.0%} at once "
+            f"(Table 1's tolerance)" + (f"; {flat} (Cochran's Q, equal means)" if flat else "")
+        )
+        return studies.finding_verdict(fmt(value), found, note, SCALE)
+
+    return Claim(
+        f"same-means-{algorithm}-{panel}",
+        "Table 1",
+        f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+, {panel}: same-means SCMs that reproduce both POMIS+ cells",
+        evaluate,
+    )
+
+
+def claims(panels: list[str]) -> list[Claim]:
+    """The study's claims: one per POMIS+ cell of Table 1 on the configured panels, by the paper's solvers."""
+    return [
+        _panel_claim(algorithm, panel, value)
+        for (algorithm, strategy, panel), value in TABLE1.items()
+        if strategy == "POMIS+" and panel in panels and algorithm in PAPER_Z2_SOLVERS
+    ]
+
+
+def located(found: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """The line the report writes under each paper claim of a POMIS+ cell, by the claim's id."""
+    return {
+        f"table1-{algorithm}-POMIS+-{panel}": f["finding"]
+        for panel, f in found.items()
+        for algorithm in PAPER_Z2_SOLVERS
+        if (algorithm, "POMIS+", panel) in TABLE1
+    }
+
+
+def artefacts(panels: list[str]) -> list[Artefact]:
+    """The study's table and one figure per panel."""
+    return [
+        Artefact(
+            "same_means",
+            "Same-means SCMs: POMIS+ and POMIS regret against the efficiency of the z² estimators",
+            (f"{OUT}/table.md", *(f"{OUT}/{p}.{ext}" for p in panels for ext in ("png", "pdf"))),
+            ids=(r"same-means-",),
+        )
+    ]
 
 
 def markdown(
@@ -231,27 +297,3 @@ def figure(table: pd.DataFrame, panel: str, title: str, path_pdf: PathLike, path
         ax.set_title(f"{title}\nPOMIS+ on same-means SCMs (not in the paper)", fontsize=7)
         ax.legend(fontsize=5.5, frameon=False)
         save_figure(fig, path_pdf, path_png)
-
-
-def efficiency_note(families: Mapping[str, Mapping[str, Any]], titles: Mapping[str, str]) -> str:
-    """Lines under Table 1: the efficiency of the canonical SCMs' z² estimators per POMIS arm (combined with
-    minimum variance) and the panel efficiency; every (arm, expression) at full precision is in the sweep's
-    point-0 instance document."""
-    lines = [
-        "",
-        (
-            "Efficiency of the z² estimators on our SCMs (delta method: what one sample of each source arm is "
-            "worth to an arm, θ(1 − θ)/(n · Var) as n → ∞, the arm's estimators combined with minimum variance; "
-            "per (arm, expression) at full precision in results/nonmanip/sensitivity/<panel>.json, point 0):"
-        ),
-    ]
-    for panel, fam in families.items():
-        p0 = fam["points"][0]
-        arms = ", ".join(
-            f"{a['arm']} {a['combined_efficiency']:.3f}" for a in p0["arms"] if a["combined_efficiency"] is not None
-        )
-        if not arms:
-            lines.append(f"{titles.get(panel, panel)}: z²ID finds no expression, so there is no efficiency to give.")
-        else:
-            lines.append(f"{titles.get(panel, panel)}: E = {p0['panel_efficiency']:.3f} ({arms}).")
-    return "\n".join(lines) + "\n"

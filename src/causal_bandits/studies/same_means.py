@@ -1,4 +1,4 @@
-"""Beyond the paper: how POMIS+ depends on the SCM parameters the arm means leave open (same-means SCMs).
+"""Study ``same_means``: how POMIS+ depends on the SCM parameters the arm means leave open.
 
 The paper publishes no SCM parameters; ours were chosen to meet the BF / MIS / POMIS regrets, which
 depend on the arm means only. POMIS+ also depends on how much the other arms' data tell about an
@@ -36,21 +36,31 @@ covariance; one sample of every source arm per n).
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
 
-from causal_bandits.causal.efficiency import efficiencies
-from causal_bandits.causal.estimators import InstanceEstimators
+from causal_bandits import runs
 from causal_bandits.errors import CausalBanditsError, ConfigError
-from causal_bandits.papers.nonmanip import experiments, scms
-from causal_bandits.papers.nonmanip.catalogue import catalogue_document
+from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS, experiments, scms
+from causal_bandits.papers.nonmanip.efficiency import PanelEfficiency
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
-from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
+from causal_bandits.studies import Study
+from causal_bandits.studies.refresh import check_solvers
 
+STUDY = Study(
+    name="same_means",
+    paper=PAPER,
+    title="Same-means SCMs: POMIS+ regret against the efficiency of the z² estimators",
+    question="Does some SCM with exactly our arm means (so the same BF / MIS / POMIS regrets) reproduce both of a "
+    "panel's POMIS+ cells of Table 1, and at what efficiency of the z² estimators?",
+    varies="the SCM's parameters within the set that keeps every arm mean, along the steepest path of the panel "
+    "efficiency; POMIS and POMIS+ with each solver at every point",
+    docs="papers/nonmanip.md#nonmanip-same-means",
+    locates=(r"table1-[a-z0-9_]+-POMIS\+-",),
+)
 #: The q of every exogenous bit stays in [Q_MIN, Q_MAX] along the sweep (strictly inside (0, 1/2):
 #: expressions are undefined at q = 0 and r = log(1 − 2q) at q = 1/2).
 Q_MIN, Q_MAX = 0.01, 0.49
@@ -59,18 +69,14 @@ MEAN_TOLERANCE = 1e-12
 #: Step of the steepest-descent path (Euclidean length in r = log(1 − 2q)), its largest number of steps,
 #: and the finite-difference step of E's gradient along the same-means directions.
 STEP_R, MAX_STEPS, STEP_FD = 0.05, 80, 1e-5
-NAME = re.compile(r"^(.+)_sens(\d+)$")
-
-
-def names(panels: Sequence[str], n_points: int) -> list[str]:
-    """The experiment names of the sweep points: ``<panel>_sens<k>``, k = 0 the canonical SCM."""
-    return [f"{p}_sens{k}" for p in panels for k in range(n_points)]
+#: The strategies run at every point: POMIS, whose regret must stay flat (the arm means do not move), and POMIS+.
+STRATEGIES = ("POMIS", POMIS_PLUS)
 
 
 def settings(section: Mapping[str, Any], panel: str) -> dict[str, Any]:
-    """What a panel's sweep depends on, from the config's ``sensitivity`` section: points, direction and
-    where it ends (changing another panel's direction reruns nothing of this one)."""
-    towards = section.get("towards", {}).get(panel, "low")
+    """What a panel's sweep depends on, from the study's block: points, direction and where it ends (changing
+    another panel's direction reruns nothing of this one)."""
+    towards = section["towards"].get(panel, "low")
     return {
         "n_points": section["n_points"],
         "towards": towards,
@@ -78,23 +84,26 @@ def settings(section: Mapping[str, Any], panel: str) -> dict[str, Any]:
     }
 
 
-def check(section: Mapping[str, Any], panels: Sequence[str]) -> None:
-    """The config check of the ``sensitivity`` section a schema cannot make (here, not in the panels' config
-    checks, so that editing it reruns nothing of the paper's runs)."""
-    unknown = sorted(set(section.get("towards", {})) - set(panels))
+def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
+    """Panels named in ``towards`` must exist; POMIS+ must run in the paper (the study sweeps its SCMs)."""
+    unknown = sorted(set(section["towards"]) - set(paper["panels"]))
     if unknown:
         raise ConfigError(
-            f"nonmanip.sensitivity.towards names {unknown}, which are not panels; use panel names from "
-            f"nonmanip.panels ({', '.join(panels)})"
+            f"studies.same_means.towards names {unknown}, which are not panels; use panel names from "
+            f"nonmanip.panels ({', '.join(paper['panels'])})"
         )
+    check_solvers("same_means", section["algorithms"], paper)
 
 
-def point_of(name: str) -> tuple[str, int]:
-    """(panel, k) of a sweep point's experiment name."""
-    m = NAME.match(name)
-    if not m:
-        raise ValueError(f"{name!r} is not a same-means sweep point (<panel>_sens<k>)")
-    return m.group(1), int(m.group(2))
+def stream_key(panel: str, point: int) -> str:
+    """The experiment name that keys point ``point``'s random streams: each point has its own (the table's test
+    of equal POMIS means assumes independent points)."""
+    return f"{panel}_sens{point}"
+
+
+def chunks(section: Mapping[str, Any]) -> list[range]:
+    """Seed chunks of a study run (speed only: a seed's streams do not depend on its chunk)."""
+    return runs.chunk_seeds(section["n_seeds"], section["seeds_per_job"])
 
 
 # ---------------------------------------------------------------------------------- arm means
@@ -127,54 +136,6 @@ def same_means_basis(parities: Sequence[tuple[int, np.ndarray]], n_exogenous: in
     _, sv, vt = np.linalg.svd(M)
     rank = int((sv > 1e-10).sum())
     return vt[rank:]
-
-
-# ---------------------------------------------------------------------------------- efficiency
-class PanelEfficiency:
-    """The z² estimators of a panel (its catalogue, compiled once) and their efficiency on any SCM of
-    the panel's graph."""
-
-    def __init__(self, instance: Mapping[str, Any]):
-        self.instance = instance
-        self.diagram = CausalDiagram.from_dict(instance["graph"])
-        self.estimators = InstanceEstimators.from_json(catalogue_document(instance))
-
-    def tables(self, spec: Mapping[str, Any]) -> np.ndarray:
-        """Exact P(V | do(x)) of every POMIS arm, (n_arms, n_cells) in the layout's cell order."""
-        model = scms.exact_model(self.diagram, spec)
-        layout = self.estimators.layout
-        return np.stack([model.joint(layout.arm_values(a)).reshape(-1) for a in range(len(layout.arms))])
-
-    def of(self, spec: Mapping[str, Any]) -> dict[str, Any]:
-        """Per-instance and per-arm efficiency (:func:`efficiencies`) and the panel efficiency E."""
-        eff = efficiencies(self.estimators, self.tables(spec))
-        combined = eff["combined"][np.isfinite(eff["combined"])]
-        return {**eff, "panel": float(combined.mean()) if combined.size else float("nan")}
-
-    def document(self, eff: Mapping[str, Any]) -> dict[str, Any]:
-        """The efficiencies for a reader and the instance JSON: one row per estimator instance (arm,
-        catalogue entry, free indices) and one per arm, at full precision."""
-        est = self.estimators
-        labels = [self.instance["arms"][i]["label"] for i in self.instance["arm_lists"]["POMIS"]]
-        return {
-            "panel_efficiency": eff["panel"],
-            "instances": [
-                {
-                    "arm": labels[inst.arm],
-                    "entry": inst.entry,
-                    "formula": est.entries[inst.entry].formula(),
-                    "free": dict(inst.free),
-                    "theta": float(eff["theta"][i]),
-                    "n_variance": float(eff["variance"][i]),
-                    "efficiency": float(eff["efficiency"][i]),
-                }
-                for i, inst in enumerate(est.instances)
-            ],
-            "arms": [
-                {"arm": labels[a], "combined_efficiency": None if np.isnan(c) else float(c)}
-                for a, c in enumerate(eff["combined"])
-            ],
-        }
 
 
 # ---------------------------------------------------------------------------------- the family
@@ -315,10 +276,12 @@ def family(
     }
 
 
-def point_instance(name: str, panel: Mapping[str, Any], family_doc: Mapping[str, Any], k: int) -> dict[str, Any]:
-    """The instance document of sweep point k (the panel's, with the point's SCM and its efficiencies),
-    checked against the canonical arm means by exact inference (pgmpy), independently of :func:`parity`."""
+def point_instance(panel: Mapping[str, Any], family_doc: Mapping[str, Any], k: int) -> dict[str, Any]:
+    """The instance document of sweep point k (the panel's, with the point's SCM and its efficiencies; its
+    experiment name :func:`stream_key`), checked against the canonical arm means by exact inference (pgmpy),
+    independently of :func:`parity`."""
     point = family_doc["points"][k]
+    name = stream_key(family_doc["panel"], k)
     doc = experiments.instance_document(
         name,
         {**panel, "scm": point["scm"], "title": f"{panel.get('title', family_doc['panel'])}, same-means point {k}"},

@@ -1,8 +1,8 @@
-"""Rule nonmanip_robustness_graphs: the graphs consistent with the paper's Fig. 5d facts, as JSON."""
+"""Rule robustness_graphs: the graphs consistent with the paper's Fig. 5d facts, as JSON."""
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.papers.nonmanip.robustness import graphs_document
+from causal_bandits.studies.robustness import graphs_document
 
 with logged(snakemake.log[0]) as log:
     doc = graphs_document(snakemake.params.graphs)

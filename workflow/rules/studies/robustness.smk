@@ -1,0 +1,174 @@
+# Study `robustness` (causal_bandits/studies/robustness.py): the graphs consistent with the paper's Fig. 5d facts ->
+# an instance per sampled graph and per random SCM of each panel, with its POMIS+ catalogue -> every strategy with
+# each solver -> the orderings per instance -> figure, table and the study's claims.
+from causal_bandits.studies import robustness as study_robustness
+from causal_bandits.studies import robustness_outputs as study_robustness_outputs
+
+ROBUSTNESS = config["studies"]["robustness"]
+ROBUSTNESS_CHUNKS = study_robustness.chunks(ROBUSTNESS)
+ROBUSTNESS_INSTANCES = study_robustness.instances(ROBUSTNESS, NONMANIP_PANELS)
+ROBUSTNESS_DIR = "results/studies/robustness"
+STUDY_TARGETS["robustness"] = [
+    *cb_artefacts.paths(study_robustness_outputs.artefacts()),
+    "results/claims/studies/robustness.json",
+]
+
+
+def robustness_policy(wildcards):
+    """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
+    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy == POMIS_PLUS)
+
+
+def robustness_summaries(wildcards):
+    path = summary_path(study_run_path("robustness"))
+    return {
+        f"{i.id}/{s}/{a}": [
+            path.format(point=i.family, experiment=i.id, strategy=s, algorithm=a, chunk=k)
+            for k in range(len(ROBUSTNESS_CHUNKS))
+        ]
+        for i in ROBUSTNESS_INSTANCES.values()
+        for s in ROBUSTNESS["strategies"]
+        for a in ROBUSTNESS["algorithms"]
+        if study_robustness.plays(s, a)
+    }
+
+
+rule robustness_graphs:
+    """Every graph consistent with the paper's Fig. 5d facts, in the seeded order the study samples first."""
+    input:
+        script_code("study_robustness_graphs.py"),
+    output:
+        f"{ROBUSTNESS_DIR}/graphs.json",
+    log:
+        "logs/studies/robustness/graphs.log",
+    benchmark:
+        "benchmarks/out/studies/robustness/graphs.tsv"
+    conda:
+        "../../envs/causal_bandits.yaml"
+    params:
+        # only the limits: raising the sample or the expression counting reruns no instance
+        graphs={k: ROBUSTNESS["graphs"][k] for k in ("max_directed", "max_bidirected")},
+    script:
+        "../../scripts/study_robustness_graphs.py"
+
+
+rule robustness_graph_counts:
+    """How many of the fitting graphs give the paper's 24 expressions (for the study's claims)."""
+    input:
+        graphs=f"{ROBUSTNESS_DIR}/graphs.json",
+        code=script_code("study_robustness_graph_counts.py"),
+    output:
+        f"{ROBUSTNESS_DIR}/graph_counts.json",
+    log:
+        "logs/studies/robustness/graph_counts.log",
+    benchmark:
+        "benchmarks/out/studies/robustness/graph_counts.tsv"
+    conda:
+        "../../envs/causal_bandits.yaml"
+    params:
+        up_to_edges=ROBUSTNESS["graphs"]["count_expressions_up_to_edges"],
+    script:
+        "../../scripts/study_robustness_graph_counts.py"
+
+
+rule robustness_instance:
+    """An instance (graph, N, random SCM) with its arms and exact means, and its POMIS+ expression catalogue."""
+    input:
+        graphs=lambda wc: (
+            [f"{ROBUSTNESS_DIR}/graphs.json"] if ROBUSTNESS_INSTANCES[wc.instance].family == "graphs" else []
+        ),
+        code=script_code("study_robustness_instance.py"),
+    output:
+        instance=f"{ROBUSTNESS_DIR}/{{instance}}/instance.json",
+        catalogue=f"{ROBUSTNESS_DIR}/{{instance}}/catalogue.json",
+    log:
+        "logs/studies/robustness/instance_{instance}.log",
+    wildcard_constraints:
+        instance="|".join(ROBUSTNESS_INSTANCES) or "^$",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    params:
+        instance=lambda wc: list(ROBUSTNESS_INSTANCES[wc.instance]),
+        config=lambda wc: study_robustness.instance_config(
+            ROBUSTNESS_INSTANCES[wc.instance], ROBUSTNESS, NONMANIP["panels"]
+        ),
+    script:
+        "../../scripts/study_robustness_instance.py"
+
+
+rule robustness_run:
+    """One seed chunk of one strategy with one solver on one instance."""
+    input:
+        instance=f"{ROBUSTNESS_DIR}/{{experiment}}/instance.json",
+        catalogue=f"{ROBUSTNESS_DIR}/{{experiment}}/catalogue.json",
+        code=run_sources("nonmanip", robustness_policy),
+    output:
+        trace=study_run_path("robustness"),
+        summary=summary_path(study_run_path("robustness")),
+    log:
+        study_run_path("robustness", "logs"),
+    benchmark:
+        study_run_path("robustness", "benchmarks/out")
+    wildcard_constraints:
+        point="|".join(dict.fromkeys(i.family for i in ROBUSTNESS_INSTANCES.values())) or "^$",
+        experiment="|".join(ROBUSTNESS_INSTANCES) or "^$",
+        strategy="|".join(ROBUSTNESS["strategies"]),
+        algorithm=cb_algorithms.pattern(ROBUSTNESS["algorithms"]),
+        chunk=r"\d+",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    resources:
+        mem_mb=lambda wc: 500 + len(ROBUSTNESS_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+    params:
+        seeds=lambda wc: [ROBUSTNESS_CHUNKS[int(wc.chunk)].start, ROBUSTNESS_CHUNKS[int(wc.chunk)].stop],
+        policy=lambda wc: robustness_policy(wc).path,
+        run=lambda wc: {
+            "panel": study_robustness.instance_config(
+                ROBUSTNESS_INSTANCES[wc.experiment], ROBUSTNESS, NONMANIP["panels"]
+            ),
+            "horizon": ROBUSTNESS["horizon"],
+            "record_points": config["record_points"],
+            **(
+                {"pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], robustness_policy(wc).key)}
+                if wc.strategy == POMIS_PLUS
+                else {}
+            ),
+        },
+    script:
+        "../../scripts/nonmanip_run.py"
+
+
+rule robustness_report:
+    """The orderings per instance and solver, the figure (regret ratios), the table (how often each ordering holds)
+    and the study's claims."""
+    input:
+        unpack(robustness_summaries),
+        instances=expand(f"{ROBUSTNESS_DIR}/{{instance}}/instance.json", instance=ROBUSTNESS_INSTANCES),
+        graphs=[f"{ROBUSTNESS_DIR}/graph_counts.json"] if ROBUSTNESS["graphs"]["sample"] else [],
+        code=script_code("study_robustness_report.py"),
+    output:
+        pdf=report(
+            f"{study_robustness_outputs.OUT}/figure.pdf",
+            caption="../../report/study_robustness.rst",
+            category="studies",
+        ),
+        png=report(
+            f"{study_robustness_outputs.OUT}/figure.png",
+            caption="../../report/study_robustness.rst",
+            category="studies",
+        ),
+        md=report(
+            f"{study_robustness_outputs.OUT}/table.md", caption="../../report/study_robustness.rst", category="studies"
+        ),
+        orderings=f"{study_robustness_outputs.OUT}/orderings.csv",
+        claims="results/claims/studies/robustness.json",
+    log:
+        "logs/studies/robustness/report.log",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    params:
+        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        section=ROBUSTNESS,
+        families={i.id: i.family for i in ROBUSTNESS_INSTANCES.values()},
+    script:
+        "../../scripts/study_robustness_report.py"

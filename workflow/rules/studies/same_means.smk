@@ -1,0 +1,147 @@
+# Study `same_means` (causal_bandits/studies/same_means.py): per Figure 5 panel, the same-means family (direction,
+# points, efficiencies) -> an instance and a catalogue per point -> POMIS and POMIS+ runs with each solver (the main
+# run's horizon and POMIS+ settings) -> a figure per panel, the table and the study's claims.
+from causal_bandits.studies import same_means as study_same_means
+from causal_bandits.studies import same_means_outputs as study_same_means_outputs
+
+SAME_MEANS = config["studies"]["same_means"]
+SAME_MEANS_CHUNKS = study_same_means.chunks(SAME_MEANS)
+SAME_MEANS_POINTS = [str(k) for k in range(SAME_MEANS["n_points"])]
+SAME_MEANS_DIR = "results/studies/same_means/{panel}"
+STUDY_TARGETS["same_means"] = [
+    *cb_artefacts.paths(study_same_means_outputs.artefacts(NONMANIP_PANELS)),
+    "results/claims/studies/same_means.json",
+]
+
+
+def same_means_policy(wildcards):
+    """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
+    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy == POMIS_PLUS)
+
+
+def same_means_summaries(wildcards):
+    path = summary_path(study_run_path("same_means"))
+    return {
+        f"{point}/{panel}/{s}/{a}": [
+            path.format(point=point, experiment=panel, strategy=s, algorithm=a, chunk=k)
+            for k in range(len(SAME_MEANS_CHUNKS))
+        ]
+        for panel in NONMANIP_PANELS
+        for point in SAME_MEANS_POINTS
+        for s in study_same_means.STRATEGIES
+        for a in SAME_MEANS["algorithms"]
+    }
+
+
+rule same_means_family:
+    """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
+    input:
+        script_code("study_same_means_family.py"),
+    output:
+        f"{SAME_MEANS_DIR}/family.json",
+    log:
+        "logs/studies/same_means/family_{panel}.log",
+    benchmark:
+        "benchmarks/out/studies/same_means/family_{panel}.tsv"
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
+    conda:
+        "../../envs/causal_bandits.yaml"
+    params:
+        panel=lambda wc: NONMANIP["panels"][wc.panel],
+        sweep=lambda wc: study_same_means.settings(SAME_MEANS, wc.panel),
+    script:
+        "../../scripts/study_same_means_family.py"
+
+
+rule same_means_instance:
+    """A point's instance (the panel's arms, exact means checked against the canonical SCM's) and its POMIS+
+    expression catalogue."""
+    input:
+        family=f"{SAME_MEANS_DIR}/family.json",
+        code=script_code("study_same_means_instance.py"),
+    output:
+        instance=f"{SAME_MEANS_DIR}/{{point}}/instance.json",
+        catalogue=f"{SAME_MEANS_DIR}/{{point}}/catalogue.json",
+    log:
+        "logs/studies/same_means/instance_{panel}_{point}.log",
+    wildcard_constraints:
+        panel=NONMANIP_WILDCARDS["panel"],
+        point=r"\d+",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    params:
+        panel=lambda wc: NONMANIP["panels"][wc.panel],
+    script:
+        "../../scripts/study_same_means_instance.py"
+
+
+rule same_means_run:
+    """One seed chunk of POMIS or POMIS+ with one solver on one same-means point."""
+    input:
+        instance="results/studies/same_means/{experiment}/{point}/instance.json",
+        catalogue="results/studies/same_means/{experiment}/{point}/catalogue.json",
+        code=run_sources("nonmanip", same_means_policy),
+    output:
+        trace=study_run_path("same_means"),
+        summary=summary_path(study_run_path("same_means")),
+    log:
+        study_run_path("same_means", "logs"),
+    benchmark:
+        study_run_path("same_means", "benchmarks/out")
+    wildcard_constraints:
+        point=r"\d+",
+        experiment="|".join(NONMANIP_PANELS),
+        strategy="|".join(study_same_means.STRATEGIES),
+        algorithm=cb_algorithms.pattern(SAME_MEANS["algorithms"]),
+        chunk=r"\d+",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    resources:
+        mem_mb=lambda wc: 500 + len(SAME_MEANS_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+    params:
+        seeds=lambda wc: [SAME_MEANS_CHUNKS[int(wc.chunk)].start, SAME_MEANS_CHUNKS[int(wc.chunk)].stop],
+        policy=lambda wc: same_means_policy(wc).path,
+        run=lambda wc: {
+            "panel": NONMANIP["panels"][wc.experiment],
+            "sweep": study_same_means.settings(SAME_MEANS, wc.experiment),
+            "horizon": NONMANIP["horizon"],
+            "record_points": config["record_points"],
+            **(
+                {"pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], same_means_policy(wc).key)}
+                if wc.strategy == POMIS_PLUS
+                else {}
+            ),
+        },
+    script:
+        "../../scripts/nonmanip_run.py"
+
+
+rule same_means_report:
+    """The sweep's figure per panel (POMIS+ and POMIS regret against efficiency, the paper's cells), its table and
+    the study's claims (efficiency interval where both POMIS+ cells are within Table 1's tolerance)."""
+    input:
+        unpack(same_means_summaries),
+        families=expand(f"{SAME_MEANS_DIR}/family.json", panel=NONMANIP_PANELS),
+        code=script_code("study_same_means_report.py"),
+    output:
+        figures=report(
+            expand(f"{study_same_means_outputs.OUT}/{{panel}}.{{ext}}", panel=NONMANIP_PANELS, ext=("pdf", "png")),
+            caption="../../report/study_same_means.rst",
+            category="studies",
+        ),
+        md=report(
+            f"{study_same_means_outputs.OUT}/table.md", caption="../../report/study_same_means.rst", category="studies"
+        ),
+        table=f"{study_same_means_outputs.OUT}/table.csv",
+        claims="results/claims/studies/same_means.json",
+    log:
+        "logs/studies/same_means/report.log",
+    conda:
+        "../../envs/causal_bandits.yaml"
+    params:
+        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        horizon=NONMANIP["horizon"],
+        section=SAME_MEANS,
+    script:
+        "../../scripts/study_same_means_report.py"
