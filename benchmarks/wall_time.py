@@ -23,8 +23,9 @@ Usage::
     python benchmarks/wall_time.py --dag /tmp/paper.dot [--cores 2 16 64] [--pomisplus-speedup 8]
         [--measured WORKFLOW_DIR ...] [--config config/config.yaml]
 
-``--pomisplus-speedup S`` divides every POMIS+ run's modelled cost (main run, spot check, robustness
-sweep and knob study) by S, to project the workflow after a speed-up of the z² solvers.
+``--pomisplus-speedup S`` divides every POMIS+ run's modelled cost (the paper's and the studies') by S, to
+project the workflow after a speed-up of the z² solvers. The CPU is also given per part of the run: each paper
+and each study (config/studies.yaml), by the rule that made each job.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from job_costs import PAPERS, benchmark_rows
 
+from causal_bandits import studies
 from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.runs import chunk_seeds
 
@@ -75,7 +77,7 @@ MODEL = {
         },
         "M: docs/performance.md, spot check 0.08/0.08, 0.22/0.22, 1.01/0.68 CPU-h per 50 seeds",
     ),
-    # robustness, POMIS+ per seed-run (both solvers: / 400 per instance of 200 seeds).
+    # robustness study, POMIS+ per seed-run (both solvers: / 400 per instance of 200 seeds).
     "robust_pomisplus_per_seed": (
         {
             "fig5c": 891 / 400,
@@ -174,13 +176,18 @@ def load_config(paths: list[Path]) -> dict:
     return config
 
 
+#: The run rules of the studies, by study.
+STUDY_RUNS = {f"{name}_run": name for name in studies.STUDIES}
+
+
 def seeds_in_chunk(config: dict, job: Job) -> int:
     """The number of seeds in a run job's chunk, from the config's counts and chunk sizes."""
     wc, spj = job.wildcards, config["seeds_per_job"]
+    if job.rule in STUDY_RUNS:
+        section = config["studies"][STUDY_RUNS[job.rule]]
+        return len(chunk_seeds(section["n_seeds"], section["seeds_per_job"])[int(wc["chunk"])])
     if job.rule.startswith("nonmanip"):
-        nm = config["nonmanip"]
-        robust = wc["experiment"].startswith("rob_")
-        chunks = nonmanip_runs.chunks(nm, spj, wc["strategy"], robust, nonmanip_runs.pomis_plus_variants(nm))
+        chunks = nonmanip_runs.chunks(config["nonmanip"], spj, wc["strategy"])
         return len(chunks[int(wc["chunk"])])
     if job.rule.startswith("unknown_graph"):
         n, spj = config["unknown_graph"]["n_seeds"], config["unknown_graph"].get("seeds_per_job", spj)
@@ -190,21 +197,18 @@ def seeds_in_chunk(config: dict, job: Job) -> int:
 
 def model_cost(config: dict, job: Job, counts: dict[str, int], speedup: float) -> tuple[float, str]:
     """A job's modelled CPU seconds and the model entry it came from."""
-    rule, wc = job.rule, job.wildcards
-    if rule in ("nonmanip_run", "nonmanip_run_pomisplus"):
-        seeds, exp, strategy = seeds_in_chunk(config, job), wc["experiment"], wc["strategy"]
-        panel = exp.split("_")[1] if exp.startswith("rob_") else exp.split("_")[0]
-        if rule == "nonmanip_run":
-            start_up, per_seed = MODEL["baseline_job"][0]
-            return start_up + seeds * per_seed, "baseline_job"
-        if exp.startswith("rob_"):
-            key = "graph" if exp.startswith("rob_g") else panel
-            return seeds * MODEL["robust_pomisplus_per_seed"][0][key] / speedup, "robust_pomisplus_per_seed"
-        if strategy in ("POMISplus_every_round", "POMISplus_adaptive"):  # the spot check
-            return seeds * MODEL["spot_per_seed"][0][(panel, wc["algorithm"])] / speedup, "spot_per_seed"
-        # the main run and the knob study's variants (another n_min or no_expression: the main run's cost per seed, P)
-        key = "pomisplus_per_seed_fig5c" if panel == "fig5c" else "pomisplus_per_seed_other"
-        return seeds * MODEL[key][0] / speedup, key
+    rule = job.rule
+    if rule in (
+        "nonmanip_run",
+        "nonmanip_run_pomisplus",
+        "refresh_run",
+        "knobs_run",
+        "same_means_run",
+        "robustness_run",
+    ):
+        return nonmanip_run_cost(config, job, speedup)
+    if rule == "fucb_radius_run":
+        return MODEL["other"][0], "other"
     if rule == "unknown_graph_run":
         return seeds_in_chunk(config, job) * MODEL["ug_run_per_seed"][0], "ug_run_per_seed"
     if rule == "unknown_graph_discovery":
@@ -220,6 +224,31 @@ def model_cost(config: dict, job: Job, counts: dict[str, int], speedup: float) -
             n = sum(c for r, c in counts.items() if r.startswith(paper + "_"))
             return MODEL[f"{paper}_total"][0] / n, f"{paper}_total"
     return MODEL["other"][0], "other"
+
+
+def nonmanip_run_cost(config: dict, job: Job, speedup: float) -> tuple[float, str]:
+    """A nonmanip run job's modelled CPU seconds (the paper's or a study's) and its model entry: BF / MIS / POMIS at
+    the baseline rate, POMIS+ per seed by panel (robustness instances by their family, the refresh study at the
+    every-round rate; the knob and same-means points at the main run's rate, P)."""
+    seeds, wc = seeds_in_chunk(config, job), job.wildcards
+    if wc["strategy"] != "POMISplus":
+        start_up, per_seed = MODEL["baseline_job"][0]
+        return start_up + seeds * per_seed, "baseline_job"
+    if job.rule == "robustness_run":
+        key = "graph" if wc["point"] == "graphs" else wc["point"]
+        return seeds * MODEL["robust_pomisplus_per_seed"][0][key] / speedup, "robust_pomisplus_per_seed"
+    if job.rule == "refresh_run":
+        return seeds * MODEL["spot_per_seed"][0][(wc["experiment"], wc["algorithm"])] / speedup, "spot_per_seed"
+    key = "pomisplus_per_seed_fig5c" if wc["experiment"] == "fig5c" else "pomisplus_per_seed_other"
+    return seeds * MODEL[key][0] / speedup, key
+
+
+def part(job: Job) -> str:
+    """The part of the run a job belongs to: its study (``studies/<name>``) or its paper, by its rule's name."""
+    for name in studies.STUDIES:
+        if job.rule.startswith(name + "_"):
+            return f"studies/{name}"
+    return next((p for p in PAPERS if job.rule.startswith(p + "_")), "report and targets")
 
 
 def measured_costs(dirs: list[Path]) -> dict[str, dict[str, float]]:
@@ -315,6 +344,12 @@ def main() -> None:
     for source, costs in sorted(by_source.items(), key=lambda kv: -sum(kv[1])):
         note = MODEL[source][1] if source in MODEL else "benchmark files"
         print(f"  {source:<28}{len(costs):>6} jobs{sum(costs) / 3600:>8.2f} CPU-h  {note}")
+    by_part: dict[str, list[float]] = defaultdict(list)
+    for j in jobs.values():
+        by_part[part(j)].append(j.cost)
+    print("\nCPU by part of the run (each paper, each study)")
+    for name, costs in sorted(by_part.items()):
+        print(f"  {name:<28}{len(costs):>6} jobs{sum(costs) / 3600:>8.2f} CPU-h")
     path = critical_path(jobs)
     floor = sum(j.cost for j in path)
     print(f"\ncritical path: {hours(floor)}, {len(path)} jobs")

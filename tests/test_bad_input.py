@@ -106,12 +106,16 @@ OVERLAYS = {
     ),
     "N listed twice": (_panel("frontdoor", "[Z, Z]"), "nonmanip.panels.mine.non_manipulable = ['Z', 'Z'] is invalid"),
     "robustness SCM count negative": (
-        "nonmanip: {robustness: {scms_per_panel: -1}}\n",
-        "nonmanip.robustness.scms_per_panel = -1 is invalid; use an integer >= 0",
+        "studies: {robustness: {scms_per_panel: -1}}\n",
+        "studies.robustness.scms_per_panel = -1 is invalid; use an integer >= 0",
     ),
     "robustness per-panel count negative": (
-        "nonmanip: {robustness: {scms_per_panel: {fig5a: -2}}}\n",
-        "nonmanip.robustness.scms_per_panel.fig5a = -2 is invalid",
+        "studies: {robustness: {scms_per_panel: {fig5a: -2}}}\n",
+        "studies.robustness.scms_per_panel.fig5a = -2 is invalid",
+    ),
+    "study check beyond the schema": (
+        "studies: {same_means: {towards: {nope: high}}}\n",
+        "studies.same_means.towards names ['nope'], which are not panels",
     ),
     "unknown_graph delta 0": (
         "unknown_graph: {delta: 0}\n",

@@ -129,7 +129,13 @@ def _claims() -> list:
     from causal_bandits.papers.unknown_graph import claims as unknown_graph
 
     algorithms = {e: ["ccpe_bglm", "ccpe_general", "lucb", "pb", "naive"] for e in ("E0", "E1", "E2", "E3", "E4", "E5")}
-    return bounds.claims() + cpe.claims(algorithms) + fairness.claims() + nonmanip.claims({}) + unknown_graph.claims()
+    from causal_bandits import studies
+
+    paper = {"panels": ["fig5a", "fig5b", "fig5c"]}
+    study_claims = [c for name in studies.STUDIES for c in studies.module(name).claims(paper)]
+    return (
+        bounds.claims() + cpe.claims(algorithms) + fairness.claims() + nonmanip.claims({}) + unknown_graph.claims()
+    ) + study_claims
 
 
 @pytest.mark.parametrize("field", ["source", "statement"])

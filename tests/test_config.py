@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from causal_bandits import config as cb_config
+from causal_bandits import studies
 from causal_bandits.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,19 +22,17 @@ def test_paper_and_quick_configs_are_valid():
     assert PAPER["nonmanip"]["horizon"] == 10_000 and PAPER["nonmanip"]["n_seeds"] == 1_000
 
 
-def test_the_refresh_spot_check_can_be_turned_off():
-    for off in (None, "absent"):
-        cfg = copy.deepcopy(PAPER)
-        if off is None:
-            cfg["nonmanip"]["pomis_plus"]["spot_check"] = None
-        else:
-            del cfg["nonmanip"]["pomis_plus"]["spot_check"]
-        cb_config.validate(cfg)
-    assert PAPER["nonmanip"]["pomis_plus"]["spot_check"] == {
-        "refresh": "every_round",
+def test_the_paper_config_runs_no_study_and_the_overlay_runs_them_all():
+    assert cb_config.validate(copy.deepcopy(PAPER))["studies"] == {}
+    overlay = cb_config.check(cb_config.load(ROOT / "config" / "config.yaml", ROOT / "config" / "studies.yaml"))
+    assert list(overlay["studies"]) == list(studies.STUDIES)
+    assert overlay["studies"]["refresh"] == {
+        "schedule": "every_round",
         "n_seeds": 50,
         "seeds_per_job": 5,
+        "algorithms": ["ts", "kl_ucb"],
     }
+    assert studies.configured({"studies": {"refresh": None, "knobs": {}}}) == ["knobs"]
 
 
 def test_defaults_are_filled_in():
@@ -52,8 +51,8 @@ def test_defaults_are_filled_in():
         (lambda c: c["nonmanip"].__setitem__("horizon", 0), "nonmanip.horizon = 0"),
         (lambda c: c["unknown_graph"].__setitem__("seeds_per_job", 0), "unknown_graph.seeds_per_job = 0"),
         (
-            lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("seeds_per_job", 0),
-            "nonmanip.pomis_plus.spot_check.seeds_per_job = 0",
+            lambda c: c.__setitem__("studies", {"refresh": {"seeds_per_job": 0}}),
+            "studies.refresh.seeds_per_job = 0",
         ),
         (lambda c: c["nonmanip"].__setitem__("horizon", "long"), "nonmanip.horizon = 'long'"),
         (lambda c: c["nonmanip"]["panels"]["fig5a"].__setitem__("graph", "fig9"), "panels.fig5a.graph"),
@@ -64,21 +63,19 @@ def test_defaults_are_filled_in():
             "nonmanip.pomis_plus.refresh = 'weekly'",
         ),
         (
-            lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("refresh", "weekly"),
-            "nonmanip.pomis_plus.spot_check.refresh = 'weekly'",
+            lambda c: c.__setitem__("studies", {"refresh": {"schedule": "weekly"}}),
+            "studies.refresh.schedule = 'weekly'",
         ),
-        (
-            lambda c: c["nonmanip"]["pomis_plus"]["spot_check"].__setitem__("n_seeds", 0),
-            "nonmanip.pomis_plus.spot_check.n_seeds = 0",
-        ),
+        (lambda c: c.__setitem__("studies", {"refresh": {"n_seeds": 0}}), "studies.refresh.n_seeds = 0"),
+        (lambda c: c.__setitem__("studies", {"sweep": {}}), "unknown config key 'sweep' under studies"),
         (lambda c: c["nonmanip"].__setitem__("strategies", ["POMIS+"]), "nonmanip.strategies.0"),
         (
-            lambda c: c["nonmanip"]["robustness"].__setitem__("scms_per_panel", -1),
-            "nonmanip.robustness.scms_per_panel = -1",
+            lambda c: c.__setitem__("studies", {"robustness": {"scms_per_panel": -1}}),
+            "studies.robustness.scms_per_panel = -1",
         ),
         (
-            lambda c: c["nonmanip"]["robustness"].__setitem__("scms_per_panel", {"fig5a": -2}),
-            "nonmanip.robustness.scms_per_panel",
+            lambda c: c.__setitem__("studies", {"robustness": {"scms_per_panel": {"fig5a": -2}}}),
+            "studies.robustness.scms_per_panel",
         ),
         (lambda c: c["unknown_graph"].__setitem__("delta", 1.5), "unknown_graph.delta = 1.5 is invalid"),
         (

@@ -29,7 +29,7 @@ def test_tiny_run_writes_the_fairness_outputs_and_verdicts(tiny_run):
     assert claims["adult-sexes"]["status"] == "reproduced"
     radius = claims["table1-fucb-regret-decreasing-radius"]  # one tau in the tiny run: no trend to find
     assert radius["status"] == "not specified by the paper" and radius["ours"].startswith("no point of the grid")
-    assert len(pd.read_csv(tiny_run / "figures/fairness/radius_study.csv")) == 1
+    assert len(pd.read_csv(tiny_run / "figures/studies/fucb_radius/table.csv")) == 1
     t2 = pd.read_csv(tiny_run / "figures/fairness/table2.csv")
     assert set(t2["data_provenance"]) == {"raw"}
     assert "SYNTHETIC" not in (tiny_run / "figures/fairness/table2.md").read_text()

@@ -14,17 +14,8 @@ from causal_bandits import algorithms, store
 from causal_bandits import config as cb_config
 from causal_bandits.aggregate import aggregate
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED
-from causal_bandits.errors import ConfigError, DiagramError
-from causal_bandits.papers.nonmanip import (
-    catalogue,
-    claims,
-    config,
-    experiments,
-    plays_pomis_plus,
-    runs,
-    spot_check_strategy,
-    tables,
-)
+from causal_bandits.errors import DiagramError
+from causal_bandits.papers.nonmanip import POMIS_PLUS, catalogue, claims, config, experiments, runs, tables
 from causal_bandits.papers.nonmanip.runs import run_chunk
 from causal_bandits.runs import chunk_seeds
 
@@ -65,7 +56,7 @@ def test_check_config_rejects_bad_graphs():
 
 def _policy(strategy, algorithm):
     """The policy class (dotted path) the workflow passes a run of (strategy, algorithm)."""
-    return algorithms.played("nonmanip", algorithm, z2=plays_pomis_plus(strategy)).path
+    return algorithms.played("nonmanip", algorithm, z2=strategy == POMIS_PLUS).path
 
 
 def _run(tmp_path, instance, strategy, algorithm, seeds_per_job, n=7, horizon=60):
@@ -350,205 +341,27 @@ def test_pomis_plus_runs_on_a_paper_panel(tmp_path, instances):
     assert not plus["arm"].equals(base["arm"])  # the expressions change what is pulled
 
 
-# ------------------------------------------------------------------------------ refresh spot check
-SPOT_SETTINGS = {**POMIS_PLUS_SETTINGS, "spot_check": {"refresh": "every_round", "n_seeds": 3}}
-
-
-def _spot_run(tmp_path, instance, doc, strategy, seeds, settings, horizon=150):
-    trace = tmp_path / f"{strategy}-{len(seeds)}-{settings['warmup']}.parquet"
-    run_chunk(
-        instance,
-        strategy=strategy,
-        algorithm="ts",
-        policy=_policy(strategy, "ts"),
-        seeds=seeds,
-        horizon=horizon,
-        record_points=horizon,
-        trace_path=trace,
-        summary_path=tmp_path / f"{trace.stem}.summary.parquet",
-        metadata={"test": "1"},
-        catalogue=doc,
-        pomis_plus={**runs.pomis_plus_settings(settings, strategy, "z2_ts"), "bootstrap": 20},
-    )
-    return pq.read_table(trace).to_pandas()
-
-
-def test_spot_check_seeds_see_the_main_runs_noise(tmp_path, instances):
-    """Seed s of the spot check (its own strategy key, a smaller chunk) and seed s of the main POMIS+ run
-    draw from the same keyed streams: with a horizon inside the warm-up, where both refresh schedules
-    bootstrap at the same rounds, the runs are identical seed for seed; after it they part."""
-    doc = catalogue.catalogue_document(instances["fig5b"])
-    key = spot_check_strategy("every_round")
-    assert key == "POMISplus_every_round" and _policy(key, "kl_ucb").endswith(".Z2KLUCB")
-    warm = {**SPOT_SETTINGS, "warmup": 150}
-    main = _spot_run(tmp_path, instances["fig5b"], doc, "POMISplus", range(5), warm)
-    spot = _spot_run(tmp_path, instances["fig5b"], doc, key, range(3), warm)
-    pd.testing.assert_frame_equal(spot, main[main.seed < 3].reset_index(drop=True))
-    cold = {**SPOT_SETTINGS, "warmup": 0}
-    main = _spot_run(tmp_path, instances["fig5b"], doc, "POMISplus", range(5), cold)
-    spot = _spot_run(tmp_path, instances["fig5b"], doc, key, range(3), cold)
-    assert not spot["arm"].equals(main[main.seed < 3]["arm"].reset_index(drop=True))
-
-
+# ------------------------------------------------------------------------------ POMIS+ settings
 def test_the_paper_configs_pomis_plus_settings_build_the_solvers(tmp_path, instances):
     """Every key of config/config.yaml's pomis_plus section either reaches the z² solvers as a setting or is
-    left out by pomis_plus_settings (the job size, the studies): POMIS+ runs with the paper's section, the main
-    run and every variant z²-TS plays."""
+    left out by pomis_plus_settings (the job size): POMIS+ runs with the paper's section."""
     doc = catalogue.catalogue_document(instances["fig5b"])
     settings = CONFIG["nonmanip"]["pomis_plus"]
-    assert "seeds_per_job" in settings and "seeds_per_job" not in runs.pomis_plus_settings(
-        settings, "POMISplus", "z2_ts"
-    )
-    played = [s for s, v in runs.variants(settings).items() if v.solvers is None or "z2_ts" in v.solvers]
-    for strategy in ("POMISplus", *played):
-        assert len(_spot_run(tmp_path, instances["fig5b"], doc, strategy, range(2), settings, horizon=30)) > 0
+    played = runs.pomis_plus_settings(settings, "z2_ts")
+    assert "seeds_per_job" in settings and "seeds_per_job" not in played
+    run = _pomis_plus_run(tmp_path, instances["fig5b"], doc, POMIS_PLUS, "ts", horizon=30)
+    assert len(run) > 0
 
 
-def test_spot_check_settings_and_config_checks():
-    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus", "z2_ts") == POMIS_PLUS_SETTINGS
-    assert runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_every_round", "z2_ts")["refresh"] == "every_round"
-    with pytest.raises(ValueError, match="nor a configured variant"):
-        runs.pomis_plus_settings(SPOT_SETTINGS, "POMISplus_adaptive", "z2_ts")
-    section = {"strategies": ["POMIS", "POMISplus"], "pomis_plus": SPOT_SETTINGS}
-    assert runs.spot_check(section) == ("POMISplus_every_round", 3)
-    assert runs.spot_check({**section, "strategies": ["POMIS"]}) is None
-    assert runs.spot_check({**section, "pomis_plus": {**SPOT_SETTINGS, "spot_check": None}}) is None
-    good = {"panels": {"p": PANELS["fig5a"]}, "n_seeds": 8, "pomis_plus": SPOT_SETTINGS}
-    config.check_config(good)
-    same = {**good, "pomis_plus": {**SPOT_SETTINGS, "spot_check": {"refresh": "adaptive", "n_seeds": 3}}}
-    with pytest.raises(ConfigError, match=re.escape("spot_check.refresh = 'adaptive' is the main run's own schedule")):
-        config.check_config(same)
-    with pytest.raises(ConfigError, match=re.escape("spot_check.n_seeds = 3 exceeds nonmanip.n_seeds = 2")):
-        config.check_config({**good, "n_seeds": 2})
-    config.check_config({**good, "robustness": {"scms_per_panel": {"p": 3}}})
-    with pytest.raises(ConfigError, match=r"scms_per_panel names \['fig5x'\], which are not panels; use panel names"):
-        config.check_config({**good, "robustness": {"scms_per_panel": {"p": 3, "fig5x": 1}}})
-
-
-# ------------------------------------------------------------------------------ knob study
-KNOB_SETTINGS = {**SPOT_SETTINGS, "no_expression": "klucb", "knobs": {"n_min": [0, 20, 100], "no_expression": ["beta"]}}
-
-
-def test_knob_variants_are_strategies_beside_the_spot_check():
-    """One variant per knob value other than the main run's (n_min 20 is the main run), the Beta switch only for
-    z²-KL-UCB; the main run's settings are those of a section without the study or the switch (same provenance)."""
-    found = runs.variants(KNOB_SETTINGS)
-    assert list(found) == ["POMISplus_every_round", "POMISplus_nmin0", "POMISplus_nmin100", "POMISplus_beta"]
-    assert found["POMISplus_every_round"].n_seeds == 3 and found["POMISplus_nmin0"].n_seeds is None
-    assert found["POMISplus_beta"].solvers == ("z2_kl_ucb",) and found["POMISplus_nmin0"].solvers is None
-    for z2 in ("z2_ts", "z2_kl_ucb"):
-        assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus", z2) == POMIS_PLUS_SETTINGS
-        assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_nmin0", z2) == {**POMIS_PLUS_SETTINGS, "n_min": 0}
-    assert runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2_kl_ucb") == {
+def test_a_studys_changes_reach_the_settings_and_no_expression_only_kl_ucb():
+    assert runs.pomis_plus_settings(POMIS_PLUS_SETTINGS, "z2_ts") == POMIS_PLUS_SETTINGS
+    changed = runs.pomis_plus_settings(POMIS_PLUS_SETTINGS, "z2_ts", {"refresh": "every_round", "n_min": 0})
+    assert changed == {**POMIS_PLUS_SETTINGS, "refresh": "every_round", "n_min": 0}
+    assert runs.pomis_plus_settings(POMIS_PLUS_SETTINGS, "z2_kl_ucb", {"no_expression": "beta"}) == {
         **POMIS_PLUS_SETTINGS,
         "no_expression": "beta",
     }
-    with pytest.raises(ValueError, match="z2_ts does not play POMISplus_beta"):
-        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_beta", "z2_ts")
-    with pytest.raises(ValueError, match="nor a configured variant"):
-        runs.pomis_plus_settings(KNOB_SETTINGS, "POMISplus_nmin20", "z2_ts")  # the main run: no variant
-    beta_main = {**KNOB_SETTINGS, "no_expression": "beta", "knobs": {"no_expression": ["klucb", "beta"]}}
-    assert list(runs.variants(beta_main)) == ["POMISplus_every_round", "POMISplus_klucb"]
-    assert runs.pomis_plus_settings(beta_main, "POMISplus", "z2_kl_ucb")["no_expression"] == "beta"
-    assert "no_expression" not in runs.pomis_plus_settings(beta_main, "POMISplus", "z2_ts")
-    assert runs.pomis_plus_variants({"strategies": ["POMIS"], "pomis_plus": KNOB_SETTINGS}) == {}
-
-
-def test_knob_config_keys_are_checked():
-    def paper_config(**pomis_plus):
-        config = cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml")
-        config["nonmanip"]["pomis_plus"] = pomis_plus
-        return config
-
-    checked = cb_config.validate(paper_config(knobs={"n_min": [0, 100], "no_expression": ["beta"]}))
-    assert checked["nonmanip"]["pomis_plus"]["no_expression"] == "klucb"  # the default: today's solver
-    assert CONFIG["nonmanip"]["pomis_plus"]["knobs"] == {"n_min": [0, 20, 100, 300, 1000], "no_expression": ["beta"]}
-    with pytest.raises(ConfigError, match="no_expression"):
-        cb_config.validate(paper_config(no_expression="posterior"))
-    with pytest.raises(ConfigError, match="n_min"):
-        cb_config.validate(paper_config(knobs={"n_min": [-1]}))
-
-
-def _finals(values: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {"panel": "fig5b", "strategy": s, "algorithm": a, "seed": i, "final_regret": v}
-            for (s, a), vs in values.items()
-            for i, v in enumerate(vs)
-        ]
+    assert "no_expression" not in runs.pomis_plus_settings(POMIS_PLUS_SETTINGS, "z2_ts", {"no_expression": "beta"})
+    assert "no_expression" not in runs.pomis_plus_settings(
+        {**POMIS_PLUS_SETTINGS, "no_expression": "klucb"}, "z2_kl_ucb"
     )
-
-
-def test_spot_check_pairs_the_same_seeds():
-    # The main run has 6 seeds, the spot check the first 3: seeds 3-5 of the main run (regret 1000) stay out.
-    finals = _finals(
-        {
-            ("POMISplus", "ts"): [10.0, 20.0, 30.0, 1000.0, 1000.0, 1000.0],
-            ("POMISplus_every_round", "ts"): [9.0, 18.0, 33.0],
-        }
-    )
-    row = tables.spot_check(finals, SPOT_SETTINGS, 1000).iloc[0]
-    assert row.strategy == tables.SPOT_CHECK and row.n_seeds == 3 and row.horizon == 1000
-    assert row.main_mean_cr_T == pytest.approx(20.0) and row.mean_cr_T == pytest.approx(20.0)
-    assert row.paired_difference == pytest.approx(0.0)  # (1 + 2 - 3) / 3
-    assert row.paired_ci95_halfwidth == pytest.approx(1.96 * np.std([1, 2, -3], ddof=1) / np.sqrt(3))
-    # Pairing, not two samples: a seed-wise constant shift has a zero-width interval.
-    shifted = _finals({("POMISplus", "ts"): [10.0, 50.0, 90.0], ("POMISplus_every_round", "ts"): [8.0, 48.0, 88.0]})
-    row = tables.spot_check(shifted, SPOT_SETTINGS, 1000).iloc[0]
-    assert row.paired_difference == pytest.approx(2.0) and row.paired_ci95_halfwidth == pytest.approx(0.0)
-    assert row.ci95_halfwidth > 40
-    with pytest.raises(ValueError, match=re.escape("seeds 0..2 of both")):
-        tables.spot_check(
-            _finals({("POMISplus", "ts"): [1.0, 2.0], ("POMISplus_every_round", "ts"): [1.0, 2.0, 3.0]}),
-            SPOT_SETTINGS,
-            1000,
-        )
-
-
-def _spot_rows(differences, horizon=10_000, n=50, half=2.0):
-    return pd.DataFrame(
-        [
-            {
-                "algorithm": a,
-                "strategy": tables.SPOT_CHECK,
-                "panel": p,
-                "horizon": horizon,
-                "n_seeds": n,
-                "mean_cr_T": 100.0 - d,
-                "ci95_halfwidth": 5.0,
-                "shown": True,
-                "refresh": "every_round",
-                "main_refresh": "adaptive",
-                "main_mean_cr_T": 100.0,
-                "main_ci95_halfwidth": 5.0,
-                "paired_difference": d,
-                "paired_ci95_halfwidth": half,
-            }
-            for (p, a), d in differences.items()
-        ]
-    )
-
-
-def test_spot_check_row_and_claim(instances):
-    agg = _agg({("POMIS", "ts"): (160.0, 5), ("POMISplus", "ts"): (121.0, 5)})
-    results = _results(instances, agg)
-    base = results["table1"]
-    # 2.2 is beyond a 95 % half-width of 2 but within the Bonferroni bound for 2 cells (2 x 2.24 / 1.96 = 2.29).
-    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "ts"): 2.2, ("fig5c", "kl_ucb"): -1.0})])
-    v = _verdicts(results)["refresh-spot-check"]
-    assert v["status"] == REPRODUCED and v["source"] == "Table 1"
-    assert "adaptive 100.0 vs every_round 97.8, difference +2.2 ± 2.0" in v["ours"] and "no cell beyond" in v["note"]
-    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "ts"): 3.0, ("fig5c", "kl_ucb"): -1.0})])
-    v = _verdicts(results)["refresh-spot-check"]
-    assert v["status"] == DIFFERS and "beyond noise in fig5c TS" in v["note"]
-    results["table1"] = pd.concat([base, _spot_rows({("fig5c", "ts"): 30.0}, horizon=1000, n=2)])
-    v = _verdicts(results)["refresh-spot-check"]
-    assert v["status"] == NOT_EVALUATED and "T = 1000 and 2 seeds" in v["note"] and "+30.0" in v["ours"]
-    results["table1"] = base
-    assert _verdicts(results)["refresh-spot-check"]["status"] == NOT_EVALUATED
-    md = tables.table1_markdown(
-        pd.concat([base, _spot_rows({("fig5c", "ts"): 2.4})]), {"fig5c": "c"}, POMIS_PLUS_SETTINGS
-    )
-    assert "POMIS+ rows above use the adaptive bootstrap refresh" in md
-    assert "| TS POMIS+ every_round (spot check) | 97.60 ± 5.00 |" in md
-    assert "| TS difference adaptive − every_round | +2.40 ± 2.00 |" in md

@@ -212,7 +212,9 @@ def test_text_overlaps_finds_a_title_over_a_title_and_titles_running_together():
 
 
 def test_nonmanip_figures_have_no_overlapping_text(tmp_path, agg, no_overlaps):
-    found = no_overlaps(nf)
+    from causal_bandits.studies import robustness_outputs
+
+    found = no_overlaps(nf, robustness_outputs)
     for name in ("figure1", "figure2", "figure3", "figure4"):
         getattr(nf, name)(tmp_path / f"{name}.pdf", tmp_path / f"{name}.png")
     nf.figure5(agg, TITLES, GRAPHS["fig5d"], ["A", "C"], tmp_path / "f5.pdf", tmp_path / "f5.png")
@@ -227,7 +229,7 @@ def test_nonmanip_figures_have_no_overlapping_text(tmp_path, agg, no_overlaps):
             for _ in range(3)
         ]
     )
-    nf.robustness_figure(orderings, tmp_path / "r.pdf", tmp_path / "r.png", scale="T = 300, 4 seeds")
+    robustness_outputs.figure(orderings, tmp_path / "r.pdf", tmp_path / "r.png", scale="T = 300, 4 seeds")
     assert_no_overlaps(found, 7)
 
 

@@ -157,8 +157,8 @@ def test_cpe_lists_the_figure_of_an_experiment_left_out_as_absent():
 # ------------------------------------------------------------------------------------ captions
 def _report_captions():
     """(rule file, caption) of every report() flag in the workflow's rule files."""
-    for smk in sorted((ROOT / "workflow" / "rules").glob("*.smk")):
-        for caption in re.findall(r'caption="\.\./report/([^"]+)"', smk.read_text()):
+    for smk in sorted((ROOT / "workflow" / "rules").rglob("*.smk")):
+        for caption in re.findall(r'caption="(?:\.\./)+report/([^"]+)"', smk.read_text()):
             yield smk.stem, caption
 
 
@@ -176,7 +176,7 @@ def test_every_report_caption_names_a_table_or_figure_and_renders_cleanly():
 
 def test_every_final_output_of_the_rule_files_is_a_report_output():
     """Every figures/ path written in an output: block is wrapped in report(...)."""
-    for smk in sorted((ROOT / "workflow" / "rules").glob("*.smk")):
+    for smk in sorted((ROOT / "workflow" / "rules").rglob("*.smk")):
         for block in re.findall(r"\n    output:\n(.*?)\n    \w+:", smk.read_text(), flags=re.S):
             for entry in re.split(r"\n        (?=\S)", "\n" + block.strip("\n")):
                 if "figures/" in entry:

@@ -10,6 +10,7 @@ from conftest import TINY, copy_workflow, snakemake
 from workflow_outputs import check_parses
 
 from causal_bandits.papers import PAPERS
+from causal_bandits.studies import STUDIES
 
 pytestmark = pytest.mark.workflow
 
@@ -19,13 +20,22 @@ NONMANIP_OUTPUTS = [
     "figures/nonmanip/table1.csv",
     "figures/nonmanip/table1.md",
     "figures/nonmanip/catalogue.md",
-    "figures/nonmanip/robustness.md",
-    "figures/nonmanip/robustness.pdf",
+]
+#: What the tiny config's studies write (config/tiny.yaml runs every study, small).
+STUDY_OUTPUTS = [
+    "figures/studies/robustness/table.md",
+    "figures/studies/robustness/figure.pdf",
+    "figures/studies/knobs/figure.png",
+    "figures/studies/same_means/table.md",
+    "figures/studies/refresh/table.md",
+    "figures/studies/fucb_radius/table.md",
+    "figures/studies/naive_estimand/table.md",
+    *(f"results/claims/studies/{name}.json" for name in STUDIES),
 ]
 
 
 def test_tiny_run_writes_every_output(tiny_run):
-    for rel in [*NONMANIP_OUTPUTS, "figures/REPORT.md", "figures/REPORT.html"]:
+    for rel in [*NONMANIP_OUTPUTS, *STUDY_OUTPUTS, "figures/REPORT.md", "figures/REPORT.html"]:
         assert (tiny_run / rel).exists(), rel
     finals = [p for p in (tiny_run / "figures").rglob("*") if p.is_file()]
     assert len(finals) >= len(NONMANIP_OUTPUTS) + 2
@@ -88,8 +98,8 @@ def _planned_outputs(stdout: str) -> list[str]:
 # ``expected`` is a regular expression every rerun's path matches.
 EDITS = [
     ("bandits/thompson.py", "results/runs/nonmanip/", "/ts/", "figures/nonmanip/table1"),
-    # POMIS+ TS and its TS variants (the spot check POMISplus_every_round, the knob study's POMISplus_nmin<n>)
-    ("bandits/z2_thompson.py", "results/runs/nonmanip/", "/POMISplus(_\\w+)?/ts/", "figures/nonmanip/table1"),
+    # POMIS+ TS: the paper's runs and the studies' (every study of the tiny config plays z²-TS)
+    ("bandits/z2_thompson.py", "results/runs/", "/POMISplus/ts/", "figures/nonmanip/table1"),
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
     ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
     ("bandits/ccpe_naive.py", "results/runs/cpe/", "/practical/naive/", "figures/cpe/table2_pac"),
@@ -116,62 +126,70 @@ def test_editing_one_algorithm_reruns_only_its_runs(tiny_run, module, runs_of, e
     assert not any("/arm_sets/" in o or "/instances/" in o or "/offline/" in o for o in planned)
 
 
-def test_growing_the_robustness_experiment_runs_only_the_new_instances(tiny_run, tmp_path):
+def test_growing_the_robustness_study_runs_only_the_new_instances(tiny_run, tmp_path):
     """Raising graphs.sample and scms_per_panel plans the new instances and the tables, and keeps
     every file of the instances already run (their inputs and params do not name the counts)."""
     grown = tmp_path / "grown.yaml"
-    grown.write_text("nonmanip:\n  robustness:\n    scms_per_panel: 1\n    graphs: {sample: 2}\n")
+    grown.write_text("studies:\n  robustness:\n    scms_per_panel: 1\n    graphs: {sample: 2}\n")
     result = snakemake(tiny_run, "-n", *TINY, str(grown))
     assert result.returncode == 0, result.stderr[-3000:]
     planned = [o.strip() for o in _planned_outputs(result.stdout)]
-    runs = [o for o in planned if o.startswith("results/runs/nonmanip/")]
-    assert runs and all(re.match(r"results/runs/nonmanip/rob_(g01|fig5\w_s00)/", o) for o in runs), runs
-    assert "results/nonmanip/instances/rob_g01.json" in planned
-    assert not [o for o in planned if "rob_g00" in o or o.endswith("robustness/graphs.json")]
-    assert "figures/nonmanip/robustness.md" in planned
+    runs = [o for o in planned if o.startswith("results/runs/")]
+    assert runs and all(re.match(r"results/runs/studies/robustness/\w+/(g01|fig5\w-s00)/", o) for o in runs), runs
+    assert "results/studies/robustness/g01/instance.json" in planned
+    assert not [o for o in planned if "/g00/" in o or o.endswith("robustness/graphs.json")]
+    assert "figures/studies/robustness/table.md" in planned
+    assert not [o for o in planned if o.startswith("results/claims/") and "studies" not in o]  # no paper's claims
 
 
 def test_counting_expressions_further_reruns_no_robustness_instance(tiny_run, tmp_path):
-    """count_expressions_up_to_edges only changes what the report says of the fitting graphs: it
-    replans their counts, the robustness table, the claims and the report, never the graphs or a run."""
+    """count_expressions_up_to_edges only changes what the study says of the fitting graphs: it replans their
+    counts, the study's table and claims and the report, never the graphs or a run."""
     further = tmp_path / "further.yaml"
-    further.write_text("nonmanip:\n  robustness:\n    graphs: {count_expressions_up_to_edges: 7}\n")
+    further.write_text("studies:\n  robustness:\n    graphs: {count_expressions_up_to_edges: 7}\n")
     result = snakemake(tiny_run, "-n", *TINY, str(further))
     assert result.returncode == 0, result.stderr[-3000:]
     planned = {o.strip() for o in _planned_outputs(result.stdout)}
     assert {
-        "results/nonmanip/robustness/graph_counts.json",
-        "figures/nonmanip/robustness.md",
+        "results/studies/robustness/graph_counts.json",
+        "figures/studies/robustness/table.md",
         "figures/REPORT.md",
     } <= planned
-    assert not [o for o in planned if "/instances/" in o or "/runs/" in o or o.endswith("robustness/graphs.json")]
+    assert not [o for o in planned if "instance" in o or "/runs/" in o or o.endswith("robustness/graphs.json")]
 
 
-def test_another_knob_value_runs_only_its_variant(recorded_tiny, tmp_path):
-    """A further n_min in the knob study plans that variant's POMIS+ runs, the study's report, the claims and the
-    report; no other run (the main POMIS+ run, the spot check and the other variants keep their params)."""
+def test_another_knob_value_runs_only_its_point(recorded_tiny, tmp_path):
+    """A further n_min in the knob study plans that point's POMIS+ runs, the study's report and the report; no
+    other run (the main POMIS+ run and the other points keep their params) and no paper's claims."""
     overlay = tmp_path / "knobs.yaml"
-    overlay.write_text("nonmanip:\n  pomis_plus:\n    knobs: {n_min: [0, 100, 300], no_expression: [beta]}\n")
+    overlay.write_text("studies:\n  knobs: {n_min: [0, 100, 300], no_expression: [beta]}\n")
     planned = _replanned(recorded_tiny, str(overlay))
     runs = [o for o in planned if o.startswith("results/runs/")]
-    assert runs and all(re.match(r"results/runs/nonmanip/fig5\w/POMISplus_nmin300/ts/", o) for o in runs), runs
-    assert {"figures/nonmanip/knobs.md", "results/claims/nonmanip.json", "figures/REPORT.md"} <= set(planned)
+    assert runs and all(re.match(r"results/runs/studies/knobs/n_min-300/fig5\w/POMISplus/ts/", o) for o in runs), runs
+    assert {"figures/studies/knobs/table.md", "results/claims/studies/knobs.json", "figures/REPORT.md"} <= set(planned)
+    assert "results/claims/nonmanip.json" not in planned
 
 
-def test_papers_only_overlay_plans_the_report_without_the_added_studies(tmp_path):
-    """config/papers_only.yaml: the papers' own experiments at paper scale and the report, no robustness
-    instance, same-means point or knob variant."""
+def test_the_default_config_plans_only_the_papers_and_the_overlay_the_studies(tmp_path):
+    """config/config.yaml: the papers' own experiments at paper scale and the report, nothing of a study;
+    config/studies.yaml adds every study and no paper job."""
     work = copy_workflow(tmp_path / "repo")
-    result = snakemake(work, "-n", "--configfile", "config/papers_only.yaml", "config/ci.yaml")
-    assert result.returncode == 0, result.stderr[-3000:]
-    planned = {o.strip() for o in _planned_outputs(result.stdout)}
+    papers = snakemake(work, "-n", "--forceall", "--configfile", "config/config.yaml", "config/ci.yaml")
+    assert papers.returncode == 0, papers.stderr[-3000:]
+    planned = {o.strip() for o in _planned_outputs(papers.stdout)}
     assert {"figures/REPORT.md", "figures/nonmanip/table1.md"} <= planned
-    # (the same-means family per panel stays: Table 1's notes print the canonical SCM's efficiencies)
-    added = [
-        o for o in planned if re.search(r"/rob_|_sens\d|POMISplus_(nmin|beta)|/knobs|sensitivity[._]|robustness", o)
-    ]
-    assert not added, sorted(added)[:5]
-    assert re.search(r"nonmanip_run_pomisplus\s+90\b", result.stdout)  # 3 panels x 2 solvers x 5 chunks + spot check 60
+    assert not [o for o in planned if "studies" in o], sorted(o for o in planned if "studies" in o)[:5]
+    overlay = snakemake(
+        work, "-n", "--forceall", "--configfile", "config/config.yaml", "config/studies.yaml", "config/ci.yaml"
+    )
+    assert overlay.returncode == 0, overlay.stderr[-3000:]
+    with_studies = {o.strip() for o in _planned_outputs(overlay.stdout)}
+    assert {f"results/claims/studies/{name}.json" for name in STUDIES} <= with_studies
+    assert planned <= with_studies  # the studies add jobs, and change none of the papers'
+    papers_table, studies_table = _job_table(papers.stdout), _job_table(overlay.stdout)
+    assert {r: n for r, n in studies_table.items() if r in papers_table and r not in ("all", "report")} == {
+        r: n for r, n in papers_table.items() if r not in ("all", "report")
+    }
 
 
 def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
@@ -179,24 +197,11 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     # nonmanip, with nonmanip.seeds_per_job 1000 (BF/MIS/POMIS: all of a setting's seeds in one job): 3 panels x 3 arm
-    # sets x 2 algorithms (18); the robustness experiment (docs/papers/nonmanip.md#nonmanip-robustness): 50 graphs +
-    # 3 panels x 30 SCMs = 140 instances of 200 seeds, x 3 arm sets x 2 algorithms (840); the same-means sweep: 3
-    # panels x 8 points, POMIS x 2 algorithms (48).
-    assert re.search(r"nonmanip_run\s+906\b", result.stdout)
-    # POMIS+, 200 seeds per job (pomis_plus.seeds_per_job): 3 panels x 2 algorithms x 5 chunks (30), robustness 140
-    # instances x 2 algorithms (280), the every_round spot check: 3 panels x 2 algorithms x 10 chunks of 5 seeds (60),
-    # the same-means sweep's 24 points x 2 algorithms x 5 chunks (240), and the knob study: n_min 0, 100, 300, 1000 x
-    # 3 panels x 2 algorithms x 5 chunks (120) and no_expression beta x 3 panels x KL-UCB x 5 chunks (15).
-    assert re.search(r"nonmanip_run_pomisplus\s+745\b", result.stdout)
-    assert not re.search(r"results/runs/nonmanip/fig5\w/POMISplus_beta/ts/", result.stdout)  # z²-KL-UCB only
-    assert (
-        len(
-            re.findall(
-                r"results/runs/nonmanip/fig5\w/POMISplus_every_round/(?:ts|kl_ucb)/chunk-0\.parquet", result.stdout
-            )
-        )
-        == 6
-    )
+    # sets x 2 algorithms (18); POMIS+, 200 seeds per job (pomis_plus.seeds_per_job): 3 panels x 2 algorithms x 5
+    # chunks (30). No study: config/studies.yaml turns them on.
+    assert re.search(r"nonmanip_run\s+18\b", result.stdout)
+    assert re.search(r"nonmanip_run_pomisplus\s+30\b", result.stdout)
+    assert "studies" not in result.stdout
     # unknown_graph: V2 14 cells x 3 + V3 4 x 3 + V4 9 x 4 algorithms, 20 seeds in one chunk each.
     assert re.search(r"unknown_graph_run\s+90\b", result.stdout)
     # V6 discovery: one job per regime (A, B) and tree height (3, 5, 7, 9), none holding the whole grid.
@@ -215,7 +220,10 @@ def test_tiny_config_runs_every_rule_the_quick_config_runs(tmp_path):
     tiny = snakemake(work, "-n", *TINY)
     assert quick.returncode == 0 and tiny.returncode == 0, (quick.stderr + tiny.stderr)[-3000:]
     quick_jobs, tiny_jobs = _job_table(quick.stdout), _job_table(tiny.stdout)
-    assert len(quick_jobs) > 50 and set(tiny_jobs) == set(quick_jobs)
+    # the tiny config also runs every study (quick runs only the papers)
+    study_rules = {r for r in tiny_jobs if any(r.startswith(f"{name}_") for name in STUDIES)}
+    assert len(quick_jobs) > 50 and set(tiny_jobs) - study_rules == set(quick_jobs)
+    assert {r.rsplit("_", 1)[0] for r in study_rules} >= {"refresh", "knobs", "robustness", "fucb_radius"}
     assert sum(tiny_jobs.values()) < sum(quick_jobs.values())
 
 

@@ -15,7 +15,7 @@ with step(snakemake.log[0]) as log:
     finding = fucb_radius.finding(tab)
     store.write_atomic(out.csv, lambda tmp: tab.to_csv(tmp, index=False))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(fucb_radius.markdown(tab, p.scale)))
-    rows = [c.check({"finding": finding, "scale": p.scale}) for c in fucb_radius.claims()]
+    rows = [c.check({"finding": finding, "scale": p.scale}) for c in fucb_radius.claims({})]
     located = {"table1-fucb-regret-decreasing": finding}
     store.write_json(out.claims, studies.document("fucb_radius", p.scale, rows, located))
     log.info("%s", finding)

@@ -22,7 +22,7 @@ with logged(snakemake.log[0]) as log:
     store.write_atomic(out.csv, lambda tmp: table.to_csv(tmp, index=False, float_format="%.6g"))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(knobs.markdown(table, found, p.titles)))
     knobs.figure(table, p.titles, out.pdf, out.png)
-    rows = [claim.check({"findings": found}) for claim in knobs.claims(list(p.titles))]
+    rows = [claim.check({"findings": found}) for claim in knobs.claims({"panels": p.titles})]
     scale = f"T = {p.horizon:,}, seeds 0–{p.section['n_seeds'] - 1} of the main run"
     store.write_json(out.claims, studies.document("knobs", scale, rows, knobs.located(found)))
     for panel, per in found.items():

@@ -23,7 +23,7 @@ with logged(snakemake.log[0]) as log:
         out.csv, lambda tmp: algorithms.shown(PAPER, paired).to_csv(tmp, index=False, float_format="%.6g")
     )
     store.write_atomic(out.md, lambda tmp: tmp.write_text(refresh.markdown(paired, p.titles)))
-    rows = [claim.check({"paired": paired}) for claim in refresh.claims()]
+    rows = [claim.check({"paired": paired}) for claim in refresh.claims({})]
     scale = f"T = {p.horizon:,}, seeds 0–{p.section['n_seeds'] - 1} of the main run"
     store.write_json(out.claims, studies.document("refresh", scale, rows, refresh.findings(paired)))
     log.info("%d claims, %d findings", len(rows), len(paired))

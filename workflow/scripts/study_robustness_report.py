@@ -42,7 +42,7 @@ with logged(snakemake.log[0]) as log:
         scale=f"each point: mean final regrets over {section['n_seeds']} seeds of T = {section['horizon']:,} rounds "
         "per strategy",
     )
-    rows = [c.check({"robustness": orderings, "robustness_graphs": graphs}) for c in outputs.claims()]
+    rows = [c.check({"robustness": orderings, "robustness_graphs": graphs}) for c in outputs.claims({})]
     doc_scale = f"T = {section['horizon']:,}, {section['n_seeds']} seeds per instance, {len(instances)} instances"
     store.write_json(out.claims, studies.document("robustness", doc_scale, rows, {}))
     log.info("%d instances, %d (instance, solver, ordering) rows", len(instances), len(orderings))

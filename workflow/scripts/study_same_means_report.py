@@ -28,7 +28,7 @@ with logged(snakemake.log[0]) as log:
     for panel in families:
         pdf, png = (f for f in out.figures if Path(f).stem == panel)
         outputs.figure(table, panel, p.titles[panel], pdf, png)
-    rows = [claim.check({"findings": found}) for claim in outputs.claims(list(p.titles))]
+    rows = [claim.check({"findings": found}) for claim in outputs.claims({"panels": p.titles})]
     scale = f"T = {p.horizon:,}, {p.section['n_seeds']} seeds per point"
     store.write_json(out.claims, studies.document("same_means", scale, rows, outputs.located(found)))
     for panel, f in found.items():

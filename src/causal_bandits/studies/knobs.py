@@ -108,7 +108,7 @@ def plays(point: Point, algorithm: str) -> bool:
     return applies(point.knob, algorithm)
 
 
-def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
+def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
     """The study's figure (regret at T against n_min, the Beta switch as stars) and table."""
     return [
         figure_artefact(
@@ -251,7 +251,7 @@ def _cell_claim(algorithm: str, panel: str, value: float) -> Claim:
     """Which n_min values put a POMIS+ cell within Table 1's tolerance, and what the Beta switch does to it."""
 
     def evaluate(results) -> Verdict:
-        found = results["findings"].get(panel, {}).get(algorithm)
+        found = results.get("findings", {}).get(panel, {}).get(algorithm)
         if found is None:
             return Verdict(NOT_EVALUATED, fmt(value), "–", f"{PAPER_Z2_SOLVERS[algorithm]} POMIS+ was not run")
         note = f"{BEYOND}; within ±{TABLE1_REL_TOL:.0%} (Table 1's tolerance)"
@@ -265,12 +265,12 @@ def _cell_claim(algorithm: str, panel: str, value: float) -> Claim:
     )
 
 
-def claims(panels: list[str]) -> list[Claim]:
-    """The study's claims: one per POMIS+ cell of Table 1 on the configured panels, by the paper's solvers."""
+def claims(paper: Mapping[str, Any]) -> list[Claim]:
+    """The study's claims: one per POMIS+ cell of Table 1 on the paper's configured panels, by its solvers."""
     return [
         _cell_claim(algorithm, panel, value)
         for (algorithm, strategy, panel), value in TABLE1.items()
-        if strategy == "POMIS+" and panel in panels and algorithm in PAPER_Z2_SOLVERS
+        if strategy == "POMIS+" and panel in paper["panels"] and algorithm in PAPER_Z2_SOLVERS
     ]
 
 

@@ -30,7 +30,7 @@ STUDY = Study(
     question="Over E3's confounding strengths, where is the best arm of E[Y | S = s] (what the naive ablation "
     "estimates) not the true best arm?",
     varies="the confounding strengths ρ and ρ_Y of E3's family, computed exactly (no simulation)",
-    docs="papers/cpe.md#cpe-results",
+    docs="papers/cpe.md#cpe-naive-study",
     locates=(r"naive-fails-E3$",),
 )
 OUT = "figures/studies/naive_estimand"
@@ -114,7 +114,7 @@ def check_config(section: Any, paper: Any) -> None:
     """Nothing beyond the schema: its grids are non-empty lists of values in [0, 1]."""
 
 
-def artefacts() -> list[Artefact]:
+def artefacts(paper: Any) -> list[Artefact]:
     """The study's table."""
     return [
         artefact.table(
@@ -145,6 +145,6 @@ def _estimand_claim() -> Claim:
     )
 
 
-def claims() -> list[Claim]:
+def claims(paper: Any) -> list[Claim]:
     """The study's claims."""
     return [_estimand_claim()]

@@ -10,9 +10,9 @@ both runs of a seed see the same environment noise and the paired difference iso
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from statistics import NormalDist
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -85,7 +85,7 @@ def changes(section: Mapping[str, Any]) -> dict[str, Any]:
     return {"refresh": section["schedule"]}
 
 
-def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
+def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
     """The study's table: the main run and the study's beside it on the same seeds, and their paired difference."""
     return [
         table(
@@ -161,12 +161,17 @@ def markdown(paired: pd.DataFrame, titles: Mapping[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _rows(frame: pd.DataFrame) -> Iterable[Any]:
+    """The rows of a table of this study as named tuples (pandas-stubs types their fields too widely)."""
+    return cast(Iterable[Any], frame.itertuples())
+
+
 def _beyond_noise(rows: pd.DataFrame) -> tuple[float, list[str]]:
     """The family-wise 95 % z (Bonferroni over the cells) and the cells whose paired interval excludes 0."""
     z = NormalDist().inv_cdf(1 - 0.025 / len(rows))
     beyond = [
         f"{r.panel} {label(r.algorithm)}"
-        for r in rows.itertuples()
+        for r in _rows(rows)
         if abs(r.paired_difference) > z * r.paired_ci95_halfwidth / 1.96
     ]
     return z, beyond
@@ -187,7 +192,7 @@ def _schedule_claim() -> Claim:
         ours = "; ".join(
             f"{r.panel} {label(r.algorithm)}: {r.main_refresh} {r.main_mean_cr_T:.1f} vs "
             f"{r.refresh} {r.mean_cr_T:.1f}, difference {r.paired_difference:+.1f} ± {r.paired_ci95_halfwidth:.1f}"
-            for r in rows.itertuples()
+            for r in _rows(rows)
         )
         n, horizon, main = int(rows.n_seeds.min()), int(rows.horizon.min()), rows.iloc[0].main_refresh
         note = (
@@ -216,10 +221,10 @@ def findings(paired: pd.DataFrame) -> dict[str, str]:
     return {
         f"table1-{r.algorithm}-POMIS+-{r.panel}": f"{r.main_refresh} − {r.refresh} on seeds 0–{int(r.n_seeds) - 1}: "
         f"{r.paired_difference:+.1f} ± {r.paired_ci95_halfwidth:.1f} (paired)"
-        for r in paired.itertuples()
+        for r in _rows(paired)
     }
 
 
-def claims() -> list[Claim]:
-    """The study's claims (its question answered on its results)."""
+def claims(paper: Mapping[str, Any]) -> list[Claim]:
+    """The study's claims (its question answered on its results); ``paper``: the paper's config section."""
     return [_schedule_claim()]

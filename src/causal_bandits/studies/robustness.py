@@ -31,8 +31,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from causal_bandits import algorithms, runs
+from causal_bandits.artefacts import Artefact
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.causal.z2id import catalogue
+from causal_bandits.claims import Claim
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
@@ -40,6 +42,7 @@ from causal_bandits.rng import generator
 from causal_bandits.scm.confounded_cpt import ConfoundedCPT
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.studies import Study
+from causal_bandits.studies import robustness_outputs as outputs
 from causal_bandits.studies.consistent_graphs import FIG5D_FACTS, consistent_graphs
 
 STUDY = Study(
@@ -61,11 +64,11 @@ GRAPHS = "graphs"
 
 class Instance(NamedTuple):
     """One instance of the study: its ``id`` (path segment and stream key), its ``family`` (:data:`GRAPHS` or the
-    panel whose graph it keeps) and its ``index`` within the family (the key of its random draws)."""
+    panel whose graph it keeps) and its ``key`` within the family (its index, which keys its random draws)."""
 
     id: str
     family: str
-    index: int
+    key: int
 
 
 def scms_of(section: Mapping[str, Any], panel: str) -> int:
@@ -171,17 +174,15 @@ def instance_panel(inst: Instance, config: Mapping[str, Any], graphs: Mapping[st
     :func:`~causal_bandits.papers.nonmanip.experiments.instance_document`; ``config`` is its
     :func:`instance_config`, ``graphs`` the :func:`graphs_document` (for graphs)."""
     if inst.family == GRAPHS:
-        if graphs is None or inst.index >= len(graphs["order"]):
+        if graphs is None or inst.key >= len(graphs["order"]):
             have = 0 if graphs is None else len(graphs["order"])
             raise ConfigError(
-                f"robustness graph {inst.index} does not exist: only {have} graphs fit; lower "
+                f"robustness graph {inst.key} does not exist: only {have} graphs fit; lower "
                 f"studies.robustness.graphs.sample to at most {have}"
             )
-        entry = graphs["order"][inst.index]
+        entry = graphs["order"][inst.key]
         diagram = CausalDiagram.from_dict(entry["graph"])
-        title = (
-            f"Fig. 5d-consistent graph {inst.index} ({entry['n_edges']} edges, {_n_expressions(diagram)} expressions)"
-        )
+        title = f"Fig. 5d-consistent graph {inst.key} ({entry['n_edges']} edges, {_n_expressions(diagram)} expressions)"
         graph = {**entry["graph"], "reward": FIG5D_FACTS["reward"]}
         N, purpose = list(FIG5D_FACTS["N"]), "scm/graphs"
     else:
@@ -189,7 +190,17 @@ def instance_panel(inst: Instance, config: Mapping[str, Any], graphs: Mapping[st
         diagram, reward = panel_diagram(settings)
         graph = {**diagram.to_dict(), "reward": reward}
         N = list(settings.get("non_manipulable", ()))
-        title = f"{settings.get('title', inst.family)}, random SCM {inst.index}"
+        title = f"{settings.get('title', inst.family)}, random SCM {inst.key}"
         purpose = f"scm/{inst.family}"
-    model = ConfoundedCPT.random(diagram, generator("nonmanip", "robustness", inst.index, purpose))
+    model = ConfoundedCPT.random(diagram, generator("nonmanip", "robustness", inst.key, purpose))
     return {"title": title, "graph": graph, "non_manipulable": N, "scm": model.to_dict()}
+
+
+def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
+    """The study's tables and figures (:func:`causal_bandits.studies.robustness_outputs.artefacts`)."""
+    return outputs.artefacts(paper)
+
+
+def claims(paper: Mapping[str, Any]) -> list[Claim]:
+    """The study's claims (:func:`causal_bandits.studies.robustness_outputs.claims`)."""
+    return outputs.claims(paper)

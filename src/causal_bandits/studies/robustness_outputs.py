@@ -26,7 +26,7 @@ from causal_bandits.plots import new_figure, paper_style, save_figure
 OUT = "figures/studies/robustness"
 
 
-def artefacts() -> list[Artefact]:
+def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
     """The study's figure (regret ratios) and table (how often each ordering holds)."""
     return [
         Artefact(
@@ -260,6 +260,6 @@ def _robustness_claim(ordering: str) -> Claim:
     )
 
 
-def claims() -> list[Claim]:
+def claims(paper: Mapping[str, Any]) -> list[Claim]:
     """The study's claims: how many diagrams fit the paper's Fig. 5d facts, and how often each ordering holds."""
     return [_robustness_graphs_claim(), *(_robustness_claim(name) for name, _, _ in ORDERINGS)]

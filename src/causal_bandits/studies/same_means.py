@@ -42,12 +42,15 @@ from typing import Any, cast
 import numpy as np
 
 from causal_bandits import runs
+from causal_bandits.artefacts import Artefact
+from causal_bandits.claims import Claim
 from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS, experiments, scms
 from causal_bandits.papers.nonmanip.efficiency import PanelEfficiency
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 from causal_bandits.studies import Study
+from causal_bandits.studies import same_means_outputs as outputs
 from causal_bandits.studies.refresh import check_solvers
 
 STUDY = Study(
@@ -294,3 +297,13 @@ def point_instance(panel: Mapping[str, Any], family_doc: Mapping[str, Any], k: i
         )
     doc["sensitivity"] = {"panel": family_doc["panel"], **{k_: v for k_, v in point.items() if k_ != "scm"}}
     return doc
+
+
+def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
+    """The study's tables and figures (:func:`causal_bandits.studies.same_means_outputs.artefacts`)."""
+    return outputs.artefacts(paper)
+
+
+def claims(paper: Mapping[str, Any]) -> list[Claim]:
+    """The study's claims (:func:`causal_bandits.studies.same_means_outputs.claims`)."""
+    return outputs.claims(paper)

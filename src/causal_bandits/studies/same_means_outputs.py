@@ -136,7 +136,7 @@ def _panel_claim(algorithm: str, panel: str, value: float) -> Claim:
     both POMIS+ cells of the panel."""
 
     def evaluate(results) -> Verdict:
-        found = results["findings"].get(panel)
+        found = results.get("findings", {}).get(panel)
         if found is None:
             return Verdict(NOT_EVALUATED, fmt(value), "–", "the sweep did not run this panel")
         flat = "; ".join(
@@ -157,12 +157,12 @@ def _panel_claim(algorithm: str, panel: str, value: float) -> Claim:
     )
 
 
-def claims(panels: list[str]) -> list[Claim]:
-    """The study's claims: one per POMIS+ cell of Table 1 on the configured panels, by the paper's solvers."""
+def claims(paper: Mapping[str, Any]) -> list[Claim]:
+    """The study's claims: one per POMIS+ cell of Table 1 on the paper's configured panels, by its solvers."""
     return [
         _panel_claim(algorithm, panel, value)
         for (algorithm, strategy, panel), value in TABLE1.items()
-        if strategy == "POMIS+" and panel in panels and algorithm in PAPER_Z2_SOLVERS
+        if strategy == "POMIS+" and panel in paper["panels"] and algorithm in PAPER_Z2_SOLVERS
     ]
 
 
@@ -176,8 +176,9 @@ def located(found: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
     }
 
 
-def artefacts(panels: list[str]) -> list[Artefact]:
-    """The study's table and one figure per panel."""
+def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
+    """The study's table and one figure per panel of the paper's config section."""
+    panels = list(paper["panels"])
     return [
         Artefact(
             "same_means",

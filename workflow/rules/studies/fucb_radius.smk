@@ -5,7 +5,7 @@ from causal_bandits.studies import fucb_radius as study_fucb_radius
 FUCB_RADIUS = config["studies"]["fucb_radius"]
 FUCB_RADIUS_POINTS = study_fucb_radius.points(FUCB_RADIUS)
 STUDY_TARGETS["fucb_radius"] = [
-    *cb_artefacts.paths(study_fucb_radius.artefacts()),
+    *cb_artefacts.paths(study_fucb_radius.artefacts(FAIR)),
     "results/claims/studies/fucb_radius.json",
 ]
 

@@ -5,7 +5,7 @@ from causal_bandits.studies import knobs as study_knobs
 KNOBS = config["studies"]["knobs"]
 KNOBS_CHUNKS = study_knobs.chunks(KNOBS)
 KNOBS_POINTS = study_knobs.runs_of(KNOBS, NONMANIP["pomis_plus"])
-STUDY_TARGETS["knobs"] = [*cb_artefacts.paths(study_knobs.artefacts(KNOBS)), "results/claims/studies/knobs.json"]
+STUDY_TARGETS["knobs"] = [*cb_artefacts.paths(study_knobs.artefacts(NONMANIP)), "results/claims/studies/knobs.json"]
 
 
 def knobs_policy(wildcards):

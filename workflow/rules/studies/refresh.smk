@@ -5,7 +5,7 @@ from causal_bandits.studies import refresh as study_refresh
 REFRESH = config["studies"]["refresh"]
 REFRESH_CHUNKS = study_refresh.chunks(REFRESH)
 STUDY_TARGETS["refresh"] = [
-    *cb_artefacts.paths(study_refresh.artefacts(REFRESH)),
+    *cb_artefacts.paths(study_refresh.artefacts(NONMANIP)),
     "results/claims/studies/refresh.json",
 ]
 

@@ -9,7 +9,7 @@ ROBUSTNESS_CHUNKS = study_robustness.chunks(ROBUSTNESS)
 ROBUSTNESS_INSTANCES = study_robustness.instances(ROBUSTNESS, NONMANIP_PANELS)
 ROBUSTNESS_DIR = "results/studies/robustness"
 STUDY_TARGETS["robustness"] = [
-    *cb_artefacts.paths(study_robustness_outputs.artefacts()),
+    *cb_artefacts.paths(study_robustness.artefacts(NONMANIP)),
     "results/claims/studies/robustness.json",
 ]
 

@@ -9,7 +9,7 @@ SAME_MEANS_CHUNKS = study_same_means.chunks(SAME_MEANS)
 SAME_MEANS_POINTS = [str(k) for k in range(SAME_MEANS["n_points"])]
 SAME_MEANS_DIR = "results/studies/same_means/{panel}"
 STUDY_TARGETS["same_means"] = [
-    *cb_artefacts.paths(study_same_means_outputs.artefacts(NONMANIP_PANELS)),
+    *cb_artefacts.paths(study_same_means.artefacts(NONMANIP)),
     "results/claims/studies/same_means.json",
 ]
 

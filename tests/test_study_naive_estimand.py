@@ -1,10 +1,11 @@
-"""The exact naive-estimand study on E3 (papers/cpe/naive_study.py)."""
+"""The exact naive-estimand study on E3 (studies/naive_estimand.py)."""
 
 import numpy as np
 import pytest
 
+from causal_bandits.config import check, load
 from causal_bandits.errors import ConfigError
-from causal_bandits.papers.cpe import naive_study
+from causal_bandits.studies import naive_estimand as naive_study
 
 
 def test_no_confounding_never_misleads():
@@ -26,5 +27,14 @@ def test_threshold_matches_closed_form():
 
 
 def test_empty_grid_is_an_error():
-    with pytest.raises(ConfigError, match="naive_study"):
-        naive_study.grid([], [0.8])
+    config = load("config/config.yaml")
+    config["studies"] = {"naive_estimand": {"rho": [], "rho_Y": [0.8]}}
+    with pytest.raises(ConfigError, match=r"studies\.naive_estimand\.rho"):
+        check(config)
+
+
+def test_the_study_documents_its_finding_under_the_paper_claim():
+    table = naive_study.grid([0.0, 0.8], [0.0])
+    (row,) = [c.check({"table": table}) for c in naive_study.claims({})]
+    assert row["id"] == "naive-estimand-E3" and row["ours"] == naive_study.finding(table)
+    assert naive_study.STUDY.about("naive-fails-E3") and not naive_study.STUDY.about("naive-fails-E3-other")

@@ -11,8 +11,11 @@ from causal_bandits.causal import z2id
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED
 from causal_bandits.errors import ConfigError
-from causal_bandits.papers.nonmanip import catalogue, claims, experiments, robustness, tables
+from causal_bandits.papers.nonmanip import catalogue, experiments
 from causal_bandits.scm.diagram import CausalDiagram
+from causal_bandits.studies import robustness
+from causal_bandits.studies import robustness_outputs as outputs
+from causal_bandits.studies.robustness import Instance
 
 CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
 PANELS = CONFIG["nonmanip"]["panels"]
@@ -34,16 +37,13 @@ def counts(graphs):
     return robustness.graph_counts(graphs, SMALL["graphs"]["count_expressions_up_to_edges"])
 
 
-def test_names_list_graphs_then_panel_scms():
-    assert robustness.names(SMALL, ["fig5a", "fig5b"]) == ["rob_g00", "rob_g01", "rob_fig5a_s00", "rob_fig5b_s00"]
-    assert robustness.family("rob_g01") == "graphs" and robustness.family("rob_fig5b_s00") == "fig5b"
+def test_instances_list_graphs_then_panel_scms():
+    found = robustness.instances(SMALL, ["fig5a", "fig5b"])
+    assert list(found) == ["g00", "g01", "fig5a-s00", "fig5b-s00"]
+    assert found["g01"] == Instance("g01", "graphs", 1) and found["fig5b-s00"] == Instance("fig5b-s00", "fig5b", 0)
     # A count per panel (panels left out run none): the cheap panels in full, a few SCMs of another.
     per_panel = {**SMALL, "scms_per_panel": {"fig5a": 2, "fig5c": 1}, "graphs": {**SMALL["graphs"], "sample": 0}}
-    assert robustness.names(per_panel, ["fig5a", "fig5b", "fig5c"]) == [
-        "rob_fig5a_s00",
-        "rob_fig5a_s01",
-        "rob_fig5c_s00",
-    ]
+    assert list(robustness.instances(per_panel, ["fig5a", "fig5b", "fig5c"])) == ["fig5a-s00", "fig5a-s01", "fig5c-s00"]
 
 
 def test_graphs_document_lists_every_fitting_graph_in_a_seeded_order(graphs):
@@ -76,26 +76,28 @@ def test_growing_the_experiment_changes_nothing_an_instance_depends_on(graphs):
     alone: the graphs document, the instance config slices, hence the instance documents."""
     grown = {**SMALL, "scms_per_panel": 3, "graphs": {**SMALL["graphs"], "sample": 4}}
     assert robustness.graphs_document(grown["graphs"]) == graphs
-    small, big = robustness.names(SMALL, ["fig5b"]), robustness.names(grown, ["fig5b"])
+    small, big = robustness.instances(SMALL, ["fig5b"]), robustness.instances(grown, ["fig5b"])
     assert set(small) < set(big)
-    for name in small:
-        assert robustness.instance_config(name, grown, PANELS) == robustness.instance_config(name, SMALL, PANELS)
-    assert robustness.instance_config("rob_g00", SMALL, PANELS) == {"graphs": {"max_directed": 7, "max_bidirected": 2}}
-    assert set(robustness.instance_config("rob_fig5b_s00", SMALL, PANELS)["panel"]) == {
+    for inst in small.values():
+        assert robustness.instance_config(inst, grown, PANELS) == robustness.instance_config(inst, SMALL, PANELS)
+    assert robustness.instance_config(small["g00"], SMALL, PANELS) == {
+        "graphs": {"max_directed": 7, "max_bidirected": 2}
+    }
+    assert set(robustness.instance_config(small["fig5b-s00"], SMALL, PANELS)["panel"]) == {
         "title",
         "graph",
         "non_manipulable",
     }
 
 
-@pytest.mark.parametrize("name", ["rob_g01", "rob_fig5b_s00"])
-def test_instances_are_random_scms_with_exact_means_and_a_valid_catalogue(graphs, name):
-    config = robustness.instance_config(name, SMALL, PANELS)
-    panel = robustness.instance_panel(name, config, graphs)
-    assert panel == robustness.instance_panel(name, config, graphs)  # keyed draws
-    doc = experiments.instance_document(name, panel)
+@pytest.mark.parametrize("inst", [Instance("g01", "graphs", 1), Instance("fig5b-s00", "fig5b", 0)])
+def test_instances_are_random_scms_with_exact_means_and_a_valid_catalogue(graphs, inst):
+    config = robustness.instance_config(inst, SMALL, PANELS)
+    panel = robustness.instance_panel(inst, config, graphs)
+    assert panel == robustness.instance_panel(inst, config, graphs)  # keyed draws
+    doc = experiments.instance_document(inst.id, panel)
     assert doc["scm"]["family"] == "random_cpt"
-    assert len(doc["arm_lists"]["POMIS"]) == (15 if name.startswith("rob_g") else 5)
+    assert len(doc["arm_lists"]["POMIS"]) == (15 if inst.family == "graphs" else 5)
     cat = catalogue.catalogue_document(doc)  # every expression exact on the random SCM
     assert cat["max_error"] < 1e-9 and cat["n_expressions"] > 0
 
@@ -103,15 +105,18 @@ def test_instances_are_random_scms_with_exact_means_and_a_valid_catalogue(graphs
 def test_a_graph_beyond_those_that_fit_is_a_config_error(graphs):
     n = graphs["n_fitting"]
     with pytest.raises(
-        ConfigError, match=f"only {n} graphs fit; lower nonmanip.robustness.graphs.sample to at most {n}"
+        ConfigError, match=f"only {n} graphs fit; lower studies.robustness.graphs.sample to at most {n}"
     ):
-        robustness.instance_panel(f"rob_g{n}", robustness.instance_config("rob_g00", SMALL, PANELS), graphs)
+        first = Instance("g00", "graphs", 0)
+        robustness.instance_panel(
+            Instance(f"g{n}", "graphs", n), robustness.instance_config(first, SMALL, PANELS), graphs
+        )
 
 
 def _finals():
     rng = np.random.default_rng(0)
     rows = []
-    for experiment, plus_shift in (("rob_fig5b_s00", -10.0), ("rob_fig5b_s01", 3.0)):
+    for experiment, plus_shift in (("fig5b-s00", -10.0), ("fig5b-s01", 3.0)):
         base = rng.normal(100, 5, 50)
         for strategy, shift in (("POMISplus", plus_shift), ("POMIS", 0.0), ("MIS", 0.0), ("BF", 40.0)):
             for seed, value in enumerate(base + shift + rng.normal(0, 0.5, 50) * (strategy != "MIS")):
@@ -129,26 +134,35 @@ def _finals():
 
 
 def test_orderings_hold_are_contradicted_or_tie_by_arm_lists():
-    instances = {e: {"identical": {"MIS": "POMIS"}} for e in ("rob_fig5b_s00", "rob_fig5b_s01")}
-    table = tables.robustness_orderings(_finals(), instances).set_index(["experiment", "ordering"])
-    assert table.loc[("rob_fig5b_s00", "POMIS+ < POMIS"), "holds"]
-    assert not table.loc[("rob_fig5b_s01", "POMIS+ < POMIS"), "holds"]
-    assert table.loc[("rob_fig5b_s01", "POMIS+ < POMIS"), "contradicted"]  # 3 above with tiny noise
-    assert table.loc[("rob_fig5b_s00", "POMIS ≤ MIS"), "holds"]  # same arm list
-    assert table.loc[("rob_fig5b_s00", "POMIS ≤ MIS"), "identical_arms"]
-    shares = tables.robustness_shares(table.reset_index())
+    instances = {e: {"identical": {"MIS": "POMIS"}} for e in ("fig5b-s00", "fig5b-s01")}
+    table = outputs.orderings(_finals(), instances).set_index(["experiment", "ordering"])
+    assert table.loc[("fig5b-s00", "POMIS+ < POMIS"), "holds"]
+    assert not table.loc[("fig5b-s01", "POMIS+ < POMIS"), "holds"]
+    assert table.loc[("fig5b-s01", "POMIS+ < POMIS"), "contradicted"]  # 3 above with tiny noise
+    assert table.loc[("fig5b-s00", "POMIS ≤ MIS"), "holds"]  # same arm list
+    assert table.loc[("fig5b-s00", "POMIS ≤ MIS"), "identical_arms"]
+    shares = outputs.shares(table.reset_index())
     row = shares[shares.ordering == "POMIS+ < POMIS"].iloc[0]
     assert (row.instances, row.holds, row.contradicted) == (2, 1, 1)
-    md = tables.robustness_markdown(shares, None, {"fig5b": "Fig. 2a"}, "scale")
+    md = outputs.markdown(shares, None, {"fig5b": "Fig. 2a"}, "scale")
     assert "| random SCMs of Fig. 2a | TS | POMIS+ < POMIS | 1/2 | 1/2 |" in md and "not in the paper" in md
 
 
 def test_robustness_claims_report_shares_beyond_the_paper(counts):
-    instances = {e: {"identical": {"MIS": "POMIS"}} for e in ("rob_fig5b_s00", "rob_fig5b_s01")}
-    results = {"robustness": tables.robustness_orderings(_finals(), instances), "robustness_graphs": counts}
-    found = {c.id: c.check(results) for c in claims.claims({}) if c.id.startswith("robustness")}
+    instances = {e: {"identical": {"MIS": "POMIS"}} for e in ("fig5b-s00", "fig5b-s01")}
+    results = {"robustness": outputs.orderings(_finals(), instances), "robustness_graphs": counts}
+    found = {c.id: c.check(results) for c in outputs.claims({})}
     assert found["robustness-POMISplus-lt-POMIS"]["status"] == NOT_SPECIFIED
     assert "holds 1/2, contradicted 1" in found["robustness-POMISplus-lt-POMIS"]["ours"]
     assert str(counts["n_fitting"]) in found["robustness-graphs"]["ours"]
-    empty = {c.id: c.check({}) for c in claims.claims({}) if c.id.startswith("robustness")}
+    empty = {c.id: c.check({}) for c in outputs.claims({})}
     assert all(v["status"] == NOT_EVALUATED for v in empty.values())
+
+
+def test_config_checks():
+    config = cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml")
+    config["studies"] = {"robustness": {"scms_per_panel": {"fig5a": 3}}}
+    cb_config.check(config)
+    config["studies"] = {"robustness": {"scms_per_panel": {"fig5a": 3, "fig5x": 1}}}
+    with pytest.raises(ConfigError, match=r"scms_per_panel names \['fig5x'\], which are not panels; use panel names"):
+        cb_config.check(config)

@@ -12,8 +12,10 @@ from causal_bandits import config as cb_config
 from causal_bandits.causal.efficiency import asymptotic_covariance, efficiencies
 from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED
 from causal_bandits.errors import ConfigError
-from causal_bandits.papers.nonmanip import claims, experiments, scms, sensitivity
-from causal_bandits.papers.nonmanip import sensitivity_outputs as outputs
+from causal_bandits.papers.nonmanip import experiments, scms
+from causal_bandits.papers.nonmanip.efficiency import PanelEfficiency, canonical
+from causal_bandits.studies import same_means as sensitivity
+from causal_bandits.studies import same_means_outputs as outputs
 
 CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
 PANELS = CONFIG["nonmanip"]["panels"]
@@ -21,7 +23,7 @@ PANELS = CONFIG["nonmanip"]["panels"]
 
 @pytest.fixture(scope="module")
 def fig5b():
-    return sensitivity.PanelEfficiency(experiments.instance_document("fig5b", PANELS["fig5b"]))
+    return PanelEfficiency(experiments.instance_document("fig5b", PANELS["fig5b"]))
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +90,7 @@ def test_family_keeps_every_arm_mean_and_lowers_efficiency(families):
         )
         assert effs[0] > effs[1] > effs[2] and effs[2] == pytest.approx(max(0.2 * effs[0], effs[2]))
         for k in range(1, 3):
-            inst = sensitivity.point_instance(f"{panel}_sens{k}", PANELS[panel], doc, k)  # raises beyond 1e-9
+            inst = sensitivity.point_instance(PANELS[panel], doc, k)  # raises beyond 1e-9
             canonical = experiments.instance_document(panel, PANELS[panel])
             assert max(abs(a["mu"] - b["mu"]) for a, b in zip(inst["arms"], canonical["arms"])) < 1e-9
             assert inst["scm"] != canonical["scm"]
@@ -105,12 +107,15 @@ def test_frontdoor_family_keeps_the_closed_form_invariants(families):
         assert f["U_Y"] * f["U_Z"] * f["U_X"] == pytest.approx(q0["U_Y"] * q0["U_Z"] * q0["U_X"], rel=1e-12)
 
 
-def test_point_names_round_trip():
-    names = sensitivity.names(["fig5a", "fig5c"], 2)
-    assert names == ["fig5a_sens0", "fig5a_sens1", "fig5c_sens0", "fig5c_sens1"]
-    assert [sensitivity.point_of(n) for n in names] == [("fig5a", 0), ("fig5a", 1), ("fig5c", 0), ("fig5c", 1)]
-    with pytest.raises(ValueError):
-        sensitivity.point_of("fig5a")
+def test_the_canonical_point_is_the_papers_efficiency_document(families):
+    """Table 1's note reads the paper's own efficiency document; the sweep's point 0 is the same SCM."""
+    doc = canonical(experiments.instance_document("fig5a", PANELS["fig5a"]))
+    point0 = families["fig5a"]["points"][0]
+    assert doc["panel_efficiency"] == point0["panel_efficiency"] and doc["arms"] == point0["arms"]
+
+
+def test_each_point_has_its_own_streams():
+    assert sensitivity.stream_key("fig5a", 3) == "fig5a_sens3" != sensitivity.stream_key("fig5a", 0)
 
 
 def _finals(means: dict, n: int = 400) -> pd.DataFrame:
@@ -150,11 +155,12 @@ def test_findings_interval_needs_both_cells_within_tolerance():
     found = outputs.findings(table, fam)["fig5a"]
     assert found["interval"] == [0.3, 0.3] and "E ∈ [0.3, 0.3]" in found["finding"]
     assert found["pomis_equal_means_p"]["ts"] > 0.01  # the same mean at every point
-    assert not found["paper_scale"]  # 400 simulations, not the paper's 1,000
+    assert found["paper_scale"]  # 400 seeds at the paper's horizon: judged
     means[(1, "kl_ucb", "POMISplus")] = 80.0
     found = outputs.findings(outputs.sweep_table(_finals(means), fam, 10_000), fam)["fig5a"]
     assert found["interval"] is None and "no same-means SCM" in found["finding"]
-    assert found["finding"].startswith("not judged at this scale") == (not found["paper_scale"])
+    small = outputs.findings(outputs.sweep_table(_finals(means, n=20), fam, 10_000), fam)["fig5a"]
+    assert not small["paper_scale"] and small["finding"].startswith("not judged at this scale")
 
 
 def test_pomis_flatness_rejects_moving_means():
@@ -163,14 +169,9 @@ def test_pomis_flatness_rejects_moving_means():
     assert outputs.pomis_flat(table, "fig5a", "ts")[0] < 1e-6
 
 
-def test_same_means_claim_sits_under_each_pomis_plus_cell():
-    rows = claims.claims({"fig5a": {"identical": {}}})
-    ids = [c.id for c in rows]
-    for a in ("ts", "kl_ucb"):
-        i = ids.index(f"table1-{a}-POMIS+-fig5a")
-        assert ids[i + 1] == f"table1-{a}-POMIS+-fig5a-same-means"
-    claim = rows[ids.index("table1-ts-POMIS+-fig5a-same-means")]
-    assert claim.check({})["status"] == NOT_EVALUATED
+def test_the_study_claims_one_row_per_pomis_plus_cell_and_locates_its_cause():
+    rows = outputs.claims({"panels": ["fig5a"]})
+    assert [c.id for c in rows] == ["same-means-ts-fig5a", "same-means-kl_ucb-fig5a"]
     found = {
         "finding": "no same-means SCM of the sweep reproduces both POMIS+ cells",
         "interval": None,
@@ -178,8 +179,14 @@ def test_same_means_claim_sits_under_each_pomis_plus_cell():
         "direction": "d",
         "pomis_equal_means_p": {"ts": 0.4},
     }
-    row = claim.check({"sensitivity": {"fig5a": found}})
+    row = rows[0].check({"findings": {"fig5a": found}})
     assert row["status"] == NOT_SPECIFIED and row["ours"] == found["finding"] and "p = 0.4" in row["note"]
+    assert rows[0].check({"findings": {}})["status"] == NOT_EVALUATED
+    assert outputs.located({"fig5a": found}) == {
+        "table1-ts-POMIS+-fig5a": found["finding"],
+        "table1-kl_ucb-POMIS+-fig5a": found["finding"],
+    }
+    assert sensitivity.STUDY.about("table1-ts-POMIS+-fig5a") and not sensitivity.STUDY.about("table1-ts-POMIS-fig5a")
 
 
 def test_sweep_towards_high_efficiency_keeps_the_means():
@@ -193,6 +200,7 @@ def test_sweep_settings_per_panel_and_config_check():
     section = {"n_points": 8, "lowest_ratio": 0.1, "highest_ratio": 4, "towards": {"fig5c": "high"}}
     assert sensitivity.settings(section, "fig5c") == {"n_points": 8, "towards": "high", "end_ratio": 4}
     assert sensitivity.settings(section, "fig5a") == {"n_points": 8, "towards": "low", "end_ratio": 0.1}
-    with pytest.raises(ConfigError, match="fig9"):
-        sensitivity.check({**section, "towards": {"fig9": "high"}}, list(PANELS))
-    sensitivity.check(section, list(PANELS))
+    config = cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml")
+    config["studies"] = {"same_means": {"towards": {"fig9": "high"}}}
+    with pytest.raises(ConfigError, match=r"studies.same_means.towards names \['fig9'\]"):
+        cb_config.check(config)

@@ -1,10 +1,11 @@
-"""The radius study's table and finding (papers/fairness/radius_study.py)."""
+"""The F-UCB radius study's table and finding (studies/fucb_radius.py)."""
 
 import pandas as pd
 import pytest
 
+from causal_bandits.config import check, load
 from causal_bandits.errors import ConfigError
-from causal_bandits.papers.fairness import radius_study
+from causal_bandits.studies import fucb_radius as radius_study
 
 
 def _runs(alpha_c, means):
@@ -32,5 +33,7 @@ def test_no_point_is_said():
 
 
 def test_empty_grid_is_an_error():
-    with pytest.raises(ConfigError, match="radius_study"):
-        radius_study.points({"alpha_r": [], "alpha_c": [0.1]})
+    config = load("config/config.yaml")
+    config["studies"] = {"fucb_radius": {"alpha_r": [], "alpha_c": [0.1]}}
+    with pytest.raises(ConfigError, match=r"studies\.fucb_radius\.alpha_r"):
+        check(config)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from causal_bandits.causal.pomis import brute_force_sets, minimal_intervention_sets, n_arms, pomis
-from causal_bandits.papers.nonmanip.consistent_graphs import FIG5D_FACTS, consistent_graphs
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
 from causal_bandits.scm.diagram import CausalDiagram
+from causal_bandits.studies.consistent_graphs import FIG5D_FACTS, consistent_graphs
 
 NODES, Y, N = FIG5D_FACTS["nodes"], FIG5D_FACTS["reward"], FIG5D_FACTS["N"]
 KEPT = [v for v in NODES if v not in N]
