@@ -112,7 +112,10 @@ def test_bad_algorithms_and_strategies(monkeypatch):
         algorithms.Algorithm("eps", "causal_bandits.bandits.thompson.ThompsonSampling", "EPS", addition=True),
     )
     check({**study(), "algorithms": ["eps"], "strategies": ["BF", "POMIS"]})
-    fails({**study(), "algorithms": ["eps"]}, "algorithm 'eps' does not support strategy 'POMISplus'", "z2 version")
+    # mixed with a solver that has one, POMIS+ runs that solver's z² version (as the paper section does) ...
+    check({**study(), "algorithms": ["ts", "eps"]})
+    # ... and with none, POMIS+ has nothing to play
+    fails({**study(), "algorithms": ["eps"]}, "POMISplus plays the z² version of a solver, and none of ['eps']")
 
 
 def test_bad_explicit_arms():

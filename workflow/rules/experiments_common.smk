@@ -63,4 +63,5 @@ def experiments_run_files(wildcards):
         )
         for s in cb_experiments_config.strategies(experiment)
         for a in experiment["algorithms"]
+        if cb_experiment_algorithms.supports(a, s)  # POMIS+ runs the solvers with a z² version, as the paper does
     }

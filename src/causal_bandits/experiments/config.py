@@ -17,7 +17,7 @@ from causal_bandits.causal.pomis import pomis
 from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.experiments import KEY, algorithms
 from causal_bandits.experiments import instance as own
-from causal_bandits.papers.nonmanip import NOT_SETTINGS
+from causal_bandits.papers.nonmanip import NOT_SETTINGS, POMIS_PLUS
 
 SCHEMA = files("causal_bandits.experiments") / "config.schema.yaml"
 #: Keys of nonmanip's ``pomis_plus`` an experiment does not take: the paper panels' job size and studies, and the
@@ -78,12 +78,19 @@ def _check_one(name: str, experiment: Mapping[str, Any]) -> None:
                 f"one of {', '.join(known)} or add yours to {algorithms.REGISTRY}"
             )
         for strategy in strategies(experiment):
-            if not algorithms.supports(algorithm, strategy):
+            if strategy != POMIS_PLUS and not algorithms.supports(algorithm, strategy):
                 raise ConfigError(
                     f"{where}: algorithm {algorithm!r} does not support strategy {strategy!r} (see its "
-                    f"entry in {algorithms.REGISTRY}); drop {strategy} from the experiment's "
-                    "strategies, or give the algorithm a z2 version or that strategy"
+                    f"entry in {algorithms.REGISTRY}); drop {strategy} from the experiment's strategies, or give "
+                    "the algorithm that strategy"
                 )
+    if POMIS_PLUS in experiment["strategies"] and not any(
+        algorithms.supports(a, POMIS_PLUS) for a in experiment["algorithms"]
+    ):
+        raise ConfigError(
+            f"{where}: {POMIS_PLUS} plays the z² version of a solver, and none of {experiment['algorithms']} has one; "
+            f"add a solver with a z² version (ts, kl_ucb) or drop {POMIS_PLUS} from the experiment's strategies"
+        )
 
 
 def check_config(section: Mapping[str, Any]) -> None:
