@@ -1,4 +1,4 @@
-"""Rule report: figures/REPORT.md and the self-contained REPORT.html from every paper's evaluated
+"""Rule report: figures/REPORT.md and REPORT.html from every paper's evaluated
 claims and its tables and figures (read from the working directory)."""
 
 import os
