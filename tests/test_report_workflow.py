@@ -122,3 +122,16 @@ def test_snakemake_report_bundle_holds_every_table_and_figure(tiny_run, tmp_path
             if f.is_file() and not any(z.read(n) == f.read_bytes() for n in by_name.get(f.name, []))
         ]
     assert missing == []
+
+
+def test_every_markdown_table_row_of_the_tiny_run_has_one_cell_per_column(tiny_run):
+    """A "|" inside a cell's text (P(y|x)) is escaped, so no row splits into more cells than its header."""
+    for table in (tiny_run / "figures").rglob("*.md"):
+        head = None
+        for line in table.read_text().splitlines():
+            if not line.startswith("|"):
+                head = None
+                continue
+            cells = len(re.split(r"(?<!\\)\|", line.strip().strip("|")))
+            head = head or cells
+            assert cells == head, f"{table.name}: {line[:80]}"
