@@ -15,6 +15,7 @@ import yaml
 from conftest import ROOT, copy_workflow, snakemake
 
 from causal_bandits.papers import PAPERS
+from causal_bandits.studies import STUDIES
 
 pytestmark = pytest.mark.workflow
 
@@ -24,7 +25,7 @@ GENERIC = "workflow/profiles/cluster-generic"
 CONDITIONAL_RULES = {"fairness_download"}
 #: Rules left out of the groups on purpose: the target rules (run by Snakemake itself: all, and one
 #: per paper) and the report.
-UNGROUPED = {"all", "report", *PAPERS}
+UNGROUPED = {"all", "report", *PAPERS, "studies", *STUDIES}
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def _rules(work, configfile: str) -> set[str]:
 
 
 def _rule_graph(work) -> nx.DiGraph:
-    result = snakemake(work, "--rulegraph", "--configfile", "config/config.yaml", "config/ci.yaml")
+    result = snakemake(work, "--rulegraph", "--configfile", "config/config.yaml", "config/studies.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     names = dict(re.findall(r'^\s*(\d+)\[label = "([^"]+)"', result.stdout, re.M))
     graph = nx.DiGraph()
@@ -49,7 +50,7 @@ def _rule_graph(work) -> nx.DiGraph:
 
 
 def test_slurm_profile_groups_every_rule_and_names_no_other(work):
-    rules = _rules(work, "config/config.yaml") | _rules(work, "config/quick.yaml")
+    rules = _rules(work, "config/config.yaml") | _rules(work, "config/quick.yaml") | _rules(work, "config/studies.yaml")
     groups, resources = SLURM_PROFILE["groups"], SLURM_PROFILE["set-resources"]
     unknown = (set(groups) | set(resources)) - rules - CONDITIONAL_RULES
     assert not unknown, f"workflow/profiles/slurm names rules the workflow does not have: {sorted(unknown)}"

@@ -13,7 +13,7 @@ import pytest
 from causal_bandits import algorithms, store
 from causal_bandits import config as cb_config
 from causal_bandits.aggregate import aggregate
-from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED
+from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED, note_texts
 from causal_bandits.errors import DiagramError
 from causal_bandits.papers.nonmanip import POMIS_PLUS, catalogue, claims, config, experiments, runs, tables
 from causal_bandits.papers.nonmanip.runs import run_chunk
@@ -129,7 +129,7 @@ def _results(instances, agg_5c, identical_ok=True):
         "identical_runs": {"fig5c": {}},
         "table1": tables.table1(aggs, inst),
         "catalogues": {"fig5c": {"n_expressions": 24}},
-        "section": {"pomis_plus": POMIS_PLUS_SETTINGS},
+        "section": {"horizon": int(agg_5c["round"].max()), "n_seeds": 1000, "pomis_plus": POMIS_PLUS_SETTINGS},
         "arm_sets": {g: experiments.arm_sets_document(g) for g in ("frontdoor", "fig2a", "fig5d")},
     }
 
@@ -145,7 +145,10 @@ POMIS_PLUS_SETTINGS = {
 
 
 def _verdicts(results):
-    return {c.id: c.check(results) for c in claims.claims(results["instances"])}
+    """Each claim's row by id, its note with the shared notes it cites written out."""
+    rows = [c.check(results) for c in claims.claims(results["instances"])]
+    texts = note_texts(claims.NOTES, rows, results)
+    return {r["id"]: {**r, "note": "; ".join([r["note"], *(texts[k] for k in r["notes"])])} for r in rows}
 
 
 def test_claims_take_ids_from_keys_and_print_labels(instances):

@@ -14,11 +14,12 @@ from report_helpers import check_page
 from causal_bandits import config as cb_config
 from causal_bandits import report
 from causal_bandits.artefacts import Artefact, figure, of_paper, paths, supporting, table
-from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED
+from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED, note_texts
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers import PAPERS
 from causal_bandits.plots import new_figure, save_figure
-from causal_bandits.report_page import anchor, markdown_html
+from causal_bandits.report.links import artefact_id, claim_id
+from causal_bandits.report.page import markdown_html
 
 
 def _row(cid, source, status, statement="a statement"):
@@ -30,6 +31,7 @@ def _row(cid, source, status, statement="a statement"):
         "ours": "1.02",
         "status": status,
         "note": "a <note> & more",
+        "notes": [],
     }
 
 
@@ -63,29 +65,30 @@ def synthetic(tmp_path):
         _row("e8-order", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED),
         _row("unknown", "robustness", REPRODUCED, "a claim about an artefact nobody mapped"),
     ]
-    doc = {"paper": "nonmanip", "scale": "T = 10, 2 seeds", "claims": rows}
+    doc = {"paper": "nonmanip", "scale": "T = 10, 2 seeds", "claims": rows, "notes": {}}
     return tmp_path, doc, artefacts
 
 
-def test_render_embeds_figures_and_links_every_claim(synthetic):
+def test_render_shows_figures_and_links_every_claim(synthetic):
     root, doc, artefacts = synthetic
     md, page = report.render([doc], {"nonmanip": artefacts}, root=root)
-    checked = check_page(page, root / "figures")
-    assert checked.images == [(root / "figures/nonmanip/figure9.png").read_bytes()]
+    checked = check_page(page, root / "figures", docs=False)
+    assert checked.images == ["nonmanip/figure9.png"]
     assert len(checked.claims) == 5
     links = {c.id: c.links for c in checked.claims}
-    assert links[anchor("claim", "nonmanip", "t9")] == ["#nonmanip-table9"]
-    assert links[anchor("claim", "nonmanip", "f9")] == ["#nonmanip-figure9"]
-    assert links[anchor("claim", "nonmanip", "special")] == ["#nonmanip-figure9"]
-    assert links[anchor("claim", "nonmanip", "e8-order")] == ["#nonmanip-figure8"]
-    assert links[anchor("claim", "nonmanip", "unknown")] == ["#nonmanip"]  # falls back to the paper's section
+    assert links["claim-nonmanip-t9"] == ["#nonmanip-table9"]
+    assert links["claim-nonmanip-f9"] == ["#nonmanip-figure9"]
+    assert links["claim-nonmanip-special"] == ["#nonmanip-figure9"]
+    assert links["claim-nonmanip-e8-order"] == ["#nonmanip-figure8"]
+    assert links["claim-nonmanip-unknown"] == ["#nonmanip"]  # falls back to the paper's section
     # Verdict colours, the summary line, the absent artefact's reason, escaped text, the Markdown table.
     for cls in ("r-ok", "r-differs", "r-unspecified", "r-unevaluated"):
         assert f'class="{cls}"' in page
     assert "2 reproduced" in page and "1 differs" in page
     assert "Not written by this run: E8 is not in run_experiments." in page
     assert "a &lt;note&gt; &amp; more" in page and "<note>" not in page
-    assert "<th style=text-align:right>b | c</th>" in page and "<td style=text-align:right>&lt;x&gt;</td>" in page
+    right = 'style="text-align: right;"'
+    assert f"<th {right}>b | c</th>" in page and f"<td {right}>&lt;x&gt;</td>" in page
     assert 'href="nonmanip/figure9.pdf"' in page and 'href="nonmanip/table9.csv"' in page
     # Markdown: every claim row says where it is shown, relative to the report.
     assert "[Table 9](nonmanip/table9.md)" in md and "[Figure 9](nonmanip/figure9.png)" in md
@@ -95,7 +98,7 @@ def test_render_embeds_figures_and_links_every_claim(synthetic):
 def test_render_without_artefacts_still_links_every_claim(synthetic, tmp_path):
     _, doc, _ = synthetic
     _, page = report.render([doc], root=tmp_path)
-    checked = check_page(page, tmp_path)
+    checked = check_page(page, tmp_path, docs=False)
     assert all(c.links == ["#nonmanip"] for c in checked.claims) and not checked.images
 
 
@@ -113,15 +116,38 @@ def test_a_figure_that_is_not_a_png_is_an_error(synthetic):
         report.render([doc], {"nonmanip": artefacts}, root=root)
 
 
-def test_anchors_are_one_to_one():
-    ids = ["table1-ts-POMIS+-fig5a", "table1-ts-POMIS-fig5a", "a b", "a_b", "a_20_b", "τ0.1", "t0.1"]
-    assert len({anchor("claim", "nonmanip", i) for i in ids}) == len(ids)
+def test_anchors_are_the_documented_ones():
+    """docs/papers/<key>.md promise figures/REPORT.html#claim-<paper>-<claim id>: the id as it is."""
+    assert claim_id("unknown_graph", "table1-bce_lb") == "claim-unknown_graph-table1-bce_lb"
+    assert claim_id("nonmanip", "table1-ts-POMIS+-fig5a") == "claim-nonmanip-table1-ts-POMIS+-fig5a"
+    assert artefact_id("nonmanip", "figure5") == "nonmanip-figure5"
 
 
-def test_markdown_reader_keeps_text_it_does_not_know_escaped():
-    out = markdown_html("# Head\n\n<script>x</script> and `code`\n\n- one\n- two *em*")
-    assert "<strong>Head</strong>" in out and "&lt;script&gt;" in out and "<code>code</code>" in out
-    assert "<li>one</li><li>two <em>em</em></li>" in out
+def test_every_claim_id_is_an_html_id():
+    """Claim ids go into the page as they are: no whitespace, unique per paper."""
+    for paper, ids in _claim_ids().items():
+        assert len(set(ids)) == len(ids), paper
+        assert not [i for i in ids if re.search(r"\s", i)], paper
+
+
+def _claim_ids():
+    from causal_bandits.papers.bounds import claims as bounds
+    from causal_bandits.papers.fairness import claims as fairness
+    from causal_bandits.papers.unknown_graph import claims as unknown_graph
+
+    return {
+        "bounds": [c.id for c in bounds.claims()],
+        "fairness": [c.id for c in fairness.claims()],
+        "unknown_graph": [c.id for c in unknown_graph.claims()],
+    }
+
+
+def test_markdown_tables_keep_braces_and_escape_html():
+    """The markdown library renders the workflow's tables; a cell's trailing {...} is text (no attribute
+    lists), and HTML in the text is shown, not run."""
+    out = markdown_html("# Head\n\n<script>x</script> and `code`\n\n| a | b {Y} |\n|---|---|\n| ∅, {Z} | {X} |\n")
+    assert "<h1>Head</h1>" in out and "&lt;script&gt;" in out and "<code>code</code>" in out
+    assert "<td>∅, {Z}</td>" in out and "<td>{X}</td>" in out and "<th>b {Y}</th>" in out
 
 
 def test_artefact_needs_a_file_the_report_can_show():
@@ -184,34 +210,53 @@ def test_every_final_output_of_the_rule_files_is_a_report_output():
 
 
 def test_shared_notes_are_said_once_and_unjudged_claims_listed_apart(synthetic):
-    """A note clause several claims share is stated once under the paper's header and cited by
-    number; claims this run did not judge are listed apart, our number greyed; a paper's notices
-    (stand-in data) stand at the top of the report and in its header."""
+    """A note several claims cite by key is stated once under the paper's header and cited by number; a
+    note only one claim cites stays in its row; claims this run did not judge are listed apart, our number
+    greyed; a paper's notices (stand-in data) stand once at the top of the report as "Read first" and in
+    its header."""
     root, doc, artefacts = synthetic
-    scale = "this run has T = 10, 2 seeds; the paper's value is at T = 5000, 5 seeds"
     rows = [dict(r) for r in doc["claims"]]
-    rows[0]["note"] = "+1.0% from the paper (tolerance ±30%) [SYNTHETIC STAND-IN DATA]"
-    rows[1]["note"] = "exact reason one [SYNTHETIC STAND-IN DATA]"
-    rows[3] = {**rows[3], "ours": "0.42", "note": scale}
-    rows.append(
-        {
-            **_row("e8-other", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED),
-            "ours": "0.77",
-            "note": f"{scale}; its own reason",
-        }
-    )
-    doc = {**doc, "claims": rows, "notices": ["Synthetic stand-in data: every result of this paper."]}
+    rows[0].update(note="+1.0% from the paper (tolerance ±30%)", notes=["synthetic"])
+    rows[1].update(note="exact reason one", notes=["synthetic"])
+    rows[2].update(note="", notes=["lonely"])
+    rows[3] = {**rows[3], "ours": "0.42", "note": "", "notes": ["scale"]}
+    other = _row("e8-other", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED)
+    rows.append({**other, "ours": "0.77", "note": "its own reason", "notes": ["scale"]})
+    texts = {"synthetic": "[SYNTHETIC STAND-IN DATA]", "lonely": "said once", "scale": "this run has T = 10"}
+    notice = "Synthetic stand-in data: every result of this paper."
+    doc = {**doc, "claims": rows, "notes": texts, "notices": [notice]}
     md, page = report.render([doc], {"nonmanip": artefacts}, root=root)
-    assert md.count("Synthetic stand-in data: every result of this paper.") == 2  # top and header
-    assert md.count("this run has T = 10, 2 seeds") == 1 and md.count("[SYNTHETIC STAND-IN DATA]") == 1
+    assert md.count(notice) == 2 and md.count("**Read first.**") == 1  # top and header
+    assert md.count("this run has T = 10") == 1 and md.count("[SYNTHETIC STAND-IN DATA]") == 1
     assert "1. [SYNTHETIC STAND-IN DATA]" in md and "exact reason one (note 1)" in md
+    assert "| said once |" in md and "said once (note" not in md
     judged, unjudged = md.split("### Not evaluated in this run (2)")
     assert "| **not evaluated** |" not in md and "0.42" not in judged and "| *0.42* | (note 2) |" in unjudged
     assert "| *0.77* | its own reason (note 2) |" in unjudged
-    checked = check_page(page, root / "figures")
+    checked = check_page(page, root / "figures", docs=False)
     assert len(checked.claims) == 6  # every claim keeps its anchor
-    assert page.count('class="num unjudged"') == 2 and page.count('<p class="notice">') == 2
-    assert page.count("this run has T = 10, 2 seeds") == 1
+    assert page.count('class="num unjudged"') == 2 and page.count("Read first.") == 1
+    assert page.count(notice) == 2 and page.count("this run has T = 10") == 1
+
+
+def test_a_claim_citing_a_note_its_paper_does_not_list_is_an_error():
+    row = {"id": "x", "notes": ["nowhere"]}
+    with pytest.raises(KeyError, match="nowhere"):
+        note_texts({"somewhere": "text"}, [row], {})
+    assert note_texts({"a": "A", "b": lambda r: r["t"], "c": "C"}, [{"notes": ["b", "a"]}], {"t": "T"}) == {
+        "b": "T",
+        "a": "A",
+    }
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_shared_note_a_paper_lists_is_cited_by_its_claims(paper):
+    """A paper's NOTES lists no note its claims never cite (dead text)."""
+    claims = __import__(f"causal_bandits.papers.{paper}.claims", fromlist=["NOTES"])
+    source = (ROOT / "src/causal_bandits/papers" / paper / "claims.py").read_text()
+    for key in claims.NOTES:
+        cited = f'"{key}"' in source.replace(f'"{key}":', "") or key.startswith("reconstructed-")
+        assert cited, f"{paper}: NOTES[{key!r}] is cited by no claim"
 
 
 def test_every_docs_link_of_a_report_resolves(tmp_path):
@@ -219,7 +264,7 @@ def test_every_docs_link_of_a_report_resolves(tmp_path):
     numbers section for a row citing nothing, and every docs section a paper's claims cite."""
     from test_citations import DOCS, anchors
 
-    from causal_bandits.report_docs import DOCREF
+    from causal_bandits.report.links import DOCREF
 
     papers = []
     for key in PAPERS:
@@ -230,15 +275,56 @@ def test_every_docs_link_of_a_report_resolves(tmp_path):
         ]
         papers.append({"paper": key, "scale": "T = 10, 1 seeds", "claims": rows})
     md, html = report.render(papers, root=tmp_path)
-    links = [(t, False) for t in re.findall(r"\]\((\.\./docs/[^)]+)\)", md)]
-    links += [(t, True) for t in re.findall(r'href="(\.\./site/[^"]+)"', html)]
+    links = re.findall(r"\]\((\.\./docs/[^)]+)\)", md) + re.findall(r'href="(\.\./docs/[^"]+)"', html)
     n_rows = sum(len(p["claims"]) for p in papers)
     assert len(links) >= 2 * n_rows
-    for target, built in links:
+    for target in links:
         path, _, anchor_id = target.partition("#")
-        page = path.removeprefix("../site/" if built else "../docs/")
-        source = DOCS / (page.removesuffix(".html") + ".md" if built else page)
+        source = DOCS / path.removeprefix("../docs/")
         assert source.is_file(), target
         assert not anchor_id or anchor_id in anchors(source), target
     for key in PAPERS:  # a row citing nothing links to its paper's numbers section
-        assert f"../docs/papers/{key}.md#" in md and f"../site/papers/{key}.html#" in html
+        assert f"../docs/papers/{key}.md#" in md and f'href="../docs/papers/{key}.md#' in html
+
+
+# ------------------------------------------------------------------------------------ studies
+def _paper_doc(status: str) -> dict:
+    row = {"id": "table1-ts-POMIS+-fig5c", "source": "Table 1", "statement": "s", "paper": "121.54", "ours": "140.7"}
+    return {"paper": "nonmanip", "scale": "T = 10,000", "claims": [{**row, "status": status, "note": "n"}]}
+
+
+def _study_doc(name: str, findings: dict) -> dict:
+    from causal_bandits import studies
+
+    return studies.document(name, "T = 10,000, 200 seeds", [], findings)
+
+
+def test_a_differing_claim_names_the_studies_that_locate_its_cause():
+    """Under a paper claim that differs: each study of its paper whose record locates it, with its finding when it
+    ran, else its docs section and the command that runs it; the claim keeps its verdict and the paper's claims
+    never read a study."""
+    from causal_bandits.report.located import located
+
+    row = _paper_doc("differs")["claims"][0]
+    ran = {"knobs": _study_doc("knobs", {row["id"]: "n_min ∈ {100} of {0, 20, 100} put the cell within ±15%"})}
+    lines = located("nonmanip", row, ran)
+    assert lines[0].startswith("Study refresh (") and "docs/papers/nonmanip.md#nonmanip-numbers-spot-check" in lines[0]
+    assert "`snakemake --cores all --configfile config/studies.yaml refresh`" in lines[0]
+    assert lines[1] == "Study knobs: n_min ∈ {100} of {0, 20, 100} put the cell within ±15%."
+    assert any(line.startswith("Study same_means (") for line in lines) and len(lines) == 3
+    assert located("nonmanip", {**row, "status": "reproduced"}, ran) == []
+    assert located("nonmanip", {**row, "id": "order-fig5a-ts"}, {}) == [
+        line for line in located("nonmanip", {**row, "id": "order-fig5a-ts"}, {}) if "robustness" in line
+    ]
+
+
+def test_the_report_has_a_studies_part_after_the_papers(tmp_path):
+    from causal_bandits import report
+
+    study = _study_doc("knobs", {"table1-ts-POMIS+-fig5c": "no n_min puts the cell within ±15%"})
+    md, html = report.render([_paper_doc("differs")], {}, root=tmp_path, page_dir="figures", studies=[study])
+    assert md.index("## Studies beyond the papers") > md.index("Lee & Bareinboim")
+    assert "### Knob study: POMIS+ under the deferral n_min and the Beta switch (study knobs)" in md
+    assert "Study knobs: no n_min puts the cell within ±15%." in md
+    assert 'id="knobs"' in html and 'href="#studies"' in html and "Study knobs: no n_min puts" in html
+    assert "Overall: 1 differs." in md  # the studies' claims are not the papers'

@@ -1,11 +1,13 @@
-"""The report of the tiny run (the session's tiny_run fixture, no second run): REPORT.html embeds
-every figure and links every claim; every claim maps to an artefact; Snakemake's report bundle
-holds every table and figure."""
+"""The report of the tiny run (the session's tiny_run fixture, no second run): REPORT.html shows
+every figure, links every claim and every link resolves; no text of the Markdown tables is lost;
+every claim maps to an artefact; Snakemake's report bundle holds every table and figure."""
 
 from __future__ import annotations
 
 import json
+import re
 import zipfile
+from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -15,7 +17,7 @@ from report_helpers import check_page
 from causal_bandits import config as cb_config
 from causal_bandits.artefacts import of_paper, supporting
 from causal_bandits.papers import PAPERS
-from causal_bandits.report_page import anchor
+from causal_bandits.report.links import artefact_id, claim_id
 
 pytestmark = pytest.mark.workflow
 
@@ -51,22 +53,58 @@ def test_every_table_and_figure_of_the_tiny_run_is_an_artefact(tiny_run):
             assert a.absent or all((tiny_run / p).is_file() for p in a.paths), a.key
 
 
-def test_report_page_embeds_every_figure_and_links_every_claim(tiny_run):
+def test_report_page_shows_every_figure_and_links_every_claim(tiny_run):
+    """Every PNG the run writes is shown, in page order; every claim row has the documented id
+    (claim-<paper>-<claim id>) and links its artefacts; every link of the page resolves (check_page)."""
     page_path = tiny_run / "figures" / "REPORT.html"
-    text = page_path.read_text()
-    page = check_page(text, page_path.parent)
+    page = check_page(page_path.read_text(), page_path.parent)
     artefacts = _artefacts(tiny_run)
     shown = [a for paper in PAPERS for a in artefacts[paper] if not a.absent]
-    figures = [a for a in shown if a.is_figure]
-    assert len(page.images) == len(figures) >= 20
+    pngs = [p for a in shown for p in a.paths if p.endswith(".png")]
+    assert page.images == [str(PurePosixPath(p).relative_to("figures")) for p in pngs] and len(pngs) >= 20
+    assert len([h for h in page.hrefs if h.startswith("../docs/")]) >= 150  # the readings, in the checkout
     for paper in PAPERS:
         for a in artefacts[paper]:
-            assert anchor(paper, a.key) in page.ids
+            assert artefact_id(paper, a.key) in page.ids
         for row in _claims(tiny_run, paper):
-            claim = next(c for c in page.claims if c.id == anchor("claim", paper, row["id"]))
-            assert claim.links == [f"#{anchor(paper, a.key)}" for a in supporting(row, artefacts[paper])]
-    # Each embedded figure is its PNG file, byte for byte, in page order.
-    assert page.images == [(tiny_run / a.shown).read_bytes() for a in figures]
+            claim = next(c for c in page.claims if c.id == claim_id(paper, row["id"]))
+            assert claim.links == [f"#{artefact_id(paper, a.key)}" for a in supporting(row, artefacts[paper])]
+
+
+class _Cells(HTMLParser):
+    """The text of every table cell of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[str] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.cells.append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def test_report_page_loses_no_braced_text_of_the_tables(tiny_run):
+    """Every {...} of the Markdown tables the page shows is in a cell of the page (the front-door POMIS
+    "∅, {Z}" of Table 1, say), and every {...} of a claim's text too."""
+    parser = _Cells()
+    parser.feed((tiny_run / "figures" / "REPORT.html").read_text())
+    page = " ".join(parser.cells)
+    tables = [p for p in (tiny_run / "figures").rglob("*.md") if p.name != "REPORT.md"]
+    braced = {b.replace("\\|", "|") for t in tables for b in re.findall(r"\{[^{}|\n]*\}", t.read_text())}
+    claims = [row[k] for paper in PAPERS for row in _claims(tiny_run, paper) for k in ("statement", "paper", "ours")]
+    braced |= {b for text in claims for b in re.findall(r"\{[^{}]*\}", text)}
+    assert len(braced) > 10 and "{Z}" in braced
+    assert sorted(b for b in braced if b not in page) == []
 
 
 def test_snakemake_report_bundle_holds_every_table_and_figure(tiny_run, tmp_path):
@@ -84,3 +122,16 @@ def test_snakemake_report_bundle_holds_every_table_and_figure(tiny_run, tmp_path
             if f.is_file() and not any(z.read(n) == f.read_bytes() for n in by_name.get(f.name, []))
         ]
     assert missing == []
+
+
+def test_every_markdown_table_row_of_the_tiny_run_has_one_cell_per_column(tiny_run):
+    """A "|" inside a cell's text (P(y|x)) is escaped, so no row splits into more cells than its header."""
+    for table in (tiny_run / "figures").rglob("*.md"):
+        head = None
+        for line in table.read_text().splitlines():
+            if not line.startswith("|"):
+                head = None
+                continue
+            cells = len(re.split(r"(?<!\\)\|", line.strip().strip("|")))
+            head = head or cells
+            assert cells == head, f"{table.name}: {line[:80]}"

@@ -97,7 +97,8 @@ def _planned_outputs(stdout: str) -> list[str]:
 # (and what depends on them);
 # ``expected`` is a regular expression every rerun's path matches.
 EDITS = [
-    ("bandits/thompson.py", "results/runs/nonmanip/", "/ts/", "figures/nonmanip/table1"),
+    # TS: the paper's runs and the studies' (same-means POMIS, robustness BF / MIS / POMIS)
+    ("bandits/thompson.py", "results/runs/", "/(BF|MIS|POMIS)/ts/", "figures/nonmanip/table1"),
     # POMIS+ TS: the paper's runs and the studies' (every study of the tiny config plays z²-TS)
     ("bandits/z2_thompson.py", "results/runs/", "/POMISplus/ts/", "figures/nonmanip/table1"),
     ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),

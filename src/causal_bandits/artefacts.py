@@ -6,7 +6,7 @@ after the paper's own numbering (or marked as designed for this replication), ea
 it supports: regular expressions searched in a claim's ``source`` label ("Table 1", "Fig. 5") or
 matched at the start of its ``id`` (for sources that name a section, not an artefact).
 
-The report embeds the artefacts beside the claims (:mod:`causal_bandits.report_page`) and the
+The report embeds the artefacts beside the claims (:mod:`causal_bandits.report.page`) and the
 workflow's report rule takes their paths as inputs. A claim no artefact supports links to its
 paper's section instead (:func:`supporting`); nothing fails on an unknown source label.
 """
@@ -57,7 +57,7 @@ class Artefact:
 
     @property
     def shown(self) -> str:
-        """The file the report embeds."""
+        """The file the report shows."""
         return self.paths[0]
 
     @property

@@ -1,15 +1,23 @@
 # The cross-paper replication report: one verdict per claim, numbers side by side, each claim beside
-# the table or figure it is about (figures embedded: REPORT.html is one self-contained page).
-REPORT_ARTEFACTS = {paper: paper_artefacts(paper) for paper in PAPERS}
+# the table or figure it is about (REPORT.html shows the PNGs beside it in figures/).
+REPORT_ARTEFACTS = {
+    **{paper: paper_artefacts(paper) for paper in PAPERS},
+    **{study: cb_studies.module(study).artefacts(config[cb_studies.study(study).paper]) for study in STUDIES},
+}
 
 
 rule report:
-    """figures/REPORT.md and the self-contained figures/REPORT.html from every paper's evaluated claims
-    and its final tables and figures."""
+    """figures/REPORT.md and figures/REPORT.html from every paper's evaluated claims and its final
+    tables and figures, and those of the studies this run makes."""
     input:
         claims=[f"results/claims/{paper}.json" for paper in PAPERS],
-        artefacts=[path for paper in PAPERS for path in cb_artefacts.paths(REPORT_ARTEFACTS[paper])],
+        studies=[f"results/claims/studies/{study}.json" for study in STUDIES],
+        artefacts=[path for found in REPORT_ARTEFACTS.values() for path in cb_artefacts.paths(found)],
         code=script_code("report.py", *(f"src/causal_bandits/papers/{paper}/artefacts.py" for paper in PAPERS)),
+        templates=[
+            "src/causal_bandits/report/templates/report.html.j2",
+            "src/causal_bandits/report/templates/report.css",
+        ],
         # own experiments' summaries (no verdicts), when the config has an experiments: section
         experiments=[f"results/experiments/{name}/summary.json" for name in config.get("experiments") or {}],
     output:

@@ -5,7 +5,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from causal_bandits import store
-from causal_bandits.claims import document
+from causal_bandits.claims import document, note_texts
 from causal_bandits.logs import logged
 from causal_bandits.papers.bounds import claims as bounds_claims
 
@@ -20,5 +20,8 @@ with logged(snakemake.log[0]) as log:
         "config": snakemake.params.bounds,
     }
     rows = [claim.check(results) for claim in bounds_claims.claims()]
-    store.write_json(snakemake.output[0], document("bounds", snakemake.params.bounds, rows))
+    store.write_json(
+        snakemake.output[0],
+        document("bounds", snakemake.params.bounds, rows, notes=note_texts(bounds_claims.NOTES, rows, results)),
+    )
     log.info("%d claims evaluated", len(rows))

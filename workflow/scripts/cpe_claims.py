@@ -1,7 +1,7 @@
 """Rule cpe_claims: evaluate each claim (docs/papers/cpe.md#cpe-results) on our results."""
 
 from causal_bandits import store
-from causal_bandits.claims import document
+from causal_bandits.claims import document, note_texts
 from causal_bandits.logs import logged
 from causal_bandits.papers.cpe import claims, results
 
@@ -16,6 +16,7 @@ with logged(snakemake.log[0]) as log:
             p.scale,
             rows,
             scale=f"sample cap {p.scale['horizon']:,}, {p.scale['n_seeds']:,} seeds per setting",
+            notes=note_texts(claims.NOTES, rows, found),
         ),
     )
     log.info("%d claims evaluated", len(rows))

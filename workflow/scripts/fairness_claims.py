@@ -6,7 +6,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from causal_bandits import store
-from causal_bandits.claims import document
+from causal_bandits.claims import document, note_texts
 from causal_bandits.papers.fairness import claims as fairness
 from causal_bandits.papers.fairness.io import step
 
@@ -31,7 +31,7 @@ with step(snakemake.log[0]) as log:
         "videos_meta": {k: int(videos_meta[k]) for k in ("n_valid", "n_videos", "n_types")},
     }
     rows = [claim.check(results) for claim in fairness.claims()]
-    store.write_json(
-        snakemake.output[0], document("fairness", snakemake.params.fairness, rows, notices=fairness.notices(results))
-    )
+    notes = note_texts(fairness.NOTES, rows, results)
+    doc = document("fairness", snakemake.params.fairness, rows, notices=fairness.notices(results), notes=notes)
+    store.write_json(snakemake.output[0], doc)
     log.info("%d claims evaluated: %s", len(rows), pd.Series([r["status"] for r in rows]).value_counts().to_dict())

@@ -6,7 +6,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from causal_bandits import algorithms, store
-from causal_bandits.claims import document
+from causal_bandits.claims import document, note_texts
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import PAPER, claims
 
@@ -22,5 +22,8 @@ with logged(snakemake.log[0]) as log:
         "section": snakemake.params.section,
     }
     rows = [claim.check(results) for claim in claims.claims(results["instances"])]
-    store.write_json(snakemake.output[0], document("nonmanip", snakemake.params.section, rows))
+    store.write_json(
+        snakemake.output[0],
+        document("nonmanip", snakemake.params.section, rows, notes=note_texts(claims.NOTES, rows, results)),
+    )
     log.info("%d claims evaluated", len(rows))

@@ -4,7 +4,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from causal_bandits import store
-from causal_bandits.claims import document
+from causal_bandits.claims import document, note_texts
 from causal_bandits.logs import logged
 from causal_bandits.papers.unknown_graph import claims as ug_claims
 
@@ -20,5 +20,7 @@ with logged(snakemake.log[0]) as log:
         "config": section,
     }
     rows = [claim.check(results) for claim in ug_claims.claims()]
-    store.write_json(snakemake.output[0], document("unknown_graph", section, rows))
+    store.write_json(
+        snakemake.output[0], document("unknown_graph", section, rows, notes=note_texts(ug_claims.NOTES, rows, results))
+    )
     log.info("%d claims evaluated", len(rows))

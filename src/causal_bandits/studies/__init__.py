@@ -84,10 +84,19 @@ def check_config(config: Mapping[str, Any]) -> None:
 
 
 def document(name: str, scale: str, rows: list[dict[str, str]], findings: Mapping[str, str]) -> dict[str, Any]:
-    """A study's evaluated claims as the report reads them: the scale of its runs, its claims' rows
-    (:meth:`causal_bandits.claims.Claim.check`) and ``findings``, the line it adds under each paper claim
-    whose cause it locates, by that claim's id."""
-    return {"study": name, "paper": study(name).paper, "scale": scale, "claims": rows, "findings": dict(findings)}
+    """A study's evaluated claims as the report reads them: its question and docs section, the scale of its
+    runs, its claims' rows (:meth:`causal_bandits.claims.Claim.check`) and ``findings``, the line it adds under
+    each paper claim whose cause it locates, by that claim's id."""
+    record = study(name)
+    return {
+        "study": name,
+        "paper": record.paper,
+        "question": record.question,
+        "docs": record.docs,
+        "scale": scale,
+        "claims": rows,
+        "findings": dict(findings),
+    }
 
 
 def finding_verdict(paper: str, found: Mapping[str, Any], note: str, scale: str) -> Verdict:

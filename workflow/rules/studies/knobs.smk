@@ -87,7 +87,7 @@ rule knobs_report:
         pdf=report(f"{study_knobs.OUT}/figure.pdf", caption="../../report/study_knobs.rst", category="studies"),
         png=report(f"{study_knobs.OUT}/figure.png", caption="../../report/study_knobs.rst", category="studies"),
         md=report(f"{study_knobs.OUT}/table.md", caption="../../report/study_knobs.rst", category="studies"),
-        csv=f"{study_knobs.OUT}/table.csv",
+        csv=report(f"{study_knobs.OUT}/table.csv", caption="../../report/study_knobs.rst", category="studies"),
         claims="results/claims/studies/knobs.json",
     log:
         "logs/studies/knobs/report.log",

@@ -160,7 +160,11 @@ rule robustness_report:
         md=report(
             f"{study_robustness_outputs.OUT}/table.md", caption="../../report/study_robustness.rst", category="studies"
         ),
-        orderings=f"{study_robustness_outputs.OUT}/orderings.csv",
+        orderings=report(
+            f"{study_robustness_outputs.OUT}/orderings.csv",
+            caption="../../report/study_robustness.rst",
+            category="studies",
+        ),
         claims="results/claims/studies/robustness.json",
     log:
         "logs/studies/robustness/report.log",

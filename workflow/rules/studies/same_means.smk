@@ -133,7 +133,11 @@ rule same_means_report:
         md=report(
             f"{study_same_means_outputs.OUT}/table.md", caption="../../report/study_same_means.rst", category="studies"
         ),
-        table=f"{study_same_means_outputs.OUT}/table.csv",
+        table=report(
+            f"{study_same_means_outputs.OUT}/table.csv",
+            caption="../../report/study_same_means.rst",
+            category="studies",
+        ),
         claims="results/claims/studies/same_means.json",
     log:
         "logs/studies/same_means/report.log",

@@ -20,7 +20,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict, holds, within
+from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Claim, Note, Verdict, holds, within
 from causal_bandits.papers.bounds.cells import LABELS as COLUMN_LABELS
 from causal_bandits.papers.bounds.cells import PAPER_HORIZON, PAPER_ROWS, PAPER_SELECTED, TABLE1_REPORTED
 from causal_bandits.papers.bounds.runs import FIGURE4, LABELS, setting_name
@@ -142,7 +142,8 @@ def _deviates(column: str) -> Claim:
             f"mean |{COLUMN_LABELS[column]} − Truth| = {paper:.3f}",
             f"mean |Δ| = {float((est - truth).abs().mean()):.3f}; |Δ| > 2 SE in {significant}/16 cells",
             f"conditional variant; population bias {bias.min():+.3f} to {bias.max():+.3f} "
-            f"(selection on I1 pushes it up); threshold: ≥ {DEVIATION_MIN_CELLS} of 16 cells",
+            "(selection on I1 pushes it up)",
+            notes=("deviation-threshold",),
         )
 
     return Claim(
@@ -194,6 +195,15 @@ def _scale_note(results: Results, with_alpha: bool = True) -> str:
     return f"T = {config['horizon']:,}, {config['n_seeds']} runs{alpha}"
 
 
+#: Notes several claims share, by key (:data:`causal_bandits.claims.Note`).
+NOTES: dict[str, Note] = {
+    "deviation-threshold": f"threshold: ≥ {DEVIATION_MIN_CELLS} of 16 cells",
+    "online-scale": _scale_note,
+    "late-crossing": f"the claim is about T = {PAPER_HORIZON:,} and warm-started runs cross LinUCB late "
+    "(docs/papers/bounds.md#bounds-numbers), so a shorter run cannot check it",
+}
+
+
 def _pcb_lowest(results: Results) -> Verdict:
     agg = _main_agg(results)
     finals = {a: _final(agg, a) for a in FIGURE4}
@@ -204,9 +214,10 @@ def _pcb_lowest(results: Results) -> Verdict:
         best == "linucb_pcb",
         "LinUCB-PCB lowest",
         ours,
-        f"{_scale_note(results)}; upper bounds exclude {off['n_excluded_by_upper_bound']}/16 cells "
+        f"upper bounds exclude {off['n_excluded_by_upper_bound']}/16 cells "
         f"(population: {results['exact']['n_excluded_by_upper_bound']}), optimal arm excluded in "
         f"{off['n_optimal_excluded']}",
+        notes=("online-scale",),
     )
 
 
@@ -225,17 +236,11 @@ def _worse_than_linucb(algorithm: str) -> Claim:
         agg = _main_agg(results)
         ours_row, base = _final(agg, algorithm), _final(agg, "linucb")
         ours = f"{LABELS[algorithm]} {_regret_text(ours_row)} vs LinUCB {_regret_text(base)}"
-        note = f"{_scale_note(results)}; {_crossing(agg, algorithm)}"
+        note = _crossing(agg, algorithm)
         if int(ours_row["round"]) < PAPER_HORIZON:
-            return Verdict(
-                NOT_EVALUATED,
-                "above LinUCB",
-                ours,
-                note + f"; the claim is about T = {PAPER_HORIZON:,} and warm-started runs cross "
-                "LinUCB late (docs/papers/bounds.md#bounds-numbers), so a shorter run cannot check "
-                "it",
-            )
-        return holds(ours_row["mean_cum_regret"] > base["mean_cum_regret"], "above LinUCB", ours, note)
+            return Verdict(NOT_EVALUATED, "above LinUCB", ours, note, ("online-scale", "late-crossing"))
+        above = ours_row["mean_cum_regret"] > base["mean_cum_regret"]
+        return holds(above, "above LinUCB", ours, note, ("online-scale",))
 
     return Claim(
         f"{algorithm}-above-linucb",

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from causal_bandits import algorithms as registry
-from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, holds
+from causal_bandits.claims import NOT_EVALUATED, Claim, Note, Verdict, holds
 from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.cpe.tables import slopes_table
@@ -25,10 +25,12 @@ PAC_WILSON_LOW = 0.9
 #: Fewest runs (and configs) for the designed predictions to be judged; fewer: "not evaluated".
 MIN_RUNS = 30
 MIN_SLOPE_CONFIGS = 4
-DESIGNED = (
-    "prediction designed by our reading (docs/papers/cpe.md#cpe-results) for its instances (the paper reports "
-    "no experiment)"
-)
+#: Notes several claims share, by key (:data:`causal_bandits.claims.Note`).
+NOTES: dict[str, Note] = {
+    "designed": "prediction designed by our reading (docs/papers/cpe.md#cpe-results) for its instances (the paper "
+    "reports no experiment)",
+    "fewer-runs": f"fewer than {MIN_RUNS} runs per setting",
+}
 #: E4b reference values of docs/papers/cpe.md#cpe-experiments (Δ_min, H, H_m(G), H_m(L)/H), at their printed precision.
 E4B = {
     2: (0.1341, 216, 111, 0.914),
@@ -66,7 +68,7 @@ def _pac(exp: str, algorithm: str) -> Claim:
             for r in rows.itertuples()
         )
         if rows["n_runs"].max() < MIN_RUNS:
-            return Verdict(NOT_EVALUATED, f"≥ {1 - delta:g}", ours, f"fewer than {MIN_RUNS} runs per setting")
+            return Verdict(NOT_EVALUATED, f"≥ {1 - delta:g}", ours, notes=("fewer-runs",))
         big = rows[rows["n_runs"] >= PAC_RUNS]
         ok = (rows["correct_wilson_high"] >= 1 - delta).all() and (big["correct_wilson_low"] >= PAC_WILSON_LOW).all()
         return holds(
@@ -95,7 +97,7 @@ def _naive_fails() -> Claim:
                 f"needs E3 naive runs at ρ ≥ 0.8 with ≥ {MIN_RUNS} seeds",
             )
         ours = ", ".join(f"ρ={r.param_rho:g}: {r.correct_rate:.2f}" for r in rows.itertuples())
-        return holds(bool((rows["correct_rate"] < 0.5).all()), "< 0.5", ours, DESIGNED)
+        return holds(bool((rows["correct_rate"] < 0.5).all()), "< 0.5", ours, notes=("designed",))
 
     return Claim(
         "naive-fails-E3",
@@ -195,7 +197,7 @@ def _e1_slopes() -> Claim:
             for a in needed
         )
         ok = s["ccpe_general"] <= 0.3 and all(0.85 <= s[a] <= 1.15 for a in ("lucb", "se"))
-        return holds(bool(ok), "CCPE ≤ 0.3; LUCB, SE in [0.85, 1.15]", ours, DESIGNED)
+        return holds(bool(ok), "CCPE ≤ 0.3; LUCB, SE in [0.85, 1.15]", ours, notes=("designed",))
 
     return Claim(
         "e1-slopes",
@@ -222,7 +224,7 @@ def _ratio_claim(cid: str, exp: str, statement: str, paper: str, judge) -> Claim
             )
         ratio = lucb[common] / ccpe[common]
         ours = ", ".join(f"{c}: {ratio[c]:.2f}" for c in sorted(common, key=_config_key))
-        return holds(bool(judge(ratio, rows)), paper, "LUCB / CCPE samples — " + ours, DESIGNED)
+        return holds(bool(judge(ratio, rows)), paper, "LUCB / CCPE samples — " + ours, notes=("designed",))
 
     return Claim(cid, "docs/papers/cpe.md#cpe-results [designed]", statement, evaluate)
 
@@ -299,7 +301,7 @@ def _e5_lb() -> Claim:
             bool(r.max() / r.min() < 5),
             "< 5×",
             f"samples/LB from {r.min():.1f} to {r.max():.1f} ({r.max() / r.min():.2f}×) over {len(r)} configs",
-            DESIGNED,
+            notes=("designed",),
         )
 
     return Claim(

@@ -23,7 +23,7 @@ import pandas as pd
 
 from causal_bandits.bandits.cells import CellModel
 from causal_bandits.bandits.certificate import radius_floor
-from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict, fmt, holds, within
+from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, Claim, Note, Verdict, fmt, holds, within
 from causal_bandits.papers.fairness.config import ADULT_W
 from causal_bandits.papers.fairness.runs import algorithm_label, fucb_name
 
@@ -192,7 +192,7 @@ def _ordering_claim(
         # highest regret first; ties by name, not by the set's (hash-seeded) order
         names = sorted({resolve(n) for p in pairs for n in p}, key=lambda n: (-stats[n][0], n))
         ours = "; ".join(f"{algorithm_label(n)} {stats[n][0]:.1f} ± {stats[n][1]:.1f}" for n in names)
-        return holds(ok, paper, ours, f"mean ± sd of the regret at T over seeds ({scale_text(r['config'])})")
+        return holds(ok, paper, ours, notes=("regret-spread",))
 
     return Claim(cid, source, statement, evaluate)
 
@@ -235,14 +235,9 @@ def _regret_value_claim(experiment: str, tau: float, value: float, source: str) 
             return Verdict(NOT_EVALUATED, fmt(value), "–", f"τ = {tau:g} was not run")
         ours = f"{stats[0]:.2f} ± {stats[1]:.2f}"
         if not is_paper_scale(cfg):
-            return Verdict(
-                NOT_EVALUATED,
-                fmt(value),
-                ours,
-                f"this run has {scale_text(cfg)}; the paper's value is at T = {PAPER_T}, {PAPER_SEEDS} seeds",
-            )
+            return Verdict(NOT_EVALUATED, fmt(value), ours, notes=("run-scale", "paper-scale"))
         v = within(stats[0], value, REGRET_REL_TOL, ours)
-        return Verdict(v.status, v.paper, v.ours, v.note + provenance_note(r, experiment))
+        return Verdict(v.status, v.paper, v.ours, v.note, provenance(r, experiment))
 
     name = "Email" if experiment == "email" else "Adult-Video"
     return Claim(
@@ -265,9 +260,26 @@ def notices(r) -> list[str]:
     ]
 
 
-def provenance_note(r, experiment: str) -> str:
-    prov = r[experiment]["data_provenance"]
-    return " [SYNTHETIC STAND-IN DATA]" if prov == "synthetic-standin" else ""
+def provenance(r, experiment: str) -> tuple[str, ...]:
+    """The shared note marking a verdict drawn from synthetic stand-in data, if ``experiment``'s is."""
+    return ("synthetic",) if r[experiment]["data_provenance"] == "synthetic-standin" else ()
+
+
+def _count_scale(r) -> str:
+    return (
+        f"cannot be judged at this scale: the paper counts over T = {PAPER_T:,} rounds and {PAPER_SEEDS} seeds, "
+        f"this run over {scale_text(r['config'])}"
+    )
+
+
+#: Notes several claims share, by key (:data:`causal_bandits.claims.Note`).
+NOTES: dict[str, Note] = {
+    "regret-spread": lambda r: f"mean ± sd of the regret at T over seeds ({scale_text(r['config'])})",
+    "run-scale": lambda r: f"this run has {scale_text(r['config'])}",
+    "paper-scale": f"the paper's value is at T = {PAPER_T}, {PAPER_SEEDS} seeds",
+    "count-scale": _count_scale,
+    "synthetic": "[SYNTHETIC STAND-IN DATA]",
+}
 
 
 def _monotone_claim() -> Claim:
@@ -351,32 +363,17 @@ def _count_claim(experiment: str, key: str, paper: Mapping[float, float], source
                     f"for τ ∈ {taus(imp_cert)}, so a certificate-based count must be {PAPER_T - 1}"
                 )
             model = "; and ".join(parts)
+        marks = provenance(r, experiment)
         if cfg["horizon"] != PAPER_T:  # counts grow with T: ours at another T say nothing about the paper's
-            why = (
-                f"cannot be judged at this scale: the paper counts over T = {PAPER_T:,} rounds and "
-                f"{PAPER_SEEDS} seeds, this run over {scale_text(cfg)}"
-            )
-            if model:  # exact, whatever the run: a paper-scale run reports it as "differs"
-                why += f"; the paper's counts cannot follow from its own model at T = {PAPER_T:,} either: {model}"
-            return Verdict(NOT_EVALUATED, paper_text, ours, why + provenance_note(r, experiment))
+            # the model's verdict is exact, whatever the run: a paper-scale run reports it as "differs"
+            why = f"the paper's counts cannot follow from its own model at T = {PAPER_T:,} either: {model}"
+            return Verdict(NOT_EVALUATED, paper_text, ours, why if model else "", ("count-scale", *marks))
         if model:
-            return Verdict(
-                DIFFERS,
-                paper_text,
-                ours,
-                "Cannot follow from the paper's model: " + model + provenance_note(r, experiment),
-            )
+            return Verdict(DIFFERS, paper_text, ours, "Cannot follow from the paper's model: " + model, marks)
         if not cells:
-            return Verdict(
-                NOT_EVALUATED, paper_text, ours, "no τ of the paper's table was run" + provenance_note(r, experiment)
-            )
-        return holds(
-            close,
-            paper_text,
-            ours,
-            f"certified count within ±{COUNT_REL_TOL:.0%} or "
-            f"±{COUNT_ABS_TOL_FRACTION * PAPER_T:.0f}" + provenance_note(r, experiment),
-        )
+            return Verdict(NOT_EVALUATED, paper_text, ours, "no τ of the paper's table was run", marks)
+        tolerance = f"certified count within ±{COUNT_REL_TOL:.0%} or ±{COUNT_ABS_TOL_FRACTION * PAPER_T:.0f}"
+        return holds(close, paper_text, ours, tolerance, marks)
 
     label = "F-UCB" if key == "fucb" else algorithm_label(key)
     table = "table1" if experiment == "email" else "table2"
@@ -392,15 +389,14 @@ def _fairlinucb_regret_claim() -> Claim:
             return Verdict(NOT_EVALUATED, "≈ 250", "–", "Fair-LinUCB was not run")
         ours = f"{stats[0]:.1f} ± {stats[1]:.1f}"
         if not is_paper_scale(cfg):
-            return Verdict(NOT_EVALUATED, "≈ 250", ours, f"this run has {scale_text(cfg)}")
+            return Verdict(NOT_EVALUATED, "≈ 250", ours, notes=("run-scale",))
         v = within(stats[0], FAIRLINUCB_REGRET, REGRET_REL_TOL, ours)
         return Verdict(
             v.status,
             "≈ 250",
             ours,
-            v.note
-            + "; Fair-LinUCB is a reconstruction (docs/papers/fairness.md#fairness-r-fair-linucb)"
-            + provenance_note(r, "adult_video"),
+            v.note + "; Fair-LinUCB is a reconstruction (docs/papers/fairness.md#fairness-r-fair-linucb)",
+            provenance(r, "adult_video"),
         )
 
     return Claim(
@@ -425,7 +421,8 @@ def _fairlinucb_better_claim() -> Claim:
             ok,
             "Fair-LinUCB < F-UCB",
             ours,
-            f"{scale_text(r['config'])}; Fair-LinUCB is a reconstruction" + provenance_note(r, "adult_video"),
+            f"{scale_text(r['config'])}; Fair-LinUCB is a reconstruction",
+            provenance(r, "adult_video"),
         )
 
     return Claim(
@@ -445,8 +442,8 @@ def _adult_graph_claim() -> Claim:
             "{age, income, ratings, views}",
             ours,
             f"PC-stable, χ² test, α = {g['settings']['alpha']}, ≤ {g['settings']['max_cond_vars']} "
-            f"conditioning variables, tiers user < video < R, on {g['settings']['n_rows']} offline users"
-            + provenance_note(r, "adult_video"),
+            f"conditioning variables, tiers user < video < R, on {g['settings']['n_rows']} offline users",
+            provenance(r, "adult_video"),
         )
 
     return Claim(
@@ -463,7 +460,8 @@ def _adult_w_claim() -> Claim:
             "{age, income, ratings, views}",
             ours,
             f"minimum-domain d-separation set of the learned graph with policy edges X → A; cf mode "
-            f"'{r['adult_video']['cf_mode_used']}'" + provenance_note(r, "adult_video"),
+            f"'{r['adult_video']['cf_mode_used']}'",
+            provenance(r, "adult_video"),
         )
 
     return Claim("adult-dsep", "§4.2", "Adult-Video: the minimum d-separation set W of the learned graph", evaluate)
@@ -504,7 +502,7 @@ def _video_types_claim() -> Claim:
         ours = f"{meta['n_types']} types among {meta['n_videos']} videos (of {meta['n_valid']} valid records)"
         if meta["n_videos"] != PAPER_VIDEOS:
             return Verdict(NOT_EVALUATED, "16 video types", ours, f"the paper's pool has {PAPER_VIDEOS} videos")
-        return holds(meta["n_types"] == 16, "16 video types", ours, provenance_note(r, "adult_video").strip())
+        return holds(meta["n_types"] == 16, "16 video types", ours, notes=provenance(r, "adult_video"))
 
     return Claim("youtube-video-types", "App. E.2", "YouTube: the video pool holds all 16 binary video types", evaluate)
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from causal_bandits import algorithms
-from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt, holds, within
+from causal_bandits.claims import NOT_EVALUATED, Claim, Note, Verdict, fmt, holds, within
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip.experiments import STRATEGIES
 from causal_bandits.papers.nonmanip.graphs import CASES
@@ -87,7 +87,7 @@ def _arms_claim(graph: str, N: tuple[str, ...], counts, source: str) -> Claim:
         got = case["n_arms"]
         ours = (got["BF"], got["MIS"], got["POMIS"])
         return holds(
-            ours == tuple(counts), "/".join(map(str, counts)), "/".join(map(str, ours)), RECONSTRUCTED.get(graph, "")
+            ours == tuple(counts), "/".join(map(str, counts)), "/".join(map(str, ours)), notes=_reconstructed(graph)
         )
 
     return Claim(
@@ -98,20 +98,36 @@ def _arms_claim(graph: str, N: tuple[str, ...], counts, source: str) -> Claim:
     )
 
 
-def _scale_note(row) -> str | None:
-    if row["horizon"] != PAPER_HORIZON:
-        return f"this run has T = {row['horizon']} (quick config); the paper's value is at T = {PAPER_HORIZON:,}"
-    return None
+def _reconstructed(graph: str) -> tuple[str, ...]:
+    """The shared note of a graph we rebuilt (:data:`RECONSTRUCTED`), if ``graph`` is one."""
+    return (f"reconstructed-{graph}",) if graph in RECONSTRUCTED else ()
 
 
-def _below_paper_scale(row) -> str | None:
-    """Why a comparison of final regrets cannot be judged on this run, or None at paper scale."""
-    if row["round"] < PAPER_HORIZON or row["n_seeds"] < PAPER_SIMULATIONS:
-        return (
-            f"this run has T = {int(row['round'])} and {int(row['n_seeds'])} simulations; the paper's "
-            f"claim is at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} (quick runs lack the power)"
-        )
-    return None
+def _below_paper_scale(row) -> tuple[str, ...]:
+    """The shared note saying why a comparison of final regrets cannot be judged on this run; none at paper scale."""
+    return ("below-paper-scale",) if row["round"] < PAPER_HORIZON or row["n_seeds"] < PAPER_SIMULATIONS else ()
+
+
+#: Notes several claims share, by key (:data:`causal_bandits.claims.Note`); scales are the run's (its section).
+NOTES: dict[str, Note] = {
+    **{f"reconstructed-{graph}": text for graph, text in RECONSTRUCTED.items()},
+    "bit-for-bit": "compared bit for bit over all seeds and recorded rounds",
+    "below-paper-scale": lambda r: (
+        f"this run has T = {r['section']['horizon']} and {r['section']['n_seeds']} simulations; the paper's claim "
+        f"is at T = {PAPER_HORIZON:,} with {PAPER_SIMULATIONS:,} (quick runs lack the power)"
+    ),
+    "ordering-rule": "strict with non-overlapping 95 % CIs where arm sets differ, equal where identical",
+    "expression-count": "distinct functionals per target arm set (docs/papers/nonmanip.md#nonmanip-catalogue, "
+    "docs/papers/nonmanip.md#nonmanip-a-expression-count)",
+    "strict-ci": "strict, with non-overlapping 95 % CIs",
+    "pomis-plus": lambda r: pomis_plus_note(r["section"]["pomis_plus"]),
+    "reduction-tolerance": f"within {REDUCTION_TOL_PP:.0f} percentage points (fixed before the run)",
+    "scm-reconstruction": "SCM parameters are our reconstruction [R] "
+    "(docs/papers/nonmanip.md#nonmanip-r-scm-parameters)",
+    "table1-scale": lambda r: (
+        f"this run has T = {r['section']['horizon']} (quick config); the paper's value is at T = {PAPER_HORIZON:,}"
+    ),
+}
 
 
 def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Claim:
@@ -121,17 +137,12 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
         if sel.empty or np.isnan(sel.iloc[0]["mean_cr_T"]):
             return Verdict(NOT_EVALUATED, fmt(value), "–", "this setting was not run")
         row = sel.iloc[0]
-        note = _scale_note(row)
         ours = f"{row['mean_cr_T']:.2f} ± {row['ci95_halfwidth']:.2f}"
-        if note:
-            return Verdict(NOT_EVALUATED, fmt(value), ours, note)
+        if row["horizon"] != PAPER_HORIZON:
+            return Verdict(NOT_EVALUATED, fmt(value), ours, notes=("table1-scale",))
         verdict = within(row["mean_cr_T"], value, TABLE1_REL_TOL, ours)
-        note = verdict.note + (
-            "; SCM parameters are our reconstruction [R] (docs/papers/nonmanip.md#nonmanip-r-scm-parameters)"
-        )
-        if strategy == "POMIS+":
-            note += "; " + pomis_plus_note(results["section"]["pomis_plus"])
-        return Verdict(verdict.status, verdict.paper, verdict.ours, note)
+        notes = ("scm-reconstruction", "pomis-plus") if strategy == "POMIS+" else ("scm-reconstruction",)
+        return Verdict(verdict.status, verdict.paper, verdict.ours, verdict.note, notes)
 
     return Claim(
         f"table1-{algorithm}-{strategy}-{panel}",
@@ -159,11 +170,10 @@ def _ordering_claim(panel: str, algorithm: str) -> Claim:
             else:  # arm sets differ: strict, with non-overlapping 95 % intervals
                 ok &= a["ci95_hi"] < b["ci95_lo"]
                 parts.append(f"{smaller} {a['mean_cum_regret']:.1f} vs {larger} {b['mean_cum_regret']:.1f}")
-        note = "strict with non-overlapping 95 % CIs where arm sets differ, equal where identical"
         scale = _below_paper_scale(rows[present[0]])
         if scale:
-            return Verdict(NOT_EVALUATED, "POMIS ≤ MIS ≤ BF", "; ".join(parts), f"{scale}; {note}")
-        return holds(ok, "POMIS ≤ MIS ≤ BF", "; ".join(parts), note)
+            return Verdict(NOT_EVALUATED, "POMIS ≤ MIS ≤ BF", "; ".join(parts), notes=(*scale, "ordering-rule"))
+        return holds(ok, "POMIS ≤ MIS ≤ BF", "; ".join(parts), notes=("ordering-rule",))
 
     return Claim(
         f"order-{panel}-{algorithm}",
@@ -184,9 +194,9 @@ def _ts_beats_klucb_claim(panel: str) -> Claim:
                 )
         ok = bool(pairs) and all(ts < kl for _, ts, kl in pairs)
         ours = "; ".join(f"{_label(s)}: {ts:.1f} vs {kl:.1f}" for s, ts, kl in pairs)
-        scale = _below_paper_scale(final_row(agg, pairs[0][0], "ts")) if pairs else None
+        scale = _below_paper_scale(final_row(agg, pairs[0][0], "ts")) if pairs else ()
         if scale:
-            return Verdict(NOT_EVALUATED, "TS < KL-UCB", ours, scale)
+            return Verdict(NOT_EVALUATED, "TS < KL-UCB", ours, notes=scale)
         return holds(ok, "TS < KL-UCB", ours)
 
     return Claim(
@@ -223,11 +233,12 @@ def _pomis_plus_claim(panel: str, algorithm: str) -> Claim:
             return Verdict(NOT_EVALUATED, "POMIS+ < POMIS", "–", "POMIS+ or POMIS was not run")
         plus, base = rows
         ours = f"POMIS+ {plus['mean_cum_regret']:.1f} vs POMIS {base['mean_cum_regret']:.1f}"
-        note = "strict, with non-overlapping 95 % CIs; " + pomis_plus_note(results["section"]["pomis_plus"])
-        why = _no_expressions(results, panel) or _below_paper_scale(plus)
-        if why:
-            return Verdict(NOT_EVALUATED, "POMIS+ < POMIS", ours, f"{why}; {note}")
-        return holds(bool(plus["ci95_hi"] < base["ci95_lo"]), "POMIS+ < POMIS", ours, note)
+        notes = ("strict-ci", "pomis-plus")
+        no_expressions = _no_expressions(results, panel)
+        if no_expressions or _below_paper_scale(plus):
+            scale = () if no_expressions else _below_paper_scale(plus)
+            return Verdict(NOT_EVALUATED, "POMIS+ < POMIS", ours, no_expressions or "", (*scale, *notes))
+        return holds(bool(plus["ci95_hi"] < base["ci95_lo"]), "POMIS+ < POMIS", ours, notes=notes)
 
     return Claim(
         f"pomis-plus-below-pomis-{panel}-{algorithm}",
@@ -246,15 +257,12 @@ def _reduction_claim(panel: str, algorithm: str, value: float) -> Claim:
         plus, base = rows
         reduction = 100.0 * (base["mean_cum_regret"] - plus["mean_cum_regret"]) / base["mean_cum_regret"]
         ours = f"{reduction:.1f} %"
-        note = (
-            f"within {REDUCTION_TOL_PP:.0f} percentage points (fixed before the run); SCM parameters are "
-            f"our reconstruction [R] (docs/papers/nonmanip.md#nonmanip-r-scm-parameters); "
-            + pomis_plus_note(results["section"]["pomis_plus"])
-        )
-        why = _no_expressions(results, panel) or _below_paper_scale(plus)
-        if why:
-            return Verdict(NOT_EVALUATED, paper, ours, f"{why}; {note}")
-        return holds(bool(abs(reduction - value) <= REDUCTION_TOL_PP), paper, ours, note)
+        notes = ("reduction-tolerance", "scm-reconstruction", "pomis-plus")
+        no_expressions = _no_expressions(results, panel)
+        if no_expressions or _below_paper_scale(plus):
+            scale = () if no_expressions else _below_paper_scale(plus)
+            return Verdict(NOT_EVALUATED, paper, ours, no_expressions or "", (*scale, *notes))
+        return holds(bool(abs(reduction - value) <= REDUCTION_TOL_PP), paper, ours, notes=notes)
 
     return Claim(
         f"reduction-{panel}-{algorithm}",
@@ -270,17 +278,8 @@ def _expressions_claim(panel: str, count: int, source: str) -> Claim:
         if doc is None:
             return Verdict(NOT_EVALUATED, str(count), "–", "no catalogue for this panel")
         graph = results["instances"][panel]["graph_name"]
-        return holds(
-            doc["n_expressions"] == count,
-            str(count),
-            str(doc["n_expressions"]),
-            RECONSTRUCTED.get(
-                graph,
-                "distinct functionals per target arm set "
-                "(docs/papers/nonmanip.md#nonmanip-catalogue, "
-                "docs/papers/nonmanip.md#nonmanip-a-expression-count)",
-            ),
-        )
+        notes = _reconstructed(graph) or ("expression-count",)
+        return holds(doc["n_expressions"] == count, str(count), str(doc["n_expressions"]), notes=notes)
 
     return Claim(f"expressions-{panel}", source, f"{panel}: number of expressions z²ID gives POMIS+", evaluate)
 
@@ -297,7 +296,7 @@ def _identical_runs_claim(panel: str) -> Claim:
         same = {k: v for k, v in results["identical_runs"].get(panel, {}).items() if k.rpartition("/")[2] in own}
         ok = bool(same) and all(same.values())
         text = "; ".join(f"{_identical_label(k)}: {'identical' if v else 'DIFFERENT'}" for k, v in same.items())
-        return holds(ok, "identical curves", text, "compared bit for bit over all seeds and recorded rounds")
+        return holds(ok, "identical curves", text, notes=("bit-for-bit",))
 
     return Claim(
         f"identical-{panel}", "footnote 4", f"{panel}: strategies with the same arm set give identical runs", evaluate

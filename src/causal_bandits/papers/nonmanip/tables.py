@@ -221,6 +221,7 @@ def catalogue_markdown(catalogues: Mapping[str, Mapping[str, Any]]) -> str:
         for i, e in enumerate(doc["entries"], 1):
             sources = ", ".join("{" + ",".join(s) + "}" if s else "∅" for s in e["sources"])
             free = ", ".join(e["free_indices"]) or "–"
-            lines.append(f"| {i} | {e['expr']} | {sources} | {free} |")
+            expr = e["expr"].replace("|", "\\|")  # P(y|x) is text, not a cell boundary
+            lines.append(f"| {i} | {expr} | {sources} | {free} |")
         lines.append("")
     return "\n".join(lines)

@@ -1,0 +1,150 @@
+"""figures/REPORT.md: the replication report in Markdown, links to the files beside it.
+
+The same claims as the HTML page (:mod:`causal_bandits.report.page`) in pipe tables: per paper its
+notices, its counts, the notes several claims share (:func:`causal_bandits.report.notes.shared_notes`),
+the claims this run judged, then apart those it did not, our number in italics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from causal_bandits.artefacts import supporting
+from causal_bandits.claims import STATUSES
+from causal_bandits.report.links import href, label, readings, section
+from causal_bandits.report.notes import shared_notes, split_rows
+from causal_bandits.report.page import Page, counts
+
+INTRO = (
+    "Each claim a paper makes, the paper's number beside ours, and a verdict: **reproduced**, "
+    "**differs** (a finding, with both numbers), **not specified by the paper**, or **not "
+    "evaluated** (this run cannot check it; listed apart under each paper, with the reason). Generated "
+    "by the workflow; do not edit. REPORT.html shows the same claims beside the tables and figures they "
+    "are about. Each claim's *reading* links to the section of the documentation (docs/papers/) that "
+    "explains how the paper was read and why the number is what it is."
+)
+STUDIES_INTRO = (
+    "What this replication adds to understand the papers (docs/studies.md): each study's own claims, never a "
+    "paper's; a paper claim that differs says which study located its cause."
+)
+JUDGED_HEAD = (
+    "| claim | source | paper | ours | verdict | note | shown in | reading |",
+    "|---|---|---|---|---|---|---|---|",
+)
+UNJUDGED_HEAD = (
+    "| claim | source | paper | ours (not judged) | why not | shown in | reading |",
+    "|---|---|---|---|---|---|---|",
+)
+
+
+def count_text(rows: Sequence[Mapping[str, Any]]) -> str:
+    """ "3 reproduced, 1 differs": the count of each verdict present."""
+    c = counts(rows)
+    return ", ".join(f"{c[s]} {s}" for s in STATUSES if c[s])
+
+
+def cell(text: Any) -> str:
+    """A table cell's text: pipes escaped, on one line."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _unjudged(ours: str) -> str:
+    text = cell(ours).strip()
+    return f"*{text}*" if text and text not in ("–", "-") else (text or "–")
+
+
+class Report:
+    """REPORT.md of the claims documents on ``page`` (which knows where the report is written)."""
+
+    def __init__(self, page: Page, title: Callable[[str], str]):
+        self.page, self.title = page, title
+
+    def _links(self, doc: Mapping[str, Any], row: Mapping[str, Any]) -> tuple[str, str]:
+        found = supporting(row, self.page.artefacts.get(section(doc), ()))
+        shown = ", ".join(f"[{a.title.split(':')[0]}]({self.page.href(a.shown)})" for a in found) or "–"
+        found_readings = readings(doc, row)
+        reading = ", ".join(f"[{label(p, a)}]({href(p, a, self.page.page_dir)})" for p, a in found_readings)
+        return shown, reading
+
+    def _rows(self, doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], notes: Mapping[str, str]) -> list[str]:
+        out = []
+        for r in rows:
+            shown, reading = self._links(doc, r)
+            if r["status"] == "not evaluated":
+                ours, verdict = _unjudged(r["ours"]), ""
+            else:
+                ours, verdict = cell(r["ours"]), f" **{r['status']}** |"
+            note = " ".join([notes[r["id"]], *self.page.located(doc, r)]).strip()
+            out.append(
+                f"| {cell(r['statement'])} | {cell(r['source'])} | {cell(r['paper'])} | {ours} |{verdict} "
+                f"{cell(note)} | {shown} | {reading} |"
+            )
+        return out
+
+    def section(self, doc: Mapping[str, Any]) -> list[str]:
+        """A paper's section: heading, notices, counts, shared notes, judged claims, then the others."""
+        rows, notes = doc["claims"], shared_notes(doc)
+        judged, unjudged = split_rows(rows)
+        head = "###" if "study" in doc else "##"  # a study is a subsection of the studies' part
+        md = ["", f"{head} {self.title(section(doc))}", ""]
+        md += [f"*{doc['question']}*", ""] if doc.get("question") else []
+        md += [f"**{n}**" for n in doc.get("notices", ())] + ([""] if doc.get("notices") else [])
+        md += [f"{count_text(rows)} ({doc['scale']})."]
+        if notes.shared:
+            md += ["", "Notes shared by several claims below:", ""]
+            md += [f"{i}. {cell(n)}" for i, n in enumerate(notes.shared, 1)]
+        if judged:
+            md += ["", *JUDGED_HEAD, *self._rows(doc, judged, notes.row)]
+        if unjudged:
+            md += ["", f"{head}# Not evaluated in this run ({len(unjudged)})", ""]
+            md += [
+                "This run cannot judge these claims; our number, in italics, is shown for information and is "
+                "not a verdict.",
+                "",
+                *UNJUDGED_HEAD,
+                *self._rows(doc, unjudged, notes.row),
+            ]
+        return md
+
+    def experiments(self, experiments: Sequence[tuple[Mapping[str, Any], str]]) -> list[str]:
+        """The own experiments' section: numbers, table and figure links, no verdicts."""
+        md = [
+            "",
+            "## Own experiments",
+            "",
+            "Studies of this run's `experiments:` config section, not of any paper: numbers only, no verdicts.",
+        ]
+        for e, table in experiments:
+            scale = (
+                f"T = {e['horizon']:,}, {e['n_seeds']} seeds; best arm mean {e['mu_star']:.4f} "
+                f"({', '.join(e['optimal_arms'])})."
+            )
+            where = (
+                f"Table: [{e['table']}]({self.page.href(e['table'])}); "
+                f"figure: [{e['figure']}]({self.page.href(e['figure'])})."
+            )
+            md += ["", f"### {e['title']} (`{e['experiment']}`)", "", f"{scale} {where}", "", table.rstrip("\n")]
+        return md
+
+    def render(self, experiments: Sequence[tuple[Mapping[str, Any], str]] = ()) -> str:
+        papers = self.page.papers
+        notices = [f"{self.title(p['paper'])}: {n}" for p in papers for n in p.get("notices", ())]
+        md = [
+            "# Replication report",
+            "",
+            INTRO,
+            "",
+            "Scale of this run: " + "; ".join(f"{p['paper']}: {p['scale']}" for p in papers) + ".",
+        ]
+        md += ["", "**Read first.** " + " ".join(notices)] if notices else []
+        md += ["", f"Overall: {count_text([r for p in papers for r in p['claims']])}."]
+        for doc in papers:
+            md += self.section(doc)
+        if self.page.studies:
+            md += ["", "## Studies beyond the papers", "", STUDIES_INTRO]
+            for doc in self.page.studies:
+                md += self.section(doc)
+        if experiments:
+            md += self.experiments(experiments)
+        return "\n".join(md) + "\n"

@@ -1,0 +1,220 @@
+"""figures/REPORT.html: the replication report as one page, from the template ``templates/report.html.j2``.
+
+A bar that stays at the top of the window links every paper's section; a table of contents gives one
+summary line per paper; then one section per paper: its notices (synthetic stand-in data, say; the
+top of the page says them once as "Read first"), the notes its claims share, its claims with the
+verdict of each marked by colour, the claims this run did not judge apart with our number greyed,
+each claim linked to the table or figure it is about and to the documentation section holding its
+reading (:mod:`causal_bandits.report.links`); then those tables and figures, each beside the claims
+it supports. Tables are rendered from the Markdown the workflow writes by the ``markdown`` library
+(its ``tables`` extension, without attribute lists, so a cell's ``{...}`` stays text); figures are the
+PNG files beside the page (it is written in figures/, next to them), loaded as the reader scrolls.
+The style sheet is inline; the page loads nothing from the network.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import jinja2
+import markdown
+import pandas as pd
+from markupsafe import Markup
+
+from causal_bandits.artefacts import Artefact, supporting
+from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED, STATUSES
+from causal_bandits.errors import CausalBanditsError
+from causal_bandits.report.links import artefact_id, claim_id, href, label, readings, section
+from causal_bandits.report.located import located
+from causal_bandits.report.notes import shared_notes, split_rows
+
+#: CSS class of each verdict (the colours live in templates/report.css).
+VERDICT_CLASS = {
+    REPRODUCED: "v-ok",
+    DIFFERS: "v-differs",
+    NOT_SPECIFIED: "v-unspecified",
+    NOT_EVALUATED: "v-unevaluated",
+}
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+#: CSS pixels per PNG pixel of a figure: figures are saved at 200 dpi (causal_bandits.plots.PNG_DPI),
+#: shown at 120 dpi so that a full-width figure fills the column and a small one stays small.
+FIGURE_SCALE = 0.6
+#: An artefact's list of claims is shown up to this many claims; a longer one is folded under its counts.
+OPEN_CLAIMS = 8
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+@cache
+def _template() -> jinja2.Template:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, keep_trailing_newline=True)
+    return env.get_template("report.html.j2")
+
+
+def counts(rows: Sequence[Mapping[str, Any]]) -> Counter:
+    return Counter(r["status"] for r in rows)
+
+
+def chip(status: str, text: str | None = None) -> Markup:
+    """A verdict as a coloured chip (its text: ``text``, or the verdict)."""
+    return Markup('<span class="chip {}">{}</span>').format(VERDICT_CLASS[status], text or status)
+
+
+def chips(rows: Sequence[Mapping[str, Any]]) -> Markup:
+    """One coloured chip per verdict present, with its count."""
+    c = counts(rows)
+    return Markup("").join(chip(s, f"{c[s]} {s}") for s in STATUSES if c[s])
+
+
+def png_width(path: Path) -> int:
+    """A PNG file's width in pixels (from its IHDR chunk); raises when the file is not a PNG."""
+    with path.open("rb") as f:
+        head = f.read(24)
+    if not head.startswith(PNG_MAGIC):
+        raise CausalBanditsError(
+            f"{path} is not a PNG file; the report shows a figure's PNG twin "
+            "(write it with causal_bandits.plots.save_figure)"
+        )
+    return int.from_bytes(head[16:20], "big")
+
+
+def markdown_html(text: str) -> Markup:
+    """HTML of Markdown the workflow writes (pipe tables, headings, paragraphs, lists), by the ``markdown``
+    library; the text is escaped first, so a ``<`` in a cell is text, and tables are wrapped to scroll."""
+    body = markdown.markdown(html.escape(text, quote=False), extensions=["tables"])
+    body = body.replace("<table>", '<div class="tablewrap"><table>').replace("</table>", "</table></div>")
+    return Markup(f'<div class="mdtext">{body}</div>')
+
+
+class Page:
+    """The page of ``papers`` (claims documents) with each paper's ``artefacts``; files are read
+    under ``root`` and linked relative to ``page_dir`` (where the page is written, under ``root``)."""
+
+    def __init__(
+        self,
+        papers: Sequence[Mapping[str, Any]],
+        artefacts: Mapping[str, Sequence[Artefact]],
+        title: Callable[[str], str],
+        root: str | os.PathLike = ".",
+        page_dir: str = "figures",
+        studies: Sequence[Mapping[str, Any]] = (),
+    ):
+        self.papers, self.artefacts, self.title = papers, artefacts, title
+        self.root, self.page_dir = Path(root), page_dir
+        self.studies = studies
+        self.ran = {doc["study"]: doc for doc in studies}
+
+    def located(self, doc: Mapping[str, Any], row: Mapping[str, Any]) -> list[str]:
+        """What the studies say of a paper's claim (:func:`causal_bandits.report.located.located`); nothing
+        under a study's own claims."""
+        return [] if "study" in doc else located(doc["paper"], row, self.ran)
+
+    def href(self, path: str) -> str:
+        """``path`` (relative to ``root``) as a link relative to the page."""
+        return PurePosixPath(os.path.relpath(path, self.page_dir)).as_posix()
+
+    def figure(self, path: str, alt: str) -> Markup:
+        """A PNG beside the page, at :data:`FIGURE_SCALE` of its pixel width, linked to itself."""
+        width = round(png_width(self.root / path) * FIGURE_SCALE)
+        return Markup('<a href="{0}"><img src="{0}" style="width:{1}px" loading=lazy alt="{2}"></a>').format(
+            self.href(path), width, alt
+        )
+
+    def claim_row(self, doc: Mapping[str, Any], row: Mapping[str, Any], note: str) -> dict[str, Any]:
+        """What the template prints of a claim row (``located``: what the studies say of it)."""
+        paper = section(doc)
+        shown = supporting(row, self.artefacts.get(paper, ()))
+        return {
+            **{k: row[k] for k in ("id", "source", "statement", "paper", "ours")},
+            "anchor": claim_id(paper, row["id"]),
+            "row_class": VERDICT_CLASS[row["status"]].replace("v-", "r-"),
+            "chip": chip(row["status"]),
+            "note": note,
+            "located": self.located(doc, row),
+            "shown": [(a.label, f"#{artefact_id(paper, a.key)}") for a in shown],
+            "readings": [(label(p, a), href(p, a, self.page_dir)) for p, a in readings(doc, row)],
+        }
+
+    def artefact_body(self, a: Artefact) -> Markup:
+        """A table or figure: every PNG of it (a figure with panels has several), or its table."""
+        if a.absent:
+            return Markup('<p class="absent">Not written by this run: {}.</p>').format(a.absent)
+        missing = [p for p in a.paths if not (self.root / p).is_file()]
+        if missing:
+            raise CausalBanditsError(
+                f"the report shows {missing[0]}, which does not exist; run the workflow rule "
+                f"that writes it (snakemake {missing[0]})"
+            )
+        pngs = [p for p in a.paths if PurePosixPath(p).suffix == ".png"]
+        body = Markup("")
+        if not a.is_figure:
+            path = self.root / a.shown
+            if PurePosixPath(a.shown).suffix == ".csv":
+                frame = pd.read_csv(path).to_html(index=False, border=0, na_rep="–")
+                body = Markup(f'<div class="tablewrap">{frame}</div>')
+            else:
+                body = markdown_html(path.read_text())
+        return body + Markup("").join(Markup("<figure>{}</figure>").format(self.figure(p, a.title)) for p in pngs)
+
+    def artefact(self, doc: Mapping[str, Any], a: Artefact) -> dict[str, Any]:
+        """What the template prints of a table or figure and the claims it supports."""
+        paper = section(doc)
+        supported = [r for r in doc["claims"] if a.supports(r)]
+        return {
+            "id": artefact_id(paper, a.key),
+            "title": a.title,
+            "body": self.artefact_body(a),
+            "files": [] if a.absent else [(PurePosixPath(p).name, self.href(p)) for p in a.paths],
+            "claims": [
+                {"chip": chip(r["status"]), "id": claim_id(paper, r["id"]), "statement": r["statement"]}
+                for r in supported
+            ],
+            "chips": chips(supported),
+        }
+
+    def paper(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """What the template prints of a paper's section."""
+        notes = shared_notes(doc)
+        judged, unjudged = split_rows(doc["claims"])
+        return {
+            "id": section(doc),
+            "short": section(doc),
+            "title": self.title(section(doc)),
+            "question": doc.get("question", ""),
+            "notices": doc.get("notices", ()),
+            "chips": chips(doc["claims"]),
+            "scale": doc["scale"],
+            "shared": notes.shared,
+            "judged": [self.claim_row(doc, r, notes.row[r["id"]]) for r in judged],
+            "unjudged": [self.claim_row(doc, r, notes.row[r["id"]]) for r in unjudged],
+            "artefacts": [self.artefact(doc, a) for a in self.artefacts.get(section(doc), ())],
+        }
+
+    def experiment(self, e: Mapping[str, Any], table: str) -> dict[str, Any]:
+        """What the template prints of an own experiment (a summary of
+        :func:`causal_bandits.experiments.summary.document`) and its table (Markdown)."""
+        return {
+            "name": e["experiment"],
+            "head": f"{e['title']} ({e['experiment']})",
+            "scale": f"T = {e['horizon']:,}, {e['n_seeds']} seeds; best arm mean {e['mu_star']:.4f} "
+            f"({', '.join(e['optimal_arms'])}).",
+            "table": markdown_html(table),
+            "figure": self.figure(e["figure"], f"regret of {e['experiment']}"),
+        }
+
+    def render(self, experiments: Sequence[tuple[Mapping[str, Any], str]] = ()) -> str:
+        """The page; ``experiments``: own experiments' summaries, each with its table in Markdown."""
+        return _template().render(
+            style=Markup((TEMPLATES / "report.css").read_text()),
+            papers=[self.paper(doc) for doc in self.papers],
+            studies=[self.paper(doc) for doc in self.studies],
+            legend=Markup("").join(chip(s) for s in STATUSES),
+            overall=chips([r for p in self.papers for r in p["claims"]]),
+            open_claims=OPEN_CLAIMS,
+            experiments=[self.experiment(e, table) for e, table in experiments],
+        )
