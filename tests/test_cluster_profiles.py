@@ -40,7 +40,9 @@ def _rules(work, configfile: str) -> set[str]:
 
 
 def _rule_graph(work) -> nx.DiGraph:
-    result = snakemake(work, "--rulegraph", "--configfile", "config/config.yaml", "config/studies.yaml", "config/ci.yaml")
+    result = snakemake(
+        work, "--rulegraph", "--configfile", "config/config.yaml", "config/studies.yaml", "config/ci.yaml"
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     names = dict(re.findall(r'^\s*(\d+)\[label = "([^"]+)"', result.stdout, re.M))
     graph = nx.DiGraph()
