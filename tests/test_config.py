@@ -28,10 +28,13 @@ def test_the_paper_config_runs_no_study_and_the_overlay_runs_them_all():
     assert list(overlay["studies"]) == list(studies.STUDIES)
     assert overlay["studies"]["refresh"] == {
         "schedule": "every_round",
-        "n_seeds": 50,
+        "n_seeds": 30,
         "seeds_per_job": 5,
         "algorithms": ["ts", "kl_ucb"],
     }
+    # the overlay writes out each study's chosen size, which is its schema's defaults: one source of the sizes
+    defaults = cb_config.validate({**copy.deepcopy(PAPER), "studies": {name: {} for name in studies.STUDIES}})
+    assert defaults["studies"] == overlay["studies"]
     assert studies.configured({"studies": {"refresh": None, "knobs": {}}}) == ["knobs"]
 
 

@@ -50,8 +50,8 @@ STUDY = Study(
 OUT = "figures/studies/knobs"
 #: The point id of the main run (the paper's POMIS+ run on the study's seeds).
 MAIN = "main"
-#: Seeds from which a point is judged against the paper's cell (at the paper's horizon): with 200 the 95 % half-widths
-#: are under a third of Table 1's tolerance band on every POMIS+ cell (docs/papers/nonmanip.md#nonmanip-knobs).
+#: Seeds from which a point is judged against the paper's cell (at the paper's horizon): the study's default size
+#: (docs/studies.md gives the half-widths it buys against Table 1's tolerance band).
 JUDGED_SEEDS = 200
 
 

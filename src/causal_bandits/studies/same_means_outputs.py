@@ -32,8 +32,8 @@ from causal_bandits.papers.nonmanip.tables import (
 from causal_bandits.plots import new_figure, paper_style, save_figure
 
 OUT = "figures/studies/same_means"
-#: Seeds per point from which the sweep is judged against the paper's cells (at the paper's horizon): with 200 the
-#: 95 % half-widths are under a third of Table 1's tolerance band on every POMIS+ cell.
+#: Seeds per point from which the sweep is judged against the paper's cells (at the paper's horizon): the study's
+#: default size (docs/studies.md gives the half-widths it buys against Table 1's tolerance band).
 JUDGED_SEEDS = 200
 
 
