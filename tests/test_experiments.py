@@ -179,7 +179,7 @@ def test_own_experiment_example_runs(done_tiny):
     md, html = report.render([], {}, root=done_tiny, experiments=[summary])
     section = md.split("## Own experiments")[1]
     assert "| x_only | TS | 2 |" in section and not any(status in section for status in STATUSES)
-    assert "data:image/png;base64," in html
+    assert '<img src="experiments/my_study/regret.png"' in html  # the figure beside the page
     store = pq.read_table(done_tiny / "results/runs/experiments/my_study/POMIS/ts/chunk-0.parquet").to_pandas()
     frame = runpy.run_path(str(ROOT / "examples" / "library_from_python.py"))["main"](2, 200, 20)
     assert np.array_equal(frame["cum_regret"].to_numpy(), store["cum_regret"].to_numpy())

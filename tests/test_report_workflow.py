@@ -15,6 +15,7 @@ from conftest import TINY, snakemake
 from report_helpers import check_page
 
 from causal_bandits import config as cb_config
+from causal_bandits import studies
 from causal_bandits.artefacts import of_paper, supporting
 from causal_bandits.papers import PAPERS
 from causal_bandits.report.links import artefact_id, claim_id
@@ -23,8 +24,12 @@ pytestmark = pytest.mark.workflow
 
 
 def _artefacts(work: Path):
+    """Every paper's and every study's artefacts, as the tiny run's report shows them (studies after the papers)."""
     cfg = cb_config.validate(cb_config.load(*(work / "config" / f for f in ("config.yaml", "tiny.yaml", "ci.yaml"))))
-    return {paper: of_paper(paper, cfg[paper]) for paper in PAPERS}
+    found = {paper: of_paper(paper, cfg[paper]) for paper in PAPERS}
+    for name in studies.configured(cfg):
+        found[name] = studies.module(name).artefacts(cfg[studies.study(name).paper])
+    return found
 
 
 def _claims(work: Path, paper: str):
@@ -45,9 +50,10 @@ def test_every_claim_of_the_tiny_run_is_about_an_artefact(tiny_run):
 def test_every_table_and_figure_of_the_tiny_run_is_an_artefact(tiny_run):
     """The page shows every final file (each through its shown twin); artefacts the run wrote exist."""
     artefacts = _artefacts(tiny_run)
-    for paper in PAPERS:
+    for paper in artefacts:
+        folder = tiny_run / "figures" / (paper if paper in PAPERS else f"studies/{paper}")
         listed = {p for a in artefacts[paper] for p in a.paths}
-        written = {str(p.relative_to(tiny_run)) for p in (tiny_run / "figures" / paper).iterdir()}
+        written = {str(p.relative_to(tiny_run)) for p in folder.iterdir()}
         assert written <= listed, sorted(written - listed)
         for a in artefacts[paper]:
             assert a.absent or all((tiny_run / p).is_file() for p in a.paths), a.key
@@ -59,7 +65,7 @@ def test_report_page_shows_every_figure_and_links_every_claim(tiny_run):
     page_path = tiny_run / "figures" / "REPORT.html"
     page = check_page(page_path.read_text(), page_path.parent)
     artefacts = _artefacts(tiny_run)
-    shown = [a for paper in PAPERS for a in artefacts[paper] if not a.absent]
+    shown = [a for section in artefacts.values() for a in section if not a.absent]
     pngs = [p for a in shown for p in a.paths if p.endswith(".png")]
     assert page.images == [str(PurePosixPath(p).relative_to("figures")) for p in pngs] and len(pngs) >= 20
     assert len([h for h in page.hrefs if h.startswith("../docs/")]) >= 150  # the readings, in the checkout

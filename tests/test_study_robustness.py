@@ -13,9 +13,9 @@ from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import catalogue, experiments
 from causal_bandits.scm.diagram import CausalDiagram
-from causal_bandits.studies import robustness
+from causal_bandits.studies import robustness_instances
 from causal_bandits.studies import robustness_outputs as outputs
-from causal_bandits.studies.robustness import Instance
+from causal_bandits.studies.robustness_instances import Instance
 
 CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
 PANELS = CONFIG["nonmanip"]["panels"]
@@ -29,21 +29,25 @@ SMALL = {
 
 @pytest.fixture(scope="module")
 def graphs():
-    return robustness.graphs_document(SMALL["graphs"])
+    return robustness_instances.graphs_document(SMALL["graphs"])
 
 
 @pytest.fixture(scope="module")
 def counts(graphs):
-    return robustness.graph_counts(graphs, SMALL["graphs"]["count_expressions_up_to_edges"])
+    return robustness_instances.graph_counts(graphs, SMALL["graphs"]["count_expressions_up_to_edges"])
 
 
 def test_instances_list_graphs_then_panel_scms():
-    found = robustness.instances(SMALL, ["fig5a", "fig5b"])
+    found = robustness_instances.instances(SMALL, ["fig5a", "fig5b"])
     assert list(found) == ["g00", "g01", "fig5a-s00", "fig5b-s00"]
     assert found["g01"] == Instance("g01", "graphs", 1) and found["fig5b-s00"] == Instance("fig5b-s00", "fig5b", 0)
     # A count per panel (panels left out run none): the cheap panels in full, a few SCMs of another.
     per_panel = {**SMALL, "scms_per_panel": {"fig5a": 2, "fig5c": 1}, "graphs": {**SMALL["graphs"], "sample": 0}}
-    assert list(robustness.instances(per_panel, ["fig5a", "fig5b", "fig5c"])) == ["fig5a-s00", "fig5a-s01", "fig5c-s00"]
+    assert list(robustness_instances.instances(per_panel, ["fig5a", "fig5b", "fig5c"])) == [
+        "fig5a-s00",
+        "fig5a-s01",
+        "fig5c-s00",
+    ]
 
 
 def test_graphs_document_lists_every_fitting_graph_in_a_seeded_order(graphs):
@@ -51,12 +55,12 @@ def test_graphs_document_lists_every_fitting_graph_in_a_seeded_order(graphs):
     assert sorted(e["index"] for e in graphs["order"]) == list(range(graphs["n_fitting"]))
     assert [e["index"] for e in graphs["order"]] != sorted(e["index"] for e in graphs["order"])
     assert all(e["n_edges"] <= 9 for e in graphs["order"])
-    assert robustness.graphs_document(SMALL["graphs"]) == graphs  # seeded
+    assert robustness_instances.graphs_document(SMALL["graphs"]) == graphs  # seeded
     # How far expressions are counted is the report's business: the graphs (and so every graph
     # instance, which reads them) do not depend on it.
-    assert robustness.graphs_document({**SMALL["graphs"], "count_expressions_up_to_edges": 0}) == graphs
-    assert robustness.graphs_run(graphs, SMALL) == 2
-    assert robustness.graphs_run(graphs, {"graphs": {"sample": 10**6}}) == graphs["n_fitting"]
+    assert robustness_instances.graphs_document({**SMALL["graphs"], "count_expressions_up_to_edges": 0}) == graphs
+    assert robustness_instances.graphs_run(graphs, SMALL) == 2
+    assert robustness_instances.graphs_run(graphs, {"graphs": {"sample": 10**6}}) == graphs["n_fitting"]
 
 
 def test_graph_counts_summarise_the_graphs_and_count_expressions_of_the_small_ones(graphs, counts):
@@ -68,22 +72,24 @@ def test_graph_counts_summarise_the_graphs_and_count_expressions_of_the_small_on
     entry = small[0]  # one count checked against the catalogue itself
     G = CausalDiagram.from_dict(entry["graph"])
     assert counts["n_expressions"][str(entry["index"])] == len(z2id.catalogue(G, "Y", pomis(G, "Y", ["A", "C"])))
-    assert robustness.graph_counts(graphs, 0)["n_counted"] == 0
+    assert robustness_instances.graph_counts(graphs, 0)["n_counted"] == 0
 
 
 def test_growing_the_experiment_changes_nothing_an_instance_depends_on(graphs):
     """Raising graphs.sample or scms_per_panel adds instances and leaves the others' inputs and params
     alone: the graphs document, the instance config slices, hence the instance documents."""
     grown = {**SMALL, "scms_per_panel": 3, "graphs": {**SMALL["graphs"], "sample": 4}}
-    assert robustness.graphs_document(grown["graphs"]) == graphs
-    small, big = robustness.instances(SMALL, ["fig5b"]), robustness.instances(grown, ["fig5b"])
+    assert robustness_instances.graphs_document(grown["graphs"]) == graphs
+    small, big = robustness_instances.instances(SMALL, ["fig5b"]), robustness_instances.instances(grown, ["fig5b"])
     assert set(small) < set(big)
     for inst in small.values():
-        assert robustness.instance_config(inst, grown, PANELS) == robustness.instance_config(inst, SMALL, PANELS)
-    assert robustness.instance_config(small["g00"], SMALL, PANELS) == {
+        assert robustness_instances.instance_config(inst, grown, PANELS) == robustness_instances.instance_config(
+            inst, SMALL, PANELS
+        )
+    assert robustness_instances.instance_config(small["g00"], SMALL, PANELS) == {
         "graphs": {"max_directed": 7, "max_bidirected": 2}
     }
-    assert set(robustness.instance_config(small["fig5b-s00"], SMALL, PANELS)["panel"]) == {
+    assert set(robustness_instances.instance_config(small["fig5b-s00"], SMALL, PANELS)["panel"]) == {
         "title",
         "graph",
         "non_manipulable",
@@ -92,9 +98,9 @@ def test_growing_the_experiment_changes_nothing_an_instance_depends_on(graphs):
 
 @pytest.mark.parametrize("inst", [Instance("g01", "graphs", 1), Instance("fig5b-s00", "fig5b", 0)])
 def test_instances_are_random_scms_with_exact_means_and_a_valid_catalogue(graphs, inst):
-    config = robustness.instance_config(inst, SMALL, PANELS)
-    panel = robustness.instance_panel(inst, config, graphs)
-    assert panel == robustness.instance_panel(inst, config, graphs)  # keyed draws
+    config = robustness_instances.instance_config(inst, SMALL, PANELS)
+    panel = robustness_instances.instance_panel(inst, config, graphs)
+    assert panel == robustness_instances.instance_panel(inst, config, graphs)  # keyed draws
     doc = experiments.instance_document(inst.id, panel)
     assert doc["scm"]["family"] == "random_cpt"
     assert len(doc["arm_lists"]["POMIS"]) == (15 if inst.family == "graphs" else 5)
@@ -108,8 +114,8 @@ def test_a_graph_beyond_those_that_fit_is_a_config_error(graphs):
         ConfigError, match=f"only {n} graphs fit; lower studies.robustness.graphs.sample to at most {n}"
     ):
         first = Instance("g00", "graphs", 0)
-        robustness.instance_panel(
-            Instance(f"g{n}", "graphs", n), robustness.instance_config(first, SMALL, PANELS), graphs
+        robustness_instances.instance_panel(
+            Instance(f"g{n}", "graphs", n), robustness_instances.instance_config(first, SMALL, PANELS), graphs
         )
 
 

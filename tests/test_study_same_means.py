@@ -15,6 +15,7 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import experiments, scms
 from causal_bandits.papers.nonmanip.efficiency import PanelEfficiency, canonical
 from causal_bandits.studies import same_means as sensitivity
+from causal_bandits.studies import same_means_family as family_module
 from causal_bandits.studies import same_means_outputs as outputs
 
 CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
@@ -28,7 +29,7 @@ def fig5b():
 
 @pytest.fixture(scope="module")
 def families():
-    return {p: sensitivity.family(p, PANELS[p], 3, 0.2) for p in ("fig5a", "fig5b")}
+    return {p: family_module.family(p, PANELS[p], 3, 0.2) for p in ("fig5a", "fig5b")}
 
 
 def test_delta_method_variance_matches_monte_carlo(fig5b):
@@ -70,9 +71,9 @@ def test_parity_means_equal_exact_inference(panel):
     instance = experiments.instance_document(panel, PANELS[panel])
     model = scms.scm(experiments.panel_diagram(PANELS[panel])[0], PANELS[panel]["scm"])
     q = np.array([model.q[u] for u in model.exogenous])
-    parities = [sensitivity.parity(model, instance["reward"], a["values"]) for a in instance["arms"]]
+    parities = [family_module.parity(model, instance["reward"], a["values"]) for a in instance["arms"]]
     np.testing.assert_allclose(
-        sensitivity.arm_means(q, parities), [a["mu"] for a in instance["arms"]], rtol=0, atol=1e-12
+        family_module.arm_means(q, parities), [a["mu"] for a in instance["arms"]], rtol=0, atol=1e-12
     )
 
 
@@ -86,11 +87,13 @@ def test_family_keeps_every_arm_mean_and_lowers_efficiency(families):
         path = [n["panel_efficiency"] for n in doc["path"]]
         assert all(a > b for a, b in itertools.pairwise(path))  # steepest descent: E falls at every step
         assert all(
-            sensitivity.Q_MIN - 1e-12 <= v <= sensitivity.Q_MAX + 1e-12 for n in doc["path"] for v in n["q"].values()
+            family_module.Q_MIN - 1e-12 <= v <= family_module.Q_MAX + 1e-12
+            for n in doc["path"]
+            for v in n["q"].values()
         )
         assert effs[0] > effs[1] > effs[2] and effs[2] == pytest.approx(max(0.2 * effs[0], effs[2]))
         for k in range(1, 3):
-            inst = sensitivity.point_instance(PANELS[panel], doc, k)  # raises beyond 1e-9
+            inst = family_module.point_instance(PANELS[panel], doc, k)  # raises beyond 1e-9
             canonical = experiments.instance_document(panel, PANELS[panel])
             assert max(abs(a["mu"] - b["mu"]) for a, b in zip(inst["arms"], canonical["arms"])) < 1e-9
             assert inst["scm"] != canonical["scm"]
@@ -115,7 +118,7 @@ def test_the_canonical_point_is_the_papers_efficiency_document(families):
 
 
 def test_each_point_has_its_own_streams():
-    assert sensitivity.stream_key("fig5a", 3) == "fig5a_sens3" != sensitivity.stream_key("fig5a", 0)
+    assert family_module.stream_key("fig5a", 3) == "fig5a_sens3" != family_module.stream_key("fig5a", 0)
 
 
 def _finals(means: dict, n: int = 400) -> pd.DataFrame:
@@ -190,10 +193,10 @@ def test_the_study_claims_one_row_per_pomis_plus_cell_and_locates_its_cause():
 
 
 def test_sweep_towards_high_efficiency_keeps_the_means():
-    doc = sensitivity.family("fig5a", PANELS["fig5a"], 3, 1.5, towards="high")
+    doc = family_module.family("fig5a", PANELS["fig5a"], 3, 1.5, towards="high")
     effs = [p["panel_efficiency"] for p in doc["points"]]
     assert effs[0] < effs[1] < effs[2] and "ascent" in doc["direction_note"]
-    assert max(p["max_mean_change"] for p in doc["points"]) <= sensitivity.MEAN_TOLERANCE
+    assert max(p["max_mean_change"] for p in doc["points"]) <= family_module.MEAN_TOLERANCE
 
 
 def test_sweep_settings_per_panel_and_config_check():

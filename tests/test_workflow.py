@@ -202,7 +202,7 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     # chunks (30). No study: config/studies.yaml turns them on.
     assert re.search(r"nonmanip_run\s+18\b", result.stdout)
     assert re.search(r"nonmanip_run_pomisplus\s+30\b", result.stdout)
-    assert "studies" not in result.stdout
+    assert "results/runs/studies/" not in result.stdout and "figures/studies/" not in result.stdout
     # unknown_graph: V2 14 cells x 3 + V3 4 x 3 + V4 9 x 4 algorithms, 20 seeds in one chunk each.
     assert re.search(r"unknown_graph_run\s+90\b", result.stdout)
     # V6 discovery: one job per regime (A, B) and tree height (3, 5, 7, 9), none holding the whole grid.
@@ -308,9 +308,8 @@ def test_adding_an_algorithm_plans_only_its_runs(planned_tiny, tmp_path):
         _restore(registry, saved)
         module.unlink()
     runs = [o for o in planned if o.startswith("results/runs/")]
-    assert runs and all(
-        re.match(r"results/runs/nonmanip/[^/]+/(BF|MIS|POMIS)/eps_greedy/chunk-\d+", o) for o in runs
-    ), runs
+    bad = [o for o in runs if not re.match(r"results/runs/nonmanip/[^/]+/(BF|MIS|POMIS)/eps_greedy/chunk-\d+", o)]
+    assert runs and not bad, bad
     assert {"figures/nonmanip/table1.md", "figures/nonmanip/figure5.pdf", "results/claims/nonmanip.json"} <= set(
         planned
     )

@@ -2,7 +2,7 @@
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.studies.robustness import graph_counts
+from causal_bandits.studies.robustness_instances import graph_counts
 
 with logged(snakemake.log[0]) as log:
     doc = graph_counts(store.read_json(snakemake.input.graphs), snakemake.params.up_to_edges)

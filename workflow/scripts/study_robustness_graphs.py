@@ -2,7 +2,7 @@
 
 from causal_bandits import store
 from causal_bandits.logs import logged
-from causal_bandits.studies.robustness import graphs_document
+from causal_bandits.studies.robustness_instances import graphs_document
 
 with logged(snakemake.log[0]) as log:
     doc = graphs_document(snakemake.params.graphs)

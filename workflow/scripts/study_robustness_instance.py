@@ -4,7 +4,7 @@ from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import experiments
 from causal_bandits.papers.nonmanip.catalogue import catalogue_document
-from causal_bandits.studies.robustness import Instance, instance_panel
+from causal_bandits.studies.robustness_instances import Instance, instance_panel
 
 out, p = snakemake.output, snakemake.params
 with logged(snakemake.log[0]) as log:

@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 
 from causal_bandits import store, studies
 from causal_bandits.logs import logged
-from causal_bandits.studies import robustness
+from causal_bandits.studies import robustness_instances
 from causal_bandits.studies import robustness_outputs as outputs
 
 out, p = snakemake.output, snakemake.params
@@ -32,7 +32,7 @@ with logged(snakemake.log[0]) as log:
     scale = (
         f"Each instance: {section['n_seeds']} simulations of T = {section['horizon']:,} rounds per strategy and solver."
     )
-    sampled = robustness.graphs_run(graphs, section) if graphs else 0
+    sampled = robustness_instances.graphs_run(graphs, section) if graphs else 0
     md = outputs.markdown(outputs.shares(orderings), graphs, p.titles, scale, sampled)
     store.write_atomic(out.md, lambda tmp: tmp.write_text(md))
     outputs.figure(

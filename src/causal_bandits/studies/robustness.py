@@ -1,49 +1,19 @@
-"""Study ``robustness``: how far Lee & Bareinboim's (AAAI-19) conclusions depend on what they did not publish.
-
-The paper publishes neither its SCM parameters nor the graph of Fig. 5d (docs/papers/nonmanip.md#nonmanip-robustness).
-The study reruns every strategy (BF, MIS, POMIS, POMIS+) with each named solver on
-
-* (a) graphs: diagrams consistent with everything the paper states about Fig. 5d
-  (:func:`~causal_bandits.studies.consistent_graphs.consistent_graphs`), a seeded sample
-  when more fit than ``graphs.sample``, each with a random SCM of our ``random_cpt`` family
-  (docs/papers/nonmanip.md#nonmanip-robustness);
-* (b) SCMs: for each Figure 5 panel, ``scms_per_panel`` random ``random_cpt`` SCMs on its graph (a
-  mapping gives each panel its own count, e.g. all of the cheap panels and a few of Fig. 5d's);
-
-and counts how often each ordering of the paper holds (:func:`causal_bandits.studies.robustness_outputs.orderings`).
-The instances are listed by :func:`instances` (``g07``: graph 7 of the seeded order, ``fig5b-s03``: SCM 3 of
-panel fig5b; ids looked up there, never parsed); their instance documents have the form of the panels'
-(:func:`causal_bandits.papers.nonmanip.experiments.instance_document`), so the paper's catalogue and run code
-serve both.
-
-Growing the experiment reruns nothing already run: random draws come from keyed generators
-(``nonmanip``, ``robustness``, index, purpose), the graphs run in one seeded order of all that fit
-(graph k is the same whatever ``graphs.sample``), and an instance's jobs see only the config it
-depends on (:func:`instance_config`), never the counts. Raising ``graphs.sample`` or
-``scms_per_panel`` adds instances and keeps the files of those already run.
-"""
+"""Study ``robustness``: the paper's orderings on Fig. 5d-consistent graphs and random SCMs of every panel (the
+instances: :mod:`causal_bandits.studies.robustness_instances`; the orderings, shares, claims and figure:
+:mod:`causal_bandits.studies.robustness_outputs`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import Any
 
 from causal_bandits import algorithms, runs
 from causal_bandits.artefacts import Artefact
-from causal_bandits.causal.pomis import pomis
-from causal_bandits.causal.z2id import catalogue
 from causal_bandits.claims import Claim
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
-from causal_bandits.papers.nonmanip.graphs import panel_diagram
-from causal_bandits.rng import generator
-from causal_bandits.scm.confounded_cpt import ConfoundedCPT
-from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.studies import Study
 from causal_bandits.studies import robustness_outputs as outputs
-from causal_bandits.studies.consistent_graphs import FIG5D_FACTS, consistent_graphs
 
 STUDY = Study(
     name="robustness",
@@ -56,33 +26,6 @@ STUDY = Study(
     docs="papers/nonmanip.md#nonmanip-robustness",
     locates=(r"order-", r"pomis-plus-below-pomis-", r"arms-fig5d-", r"expressions-fig5c"),
 )
-#: The expected number of expressions (the paper's "24 expressions" for Fig. 5c, §5).
-PAPER_EXPRESSIONS = 24
-#: The group of the graph instances in tables and paths (the SCM instances' group is their panel).
-GRAPHS = "graphs"
-
-
-class Instance(NamedTuple):
-    """One instance of the study: its ``id`` (path segment and stream key), its ``family`` (:data:`GRAPHS` or the
-    panel whose graph it keeps) and its ``key`` within the family (its index, which keys its random draws)."""
-
-    id: str
-    family: str
-    key: int
-
-
-def scms_of(section: Mapping[str, Any], panel: str) -> int:
-    """Random SCMs run for ``panel``: ``scms_per_panel`` itself, or its entry for the panel when it is
-    a mapping (panels it leaves out run none)."""
-    count = section["scms_per_panel"]
-    return count.get(panel, 0) if isinstance(count, Mapping) else count
-
-
-def instances(section: Mapping[str, Any], panels: list[str]) -> dict[str, Instance]:
-    """The study's instances by id, graphs first."""
-    graphs = [Instance(f"g{i:02d}", GRAPHS, i) for i in range(section["graphs"]["sample"])]
-    scms = [Instance(f"{p}-s{k:02d}", p, k) for p in panels for k in range(scms_of(section, p))]
-    return {inst.id: inst for inst in graphs + scms}
 
 
 def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
@@ -111,89 +54,6 @@ def plays(strategy: str, algorithm: str) -> bool:
 def chunks(section: Mapping[str, Any]) -> list[range]:
     """Seed chunks of a study run (speed only: a seed's streams do not depend on its chunk)."""
     return runs.chunk_seeds(section["n_seeds"], section["seeds_per_job"])
-
-
-def graphs_document(limits: Mapping[str, Any]) -> dict[str, Any]:
-    """Every graph consistent with the paper's Fig. 5d facts, in the seeded order the experiment runs
-    them (its sample is the first ``graphs.sample``: :func:`graphs_run`), and how many there are by
-    size. Independent of ``graphs.sample`` and of the expression counting (:func:`graph_counts`), so
-    that raising the one or changing the other keeps the graphs already run. ``limits``: the
-    ``robustness.graphs`` section."""
-    graphs = consistent_graphs(max_directed=limits["max_directed"], max_bidirected=limits["max_bidirected"])
-    size = np.array([len(G.directed) + len(G.bidirected) for G in graphs])
-    order = generator("nonmanip", "robustness", 0, "graph-order").permutation(len(graphs)).tolist()
-    return {
-        "facts": {
-            **FIG5D_FACTS,
-            "max_directed": limits["max_directed"],
-            "max_bidirected": limits["max_bidirected"],
-            "changing_projection": list(FIG5D_FACTS["N"]),
-        },
-        "n_fitting": len(graphs),
-        "by_edges": {int(e): int((size == e).sum()) for e in np.unique(size)},
-        "order": [{"index": int(i), "n_edges": int(size[i]), "graph": graphs[i].to_dict()} for i in order],
-    }
-
-
-def graph_counts(graphs: Mapping[str, Any], up_to_edges: int) -> dict[str, Any]:
-    """What the report says of the fitting graphs: :func:`graphs_document` less the graphs
-    themselves, and how many of those with at most ``up_to_edges`` edges in all give the paper's 24
-    expressions (the ``n_expressions`` of each, by graph index)."""
-    small = [e for e in graphs["order"] if e["n_edges"] <= up_to_edges]
-    counts = {e["index"]: _n_expressions(CausalDiagram.from_dict(e["graph"])) for e in small}
-    return {
-        **{k: v for k, v in graphs.items() if k != "order"},
-        "expressions_counted_up_to_edges": up_to_edges,
-        "n_counted": len(small),
-        "n_counted_with_paper_expressions": sum(n == PAPER_EXPRESSIONS for n in counts.values()),
-        "n_expressions": {str(i): n for i, n in counts.items()},
-    }
-
-
-def graphs_run(graphs: Mapping[str, Any], robustness: Mapping[str, Any]) -> int:
-    """How many graphs the experiment runs: the first ``graphs.sample`` of the seeded order."""
-    return min(robustness["graphs"]["sample"], graphs["n_fitting"])
-
-
-def instance_config(inst: Instance, section: Mapping[str, Any], panels: Mapping[str, Any]) -> dict[str, Any]:
-    """The config an instance's jobs depend on (their params, and the provenance of its runs): the graph limits for
-    a graph, the panel's graph and N for an SCM; never the instance counts."""
-    if inst.family == GRAPHS:
-        return {"graphs": {k: section["graphs"][k] for k in ("max_directed", "max_bidirected")}}
-    panel = panels[inst.family]
-    return {"panel": {k: panel[k] for k in ("title", "graph", "non_manipulable") if k in panel}}
-
-
-def _n_expressions(G: CausalDiagram) -> int:
-    facts = FIG5D_FACTS
-    return len(catalogue(G, facts["reward"], pomis(G, facts["reward"], facts["N"])))
-
-
-def instance_panel(inst: Instance, config: Mapping[str, Any], graphs: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The panel-like description (graph, N, SCM) of instance ``inst``, for
-    :func:`~causal_bandits.papers.nonmanip.experiments.instance_document`; ``config`` is its
-    :func:`instance_config`, ``graphs`` the :func:`graphs_document` (for graphs)."""
-    if inst.family == GRAPHS:
-        if graphs is None or inst.key >= len(graphs["order"]):
-            have = 0 if graphs is None else len(graphs["order"])
-            raise ConfigError(
-                f"robustness graph {inst.key} does not exist: only {have} graphs fit; lower "
-                f"studies.robustness.graphs.sample to at most {have}"
-            )
-        entry = graphs["order"][inst.key]
-        diagram = CausalDiagram.from_dict(entry["graph"])
-        title = f"Fig. 5d-consistent graph {inst.key} ({entry['n_edges']} edges, {_n_expressions(diagram)} expressions)"
-        graph = {**entry["graph"], "reward": FIG5D_FACTS["reward"]}
-        N, purpose = list(FIG5D_FACTS["N"]), "scm/graphs"
-    else:
-        settings = config["panel"]
-        diagram, reward = panel_diagram(settings)
-        graph = {**diagram.to_dict(), "reward": reward}
-        N = list(settings.get("non_manipulable", ()))
-        title = f"{settings.get('title', inst.family)}, random SCM {inst.key}"
-        purpose = f"scm/{inst.family}"
-    model = ConfoundedCPT.random(diagram, generator("nonmanip", "robustness", inst.key, purpose))
-    return {"title": title, "graph": graph, "non_manipulable": N, "scm": model.to_dict()}
 
 
 def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:

@@ -32,7 +32,7 @@ def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
         Artefact(
             "robustness",
             "Robustness: the paper's orderings on Fig. 5d-consistent graphs and random SCMs",
-            (f"{OUT}/figure.png", f"{OUT}/figure.pdf", f"{OUT}/table.md"),
+            (f"{OUT}/figure.png", f"{OUT}/figure.pdf", f"{OUT}/table.md", f"{OUT}/orderings.csv"),
             ids=(r"robustness-",),
         )
     ]
@@ -114,7 +114,7 @@ def markdown(
     shares: pd.DataFrame, graphs: Mapping[str, Any] | None, titles: Mapping[str, str], scale: str, graphs_run: int = 0
 ) -> str:
     """The robustness table for the reader (designed for this replication; not in the paper); ``graphs``
-    is the graphs summary (:func:`~causal_bandits.studies.robustness.graph_counts`), of whose
+    is the graphs summary (:func:`~causal_bandits.studies.robustness_instances.graph_counts`), of whose
     graphs the first ``graphs_run`` are run."""
     lines = [
         "# Robustness of the paper's orderings (designed for this replication; not in the paper)",

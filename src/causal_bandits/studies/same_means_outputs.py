@@ -183,7 +183,7 @@ def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
         Artefact(
             "same_means",
             "Same-means SCMs: POMIS+ and POMIS regret against the efficiency of the z² estimators",
-            (f"{OUT}/table.md", *(f"{OUT}/{p}.{ext}" for p in panels for ext in ("png", "pdf"))),
+            (f"{OUT}/table.md", f"{OUT}/table.csv", *(f"{OUT}/{p}.{ext}" for p in panels for ext in ("png", "pdf"))),
             ids=(r"same-means-",),
         )
     ]

@@ -2,11 +2,12 @@
 # an instance per sampled graph and per random SCM of each panel, with its POMIS+ catalogue -> every strategy with
 # each solver -> the orderings per instance -> figure, table and the study's claims.
 from causal_bandits.studies import robustness as study_robustness
+from causal_bandits.studies import robustness_instances as study_robustness_instances
 from causal_bandits.studies import robustness_outputs as study_robustness_outputs
 
 ROBUSTNESS = config["studies"]["robustness"]
 ROBUSTNESS_CHUNKS = study_robustness.chunks(ROBUSTNESS)
-ROBUSTNESS_INSTANCES = study_robustness.instances(ROBUSTNESS, NONMANIP_PANELS)
+ROBUSTNESS_INSTANCES = study_robustness_instances.instances(ROBUSTNESS, NONMANIP_PANELS)
 ROBUSTNESS_DIR = "results/studies/robustness"
 STUDY_TARGETS["robustness"] = [
     *cb_artefacts.paths(study_robustness.artefacts(NONMANIP)),
@@ -89,7 +90,7 @@ rule robustness_instance:
         "../../envs/causal_bandits.yaml"
     params:
         instance=lambda wc: list(ROBUSTNESS_INSTANCES[wc.instance]),
-        config=lambda wc: study_robustness.instance_config(
+        config=lambda wc: study_robustness_instances.instance_config(
             ROBUSTNESS_INSTANCES[wc.instance], ROBUSTNESS, NONMANIP["panels"]
         ),
     script:
@@ -123,7 +124,7 @@ rule robustness_run:
         seeds=lambda wc: [ROBUSTNESS_CHUNKS[int(wc.chunk)].start, ROBUSTNESS_CHUNKS[int(wc.chunk)].stop],
         policy=lambda wc: robustness_policy(wc).path,
         run=lambda wc: {
-            "panel": study_robustness.instance_config(
+            "panel": study_robustness_instances.instance_config(
                 ROBUSTNESS_INSTANCES[wc.experiment], ROBUSTNESS, NONMANIP["panels"]
             ),
             "horizon": ROBUSTNESS["horizon"],
