@@ -118,6 +118,13 @@ def test_bad_algorithms_and_strategies(monkeypatch):
     fails({**study(), "algorithms": ["eps"]}, "POMISplus plays the z² version of a solver, and none of ['eps']")
 
 
+def test_an_experiment_that_plays_nothing():
+    fails(
+        {**study(), "strategies": [], "arms": {}}, "experiments.my_study plays no strategy (strategies: [] and no arms)"
+    )
+    check({**study(), "strategies": []})  # its explicit arm list is enough
+
+
 def test_bad_explicit_arms():
     fails({**study(), "arms": {"mine": [{"Y": 1}]}}, "experiments.my_study.arms.mine[0] sets 'Y'")
     fails({**study(), "arms": {"POMIS": [{"X": 1}]}}, "experiments.my_study.arms")

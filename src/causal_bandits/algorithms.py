@@ -22,6 +22,7 @@ This module and the registries stay light (no numpy): the workflow reads them wh
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -83,11 +84,42 @@ def registry_module(paper: str) -> str:
     return f"causal_bandits.papers.{paper}.algorithms"
 
 
+class UnknownAlgorithm(KeyError):
+    """A name that is neither a key nor a label of a paper's registry; the message suggests the closest key."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class Registry(dict[str, Algorithm]):
+    """A paper's entries by key. Looking up a name that is not a key finds the entry whose label it is (what
+    tables and legends print: ``"TS"``, case aside), or raises :class:`UnknownAlgorithm` naming the closest
+    keys."""
+
+    paper = ""
+
+    def __missing__(self, name: str) -> Algorithm:
+        by_label = {e.label.casefold(): e for e in self.values()}
+        if isinstance(name, str) and name.casefold() in by_label:
+            return by_label[name.casefold()]
+        close = difflib.get_close_matches(str(name).casefold(), [*self, *by_label], n=1, cutoff=0.5)
+        hint = ""
+        if close:
+            key = close[0] if close[0] in self else by_label[close[0]].key
+            hint = f"did you mean {key!r}? "
+        raise UnknownAlgorithm(
+            f"{self.paper} registers no algorithm {name!r}; {hint}its keys: {', '.join(self)} "
+            f"(or their labels: {', '.join(e.label for e in self.values())})"
+        )
+
+
 @cache
-def registry(paper: str) -> dict[str, Algorithm]:
-    """A paper's entries by key, in its order; a z² key that names no entry is a bug of the registry."""
+def registry(paper: str) -> Registry:
+    """A paper's entries by key, in its order (a label finds its entry too: :class:`Registry`); a z² key that
+    names no entry is a bug of the registry."""
     entries = importlib.import_module(registry_module(paper)).ALGORITHMS
-    out: dict[str, Algorithm] = {}
+    out = Registry()
+    out.paper = paper
     for entry in entries:
         if entry.key in out:
             raise ValueError(f"{registry_module(paper)} registers {entry.key!r} twice")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import math
 from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from causal_bandits import algorithms, papers, studies
+from causal_bandits import algorithms, papers, studies, yaml_io
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers import PAPERS
 from causal_bandits.studies import STUDIES
@@ -129,10 +130,32 @@ def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
                 _fill_defaults(value, extra)
 
 
-def _load_yaml(text: str) -> Any:
-    """yaml.safe_load, through libyaml when PyYAML has it (the schemas take 0.3 s in pure Python, paid
-    by every Snakemake start: each cluster job step parses the workflow)."""
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+#: Upper bounds of the size keys, by key name, given to every integer key of that name in every schema that sets
+#: none (one mechanism: a horizon, a seed count or a bootstrap size is bounded wherever it appears). Each is far
+#: above paper scale (10,000-5,000,000 rounds, 1,000 seeds, B = 500) and far below what a 2-core machine could
+#: finish or hold in memory.
+SIZE_LIMITS = {
+    "horizon": 10**8,
+    "n_seeds": 10**6,
+    "seeds_per_job": 10**6,
+    "bootstrap": 10**5,
+    "n_points": 1000,
+    "record_points": 10**5,
+}
+
+
+def _bounded(node: Any) -> None:
+    """Give every integer property named in :data:`SIZE_LIMITS` its upper bound (where it sets none)."""
+    if isinstance(node, dict):
+        for key, sub in node.get("properties", {}).items():
+            limit = SIZE_LIMITS.get(key)
+            if limit is not None and isinstance(sub, dict) and sub.get("type") == "integer":
+                sub.setdefault("maximum", limit)
+        for value in node.values():
+            _bounded(value)
+    elif isinstance(node, list):
+        for value in node:
+            _bounded(value)
 
 
 def _registered(node: Any) -> None:
@@ -151,30 +174,63 @@ def _registered(node: Any) -> None:
 def load_schema() -> dict[str, Any]:
     """The shared schema with each registered paper's section schema plugged in (algorithm enums from
     the papers' registries)."""
-    schema = _load_yaml(SCHEMA.read_text())
+    schema = yaml_io.load(SCHEMA.read_text())
     for paper in PAPERS:
-        schema["properties"][paper] = _load_yaml(
+        schema["properties"][paper] = yaml_io.load(
             (files("causal_bandits.papers") / paper / "config.schema.yaml").read_text()
         )
     blocks = schema["properties"]["studies"]["properties"] = {}
     for name in STUDIES:
-        blocks[name] = _load_yaml((files("causal_bandits.studies") / f"{name}.schema.yaml").read_text())
+        blocks[name] = yaml_io.load((files("causal_bandits.studies") / f"{name}.schema.yaml").read_text())
     _registered(schema)
     from causal_bandits.experiments.config import schema as experiments_schema  # researchers' own studies
 
     pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]
     schema["properties"]["experiments"] = experiments_schema(pomis_plus)
+    _bounded(schema)
     return schema
+
+
+def _finite(node: Any, path: tuple = ()) -> None:
+    """Refuse NaN and infinities anywhere in a config (JSON Schema's bounds let NaN through), with the key."""
+    if isinstance(node, float) and not math.isfinite(node):
+        raise ConfigError(f"config {_where(path)} = {node!r} is invalid: use a finite number")
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        _finite(value, (*path, key))
+
+
+def _types(schema: Mapping[str, Any]) -> list[str]:
+    """The JSON types a schema node names (``type`` as a string or a list)."""
+    kinds = schema.get("type", [])
+    return [kinds] if isinstance(kinds, str) else list(kinds)
+
+
+def _integers(node: Any, schema: Mapping[str, Any]) -> Any:
+    """``node`` with every integral float where the schema takes an integer (``300.0``) made an int, as the
+    workflow needs for ranges and chunk sizes (the schema accepted it: a float with no fraction is an
+    integer to JSON Schema)."""
+    kinds = {k for b in _branches(schema) for k in _types(b)}
+    if isinstance(node, float) and "integer" in kinds and "number" not in kinds and node.is_integer():
+        return int(node)
+    if isinstance(node, dict):
+        for key, value in node.items():
+            node[key] = _integers(value, _child(schema, key))
+    elif isinstance(node, list):
+        node[:] = [_integers(v, _child(schema, i)) for i, v in enumerate(node)]
+    return node
 
 
 def validate(config: dict[str, Any]) -> dict[str, Any]:
     """Check ``config`` against the schema (in place: defaults are filled in) and return it."""
     schema = load_schema()
+    _finite(config)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.absolute_path), e.path))
     if errors:
         raise ConfigError(_message(errors[0]))
     _fill_defaults(config, schema)
+    _integers(config, schema)
     return config
 
 
@@ -182,7 +238,7 @@ def _scalar(text: str) -> Any:
     """``text`` as YAML reads a plain scalar in a config file: '500' -> 500, 'true' -> True, '0.1'
     -> 0.1, 'null' -> None; anything else stays the string it was."""
     try:
-        value = _load_yaml(text)
+        value = yaml_io.load(text)
     except yaml.YAMLError:
         return text
     return value if value is None or isinstance(value, (bool, int, float)) else text
@@ -267,14 +323,16 @@ def read(path: str | Path) -> dict[str, Any]:
         what = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
         raise ConfigError(f"cannot read config file {path}: {what}; pass a YAML file") from None
     try:
-        data = _load_yaml(text)
+        data = yaml_io.load(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         problem = getattr(err, "problem", None) or str(err).splitlines()[0]
         line = text.splitlines()[mark.line] if mark and mark.line < len(text.splitlines()) else ""
         hint = (
-            "YAML indents with spaces only: replace the tab with spaces"
+            "keep one of the two (a later one would silently replace the first)"
+            if problem.startswith(yaml_io.DUPLICATE)
+            else "YAML indents with spaces only: replace the tab with spaces"
             if "\t" in line
             else "fix the indentation or quoting there"
         )

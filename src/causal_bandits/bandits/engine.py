@@ -45,6 +45,30 @@ MEAN_TOLERANCE = 1e-12
 EXPERIMENTS = "experiments"
 
 
+def seed_array(seeds: int | Sequence[int] | np.ndarray) -> np.ndarray:
+    """Seeds as an int64 array: a count n gives 0..n-1; a sequence must hold integers >= 0 (a float seed is
+    refused, not truncated)."""
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+        if seeds < 1:
+            raise ValueError(f"seeds = {seeds}: give a count >= 1 or a sequence of seeds")
+        return np.arange(int(seeds), dtype=np.int64)
+    array = np.asarray(seeds)
+    if array.ndim != 1 or array.size == 0 or array.dtype.kind not in "iu":
+        raise TypeError(f"seeds must be a count or a non-empty sequence of integers, got {seeds!r}")
+    if (array < 0).any():
+        raise ValueError(f"seeds must be >= 0, got {array[array < 0][0]}")
+    return array.astype(np.int64)
+
+
+def check_horizon(horizon: object) -> int:
+    """``horizon`` as an int: a whole number of rounds >= 1 (a bool or a fraction is refused)."""
+    if isinstance(horizon, bool) or not isinstance(horizon, (int, np.integer)):
+        raise TypeError(f"horizon must be an integer number of rounds >= 1, got {horizon!r}")
+    if horizon < 1:
+        raise ValueError(f"horizon must be >= 1 round, got {horizon}")
+    return int(horizon)
+
+
 @dataclass(frozen=True)
 class Streams:
     """The keyed random streams of one job: (paper, experiment) and the seeds it simulates.
@@ -62,11 +86,21 @@ class Streams:
     block: int = 4096
 
     @classmethod
-    def for_experiment(cls, name: str, seeds, block: int = 4096) -> Streams:
+    def for_experiment(cls, name: str, seeds: int | Sequence[int] | np.ndarray, block: int = 4096) -> Streams:
         """The streams of ``seeds`` of one's own experiment ``name``: keys ("experiments", name, seed,
         purpose), the keys the workflow's ``experiments:`` section uses, so a study run from Python and
-        from the workflow draw the same numbers."""
-        return cls(EXPERIMENTS, name, np.asarray(seeds, dtype=np.int64), block)
+        from the workflow draw the same numbers.
+
+        Parameters
+        ----------
+        name : str
+            The experiment's name (its streams' key).
+        seeds : int or sequence of int
+            A count n (seeds 0..n-1) or the seeds themselves, integers >= 0.
+        block : int
+            Uniforms drawn per refill of a seed's buffer (speed only, never results).
+        """
+        return cls(EXPERIMENTS, name, seed_array(seeds), block)
 
     def uniforms(self, purpose: str) -> SeedStreams:
         """Buffered standard uniforms, one generator per seed, for ``purpose``."""
@@ -291,7 +325,8 @@ def simulate(
     ``progress``, when given, is called with ``t`` before every round (or block) and may only
     observe (:class:`causal_bandits.runs.ProgressLog` logs how far a long job has got).
     """
-    seeds = np.asarray(streams.seeds, dtype=np.int64)
+    horizon = check_horizon(horizon)
+    seeds = seed_array(streams.seeds)
     n = seeds.size
     means = np.atleast_2d(np.asarray(env.means, dtype=float))
     mu_star = means.max(axis=1)

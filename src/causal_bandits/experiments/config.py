@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
+from causal_bandits import yaml_io
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.experiments import KEY, algorithms
@@ -28,9 +29,7 @@ NONMANIP_ONLY = (*NOT_SETTINGS, "no_expression")
 def schema(pomis_plus: Mapping[str, Any]) -> dict[str, Any]:
     """The section's schema; an experiment's ``pomis_plus`` takes the keys and defaults of the nonmanip
     section's ``pomis_plus`` (the schema given), without :data:`NONMANIP_ONLY`."""
-    from causal_bandits.config import _load_yaml
-
-    out = _load_yaml(SCHEMA.read_text())
+    out = yaml_io.load(SCHEMA.read_text())
     settings = copy.deepcopy(dict(pomis_plus))
     settings["properties"] = {k: v for k, v in settings["properties"].items() if k not in NONMANIP_ONLY}
     out["additionalProperties"]["properties"]["pomis_plus"] = {**settings, "default": {}}
@@ -44,6 +43,11 @@ def strategies(experiment: Mapping[str, Any]) -> list[str]:
 
 def _check_one(name: str, experiment: Mapping[str, Any]) -> None:
     where = f"{KEY}.{name}"
+    if not strategies(experiment):
+        raise ConfigError(
+            f"{where} plays no strategy (strategies: [] and no arms); name at least one of BF, MIS, POMIS, "
+            "POMISplus under strategies, or an explicit arm list under arms"
+        )
     data = own.graph(experiment["diagram"])
     try:
         G = own.diagram(data)
