@@ -7,8 +7,9 @@ computed in the same order whatever the chunk size: the aggregate file is byte-i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -74,3 +75,18 @@ def aggregate(settings: Mapping[tuple[str, str], Iterable[str | Path]]) -> pa.Ta
         part.insert(0, "strategy", strategy)
         parts.append(part)
     return pa.Table.from_pandas(pd.concat(parts, ignore_index=True), schema=AGG_SCHEMA, preserve_index=False)
+
+
+def read_finals(
+    inputs: Mapping[str, Any], names: Sequence[str], columns: Sequence[str] = ("seed", "final_regret")
+) -> pd.DataFrame:
+    """The per-seed summary ``columns`` of every run in ``inputs`` (a rule's named inputs) whose name splits at "/"
+    into as many parts as ``names`` (``<point>/<panel>/<algorithm>``), each part a column of that name, in one
+    frame; other inputs are left out."""
+    frames = [
+        pq.read_table(path, columns=list(columns)).to_pandas().assign(**dict(zip(names, key.split("/"))))
+        for key, paths in inputs.items()
+        if key.count("/") == len(names) - 1
+        for path in ([paths] if isinstance(paths, str) else paths)
+    ]
+    return pd.concat(frames, ignore_index=True)

@@ -1,23 +1,14 @@
 """Rule knobs_report: the knob study's figure, table and claims."""
 
-import pandas as pd
-import pyarrow.parquet as pq
-
 from causal_bandits import store, studies
+from causal_bandits.aggregate import read_finals
 from causal_bandits.logs import logged
 from causal_bandits.studies import knobs
 
 out, p = snakemake.output, snakemake.params
 with logged(snakemake.log[0]) as log:
-    finals = [
-        pq.read_table(path, columns=["seed", "final_regret"])
-        .to_pandas()
-        .assign(point=key.split("/")[0], panel=key.split("/")[1], algorithm=key.split("/")[2])
-        for key, paths in snakemake.input.items()
-        if key.count("/") == 2  # <point>/<panel>/<algorithm>
-        for path in paths
-    ]
-    table = knobs.knob_table(pd.concat(finals, ignore_index=True), p.section, p.pomis_plus, p.horizon)
+    finals = read_finals(snakemake.input, ("point", "panel", "algorithm"))
+    table = knobs.knob_table(finals, p.section, p.pomis_plus, p.horizon)
     found = knobs.findings(table)
     store.write_atomic(out.csv, lambda tmp: table.to_csv(tmp, index=False, float_format="%.6g"))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(knobs.markdown(table, found, p.titles)))

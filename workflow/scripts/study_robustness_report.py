@@ -2,10 +2,8 @@
 
 from pathlib import Path
 
-import pandas as pd
-import pyarrow.parquet as pq
-
 from causal_bandits import store, studies
+from causal_bandits.aggregate import read_finals
 from causal_bandits.logs import logged
 from causal_bandits.studies import robustness_instances
 from causal_bandits.studies import robustness_outputs as outputs
@@ -13,18 +11,8 @@ from causal_bandits.studies import robustness_outputs as outputs
 out, p = snakemake.output, snakemake.params
 with logged(snakemake.log[0]) as log:
     instances = {Path(f).parent.name: store.read_json(f) for f in snakemake.input.instances}
-    finals = pd.concat(
-        [
-            pq.read_table(f, columns=["seed", "final_regret"])
-            .to_pandas()
-            .assign(experiment=experiment, family=p.families[experiment], strategy=strategy, algorithm=algorithm)
-            for key, paths in snakemake.input.items()
-            if key.count("/") == 2  # <instance>/<strategy>/<algorithm>
-            for experiment, strategy, algorithm in [key.split("/")]
-            for f in paths
-        ],
-        ignore_index=True,
-    )
+    finals = read_finals(snakemake.input, ("experiment", "strategy", "algorithm"))
+    finals["family"] = finals["experiment"].map(p.families)
     orderings = outputs.orderings(finals, instances)
     store.write_atomic(out.orderings, lambda tmp: orderings.to_csv(tmp, index=False, float_format="%.6g"))
     graphs = store.read_json(snakemake.input.graphs[0]) if snakemake.input.graphs else None

@@ -2,26 +2,16 @@
 
 from pathlib import Path
 
-import pandas as pd
-import pyarrow.parquet as pq
-
 from causal_bandits import store, studies
+from causal_bandits.aggregate import read_finals
 from causal_bandits.logs import logged
 from causal_bandits.studies import same_means_outputs as outputs
 
 out, p = snakemake.output, snakemake.params
 with logged(snakemake.log[0]) as log:
     families = {Path(f).parent.name: store.read_json(f) for f in snakemake.input.families}
-    finals = [
-        pq.read_table(f, columns=["final_regret"])
-        .to_pandas()
-        .assign(point=int(point), panel=panel, strategy=strategy, algorithm=algorithm)
-        for key, paths in snakemake.input.items()
-        if key.count("/") == 3  # <point>/<panel>/<strategy>/<algorithm>
-        for point, panel, strategy, algorithm in [key.split("/")]
-        for f in paths
-    ]
-    table = outputs.sweep_table(pd.concat(finals, ignore_index=True), families, p.horizon)
+    finals = read_finals(snakemake.input, ("point", "panel", "strategy", "algorithm"), ["final_regret"])
+    table = outputs.sweep_table(finals.astype({"point": int}), families, p.horizon)
     found = outputs.findings(table, families)
     store.write_atomic(out.table, lambda tmp: table.to_csv(tmp, index=False, float_format="%.6g"))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(outputs.markdown(table, families, found, p.titles)))

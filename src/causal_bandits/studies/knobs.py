@@ -32,7 +32,7 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, TABLE1_REL_TOL
 from causal_bandits.papers.nonmanip.runs import NO_EXPRESSION_DEFAULT, NO_EXPRESSION_SOLVERS
-from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95_halfwidth
+from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95_halfwidth, pomis_plus_cells, table1_id
 from causal_bandits.plots import new_figure, paper_style, save_figure
 from causal_bandits.studies import Study
 from causal_bandits.studies.refresh import check_solvers
@@ -267,17 +267,13 @@ def _cell_claim(algorithm: str, panel: str, value: float) -> Claim:
 
 def claims(paper: Mapping[str, Any]) -> list[Claim]:
     """The study's claims: one per POMIS+ cell of Table 1 on the paper's configured panels, by its solvers."""
-    return [
-        _cell_claim(algorithm, panel, value)
-        for (algorithm, strategy, panel), value in TABLE1.items()
-        if strategy == "POMIS+" and panel in paper["panels"] and algorithm in PAPER_Z2_SOLVERS
-    ]
+    return [_cell_claim(algorithm, panel, value) for algorithm, panel, value in pomis_plus_cells(paper["panels"])]
 
 
 def located(found: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, str]:
     """The line the report writes under each paper claim of a POMIS+ cell, by the claim's id."""
     return {
-        f"table1-{algorithm}-POMIS+-{panel}": f["finding"]
+        table1_id(algorithm, "POMIS+", panel): f["finding"]
         for panel, per in found.items()
         for algorithm, f in per.items()
     }

@@ -23,7 +23,7 @@ from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, holds
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON
-from causal_bandits.papers.nonmanip.tables import ci95_halfwidth, label, ordered
+from causal_bandits.papers.nonmanip.tables import ci95_halfwidth, label, ordered, table1_id
 from causal_bandits.studies import Study
 
 STUDY = Study(
@@ -219,7 +219,7 @@ def findings(paired: pd.DataFrame) -> dict[str, str]:
     """The line the report writes under each paper claim of a POMIS+ cell this study ran, by the claim's id:
     the paired difference main - study."""
     return {
-        f"table1-{r.algorithm}-POMIS+-{r.panel}": f"{r.main_refresh} − {r.refresh} on seeds 0–{int(r.n_seeds) - 1}: "
+        table1_id(r.algorithm, "POMIS+", r.panel): f"{r.main_refresh} − {r.refresh} on seeds 0–{int(r.n_seeds) - 1}: "
         f"{r.paired_difference:+.1f} ± {r.paired_ci95_halfwidth:.1f} (paired)"
         for r in _rows(paired)
     }

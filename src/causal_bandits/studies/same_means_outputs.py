@@ -24,11 +24,7 @@ from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, TABLE1_REL_TOL
-from causal_bandits.papers.nonmanip.tables import (
-    PAPER_Z2_SOLVERS,
-    TABLE1,
-    ci95_halfwidth,
-)
+from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95_halfwidth, pomis_plus_cells, table1_id
 from causal_bandits.plots import new_figure, paper_style, save_figure
 
 OUT = "figures/studies/same_means"
@@ -159,17 +155,13 @@ def _panel_claim(algorithm: str, panel: str, value: float) -> Claim:
 
 def claims(paper: Mapping[str, Any]) -> list[Claim]:
     """The study's claims: one per POMIS+ cell of Table 1 on the paper's configured panels, by its solvers."""
-    return [
-        _panel_claim(algorithm, panel, value)
-        for (algorithm, strategy, panel), value in TABLE1.items()
-        if strategy == "POMIS+" and panel in paper["panels"] and algorithm in PAPER_Z2_SOLVERS
-    ]
+    return [_panel_claim(algorithm, panel, value) for algorithm, panel, value in pomis_plus_cells(paper["panels"])]
 
 
 def located(found: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
     """The line the report writes under each paper claim of a POMIS+ cell, by the claim's id."""
     return {
-        f"table1-{algorithm}-POMIS+-{panel}": f["finding"]
+        table1_id(algorithm, "POMIS+", panel): f["finding"]
         for panel, f in found.items()
         for algorithm in PAPER_Z2_SOLVERS
         if (algorithm, "POMIS+", panel) in TABLE1

@@ -19,6 +19,7 @@ from causal_bandits.papers.nonmanip.tables import (
     final_row,
     label,
     pomis_plus_note,
+    table1_id,
 )
 
 PAPER_HORIZON = 10_000
@@ -145,7 +146,7 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
         return Verdict(verdict.status, verdict.paper, verdict.ours, verdict.note, notes)
 
     return Claim(
-        f"table1-{algorithm}-{strategy}-{panel}",
+        table1_id(algorithm, strategy, panel),
         "Table 1",
         f"{label(algorithm)} {strategy}, {panel}: mean cumulative regret at T = 10,000",
         evaluate,

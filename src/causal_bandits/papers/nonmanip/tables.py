@@ -66,6 +66,21 @@ def label(algorithm: str) -> str:
 PAPER_Z2_SOLVERS = {a: label(a) for a in algorithms.own(PAPER) if algorithms.registry(PAPER)[a].z2}
 
 
+def table1_id(algorithm: str, strategy: str, panel: str) -> str:
+    """The id of the claim on a Table 1 cell (strategy as the table prints it: ``POMIS+``)."""
+    return f"table1-{algorithm}-{strategy}-{panel}"
+
+
+def pomis_plus_cells(panels: Iterable[str]) -> list[tuple[str, str, float]]:
+    """(algorithm, panel, paper value) of every POMIS+ cell of Table 1 on ``panels``, by the paper's z² solvers:
+    what the studies that rerun POMIS+ judge, one claim per cell."""
+    return [
+        (algorithm, panel, value)
+        for (algorithm, strategy, panel), value in TABLE1.items()
+        if strategy == "POMIS+" and panel in set(panels) and algorithm in PAPER_Z2_SOLVERS
+    ]
+
+
 def table_algorithms(present: Iterable[str]) -> list[str]:
     """Table 1's solvers in registry order: the paper's own (always: the table lays out the paper's rows),
     then the additions among ``present`` (the algorithms that ran)."""
