@@ -8,41 +8,12 @@ KNOBS_POINTS = study_knobs.runs_of(KNOBS, NONMANIP["pomis_plus"])
 STUDY_TARGETS["knobs"] = [*cb_artefacts.paths(study_knobs.artefacts(NONMANIP)), "results/claims/studies/knobs.json"]
 
 
-def knobs_policy(wildcards):
-    """The z² version of the solver that reruns POMIS+."""
-    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=True)
-
-
-def knobs_summaries(wildcards):
-    """Per-seed summaries of every point (the main run's chunks that hold the study's seeds included)."""
-    n = KNOBS["n_seeds"]
-    main = [k for k, chunk in enumerate(nonmanip_chunks(NONMANIP_PANELS[0], POMIS_PLUS)) if chunk.start < n]
-    path = summary_path(study_run_path("knobs"))
-    out = {
-        f"{study_knobs.MAIN}/{panel}/{a}": [
-            summary_path(run_path("nonmanip")).format(experiment=panel, strategy=POMIS_PLUS, algorithm=a, chunk=k)
-            for k in main
-        ]
-        for panel in NONMANIP_PANELS
-        for a in KNOBS["algorithms"]
-    }
-    for point, spec in KNOBS_POINTS.items():
-        for panel in NONMANIP_PANELS:
-            for a in KNOBS["algorithms"]:
-                if study_knobs.plays(spec, a):
-                    out[f"{point}/{panel}/{a}"] = [
-                        path.format(point=point, experiment=panel, strategy=POMIS_PLUS, algorithm=a, chunk=k)
-                        for k in range(len(KNOBS_CHUNKS))
-                    ]
-    return out
-
-
 rule knobs_run:
     """One seed chunk of POMIS+ on a panel with one z² setting changed (the point's); the main run's otherwise."""
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
-        code=run_sources("nonmanip", knobs_policy),
+        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("knobs"),
         summary=summary_path(study_run_path("knobs")),
@@ -62,14 +33,14 @@ rule knobs_run:
         mem_mb=lambda wc: 500 + len(KNOBS_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
         seeds=lambda wc: [KNOBS_CHUNKS[int(wc.chunk)].start, KNOBS_CHUNKS[int(wc.chunk)].stop],
-        policy=lambda wc: knobs_policy(wc).path,
+        policy=lambda wc: nonmanip_policy(wc).path,
         run=lambda wc: {
             "panel": NONMANIP["panels"][wc.experiment],
             "horizon": NONMANIP["horizon"],
             "record_points": config["record_points"],
             "pomis_plus": pomis_plus_settings(
                 NONMANIP["pomis_plus"],
-                knobs_policy(wc).key,
+                nonmanip_policy(wc).key,
                 {KNOBS_POINTS[wc.point].knob: KNOBS_POINTS[wc.point].value},
             ),
         },

@@ -10,35 +10,12 @@ STUDY_TARGETS["refresh"] = [
 ]
 
 
-def refresh_policy(wildcards):
-    """The z² version of the solver that reruns POMIS+."""
-    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=True)
-
-
-def refresh_summaries(wildcards):
-    """Per-seed summaries the study pairs: its runs, and the main POMIS+ chunks that hold its seeds."""
-    n = REFRESH["n_seeds"]
-    main = [k for k, chunk in enumerate(nonmanip_chunks(NONMANIP_PANELS[0], POMIS_PLUS)) if chunk.start < n]
-    paths = {"main": (run_path("nonmanip"), main), "study": (study_run_path("refresh"), range(len(REFRESH_CHUNKS)))}
-    return {
-        f"{run}/{panel}/{algorithm}": [
-            summary_path(path).format(
-                point=REFRESH["schedule"], experiment=panel, strategy=POMIS_PLUS, algorithm=algorithm, chunk=k
-            )
-            for k in chunks
-        ]
-        for panel in NONMANIP_PANELS
-        for algorithm in REFRESH["algorithms"]
-        for run, (path, chunks) in paths.items()
-    }
-
-
 rule refresh_run:
     """One seed chunk of POMIS+ on a panel under the study's refresh schedule (the main run's settings otherwise)."""
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
-        code=run_sources("nonmanip", refresh_policy),
+        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("refresh"),
         summary=summary_path(study_run_path("refresh")),
@@ -58,13 +35,13 @@ rule refresh_run:
         mem_mb=lambda wc: 500 + len(REFRESH_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
         seeds=lambda wc: [REFRESH_CHUNKS[int(wc.chunk)].start, REFRESH_CHUNKS[int(wc.chunk)].stop],
-        policy=lambda wc: refresh_policy(wc).path,
+        policy=lambda wc: nonmanip_policy(wc).path,
         run=lambda wc: {
             "panel": NONMANIP["panels"][wc.experiment],
             "horizon": NONMANIP["horizon"],
             "record_points": config["record_points"],
             "pomis_plus": pomis_plus_settings(
-                NONMANIP["pomis_plus"], refresh_policy(wc).key, study_refresh.changes(REFRESH)
+                NONMANIP["pomis_plus"], nonmanip_policy(wc).key, study_refresh.changes(REFRESH)
             ),
         },
     script:

@@ -15,25 +15,6 @@ STUDY_TARGETS["robustness"] = [
 ]
 
 
-def robustness_policy(wildcards):
-    """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
-    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy == POMIS_PLUS)
-
-
-def robustness_summaries(wildcards):
-    path = summary_path(study_run_path("robustness"))
-    return {
-        f"{i.id}/{s}/{a}": [
-            path.format(point=i.family, experiment=i.id, strategy=s, algorithm=a, chunk=k)
-            for k in range(len(ROBUSTNESS_CHUNKS))
-        ]
-        for i in ROBUSTNESS_INSTANCES.values()
-        for s in ROBUSTNESS["strategies"]
-        for a in ROBUSTNESS["algorithms"]
-        if study_robustness.plays(s, a)
-    }
-
-
 rule robustness_graphs:
     """Every graph consistent with the paper's Fig. 5d facts, in the seeded order the study samples first."""
     input:
@@ -102,7 +83,7 @@ rule robustness_run:
     input:
         instance=f"{ROBUSTNESS_DIR}/{{experiment}}/instance.json",
         catalogue=f"{ROBUSTNESS_DIR}/{{experiment}}/catalogue.json",
-        code=run_sources("nonmanip", robustness_policy),
+        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("robustness"),
         summary=summary_path(study_run_path("robustness")),
@@ -122,7 +103,7 @@ rule robustness_run:
         mem_mb=lambda wc: 500 + len(ROBUSTNESS_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
         seeds=lambda wc: [ROBUSTNESS_CHUNKS[int(wc.chunk)].start, ROBUSTNESS_CHUNKS[int(wc.chunk)].stop],
-        policy=lambda wc: robustness_policy(wc).path,
+        policy=lambda wc: nonmanip_policy(wc).path,
         run=lambda wc: {
             "panel": study_robustness_instances.instance_config(
                 ROBUSTNESS_INSTANCES[wc.experiment], ROBUSTNESS, NONMANIP["panels"]
@@ -130,7 +111,7 @@ rule robustness_run:
             "horizon": ROBUSTNESS["horizon"],
             "record_points": config["record_points"],
             **(
-                {"pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], robustness_policy(wc).key)}
+                {"pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], nonmanip_policy(wc).key)}
                 if wc.strategy == POMIS_PLUS
                 else {}
             ),

@@ -14,25 +14,6 @@ STUDY_TARGETS["same_means"] = [
 ]
 
 
-def same_means_policy(wildcards):
-    """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
-    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy == POMIS_PLUS)
-
-
-def same_means_summaries(wildcards):
-    path = summary_path(study_run_path("same_means"))
-    return {
-        f"{point}/{panel}/{s}/{a}": [
-            path.format(point=point, experiment=panel, strategy=s, algorithm=a, chunk=k)
-            for k in range(len(SAME_MEANS_CHUNKS))
-        ]
-        for panel in NONMANIP_PANELS
-        for point in SAME_MEANS_POINTS
-        for s in study_same_means.STRATEGIES
-        for a in SAME_MEANS["algorithms"]
-    }
-
-
 rule same_means_family:
     """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
     input:
@@ -81,7 +62,7 @@ rule same_means_run:
     input:
         instance="results/studies/same_means/{experiment}/{point}/instance.json",
         catalogue="results/studies/same_means/{experiment}/{point}/catalogue.json",
-        code=run_sources("nonmanip", same_means_policy),
+        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("same_means"),
         summary=summary_path(study_run_path("same_means")),
@@ -101,14 +82,14 @@ rule same_means_run:
         mem_mb=lambda wc: 500 + len(SAME_MEANS_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
     params:
         seeds=lambda wc: [SAME_MEANS_CHUNKS[int(wc.chunk)].start, SAME_MEANS_CHUNKS[int(wc.chunk)].stop],
-        policy=lambda wc: same_means_policy(wc).path,
+        policy=lambda wc: nonmanip_policy(wc).path,
         run=lambda wc: {
             "panel": NONMANIP["panels"][wc.experiment],
             "sweep": study_same_means.settings(SAME_MEANS, wc.experiment),
             "horizon": NONMANIP["horizon"],
             "record_points": config["record_points"],
             **(
-                {"pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], same_means_policy(wc).key)}
+                {"pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], nonmanip_policy(wc).key)}
                 if wc.strategy == POMIS_PLUS
                 else {}
             ),
