@@ -1,5 +1,5 @@
 # Two commands for a fresh Linux machine with Python >= 3.11 (no conda needed):
-#   make reproduce   set up .venv and run the whole pipeline at paper scale
+#   make reproduce   set up .venv and run the five papers at paper scale
 #   make test        set up .venv and run the test suite
 # and a third: make docs builds the documentation site (docs/, strictly) into site/.
 # `make help` lists every target. A target's help is the `## ` comment on the line above it.
@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= all
 
-.PHONY: help reproduce quick test lint docs benchmark clean
+.PHONY: help reproduce quick studies test lint docs benchmark clean
 
 ## List the targets, one line each (this list).
 help:
@@ -34,6 +34,10 @@ reproduce: $(VENV)/.installed
 ## Set up .venv if needed, then run the quick config (every experiment, short horizons, few seeds).
 quick: $(VENV)/.installed
 	$(RUN) --configfile config/quick.yaml
+
+## Set up .venv if needed, then run the papers and every study beyond them (config/studies.yaml, docs/studies.md).
+studies: $(VENV)/.installed
+	$(RUN) --configfile config/studies.yaml
 
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests, also
 # a file per worker: they share one tiny run (the first worker to need it runs it on 2 cores, the other

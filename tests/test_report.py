@@ -309,7 +309,7 @@ def test_a_differing_claim_names_the_studies_that_locate_its_cause():
     ran = {"knobs": _study_doc("knobs", {row["id"]: "n_min ∈ {100} of {0, 20, 100} put the cell within ±15%"})}
     lines = located("nonmanip", row, ran)
     assert lines[0].startswith("Study refresh (") and "docs/papers/nonmanip.md#nonmanip-numbers-spot-check" in lines[0]
-    assert "`snakemake --cores all --configfile config/studies.yaml refresh`" in lines[0]
+    assert "`snakemake --cores all refresh --configfile config/studies.yaml`" in lines[0]
     assert lines[1] == "Study knobs: n_min ∈ {100} of {0, 20, 100} put the cell within ±15%."
     assert any(line.startswith("Study same_means (") for line in lines) and len(lines) == 3
     assert located("nonmanip", {**row, "status": "reproduced"}, ran) == []

@@ -50,7 +50,7 @@ class Study:
     @property
     def command(self) -> str:
         """The command that runs this study alone, at its size in config/studies.yaml."""
-        return f"snakemake --cores all --configfile config/studies.yaml {self.name}"
+        return f"snakemake --cores all {self.name} --configfile config/studies.yaml"
 
 
 def module(name: str) -> ModuleType:
