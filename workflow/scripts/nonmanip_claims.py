@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from causal_bandits import algorithms, store
 from causal_bandits.claims import document, note_texts
@@ -16,7 +15,7 @@ with logged(snakemake.log[0]) as log:
         "arm_sets": {Path(p).stem: store.read_json(p) for p in inp.arm_sets},
         "instances": {Path(p).stem: store.read_json(p) for p in inp.instances},
         "catalogues": {Path(p).stem: store.read_json(p) for p in inp.catalogues},
-        "agg": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.agg},
+        "agg": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.agg},
         "identical_runs": {Path(p).name.split(".")[0]: store.read_json(p) for p in inp.identical},
         "table1": algorithms.keyed(PAPER, pd.read_csv(inp.table1)),  # the CSV prints labels
         "section": snakemake.params.section,
