@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import math
+import os
 from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
@@ -376,12 +377,41 @@ def check_files(paths: Iterable[str | Path]) -> None:
         read(path)
 
 
+#: The longest path and the longest name in a path that Linux and macOS file systems accept (bytes).
+PATH_MAX, NAME_MAX = 4096, 255
+
+
+def check_raw_dir(raw_dir: str) -> None:
+    """``data.raw_dir`` must be a path the system can look up (no NUL byte, not too long for it); it need
+    not exist yet (a download creates it)."""
+    if "\0" in raw_dir:
+        raise ConfigError("config data.raw_dir holds a NUL byte; give the directory's path without it")
+    problem = ""
+    if len(os.fsencode(raw_dir)) >= PATH_MAX:
+        problem = f"longer than the {PATH_MAX:,} bytes a path may have"
+    elif any(len(os.fsencode(part)) > NAME_MAX for part in Path(raw_dir).parts):
+        problem = f"a name in it is longer than the {NAME_MAX} bytes a name may have"
+    else:
+        try:
+            os.stat(raw_dir)
+        except FileNotFoundError:
+            pass
+        except OSError as err:  # e.g. a file where a directory should be
+            problem = err.strerror or str(err)
+    if problem:
+        raise ConfigError(
+            f"config data.raw_dir ({len(raw_dir):,} characters, starting {raw_dir[:40]!r}) is not a usable path: "
+            f"{problem}; give the raw-data directory's path"
+        )
+
+
 def check(config: dict[str, Any]) -> dict[str, Any]:
     """Every check of a workflow config: the schema (:func:`validate`, defaults filled in), then each
     configured paper's ``check_config`` (diagrams, SCM parameters, registry names), each configured
     study's (:func:`causal_bandits.studies.check_config`), then those of the researchers' own
     experiments (:func:`causal_bandits.experiments.config.check_config`)."""
     validate(config)
+    check_raw_dir(config["data"]["raw_dir"])
     for paper in PAPERS:
         if paper in config:
             papers.paper(paper).check_config(config[paper])
