@@ -131,34 +131,6 @@ def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
                 _fill_defaults(value, extra)
 
 
-#: Upper bounds of the size keys, by key name, given to every integer key of that name in every schema that sets
-#: none (one mechanism: a horizon, a seed count or a bootstrap size is bounded wherever it appears). Each is far
-#: above paper scale (10,000-5,000,000 rounds, 1,000 seeds, B = 500) and far below what a 2-core machine could
-#: finish or hold in memory.
-SIZE_LIMITS = {
-    "horizon": 10**8,
-    "n_seeds": 10**6,
-    "seeds_per_job": 10**6,
-    "bootstrap": 10**5,
-    "n_points": 1000,
-    "record_points": 10**5,
-}
-
-
-def _bounded(node: Any) -> None:
-    """Give every integer property named in :data:`SIZE_LIMITS` its upper bound (where it sets none)."""
-    if isinstance(node, dict):
-        for key, sub in node.get("properties", {}).items():
-            limit = SIZE_LIMITS.get(key)
-            if limit is not None and isinstance(sub, dict) and sub.get("type") == "integer":
-                sub.setdefault("maximum", limit)
-        for value in node.values():
-            _bounded(value)
-    elif isinstance(node, list):
-        for value in node:
-            _bounded(value)
-
-
 def _registered(node: Any) -> None:
     """Fill in the enum of every schema node marked ``x-algorithms: <paper>``: the paper's registered
     algorithms (causal_bandits.algorithms), so no schema lists them."""
@@ -188,7 +160,6 @@ def load_schema() -> dict[str, Any]:
 
     pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]
     schema["properties"]["experiments"] = experiments_schema(pomis_plus)
-    _bounded(schema)
     return schema
 
 
