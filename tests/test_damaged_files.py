@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 from conftest import TINY, snakemake
 
-from causal_bandits import store
+from causal_bandits import logs, store
 from causal_bandits.aggregate import read_traces
 from causal_bandits.errors import DataError
 
@@ -122,3 +122,15 @@ def test_a_damaged_file_of_a_finished_run_is_named_until_removed_then_rebuilt(ti
             if ref.is_file():
                 rebuilt = work / ref.relative_to(tiny_run)
                 assert rebuilt.read_bytes() == ref.read_bytes(), rebuilt
+
+
+def test_a_failed_run_removes_the_outputs_it_had_still_to_redo(tmp_path, capsys):
+    stale, absent = tmp_path / "figures" / "table1.md", tmp_path / "results" / "agg.parquet"
+    stale.parent.mkdir()
+    stale.write_text("built from the aggregate before it was damaged\n")
+    assert logs.drop_unfinished([stale, absent]) == [stale]
+    assert not stale.exists()
+    assert capsys.readouterr().err == (
+        f"removed 1 output(s) this run had to redo but did not (e.g. {stale}): the next run rebuilds them\n"
+    )
+    assert logs.drop_unfinished([absent]) == [] and capsys.readouterr().err == ""

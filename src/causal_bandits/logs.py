@@ -87,15 +87,24 @@ def drop_unfinished(outputs: Iterable[str | os.PathLike]) -> list[Path]:
     missing one missing and report "Nothing to be done". With the stale downstream files gone, the next
     run plans the chain again: it rebuilds, or stops at the same input with the same line.
     """
-    removed = []
+    removed, kept = [], []
     for output in map(Path, outputs):
         if output.is_file():
-            output.unlink()
-            removed.append(output)
+            try:
+                output.unlink()
+                removed.append(output)
+            except OSError as err:  # e.g. a read-only results/
+                kept.append(f"{output} ({err.strerror})")
     if removed:
         print(
             f"removed {len(removed)} output(s) this run had to redo but did not (e.g. {removed[0]}): "
             "the next run rebuilds them",
+            file=sys.stderr,
+        )
+    if kept:
+        print(
+            f"could not remove {len(kept)} output(s) this run had to redo, e.g. {kept[0]}: remove them before the "
+            "next run, or it may keep them",
             file=sys.stderr,
         )
     return removed
