@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 from conftest import TINY, snakemake
 
-from causal_bandits import logs, store
+from causal_bandits import csv_tables, logs, store
 from causal_bandits.aggregate import read_traces
 from causal_bandits.errors import DataError
 
@@ -134,3 +134,19 @@ def test_a_failed_run_removes_the_outputs_it_had_still_to_redo(tmp_path, capsys)
         f"removed 1 output(s) this run had to redo but did not (e.g. {stale}): the next run rebuilds them\n"
     )
     assert logs.drop_unfinished([absent]) == [] and capsys.readouterr().err == ""
+
+
+def test_a_damaged_csv_table_or_parquet_footer_is_named(tmp_path):
+    table = tmp_path / "table1.csv"
+    table.write_text("algorithm,regret\nts,1.5\n")
+    assert csv_tables.read_csv(table)["regret"].tolist() == [1.5]
+    for damage in (b"", b"\xff\xfe\x00\x01", b'algorithm,regret\n"ts,1.5\n'):
+        table.write_bytes(damage)
+        with pytest.raises(DataError, match=_damaged_line(table)):
+            csv_tables.read_csv(table)
+    chunk = tmp_path / "chunk-0.parquet"
+    store.write_table(chunk, TRACE, {"config_hash": "abc"})
+    assert store.read_metadata(chunk)["config_hash"] == "abc"
+    chunk.write_bytes(chunk.read_bytes()[:-20])
+    with pytest.raises(DataError, match=_damaged_line(chunk)):
+        store.read_metadata(chunk)

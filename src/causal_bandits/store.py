@@ -158,9 +158,14 @@ def read_table(path: str | os.PathLike, columns: Sequence[str] | None = None) ->
 
 
 def read_metadata(path: str | os.PathLike) -> dict[str, str]:
-    """The key-value metadata of a Parquet file, decoded."""
-    raw = pq.read_schema(path).metadata or {}
-    return {k.decode(): v.decode() for k, v in raw.items() if not k.startswith(b"ARROW")}
+    """The key-value metadata of a Parquet file, decoded; an unreadable footer raises :func:`damaged`."""
+    try:
+        raw = pq.read_schema(path).metadata or {}
+        return {k.decode(): v.decode() for k, v in raw.items() if not k.startswith(b"ARROW")}
+    except FileNotFoundError:
+        raise
+    except (pa.ArrowException, OSError, ValueError) as err:  # ValueError: metadata that is not UTF-8
+        raise damaged(path, f"not a readable Parquet file: {_problem(err, path)}") from None
 
 
 class Run(Protocol):

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from causal_bandits import store
+from causal_bandits import csv_tables, store
 from causal_bandits.claims import document, note_texts
 from causal_bandits.papers.fairness import claims as fairness
 from causal_bandits.papers.fairness.io import step
@@ -20,7 +20,7 @@ with step(snakemake.log[0]) as log:
         "graph": store.read_json(inp.graph),
         "summary": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.summaries},
         "curves": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.curves},
-        "table4": pd.read_csv(inp.table4),
+        "table4": csv_tables.read_csv(inp.table4),
         "users_meta": {
             "data_provenance": users_meta["data_provenance"],
             "n_records": int(users_meta["n_records"]),
