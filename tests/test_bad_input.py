@@ -8,8 +8,10 @@ console and the workflow stops before planning any job.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
-from conftest import ROOT, assert_bad_config_fails_cleanly, copy_workflow, snakemake
+from conftest import ROOT, SHARED_RAW, assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 from causal_bandits import algorithms, cli
 from causal_bandits import config as cb_config
@@ -72,6 +74,16 @@ OVERLAYS = {
         "record_points: 1\n",
         "record_points = 1 is invalid: 1 is less than the minimum of 2; use an integer >= 2",
     ),
+    "raw_dir too long": (
+        f"data: {{raw_dir: {'x' * 5000}}}\n",
+        "config data.raw_dir (5,000 characters, starting 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx') is not a usable "
+        "path: longer than the 4,096 bytes a path may have; give the raw-data directory's path",
+    ),
+    "raw_dir with a NUL byte": (
+        'data: {raw_dir: "data/\\0raw"}\n',
+        "config data.raw_dir holds a NUL byte; give the directory's path without it",
+    ),
+    "raw_dir under a file": ("data: {raw_dir: mine.yaml/raw}\n", "is not a usable path: Not a directory"),
     "raw_dir a number": (
         "data: {raw_dir: 5}\n",
         "data.raw_dir = 5 is invalid: 5 is not of type 'string'; use a string",
@@ -382,3 +394,24 @@ def test_typed_config_value_on_the_command_line(workdir):
     errors = [line for line in bad.stderr.splitlines() if line.startswith("error:")]
     assert bad.returncode != 0 and len(errors) == 1 and "nonmanip.horizon = 'abc'" in errors[0], bad.stderr[-2000:]
     assert not (workdir / "results").exists()
+
+
+@pytest.mark.workflow
+def test_a_corrupt_raw_file_stops_the_planning_with_its_checksum(workdir, tmp_path):
+    """A raw file cut short is found when the workflow plans (not by a job): one line, the last, naming the
+    file, then its expected checksum and where to get it."""
+    raw_dir = tmp_path / "raw"
+    shutil.copytree(SHARED_RAW, raw_dir)
+    adult = raw_dir / "adult" / "adult.data.gz"
+    adult.chmod(0o644)
+    adult.write_bytes(adult.read_bytes()[:1000])
+    pinned = cb_config.load(BASE)["fairness"]["raw"]["adult"]
+    (workdir / "config" / "bad.yaml").write_text(f"data: {{raw_dir: {raw_dir}}}\n")
+    result = snakemake(workdir, "-n", "--configfile", "config/quick.yaml", "config/bad.yaml")
+    lines = result.stderr.rstrip().splitlines()
+    assert result.returncode != 0 and [line for line in lines if line.startswith("error:")] == lines[-1:], lines
+    assert lines[-1].startswith(f"error: {adult}: cannot read it"), lines[-1]
+    assert lines[-1].endswith(
+        f"expected sha256 {pinned['sha256']} (adult/adult.data); replace it with the file from "
+        f"{pinned['url']} (publisher: {pinned['publisher']})"
+    ), lines[-1]

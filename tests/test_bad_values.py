@@ -83,3 +83,38 @@ def test_a_registry_finds_an_algorithm_by_its_label_or_suggests_the_key():
         registry["tss"]
     with pytest.raises(KeyError, match="nonmanip registers no algorithm 'thompson'; its keys: ts, kl_ucb"):
         registry["thompson"]
+
+
+#: The size keys and the upper bound each schema gives them, far above paper scale (10,000-5,000,000 rounds,
+#: 1,000 seeds, B = 500, 25 points) and far below what a 2-core machine could finish or hold in memory.
+SIZE_LIMITS = {
+    "horizon": 10**8,
+    "n_seeds": 10**6,
+    "seeds_per_job": 10**6,
+    "bootstrap": 10**5,
+    "n_points": 1000,
+    "record_points": 10**5,
+}
+
+
+def _size_keys(node, path=()):
+    """(dotted path, schema) of every integer property named in SIZE_LIMITS anywhere in a schema."""
+    if isinstance(node, dict):
+        for key, sub in node.get("properties", {}).items():
+            if key in SIZE_LIMITS and isinstance(sub, dict) and sub.get("type") == "integer":
+                yield ".".join((*path, key)), sub
+        for key, value in node.items():
+            yield from _size_keys(value, (*path, key) if key not in ("properties", "additionalProperties") else path)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _size_keys(value, path)
+
+
+def test_every_size_key_has_its_bound_in_the_schema_and_says_so():
+    found = dict(_size_keys(cb_config.load_schema()))
+    assert {"nonmanip.horizon", "cpe.n_seeds", "nonmanip.pomis_plus.bootstrap", "record_points"} <= set(found)
+    assert len(found) >= 30
+    for where, schema in found.items():
+        limit = SIZE_LIMITS[where.rsplit(".", 1)[-1]]
+        assert schema.get("maximum") == limit, where
+        assert f"At most {limit:,}." in schema.get("description", ""), where

@@ -113,3 +113,32 @@ def test_unreachable_url_gives_the_missing_message(tmp_path):
 def test_read_lines_handles_crlf_and_a_missing_final_newline(tmp_path):
     (tmp_path / "f.txt").write_bytes(b"a\r\nb\r\nc")
     assert raw.read_lines(tmp_path / "f.txt") == ["a", "b", "c"]
+
+
+def test_a_checksum_is_read_once_per_size_and_modification_time(tmp_path, monkeypatch):
+    path, cache = tmp_path / "d" / "file.txt", tmp_path / "cache" / "sha256.json"
+    path.parent.mkdir()
+    path.write_bytes(b"abc")
+    reads = []
+    content = raw.content_sha256
+    monkeypatch.setattr(raw, "content_sha256", lambda p: reads.append(p) or content(p))
+    expected = hashlib.sha256(b"abc").hexdigest()
+    assert raw.cached_sha256(path, cache) == expected == raw.cached_sha256(path, cache)
+    assert len(reads) == 1
+    path.write_bytes(b"abd")  # another size or time: read again
+    assert raw.cached_sha256(path, cache) == hashlib.sha256(b"abd").hexdigest() and len(reads) == 2
+    cache.write_text("{not json")  # a damaged cache is rebuilt
+    assert raw.cached_sha256(path, cache) == hashlib.sha256(b"abd").hexdigest() and len(reads) == 3
+
+
+def test_planning_names_a_corrupt_file_with_its_checksum_and_returns_the_missing_ones(tmp_path):
+    good, bad, absent = (spec_for(tmp_path, b"pinned", name=f"d/{n}.txt") for n in ("good", "bad", "absent"))
+    (tmp_path / "raw" / "d").mkdir(parents=True)
+    (tmp_path / "raw" / "d" / "good.txt").write_bytes(b"pinned")
+    assert raw.present(tmp_path / "raw", [good, absent], tmp_path / "cache.json") == ["d/absent.txt"]
+    (tmp_path / "raw" / "d" / "bad.txt").write_bytes(b"pinnex")
+    with pytest.raises(DataError) as err:
+        raw.present(tmp_path / "raw", [good, bad, absent], tmp_path / "cache.json")
+    message = str(err.value)
+    assert message.startswith(f"{tmp_path / 'raw' / 'd' / 'bad.txt'}: sha256 of the content is ")
+    assert f"expected sha256 {bad.sha256}" in message and message.endswith(f"replace it with the file from {bad.url}")

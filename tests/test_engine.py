@@ -269,3 +269,14 @@ def test_progress_log_reports_once_per_interval_with_the_time_left(caplog):
     with caplog.at_level("INFO", logger="causal_bandits.runs"):
         stopping(11)
     assert caplog.records[-1].getMessage() == "x: round 11 of 100 (10 %), 2 s so far"
+
+
+@pytest.mark.parametrize(("horizon", "kind"), [(0, ValueError), (-5, ValueError), (100.5, TypeError)])
+def test_simulate_refuses_a_horizon_that_is_not_a_whole_number_of_rounds(horizon, kind):
+    with pytest.raises(kind, match=r"horizon must be .*>= 1"):
+        simulate(SuccessCount(6), BernoulliArms(MEANS), Streams("test", "stopping", np.arange(2)), horizon)
+
+
+def test_simulate_refuses_float_seeds_instead_of_truncating_them():
+    with pytest.raises(TypeError, match="seeds must be"):
+        simulate(SuccessCount(6), BernoulliArms(MEANS), Streams("test", "stopping", np.array([0.0, 1.5])), 10)

@@ -73,8 +73,11 @@ def test_corrupt_raw_file_stops_the_workflow_in_one_line(tree, tmp_path):
     (raw / "adult" / "adult.data").write_text("39, State-gov\n")  # a truncated copy
     done = run_with_raw_dir(tree, raw, "results/fairness/raw/adult.json")
     assert done.returncode != 0
-    lines = [line for line in done.stderr.splitlines() if "error: " in line and "sha256" in line]
-    # the job's own line as it fails, and once more at the end with its log (the workflow's onerror)
-    assert len(lines) == 2 and all("adult.data" in line and "5b00264637dbfec3" in line for line in lines)
-    assert lines[-1].startswith("error: ") and lines[-1].endswith("(job log: logs/fairness_raw_check/adult.log)")
+    lines = [line for line in done.stderr.splitlines() if "error: " in line]
+    # found when the workflow plans, before any job: one line, the last, ending with the checksum and the source
+    assert len(lines) == 1 and lines == done.stderr.rstrip().splitlines()[-1:], done.stderr[-3000:]
+    assert lines[0].startswith(f"error: {raw / 'adult' / 'adult.data'}: sha256 of the content is ")
+    assert "expected sha256 5b00264637dbfec3" in lines[0] and lines[0].endswith(
+        "(publisher: https://archive.ics.uci.edu/dataset/2/adult)"
+    )
     assert not (tree / "results/fairness/raw/adult.json").exists()

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
+
+from causal_bandits import store
 
 AGG_SCHEMA = pa.schema(
     [
@@ -32,13 +33,22 @@ AGG_SCHEMA = pa.schema(
 )
 
 
+#: The trace columns the aggregate reads (a chunk without one of them is damaged or not a trace).
+TRACE_COLUMNS = ("seed", "round", "cum_regret", "cum_realized_regret", "optimal")
+
+
 def read_traces(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """All chunks of one setting, sorted by (seed, round); duplicate seeds are an error."""
-    frame = pd.concat([pq.read_table(p).to_pandas() for p in paths], ignore_index=True)
-    frame = frame.sort_values(["seed", "round"], kind="stable", ignore_index=True)
-    if frame.duplicated(["seed", "round"]).any():
-        raise ValueError("the same seed appears in two chunks")
-    return frame
+    """All chunks of one setting, sorted by (seed, round); a seed in two chunks names the later chunk as
+    damaged or from another run (:func:`causal_bandits.store.damaged`)."""
+    frames = {str(p): store.read_table(p, TRACE_COLUMNS).to_pandas() for p in paths}
+    owner: dict[int, str] = {}
+    for path, chunk in frames.items():
+        for seed in chunk["seed"].unique().tolist():
+            if seed in owner:
+                raise store.damaged(path, f"seed {seed} is also in {owner[seed]}")
+            owner[seed] = path
+    frame = pd.concat(frames.values(), ignore_index=True)
+    return frame.sort_values(["seed", "round"], kind="stable", ignore_index=True)
 
 
 def summarise(frame: pd.DataFrame) -> pd.DataFrame:
@@ -84,7 +94,7 @@ def read_finals(
     into as many parts as ``names`` (``<point>/<panel>/<algorithm>``), each part a column of that name, in one
     frame; other inputs are left out."""
     frames = [
-        pq.read_table(path, columns=list(columns)).to_pandas().assign(**dict(zip(names, key.split("/"))))
+        store.read_table(path, columns=list(columns)).to_pandas().assign(**dict(zip(names, key.split("/"))))
         for key, paths in inputs.items()
         if key.count("/") == len(names) - 1
         for path in ([paths] if isinstance(paths, str) else paths)

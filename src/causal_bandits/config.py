@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import math
+import os
 from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
@@ -130,34 +131,6 @@ def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
                 _fill_defaults(value, extra)
 
 
-#: Upper bounds of the size keys, by key name, given to every integer key of that name in every schema that sets
-#: none (one mechanism: a horizon, a seed count or a bootstrap size is bounded wherever it appears). Each is far
-#: above paper scale (10,000-5,000,000 rounds, 1,000 seeds, B = 500) and far below what a 2-core machine could
-#: finish or hold in memory.
-SIZE_LIMITS = {
-    "horizon": 10**8,
-    "n_seeds": 10**6,
-    "seeds_per_job": 10**6,
-    "bootstrap": 10**5,
-    "n_points": 1000,
-    "record_points": 10**5,
-}
-
-
-def _bounded(node: Any) -> None:
-    """Give every integer property named in :data:`SIZE_LIMITS` its upper bound (where it sets none)."""
-    if isinstance(node, dict):
-        for key, sub in node.get("properties", {}).items():
-            limit = SIZE_LIMITS.get(key)
-            if limit is not None and isinstance(sub, dict) and sub.get("type") == "integer":
-                sub.setdefault("maximum", limit)
-        for value in node.values():
-            _bounded(value)
-    elif isinstance(node, list):
-        for value in node:
-            _bounded(value)
-
-
 def _registered(node: Any) -> None:
     """Fill in the enum of every schema node marked ``x-algorithms: <paper>``: the paper's registered
     algorithms (causal_bandits.algorithms), so no schema lists them."""
@@ -187,7 +160,6 @@ def load_schema() -> dict[str, Any]:
 
     pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]
     schema["properties"]["experiments"] = experiments_schema(pomis_plus)
-    _bounded(schema)
     return schema
 
 
@@ -376,12 +348,41 @@ def check_files(paths: Iterable[str | Path]) -> None:
         read(path)
 
 
+#: The longest path and the longest name in a path that Linux and macOS file systems accept (bytes).
+PATH_MAX, NAME_MAX = 4096, 255
+
+
+def check_raw_dir(raw_dir: str) -> None:
+    """``data.raw_dir`` must be a path the system can look up (no NUL byte, not too long for it); it need
+    not exist yet (a download creates it)."""
+    if "\0" in raw_dir:
+        raise ConfigError("config data.raw_dir holds a NUL byte; give the directory's path without it")
+    problem = ""
+    if len(os.fsencode(raw_dir)) >= PATH_MAX:
+        problem = f"longer than the {PATH_MAX:,} bytes a path may have"
+    elif any(len(os.fsencode(part)) > NAME_MAX for part in Path(raw_dir).parts):
+        problem = f"a name in it is longer than the {NAME_MAX} bytes a name may have"
+    else:
+        try:
+            os.stat(raw_dir)
+        except FileNotFoundError:
+            pass
+        except OSError as err:  # e.g. a file where a directory should be
+            problem = err.strerror or str(err)
+    if problem:
+        raise ConfigError(
+            f"config data.raw_dir ({len(raw_dir):,} characters, starting {raw_dir[:40]!r}) is not a usable path: "
+            f"{problem}; give the raw-data directory's path"
+        )
+
+
 def check(config: dict[str, Any]) -> dict[str, Any]:
     """Every check of a workflow config: the schema (:func:`validate`, defaults filled in), then each
     configured paper's ``check_config`` (diagrams, SCM parameters, registry names), each configured
     study's (:func:`causal_bandits.studies.check_config`), then those of the researchers' own
     experiments (:func:`causal_bandits.experiments.config.check_config`)."""
     validate(config)
+    check_raw_dir(config["data"]["raw_dir"])
     for paper in PAPERS:
         if paper in config:
             papers.paper(paper).check_config(config[paper])

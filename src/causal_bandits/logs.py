@@ -6,6 +6,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Iterable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -75,6 +76,38 @@ def failures(root: str | Path, since: float) -> list[tuple[Path, str]]:
             message = next((line for line in reversed(lines) if line.strip()), message)
         found.append((path, message))
     return found
+
+
+def drop_unfinished(outputs: Iterable[str | os.PathLike]) -> list[Path]:
+    """Remove the existing files among ``outputs``: those of the jobs a failed run planned to redo and did
+    not (Snakemake's ``onerror``). Returns them.
+
+    Snakemake rebuilds a missing file only for a job that needs to run: when a job fails it deletes the
+    job's outputs, and without this the next run would find every file downstream present, leave the
+    missing one missing and report "Nothing to be done". With the stale downstream files gone, the next
+    run plans the chain again: it rebuilds, or stops at the same input with the same line.
+    """
+    removed, kept = [], []
+    for output in map(Path, outputs):
+        if output.is_file():
+            try:
+                output.unlink()
+                removed.append(output)
+            except OSError as err:  # e.g. a read-only results/
+                kept.append(f"{output} ({err.strerror})")
+    if removed:
+        print(
+            f"removed {len(removed)} output(s) this run had to redo but did not (e.g. {removed[0]}): "
+            "the next run rebuilds them",
+            file=sys.stderr,
+        )
+    if kept:
+        print(
+            f"could not remove {len(kept)} output(s) this run had to redo, e.g. {kept[0]}: remove them before the "
+            "next run, or it may keep them",
+            file=sys.stderr,
+        )
+    return removed
 
 
 def report_failures(root: str | Path, since: float, most: int = 5) -> None:

@@ -19,6 +19,7 @@ import glob
 import hashlib
 import json
 import os
+import shlex
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import contextmanager
@@ -31,6 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from causal_bandits import __version__
+from causal_bandits.errors import DataError
 
 #: Every column a run trace may hold, in file order: ``seed`` and ``round`` always, the rest when
 #: the job's recorders produce them. Traces are sorted by (seed, round).
@@ -111,8 +113,27 @@ def write_json(path: str | os.PathLike, obj: Any) -> None:
     write_atomic(path, lambda tmp: tmp.write_text(text))
 
 
+def damaged(path: str | os.PathLike, problem: str) -> DataError:
+    """The error of an intermediate file that cannot be read as written: it names the file and the command
+    that removes it, so that the next run rebuilds it."""
+    return DataError(
+        f"{path} is damaged or from another run ({problem}); remove it with `rm {shlex.quote(str(path))}` "
+        "and rerun: the workflow rebuilds it"
+    )
+
+
+def _problem(err: BaseException, path: str | os.PathLike) -> str:
+    """The first sentence of a reader's error, after the path that :func:`damaged` names already."""
+    text = (str(err).splitlines() or [type(err).__name__])[0]
+    return text.rpartition(f"{path}': ")[2].split(". ")[0].rstrip(".")
+
+
 def read_json(path: str | os.PathLike) -> Any:
-    return json.loads(Path(path).read_text())
+    """A JSON file this package wrote; one that is not valid JSON raises :func:`damaged`."""
+    try:
+        return json.loads(Path(path).read_bytes())
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise damaged(path, f"not valid JSON: {_problem(err, path)}") from None
 
 
 def write_table(path: str | os.PathLike, table: pa.Table, metadata: Mapping[str, str]) -> None:
@@ -120,13 +141,31 @@ def write_table(path: str | os.PathLike, table: pa.Table, metadata: Mapping[str,
     meta = dict(table.schema.metadata or {})
     meta.update({k.encode(): str(v).encode() for k, v in metadata.items()})
     table = table.replace_schema_metadata(meta)
-    write_atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+    write_atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd", write_page_checksum=True))
+
+
+def read_table(path: str | os.PathLike, columns: Sequence[str] | None = None) -> pa.Table:
+    """A Parquet file this package wrote (``columns`` of it, or all), its pages checked against their
+    checksums; a file that cannot be read, fails a checksum or lacks one of ``columns`` raises :func:`damaged`."""
+    try:
+        table = pq.read_table(path, columns=None if columns is None else list(columns), page_checksum_verification=True)
+        table.validate(full=True)
+        return table.rename_columns(table.column_names)  # decodes every name: the footer has no checksum
+    except FileNotFoundError:
+        raise
+    except (pa.ArrowException, OSError, ValueError) as err:  # ValueError: metadata that is not UTF-8
+        raise damaged(path, f"not a readable Parquet file: {_problem(err, path)}") from None
 
 
 def read_metadata(path: str | os.PathLike) -> dict[str, str]:
-    """The key-value metadata of a Parquet file, decoded."""
-    raw = pq.read_schema(path).metadata or {}
-    return {k.decode(): v.decode() for k, v in raw.items() if not k.startswith(b"ARROW")}
+    """The key-value metadata of a Parquet file, decoded; an unreadable footer raises :func:`damaged`."""
+    try:
+        raw = pq.read_schema(path).metadata or {}
+        return {k.decode(): v.decode() for k, v in raw.items() if not k.startswith(b"ARROW")}
+    except FileNotFoundError:
+        raise
+    except (pa.ArrowException, OSError, ValueError) as err:  # ValueError: metadata that is not UTF-8
+        raise damaged(path, f"not a readable Parquet file: {_problem(err, path)}") from None
 
 
 class Run(Protocol):

@@ -2,8 +2,6 @@
 
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from causal_bandits import store
 from causal_bandits.claims import document, note_texts
 from causal_bandits.logs import logged
@@ -14,9 +12,9 @@ with logged(snakemake.log[0]) as log:
     results = {
         "exact": store.read_json(inp.exact),
         "offline": store.read_json(inp.summary),
-        "estimates": {Path(p).stem.removeprefix("estimates_"): pq.read_table(p).to_pandas() for p in inp.estimates},
-        "coverage": pq.read_table(inp.coverage).to_pandas(),
-        "agg": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.agg},
+        "estimates": {Path(p).stem.removeprefix("estimates_"): store.read_table(p).to_pandas() for p in inp.estimates},
+        "coverage": store.read_table(inp.coverage).to_pandas(),
+        "agg": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.agg},
         "config": snakemake.params.bounds,
     }
     rows = [claim.check(results) for claim in bounds_claims.claims()]

@@ -1,7 +1,5 @@
 """Rule bounds_figure4: Figure 4 and the final regrets of its four algorithms."""
 
-import pyarrow.parquet as pq
-
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.bounds import figures as bounds_figures
@@ -10,7 +8,7 @@ from causal_bandits.papers.bounds import tables as bounds_tables
 
 online = snakemake.params.online
 with logged(snakemake.log[0]):
-    agg = pq.read_table(snakemake.input.agg).to_pandas()
+    agg = store.read_table(snakemake.input.agg).to_pandas()
     algorithms = list(bounds_runs.FIGURE4)
     subtitle = f"{snakemake.params.scale}, α = {online['alpha']:g}"
     bounds_figures.figure4(agg, algorithms, snakemake.output.pdf, snakemake.output.png, subtitle=subtitle)

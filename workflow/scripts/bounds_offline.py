@@ -1,7 +1,6 @@
 """Rule bounds_offline: BCE, CP and Biased on the offline table (both Table 1 variants)."""
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
@@ -12,8 +11,8 @@ p, out = snakemake.params, snakemake.output
 with logged(snakemake.log[0]) as log:
     m = bounds.model({"scm": p.scm})
     adjust = tuple(p.offline["biased_adjust"])
-    full = pq.read_table(snakemake.input.full).to_pandas()
-    offline = pq.read_table(snakemake.input.selected).to_pandas()
+    full = store.read_table(snakemake.input.full).to_pandas()
+    offline = store.read_table(snakemake.input.selected).to_pandas()
     sel, full_joint = bounds_offline.offline_joints(m, full, adjust, selected_rows=offline)
     exact = store.read_json(snakemake.input.exact)
     tables = bounds_offline.estimates(

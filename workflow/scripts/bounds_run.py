@@ -1,7 +1,6 @@
 """Rule bounds_run: one seed chunk of one algorithm in one setting, to the run store."""
 
 import numpy as np
-import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
@@ -14,7 +13,7 @@ with logged(snakemake.log[0]):
     summary = store.read_json(inp.summary)
     contexts = None
     if "full" in inp.keys():  # context_source: offline_rows (docs/papers/bounds.md#bounds-a-context-source)
-        full = pq.read_table(inp.full, columns=exact["context"])
+        full = store.read_table(inp.full, columns=exact["context"])
         contexts = bounds_runs.context_index(
             np.column_stack([full[c].to_numpy() for c in exact["context"]])[: run["horizon"]]
         )
@@ -26,7 +25,7 @@ with logged(snakemake.log[0]):
         summary_path=snakemake.output.summary,
         metadata={**store.provenance(run), "alpha": str(run["alpha"])},
         exact=exact,
-        estimates=pq.read_table(inp.estimates),
+        estimates=store.read_table(inp.estimates),
         noncontextual={"means": exact["interventional_means"], **summary["noncontextual_bounds"]},
         online=run["online"],
         appendix=run["appendix"],

@@ -1,7 +1,6 @@
 """Rule bounds_table1: Table 1 of one estimand variant, ours beside the paper's (CSV and Markdown)."""
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
@@ -9,7 +8,7 @@ from causal_bandits.papers.bounds import tables as bounds_tables
 
 variant = snakemake.wildcards.variant
 with logged(snakemake.log[0]):
-    frame = pq.read_table(snakemake.input.estimates).to_pandas()
+    frame = store.read_table(snakemake.input.estimates).to_pandas()
     exact = pd.DataFrame(store.read_json(snakemake.input.exact)["tables"][variant]).sort_values("index")
     table = bounds_tables.table1(frame, exact)
     checks = bounds_tables.table1_checks(table) if variant == "paper_marginal" else None

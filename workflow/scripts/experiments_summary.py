@@ -1,7 +1,5 @@
 """Rule experiments_summary: an own experiment's table (CSV, Markdown), regret figure and report summary."""
 
-import pyarrow.parquet as pq
-
 from causal_bandits import store
 from causal_bandits.experiments import figure, summary
 from causal_bandits.logs import logged
@@ -9,7 +7,7 @@ from causal_bandits.logs import logged
 out = snakemake.output
 with logged(snakemake.log[0]):
     instance = store.read_json(snakemake.input.instance)
-    agg = pq.read_table(snakemake.input.agg).to_pandas()
+    agg = store.read_table(snakemake.input.agg).to_pandas()
     rows = summary.rows(agg, instance)
     frame = summary.table(rows)
     store.write_atomic(out.csv, lambda tmp: frame.to_csv(tmp, index=False))

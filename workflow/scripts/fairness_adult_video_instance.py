@@ -1,7 +1,5 @@
 """Rule fairness_adult_video_instance: arms, exact means, counterfactual truth and W of Adult-Video."""
 
-import pyarrow.parquet as pq
-
 from causal_bandits import store
 from causal_bandits.papers.fairness import adult_video as av
 from causal_bandits.papers.fairness.io import step
@@ -10,9 +8,9 @@ p, inp = snakemake.params, snakemake.input
 with step(snakemake.log[0]) as log:
     graph = store.read_json(inp.graph)
     doc = av.instance_document(
-        pq.read_table(inp.users).to_pandas(),
-        pq.read_table(inp.videos).to_pandas(),
-        pq.read_table(inp.offline).to_pandas(),
+        store.read_table(inp.users).to_pandas(),
+        store.read_table(inp.videos).to_pandas(),
+        store.read_table(inp.offline).to_pandas(),
         graph,
         p.adult_video,
         provenance=graph["data_provenance"],

@@ -2,7 +2,6 @@
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from causal_bandits import aggregate, store
 from causal_bandits.papers.fairness import runs as fr
@@ -16,7 +15,9 @@ with step(snakemake.log[0]) as log:
         "data_provenance": store.read_metadata(inp[p.algorithms[0]][0])["data_provenance"],
     }
     store.write_table(snakemake.output.curves, aggregate.aggregate(traces), meta)
-    summaries = {a: pd.concat([pq.read_table(store.summary_path(f)).to_pandas() for f in inp[a]]) for a in p.algorithms}
+    summaries = {
+        a: pd.concat([store.read_table(store.summary_path(f)).to_pandas() for f in inp[a]]) for a in p.algorithms
+    }
     summary = fr.seed_summary(summaries, p.taus, p.horizon)
     store.write_table(snakemake.output.summary, pa.Table.from_pandas(summary, preserve_index=False), meta)
     log.info("mean final regret: %s", summary.groupby("algorithm")["final_regret"].mean().round(2).to_dict())

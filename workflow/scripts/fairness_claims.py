@@ -3,9 +3,8 @@
 from pathlib import Path
 
 import pandas as pd
-import pyarrow.parquet as pq
 
-from causal_bandits import store
+from causal_bandits import csv_tables, store
 from causal_bandits.claims import document, note_texts
 from causal_bandits.papers.fairness import claims as fairness
 from causal_bandits.papers.fairness.io import step
@@ -19,9 +18,9 @@ with step(snakemake.log[0]) as log:
         "email": store.read_json(inp.email),
         "adult_video": store.read_json(inp.adult),
         "graph": store.read_json(inp.graph),
-        "summary": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.summaries},
-        "curves": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.curves},
-        "table4": pd.read_csv(inp.table4),
+        "summary": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.summaries},
+        "curves": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.curves},
+        "table4": csv_tables.read_csv(inp.table4),
         "users_meta": {
             "data_provenance": users_meta["data_provenance"],
             "n_records": int(users_meta["n_records"]),

@@ -1,7 +1,6 @@
 """Rule fairness_offline_table: each offline user with a random video and a simulated reward."""
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.papers.fairness import adult_video as av
@@ -9,8 +8,8 @@ from causal_bandits.papers.fairness.io import step
 
 cfg = snakemake.params.adult_video
 with step(snakemake.log[0]) as log:
-    users = pq.read_table(snakemake.input.users).to_pandas()
-    pool = pq.read_table(snakemake.input.videos).to_pandas()
+    users = store.read_table(snakemake.input.users).to_pandas()
+    pool = store.read_table(snakemake.input.videos).to_pandas()
     table = av.offline_table(users, pool, cfg["arm_features"], cfg["reward"], cfg["seed"])
     provenance = store.read_metadata(snakemake.input.users)["data_provenance"]
     if store.read_metadata(snakemake.input.videos)["data_provenance"] != "raw":

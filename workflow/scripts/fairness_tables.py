@@ -1,16 +1,14 @@
 """Rule fairness_tables: Tables 1 and 2 (CSV with the paper's numbers beside ours, and Markdown)."""
 
-import pyarrow.parquet as pq
-
 from causal_bandits import store
 from causal_bandits.papers.fairness import tables as ft
 from causal_bandits.papers.fairness.io import step, write_csv, write_text
 
 out, cfg = snakemake.output, snakemake.params.fairness
 with step(snakemake.log[0]):
-    t1 = ft.table1(pq.read_table(snakemake.input.email).to_pandas(), cfg, "paper-scm")
+    t1 = ft.table1(store.read_table(snakemake.input.email).to_pandas(), cfg, "paper-scm")
     provenance = store.read_json(snakemake.input.adult_instance)["data_provenance"]
-    t2 = ft.table2(pq.read_table(snakemake.input.adult).to_pandas(), cfg, provenance)
+    t2 = ft.table2(store.read_table(snakemake.input.adult).to_pandas(), cfg, provenance)
     write_csv(out.t1, t1)
     write_text(out.t1md, ft.table1_markdown(t1))
     write_csv(out.t2, t2)

@@ -1,7 +1,5 @@
 """Rule nonmanip_aggregate: per-round statistics of every setting of a panel, and run identity."""
 
-import pyarrow.parquet as pq
-
 from causal_bandits import store
 from causal_bandits.aggregate import aggregate
 from causal_bandits.logs import logged
@@ -18,7 +16,7 @@ with logged(snakemake.log[0]) as log:
             a, b = settings.get((larger, algorithm)), settings.get((smaller, algorithm))
             if a and b:
                 same[f"{larger}={smaller}/{algorithm}"] = all(  # data only: metadata names the strategy
-                    pq.read_table(x).equals(pq.read_table(y)) for x, y in zip(a, b)
+                    store.read_table(x).equals(store.read_table(y)) for x, y in zip(a, b)
                 )
     store.write_json(snakemake.output.identical, same)
     log.info("%d settings aggregated; identical runs: %s", len(settings), same)

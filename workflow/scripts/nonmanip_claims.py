@@ -2,10 +2,7 @@
 
 from pathlib import Path
 
-import pandas as pd
-import pyarrow.parquet as pq
-
-from causal_bandits import algorithms, store
+from causal_bandits import algorithms, csv_tables, store
 from causal_bandits.claims import document, note_texts
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import PAPER, claims
@@ -16,9 +13,9 @@ with logged(snakemake.log[0]) as log:
         "arm_sets": {Path(p).stem: store.read_json(p) for p in inp.arm_sets},
         "instances": {Path(p).stem: store.read_json(p) for p in inp.instances},
         "catalogues": {Path(p).stem: store.read_json(p) for p in inp.catalogues},
-        "agg": {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.agg},
+        "agg": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.agg},
         "identical_runs": {Path(p).name.split(".")[0]: store.read_json(p) for p in inp.identical},
-        "table1": algorithms.keyed(PAPER, pd.read_csv(inp.table1)),  # the CSV prints labels
+        "table1": algorithms.keyed(PAPER, csv_tables.read_csv(inp.table1)),  # the CSV prints labels
         "section": snakemake.params.section,
     }
     rows = [claim.check(results) for claim in claims.claims(results["instances"])]

@@ -2,8 +2,6 @@
 
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import figures as nonmanip_figures
@@ -12,7 +10,7 @@ from causal_bandits.scm.diagram import CausalDiagram
 out = snakemake.output
 with logged(snakemake.log[0]):
     instances = {Path(p).stem: store.read_json(p) for p in snakemake.input.instances}
-    aggs = {Path(p).stem: pq.read_table(p).to_pandas() for p in snakemake.input.agg}
+    aggs = {Path(p).stem: store.read_table(p).to_pandas() for p in snakemake.input.agg}
     titles = {k: v["title"] for k, v in instances.items()}
     last = instances[list(instances)[-1]]
     graph = CausalDiagram.from_dict(last["graph"])

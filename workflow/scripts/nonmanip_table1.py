@@ -2,15 +2,13 @@
 
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from causal_bandits import algorithms, store
 from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import PAPER, efficiency, tables
 
 with logged(snakemake.log[0]):
     instances = {Path(p).stem: store.read_json(p) for p in snakemake.input.instances}
-    aggs = {Path(p).stem: pq.read_table(p).to_pandas() for p in snakemake.input.agg}
+    aggs = {Path(p).stem: store.read_table(p).to_pandas() for p in snakemake.input.agg}
     catalogues = {Path(p).stem: store.read_json(p) for p in snakemake.input.catalogues}
     table = tables.table1(aggs, instances)
     store.write_atomic(

@@ -1,7 +1,6 @@
 """Rule fucb_radius_report: the F-UCB radius study's table (CSV, Markdown) and its claims."""
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from causal_bandits import store, studies
 from causal_bandits.papers.fairness.claims import TABLE1
@@ -10,7 +9,7 @@ from causal_bandits.studies import fucb_radius
 
 out, p = snakemake.output, snakemake.params
 with step(snakemake.log[0]) as log:
-    runs = pd.concat([pq.read_table(f).to_pandas() for f in snakemake.input.runs], ignore_index=True)
+    runs = pd.concat([store.read_table(f).to_pandas() for f in snakemake.input.runs], ignore_index=True)
     tab = fucb_radius.table(runs, {t: v[0] for t, v in TABLE1.items()})
     finding = fucb_radius.finding(tab)
     store.write_atomic(out.csv, lambda tmp: tab.to_csv(tmp, index=False))

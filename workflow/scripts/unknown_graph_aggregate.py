@@ -2,7 +2,6 @@
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.aggregate import aggregate
@@ -14,7 +13,7 @@ with logged(snakemake.log[0]) as log:
     parts = []
     for (_, algorithm), paths in settings.items():
         for path in paths:
-            frame = pq.read_table(store.summary_path(path)).to_pandas()
+            frame = store.read_table(store.summary_path(path)).to_pandas()
             frame.insert(0, "algorithm", algorithm)
             parts.append(frame)
     summaries = pd.concat(parts, ignore_index=True)

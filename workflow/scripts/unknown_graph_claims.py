@@ -1,9 +1,8 @@
 """Rule unknown_graph_claims: evaluate each claim of the paper on our results."""
 
 import pandas as pd
-import pyarrow.parquet as pq
 
-from causal_bandits import store
+from causal_bandits import csv_tables, store
 from causal_bandits.claims import document, note_texts
 from causal_bandits.logs import logged
 from causal_bandits.papers.unknown_graph import claims as ug_claims
@@ -12,11 +11,11 @@ inp, section = snakemake.input, snakemake.params.section
 with logged(snakemake.log[0]) as log:
     results = {
         "fig1": store.read_json(inp.trace),
-        "regret": pq.read_table(inp.regret).to_pandas(),
-        "V4": pd.read_csv(inp.v4),
-        "V5": pd.read_csv(inp.v5),
-        "V6": pd.concat([pq.read_table(p).to_pandas() for p in inp.v6], ignore_index=True),
-        "readings": pq.read_table(inp.readings).to_pandas(),
+        "regret": store.read_table(inp.regret).to_pandas(),
+        "V4": csv_tables.read_csv(inp.v4),
+        "V5": csv_tables.read_csv(inp.v5),
+        "V6": pd.concat([store.read_table(p).to_pandas() for p in inp.v6], ignore_index=True),
+        "readings": store.read_table(inp.readings).to_pandas(),
         "config": section,
     }
     rows = [claim.check(results) for claim in ug_claims.claims()]

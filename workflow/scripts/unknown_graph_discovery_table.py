@@ -2,13 +2,12 @@
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
 
 with logged(snakemake.log[0]) as log:
-    frame = pd.concat([pq.read_table(path).to_pandas() for path in snakemake.input.parts], ignore_index=True)
+    frame = pd.concat([store.read_table(path).to_pandas() for path in snakemake.input.parts], ignore_index=True)
     store.write_table(
         snakemake.output[0],
         pa.Table.from_pandas(frame, preserve_index=False),

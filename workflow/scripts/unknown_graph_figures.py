@@ -4,8 +4,8 @@ import math
 from pathlib import Path
 
 import pandas as pd
-import pyarrow.parquet as pq
 
+from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.unknown_graph import figures
 from causal_bandits.papers.unknown_graph.cells import cells
@@ -14,9 +14,11 @@ inp, out, section = snakemake.input, snakemake.output, snakemake.params.section
 with logged(snakemake.log[0]):
     specs = cells(section)
     runs_scale = f"T = {section['horizon']:,}, {section['n_seeds']} seeds per cell and algorithm"
-    aggs = {Path(p).stem: pq.read_table(p).to_pandas() for p in inp.agg}
-    summaries = {Path(p).name.removesuffix(".summaries.parquet"): pq.read_table(p).to_pandas() for p in inp.summaries}
-    regret = pq.read_table(inp.regret).to_pandas()
+    aggs = {Path(p).stem: store.read_table(p).to_pandas() for p in inp.agg}
+    summaries = {
+        Path(p).name.removesuffix(".summaries.parquet"): store.read_table(p).to_pandas() for p in inp.summaries
+    }
+    regret = store.read_table(inp.regret).to_pandas()
     if any(specs[c]["family"] == "tree" for c in aggs):
         figures.figV1(
             aggs,
@@ -30,7 +32,7 @@ with logged(snakemake.log[0]):
     figures.figV3(regret, out.figV3_forests_pdf, out.figV3_forests_png, scale=runs_scale)
     figures.figV4(regret, specs, out.figV4_general_pdf, out.figV4_general_png, scale=runs_scale)
     cfg = section["lower_bounds"]
-    lb = pd.concat([pq.read_table(p).to_pandas() for p in inp.v5], ignore_index=True)
+    lb = pd.concat([store.read_table(p).to_pandas() for p in inp.v5], ignore_index=True)
     figures.figV5(
         lb,
         math.sqrt(cfg["n"] * cfg["K"] * cfg["horizon"]) / 8,
@@ -38,7 +40,7 @@ with logged(snakemake.log[0]):
         out.figV5_lower_bounds_png,
         scale=f"T = {cfg['horizon']:,}, {cfg['n_seeds']} seeds per instance",
     )
-    v6 = pd.concat([pq.read_table(p).to_pandas() for p in inp.v6], ignore_index=True)
+    v6 = pd.concat([store.read_table(p).to_pandas() for p in inp.v6], ignore_index=True)
     figures.figV6(
         v6,
         out.figV6_discovery_pdf,

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from causal_bandits import store
 from causal_bandits.logs import logged
@@ -23,7 +22,9 @@ def write(name, frame, title, note=tables.NOT_IN_PAPER):
 
 with logged(snakemake.log[0]):
     specs = cells(section)
-    summaries = {Path(p).name.removesuffix(".summaries.parquet"): pq.read_table(p).to_pandas() for p in inp.summaries}
+    summaries = {
+        Path(p).name.removesuffix(".summaries.parquet"): store.read_table(p).to_pandas() for p in inp.summaries
+    }
     sizes = {c: instance(c, specs[c], 0).n for c in summaries}
     regret = tables.final_regret(summaries, specs, sizes)
     store.write_table(out.regret, pa.Table.from_pandas(regret, preserve_index=False), {})
@@ -33,7 +34,7 @@ with logged(snakemake.log[0]):
         tables.clique_success(regret, summaries),
         "V4: X_R in C0, |C0| and discovery rounds against Thm 3's T1 (corrected and literal Alg. 7/8)",
     )
-    lb = pd.concat([pq.read_table(p).to_pandas() for p in inp.v5], ignore_index=True)
+    lb = pd.concat([store.read_table(p).to_pandas() for p in inp.v5], ignore_index=True)
     cfg = section["lower_bounds"]
     write(
         "tableV5_lower_bounds",
@@ -42,11 +43,11 @@ with logged(snakemake.log[0]):
     )
     write(
         "tableV6_discovery",
-        pd.concat([pq.read_table(p).to_pandas() for p in inp.v6], ignore_index=True),
+        pd.concat([store.read_table(p).to_pandas() for p in inp.v6], ignore_index=True),
         "V6: discovery reliability on tree(h) (sampled, no stage 3)",
     )
     write(
         "tableV6_readings",
-        pq.read_table(inp.readings).to_pandas(),
+        store.read_table(inp.readings).to_pandas(),
         "V6: exact-test outcomes of the printed and corrected readings of the pseudo-code",
     )

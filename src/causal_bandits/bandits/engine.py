@@ -315,7 +315,8 @@ def simulate(
 
     A policy with the block hooks (:class:`BlockPolicy`) is served ``block(t)`` rounds at a time
     where it allows (see the module docstring); it cannot also be a :class:`StoppingPolicy`.
-    ``policy`` and ``env`` are checked against their protocols first (TypeError naming what is missing).
+    ``policy`` and ``env`` are checked against their protocols first (TypeError naming what is missing);
+    ``horizon`` must be a whole number >= 1 and the seeds integers >= 0 (TypeError or ValueError).
 
     ``until``, when given, is called before every round (or block): once it returns True the run
     ends for every seed, before ``horizon``, as if the horizon were the last round played (runs whose
@@ -327,88 +328,109 @@ def simulate(
     """
     horizon = check_horizon(horizon)
     seeds = seed_array(streams.seeds)
-    n = seeds.size
-    means = np.atleast_2d(np.asarray(env.means, dtype=float))
-    mu_star = means.max(axis=1)
-    gap = mu_star[:, None] - means
-    is_optimal = np.isclose(means, mu_star[:, None], rtol=0.0, atol=MEAN_TOLERANCE)
     _check_interfaces(policy, env)
-    stopping = isinstance(policy, StoppingPolicy)
-    blocks = isinstance(policy, BlockPolicy)
-    observing = isinstance(policy, ObservingPolicy)
-    # The same objects under the protocols just checked; each is used only where its flag is set.
-    stopper, blocker, observer = cast(StoppingPolicy, policy), cast(BlockPolicy, policy), cast(ObservingPolicy, policy)
-    block_env = cast(BlockEnvironment, env)  # _check_interfaces: a BlockPolicy gets a BlockEnvironment
+    loop = _Loop(policy, env, seeds, horizon, recorders)
     env.reset(streams, horizon)
     noise = RoundBlocks(streams.uniforms("environment"), env.noise_width)
-    policy.reset(n, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
+    policy.reset(seeds.size, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
     for recorder in recorders:
         recorder.start(seeds, horizon, env, policy)
-    if stopping:
-        stopped_at, recommended = np.full(n, horizon, dtype=np.int64), np.full(n, -1, dtype=np.int64)
-    rows = np.arange(n)
-
-    def record(t: int, feedback: Feedback, length: int = 1, done: np.ndarray | None = None) -> None:
-        """Hand the recorders round ``t`` (or the ``length`` rounds of a block, one by one)."""
-        arms, contexts = feedback.arms, feedback.contexts
-        cell = 0 if contexts is None else contexts
-        g, best, opt = gap[cell, arms], mu_star[0] if contexts is None else mu_star[contexts], is_optimal[cell, arms]
-        for i in range(length):
-            one = feedback if length == 1 else Feedback(arms, feedback.rewards[:, i], contexts, None)
-            step = Step(t + i, rows, one, g, best, opt, done)
-            for recorder in recorders:
-                recorder.record(step)
-
     t = 1
     while t <= horizon and not (until is not None and until()):
         if progress is not None:
             progress(t)
-        length = min(blocker.block(t), horizon - t + 1) if blocks else 1
+        length = min(cast(BlockPolicy, policy).block(t), horizon - t + 1) if loop.blocks else 1
         if length > 1:
-            u = noise.next_rounds(length)
-            contexts = env.contexts(t, u[:, 0], rows)
-            arms = policy.select(t, contexts)
-            observe = observer.observed(t) if observing else None
-            rewards, values = block_env.pull_block(t, contexts, arms, length, u, observe)
-            feedback = Feedback(arms, rewards, contexts, values)
-            blocker.update_block(feedback)
-            if recorders:
-                record(t, feedback, length)
-            t += length
-            continue
-        u = noise.uniform(env.noise_width)
-        if rows.size < n:
-            u = u[rows]
-        contexts = env.contexts(t, u, rows)
-        arms = policy.select(t, contexts)
-        observe = observer.observed(t) if observing else None
-        rewards, values = env.pull(t, contexts, arms, u, observe)
+            loop.play_block(t, length, noise)
+        elif not loop.play_round(t, noise):
+            break
+        t += length
+    return loop.finish()
+
+
+class _Loop:
+    """The state :func:`simulate` keeps between rounds: the exact arm values (for recorders), the running
+    seeds' positions (``rows``) and, for a :class:`StoppingPolicy`, when each seed stopped and what it
+    recommended."""
+
+    def __init__(
+        self, policy: Policy, env: Environment, seeds: np.ndarray, horizon: int, recorders: Sequence[Recorder]
+    ) -> None:
+        self.policy, self.env, self.seeds, self.recorders = policy, env, seeds, recorders
+        self.means = np.atleast_2d(np.asarray(env.means, dtype=float))
+        self.mu_star = self.means.max(axis=1)
+        self.gap = self.mu_star[:, None] - self.means
+        self.is_optimal = np.isclose(self.means, self.mu_star[:, None], rtol=0.0, atol=MEAN_TOLERANCE)
+        self.stopping = isinstance(policy, StoppingPolicy)
+        self.blocks = isinstance(policy, BlockPolicy)
+        self.observing = isinstance(policy, ObservingPolicy)
+        self.rows = np.arange(seeds.size)
+        self.stopped_at = np.full(seeds.size, horizon, dtype=np.int64)
+        self.recommended = np.full(seeds.size, -1, dtype=np.int64)
+
+    def _observed(self, t: int) -> np.ndarray | None:
+        return cast(ObservingPolicy, self.policy).observed(t) if self.observing else None
+
+    def record(self, t: int, feedback: Feedback, length: int = 1, done: np.ndarray | None = None) -> None:
+        """Hand the recorders round ``t`` (or the ``length`` rounds of a block, one by one)."""
+        arms, contexts = feedback.arms, feedback.contexts
+        cell = 0 if contexts is None else contexts
+        g, opt = self.gap[cell, arms], self.is_optimal[cell, arms]
+        best = self.mu_star[0] if contexts is None else self.mu_star[contexts]
+        for i in range(length):
+            one = feedback if length == 1 else Feedback(arms, feedback.rewards[:, i], contexts, None)
+            step = Step(t + i, self.rows, one, g, best, opt, done)
+            for recorder in self.recorders:
+                recorder.record(step)
+
+    def play_block(self, t: int, length: int, noise: RoundBlocks) -> None:
+        """Rounds ``t`` .. ``t + length - 1`` of the arms a :class:`BlockPolicy` selects at ``t``."""
+        u = noise.next_rounds(length)
+        contexts = self.env.contexts(t, u[:, 0], self.rows)
+        arms = self.policy.select(t, contexts)
+        block_env = cast(BlockEnvironment, self.env)  # _check_interfaces: a BlockPolicy gets a BlockEnvironment
+        rewards, values = block_env.pull_block(t, contexts, arms, length, u, self._observed(t))
         feedback = Feedback(arms, rewards, contexts, values)
-        policy.update(feedback)
-        done: np.ndarray | None = np.asarray(stopper.done(), dtype=bool) if stopping else None
-        if recorders:
-            record(t, feedback, 1, done)
+        cast(BlockPolicy, self.policy).update_block(feedback)
+        if self.recorders:
+            self.record(t, feedback, length)
+
+    def play_round(self, t: int, noise: RoundBlocks) -> bool:
+        """Round ``t`` for every running seed; False once a stopping policy has stopped them all."""
+        u = noise.uniform(self.env.noise_width)
+        if self.rows.size < self.seeds.size:
+            u = u[self.rows]
+        contexts = self.env.contexts(t, u, self.rows)
+        arms = self.policy.select(t, contexts)
+        rewards, values = self.env.pull(t, contexts, arms, u, self._observed(t))
+        feedback = Feedback(arms, rewards, contexts, values)
+        self.policy.update(feedback)
+        stopper = cast(StoppingPolicy, self.policy)
+        done: np.ndarray | None = np.asarray(stopper.done(), dtype=bool) if self.stopping else None
+        if self.recorders:
+            self.record(t, feedback, 1, done)
         if done is not None and done.any():  # done is set exactly when stopping
-            stopped_at[rows[done]] = t
-            recommended[rows[done]] = stopper.recommend()[done]
+            self.stopped_at[self.rows[done]] = t
+            self.recommended[self.rows[done]] = stopper.recommend()[done]
             stopper.retain(~done)
-            rows = rows[~done]
-            if rows.size == 0:
-                break
-        t += 1
-    run = Run(seeds)
-    for recorder in recorders:
-        rounds, trace, summary = recorder.finish()
-        if rounds is not None:
-            run.rounds = rounds
-        run.trace.update(trace)
-        run.summary.update(summary)
-    if stopping:
-        if rows.size:
-            recommended[rows] = stopper.recommend()
-        censored = np.zeros(n, dtype=bool)
-        censored[rows] = True
-        run.summary.update(stopped_at=stopped_at, recommended=recommended, censored=censored)
-        if means.shape[0] == 1:
-            run.summary["correct"] = is_optimal[0, recommended]
-    return run
+            self.rows = self.rows[~done]
+        return self.rows.size > 0
+
+    def finish(self) -> Run:
+        """The run: the recorders' columns and, for a stopping policy, the stopping summaries."""
+        run = Run(self.seeds)
+        for recorder in self.recorders:
+            rounds, trace, summary = recorder.finish()
+            if rounds is not None:
+                run.rounds = rounds
+            run.trace.update(trace)
+            run.summary.update(summary)
+        if self.stopping:
+            if self.rows.size:
+                self.recommended[self.rows] = cast(StoppingPolicy, self.policy).recommend()
+            censored = np.zeros(self.seeds.size, dtype=bool)
+            censored[self.rows] = True
+            run.summary.update(stopped_at=self.stopped_at, recommended=self.recommended, censored=censored)
+            if self.means.shape[0] == 1:
+                run.summary["correct"] = self.is_optimal[0, self.recommended]
+        return run

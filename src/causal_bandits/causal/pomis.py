@@ -13,7 +13,7 @@ Every set family is returned as a list of tuples of sorted names in canonical or
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 
 from causal_bandits.errors import CausalBanditsError, DiagramError
@@ -108,40 +108,54 @@ def _mis_levels(G: CausalDiagram, Y: str, N: Nodes):
     of a MIS is a MIS (intervening on fewer variables removes fewer edges, so an(Y) only grows),
     and no MIS leaves An(Y). The family is therefore enumerated inside An(Y) \\ N level-wise
     (Apriori): a set of size k+1 is a candidate only if it joins two size-k MISs with a common
-    prefix and all its size-k subsets are MISs; only candidates get the graphical test.
+    prefix and all its size-k subsets are MISs; only candidates get the graphical test. Pairs are
+    tested from one walk per variable (:func:`_pairs`), so a long chain costs |An(Y)| walks, not one
+    per pair.
     """
     n = _non_manipulable(G, Y, N)
     names, parents, y = _ancestor_masks(G, Y)
-    level = [0]
     yield names, 0
+    level = [1 << i for i, v in enumerate(names) if v != Y and v not in n]  # each variable alone is a MIS
+    for m in level:
+        yield names, m
+    grow: Callable[[list[int], list[int], int], Iterator[int]] = _pairs
     while level:
-        members = set(level)
         nxt = []
-        if level == [0]:  # every variable of An(Y) \ {Y} \ N is a MIS on its own
-            nxt = [1 << i for i, v in enumerate(names) if v != Y and v not in n]
-            for m in nxt:
-                yield names, m
-        else:
-            by_prefix: dict[int, list[int]] = {}
-            for m in level:
-                top = 1 << (m.bit_length() - 1)
-                by_prefix.setdefault(m ^ top, []).append(top)
-            for prefix, tops in by_prefix.items():
-                for i, a in enumerate(tops):
-                    for b in tops[i + 1 :]:
-                        cand = prefix | a | b
-                        rest = cand
-                        ok = True
-                        while rest:
-                            low = rest & -rest
-                            if (cand ^ low) not in members:
-                                ok = False
-                                break
-                            rest ^= low
-                        if ok and cand & ~_reaches_y(parents, y, cand) == 0:
-                            nxt.append(cand)
-                            yield names, cand
-        level = nxt
+        for cand in grow(level, parents, y):
+            nxt.append(cand)
+            yield names, cand
+        level, grow = nxt, _joins
+
+
+def _pairs(singles: list[int], parents: list[int], y: int) -> Iterator[int]:
+    """The MISs {a, b} of two of ``singles``: a reaches Y with b's incoming edges cut, and b with a's."""
+    reach = {m: _reaches_y(parents, y, m) for m in singles}
+    for i, a in enumerate(singles):
+        for b in singles[i + 1 :]:
+            if b & reach[a] and a & reach[b]:
+                yield a | b
+
+
+def _joins(level: list[int], parents: list[int], y: int) -> Iterator[int]:
+    """The MISs of size k + 1 from those of size k (``level``, k >= 2): Apriori joins of two with a common
+    prefix whose every size-k subset is in ``level``, each given the graphical test."""
+    members = set(level)
+    by_prefix: dict[int, list[int]] = {}
+    for m in level:
+        top = 1 << (m.bit_length() - 1)
+        by_prefix.setdefault(m ^ top, []).append(top)
+    for prefix, tops in by_prefix.items():
+        for i, a in enumerate(tops):
+            for b in tops[i + 1 :]:
+                cand = prefix | a | b
+                rest = cand
+                while rest:
+                    low = rest & -rest
+                    if (cand ^ low) not in members:
+                        break
+                    rest ^= low
+                if not rest and cand & ~_reaches_y(parents, y, cand) == 0:
+                    yield cand
 
 
 def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = (), limit: int | None = None, progress=None) -> Sets:

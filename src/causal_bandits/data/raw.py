@@ -14,22 +14,24 @@ their checksum matched, so nothing half-written or unverified is ever left under
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
+import json
 import os
 import shutil
 import urllib.error
 import urllib.request
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, cast
 
 from causal_bandits.errors import DataError
-from causal_bandits.store import atomic_path
+from causal_bandits.store import atomic_path, write_json
 
 _CHUNK = 1 << 20
 
@@ -103,14 +105,52 @@ def missing_message(raw_dir: str | os.PathLike, spec: RawFile, reason: str = "")
     )
 
 
-def check(path: str | os.PathLike, spec: RawFile) -> None:
-    """Raise a DataError unless the content of ``path`` has the pinned checksum."""
-    got = content_sha256(path)
+def cached_sha256(path: str | os.PathLike, cache: str | os.PathLike) -> str:
+    """:func:`content_sha256` of ``path``, remembered in the JSON file ``cache`` under the file's absolute path
+    with its size and modification time (ns): while both stay the same the file is not read again. A cache
+    that cannot be read is rebuilt; one that cannot be written is skipped."""
+    stat = os.stat(path)
+    key, stamp = os.path.abspath(path), [stat.st_size, stat.st_mtime_ns]
+    try:
+        known = json.loads(Path(cache).read_text())
+        entry = known[key] if isinstance(known, dict) else None
+    except (OSError, ValueError, KeyError):
+        known, entry = {}, None
+    if isinstance(entry, dict) and entry.get("stamp") == stamp and isinstance(entry.get("sha256"), str):
+        return entry["sha256"]
+    digest = content_sha256(path)
+    known = known if isinstance(known, dict) else {}
+    known[key] = {"stamp": stamp, "sha256": digest}
+    with contextlib.suppress(OSError):
+        write_json(cache, known)
+    return digest
+
+
+def present(raw_dir: str | os.PathLike, specs: Iterable[RawFile], cache: str | os.PathLike) -> list[str]:
+    """Check every file of ``specs`` found under ``raw_dir`` against its pinned checksum (cached:
+    :func:`cached_sha256`), as the workflow does when it plans; a wrong one raises the one-line DataError
+    of :func:`check`. Returns the paths of those not found (a download or a stand-in provides them)."""
+    missing = []
+    for spec in specs:
+        path = locate(raw_dir, spec)
+        if path is None:
+            missing.append(spec.path)
+        else:
+            check(path, spec, cache)
+    return missing
+
+
+def check(path: str | os.PathLike, spec: RawFile, cache: str | os.PathLike | None = None) -> None:
+    """Raise a one-line DataError unless the content of ``path`` has the pinned checksum (read through the
+    checksum ``cache`` when one is given: :func:`cached_sha256`); it names the file, the expected checksum and
+    where to get the right file, last."""
+    fix = f"expected sha256 {spec.sha256} ({spec.path}); replace it with the file from {spec.where_to_get()}"
+    try:
+        got = content_sha256(path) if cache is None else cached_sha256(path, cache)
+    except DataError as err:
+        raise DataError(f"{path}: cannot read it ({err.__cause__}), the file is damaged; {fix}") from err
     if got != spec.sha256:
-        raise DataError(
-            f"{path}: sha256 of the content is {got}, expected {spec.sha256} ({spec.path}); the "
-            f"file is corrupt or a different version — replace it with the file from {spec.where_to_get()}"
-        )
+        raise DataError(f"{path}: sha256 of the content is {got}, the file is corrupt or a different version; {fix}")
 
 
 def verify(raw_dir: str | os.PathLike, spec: RawFile) -> Path:

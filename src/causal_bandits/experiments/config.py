@@ -14,7 +14,7 @@ from importlib.resources import files
 from typing import Any
 
 from causal_bandits import yaml_io
-from causal_bandits.causal.pomis import pomis
+from causal_bandits.causal.pomis import SET_LIMIT, TooManySets, pomis
 from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.experiments import KEY, algorithms
 from causal_bandits.experiments import instance as own
@@ -57,7 +57,12 @@ def _check_one(name: str, experiment: Mapping[str, Any]) -> None:
     if unknown:
         raise ConfigError(f"{where}.diagram names {unknown[0]!r}, which is not a node; use one of {list(G.nodes)}")
     try:
-        pomis(G, data["reward"], data.get("non_manipulable", ()))
+        pomis(G, data["reward"], data.get("non_manipulable", ()), limit=SET_LIMIT)
+    except TooManySets as err:
+        raise ConfigError(
+            f"{where}.diagram: {err} (SET_LIMIT), each an arm set to explore; use fewer causes of the reward "
+            "confounded with it"
+        ) from None
     except CausalBanditsError as err:
         raise ConfigError(f"{where}.diagram: {err}") from None
     try:

@@ -24,9 +24,9 @@ from typing import Any
 
 import jinja2
 import markdown
-import pandas as pd
 from markupsafe import Markup
 
+from causal_bandits import csv_tables
 from causal_bandits.artefacts import Artefact, supporting
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED, STATUSES
 from causal_bandits.errors import CausalBanditsError
@@ -155,7 +155,7 @@ class Page:
         if not a.is_figure:
             path = self.root / a.shown
             if PurePosixPath(a.shown).suffix == ".csv":
-                frame = pd.read_csv(path).to_html(index=False, border=0, na_rep="–")
+                frame = csv_tables.read_csv(path).to_html(index=False, border=0, na_rep="–")
                 body = Markup(f'<div class="tablewrap">{frame}</div>')
             else:
                 body = markdown_html(path.read_text())

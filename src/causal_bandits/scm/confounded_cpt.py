@@ -30,6 +30,22 @@ from causal_bandits.scm.cpt import config_index, configurations
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
 
+#: The most variables (confounders plus nodes) whose joint distribution is computed exactly: every node's factor
+#: holds one number per configuration of all of them (2^24 numbers, 128 MiB, per node at this limit).
+MAX_VARIABLES = 24
+
+
+def check_size(diagram: CausalDiagram) -> None:
+    """A one-line ConfigError naming :data:`MAX_VARIABLES` when ``diagram`` has more confounders plus nodes
+    than the exact distribution can enumerate (checked before any table is made)."""
+    n_u, n_v = len(confounders(diagram)), len(diagram.nodes)
+    if n_u + n_v > MAX_VARIABLES:
+        raise ConfigError(
+            f"the diagram has {n_v} nodes and {n_u} confounders; exact arm means enumerate 2^{n_u + n_v} "
+            f"configurations, above the limit of 2^{MAX_VARIABLES} (MAX_VARIABLES): use a diagram with at most "
+            f"{MAX_VARIABLES} nodes plus bidirected edges"
+        )
+
 
 def confounders(diagram: CausalDiagram) -> tuple[tuple[str, str], ...]:
     """The bidirected edges as sorted pairs, in sorted order (the order of U)."""
@@ -53,7 +69,8 @@ class ConfoundedCPT:
     @classmethod
     def random(cls, diagram: CausalDiagram, rng: np.random.Generator) -> ConfoundedCPT:
         """docs/papers/nonmanip.md#nonmanip-r-scm-parameters ``random_cpt``: p_e ~ Unif[0.2, 0.8], every table entry ~
-        Unif[0.05, 0.95]."""
+        Unif[0.05, 0.95]; a diagram above :data:`MAX_VARIABLES` raises a one-line ConfigError first."""
+        check_size(diagram)
         p_u = tuple(rng.uniform(0.2, 0.8, len(confounders(diagram))))
         model = cls(diagram, p_u, {})
         tables = {}
@@ -98,6 +115,7 @@ class ConfoundedCPT:
         ...
         causal_bandits.errors.ConfigError: scm.p1.Y has 3 entries, but Y has parents ['X'] and 1 confounder(s): ...
         """
+        check_size(diagram)
         pairs = confounders(diagram)
         if len(p_u) != len(pairs):
             raise ConfigError(

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from causal_bandits import artefacts as artefact
+from causal_bandits import store
 from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import NOT_SPECIFIED, Claim, Verdict
 from causal_bandits.papers.fairness.runs import fucb_name, run_chunk
@@ -71,7 +72,7 @@ def run_point(
         for tau in config["taus"]:
             summary = Path(tmp, f"{fucb_name(tau)}.summary.parquet")
             run_chunk(instance, fucb_name(tau), seeds, config, str(Path(tmp, "trace.parquet")), str(summary), {})
-            frame = pd.read_parquet(summary)
+            frame = store.read_table(summary).to_pandas()
             frames.append(
                 pd.DataFrame(
                     {

@@ -18,7 +18,6 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 from scipy.stats import binomtest
 
 from causal_bandits import algorithms, store
@@ -33,7 +32,7 @@ def read_summaries(paths: Iterable[str | Path]) -> pd.DataFrame:
     frames = []
     for path in paths:
         meta = store.read_metadata(path)
-        frame = pq.read_table(path).to_pandas()
+        frame = store.read_table(path).to_pandas()
         frame["key"], frame["strategy"], frame["algorithm"] = meta["experiment"], meta["strategy"], meta["algorithm"]
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)

@@ -6,8 +6,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
 from causal_bandits import store
 
 
@@ -15,8 +13,8 @@ def load(stopping: Iterable[str], budget: Iterable[str], quantities: Iterable[st
     """``stopping``/``budget``: per-experiment aggregates (``<exp>.parquet``, ``<exp>.budget.parquet``);
     ``quantities``: per-instance complexity JSON (``<exp>/<config>.json``); ``theory``: the E4b curves."""
     return {
-        "stopping": {Path(x).name.removesuffix(".parquet"): pq.read_table(x).to_pandas() for x in stopping},
-        "budgets": {Path(x).name.removesuffix(".budget.parquet"): pq.read_table(x).to_pandas() for x in budget},
+        "stopping": {Path(x).name.removesuffix(".parquet"): store.read_table(x).to_pandas() for x in stopping},
+        "budgets": {Path(x).name.removesuffix(".budget.parquet"): store.read_table(x).to_pandas() for x in budget},
         "quantities": {
             (Path(x).parent.name, Path(x).name.removesuffix(".json")): store.read_json(x) for x in quantities
         },

@@ -1,0 +1,152 @@
+"""A damaged intermediate file is named where it is read, with the command that removes it; the workflow
+then rebuilds it (or stops again with the same line), never ends in a false success."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from conftest import TINY, snakemake
+
+from causal_bandits import csv_tables, logs, store
+from causal_bandits.aggregate import read_traces
+from causal_bandits.errors import DataError
+
+TRACE = pa.table(
+    {
+        "seed": pa.array([0, 0, 1, 1], pa.int32()),
+        "round": pa.array([1, 2, 1, 2], pa.int32()),
+        "cum_regret": np.linspace(0.0, 1.0, 4),
+        "cum_realized_regret": np.linspace(0.0, 2.0, 4),
+        "optimal": [True, False, True, True],
+    }
+)
+
+
+def _flip(path, at):
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def _damaged_line(path):
+    return rf"^{path} is damaged or from another run \(.*\); remove it with `rm {path}` and rerun"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda p: p.write_bytes(p.read_bytes()[: p.stat().st_size // 2]),
+        lambda p: p.write_bytes(b""),
+        lambda p: _flip(p, 60),  # inside the first data page: caught by its checksum
+        lambda p: p.write_text('{"not": "parquet"}'),
+    ],
+    ids=["truncated", "empty", "byte flipped", "another format"],
+)
+def test_a_damaged_parquet_file_is_named_with_the_command_that_removes_it(tmp_path, damage):
+    path = tmp_path / "chunk-0.parquet"
+    store.write_table(path, TRACE, {})
+    assert store.read_table(path).equals(TRACE)
+    damage(path)
+    with pytest.raises(DataError, match=_damaged_line(path)) as err:
+        store.read_table(path)
+    assert "\n" not in str(err.value)
+
+
+def test_every_byte_flip_of_a_chunk_is_caught_or_harmless_to_the_columns_read(tmp_path):
+    path = tmp_path / "chunk-0.parquet"
+    store.write_table(path, TRACE, {})
+    good = path.read_bytes()
+    for at in range(4, len(good) - 8):  # the magic bytes and the footer's length aside
+        _flip(path, at)
+        with contextlib.suppress(DataError):
+            assert store.read_table(path, TRACE.column_names).equals(TRACE), at
+        path.write_bytes(good)
+
+
+def test_a_chunk_without_a_trace_column_or_with_another_chunks_seeds_is_named(tmp_path):
+    first, second = tmp_path / "chunk-0.parquet", tmp_path / "chunk-1.parquet"
+    store.write_table(first, TRACE, {})
+    store.write_table(second, TRACE.drop(["optimal"]), {})
+    with pytest.raises(DataError, match=_damaged_line(second)):
+        read_traces([first, second])
+    shutil.copy(first, second)  # a chunk copied over another
+    with pytest.raises(DataError, match=rf"{second} is damaged .*seed 0 is also in {first}"):
+        read_traces([first, second])
+
+
+def test_a_json_file_that_is_not_json_is_named(tmp_path):
+    path = tmp_path / "instance.json"
+    store.write_json(path, {"experiment": "x"})
+    path.write_text(path.read_text()[:10])
+    with pytest.raises(DataError, match=_damaged_line(path)):
+        store.read_json(path)
+    path.write_bytes(b"\xff\xfe")
+    with pytest.raises(DataError, match=_damaged_line(path)):
+        store.read_json(path)
+
+
+#: One file of each kind in a finished tiny run, and how it is damaged: a run chunk cut short, an aggregate
+#: emptied, an instance document cut mid-JSON.
+DAMAGES = {
+    "results/runs/nonmanip/fig5a/POMIS/ts/chunk-0.parquet": lambda p: p.write_bytes(p.read_bytes()[:100]),
+    "results/nonmanip/agg/fig5b.parquet": lambda p: p.write_bytes(b""),
+    "results/nonmanip/instances/fig5c.json": lambda p: p.write_text(p.read_text()[:10]),
+}
+
+
+def _errors(result):
+    return [line for line in result.stderr.splitlines() if line.startswith("error:")]
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize("damaged_file", list(DAMAGES))
+def test_a_damaged_file_of_a_finished_run_is_named_until_removed_then_rebuilt(tiny_run, tmp_path, damaged_file):
+    work = tmp_path / "repo"
+    shutil.copytree(tiny_run, work, symlinks=True)
+    DAMAGES[damaged_file](work / damaged_file)
+    for attempt in (1, 2):  # the second run must not believe the first: no "Nothing to be done"
+        result = snakemake(work, "nonmanip", "--cores", "2", *TINY)
+        assert result.returncode != 0, (attempt, result.stderr[-3000:])
+        assert "Nothing to be done" not in result.stderr
+        errors = _errors(result)
+        assert errors and all(f"remove it with `rm {damaged_file}` and rerun" in e for e in errors), errors
+    (work / damaged_file).unlink()
+    result = snakemake(work, "nonmanip", "--cores", "2", *TINY)
+    assert result.returncode == 0, result.stderr[-3000:]
+    for folder in ("results/nonmanip", "results/runs/nonmanip", "figures/nonmanip"):
+        for ref in sorted((tiny_run / folder).rglob("*")):
+            if ref.is_file():
+                rebuilt = work / ref.relative_to(tiny_run)
+                assert rebuilt.read_bytes() == ref.read_bytes(), rebuilt
+
+
+def test_a_failed_run_removes_the_outputs_it_had_still_to_redo(tmp_path, capsys):
+    stale, absent = tmp_path / "figures" / "table1.md", tmp_path / "results" / "agg.parquet"
+    stale.parent.mkdir()
+    stale.write_text("built from the aggregate before it was damaged\n")
+    assert logs.drop_unfinished([stale, absent]) == [stale]
+    assert not stale.exists()
+    assert capsys.readouterr().err == (
+        f"removed 1 output(s) this run had to redo but did not (e.g. {stale}): the next run rebuilds them\n"
+    )
+    assert logs.drop_unfinished([absent]) == [] and capsys.readouterr().err == ""
+
+
+def test_a_damaged_csv_table_or_parquet_footer_is_named(tmp_path):
+    table = tmp_path / "table1.csv"
+    table.write_text("algorithm,regret\nts,1.5\n")
+    assert csv_tables.read_csv(table)["regret"].tolist() == [1.5]
+    for damage in (b"", b"\xff\xfe\x00\x01", b'algorithm,regret\n"ts,1.5\n'):
+        table.write_bytes(damage)
+        with pytest.raises(DataError, match=_damaged_line(table)):
+            csv_tables.read_csv(table)
+    chunk = tmp_path / "chunk-0.parquet"
+    store.write_table(chunk, TRACE, {"config_hash": "abc"})
+    assert store.read_metadata(chunk)["config_hash"] == "abc"
+    chunk.write_bytes(chunk.read_bytes()[:-20])
+    with pytest.raises(DataError, match=_damaged_line(chunk)):
+        store.read_metadata(chunk)
