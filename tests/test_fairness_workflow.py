@@ -71,6 +71,7 @@ def test_corrupt_raw_file_stops_the_workflow_in_one_line(tree, tmp_path):
     raw = tmp_path / "raw"
     (raw / "adult").mkdir(parents=True)
     (raw / "adult" / "adult.data").write_text("39, State-gov\n")  # a truncated copy
+    (tree / "results/fairness/raw/adult.json").unlink(missing_ok=True)  # an earlier test of the module may have made it
     done = run_with_raw_dir(tree, raw, "results/fairness/raw/adult.json")
     assert done.returncode != 0
     lines = [line for line in done.stderr.splitlines() if "error: " in line]
