@@ -10,19 +10,19 @@ import runpy
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import yaml
 from conftest import ROOT
+from run_helpers import run_nonmanip
 
 import causal_bandits as cb
-from causal_bandits.algorithms import played
 from causal_bandits.bandits.engine import Streams
 from causal_bandits.errors import ConfigError
 from causal_bandits.experiments.instance import instance_document
-from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 
 #: Modules whose docstring examples are part of the documentation (run here as tests).
 DOCUMENTED = (
@@ -109,25 +109,22 @@ def test_arms_for_strategies_models_and_bad_input():
 
 def test_example_equals_the_run_store():
     """examples/library_from_python.py, at 3 seeds and T = 200, gives to every digit what the workflow's run
-    job (papers.nonmanip.runs.run_chunk, as the experiments: section runs it) stores for the same study,
+    job (nonmanip's runner, as the experiments: section runs it: causal_bandits.runs.execute) stores for the same study,
     examples/own_experiment.yaml's ``my_study`` played with POMIS and TS."""
     seeds, horizon, points = 3, 200, 20
     frame = runpy.run_path(str(EXAMPLE))["main"](seeds, horizon, points)
     study = yaml.safe_load((ROOT / "examples" / "own_experiment.yaml").read_text())["experiments"]["my_study"]
     instance = instance_document("my_study", study)
     with tempfile.TemporaryDirectory() as tmp:
-        trace, summary = f"{tmp}/chunk-0.parquet", f"{tmp}/chunk-0.summary.parquet"
-        nonmanip_runs.run_chunk(
+        trace = run_nonmanip(
+            Path(tmp),
+            "chunk-0",
             instance,
             strategy="POMIS",
             algorithm="ts",
-            policy=played("nonmanip", "ts").path,
             seeds=range(seeds),
             horizon=horizon,
             record_points=points,
-            trace_path=trace,
-            summary_path=summary,
-            metadata={},
             paper="experiments",
         )
         stored = pq.read_table(trace).to_pandas()

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from run_helpers import run_nonmanip
 
 from causal_bandits import algorithms, store
 from causal_bandits import config as cb_config
@@ -16,7 +17,6 @@ from causal_bandits.aggregate import aggregate
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED, note_texts
 from causal_bandits.errors import DiagramError
 from causal_bandits.papers.nonmanip import POMIS_PLUS, catalogue, claims, config, experiments, runs, tables
-from causal_bandits.papers.nonmanip.runs import run_chunk
 from causal_bandits.runs import chunk_seeds
 
 CONFIG = cb_config.validate(cb_config.load(Path(__file__).resolve().parents[1] / "config" / "config.yaml"))
@@ -54,28 +54,22 @@ def test_check_config_rejects_bad_graphs():
         config.check_config(bad)
 
 
-def _policy(strategy, algorithm):
-    """The policy class (dotted path) the workflow passes a run of (strategy, algorithm)."""
-    return algorithms.played("nonmanip", algorithm, z2=strategy == POMIS_PLUS).path
-
-
 def _run(tmp_path, instance, strategy, algorithm, seeds_per_job, n=7, horizon=60):
     paths = []
     for k, seeds in enumerate(chunk_seeds(n, seeds_per_job)):
-        trace = tmp_path / f"{strategy}-{algorithm}-{seeds_per_job}-{k}.parquet"
-        run_chunk(
-            instance,
-            strategy=strategy,
-            algorithm=algorithm,
-            policy=_policy(strategy, algorithm),
-            seeds=seeds,
-            horizon=horizon,
-            record_points=20,
-            trace_path=trace,
-            summary_path=tmp_path / f"{trace.stem}.summary.parquet",
-            metadata={"test": "1"},
+        name = f"{strategy}-{algorithm}-{seeds_per_job}-{k}"
+        paths.append(
+            run_nonmanip(
+                tmp_path,
+                name,
+                instance,
+                strategy=strategy,
+                algorithm=algorithm,
+                seeds=seeds,
+                horizon=horizon,
+                record_points=20,
+            )
         )
-        paths.append(trace)
     return paths
 
 
@@ -307,18 +301,15 @@ USER_PANEL = {
 
 
 def _pomis_plus_run(tmp_path, instance, doc, strategy, algorithm, horizon=150, bootstrap=20):
-    trace = tmp_path / f"{strategy}-{algorithm}.parquet"
-    run_chunk(
+    trace = run_nonmanip(
+        tmp_path,
+        f"{strategy}-{algorithm}",
         instance,
         strategy=strategy,
         algorithm=algorithm,
-        policy=_policy(strategy, algorithm),
         seeds=range(4),
         horizon=horizon,
         record_points=horizon,
-        trace_path=trace,
-        summary_path=tmp_path / f"{trace.stem}.summary.parquet",
-        metadata={"test": "1"},
         catalogue=doc,
         pomis_plus={**POMIS_PLUS_SETTINGS, "bootstrap": bootstrap},
     )

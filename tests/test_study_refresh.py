@@ -9,13 +9,12 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from run_helpers import run_nonmanip
 
-from causal_bandits import algorithms
 from causal_bandits import config as cb_config
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import POMIS_PLUS, catalogue, experiments, runs
-from causal_bandits.papers.nonmanip.runs import run_chunk
 from causal_bandits.studies import refresh
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,18 +25,15 @@ SECTION = {"schedule": "every_round", "n_seeds": 3, "seeds_per_job": 3, "algorit
 
 
 def _run(tmp_path, instance, doc, name, seeds, settings, horizon=150):
-    trace = tmp_path / f"{name}-{len(seeds)}-{settings['warmup']}.parquet"
-    run_chunk(
+    trace = run_nonmanip(
+        tmp_path,
+        f"{name}-{len(seeds)}-{settings['warmup']}",
         instance,
         strategy=POMIS_PLUS,
         algorithm="ts",
-        policy=algorithms.played("nonmanip", "ts", z2=True).path,
         seeds=seeds,
         horizon=horizon,
         record_points=horizon,
-        trace_path=trace,
-        summary_path=tmp_path / f"{trace.stem}.summary.parquet",
-        metadata={"test": "1"},
         catalogue=doc,
         pomis_plus=settings,
     )

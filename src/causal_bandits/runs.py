@@ -1,8 +1,13 @@
-"""One job of the run stage, for every paper: simulate a seed chunk on the engine and store it.
+"""One job of the run stage, for every paper, study and own experiment: simulate a seed chunk and store it.
 
-A paper's run module builds the policy, the environment and the recorders of a job from its
-instance and config, and hands them to :func:`run_chunk`, which runs all seeds of the chunk at
-once (:func:`causal_bandits.bandits.engine.simulate`), logs progress and writes the trace and the
+One interface for all of them. A run job is described whole by a :class:`RunJob` (where it sits in
+the run store, its seeds, horizon, what its results depend on, the module that builds it), made
+once per job in the library by the ``describe(config, wildcards)`` function of the run module that
+owns it, from the config section and the job's wildcards. The workflow passes it to one script
+(``workflow/scripts/run.py``), which calls :func:`execute`: the owner's ``simulation(job, inputs)``
+builds the policy, the environment and the recorders (a :class:`Simulation`) from the job's input
+files, and :func:`run_chunk` runs all seeds of the chunk at once
+(:func:`causal_bandits.bandits.engine.simulate`), logs progress and writes the trace and the
 per-seed summary to the run store (``results/runs/<paper>/<experiment>/<strategy>/<algorithm>/
 chunk-<k>.parquet`` and ``.summary.parquet``). Seeds are cut into chunks by :func:`chunk_seeds`.
 """
@@ -13,6 +18,7 @@ import importlib
 import logging
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -22,6 +28,70 @@ from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, St
 from causal_bandits.logs import since_process_start
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RunJob:
+    """One run job, whole: its run-store coordinates, seeds and horizon, and what its results depend on.
+
+    ``paper``, ``experiment``, ``strategy`` and ``algorithm`` are the coordinates its files carry and its
+    random streams are keyed by (``paper``, ``experiment``; a study reruns a paper's experiment under the
+    paper's key, so its seeds pair with the main run's). ``science`` is everything else the results depend
+    on, the provenance hash's input (:func:`causal_bandits.store.provenance`). ``builder`` is the dotted
+    path of the run module whose ``simulation(job, inputs)`` builds the job; ``policy`` the dotted path of
+    the policy class that plays, where the describing module chose it from a registry (empty where the
+    builder does); ``memory_mb`` the job's memory request.
+    """
+
+    paper: str
+    experiment: str
+    strategy: str
+    algorithm: str
+    seeds: range
+    horizon: int
+    science: Mapping[str, Any]
+    builder: str
+    policy: str = ""
+    memory_mb: int = 500
+
+
+@dataclass
+class Simulation:
+    """What a run module's ``simulation(job, inputs)`` builds for :func:`execute`: the policy, the environment
+    and the recorders, and, where a paper needs them, the arm ids of the environment's arms (``arm_ids``), the
+    experiment whose streams it shares (``streams_key``), the summary columns its recorders add (``declared``)
+    and metadata beyond the provenance (``metadata``). Arguments of :func:`run_chunk`."""
+
+    policy: Policy
+    env: Environment
+    recorders: Sequence[Recorder]
+    arm_ids: np.ndarray | None = None
+    streams_key: str | None = None
+    declared: Sequence[str] = ()
+    metadata: Mapping[str, str] = field(default_factory=dict)
+
+
+def execute(job: RunJob, inputs: Mapping[str, str], trace_path: str, summary_path: str) -> Run:
+    """Run ``job`` and write its trace and summary atomically: its builder's ``simulation(job, inputs)``
+    (``inputs``: the job's input files by name), simulated by :func:`run_chunk`."""
+    sim = importlib.import_module(job.builder).simulation(job, inputs)
+    return run_chunk(
+        sim.policy,
+        sim.env,
+        sim.recorders,
+        paper=job.paper,
+        experiment=job.experiment,
+        strategy=job.strategy,
+        algorithm=job.algorithm,
+        seeds=job.seeds,
+        horizon=job.horizon,
+        trace_path=trace_path,
+        summary_path=summary_path,
+        metadata={**store.provenance(job.science), **sim.metadata},
+        arm_ids=sim.arm_ids,
+        streams_key=sim.streams_key,
+        declared=sim.declared,
+    )
 
 
 def policy_class(path: str) -> type[Any]:

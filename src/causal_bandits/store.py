@@ -188,7 +188,7 @@ def _schema(fields: tuple[pa.Field, ...], columns: Mapping[str, Any], own: Seque
         if not name.startswith(tuple(own)):
             raise ValueError(
                 f"column {name!r} is not in the run-store vocabulary (store.py); name a paper's own "
-                f"column <paper>_<what>, or declare it (runs.run_chunk's declared=)"
+                f"column <paper>_<what>, or declare it (runs.Simulation's declared=)"
             )
         chosen.append(pa.field(name, pa.from_numpy_dtype(np.asarray(values).dtype), nullable=False))
     return pa.schema(chosen)

@@ -175,18 +175,11 @@ rule bounds_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 4,
+        mem_mb=lambda wc: BOUNDS_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: [BOUNDS_CHUNKS[int(wc.chunk)].start, BOUNDS_CHUNKS[int(wc.chunk)].stop],
-        run=lambda wc: {
-            "horizon": BOUNDS["horizon"],
-            "online": BOUNDS_ONLINE,
-            "appendix": BOUNDS["appendix"],
-            "alpha": BOUNDS_ALPHAS.get(wc.strategy, BOUNDS_ONLINE["alpha"]),
-            "record_points": config["record_points"],
-        },
+        job=BOUNDS_JOB,
     script:
-        "../scripts/bounds_run.py"
+        "../scripts/run.py"
 
 
 rule bounds_aggregate:

@@ -1,6 +1,7 @@
 # bounds's globals and input functions (its rules are in bounds.smk).
 import re
 
+from causal_bandits.papers.bounds import runs as bounds_runs
 from causal_bandits.papers.bounds.runs import APPENDIX as BOUNDS_APPENDIX
 from causal_bandits.papers.bounds.runs import FIGURE4 as BOUNDS_FIGURE4
 from causal_bandits.papers.bounds.runs import coordinates as bounds_coordinates
@@ -9,7 +10,7 @@ from causal_bandits.papers.bounds.runs import setting_name as bounds_setting
 BOUNDS = config["bounds"]
 BOUNDS_ONLINE = BOUNDS["online"]
 BOUNDS_SCALE = f"T = {BOUNDS['horizon']:,}, {BOUNDS['n_seeds']} runs"
-BOUNDS_CHUNKS = chunk_seeds(BOUNDS["n_seeds"], config["seeds_per_job"])
+BOUNDS_CHUNKS = bounds_runs.chunks(config)
 BOUNDS_MAIN = bounds_setting(BOUNDS_ONLINE["alpha"])
 BOUNDS_ALPHAS = {bounds_setting(a): a for a in [BOUNDS_ONLINE["alpha"], *BOUNDS_ONLINE["sensitivity_alphas"]]}
 BOUNDS_SETTINGS = {**{s: list(BOUNDS_FIGURE4) for s in BOUNDS_ALPHAS}, "appendix": list(BOUNDS_APPENDIX)}
@@ -36,6 +37,7 @@ TARGETS["bounds"] = [
 ]
 
 
+BOUNDS_JOB = run_job(bounds_runs.describe)
 BOUNDS_WILDCARDS = {
     "variant": "|".join(BOUNDS_VARIANTS),
     "setting": "|".join(map(re.escape, BOUNDS_SETTINGS)),

@@ -10,7 +10,6 @@ from causal_bandits import papers as cb_papers
 from causal_bandits import studies as cb_studies
 from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
-from causal_bandits.runs import chunk_seeds
 from causal_bandits.sources import module_files, script_files
 from causal_bandits.store import summary_path
 
@@ -66,6 +65,20 @@ def study_run_path(study, root="results/runs"):
     """A study's run store path template: the run store's under ``studies/<study>/{point}`` (a point: one setting
     of what the study varies, a key of the study's own list); logs and benchmarks mirror it under ``root``."""
     return run_path(f"studies/{study}/{{point}}", root)
+
+
+def run_job(describe):
+    """A run rule's params and resources function: the job ``describe(config, wildcards)`` describes (a
+    causal_bandits.runs.RunJob, made by the library module that owns the run), made once per job."""
+    jobs = {}
+
+    def job(wildcards):
+        key = tuple(wildcards.items())
+        if key not in jobs:
+            jobs[key] = describe(config, dict(key))
+        return jobs[key]
+
+    return job
 
 
 def run_sources(paper, entry=None):

@@ -82,18 +82,11 @@ rule cpe_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 1000 + config["seeds_per_job"] * 20,
+        mem_mb=lambda wc: CPE_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: [cpe_chunks(cpe_job(wc))[int(wc.chunk)].start, cpe_chunks(cpe_job(wc))[int(wc.chunk)].stop],
-        run=lambda wc: {
-            "job": cpe_job(wc).__dict__,
-            "epsilon": cpe_design.epsilon(CPE, *wc.experiment.split("-", 1)),
-            "delta": CPE["delta"],
-            "horizon": CPE["horizon"],
-            "checkpoint_first": CPE["checkpoint_first"],
-        },
+        job=CPE_JOB,
     script:
-        "../scripts/cpe_run.py"
+        "../scripts/run.py"
 
 
 rule cpe_aggregate:

@@ -1,5 +1,6 @@
 # cpe's globals and input functions (its rules are in cpe.smk).
 from causal_bandits.papers.cpe import design as cpe_design
+from causal_bandits.papers.cpe import runs as cpe_runs
 
 CPE = config["cpe"]
 CPE_EXPERIMENTS = cpe_design.experiments_run(CPE)
@@ -30,11 +31,10 @@ CPE_WILDCARDS = {
 
 
 def cpe_chunks(job):
-    return chunk_seeds(job.n_seeds, config["seeds_per_job"])
+    return cpe_runs.chunks(config, job)
 
 
-def cpe_job(wc):
-    return cpe_design.job(CPE, wc.experiment, wc.strategy, wc.algorithm)
+CPE_JOB = run_job(cpe_runs.describe)
 
 
 def cpe_experiment_inputs(wildcards):

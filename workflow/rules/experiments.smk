@@ -64,18 +64,11 @@ rule experiments_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        # as nonmanip's runs: POMIS+'s bootstrap keeps B replicates of every seed's data as leaf counts (int32)
-        mem_mb=lambda wc: 500
-        + EXPERIMENTS[wc.experiment]["seeds_per_job"]
-        * (4 + (EXPERIMENTS[wc.experiment]["pomis_plus"]["bootstrap"] // 100 if wc.strategy == POMIS_PLUS else 0)),
+        mem_mb=lambda wc: EXPERIMENTS_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: experiments_run_params(wc)["seeds"],
-        horizon=lambda wc: experiments_run_params(wc)["horizon"],
-        pomis_plus=lambda wc: experiments_run_params(wc)["pomis_plus"],
-        policy=lambda wc: cb_experiment_algorithms.policy_path(wc.algorithm, wc.strategy),
-        record_points=config["record_points"],
+        job=EXPERIMENTS_JOB,
     script:
-        "../scripts/experiments_run.py"
+        "../scripts/run.py"
 
 
 rule experiments_aggregate:

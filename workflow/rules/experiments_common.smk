@@ -1,6 +1,7 @@
 # experiments's globals and input functions (its rules are in experiments.smk).
 from causal_bandits.experiments import algorithms as cb_experiment_algorithms
 from causal_bandits.experiments import config as cb_experiments_config
+from causal_bandits.experiments import runs as cb_experiments_runs
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 
 EXPERIMENTS = config["experiments"]  # checked with the whole config (common.smk: causal_bandits.config.check)
@@ -15,7 +16,7 @@ EXPERIMENTS_WILDCARDS = {
 
 
 def experiments_chunks(name):
-    return chunk_seeds(EXPERIMENTS[name]["n_seeds"], EXPERIMENTS[name]["seeds_per_job"])
+    return cb_experiments_runs.chunks(config, name)
 
 
 def experiments_figures(name):
@@ -41,14 +42,7 @@ def experiments_run_inputs(wildcards):
     return out
 
 
-def experiments_run_params(wildcards):
-    experiment = EXPERIMENTS[wildcards.experiment]
-    chunk = experiments_chunks(wildcards.experiment)[int(wildcards.chunk)]
-    return {
-        "seeds": [chunk.start, chunk.stop],
-        "horizon": experiment["horizon"],
-        "pomis_plus": experiment["pomis_plus"] if wildcards.strategy == POMIS_PLUS else None,
-    }
+EXPERIMENTS_JOB = run_job(cb_experiments_runs.describe)
 
 
 def experiments_run_files(wildcards):

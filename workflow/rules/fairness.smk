@@ -219,15 +219,11 @@ rule fairness_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + config["seeds_per_job"] * 20,
+        mem_mb=lambda wc: FAIR_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: list(FAIR_CHUNKS[int(wc.chunk)]),
-        run={
-            **{k: FAIR[k] for k in ("horizon", "taus", "ucb", "fucb", "fairlinucb")},
-            "record_points": config["record_points"],
-        },
+        job=FAIR_JOB,
     script:
-        "../scripts/fairness_run.py"
+        "../scripts/run.py"
 
 
 rule fairness_aggregate:

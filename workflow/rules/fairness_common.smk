@@ -3,6 +3,7 @@ import os
 import re
 
 from causal_bandits.data.raw import RawFile, locate, present
+from causal_bandits.papers.fairness import runs as fair_runs
 from causal_bandits.papers.fairness.runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
 from causal_bandits.papers.fairness.runs import EXPERIMENTS as FAIR_EXPERIMENTS
 from causal_bandits.papers.fairness.runs import STRATEGY as FAIR_STRATEGY
@@ -23,7 +24,8 @@ try:
     FAIR_MISSING = present(FAIR_RAW_DIR, [s for specs in FAIR_RAW.values() for s in specs], RAW_SHA256_CACHE)
 except CausalBanditsError as err:
     sys.exit(f"error: {err}")
-FAIR_CHUNKS = chunk_seeds(FAIR["n_seeds"], config["seeds_per_job"])
+FAIR_CHUNKS = fair_runs.chunks(config)
+FAIR_JOB = run_job(fair_runs.describe)
 FAIR_ALGORITHMS = {e: fair_algorithms(e, FAIR) for e in FAIR_EXPERIMENTS}
 TARGETS["fairness"] = [
     *(f"figures/fairness/table{i}.{ext}" for i in (1, 2, 4, 5) for ext in ("csv", "md")),

@@ -90,13 +90,11 @@ rule nonmanip_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + len(nonmanip_chunk(wc)) * 4,
+        mem_mb=lambda wc: NONMANIP_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: [nonmanip_chunk(wc).start, nonmanip_chunk(wc).stop],
-        policy=lambda wc: nonmanip_policy(wc).path,
-        run=nonmanip_run_slice,
+        job=NONMANIP_JOB,
     script:
-        "../scripts/nonmanip_run.py"
+        "../scripts/run.py"
 
 
 # One seed chunk of POMIS+ on a panel: the POMIS arms with z2-TS / z2-KL-UCB and the panel's catalogue.
@@ -110,16 +108,6 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
         strategy=POMIS_PLUS,
         algorithm=cb_algorithms.pattern(NONMANIP_Z2) or "^$",
         chunk=NONMANIP_WILDCARDS["chunk"],
-    resources:
-        # the bootstrap keeps B replicates of every seed's data as leaf counts (int32)
-        mem_mb=lambda wc: 500 + len(nonmanip_chunk(wc)) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
-    params:
-        seeds=lambda wc: [nonmanip_chunk(wc).start, nonmanip_chunk(wc).stop],
-        policy=lambda wc: nonmanip_policy(wc).path,
-        run=lambda wc: {
-            **nonmanip_run_slice(wc),
-            "pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], nonmanip_policy(wc).key),
-        },
 
 
 rule nonmanip_efficiency:

@@ -1,8 +1,7 @@
 # nonmanip's globals and input functions (its rules are in nonmanip.smk; Snakemake's linter keeps functions
 # out of rule files).
 from causal_bandits.papers.nonmanip import POMIS_PLUS
-from causal_bandits.papers.nonmanip.runs import chunks as nonmanip_run_chunks
-from causal_bandits.papers.nonmanip.runs import pomis_plus_settings
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 
 NONMANIP = config["nonmanip"]
 NONMANIP_PANELS = list(NONMANIP["panels"])
@@ -24,19 +23,10 @@ def nonmanip_policy(wildcards):
 
 def nonmanip_chunks(panel, strategy):
     """Seed chunks of a run (papers/nonmanip/runs.py, chunks; docs/performance.md#job-sizes)."""
-    return nonmanip_run_chunks(NONMANIP, config["seeds_per_job"], strategy)
+    return nonmanip_runs.chunks(NONMANIP, config["seeds_per_job"], strategy)
 
 
-def nonmanip_chunk(wildcards):
-    """The seeds of a run job."""
-    return nonmanip_chunks(wildcards.experiment, wildcards.strategy)[int(wildcards.chunk)]
-
-
-def nonmanip_run_slice(wildcards):
-    """What a run job's results depend on, and its provenance hash's input: the panel's config slice,
-    the horizon and the record points."""
-    panel = NONMANIP["panels"][wildcards.experiment]
-    return {"panel": panel, "horizon": NONMANIP["horizon"], "record_points": config["record_points"]}
+NONMANIP_JOB = run_job(nonmanip_runs.describe)
 
 
 TARGETS["nonmanip"] = [

@@ -129,12 +129,11 @@ rule unknown_graph_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + UG_SEEDS_PER_JOB * 20,
+        mem_mb=lambda wc: UG_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: [UG_CHUNKS[int(wc.chunk)].start, UG_CHUNKS[int(wc.chunk)].stop],
-        run=lambda wc: {"section": UG_RUN, "spec": UG_CELLS[wc.experiment], "record_points": config["record_points"]},
+        job=UG_JOB,
     script:
-        "../scripts/unknown_graph_run.py"
+        "../scripts/run.py"
 
 
 rule unknown_graph_aggregate:

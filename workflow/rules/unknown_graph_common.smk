@@ -1,16 +1,15 @@
 # unknown_graph's globals and input functions (its rules are in unknown_graph.smk).
 from causal_bandits.papers.unknown_graph.cells import ALGORITHMS_OF as UG_ALGORITHMS_OF
+from causal_bandits.papers.unknown_graph import runs as ug_runs
 from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
 
 # The section without its job size (speed only), so that the jobs' params and provenance do not depend on it.
 UG = {k: v for k, v in config["unknown_graph"].items() if k != "seeds_per_job"}
 UG_CELLS = ug_cells(UG)
-UG_SEEDS_PER_JOB = config["unknown_graph"].get("seeds_per_job", config["seeds_per_job"])
-UG_CHUNKS = chunk_seeds(UG["n_seeds"], UG_SEEDS_PER_JOB)
+UG_CHUNKS = ug_runs.chunks(config)
 # The slices the expensive rules get as params (so an edit elsewhere in the section reruns none of them).
-# V1-V4 runs: the section less V5/V6's keys, which is also their provenance hash's input (kept as it was
-# so the run store stays byte-identical).
-UG_RUN = {k: v for k, v in UG.items() if k not in ("lower_bounds", "discovery")}
+# V1-V4 runs: their jobs (papers/unknown_graph/runs.py, describe).
+UG_JOB = run_job(ug_runs.describe)
 # V5 runs: the lower-bound instances and what the policies read.
 UG_LB = {k: UG[k] for k in ("lower_bounds", "delta", "c_B", "reading", "ucb_c", "ucb_arms")}
 UG_LB_ALGORITHMS = ["cn_ucb", "ucb", "oracle"]

@@ -27,7 +27,7 @@ class Paper(Protocol):
     """What the workflow, the report and the config checks need of a paper.
 
     ``key``: its config section and path segment; ``title``: its report heading; ``runs`` and
-    ``claims``: the modules its run jobs and its claims job import (``run_chunk``, ``claims``).
+    ``claims``: the modules its run jobs and its claims job import (``describe`` and ``simulation``, ``claims``).
     """
 
     key: str

@@ -12,9 +12,7 @@ more than one standard error of the difference).
 from __future__ import annotations
 
 import copy
-import tempfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,8 +21,10 @@ import pandas as pd
 from causal_bandits import artefacts as artefact
 from causal_bandits import store
 from causal_bandits.artefacts import Artefact
+from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.claims import NOT_SPECIFIED, Claim, Verdict
-from causal_bandits.papers.fairness.runs import fucb_name, run_chunk
+from causal_bandits.papers.fairness import runs as fairness_runs
+from causal_bandits.papers.fairness.runs import fucb_name
 from causal_bandits.studies import Study
 
 STUDY = Study(
@@ -67,24 +67,24 @@ def run_point(
     """F-UCB at every τ of ``run`` with the radius scales (alpha_r, alpha_c): one row per (τ, seed)."""
     config = copy.deepcopy(dict(run))
     config["fucb"] = {**config["fucb"], "alpha_r": alpha_r, "alpha_c": float(alpha_c)}
+    streams = Streams(fairness_runs.PAPER, instance["experiment"], np.asarray(seeds, dtype=np.int64))
     frames = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for tau in config["taus"]:
-            summary = Path(tmp, f"{fucb_name(tau)}.summary.parquet")
-            run_chunk(instance, fucb_name(tau), seeds, config, str(Path(tmp, "trace.parquet")), str(summary), {})
-            frame = store.read_table(summary).to_pandas()
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "alpha_r": str(alpha_r),
-                        "alpha_c": float(alpha_c),
-                        "tau": float(tau),
-                        "seed": frame["seed"].astype(int),
-                        "final_regret": frame["final_regret"].astype(float),
-                        "uncertified": frame["uncertified"].astype(float),
-                    }
-                )
+    for tau in config["taus"]:
+        sim = fairness_runs.build(instance, fucb_name(tau), config)
+        result = simulate(sim.policy, sim.env, streams, int(config["horizon"]), sim.recorders)
+        frame = store.summary_table(result, fairness_runs.PAPER, sim.declared).to_pandas()
+        frames.append(
+            pd.DataFrame(
+                {
+                    "alpha_r": str(alpha_r),
+                    "alpha_c": float(alpha_c),
+                    "tau": float(tau),
+                    "seed": frame["seed"].astype(int),
+                    "final_regret": frame["final_regret"].astype(float),
+                    "uncertified": frame["uncertified"].astype(float),
+                }
             )
+        )
     return pd.concat(frames, ignore_index=True)
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.artist import Artist
 
-from causal_bandits import algorithms, runs, studies
+from causal_bandits import algorithms, studies
 from causal_bandits.artefacts import Artefact
 from causal_bandits.artefacts import figure as figure_artefact
 from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt
@@ -96,11 +96,6 @@ def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
     if not section["n_min"] and not section["no_expression"]:
         raise ConfigError("studies.knobs varies nothing: give n_min values, no_expression values, or both")
     check_solvers("knobs", section["algorithms"], paper)
-
-
-def chunks(section: Mapping[str, Any]) -> list[range]:
-    """Seed chunks of a study run (speed only: a seed's streams do not depend on its chunk)."""
-    return runs.chunk_seeds(section["n_seeds"], section["seeds_per_job"])
 
 
 def plays(point: Point, algorithm: str) -> bool:

@@ -17,7 +17,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from causal_bandits import algorithms, runs
+from causal_bandits import algorithms
 from causal_bandits.artefacts import Artefact, table
 from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, holds
 from causal_bandits.errors import ConfigError
@@ -73,11 +73,6 @@ def check_solvers(name: str, solvers: list[str], paper: Mapping[str, Any]) -> No
                 f"studies.{name}.algorithms names {solver!r}, which nonmanip.algorithms does not run: the study "
                 "pairs with the paper's POMIS+ run; add it there or drop it here"
             )
-
-
-def chunks(section: Mapping[str, Any]) -> list[range]:
-    """Seed chunks of a study run (speed only: a seed's streams do not depend on its chunk)."""
-    return runs.chunk_seeds(section["n_seeds"], section["seeds_per_job"])
 
 
 def changes(section: Mapping[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from causal_bandits import algorithms, runs
+from causal_bandits import algorithms
 from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import Claim
 from causal_bandits.errors import ConfigError
@@ -49,11 +49,6 @@ def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
 def plays(strategy: str, algorithm: str) -> bool:
     """Whether a solver plays a strategy: POMIS+ only with a z² version."""
     return strategy != POMIS_PLUS or bool(algorithms.registry(PAPER)[algorithm].z2)
-
-
-def chunks(section: Mapping[str, Any]) -> list[range]:
-    """Seed chunks of a study run (speed only: a seed's streams do not depend on its chunk)."""
-    return runs.chunk_seeds(section["n_seeds"], section["seeds_per_job"])
 
 
 def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:

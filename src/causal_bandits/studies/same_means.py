@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from causal_bandits import runs
 from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import Claim
 from causal_bandits.errors import ConfigError
@@ -51,11 +50,6 @@ def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
             f"nonmanip.panels ({', '.join(paper['panels'])})"
         )
     check_solvers("same_means", section["algorithms"], paper)
-
-
-def chunks(section: Mapping[str, Any]) -> list[range]:
-    """Seed chunks of a study run (speed only: a seed's streams do not depend on its chunk)."""
-    return runs.chunk_seeds(section["n_seeds"], section["seeds_per_job"])
 
 
 # ---------------------------------------------------------------------------------- arm means

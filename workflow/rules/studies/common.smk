@@ -1,5 +1,6 @@
 # The studies' input functions (their rules are in workflow/rules/studies/<study>.smk; Snakemake's linter keeps
 # functions out of rule files). Each reads its study's globals, defined in its rule file.
+from causal_bandits.studies import runs as study_runs
 
 
 def refresh_summaries(wildcards):

@@ -3,7 +3,8 @@
 from causal_bandits.studies import knobs as study_knobs
 
 KNOBS = config["studies"]["knobs"]
-KNOBS_CHUNKS = study_knobs.chunks(KNOBS)
+KNOBS_CHUNKS = study_runs.chunks(KNOBS)
+KNOBS_JOB = run_job(study_runs.knobs)
 KNOBS_POINTS = study_knobs.runs_of(KNOBS, NONMANIP["pomis_plus"])
 STUDY_TARGETS["knobs"] = [*cb_artefacts.paths(study_knobs.artefacts(NONMANIP)), "results/claims/studies/knobs.json"]
 
@@ -30,22 +31,11 @@ rule knobs_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + len(KNOBS_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+        mem_mb=lambda wc: KNOBS_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: [KNOBS_CHUNKS[int(wc.chunk)].start, KNOBS_CHUNKS[int(wc.chunk)].stop],
-        policy=lambda wc: nonmanip_policy(wc).path,
-        run=lambda wc: {
-            "panel": NONMANIP["panels"][wc.experiment],
-            "horizon": NONMANIP["horizon"],
-            "record_points": config["record_points"],
-            "pomis_plus": pomis_plus_settings(
-                NONMANIP["pomis_plus"],
-                nonmanip_policy(wc).key,
-                {KNOBS_POINTS[wc.point].knob: KNOBS_POINTS[wc.point].value},
-            ),
-        },
+        job=KNOBS_JOB,
     script:
-        "../../scripts/nonmanip_run.py"
+        "../../scripts/run.py"
 
 
 rule knobs_report:

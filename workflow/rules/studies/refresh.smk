@@ -3,7 +3,8 @@
 from causal_bandits.studies import refresh as study_refresh
 
 REFRESH = config["studies"]["refresh"]
-REFRESH_CHUNKS = study_refresh.chunks(REFRESH)
+REFRESH_CHUNKS = study_runs.chunks(REFRESH)
+REFRESH_JOB = run_job(study_runs.refresh)
 STUDY_TARGETS["refresh"] = [
     *cb_artefacts.paths(study_refresh.artefacts(NONMANIP)),
     "results/claims/studies/refresh.json",
@@ -32,20 +33,11 @@ rule refresh_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + len(REFRESH_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+        mem_mb=lambda wc: REFRESH_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: [REFRESH_CHUNKS[int(wc.chunk)].start, REFRESH_CHUNKS[int(wc.chunk)].stop],
-        policy=lambda wc: nonmanip_policy(wc).path,
-        run=lambda wc: {
-            "panel": NONMANIP["panels"][wc.experiment],
-            "horizon": NONMANIP["horizon"],
-            "record_points": config["record_points"],
-            "pomis_plus": pomis_plus_settings(
-                NONMANIP["pomis_plus"], nonmanip_policy(wc).key, study_refresh.changes(REFRESH)
-            ),
-        },
+        job=REFRESH_JOB,
     script:
-        "../../scripts/nonmanip_run.py"
+        "../../scripts/run.py"
 
 
 rule refresh_report:

@@ -6,7 +6,8 @@ from causal_bandits.studies import robustness_instances as study_robustness_inst
 from causal_bandits.studies import robustness_outputs as study_robustness_outputs
 
 ROBUSTNESS = config["studies"]["robustness"]
-ROBUSTNESS_CHUNKS = study_robustness.chunks(ROBUSTNESS)
+ROBUSTNESS_CHUNKS = study_runs.chunks(ROBUSTNESS)
+ROBUSTNESS_JOB = run_job(study_runs.robustness)
 ROBUSTNESS_INSTANCES = study_robustness_instances.instances(ROBUSTNESS, NONMANIP_PANELS)
 ROBUSTNESS_DIR = "results/studies/robustness"
 STUDY_TARGETS["robustness"] = [
@@ -100,24 +101,11 @@ rule robustness_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + len(ROBUSTNESS_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+        mem_mb=lambda wc: ROBUSTNESS_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: [ROBUSTNESS_CHUNKS[int(wc.chunk)].start, ROBUSTNESS_CHUNKS[int(wc.chunk)].stop],
-        policy=lambda wc: nonmanip_policy(wc).path,
-        run=lambda wc: {
-            "panel": study_robustness_instances.instance_config(
-                ROBUSTNESS_INSTANCES[wc.experiment], ROBUSTNESS, NONMANIP["panels"]
-            ),
-            "horizon": ROBUSTNESS["horizon"],
-            "record_points": config["record_points"],
-            **(
-                {"pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], nonmanip_policy(wc).key)}
-                if wc.strategy == POMIS_PLUS
-                else {}
-            ),
-        },
+        job=ROBUSTNESS_JOB,
     script:
-        "../../scripts/nonmanip_run.py"
+        "../../scripts/run.py"
 
 
 rule robustness_report:

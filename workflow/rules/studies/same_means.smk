@@ -5,7 +5,8 @@ from causal_bandits.studies import same_means as study_same_means
 from causal_bandits.studies import same_means_outputs as study_same_means_outputs
 
 SAME_MEANS = config["studies"]["same_means"]
-SAME_MEANS_CHUNKS = study_same_means.chunks(SAME_MEANS)
+SAME_MEANS_CHUNKS = study_runs.chunks(SAME_MEANS)
+SAME_MEANS_JOB = run_job(study_runs.same_means)
 SAME_MEANS_POINTS = [str(k) for k in range(SAME_MEANS["n_points"])]
 SAME_MEANS_DIR = "results/studies/same_means/{panel}"
 STUDY_TARGETS["same_means"] = [
@@ -79,23 +80,11 @@ rule same_means_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: 500 + len(SAME_MEANS_CHUNKS[int(wc.chunk)]) * (4 + NONMANIP["pomis_plus"]["bootstrap"] // 100),
+        mem_mb=lambda wc: SAME_MEANS_JOB(wc).memory_mb,
     params:
-        seeds=lambda wc: [SAME_MEANS_CHUNKS[int(wc.chunk)].start, SAME_MEANS_CHUNKS[int(wc.chunk)].stop],
-        policy=lambda wc: nonmanip_policy(wc).path,
-        run=lambda wc: {
-            "panel": NONMANIP["panels"][wc.experiment],
-            "sweep": study_same_means.settings(SAME_MEANS, wc.experiment),
-            "horizon": NONMANIP["horizon"],
-            "record_points": config["record_points"],
-            **(
-                {"pomis_plus": pomis_plus_settings(NONMANIP["pomis_plus"], nonmanip_policy(wc).key)}
-                if wc.strategy == POMIS_PLUS
-                else {}
-            ),
-        },
+        job=SAME_MEANS_JOB,
     script:
-        "../../scripts/nonmanip_run.py"
+        "../../scripts/run.py"
 
 
 rule same_means_report:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from causal_bandits import algorithms, runs
+from causal_bandits import algorithms, runs, store
 from causal_bandits.bandits.engine import Run, Streams, linear_grid, simulate
 from causal_bandits.bandits.environments import BernoulliArms, ContextualBernoulli
 from causal_bandits.bandits.recorders import RegretTrace
@@ -94,7 +94,7 @@ def contextual_policy(
     return runs.policy_class(algorithms.registry(PAPER)[name].path)(features, **kw)
 
 
-def job(
+def policy_and_environment(
     name: str,
     *,
     exact: Mapping[str, Any],
@@ -122,8 +122,8 @@ def job(
 
 
 def run(name: str, *, seeds: Sequence[int], horizon: int, record_points: int, **kw) -> Run:
-    """Simulate algorithm ``name`` for ``seeds`` (keyword arguments of :func:`job`)."""
-    policy, env, experiment = job(name, horizon=horizon, **kw)
+    """Simulate algorithm ``name`` for ``seeds`` (keyword arguments of :func:`policy_and_environment`)."""
+    policy, env, experiment = policy_and_environment(name, horizon=horizon, **kw)
     return simulate(
         policy,
         env,
@@ -133,33 +133,64 @@ def run(name: str, *, seeds: Sequence[int], horizon: int, record_points: int, **
     )
 
 
-def run_chunk(
-    name: str,
-    *,
-    experiment: str,
-    strategy: str,
-    seeds: Sequence[int],
-    horizon: int,
-    record_points: int,
-    trace_path: str,
-    summary_path: str,
-    metadata: Mapping[str, str],
-    **kw,
-) -> None:
-    """One seed chunk of algorithm ``name`` at the run-store coordinates (experiment, strategy)."""
-    policy, env, streams_key = job(name, horizon=horizon, **kw)
-    runs.run_chunk(
+def chunks(config: Mapping[str, Any]) -> list[range]:
+    """Seed chunks of every run job (speed only: a seed's streams do not depend on its chunk)."""
+    return runs.chunk_seeds(config["bounds"]["n_seeds"], config["seeds_per_job"])
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job (rule ``bounds_run``): one seed chunk of an algorithm in a setting, at the setting's α
+    (the main α for the appendix algorithms)."""
+    section = config["bounds"]
+    online = section["online"]
+    alphas = {setting_name(a): a for a in [online["alpha"], *online["sensitivity_alphas"]]}
+    science = {
+        "horizon": section["horizon"],
+        "online": online,
+        "appendix": section["appendix"],
+        "alpha": alphas.get(wildcards["strategy"], online["alpha"]),
+        "record_points": config["record_points"],
+    }
+    seeds = chunks(config)[int(wildcards["chunk"])]
+    return runs.RunJob(
+        paper=PAPER,
+        experiment=wildcards["experiment"],
+        strategy=wildcards["strategy"],
+        algorithm=wildcards["algorithm"],
+        seeds=seeds,
+        horizon=section["horizon"],
+        science=science,
+        builder=__name__,
+        memory_mb=500 + len(seeds) * 4,
+    )
+
+
+def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
+    """A job's policy and environment (:func:`policy_and_environment`) from the ``exact`` environment, the offline
+    ``estimates`` and ``summary``, and with ``full`` the offline rows' contexts in order (A8,
+    docs/papers/bounds.md#bounds-a-context-source)."""
+    science = job.science
+    exact = store.read_json(inputs["exact"])
+    summary = store.read_json(inputs["summary"])
+    contexts = None
+    if "full" in inputs:
+        full = store.read_table(inputs["full"], columns=exact["context"])
+        contexts = context_index(np.column_stack([full[c].to_numpy() for c in exact["context"]])[: job.horizon])
+    policy, env, streams_key = policy_and_environment(
+        job.algorithm,
+        exact=exact,
+        estimates=store.read_table(inputs["estimates"]),
+        noncontextual={"means": exact["interventional_means"], **summary["noncontextual_bounds"]},
+        online=science["online"],
+        appendix=science["appendix"],
+        alpha=science["alpha"],
+        horizon=job.horizon,
+        contexts=contexts,
+    )
+    return runs.Simulation(
         policy,
         env,
-        [RegretTrace(linear_grid(horizon, record_points))],
-        paper=PAPER,
-        experiment=experiment,
-        strategy=strategy,
-        algorithm=name,
-        seeds=seeds,
-        horizon=horizon,
-        trace_path=trace_path,
-        summary_path=summary_path,
-        metadata=metadata,
+        [RegretTrace(linear_grid(job.horizon, science["record_points"]))],
         streams_key=streams_key,
+        metadata={"alpha": str(science["alpha"])},
     )

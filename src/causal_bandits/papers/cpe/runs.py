@@ -10,13 +10,14 @@ bandit runs to its budget.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from causal_bandits import algorithms, runs
+from causal_bandits import algorithms, runs, store
 from causal_bandits.bandits.engine import Recorder
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
+from causal_bandits.papers.cpe import design
 from causal_bandits.papers.cpe.design import Job
 from causal_bandits.papers.cpe.environment import CPEEnvironment
 from causal_bandits.papers.cpe.instance import CPEInstance
@@ -46,37 +47,50 @@ def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
     return cls(**settings)
 
 
-def run_chunk(
-    instance_doc: Mapping[str, Any],
-    job: Job,
-    *,
-    delta: float,
-    epsilon: float,
-    seeds: Sequence[int],
-    horizon: int,
-    checkpoint_first: int,
-    trace_path: str,
-    summary_path: str,
-    metadata: Mapping[str, str],
-) -> None:
-    """Simulate one chunk and write its trace and summary Parquet files atomically."""
-    instance = CPEInstance.from_document(instance_doc)
-    cap = job.budget or horizon
-    grid = checkpoints(cap, first=min(checkpoint_first, cap))
-    recorders: list[Recorder] = [RegretTrace(grid), StoppingDiagnostics(), RecommendationTrace(grid)]
-    if job.coverage:
-        recorders.append(IntervalCoverage())
-    runs.run_chunk(
-        policy(job, instance, delta=delta, epsilon=epsilon),
-        CPEEnvironment(instance),
-        recorders,
+def chunks(config: Mapping[str, Any], job: Job) -> list[range]:
+    """Seed chunks of a design job's runs (speed only: a seed's streams do not depend on its chunk)."""
+    return runs.chunk_seeds(job.n_seeds, config["seeds_per_job"])
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job (rule ``cpe_run``): the design's job at the wildcards' coordinates
+    (:func:`causal_bandits.papers.cpe.design.job`), its seeds in chunks, capped at its budget or the
+    section's sample cap."""
+    section = config["cpe"]
+    job = design.job(section, wildcards["experiment"], wildcards["strategy"], wildcards["algorithm"])
+    science = {
+        "job": job.__dict__,
+        "epsilon": design.epsilon(section, job.experiment, job.config),
+        "delta": section["delta"],
+        "horizon": section["horizon"],
+        "checkpoint_first": section["checkpoint_first"],
+    }
+    seeds = chunks(config, job)[int(wildcards["chunk"])]
+    return runs.RunJob(
         paper=PAPER,
         experiment=job.key,
         strategy=job.strategy,
         algorithm=job.algorithm,
         seeds=seeds,
-        horizon=cap,
-        trace_path=trace_path,
-        summary_path=summary_path,
-        metadata=metadata,
+        horizon=job.budget or section["horizon"],
+        science=science,
+        builder=__name__,
+        memory_mb=1000 + len(seeds) * 20,
+    )
+
+
+def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
+    """The design job's policy on the ``instance`` document's environment, recording the stopping diagnostics,
+    the recommendation and the regret at the sample checkpoints and, for E0, interval coverage."""
+    science = job.science
+    design_job = design.Job(**science["job"])
+    instance = CPEInstance.from_document(store.read_json(inputs["instance"]))
+    grid = checkpoints(job.horizon, first=min(science["checkpoint_first"], job.horizon))
+    recorders: list[Recorder] = [RegretTrace(grid), StoppingDiagnostics(), RecommendationTrace(grid)]
+    if design_job.coverage:
+        recorders.append(IntervalCoverage())
+    return runs.Simulation(
+        policy(design_job, instance, delta=science["delta"], epsilon=science["epsilon"]),
+        CPEEnvironment(instance),
+        recorders,
     )

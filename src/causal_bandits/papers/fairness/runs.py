@@ -17,12 +17,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from causal_bandits import runs
+from causal_bandits import runs, store
 from causal_bandits.algorithms import labels, pattern, registry
 from causal_bandits.bandits.audit import COLUMNS, FairnessAuditor, tau_column
 from causal_bandits.bandits.causal_environment import CausalEnvironment
 from causal_bandits.bandits.cells import CellModel
-from causal_bandits.bandits.engine import Environment, Policy, Recorder, linear_grid
+from causal_bandits.bandits.engine import Environment, Policy, linear_grid
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
@@ -103,37 +103,52 @@ def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, An
     )
 
 
-def run_chunk(
-    instance: Mapping[str, Any],
-    algorithm: str,
-    seeds: Sequence[int],
-    config: Mapping[str, Any],
-    trace_path: str,
-    summary_path: str,
-    metadata: Mapping[str, str],
-) -> None:
-    """Simulate ``algorithm`` on the instance for ``seeds``: regret trace and per-seed unfair counts."""
+#: What a run's results depend on besides the instance: these keys of the section, and the record points.
+RUN_KEYS = ("horizon", "taus", "ucb", "fucb", "fairlinucb")
+
+
+def chunks(config: Mapping[str, Any]) -> list[range]:
+    """Seed chunks of every run job (speed only: a seed's streams do not depend on its chunk)."""
+    return runs.chunk_seeds(config["fairness"]["n_seeds"], config["seeds_per_job"])
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job (rule ``fairness_run``): one seed chunk of an algorithm on an experiment."""
+    section = config["fairness"]
+    science = {**{k: section[k] for k in RUN_KEYS}, "record_points": config["record_points"]}
+    seeds = chunks(config)[int(wildcards["chunk"])]
+    return runs.RunJob(
+        paper=PAPER,
+        experiment=wildcards["experiment"],
+        strategy=STRATEGY,
+        algorithm=wildcards["algorithm"],
+        seeds=seeds,
+        horizon=int(section["horizon"]),
+        science=science,
+        builder=__name__,
+        memory_mb=500 + len(seeds) * 20,
+    )
+
+
+def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
+    """The job's algorithm on the experiment's ``instance`` document (:func:`build`)."""
+    return build(store.read_json(inputs["instance"]), job.algorithm, job.science)
+
+
+def build(instance: Mapping[str, Any], algorithm: str, config: Mapping[str, Any]) -> runs.Simulation:
+    """``algorithm`` on an instance document with the run settings ``config`` (:data:`RUN_KEYS`): recorders of
+    the regret trace and, through the auditor, the per-seed unfair counts at every τ."""
     horizon = int(config["horizon"])
     auditor = FairnessAuditor(
         CellModel.from_document(instance["models"]["ducb"]), config["taus"], config["fucb"]["alpha_c"]
     )
-    recorders: list[Recorder] = [RegretTrace(linear_grid(horizon, config["record_points"])), auditor]
     tau = algorithm_tau(algorithm)
-    meta = {**metadata, "tau": "" if tau is None else f"{tau:g}", "data_provenance": instance["data_provenance"]}
-    runs.run_chunk(
+    return runs.Simulation(
         build_policy(algorithm, instance, config),
         cast(Environment, CausalEnvironment.from_document(instance)),  # its contexts() never returns None
-        recorders,
-        paper=PAPER,
-        experiment=instance["experiment"],
-        strategy=STRATEGY,
-        algorithm=algorithm,
-        seeds=seeds,
-        horizon=horizon,
-        trace_path=trace_path,
-        summary_path=summary_path,
-        metadata=meta,
+        [RegretTrace(linear_grid(horizon, config["record_points"])), auditor],
         declared=COLUMNS,
+        metadata={"tau": "" if tau is None else f"{tau:g}", "data_provenance": instance["data_provenance"]},
     )
 
 

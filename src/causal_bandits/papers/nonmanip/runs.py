@@ -10,9 +10,9 @@ Strategies BF, MIS and POMIS play their arm sets with TS or kl-UCB. POMIS+ (file
 (AAAI-19 §5: "only POMIS+ employs z²-TS and z²-KL-UCB"), which also learns from the values of every
 variable in each pull through the panel's expression catalogue (the catalogue stage). Run paths
 keep the solver's name (``POMISplus/ts``), so Table 1 and Figure 5 pair POMIS+ with its solver as
-the paper does; the workflow passes the policy class of the registry entry that plays (strategy,
-solver) (:func:`causal_bandits.algorithms.played`), so a run job never reads the registry and a new
-entry replans no other algorithm's runs.
+the paper does; a job's description (:func:`describe`, made at planning time) carries the policy class
+of the registry entry that plays (strategy, solver) (:func:`causal_bandits.algorithms.played`), so the
+job itself never reads the registry and a new entry replans no other algorithm's runs.
 
 Random streams are keyed by (paper, panel, seed, purpose), never by strategy or by who runs the job, so seed s of
 a study that reruns POMIS+ with another setting (causal_bandits.studies) sees the environment noise, solver
@@ -21,19 +21,22 @@ draws and bootstrap draws of seed s of the main run: only the changed setting di
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
 
-from causal_bandits import runs
+from causal_bandits import algorithms, runs, store
 from causal_bandits.bandits.engine import Environment, linear_grid
 from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers.nonmanip import NOT_SETTINGS, POMIS_PLUS, scms
 from causal_bandits.scm.diagram import CausalDiagram
 
 PAPER = "nonmanip"
+log = logging.getLogger(__name__)
 
 
 #: The z² versions whose statistics ``no_expression`` switches: z²-TS draws an arm with no expression from
@@ -94,42 +97,80 @@ def solver(
     return cls()
 
 
-def run_chunk(
-    instance: Mapping[str, Any],
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job of the paper (rule ``nonmanip_run``): what its results depend on is the panel's config
+    slice, the horizon and the record points (and under POMIS+ the z² settings, :func:`solver_job`)."""
+    section = config["nonmanip"]
+    science = {
+        "panel": section["panels"][wildcards["experiment"]],
+        "horizon": section["horizon"],
+        "record_points": config["record_points"],
+    }
+    return solver_job(config, wildcards, chunks(section, config["seeds_per_job"], wildcards["strategy"]), science)
+
+
+def solver_job(
+    config: Mapping[str, Any],
+    wildcards: Mapping[str, str],
+    seed_chunks: Sequence[range],
+    science: Mapping[str, Any],
     *,
-    strategy: str,
-    algorithm: str,
-    policy: str,
-    seeds: Sequence[int],
-    horizon: int,
-    record_points: int,
-    trace_path: str,
-    summary_path: str,
-    metadata: Mapping[str, str],
-    catalogue: Mapping[str, Any] | None = None,
-    pomis_plus: Mapping[str, Any] | None = None,
-    paper: str = PAPER,
-) -> None:
-    """Simulate one chunk and write its trace and summary Parquet files atomically. ``policy``: the dotted
-    path of the policy class that plays (``algorithm``'s z² version under POMIS+). POMIS+ needs the panel's
-    ``catalogue`` document and the ``pomis_plus`` settings of the run (:func:`pomis_plus_settings`: bootstrap,
-    refresh, n_min, ...). Streams are keyed by (``paper``,
-    the instance's experiment); a researcher's own experiment passes ``paper="experiments"``
-    (:mod:`causal_bandits.experiments`)."""
-    env, ids = environment(instance, strategy)
-    player = solver(policy, instance, strategy, catalogue, pomis_plus)
-    runs.run_chunk(
-        player,
-        cast(Environment, env),  # context-free: pull() gets the None its contexts() returns
-        [RegretTrace(linear_grid(horizon, record_points))],
-        paper=paper,
-        experiment=instance["experiment"],
+    changes: Mapping[str, Any] | None = None,
+    experiment: str | None = None,
+) -> runs.RunJob:
+    """A run job of one solver on a Figure 5-like instance, the paper's or a study's rerun of it
+    (:mod:`causal_bandits.studies`): chunk ``{chunk}`` of ``seed_chunks``, the registry entry that plays
+    (strategy, solver) (:func:`causal_bandits.algorithms.played`), and under POMIS+ the main run's z²
+    settings with a study's ``changes`` (:func:`pomis_plus_settings`) added to ``science``. Coordinates from
+    the wildcards; ``experiment`` keys the streams where a study instance has streams of its own."""
+    strategy, algorithm = wildcards["strategy"], wildcards["algorithm"]
+    entry = algorithms.played(PAPER, algorithm, z2=strategy == POMIS_PLUS)
+    seeds = seed_chunks[int(wildcards["chunk"])]
+    per_seed_mb = 4
+    if strategy == POMIS_PLUS:
+        settings = config["nonmanip"]["pomis_plus"]
+        science = {**science, "pomis_plus": pomis_plus_settings(settings, entry.key, changes)}
+        per_seed_mb += settings["bootstrap"] // 100  # B replicates of every seed's data as leaf counts (int32)
+    return runs.RunJob(
+        paper=PAPER,
+        experiment=experiment or wildcards["experiment"],
         strategy=strategy,
         algorithm=algorithm,
         seeds=seeds,
-        horizon=horizon,
-        trace_path=trace_path,
-        summary_path=summary_path,
-        metadata=metadata,
+        horizon=science["horizon"],
+        science=science,
+        builder=__name__,
+        policy=entry.path,
+        memory_mb=500 + len(seeds) * per_seed_mb,
+    )
+
+
+def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
+    """What a run job of this runner simulates (the paper's, a study's, or a researcher's own experiment,
+    :mod:`causal_bandits.experiments`): the strategy's arms of the ``instance`` document played by
+    ``job.policy`` (``algorithm``'s z² version under POMIS+, built from the ``catalogue`` document with the
+    job's ``pomis_plus`` settings: bootstrap, refresh, n_min, ...), the regret recorded at the job's
+    ``record_points``, arms reported by their id in the full arm list."""
+    instance = store.read_json(inputs["instance"])
+    if instance["experiment"] != job.experiment:
+        raise CausalBanditsError(
+            f"{inputs['instance']} is the instance of experiment {instance['experiment']!r}, not of "
+            f"{job.experiment!r}: it is from another run; remove it (rm {inputs['instance']}) and rerun"
+        )
+    env, ids = environment(instance, job.strategy)
+    catalogue = None
+    if job.strategy == POMIS_PLUS:
+        catalogue = store.read_json(inputs["catalogue"])
+        n = catalogue["n_expressions"]
+        log.info(
+            "POMIS+ with %d catalogue expressions, settings %s%s",
+            n,
+            job.science["pomis_plus"],
+            "" if n else ": z2ID found none, so this run plays exactly POMIS",
+        )
+    return runs.Simulation(
+        solver(job.policy, instance, job.strategy, catalogue, job.science.get("pomis_plus")),
+        cast(Environment, env),  # context-free: pull() gets the None its contexts() returns
+        [RegretTrace(linear_grid(job.horizon, job.science["record_points"]))],
         arm_ids=ids,
     )

@@ -4,7 +4,7 @@ A V1-V4 job simulates one seed chunk of one cell (``experiment``, e.g. ``V2-tree
 algorithm: every seed gets its own instance, drawn from the keyed stream (paper, cell, seed,
 "instance"), so all algorithms of a cell meet the same instances and environment draws. Every job
 runs on the one engine (CN-UCB's discovery batches served as blocks, see
-:mod:`causal_bandits.bandits.engine`) through :func:`causal_bandits.runs.run_chunk`; the per-seed
+:mod:`causal_bandits.bandits.engine`) through :func:`causal_bandits.runs.execute`; the per-seed
 summary adds X_R and, for CN-UCB, what discovery found beside the truth (:class:`DiscoverySummary`).
 A V5 job runs one lower-bound family (Thm 4 or 5) with one algorithm over all its nK + 1 instances.
 """
@@ -18,11 +18,12 @@ import numpy as np
 import pyarrow as pa
 
 from causal_bandits import algorithms, runs, store
-from causal_bandits.bandits.engine import Recorder, Streams, linear_grid, simulate
+from causal_bandits.bandits.engine import Streams, linear_grid, simulate
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.cn_ucb_discovery.intervention_batches import Reading
 from causal_bandits.papers.unknown_graph import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.unknown_graph import families as F
+from causal_bandits.papers.unknown_graph.cells import cells
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs
 from causal_bandits.papers.unknown_graph.instance import Instance
@@ -127,38 +128,45 @@ class DiscoverySummary:
         return None, {}, summary
 
 
-def run_chunk(
-    section: Mapping[str, Any],
-    *,
-    cell: str,
-    spec: Mapping[str, Any],
-    algorithm: str,
-    seeds: Sequence[int] | np.ndarray,
-    horizon: int,
-    record_points: int,
-    trace_path: str,
-    summary_path: str,
-    metadata: Mapping[str, str],
-) -> None:
-    """Simulate one chunk of one V1-V4 cell and write its trace and summary atomically."""
-    seeds = np.asarray(seeds, dtype=np.int64)
-    insts = [instance(cell, spec, s) for s in seeds]
-    cn_algorithm = CN_ALGORITHM[spec["family"]]
-    found = DiscoverySummary(section, insts, cn_algorithm if algorithm.startswith("cn_ucb") else None)
-    recorders: list[Recorder] = [RegretTrace(record_grid(horizon, record_points)), found]
-    runs.run_chunk(
-        policy_for(algorithm, section, insts, cn_algorithm),
-        SCMEnvironment(insts),
-        recorders,
+def chunks(config: Mapping[str, Any]) -> list[range]:
+    """Seed chunks of every V1-V4 run job, of the section's own ``seeds_per_job`` or the top-level one (speed
+    only: a seed's streams do not depend on its chunk)."""
+    section = config["unknown_graph"]
+    return runs.chunk_seeds(section["n_seeds"], section.get("seeds_per_job", config["seeds_per_job"]))
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A V1-V4 run job (rule ``unknown_graph_run``): one seed chunk of a cell with an algorithm. Its results
+    depend on the section less V5/V6's keys and its job size (speed only), the cell's spec and the record
+    points."""
+    section = config["unknown_graph"]
+    run_section = {k: v for k, v in section.items() if k not in ("seeds_per_job", "lower_bounds", "discovery")}
+    spec = cells(section)[wildcards["experiment"]]
+    seeds = chunks(config)[int(wildcards["chunk"])]
+    return runs.RunJob(
         paper=PAPER,
-        experiment=cell,
+        experiment=wildcards["experiment"],
         strategy="default",
-        algorithm=algorithm,
+        algorithm=wildcards["algorithm"],
         seeds=seeds,
-        horizon=horizon,
-        trace_path=trace_path,
-        summary_path=summary_path,
-        metadata=metadata,
+        horizon=section["horizon"],
+        science={"section": run_section, "spec": spec, "record_points": config["record_points"]},
+        builder=__name__,
+        memory_mb=500 + len(seeds) * 20,
+    )
+
+
+def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
+    """Every seed's own instance of the cell (:func:`instance`), the algorithm on them, the regret and what
+    discovery found (:class:`DiscoverySummary`) recorded."""
+    section, spec = job.science["section"], job.science["spec"]
+    insts = [instance(job.experiment, spec, s) for s in job.seeds]
+    cn_algorithm = CN_ALGORITHM[spec["family"]]
+    found = DiscoverySummary(section, insts, cn_algorithm if job.algorithm.startswith("cn_ucb") else None)
+    return runs.Simulation(
+        policy_for(job.algorithm, section, insts, cn_algorithm),
+        SCMEnvironment(insts),
+        [RegretTrace(record_grid(job.horizon, job.science["record_points"])), found],
     )
 
 

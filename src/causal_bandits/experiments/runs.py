@@ -1,0 +1,47 @@
+"""The run jobs of researchers' own experiments: nonmanip's runner (:mod:`causal_bandits.papers.nonmanip.runs`)
+under the key ``experiments``, with each experiment's own horizon, seeds and POMIS+ settings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from causal_bandits import runs
+from causal_bandits.experiments import KEY
+from causal_bandits.experiments.algorithms import policy_path
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+
+
+def chunks(config: Mapping[str, Any], name: str) -> list[range]:
+    """Seed chunks of an experiment's runs (speed only: a seed's streams do not depend on its chunk)."""
+    experiment = config["experiments"][name]
+    return runs.chunk_seeds(experiment["n_seeds"], experiment["seeds_per_job"])
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job (rule ``experiments_run``): one seed chunk of an experiment's (strategy, algorithm). Its results
+    depend on the experiment's name, horizon and the record points, and under POMIS+ its ``pomis_plus`` block."""
+    name, strategy, algorithm = wildcards["experiment"], wildcards["strategy"], wildcards["algorithm"]
+    experiment = config["experiments"][name]
+    science: dict[str, Any] = {
+        "experiment": name,
+        "horizon": experiment["horizon"],
+        "record_points": config["record_points"],
+    }
+    per_seed_mb = 4
+    if strategy == POMIS_PLUS:
+        science["pomis_plus"] = dict(experiment["pomis_plus"])
+        per_seed_mb += experiment["pomis_plus"]["bootstrap"] // 100  # B replicates of every seed's leaf counts
+    seeds = chunks(config, name)[int(wildcards["chunk"])]
+    return runs.RunJob(
+        paper=KEY,
+        experiment=name,
+        strategy=strategy,
+        algorithm=algorithm,
+        seeds=seeds,
+        horizon=experiment["horizon"],
+        science=science,
+        builder="causal_bandits.papers.nonmanip.runs",
+        policy=policy_path(algorithm, strategy),
+        memory_mb=500 + len(seeds) * per_seed_mb,
+    )

@@ -1,0 +1,84 @@
+"""One run interface: every run job (paper, study, own experiment) is described whole in the library."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from conftest import ROOT
+
+from causal_bandits import algorithms, runs
+from causal_bandits import config as cb_config
+from causal_bandits.experiments import runs as experiment_runs
+from causal_bandits.papers import PAPERS, paper
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
+from causal_bandits.studies import knobs as study_knobs
+from causal_bandits.studies import runs as study_runs
+
+CONFIG = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml", ROOT / "config" / "studies.yaml"))
+
+
+def _wildcards(experiment, strategy, algorithm, chunk=0, **more):
+    return {"experiment": experiment, "strategy": strategy, "algorithm": algorithm, "chunk": str(chunk), **more}
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_every_paper_contributes_a_description_and_a_builder(key):
+    module = importlib.import_module(paper(key).runs)
+    assert callable(module.describe) and callable(module.simulation)
+
+
+def test_a_paper_job_is_described_whole():
+    section = CONFIG["nonmanip"]
+    chunks = nonmanip_runs.chunks(section, CONFIG["seeds_per_job"], "POMIS")
+    plain = nonmanip_runs.describe(CONFIG, _wildcards("fig5c", "POMIS", "kl_ucb", chunk=len(chunks) - 1))
+    assert plain.seeds == chunks[-1] and chunks[-1].stop == section["n_seeds"]
+    assert plain.policy == algorithms.registry("nonmanip")["kl_ucb"].path and "pomis_plus" not in plain.science
+    assert (plain.paper, plain.experiment, plain.horizon) == ("nonmanip", "fig5c", section["horizon"])
+    assert plain.builder == "causal_bandits.papers.nonmanip.runs"
+    plus = nonmanip_runs.describe(CONFIG, _wildcards("fig5c", POMIS_PLUS, "kl_ucb"))
+    assert plus.policy == algorithms.played("nonmanip", "kl_ucb", z2=True).path
+    assert plus.science["pomis_plus"]["bootstrap"] == section["pomis_plus"]["bootstrap"]
+    assert plus.memory_mb > 500 + len(plus.seeds) * 4  # the bootstrap's replicates
+
+
+def test_a_study_job_changes_only_what_the_study_varies():
+    main = nonmanip_runs.describe(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts"))
+    point = next(iter(study_knobs.runs_of(CONFIG["studies"]["knobs"], CONFIG["nonmanip"]["pomis_plus"])))
+    knob = study_runs.knobs(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts", point=point))
+    changed = {
+        k for k in knob.science["pomis_plus"] if knob.science["pomis_plus"][k] != main.science["pomis_plus"].get(k)
+    }
+    assert len(changed) == 1 and {k: v for k, v in knob.science.items() if k != "pomis_plus"} == {
+        k: v for k, v in main.science.items() if k != "pomis_plus"
+    }
+    assert (knob.paper, knob.experiment) == (main.paper, main.experiment)  # the main run's streams: seeds pair
+    refresh = study_runs.refresh(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts", point="every_round"))
+    assert refresh.science["pomis_plus"]["refresh"] == "every_round" and len(refresh.seeds) <= len(main.seeds)
+
+
+def test_a_same_means_point_has_streams_of_its_own_and_robustness_its_horizon():
+    job = study_runs.same_means(CONFIG, _wildcards("fig5a", "POMIS", "ts", point="3"))
+    assert (job.paper, job.experiment) == ("nonmanip", "fig5a_sens3") and "sweep" in job.science
+    robust = study_runs.robustness(CONFIG, _wildcards("g01", "BF", "kl_ucb", point="graphs"))
+    assert robust.horizon == CONFIG["studies"]["robustness"]["horizon"] == robust.science["horizon"]
+
+
+def test_an_own_experiment_runs_on_nonmanip_runner_under_its_own_key():
+    config = {
+        "record_points": 10,
+        "experiments": {
+            "mine": {"horizon": 50, "n_seeds": 5, "seeds_per_job": 2, "pomis_plus": {"bootstrap": 300}},
+        },
+    }
+    job = experiment_runs.describe(config, _wildcards("mine", POMIS_PLUS, "ts", chunk=2))
+    assert (job.paper, job.seeds, job.horizon) == ("experiments", range(4, 5), 50)
+    assert job.builder == "causal_bandits.papers.nonmanip.runs" and job.science["pomis_plus"] == {"bootstrap": 300}
+    assert job.memory_mb == 500 + 1 * (4 + 3)
+
+
+def test_chunks_are_one_partition_of_the_seeds():
+    for chunks in (runs.chunk_seeds(10, 3), study_runs.chunks({"n_seeds": 7, "seeds_per_job": 7})):
+        seeds = [s for chunk in chunks for s in chunk]
+        assert seeds == sorted(set(seeds)) == list(range(seeds[-1] + 1))
