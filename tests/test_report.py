@@ -13,10 +13,11 @@ from report_helpers import check_page
 
 from causal_bandits import config as cb_config
 from causal_bandits import report
-from causal_bandits.artefacts import Artefact, figure, of_paper, paths, supporting, table
+from causal_bandits.artefacts import Artefact, figure, paths, supporting, table
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED, note_texts
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers import PAPERS
+from causal_bandits.papers import paper as paper_registry
 from causal_bandits.plots import new_figure, save_figure
 from causal_bandits.report.links import artefact_id, claim_id
 from causal_bandits.report.page import markdown_html
@@ -164,7 +165,7 @@ def _quick_config():
 @pytest.mark.parametrize("paper", PAPERS)
 def test_every_paper_lists_its_artefacts(paper):
     for cfg in (_quick_config(), cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml"))):
-        found = of_paper(paper, cfg[paper])
+        found = paper_registry(paper).artefacts(cfg[paper])
         assert found and all(p.startswith(f"figures/{paper}/") for a in found for p in a.paths)
         assert all(re.match(r"(Table|Figure|Appendix|Addition)", a.title) for a in found), [a.title for a in found]
         if paper in ("cpe", "unknown_graph"):  # designed artefacts say so (unknown_graph's Figure 1 is the paper's)
@@ -174,7 +175,7 @@ def test_every_paper_lists_its_artefacts(paper):
 
 def test_cpe_lists_the_figure_of_an_experiment_left_out_as_absent():
     section = {**_quick_config()["cpe"], "run_experiments": ["E1", "E3", "E4", "E5"]}  # E0, E2 left out
-    found = {a.key: a for a in of_paper("cpe", section)}
+    found = {a.key: a for a in paper_registry("cpe").artefacts(section)}
     assert "E0" in found["figure0"].absent and "E2" in found["figure2"].absent and not found["figure1"].absent
     assert "figures/cpe/figure0.png" not in paths(list(found.values()))
     assert supporting(_row("ci-validity-E0", "docs/papers/cpe.md#cpe-results", NOT_EVALUATED), list(found.values()))

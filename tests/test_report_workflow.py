@@ -16,8 +16,9 @@ from report_helpers import check_page
 
 from causal_bandits import config as cb_config
 from causal_bandits import studies
-from causal_bandits.artefacts import of_paper, supporting
+from causal_bandits.artefacts import supporting
 from causal_bandits.papers import PAPERS
+from causal_bandits.papers import paper as paper_registry
 from causal_bandits.report.links import artefact_id, claim_id
 
 pytestmark = pytest.mark.workflow
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.workflow
 def _artefacts(work: Path):
     """Every paper's and every study's artefacts, as the tiny run's report shows them (studies after the papers)."""
     cfg = cb_config.validate(cb_config.load(*(work / "config" / f for f in ("config.yaml", "tiny.yaml", "ci.yaml"))))
-    found = {paper: of_paper(paper, cfg[paper]) for paper in PAPERS}
+    found = {paper: paper_registry(paper).artefacts(cfg[paper]) for paper in PAPERS}
     for name in studies.configured(cfg):
         found[name] = studies.module(name).artefacts(cfg[studies.study(name).paper])
     return found

@@ -19,7 +19,6 @@ from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from causal_bandits import papers
 from causal_bandits.errors import CausalBanditsError
 
 #: Suffixes the report can show, in the order it prefers them (a figure's PNG, a table's Markdown).
@@ -91,15 +90,6 @@ def table(
 ) -> Artefact:
     """A table written as ``<stem>.md`` and ``<stem>.csv``."""
     return Artefact(key, title, (f"{stem}.md", f"{stem}.csv"), tuple(sources), tuple(ids), absent)
-
-
-def of_paper(paper: str, section: Mapping[str, Any]) -> list[Artefact]:
-    """The artefacts of ``paper`` for its config ``section`` (its package's ``artefacts`` module)."""
-    found = papers.paper(paper).artefacts(section)
-    keys = [a.key for a in found]
-    if len(set(keys)) != len(keys):
-        raise CausalBanditsError(f"paper {paper!r} lists an artefact key twice ({sorted(keys)}); keys must be unique")
-    return found
 
 
 def supporting(claim: Mapping[str, str], artefacts: Sequence[Artefact]) -> list[Artefact]:

@@ -100,8 +100,8 @@ def run_sources(paper, entry=None):
 
 def paper_artefacts(paper):
     """A paper's final tables and figures as the report shows them, from its config section (the
-    paper package's ``artefacts`` module, causal_bandits.artefacts)."""
-    return cb_artefacts.of_paper(paper, config[paper])
+    paper package's ``artefacts`` module: causal_bandits.papers.Paper.artefacts)."""
+    return cb_papers.paper(paper).artefacts(config[paper])
 
 
 def study_targets():

@@ -20,11 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits.causal.pomis import SET_LIMIT, TooManySets, minimal_intervention_sets, pomis
-from causal_bandits.errors import CausalBanditsError, DiagramError
-from causal_bandits.scm.diagram import CausalDiagram
-
-_DIAGRAM_KEYS = ("nodes", "directed", "bidirected")
-_KEYS = (*_DIAGRAM_KEYS, "reward", "non_manipulable")
+from causal_bandits.errors import CausalBanditsError
+from causal_bandits.scm.graph_file import diagram, read_graph
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -56,28 +53,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def read_graph(path: Path) -> dict[str, Any]:
-    """The graph file's object, its keys and types checked; bad input raises a one-line DiagramError."""
-    try:
-        data = json.loads(path.read_text())
-    except OSError as err:
-        raise DiagramError(f"cannot read {path}: {err.strerror}; check the path") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise DiagramError(f"{path} is not valid JSON ({err}); fix the file") from None
-    if not isinstance(data, dict):
-        raise DiagramError(f"{path} must hold a JSON object with keys {list(_KEYS)}")
-    unknown = sorted(set(data) - set(_KEYS))
-    if unknown:
-        raise DiagramError(f"{path}: unknown key {unknown[0]!r}; allowed keys are {list(_KEYS)}")
-    if "reward" not in data:
-        raise DiagramError(f'{path} has no "reward"; add "reward": "<name of the reward node>"')
-    if not isinstance(data["reward"], str):
-        raise DiagramError(f'{path}: "reward" must be a node name (a string), got {data["reward"]!r}')
-    if not isinstance(data.get("non_manipulable", []), list):
-        raise DiagramError(f'{path}: "non_manipulable" must be a list of node names')
-    return data
-
-
 class _Progress:
     """``progress`` callback of the enumerations: once a family has taken a second, one stderr line a
     second with the count so far (stdout stays the one JSON line)."""
@@ -106,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     if limit < 1:
         raise CausalBanditsError(f"--limit {limit} must be a positive number of sets")
     data = read_graph(Path(args.graph))
-    G = CausalDiagram.from_dict({k: data[k] for k in _DIAGRAM_KEYS if k in data})
+    G = diagram(data)
     Y, N = data["reward"], data.get("non_manipulable", [])
     try:
         sets = {"pomis": pomis(G, Y, N, limit=limit, progress=_Progress("POMISs", limit))}

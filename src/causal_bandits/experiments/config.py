@@ -19,6 +19,7 @@ from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.experiments import KEY, algorithms
 from causal_bandits.experiments import instance as own
 from causal_bandits.papers.nonmanip import NOT_SETTINGS, POMIS_PLUS
+from causal_bandits.scm.graph_file import diagram as graph_diagram
 
 SCHEMA = files("causal_bandits.experiments") / "config.schema.yaml"
 #: Keys of nonmanip's ``pomis_plus`` an experiment does not take: the paper panels' job size and studies, and the
@@ -50,7 +51,7 @@ def _check_one(name: str, experiment: Mapping[str, Any]) -> None:
         )
     data = own.graph(experiment["diagram"])
     try:
-        G = own.diagram(data)
+        G = graph_diagram(data)
     except CausalBanditsError as err:
         raise ConfigError(f"{where}.diagram: {err}") from None
     unknown = [v for v in (data["reward"], *data.get("non_manipulable", ())) if v not in G.nodes]

@@ -26,24 +26,16 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.experiments import KEY
 from causal_bandits.scm.confounded_cpt import ConfoundedCPT
 from causal_bandits.scm.diagram import CausalDiagram
+from causal_bandits.scm.graph_file import diagram, read_graph
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
-
-DIAGRAM_KEYS = ("nodes", "directed", "bidirected")
 
 
 def graph(entry: str | Mapping[str, Any]) -> dict[str, Any]:
     """The graph object of an experiment's ``diagram``: the mapping itself, or the JSON file it names
     (read and checked as the ``pomis`` command reads it)."""
     if isinstance(entry, str):
-        from causal_bandits.commands.pomis import read_graph
-
         return read_graph(Path(entry))
     return dict(entry)
-
-
-def diagram(data: Mapping[str, Any]) -> CausalDiagram:
-    """The causal diagram of a graph object (a cycle or an unknown node raises a one-line DiagramError)."""
-    return CausalDiagram.from_dict({k: data[k] for k in DIAGRAM_KEYS if k in data})
 
 
 def scm_model(name: str, G: CausalDiagram, spec: Mapping[str, Any]) -> XorBernoulliSCM | ConfoundedCPT:

@@ -12,43 +12,27 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
+
+from causal_bandits.errors import CausalBanditsError
 
 if TYPE_CHECKING:
-    from causal_bandits.algorithms import Algorithm
     from causal_bandits.artefacts import Artefact
 
 #: The registered papers, in pipeline and report order.
 PAPERS = ("nonmanip", "bounds", "fairness", "cpe", "unknown_graph")
 
 
-@runtime_checkable
-class Paper(Protocol):
-    """What the workflow, the report and the config checks need of a paper.
-
-    ``key``: its config section and path segment; ``title``: its report heading; ``runs`` and
-    ``claims``: the modules its run jobs and its claims job import (``describe`` and ``simulation``, ``claims``).
-    """
-
-    key: str
-    title: str
-    runs: str
-    claims: str
-
-    def check_config(self, section: Mapping[str, Any]) -> None:
-        """The checks the schema cannot make on the paper's config section; raises a one-line error."""
-
-    def algorithms(self) -> dict[str, Algorithm]:
-        """The paper's algorithm registry by key, in its order."""
-
-    def artefacts(self, section: Mapping[str, Any]) -> list[Artefact]:
-        """The tables and figures the paper's config section produces."""
-
-
 @dataclass(frozen=True)
-class _Package:
-    """A paper as its package ``causal_bandits.papers.<key>`` lays it out: ``TITLE`` in the package,
-    ``config.check_config``, ``algorithms.ALGORITHMS``, ``artefacts.artefacts``, ``runs``, ``claims``."""
+class Paper:
+    """A registered paper as its package ``causal_bandits.papers.<key>`` lays it out: what the workflow, the
+    report and the config checks need of it.
+
+    ``key``: its config section and path segment; ``title``: its report heading (``TITLE`` in the package);
+    ``runs`` and ``claims``: the modules its run jobs and its claims job import (``describe`` and
+    ``simulation``, ``claims``). Its other modules (``config``, ``artefacts``) are imported when a method
+    needs them; its algorithms are read through :func:`causal_bandits.algorithms.registry`.
+    """
 
     key: str
     title: str
@@ -65,15 +49,18 @@ class _Package:
         return importlib.import_module(f"causal_bandits.papers.{self.key}.{name}")
 
     def check_config(self, section: Mapping[str, Any]) -> None:
+        """The checks the schema cannot make on the paper's config section; raises a one-line error."""
         self._module("config").check_config(section)
 
-    def algorithms(self) -> dict[str, Algorithm]:
-        from causal_bandits.algorithms import registry
-
-        return registry(self.key)
-
     def artefacts(self, section: Mapping[str, Any]) -> list[Artefact]:
-        return self._module("artefacts").artefacts(section)
+        """The tables and figures the paper's config section produces (``artefacts.artefacts``), keys unique."""
+        found = self._module("artefacts").artefacts(section)
+        keys = [a.key for a in found]
+        if len(set(keys)) != len(keys):
+            raise CausalBanditsError(
+                f"paper {self.key!r} lists an artefact key twice ({sorted(keys)}); keys must be unique"
+            )
+        return found
 
 
 @cache
@@ -84,7 +71,4 @@ def paper(key: str) -> Paper:
     package = importlib.import_module(f"causal_bandits.papers.{key}")
     if getattr(package, "PAPER", key) != key:
         raise TypeError(f"causal_bandits.papers.{key} declares PAPER = {package.PAPER!r}, not {key!r}")
-    found = _Package(key, package.TITLE)
-    if not isinstance(found, Paper):  # a member missing from _Package is a bug of this module
-        raise TypeError(f"causal_bandits.papers.{key} does not satisfy the Paper protocol")
-    return found
+    return Paper(key, package.TITLE)

@@ -38,7 +38,7 @@ def render(
     studies: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[str, str]:
     """(markdown, html) of the report; ``artefacts`` are each paper's (and study's) tables and figures
-    (:func:`causal_bandits.artefacts.of_paper`), read under ``root``; both reports are written to
+    (:meth:`causal_bandits.papers.Paper.artefacts`), read under ``root``; both reports are written to
     ``page_dir`` (relative to ``root``), which their links to the files are relative to.
     ``experiments`` (summaries of own experiments) add a last section without verdicts; ``studies`` (the claims
     documents of the studies this run made, :func:`causal_bandits.studies.document`) a part after the papers,
