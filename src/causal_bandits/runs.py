@@ -6,8 +6,8 @@ once per job in the library by the ``describe(config, wildcards)`` function of t
 owns it, from the config section and the job's wildcards. The workflow passes it to one script
 (``workflow/scripts/run.py``), which calls :func:`execute`: the owner's ``simulation(job, inputs)``
 builds the policy, the environment and the recorders (a :class:`Simulation`) from the job's input
-files, and :func:`run_chunk` runs all seeds of the chunk at once
-(:func:`causal_bandits.bandits.engine.simulate`), logs progress and writes the trace and the
+files; all seeds of the chunk then run at once (:func:`causal_bandits.bandits.engine.simulate`), and
+the job logs its progress and writes the trace and the
 per-seed summary to the run store (``results/runs/<paper>/<experiment>/<strategy>/<algorithm>/
 chunk-<k>.parquet`` and ``.summary.parquet``). Seeds are cut into chunks by :func:`chunk_seeds`.
 """
@@ -60,7 +60,7 @@ class Simulation:
     """What a run module's ``simulation(job, inputs)`` builds for :func:`execute`: the policy, the environment
     and the recorders, and, where a paper needs them, the arm ids of the environment's arms (``arm_ids``), the
     experiment whose streams it shares (``streams_key``), the summary columns its recorders add (``declared``)
-    and metadata beyond the provenance (``metadata``). Arguments of :func:`run_chunk`."""
+    and metadata beyond the provenance (``metadata``)."""
 
     policy: Policy
     env: Environment
@@ -69,29 +69,6 @@ class Simulation:
     streams_key: str | None = None
     declared: Sequence[str] = ()
     metadata: Mapping[str, str] = field(default_factory=dict)
-
-
-def execute(job: RunJob, inputs: Mapping[str, str], trace_path: str, summary_path: str) -> Run:
-    """Run ``job`` and write its trace and summary atomically: its builder's ``simulation(job, inputs)``
-    (``inputs``: the job's input files by name), simulated by :func:`run_chunk`."""
-    sim = importlib.import_module(job.builder).simulation(job, inputs)
-    return run_chunk(
-        sim.policy,
-        sim.env,
-        sim.recorders,
-        paper=job.paper,
-        experiment=job.experiment,
-        strategy=job.strategy,
-        algorithm=job.algorithm,
-        seeds=job.seeds,
-        horizon=job.horizon,
-        trace_path=trace_path,
-        summary_path=summary_path,
-        metadata={**store.provenance(job.science), **sim.metadata},
-        arm_ids=sim.arm_ids,
-        streams_key=sim.streams_key,
-        declared=sim.declared,
-    )
 
 
 def policy_class(path: str) -> type[Any]:
@@ -136,70 +113,49 @@ def chunk_seeds(n_seeds: int, seeds_per_job: int) -> list[range]:
     return [range(start, min(start + seeds_per_job, n_seeds)) for start in range(0, n_seeds, seeds_per_job)]
 
 
-def run_chunk(
-    policy: Policy,
-    env: Environment,
-    recorders: Sequence[Recorder],
-    *,
-    paper: str,
-    experiment: str,
-    strategy: str,
-    algorithm: str,
-    seeds: Sequence[int] | np.ndarray,
-    horizon: int,
-    trace_path: str,
-    summary_path: str,
-    metadata: Mapping[str, str],
-    arm_ids: np.ndarray | None = None,
-    streams_key: str | None = None,
-    declared: Sequence[str] = (),
-) -> Run:
-    """Simulate one chunk and write its trace and summary atomically; returns the run.
+def execute(job: RunJob, inputs: Mapping[str, str], trace_path: str, summary_path: str) -> Run:
+    """Run ``job`` and write its trace and summary atomically; returns the run.
 
-    The random streams are keyed by ``experiment``, or by ``streams_key`` where an experiment shares
-    another's streams (common random numbers across experiments).
-    The files' metadata are ``metadata`` (provenance) followed by the job's coordinates.
-
-    ``declared`` names (or prefixes) the summary columns the recorders add beyond the run store's
-    vocabulary and the paper's own ``<paper>_<what>`` columns (:func:`causal_bandits.store.summary_table`).
-
-    ``arm_ids`` maps the environment's arm indices to the experiment's arm ids (a strategy that
-    plays a subset of the experiment's arms reports arms by their id in the full list).
+    Its builder's ``simulation(job, inputs)`` (``inputs``: the job's input files by name) gives the policy,
+    the environment and the recorders; all seeds of the chunk run at once on the engine, with the random
+    streams keyed by (paper, experiment), or by the simulation's ``streams_key`` where an experiment shares
+    another's streams (common random numbers across experiments). Arms are reported by the simulation's
+    ``arm_ids`` where a strategy plays a subset of the experiment's arms. The files' metadata are the
+    provenance of ``job.science``, the simulation's metadata, then the job's coordinates.
     """
-    seeds = np.asarray(seeds, dtype=np.int64)
+    sim = importlib.import_module(job.builder).simulation(job, inputs)
+    seeds = np.asarray(job.seeds, dtype=np.int64)
     wall, cpu = since_process_start()
     log.info("start-up: %.2f s wall, %.2f s CPU from process start to the first round", wall, cpu)
-    progress = ProgressLog(
-        f"{paper}/{experiment}/{strategy}/{algorithm} seeds {seeds[0]}..{seeds[-1]}",
-        horizon,
-        stopping=isinstance(policy, StoppingPolicy),
-    )
-    run = simulate(policy, env, Streams(paper, streams_key or experiment, seeds), horizon, recorders, progress=progress)
-    elapsed = time.perf_counter() - progress.start
-    if arm_ids is not None and "arm" in run.trace:
+    label = f"{job.paper}/{job.experiment}/{job.strategy}/{job.algorithm} seeds {seeds[0]}..{seeds[-1]}"
+    progress = ProgressLog(label, job.horizon, stopping=isinstance(sim.policy, StoppingPolicy))
+    streams = Streams(job.paper, sim.streams_key or job.experiment, seeds)
+    run = simulate(sim.policy, sim.env, streams, job.horizon, sim.recorders, progress=progress)
+    _log_done(label, run, job.horizon, time.perf_counter() - progress.start)
+    if sim.arm_ids is not None and "arm" in run.trace:
         arm = run.trace["arm"]
-        run.trace["arm"] = np.where(arm >= 0, arm_ids[np.maximum(arm, 0)], -1).astype(np.int32)
-    final = run.summary.get("final_regret")
-    log.info(
-        "%s/%s/%s/%s seeds %d..%d: %d rounds in %.1f s (%.0f seed-rounds/s)%s",
-        paper,
-        experiment,
-        strategy,
-        algorithm,
-        seeds[0],
-        seeds[-1],
-        horizon,
-        elapsed,
-        seeds.size * horizon / max(elapsed, 1e-9),
-        "" if final is None else f", mean final regret {final.mean():.2f}",
-    )
+        run.trace["arm"] = np.where(arm >= 0, sim.arm_ids[np.maximum(arm, 0)], -1).astype(np.int32)
     coordinates = {
-        "paper": paper,
-        "experiment": experiment,
-        "strategy": strategy,
-        "algorithm": algorithm,
-        "horizon": str(horizon),
+        "paper": job.paper,
+        "experiment": job.experiment,
+        "strategy": job.strategy,
+        "algorithm": job.algorithm,
+        "horizon": str(job.horizon),
         "seeds": f"{seeds[0]}-{seeds[-1]}",
     }
-    store.write_run(trace_path, summary_path, run, {**metadata, **coordinates}, paper=paper, declared=declared)
+    metadata = {**store.provenance(job.science), **sim.metadata, **coordinates}
+    store.write_run(trace_path, summary_path, run, metadata, paper=job.paper, declared=sim.declared)
     return run
+
+
+def _log_done(label: str, run: Run, horizon: int, elapsed: float) -> None:
+    """One line at the end of a job: rounds, time, speed and the mean final regret where the run records it."""
+    final = run.summary.get("final_regret")
+    log.info(
+        "%s: %d rounds in %.1f s (%.0f seed-rounds/s)%s",
+        label,
+        horizon,
+        elapsed,
+        run.seeds.size * horizon / max(elapsed, 1e-9),
+        "" if final is None else f", mean final regret {final.mean():.2f}",
+    )
