@@ -28,6 +28,12 @@ from typing import Any
 
 import numpy as np
 
+from causal_bandits.algorithms import played
+from causal_bandits.experiments import instance as own
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip.catalogue import catalogue_document
+from causal_bandits.papers.nonmanip.experiments import instance_document
+from causal_bandits.papers.nonmanip.runs import environment, solver
 from causal_bandits.scm.diagram import CausalDiagram
 
 
@@ -41,7 +47,6 @@ class Arms:
     @property
     def ids(self) -> list[int]:
         """The arms' ids in the diagram's full (brute-force) arm list."""
-        from causal_bandits.papers.nonmanip import POMIS_PLUS
 
         return self.instance["arm_lists"]["POMIS" if self.strategy == POMIS_PLUS else self.strategy]
 
@@ -62,21 +67,15 @@ class Arms:
     def environment(self):
         """The arms as an engine environment (:class:`~causal_bandits.bandits.environments.InterventionArms`;
         POMIS+ observes every variable of each pull)."""
-        from causal_bandits.papers.nonmanip.runs import environment
 
         return environment(self.instance, self.strategy)[0]
 
     def policy(self, algorithm: str, **pomis_plus: Any):
         """A fresh solver of the registry (``ts``, ``kl_ucb``, ...) for these arms; for POMIS+ its z² version
         built from the diagram's expression catalogue, with the z² settings ``pomis_plus`` (bootstrap, ...)."""
-        from causal_bandits.algorithms import played
-        from causal_bandits.papers.nonmanip import POMIS_PLUS
-        from causal_bandits.papers.nonmanip.runs import solver
 
         catalogue = None
         if self.strategy == POMIS_PLUS:
-            from causal_bandits.papers.nonmanip.catalogue import catalogue_document
-
             catalogue = catalogue_document(self.instance)
         path = played("nonmanip", algorithm, z2=self.strategy == POMIS_PLUS).path
         return solver(path, self.instance, self.strategy, catalogue, pomis_plus)
@@ -99,8 +98,6 @@ def arms_for(
     ``{"family": "cpt", "p_u": ..., "p1": ...}``, ``{"family": "random_cpt", "seed": 0}``); ``strategy``
     is BF, MIS, POMIS, POMISplus or a list of assignments. ``name`` keys a random SCM's stream.
     """
-    from causal_bandits.experiments import instance as own
-    from causal_bandits.papers.nonmanip.experiments import instance_document
 
     data: dict[str, Any] = diagram.to_dict() if isinstance(diagram, CausalDiagram) else dict(diagram)
     if reward is not None:

@@ -29,6 +29,8 @@ import yaml
 
 from causal_bandits import algorithms, papers, studies, yaml_io
 from causal_bandits.errors import ConfigError
+from causal_bandits.experiments.config import check_config as check_experiments
+from causal_bandits.experiments.config import schema as experiments_schema
 from causal_bandits.papers import PAPERS
 from causal_bandits.studies import STUDIES
 
@@ -156,7 +158,6 @@ def load_schema() -> dict[str, Any]:
     for name in STUDIES:
         blocks[name] = yaml_io.load((files("causal_bandits.studies") / f"{name}.schema.yaml").read_text())
     _registered(schema)
-    from causal_bandits.experiments.config import schema as experiments_schema  # researchers' own studies
 
     pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]
     schema["properties"]["experiments"] = experiments_schema(pomis_plus)
@@ -388,8 +389,6 @@ def check(config: dict[str, Any]) -> dict[str, Any]:
             papers.paper(paper).check_config(config[paper])
     studies.check_config(config)
     if config.get("experiments"):
-        from causal_bandits.experiments.config import check_config as check_experiments
-
         check_experiments(config["experiments"])
     return config
 

@@ -24,6 +24,9 @@ from typing import Any
 
 from causal_bandits.errors import ConfigError
 from causal_bandits.experiments import KEY
+from causal_bandits.papers.nonmanip import scms
+from causal_bandits.papers.nonmanip.experiments import instance_document as nonmanip_instance
+from causal_bandits.rng import generator
 from causal_bandits.scm.confounded_cpt import ConfoundedCPT
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.graph_file import diagram, read_graph
@@ -52,15 +55,12 @@ def scm_model(name: str, G: CausalDiagram, spec: Mapping[str, Any]) -> XorBernou
     if family == "cpt":
         return ConfoundedCPT.from_tables(G, spec["p_u"], spec["p1"], where)
     if family == "random_cpt":
-        from causal_bandits.rng import generator
-
         return ConfoundedCPT.random(G, generator(KEY, name, int(spec["seed"]), "scm"))
     return XorBernoulliSCM(G, spec["q"], spec["c"])
 
 
 def panel(name: str, experiment: Mapping[str, Any], model: XorBernoulliSCM | ConfoundedCPT | None = None) -> dict:
     """The experiment as a nonmanip panel (inline graph with its reward, non-manipulable variables, SCM)."""
-    from causal_bandits.papers.nonmanip import scms
 
     data = graph(experiment["diagram"])
     G = diagram(data)
@@ -101,7 +101,6 @@ def with_arm_lists(
 
 def instance_document(name: str, experiment: Mapping[str, Any]) -> dict[str, Any]:
     """Experiment ``name``'s instance: the nonmanip instance document of its panel plus its explicit arm lists."""
-    from causal_bandits.papers.nonmanip.experiments import instance_document as nonmanip_instance
 
     doc = nonmanip_instance(name, panel(name, experiment))
     return with_arm_lists(doc, experiment.get("arms", {}), f"{KEY}.{name}.arms")

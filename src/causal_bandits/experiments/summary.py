@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from causal_bandits import algorithms
+from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 
 COLUMNS = ("strategy", "algorithm", "arms", "best arm mean", "mean regret at T", "95% CI", "P(optimal arm) at T")
 
@@ -23,7 +24,6 @@ COLUMNS = ("strategy", "algorithm", "arms", "best arm mean", "mean regret at T",
 def rows(agg: pd.DataFrame, instance: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per (strategy, algorithm) of the aggregate at its last round, in the aggregate's order; the
     algorithm by its registry label (what readers see), not its key."""
-    from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 
     shown = algorithms.labels(PAPER)
     last = agg[agg["round"] == agg["round"].max()]

@@ -18,6 +18,7 @@ from typing import Any
 
 from causal_bandits import papers, studies
 from causal_bandits.artefacts import Artefact
+from causal_bandits.experiments.summary import markdown, table
 from causal_bandits.report.md import Report
 from causal_bandits.report.page import Page
 
@@ -43,7 +44,6 @@ def render(
     ``experiments`` (summaries of own experiments) add a last section without verdicts; ``studies`` (the claims
     documents of the studies this run made, :func:`causal_bandits.studies.document`) a part after the papers,
     and their findings under the paper claims they locate (:mod:`.located`)."""
-    from causal_bandits.experiments.summary import markdown, table
 
     page = Page(papers, artefacts or {}, title, root, page_dir, studies)
     found = [(e, markdown(table(e["rows"]))) for e in experiments]
