@@ -126,7 +126,7 @@ NOTES: dict[str, Note] = {
     "scm-reconstruction": "SCM parameters are our reconstruction [R] "
     "(docs/papers/nonmanip.md#nonmanip-r-scm-parameters)",
     "table1-scale": lambda r: (
-        f"this run has T = {r['section']['horizon']} (quick config); the paper's value is at T = {PAPER_HORIZON:,}"
+        f"this run has T = {r['section']['horizon']}; the paper's value is at T = {PAPER_HORIZON:,}"
     ),
 }
 
