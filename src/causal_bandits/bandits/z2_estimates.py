@@ -87,6 +87,7 @@ class Z2Estimates:
         self._slot_ids = np.where(self._slot_ok, slots, 0)
         # uses_slot[a, k, b]: instance k of arm a reads the data of arm b
         self._uses_slot = estimators.uses[self._slot_ids] & self._slot_ok[..., None]
+        self._uses_slot_f = self._uses_slot.astype(float)  # one batched matmul per round finds what they read
         self._reads_arm = estimators.uses.T.astype(float)  # (n_arms, n_instances)
         feeds = estimators.program.feeds
         width = max(f.shape[1] for f in feeds)
@@ -113,7 +114,8 @@ class Z2Estimates:
         self._replicates = np.zeros((n_seeds, self.B, self.est.program.n_leaf_cells), dtype=np.int32)
         self._drawn_at = np.zeros((n_seeds, A))
         self._covered = np.zeros((n_seeds, self.est.n_instances), dtype=bool)
-        self._fresh = np.zeros((n_seeds, A), dtype=bool)  # arms with samples since the last support check
+        # arms whose samples filled an empty leaf cell since the last support check
+        self._fresh = np.zeros((n_seeds, A), dtype=bool)
         words = (bootstrap_stream.uniform(4) * 2**32).astype(np.uint64)
         self._gens = [np.random.default_rng([int(w) for w in row]) for row in words]
         self._cov = np.zeros((n_seeds, A, K, K))
@@ -134,8 +136,11 @@ class Z2Estimates:
         self.counts[rows, arms, cells] += 1
         self.n[rows, arms] += 1
         self.wins[rows, arms] += self._y1[cells]
-        self.leaf_counts[rows[:, None], self._feeds[arms, cells]] += 1
-        self._fresh[rows, arms] = True
+        positions = self._feeds[arms, cells]
+        # A support can only become covered when one of its cells goes from 0 to 1 (data only grow).
+        filled = (self.leaf_counts[rows[:, None], positions] == 0).any(axis=1)
+        self.leaf_counts[rows[:, None], positions] += 1
+        self._fresh[rows[filled], arms[filled]] = True
         self._stale[rows, arms] = True
 
     # ------------------------------------------------------------------------------ estimates
@@ -152,7 +157,7 @@ class Z2Estimates:
         n, wins = self.n, self.wins
         values = self.est.values(self.leaf_counts, n)
         # Data only grow, so a covered support stays covered: check only the (seed, instance) pairs
-        # not yet covered whose instance reads an arm with new samples.
+        # not yet covered whose instance reads an arm whose samples filled an empty leaf cell.
         check = ~self._covered & ((self._fresh.astype(float) @ self._reads_arm) > 0)
         self._fresh[:] = False
         seeds, todo = np.nonzero(check)
@@ -163,8 +168,8 @@ class Z2Estimates:
         has_active = act.any(axis=-1)
         # reads[s, a, b]: an active instance of arm a reads the data of arm b; size: the total size of
         # the data arm a's active instances read (docs/papers/nonmanip.md#nonmanip-a-bootstrap-refresh)
-        reads = np.einsum("sak,akb->sab", act.astype(float), self._uses_slot.astype(float)) > 0
-        size = np.einsum("sab,sb->sa", reads.astype(float), n)
+        reads = np.matmul(act.transpose(1, 0, 2).astype(float), self._uses_slot_f).transpose(1, 0, 2) > 0
+        size = np.matmul(reads.astype(float), n[:, :, None])[..., 0]  # sums of integers: exact in any order
         changed = (act != self._last_active).any(axis=-1)
         if self.refresh == "every_round" or t <= self.warmup:
             grown = size > self._last_size  # data only grow: an arm the instances read has new samples
