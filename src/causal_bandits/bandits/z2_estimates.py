@@ -109,9 +109,9 @@ class Z2Estimates:
         L = self.est.program.n_leaf_cells
         self.leaf_counts = np.zeros((n_seeds, L + 2))
         self.leaf_counts[:, L] = np.inf
-        # The bootstrap replicates of every seed's data, as leaf counts (exact integers), and the
-        # sample size of each arm when its resamples were drawn.
-        self._replicates = np.zeros((n_seeds, self.B, self.est.program.n_leaf_cells), dtype=np.int32)
+        # The bootstrap replicates of every seed's data, as leaf counts (exact integers; (L, B) per seed, batch
+        # last for the evaluation), and the sample size of each arm when its resamples were drawn.
+        self._replicates = np.zeros((n_seeds, self.est.program.n_leaf_cells, self.B), dtype=np.int32)
         self._drawn_at = np.zeros((n_seeds, A))
         self._covered = np.zeros((n_seeds, self.est.n_instances), dtype=bool)
         # arms whose samples filled an empty leaf cell since the last support check
@@ -155,7 +155,7 @@ class Z2Estimates:
         """(θ̂, ŝ², has) per (seed, arm) for round ``t``; ``has`` marks arms with at least one usable
         instance (elsewhere θ̂ and ŝ² are meaningless and the base algorithm's own statistics apply)."""
         n, wins = self.n, self.wins
-        values = self.est.values(self.leaf_counts, n)
+        values = self.est.values_last(self.leaf_counts.T, n.T).T  # batch-last evaluation: same bits, faster
         # Data only grow, so a covered support stays covered: check only the (seed, instance) pairs
         # not yet covered whose instance reads an arm whose samples filled an empty leaf cell.
         check = ~self._covered & ((self._fresh.astype(float) @ self._reads_arm) > 0)
@@ -221,9 +221,12 @@ class Z2Estimates:
                     self._resample(s, np.flatnonzero(arms))
             # A resample keeps each table's size: the replicates share the data's totals.
             due_arms = cast(np.ndarray, due[batch].any(axis=0))  # an array: due is (seeds, arms)
-            reps = self.est.values(self._replicates[batch], self.n[batch, None, :], due_arms)  # (b, B, I)
+            leaves = self._replicates[batch].transpose(1, 0, 2)  # (L, b, B)
+            reps = self.est.values_last(leaves, self.n[batch].T[:, :, None], due_arms)  # (I, b, B)
             bi, ai = np.nonzero(due[batch])
-            reps = reps[bi[:, None, None], np.arange(self.B)[:, None], self._slot_ids[ai][:, None, :]]  # (d, B, K)
+            reps = reps[
+                self._slot_ids[ai][:, None, :], bi[:, None, None], np.arange(self.B)[None, :, None]
+            ]  # (d, B, K)
             cov, kept = bootstrap_covariance(reps, act[batch[bi], ai] & self._slot_ok[ai])
             self._cov[batch[bi], ai] = cov
             self._kept[batch[bi], ai] = kept
@@ -247,7 +250,7 @@ class Z2Estimates:
         draws = draws.astype(float)
         for j, a in enumerate(arms):
             columns, matrix = self.est.program.projections[a]
-            self._replicates[s][:, columns] = draws[:, j, :] @ matrix[order[j]]
+            self._replicates[s][columns] = (draws[:, j, :] @ matrix[order[j]]).T
         self._drawn_at[s, arms] = n
 
 
