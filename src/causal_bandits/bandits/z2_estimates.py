@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -89,6 +89,7 @@ class Z2Estimates:
         self._uses_slot = estimators.uses[self._slot_ids] & self._slot_ok[..., None]
         self._uses_slot_f = self._uses_slot.astype(float)  # one batched matmul per round finds what they read
         self._reads_arm = estimators.uses.T.astype(float)  # (n_arms, n_instances)
+        self._entry_of = np.array([inst.entry for inst in estimators.instances], dtype=np.int64)
         feeds = estimators.program.feeds
         width = max(f.shape[1] for f in feeds)
         pad = estimators.program.n_leaf_cells + 1
@@ -113,6 +114,12 @@ class Z2Estimates:
         # last for the evaluation), and the sample size of each arm when its resamples were drawn.
         self._replicates = np.zeros((n_seeds, self.est.program.n_leaf_cells, self.B), dtype=np.int32)
         self._drawn_at = np.zeros((n_seeds, A))
+        # The instances' values on the replicates, cached (seed, instance, B), the refresh batch (clock) at
+        # which each was computed and at which each arm's replicates were last redrawn (_evaluate_stale).
+        self._rep_values = np.full((n_seeds, self.est.n_instances, self.B), np.nan)
+        self._evaluated_at = np.full((n_seeds, self.est.n_instances), -1)
+        self._redrawn_at = np.zeros((n_seeds, A), dtype=np.int64)
+        self._clock = 0
         self._covered = np.zeros((n_seeds, self.est.n_instances), dtype=bool)
         # arms whose samples filled an empty leaf cell since the last support check
         self._fresh = np.zeros((n_seeds, A), dtype=bool)
@@ -216,23 +223,43 @@ class Z2Estimates:
             batch = seeds[order[lo:hi]]
             needed = (reads[batch] & due[batch][..., None]).any(axis=1)
             redraw = needed & (self.n[batch] != self._drawn_at[batch])
+            self._clock += 1
             for s, arms in zip(batch, redraw):
                 if arms.any():
                     self._resample(s, np.flatnonzero(arms))
-            # A resample keeps each table's size: the replicates share the data's totals.
-            due_arms = cast(np.ndarray, due[batch].any(axis=0))  # an array: due is (seeds, arms)
-            leaves = self._replicates[batch].transpose(1, 0, 2)  # (L, b, B)
-            reps = self.est.values_last(leaves, self.n[batch].T[:, :, None], due_arms)  # (I, b, B)
+            self._evaluate_stale(batch, act[batch] & due[batch][..., None] & self._slot_ok)
             bi, ai = np.nonzero(due[batch])
-            reps = reps[
-                self._slot_ids[ai][:, None, :], bi[:, None, None], np.arange(self.B)[None, :, None]
-            ]  # (d, B, K)
+            # (d, B, K); the values of the slots not used are never read (bootstrap_covariance drops them)
+            reps = self._rep_values[
+                batch[bi][:, None, None], self._slot_ids[ai][:, None, :], np.arange(self.B)[:, None]
+            ]
             cov, kept = bootstrap_covariance(reps, act[batch[bi], ai] & self._slot_ok[ai])
             self._cov[batch[bi], ai] = cov
             self._kept[batch[bi], ai] = kept
         self._last_active[due] = act[due]
         self._last_size[due] = size[due]
         self.bootstrap_seconds += time.process_time() - start
+
+    def _evaluate_stale(self, batch: np.ndarray, used: np.ndarray) -> None:
+        """Bring the cached replicate values of the used instances of ``batch`` up to date (``used``: (b, A, K)
+        slots). An instance's value on the replicates depends only on the replicates and sizes of the arms it
+        reads (a resample keeps each table's size: the replicates share the data's totals), and a used
+        instance's arms are redrawn whenever their data grew (:meth:`_bootstrap`), so only an instance that
+        reads an arm redrawn since its last evaluation is computed again: the catalogue entries of those
+        instances, for the whole batch (:meth:`InstanceEstimators.values_last`, batch last)."""
+        rows, arms, slots = np.nonzero(used)
+        wanted = np.zeros((batch.size, self.est.n_instances), dtype=bool)
+        wanted[rows, self._slot_ids[arms, slots]] = True
+        redrawn = np.where(self.est.uses[None], self._redrawn_at[batch][:, None, :], 0).max(axis=-1)  # (b, I)
+        stale = wanted & (redrawn > self._evaluated_at[batch])
+        if not stale.any():
+            return
+        entries = tuple(np.unique(self._entry_of[stale.any(axis=0)]).tolist())
+        leaves = self._replicates[batch].transpose(1, 0, 2)  # (L, b, B)
+        values = self.est.values_last(leaves, self.n[batch].T[:, :, None], entries)  # (I, b, B)
+        ids = self.est.instances_of(entries)
+        self._rep_values[batch[:, None], ids] = values[ids].transpose(1, 0, 2)
+        self._evaluated_at[batch[:, None], ids] = self._clock
 
     def _resample(self, s: int, arms: np.ndarray) -> None:
         """Draw B multinomial resamples of the count tables of ``arms`` of seed ``s`` (each with its
@@ -252,6 +279,7 @@ class Z2Estimates:
             columns, matrix = self.est.program.projections[a]
             self._replicates[s][columns] = (draws[:, j, :] @ matrix[order[j]]).T
         self._drawn_at[s, arms] = n
+        self._redrawn_at[s, arms] = self._clock
 
 
 class Z2Policy:

@@ -141,16 +141,22 @@ class InstanceEstimators:
         which = None if arms is None else self._entries_of(np.asarray(arms, dtype=bool).tobytes())
         return self._flat_values(self.program.evaluate_leaves(leaf_counts, totals, which), leaf_counts.shape[:-1])
 
-    def values_last(self, leaf_counts: np.ndarray, totals: np.ndarray, arms: np.ndarray | None = None) -> np.ndarray:
+    def values_last(
+        self, leaf_counts: np.ndarray, totals: np.ndarray, entries: Sequence[int] | None = None
+    ) -> np.ndarray:
         """:meth:`values` with the batch axes last (:meth:`Program.evaluate_last`): leaf counts (n_leaf_cells,
-        *batch) and sample sizes (n_arms, *batch) give (n_instances, *batch), the same numbers bit for bit."""
-        which = None if arms is None else self._entries_of(np.asarray(arms, dtype=bool).tobytes())
+        *batch) and sample sizes (n_arms, *batch) give (n_instances, *batch), the same numbers bit for bit.
+        With ``entries``, only those catalogue entries' instances are computed (nan else)."""
         batch = leaf_counts.shape[1:]
         out = np.full((self.n_instances, *batch), np.nan)
-        for f, (ids, at) in zip(self.program.evaluate_last(leaf_counts, totals, which), self._value_at):
+        for f, (ids, at) in zip(self.program.evaluate_last(leaf_counts, totals, entries), self._value_at):
             if f is not None and ids.size:
                 out[ids] = f.reshape((-1, *batch))[at]
         return out
+
+    def instances_of(self, entries: Sequence[int]) -> np.ndarray:
+        """The instances of catalogue ``entries``, sorted."""
+        return np.sort(np.concatenate([self._value_at[e][0] for e in entries]))
 
     def _entries_of(self, arms: bytes) -> tuple[int, ...]:
         """The entries targeting the arm sets of the arms marked in ``arms`` (a bool mask's bytes;
