@@ -16,7 +16,8 @@ layout) can make a panel faster than 1 / that share.
 ``src`` exported with ``git archive`` to a temporary directory): every (panel, solver) runs in two
 fresh processes, one per side, back to back in alternating order, so load from other processes hits
 both alike; each reports its own CPU time (imports and catalogue compilation excluded), and the
-table adds the ref's seed-rounds per second and the speed-up.
+table adds the ref's seed-rounds per second and the speed-up, and a last line the speed-up weighted by the
+paper-scale mix of POMIS+ CPU (:data:`MIX`). ``peak MB`` is the measuring process's peak resident memory.
 
 Projection to the spot check's setting (docs/papers/nonmanip.md#nonmanip-numbers-spot-check) (T = 10,000,
 ``--project-seeds`` seeds: 1,000 for the main run, 50 for the every_round spot check; B = 500): per seed, (T × the
@@ -42,6 +43,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import subprocess
 import sys
 import tarfile
@@ -77,6 +79,10 @@ PANELS = {
     ),
 }
 SOLVERS = {"TS": Z2ThompsonSampling, "KLUCB": Z2KLUCB}
+#: Shares of POMIS+ CPU at paper scale, papers and studies together (the speed audit's mix,
+#: ../shared/perf/pomisplus_speed_audit.md §7): Fig. 5d-like work (fig5c, its sweep and knob points, the
+#: robustness graphs, the spot check) against the front-door and Fig. 2a panels (fig5a, fig5b).
+MIX = {"fig5c": 0.85, "fig5a": 0.075, "fig5b": 0.075}
 PAPER_T, PAPER_SEEDS, GROWTH = 10_000, 1_000, 0.05
 REPO = Path(__file__).resolve().parent.parent
 
@@ -155,6 +161,7 @@ def measure(
         "projected_refreshes_per_seed_at_paper_T": refreshes,
         "projected_seeds": project_seeds,
         "projected_cpu_hours_paper_setting": seconds_per_seed * project_seeds / 3600,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,  # the whole process, Linux KiB
     }
 
 
@@ -221,7 +228,7 @@ def main() -> None:
         rows = []
         print(
             f"{'panel':6} {'solver':6} {'seed-rounds/s':>13} {'boot share':>10} {'refr/seed':>9} "
-            f"{'ms/refresh':>10} {'multinom':>8} {'proj CPU-h':>10}"
+            f"{'ms/refresh':>10} {'multinom':>8} {'peak MB':>7} {'proj CPU-h':>10}"
             + (f" {'before: s-r/s':>13} {'proj CPU-h':>10} {'speed-up':>8}" if before_src else "")
         )
         for i, (panel, algorithm) in enumerate((p, a) for p in args.panels for a in args.algorithms):
@@ -240,7 +247,7 @@ def main() -> None:
             print(
                 f"{panel:6} {algorithm:6} {r['seed_rounds_per_s']:13.0f} {r['bootstrap_share']:10.2f} "
                 f"{r['refreshes_per_seed']:9.1f} {1000 * r['seconds_per_refresh_per_seed']:10.1f} "
-                f"{r['multinomial_share']:8.2f} {r['projected_cpu_hours_paper_setting']:10.2f}"
+                f"{r['multinomial_share']:8.2f} {r['peak_rss_mb']:7.0f} {r['projected_cpu_hours_paper_setting']:10.2f}"
                 + (
                     f" {before['seed_rounds_per_s']:13.0f} {before['projected_cpu_hours_paper_setting']:10.2f}"
                     f" {r['speedup']:8.1f}"
@@ -256,6 +263,12 @@ def main() -> None:
         f"B = {args.bootstrap}, {args.refresh}), these panels and solvers: {total:.2f}"
         + (f" (at {args.before}: {before_total:.2f})" if before_src else "")
     )
+    weighted = weighted_speedup(rows) if before_src else None
+    if weighted is not None:
+        print(
+            f"weighted speed-up, paper-scale mix of POMIS+ CPU ({', '.join(f'{p} {w:.0%}' for p, w in MIX.items())}): "
+            f"{weighted:.2f}x; the papers' default run alone: {before_total / total:.2f}x"
+        )
     print(
         json.dumps(
             {
@@ -263,9 +276,23 @@ def main() -> None:
                 "before_ref": args.before,
                 "projected_pomis_plus_cpu_hours": total,
                 "before_projected_pomis_plus_cpu_hours": before_total,
+                "weighted_speedup": weighted,
             }
         )
     )
+
+
+def weighted_speedup(rows: list[dict]) -> float | None:
+    """The speed-up of the paper-scale POMIS+ CPU: each panel's (both solvers' projected CPU before over after)
+    weighted by its share :data:`MIX` (CPU shares combine harmonically); None unless every panel was run."""
+    per_panel = {}
+    for panel in MIX:
+        runs = [r for r in rows if r["panel"] == panel]
+        if not runs:
+            return None
+        before = sum(r["before"]["projected_cpu_hours_paper_setting"] for r in runs)
+        per_panel[panel] = before / sum(r["projected_cpu_hours_paper_setting"] for r in runs)
+    return 1 / sum(w / per_panel[p] for p, w in MIX.items())
 
 
 if __name__ == "__main__":
