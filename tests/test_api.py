@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 import os
+import re
 import runpy
 import subprocess
 import sys
@@ -20,6 +22,7 @@ from conftest import ROOT
 from run_helpers import run_nonmanip
 
 import causal_bandits as cb
+from causal_bandits import api
 from causal_bandits.bandits.engine import Streams
 from causal_bandits.errors import ConfigError
 from causal_bandits.experiments.instance import instance_document
@@ -140,3 +143,25 @@ def test_example_is_short():
     code = EXAMPLE.read_text().split('"""')[2].splitlines()
     lines = [ln for ln in code if ln.strip() and not ln.strip().startswith("#")]
     assert len(lines) <= 12, len(lines)
+
+
+@pytest.mark.parametrize("name", api.NAMES)
+def test_every_public_name_documents_its_parameters(name):
+    """Each public function and class lists every parameter of its signature in a numpydoc ``Parameters``
+    section (a class in its own docstring)."""
+    obj = getattr(cb, name)
+    target = obj.__init__ if inspect.isclass(obj) else obj
+    doc = inspect.getdoc(obj) or ""
+    params = [
+        p.name
+        for p in inspect.signature(target).parameters.values()
+        if p.name != "self" and not p.name.startswith("_") and p.kind is not p.VAR_POSITIONAL
+    ]
+    params = [
+        f"**{p}" if inspect.signature(target).parameters[p].kind is inspect.Parameter.VAR_KEYWORD else p for p in params
+    ]
+    if params == ["**kwargs"]:  # object's own __init__: no parameters
+        return
+    assert "Parameters\n----------" in doc, name
+    for p in params:
+        assert re.search(rf"^{re.escape(p)}( :|$)", doc, re.MULTILINE), f"{name}: {p}"

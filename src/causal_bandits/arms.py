@@ -39,7 +39,15 @@ from causal_bandits.scm.diagram import CausalDiagram
 
 @dataclass(frozen=True)
 class Arms:
-    """The arms of ``strategy`` in ``instance`` (the instance document of the workflow's instance stage)."""
+    """The arms of ``strategy`` in ``instance`` (the instance document of the workflow's instance stage).
+
+    Parameters
+    ----------
+    instance : mapping
+        The instance document: diagram, SCM, every arm with its exact mean, and the arm lists.
+    strategy : str
+        The arm set played: ``"BF"``, ``"MIS"``, ``"POMIS"``, ``"POMISplus"`` or an explicit list's name.
+    """
 
     instance: Mapping[str, Any]
     strategy: str
@@ -97,6 +105,27 @@ def arms_for(
     :class:`~causal_bandits.scm.confounded_cpt.ConfoundedCPT`) or a config entry (``{"q": ..., "c": ...}``,
     ``{"family": "cpt", "p_u": ..., "p1": ...}``, ``{"family": "random_cpt", "seed": 0}``); ``strategy``
     is BF, MIS, POMIS, POMISplus or a list of assignments. ``name`` keys a random SCM's stream.
+
+    Parameters
+    ----------
+    diagram : CausalDiagram or mapping
+        The causal diagram, or a graph object (``nodes``, ``directed``, ``bidirected``, ``reward``,
+        ``non_manipulable``).
+    scm : SCM or mapping
+        The model that gives the exact arm means, or its config entry.
+    strategy : str or sequence of mapping
+        ``"BF"``, ``"MIS"``, ``"POMIS"``, ``"POMISplus"``, or explicit arms (variable to 0/1 each).
+    reward : str, optional
+        The reward variable; required unless the graph object names one.
+    non_manipulable : sequence of str, optional
+        Variables that cannot be intervened on (AAAI-19's N); the graph object's by default.
+    name : str, optional
+        The experiment name that keys a random SCM's stream (``family: random_cpt``).
+
+    Returns
+    -------
+    Arms
+        The arms, their exact means, an environment and the solvers that play them.
     """
 
     data: dict[str, Any] = diagram.to_dict() if isinstance(diagram, CausalDiagram) else dict(diagram)

@@ -73,8 +73,21 @@ def check_horizon(horizon: object) -> int:
 class Streams:
     """The keyed random streams of one job: (paper, experiment) and the seeds it simulates.
 
-    A study of one's own is keyed by its name alone (:meth:`for_experiment`), apart from every paper:
+    A study of one's own is keyed by its name alone (:meth:`for_experiment`), apart from every paper.
 
+    Parameters
+    ----------
+    paper : str
+        The first part of every stream's key (a paper's key, or ``"experiments"``).
+    experiment : str
+        The second part: the experiment whose streams these are.
+    seeds : numpy.ndarray
+        The seeds simulated together, integers >= 0 (a seed's draws never depend on the others).
+    block : int, optional
+        Uniforms drawn per refill of a seed's buffer (speed only, never results).
+
+    Examples
+    --------
     >>> streams = Streams.for_experiment("my_study", range(3))
     >>> streams.paper, streams.experiment, streams.seeds.tolist()
     ('experiments', 'my_study', [0, 1, 2])
@@ -242,7 +255,19 @@ class Recorder(Protocol):
 
 @dataclass
 class Run:
-    """A job's results: per-seed traces on a round grid and per-seed summaries."""
+    """A job's results: per-seed traces on a round grid and per-seed summaries.
+
+    Parameters
+    ----------
+    seeds : numpy.ndarray
+        The seeds, in the order of the rows of every array.
+    rounds : numpy.ndarray, optional
+        The rounds of the trace grid (None without a trace).
+    trace : dict of str to numpy.ndarray
+        Trace columns, each (n_seeds, n_rounds).
+    summary : dict of str to numpy.ndarray
+        Per-seed columns, each (n_seeds,).
+    """
 
     seeds: np.ndarray
     rounds: np.ndarray | None = None
@@ -269,7 +294,20 @@ class Run:
 
 
 def linear_grid(horizon: int, points: int) -> np.ndarray:
-    """About ``points`` rounds spread evenly over 1..horizon, always including both ends."""
+    """About ``points`` rounds spread evenly over 1..horizon, always including both ends.
+
+    Parameters
+    ----------
+    horizon : int
+        The last round, >= 1.
+    points : int
+        How many rounds to record (at least 2, at most ``horizon``).
+
+    Returns
+    -------
+    numpy.ndarray
+        The rounds, increasing, int64.
+    """
     if horizon < 1:
         raise ValueError(f"horizon must be >= 1, got {horizon}")
     n = min(max(points, 2), horizon)
@@ -325,6 +363,28 @@ def simulate(
 
     ``progress``, when given, is called with ``t`` before every round (or block) and may only
     observe (:class:`causal_bandits.runs.ProgressLog` logs how far a long job has got).
+
+    Parameters
+    ----------
+    policy : Policy
+        The algorithm, vectorised over seeds (``reset``, ``select``, ``update``).
+    env : Environment
+        The arms (``n_arms``, ``noise_width``, ``reset``, ``contexts``, ``pull``, ``means``).
+    streams : Streams
+        The keyed random streams and the seeds to simulate.
+    horizon : int
+        The last round, a whole number >= 1 (the sample cap of a stopping policy).
+    recorders : sequence of Recorder, optional
+        What to record each round (e.g. :class:`~causal_bandits.bandits.recorders.RegretTrace`).
+    until : callable, optional
+        Called before every round or block; the run ends for every seed once it returns True.
+    progress : callable, optional
+        Called with ``t`` before every round or block; it may only observe.
+
+    Returns
+    -------
+    Run
+        The recorders' traces on their grid and the per-seed summaries.
     """
     horizon = check_horizon(horizon)
     seeds = seed_array(streams.seeds)

@@ -37,7 +37,15 @@ class ContextFree:
 
 @dataclass(frozen=True)
 class BernoulliArms(ContextFree):
-    """Independent Bernoulli arms: the reward of arm a is ``u < means[a]`` (one uniform per round)."""
+    """Independent Bernoulli arms: the reward of arm a is ``u < means[a]`` (one uniform per round).
+
+    Parameters
+    ----------
+    means : numpy.ndarray
+        The arms' success probabilities, each in [0, 1].
+    noise_width : int, optional
+        Uniforms read per seed and round (the first decides the reward).
+    """
 
     means: np.ndarray
     noise_width: int = 1
@@ -60,6 +68,15 @@ class ContextualBernoulli:
     one V per arm, so the rewards of all arms are fixed before the policy acts. With
     ``fixed_contexts`` the contexts are that sequence instead (the same for every seed; the first
     uniform is still read, so the reward uniforms do not depend on the choice).
+
+    Parameters
+    ----------
+    context_probs : numpy.ndarray
+        P(context = k), (n_contexts,), summing to 1.
+    means : numpy.ndarray
+        Success probability of every arm in every context, (n_contexts, n_arms).
+    fixed_contexts : numpy.ndarray, optional
+        A context sequence (ids, one per round) to use instead of drawing them.
     """
 
     context_probs: np.ndarray
@@ -103,6 +120,19 @@ class InterventionArms(ContextFree):
     E[target | do(arms[i])], computed once by :meth:`exact` (the instance stage) and passed on.
     With ``observe`` a pull also returns the value of every node (``diagram.nodes`` order), which
     solvers that learn from other arms' data need.
+
+    Parameters
+    ----------
+    scm : XorBernoulliSCM or ConfoundedCPT
+        The model sampled; any SCM with ``exogenous``, ``diagram`` and ``sample_values``.
+    target : str
+        The reward variable.
+    arms : tuple of mapping
+        Each arm's intervention, variable to 0/1 (the empty mapping: observe only).
+    means : numpy.ndarray
+        The exact E[target | do(arm)] of every arm (:meth:`exact`), used for the regret.
+    observe : bool, optional
+        Whether a pull also returns the value of every variable.
     """
 
     scm: XorBernoulliSCM | ConfoundedCPT  # or any SCM with ``exogenous``, ``diagram`` and ``sample_values``

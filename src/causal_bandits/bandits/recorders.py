@@ -20,7 +20,14 @@ from causal_bandits.bandits.engine import Environment, Policy, Step
 
 
 class RegretTrace:
-    """Cumulative regrets at the rounds of ``grid`` (increasing, ending at the horizon)."""
+    """Cumulative regrets at the rounds of ``grid`` (increasing, ending at the horizon).
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        The rounds to record, increasing within 1..horizon and ending at the horizon
+        (:func:`~causal_bandits.bandits.engine.linear_grid`).
+    """
 
     def __init__(self, grid: np.ndarray):
         self.grid = np.asarray(grid, dtype=np.int64)

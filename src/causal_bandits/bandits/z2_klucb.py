@@ -45,7 +45,22 @@ def exploration_at(t: np.ndarray) -> np.ndarray:
 
 
 class Z2KLUCB(Z2Policy):
-    """z²-KL-UCB (AAAI-19 Alg. 3), vectorised over seeds."""
+    """z²-KL-UCB (AAAI-19 Alg. 3), vectorised over seeds.
+
+    Parameters
+    ----------
+    estimators : InstanceEstimators
+        The POMIS arms' compiled expression catalogue (:meth:`Z2Policy.from_catalogue` builds it from a
+        catalogue document).
+    variables : sequence of str
+        The names of the columns of the environment's observed values.
+    no_expression : str, optional
+        The statistics of an arm with no active estimator: ``"klucb"`` (kl-UCB's own) or ``"beta"``
+        (the Beta(α+1, β+1) moments).
+    **estimates
+        Settings of the bootstrap estimates (:class:`~causal_bandits.bandits.z2_estimates.Z2Estimates`):
+        ``bootstrap``, ``refresh``, ``trivial``, ``warmup``, ``growth``.
+    """
 
     name = "z2KLUCB"
 

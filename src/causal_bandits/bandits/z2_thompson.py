@@ -30,7 +30,19 @@ from causal_bandits.rng import SeedStreams
 
 
 class Z2ThompsonSampling(Z2Policy):
-    """z²-TS (AAAI-19 Alg. 3), vectorised over seeds."""
+    """z²-TS (AAAI-19 Alg. 3), vectorised over seeds.
+
+    Parameters
+    ----------
+    estimators : InstanceEstimators
+        The POMIS arms' compiled expression catalogue (:meth:`Z2Policy.from_catalogue` builds it from a
+        catalogue document).
+    variables : sequence of str
+        The names of the columns of the environment's observed values.
+    **estimates
+        Settings of the bootstrap estimates (:class:`~causal_bandits.bandits.z2_estimates.Z2Estimates`):
+        ``bootstrap``, ``refresh``, ``trivial``, ``warmup``, ``growth``.
+    """
 
     name = "z2TS"
 

@@ -60,7 +60,22 @@ def interventional_border(G: CausalDiagram, Y: str) -> tuple[str, ...]:
 
 
 def brute_force_sets(G: CausalDiagram, Y: str, N: Nodes = ()) -> Sets:
-    """BF: every intervention set X ⊆ V \\ {Y} \\ N (∅ included), in canonical order."""
+    """BF: every intervention set X ⊆ V \\ {Y} \\ N (∅ included), in canonical order.
+
+    Parameters
+    ----------
+    G : CausalDiagram
+        The causal diagram.
+    Y : str
+        The reward variable.
+    N : sequence of str, optional
+        The non-manipulable variables (AAAI-19).
+
+    Returns
+    -------
+    list of tuple of str
+        The sets, each sorted, in canonical order (by size, then names).
+    """
     candidates = sorted(set(G.nodes) - {Y} - _non_manipulable(G, Y, N))
     return [X for size in range(len(candidates) + 1) for X in combinations(candidates, size)]
 
@@ -164,6 +179,24 @@ def minimal_intervention_sets(G: CausalDiagram, Y: str, N: Nodes = (), limit: in
     Enumerated within An(Y) with pruning (:func:`_mis_levels`), never over all subsets of V. With
     ``limit``, a family of more than ``limit`` sets raises :class:`TooManySets` as soon as the
     ``limit + 1``-th set is found. ``progress(count)`` is called after each set.
+
+    Parameters
+    ----------
+    G : CausalDiagram
+        The causal diagram.
+    Y : str
+        The reward variable.
+    N : sequence of str, optional
+        The non-manipulable variables (AAAI-19).
+    limit : int, optional
+        Stop with :class:`TooManySets` once the family has more than ``limit`` sets.
+    progress : callable, optional
+        Called with the count of sets found after each one.
+
+    Returns
+    -------
+    list of tuple of str
+        The sets, each sorted, in canonical order (by size, then names).
     """
     found = []
     for names, mask in _mis_levels(G, Y, N):
@@ -241,6 +274,24 @@ def pomis(G: CausalDiagram, Y: str, N: Nodes = (), limit: int | None = None, pro
     call makes at most |V| territory computations, O(|V| + |E|) each. With ``limit``, a family of more
     than ``limit`` sets raises :class:`TooManySets` as soon as the ``limit + 1``-th set is found;
     ``progress(count)`` is called after each new set.
+
+    Parameters
+    ----------
+    G : CausalDiagram
+        The causal diagram.
+    Y : str
+        The reward variable.
+    N : sequence of str, optional
+        The non-manipulable variables (AAAI-19).
+    limit : int, optional
+        Stop with :class:`TooManySets` once the family has more than ``limit`` sets.
+    progress : callable, optional
+        Called with the count of sets found after each one.
+
+    Returns
+    -------
+    list of tuple of str
+        The sets, each sorted, in canonical order (by size, then names).
     """
     H = _manipulable_projection(G, Y, N)
     H = H.subgraph(H.ancestors(Y))

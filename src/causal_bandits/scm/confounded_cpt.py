@@ -56,7 +56,17 @@ def confounders(diagram: CausalDiagram) -> tuple[tuple[str, str], ...]:
 class ConfoundedCPT:
     """``p_u[i]`` = P(U_i = 1) for the i-th pair of :func:`confounders`; ``p1[v]`` = P(v = 1 | ·)
     over the configurations of (sorted parents of v, then v's confounders in U order), first
-    column most significant (:func:`causal_bandits.scm.cpt.config_index`)."""
+    column most significant (:func:`causal_bandits.scm.cpt.config_index`).
+
+    Parameters
+    ----------
+    diagram : CausalDiagram
+        The causal diagram; each bidirected edge is a binary latent confounder.
+    p_u : tuple of float
+        P(U_i = 1) of each confounder, in :func:`confounders` order, each in [0, 1].
+    p1 : mapping of str to numpy.ndarray
+        P(v = 1 | parents, confounders) of every node, one entry per configuration.
+    """
 
     diagram: CausalDiagram
     p_u: tuple[float, ...]

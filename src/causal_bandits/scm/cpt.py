@@ -88,6 +88,21 @@ class CPTModel:
     unknown parent, a table of the wrong length, a probability outside [0, 1], a cycle, a role
     naming an unknown variable, a selection node with children or latent parents, a context that
     descends from the treatment.
+
+    Parameters
+    ----------
+    variables : iterable of Variable
+        Every binary variable with its parents and P(V = 1 | parents).
+    latent : sequence of str
+        The unobserved variables.
+    selection : str
+        The selection node S (offline data are the rows with S = 1).
+    context : sequence of str
+        The context variables the learner observes.
+    treatment : sequence of str
+        The variables the learner sets (its arms).
+    outcome : str
+        The reward variable.
     """
 
     def __init__(

@@ -73,10 +73,17 @@ def _check_acyclic(nodes: Iterable[str], arrows: Iterable[tuple[str, str]]) -> N
 class CausalDiagram:
     """An immutable ADMG: the causal diagram of an SCM (AAAI-19 §Preliminaries).
 
-    Parameters are the node names (strings), directed edges ``(a, b)`` meaning a → b, and bidirected
-    edges ``(a, b)`` meaning a ↔ b (an unobserved confounder of a and b). Repeated edges collapse.
-    Invalid input (duplicate or unknown node, self-loop, directed cycle) raises :class:`DiagramError`.
-    Set-valued queries accept one node or an iterable of nodes and return a ``frozenset``.
+    Repeated edges collapse. Invalid input (duplicate or unknown node, self-loop, directed cycle) raises
+    :class:`DiagramError`. Set-valued queries accept one node or an iterable of nodes and return a ``frozenset``.
+
+    Parameters
+    ----------
+    nodes : iterable of str
+        The node names.
+    directed : iterable of (str, str), optional
+        Directed edges ``(a, b)``, meaning a → b.
+    bidirected : iterable of (str, str), optional
+        Bidirected edges ``(a, b)``, meaning a ↔ b (an unobserved confounder of a and b).
     """
 
     __slots__ = ("_bidirected", "_children", "_directed", "_graphs", "_node_set", "_nodes", "_parents")

@@ -47,7 +47,17 @@ def exogenous_names(diagram: CausalDiagram) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class XorBernoulliSCM:
-    """An XOR-Bernoulli SCM: ``q`` maps each exogenous name to P(U = 1), ``c`` each V to c_V."""
+    """An XOR-Bernoulli SCM: ``q`` maps each exogenous name to P(U = 1), ``c`` each V to c_V.
+
+    Parameters
+    ----------
+    diagram : CausalDiagram
+        The causal diagram (one exogenous U_V per node and U_AB per bidirected edge).
+    q : mapping of str to float
+        P(U = 1) of every exogenous variable, each in [0, 1].
+    c : mapping of str to int
+        The constant c_V (0 or 1) of every node.
+    """
 
     diagram: CausalDiagram
     q: Mapping[str, float]
