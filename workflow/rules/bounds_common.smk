@@ -17,24 +17,7 @@ BOUNDS_SETTINGS = {**{s: list(BOUNDS_FIGURE4) for s in BOUNDS_ALPHAS}, "appendix
 BOUNDS_STRATEGIES = [bounds_coordinates(s)[1] for s in BOUNDS_SETTINGS]
 BOUNDS_ALGORITHMS = [*BOUNDS_FIGURE4, *BOUNDS_APPENDIX]
 BOUNDS_VARIANTS = ["conditional", "paper_marginal"]
-TARGETS["bounds"] = [
-    *(f"figures/bounds/table1_{v}.{ext}" for v in BOUNDS_VARIANTS for ext in ("csv", "md")),
-    "figures/bounds/table2.csv",
-    "figures/bounds/table2.md",
-    *(
-        f"figures/bounds/{name}.{ext}"
-        for name in (
-            "figure2",
-            "figure3_conditional",
-            "figure3_paper_marginal",
-            "figure4",
-            "figure4_alpha",
-            "figure_appendix",
-        )
-        for ext in ("pdf", "png")
-    ),
-    "figures/bounds/figure4_final.csv",
-]
+TARGETS["bounds"] = paper_artefact_paths("bounds")
 
 
 BOUNDS_JOB = run_job(bounds_runs.describe)

@@ -98,6 +98,11 @@ def run_sources(paper, entry=None):
     return inputs
 
 
+def paper_artefact_paths(paper):
+    """A paper's final outputs: every file of its artefacts (declared once, in its package's artefacts.py)."""
+    return cb_artefacts.paths(paper_artefacts(paper))
+
+
 def paper_artefacts(paper):
     """A paper's final tables and figures as the report shows them, from its config section (the
     paper package's ``artefacts`` module: causal_bandits.papers.Paper.artefacts)."""

@@ -6,21 +6,7 @@ CPE = config["cpe"]
 CPE_EXPERIMENTS = cpe_design.experiments_run(CPE)
 CPE_JOBS = [j for j in cpe_design.jobs(CPE) if j.experiment in CPE_EXPERIMENTS]
 CPE_KEYS = sorted({(j.experiment, j.config) for j in CPE_JOBS})
-CPE_FIGURES = {"E0": 0, "E1": 1, "E2": 2, "E3": 3, "E4": 4, "E5": 5}
-TARGETS["cpe"] = [
-    *(
-        f"figures/cpe/table{i}_{name}.{ext}"
-        for i, name in ((1, "instances"), (2, "pac"), (3, "lower_bound"), (4, "slopes"))
-        for ext in ("csv", "md")
-    ),
-    *(
-        f"figures/cpe/figure{CPE_FIGURES[e]}.{ext}"
-        for e in CPE_EXPERIMENTS
-        if e in CPE_FIGURES
-        for ext in ("pdf", "png")
-    ),
-    *(f"figures/cpe/figure6.{ext}" for ext in ("pdf", "png")),
-]
+TARGETS["cpe"] = paper_artefact_paths("cpe")
 
 CPE_WILDCARDS = {
     "experiment": "|".join(sorted({cpe_design.run_key(e, c) for e, c in CPE_KEYS})) or "none",

@@ -27,10 +27,7 @@ except CausalBanditsError as err:
 FAIR_CHUNKS = fair_runs.chunks(config)
 FAIR_JOB = run_job(fair_runs.describe)
 FAIR_ALGORITHMS = {e: fair_algorithms(e, FAIR) for e in FAIR_EXPERIMENTS}
-TARGETS["fairness"] = [
-    *(f"figures/fairness/table{i}.{ext}" for i in (1, 2, 4, 5) for ext in ("csv", "md")),
-    *(f"figures/fairness/figure{i}.{ext}" for i in ("1", "2a", "2b", "3") for ext in ("pdf", "png")),
-]
+TARGETS["fairness"] = paper_artefact_paths("fairness")
 
 
 def fair_source(spec):

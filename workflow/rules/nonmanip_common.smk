@@ -29,13 +29,7 @@ def nonmanip_chunks(panel, strategy):
 NONMANIP_JOB = run_job(nonmanip_runs.describe)
 
 
-TARGETS["nonmanip"] = [
-    *(f"figures/nonmanip/figure{i}.{ext}" for i in range(1, 6) for ext in ("pdf", "png")),
-    "figures/nonmanip/figure5_optimal_arm.pdf",
-    "figures/nonmanip/table1.csv",
-    "figures/nonmanip/table1.md",
-    "figures/nonmanip/catalogue.md",
-]
+TARGETS["nonmanip"] = paper_artefact_paths("nonmanip")
 
 # Rule-level, not global: other papers use wildcards of the same names with other values.
 NONMANIP_WILDCARDS = {

@@ -34,11 +34,7 @@ UG_TABLES = [
     "tableV6_discovery",
     "tableV6_readings",
 ]
-TARGETS["unknown_graph"] = [
-    *(f"figures/unknown_graph/{f}.{ext}" for f in UG_FIGURES for ext in ("pdf", "png")),
-    *(f"figures/unknown_graph/{t}.{ext}" for t in UG_TABLES for ext in ("csv", "md")),
-    "figures/unknown_graph/figure1_instance.json",
-]
+TARGETS["unknown_graph"] = paper_artefact_paths("unknown_graph")
 
 UG_WILDCARDS = {
     "experiment": "|".join(UG_CELLS) or "none",
