@@ -375,6 +375,7 @@ WORKFLOW_CASES = {
     ),
     "graph name misspelt": ({"nonmanip": {"panels": {"fig5a": {"graph": "frontdor"}}}}, "use one of: frontdoor, fig2a"),
     "unknown experiment run": ({"cpe": {"run_experiments": ["E1", "e3"]}}, "cpe.run_experiments names 'e3'"),
+    "over budget": ({"nonmanip": {"n_seeds": 100000, "horizon": 1000000}}, "more than budget.cpu_hours = 100"),
 }
 
 

@@ -82,3 +82,12 @@ def test_chunks_are_one_partition_of_the_seeds():
     for chunks in (runs.chunk_seeds(10, 3), study_runs.chunks({"n_seeds": 7, "seeds_per_job": 7})):
         seeds = [s for chunk in chunks for s in chunk]
         assert seeds == sorted(set(seeds)) == list(range(seeds[-1] + 1))
+
+
+def test_a_job_reaches_its_script_as_builtin_fields():
+    """Snakemake records a rule's params to rerun a job whose description changed, but only values of builtin
+    types (it drops an object it cannot represent): the run rules pass a job's fields, and the script rebuilds it."""
+    job = nonmanip_runs.describe(CONFIG, _wildcards("fig5c", POMIS_PLUS, "ts"))
+    fields = job.fields()
+    assert runs.RunJob(**fields) == job
+    assert all(isinstance(v, (int, str, range, dict)) for v in fields.values()), fields

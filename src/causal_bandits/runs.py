@@ -18,7 +18,7 @@ import importlib
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -53,6 +53,12 @@ class RunJob:
     builder: str
     policy: str = ""
     memory_mb: int = 500
+
+    def fields(self) -> dict[str, Any]:
+        """The job as the workflow passes it to its script, ``RunJob(**fields)`` again: builtin types only, which
+        Snakemake records with the job's outputs, so a job whose description changed (a horizon, a setting) is
+        run again (its ``params`` rerun trigger ignores objects it cannot represent)."""
+        return asdict(self)
 
 
 @dataclass

@@ -177,7 +177,7 @@ rule bounds_run:
     resources:
         mem_mb=lambda wc: BOUNDS_JOB(wc).memory_mb,
     params:
-        job=BOUNDS_JOB,
+        job=lambda wc: BOUNDS_JOB(wc).fields(),
     script:
         "../scripts/run.py"
 

@@ -5,6 +5,7 @@ import time
 from causal_bandits import algorithms as cb_algorithms
 from causal_bandits import artefacts as cb_artefacts
 from causal_bandits import config as cb_config
+from causal_bandits import cost as cb_cost
 from causal_bandits import logs as cb_logs
 from causal_bandits import papers as cb_papers
 from causal_bandits import studies as cb_studies
@@ -22,6 +23,8 @@ try:
     cb_config.check_files(workflow.overwrite_configfiles)
     cb_config.command_line_scalars(config, workflow.config_settings.config)
     cb_config.check(config)  # the schema, then each paper's checks (graphs, SCM parameters, names)
+    if workflow.is_main_process:  # the cost of the whole run, before any job is planned (causal_bandits.cost)
+        print(cb_cost.check(config).line(), file=sys.stderr)
 except CausalBanditsError as err:
     sys.exit(f"error: {err}")
 

@@ -84,7 +84,7 @@ rule cpe_run:
     resources:
         mem_mb=lambda wc: CPE_JOB(wc).memory_mb,
     params:
-        job=CPE_JOB,
+        job=lambda wc: CPE_JOB(wc).fields(),
     script:
         "../scripts/run.py"
 

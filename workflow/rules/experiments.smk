@@ -66,7 +66,7 @@ rule experiments_run:
     resources:
         mem_mb=lambda wc: EXPERIMENTS_JOB(wc).memory_mb,
     params:
-        job=EXPERIMENTS_JOB,
+        job=lambda wc: EXPERIMENTS_JOB(wc).fields(),
     script:
         "../scripts/run.py"
 

@@ -221,7 +221,7 @@ rule fairness_run:
     resources:
         mem_mb=lambda wc: FAIR_JOB(wc).memory_mb,
     params:
-        job=FAIR_JOB,
+        job=lambda wc: FAIR_JOB(wc).fields(),
     script:
         "../scripts/run.py"
 

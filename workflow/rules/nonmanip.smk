@@ -92,7 +92,7 @@ rule nonmanip_run:
     resources:
         mem_mb=lambda wc: NONMANIP_JOB(wc).memory_mb,
     params:
-        job=NONMANIP_JOB,
+        job=lambda wc: NONMANIP_JOB(wc).fields(),
     script:
         "../scripts/run.py"
 

@@ -131,7 +131,7 @@ rule unknown_graph_run:
     resources:
         mem_mb=lambda wc: UG_JOB(wc).memory_mb,
     params:
-        job=UG_JOB,
+        job=lambda wc: UG_JOB(wc).fields(),
     script:
         "../scripts/run.py"
 

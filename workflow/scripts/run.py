@@ -4,4 +4,5 @@ from causal_bandits import runs
 from causal_bandits.logs import logged
 
 with logged(snakemake.log[0]):
-    runs.execute(snakemake.params.job, dict(snakemake.input.items()), snakemake.output.trace, snakemake.output.summary)
+    job = runs.RunJob(**snakemake.params.job)
+    runs.execute(job, dict(snakemake.input.items()), snakemake.output.trace, snakemake.output.summary)

@@ -5,8 +5,9 @@ it cannot read (missing, a YAML syntax error, empty) stops it with its own messa
 neither the file nor the line. This command reads ``config/config.yaml`` (the workflow's base; see
 ``--base``) and the given files merged over it in order, as ``snakemake --configfile FILE...``
 does, and runs every check the workflow runs: the file and line of a YAML error, a target typed
-after ``--configfile``, the schema, each paper's checks, the own experiments' checks.
-Output: ``ok: ...`` or ``error: ...``.
+after ``--configfile``, the schema, each paper's checks, the own experiments' checks, and the run's
+estimated cost against the machine's memory and ``budget.cpu_hours`` (:mod:`causal_bandits.cost`).
+Output: ``ok: ...`` and the estimate, or ``error: ...``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits import config as cb_config
+from causal_bandits import cost
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -47,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
     :class:`~causal_bandits.errors.ConfigError`."""
     cb_config.check_files(args.files)
     config = cb_config.check(cb_config.load(args.base, *args.files))
+    found = cost.check(config)
     papers = ", ".join(p for p in cb_config.PAPERS if p in config)
     print(f"ok: {' + '.join(map(str, [args.base, *args.files]))} is a valid config (papers: {papers})")
+    print(found.line())
     return 0

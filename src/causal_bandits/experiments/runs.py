@@ -3,12 +3,13 @@ under the key ``experiments``, with each experiment's own horizon, seeds and POM
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from causal_bandits import runs
 from causal_bandits.experiments import KEY
-from causal_bandits.experiments.algorithms import policy_path
+from causal_bandits.experiments.algorithms import policy_path, supports
+from causal_bandits.experiments.config import strategies
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 
 
@@ -16,6 +17,16 @@ def chunks(config: Mapping[str, Any], name: str) -> list[range]:
     """Seed chunks of an experiment's runs (speed only: a seed's streams do not depend on its chunk)."""
     experiment = config["experiments"][name]
     return runs.chunk_seeds(experiment["n_seeds"], experiment["seeds_per_job"])
+
+
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job: each experiment's strategies and the solvers that play them, each chunk."""
+    for name, experiment in config.get("experiments", {}).items():
+        for strategy in strategies(experiment):
+            for algorithm in experiment["algorithms"]:
+                if supports(algorithm, strategy):
+                    for k in range(len(chunks(config, name))):
+                        yield {"experiment": name, "strategy": strategy, "algorithm": algorithm, "chunk": str(k)}
 
 
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:

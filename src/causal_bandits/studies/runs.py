@@ -9,13 +9,15 @@ run. Read at planning time only: a run job imports its runner, never this module
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from causal_bandits import runs
+from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.studies import knobs as study_knobs
 from causal_bandits.studies import refresh as study_refresh
+from causal_bandits.studies import robustness as study_robustness
 from causal_bandits.studies import robustness_instances
 from causal_bandits.studies import same_means as study_same_means
 from causal_bandits.studies.same_means_family import stream_key
@@ -68,3 +70,57 @@ def robustness(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.
         "record_points": config["record_points"],
     }
     return nonmanip_runs.solver_job(config, wildcards, chunks(section), science)
+
+
+def _wildcards(point: str, experiment: str, strategy: str, algorithm: str, section: Mapping[str, Any]):
+    """One job's wildcards per chunk of a study's runs."""
+    for k in range(len(chunks(section))):
+        yield {"point": point, "experiment": experiment, "strategy": strategy, "algorithm": algorithm, "chunk": str(k)}
+
+
+def refresh_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the study ``refresh``: each panel and solver."""
+    section = config["studies"]["refresh"]
+    for panel in config["nonmanip"]["panels"]:
+        for algorithm in section["algorithms"]:
+            yield from _wildcards(section["schedule"], panel, POMIS_PLUS, algorithm, section)
+
+
+def knobs_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the study ``knobs``: each point, panel and solver it changes."""
+    section = config["studies"]["knobs"]
+    for point, spec in study_knobs.runs_of(section, config["nonmanip"]["pomis_plus"]).items():
+        for panel in config["nonmanip"]["panels"]:
+            for algorithm in section["algorithms"]:
+                if study_knobs.plays(spec, algorithm):
+                    yield from _wildcards(point, panel, POMIS_PLUS, algorithm, section)
+
+
+def same_means_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the study ``same_means``: each panel, point, strategy and solver."""
+    section = config["studies"]["same_means"]
+    for panel in config["nonmanip"]["panels"]:
+        for point in range(section["n_points"]):
+            for strategy in study_same_means.STRATEGIES:
+                for algorithm in section["algorithms"]:
+                    yield from _wildcards(str(point), panel, strategy, algorithm, section)
+
+
+def robustness_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the study ``robustness``: each instance, strategy and solver."""
+    section = config["studies"]["robustness"]
+    for instance in robustness_instances.instances(section, list(config["nonmanip"]["panels"])).values():
+        for strategy in section["strategies"]:
+            for algorithm in section["algorithms"]:
+                if study_robustness.plays(strategy, algorithm):
+                    yield from _wildcards(instance.family, instance.id, strategy, algorithm, section)
+
+
+Describe = Callable[[Mapping[str, Any], Mapping[str, str]], runs.RunJob]
+#: Each study with run jobs: how a job is described, and the wildcards of all of them.
+RUNS: dict[str, tuple[Describe, Callable[[Mapping[str, Any]], Iterator[dict[str, str]]]]] = {
+    "refresh": (refresh, refresh_jobs),
+    "knobs": (knobs, knobs_jobs),
+    "same_means": (same_means, same_means_jobs),
+    "robustness": (robustness, robustness_jobs),
+}

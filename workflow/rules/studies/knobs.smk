@@ -33,7 +33,7 @@ rule knobs_run:
     resources:
         mem_mb=lambda wc: KNOBS_JOB(wc).memory_mb,
     params:
-        job=KNOBS_JOB,
+        job=lambda wc: KNOBS_JOB(wc).fields(),
     script:
         "../../scripts/run.py"
 

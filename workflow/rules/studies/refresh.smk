@@ -35,7 +35,7 @@ rule refresh_run:
     resources:
         mem_mb=lambda wc: REFRESH_JOB(wc).memory_mb,
     params:
-        job=REFRESH_JOB,
+        job=lambda wc: REFRESH_JOB(wc).fields(),
     script:
         "../../scripts/run.py"
 

@@ -103,7 +103,7 @@ rule robustness_run:
     resources:
         mem_mb=lambda wc: ROBUSTNESS_JOB(wc).memory_mb,
     params:
-        job=ROBUSTNESS_JOB,
+        job=lambda wc: ROBUSTNESS_JOB(wc).fields(),
     script:
         "../../scripts/run.py"
 

@@ -82,7 +82,7 @@ rule same_means_run:
     resources:
         mem_mb=lambda wc: SAME_MEANS_JOB(wc).memory_mb,
     params:
-        job=SAME_MEANS_JOB,
+        job=lambda wc: SAME_MEANS_JOB(wc).fields(),
     script:
         "../../scripts/run.py"
 

@@ -10,7 +10,7 @@ counts for the warm starts). Contextual runs share the environment stream of exp
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -136,6 +136,17 @@ def run(name: str, *, seeds: Sequence[int], horizon: int, record_points: int, **
 def chunks(config: Mapping[str, Any]) -> list[range]:
     """Seed chunks of every run job (speed only: a seed's streams do not depend on its chunk)."""
     return runs.chunk_seeds(config["bounds"]["n_seeds"], config["seeds_per_job"])
+
+
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job: Figure 4's algorithms at every α setting, the appendix algorithms."""
+    online = config["bounds"]["online"]
+    settings = {setting_name(a): FIGURE4 for a in [online["alpha"], *online["sensitivity_alphas"]]}
+    for setting, names in {**settings, "appendix": APPENDIX}.items():
+        experiment, strategy = coordinates(setting)
+        for name in names:
+            for k in range(len(chunks(config))):
+                yield {"experiment": experiment, "strategy": strategy, "algorithm": name, "chunk": str(k)}
 
 
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:

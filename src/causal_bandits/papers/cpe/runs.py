@@ -10,7 +10,7 @@ bandit runs to its budget.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from causal_bandits import algorithms, runs, store
@@ -50,6 +50,16 @@ def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
 def chunks(config: Mapping[str, Any], job: Job) -> list[range]:
     """Seed chunks of a design job's runs (speed only: a seed's streams do not depend on its chunk)."""
     return runs.chunk_seeds(job.n_seeds, config["seeds_per_job"])
+
+
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job: each design job of the experiments this config runs, each chunk."""
+    section = config["cpe"]
+    chosen = design.experiments_run(section)
+    for job in design.jobs(section):
+        if job.experiment in chosen:
+            for k in range(len(chunks(config, job))):
+                yield {"experiment": job.key, "strategy": job.strategy, "algorithm": job.algorithm, "chunk": str(k)}
 
 
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:

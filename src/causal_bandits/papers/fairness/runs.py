@@ -12,7 +12,7 @@ through the fairness auditor, per seed and per tau of the config, the decisions 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -110,6 +110,14 @@ RUN_KEYS = ("horizon", "taus", "ucb", "fucb", "fairlinucb")
 def chunks(config: Mapping[str, Any]) -> list[range]:
     """Seed chunks of every run job (speed only: a seed's streams do not depend on its chunk)."""
     return runs.chunk_seeds(config["fairness"]["n_seeds"], config["seeds_per_job"])
+
+
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job: each experiment's algorithms, each chunk."""
+    for experiment in EXPERIMENTS:
+        for name in algorithms(experiment, config["fairness"]):
+            for k in range(len(chunks(config))):
+                yield {"experiment": experiment, "strategy": STRATEGY, "algorithm": name, "chunk": str(k)}
 
 
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:

@@ -22,7 +22,7 @@ draws and bootstrap draws of seed s of the main run: only the changed setting di
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -95,6 +95,18 @@ def solver(
     if strategy == POMIS_PLUS:
         return cls.from_catalogue(catalogue, CausalDiagram.from_dict(instance["graph"]).nodes, **(pomis_plus or {}))
     return cls()
+
+
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the paper: each panel, strategy and solver that plays it (POMIS+
+    only with a z² version), each chunk."""
+    section = config["nonmanip"]
+    for panel in section["panels"]:
+        for strategy in section["strategies"]:
+            for algorithm in section["algorithms"]:
+                if strategy != POMIS_PLUS or algorithms.registry(PAPER)[algorithm].z2:
+                    for k in range(len(chunks(section, config["seeds_per_job"], strategy))):
+                        yield {"experiment": panel, "strategy": strategy, "algorithm": algorithm, "chunk": str(k)}
 
 
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:

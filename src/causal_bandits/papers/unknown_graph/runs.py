@@ -11,7 +11,7 @@ A V5 job runs one lower-bound family (Thm 4 or 5) with one algorithm over all it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,7 @@ from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.cn_ucb_discovery.intervention_batches import Reading
 from causal_bandits.papers.unknown_graph import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.unknown_graph import families as F
-from causal_bandits.papers.unknown_graph.cells import cells
+from causal_bandits.papers.unknown_graph.cells import ALGORITHMS_OF, cells
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs
 from causal_bandits.papers.unknown_graph.instance import Instance
@@ -133,6 +133,14 @@ def chunks(config: Mapping[str, Any]) -> list[range]:
     only: a seed's streams do not depend on its chunk)."""
     section = config["unknown_graph"]
     return runs.chunk_seeds(section["n_seeds"], section.get("seeds_per_job", config["seeds_per_job"]))
+
+
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every V1-V4 run job: each cell with its experiment's algorithms, each chunk."""
+    for cell, spec in cells(config["unknown_graph"]).items():
+        for name in ALGORITHMS_OF[spec["experiment"]]:
+            for k in range(len(chunks(config))):
+                yield {"experiment": cell, "strategy": "default", "algorithm": name, "chunk": str(k)}
 
 
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
