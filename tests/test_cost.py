@@ -8,6 +8,7 @@ from conftest import ROOT
 from causal_bandits import cli, cost
 from causal_bandits import config as cb_config
 from causal_bandits.errors import ConfigError
+from causal_bandits.studies import fucb_radius
 
 BASE = ROOT / "config" / "config.yaml"
 
@@ -66,3 +67,33 @@ def test_check_config_prints_the_estimate(tmp_path, monkeypatch, capsys):
     assert cli.main(["check-config", "--base", str(BASE), str(ROOT / "config" / "quick.yaml")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("ok: ") and out[1].startswith("estimated cost: ") and "CPU-h" in out[1]
+
+
+@pytest.mark.workflow
+def test_the_estimate_counts_exactly_the_run_jobs_the_workflow_plans(tmp_path):
+    """The cost model enumerates the run jobs from the config (each owner's run_jobs); the workflow plans them
+    from its rule files. Both must name the same jobs, every study (the tiny config runs them all) and an own
+    experiment included."""
+    from conftest import TINY, copy_workflow, snakemake
+
+    work = copy_workflow(tmp_path / "repo")
+    dry = snakemake(work, "-n", "--forceall", *TINY, "examples/own_experiment.yaml")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    planned = {
+        o.strip()
+        for line in dry.stdout.splitlines()
+        if line.strip().startswith("output:")
+        for o in line.split(":", 1)[1].split(",")
+        if o.strip().startswith("results/runs/") and not o.strip().endswith(".summary.parquet")
+    }
+    config = cb_config.check(cb_config.load(BASE, *(work / o for o in (*TINY[1:], "examples/own_experiment.yaml"))))
+    expected = set()
+    for part, _, wildcards in cost._owners(config):
+        for wc in wildcards:
+            root = f"studies/{part}/{wc['point']}" if "point" in wc else part
+            expected.add(
+                f"results/runs/{root}/{wc['experiment']}/{wc['strategy']}/{wc['algorithm']}/chunk-{wc['chunk']}.parquet"
+            )
+    radius = {o for o in planned if o.startswith("results/runs/studies/fucb_radius/")}  # a point per job, no chunks
+    assert len(radius) == len(fucb_radius.points(config["studies"]["fucb_radius"]))
+    assert planned - radius == expected, (sorted(planned - radius - expected)[:5], sorted(expected - planned)[:5])

@@ -27,6 +27,7 @@ from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.runs import RunJob
+from causal_bandits.studies import fucb_radius
 from causal_bandits.studies import runs as study_runs
 
 #: CPU seconds a run job costs beyond its simulation: Snakemake's job start and Python's imports
@@ -116,7 +117,19 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
                 largest_mb = job.memory_mb
                 largest = f"{part}: {job.experiment}/{job.strategy}/{job.algorithm}, {len(job.seeds)} seeds"
         hours[part] *= 1 + OTHER_SHARE.get(part, 0.0)
+    if "fucb_radius" in config.get("studies", {}):
+        points = len(fucb_radius.points(config["studies"]["fucb_radius"]))
+        hours["fucb_radius"] = points * _radius_seconds(config) / 3600
+        jobs += points
     return Estimate(hours, jobs, largest_mb, largest)
+
+
+def _radius_seconds(config: Mapping[str, Any]) -> float:
+    """The model's CPU seconds of one point of the study ``fucb_radius``: F-UCB at every τ of the fairness
+    section, the study's seeds and horizon (one job, not a run-store run job)."""
+    section = config["studies"]["fucb_radius"]
+    runs = len(config["fairness"]["taus"]) * section["n_seeds"] * section["horizon"]
+    return START_UP_S + PER_SEED_ROUND["fairness"] * runs
 
 
 def machine_memory_mb() -> int:
