@@ -27,8 +27,6 @@ from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.runs import RunJob
-from causal_bandits.studies import fucb_radius
-from causal_bandits.studies import runs as study_runs
 
 #: CPU seconds a run job costs beyond its simulation: Snakemake's job start and Python's imports
 #: (benchmarks/wall_time.py's MODEL, "a job's parse 2.2 s + start-up 1.2 s").
@@ -86,9 +84,14 @@ def _owners(config: Mapping[str, Any]) -> Iterator[tuple[str, Callable, Iterator
             yield key, module.describe, module.run_jobs(config)
     if config.get("experiments"):
         yield "experiments", experiment_runs.describe, experiment_runs.run_jobs(config)
-    for name, (describe, run_jobs) in study_runs.RUNS.items():
-        if name in config.get("studies", {}):
-            yield name, describe, run_jobs(config)
+    if config.get("studies"):
+        # Late: the study records import their figure code (matplotlib, seaborn: a second and more), which a
+        # papers-only parse of the workflow does not need.
+        from causal_bandits.studies import runs as study_runs
+
+        for name, (describe, run_jobs) in study_runs.RUNS.items():
+            if name in config["studies"]:
+                yield name, describe, run_jobs(config)
 
 
 def _seconds(job: RunJob) -> float:
@@ -118,7 +121,9 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
                 largest = f"{part}: {job.experiment}/{job.strategy}/{job.algorithm}, {len(job.seeds)} seeds"
         hours[part] *= 1 + OTHER_SHARE.get(part, 0.0)
     if "fucb_radius" in config.get("studies", {}):
-        points = len(fucb_radius.points(config["studies"]["fucb_radius"]))
+        from causal_bandits.studies.fucb_radius import points as radius_points  # late, as the study runs above
+
+        points = len(radius_points(config["studies"]["fucb_radius"]))
         hours["fucb_radius"] = points * _radius_seconds(config) / 3600
         jobs += points
     return Estimate(hours, jobs, largest_mb, largest)
