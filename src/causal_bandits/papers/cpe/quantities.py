@@ -125,22 +125,35 @@ def quantities(instance: CPEInstance, epsilon: float, delta: float, *, with_burn
         "theory_burnin": None,
     }
     if instance.link is not None:
-        structure, policy_arms = instance.bglm_structure(), instance.policy_arms()
-        q_L = bglm_observability(structure, policy_arms)
-        arms["q_L"] = q_L.tolist()
-        arms["ell_S"] = ells(structure, policy_arms).tolist()
-        q_L[0] = 1.0  # complexity terms use q_do() = 1; the radius uses Eq. (7) (ambiguity 11)
-        m_L, m_eps_L, H_m_L = _thresholds(q_L, g)
-        constants = bglm_constants(instance)
-        summary.update(
-            m_L=m_L,
-            m_eps_L=m_eps_L,
-            H_m_L=H_m_L,
-            UB_L=upper_bound_term(q_L, g, delta),
-            D=constants.D,
-            kappa=constants.kappa,
-            eta=constants.eta,
-        )
-        if with_burn_in:  # Theorem 1 runs CCPE-BGLM with δ/2
-            summary["theory_burnin"] = theory_burn_in_length(constants, delta / 2.0)
+        _add_bglm(instance, g, delta, arms, summary, with_burn_in)
     return Quantities(arms, summary)
+
+
+def _add_bglm(
+    instance: CPEInstance,
+    g: np.ndarray,
+    delta: float,
+    arms: dict[str, list],
+    summary: dict[str, Any],
+    with_burn_in: bool,
+) -> None:
+    """The BGLM quantities of an instance with a link (Theorem 1): the observabilities q_L and ℓ_S per arm, and
+    the thresholds, the upper-bound term, the constants D, κ, η and the burn-in in the summary."""
+    structure, policy_arms = instance.bglm_structure(), instance.policy_arms()
+    q_L = bglm_observability(structure, policy_arms)
+    arms["q_L"] = q_L.tolist()
+    arms["ell_S"] = ells(structure, policy_arms).tolist()
+    q_L[0] = 1.0  # complexity terms use q_do() = 1; the radius uses Eq. (7) (ambiguity 11)
+    m_L, m_eps_L, H_m_L = _thresholds(q_L, g)
+    constants = bglm_constants(instance)
+    summary.update(
+        m_L=m_L,
+        m_eps_L=m_eps_L,
+        H_m_L=H_m_L,
+        UB_L=upper_bound_term(q_L, g, delta),
+        D=constants.D,
+        kappa=constants.kappa,
+        eta=constants.eta,
+    )
+    if with_burn_in:  # Theorem 1 runs CCPE-BGLM with δ/2
+        summary["theory_burnin"] = theory_burn_in_length(constants, delta / 2.0)

@@ -317,6 +317,37 @@ def _count_tolerance(paper: float, T: int) -> float:
     return max(COUNT_REL_TOL * paper, COUNT_ABS_TOL_FRACTION * T)
 
 
+def _impossible_counts(paper: Mapping[float, float], bound: Mapping[str, float]) -> str:
+    """Why the paper's counts cannot follow from its own model (empty when they can): at every τ at or above the
+    largest exact discrepancy a truth-based count is 0, and below the floor of the Eq. 12 radius a
+    certificate-based count is T - 1 (:func:`impossibility`)."""
+    imp_true = [t for t in sorted(paper) if bound["max_abs_delta"] <= t and paper[t] != 0]
+    imp_cert = [t for t in sorted(paper) if bound["radius_floor"] > t and paper[t] != PAPER_T - 1]
+
+    def taus(ts: list[float]) -> str:
+        return "{" + ", ".join(f"{t:g}" for t in ts) + "}"
+
+    parts = []
+    if imp_true:
+        size = (
+            "0 (no rewarded user feature descends from the sensitive one in the graph)"
+            if bound["max_abs_delta"] == 0
+            else f"|Δ| ≤ {bound['max_abs_delta']:.4f} < τ"
+        )
+        parts.append(
+            f"every arm's exact counterfactual discrepancy is {size} for τ ∈ {taus(imp_true)}, "
+            f"so a truth-based count must be 0"
+        )
+    if imp_cert:
+        parts.append(
+            f"the Eq. 12 radius is ≥ min over users, arms and t ≤ {PAPER_T} of "
+            f"sqrt(16 ln t/(t−1+|Z|))·(Σ_z P(z|x,a)^(2/3))^(3/2) = {bound['radius_floor']:.3f} "
+            f"> τ "
+            f"for τ ∈ {taus(imp_cert)}, so a certificate-based count must be {PAPER_T - 1}"
+        )
+    return "; and ".join(parts)
+
+
 def _count_claim(experiment: str, key: str, paper: Mapping[float, float], source: str) -> Claim:
     """Unfair-decision counts of one algorithm column over tau (Table 1 or 2).
 
@@ -339,30 +370,7 @@ def _count_claim(experiment: str, key: str, paper: Mapping[float, float], source
             cells.append(f"τ={tau:g}: {cert:.0f} / {true:.0f}")
             close &= abs(cert - paper[tau]) <= _count_tolerance(paper[tau], PAPER_T)
         ours = ("; ".join(cells) + " (certified / true)") if cells else "–"
-        imp_true = [t for t in sorted(paper) if bound["max_abs_delta"] <= t and paper[t] != 0]
-        imp_cert = [t for t in sorted(paper) if bound["radius_floor"] > t and paper[t] != PAPER_T - 1]
-        model = ""
-        if imp_true or imp_cert:
-            taus = lambda ts: "{" + ", ".join(f"{t:g}" for t in ts) + "}"  # noqa: E731
-            parts = []
-            if imp_true:
-                size = (
-                    "0 (no rewarded user feature descends from the sensitive one in the graph)"
-                    if bound["max_abs_delta"] == 0
-                    else f"|Δ| ≤ {bound['max_abs_delta']:.4f} < τ"
-                )
-                parts.append(
-                    f"every arm's exact counterfactual discrepancy is {size} for τ ∈ {taus(imp_true)}, "
-                    f"so a truth-based count must be 0"
-                )
-            if imp_cert:
-                parts.append(
-                    f"the Eq. 12 radius is ≥ min over users, arms and t ≤ {PAPER_T} of "
-                    f"sqrt(16 ln t/(t−1+|Z|))·(Σ_z P(z|x,a)^(2/3))^(3/2) = {bound['radius_floor']:.3f} "
-                    f"> τ "
-                    f"for τ ∈ {taus(imp_cert)}, so a certificate-based count must be {PAPER_T - 1}"
-                )
-            model = "; and ".join(parts)
+        model = _impossible_counts(paper, bound)
         marks = provenance(r, experiment)
         if cfg["horizon"] != PAPER_T:  # counts grow with T: ours at another T say nothing about the paper's
             # the model's verdict is exact, whatever the run: a paper-scale run reports it as "differs"

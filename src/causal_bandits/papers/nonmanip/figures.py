@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import cast
+from typing import Any, cast
 
 import pandas as pd
 import seaborn as sns
@@ -246,20 +246,7 @@ def figure5(
         fig = new_figure((7.5, 2.15))
         axes = fig.subplots(1, len(agg) + 1, width_ratios=[1.0] * len(agg) + [1.1])
         for i, (ax, letter, (key, frame)) in enumerate(zip(axes, PANEL_LETTERS, agg.items())):
-            title = _lettered(letter, titles.get(key, key))
-            same = coinciding(frame, hue="strategy", style="algorithm", order=_rank)
-            if same:
-                title += "\n" + "; ".join(coincide_text(g, LABELS) for g in same) + " (same arms)"
-            regret_panel(
-                ax,
-                frame,
-                palette=colours,
-                styles=LINESTYLES,
-                order=_rank,
-                labels=LABELS,
-                title=title,
-                ylabel="Cumulative regret" if i == 0 else "",
-            )
+            _regret(ax, frame, _lettered(letter, titles.get(key, key)), colours, first=i == 0)
         letter = PANEL_LETTERS[len(agg)]
         draw_diagram(
             axes[-1],
@@ -282,6 +269,23 @@ def figure5(
             title_fontsize=7,
         )
         save_figure(fig, path_pdf, path_png)
+
+
+def _regret(ax, frame: pd.DataFrame, title: str, colours: Mapping[str, Any], *, first: bool) -> None:
+    """One regret panel of Fig. 5 (a)-(c); strategies with the same arms, hence one curve, named in its title."""
+    same = coinciding(frame, hue="strategy", style="algorithm", order=_rank)
+    if same:
+        title += "\n" + "; ".join(coincide_text(g, LABELS) for g in same) + " (same arms)"
+    regret_panel(
+        ax,
+        frame,
+        palette=colours,
+        styles=LINESTYLES,
+        order=_rank,
+        labels=LABELS,
+        title=title,
+        ylabel="Cumulative regret" if first else "",
+    )
 
 
 def figure5_optimal_arm(
