@@ -181,6 +181,47 @@ def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
     ]
 
 
+def _panel_lines(table: pd.DataFrame, panel: str, fam: Mapping[str, Any], found: Mapping[str, Any]) -> list[str]:
+    """A panel's section: the direction swept, each point's efficiency and regrets (POMIS+ and POMIS with
+    each solver), the paper's POMIS+ cells, the finding and whether POMIS stays flat over the points."""
+    lines = [f"Direction: {fam['direction_note']}.", ""]
+    algos = [a for a in PAPER_Z2_SOLVERS if a in set(table[table.panel == panel].algorithm)]
+    head = "| point | E |" + "".join(f" {PAPER_Z2_SOLVERS[a]} POMIS+ | {PAPER_Z2_SOLVERS[a]} POMIS |" for a in algos)
+    lines += [head, "|---" * (2 + 2 * len(algos)) + "|"]
+    for p in fam["points"]:
+        cells = []
+        for a in algos:
+            for s in ("POMIS+", "POMIS"):
+                r = table[
+                    (table.panel == panel)
+                    & (table.point == p["point"])
+                    & (table.algorithm == a)
+                    & (table.strategy == s)
+                ]
+                if r.empty:
+                    cells.append("–")
+                    continue
+                r = r.iloc[0]
+                mark = " (within)" if r.within_tolerance else ""
+                cells.append(f"{r.mean_cr_T:.2f} ± {r.ci95_halfwidth:.2f}{mark}")
+        lines.append(f"| {p['point']} | {p['panel_efficiency']:.4g} | " + " | ".join(cells) + " |")
+    paper = "; ".join(
+        f"{PAPER_Z2_SOLVERS[a]} POMIS+ {TABLE1[(a, 'POMIS+', panel)]:.2f}"
+        for a in PAPER_Z2_SOLVERS
+        if (a, "POMIS+", panel) in TABLE1
+    )
+    lines += ["", f"Paper: {paper}." if paper else "Paper: no POMIS+ cell.", f"Finding: {found['finding']}."]
+    for a in algos:
+        flat = pomis_flat(table, panel, a)
+        if flat:
+            verdict = "flat" if flat[0] >= 0.05 else "NOT flat (equal means rejected at 5 %)"
+            lines.append(
+                f"POMIS {PAPER_Z2_SOLVERS[a]} over the points: {flat[1]:.2f} to {flat[2]:.2f}, {verdict} "
+                f"(Cochran's Q, p = {flat[0]:.2g})."
+            )
+    return lines
+
+
 def markdown(
     table: pd.DataFrame,
     families: Mapping[str, Mapping[str, Any]],
@@ -208,43 +249,7 @@ def markdown(
         where = f"E ∈ [{f['interval'][0]:.4g}, {f['interval'][1]:.4g}]" if f["interval"] else f["finding"]
         lines.append(f"| {titles.get(panel, panel)} | {effs[0]:.4g} to {effs[-1]:.4g} ({len(effs)} points) | {where} |")
     for panel, fam in families.items():
-        lines += ["", f"## {titles.get(panel, panel)}", "", f"Direction: {fam['direction_note']}.", ""]
-        algos = [a for a in PAPER_Z2_SOLVERS if a in set(table[table.panel == panel].algorithm)]
-        head = "| point | E |" + "".join(
-            f" {PAPER_Z2_SOLVERS[a]} POMIS+ | {PAPER_Z2_SOLVERS[a]} POMIS |" for a in algos
-        )
-        lines += [head, "|---" * (2 + 2 * len(algos)) + "|"]
-        for p in fam["points"]:
-            cells = []
-            for a in algos:
-                for s in ("POMIS+", "POMIS"):
-                    r = table[
-                        (table.panel == panel)
-                        & (table.point == p["point"])
-                        & (table.algorithm == a)
-                        & (table.strategy == s)
-                    ]
-                    if r.empty:
-                        cells.append("–")
-                        continue
-                    r = r.iloc[0]
-                    mark = " (within)" if r.within_tolerance else ""
-                    cells.append(f"{r.mean_cr_T:.2f} ± {r.ci95_halfwidth:.2f}{mark}")
-            lines.append(f"| {p['point']} | {p['panel_efficiency']:.4g} | " + " | ".join(cells) + " |")
-        paper = "; ".join(
-            f"{PAPER_Z2_SOLVERS[a]} POMIS+ {TABLE1[(a, 'POMIS+', panel)]:.2f}"
-            for a in PAPER_Z2_SOLVERS
-            if (a, "POMIS+", panel) in TABLE1
-        )
-        lines += ["", f"Paper: {paper}." if paper else "Paper: no POMIS+ cell.", f"Finding: {found[panel]['finding']}."]
-        for a in algos:
-            flat = pomis_flat(table, panel, a)
-            if flat:
-                verdict = "flat" if flat[0] >= 0.05 else "NOT flat (equal means rejected at 5 %)"
-                lines.append(
-                    f"POMIS {PAPER_Z2_SOLVERS[a]} over the points: {flat[1]:.2f} to {flat[2]:.2f}, {verdict} "
-                    f"(Cochran's Q, p = {flat[0]:.2g})."
-                )
+        lines += ["", f"## {titles.get(panel, panel)}", "", *_panel_lines(table, panel, fam, found[panel])]
     return "\n".join(lines) + "\n"
 
 

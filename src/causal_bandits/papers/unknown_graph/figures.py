@@ -54,6 +54,47 @@ def _wrap(text: str, width: int = 34) -> str:
     return "\n".join(textwrap.wrap(text, width))
 
 
+def _step_panel(ax, trace: Mapping[str, Any], panel: Mapping[str, Any], pos: Mapping[str, Any], title: str) -> None:
+    """One step of Figure 1: the edges shown (oriented ones as arrows), then the nodes (X_R gold, the node
+    intervened on red-outlined, eliminated ones grey and dashed)."""
+    shown = set(panel["shown"])
+    for kind in ("lines", "arrows"):
+        for a, b in panel[kind]:
+            if a in shown and b in shown:
+                ax.annotate(
+                    "",
+                    xy=pos[b],
+                    xytext=pos[a],
+                    arrowprops={
+                        "arrowstyle": "-|>" if kind == "arrows" else "-",
+                        "color": "black",
+                        "lw": 0.9,
+                        "shrinkA": 9,
+                        "shrinkB": 9,
+                    },
+                )
+    for v in trace["nodes"]:
+        if v not in shown:
+            continue
+        gone = v in panel["eliminated"]
+        face = "gold" if v == trace["reward_node"] else ("0.82" if gone else "white")
+        edge = "red" if v in panel["hot"] else "black"
+        ax.scatter(
+            *pos[v],
+            s=260,
+            c=[face],
+            edgecolors=edge,
+            linewidths=2.0 if v in panel["hot"] else 0.8,
+            linestyle="--" if gone else "-",
+            zorder=3,
+        )
+        ax.text(*pos[v], v, ha="center", va="center", fontsize=6, color="0.25" if gone else "black", zorder=4)
+    ax.set_title(_wrap(title), fontsize=6)
+    ax.set_xlim(min(p[0] for p in pos.values()) - 0.7, max(p[0] for p in pos.values()) + 0.7)
+    ax.set_ylim(min(p[1] for p in pos.values()) - 0.6, 0.6)
+    ax.axis("off")
+
+
 def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
     """Figure 1: CN-UCB on the reconstructed tree, one panel per step of the run (X_R gold, the node
     intervened on red-outlined, eliminated nodes grey with a dashed outline and a grey name, oriented
@@ -65,43 +106,7 @@ def figure1(trace: Mapping[str, Any], pdf: PathLike, png: PathLike) -> None:
     with paper_style():
         fig = new_figure((11.0, 2.5 * rows + 0.4))
         for i, panel in enumerate(steps):
-            ax = fig.add_subplot(rows, cols, i + 1)
-            shown = set(panel["shown"])
-            for kind in ("lines", "arrows"):
-                for a, b in panel[kind]:
-                    if a in shown and b in shown:
-                        ax.annotate(
-                            "",
-                            xy=pos[b],
-                            xytext=pos[a],
-                            arrowprops={
-                                "arrowstyle": "-|>" if kind == "arrows" else "-",
-                                "color": "black",
-                                "lw": 0.9,
-                                "shrinkA": 9,
-                                "shrinkB": 9,
-                            },
-                        )
-            for v in trace["nodes"]:
-                if v not in shown:
-                    continue
-                gone = v in panel["eliminated"]
-                face = "gold" if v == trace["reward_node"] else ("0.82" if gone else "white")
-                edge = "red" if v in panel["hot"] else "black"
-                ax.scatter(
-                    *pos[v],
-                    s=260,
-                    c=[face],
-                    edgecolors=edge,
-                    linewidths=2.0 if v in panel["hot"] else 0.8,
-                    linestyle="--" if gone else "-",
-                    zorder=3,
-                )
-                ax.text(*pos[v], v, ha="center", va="center", fontsize=6, color="0.25" if gone else "black", zorder=4)
-            ax.set_title(_wrap(f"({chr(97 + i)}) {panel['caption']}"), fontsize=6)
-            ax.set_xlim(min(p[0] for p in pos.values()) - 0.7, max(p[0] for p in pos.values()) + 0.7)
-            ax.set_ylim(min(p[1] for p in pos.values()) - 0.6, 0.6)
-            ax.axis("off")
+            _step_panel(fig.add_subplot(rows, cols, i + 1), trace, panel, pos, f"({chr(97 + i)}) {panel['caption']}")
         marks = [
             Line2D([], [], ls="", marker="o", ms=7, mfc="gold", mec="black", label=f"X_R = {trace['reward_node']}"),
             Line2D([], [], ls="", marker="o", ms=7, mfc="white", mec="red", mew=2.0, label="intervened on"),
