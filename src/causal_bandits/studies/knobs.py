@@ -319,6 +319,43 @@ def markdown(table: pd.DataFrame, found: Mapping[str, Mapping[str, Any]], titles
     return "\n".join(lines) + "\n"
 
 
+def _solver_lines(ax, rows: pd.DataFrame, panel: str, algorithm: str, color: str) -> None:
+    """One solver on one panel of the knob figure: regret against n_min (95 % CI), each other ``no_expression``
+    value as a star at the main n_min, the paper's POMIS+ cell as a dotted line with its tolerance band."""
+    name = PAPER_Z2_SOLVERS[algorithm]
+    n_rows = rows[rows.knob == "n_min"].assign(x=lambda d: d.value.astype(int)).sort_values("x")
+    if n_rows.empty:  # this solver did not run: no line, not even the paper's
+        return
+    ax.errorbar(
+        n_rows.x,
+        n_rows.mean_cr_T,
+        yerr=n_rows.ci95_halfwidth,
+        color=color,
+        marker="o",
+        markersize=3,
+        linewidth=0.9,
+        capsize=2,
+        label=f"{name} POMIS+",
+    )
+    main_n = int(n_rows[n_rows.main].x.iloc[0])
+    for r in rows[(rows.knob == "no_expression") & ~rows.main].itertuples():
+        ax.errorbar(
+            [main_n],
+            [r.mean_cr_T],
+            yerr=[r.ci95_halfwidth],
+            color=color,
+            marker="*",
+            markersize=7,
+            linestyle="none",
+            capsize=2,
+            label=f"{name} POMIS+, no_expression = {r.value}",
+        )
+    paper = TABLE1.get((algorithm, "POMIS+", panel))
+    if paper is not None:
+        ax.axhline(paper, color=color, linestyle=":", linewidth=0.9, label=f"paper, {name} POMIS+")
+        ax.axhspan(paper * (1 - TABLE1_REL_TOL), paper * (1 + TABLE1_REL_TOL), color=color, alpha=0.08, linewidth=0)
+
+
 def figure(table: pd.DataFrame, titles: Mapping[str, str], path_pdf: PathLike, path_png: PathLike) -> None:
     """Regret at T against n_min per panel (both solvers, 95 % CI), the paper's POMIS+ cell as a dotted line with
     its tolerance band, and each other ``no_expression`` value as its own marker at the main n_min."""
@@ -328,41 +365,9 @@ def figure(table: pd.DataFrame, titles: Mapping[str, str], path_pdf: PathLike, p
         axes = np.atleast_1d(fig.subplots(1, len(panels), squeeze=False)[0])
         for ax, panel in zip(axes, panels):
             for i, algorithm in enumerate(PAPER_Z2_SOLVERS):
-                color, name = f"C{i}", PAPER_Z2_SOLVERS[algorithm]
-                rows = table[(table.panel == panel) & (table.algorithm == algorithm)]
-                n_rows = rows[rows.knob == "n_min"].assign(x=lambda d: d.value.astype(int)).sort_values("x")
-                if n_rows.empty:  # this solver did not run: no line, not even the paper's
-                    continue
-                ax.errorbar(
-                    n_rows.x,
-                    n_rows.mean_cr_T,
-                    yerr=n_rows.ci95_halfwidth,
-                    color=color,
-                    marker="o",
-                    markersize=3,
-                    linewidth=0.9,
-                    capsize=2,
-                    label=f"{name} POMIS+",
+                _solver_lines(
+                    ax, table[(table.panel == panel) & (table.algorithm == algorithm)], panel, algorithm, f"C{i}"
                 )
-                main_n = int(n_rows[n_rows.main].x.iloc[0])
-                for r in rows[(rows.knob == "no_expression") & ~rows.main].itertuples():
-                    ax.errorbar(
-                        [main_n],
-                        [r.mean_cr_T],
-                        yerr=[r.ci95_halfwidth],
-                        color=color,
-                        marker="*",
-                        markersize=7,
-                        linestyle="none",
-                        capsize=2,
-                        label=f"{name} POMIS+, no_expression = {r.value}",
-                    )
-                paper = TABLE1.get((algorithm, "POMIS+", panel))
-                if paper is not None:
-                    ax.axhline(paper, color=color, linestyle=":", linewidth=0.9, label=f"paper, {name} POMIS+")
-                    ax.axhspan(
-                        paper * (1 - TABLE1_REL_TOL), paper * (1 + TABLE1_REL_TOL), color=color, alpha=0.08, linewidth=0
-                    )
             ax.set_xscale("symlog", linthresh=10)
             ticks = sorted({int(v) for v in table[table.knob == "n_min"].value})
             ax.set_xticks(ticks, [str(v) for v in ticks])
