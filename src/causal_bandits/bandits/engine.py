@@ -314,6 +314,22 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
     return np.unique(np.linspace(1, horizon, n).round().astype(np.int64))
 
 
+def _start(
+    policy: Policy, env: Environment, streams: Streams, horizon: int, recorders: Sequence[Recorder]
+) -> tuple[_Loop, RoundBlocks]:
+    """Check the interfaces, reset the environment, the policy (each on its own keyed streams) and the recorders;
+    the round loop and the environment's noise."""
+    seeds = seed_array(streams.seeds)
+    _check_interfaces(policy, env)
+    loop = _Loop(policy, env, seeds, horizon, recorders)
+    env.reset(streams, horizon)
+    noise = RoundBlocks(streams.uniforms("environment"), env.noise_width)
+    policy.reset(seeds.size, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
+    for recorder in recorders:
+        recorder.start(seeds, horizon, env, policy)
+    return loop, noise
+
+
 def _check_interfaces(policy: Policy, env: Environment) -> None:
     """TypeError naming what is missing when ``policy`` or ``env`` does not satisfy its protocol,
     or when the optional hooks do not fit together (blocks need a block environment and no stopping)."""
@@ -356,14 +372,6 @@ def simulate(
     ``policy`` and ``env`` are checked against their protocols first (TypeError naming what is missing);
     ``horizon`` must be a whole number >= 1 and the seeds integers >= 0 (TypeError or ValueError).
 
-    ``until``, when given, is called before every round (or block): once it returns True the run
-    ends for every seed, before ``horizon``, as if the horizon were the last round played (runs whose
-    length the policy decides for all seeds at once, e.g. CN-UCB's discovery alone; recorders have
-    then seen only the rounds played).
-
-    ``progress``, when given, is called with ``t`` before every round (or block) and may only
-    observe (:class:`causal_bandits.runs.ProgressLog` logs how far a long job has got).
-
     Parameters
     ----------
     policy : Policy
@@ -377,9 +385,12 @@ def simulate(
     recorders : sequence of Recorder, optional
         What to record each round (e.g. :class:`~causal_bandits.bandits.recorders.RegretTrace`).
     until : callable, optional
-        Called before every round or block; the run ends for every seed once it returns True.
+        Called before every round or block; once it returns True the run ends for every seed, as if the
+        horizon were the last round played (a length the policy decides for all seeds at once, e.g.
+        CN-UCB's discovery alone; recorders have then seen only the rounds played).
     progress : callable, optional
-        Called with ``t`` before every round or block; it may only observe.
+        Called with ``t`` before every round or block; it may only observe
+        (:class:`causal_bandits.runs.ProgressLog` logs how far a long job has got).
 
     Returns
     -------
@@ -387,14 +398,7 @@ def simulate(
         The recorders' traces on their grid and the per-seed summaries.
     """
     horizon = check_horizon(horizon)
-    seeds = seed_array(streams.seeds)
-    _check_interfaces(policy, env)
-    loop = _Loop(policy, env, seeds, horizon, recorders)
-    env.reset(streams, horizon)
-    noise = RoundBlocks(streams.uniforms("environment"), env.noise_width)
-    policy.reset(seeds.size, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
-    for recorder in recorders:
-        recorder.start(seeds, horizon, env, policy)
+    loop, noise = _start(policy, env, streams, horizon, recorders)
     t = 1
     while t <= horizon and not (until is not None and until()):
         if progress is not None:

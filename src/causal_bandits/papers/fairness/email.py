@@ -188,6 +188,31 @@ def _p_z(tables: np.ndarray, Z: Sequence[str]) -> np.ndarray:
     return marg.reshape(tables.shape[0], -1, int(np.prod([len(DOMAIN[v]) for v in Z], dtype=int)))
 
 
+def _context_probs(config: Mapping[str, Any], contexts: np.ndarray) -> np.ndarray:
+    """P(context): the user features independent, each 2 with its configured probability."""
+    p2 = np.array([float(config["p_x_equals_2"][x]) for x in X_VARS])
+    return np.prod(np.where(contexts == 1, p2, 1.0 - p2), axis=1)
+
+
+def _graph_document(diagram) -> dict[str, Any]:
+    """The causal graph and the policy's edges, as the instance document lists them."""
+    return {
+        "nodes": list(diagram.nodes),
+        "edges": sorted(map(list, diagram.directed)),
+        "policy_edges": [list(e) for e in policy_edges()],
+    }
+
+
+def _intermediate(bn) -> list[dict[str, Any]]:
+    """The intermediate variables' CPTs, in topological order (ties by name)."""
+    out = []
+    for v in nx.lexicographical_topological_sort(nx.DiGraph(bn.edges())):
+        if ROLE[v] == "I":
+            parents, table = cpd_table(bn, v)
+            out.append({"name": v, "parents": parents, "cpt": table.tolist()})
+    return out
+
+
 def instance_document(config: Mapping[str, Any], dsep_criterion: str = "W_then_Z") -> dict[str, Any]:
     """Everything the Email runs, tables and claims need (see ``papers/fairness/instance``)."""
     bn = email_network(config)
@@ -222,13 +247,6 @@ def instance_document(config: Mapping[str, Any], dsep_criterion: str = "W_then_Z
             b_vars=b_vars,
             cf_mode="bounds" if b_vars else "identifiable",
         ).to_document()
-    p2 = np.array([float(config["p_x_equals_2"][x]) for x in X_VARS])
-    context_probs = np.prod(np.where(contexts == 1, p2, 1.0 - p2), axis=1)
-    intermediate = []
-    for v in nx.lexicographical_topological_sort(nx.DiGraph(bn.edges())):
-        if ROLE[v] == "I":
-            parents, table = cpd_table(bn, v)
-            intermediate.append({"name": v, "parents": parents, "cpt": table.tolist()})
     return {
         "experiment": EXPERIMENT,
         "data_provenance": PROVENANCE,
@@ -236,26 +254,19 @@ def instance_document(config: Mapping[str, Any], dsep_criterion: str = "W_then_Z
         "user_features": list(X_VARS),
         "arm_features": list(A_VARS),
         "contexts": contexts.tolist(),
-        "context_probs": context_probs.tolist(),
+        "context_probs": _context_probs(config, contexts).tolist(),
         "arms": arms.tolist(),
-        "intermediate": intermediate,
+        "intermediate": _intermediate(bn),
         "reward": {"name": REWARD, "coef": REWARD_COEF, "sigma": float(config["sigma"])},
         "mu": mu.tolist(),
         "mu_cf": mu_cf.tolist(),
         "delta_true": (mu_cf[:, :, 0] - mu_cf[:, :, 1]).tolist(),
         "optimal_arms": [np.flatnonzero(np.isclose(m, m.max(), rtol=0, atol=1e-12)).tolist() for m in mu],
         "sensitive": {"name": sensitive, "s_plus": s_values[0], "s_minus": s_values[1], "descendants_in_X": b_vars},
-        "graph": {
-            "nodes": list(diagram.nodes),
-            "edges": sorted(map(list, diagram.directed)),
-            "policy_edges": [list(e) for e in policy_edges()],
-        },
+        "graph": _graph_document(diagram),
         "dsep": {
-            "W": list(dsep.W),
-            "Z": list(dsep.Z),
-            "domain_W": dsep.domain_W,
-            "domain_Z": dsep.domain_Z,
-            "n_valid": dsep.n_valid,
+            **{k: list(getattr(dsep, k)) for k in ("W", "Z")},
+            **{k: getattr(dsep, k) for k in ("domain_W", "domain_Z", "n_valid")},
             "criterion": dsep_criterion,
         },
         "pa_R": list(pa_r),
