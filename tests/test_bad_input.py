@@ -375,7 +375,8 @@ WORKFLOW_CASES = {
     ),
     "graph name misspelt": ({"nonmanip": {"panels": {"fig5a": {"graph": "frontdor"}}}}, "use one of: frontdoor, fig2a"),
     "unknown experiment run": ({"cpe": {"run_experiments": ["E1", "e3"]}}, "cpe.run_experiments names 'e3'"),
-    "over budget": ({"nonmanip": {"n_seeds": 100000, "horizon": 1000000}}, "more than budget.cpu_hours = 100"),
+    "over budget": ({"nonmanip": {"horizon": 100000000, "n_seeds": 100}}, "more than budget.cpu_hours = 100"),
+    "too many jobs": ({"nonmanip": {"n_seeds": 1000000, "seeds_per_job": 1}}, "more than 100,000 run jobs"),
 }
 
 

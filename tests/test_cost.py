@@ -97,3 +97,22 @@ def test_the_estimate_counts_exactly_the_run_jobs_the_workflow_plans(tmp_path):
     radius = {o for o in planned if o.startswith("results/runs/studies/fucb_radius/")}  # a point per job, no chunks
     assert len(radius) == len(fucb_radius.points(config["studies"]["fucb_radius"]))
     assert planned - radius == expected, (sorted(planned - radius - expected)[:5], sorted(expected - planned)[:5])
+
+
+def test_a_run_of_too_many_jobs_is_refused_while_it_is_counted():
+    """A million seeds in chunks of one: the count stops at the limit with one line (before, it hung)."""
+    with pytest.raises(ConfigError, match=r"more than 100,000 run jobs \(nonmanip: 1 seeds per job\).*seeds_per_job"):
+        cost.check(_config({"nonmanip": {"n_seeds": 1_000_000, "seeds_per_job": 1}}))
+
+
+def test_chunks_are_computed_on_demand():
+    from causal_bandits.runs import chunk_seeds
+
+    chunks = chunk_seeds(10**9, 7)
+    assert len(chunks) == -(-(10**9) // 7) and chunks[-1] == range(10**9 - 10**9 % 7, 10**9)
+    assert list(chunk_seeds(10, 4)) == [range(4), range(4, 8), range(8, 10)] and chunk_seeds(10, 4)[1:] == [
+        range(4, 8),
+        range(8, 10),
+    ]
+    with pytest.raises(IndexError):
+        chunk_seeds(10, 4)[3]

@@ -11,7 +11,8 @@ with one line, before Snakemake spends minutes building its DAG.
 
 The check (:func:`check`) refuses a config whose largest job requests more memory than the machine has (the
 memory request the scheduler uses, :attr:`RunJob.memory_mb`), or whose estimate exceeds ``budget.cpu_hours``;
-raising that key (or setting it to null) is the explicit override.
+raising that key (or setting it to null) is the explicit override. A run of more than :data:`MAX_JOBS` run jobs
+is refused while it is being counted, whatever the budget.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ PER_SEED_ROUND = {
     "fairness": 1e-5,
     "unknown_graph": 8.3e-7,
 }
+#: The most run jobs a run may plan: Snakemake needs about 3 ms of CPU per job to plan (docs/performance.md), so
+#: 100,000 jobs already take minutes before the first one starts.
+MAX_JOBS = 100_000
 #: cpe's runs stop on their own well before the sample cap: 338 paper-scale jobs, 1.02 CPU-h, 32,260 seeds.
 CPE_PER_SEED_S = 0.08
 #: The CPU of each paper's jobs other than its runs, as a share of its runs' CPU, measured at paper scale
@@ -116,6 +120,11 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
             job = describe(config, wc)
             hours[part] += _seconds(job) / 3600
             jobs += 1
+            if jobs > MAX_JOBS:
+                raise ConfigError(
+                    f"the run would plan more than {MAX_JOBS:,} run jobs ({part}: {len(job.seeds)} seeds per job), "
+                    "more than Snakemake can plan in reasonable time; raise that section's seeds_per_job"
+                )
             if job.memory_mb > largest_mb:
                 largest_mb = job.memory_mb
                 largest = f"{part}: {job.experiment}/{job.strategy}/{job.algorithm}, {len(job.seeds)} seeds"

@@ -19,7 +19,7 @@ import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -114,9 +114,35 @@ class ProgressLog:
         )
 
 
-def chunk_seeds(n_seeds: int, seeds_per_job: int) -> list[range]:
+@dataclass(frozen=True)
+class Chunks(Sequence[range]):
+    """Seeds 0..n-1 cut into consecutive chunks of ``size`` (the last may be shorter), each computed when asked
+    for: planning a run of a million seeds in chunks of one builds no list of a million ranges per job."""
+
+    n_seeds: int
+    size: int
+
+    def __len__(self) -> int:
+        return -(-self.n_seeds // self.size)
+
+    @overload
+    def __getitem__(self, k: int) -> range: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[range]: ...
+
+    def __getitem__(self, k: int | slice) -> range | Sequence[range]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if not -len(self) <= k < len(self):
+            raise IndexError(f"chunk {k} of {len(self)}")
+        start = (k % len(self)) * self.size
+        return range(start, min(start + self.size, self.n_seeds))
+
+
+def chunk_seeds(n_seeds: int, seeds_per_job: int) -> Chunks:
     """Seeds 0..n-1 cut into consecutive chunks of ``seeds_per_job`` (the last may be shorter)."""
-    return [range(start, min(start + seeds_per_job, n_seeds)) for start in range(0, n_seeds, seeds_per_job)]
+    return Chunks(n_seeds, seeds_per_job)
 
 
 def execute(job: RunJob, inputs: Mapping[str, str], trace_path: str, summary_path: str) -> Run:

@@ -13,7 +13,7 @@ from causal_bandits.experiments.config import strategies
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 
 
-def chunks(config: Mapping[str, Any], name: str) -> list[range]:
+def chunks(config: Mapping[str, Any], name: str) -> runs.Chunks:
     """Seed chunks of an experiment's runs (speed only: a seed's streams do not depend on its chunk)."""
     experiment = config["experiments"][name]
     return runs.chunk_seeds(experiment["n_seeds"], experiment["seeds_per_job"])

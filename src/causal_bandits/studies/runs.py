@@ -23,7 +23,7 @@ from causal_bandits.studies import same_means as study_same_means
 from causal_bandits.studies.same_means_family import stream_key
 
 
-def chunks(section: Mapping[str, Any]) -> list[range]:
+def chunks(section: Mapping[str, Any]) -> runs.Chunks:
     """Seed chunks of a study's runs (speed only: a seed's streams do not depend on its chunk)."""
     return runs.chunk_seeds(section["n_seeds"], section["seeds_per_job"])
 

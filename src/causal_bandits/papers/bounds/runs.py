@@ -133,7 +133,7 @@ def run(name: str, *, seeds: Sequence[int], horizon: int, record_points: int, **
     )
 
 
-def chunks(config: Mapping[str, Any]) -> list[range]:
+def chunks(config: Mapping[str, Any]) -> runs.Chunks:
     """Seed chunks of every run job (speed only: a seed's streams do not depend on its chunk)."""
     return runs.chunk_seeds(config["bounds"]["n_seeds"], config["seeds_per_job"])
 

@@ -47,7 +47,7 @@ def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
     return cls(**settings)
 
 
-def chunks(config: Mapping[str, Any], job: Job) -> list[range]:
+def chunks(config: Mapping[str, Any], job: Job) -> runs.Chunks:
     """Seed chunks of a design job's runs (speed only: a seed's streams do not depend on its chunk)."""
     return runs.chunk_seeds(job.n_seeds, config["seeds_per_job"])
 

@@ -107,7 +107,7 @@ def build_policy(name: str, instance: Mapping[str, Any], config: Mapping[str, An
 RUN_KEYS = ("horizon", "taus", "ucb", "fucb", "fairlinucb")
 
 
-def chunks(config: Mapping[str, Any]) -> list[range]:
+def chunks(config: Mapping[str, Any]) -> runs.Chunks:
     """Seed chunks of every run job (speed only: a seed's streams do not depend on its chunk)."""
     return runs.chunk_seeds(config["fairness"]["n_seeds"], config["seeds_per_job"])
 

@@ -47,7 +47,7 @@ NO_EXPRESSION_SOLVERS = ("z2_kl_ucb",)
 NO_EXPRESSION_DEFAULT = "klucb"
 
 
-def chunks(section: Mapping[str, Any], seeds_per_job: int, strategy: str) -> list[range]:
+def chunks(section: Mapping[str, Any], seeds_per_job: int, strategy: str) -> runs.Chunks:
     """Seed chunks of a run of ``strategy`` on a Figure 5 panel (the workflow's run jobs; ``benchmarks/wall_time.py``
     sizes them the same way): the section's seeds in chunks of ``pomis_plus.seeds_per_job`` under POMIS+ or of the
     section's ``seeds_per_job`` for BF, MIS and POMIS; each size defaults to the top-level ``seeds_per_job``. Speed

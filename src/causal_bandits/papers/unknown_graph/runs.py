@@ -128,7 +128,7 @@ class DiscoverySummary:
         return None, {}, summary
 
 
-def chunks(config: Mapping[str, Any]) -> list[range]:
+def chunks(config: Mapping[str, Any]) -> runs.Chunks:
     """Seed chunks of every V1-V4 run job, of the section's own ``seeds_per_job`` or the top-level one (speed
     only: a seed's streams do not depend on its chunk)."""
     section = config["unknown_graph"]
