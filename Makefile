@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= all
 
-.PHONY: help reproduce quick studies test lint docs benchmark clean
+.PHONY: help reproduce quick studies verify test lint docs benchmark clean
 
 ## List the targets, one line each (this list).
 help:
@@ -42,6 +42,14 @@ studies: $(VENV)/.installed
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests, also
 # a file per worker: they share one tiny run (the first worker to need it runs it on 2 cores, the other
 # waits), then mostly wait on one Snakemake process each; the 15 slowest are listed, for CI's log.
+# The archived paper-scale run (archive/paper-scale, docs/verify.md): a seeded random sample of its
+# jobs rebuilt in a scratch folder and compared byte for byte. VERIFY_ARGS passes options, e.g.
+# VERIFY_ARGS="--budget 30 --seed 4".
+VERIFY_ARGS ?=
+## Set up .venv if needed, then rebuild a random sample of the archived paper-scale run's jobs (10 minutes on 2 cores) and compare.
+verify: $(VENV)/.installed
+	$(BIN)/causal-bandits verify $(VERIFY_ARGS)
+
 TEST_WORKERS ?= 2
 ## Set up .venv if needed, then run the unit tests and the workflow tests (tiny config).
 test: $(VENV)/.installed

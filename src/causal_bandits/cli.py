@@ -12,10 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from causal_bandits import __version__
-from causal_bandits.commands import check_config, pomis
+from causal_bandits.commands import archive, check_config, pomis, verify
 from causal_bandits.errors import CausalBanditsError
 
-COMMANDS = (pomis, check_config)
+COMMANDS = (pomis, check_config, archive, verify)
 
 
 def parser() -> argparse.ArgumentParser:

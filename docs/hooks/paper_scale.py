@@ -1,0 +1,85 @@
+"""MkDocs hook: each paper's page shows the archived paper-scale run's verdicts and figures.
+
+A paper page holds the marker ``<!-- archived paper-scale report -->``; this hook replaces it with
+that paper's section of the archived run's report (archive/paper-scale, written by
+``causal-bandits archive``): its claims table, rendered by the report's own Markdown renderer with
+the verdicts as the report's coloured chips, then every figure of the paper from the archive. The
+archived files are served under ``paper-scale/`` of the site, and the chips' colours come from the
+report's stylesheet. Without an archive the marker becomes a note saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+from causal_bandits import config as cb_config
+from causal_bandits import report
+from causal_bandits.archive import manifest
+from causal_bandits.claims import STATUSES
+from causal_bandits.papers import PAPERS
+from causal_bandits.papers import paper as paper_registry
+from causal_bandits.report.md import Report
+from causal_bandits.report.page import TEMPLATES, Page, chip
+
+ARCHIVE = Path("archive/paper-scale")
+MARKER = "<!-- archived paper-scale report -->"
+SITE = "paper-scale"
+CSS = "stylesheets/verdicts.css"
+#: The rules of the report's stylesheet that colour a verdict chip.
+CHIP_RULE = re.compile(r"(?:(?<=})|^)\s*((?::root|\.chip|\.v-[a-z]+)[^{]*\{[^}]*\})", re.M)
+
+
+def _archive() -> dict | None:
+    return manifest.read(ARCHIVE) if (ARCHIVE / manifest.MANIFEST).is_file() else None
+
+
+def on_config(config, **kwargs):
+    config.extra_css.append(CSS)
+    return config
+
+
+def on_files(files, config, **kwargs):
+    css = (TEMPLATES / "report.css").read_text()
+    files.append(File.generated(config, CSS, content="\n".join(CHIP_RULE.findall(css)) + "\n"))
+    if (made := _archive()) is not None:
+        for artefact in made["artefacts"]:
+            files.append(File.generated(config, f"{SITE}/{artefact}", abs_src_path=str(ARCHIVE / artefact)))
+    return files
+
+
+def _section(key: str, made: dict) -> str:
+    """The paper's section of the archived report, its links made to point into the site."""
+    files = [*made["provenance"]["config"]["files"]]
+    cfg = cb_config.validate(cb_config.load("config/config.yaml", *files))
+    artefacts = {key: paper_registry(key).artefacts(cfg[key])}
+    doc = json.loads((ARCHIVE / "results" / "claims" / f"{key}.json").read_text())
+    page = Page([doc], artefacts, report.title, ARCHIVE, "docs/papers")
+    lines = Report(page, report.title).section(doc)[3:]  # without the heading: the page has its own
+    text = "\n".join(lines).replace("../../figures/", f"../{SITE}/figures/")
+    for status in STATUSES:
+        text = text.replace(f"**{status}**", str(chip(status)))
+    figures = [a for a in artefacts[key] if a.paths[0].endswith(".png") and not a.absent]
+    text += "\n\n" + "\n\n".join(f"![{a.title}](../{SITE}/{a.paths[0]})" for a in figures)
+    run = made["run"]
+    commit = (made["provenance"]["commit"] or "unknown")[:10]
+    head = (
+        f"The archived run of the default config (commit `{commit}`, {run['jobs']} jobs, {run['cpu_hours']} CPU-h, "
+        f"finished {run['finished']}); `make verify` rebuilds a sample of its jobs and compares them byte for byte "
+        "([For reviewers](../guide/reviewers.md#verify)). A local run writes its own report to figures/REPORT.md."
+    )
+    return head + "\n\n" + text
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    if MARKER not in markdown:
+        return markdown
+    key = Path(page.file.src_uri).stem
+    made = _archive()
+    if made is None or key not in PAPERS:
+        note = '!!! note "No archived run"\n    This checkout holds no archive/paper-scale (`causal-bandits archive`).'
+        return markdown.replace(MARKER, note)
+    return markdown.replace(MARKER, _section(key, made))

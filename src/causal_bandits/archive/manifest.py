@@ -1,0 +1,201 @@
+"""``causal-bandits archive``: the manifest of a finished run and a copy of its final artefacts.
+
+The manifest (``manifest.json`` in the archive folder) lists every job of the run, one per line:
+its rule and wildcards, its log, the outputs of other jobs it read, its CPU seconds and peak memory
+from its benchmark file (jobs without one: ``null``, and the wall seconds Snakemake recorded), and
+each output's path, bytes and sha256 (a Parquet file also the sha256 of its data alone, so that a
+file rebuilt with another pyarrow, which stamps its version in the file, still compares). Above the
+jobs: the run's provenance (:mod:`.provenance`), its totals, the final artefacts copied beside the
+manifest, and a digest of all of it, so that an edited line is detected.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import json
+import os
+import shutil
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from causal_bandits.archive import jobs as planned
+from causal_bandits.archive import provenance
+from causal_bandits.errors import CausalBanditsError, DataError
+
+FORMAT = 1
+MANIFEST = "manifest.json"
+#: The largest archive folder ``archive`` writes without ``--max-mb`` (it is committed to git).
+MAX_MB = 30.0
+
+
+def data_sha256(path: Path) -> str:
+    """sha256 of a Parquet file's table (schema and values, file metadata left out) in Arrow's
+    stream format: equal for two files that hold the same data whatever wrote them."""
+    table = pq.read_table(path)
+    table = table.replace_schema_metadata(None).combine_chunks()
+    sink = io.BytesIO()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return hashlib.sha256(sink.getvalue()).hexdigest()
+
+
+def describe_file(path: Path, relative: str) -> dict[str, Any]:
+    """A manifest entry for one output: path, bytes, sha256 (and the data's sha256 for Parquet)."""
+    entry: dict[str, Any] = {"path": relative, "bytes": path.stat().st_size, "sha256": provenance.file_sha256(path)}
+    if relative.endswith(".parquet"):
+        entry["data_sha256"] = data_sha256(path)
+    return entry
+
+
+def _benchmark(path: Path) -> tuple[float | None, float | None]:
+    """CPU seconds and peak resident memory (MB) from a Snakemake benchmark file's first row."""
+    if not path.is_file():
+        return None, None
+    with open(path, newline="") as handle:
+        row = next(csv.DictReader(handle, delimiter="\t"), None) or {}
+
+    def number(key: str) -> float | None:
+        try:
+            return round(float(row.get(key, "")), 2)
+        except ValueError:
+            return None
+
+    return number("cpu_time"), number("max_rss")
+
+
+def _wall(workdir: Path, output: str) -> tuple[float | None, float | None, float | None]:
+    """Start, end and wall seconds of the job that wrote ``output``, from Snakemake's record of it
+    (``.snakemake/metadata``: one JSON file per output, named by its path in URL-safe base64 and
+    split into parts of the file system's longest name)."""
+    name = base64.urlsafe_b64encode(output.encode()).decode()
+    longest = os.pathconf(workdir, "PC_NAME_MAX") - 1
+    parts = [name[i : i + longest] for i in range(0, len(name), longest)]
+    path = workdir.joinpath(".snakemake", "metadata", *["@" + p for p in parts[:-1]], parts[-1])
+    try:
+        record = json.loads(path.read_text())
+        start, end = float(record["starttime"]), float(record["endtime"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, None, None
+    return start, end, round(end - start, 2)
+
+
+def _job_entry(workdir: Path, job: planned.PlannedJob, produced: set[str]) -> dict[str, Any]:
+    missing = [path for path in job.outputs if not (workdir / path).is_file()]
+    if missing:
+        raise DataError(
+            f"the run in {workdir} is not finished ({missing[0]} is missing): finish it with snakemake, then archive it"
+        )
+    cpu, rss = _benchmark(workdir / job.benchmark) if job.benchmark else (None, None)
+    start, end, wall = _wall(workdir, job.outputs[0])
+    return {
+        "rule": job.rule,
+        "wildcards": job.wildcards,
+        "log": job.log,
+        "inputs": [path for path in job.inputs if path in produced],
+        "cpu_s": cpu,
+        "max_rss_mb": rss,
+        "wall_s": wall,
+        "start": start,
+        "end": end,
+        "outputs": [describe_file(workdir / path, path) for path in job.outputs],
+    }
+
+
+def _totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run's totals: jobs, CPU hours (benchmark CPU, else wall), peak memory, first start to last end."""
+    starts = [e["start"] for e in entries if e["start"] is not None]
+    ends = [e["end"] for e in entries if e["end"] is not None]
+    cpu = sum(e["cpu_s"] if e["cpu_s"] is not None else e["wall_s"] or 0.0 for e in entries)
+    stamp = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")  # noqa: E731
+    return {
+        "jobs": len(entries),
+        "benchmarked_jobs": sum(e["cpu_s"] is not None for e in entries),
+        "cpu_hours": round(cpu / 3600, 2),
+        "peak_rss_mb": max((e["max_rss_mb"] or 0.0 for e in entries), default=0.0),
+        "started": stamp(min(starts)) if starts else None,
+        "finished": stamp(max(ends)) if ends else None,
+        "wall_hours": round((max(ends) - min(starts)) / 3600, 2) if starts and ends else None,
+    }
+
+
+def digest(manifest: dict[str, Any]) -> str:
+    """sha256 of a manifest's canonical JSON without its own digest."""
+    body = {key: value for key, value in manifest.items() if key != "digest"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def write(path: Path, manifest: dict[str, Any]) -> None:
+    """Write a manifest with its digest, one job per line (a reviewer can read and diff it)."""
+    manifest = {**manifest, "digest": digest(manifest)}
+    head = [f"{json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in manifest.items() if k != "jobs"]
+    jobs = ",\n".join(json.dumps(job, sort_keys=True) for job in manifest["jobs"])
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("{\n" + ",\n".join(head) + ',\n"jobs": [\n' + jobs + "\n]}\n")
+    tmp.replace(path)
+
+
+def read(folder: Path) -> dict[str, Any]:
+    """An archive's manifest, its digest and its artefacts' bytes checked; a one-line error otherwise."""
+    path = folder / MANIFEST
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise DataError(
+            f"{path} cannot be read as an archive manifest ({err}): give the folder `causal-bandits archive` wrote"
+        ) from None
+    if manifest.get("format") != FORMAT or manifest.get("digest") != digest(manifest):
+        raise DataError(f"{path} was edited after it was made (its digest does not match): restore it from git")
+    wanted = {o["path"]: o["sha256"] for job in manifest["jobs"] for o in job["outputs"]}
+    for artefact in manifest["artefacts"]:
+        copy = folder / artefact
+        if not copy.is_file() or provenance.file_sha256(copy) != wanted[artefact]:
+            raise DataError(f"{copy} is missing or not the file the run wrote (sha256 differs): restore it from git")
+    return manifest
+
+
+def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = MAX_MB) -> dict[str, Any]:
+    """Archive the finished run in ``workdir`` into ``out``: its final artefacts and ``manifest.json``.
+
+    Parameters
+    ----------
+    workdir : Path
+        The run's working folder.
+    configfiles : sequence of str
+        The config files the run was started with (as ``--configfile``), relative to ``workdir``.
+    out : Path
+        The archive folder (made if needed; a previous archive there is replaced).
+    max_mb : float
+        Refuse an archive larger than this (default 30 MB: it is committed to git).
+    """
+    plan = planned.plan(workdir, configfiles)
+    produced = {path for job in plan for path in job.outputs}
+    entries = [_job_entry(workdir, job, produced) for job in plan if job.outputs]
+    artefacts = sorted(path for job in plan if not job.outputs for path in job.inputs if path in produced)
+    size = sum(o["bytes"] for e in entries for o in e["outputs"] if o["path"] in artefacts) / 1e6
+    if size > max_mb:
+        raise CausalBanditsError(
+            f"the final artefacts take {size:.1f} MB, over --max-mb {max_mb:g}: raise it or make them smaller"
+        )
+    modules = {path for job in plan for path in job.inputs if path.startswith("src/")}
+    if out.exists():
+        shutil.rmtree(out)
+    for artefact in artefacts:
+        (out / artefact).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(workdir / artefact, out / artefact)
+    manifest = {
+        "format": FORMAT,
+        "provenance": provenance.record(workdir, configfiles, modules),
+        "run": _totals(entries),
+        "artefacts": artefacts,
+        "jobs": entries,
+    }
+    write(out / MANIFEST, manifest)
+    return manifest

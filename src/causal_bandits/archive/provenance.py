@@ -1,0 +1,112 @@
+"""Where a run came from: its code, config, lock file, commit, Python and platform.
+
+The code is fingerprinted file by file, not by the commit alone: the archive is committed after the
+run, so the checkout that verifies it is always a later commit, and what matters is whether the code
+the jobs ran is the same. That code is every file under ``workflow`` and every library module a job
+of the run names among its inputs (the modules each job imports, which the workflow tracks for its
+reruns); a module no job imports, such as this one, can change without touching the archive. The config is
+hashed as merged (later files over earlier ones, as Snakemake merges them) without ``data.raw_dir``,
+which says where the raw files are, not what they are (their checksums are part of the config).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from causal_bandits import config as cb_config
+from causal_bandits import store
+
+#: The folder of the workflow's rules, scripts and profiles (all of it is code the run ran).
+WORKFLOW = "workflow"
+#: The pinned versions of every package the pipeline installs.
+LOCK = "requirements.lock"
+#: The workflow's own config file; a run's config files are merged over it.
+BASE = "config/config.yaml"
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a file's bytes, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def code_files(workdir: Path, modules: Iterable[str]) -> dict[str, str | None]:
+    """sha256 of every file under ``workflow`` (compiled caches left out) and of ``modules`` (paths
+    relative to ``workdir``; a module missing from it is recorded as ``None``)."""
+    paths = [
+        path.relative_to(workdir).as_posix()
+        for path in (workdir / WORKFLOW).rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    ]
+    return {
+        path: file_sha256(workdir / path) if (workdir / path).is_file() else None for path in sorted({*paths, *modules})
+    }
+
+
+def merged_config(workdir: Path, configfiles: Sequence[str]) -> dict[str, Any]:
+    """The config a run with ``--configfile configfiles`` sees in ``workdir`` (merged, unchecked)."""
+    return cb_config.load(workdir / BASE, *(workdir / name for name in configfiles))
+
+
+def config_sha256(config: Mapping[str, Any]) -> str:
+    """sha256 of a merged config's canonical JSON, ``data.raw_dir`` left out."""
+    data = {key: value for key, value in config.get("data", {}).items() if key != "raw_dir"}
+    return store.config_hash({**config, "data": data})
+
+
+def _commit(workdir: Path) -> str | None:
+    found = subprocess.run(["git", "rev-parse", "HEAD"], cwd=workdir, capture_output=True, text=True)
+    return found.stdout.strip() if found.returncode == 0 else None
+
+
+def record(workdir: Path, configfiles: Sequence[str], modules: Iterable[str]) -> dict[str, Any]:
+    """The provenance of the run in ``workdir`` started with ``configfiles``: commit, code files,
+    config, lock file, Python, platform and Snakemake's version.
+
+    Parameters
+    ----------
+    workdir : Path
+        The run's working folder (a checkout of the repository).
+    configfiles : sequence of str
+        The run's config files, relative to ``workdir`` or absolute.
+    modules : iterable of str
+        The library modules the run's jobs import (paths relative to ``workdir``).
+    """
+    return {
+        "commit": _commit(workdir),
+        "code": code_files(workdir, modules),
+        "config": {"files": list(configfiles), "sha256": config_sha256(merged_config(workdir, configfiles))},
+        "lock": {"file": LOCK, "sha256": file_sha256(workdir / LOCK)},
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "snakemake": version("snakemake"),
+    }
+
+
+def differences(archived: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
+    """What differs between two provenance records, one phrase each (empty when the code, the
+    config and the lock file are the same)."""
+    found = []
+    code = sorted(
+        path
+        for path in archived["code"].keys() | current["code"].keys()
+        if archived["code"].get(path) != current["code"].get(path)
+    )
+    if code:
+        shown = ", ".join(code[:3]) + (f" and {len(code) - 3} more" if len(code) > 3 else "")
+        found.append(f"the code ({len(code)} file{'s' * (len(code) > 1)}: {shown})")
+    if archived["config"]["sha256"] != current["config"]["sha256"]:
+        found.append(f"the config ({' + '.join([BASE, *archived['config']['files']])})")
+    if archived["lock"]["sha256"] != current["lock"]["sha256"]:
+        found.append(f"the lock file ({LOCK})")
+    return found

@@ -1,0 +1,142 @@
+"""The archive of a run and its verification: the plan's parser, the sample, the manifest's digest,
+the provenance comparison and the data hash of Parquet files (unit level; the workflow test
+test_verify_workflow.py archives and verifies the tiny run)."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from causal_bandits.archive import jobs, manifest, provenance, verify
+from causal_bandits.errors import CausalBanditsError, DataError
+
+PLAN = """\
+Job stats:
+job      count
+rule cpe_instance:
+    input: src/causal_bandits/store.py
+    output: results/cpe/instances/E3/rho0.8.json
+    log: logs/cpe_instance/E3/rho0.8.log
+    jobid: 3
+    reason: Forced execution
+    wildcards: exp=E3, config=rho0.8
+    resources: tmpdir=/tmp
+rule cpe_run:
+    input: results/cpe/instances/E3/rho0.8.json, src/causal_bandits/runs.py
+    output: results/runs/cpe/E3/rho0.8/lucb/chunk-0.parquet, results/runs/cpe/E3/rho0.8/lucb/chunk-0.summary.parquet
+    log: logs/cpe/E3/rho0.8/lucb/chunk-0.log
+    jobid: 2
+    benchmark: benchmarks/out/cpe/E3/rho0.8/lucb/chunk-0.tsv
+    wildcards: experiment=E3, strategy=rho0.8, algorithm=lucb, chunk=0
+localrule all:
+    input: results/runs/cpe/E3/rho0.8/lucb/chunk-0.summary.parquet
+    jobid: 0
+"""
+
+
+def test_the_plan_gives_each_job_its_rule_wildcards_files_and_benchmark():
+    instance, run, target = jobs.parse_plan(PLAN)
+    assert (instance.rule, instance.wildcards) == ("cpe_instance", {"exp": "E3", "config": "rho0.8"})
+    assert instance.benchmark is None and instance.log == "logs/cpe_instance/E3/rho0.8.log"
+    assert run.inputs == ["results/cpe/instances/E3/rho0.8.json", "src/causal_bandits/runs.py"]
+    assert len(run.outputs) == 2 and run.benchmark == "benchmarks/out/cpe/E3/rho0.8/lucb/chunk-0.tsv"
+    assert run.wildcards["chunk"] == "0"
+    assert target.rule == "all" and target.outputs == [] and len(target.inputs) == 1
+
+
+def _job(path, cpu, inputs=()):
+    return {"outputs": [{"path": path, "sha256": "0"}], "inputs": list(inputs), "cpu_s": cpu, "wall_s": None}
+
+
+#: Two instances, four run chunks on them, an aggregate of chunks 0-1 and one of all four.
+JOBS = [
+    _job("results/inst/a.json", 1.0),
+    _job("results/inst/b.json", 1.0),
+    *[_job(f"results/runs/x/{i}.parquet", 10.0, [f"results/inst/{'ab'[i // 2]}.json"]) for i in range(4)],
+    _job("results/agg/a.parquet", 2.0, [f"results/runs/x/{i}.parquet" for i in range(2)]),
+    _job("results/agg/all.parquet", 2.0, [f"results/runs/x/{i}.parquet" for i in range(4)]),
+]
+
+
+def test_the_sample_holds_each_chunk_with_what_it_needs_within_the_budget():
+    chosen = verify.sample(JOBS, 23.0, seed=1)
+    runs = [i for i in chosen if 2 <= i <= 5]
+    assert len(runs) == 2 and sum(verify.cost(JOBS[i]) for i in chosen) <= 23.0
+    for i in runs:
+        assert (i - 2) // 2 in chosen  # its instance
+    assert verify.sample(JOBS, 23.0, seed=1) == chosen
+
+
+def test_the_sample_adds_an_aggregate_whose_inputs_it_rebuilt():
+    everything = verify.sample(JOBS, 100.0, seed=0)
+    assert everything == list(range(len(JOBS)))
+    seeds = {tuple(verify.sample(JOBS, 12.0, seed=s)) for s in range(20)}
+    assert len(seeds) == 4  # one chunk (and its instance), a different one by seed
+    assert all(6 not in s and 7 not in s for s in seeds)
+
+
+def test_a_budget_below_the_cheapest_chunk_is_a_clear_error():
+    with pytest.raises(CausalBanditsError, match=r"cheapest run chunk \(11 CPU-s"):
+        verify.sample(JOBS, 5.0, seed=0)
+
+
+def _archive(tmp_path):
+    (tmp_path / "figures").mkdir(exist_ok=True)
+    (tmp_path / "figures" / "REPORT.md").write_text("# report\n")
+    entry = manifest.describe_file(tmp_path / "figures" / "REPORT.md", "figures/REPORT.md")
+    record = {
+        "format": manifest.FORMAT,
+        "provenance": {},
+        "run": {},
+        "artefacts": ["figures/REPORT.md"],
+        "jobs": [{"rule": "report", "inputs": [], "outputs": [entry]}],
+    }
+    manifest.write(tmp_path / manifest.MANIFEST, record)
+    return tmp_path / manifest.MANIFEST
+
+
+def test_a_manifest_reads_back_and_an_edited_line_or_artefact_is_detected(tmp_path):
+    path = _archive(tmp_path)
+    assert manifest.read(tmp_path)["jobs"][0]["rule"] == "report"
+    lines = path.read_text().splitlines()
+    assert lines[-2].startswith('{"inputs"')  # one job per line
+    path.write_text(path.read_text().replace('"rule": "report"', '"rule": "other"'))
+    with pytest.raises(DataError, match="edited after it was made"):
+        manifest.read(tmp_path)
+    _archive(tmp_path)
+    (tmp_path / "figures" / "REPORT.md").write_text("# another report\n")
+    with pytest.raises(DataError, match=r"REPORT\.md is missing or not the file the run wrote"):
+        manifest.read(tmp_path)
+
+
+def test_parquet_files_with_the_same_data_and_other_metadata_have_one_data_hash(tmp_path):
+    table = pa.table({"seed": [0, 1, 2], "regret": [0.5, 1.5, 2.5]})
+    pq.write_table(table.replace_schema_metadata({"version_pyarrow": "1"}), tmp_path / "a.parquet")
+    pq.write_table(table.replace_schema_metadata({"version_pyarrow": "2"}), tmp_path / "b.parquet")
+    pq.write_table(table.set_column(1, "regret", pa.array([0.5, 1.5, 2.0])), tmp_path / "c.parquet")
+    a, b, c = (manifest.describe_file(tmp_path / f"{n}.parquet", f"{n}.parquet") for n in "abc")
+    assert a["sha256"] != b["sha256"] and a["data_sha256"] == b["data_sha256"] != c["data_sha256"]
+
+
+def test_provenance_names_what_differs():
+    made = {
+        "code": {"workflow/Snakefile": "1", "src/a.py": "2", "src/b.py": "3"},
+        "config": {"files": ["config/tiny.yaml"], "sha256": "c"},
+        "lock": {"sha256": "l"},
+    }
+    assert provenance.differences(made, json.loads(json.dumps(made))) == []
+    now = {"code": {**made["code"], "src/b.py": "4"}, "config": {"sha256": "d"}, "lock": {"sha256": "l"}}
+    assert provenance.differences(made, now) == [
+        "the code (1 file: src/b.py)",
+        "the config (config/config.yaml + config/tiny.yaml)",
+    ]
+
+
+def test_the_config_hash_leaves_out_where_the_raw_files_are():
+    config = {"data": {"raw_dir": "data/raw", "files": {"a": 1}}, "seeds_per_job": 2}
+    moved = {"data": {"raw_dir": "/elsewhere", "files": {"a": 1}}, "seeds_per_job": 2}
+    assert provenance.config_sha256(config) == provenance.config_sha256(moved)
+    assert provenance.config_sha256(config) != provenance.config_sha256({**config, "seeds_per_job": 3})
