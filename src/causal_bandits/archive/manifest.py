@@ -32,6 +32,8 @@ from causal_bandits.errors import CausalBanditsError, DataError
 
 FORMAT = 1
 MANIFEST = "manifest.json"
+#: Where the claims documents are (copied with the final artefacts: the report is made from them).
+CLAIMS = "results/claims/"
 #: The largest archive folder ``archive`` writes without ``--max-mb`` (it is committed to git).
 MAX_MB = 30.0
 
@@ -178,7 +180,8 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
     plan = planned.plan(workdir, configfiles)
     produced = {path for job in plan for path in job.outputs}
     entries = [_job_entry(workdir, job, produced) for job in plan if job.outputs]
-    artefacts = sorted(path for job in plan if not job.outputs for path in job.inputs if path in produced)
+    finals = {path for job in plan if not job.outputs for path in job.inputs if path in produced}
+    artefacts = sorted(finals | {path for path in produced if path.startswith(CLAIMS)})
     size = sum(o["bytes"] for e in entries for o in e["outputs"] if o["path"] in artefacts) / 1e6
     if size > max_mb:
         raise CausalBanditsError(
