@@ -31,6 +31,7 @@ _SKIP = shutil.ignore_patterns(
     ".hypothesis",
     "*.egg-info",
     "out",
+    "archive",
 )
 
 
