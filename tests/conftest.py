@@ -31,13 +31,17 @@ _SKIP = shutil.ignore_patterns(
     ".hypothesis",
     "*.egg-info",
     "out",
-    "archive",
 )
+
+
+def _ignore(folder: str, names: list[str]) -> set[str]:
+    """What a copy leaves out: outputs and caches anywhere, and the committed archive of the root."""
+    return set(_SKIP(folder, names)) | ({"archive"} if Path(folder) == ROOT else set())
 
 
 def copy_workflow(dest: Path) -> Path:
     """A copy of the repository (code, config, workflow; no results) that Snakemake can run."""
-    shutil.copytree(ROOT, dest, ignore=_SKIP)
+    shutil.copytree(ROOT, dest, ignore=_ignore)
     (dest / "config" / "ci.yaml").write_text(f"data:\n  raw_dir: {SHARED_RAW}\n")
     return dest
 
