@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from causal_bandits.papers import PAPERS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.docs
@@ -41,6 +43,11 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
     assert (site / "index.html").is_file()
     assert (site / "papers" / "nonmanip.html").is_file()
     assert (site / "api.html").is_file()
+    if (ROOT / "archive" / "paper-scale" / "manifest.json").is_file():
+        for paper in PAPERS:  # each paper page shows its archived verdicts as chips, and its figures
+            page = (site / "papers" / f"{paper}.html").read_text()
+            assert 'class="chip v-' in page and 'src="../paper-scale/figures/' in page, paper
+        assert (site / "paper-scale" / "figures" / "REPORT.html").is_file()
 
 
 #: Table cells that end in braces, which Markdown's attribute lists would take for attributes and drop: each

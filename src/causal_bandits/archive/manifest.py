@@ -201,4 +201,27 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
         "jobs": entries,
     }
     write(out / MANIFEST, manifest)
+    (out / "README.md").write_text(readme(manifest))
     return manifest
+
+
+def readme(manifest: dict[str, Any]) -> str:
+    """The archive folder's README: what it holds, the run's totals and provenance, how to verify it."""
+    run, made = manifest["run"], manifest["provenance"]
+    files = " + ".join(["config/config.yaml", *made["config"]["files"]])
+    return f"""# An archived run
+
+Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuses an edited archive).
+
+* **Config:** {files} (sha256 of the merged config, `data.raw_dir` left out: `{made["config"]["sha256"][:16]}`).
+* **Commit:** `{made["commit"]}`; Python {made["python"]}, Snakemake {made["snakemake"]}, {made["platform"]}.
+* **Run:** {run["jobs"]} jobs, {run["cpu_hours"]} CPU-h ({run["benchmarked_jobs"]} jobs with a benchmark file;
+  the others count their wall time), peak memory of one job {run["peak_rss_mb"]:.0f} MB; first job started
+  {run["started"]}, last ended {run["finished"]} ({run["wall_hours"]} h, resumptions and pauses included).
+* **Here:** the report (`figures/REPORT.md`, `figures/REPORT.html`), every table and figure, the claims
+  documents (`results/claims/`), and `manifest.json`: every job with its rule, wildcards, CPU seconds and
+  peak memory, and each file it wrote with its size and sha256.
+
+Check it from the repository root: `make verify` rebuilds a random sample of the jobs (about 10 minutes
+on 2 cores) and compares every file they write with the manifest (docs/guide/reviewers.md#verify).
+"""
