@@ -112,6 +112,11 @@ def test_a_manifest_reads_back_and_an_edited_line_or_artefact_is_detected(tmp_pa
         manifest.read(tmp_path)
 
 
+def test_a_folder_without_an_archive_is_one_clear_error(tmp_path):
+    with pytest.raises(DataError, match=r"holds no archived run \(no manifest\.json\)"):
+        manifest.read(tmp_path)
+
+
 def test_parquet_files_with_the_same_data_and_other_metadata_have_one_data_hash(tmp_path):
     table = pa.table({"seed": [0, 1, 2], "regret": [0.5, 1.5, 2.5]})
     pq.write_table(table.replace_schema_metadata({"version_pyarrow": "1"}), tmp_path / "a.parquet")

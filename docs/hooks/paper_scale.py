@@ -80,6 +80,9 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     key = Path(page.file.src_uri).stem
     made = _archive()
     if made is None or key not in PAPERS:
-        note = '!!! note "No archived run"\n    This checkout holds no archive/paper-scale (`causal-bandits archive`).'
+        note = (
+            '!!! note "No archived run yet"\n    This version ships no archived paper-scale run '
+            "([for reviewers](../guide/reviewers.md#verify)); a local run writes its own report to figures/REPORT.md."
+        )
         return markdown.replace(MARKER, note)
     return markdown.replace(MARKER, _section(key, made))

@@ -147,6 +147,11 @@ def write(path: Path, manifest: dict[str, Any]) -> None:
 def read(folder: Path) -> dict[str, Any]:
     """An archive's manifest, its digest and its artefacts' bytes checked; a one-line error otherwise."""
     path = folder / MANIFEST
+    if not path.is_file():
+        raise DataError(
+            f"{folder} holds no archived run (no {MANIFEST}): name the folder `causal-bandits archive` wrote "
+            "(this checkout may ship none yet: docs/guide/reviewers.md#verify)"
+        )
     try:
         manifest = json.loads(path.read_text())
     except (OSError, ValueError) as err:
