@@ -42,7 +42,7 @@ studies: $(VENV)/.installed
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests, also
 # a file per worker: they share one tiny run (the first worker to need it runs it on 2 cores, the other
 # waits), then mostly wait on one Snakemake process each; the 15 slowest are listed, for CI's log.
-# The archived paper-scale run (archive/paper-scale, docs/verify.md): a seeded random sample of its
+# The archived paper-scale run (archive/paper-scale, docs/guide/reviewers.md#verify): a seeded random sample of its
 # jobs rebuilt in a scratch folder and compared byte for byte. VERIFY_ARGS passes options, e.g.
 # VERIFY_ARGS="--budget 30 --seed 4".
 VERIFY_ARGS ?=

@@ -103,8 +103,8 @@ def scratch_copy(checkout: Path, config: dict[str, Any], scratch: Path) -> None:
     raw = (checkout / data.get("raw_dir", "data/raw")).resolve()
     if not raw.is_dir():
         raise CausalBanditsError(
-            f"the raw data folder {raw} is missing: put the raw files there (docs/data.md) or name another "
-            "with --configfile FILE holding data: {raw_dir: ...}"
+            f"the raw data folder {raw} is missing: put the raw files there (docs/guide/reviewers.md#data) "
+            "or name another with --configfile FILE holding data: {raw_dir: ...}"
         )
     (scratch / "verify.yaml").write_text(json.dumps({**config, "data": {**data, "raw_dir": str(raw)}}))
 
