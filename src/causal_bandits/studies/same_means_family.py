@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -108,16 +109,112 @@ def _room(r: np.ndarray, d: np.ndarray) -> np.ndarray:
         return np.where(d > 0, (hi - r) / d, np.where(d < 0, (lo - r) / d, np.inf))
 
 
-def family(
-    name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float, towards: str = "low"
-) -> dict[str, Any]:
-    """The same-means sweep of a panel: the path swept, the points (SCM, efficiencies) and the checks.
-    Point 0 is the canonical SCM; there is always that point (Table 1's efficiency note reads it).
-    ``towards`` "low" follows E down to ``end_ratio`` × E(canonical), "high" up to it (ascent)."""
-    n_points = max(int(n_points), 1)
+def _q_of(r: np.ndarray) -> np.ndarray:
+    """q from r = log(1 − 2q)."""
+    return -np.expm1(r) / 2.0
+
+
+@dataclass(frozen=True)
+class _Sweep:
+    """What the path and its points read of a panel: its SCM, the parities of its arms' rewards and their
+    canonical means, the panel efficiency, and the sign that makes ``sgn · E`` fall along the path (1 towards
+    low, −1 towards high)."""
+
+    name: str
+    model: XorBernoulliSCM
+    parities: list[tuple[int, np.ndarray]]
+    mu0: np.ndarray
+    efficiency: PanelEfficiency
+    sgn: float
+
+    def E(self, r: np.ndarray) -> float:
+        """The panel efficiency at r."""
+        return self.efficiency.of(_spec(self.model, _q_of(r)))["panel"]
+
+    def descent(self, r: np.ndarray, held: np.ndarray) -> np.ndarray | None:
+        """The unit same-means direction, with the held coordinates fixed, in which sgn · E falls fastest."""
+        constraints = np.array([s for _, s in self.parities], dtype=float).reshape(-1, len(r))
+        basis = same_means_basis([(0, row) for row in np.vstack([constraints, np.eye(len(r))[held]])], len(r))
+        if basis.shape[0] == 0:
+            return None
+        grad = np.array([(self.E(r + STEP_FD * b) - self.E(r - STEP_FD * b)) / (2 * STEP_FD) for b in basis])
+        d = -self.sgn * (grad @ basis)
+        d[held] = 0.0
+        norm = np.linalg.norm(d)
+        return d / norm if norm > 0 else None
+
+    def path(self, r0: np.ndarray, e0: float, end_ratio: float) -> tuple[list[np.ndarray], list[float], str]:
+        """The steepest-descent (or ascent) path from r0: its nodes in r, E at each, and why it stopped."""
+        sgn = self.sgn
+        path_r, path_e, held = [r0], [e0], np.zeros(len(r0), dtype=bool)
+        while sgn * path_e[-1] > sgn * end_ratio * e0:
+            if len(path_r) > MAX_STEPS:
+                return path_r, path_e, f"the path reached {MAX_STEPS} steps"
+            r = path_r[-1]
+            d = self.descent(r, held)
+            if d is None:
+                way = "down" if sgn > 0 else "up"
+                return path_r, path_e, f"no same-means direction moves E {way} with the q at their bounds held"
+            room = _room(r, d)
+            if room.min() <= 1e-12:  # a coordinate already at its bound would leave it: hold it, look again
+                held |= room <= 1e-12
+                continue
+            h = min(STEP_R, float(room.min()))
+            hit = room <= h * (1 + 1e-12)
+            r_new = r + h * d
+            r_new[hit] = np.where(d[hit] > 0, np.log1p(-2.0 * Q_MIN), np.log1p(-2.0 * Q_MAX))
+            e_new = self.E(r_new)
+            if not sgn * e_new < sgn * path_e[-1]:
+                return path_r, path_e, f"E stopped {'falling' if sgn > 0 else 'rising'}"
+            held |= hit
+            path_r.append(r_new)
+            path_e.append(e_new)
+        return path_r, path_e, f"E reached {end_ratio:g} × E(canonical)"
+
+    def points(
+        self, path_r: list[np.ndarray], path_e: list[float], arc: np.ndarray, targets: np.ndarray
+    ) -> list[dict[str, Any]]:
+        """The sweep's points at the given values of E, each with its SCM and efficiencies; every arm mean
+        checked against the canonical one to MEAN_TOLERANCE."""
+        sgn, r0 = self.sgn, path_r[0]
+        points = []
+        for k, target in enumerate(targets):
+            # sgn · E falls strictly along the path: segment i holds the target; r linear in E on it (both ends
+            # are same-means)
+            i = (
+                min(int(np.searchsorted(-sgn * np.array(path_e), -sgn * target, side="right")) - 1, len(path_e) - 2)
+                if k
+                else -1
+            )
+            if i < 0:
+                r, t = r0, 0.0
+            else:
+                w = (path_e[i] - target) / (path_e[i] - path_e[i + 1])
+                r, t = path_r[i] + w * (path_r[i + 1] - path_r[i]), float(arc[i] + w * (arc[i + 1] - arc[i]))
+            q = _q_of(r)
+            worst = float(np.abs(arm_means(q, self.parities) - self.mu0).max())
+            if worst > MEAN_TOLERANCE:
+                raise CausalBanditsError(
+                    f"nonmanip panel {self.name!r}: same-means point {k} moves an arm mean by {worst:.3g} "
+                    f"(> {MEAN_TOLERANCE:g}); this is a bug"
+                )
+            spec = _spec(self.model, q)
+            points.append(
+                {
+                    "point": k,
+                    "arc": t,
+                    "scm": spec,
+                    "max_mean_change": worst,
+                    **self.efficiency.document(self.efficiency.of(spec)),
+                }
+            )
+        return points
+
+
+def _sweep(name: str, panel: Mapping[str, Any], towards: str) -> _Sweep:
+    """The sweep of a panel, checked: an XOR-Bernoulli SCM, every q < 1/2."""
     if towards not in ("low", "high"):
         raise ValueError(f"towards = {towards!r}; use low or high")
-    sgn = 1.0 if towards == "low" else -1.0  # the path makes sgn · E fall
     if panel["scm"].get("family", "xor_bernoulli") != "xor_bernoulli":
         raise CausalBanditsError(f"nonmanip panel {name!r}: the same-means family needs an xor_bernoulli SCM")
     canonical = experiments.instance_document(name, panel)
@@ -130,87 +227,32 @@ def family(
             f"(r = log(1 − 2q)); got {dict(zip(model.exogenous, q0))}"
         )
     parities = [parity(model, reward, a["values"]) for a in canonical["arms"]]
+    sgn = 1.0 if towards == "low" else -1.0
     mu0 = np.array([a["mu"] for a in canonical["arms"]])
-    constraints = np.array([s for _, s in parities], dtype=float).reshape(-1, len(q0))
-    panel_eff = PanelEfficiency(canonical)
+    return _Sweep(name, model, parities, mu0, PanelEfficiency(canonical), sgn)
 
-    def q_of(r: np.ndarray) -> np.ndarray:
-        return -np.expm1(r) / 2.0
 
-    def E(r: np.ndarray) -> float:
-        return panel_eff.of(_spec(model, q_of(r)))["panel"]
-
-    def descent(r: np.ndarray, held: np.ndarray) -> np.ndarray | None:
-        """The unit same-means direction, with the held coordinates fixed, in which sgn · E falls fastest."""
-        basis = same_means_basis([(0, row) for row in np.vstack([constraints, np.eye(len(r))[held]])], len(r))
-        if basis.shape[0] == 0:
-            return None
-        grad = np.array([(E(r + STEP_FD * b) - E(r - STEP_FD * b)) / (2 * STEP_FD) for b in basis])
-        d = -sgn * (grad @ basis)
-        d[held] = 0.0
-        norm = np.linalg.norm(d)
-        return d / norm if norm > 0 else None
-
-    r0 = np.log1p(-2.0 * q0)
-    e0 = E(r0)
-    dimension = same_means_basis(parities, len(q0)).shape[0]
-    path_r, path_e, held = [r0], [e0], np.zeros(len(q0), dtype=bool)
-    stop = f"E reached {end_ratio:g} × E(canonical)"
+def family(
+    name: str, panel: Mapping[str, Any], n_points: int, end_ratio: float, towards: str = "low"
+) -> dict[str, Any]:
+    """The same-means sweep of a panel: the path swept, the points (SCM, efficiencies) and the checks.
+    Point 0 is the canonical SCM; there is always that point (Table 1's efficiency note reads it).
+    ``towards`` "low" follows E down to ``end_ratio`` × E(canonical), "high" up to it (ascent)."""
+    n_points = max(int(n_points), 1)
+    sweep = _sweep(name, panel, towards)
+    model, sgn = sweep.model, sweep.sgn
+    r0 = np.log1p(-2.0 * np.array([model.q[u] for u in model.exogenous]))
+    e0 = sweep.E(r0)
+    dimension = same_means_basis(sweep.parities, len(r0)).shape[0]
     if dimension == 0:
-        stop = "the arm means fix every parameter: the family is the canonical SCM alone"
+        path_r, path_e, stop = [r0], [e0], "the arm means fix every parameter: the family is the canonical SCM alone"
     elif np.isnan(e0):
+        path_r, path_e = [r0], [e0]
         stop = "z²ID finds no expression on this panel, so the efficiency is undefined and POMIS+ is POMIS"
-    while dimension and np.isfinite(e0) and sgn * path_e[-1] > sgn * end_ratio * e0:
-        if len(path_r) > MAX_STEPS:
-            stop = f"the path reached {MAX_STEPS} steps"
-            break
-        r = path_r[-1]
-        d = descent(r, held)
-        if d is None:
-            stop = f"no same-means direction moves E {'down' if sgn > 0 else 'up'} with the q at their bounds held"
-            break
-        room = _room(r, d)
-        if room.min() <= 1e-12:  # a coordinate already at its bound would leave it: hold it, look again
-            held |= room <= 1e-12
-            continue
-        h = min(STEP_R, float(room.min()))
-        hit = room <= h * (1 + 1e-12)
-        r_new = r + h * d
-        r_new[hit] = np.where(d[hit] > 0, np.log1p(-2.0 * Q_MIN), np.log1p(-2.0 * Q_MAX))
-        e_new = E(r_new)
-        if not sgn * e_new < sgn * path_e[-1]:
-            stop = f"E stopped {'falling' if sgn > 0 else 'rising'}"
-            break
-        held |= hit
-        path_r.append(r_new)
-        path_e.append(e_new)
+    else:
+        path_r, path_e, stop = sweep.path(r0, e0, end_ratio)
     e_end = sgn * max(sgn * path_e[-1], sgn * end_ratio * e0) if len(path_e) > 1 else e0
     arc = np.concatenate([[0.0], np.cumsum([np.linalg.norm(b - a) for a, b in itertools.pairwise(path_r)])])
-    points = []
-    for k, target in enumerate(np.linspace(e0, e_end, n_points)):
-        # sgn · E falls strictly along the path: segment i holds the target; r linear in E on it (both ends are
-        # same-means)
-        i = (
-            min(int(np.searchsorted(-sgn * np.array(path_e), -sgn * target, side="right")) - 1, len(path_e) - 2)
-            if k
-            else -1
-        )
-        if i < 0:
-            r, t = r0, 0.0
-        else:
-            w = (path_e[i] - target) / (path_e[i] - path_e[i + 1])
-            r, t = path_r[i] + w * (path_r[i + 1] - path_r[i]), float(arc[i] + w * (arc[i + 1] - arc[i]))
-        q = q_of(r)
-        worst = float(np.abs(arm_means(q, parities) - mu0).max())
-        if worst > MEAN_TOLERANCE:
-            raise CausalBanditsError(
-                f"nonmanip panel {name!r}: same-means point {k} moves an arm mean by {worst:.3g} "
-                f"(> {MEAN_TOLERANCE:g}); this is a bug"
-            )
-        spec = _spec(model, q)
-        points.append(
-            {"point": k, "arc": t, "scm": spec, "max_mean_change": worst, **panel_eff.document(panel_eff.of(spec))}
-        )
     why = (
         f"same-means SCMs form a {dimension}-dimensional set in r = log(1 − 2q); swept along the path of steepest "
         f"{'descent' if sgn > 0 else 'ascent'} of the panel efficiency E from the canonical SCM "
@@ -227,10 +269,10 @@ def family(
         "towards": towards,
         "end_ratio": end_ratio,
         "path": [
-            {"arc": float(a), "q": _spec(model, q_of(r))["q"], "panel_efficiency": float(e)}
+            {"arc": float(a), "q": _spec(model, _q_of(r))["q"], "panel_efficiency": float(e)}
             for a, r, e in zip(arc, path_r, path_e)
         ],
-        "points": points,
+        "points": sweep.points(path_r, path_e, arc, np.linspace(e0, e_end, n_points)),
     }
 
 
