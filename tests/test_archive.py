@@ -145,3 +145,15 @@ def test_the_config_hash_leaves_out_where_the_raw_files_are():
     moved = {"data": {"raw_dir": "/elsewhere", "files": {"a": 1}}, "seeds_per_job": 2}
     assert provenance.config_sha256(config) == provenance.config_sha256(moved)
     assert provenance.config_sha256(config) != provenance.config_sha256({**config, "seeds_per_job": 3})
+
+
+def test_the_busy_time_of_a_resumed_run_leaves_out_its_pauses():
+    # two overlapping jobs (0-15 s), a pause, then one job (20-30 s): 25 s busy, 30 s from first start to last end
+    entries = [
+        {"start": s, "end": e, "cpu_s": 1.0, "wall_s": e - s, "max_rss_mb": 1.0}
+        for s, e in ((0, 10), (5, 15), (20, 30))
+    ]
+    totals = manifest._totals(entries)
+    assert totals["busy_hours"] == round(25 / 3600, 2) and totals["wall_hours"] == round(30 / 3600, 2)
+    assert manifest._busy_seconds([(e["start"], e["end"]) for e in entries]) == 25
+    assert manifest._busy_seconds([(0, 10), (2, 3), (20, 30)]) == 20

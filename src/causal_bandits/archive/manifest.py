@@ -111,10 +111,22 @@ def _job_entry(workdir: Path, job: planned.PlannedJob, produced: set[str]) -> di
     }
 
 
+def _busy_seconds(intervals: list[tuple[float, float]]) -> float:
+    """Seconds during which at least one job ran: the length of the union of the jobs' [start, end]."""
+    busy, reach = 0.0, float("-inf")
+    for start, end in sorted(intervals):
+        if end > reach:
+            busy += end - max(start, reach)
+            reach = end
+    return busy
+
+
 def _totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The run's totals: jobs, CPU hours (benchmark CPU, else wall), peak memory, first start to last end."""
+    """The run's totals: jobs, CPU hours (benchmark CPU, else wall), peak memory, first start to last end,
+    and the time some job ran (the wall time without the pauses between resumptions)."""
     starts = [e["start"] for e in entries if e["start"] is not None]
     ends = [e["end"] for e in entries if e["end"] is not None]
+    intervals = [(e["start"], e["end"]) for e in entries if e["start"] is not None and e["end"] is not None]
     cpu = sum(e["cpu_s"] if e["cpu_s"] is not None else e["wall_s"] or 0.0 for e in entries)
     stamp = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")  # noqa: E731
     return {
@@ -125,6 +137,7 @@ def _totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
         "started": stamp(min(starts)) if starts else None,
         "finished": stamp(max(ends)) if ends else None,
         "wall_hours": round((max(ends) - min(starts)) / 3600, 2) if starts and ends else None,
+        "busy_hours": round(_busy_seconds(intervals) / 3600, 2),
     }
 
 
@@ -222,7 +235,8 @@ Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuse
 * **Commit:** `{made["commit"]}`; Python {made["python"]}, Snakemake {made["snakemake"]}, {made["platform"]}.
 * **Run:** {run["jobs"]} jobs, {run["cpu_hours"]} CPU-h ({run["benchmarked_jobs"]} jobs with a benchmark file;
   the others count their wall time), peak memory of one job {run["peak_rss_mb"]:.0f} MB; first job started
-  {run["started"]}, last ended {run["finished"]} ({run["wall_hours"]} h, resumptions and pauses included).
+  {run["started"]}, last ended {run["finished"]} ({run["wall_hours"]} h; some job was running for
+  {run["busy_hours"]} h of it, the rest being pauses between resumptions).
 * **Here:** the report (`figures/REPORT.md`, `figures/REPORT.html`), every table and figure, the claims
   documents (`results/claims/`), and `manifest.json`: every job with its rule, wildcards, CPU seconds and
   peak memory, and each file it wrote with its size and sha256.
