@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -226,22 +226,10 @@ def verify(
     started = time.monotonic()
     record = archived.read(folder)
     made = record["provenance"]
-    differ = provenance.differences(made, current_provenance(checkout, made, configfiles))
-    if differ and not force:
-        raise CausalBanditsError(
-            f"this checkout differs from the archived run ({made['commit'] or 'commit unknown'}) in "
-            f"{'; '.join(differ)}: check out that commit, or pass --force to verify anyway"
-        )
-    for line in differ:
-        print(f"warning: this checkout differs from the archived run in {line}; verifying anyway (--force)")
+    check_provenance(made, current_provenance(checkout, made, configfiles), force)
     jobs = record["jobs"]
     chosen = sample(jobs, max(budget_s - OVERHEAD_S, 0.0) * cores * EFFICIENCY, seed)
-    runs = sum(jobs[i]["outputs"][0]["path"].startswith(RUN_STORE) for i in chosen)
-    print(
-        f"sample (seed {seed}): {len(chosen)} of {len(jobs)} jobs, {runs} of them run chunks, "
-        f"{sum(cost(jobs[i]) for i in chosen) / 60:.1f} CPU-min as recorded; rebuilding on {cores} cores",
-        flush=True,
-    )
+    print(_sample_line(jobs, chosen, seed, cores), flush=True)
     scratch = Path(tempfile.mkdtemp(prefix="causal-bandits-verify-"))
     config = provenance.merged_config(checkout, [*made["config"]["files"], *configfiles])
     scratch_copy(checkout, config, scratch)
@@ -252,11 +240,36 @@ def verify(
     kept = keep or bool(found.differ)
     if not kept:
         shutil.rmtree(scratch)
+    verdict = _verdict(found, seed, time.monotonic() - started) + (f"; rebuilt files kept in {scratch}" if kept else "")
+    return verdict, not found.differ
+
+
+def check_provenance(made: Mapping[str, Any], current: Mapping[str, Any], force: bool) -> None:
+    """Refuse (one line) a checkout whose code, config or lock file differ from the archived run's, or with
+    ``force`` print a warning per difference and go on."""
+    differ = provenance.differences(made, current)
+    if differ and not force:
+        raise CausalBanditsError(
+            f"this checkout differs from the archived run ({made['commit'] or 'commit unknown'}) in "
+            f"{'; '.join(differ)}: check out that commit, or pass --force to verify anyway"
+        )
+    for line in differ:
+        print(f"warning: this checkout differs from the archived run in {line}; verifying anyway (--force)")
+
+
+def _sample_line(jobs: list[dict[str, Any]], chosen: Sequence[int], seed: int, cores: int) -> str:
+    runs = sum(jobs[i]["outputs"][0]["path"].startswith(RUN_STORE) for i in chosen)
+    cpu_min = sum(cost(jobs[i]) for i in chosen) / 60
+    return (
+        f"sample (seed {seed}): {len(chosen)} of {len(jobs)} jobs, {runs} of them run chunks, "
+        f"{cpu_min:.1f} CPU-min as recorded; rebuilding on {cores} cores"
+    )
+
+
+def _verdict(found: Comparison, seed: int, seconds: float) -> str:
     data = f", {found.same_data} with the same data in other bytes (Parquet)" if found.same_data else ""
     wrong = f", {found.differing} differ" if found.differing else ""
-    verdict = (
+    return (
         f"{found.same_bytes} of {found.jobs} sampled jobs byte-identical{data}{wrong} "
-        f"({found.files} files); seed {seed}; {_minutes(time.monotonic() - started)}"
-        + (f"; rebuilt files kept in {scratch}" if kept else "")
+        f"({found.files} files); seed {seed}; {_minutes(seconds)}"
     )
-    return verdict, not found.differ

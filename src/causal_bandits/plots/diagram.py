@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import networkx as nx
@@ -191,6 +192,56 @@ def _added_edge_keys(diagram: CausalDiagram, added_edges: Iterable[Sequence[str]
     return keys
 
 
+@dataclass(frozen=True)
+class _Style:
+    """Which nodes and edges are emphasised, checked against the diagram."""
+
+    reward: str | None
+    shaded: set[str]
+    thick: set[str]
+    border: set[str]
+    added: set[tuple[str, Any]]
+
+    def fills(self, nodes: Sequence[str]) -> list[str]:
+        return [SHADED_COLOR if v in self.shaded else BORDER_FILL if v in self.border else "white" for v in nodes]
+
+    def outlines(self, nodes: Sequence[str]) -> list[str]:
+        return [MUCT_COLOR if v in self.thick else BORDER_COLOR if v in self.border else EDGE_COLOR for v in nodes]
+
+
+@dataclass(frozen=True)
+class _Scale:
+    """Marker sizes, fonts and line widths for the axes' size in points (nodes 8-24 pt across)."""
+
+    size: float
+    ring: float
+    font: float
+    arrow: float
+    lw_node: float
+    lw_thick: float
+    lw_edge: float
+    lw_added: float
+
+    @classmethod
+    def of(cls, ax: Axes, span: np.ndarray) -> _Scale:
+        fig = cast(Figure, ax.figure)  # a top-level figure: a SubFigure has no get_figwidth
+        box = ax.get_position()
+        w_pt = box.width * fig.get_figwidth() * 72
+        h_pt = box.height * fig.get_figheight() * 72
+        pt_per_unit = min(w_pt / span[0], h_pt / span[1])
+        diameter = float(np.clip(2 * _RADIUS * pt_per_unit, 8.0, 24.0))
+        return cls(
+            size=diameter**2,
+            ring=(diameter + max(3.0, 0.22 * diameter)) ** 2,  # outer circle of the reward node
+            font=float(np.clip(0.5 * diameter, 6.0, 11.0)),
+            arrow=float(np.clip(0.42 * diameter, 5.0, 10.0)),
+            lw_node=0.9,
+            lw_thick=max(1.8, 0.11 * diameter),
+            lw_edge=0.9,
+            lw_added=max(1.8, 0.09 * diameter),
+        )
+
+
 def draw_diagram(
     ax: Axes,
     diagram: CausalDiagram,
@@ -222,42 +273,47 @@ def draw_diagram(
     border_set = _check_nodes(diagram, "border_nodes", border_nodes)
     if reward is not None:
         _check_nodes(diagram, "reward", (reward,))
-    added = _added_edge_keys(diagram, added_edges)
+    style = _Style(reward, shaded_set, thick_set, border_set, _added_edge_keys(diagram, added_edges))
+    pos = _positions(diagram, pos)
+    routes = _route_edges(diagram, pos)
+    own = diagram_limits(diagram, pos)
+    x0, x1, y0, y1 = own if limits is None else union_limits([own, limits])
+    lo, hi = np.array([x0, y0]), np.array([x1, y1])
+    _frame(ax, lo, hi)
+    scale = _Scale.of(ax, np.maximum(hi - lo, 1e-9))
+    G = nx.DiGraph()
+    G.add_nodes_from(diagram.nodes)
+    _draw_nodes(ax, G, pos, style, scale)
+    _draw_edges(ax, G, pos, routes, style, scale)
+    _frame(ax, lo, hi)
+    if title is not None:
+        ax.set_title(title)
+    return pos
+
+
+def _positions(diagram: CausalDiagram, pos: Mapping[str, tuple[float, float]] | None) -> dict[str, tuple[float, float]]:
+    """The layered layout, or ``pos`` checked to name every node of the diagram and no other."""
     pos = dict(layered_layout(diagram) if pos is None else pos)
     _check_nodes(diagram, "pos", pos)
     missing = sorted(set(diagram.nodes) - set(pos))
     if missing:
         raise DiagramError(f"pos has no position for node {missing[0]!r}")
-    nodes = list(diagram.nodes)
-    routes = _route_edges(diagram, pos)
-    own = diagram_limits(diagram, pos)
-    x0, x1, y0, y1 = own if limits is None else union_limits([own, limits])
-    lo, hi = np.array([x0, y0]), np.array([x1, y1])
-    span = np.maximum(hi - lo, 1e-9)
-    radius = _RADIUS
+    return pos
+
+
+def _frame(ax: Axes, lo: np.ndarray, hi: np.ndarray) -> None:
     ax.set_aspect("equal", adjustable="box")
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_axis_off()
-    fig = cast(Figure, ax.figure)  # a top-level figure: a SubFigure has no get_figwidth
-    box = ax.get_position()
-    w_pt = box.width * fig.get_figwidth() * 72
-    h_pt = box.height * fig.get_figheight() * 72
-    pt_per_unit = min(w_pt / span[0], h_pt / span[1])
-    diameter = float(np.clip(2 * radius * pt_per_unit, 8.0, 24.0))
-    size = diameter**2
-    ring = (diameter + max(3.0, 0.22 * diameter)) ** 2  # outer circle of the reward node
-    font = float(np.clip(0.5 * diameter, 6.0, 11.0))
-    arrow = float(np.clip(0.42 * diameter, 5.0, 10.0))
-    lw_node, lw_thick = 0.9, max(1.8, 0.11 * diameter)
-    lw_edge, lw_added = 0.9, max(1.8, 0.09 * diameter)
 
-    # ---- nodes
-    G = nx.DiGraph()
-    G.add_nodes_from(nodes)
-    fill = [SHADED_COLOR if v in shaded_set else BORDER_FILL if v in border_set else "white" for v in nodes]
-    edge = [MUCT_COLOR if v in thick_set else BORDER_COLOR if v in border_set else EDGE_COLOR for v in nodes]
-    width = [lw_thick if v in thick_set or v in border_set else lw_node for v in nodes]
+
+def _draw_nodes(ax: Axes, G: nx.DiGraph, pos: Mapping[str, tuple[float, float]], style: _Style, scale: _Scale) -> None:
+    """Nodes as circles (the reward inside an outer ring), labels on top, the reward's in bold."""
+    nodes = list(G.nodes)
+    fill, edge = style.fills(nodes), style.outlines(nodes)
+    width = [scale.lw_thick if v in style.thick or v in style.border else scale.lw_node for v in nodes]
+    reward = style.reward
     if reward is not None:
         i = nodes.index(reward)
         outer = nx.draw_networkx_nodes(
@@ -265,18 +321,18 @@ def draw_diagram(
             pos,
             nodelist=[reward],
             ax=ax,
-            node_size=ring,
+            node_size=scale.ring,
             node_color=[fill[i]],
             edgecolors=[edge[i]],
-            linewidths=lw_node,
+            linewidths=scale.lw_node,
         )
         outer.set_zorder(2)
     coll = nx.draw_networkx_nodes(
-        G, pos, nodelist=nodes, ax=ax, node_size=size, node_color=fill, edgecolors=edge, linewidths=width
+        G, pos, nodelist=nodes, ax=ax, node_size=scale.size, node_color=fill, edgecolors=edge, linewidths=width
     )
     coll.set_zorder(3)
     labels = nx.draw_networkx_labels(
-        G, pos, labels={v: node_label(v) for v in nodes}, ax=ax, font_size=font, font_color="black"
+        G, pos, labels={v: node_label(v) for v in nodes}, ax=ax, font_size=scale.font, font_color="black"
     )
     for v, text in labels.items():
         text.set_zorder(4)
@@ -285,11 +341,16 @@ def draw_diagram(
             text.set_fontweight("bold")
             text.set_text(rf"$\boldsymbol{{{label.strip('$')}}}$" if label.startswith("$") else label)
 
-    # ---- edges (arrows stop at the outer circle of the reward)
-    sizes = [ring if v == reward else size for v in nodes]
+
+def _draw_edges(
+    ax: Axes, G: nx.DiGraph, pos: Mapping[str, tuple[float, float]], routes: list[Route], style: _Style, scale: _Scale
+) -> None:
+    """Each routed edge as an arc; arrows stop at the outer circle of the reward; added edges thick red."""
+    nodes = list(G.nodes)
+    sizes = [scale.ring if v == style.reward else scale.size for v in nodes]
     for kind, (a, b), rad, _ in routes:
         key = ("->", (a, b)) if kind == "->" else ("<->", frozenset((a, b)))
-        is_added = key in added
+        is_added = key in style.added
         patches = nx.draw_networkx_edges(
             G,
             pos,
@@ -299,8 +360,8 @@ def draw_diagram(
             node_size=sizes,
             arrows=True,
             arrowstyle="-|>" if kind == "->" else "<|-|>",
-            arrowsize=arrow * (1.15 if is_added else 1.0),
-            width=lw_added if is_added else lw_edge,
+            arrowsize=scale.arrow * (1.15 if is_added else 1.0),
+            width=scale.lw_added if is_added else scale.lw_edge,
             edge_color=ADDED_EDGE_COLOR if is_added else EDGE_COLOR,
             style="solid" if kind == "->" else (0, (3.5, 2.0)),
             connectionstyle=f"arc3,rad={rad:.3f}",
@@ -311,9 +372,3 @@ def draw_diagram(
             p.set_zorder(1)
             p.set_joinstyle("miter")
             p.set_capstyle("butt")
-    ax.set_xlim(lo[0], hi[0])
-    ax.set_ylim(lo[1], hi[1])
-    ax.set_axis_off()
-    if title is not None:
-        ax.set_title(title)
-    return pos

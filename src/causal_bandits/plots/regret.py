@@ -108,62 +108,59 @@ def regret_panel(
     gets ``markers`` markers in its colour, staggered along the shared line so every colour shows,
     and their lines are labelled "A = B <style>".
     """
-    needed = [c for c in (x, y, lo, hi, hue, style) if c is not None]
-    missing = [c for c in needed if c not in frame.columns]
+    missing = [c for c in (x, y, lo, hi, hue, style) if c is not None and c not in frame.columns]
     if missing:
         raise ValueError(f"regret_panel: frame has no column {missing[0]!r}; columns are {list(frame.columns)}")
-    hues = sorted(frame[hue].unique(), key=order)
     labels = labels or {}
-    styles = dict(styles)
-    fallback_styles = iter([":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3))] * 10)
-    for s in sorted(frame[style].unique(), key=order):
-        if s not in styles:
-            styles[s] = next(fallback_styles)
-    groups = coinciding(frame, hue=hue, style=style, x=x, y=y, order=order)
-    shared = {h: g for g in groups for h in g}
+    styles = _with_fallback_styles(styles, sorted(frame[style].unique(), key=order))
+    shared = {h: g for g in coinciding(frame, hue=hue, style=style, x=x, y=y, order=order) for h in g}
     lines: list[Line2D] = []
-    for h in reversed(hues):
+    for h in sorted(frame[hue].unique(), key=order)[::-1]:  # the first hue drawn last, on top
         colour = palette.get(h)
         if colour is None:
             raise ValueError(f"regret_panel: palette has no colour for {hue} {h!r}")
         sub_h = frame[frame[hue] == h]
+        name = coincide_text(shared[h], labels) if h in shared else labels.get(h, h)
         for s in sorted(sub_h[style].unique(), key=order, reverse=True):
             sub = sub_h[sub_h[style] == s].sort_values(x)
             keep = _thin(len(sub), max_points)
-            xs = sub[x].to_numpy(float)[keep]
+            xs, ys = sub[x].to_numpy(float)[keep], sub[y].to_numpy(float)[keep]
             if lo is not None and hi is not None:
-                ax.fill_between(
-                    xs,
-                    sub[lo].to_numpy(float)[keep],
-                    sub[hi].to_numpy(float)[keep],
-                    color=colour,
-                    alpha=band_alpha,
-                    linewidth=0,
-                    zorder=1,
-                )
-            ys = sub[y].to_numpy(float)[keep]
-            name = coincide_text(shared[h], labels) if h in shared else labels.get(h, h)
+                band = sub[lo].to_numpy(float)[keep], sub[hi].to_numpy(float)[keep]
+                ax.fill_between(xs, *band, color=colour, alpha=band_alpha, linewidth=0, zorder=1)
             (line,) = ax.plot(xs, ys, color=colour, linestyle=styles[s], zorder=2, label=f"{name} {labels.get(s, s)}")
             if h in shared and markers:
-                group = shared[h]
-                slots = np.linspace(0, len(xs) - 1, markers * len(group) + 2).round().astype(int)[1:-1]
-                mine = slots[group.index(h) :: len(group)]
-                ax.plot(
-                    xs[mine],
-                    ys[mine],
-                    linestyle="",
-                    marker="o",
-                    ms=3.2,
-                    mfc=colour,
-                    mec="white",
-                    mew=0.4,
-                    color=colour,
-                    zorder=3,
-                )
+                _stagger_markers(ax, xs, ys, shared[h].index(h), len(shared[h]), markers, colour)
             lines.append(line)
-    if len(frame):
-        xmax = float(frame[x].max())
-        xmin = min(0.0, float(frame[x].min()))
+    _label_axes(ax, frame[x], xlabel, ylabel, title)
+    return lines
+
+
+def _with_fallback_styles(styles: Mapping[str, Any], values: Sequence[Any]) -> dict[Any, Any]:
+    """``styles`` with a dotted or dash-dotted style for each of ``values`` it lacks, in order."""
+    out = dict(styles)
+    fallback = iter([":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3))] * 10)
+    for value in values:
+        if value not in out:
+            out[value] = next(fallback)
+    return out
+
+
+def _stagger_markers(ax: Axes, xs: np.ndarray, ys: np.ndarray, rank: int, of: int, markers: int, colour: Any) -> None:
+    """``markers`` markers on the line, at the ``rank``-th of every ``of`` evenly spaced slots, so that
+    each of ``of`` coinciding lines shows its colour."""
+    slots = np.linspace(0, len(xs) - 1, markers * of + 2).round().astype(int)[1:-1]
+    mine = slots[rank::of]
+    ax.plot(
+        xs[mine], ys[mine], linestyle="", marker="o", ms=3.2, mfc=colour, mec="white", mew=0.4, color=colour, zorder=3
+    )
+
+
+def _label_axes(ax: Axes, xs: pd.Series, xlabel: str, ylabel: str, title: str | None) -> None:
+    """x ticks at 0 (or the least x), half and the largest x ("5k"); y from 0; labels, title, no top or right spine."""
+    if len(xs):
+        xmax = float(xs.max())
+        xmin = min(0.0, float(xs.min()))
         ax.set_xlim(xmin, xmax)
         ax.xaxis.set_major_locator(FixedLocator([xmin, (xmin + xmax) / 2, xmax]))
         ax.xaxis.set_major_formatter(FuncFormatter(_thousands))
@@ -173,7 +170,6 @@ def regret_panel(
     if title is not None:
         ax.set_title(title)
     sns.despine(ax=ax)
-    return lines
 
 
 def legend_handles(

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 import numpy as np
 import pandas as pd
 
-from causal_bandits.bandits.cells import cell_ids
+from causal_bandits.bandits.cells import CellModel, cell_ids
 from causal_bandits.causal.counterfactual import counterfactual_table
 from causal_bandits.causal.discovery import learn_graph
 from causal_bandits.causal.dseparation import is_dseparator, min_domain_dseparator
@@ -229,53 +230,22 @@ def instance_document(
     """Everything the Adult-Video runs, tables and claims need (see ``papers/fairness/instance``)."""
     arm_features = tuple(config["arm_features"])
     names = (*USER_FEATURES, *arm_features)
-    cards = dict.fromkeys(names, 2)
-    columns = {v: i for i, v in enumerate(names)}
     coef = dict(config["reward"]["coef"])
     sensitive, s_plus = config["sensitive"], int(config["s_plus"])
     s_values = (s_plus, 1 - s_plus)
-
     graph = nx.DiGraph([tuple(e) for e in graph_doc["edges"]])
     graph.add_nodes_from(graph_doc["nodes"])
-    with_policy = graph.copy()
-    with_policy.add_edges_from((x, a) for x in USER_FEATURES for a in arm_features)
-    dsep = min_domain_dseparator(with_policy, REWARD, names, names, cards, dsep_criterion)
-    learned_w = dsep.W
-    enforce = bool(config["graph"]["enforce_paper_W"]) and set(learned_w) != set(PAPER_W)
-    W = tuple(v for v in names if v in PAPER_W) if enforce else learned_w
-    b_vars = sorted(nx.descendants(graph, sensitive) & set(USER_FEATURES)) if sensitive in graph else []
-    mode = config["cf_mode"]
-    cf_mode = "bounds" if mode == "bounds" or (mode == "auto" and b_vars) else "identifiable"
-
+    sep = _Separator.of(graph, arm_features, bool(config["graph"]["enforce_paper_W"]), dsep_criterion)
+    b_vars, cf_mode = _counterfactual_mode(graph, sensitive, config["cf_mode"])
     contexts = assignments([2] * len(USER_FEATURES))
     present = np.unique(pool["arm_id"].to_numpy())
-    all_arms = assignments([2] * len(arm_features))
-    arms = all_arms[present]
+    arms = assignments([2] * len(arm_features))[present]
     values = np.concatenate(
         [np.repeat(contexts[:, None], len(arms), 1), np.repeat(arms[None], len(contexts), 0)], axis=2
     )
-    mu = (values * np.array([coef.get(v, 0.0) for v in names])).sum(axis=2)
-
     bn = _user_network(graph, offline)
     shift = np.array([_user_reward_shift(bn, x, coef, sensitive, s_values) for x in contexts])
-    delta_true = np.repeat(shift[:, None], len(arms), 1)
-
-    model = cell_model(
-        cards=cards,
-        columns=columns,
-        W=W,
-        Z=(),
-        x_vars=USER_FEATURES,
-        a_vars=arm_features,
-        contexts=contexts,
-        arms=arms,
-        p_z=np.ones((len(contexts), len(arms), 1)),
-        sensitive=sensitive,
-        s_values=s_values,
-        b_vars=b_vars if cf_mode == "bounds" else (),
-        cf_mode=cf_mode,
-    )
-    online = users[users["split"] == "online"].sort_values("sample_pos")
+    model = _ducb_model(arm_features, sep.W, contexts, arms, sensitive, s_values, b_vars, cf_mode)
     return {
         "experiment": EXPERIMENT,
         "data_provenance": provenance,
@@ -288,12 +258,9 @@ def instance_document(
         "arm_pool_sizes": pool["arm_id"].value_counts().reindex(present).astype(int).tolist(),
         "intermediate": [],
         "reward": {"name": REWARD, "coef": coef, "sigma": float(config["reward"]["sigma"])},
-        "mu": mu.tolist(),
-        "delta_true": delta_true.tolist(),
-        "users": {
-            "row_id": online["row_id"].astype(int).tolist(),
-            "context": cell_ids(online[list(USER_FEATURES)].to_numpy(), [2] * 4).tolist(),
-        },
+        "mu": (values * np.array([coef.get(v, 0.0) for v in names])).sum(axis=2).tolist(),
+        "delta_true": np.repeat(shift[:, None], len(arms), 1).tolist(),
+        "users": _online_users(users),
         "linucb_features": values.astype(float).tolist(),
         "linucb_group": np.where(contexts[:, USER_FEATURES.index(sensitive)] == s_plus, 0, 1).tolist(),
         "sensitive": {"name": sensitive, "s_plus": s_plus, "s_minus": 1 - s_plus, "descendants_in_X": b_vars},
@@ -302,18 +269,96 @@ def instance_document(
             "edges": graph_doc["edges"],
             "policy_edges": [[x, a] for x in USER_FEATURES for a in arm_features],
         },
-        "dsep": {
-            "W": list(W),
-            "Z": [],
-            "domain_W": int(2 ** len(W)),
-            "domain_Z": 1,
-            "n_valid": dsep.n_valid,
-            "criterion": dsep_criterion,
-            "learned_W": list(learned_w),
-            "enforced_paper_W": enforce,
-            "paper_W_is_dseparator": is_dseparator(with_policy, REWARD, PAPER_W, names),
-        },
+        "dsep": sep.document(),
         "pa_R": graph_doc["pa_R"],
         "cf_mode_used": cf_mode,
         "models": {"ducb": model.to_document()},
     }
+
+
+def _online_users(users: pd.DataFrame) -> dict[str, list[int]]:
+    """The online users in arrival order: their Adult row ids and their context cells."""
+    online = users[users["split"] == "online"].sort_values("sample_pos")
+    return {
+        "row_id": online["row_id"].astype(int).tolist(),
+        "context": cell_ids(online[list(USER_FEATURES)].to_numpy(), [2] * 4).tolist(),
+    }
+
+
+def _counterfactual_mode(graph: nx.DiGraph, sensitive: str, mode: str) -> tuple[list[str], str]:
+    """The user features downstream of the sensitive one, and the counterfactual mode: ``bounds`` when
+    asked for, or under ``auto`` when some feature is downstream, else ``identifiable``."""
+    b_vars = sorted(nx.descendants(graph, sensitive) & set(USER_FEATURES)) if sensitive in graph else []
+    return b_vars, "bounds" if mode == "bounds" or (mode == "auto" and b_vars) else "identifiable"
+
+
+def _ducb_model(
+    arm_features: Sequence[str],
+    W: Sequence[str],
+    contexts: np.ndarray,
+    arms: np.ndarray,
+    sensitive: str,
+    s_values: tuple[int, int],
+    b_vars: Sequence[str],
+    cf_mode: str,
+) -> CellModel:
+    """The D-UCB cell model over the binary user and arm features (no Z: the domain of Z is one cell)."""
+    names = (*USER_FEATURES, *arm_features)
+    return cell_model(
+        cards=dict.fromkeys(names, 2),
+        columns={v: i for i, v in enumerate(names)},
+        W=W,
+        Z=(),
+        x_vars=USER_FEATURES,
+        a_vars=arm_features,
+        contexts=contexts,
+        arms=arms,
+        p_z=np.ones((len(contexts), len(arms), 1)),
+        sensitive=sensitive,
+        s_values=s_values,
+        b_vars=b_vars if cf_mode == "bounds" else (),
+        cf_mode=cf_mode,
+    )
+
+
+@dataclass(frozen=True)
+class _Separator:
+    """The d-separator W of the reward used for the D-UCB cells: the smallest-domain one of the learned
+    graph with the policy's edges (user features into arm features) added, or the paper's W when
+    ``graph.enforce_paper_W`` is set and the learned one differs."""
+
+    W: tuple[str, ...]
+    learned: tuple[str, ...]
+    enforced: bool
+    n_valid: int
+    criterion: str
+    paper_W_separates: bool
+
+    @classmethod
+    def of(cls, graph: nx.DiGraph, arm_features: Sequence[str], enforce_paper_W: bool, criterion: str) -> _Separator:
+        names = (*USER_FEATURES, *arm_features)
+        with_policy = graph.copy()
+        with_policy.add_edges_from((x, a) for x in USER_FEATURES for a in arm_features)
+        dsep = min_domain_dseparator(with_policy, REWARD, names, names, dict.fromkeys(names, 2), criterion)
+        enforce = enforce_paper_W and set(dsep.W) != set(PAPER_W)
+        return cls(
+            W=tuple(v for v in names if v in PAPER_W) if enforce else dsep.W,
+            learned=dsep.W,
+            enforced=enforce,
+            n_valid=dsep.n_valid,
+            criterion=criterion,
+            paper_W_separates=is_dseparator(with_policy, REWARD, PAPER_W, names),
+        )
+
+    def document(self) -> dict[str, Any]:
+        return {
+            "W": list(self.W),
+            "Z": [],
+            "domain_W": int(2 ** len(self.W)),
+            "domain_Z": 1,
+            "n_valid": self.n_valid,
+            "criterion": self.criterion,
+            "learned_W": list(self.learned),
+            "enforced_paper_W": self.enforced,
+            "paper_W_is_dseparator": self.paper_W_separates,
+        }

@@ -11,7 +11,7 @@ panels the figure draws.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -90,98 +90,74 @@ def panels(trace: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The figure's panels, each: caption, directed (bool), edges drawn as arrows, eliminated nodes,
     highlighted (intervened) nodes, nodes shown (the subtree panels show only the subtree)."""
     nodes = trace["nodes"]
-    out = [
-        {
-            "caption": "True causal tree",
-            "arrows": trace["edges"],
-            "lines": [],
-            "eliminated": [],
-            "hot": [],
-            "shown": nodes,
-        },
-        {
-            "caption": "Input tree skeleton",
-            "arrows": [],
-            "lines": trace["edges"],
-            "eliminated": [],
-            "hot": [],
-            "shown": nodes,
-        },
+    return [
+        _panel("True causal tree", nodes, arrows=trace["edges"]),
+        _panel("Input tree skeleton", nodes, lines=trace["edges"]),
+        *_stage1_panels(trace),
+        *_stage2_panels(trace),
     ]
-    oriented: list[list[str]] = []
+
+
+def _panel(
+    caption: str,
+    shown: Sequence[str],
+    *,
+    arrows: Sequence[Any] = (),
+    lines: Sequence[Any] = (),
+    eliminated: Iterable[str] = (),
+    hot: Sequence[str] = (),
+) -> dict[str, Any]:
+    return {
+        "caption": caption,
+        "arrows": list(arrows),
+        "lines": list(lines),
+        "eliminated": sorted(eliminated),
+        "hot": list(hot),
+        "shown": list(shown),
+    }
+
+
+def _stage1_panels(trace: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Stage 1 (Alg. 3, "Find Sub-tree", on the whole skeleton): each central node's intervention and what
+    it oriented and eliminated; after the last step every node outside the directed subtree is eliminated."""
+    nodes, edges = trace["nodes"], trace["edges"]
+    out = []
+    oriented: list[Any] = []
     eliminated: set[str] = set()
     s1 = [s for s in trace["steps"] if s["stage"] == 1]
     for step in s1:
-        lines = [e for e in trace["edges"] if e not in oriented]
+        unoriented = [e for e in edges if e not in oriented]
+        caption = f"Stage 1 (t={step['t']}): intervention on central node {step['central']}"
         out.append(
-            {
-                "caption": f"Stage 1 (t={step['t']}): intervention on central node {step['central']}",
-                "arrows": oriented,
-                "lines": lines,
-                "eliminated": sorted(eliminated),
-                "hot": [step["central"]],
-                "shown": nodes,
-            }
+            _panel(caption, nodes, arrows=oriented, lines=unoriented, eliminated=eliminated, hot=[step["central"]])
         )
         oriented = oriented + [e for e in step["oriented_edges"] if e not in oriented]
         eliminated |= set(step["cand_before"]) - set(step["cand_after"])
         if step is s1[-1]:
             eliminated |= set(nodes) - set(trace["subtree_stage1"])
-        out.append(
-            {
-                "caption": f"Stage 1 (t={step['t']}) intervention result",
-                "arrows": oriented,
-                "lines": [e for e in trace["edges"] if e not in oriented],
-                "eliminated": sorted(eliminated),
-                "hot": [],
-                "shown": nodes,
-            }
-        )
+        unoriented = [e for e in edges if e not in oriented]
+        caption = f"Stage 1 (t={step['t']}) intervention result"
+        out.append(_panel(caption, nodes, arrows=oriented, lines=unoriented, eliminated=eliminated))
+    return out
+
+
+def _stage2_panels(trace: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Stage 2 (Alg. 4, "Find Key Node", on stage 1's directed subtree): each central node's intervention,
+    then its children's, until only the output remains."""
+    nodes = trace["nodes"]
     sub = set(trace["subtree_stage1"])
     sub_edges = [e for e in trace["edges"] if set(e) <= sub]
-    out.append(
-        {
-            "caption": "Stage 1 output: directed subtree",
-            "arrows": sub_edges,
-            "lines": [],
-            "eliminated": [],
-            "hot": [],
-            "shown": sorted(sub, key=nodes.index),
-        }
-    )
+    shown = sorted(sub, key=nodes.index)
+    out = [_panel("Stage 1 output: directed subtree", shown, arrows=sub_edges)]
     gone: set[str] = set()
     for step in (s for s in trace["steps"] if s["stage"] == 2):
-        out.append(
-            {
-                "caption": f"Stage 2 (t={step['t']}): intervention on central node {step['central']}",
-                "arrows": sub_edges,
-                "lines": [],
-                "eliminated": sorted(gone),
-                "hot": [step["central"]],
-                "shown": sorted(sub, key=nodes.index),
-            }
-        )
+        caption = f"Stage 2 (t={step['t']}): intervention on central node {step['central']}"
+        out.append(_panel(caption, shown, arrows=sub_edges, eliminated=gone, hot=[step["central"]]))
         children = [v for v in step["intervened"] if v != step["central"]]
         if children:
-            out.append(
-                {
-                    "caption": f"Stage 2 (t={step['t']}): interventions on the children of {step['central']}",
-                    "arrows": sub_edges,
-                    "lines": [],
-                    "eliminated": sorted(gone),
-                    "hot": children,
-                    "shown": sorted(sub, key=nodes.index),
-                }
-            )
+            caption = f"Stage 2 (t={step['t']}): interventions on the children of {step['central']}"
+            out.append(_panel(caption, shown, arrows=sub_edges, eliminated=gone, hot=children))
         gone |= set(step["cand_before"]) - set(step["cand_after"])
-    out.append(
-        {
-            "caption": f"Stage 2 output: only {trace['output']} remains",
-            "arrows": sub_edges,
-            "lines": [],
-            "eliminated": sorted(sub - {trace["output"]}),
-            "hot": [],
-            "shown": sorted(sub, key=nodes.index),
-        }
-    )
+    caption = f"Stage 2 output: only {trace['output']} remains"
+    out.append(_panel(caption, shown, arrows=sub_edges, eliminated=sub - {trace["output"]}))
     return out
