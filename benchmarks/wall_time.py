@@ -91,11 +91,17 @@ MODEL = {
     # unknown_graph: 90 run jobs at T = 10^6, 20 seeds each, 4,763 CPU-s (M; the mean, per seed), measured on a
     # paper-scale run of the default config (an earlier figure, 1,791 CPU-s, did not hold).
     "ug_run_per_seed": (4763 / 90 / 20, "M: paper-scale run, 90 run jobs x 20 seeds at T = 10^6, 4,763 CPU-s (mean)"),
-    "ug_discovery_total": (1447.0, "M: README, V6 discovery 1,447 CPU-s (spread over its jobs)"),
+    # V6 discovery, one job per (regime, height): 2,710 CPU-s in all on a paper-scale run of the default config, the
+    # two height-9 jobs 1,040-1,104 CPU-s each (M); the other six share the rest evenly (P).
+    "ug_discovery_per_job": (
+        {"9": 1072.0, "other": (2710.0 - 2 * 1072.0) / 6},
+        "M: paper-scale run, V6 discovery 2,710 CPU-s, height 9 about 1,072 a job; P: the rest spread evenly",
+    ),
     "ug_lower_bounds_total": (457.0, "M: paper-scale run, V5 lower bounds 457 CPU-s (spread over its jobs)"),
-    # cpe: 338 run jobs 3,671 CPU-s (M; mean per job); other cpe jobs ~1.3 CPU-h minus that, / 96.
-    "cpe_run": (3671 / 338, "M: README, 338 cpe run jobs, 3,671 CPU-s (mean)"),
-    "cpe_other": ((1.3 * 3600 - 3671) / 96, "P: README, cpe ~1.3 CPU-h in all minus run jobs, over 96 jobs"),
+    # cpe: 338 run jobs about 5,300 CPU-s on a paper-scale run of the default config (M; mean per job; an earlier
+    # figure, 3,671, did not hold); other cpe jobs about 1,000 CPU-s over 96 jobs (P: an earlier total less its runs).
+    "cpe_run": (5300 / 338, "M: paper-scale run, 338 cpe run jobs, about 5,300 CPU-s (mean)"),
+    "cpe_other": ((1.3 * 3600 - 3671) / 96, "P: cpe ~1.3 CPU-h in all minus its run jobs (earlier figures), over 96"),
     # bounds ~2.5 min and fairness ~1 min wall on 2 cores: at most 300 / 120 CPU-s, spread over their jobs.
     "bounds_total": (300.0, "P: README, bounds about 2.5 min on 2 cores"),
     "fairness_total": (120.0, "P: README, fairness about 1 min on 2 cores"),
@@ -213,7 +219,8 @@ def model_cost(config: dict, job: Job, counts: dict[str, int], speedup: float) -
     if rule == "unknown_graph_run":
         return seeds_in_chunk(config, job) * MODEL["ug_run_per_seed"][0], "ug_run_per_seed"
     if rule == "unknown_graph_discovery":
-        return MODEL["ug_discovery_total"][0] / counts[rule], "ug_discovery_total"
+        per_job = MODEL["ug_discovery_per_job"][0]
+        return per_job.get(job.wildcards["height"], per_job["other"]), "ug_discovery_per_job"
     if rule == "unknown_graph_lower_bounds":
         return MODEL["ug_lower_bounds_total"][0] / counts[rule], "ug_lower_bounds_total"
     if rule == "cpe_run":
