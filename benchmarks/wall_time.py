@@ -8,7 +8,7 @@ list omits the edges, and neither is faster to produce) and gives every job a CP
   benchmark file (run jobs: ``benchmarks/out/<paper>/<experiment>/<strategy>/<algorithm>/chunk-<k>.tsv``,
   read with ``benchmarks/job_costs.py``'s reader); only directories run at the scale being projected;
 * else from the cost model :data:`MODEL`, per (rule, size), each number with where it comes from
-  (README.md's measured paper-scale figures, or projected from them).
+  (paper-scale figures measured from benchmark files on earlier runs, or projected from them).
 
 It then simulates a list schedule on N cores (a free core takes the longest ready job; a job is
 ready when all its inputs' jobs finished; one core per job, as the rules request) and prints the total
@@ -52,19 +52,19 @@ EDGE = re.compile(r"^\s*(\d+) -> (\d+)")
 TEN_MINUTES = 600.0
 
 # Cost model, CPU seconds at paper scale (one core, the project's shared 2-core machine). Sources:
-# README.md, "Measured run times" (M = measured there from benchmark files at paper scale) and
-# docs/performance.md; P = projected from those numbers as stated.
+# M = measured from benchmark files on paper-scale runs (earlier runs, some of them of single papers or parts,
+# recorded in docs/performance.md and the paper pages' cost sections); P = projected from those as stated.
 MODEL = {
     # nonmanip BF / MIS / POMIS: a job's start-up plus a cost per seed, the line through 180 jobs of 100 seeds (584
     # CPU-s, 3.24 s a job; M) and two fig5c jobs of 1,000 seeds (BF/ts 14.86, MIS/kl_ucb 14.15 CPU-s; M).
     "baseline_job": (
         (3.24 - 100 * (14.5 - 3.24) / 900, (14.5 - 3.24) / 900),
-        "M: README, 180 jobs of 100 seeds (584 CPU-s) and docs/performance.md, 2 fig5c jobs of 1,000 seeds; "
+        "M: 180 jobs of 100 seeds (584 CPU-s) and docs/performance.md, 2 fig5c jobs of 1,000 seeds; "
         "P: start-up + per seed, the line through them",
     ),
     # POMIS+ main run (adaptive refresh), 2 solvers x 10 chunks per panel: 4,558 CPU-s, Fig. 5d 3,390 (M).
-    "pomisplus_per_seed_fig5c": (3390 / 2000, "M: README, POMIS+ Fig. 5d panel 3,390 CPU-s / 2,000 seed-runs"),
-    "pomisplus_per_seed_other": ((4558 - 3390) / 4000, "M: README, POMIS+ fig5a+fig5b 1,168 CPU-s / 4,000"),
+    "pomisplus_per_seed_fig5c": (3390 / 2000, "M: POMIS+ Fig. 5d panel 3,390 CPU-s / 2,000 seed-runs"),
+    "pomisplus_per_seed_other": ((4558 - 3390) / 4000, "M: POMIS+ fig5a+fig5b 1,168 CPU-s / 4,000"),
     # every-round spot check, 50 seeds per (panel, solver) (M: docs/performance.md#nonmanip-spot-check).
     "spot_per_seed": (
         {
@@ -85,7 +85,7 @@ MODEL = {
             "fig5b": 134 / 400,
             "fig5a": (51 - 6 * 200 * 584 / 18000) / 400,  # the 6 baseline runs at Figure 5's old rate
         },
-        "M: README first step (Fig. 5d SCM 891, Fig. 2a 134 CPU-s of POMIS+ per instance); "
+        "M: the robustness study's first step (Fig. 5d SCM 891, Fig. 2a 134 CPU-s of POMIS+ per instance); "
         "P: graph = 732 minus the baseline's 63, front-door = 51 minus 6 baseline runs at Figure 5's rate",
     ),
     # unknown_graph: 90 run jobs at T = 10^6, 20 seeds each, 4,763 CPU-s (M; the mean, per seed), measured on a
@@ -103,10 +103,10 @@ MODEL = {
     "cpe_run": (5300 / 338, "M: paper-scale run, 338 cpe run jobs, about 5,300 CPU-s (mean)"),
     "cpe_other": ((1.3 * 3600 - 3671) / 96, "P: cpe ~1.3 CPU-h in all minus its run jobs (earlier figures), over 96"),
     # bounds ~2.5 min and fairness ~1 min wall on 2 cores: at most 300 / 120 CPU-s, spread over their jobs.
-    "bounds_total": (300.0, "P: README, bounds about 2.5 min on 2 cores"),
-    "fairness_total": (120.0, "P: README, fairness about 1 min on 2 cores"),
-    # any other job: its process start-up and the workflow parse (README: 2.2 s parse + 1.2 s start-up).
-    "other": (3.4, "M: README, a job's parse 2.2 s + start-up 1.2 s"),
+    "bounds_total": (300.0, "P: bounds about 2.5 min on 2 cores"),
+    "fairness_total": (120.0, "P: fairness about 1 min on 2 cores"),
+    # any other job: its process start-up and the workflow parse (2.2 s parse + 1.2 s start-up, measured).
+    "other": (3.4, "M: a job's parse 2.2 s + start-up 1.2 s"),
 }
 
 
@@ -348,7 +348,7 @@ def main() -> None:
     by_source: dict[str, list[float]] = defaultdict(list)
     for j in jobs.values():
         by_source[j.source].append(j.cost)
-    print("\nCPU by cost source (M = measured in README, P = projected; see MODEL)")
+    print("\nCPU by cost source (M = measured, P = projected; see MODEL)")
     for source, costs in sorted(by_source.items(), key=lambda kv: -sum(kv[1])):
         note = MODEL[source][1] if source in MODEL else "benchmark files"
         print(f"  {source:<28}{len(costs):>6} jobs{sum(costs) / 3600:>8.2f} CPU-h  {note}")
