@@ -157,3 +157,18 @@ def test_the_busy_time_of_a_resumed_run_leaves_out_its_pauses():
     assert totals["busy_hours"] == round(25 / 3600, 2) and totals["wall_hours"] == round(30 / 3600, 2)
     assert manifest._busy_seconds([(e["start"], e["end"]) for e in entries]) == 25
     assert manifest._busy_seconds([(0, 10), (2, 3), (20, 30)]) == 20
+
+
+@pytest.mark.parametrize(("wall", "tail"), [(8.1, 0.1), (14.99, 0.49), (20.2, 5.2), (50.3, 5.3), (76.0, 1.0)])
+def test_the_unsampled_tail_follows_snakemakes_benchmark_schedule(wall, tail):
+    """Snakemake samples a benchmarked job every 0.5 s for 15 s, then every 30 s (15, 45, 75 s ...)."""
+    assert manifest.unsampled_seconds(wall) == tail
+
+
+def test_the_schedule_is_snakemakes():
+    """The schedule's constants are the installed Snakemake's: 30 short samples, then the long interval."""
+    from snakemake import benchmark
+
+    assert manifest.EVERY_FIRST == benchmark.BENCHMARK_INTERVAL_SHORT
+    assert manifest.EVERY_AFTER == benchmark.BENCHMARK_INTERVAL
+    assert manifest.SAMPLED_FIRST == benchmark.BENCHMARK_INTERVAL * benchmark.BENCHMARK_INTERVAL_SHORT

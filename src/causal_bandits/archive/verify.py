@@ -36,8 +36,11 @@ EFFICIENCY = 0.8
 
 
 def cost(job: dict[str, Any]) -> float:
-    """A job's recorded CPU seconds (its wall seconds when it had no benchmark file)."""
-    return job["cpu_s"] if job["cpu_s"] is not None else job["wall_s"] or 1.0
+    """A job's recorded CPU seconds with the tail its benchmark file did not sample (so that a sample fits its
+    budget); its wall seconds when it had no benchmark file."""
+    if job["cpu_s"] is None:
+        return job["wall_s"] or 1.0
+    return job["cpu_s"] + (job.get("cpu_unsampled_s") or 0.0)
 
 
 def _needs(jobs: list[dict[str, Any]]) -> list[set[int]]:
