@@ -88,10 +88,11 @@ MODEL = {
         "M: the robustness study's first step (Fig. 5d SCM 891, Fig. 2a 134 CPU-s of POMIS+ per instance); "
         "P: graph = 732 minus the baseline's 63, front-door = 51 minus 6 baseline runs at Figure 5's rate",
     ),
-    # unknown_graph, measured on the paper-scale run of the default config made for the archive ( benchmark CPU with each job's
-    # unsampled tail added, the upper bound, docs/performance.md): the 90 V1-V4 run jobs (20 seeds, T = 10^6) 1,442
-    # recorded, 2,572 with the tails; V6 discovery 1,062 / 1,132, the two height-9 jobs 457 + 10 and 411 + 1; V5's
-    # lower bounds 104 / 178. Earlier partial runs, whose files are lost, gave about twice these (4,763, 2,710, 457).
+    # unknown_graph, measured on the paper-scale run of the default config made for the archive (benchmark CPU with
+    # each job's unsampled tail added, the upper bound, docs/performance.md): the 90 V1-V4 run jobs (20 seeds,
+    # T = 10^6) 1,442 recorded, 2,572 with the tails; V6 discovery 1,062 / 1,132, the two height-9 jobs 457 + 10
+    # and 411 + 1; V5's lower bounds 104 / 178. Earlier partial runs, whose files are lost, gave about twice these
+    # (4,763, 2,710, 457).
     "ug_run_per_seed": (2572 / 90 / 20, "M: paper-scale run, 90 V1-V4 run jobs x 20 seeds, 2,572 CPU-s with tails"),
     "ug_discovery_per_job": (
         {"9": (467.0 + 412.0) / 2, "other": (1132.0 - 467.0 - 412.0) / 6},
