@@ -5,6 +5,7 @@ test_verify_workflow.py archives and verifies the tiny run)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -172,3 +173,11 @@ def test_the_schedule_is_snakemakes():
     assert manifest.EVERY_FIRST == benchmark.BENCHMARK_INTERVAL_SHORT
     assert manifest.EVERY_AFTER == benchmark.BENCHMARK_INTERVAL
     assert manifest.SAMPLED_FIRST == benchmark.BENCHMARK_INTERVAL * benchmark.BENCHMARK_INTERVAL_SHORT
+
+
+def test_the_committed_paper_scale_archive_is_whole():
+    """Every artefact of the archive shipped with the repository is tracked and is the file the run wrote."""
+    folder = Path(__file__).parents[1] / "archive" / "paper-scale"
+    made = manifest.read(folder)
+    assert made["run"]["jobs"] == len(made["jobs"]) > 0
+    assert "figures/REPORT.md" in made["artefacts"] and "figures/REPORT.html" in made["artefacts"]
