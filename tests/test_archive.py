@@ -159,6 +159,11 @@ def test_the_busy_time_of_a_resumed_run_leaves_out_its_pauses():
     assert manifest._busy_seconds([(e["start"], e["end"]) for e in entries]) == 25
     assert manifest._busy_seconds([(0, 10), (2, 3), (20, 30)]) == 20
 
+    made = json.loads((Path(__file__).parents[1] / "archive" / "paper-scale" / manifest.MANIFEST).read_text())
+    paused = {**made, "run": {**made["run"], "busy_hours": 2.0, "wall_hours": 3.0}}
+    assert "running for 2.0 h of it, the rest being pauses between resumptions" in manifest.readme(paused)
+    assert "with no pause" in manifest.readme({**made, "run": {**made["run"], "busy_hours": 1.0, "wall_hours": 1.0}})
+
 
 @pytest.mark.parametrize(("wall", "tail"), [(8.1, 0.1), (14.99, 0.49), (20.2, 5.2), (50.3, 5.3), (76.0, 1.0)])
 def test_the_unsampled_tail_follows_snakemakes_benchmark_schedule(wall, tail):

@@ -249,6 +249,11 @@ def readme(manifest: dict[str, Any]) -> str:
     """The archive folder's README: what it holds, the run's totals and provenance, how to verify it."""
     run, made = manifest["run"], manifest["provenance"]
     files = " + ".join(["config/config.yaml", *made["config"]["files"]])
+    pauses = (
+        f"; some job was running for {run['busy_hours']} h of it, the rest being pauses between resumptions"
+        if run["busy_hours"] < run["wall_hours"]
+        else ", with no pause"
+    )
     return f"""# An archived run
 
 Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuses an edited archive).
@@ -259,11 +264,12 @@ Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuse
   the others count their wall time), at most {run["cpu_hours_with_unsampled_tails"]} CPU-h with the CPU a
   benchmark file cannot see (Snakemake samples a job every 0.5 s for 15 s, then every 30 s, and keeps the
   last sample); peak memory of one job {run["peak_rss_mb"]:.0f} MB; first job started
-  {run["started"]}, last ended {run["finished"]} ({run["wall_hours"]} h; some job was running for
-  {run["busy_hours"]} h of it, the rest being pauses between resumptions).
+  {run["started"]}, last ended {run["finished"]} ({run["wall_hours"]} h{pauses}).
 * **Here:** the report (`figures/REPORT.md`, `figures/REPORT.html`), every table and figure, the claims
   documents (`results/claims/`), and `manifest.json`: every job with its rule, wildcards, CPU seconds and
-  peak memory, and each file it wrote with its size and sha256.
+  peak memory, and each file it wrote with its size and sha256. The report's links to the readings
+  (`../docs/papers/...`) are relative to the run's folder: from here they are in the repository's
+  `docs/papers/`, and the documentation site shows each paper's archived section on its page.
 
 Check it from the repository root: `make verify` rebuilds a random sample of the jobs (about 10 minutes
 on 2 cores) and compares every file they write with the manifest (docs/guide/reviewers.md#verify).
