@@ -4,8 +4,9 @@ A paper page holds the marker ``<!-- archived paper-scale report -->``; this hoo
 that paper's section of the archived run's report (archive/paper-scale, written by
 ``causal-bandits archive``): its claims table, rendered by the report's own Markdown renderer with
 the verdicts as the report's coloured chips, then every figure of the paper from the archive. The
-archived files are served under ``paper-scale/`` of the site, and the chips' colours come from the
-report's stylesheet. Without an archive the marker becomes a note saying so.
+archived files are served under ``paper-scale/`` of the site (its Markdown tables as pages outside the
+navigation; not REPORT.md, whose links are the run folder's), and the chips' colours come
+from the report's stylesheet. Without an archive the marker becomes a note saying so.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import re
 from pathlib import Path
 
-from mkdocs.structure.files import File
+from mkdocs.structure.files import File, InclusionLevel
 
 from causal_bandits import config as cb_config
 from causal_bandits import report
@@ -29,6 +30,7 @@ ARCHIVE = Path("archive/paper-scale")
 MARKER = "<!-- archived paper-scale report -->"
 SITE = "paper-scale"
 CSS = "stylesheets/verdicts.css"
+REPORT_MD = "figures/REPORT.md"
 #: The rules of the report's stylesheet that colour a verdict chip.
 CHIP_RULE = re.compile(r"(?:(?<=})|^)\s*((?::root|\.chip|\.v-[a-z]+)[^{]*\{[^}]*\})", re.M)
 
@@ -47,7 +49,14 @@ def on_files(files, config, **kwargs):
     files.append(File.generated(config, CSS, content="\n".join(CHIP_RULE.findall(css)) + "\n"))
     if (made := _archive()) is not None:
         for artefact in made["artefacts"]:
-            files.append(File.generated(config, f"{SITE}/{artefact}", abs_src_path=str(ARCHIVE / artefact)))
+            if artefact != REPORT_MD:  # its links are the run folder's; each paper page shows its section
+                served = File.generated(
+                    config,
+                    f"{SITE}/{artefact}",
+                    abs_src_path=str(ARCHIVE / artefact),
+                    inclusion=InclusionLevel.NOT_IN_NAV,
+                )
+                files.append(served)
     return files
 
 
@@ -59,6 +68,8 @@ def _section(key: str, made: dict) -> str:
     doc = json.loads((ARCHIVE / "results" / "claims" / f"{key}.json").read_text())
     page = Page([doc], artefacts, report.title, ARCHIVE, "docs/papers")
     lines = Report(page, report.title).section(doc)[3:]  # without the heading: the page has its own
+    # a cell ending in a set such as {Z} would be read as an attribute list (attr_list): escape table braces
+    lines = [line.replace("{", "&#123;") if line.startswith("|") else line for line in lines]
     text = "\n".join(lines).replace("../../figures/", f"../{SITE}/figures/")
     for status in STATUSES:
         text = text.replace(f"**{status}**", str(chip(status)))
@@ -66,8 +77,10 @@ def _section(key: str, made: dict) -> str:
     text += "\n\n" + "\n\n".join(f"![{a.title}](../{SITE}/{a.paths[0]})" for a in figures)
     run = made["run"]
     commit = (made["provenance"]["commit"] or "unknown")[:10]
+    cpu = f"{run['cpu_hours']}-{run['cpu_hours_with_unsampled_tails']} CPU-h"
     head = (
-        f"The archived run of the default config (commit `{commit}`, {run['jobs']} jobs, {run['cpu_hours']} CPU-h, "
+        f"The archived run of the default config (commit `{commit}`, {run['jobs']} jobs, {cpu} by its "
+        "benchmark files ([cost](../performance.md#wall-time)), "
         f"finished {run['finished']}); `make verify` rebuilds a sample of its jobs and compares them byte for byte "
         "([For reviewers](../guide/reviewers.md#verify)). A local run writes its own report to figures/REPORT.md."
     )
