@@ -54,9 +54,10 @@ def test_bad_input_ends_a_job_with_one_line(tmp_path, capsys):
         raise DataError("data/raw/adult/adult.data.gz is missing; download it")
     assert stop.value.code == 1
     lines = path.read_text().splitlines()
-    assert len(lines) == 1 and lines[0].endswith(
+    assert len(lines) == 2 and lines[0].endswith(
         "causal_bandits ERROR error: data/raw/adult/adult.data.gz is missing; download it"
     )
+    assert lines[1].startswith("resources: cpu_s=")  # the job's CPU and memory, in its log only
     assert "Traceback" not in capsys.readouterr().err
 
 

@@ -77,10 +77,15 @@ def _section(key: str, made: dict) -> str:
     text += "\n\n" + "\n\n".join(f"![{a.title}](../{SITE}/{a.paths[0]})" for a in figures)
     run = made["run"]
     commit = (made["provenance"]["commit"] or "unknown")[:10]
-    cpu = f"{run['cpu_hours']}-{run['cpu_hours_with_unsampled_tails']} CPU-h"
+    exact = run.get("exact_jobs", 0) == run.get("measured_jobs")
+    cpu = (
+        f"{run['cpu_hours']} CPU-h measured by each job"
+        if exact
+        else f"{run['cpu_hours']}-{run['cpu_hours_with_unsampled_tails']} CPU-h by its benchmark files"
+    )
     head = (
-        f"The archived run of the default config (commit `{commit}`, {run['jobs']} jobs, {cpu} by its "
-        "benchmark files ([cost](../performance.md#wall-time)), "
+        f"The archived run of the default config (commit `{commit}`, {run['jobs']} jobs, {cpu} "
+        "([cost](../performance.md#wall-time)), "
         f"finished {run['finished']}); `make verify` rebuilds a sample of its jobs and compares them byte for byte "
         "([For reviewers](../guide/reviewers.md#verify)). A local run writes its own report to figures/REPORT.md."
     )

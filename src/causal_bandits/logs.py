@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import resource
 import sys
 import time
 from collections.abc import Iterable
@@ -19,7 +21,8 @@ def logged(path: str | os.PathLike):
     libraries (fontTools alone logs about 55 INFO lines per PDF it subsets). Bad input (a
     :class:`~causal_bandits.errors.CausalBanditsError`: a missing or corrupt file, a bad setting)
     ends the job with one ``error: ...`` line and exit status 1; any other exception is recorded
-    with its traceback and raised."""
+    with its traceback and raised. The log ends with the job's CPU seconds and peak memory
+    (:func:`resources_line`), which the archive of a run reads (:mod:`causal_bandits.archive.manifest`)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     handlers: list[logging.Handler] = [logging.FileHandler(path, mode="w"), logging.StreamHandler(sys.stderr)]
     logging.basicConfig(
@@ -41,8 +44,35 @@ def logged(path: str | os.PathLike):
     finally:
         for handler in handlers:
             handler.close()
+        with open(path, "a") as log:
+            log.write(resources_line() + "\n")
     if failed:
         sys.exit(1)
+
+
+#: The last line of a job's log (:func:`logged`): the job's exact CPU seconds and peak memory.
+_RESOURCES = re.compile(r"^resources: cpu_s=(?P<cpu>[0-9.]+) max_rss_mb=(?P<rss>[0-9.]+)$")
+
+
+def resources_line() -> str:
+    """This process's CPU seconds (user + system, its waited-for children included) and peak resident memory
+    (MB) so far, from ``getrusage``: exact, where a Snakemake benchmark file samples them (every 0.5 s for
+    15 s, then every 30 s, keeping the last sample, so that it misses up to 30 CPU-s of a job's end)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    rss_mb = max(own.ru_maxrss, children.ru_maxrss) / 1024  # kilobytes on Linux
+    return f"resources: cpu_s={cpu:.2f} max_rss_mb={rss_mb:.1f}"
+
+
+def read_resources(path: str | os.PathLike) -> tuple[float, float] | None:
+    """(CPU seconds, peak memory MB) from the resources line :func:`logged` ends a job's log with; None for
+    a log without one (a job that did not run through :func:`logged`, or a log from before it wrote one)."""
+    try:
+        lines = Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    found = next((m for m in map(_RESOURCES.match, reversed(lines)) if m), None)
+    return None if found is None else (float(found["cpu"]), float(found["rss"]))
 
 
 def since_process_start() -> tuple[float, float]:
@@ -72,8 +102,8 @@ def failures(root: str | Path, since: float) -> list[tuple[Path, str]]:
         if not errors:
             continue
         message = lines[errors[-1]].split(" ERROR ", 1)[1]
-        if message == "step failed":
-            message = next((line for line in reversed(lines) if line.strip()), message)
+        if message == "step failed":  # the traceback's last line, above the resources line
+            message = next((line for line in reversed(lines) if line.strip() and not _RESOURCES.match(line)), message)
         found.append((path, message))
     return found
 

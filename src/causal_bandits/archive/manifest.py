@@ -2,8 +2,10 @@
 
 The manifest (``manifest.json`` in the archive folder) lists every job of the run, one per line:
 its rule and wildcards, its log, the outputs of other jobs it read, its CPU seconds and peak memory
-from its benchmark file (jobs without one: ``null``, and the wall seconds Snakemake recorded) with the
-seconds after the file's last sample (:func:`unsampled_seconds`: their CPU is not in it), and
+(exact, from the resources line that ends its log: :func:`causal_bandits.logs.resources_line`; for a job
+whose log has none, from its benchmark file with the seconds after the file's last sample,
+:func:`unsampled_seconds`, whose CPU is not in it; jobs with neither: ``null``, and the wall seconds
+Snakemake recorded), and
 each output's path, bytes and sha256 (a Parquet file also the sha256 of its data alone, so that a
 file rebuilt with another pyarrow, which stamps its version in the file, still compares). Above the
 jobs: the run's provenance (:mod:`.provenance`), its totals, the final artefacts copied beside the
@@ -27,6 +29,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from causal_bandits import logs
 from causal_bandits.archive import jobs as planned
 from causal_bandits.archive import provenance
 from causal_bandits.errors import CausalBanditsError, DataError
@@ -113,7 +116,10 @@ def _job_entry(workdir: Path, job: planned.PlannedJob, produced: set[str]) -> di
         raise DataError(
             f"the run in {workdir} is not finished ({missing[0]} is missing): finish it with snakemake, then archive it"
         )
+    exact = logs.read_resources(workdir / job.log) if job.log else None
     cpu, rss, tail = _benchmark(workdir / job.benchmark) if job.benchmark else (None, None, None)
+    if exact is not None:
+        (cpu, rss), tail = exact, 0.0
     start, end, wall = _wall(workdir, job.outputs[0])
     return {
         "rule": job.rule,
@@ -121,6 +127,7 @@ def _job_entry(workdir: Path, job: planned.PlannedJob, produced: set[str]) -> di
         "log": job.log,
         "inputs": [path for path in job.inputs if path in produced],
         "cpu_s": cpu,
+        "cpu_exact": exact is not None,
         "cpu_unsampled_s": tail,
         "max_rss_mb": rss,
         "wall_s": wall,
@@ -152,7 +159,8 @@ def _totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
     stamp = lambda t: datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")  # noqa: E731
     return {
         "jobs": len(entries),
-        "benchmarked_jobs": sum(e["cpu_s"] is not None for e in entries),
+        "measured_jobs": sum(e["cpu_s"] is not None for e in entries),
+        "exact_jobs": sum(bool(e.get("cpu_exact")) for e in entries),
         "cpu_hours": round(cpu / 3600, 2),
         "cpu_hours_with_unsampled_tails": round((cpu + tails) / 3600, 2),
         "peak_rss_mb": max((e["max_rss_mb"] or 0.0 for e in entries), default=0.0),
@@ -249,6 +257,20 @@ def readme(manifest: dict[str, Any]) -> str:
     """The archive folder's README: what it holds, the run's totals and provenance, how to verify it."""
     run, made = manifest["run"], manifest["provenance"]
     files = " + ".join(["config/config.yaml", *made["config"]["files"]])
+    measured = run.get("measured_jobs", run.get("benchmarked_jobs", 0))  # an archive from before exact CPU: none
+    exact = run.get("exact_jobs", 0)
+    sampled = measured - exact
+    cpu_basis = (
+        f"{exact} jobs measured exactly (getrusage at the job's end, the last line of its log)"
+        + (
+            f", {sampled} from their benchmark files, at most {run['cpu_hours_with_unsampled_tails']} CPU-h with the "
+            "CPU a benchmark file cannot see (Snakemake samples a job every 0.5 s for 15 s, then every 30 s, and "
+            "keeps the last sample)"
+            if sampled
+            else ""
+        )
+        + f", {run['jobs'] - measured} counted at their wall time"
+    )
     pauses = (
         f"; some job was running for {run['busy_hours']} h of it, the rest being pauses between resumptions"
         if run["busy_hours"] < run["wall_hours"]
@@ -260,10 +282,8 @@ Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuse
 
 * **Config:** {files} (sha256 of the merged config, `data.raw_dir` left out: `{made["config"]["sha256"][:16]}`).
 * **Commit:** `{made["commit"]}`; Python {made["python"]}, Snakemake {made["snakemake"]}, {made["platform"]}.
-* **Run:** {run["jobs"]} jobs, {run["cpu_hours"]} CPU-h ({run["benchmarked_jobs"]} jobs with a benchmark file;
-  the others count their wall time), at most {run["cpu_hours_with_unsampled_tails"]} CPU-h with the CPU a
-  benchmark file cannot see (Snakemake samples a job every 0.5 s for 15 s, then every 30 s, and keeps the
-  last sample); peak memory of one job {run["peak_rss_mb"]:.0f} MB; first job started
+* **Run:** {run["jobs"]} jobs, {run["cpu_hours"]} CPU-h: {cpu_basis}; peak memory of one job
+  {run["peak_rss_mb"]:.0f} MB; first job started
   {run["started"]}, last ended {run["finished"]} ({run["wall_hours"]} h{pauses}).
 * **Here:** the report (`figures/REPORT.md`, `figures/REPORT.html`), every table and figure, the claims
   documents (`results/claims/`), and `manifest.json`: every job with its rule, wildcards, CPU seconds and

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     totals = made["run"]
     size = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file()) / 1e6
     print(
-        f"archived {totals['jobs']} jobs ({totals['cpu_hours']}-{totals['cpu_hours_with_unsampled_tails']} CPU-h, "
+        f"archived {totals['jobs']} jobs ({totals['cpu_hours']} CPU-h, {totals['exact_jobs']} jobs measured exactly, "
         f"peak {totals['peak_rss_mb']:.0f} MB, "
         f"{totals['wall_hours']} h from first start to last end) and {len(made['artefacts'])} artefacts "
         f"in {args.out} ({size:.1f} MB)"
