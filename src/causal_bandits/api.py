@@ -1,7 +1,7 @@
 """The public names of the library, importable from the package itself (``import causal_bandits as cb``).
 
 Each name loads its module on first use, so ``import causal_bandits`` stays cheap (run jobs start
-often). No job of the workflow imports this module: adding a name here reruns nothing.
+often).
 
 * diagrams and SCMs: :class:`CausalDiagram`, :class:`XorBernoulliSCM`, :class:`ConfoundedCPT`, :class:`CPTModel`;
 * intervention sets (Lee & Bareinboim, AAAI-19): :func:`pomis`, :func:`mis`, :func:`brute_force_sets`,

@@ -24,6 +24,7 @@ rule experiments_instance:
         experiment=lambda wc: {
             k: v for k, v in EXPERIMENTS[wc.experiment].items() if k in ("title", "diagram", "scm", "arms")
         },
+        code=script_code("experiments_instance.py"),
     script:
         "../scripts/experiments_instance.py"
 
@@ -32,7 +33,6 @@ rule experiments_catalogue:
     """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
     input:
         instance="results/experiments/{experiment}/instance.json",
-        code=script_code("nonmanip_catalogue.py"),
     output:
         "results/experiments/{experiment}/catalogue.json",
     log:
@@ -41,6 +41,8 @@ rule experiments_catalogue:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_catalogue.py"),
     script:
         "../scripts/nonmanip_catalogue.py"
 
@@ -67,6 +69,7 @@ rule experiments_run:
         mem_mb=lambda wc: EXPERIMENTS_JOB(wc).memory_mb,
     params:
         job=lambda wc: EXPERIMENTS_JOB(wc).fields(),
+        code=run_code("nonmanip", lambda wc: cb_experiment_algorithms.policy_path(wc.algorithm, wc.strategy)),
     script:
         "../scripts/run.py"
 
@@ -76,7 +79,6 @@ rule experiments_aggregate:
     input:
         unpack(experiments_run_files),
         instance="results/experiments/{experiment}/instance.json",
-        code=script_code("nonmanip_aggregate.py"),
     output:
         agg="results/experiments/{experiment}/agg.parquet",
         identical="results/experiments/{experiment}/identical.json",
@@ -86,6 +88,8 @@ rule experiments_aggregate:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_aggregate.py"),
     script:
         "../scripts/nonmanip_aggregate.py"
 
@@ -95,7 +99,6 @@ rule experiments_summary:
     input:
         agg="results/experiments/{experiment}/agg.parquet",
         instance="results/experiments/{experiment}/instance.json",
-        code=script_code("experiments_summary.py"),
     output:
         csv=report(
             "figures/experiments/{experiment}/table.csv", caption="../report/experiments.rst", category="experiments"
@@ -118,5 +121,6 @@ rule experiments_summary:
         "../envs/causal_bandits.yaml"
     params:
         horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
+        code=script_code("experiments_summary.py"),
     script:
         "../scripts/experiments_summary.py"

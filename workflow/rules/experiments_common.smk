@@ -27,16 +27,14 @@ TARGETS["experiments"] = [path for name in EXPERIMENTS for path in experiments_f
 
 
 def experiments_instance_inputs(wildcards):
-    """The instance script's library files, and the diagram's JSON file when the experiment names one."""
+    """The diagram's JSON file when the experiment names one."""
     diagram = EXPERIMENTS[wildcards.experiment]["diagram"]
-    return script_code("experiments_instance.py")(wildcards) + ([diagram] if isinstance(diagram, str) else [])
+    return [diagram] if isinstance(diagram, str) else []
 
 
 def experiments_run_inputs(wildcards):
-    """The instance, POMIS+'s catalogue, and the library files a run of ``{algorithm}`` executes."""
-    path = cb_experiment_algorithms.policy_path(wildcards.algorithm, wildcards.strategy)
-    code = [f"src/{p}" for p in module_files("causal_bandits.papers.nonmanip.runs", path.rpartition(".")[0])]
-    out = {"instance": f"results/experiments/{wildcards.experiment}/instance.json", "code": code}
+    """The instance, and POMIS+'s catalogue."""
+    out = {"instance": f"results/experiments/{wildcards.experiment}/instance.json"}
     if wildcards.strategy == POMIS_PLUS:
         out["catalogue"] = f"results/experiments/{wildcards.experiment}/catalogue.json"
     return out

@@ -17,8 +17,9 @@ def nonmanip_plays(strategy, algorithm):
 
 
 def nonmanip_policy(wildcards):
-    """The registry entry that plays a run: the solver, or its z² version under POMIS+."""
-    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy == POMIS_PLUS)
+    """The policy class (dotted path) of the registry entry that plays a run: the solver, or its z² version under
+    POMIS+."""
+    return cb_algorithms.played("nonmanip", wildcards.algorithm, z2=wildcards.strategy == POMIS_PLUS).path
 
 
 def nonmanip_chunks(panel, strategy):

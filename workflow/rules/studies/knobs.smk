@@ -14,7 +14,6 @@ rule knobs_run:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
-        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("knobs"),
         summary=summary_path(study_run_path("knobs")),
@@ -34,6 +33,7 @@ rule knobs_run:
         mem_mb=lambda wc: KNOBS_JOB(wc).memory_mb,
     params:
         job=lambda wc: KNOBS_JOB(wc).fields(),
+        code=run_code("nonmanip", nonmanip_policy),
     script:
         "../../scripts/run.py"
 
@@ -43,7 +43,6 @@ rule knobs_report:
     tolerance, what the Beta switch does to z2-KL-UCB)."""
     input:
         unpack(knobs_summaries),
-        code=script_code("study_knobs.py"),
     output:
         pdf=report(f"{study_knobs.OUT}/figure.pdf", caption="../../report/study_knobs.rst", category="studies"),
         png=report(f"{study_knobs.OUT}/figure.png", caption="../../report/study_knobs.rst", category="studies"),
@@ -59,5 +58,6 @@ rule knobs_report:
         pomis_plus=NONMANIP["pomis_plus"],
         horizon=NONMANIP["horizon"],
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        code=script_code("study_knobs.py"),
     script:
         "../../scripts/study_knobs.py"

@@ -16,7 +16,6 @@ rule refresh_run:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
-        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("refresh"),
         summary=summary_path(study_run_path("refresh")),
@@ -36,6 +35,7 @@ rule refresh_run:
         mem_mb=lambda wc: REFRESH_JOB(wc).memory_mb,
     params:
         job=lambda wc: REFRESH_JOB(wc).fields(),
+        code=run_code("nonmanip", nonmanip_policy),
     script:
         "../../scripts/run.py"
 
@@ -44,7 +44,6 @@ rule refresh_report:
     """The study's paired table (main run and study on the same seeds) and its claims."""
     input:
         unpack(refresh_summaries),
-        code=script_code("study_refresh.py"),
     output:
         md=report(f"{study_refresh.OUT}/table.md", caption="../../report/study_refresh.rst", category="studies"),
         csv=report(f"{study_refresh.OUT}/table.csv", caption="../../report/study_refresh.rst", category="studies"),
@@ -58,5 +57,6 @@ rule refresh_report:
         main_refresh=NONMANIP["pomis_plus"]["refresh"],
         horizon=NONMANIP["horizon"],
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        code=script_code("study_refresh.py"),
     script:
         "../../scripts/study_refresh.py"

@@ -17,8 +17,6 @@ STUDY_TARGETS["same_means"] = [
 
 rule same_means_family:
     """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
-    input:
-        script_code("study_same_means_family.py"),
     output:
         f"{SAME_MEANS_DIR}/family.json",
     log:
@@ -32,6 +30,7 @@ rule same_means_family:
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
         sweep=lambda wc: study_same_means.settings(SAME_MEANS, wc.panel),
+        code=script_code("study_same_means_family.py"),
     script:
         "../../scripts/study_same_means_family.py"
 
@@ -41,7 +40,6 @@ rule same_means_instance:
     expression catalogue."""
     input:
         family=f"{SAME_MEANS_DIR}/family.json",
-        code=script_code("study_same_means_instance.py"),
     output:
         instance=f"{SAME_MEANS_DIR}/{{point}}/instance.json",
         catalogue=f"{SAME_MEANS_DIR}/{{point}}/catalogue.json",
@@ -54,6 +52,7 @@ rule same_means_instance:
         "../../envs/causal_bandits.yaml"
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
+        code=script_code("study_same_means_instance.py"),
     script:
         "../../scripts/study_same_means_instance.py"
 
@@ -63,7 +62,6 @@ rule same_means_run:
     input:
         instance="results/studies/same_means/{experiment}/{point}/instance.json",
         catalogue="results/studies/same_means/{experiment}/{point}/catalogue.json",
-        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("same_means"),
         summary=summary_path(study_run_path("same_means")),
@@ -83,6 +81,7 @@ rule same_means_run:
         mem_mb=lambda wc: SAME_MEANS_JOB(wc).memory_mb,
     params:
         job=lambda wc: SAME_MEANS_JOB(wc).fields(),
+        code=run_code("nonmanip", nonmanip_policy),
     script:
         "../../scripts/run.py"
 
@@ -93,7 +92,6 @@ rule same_means_report:
     input:
         unpack(same_means_summaries),
         families=expand(f"{SAME_MEANS_DIR}/family.json", panel=NONMANIP_PANELS),
-        code=script_code("study_same_means_report.py"),
     output:
         figures=report(
             expand(f"{study_same_means_outputs.OUT}/{{panel}}.{{ext}}", panel=NONMANIP_PANELS, ext=("pdf", "png")),
@@ -117,5 +115,6 @@ rule same_means_report:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         horizon=NONMANIP["horizon"],
         section=SAME_MEANS,
+        code=script_code("study_same_means_report.py"),
     script:
         "../../scripts/study_same_means_report.py"
