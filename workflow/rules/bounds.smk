@@ -1,8 +1,27 @@
 # Huang & Wu: data -> exact truth, offline estimates, coverage -> Tables 1-2, Figures 2-3
 #             -> runs (Figure 4, alpha sensitivity, appendix) -> aggregate -> Figure 4 -> claims.
 
+import re
 
-include: "bounds_common.smk"
+from causal_bandits.papers.bounds import rule_inputs as bounds_inputs
+from causal_bandits.papers.bounds import runs as bounds_runs
+from causal_bandits.papers.bounds.runs import setting_name as bounds_setting
+
+BOUNDS = config["bounds"]
+BOUNDS_ONLINE = BOUNDS["online"]
+BOUNDS_SCALE = f"T = {BOUNDS['horizon']:,}, {BOUNDS['n_seeds']} runs"
+BOUNDS_MAIN = bounds_setting(BOUNDS_ONLINE["alpha"])
+# The run settings (each alpha, the appendix) and their algorithms.
+BOUNDS_SETTINGS = bounds_runs.settings(BOUNDS)
+BOUNDS_STRATEGIES = [bounds_runs.coordinates(s)[1] for s in BOUNDS_SETTINGS]
+BOUNDS_ALGORITHMS = [*bounds_runs.FIGURE4, *bounds_runs.APPENDIX]
+BOUNDS_VARIANTS = ["conditional", "paper_marginal"]
+BOUNDS_JOB = run_job(bounds_runs.describe)
+BOUNDS_WILDCARDS = {
+    "variant": "|".join(BOUNDS_VARIANTS),
+    "setting": "|".join(map(re.escape, BOUNDS_SETTINGS)),
+}
+TARGETS["bounds"] = paper_artefact_paths("bounds")
 
 
 rule bounds_data:
@@ -156,7 +175,7 @@ rule bounds_figure3:
 rule bounds_run:
     """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
     input:
-        unpack(bounds_run_inputs),
+        **bounds_inputs.run_inputs(BOUNDS),
     output:
         trace=run_path("bounds"),
         summary=summary_path(run_path("bounds")),
@@ -183,7 +202,7 @@ rule bounds_run:
 rule bounds_aggregate:
     """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
     input:
-        unpack(bounds_run_files),
+        unpack(lambda wc: bounds_inputs.setting_runs(config, wc.setting)),
     output:
         "results/bounds/agg/{setting}.parquet",
     log:

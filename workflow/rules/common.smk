@@ -1,4 +1,6 @@
-# Config validation, target lists and helpers. No rules with side effects here.
+# The helpers every rule file uses (run paths, run jobs, code, targets) and the config check, before any rule file.
+# No rules here: the rule files hold rules, imports and global values (Snakemake's linter refuses functions beside
+# rules), and their input functions live in the library (causal_bandits.papers.<paper>.rule_inputs).
 import sys
 import time
 
@@ -12,6 +14,7 @@ from causal_bandits import sources as cb_sources
 from causal_bandits import studies as cb_studies
 from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
+from causal_bandits.run_paths import run_files, run_path, study_run_path
 from causal_bandits.store import summary_path
 
 # Papers in pipeline order; a paper runs when the config has a section for it.
@@ -62,18 +65,6 @@ def script_code(script, *modules, policy=None):
         return cb_sources.code(*modules, *loaded, script=path)
 
     return code
-
-
-def run_path(paper, root="results/runs"):
-    """The run store's one path template (a trace file; logs and benchmarks mirror it under ``root``)."""
-    suffix = {"results/runs": ".parquet", "logs": ".log"}.get(root, ".tsv")
-    return f"{root}/{paper}/{{experiment}}/{{strategy}}/{{algorithm}}/chunk-{{chunk}}{suffix}"
-
-
-def study_run_path(study, root="results/runs"):
-    """A study's run store path template: the run store's under ``studies/<study>/{point}`` (a point: one setting
-    of what the study varies, a key of the study's own list); logs and benchmarks mirror it under ``root``."""
-    return run_path(f"studies/{study}/{{point}}", root)
 
 
 def run_job(describe):

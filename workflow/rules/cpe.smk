@@ -1,8 +1,29 @@
 # Combinatorial pure exploration of causal bandits (ICLR 2023): designed experiments E0-E5 (the paper has none).
 # instances (+ exact quantities) -> runs (stopping times, on the one engine) -> aggregate -> tables, figures, claims.
 
+from causal_bandits.papers.cpe import design as cpe_design
+from causal_bandits.papers.cpe import rule_inputs as cpe_inputs
+from causal_bandits.papers.cpe import runs as cpe_runs
 
-include: "cpe_common.smk"
+CPE = config["cpe"]
+CPE_EXPERIMENTS = cpe_design.experiments_run(CPE)
+CPE_JOBS = cpe_inputs.jobs(CPE)
+CPE_KEYS = sorted({(j.experiment, j.config) for j in CPE_JOBS})
+CPE_JOB = run_job(cpe_runs.describe)
+TARGETS["cpe"] = paper_artefact_paths("cpe")
+
+CPE_WILDCARDS = {
+    "experiment": "|".join(sorted({cpe_design.run_key(e, c) for e, c in CPE_KEYS})) or "none",
+    "strategy": "|".join(sorted({j.strategy for j in CPE_JOBS})) or "none",
+    "algorithm": cb_algorithms.pattern(sorted({j.algorithm for j in CPE_JOBS})) or "none",
+    "chunk": r"\d+",
+}
+# What the tables, figures and claims read.
+CPE_AGG = {
+    "stopping": expand("results/cpe/agg/{exp}.parquet", exp=CPE_EXPERIMENTS),
+    "budget": expand("results/cpe/agg/{exp}.budget.parquet", exp=CPE_EXPERIMENTS),
+    "quantities": [f"results/cpe/quantities/{e}/{c}.json" for e, c in CPE_KEYS],
+}
 
 
 rule cpe_instance:
@@ -91,7 +112,7 @@ rule cpe_aggregate:
     """Per (config, strategy, algorithm): stopping times, censoring, correctness (Wilson), CI coverage;
     error against budget and T_delta."""
     input:
-        unpack(cpe_experiment_inputs),
+        unpack(lambda wc: cpe_inputs.experiment_inputs(config, wc.exp)),
     output:
         stopping="results/cpe/agg/{exp}.parquet",
         budget="results/cpe/agg/{exp}.budget.parquet",

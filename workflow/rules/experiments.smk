@@ -4,14 +4,28 @@
 # section. The instance, catalogue, run and aggregate stages are nonmanip's (Lee & Bareinboim,
 # AAAI-19), parameterised: streams keyed ("experiments", name, seed, purpose).
 
+from causal_bandits.experiments import algorithms as cb_experiment_algorithms
+from causal_bandits.experiments import config as cb_experiments_config
+from causal_bandits.experiments import rule_inputs as cb_experiments_inputs
+from causal_bandits.experiments import runs as cb_experiments_runs
 
-include: "experiments_common.smk"
+EXPERIMENTS = config["experiments"]  # checked with the whole config (common.smk: causal_bandits.config.check)
+EXPERIMENTS_JOB = run_job(cb_experiments_runs.describe)
+TARGETS["experiments"] = [path for name in EXPERIMENTS for path in cb_experiments_inputs.figures(name)]
+
+EXPERIMENTS_WILDCARDS = {
+    "experiment": "|".join(EXPERIMENTS) or "^$",
+    "strategy": "|".join(sorted({s for e in EXPERIMENTS.values() for s in cb_experiments_config.strategies(e)}))
+    or "^$",
+    "algorithm": "|".join(sorted({a for e in EXPERIMENTS.values() for a in e["algorithms"]})) or "^$",
+    "chunk": r"\d+",
+}
 
 
 rule experiments_instance:
     """An own experiment's arms (canonical order) with exact means, and its BF / MIS / POMIS and explicit arm lists."""
     input:
-        experiments_instance_inputs,
+        lambda wc: cb_experiments_inputs.instance_inputs(config, wc.experiment),
     output:
         "results/experiments/{experiment}/instance.json",
     log:
@@ -50,7 +64,7 @@ rule experiments_catalogue:
 rule experiments_run:
     """One seed chunk of one (own experiment, strategy, algorithm): nonmanip's run job, own streams and paths."""
     input:
-        unpack(experiments_run_inputs),
+        unpack(lambda wc: cb_experiments_inputs.run_inputs(wc.experiment, wc.strategy)),
     output:
         trace=run_path("experiments"),
         summary=summary_path(run_path("experiments")),
@@ -77,7 +91,7 @@ rule experiments_run:
 rule experiments_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
     input:
-        unpack(experiments_run_files),
+        unpack(lambda wc: run_files("experiments", cb_experiments_runs.run_jobs(config), experiment=wc.experiment)),
         instance="results/experiments/{experiment}/instance.json",
     output:
         agg="results/experiments/{experiment}/agg.parquet",

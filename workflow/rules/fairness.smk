@@ -1,8 +1,33 @@
 # Huang, Zhang & Wu (AAAI-22): raw data -> preprocessing -> graph -> instances -> runs -> tables,
 # figures, claims. Raw files are pinned in config (fairness.raw); see causal_bandits.data.raw.
 
+import os
+import re
 
-include: "fairness_common.smk"
+from causal_bandits.data.raw import present
+from causal_bandits.papers.fairness import rule_inputs as fair_inputs
+from causal_bandits.papers.fairness import runs as fair_runs
+from causal_bandits.papers.fairness.runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
+from causal_bandits.papers.fairness.runs import EXPERIMENTS as FAIR_EXPERIMENTS
+from causal_bandits.papers.fairness.runs import STRATEGY as FAIR_STRATEGY
+from causal_bandits.papers.fairness.runs import algorithm_key as fair_algorithm_key
+
+FAIR = config["fairness"]
+FAIR_RAW_DIR = config["data"]["raw_dir"]
+RAW_SHA256_CACHE = ".snakemake/causal_bandits/raw_sha256.json"
+FAIR_RAW = fair_inputs.raw_files(FAIR)
+FAIR_STANDIN = FAIR["raw"]["on_missing"] == "standin"
+# A raw file that is present but not the pinned one stops the planning with one line (its checksum is read once
+# per size and modification time: raw.cached_sha256); missing ones are downloaded or stood in for.
+try:
+    FAIR_MISSING = present(FAIR_RAW_DIR, [s for specs in FAIR_RAW.values() for s in specs], RAW_SHA256_CACHE)
+except CausalBanditsError as err:
+    sys.exit(f"error: {err}")
+FAIR_JOB = run_job(fair_runs.describe)
+FAIR_ALGORITHMS = {e: fair_runs.algorithms(e, FAIR) for e in FAIR_EXPERIMENTS}
+TARGETS["fairness"] = paper_artefact_paths("fairness")
+# Wildcard constraints are rule-level here: global ones would leak into other papers' rules.
+FAIR_EXPERIMENT_PATTERN = "|".join(FAIR_EXPERIMENTS)
 
 
 if FAIR_MISSING and not FAIR_STANDIN:
@@ -48,7 +73,7 @@ if FAIR_STANDIN:
 rule fairness_raw_check:
     """Locate a data set's raw files and verify their sha256 (stand-ins are labelled, not verified)."""
     input:
-        files=lambda wc: fair_raw_files(wc.dataset),
+        files=lambda wc: fair_inputs.raw_paths(config, wc.dataset),
     output:
         "results/fairness/raw/{dataset}.json",
     log:
@@ -70,7 +95,7 @@ rule fairness_adult_users:
     (docs/papers/fairness.md#fairness-adult-video)."""
     input:
         manifest="results/fairness/raw/adult.json",
-        files=fair_raw_files("adult"),
+        files=fair_inputs.raw_paths(config, "adult"),
     output:
         "data/processed/fairness/adult_users.parquet",
     log:
@@ -88,7 +113,7 @@ rule fairness_youtube_videos:
     """The video pool: a seeded sample of valid crawl records, binarised, with video types (arms)."""
     input:
         manifest="results/fairness/raw/youtube.json",
-        files=fair_raw_files("youtube"),
+        files=fair_inputs.raw_paths(config, "youtube"),
     output:
         "data/processed/fairness/youtube_videos.parquet",
     log:
@@ -226,7 +251,7 @@ rule fairness_run:
 rule fairness_aggregate:
     """Regret curves (mean, sd over seeds) and per-seed unfair-decision counts at every tau."""
     input:
-        unpack(fair_run_files),
+        unpack(lambda wc: fair_inputs.experiment_runs(config, wc.experiment)),
     output:
         curves="results/fairness/curves/{experiment}.parquet",
         summary="results/fairness/summary/{experiment}.parquet",

@@ -1,6 +1,27 @@
 # Lee & Bareinboim (AAAI-19): arm sets -> instances -> (POMIS+ catalogues) -> runs -> aggregate ->
 # Table 1, Figure 5, claims.
-include: "nonmanip_common.smk"
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
+
+NONMANIP = config["nonmanip"]
+NONMANIP_PANELS = list(NONMANIP["panels"])
+NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
+# The solvers (causal_bandits/papers/nonmanip/algorithms.py): POMIS+ runs only those with a z² version.
+NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")
+NONMANIP_Z2 = [a for a in NONMANIP_SOLVERS if cb_algorithms.registry("nonmanip")[a].z2]
+NONMANIP_JOB = run_job(nonmanip_runs.describe)
+# The policy class that plays a run (the solver, or its z² version under POMIS+): the run rules' code.
+NONMANIP_POLICY = lambda wc: cb_algorithms.played("nonmanip", wc.algorithm, z2=wc.strategy == POMIS_PLUS).path
+TARGETS["nonmanip"] = paper_artefact_paths("nonmanip")
+
+# Rule-level, not global: other papers use wildcards of the same names with other values.
+NONMANIP_WILDCARDS = {
+    "graph": "|".join(NONMANIP_GRAPHS),
+    "panel": "|".join(NONMANIP_PANELS),
+    "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
+    "algorithm": cb_algorithms.pattern(NONMANIP_SOLVERS),
+    "chunk": r"\d+",
+}
 
 
 rule nonmanip_arm_sets:
@@ -93,7 +114,7 @@ rule nonmanip_run:
         mem_mb=lambda wc: NONMANIP_JOB(wc).memory_mb,
     params:
         job=lambda wc: NONMANIP_JOB(wc).fields(),
-        code=run_code("nonmanip", nonmanip_policy),
+        code=run_code("nonmanip", NONMANIP_POLICY),
     script:
         "../scripts/run.py"
 
@@ -131,7 +152,7 @@ rule nonmanip_efficiency:
 rule nonmanip_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     input:
-        unpack(nonmanip_run_files),
+        unpack(lambda wc: run_files("nonmanip", nonmanip_runs.run_jobs(config), experiment=wc.panel)),
         instance="results/nonmanip/instances/{panel}.json",
     output:
         agg="results/nonmanip/agg/{panel}.parquet",

@@ -1,9 +1,10 @@
 # Study `knobs` (causal_bandits/studies/knobs.py): POMIS+ rerun on the main run's first seeds of every Figure 5 panel
 # with one z² setting the paper leaves open changed (a point per value) -> figure, table and the study's claims.
+from causal_bandits.studies import rule_inputs as study_inputs
+from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import knobs as study_knobs
 
 KNOBS = config["studies"]["knobs"]
-KNOBS_CHUNKS = study_runs.chunks(KNOBS)
 KNOBS_JOB = run_job(study_runs.knobs)
 KNOBS_POINTS = study_knobs.runs_of(KNOBS, NONMANIP["pomis_plus"])
 STUDY_TARGETS["knobs"] = [*cb_artefacts.paths(study_knobs.artefacts(NONMANIP)), "results/claims/studies/knobs.json"]
@@ -33,7 +34,7 @@ rule knobs_run:
         mem_mb=lambda wc: KNOBS_JOB(wc).memory_mb,
     params:
         job=lambda wc: KNOBS_JOB(wc).fields(),
-        code=run_code("nonmanip", nonmanip_policy),
+        code=run_code("nonmanip", NONMANIP_POLICY),
     script:
         "../../scripts/run.py"
 
@@ -42,7 +43,7 @@ rule knobs_report:
     """The knob study's figure, table and claims (which n_min values put each POMIS+ cell within Table 1's
     tolerance, what the Beta switch does to z2-KL-UCB)."""
     input:
-        unpack(knobs_summaries),
+        **study_inputs.knobs_summaries(config),
     output:
         pdf=report(f"{study_knobs.OUT}/figure.pdf", caption="../../report/study_knobs.rst", category="studies"),
         png=report(f"{study_knobs.OUT}/figure.png", caption="../../report/study_knobs.rst", category="studies"),

@@ -1,12 +1,13 @@
 # Study `robustness` (causal_bandits/studies/robustness.py): the graphs consistent with the paper's Fig. 5d facts ->
 # an instance per sampled graph and per random SCM of each panel, with its POMIS+ catalogue -> every strategy with
 # each solver -> the orderings per instance -> figure, table and the study's claims.
+from causal_bandits.studies import rule_inputs as study_inputs
+from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import robustness as study_robustness
 from causal_bandits.studies import robustness_instances as study_robustness_instances
 from causal_bandits.studies import robustness_outputs as study_robustness_outputs
 
 ROBUSTNESS = config["studies"]["robustness"]
-ROBUSTNESS_CHUNKS = study_runs.chunks(ROBUSTNESS)
 ROBUSTNESS_JOB = run_job(study_runs.robustness)
 ROBUSTNESS_INSTANCES = study_robustness_instances.instances(ROBUSTNESS, NONMANIP_PANELS)
 ROBUSTNESS_DIR = "results/studies/robustness"
@@ -102,7 +103,7 @@ rule robustness_run:
         mem_mb=lambda wc: ROBUSTNESS_JOB(wc).memory_mb,
     params:
         job=lambda wc: ROBUSTNESS_JOB(wc).fields(),
-        code=run_code("nonmanip", nonmanip_policy),
+        code=run_code("nonmanip", NONMANIP_POLICY),
     script:
         "../../scripts/run.py"
 
@@ -111,7 +112,7 @@ rule robustness_report:
     """The orderings per instance and solver, the figure (regret ratios), the table (how often each ordering holds)
     and the study's claims."""
     input:
-        unpack(robustness_summaries),
+        **study_inputs.robustness_summaries(config),
         instances=expand(f"{ROBUSTNESS_DIR}/{{instance}}/instance.json", instance=ROBUSTNESS_INSTANCES),
         graphs=[f"{ROBUSTNESS_DIR}/graph_counts.json"] if ROBUSTNESS["graphs"]["sample"] else [],
     output:

@@ -1,13 +1,13 @@
 # Study `same_means` (causal_bandits/studies/same_means.py): per Figure 5 panel, the same-means family (direction,
 # points, efficiencies) -> an instance and a catalogue per point -> POMIS and POMIS+ runs with each solver (the main
 # run's horizon and POMIS+ settings) -> a figure per panel, the table and the study's claims.
+from causal_bandits.studies import rule_inputs as study_inputs
+from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import same_means as study_same_means
 from causal_bandits.studies import same_means_outputs as study_same_means_outputs
 
 SAME_MEANS = config["studies"]["same_means"]
-SAME_MEANS_CHUNKS = study_runs.chunks(SAME_MEANS)
 SAME_MEANS_JOB = run_job(study_runs.same_means)
-SAME_MEANS_POINTS = [str(k) for k in range(SAME_MEANS["n_points"])]
 SAME_MEANS_DIR = "results/studies/same_means/{panel}"
 STUDY_TARGETS["same_means"] = [
     *cb_artefacts.paths(study_same_means.artefacts(NONMANIP)),
@@ -81,7 +81,7 @@ rule same_means_run:
         mem_mb=lambda wc: SAME_MEANS_JOB(wc).memory_mb,
     params:
         job=lambda wc: SAME_MEANS_JOB(wc).fields(),
-        code=run_code("nonmanip", nonmanip_policy),
+        code=run_code("nonmanip", NONMANIP_POLICY),
     script:
         "../../scripts/run.py"
 
@@ -90,7 +90,7 @@ rule same_means_report:
     """The sweep's figure per panel (POMIS+ and POMIS regret against efficiency, the paper's cells), its table and
     the study's claims (efficiency interval where both POMIS+ cells are within Table 1's tolerance)."""
     input:
-        unpack(same_means_summaries),
+        **study_inputs.same_means_summaries(config),
         families=expand(f"{SAME_MEANS_DIR}/family.json", panel=NONMANIP_PANELS),
     output:
         figures=report(
