@@ -139,6 +139,9 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "causal-bandits archive": RunByTest("tests/test_verify_workflow.py", '"archive"'),
     "causal-bandits verify --budget 30 --jobs 8 --seed 4": RunByTest("tests/test_verify_workflow.py", '"verify"'),
     "causal-bandits pomis": RunByTest("tests/test_cli.py", '"pomis"'),
+    "causal-bandits run-job RULE NAME=VALUE... --configfile FILE...": RunByTest("tests/test_run_job.py", '"run-job"'),
+    "causal-bandits run-job nonmanip_run experiment=fig5a strategy=POMIS algorithm=ts chunk=0 --configfile "
+    "config/quick.yaml": RunByTest("tests/test_run_job.py", '"run-job"'),
     "causal-bandits pomis GRAPH.json": RunByTest("tests/test_cli.py", '"pomis"'),
     # the config check, as written
     "causal-bandits check-config": Cli("check-config", shows="ok:"),
