@@ -117,7 +117,6 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "snakemake --cores 1 results/fairness/raw/adult.json results/fairness/raw/youtube.json": Plan(
         "--cores 1 results/fairness/raw/adult.json results/fairness/raw/youtube.json", shows="fairness_"
     ),
-    "snakemake -n -p <target>": Plan("-p figures/cpe/table1_instances.md", shows="cpe_tables"),
     "snakemake -n TARGET": Plan("figures/cpe/table1_instances.md", shows="cpe_tables"),
     # one paper, one artefact: run at tiny size
     "snakemake --cores 4 cpe": Run("--cores 2 cpe", writes="results/claims/cpe.json"),
