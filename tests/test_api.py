@@ -67,18 +67,6 @@ def test_import_is_cheap_and_every_name_resolves():
         cb.nope  # noqa: B018
 
 
-def test_jobs_never_load_the_api_module():
-    """causal_bandits.api is no job's input (names reach it only through the package): jobs must not load it."""
-    code = (
-        "import sys, causal_bandits.papers.nonmanip.runs as r, causal_bandits.experiments.instance, "
-        "causal_bandits.store, causal_bandits.logs, causal_bandits.algorithms as a; "
-        "r.runs.policy_class(a.played('nonmanip', 'ts', z2=True).path); "
-        "print('causal_bandits.api' in sys.modules)"
-    )
-    out = _python(code)
-    assert out.strip() == "False"
-
-
 def test_streams_for_experiment_are_apart_from_every_paper():
     own = Streams.for_experiment("fig5a", [0]).uniforms("environment").uniform(4)
     paper = Streams("nonmanip", "fig5a", np.array([0])).uniforms("environment").uniform(4)

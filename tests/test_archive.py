@@ -141,6 +141,21 @@ def test_provenance_names_what_differs():
     ]
 
 
+def test_the_code_record_sees_code_and_not_comments(tmp_path):
+    """The library's files by the digest the workflow reruns jobs by (a comment changes neither), every
+    workflow file and any other file by its bytes."""
+    (tmp_path / "workflow").mkdir()
+    (tmp_path / "workflow" / "Snakefile").write_text("rule all:\n")
+    for name, text in {"a": "X = 1\n", "b": "# a comment\nX = 1\n", "c": "X = 2\n"}.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "m.py").write_text(text)
+        (tmp_path / name / "t.css").write_text(text)
+    found = {n: provenance.code_files(tmp_path, [f"{n}/m.py", f"{n}/t.css", f"{n}/gone.py"]) for n in "abc"}
+    assert found["a"]["a/m.py"] == found["b"]["b/m.py"] != found["c"]["c/m.py"]
+    assert found["a"]["a/t.css"] != found["b"]["b/t.css"] and found["a"]["a/gone.py"] is None
+    assert found["a"]["workflow/Snakefile"] == provenance.file_sha256(tmp_path / "workflow" / "Snakefile")
+
+
 def test_the_config_hash_leaves_out_where_the_raw_files_are():
     config = {"data": {"raw_dir": "data/raw", "files": {"a": 1}}, "seeds_per_job": 2}
     moved = {"data": {"raw_dir": "/elsewhere", "files": {"a": 1}}, "seeds_per_job": 2}

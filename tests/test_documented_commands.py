@@ -117,7 +117,6 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "snakemake --cores 1 results/fairness/raw/adult.json results/fairness/raw/youtube.json": Plan(
         "--cores 1 results/fairness/raw/adult.json results/fairness/raw/youtube.json", shows="fairness_"
     ),
-    "snakemake -n -p <target>": Plan("-p figures/cpe/table1_instances.md", shows="cpe_tables"),
     "snakemake -n TARGET": Plan("figures/cpe/table1_instances.md", shows="cpe_tables"),
     # one paper, one artefact: run at tiny size
     "snakemake --cores 4 cpe": Run("--cores 2 cpe", writes="results/claims/cpe.json"),
@@ -139,6 +138,9 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "causal-bandits archive": RunByTest("tests/test_verify_workflow.py", '"archive"'),
     "causal-bandits verify --budget 30 --jobs 8 --seed 4": RunByTest("tests/test_verify_workflow.py", '"verify"'),
     "causal-bandits pomis": RunByTest("tests/test_cli.py", '"pomis"'),
+    "causal-bandits run-job RULE NAME=VALUE... --configfile FILE...": RunByTest("tests/test_run_job.py", '"run-job"'),
+    "causal-bandits run-job nonmanip_run experiment=fig5a strategy=POMIS algorithm=ts chunk=0 --configfile "
+    "config/quick.yaml": RunByTest("tests/test_run_job.py", '"run-job"'),
     "causal-bandits pomis GRAPH.json": RunByTest("tests/test_cli.py", '"pomis"'),
     # the config check, as written
     "causal-bandits check-config": Cli("check-config", shows="ok:"),

@@ -1,5 +1,5 @@
 """Run jobs import only what they use: no pandas, pgmpy, seaborn or networkx where a job does not need
-them (start-up is measured from every job's log, see benchmarks/job_startup.py; this only pins the modules)."""
+them (start-up time: every run job logs its own, from process start to the first round; this pins the modules)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,30 @@
-"""Which library files a job executes (causal_bandits.sources): the one way rule inputs are found."""
+"""The code a job executes and its digest (causal_bandits.sources): the rule parameter Snakemake reruns a job by.
+
+What the digest means for a run is checked on the workflow itself (test_workflow.py: an algorithm's edit, a
+paper module's, the engine's, a comment's); here, what it is made of.
+"""
 
 from __future__ import annotations
 
-from causal_bandits.sources import module_files, script_files
+from causal_bandits.sources import code, file_digest, module_files
+
+MODULE = '''"""A module docstring."""
+
+import math
+
+# a comment
+
+
+def area(r):
+    """A function docstring."""
+    return math.pi * r**2
+
+
+class Circle:
+    """A class docstring."""
+
+    radius = 1
+'''
 
 
 def test_a_run_job_depends_on_its_algorithm_and_not_on_the_others():
@@ -27,8 +49,42 @@ def test_imports_inside_functions_count_and_type_checking_imports_do_not():
     assert "causal_bandits/scm/diagram.py" in module_files("causal_bandits.scm.cpt")
 
 
-def test_a_script_depends_on_what_it_imports(tmp_path):
+def test_a_jobs_code_maps_every_file_it_executes_to_its_digest(tmp_path):
     script = tmp_path / "s.py"
     script.write_text("def main():\n    from causal_bandits.papers.nonmanip import tables\n")
-    assert "causal_bandits/papers/nonmanip/tables.py" in script_files(script)
-    assert "causal_bandits/bandits/engine.py" not in script_files(script)
+    found = code("causal_bandits.bandits.ucb", script=script)
+    assert {"causal_bandits/papers/nonmanip/tables.py", "causal_bandits/bandits/ucb.py"} <= set(found)
+    assert "causal_bandits/bandits/engine.py" not in code(script=script)
+    assert all(len(digest) == 10 and int(digest, 16) >= 0 for digest in found.values())
+    assert found == code("causal_bandits.bandits.ucb", script=script)
+
+
+def _digest(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return file_digest(path)
+
+
+def test_comments_docstrings_and_layout_leave_the_digest_alone(tmp_path):
+    base = _digest(tmp_path, "base.py", MODULE)
+    unchanged = {
+        "comment": MODULE.replace("# a comment", "# another comment, longer\n# and a second line"),
+        "docstrings": MODULE.replace("A function docstring.", "Another.\n\n    More.").replace(
+            '"""A class docstring."""', ""
+        ),
+        "layout": MODULE.replace("return math.pi * r**2", "return (\n        math.pi\n        * r**2\n    )"),
+    }
+    for name, text in unchanged.items():
+        assert _digest(tmp_path, f"{name}.py", text) == base, name
+
+
+def test_any_change_to_the_code_changes_the_digest(tmp_path):
+    base = _digest(tmp_path, "base.py", MODULE)
+    changed = {
+        "constant": MODULE.replace("radius = 1", "radius = 2"),
+        "operator": MODULE.replace("r**2", "r**3"),
+        "name": MODULE.replace("def area", "def surface"),
+        "string": MODULE.replace("return math.pi", 'print("x")\n    return math.pi'),
+    }
+    digests = {name: _digest(tmp_path, f"{name}.py", text) for name, text in changed.items()}
+    assert base not in digests.values() and len(set(digests.values())) == len(changed), digests

@@ -94,7 +94,7 @@ def test_verify_rebuilds_a_sample_byte_identical_and_reports_a_file_that_differs
 def test_verify_refuses_a_checkout_whose_code_differs_in_one_line(tiny_archive, tmp_path):
     checkout = copy_workflow(tmp_path / "checkout")
     with open(checkout / "src" / "causal_bandits" / "store.py", "a") as module:
-        module.write("# an edit\n")
+        module.write("EDITED = True  # code, not a comment: a comment changes no digest\n")
     done = _cli(checkout, "verify", str(tiny_archive), *BUDGET)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1

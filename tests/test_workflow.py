@@ -9,7 +9,6 @@ import pytest
 from conftest import TINY, copy_workflow, snakemake
 from workflow_outputs import check_parses
 
-from causal_bandits.papers import PAPERS
 from causal_bandits.studies import STUDIES
 
 pytestmark = pytest.mark.workflow
@@ -91,40 +90,6 @@ def _planned_outputs(stdout: str) -> list[str]:
         if line.strip().startswith("output:")
         for o in line.split(":", 1)[1].split(",")
     ]
-
-
-# One algorithm of each paper (among those the tiny config runs): editing its module reruns only its runs
-# (and what depends on them);
-# ``expected`` is a regular expression every rerun's path matches.
-EDITS = [
-    # TS: the paper's runs and the studies' (same-means POMIS, robustness BF / MIS / POMIS)
-    ("bandits/thompson.py", "results/runs/", "/(BF|MIS|POMIS)/ts/", "figures/nonmanip/table1"),
-    # POMIS+ TS: the paper's runs and the studies' (every study of the tiny config plays z²-TS)
-    ("bandits/z2_thompson.py", "results/runs/", "/POMISplus/ts/", "figures/nonmanip/table1"),
-    ("bandits/ucb_pcb.py", "results/runs/bounds/", "/appendix/default/ucb", "figures/bounds/figure_appendix"),
-    ("bandits/fucb.py", "results/runs/fairness/", "/default/fucb_tau", "figures/fairness/table1"),
-    ("bandits/ccpe_naive.py", "results/runs/cpe/", "/practical/naive/", "figures/cpe/table2_pac"),
-    ("bandits/cn_ucb.py", "results/runs/unknown_graph/", "/default/cn_ucb", "figures/unknown_graph/table_final_regret"),
-]
-
-
-@pytest.mark.parametrize("module, runs_of, expected, downstream", EDITS)
-def test_editing_one_algorithm_reruns_only_its_runs(tiny_run, module, runs_of, expected, downstream):
-    path = tiny_run / "src" / "causal_bandits" / module
-    original = path.read_text()
-    try:
-        path.write_text(original + "\n# edited\n")
-        result = snakemake(tiny_run, "-n", *TINY)
-    finally:
-        path.write_text(original)
-    planned = [o.strip() for o in _planned_outputs(result.stdout)]
-    runs = [o for o in planned if o.startswith("results/runs/")]
-    assert runs, result.stdout[-3000:]
-    assert all(o.startswith(runs_of) and re.search(expected, o) for o in runs), runs
-    assert any(o.startswith(downstream) for o in planned)
-    assert any(o == "figures/REPORT.md" for o in planned)
-    # Nothing upstream of the runs (arm sets, instances, offline estimates) is redone.
-    assert not any("/arm_sets/" in o or "/instances/" in o or "/offline/" in o for o in planned)
 
 
 def test_growing_the_robustness_study_runs_only_the_new_instances(tiny_run, tmp_path):
@@ -239,23 +204,6 @@ def test_a_paper_target_plans_that_paper_alone(tmp_path):
     assert all(rule.split("_")[0] == "cpe" for rule in jobs), jobs
 
 
-@pytest.fixture(scope="module")
-def planned_tiny(tmp_path_factory):
-    """A scratch copy whose tiny outputs all exist and are up to date, without running a job: every
-    output of the dry run created empty, then ``--touch`` in the DAG's order. Cheap, and enough to
-    see what an edit replans through modified inputs (the params and code triggers need the
-    metadata of real runs: the tests on ``tiny_run`` above cover those)."""
-    work = copy_workflow(tmp_path_factory.mktemp("planned") / "repo")
-    dry = snakemake(work, "-n", *TINY)
-    assert dry.returncode == 0, dry.stderr[-3000:]
-    for out in {o.strip() for o in _planned_outputs(dry.stdout)}:
-        (work / out).parent.mkdir(parents=True, exist_ok=True)
-        (work / out).touch()
-    touched = snakemake(work, "--cores", "1", "--touch", *TINY)
-    assert touched.returncode == 0, touched.stderr[-3000:]
-    return work
-
-
 def _replanned(work, *args) -> list[str]:
     result = snakemake(work, "-n", *TINY, *args)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -275,35 +223,20 @@ def _restore(path, before: tuple[str, os.stat_result]) -> None:
     os.utime(path, ns=(before[1].st_atime_ns, before[1].st_mtime_ns))
 
 
-def test_a_comment_in_a_config_module_replans_no_run(planned_tiny):
-    """A paper's config module holds the checks the workflow runs when it parses; no run job executes
-    it, so a comment in every paper's config module replans no run: no job at all except, for fairness,
-    the tables and claims that read a constant of its config module (the paper's W)."""
-    paths = [planned_tiny / "src" / "causal_bandits" / "papers" / p / "config.py" for p in PAPERS]
-    saved = [_edit(p, p.read_text() + "\n# a comment\n") for p in paths]
-    try:
-        planned = _replanned(planned_tiny)
-    finally:
-        for path, before in zip(paths, saved):
-            _restore(path, before)
-    assert not [o for o in planned if o.startswith("results/runs/") or "/instances/" in o], planned
-    assert not [o for o in planned if o.split("/")[1] in ("nonmanip", "bounds", "cpe", "unknown_graph")], planned
-
-
-def test_adding_an_algorithm_plans_only_its_runs(planned_tiny, tmp_path):
+def test_adding_an_algorithm_plans_only_its_runs(recorded_tiny, tmp_path):
     """The worked example (examples/add_an_algorithm: one new module, one registry line, an overlay
     naming it) plans ε-greedy's runs and the artefacts that show them; no run of the paper's
     algorithms, no instance or catalogue, and no POMIS+ run (ε-greedy has no z² version)."""
-    example = planned_tiny / "examples" / "add_an_algorithm"
-    module = planned_tiny / "src" / "causal_bandits" / "bandits" / "epsilon_greedy.py"
-    registry = planned_tiny / "src" / "causal_bandits" / "papers" / "nonmanip" / "algorithms.py"
+    example = recorded_tiny / "examples" / "add_an_algorithm"
+    module = recorded_tiny / "src" / "causal_bandits" / "bandits" / "epsilon_greedy.py"
+    registry = recorded_tiny / "src" / "causal_bandits" / "papers" / "nonmanip" / "algorithms.py"
     overlay = tmp_path / "overlay.yaml"  # the example's overlay, with the tiny config's solvers
     overlay.write_text("nonmanip:\n  algorithms: [ts, eps_greedy]\n")
     head, _, tail = registry.read_text().rpartition("\n)\n")
     saved = _edit(registry, head + "\n" + (example / "registry_line.txt").read_text() + ")\n" + tail)
     try:
         module.write_text((example / "epsilon_greedy.py").read_text())
-        planned = _replanned(planned_tiny, str(overlay))
+        planned = _replanned(recorded_tiny, str(overlay))
     finally:
         _restore(registry, saved)
         module.unlink()
@@ -318,8 +251,9 @@ def test_adding_an_algorithm_plans_only_its_runs(planned_tiny, tmp_path):
 
 @pytest.fixture(scope="module")
 def recorded_tiny(tmp_path_factory):
-    """Like ``planned_tiny``, but touched with ``--forceall``: every job's metadata (params, code) is
-    recorded as a run would record it, so a dry run sees what a params edit replans."""
+    """A scratch copy whose tiny outputs all exist, with every job's metadata (its params, its code's digests)
+    recorded as a run records it, without running a job: every output of the dry run created empty, then
+    ``--touch --forceall``. Cheap, and enough for a dry run to see what an edit of the config or the code replans."""
     work = copy_workflow(tmp_path_factory.mktemp("recorded") / "repo")
     dry = snakemake(work, "-n", *TINY)
     assert dry.returncode == 0, dry.stderr[-3000:]
@@ -352,3 +286,80 @@ def test_a_rule_sees_only_its_slice_of_config(recorded_tiny, tmp_path, edit, rep
     assert [o for o in planned if o.startswith(replanned)], planned
     assert not [o for o in planned if o.split("/")[1] in ("nonmanip", "bounds", "cpe", "fairness")], planned
     assert not [o for o in planned if any(s in o for s in spared)], planned
+
+
+# Rerun tracking (causal_bandits.sources): a job's ``code`` parameter maps every library file it executes to a digest
+# of its code, which Snakemake records with the outputs. One algorithm of each paper (among those the tiny config
+# runs): ``expected`` is a regular expression that picks, among all the tiny run's run files, exactly those an edit
+# of the module must rerun; ``downstream`` the start of another output it must redo.
+EDITS = [
+    # TS: the paper's runs and the studies' (same-means POMIS, robustness BF / MIS / POMIS)
+    ("bandits/thompson.py", "/(BF|MIS|POMIS)/ts/", "figures/nonmanip/table1"),
+    # z²-TS: POMIS+ with TS, the paper's and every study's (every study of the tiny config plays it)
+    ("bandits/z2_thompson.py", "/POMISplus/ts/", "figures/nonmanip/table1"),
+    # UCB-PCB, and UCB, the same class without the bounds
+    ("bandits/ucb_pcb.py", "^results/runs/bounds/appendix/default/ucb(_pcb)?/", "figures/bounds/figure_appendix"),
+    # F-UCB: the paper's runs (one per tau) and the radius study's, which builds it by its registry path
+    ("bandits/fucb.py", "^results/runs/(fairness/\\w+/default/fucb|studies/fucb_radius/)", "figures/fairness/table1"),
+    ("bandits/ccpe_naive.py", "^results/runs/cpe/[^/]+/practical/naive/", "figures/cpe/table2_pac"),
+    # CN-UCB, and its literal reading (the same class, another setting); V5, which builds it by its registry path
+    (
+        "bandits/cn_ucb.py",
+        "^results/runs/unknown_graph/[^/]+/default/cn_ucb(_literal)?/",
+        "results/unknown_graph/V5/thm4-cn_ucb",
+    ),
+]
+#: An edit of a module's code (a comment or a docstring would change nothing).
+CODE_EDIT = "\nEDITED = True\n"
+
+
+@pytest.fixture(scope="module")
+def tiny_runs_planned(recorded_tiny) -> list[str]:
+    """Every run file of the tiny config, from a dry run of every job."""
+    return [o for o in _replanned(recorded_tiny, "--forceall") if o.startswith("results/runs/")]
+
+
+def _replanned_after(work, module: str, edit) -> list[str]:
+    """What a dry run plans after ``edit`` (old text -> new text) of ``module`` (under src/causal_bandits)."""
+    path = work / "src" / "causal_bandits" / module
+    saved = _edit(path, edit(path.read_text()))
+    try:
+        return _replanned(work)
+    finally:
+        _restore(path, saved)
+
+
+@pytest.mark.parametrize("module, expected, downstream", EDITS)
+def test_editing_one_algorithm_reruns_exactly_its_runs(recorded_tiny, tiny_runs_planned, module, expected, downstream):
+    planned = _replanned_after(recorded_tiny, module, lambda text: text + CODE_EDIT)
+    runs = {o for o in planned if o.startswith("results/runs/")}
+    assert runs and runs == {o for o in tiny_runs_planned if re.search(expected, o)}, sorted(runs)
+    assert any(o.startswith(downstream) for o in planned)
+    assert "figures/REPORT.md" in planned
+    # Nothing upstream of the runs (arm sets, instances, offline estimates) is redone.
+    assert not any("/arm_sets/" in o or "/instances/" in o or "/offline/" in o for o in planned)
+
+
+def test_editing_a_papers_module_reruns_only_that_papers_jobs(recorded_tiny, tiny_runs_planned):
+    """bounds' run module: every bounds run, what reads them and the report; no job of another paper or a study."""
+    planned = _replanned_after(recorded_tiny, "papers/bounds/runs.py", lambda text: text + CODE_EDIT)
+    runs = {o for o in planned if o.startswith("results/runs/")}
+    assert runs == {o for o in tiny_runs_planned if o.startswith("results/runs/bounds/")}
+    others = [o for o in planned if "bounds" not in o and not o.startswith("figures/REPORT.")]
+    assert not others, others
+
+
+def test_editing_the_engine_reruns_every_run(recorded_tiny, tiny_runs_planned):
+    planned = _replanned_after(recorded_tiny, "bandits/engine.py", lambda text: text + CODE_EDIT)
+    assert {o for o in planned if o.startswith("results/runs/")} == set(tiny_runs_planned)
+
+
+def _comments_and_docstrings(text: str) -> str:
+    """``text`` with its first docstring reworded and a comment added: the same code."""
+    start = text.index('"""') + 3
+    return text[:start] + "Reworded. " + text[start:] + "\n# a comment\n"
+
+
+@pytest.mark.parametrize("module", ["bandits/engine.py", "bandits/thompson.py", "papers/nonmanip/runs.py", "store.py"])
+def test_a_comment_or_a_docstring_reruns_nothing(recorded_tiny, module):
+    assert _replanned_after(recorded_tiny, module, _comments_and_docstrings) == []

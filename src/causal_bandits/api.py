@@ -1,7 +1,8 @@
 """The public names of the library, importable from the package itself (``import causal_bandits as cb``).
 
 Each name loads its module on first use, so ``import causal_bandits`` stays cheap (run jobs start
-often). No job of the workflow imports this module: adding a name here reruns nothing.
+often). Every job imports the package, and so this module: adding a name reruns the workflow's jobs
+(:mod:`causal_bandits.sources`; a docstring edit reruns nothing).
 
 * diagrams and SCMs: :class:`CausalDiagram`, :class:`XorBernoulliSCM`, :class:`ConfoundedCPT`, :class:`CPTModel`;
 * intervention sets (Lee & Bareinboim, AAAI-19): :func:`pomis`, :func:`mis`, :func:`brute_force_sets`,

@@ -1,14 +1,31 @@
 # Huang & Wu: data -> exact truth, offline estimates, coverage -> Tables 1-2, Figures 2-3
 #             -> runs (Figure 4, alpha sensitivity, appendix) -> aggregate -> Figure 4 -> claims.
 
+import re
 
-include: "bounds_common.smk"
+from causal_bandits.papers.bounds import rule_inputs as bounds_inputs
+from causal_bandits.papers.bounds import runs as bounds_runs
+from causal_bandits.papers.bounds.runs import setting_name as bounds_setting
+
+BOUNDS = config["bounds"]
+BOUNDS_ONLINE = BOUNDS["online"]
+BOUNDS_SCALE = f"T = {BOUNDS['horizon']:,}, {BOUNDS['n_seeds']} runs"
+BOUNDS_MAIN = bounds_setting(BOUNDS_ONLINE["alpha"])
+# The run settings (each alpha, the appendix) and their algorithms.
+BOUNDS_SETTINGS = bounds_runs.settings(BOUNDS)
+BOUNDS_STRATEGIES = [bounds_runs.coordinates(s)[1] for s in BOUNDS_SETTINGS]
+BOUNDS_ALGORITHMS = [*bounds_runs.FIGURE4, *bounds_runs.APPENDIX]
+BOUNDS_VARIANTS = ["conditional", "paper_marginal"]
+BOUNDS_JOB = run_job(bounds_runs.describe)
+BOUNDS_WILDCARDS = {
+    "variant": "|".join(BOUNDS_VARIANTS),
+    "setting": "|".join(map(re.escape, BOUNDS_SETTINGS)),
+}
+TARGETS["bounds"] = paper_artefact_paths("bounds")
 
 
 rule bounds_data:
     """30,000 rows of the Figure 2 SCM (Table 2) and the selected offline table (S = 1)."""
-    input:
-        script_code("bounds_data.py"),
     output:
         full="data/generated/bounds/full.parquet",
         selected="data/generated/bounds/selected.parquet",
@@ -20,14 +37,13 @@ rule bounds_data:
         scm=BOUNDS["scm"],
         n_rows=BOUNDS["offline"]["n_rows"],
         seed=BOUNDS["offline"]["seed"],
+        code=script_code("bounds_data.py"),
     script:
         "../scripts/bounds_data.py"
 
 
 rule bounds_exact:
     """Ground truth by enumeration (pgmpy): mu per cell, P(c), optimal arms, population bounds."""
-    input:
-        script_code("bounds_exact.py"),
     output:
         "results/bounds/exact.json",
     log:
@@ -38,6 +54,7 @@ rule bounds_exact:
         scm=BOUNDS["scm"],
         adjust=BOUNDS["offline"]["biased_adjust"],
         n_rows=BOUNDS["offline"]["n_rows"],
+        code=script_code("bounds_exact.py"),
     script:
         "../scripts/bounds_exact.py"
 
@@ -48,7 +65,6 @@ rule bounds_offline:
         full="data/generated/bounds/full.parquet",
         selected="data/generated/bounds/selected.parquet",
         exact="results/bounds/exact.json",
-        code=script_code("bounds_offline.py"),
     output:
         conditional="results/bounds/offline/estimates_conditional.parquet",
         paper_marginal="results/bounds/offline/estimates_paper_marginal.parquet",
@@ -60,14 +76,13 @@ rule bounds_offline:
     params:
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
+        code=script_code("bounds_offline.py"),
     script:
         "../scripts/bounds_offline.py"
 
 
 rule bounds_coverage:
     """The BCE bounds and the truth on fresh offline datasets: how often every cell is covered."""
-    input:
-        script_code("bounds_coverage.py"),
     output:
         "results/bounds/offline/coverage.parquet",
     log:
@@ -79,6 +94,7 @@ rule bounds_coverage:
     params:
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
+        code=script_code("bounds_coverage.py"),
     script:
         "../scripts/bounds_coverage.py"
 
@@ -88,7 +104,6 @@ rule bounds_table1:
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         exact="results/bounds/exact.json",
-        code=script_code("bounds_table1.py"),
     output:
         csv=report("figures/bounds/table1_{variant}.csv", caption="../report/bounds_table1.rst", category="bounds"),
         md=report("figures/bounds/table1_{variant}.md", caption="../report/bounds_table1.rst", category="bounds"),
@@ -98,6 +113,8 @@ rule bounds_table1:
         variant=BOUNDS_WILDCARDS["variant"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("bounds_table1.py"),
     script:
         "../scripts/bounds_table1.py"
 
@@ -106,7 +123,6 @@ rule bounds_table2:
     """Table 2: the CPT the data are drawn from, with the generated rows' frequencies."""
     input:
         full="data/generated/bounds/full.parquet",
-        code=script_code("bounds_table2.py"),
     output:
         csv=report("figures/bounds/table2.csv", caption="../report/bounds_table2.rst", category="bounds"),
         md=report("figures/bounds/table2.md", caption="../report/bounds_table2.rst", category="bounds"),
@@ -116,14 +132,13 @@ rule bounds_table2:
         "../envs/causal_bandits.yaml"
     params:
         scm=BOUNDS["scm"],
+        code=script_code("bounds_table2.py"),
     script:
         "../scripts/bounds_table2.py"
 
 
 rule bounds_figure2:
     """Figure 2: the causal graph, drawn from the SCM config."""
-    input:
-        script_code("bounds_figure2.py"),
     output:
         pdf=report("figures/bounds/figure2.pdf", caption="../report/bounds_figure2.rst", category="bounds"),
         png=report("figures/bounds/figure2.png", caption="../report/bounds_figure2.rst", category="bounds"),
@@ -133,6 +148,7 @@ rule bounds_figure2:
         "../envs/causal_bandits.yaml"
     params:
         scm=BOUNDS["scm"],
+        code=script_code("bounds_figure2.py"),
     script:
         "../scripts/bounds_figure2.py"
 
@@ -141,7 +157,6 @@ rule bounds_figure3:
     """Figure 3: BCE intervals, CP, Biased and the truth per Table 1 index (one variant)."""
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
-        code=script_code("bounds_figure3.py"),
     output:
         pdf=report("figures/bounds/figure3_{variant}.pdf", caption="../report/bounds_figure3.rst", category="bounds"),
         png=report("figures/bounds/figure3_{variant}.png", caption="../report/bounds_figure3.rst", category="bounds"),
@@ -151,6 +166,8 @@ rule bounds_figure3:
         variant=BOUNDS_WILDCARDS["variant"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("bounds_figure3.py"),
     script:
         "../scripts/bounds_figure3.py"
 
@@ -158,8 +175,7 @@ rule bounds_figure3:
 rule bounds_run:
     """One seed chunk of one algorithm in one setting (an alpha, or the appendix): seeds vectorised."""
     input:
-        unpack(bounds_run_inputs),
-        code=run_sources("bounds"),
+        **bounds_inputs.run_inputs(BOUNDS),
     output:
         trace=run_path("bounds"),
         summary=summary_path(run_path("bounds")),
@@ -178,6 +194,7 @@ rule bounds_run:
         mem_mb=lambda wc: BOUNDS_JOB(wc).memory_mb,
     params:
         job=lambda wc: BOUNDS_JOB(wc).fields(),
+        code=run_code("bounds"),
     script:
         "../scripts/run.py"
 
@@ -185,8 +202,7 @@ rule bounds_run:
 rule bounds_aggregate:
     """Mean cumulative regret, sd and 95 % CI per recorded round, per algorithm of a setting."""
     input:
-        unpack(bounds_run_files),
-        code=script_code("bounds_aggregate.py"),
+        unpack(lambda wc: bounds_inputs.setting_runs(config, wc.setting)),
     output:
         "results/bounds/agg/{setting}.parquet",
     log:
@@ -195,6 +211,8 @@ rule bounds_aggregate:
         setting=BOUNDS_WILDCARDS["setting"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("bounds_aggregate.py"),
     script:
         "../scripts/bounds_aggregate.py"
 
@@ -203,7 +221,6 @@ rule bounds_figure4:
     """Figure 4 (mean cumulative regret, +-1 SE band) and the final regrets as a table."""
     input:
         agg=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
-        code=script_code("bounds_figure4.py"),
     output:
         pdf=report("figures/bounds/figure4.pdf", caption="../report/bounds_figure4.rst", category="bounds"),
         png=report("figures/bounds/figure4.png", caption="../report/bounds_figure4.rst", category="bounds"),
@@ -215,6 +232,7 @@ rule bounds_figure4:
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
+        code=script_code("bounds_figure4.py"),
     script:
         "../scripts/bounds_figure4.py"
 
@@ -223,7 +241,6 @@ rule bounds_figure4_alpha:
     """Addition: Figure 4 for each alpha of online.sensitivity_alphas."""
     input:
         agg=[f"results/bounds/agg/{bounds_setting(a)}.parquet" for a in BOUNDS_ONLINE["sensitivity_alphas"]],
-        code=script_code("bounds_figure4_alpha.py"),
     output:
         pdf=report("figures/bounds/figure4_alpha.pdf", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
         png=report("figures/bounds/figure4_alpha.png", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
@@ -234,6 +251,7 @@ rule bounds_figure4_alpha:
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
+        code=script_code("bounds_figure4_alpha.py"),
     script:
         "../scripts/bounds_figure4_alpha.py"
 
@@ -243,7 +261,6 @@ rule bounds_figure_appendix:
     input:
         appendix="results/bounds/agg/appendix.parquet",
         main=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
-        code=script_code("bounds_figure_appendix.py"),
     output:
         pdf=report(
             "figures/bounds/figure_appendix.pdf", caption="../report/bounds_figure_appendix.rst", category="bounds"
@@ -258,6 +275,7 @@ rule bounds_figure_appendix:
     params:
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
+        code=script_code("bounds_figure_appendix.py"),
     script:
         "../scripts/bounds_figure_appendix.py"
 
@@ -270,7 +288,6 @@ rule bounds_claims:
         estimates=expand("results/bounds/offline/estimates_{variant}.parquet", variant=BOUNDS_VARIANTS),
         coverage="results/bounds/offline/coverage.parquet",
         agg=expand("results/bounds/agg/{setting}.parquet", setting=list(BOUNDS_SETTINGS)),
-        code=script_code("bounds_claims.py"),
     output:
         "results/claims/bounds.json",
     log:
@@ -284,5 +301,6 @@ rule bounds_claims:
             "n_seeds": BOUNDS["n_seeds"],
             "online": {k: BOUNDS["online"][k] for k in ("alpha", "sensitivity_alphas")},
         },
+        code=script_code("bounds_claims.py"),
     script:
         "../scripts/bounds_claims.py"

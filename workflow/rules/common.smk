@@ -1,4 +1,6 @@
-# Config validation, target lists and helpers. No rules with side effects here.
+# The helpers every rule file uses (run paths, run jobs, code, targets) and the config check, before any rule file.
+# No rules here: the rule files hold rules, imports and global values (Snakemake's linter refuses functions beside
+# rules), and their input functions live in the library (causal_bandits.papers.<paper>.rule_inputs).
 import sys
 import time
 
@@ -8,10 +10,11 @@ from causal_bandits import config as cb_config
 from causal_bandits import cost as cb_cost
 from causal_bandits import logs as cb_logs
 from causal_bandits import papers as cb_papers
+from causal_bandits import sources as cb_sources
 from causal_bandits import studies as cb_studies
 from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
-from causal_bandits.sources import module_files, script_files
+from causal_bandits.run_paths import run_files, run_path, study_run_path
 from causal_bandits.store import summary_path
 
 # Papers in pipeline order; a paper runs when the config has a section for it.
@@ -49,25 +52,19 @@ TARGETS = {}
 STUDY_TARGETS = {}
 
 
-def script_code(script, *extra):
-    """Input function: the library files a rule's script executes (found from its imports,
-    causal_bandits.sources), and ``extra`` paths. Evaluated only for the jobs Snakemake plans, so a
-    cluster job that runs one rule (each SLURM job step parses the workflow) reads only its modules."""
-    return lambda wildcards: [f"src/{path}" for path in script_files(f"{workflow.basedir}/scripts/{script}")] + list(
-        extra
-    )
+def script_code(script, *modules, policy=None):
+    """Params function: the code a rule's job executes, library file -> digest (causal_bandits.sources.code): the
+    modules its script imports, ``modules``, and where the script builds a policy from its registry path, the
+    module of that class (``policy(wildcards)``, its dotted path), closed over their imports. Snakemake reruns a
+    job whose params changed. Evaluated only for the jobs Snakemake checks, so a cluster job that runs one rule
+    reads only its modules."""
+    path = f"{workflow.basedir}/scripts/{script}"
 
+    def code(wildcards):
+        loaded = [policy(wildcards).rpartition(".")[0]] if policy else []
+        return cb_sources.code(*modules, *loaded, script=path)
 
-def run_path(paper, root="results/runs"):
-    """The run store's one path template (a trace file; logs and benchmarks mirror it under ``root``)."""
-    suffix = {"results/runs": ".parquet", "logs": ".log"}.get(root, ".tsv")
-    return f"{root}/{paper}/{{experiment}}/{{strategy}}/{{algorithm}}/chunk-{{chunk}}{suffix}"
-
-
-def study_run_path(study, root="results/runs"):
-    """A study's run store path template: the run store's under ``studies/<study>/{point}`` (a point: one setting
-    of what the study varies, a key of the study's own list); logs and benchmarks mirror it under ``root``."""
-    return run_path(f"studies/{study}/{{point}}", root)
+    return code
 
 
 def run_job(describe):
@@ -84,21 +81,13 @@ def run_job(describe):
     return job
 
 
-def run_sources(paper, entry=None):
-    """Input function of a paper's run rule: the library files a job of ``{algorithm}`` executes.
-
-    Found one way for every paper (causal_bandits.sources): the paper's run module plus the module
-    of the algorithm's policy class, from its entry in the paper's registry (causal_bandits.algorithms;
-    ``entry(wildcards)``, by default the entry named by the ``algorithm`` wildcard). Editing one
-    algorithm reruns only its runs.
-    """
-    run_module = cb_papers.paper(paper).runs
-    entry = entry or (lambda wildcards: cb_algorithms.registry(paper)[wildcards.algorithm])
-
-    def inputs(wildcards):
-        return [f"src/{path}" for path in module_files(run_module, entry(wildcards).path.rpartition(".")[0])]
-
-    return inputs
+def run_code(paper, policy=None):
+    """Params function of a run rule: the code a job of ``{algorithm}`` executes (:func:`script_code` of the run
+    script): the run module of ``paper``, which builds the job, and the module of the policy class that plays,
+    ``policy(wildcards)``, by default the entry the ``algorithm`` wildcard names in the paper's registry
+    (causal_bandits.algorithms). Editing one algorithm reruns only its runs."""
+    policy = policy or (lambda wildcards: cb_algorithms.registry(paper)[wildcards.algorithm].path)
+    return script_code("run.py", cb_papers.paper(paper).runs, policy=policy)
 
 
 def paper_artefact_paths(paper):

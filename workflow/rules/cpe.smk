@@ -1,14 +1,33 @@
 # Combinatorial pure exploration of causal bandits (ICLR 2023): designed experiments E0-E5 (the paper has none).
 # instances (+ exact quantities) -> runs (stopping times, on the one engine) -> aggregate -> tables, figures, claims.
 
+from causal_bandits.papers.cpe import design as cpe_design
+from causal_bandits.papers.cpe import rule_inputs as cpe_inputs
+from causal_bandits.papers.cpe import runs as cpe_runs
 
-include: "cpe_common.smk"
+CPE = config["cpe"]
+CPE_EXPERIMENTS = cpe_design.experiments_run(CPE)
+CPE_JOBS = cpe_inputs.jobs(CPE)
+CPE_KEYS = sorted({(j.experiment, j.config) for j in CPE_JOBS})
+CPE_JOB = run_job(cpe_runs.describe)
+TARGETS["cpe"] = paper_artefact_paths("cpe")
+
+CPE_WILDCARDS = {
+    "experiment": "|".join(sorted({cpe_design.run_key(e, c) for e, c in CPE_KEYS})) or "none",
+    "strategy": "|".join(sorted({j.strategy for j in CPE_JOBS})) or "none",
+    "algorithm": cb_algorithms.pattern(sorted({j.algorithm for j in CPE_JOBS})) or "none",
+    "chunk": r"\d+",
+}
+# What the tables, figures and claims read.
+CPE_AGG = {
+    "stopping": expand("results/cpe/agg/{exp}.parquet", exp=CPE_EXPERIMENTS),
+    "budget": expand("results/cpe/agg/{exp}.budget.parquet", exp=CPE_EXPERIMENTS),
+    "quantities": [f"results/cpe/quantities/{e}/{c}.json" for e, c in CPE_KEYS],
+}
 
 
 rule cpe_instance:
     """One config's instance document: SCM, actions, admissible sequences, exact means (closed form)."""
-    input:
-        script_code("cpe_instance.py"),
     output:
         "results/cpe/instances/{exp}/{config}.json",
     log:
@@ -20,6 +39,7 @@ rule cpe_instance:
         "../envs/causal_bandits.yaml"
     params:
         spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
+        code=script_code("cpe_instance.py"),
     script:
         "../scripts/cpe_instance.py"
 
@@ -28,7 +48,6 @@ rule cpe_quantities:
     """One instance's exact complexity quantities (docs/papers/cpe.md#cpe-quantities): per-arm table and summary."""
     input:
         instance="results/cpe/instances/{exp}/{config}.json",
-        code=script_code("cpe_quantities.py"),
     output:
         "results/cpe/quantities/{exp}/{config}.json",
     log:
@@ -41,14 +60,13 @@ rule cpe_quantities:
     params:
         epsilon=lambda wc: cpe_design.epsilon(CPE, wc.exp, wc.config),
         delta=CPE["delta"],
+        code=script_code("cpe_quantities.py"),
     script:
         "../scripts/cpe_quantities.py"
 
 
 rule cpe_theory:
     """E4b: H, H_m (q^(G)) and H_m (q^(L)) of the two-layer BGLM for every k (pure computation)."""
-    input:
-        script_code("cpe_theory.py"),
     output:
         "results/cpe/theory_e4b.json",
     log:
@@ -58,6 +76,7 @@ rule cpe_theory:
     params:
         k=CPE["theory_k"],
         delta=CPE["delta"],
+        code=script_code("cpe_theory.py"),
     script:
         "../scripts/cpe_theory.py"
 
@@ -66,7 +85,6 @@ rule cpe_run:
     """One seed chunk of one (config, strategy, algorithm): its seeds vectorised, each stopping on its own."""
     input:
         instance=lambda wc: "results/cpe/instances/{}/{}.json".format(*wc.experiment.split("-", 1)),
-        code=run_sources("cpe"),
     output:
         trace=run_path("cpe"),
         summary=summary_path(run_path("cpe")),
@@ -85,6 +103,7 @@ rule cpe_run:
         mem_mb=lambda wc: CPE_JOB(wc).memory_mb,
     params:
         job=lambda wc: CPE_JOB(wc).fields(),
+        code=run_code("cpe"),
     script:
         "../scripts/run.py"
 
@@ -93,8 +112,7 @@ rule cpe_aggregate:
     """Per (config, strategy, algorithm): stopping times, censoring, correctness (Wilson), CI coverage;
     error against budget and T_delta."""
     input:
-        unpack(cpe_experiment_inputs),
-        code=script_code("cpe_aggregate.py"),
+        unpack(lambda wc: cpe_inputs.experiment_inputs(config, wc.exp)),
     output:
         stopping="results/cpe/agg/{exp}.parquet",
         budget="results/cpe/agg/{exp}.budget.parquet",
@@ -107,6 +125,7 @@ rule cpe_aggregate:
     params:
         delta=CPE["delta"],
         spec=lambda wc: CPE["experiments"][wc.exp],
+        code=script_code("cpe_aggregate.py"),
     script:
         "../scripts/cpe_aggregate.py"
 
@@ -116,7 +135,6 @@ rule cpe_tables:
     input:
         **CPE_AGG,
         theory="results/cpe/theory_e4b.json",
-        code=script_code("cpe_tables.py"),
     output:
         report(
             expand("figures/cpe/table{name}.csv", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
@@ -135,6 +153,7 @@ rule cpe_tables:
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
+        code=script_code("cpe_tables.py"),
     script:
         "../scripts/cpe_tables.py"
 
@@ -145,7 +164,6 @@ rule cpe_figures:
     input:
         **CPE_AGG,
         theory="results/cpe/theory_e4b.json",
-        code=script_code("cpe_figures.py"),
     output:
         report(
             [t for t in TARGETS["cpe"] if t.startswith("figures/cpe/figure") and t.endswith(".pdf")],
@@ -165,6 +183,7 @@ rule cpe_figures:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
         scale=f"sample cap {CPE['horizon']:,}, {CPE['n_seeds']:,} seeds per setting",
+        code=script_code("cpe_figures.py"),
     script:
         "../scripts/cpe_figures.py"
 
@@ -175,7 +194,6 @@ rule cpe_claims:
     input:
         **CPE_AGG,
         theory="results/cpe/theory_e4b.json",
-        code=script_code("cpe_claims.py"),
     output:
         "results/claims/cpe.json",
     log:
@@ -185,5 +203,6 @@ rule cpe_claims:
     params:
         algorithms={e: sorted({j.algorithm for j in CPE_JOBS if j.experiment == e}) for e in CPE_EXPERIMENTS},
         scale={"horizon": CPE["horizon"], "n_seeds": CPE["n_seeds"]},
+        code=script_code("cpe_claims.py"),
     script:
         "../scripts/cpe_claims.py"

@@ -4,14 +4,28 @@
 # section. The instance, catalogue, run and aggregate stages are nonmanip's (Lee & Bareinboim,
 # AAAI-19), parameterised: streams keyed ("experiments", name, seed, purpose).
 
+from causal_bandits.experiments import algorithms as cb_experiment_algorithms
+from causal_bandits.experiments import config as cb_experiments_config
+from causal_bandits.experiments import rule_inputs as cb_experiments_inputs
+from causal_bandits.experiments import runs as cb_experiments_runs
 
-include: "experiments_common.smk"
+EXPERIMENTS = config["experiments"]  # checked with the whole config (common.smk: causal_bandits.config.check)
+EXPERIMENTS_JOB = run_job(cb_experiments_runs.describe)
+TARGETS["experiments"] = [path for name in EXPERIMENTS for path in cb_experiments_inputs.figures(name)]
+
+EXPERIMENTS_WILDCARDS = {
+    "experiment": "|".join(EXPERIMENTS) or "^$",
+    "strategy": "|".join(sorted({s for e in EXPERIMENTS.values() for s in cb_experiments_config.strategies(e)}))
+    or "^$",
+    "algorithm": "|".join(sorted({a for e in EXPERIMENTS.values() for a in e["algorithms"]})) or "^$",
+    "chunk": r"\d+",
+}
 
 
 rule experiments_instance:
     """An own experiment's arms (canonical order) with exact means, and its BF / MIS / POMIS and explicit arm lists."""
     input:
-        experiments_instance_inputs,
+        lambda wc: cb_experiments_inputs.instance_inputs(config, wc.experiment),
     output:
         "results/experiments/{experiment}/instance.json",
     log:
@@ -24,6 +38,7 @@ rule experiments_instance:
         experiment=lambda wc: {
             k: v for k, v in EXPERIMENTS[wc.experiment].items() if k in ("title", "diagram", "scm", "arms")
         },
+        code=script_code("experiments_instance.py"),
     script:
         "../scripts/experiments_instance.py"
 
@@ -32,7 +47,6 @@ rule experiments_catalogue:
     """POMIS+ expression catalogue of an own experiment (nonmanip's catalogue stage)."""
     input:
         instance="results/experiments/{experiment}/instance.json",
-        code=script_code("nonmanip_catalogue.py"),
     output:
         "results/experiments/{experiment}/catalogue.json",
     log:
@@ -41,6 +55,8 @@ rule experiments_catalogue:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_catalogue.py"),
     script:
         "../scripts/nonmanip_catalogue.py"
 
@@ -48,7 +64,7 @@ rule experiments_catalogue:
 rule experiments_run:
     """One seed chunk of one (own experiment, strategy, algorithm): nonmanip's run job, own streams and paths."""
     input:
-        unpack(experiments_run_inputs),
+        unpack(lambda wc: cb_experiments_inputs.run_inputs(wc.experiment, wc.strategy)),
     output:
         trace=run_path("experiments"),
         summary=summary_path(run_path("experiments")),
@@ -67,6 +83,7 @@ rule experiments_run:
         mem_mb=lambda wc: EXPERIMENTS_JOB(wc).memory_mb,
     params:
         job=lambda wc: EXPERIMENTS_JOB(wc).fields(),
+        code=run_code("nonmanip", lambda wc: cb_experiment_algorithms.policy_path(wc.algorithm, wc.strategy)),
     script:
         "../scripts/run.py"
 
@@ -74,9 +91,8 @@ rule experiments_run:
 rule experiments_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round of every (strategy, algorithm) (nonmanip's stage)."""
     input:
-        unpack(experiments_run_files),
+        unpack(lambda wc: run_files("experiments", cb_experiments_runs.run_jobs(config), experiment=wc.experiment)),
         instance="results/experiments/{experiment}/instance.json",
-        code=script_code("nonmanip_aggregate.py"),
     output:
         agg="results/experiments/{experiment}/agg.parquet",
         identical="results/experiments/{experiment}/identical.json",
@@ -86,6 +102,8 @@ rule experiments_aggregate:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_aggregate.py"),
     script:
         "../scripts/nonmanip_aggregate.py"
 
@@ -95,7 +113,6 @@ rule experiments_summary:
     input:
         agg="results/experiments/{experiment}/agg.parquet",
         instance="results/experiments/{experiment}/instance.json",
-        code=script_code("experiments_summary.py"),
     output:
         csv=report(
             "figures/experiments/{experiment}/table.csv", caption="../report/experiments.rst", category="experiments"
@@ -118,5 +135,6 @@ rule experiments_summary:
         "../envs/causal_bandits.yaml"
     params:
         horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
+        code=script_code("experiments_summary.py"),
     script:
         "../scripts/experiments_summary.py"

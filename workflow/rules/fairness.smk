@@ -1,8 +1,33 @@
 # Huang, Zhang & Wu (AAAI-22): raw data -> preprocessing -> graph -> instances -> runs -> tables,
 # figures, claims. Raw files are pinned in config (fairness.raw); see causal_bandits.data.raw.
 
+import os
+import re
 
-include: "fairness_common.smk"
+from causal_bandits.data.raw import present
+from causal_bandits.papers.fairness import rule_inputs as fair_inputs
+from causal_bandits.papers.fairness import runs as fair_runs
+from causal_bandits.papers.fairness.runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
+from causal_bandits.papers.fairness.runs import EXPERIMENTS as FAIR_EXPERIMENTS
+from causal_bandits.papers.fairness.runs import STRATEGY as FAIR_STRATEGY
+from causal_bandits.papers.fairness.runs import algorithm_key as fair_algorithm_key
+
+FAIR = config["fairness"]
+FAIR_RAW_DIR = config["data"]["raw_dir"]
+RAW_SHA256_CACHE = ".snakemake/causal_bandits/raw_sha256.json"
+FAIR_RAW = fair_inputs.raw_files(FAIR)
+FAIR_STANDIN = FAIR["raw"]["on_missing"] == "standin"
+# A raw file that is present but not the pinned one stops the planning with one line (its checksum is read once
+# per size and modification time: raw.cached_sha256); missing ones are downloaded or stood in for.
+try:
+    FAIR_MISSING = present(FAIR_RAW_DIR, [s for specs in FAIR_RAW.values() for s in specs], RAW_SHA256_CACHE)
+except CausalBanditsError as err:
+    sys.exit(f"error: {err}")
+FAIR_JOB = run_job(fair_runs.describe)
+FAIR_ALGORITHMS = {e: fair_runs.algorithms(e, FAIR) for e in FAIR_EXPERIMENTS}
+TARGETS["fairness"] = paper_artefact_paths("fairness")
+# Wildcard constraints are rule-level here: global ones would leak into other papers' rules.
+FAIR_EXPERIMENT_PATTERN = "|".join(FAIR_EXPERIMENTS)
 
 
 if FAIR_MISSING and not FAIR_STANDIN:
@@ -29,8 +54,6 @@ if FAIR_STANDIN:
     rule fairness_standin:
         """Our labelled synthetic stand-in (docs/papers/fairness.md#fairness-a24-standin) for a raw file that is missing
         (never under raw_dir)."""
-        input:
-            script_code("fairness_standin.py"),
         output:
             "data/standin/{rawfile}",
         log:
@@ -42,6 +65,7 @@ if FAIR_STANDIN:
         params:
             kind=lambda wc: "adult" if wc.rawfile == FAIR_RAW["adult"][0].path else "youtube",
             seed=FAIR["adult_video"]["seed"],
+            code=script_code("fairness_standin.py"),
         script:
             "../scripts/fairness_standin.py"
 
@@ -49,8 +73,7 @@ if FAIR_STANDIN:
 rule fairness_raw_check:
     """Locate a data set's raw files and verify their sha256 (stand-ins are labelled, not verified)."""
     input:
-        files=lambda wc: fair_raw_files(wc.dataset),
-        code=script_code("fairness_raw_check.py"),
+        files=lambda wc: fair_inputs.raw_paths(config, wc.dataset),
     output:
         "results/fairness/raw/{dataset}.json",
     log:
@@ -62,6 +85,7 @@ rule fairness_raw_check:
     params:
         entries=lambda wc: [FAIR["raw"]["adult"]] if wc.dataset == "adult" else FAIR["raw"]["youtube"],
         raw_dir=FAIR_RAW_DIR,
+        code=script_code("fairness_raw_check.py"),
     script:
         "../scripts/fairness_raw_check.py"
 
@@ -71,8 +95,7 @@ rule fairness_adult_users:
     (docs/papers/fairness.md#fairness-adult-video)."""
     input:
         manifest="results/fairness/raw/adult.json",
-        files=fair_raw_files("adult"),
-        code=script_code("fairness_adult_users.py"),
+        files=fair_inputs.raw_paths(config, "adult"),
     output:
         "data/processed/fairness/adult_users.parquet",
     log:
@@ -81,6 +104,7 @@ rule fairness_adult_users:
         "../envs/causal_bandits.yaml"
     params:
         adult_video=FAIR["adult_video"],
+        code=script_code("fairness_adult_users.py"),
     script:
         "../scripts/fairness_adult_users.py"
 
@@ -89,8 +113,7 @@ rule fairness_youtube_videos:
     """The video pool: a seeded sample of valid crawl records, binarised, with video types (arms)."""
     input:
         manifest="results/fairness/raw/youtube.json",
-        files=fair_raw_files("youtube"),
-        code=script_code("fairness_youtube_videos.py"),
+        files=fair_inputs.raw_paths(config, "youtube"),
     output:
         "data/processed/fairness/youtube_videos.parquet",
     log:
@@ -100,6 +123,7 @@ rule fairness_youtube_videos:
     params:
         adult_video=FAIR["adult_video"],
         max_skipped=FAIR["raw"]["youtube_max_skipped_fraction"],
+        code=script_code("fairness_youtube_videos.py"),
     script:
         "../scripts/fairness_youtube_videos.py"
 
@@ -109,7 +133,6 @@ rule fairness_offline_table:
     input:
         users="data/processed/fairness/adult_users.parquet",
         videos="data/processed/fairness/youtube_videos.parquet",
-        code=script_code("fairness_offline_table.py"),
     output:
         "data/processed/fairness/adult_video_offline.parquet",
     log:
@@ -118,6 +141,7 @@ rule fairness_offline_table:
         "../envs/causal_bandits.yaml"
     params:
         adult_video=FAIR["adult_video"],
+        code=script_code("fairness_offline_table.py"),
     script:
         "../scripts/fairness_offline_table.py"
 
@@ -126,7 +150,6 @@ rule fairness_adult_graph:
     """Figure 3's graph: PC-stable (pgmpy) with tiers on the offline table; Pa(R) vs the paper's."""
     input:
         offline="data/processed/fairness/adult_video_offline.parquet",
-        code=script_code("fairness_adult_graph.py"),
     output:
         "results/fairness/adult_video_graph.json",
     log:
@@ -137,14 +160,13 @@ rule fairness_adult_graph:
         "../envs/causal_bandits.yaml"
     params:
         adult_video=FAIR["adult_video"],
+        code=script_code("fairness_adult_graph.py"),
     script:
         "../scripts/fairness_adult_graph.py"
 
 
 rule fairness_email_instance:
     """The Email SCM (pgmpy): exact arm means, counterfactual means (twin network), W, cell models."""
-    input:
-        script_code("fairness_email_instance.py"),
     output:
         instance="results/fairness/instances/email.json",
         truth="results/fairness/email_truth.parquet",
@@ -155,6 +177,7 @@ rule fairness_email_instance:
     params:
         email=FAIR["email"],
         dsep_criterion=FAIR["dsep_criterion"],
+        code=script_code("fairness_email_instance.py"),
     script:
         "../scripts/fairness_email_instance.py"
 
@@ -166,7 +189,6 @@ rule fairness_adult_video_instance:
         videos="data/processed/fairness/youtube_videos.parquet",
         offline="data/processed/fairness/adult_video_offline.parquet",
         graph="results/fairness/adult_video_graph.json",
-        code=script_code("fairness_adult_video_instance.py"),
     output:
         "results/fairness/instances/adult_video.json",
     log:
@@ -176,14 +198,13 @@ rule fairness_adult_video_instance:
     params:
         adult_video=FAIR["adult_video"],
         dsep_criterion=FAIR["dsep_criterion"],
+        code=script_code("fairness_adult_video_instance.py"),
     script:
         "../scripts/fairness_adult_video_instance.py"
 
 
 rule fairness_email_tables:
     """Tables 4 and 5 re-emitted from the pgmpy network (the paper's inputs, for verification)."""
-    input:
-        script_code("fairness_email_tables.py"),
     output:
         t4=report("figures/fairness/table4.csv", caption="../report/fairness_tables45.rst", category="fairness"),
         t4md=report("figures/fairness/table4.md", caption="../report/fairness_tables45.rst", category="fairness"),
@@ -195,6 +216,7 @@ rule fairness_email_tables:
         "../envs/causal_bandits.yaml"
     params:
         email=FAIR["email"],
+        code=script_code("fairness_email_tables.py"),
     script:
         "../scripts/fairness_email_tables.py"
 
@@ -203,7 +225,6 @@ rule fairness_run:
     """One seed chunk of one algorithm on one experiment, all its seeds vectorised."""
     input:
         instance="results/fairness/instances/{experiment}.json",
-        code=run_sources("fairness", lambda wc: cb_algorithms.registry("fairness")[fair_algorithm_key(wc.algorithm)]),
     output:
         trace=run_path("fairness"),
         summary=summary_path(run_path("fairness")),
@@ -222,6 +243,7 @@ rule fairness_run:
         mem_mb=lambda wc: FAIR_JOB(wc).memory_mb,
     params:
         job=lambda wc: FAIR_JOB(wc).fields(),
+        code=run_code("fairness", lambda wc: cb_algorithms.registry("fairness")[fair_algorithm_key(wc.algorithm)].path),
     script:
         "../scripts/run.py"
 
@@ -229,8 +251,7 @@ rule fairness_run:
 rule fairness_aggregate:
     """Regret curves (mean, sd over seeds) and per-seed unfair-decision counts at every tau."""
     input:
-        unpack(fair_run_files),
-        code=script_code("fairness_aggregate.py"),
+        unpack(lambda wc: fair_inputs.experiment_runs(config, wc.experiment)),
     output:
         curves="results/fairness/curves/{experiment}.parquet",
         summary="results/fairness/summary/{experiment}.parquet",
@@ -244,6 +265,7 @@ rule fairness_aggregate:
         taus=FAIR["taus"],
         horizon=FAIR["horizon"],
         algorithms=lambda wc: FAIR_ALGORITHMS[wc.experiment],
+        code=script_code("fairness_aggregate.py"),
     script:
         "../scripts/fairness_aggregate.py"
 
@@ -254,7 +276,6 @@ rule fairness_tables:
         email="results/fairness/summary/email.parquet",
         adult="results/fairness/summary/adult_video.parquet",
         adult_instance="results/fairness/instances/adult_video.json",
-        code=script_code("fairness_tables.py"),
     output:
         t1=report("figures/fairness/table1.csv", caption="../report/fairness_table1.rst", category="fairness"),
         t1md=report("figures/fairness/table1.md", caption="../report/fairness_table1.rst", category="fairness"),
@@ -266,6 +287,7 @@ rule fairness_tables:
         "../envs/causal_bandits.yaml"
     params:
         fairness=FAIR,
+        code=script_code("fairness_tables.py"),
     script:
         "../scripts/fairness_tables.py"
 
@@ -274,7 +296,6 @@ rule fairness_diagrams:
     """Figures 1 and 2(a): the schematic graph and the Email graph (W and S computed)."""
     input:
         instance="results/fairness/instances/email.json",
-        code=script_code("fairness_diagrams.py"),
     output:
         f1=report("figures/fairness/figure1.pdf", caption="../report/fairness_diagrams.rst", category="fairness"),
         f1png=report("figures/fairness/figure1.png", caption="../report/fairness_diagrams.rst", category="fairness"),
@@ -284,6 +305,8 @@ rule fairness_diagrams:
         "logs/fairness_diagrams/diagrams.log",
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("fairness_diagrams.py"),
     script:
         "../scripts/fairness_diagrams.py"
 
@@ -292,7 +315,6 @@ rule fairness_figure2b:
     """Figure 2(b): cumulative regret of UCB, C-UCB, D-UCB and F-UCB on Email."""
     input:
         curves="results/fairness/curves/email.parquet",
-        code=script_code("fairness_figure2b.py"),
     output:
         pdf=report("figures/fairness/figure2b.pdf", caption="../report/fairness_figure2b.rst", category="fairness"),
         png=report("figures/fairness/figure2b.png", caption="../report/fairness_figure2b.rst", category="fairness"),
@@ -303,6 +325,7 @@ rule fairness_figure2b:
     params:
         tau=FAIR["figure2b_tau"],
         scale=f"T = {FAIR['horizon']}, {FAIR['n_seeds']} seeds",
+        code=script_code("fairness_figure2b.py"),
     script:
         "../scripts/fairness_figure2b.py"
 
@@ -312,7 +335,6 @@ rule fairness_figure3:
     input:
         graph="results/fairness/adult_video_graph.json",
         instance="results/fairness/instances/adult_video.json",
-        code=script_code("fairness_figure3.py"),
     output:
         pdf=report("figures/fairness/figure3.pdf", caption="../report/fairness_figure3.rst", category="fairness"),
         png=report("figures/fairness/figure3.png", caption="../report/fairness_figure3.rst", category="fairness"),
@@ -320,6 +342,8 @@ rule fairness_figure3:
         "logs/fairness_figure3/figure3.log",
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("fairness_figure3.py"),
     script:
         "../scripts/fairness_figure3.py"
 
@@ -335,7 +359,6 @@ rule fairness_claims:
         users="data/processed/fairness/adult_users.parquet",
         videos="data/processed/fairness/youtube_videos.parquet",
         table4="figures/fairness/table4.csv",
-        code=script_code("fairness_claims.py"),
     output:
         "results/claims/fairness.json",
     log:
@@ -344,5 +367,6 @@ rule fairness_claims:
         "../envs/causal_bandits.yaml"
     params:
         fairness=FAIR,
+        code=script_code("fairness_claims.py"),
     script:
         "../scripts/fairness_claims.py"

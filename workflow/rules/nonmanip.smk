@@ -1,13 +1,32 @@
 # Lee & Bareinboim (AAAI-19): arm sets -> instances -> (POMIS+ catalogues) -> runs -> aggregate ->
 # Table 1, Figure 5, claims.
-include: "nonmanip_common.smk"
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
+
+NONMANIP = config["nonmanip"]
+NONMANIP_PANELS = list(NONMANIP["panels"])
+NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
+# The solvers (causal_bandits/papers/nonmanip/algorithms.py): POMIS+ runs only those with a z² version.
+NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")
+NONMANIP_Z2 = [a for a in NONMANIP_SOLVERS if cb_algorithms.registry("nonmanip")[a].z2]
+NONMANIP_JOB = run_job(nonmanip_runs.describe)
+# The policy class that plays a run (the solver, or its z² version under POMIS+): the run rules' code.
+NONMANIP_POLICY = lambda wc: cb_algorithms.played("nonmanip", wc.algorithm, z2=wc.strategy == POMIS_PLUS).path
+TARGETS["nonmanip"] = paper_artefact_paths("nonmanip")
+
+# Rule-level, not global: other papers use wildcards of the same names with other values.
+NONMANIP_WILDCARDS = {
+    "graph": "|".join(NONMANIP_GRAPHS),
+    "panel": "|".join(NONMANIP_PANELS),
+    "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
+    "algorithm": cb_algorithms.pattern(NONMANIP_SOLVERS),
+    "chunk": r"\d+",
+}
 
 
 rule nonmanip_arm_sets:
     """POMIS / MIS / BF sets, projections, MUCT and IB of every (graph, N) case
     (docs/papers/nonmanip.md#nonmanip-numbers-structural)."""
-    input:
-        script_code("nonmanip_arm_sets.py"),
     output:
         "results/nonmanip/arm_sets/{graph}.json",
     log:
@@ -16,14 +35,14 @@ rule nonmanip_arm_sets:
         graph=NONMANIP_WILDCARDS["graph"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_arm_sets.py"),
     script:
         "../scripts/nonmanip_arm_sets.py"
 
 
 rule nonmanip_instance:
     """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
-    input:
-        script_code("nonmanip_instance.py"),
     output:
         "results/nonmanip/instances/{panel}.json",
     log:
@@ -34,6 +53,7 @@ rule nonmanip_instance:
         "../envs/causal_bandits.yaml"
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
+        code=script_code("nonmanip_instance.py"),
     script:
         "../scripts/nonmanip_instance.py"
 
@@ -42,7 +62,6 @@ rule nonmanip_catalogue:
     """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
     input:
         instance="results/nonmanip/instances/{panel}.json",
-        code=script_code("nonmanip_catalogue.py"),
     output:
         "results/nonmanip/catalogue/{panel}.json",
     log:
@@ -51,6 +70,8 @@ rule nonmanip_catalogue:
         panel=NONMANIP_WILDCARDS["panel"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_catalogue.py"),
     script:
         "../scripts/nonmanip_catalogue.py"
 
@@ -59,13 +80,14 @@ rule nonmanip_catalogue_listing:
     """Every panel's catalogue for the reader: formulas, sources, free indices, instances per arm."""
     input:
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
-        code=script_code("nonmanip_catalogue_listing.py"),
     output:
         report("figures/nonmanip/catalogue.md", caption="../report/nonmanip_catalogue.rst", category="nonmanip"),
     log:
         "logs/nonmanip_catalogue_listing/catalogue.log",
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_catalogue_listing.py"),
     script:
         "../scripts/nonmanip_catalogue_listing.py"
 
@@ -74,7 +96,6 @@ rule nonmanip_run:
     """One seed chunk of one (panel, arm set, algorithm): all its seeds vectorised."""
     input:
         instance="results/nonmanip/instances/{experiment}.json",
-        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=run_path("nonmanip"),
         summary=summary_path(run_path("nonmanip")),
@@ -93,6 +114,7 @@ rule nonmanip_run:
         mem_mb=lambda wc: NONMANIP_JOB(wc).memory_mb,
     params:
         job=lambda wc: NONMANIP_JOB(wc).fields(),
+        code=run_code("nonmanip", NONMANIP_POLICY),
     script:
         "../scripts/run.py"
 
@@ -102,7 +124,6 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
-        code=run_sources("nonmanip", nonmanip_policy),
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["panel"],
         strategy=POMIS_PLUS,
@@ -114,7 +135,6 @@ rule nonmanip_efficiency:
     """The efficiency of a panel's z² estimators on its SCM (delta method), for Table 1's note."""
     input:
         instance="results/nonmanip/instances/{panel}.json",
-        code=script_code("nonmanip_efficiency.py"),
     output:
         "results/nonmanip/efficiency/{panel}.json",
     log:
@@ -123,6 +143,8 @@ rule nonmanip_efficiency:
         panel=NONMANIP_WILDCARDS["panel"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_efficiency.py"),
     script:
         "../scripts/nonmanip_efficiency.py"
 
@@ -130,9 +152,8 @@ rule nonmanip_efficiency:
 rule nonmanip_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     input:
-        unpack(nonmanip_run_files),
+        unpack(lambda wc: run_files("nonmanip", nonmanip_runs.run_jobs(config), experiment=wc.panel)),
         instance="results/nonmanip/instances/{panel}.json",
-        code=script_code("nonmanip_aggregate.py"),
     output:
         agg="results/nonmanip/agg/{panel}.parquet",
         identical="results/nonmanip/agg/{panel}.identical.json",
@@ -142,6 +163,8 @@ rule nonmanip_aggregate:
         panel=NONMANIP_WILDCARDS["panel"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_aggregate.py"),
     script:
         "../scripts/nonmanip_aggregate.py"
 
@@ -153,7 +176,6 @@ rule nonmanip_table1:
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
         efficiency=expand("results/nonmanip/efficiency/{panel}.json", panel=NONMANIP_PANELS),
-        code=script_code("nonmanip_table1.py"),
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
         md=report("figures/nonmanip/table1.md", caption="../report/nonmanip_table1.rst", category="nonmanip"),
@@ -163,6 +185,7 @@ rule nonmanip_table1:
         "../envs/causal_bandits.yaml"
     params:
         pomis_plus=NONMANIP["pomis_plus"],
+        code=script_code("nonmanip_table1.py"),
     script:
         "../scripts/nonmanip_table1.py"
 
@@ -172,7 +195,6 @@ rule nonmanip_figure5:
     input:
         agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
-        code=script_code("nonmanip_figure5.py"),
     output:
         pdf=report("figures/nonmanip/figure5.pdf", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
         png=report("figures/nonmanip/figure5.png", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
@@ -190,14 +212,14 @@ rule nonmanip_figure5:
         "logs/nonmanip_figure5/figure5.log",
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_figure5.py"),
     script:
         "../scripts/nonmanip_figure5.py"
 
 
 rule nonmanip_diagrams:
     """Figures 1-4: the paper's causal diagrams, MUCT/IB and projections, computed."""
-    input:
-        script_code("nonmanip_diagrams.py"),
     output:
         report(
             expand("figures/nonmanip/figure{i}.{ext}", i=range(1, 5), ext=("pdf", "png")),
@@ -208,6 +230,8 @@ rule nonmanip_diagrams:
         "logs/nonmanip_diagrams/diagrams.log",
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("nonmanip_diagrams.py"),
     script:
         "../scripts/nonmanip_diagrams.py"
 
@@ -221,7 +245,6 @@ rule nonmanip_claims:
         identical=expand("results/nonmanip/agg/{panel}.identical.json", panel=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
         table1="figures/nonmanip/table1.csv",
-        code=script_code("nonmanip_claims.py"),
     output:
         "results/claims/nonmanip.json",
     log:
@@ -231,5 +254,6 @@ rule nonmanip_claims:
     params:
         # what the claims read: the scale line and the POMIS+ settings their notes name
         section={k: NONMANIP[k] for k in ("horizon", "n_seeds", "pomis_plus")},
+        code=script_code("nonmanip_claims.py"),
     script:
         "../scripts/nonmanip_claims.py"

@@ -13,7 +13,6 @@ rule report:
         claims=[f"results/claims/{paper}.json" for paper in PAPERS],
         studies=[f"results/claims/studies/{study}.json" for study in STUDIES],
         artefacts=[path for found in REPORT_ARTEFACTS.values() for path in cb_artefacts.paths(found)],
-        code=script_code("report.py", *(f"src/causal_bandits/papers/{paper}/artefacts.py" for paper in PAPERS)),
         templates=[
             "src/causal_bandits/report/templates/report.html.j2",
             "src/causal_bandits/report/templates/report.css",
@@ -29,5 +28,6 @@ rule report:
         "../envs/causal_bandits.yaml"
     params:
         artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
+        code=script_code("report.py", *(f"causal_bandits.papers.{paper}.artefacts" for paper in PAPERS)),
     script:
         "../scripts/report.py"

@@ -2,15 +2,63 @@
 # reconstructed tree; the validation suite V1-V6 (designed for this replication,
 # docs/papers/unknown_graph.md#unknown_graph-r-validation): runs -> aggregate -> tables + figures -> claims.
 
+from causal_bandits.papers.unknown_graph import runs as ug_runs
+from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
 
-include: "unknown_graph_common.smk"
+# The section without its job size (speed only), so that the jobs' params and provenance do not depend on it.
+UG = {k: v for k, v in config["unknown_graph"].items() if k != "seeds_per_job"}
+UG_CELLS = ug_cells(UG)
+# The slices the expensive rules get as params (so an edit elsewhere in the section reruns none of them).
+# V1-V4 runs: their jobs (papers/unknown_graph/runs.py, describe).
+UG_JOB = run_job(ug_runs.describe)
+# V5 runs: the lower-bound instances and what the policies read.
+UG_LB = {k: UG[k] for k in ("lower_bounds", "delta", "c_B", "reading", "ucb_c", "ucb_arms")}
+UG_LB_ALGORITHMS = ["cn_ucb", "ucb", "oracle"]
+# Tables and figures: the cells (trees, forests, general) and what their scale lines print.
+UG_OUTPUTS = {k: UG[k] for k in ("horizon", "n_seeds", "trees", "forests", "general", "lower_bounds")} | {
+    "discovery": {"n_seeds": UG["discovery"]["n_seeds"]}
+}
+UG_FIGURES = [
+    "figure1",
+    "figV1_regret_curves_trees",
+    "figV2_regret_vs_n",
+    "figV3_forests",
+    "figV4_general",
+    "figV5_lower_bounds",
+    "figV6_discovery",
+]
+UG_TABLES = [
+    "figure1_trace",
+    "table_final_regret",
+    "tableV4_clique_success",
+    "tableV5_lower_bounds",
+    "tableV6_discovery",
+    "tableV6_readings",
+]
+TARGETS["unknown_graph"] = paper_artefact_paths("unknown_graph")
+
+UG_WILDCARDS = {
+    "experiment": "|".join(UG_CELLS) or "none",
+    "strategy": "default",
+    "algorithm": cb_algorithms.pattern(cb_algorithms.registry("unknown_graph")),
+    "chunk": r"\d+",
+}
+
+
+UG_RESULTS = {
+    "agg": expand("results/unknown_graph/agg/{cell}.parquet", cell=list(UG_CELLS)),
+    "summaries": expand("results/unknown_graph/agg/{cell}.summaries.parquet", cell=list(UG_CELLS)),
+    "v5": expand(
+        "results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet", theorem=(4, 5), algorithm=UG_LB_ALGORITHMS
+    ),
+    "v6": expand("results/unknown_graph/V6/sampled-{regime}.parquet", regime=UG["discovery"]["regimes"]),
+    "readings": "results/unknown_graph/V6/readings.parquet",
+}
 
 
 rule unknown_graph_fig1_trace:
     """CN-UCB's stages 0-2 on the reconstructed Figure-1 tree, sampled with the paper's B
     (docs/papers/unknown_graph.md#unknown_graph-r-figure1)."""
-    input:
-        code=script_code("unknown_graph_fig1_trace.py"),
     output:
         "results/unknown_graph/fig1_trace.json",
     log:
@@ -21,14 +69,13 @@ rule unknown_graph_fig1_trace:
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
+        code=script_code("unknown_graph_fig1_trace.py"),
     script:
         "../scripts/unknown_graph_fig1_trace.py"
 
 
 rule unknown_graph_fig1_instance:
     """Figure 1's instance as data: the tree, its CPTs, the exact mean of every arm, B and the bounds."""
-    input:
-        code=script_code("unknown_graph_instance.py"),
     output:
         report(
             "figures/unknown_graph/figure1_instance.json",
@@ -44,14 +91,13 @@ rule unknown_graph_fig1_instance:
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
+        code=script_code("unknown_graph_instance.py"),
     script:
         "../scripts/unknown_graph_instance.py"
 
 
 rule unknown_graph_instances:
     """On request (not part of `all`): every seed's instance of one V1-V4 cell, as its runs draw them."""
-    input:
-        code=script_code("unknown_graph_instance.py"),
     output:
         "results/unknown_graph/instances/{cell}.json",
     log:
@@ -66,6 +112,7 @@ rule unknown_graph_instances:
         n_seeds=UG["n_seeds"],
         delta=UG["delta"],
         c_B=UG["c_B"],
+        code=script_code("unknown_graph_instance.py"),
     script:
         "../scripts/unknown_graph_instance.py"
 
@@ -80,7 +127,6 @@ rule unknown_graph_figure1:
     """Figure 1 panels and the run's trace table."""
     input:
         trace="results/unknown_graph/fig1_trace.json",
-        code=script_code("unknown_graph_figure1.py"),
     output:
         pdf=report(
             "figures/unknown_graph/figure1.pdf",
@@ -106,14 +152,14 @@ rule unknown_graph_figure1:
         "logs/unknown_graph_figure1/figure1.log",
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("unknown_graph_figure1.py"),
     script:
         "../scripts/unknown_graph_figure1.py"
 
 
 rule unknown_graph_run:
     """One seed chunk of one V1-V4 cell with one algorithm (every seed its own instance)."""
-    input:
-        code=run_sources("unknown_graph"),
     output:
         trace=run_path("unknown_graph"),
         summary=summary_path(run_path("unknown_graph")),
@@ -132,6 +178,7 @@ rule unknown_graph_run:
         mem_mb=lambda wc: UG_JOB(wc).memory_mb,
     params:
         job=lambda wc: UG_JOB(wc).fields(),
+        code=run_code("unknown_graph"),
     script:
         "../scripts/run.py"
 
@@ -139,8 +186,7 @@ rule unknown_graph_run:
 rule unknown_graph_aggregate:
     """Per-round regret statistics and the per-seed summaries (what CN-UCB found) of one cell."""
     input:
-        unpack(ug_cell_runs),
-        code=script_code("unknown_graph_aggregate.py"),
+        unpack(lambda wc: run_files("unknown_graph", ug_runs.run_jobs(config), experiment=wc.cell)),
     output:
         agg="results/unknown_graph/agg/{cell}.parquet",
         summaries="results/unknown_graph/agg/{cell}.summaries.parquet",
@@ -150,14 +196,14 @@ rule unknown_graph_aggregate:
         cell=UG_WILDCARDS["experiment"],
     conda:
         "../envs/causal_bandits.yaml"
+    params:
+        code=script_code("unknown_graph_aggregate.py"),
     script:
         "../scripts/unknown_graph_aggregate.py"
 
 
 rule unknown_graph_lower_bounds:
     """V5: one algorithm on every instance of the Thm 4 or Thm 5 family."""
-    input:
-        code=script_code("unknown_graph_lower_bounds.py"),
     output:
         "results/unknown_graph/V5/thm{theorem}-{algorithm}.parquet",
     log:
@@ -171,6 +217,11 @@ rule unknown_graph_lower_bounds:
         "../envs/causal_bandits.yaml"
     params:
         section=UG_LB,
+        # the algorithm is built from its registry path, which no import names
+        code=script_code(
+            "unknown_graph_lower_bounds.py",
+            policy=lambda wc: cb_algorithms.registry("unknown_graph")[wc.algorithm].path,
+        ),
     script:
         "../scripts/unknown_graph_lower_bounds.py"
 
@@ -178,8 +229,6 @@ rule unknown_graph_lower_bounds:
 rule unknown_graph_discovery:
     """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime and one height (a job
     each, so that no job holds the whole grid: the largest trees cost the most)."""
-    input:
-        code=script_code("unknown_graph_discovery.py"),
     output:
         "results/unknown_graph/V6/parts/sampled-{regime}-h{height}.parquet",
     log:
@@ -195,6 +244,7 @@ rule unknown_graph_discovery:
         mem_mb=800,
     params:
         discovery=UG["discovery"],
+        code=script_code("unknown_graph_discovery.py"),
     script:
         "../scripts/unknown_graph_discovery.py"
 
@@ -207,7 +257,6 @@ rule unknown_graph_discovery_table:
             regime=wildcards.regime,
             height=UG["discovery"]["heights"],
         ),
-        code=script_code("unknown_graph_discovery_table.py"),
     output:
         "results/unknown_graph/V6/sampled-{regime}.parquet",
     log:
@@ -218,6 +267,7 @@ rule unknown_graph_discovery_table:
         "../envs/causal_bandits.yaml"
     params:
         discovery=UG["discovery"],
+        code=script_code("unknown_graph_discovery_table.py"),
     script:
         "../scripts/unknown_graph_discovery_table.py"
 
@@ -225,8 +275,6 @@ rule unknown_graph_discovery_table:
 rule unknown_graph_readings:
     """V6: exact-test outcomes of the printed and corrected readings
     (docs/papers/unknown_graph.md#unknown_graph-ref-exact)."""
-    input:
-        code=script_code("unknown_graph_readings.py"),
     output:
         "results/unknown_graph/V6/readings.parquet",
     log:
@@ -237,6 +285,7 @@ rule unknown_graph_readings:
         "../envs/causal_bandits.yaml"
     params:
         section={"discovery": UG["discovery"]},
+        code=script_code("unknown_graph_readings.py"),
     script:
         "../scripts/unknown_graph_readings.py"
 
@@ -245,7 +294,6 @@ rule unknown_graph_tables:
     """R_T per cell, tables V4-V6 (designed for this replication)."""
     input:
         **UG_RESULTS,
-        code=script_code("unknown_graph_tables.py"),
     output:
         **{
             f"{t}_{ext}": report(
@@ -263,6 +311,7 @@ rule unknown_graph_tables:
         "../envs/causal_bandits.yaml"
     params:
         section=UG_OUTPUTS,
+        code=script_code("unknown_graph_tables.py"),
     script:
         "../scripts/unknown_graph_tables.py"
 
@@ -272,7 +321,6 @@ rule unknown_graph_figures:
     input:
         **UG_RESULTS,
         regret="results/unknown_graph/final_regret.parquet",
-        code=script_code("unknown_graph_figures.py"),
     output:
         **{
             f"{f}_{ext}": report(
@@ -289,6 +337,7 @@ rule unknown_graph_figures:
         "../envs/causal_bandits.yaml"
     params:
         section=UG_OUTPUTS,
+        code=script_code("unknown_graph_figures.py"),
     script:
         "../scripts/unknown_graph_figures.py"
 
@@ -302,7 +351,6 @@ rule unknown_graph_claims:
         v5="figures/unknown_graph/tableV5_lower_bounds.csv",
         v6=UG_RESULTS["v6"],
         readings=UG_RESULTS["readings"],
-        code=script_code("unknown_graph_claims.py"),
     output:
         "results/claims/unknown_graph.json",
     log:
@@ -311,5 +359,6 @@ rule unknown_graph_claims:
         "../envs/causal_bandits.yaml"
     params:
         section={k: UG[k] for k in ("horizon", "n_seeds")},  # what the claims and scale read
+        code=script_code("unknown_graph_claims.py"),
     script:
         "../scripts/unknown_graph_claims.py"

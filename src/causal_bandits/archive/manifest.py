@@ -235,7 +235,8 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
         raise CausalBanditsError(
             f"the final artefacts take {size:.1f} MB, over --max-mb {max_mb:g}: raise it or make them smaller"
         )
-    modules = {path for job in plan for path in job.inputs if path.startswith("src/")}
+    # the library files jobs execute, and those they read (the report's templates)
+    modules = {*provenance.job_modules(), *(path for job in plan for path in job.inputs if path.startswith("src/"))}
     if out.exists():
         shutil.rmtree(out)
     for artefact in artefacts:

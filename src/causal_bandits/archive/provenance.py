@@ -2,11 +2,12 @@
 
 The code is fingerprinted file by file, not by the commit alone: the archive is committed after the
 run, so the checkout that verifies it is always a later commit, and what matters is whether the code
-the jobs ran is the same. That code is every file under ``workflow`` and every library module a job
-of the run names among its inputs (the modules each job imports, which the workflow tracks for its
-reruns); a module no job imports, such as this one, can change without touching the archive. The config is
-hashed as merged (later files over earlier ones, as Snakemake merges them) without ``data.raw_dir``,
-which says where the raw files are, not what they are (their checksums are part of the config).
+the jobs ran is the same. That code is every file under ``workflow`` (by its sha256) and every library
+module a job of the workflow executes (:func:`job_modules`), by the digest the workflow reruns jobs by
+(:func:`causal_bandits.sources.file_digest`: a comment or a docstring does not change it); a module no
+job executes, such as this one, can change without touching the archive. The config is hashed as merged
+(later files over earlier ones, as Snakemake merges them) without ``data.raw_dir``, which says where the
+raw files are, not what they are (their checksums are part of the config).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from causal_bandits import algorithms, papers, sources, store
 from causal_bandits import config as cb_config
-from causal_bandits import store
 
 #: The folder of the workflow's rules, scripts and profiles (all of it is code the run ran).
 WORKFLOW = "workflow"
@@ -40,17 +41,41 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def job_modules() -> list[str]:
+    """Every library file a job of the workflow executes (paths relative to the repository): the closure of
+    what the workflow's scripts import and of the modules jobs load by name, each paper's run module, its
+    algorithms' policy classes and its artefacts (as the rules' ``code`` parameters find them)."""
+    scripts = sorted((sources.ROOT.parent / WORKFLOW / "scripts").glob("*.py"))
+    loaded = [
+        module
+        for key in papers.PAPERS
+        for module in (
+            papers.paper(key).runs,
+            f"causal_bandits.papers.{key}.artefacts",
+            *(a.path.rpartition(".")[0] for a in algorithms.registry(key).values()),
+        )
+    ]
+    found = sources.module_files(*loaded, *(m for script in scripts for m in sources.script_modules(script)))
+    return [f"src/{path}" for path in found]
+
+
 def code_files(workdir: Path, modules: Iterable[str]) -> dict[str, str | None]:
-    """sha256 of every file under ``workflow`` (compiled caches left out) and of ``modules`` (paths
-    relative to ``workdir``; a module missing from it is recorded as ``None``)."""
+    """sha256 of every file under ``workflow`` (compiled caches left out), and of ``modules`` (paths relative
+    to ``workdir``; a file missing from it is recorded as ``None``): the code digest of a Python module, the
+    sha256 of any other file (a template)."""
     paths = [
         path.relative_to(workdir).as_posix()
         for path in (workdir / WORKFLOW).rglob("*")
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     ]
-    return {
-        path: file_sha256(workdir / path) if (workdir / path).is_file() else None for path in sorted({*paths, *modules})
-    }
+    found: dict[str, str | None] = {path: file_sha256(workdir / path) for path in paths}
+    for path in modules:
+        file = workdir / path
+        if not file.is_file():
+            found[path] = None
+        else:
+            found[path] = sources.file_digest(file) if file.suffix == ".py" else file_sha256(file)
+    return dict(sorted(found.items()))
 
 
 def merged_config(workdir: Path, configfiles: Sequence[str]) -> dict[str, Any]:
@@ -80,7 +105,7 @@ def record(workdir: Path, configfiles: Sequence[str], modules: Iterable[str]) ->
     configfiles : sequence of str
         The run's config files, relative to ``workdir`` or absolute.
     modules : iterable of str
-        The library modules the run's jobs import (paths relative to ``workdir``).
+        The library modules the run's jobs execute (paths relative to ``workdir``; :func:`job_modules`).
     """
     return {
         "commit": _commit(workdir),

@@ -14,7 +14,6 @@ rule fucb_radius_run:
     """F-UCB at every tau with one point's (alpha_r, alpha_c), at the study's horizon and seeds."""
     input:
         instance="results/fairness/instances/email.json",
-        code=script_code("study_fucb_radius_run.py"),
     output:
         "results/runs/studies/fucb_radius/p{point}.parquet",
     log:
@@ -33,6 +32,8 @@ rule fucb_radius_run:
             "horizon": FUCB_RADIUS["horizon"],
             "record_points": config["record_points"],
         },
+        # F-UCB is built from its registry path, which no import names
+        code=script_code("study_fucb_radius_run.py", policy=lambda wc: cb_algorithms.registry("fairness")["fucb"].path),
     script:
         "../../scripts/study_fucb_radius_run.py"
 
@@ -41,7 +42,6 @@ rule fucb_radius_report:
     """Per point: regret (± s.e.) at each tau, uncertified rounds, whether it decreases in tau; the study's claims."""
     input:
         runs=expand("results/runs/studies/fucb_radius/p{point}.parquet", point=range(len(FUCB_RADIUS_POINTS))),
-        code=script_code("study_fucb_radius_report.py"),
     output:
         csv=report(
             f"{study_fucb_radius.OUT}/table.csv", caption="../../report/study_fucb_radius.rst", category="studies"
@@ -54,5 +54,6 @@ rule fucb_radius_report:
         "../../envs/causal_bandits.yaml"
     params:
         scale=f"T = {FUCB_RADIUS['horizon']:,}, {FUCB_RADIUS['n_seeds']} seeds per point",
+        code=script_code("study_fucb_radius_report.py"),
     script:
         "../../scripts/study_fucb_radius_report.py"

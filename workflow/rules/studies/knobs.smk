@@ -1,9 +1,10 @@
 # Study `knobs` (causal_bandits/studies/knobs.py): POMIS+ rerun on the main run's first seeds of every Figure 5 panel
 # with one z² setting the paper leaves open changed (a point per value) -> figure, table and the study's claims.
+from causal_bandits.studies import rule_inputs as study_inputs
+from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import knobs as study_knobs
 
 KNOBS = config["studies"]["knobs"]
-KNOBS_CHUNKS = study_runs.chunks(KNOBS)
 KNOBS_JOB = run_job(study_runs.knobs)
 KNOBS_POINTS = study_knobs.runs_of(KNOBS, NONMANIP["pomis_plus"])
 STUDY_TARGETS["knobs"] = [*cb_artefacts.paths(study_knobs.artefacts(NONMANIP)), "results/claims/studies/knobs.json"]
@@ -14,7 +15,6 @@ rule knobs_run:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
-        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("knobs"),
         summary=summary_path(study_run_path("knobs")),
@@ -34,6 +34,7 @@ rule knobs_run:
         mem_mb=lambda wc: KNOBS_JOB(wc).memory_mb,
     params:
         job=lambda wc: KNOBS_JOB(wc).fields(),
+        code=run_code("nonmanip", NONMANIP_POLICY),
     script:
         "../../scripts/run.py"
 
@@ -42,8 +43,7 @@ rule knobs_report:
     """The knob study's figure, table and claims (which n_min values put each POMIS+ cell within Table 1's
     tolerance, what the Beta switch does to z2-KL-UCB)."""
     input:
-        unpack(knobs_summaries),
-        code=script_code("study_knobs.py"),
+        **study_inputs.knobs_summaries(config),
     output:
         pdf=report(f"{study_knobs.OUT}/figure.pdf", caption="../../report/study_knobs.rst", category="studies"),
         png=report(f"{study_knobs.OUT}/figure.png", caption="../../report/study_knobs.rst", category="studies"),
@@ -59,5 +59,6 @@ rule knobs_report:
         pomis_plus=NONMANIP["pomis_plus"],
         horizon=NONMANIP["horizon"],
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        code=script_code("study_knobs.py"),
     script:
         "../../scripts/study_knobs.py"

@@ -11,8 +11,6 @@ STUDY_TARGETS["naive_estimand"] = [
 
 rule naive_estimand_report:
     """E3's naive estimand against the true means over the (ρ, ρ_Y) grid: best arms, regret, naive margin."""
-    input:
-        code=script_code("study_naive_estimand.py"),
     output:
         csv=report(
             f"{study_naive_estimand.OUT}/table.csv",
@@ -29,5 +27,6 @@ rule naive_estimand_report:
         "../../envs/causal_bandits.yaml"
     params:
         section=NAIVE_ESTIMAND,
+        code=script_code("study_naive_estimand.py"),
     script:
         "../../scripts/study_naive_estimand.py"

@@ -1,9 +1,10 @@
 # Study `refresh` (causal_bandits/studies/refresh.py): POMIS+ under the other bootstrap refresh schedule on the main
 # run's first seeds of every Figure 5 panel -> the paired table and the study's claims.
+from causal_bandits.studies import rule_inputs as study_inputs
+from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import refresh as study_refresh
 
 REFRESH = config["studies"]["refresh"]
-REFRESH_CHUNKS = study_runs.chunks(REFRESH)
 REFRESH_JOB = run_job(study_runs.refresh)
 STUDY_TARGETS["refresh"] = [
     *cb_artefacts.paths(study_refresh.artefacts(NONMANIP)),
@@ -16,7 +17,6 @@ rule refresh_run:
     input:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
-        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("refresh"),
         summary=summary_path(study_run_path("refresh")),
@@ -36,6 +36,7 @@ rule refresh_run:
         mem_mb=lambda wc: REFRESH_JOB(wc).memory_mb,
     params:
         job=lambda wc: REFRESH_JOB(wc).fields(),
+        code=run_code("nonmanip", NONMANIP_POLICY),
     script:
         "../../scripts/run.py"
 
@@ -43,8 +44,7 @@ rule refresh_run:
 rule refresh_report:
     """The study's paired table (main run and study on the same seeds) and its claims."""
     input:
-        unpack(refresh_summaries),
-        code=script_code("study_refresh.py"),
+        **study_inputs.refresh_summaries(config),
     output:
         md=report(f"{study_refresh.OUT}/table.md", caption="../../report/study_refresh.rst", category="studies"),
         csv=report(f"{study_refresh.OUT}/table.csv", caption="../../report/study_refresh.rst", category="studies"),
@@ -58,5 +58,6 @@ rule refresh_report:
         main_refresh=NONMANIP["pomis_plus"]["refresh"],
         horizon=NONMANIP["horizon"],
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        code=script_code("study_refresh.py"),
     script:
         "../../scripts/study_refresh.py"

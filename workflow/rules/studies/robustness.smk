@@ -1,12 +1,13 @@
 # Study `robustness` (causal_bandits/studies/robustness.py): the graphs consistent with the paper's Fig. 5d facts ->
 # an instance per sampled graph and per random SCM of each panel, with its POMIS+ catalogue -> every strategy with
 # each solver -> the orderings per instance -> figure, table and the study's claims.
+from causal_bandits.studies import rule_inputs as study_inputs
+from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import robustness as study_robustness
 from causal_bandits.studies import robustness_instances as study_robustness_instances
 from causal_bandits.studies import robustness_outputs as study_robustness_outputs
 
 ROBUSTNESS = config["studies"]["robustness"]
-ROBUSTNESS_CHUNKS = study_runs.chunks(ROBUSTNESS)
 ROBUSTNESS_JOB = run_job(study_runs.robustness)
 ROBUSTNESS_INSTANCES = study_robustness_instances.instances(ROBUSTNESS, NONMANIP_PANELS)
 ROBUSTNESS_DIR = "results/studies/robustness"
@@ -18,8 +19,6 @@ STUDY_TARGETS["robustness"] = [
 
 rule robustness_graphs:
     """Every graph consistent with the paper's Fig. 5d facts, in the seeded order the study samples first."""
-    input:
-        script_code("study_robustness_graphs.py"),
     output:
         f"{ROBUSTNESS_DIR}/graphs.json",
     log:
@@ -31,6 +30,7 @@ rule robustness_graphs:
     params:
         # only the limits: raising the sample or the expression counting reruns no instance
         graphs={k: ROBUSTNESS["graphs"][k] for k in ("max_directed", "max_bidirected")},
+        code=script_code("study_robustness_graphs.py"),
     script:
         "../../scripts/study_robustness_graphs.py"
 
@@ -39,7 +39,6 @@ rule robustness_graph_counts:
     """How many of the fitting graphs give the paper's 24 expressions (for the study's claims)."""
     input:
         graphs=f"{ROBUSTNESS_DIR}/graphs.json",
-        code=script_code("study_robustness_graph_counts.py"),
     output:
         f"{ROBUSTNESS_DIR}/graph_counts.json",
     log:
@@ -50,6 +49,7 @@ rule robustness_graph_counts:
         "../../envs/causal_bandits.yaml"
     params:
         up_to_edges=ROBUSTNESS["graphs"]["count_expressions_up_to_edges"],
+        code=script_code("study_robustness_graph_counts.py"),
     script:
         "../../scripts/study_robustness_graph_counts.py"
 
@@ -60,7 +60,6 @@ rule robustness_instance:
         graphs=lambda wc: (
             [f"{ROBUSTNESS_DIR}/graphs.json"] if ROBUSTNESS_INSTANCES[wc.instance].family == "graphs" else []
         ),
-        code=script_code("study_robustness_instance.py"),
     output:
         instance=f"{ROBUSTNESS_DIR}/{{instance}}/instance.json",
         catalogue=f"{ROBUSTNESS_DIR}/{{instance}}/catalogue.json",
@@ -75,6 +74,7 @@ rule robustness_instance:
         config=lambda wc: study_robustness_instances.instance_config(
             ROBUSTNESS_INSTANCES[wc.instance], ROBUSTNESS, NONMANIP["panels"]
         ),
+        code=script_code("study_robustness_instance.py"),
     script:
         "../../scripts/study_robustness_instance.py"
 
@@ -84,7 +84,6 @@ rule robustness_run:
     input:
         instance=f"{ROBUSTNESS_DIR}/{{experiment}}/instance.json",
         catalogue=f"{ROBUSTNESS_DIR}/{{experiment}}/catalogue.json",
-        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("robustness"),
         summary=summary_path(study_run_path("robustness")),
@@ -104,6 +103,7 @@ rule robustness_run:
         mem_mb=lambda wc: ROBUSTNESS_JOB(wc).memory_mb,
     params:
         job=lambda wc: ROBUSTNESS_JOB(wc).fields(),
+        code=run_code("nonmanip", NONMANIP_POLICY),
     script:
         "../../scripts/run.py"
 
@@ -112,10 +112,9 @@ rule robustness_report:
     """The orderings per instance and solver, the figure (regret ratios), the table (how often each ordering holds)
     and the study's claims."""
     input:
-        unpack(robustness_summaries),
+        **study_inputs.robustness_summaries(config),
         instances=expand(f"{ROBUSTNESS_DIR}/{{instance}}/instance.json", instance=ROBUSTNESS_INSTANCES),
         graphs=[f"{ROBUSTNESS_DIR}/graph_counts.json"] if ROBUSTNESS["graphs"]["sample"] else [],
-        code=script_code("study_robustness_report.py"),
     output:
         pdf=report(
             f"{study_robustness_outputs.OUT}/figure.pdf",
@@ -144,5 +143,6 @@ rule robustness_report:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         section=ROBUSTNESS,
         families={i.id: i.family for i in ROBUSTNESS_INSTANCES.values()},
+        code=script_code("study_robustness_report.py"),
     script:
         "../../scripts/study_robustness_report.py"

@@ -1,13 +1,13 @@
 # Study `same_means` (causal_bandits/studies/same_means.py): per Figure 5 panel, the same-means family (direction,
 # points, efficiencies) -> an instance and a catalogue per point -> POMIS and POMIS+ runs with each solver (the main
 # run's horizon and POMIS+ settings) -> a figure per panel, the table and the study's claims.
+from causal_bandits.studies import rule_inputs as study_inputs
+from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import same_means as study_same_means
 from causal_bandits.studies import same_means_outputs as study_same_means_outputs
 
 SAME_MEANS = config["studies"]["same_means"]
-SAME_MEANS_CHUNKS = study_runs.chunks(SAME_MEANS)
 SAME_MEANS_JOB = run_job(study_runs.same_means)
-SAME_MEANS_POINTS = [str(k) for k in range(SAME_MEANS["n_points"])]
 SAME_MEANS_DIR = "results/studies/same_means/{panel}"
 STUDY_TARGETS["same_means"] = [
     *cb_artefacts.paths(study_same_means.artefacts(NONMANIP)),
@@ -17,8 +17,6 @@ STUDY_TARGETS["same_means"] = [
 
 rule same_means_family:
     """The same-means family of a panel: the direction swept and every point's SCM and efficiencies (delta method)."""
-    input:
-        script_code("study_same_means_family.py"),
     output:
         f"{SAME_MEANS_DIR}/family.json",
     log:
@@ -32,6 +30,7 @@ rule same_means_family:
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
         sweep=lambda wc: study_same_means.settings(SAME_MEANS, wc.panel),
+        code=script_code("study_same_means_family.py"),
     script:
         "../../scripts/study_same_means_family.py"
 
@@ -41,7 +40,6 @@ rule same_means_instance:
     expression catalogue."""
     input:
         family=f"{SAME_MEANS_DIR}/family.json",
-        code=script_code("study_same_means_instance.py"),
     output:
         instance=f"{SAME_MEANS_DIR}/{{point}}/instance.json",
         catalogue=f"{SAME_MEANS_DIR}/{{point}}/catalogue.json",
@@ -54,6 +52,7 @@ rule same_means_instance:
         "../../envs/causal_bandits.yaml"
     params:
         panel=lambda wc: NONMANIP["panels"][wc.panel],
+        code=script_code("study_same_means_instance.py"),
     script:
         "../../scripts/study_same_means_instance.py"
 
@@ -63,7 +62,6 @@ rule same_means_run:
     input:
         instance="results/studies/same_means/{experiment}/{point}/instance.json",
         catalogue="results/studies/same_means/{experiment}/{point}/catalogue.json",
-        code=run_sources("nonmanip", nonmanip_policy),
     output:
         trace=study_run_path("same_means"),
         summary=summary_path(study_run_path("same_means")),
@@ -83,6 +81,7 @@ rule same_means_run:
         mem_mb=lambda wc: SAME_MEANS_JOB(wc).memory_mb,
     params:
         job=lambda wc: SAME_MEANS_JOB(wc).fields(),
+        code=run_code("nonmanip", NONMANIP_POLICY),
     script:
         "../../scripts/run.py"
 
@@ -91,9 +90,8 @@ rule same_means_report:
     """The sweep's figure per panel (POMIS+ and POMIS regret against efficiency, the paper's cells), its table and
     the study's claims (efficiency interval where both POMIS+ cells are within Table 1's tolerance)."""
     input:
-        unpack(same_means_summaries),
+        **study_inputs.same_means_summaries(config),
         families=expand(f"{SAME_MEANS_DIR}/family.json", panel=NONMANIP_PANELS),
-        code=script_code("study_same_means_report.py"),
     output:
         figures=report(
             expand(f"{study_same_means_outputs.OUT}/{{panel}}.{{ext}}", panel=NONMANIP_PANELS, ext=("pdf", "png")),
@@ -117,5 +115,6 @@ rule same_means_report:
         titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
         horizon=NONMANIP["horizon"],
         section=SAME_MEANS,
+        code=script_code("study_same_means_report.py"),
     script:
         "../../scripts/study_same_means_report.py"

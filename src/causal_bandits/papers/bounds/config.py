@@ -1,5 +1,5 @@
-"""Huang & Wu: the config checks a schema cannot make. Only the workflow's parsing runs them; no job
-imports this module, so editing it replans no job."""
+"""Huang & Wu: the config checks a schema cannot make (run when the workflow parses the config, and by
+``causal-bandits check-config``)."""
 
 from __future__ import annotations
 

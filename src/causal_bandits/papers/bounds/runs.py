@@ -138,11 +138,19 @@ def chunks(config: Mapping[str, Any]) -> runs.Chunks:
     return runs.chunk_seeds(config["bounds"]["n_seeds"], config["seeds_per_job"])
 
 
+def settings(section: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The run settings and the algorithms of each: Figure 4's at the main α and at each sensitivity α, the
+    appendix's."""
+    online = section["online"]
+    return {
+        **{setting_name(a): FIGURE4 for a in [online["alpha"], *online["sensitivity_alphas"]]},
+        "appendix": APPENDIX,
+    }
+
+
 def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
     """The wildcards of every run job: Figure 4's algorithms at every α setting, the appendix algorithms."""
-    online = config["bounds"]["online"]
-    settings = {setting_name(a): FIGURE4 for a in [online["alpha"], *online["sensitivity_alphas"]]}
-    for setting, names in {**settings, "appendix": APPENDIX}.items():
+    for setting, names in settings(config["bounds"]).items():
         experiment, strategy = coordinates(setting)
         for name in names:
             for k in range(len(chunks(config))):

@@ -1,7 +1,5 @@
 """Lee & Bareinboim (AAAI-19): the config checks a schema cannot make (diagrams, SCM parameters, the
-registered algorithms).
-
-Only the workflow's parsing runs these checks; no job imports this module, so editing it replans no job.
+registered algorithms), run when the workflow parses the config and by ``causal-bandits check-config``.
 """
 
 from __future__ import annotations

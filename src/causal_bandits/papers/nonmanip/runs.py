@@ -12,7 +12,7 @@ variable in each pull through the panel's expression catalogue (the catalogue st
 keep the solver's name (``POMISplus/ts``), so Table 1 and Figure 5 pair POMIS+ with its solver as
 the paper does; a job's description (:func:`describe`, made at planning time) carries the policy class
 of the registry entry that plays (strategy, solver) (:func:`causal_bandits.algorithms.played`), so the
-job itself never reads the registry and a new entry replans no other algorithm's runs.
+job itself never reads the registry: a new entry reruns no other algorithm's runs.
 
 Random streams are keyed by (paper, panel, seed, purpose), never by strategy or by who runs the job, so seed s of
 a study that reruns POMIS+ with another setting (causal_bandits.studies) sees the environment noise, solver
