@@ -2,11 +2,13 @@
 
 import dataclasses
 import hashlib
+import importlib.util
 import itertools
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -229,6 +231,25 @@ def test_lazy_klucb_pulls_what_inverting_every_arm_pulls(means, horizon):
     assert_same_trace(lazy, eager)
 
 
+def markovian_means() -> np.ndarray:
+    """The 81 arm means of Lee & Bareinboim's NeurIPS-18 Markovian experiment (benchmarks/neurips18_markovian.py):
+    nine arms of mean exactly 1 whose indices tie at 1 for ever, and dozens of arms whose indices stay within
+    1e-7 of them once they have lost once."""
+    path = Path(__file__).parents[1] / "benchmarks" / "neurips18_markovian.py"
+    spec = importlib.util.spec_from_file_location("neurips18_markovian", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.means()
+
+
+def test_lazy_klucb_with_many_arms_close_to_the_leader():
+    """At the paper's horizon, where the arms close to the leader come closest (f(t) grows)."""
+    means = markovian_means()
+    lazy = run(KLUCB(), means, range(3), 10_000, experiment="close-arms-long", grid=linear_grid(10_000, 10_000))
+    eager = run(EagerKLUCB(), means, range(3), 10_000, experiment="close-arms-long", grid=linear_grid(10_000, 10_000))
+    assert_same_trace(lazy, eager)
+
+
 def test_lazy_klucb_over_many_lookahead_rounds():
     means = np.random.default_rng(4).uniform(0.1, 0.9, 24).round(2)
     lazy = run(KLUCB(), means, range(10), 2500, experiment="lazy-long", grid=linear_grid(2500, 2500))
@@ -319,6 +340,18 @@ def test_trajectories_unchanged_by_speed_work(algo):
     arms = np.ascontiguousarray(trace.arm, dtype=np.int64)
     assert arms.shape == (20, 500)
     assert hashlib.sha256(arms.tobytes()).hexdigest() == REGRESSION_ARMS_SHA256[algo]
+
+
+def test_klucb_trajectories_on_close_arms_unchanged_by_speed_work():
+    """kl-UCB's arm sequences (20 seeds x 2,000 rounds) on the NeurIPS-18 Markovian instance, recorded before its
+    lazy inversion was sped up for arms close to the leader."""
+    trace = run(KLUCB(), markovian_means(), range(20), 2000, experiment="close-arms")
+    arms = np.ascontiguousarray(trace.arm, dtype=np.int64)
+    assert arms.shape == (20, 2000)
+    assert hashlib.sha256(arms.tobytes()).hexdigest() == CLOSE_ARMS_SHA256
+
+
+CLOSE_ARMS_SHA256 = "94abf32ac0829e521f6bc6bc38ae71d1b34399efa96cfb8464905c97ddae4cf3"
 
 
 def test_summary_rounds_on_coarse_grid():
