@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 from scipy.optimize import brentq
+from scipy.special import xlogy
 
 import causal_bandits
 from causal_bandits import store
@@ -26,7 +27,8 @@ from causal_bandits.bandits import beta as beta_module
 from causal_bandits.bandits.beta import BetaShapes
 from causal_bandits.bandits.engine import Feedback, linear_grid
 from causal_bandits.bandits.environments import BernoulliArms
-from causal_bandits.bandits.klucb import KLUCB, bernoulli_kl, exploration, klucb_index
+from causal_bandits.bandits.klucb import KLUCB, bernoulli_kl, exploration, index_slope, klucb_index
+from causal_bandits.bandits.klucb_candidates import SLACK
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.rng import SeedStreams, generator
 
@@ -206,6 +208,51 @@ def test_klucb_index_per_cell_levels_equal_scalar_levels():
     assert np.array_equal(together, np.array(alone))
 
 
+def precise_root(p: float, n: float, level: float) -> float:
+    """The index solved for y = ln(1 - q) by brentq, which gives 1 - q to about 1e-15 relative: the index to about
+    1e-16 even next to q = 1, where solving for q itself leaves an error of order the tolerance."""
+    if p >= 1.0:
+        return 1.0
+
+    def g(y):  # n kl(p, 1 - e^y) - level
+        return n * (xlogy(p, p) - xlogy(p, -np.expm1(y)) + xlogy(1 - p, 1 - p) - (1 - p) * y) - level
+
+    low = -700.0
+    if g(low) <= 0.0:
+        return 1.0
+    return float(-np.expm1(brentq(g, low, np.log1p(-p), xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)))
+
+
+def index_cases(size: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(p, n, level) as kl-UCB meets them: n up to 10^5 pulls, levels f(t) up to t = 10^10, and many arms with
+    one or two losses, whose indices lie within 1e-6 of 1 (their inversion starts next to the pole)."""
+    rng = np.random.default_rng(seed)
+    n = np.floor(np.exp(rng.uniform(0, np.log(1e5), size)))
+    losses = np.where(rng.random(size) < 0.5, rng.integers(0, 3, size), rng.integers(0, n + 1))
+    wins = n - np.minimum(losses, n)
+    return wins / n, n, rng.uniform(1.0, 30.0, size)
+
+
+def test_klucb_index_error_far_below_the_slack():
+    """The lazy inversion compares indices with SLACK, which must exceed twice an index's error: it is checked
+    here against 5e-12 (errors are about 1e-14)."""
+    p, n, level = index_cases(2000, 11)
+    q = klucb_index(p, n, level)
+    exact = np.array([precise_root(*case) for case in zip(p, n, level, strict=True)])
+    assert np.abs(q - exact).max() <= SLACK / 20
+
+
+def test_index_tangent_bounds_the_index_at_higher_levels():
+    """index_slope gives a tangent that bounds the index from above at every higher level (the index is concave
+    in the level), to within the index's error."""
+    p, n, level = index_cases(400, 12)
+    q = klucb_index(p, n, level)
+    slope = index_slope(p, n, q, SLACK / 2)
+    for rise in (1e-6, 0.01, 0.3, 3.0):
+        exact = np.array([precise_root(*case) for case in zip(p, n, level + rise, strict=True)])
+        assert (exact <= q + slope * rise + SLACK / 2).all()
+
+
 class EagerKLUCB(KLUCB):
     """kl-UCB by its definition: every arm inverted every round (a test reference)."""
 
@@ -247,6 +294,15 @@ def test_lazy_klucb_with_many_arms_close_to_the_leader():
     means = markovian_means()
     lazy = run(KLUCB(), means, range(3), 10_000, experiment="close-arms-long", grid=linear_grid(10_000, 10_000))
     eager = run(EagerKLUCB(), means, range(3), 10_000, experiment="close-arms-long", grid=linear_grid(10_000, 10_000))
+    assert_same_trace(lazy, eager)
+
+
+def test_lazy_klucb_with_many_arms_of_repeated_means():
+    """60 arms of five means (1 among them): many equal indices, seeds whose candidate rows are rebuilt alone, and
+    tables of every arm, at a horizon over many renewals of the bounds."""
+    means = np.random.default_rng(5).choice([0.2, 0.5, 0.8, 0.9, 1.0], 60)
+    lazy = run(KLUCB(), means, range(8), 3000, experiment="lazy-many", grid=linear_grid(3000, 3000))
+    eager = run(EagerKLUCB(), means, range(8), 3000, experiment="lazy-many", grid=linear_grid(3000, 3000))
     assert_same_trace(lazy, eager)
 
 
