@@ -17,13 +17,16 @@ increasing on [p, 1), so the iterates decrease monotonically to the root.
 
 :class:`KLUCB` inverts lazily and pulls exactly the arms that inverting every arm every round
 would pull. An arm's index only grows with the exploration level while the arm is not pulled, so
-(i) its index at the level of a later round bounds its index from above until that round, and
-(ii) its index when last inverted bounds its index now from below. Every arm keeps both (the
-upper bounds at the level of a round 2K ahead, renewed for all arms when that round has passed
-and for the pulled arm after each pull, as in the look-ahead of Lee & Bareinboim's code). Each
-round, the largest lower bound is a floor under the maximum index, and only the pulled arm and
-the arms whose upper bound reaches that floor are inverted: no other arm can reach the maximum,
-let alone tie with it.
+its index when last inverted bounds its index now from below; the index is also concave in the
+level, so the tangent drawn where it was inverted (:func:`index_slope`) bounds it from above at
+every later level, and an arm that has never lost has index exactly 1 at every level. Each round,
+the largest lower bound among the arms other than the one pulled last is a floor under the
+maximum index, and only the arms whose upper bound (the tangent at the level of a round a fixed
+fraction of t ahead, renewed when that round has passed) reaches the floor are inverted, if they
+have lost, with the arm pulled last: no other arm can reach the maximum, let alone tie with it.
+The arms that can reach the floor are kept per seed in a small table
+(:class:`~causal_bandits.bandits.klucb_candidates.Candidates`), so that a round does not pass
+over every arm of every seed.
 """
 
 from __future__ import annotations
