@@ -101,14 +101,13 @@ class Candidates:
         order among equal ``ties``); it becomes the last arm. ``known`` holds every contender's index now and the other
         candidates' stale indices, which are below the floor, hence below the largest index."""
         top = self.known >= self.known.max(axis=0)
-        tied = np.flatnonzero(np.count_nonzero(top, axis=0) > 1)
         if self.full:  # slot j holds arm j
             self.last = np.where(top.T, ties, -1.0).argmax(axis=1)
-        elif tied.size > self.seeds.size // 8:  # copy the round's uniforms row by row, then pick every slot's
-            picked = np.ascontiguousarray(ties).ravel()[np.minimum(self.cells.T, self.sentinel - 1)]
-            self.last = np.where(top.T, picked, -1.0).argmax(axis=1)
+        elif np.count_nonzero(top) > self.seeds.size * 9 // 8:  # ties in many seeds: the round's uniforms are copied
+            self.last = np.where(top.T, np.ascontiguousarray(ties).ravel()[self.picks], -1.0).argmax(axis=1)
         else:
             self.last = top.argmax(axis=0)
+            tied = np.flatnonzero(np.count_nonzero(top, axis=0) > 1)
             if tied.size:  # only the top arms' uniforms of the few tied seeds
                 slot, col = np.nonzero(top[:, tied])
                 key = np.full((top.shape[0], tied.size), -1.0)
@@ -145,6 +144,7 @@ class Candidates:
         real = np.minimum(cells, self.sentinel - 1)
         self.lost[:, rows] = (arms.wins[real] < arms.pulls[real]) & (cells < self.sentinel)
         self.last[rows] = (cells == rows * k + last[rows]).argmax(axis=0)
+        self.picks = np.minimum(self.cells.T, self.sentinel - 1)  # where each slot's uniform is, seed by seed
 
     def _members(self, rows: np.ndarray, arms: Arms, last: np.ndarray) -> np.ndarray:
         """Which arms of seeds ``rows`` are candidates: those whose upper bound reaches the floor, and the last arms
