@@ -178,7 +178,8 @@ class KLUCB:
         table.contenders(arms, self._last, level)
         at = np.flatnonzero(table.contender & table.lost)  # the contenders to invert: the others have index 1
         if at.size:
-            table.known.ravel()[at], table.bound.ravel()[at] = arms.invert(table.cells.ravel()[at], level)
+            table.known.ravel()[at], table.slope.ravel()[at] = arms.invert(table.cells.ravel()[at], level)
+            table.level.ravel()[at] = level
         return table.argmax(ties)
 
     def update(self, feedback: Feedback) -> None:
@@ -186,7 +187,7 @@ class KLUCB:
         at = self._rows * self._pulls.shape[1] + arms
         self._pulls.ravel()[at] += 1
         self._wins.ravel()[at] += rewards
-        self._table.lost.ravel()[self._table.last_cells()] |= rewards < 1
+        self._table.pulled(rewards, self._arms)
         self._last = np.asarray(arms, dtype=np.int64)
 
 
@@ -216,14 +217,14 @@ class ArmBounds:
         np.minimum(self.known + self.slope * (ahead - self.level), 1.0, out=self.bound)
 
     def invert(self, cells: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
-        """Invert the arms at ``cells`` at ``level``; returns their indices and upper bounds."""
+        """Invert the arms at ``cells`` at ``level``; returns their indices and the slopes of their tangents."""
         n = self.pulls[cells]
         p = self.wins[cells] / n
         index = klucb_index(p, n, level)
         slope = index_slope(p, n, index, SLACK / 2)
         bound = np.minimum(index + slope * (self.ahead - level), 1.0)
         self.known[cells], self.level[cells], self.slope[cells], self.bound[cells] = index, level, slope, bound
-        return index, bound
+        return index, slope
 
 
 def _lookahead(t: int) -> int:

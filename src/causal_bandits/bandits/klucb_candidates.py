@@ -20,6 +20,8 @@ import numpy as np
 #: (tests/test_bandits.py checks 5e-12 against roots solved to about 1e-16). A larger slack only inverts more arms: the
 #: arms within it of an index of exactly 1, which never-lost arms have, with it.
 SLACK = 1e-10
+MARGIN = 2
+REANCHOR_PARTIAL = False
 #: The share of a seed's arms above which the table takes every arm of every seed.
 WIDE = 1 / 3
 
@@ -32,6 +34,7 @@ class Arms(Protocol):
     known: np.ndarray
     bound: np.ndarray
     level: np.ndarray
+    slope: np.ndarray
     wins: np.ndarray
     pulls: np.ndarray
 
@@ -59,7 +62,7 @@ class Candidates:
         self.last = np.zeros(n_seeds, dtype=np.int64)  # the slot of the arm pulled last
         self.full = False  # whether the table holds every arm of every seed
         self.cells = np.full((0, n_seeds), self.sentinel)  # each slot's cell in the flat arrays
-        self.known, self.bound = np.empty((0, n_seeds)), np.empty((0, n_seeds))
+        self.known, self.slope, self.level = np.empty((0, n_seeds)), np.empty((0, n_seeds)), np.empty((0, n_seeds))
         self.lost = np.empty((0, n_seeds), dtype=bool)
         self._resize(1)
 
@@ -71,28 +74,37 @@ class Candidates:
         def padded(array: np.ndarray, value) -> np.ndarray:
             return np.vstack([array[keep], np.full((pad, n_seeds), value, dtype=array.dtype)])
 
-        self.cells, self.known = padded(self.cells, self.sentinel), padded(self.known, -np.inf)
-        self.bound, self.lost = padded(self.bound, -np.inf), padded(self.lost, False)
+        self.cells, self.known, self.lost = (
+            padded(self.cells, self.sentinel),
+            padded(self.known, -np.inf),
+            padded(self.lost, False),
+        )
+        self.slope, self.level = padded(self.slope, 0.0), padded(self.level, 0.0)
 
     def last_cells(self) -> np.ndarray:
         """Where the last arms are, in the table's flat order."""
         return self.last * self.seeds.size + self.seeds
 
+    def pulled(self, rewards: np.ndarray, arms: Arms) -> None:
+        """The last arms were pulled for ``rewards``: those that have lost lose their lower bound, here and in ``arms``,
+        until inverted again (one that has never lost keeps its index, 1)."""
+        at = self.last_cells()
+        self.lost.ravel()[at] |= rewards < 1
+        at = at[self.lost.ravel()[at]]
+        self.known.ravel()[at] = arms.known[self.cells.ravel()[at]] = -np.inf
+
     def contenders(self, arms: Arms, last: np.ndarray, level: float) -> None:
         """Mark the contenders (``self.contender``): the arms whose upper bound reaches the floor, the largest lower
-        bound of the other arms than the last (whose index changed) less twice the slack, and the last arm. The largest
-        index now is at least the floor, so no other arm can reach it. Rebuilds the rows whose floor fell below
-        ``theta`` first."""
+        bound less twice the slack, and the last arm. The largest index now is at least the floor, so no other arm can
+        reach it. (The last arm's lower bound is -inf if it has lost, :meth:`pulled`: its index changed.) Rebuilds the
+        rows whose floor fell below ``theta`` first."""
         at = self.last_cells()
-        fresh = self.known.ravel()[at]
-        self.known.ravel()[at] = -np.inf
         best = self.known.max(axis=0)
-        self.known.ravel()[at] = fresh
         stale = np.flatnonzero(best < self.theta + 2 * SLACK)
         if stale.size:
             self.rebuild(stale, arms, last, level)
             return self.contenders(arms, last, level)
-        self.contender = self.bound >= best - 2 * SLACK
+        self.contender = self.known + self.slope * (level - self.level) >= best - 2 * SLACK  # the tangent bound now
         self.contender.ravel()[at] = True
         return None
 
@@ -116,16 +128,17 @@ class Candidates:
         return self.cells.ravel()[self.last_cells()] % self.n_arms
 
     def rebuild(self, rows: np.ndarray, arms: Arms, last: np.ndarray, level: float) -> None:
-        """Recompute the candidates of seeds ``rows`` from all their arms (``last``: every seed's last arm). The lost
-        arms that would be candidates by a tangent drawn at a lower level than ``level`` are inverted at ``level``
-        first (a tangent drawn long ago can be far above the index). Where some seed would need more than
+        """Recompute the candidates of seeds ``rows`` from all their arms (``last``: every seed's last arm). When every
+        row is rebuilt, the lost arms that would be candidates by a tangent drawn at a lower level than ``level`` are
+        inverted at ``level`` first (a tangent drawn long ago can be far above the index; a row rebuilt alone keeps its
+        tangents, which saves an inversion call each time). Where some seed would need more than
         :data:`WIDE` of the arms, every seed takes all its arms until the next rebuild of every row (a table as wide
         as that costs about as much as one of the candidates, and never needs rebuilding)."""
         k, n_seeds = self.n_arms, self.seeds.size
         member = self._members(rows, arms, last[rows])
         lost = arms.per_seed(arms.wins)[rows] < arms.per_seed(arms.pulls)[rows]
         old = np.flatnonzero(member & lost & (arms.per_seed(arms.level)[rows] < level))
-        if old.size:
+        if old.size and rows.size == n_seeds:
             arms.invert(rows[old // k] * k + old % k, level)
             member = self._members(rows, arms, last[rows])
         self.full = member.sum(axis=1).max() > WIDE * k
@@ -140,19 +153,25 @@ class Candidates:
         self.cells[:, rows] = self.sentinel
         self.cells[slot, rows[in_row]] = rows[in_row] * k + arm
         cells = self.cells[:, rows]
-        self.known[:, rows], self.bound[:, rows] = arms.known[cells], arms.bound[cells]
+        self.known[:, rows], self.slope[:, rows], self.level[:, rows] = (
+            arms.known[cells],
+            arms.slope[cells],
+            arms.level[cells],
+        )
         real = np.minimum(cells, self.sentinel - 1)
         self.lost[:, rows] = (arms.wins[real] < arms.pulls[real]) & (cells < self.sentinel)
         self.last[rows] = (cells == rows * k + last[rows]).argmax(axis=0)
         self.picks = np.minimum(self.cells.T, self.sentinel - 1)  # where each slot's uniform is, seed by seed
 
     def _members(self, rows: np.ndarray, arms: Arms, last: np.ndarray) -> np.ndarray:
-        """Which arms of seeds ``rows`` are candidates: those whose upper bound reaches the floor, and the last arms
-        ``last``; the floor becomes the seeds' ``theta``."""
+        """Which arms of seeds ``rows`` are candidates: those whose upper bound reaches the seeds' new ``theta`` (the
+        :data:`MARGIN` + 1-th largest lower bound of the arms other than ``last``, less twice the slack), and the last
+        arms ``last``."""
         at = np.arange(rows.size)
         others = arms.per_seed(arms.known)[rows]
         others[at, last] = -np.inf
-        self.theta[rows] = others.max(axis=1) - 2 * SLACK
+        m = min(MARGIN, self.n_arms - 1)
+        self.theta[rows] = -np.partition(-others, m, axis=1)[:, m] - 2 * SLACK
         member = arms.per_seed(arms.bound)[rows] >= self.theta[rows, None]
         member[at, last] = True
         return member
