@@ -20,8 +20,9 @@ import numpy as np
 #: (tests/test_bandits.py checks 5e-12 against roots solved to about 1e-16). A larger slack only inverts more arms: the
 #: arms within it of an index of exactly 1, which never-lost arms have, with it.
 SLACK = 1e-10
+#: A seed's threshold at a rebuild is its floor as it would be after its best MARGIN arms had been pulled (their
+#: lower bounds aside), so that the floor can fall as its leaders are pulled without another rebuild.
 MARGIN = 2
-REANCHOR_PARTIAL = False
 #: The share of a seed's arms above which the table takes every arm of every seed.
 WIDE = 1 / 3
 
@@ -44,15 +45,17 @@ class Arms(Protocol):
 
 
 class Candidates:
-    """Per seed, the arms whose upper bound reaches the seed's threshold ``theta`` (its floor at the last rebuild of its
-    row), in increasing arm order, and always the arm pulled last, as a table (slots x seeds) padded with the sentinel.
+    """Per seed, the arms whose upper bound reaches the seed's threshold ``theta`` (set at the last rebuild of its row,
+    :meth:`_members`), in increasing arm order, and always the arm pulled last, as a table (slots x seeds) padded with
+    the sentinel.
 
     A non-candidate's bounds do not change until the upper bounds are renewed (only contenders are pulled or
     inverted), so while a seed's floor stays at least ``theta`` no non-candidate can be a contender, and the largest
-    lower bound of its other arms is the largest over its candidates. A seed whose floor falls lower has its row
-    rebuilt from all its arms (:meth:`contenders`); every row is rebuilt when the upper bounds are renewed. The table
-    keeps its own copy of its arms' lower and upper bounds and lost flags (``known``, ``bound``, ``lost``; an arm that
-    has never lost has index exactly 1 at every level), which the policy updates with every inversion and pull.
+    lower bound of its arms is the largest over its candidates. A seed whose floor falls lower has its row rebuilt from
+    all its arms (:meth:`contenders`); every row is rebuilt when the upper bounds are renewed. The table keeps its own
+    copy of its arms' lower bounds, the levels and slopes of their tangents and their lost flags (``known``, ``level``,
+    ``slope``, ``lost``; an arm that has never lost has index exactly 1 at every level), which the policy updates with
+    every inversion and pull.
     """
 
     def __init__(self, n_seeds: int, n_arms: int):
@@ -94,10 +97,10 @@ class Candidates:
         self.known.ravel()[at] = arms.known[self.cells.ravel()[at]] = -np.inf
 
     def contenders(self, arms: Arms, last: np.ndarray, level: float) -> None:
-        """Mark the contenders (``self.contender``): the arms whose upper bound reaches the floor, the largest lower
-        bound less twice the slack, and the last arm. The largest index now is at least the floor, so no other arm can
-        reach it. (The last arm's lower bound is -inf if it has lost, :meth:`pulled`: its index changed.) Rebuilds the
-        rows whose floor fell below ``theta`` first."""
+        """Mark the contenders (``self.contender``): the arms whose tangent bound at ``level`` reaches the floor, the
+        largest lower bound less twice the slack, and the last arm. The largest index now is at least the floor, so no
+        other arm can reach it. (The last arm's lower bound is -inf if it has lost, :meth:`pulled`: its index changed.)
+        Rebuilds the rows whose floor fell below ``theta`` first."""
         at = self.last_cells()
         best = self.known.max(axis=0)
         stale = np.flatnonzero(best < self.theta + 2 * SLACK)
