@@ -193,7 +193,8 @@ class KLUCB:
 
 class ArmBounds:
     """Per seed and arm (flat, seed-major, and one more cell at the end for the sentinel arm that pads the candidate
-    table): the index when last inverted (``known``; a lower bound on the index now until the arm is pulled), the level
+    table): the index when last inverted (``known``; a lower bound on the index now until the arm is pulled, -inf from
+    the pull of an arm that has lost until it is inverted again), the level
     it was inverted at and the slope of its tangent there (:func:`index_slope`), and the tangent bound at the level
     ``ahead`` of the look-ahead round, or 1 (``bound``; an upper bound on the index up to that round). The sentinel has
     index and bound -inf and is never inverted.
