@@ -44,16 +44,14 @@ import json
 import math
 import os
 import resource
-import subprocess
-import sys
-import tarfile
 import tempfile
 import time
-from pathlib import Path
+from functools import partial
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: what Snakemake sets for a one-thread job
 
 import numpy as np
+from before_after import both_sides, export_src, run_json
 
 from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.bandits.environments import InterventionArms
@@ -84,7 +82,6 @@ SOLVERS = {"TS": Z2ThompsonSampling, "KLUCB": Z2KLUCB}
 #: robustness graphs, the spot check) against the front-door and Fig. 2a panels (fig5a, fig5b).
 MIX = {"fig5c": 0.85, "fig5a": 0.075, "fig5b": 0.075}
 PAPER_T, PAPER_SEEDS, GROWTH = 10_000, 1_000, 0.05
-REPO = Path(__file__).resolve().parent.parent
 
 
 class RefreshesAt:
@@ -165,21 +162,9 @@ def measure(
     }
 
 
-def export_src(ref: str, into: str) -> str:
-    """``src`` of git ref ``ref`` of this repository, unpacked under ``into``; returns its path."""
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "src"], check=True, capture_output=True).stdout
-    path = os.path.join(into, "archive.tar")
-    with open(path, "wb") as f:
-        f.write(archive)
-    with tarfile.open(path) as tar:
-        tar.extractall(into, filter="data")
-    return os.path.join(into, "src")
-
-
 def measure_in(src: str, panel: str, algorithm: str, args: argparse.Namespace) -> dict:
     """:func:`measure` in a fresh process that imports the package from ``src``."""
     cmd = [
-        sys.executable,
         __file__,
         "--one",
         panel,
@@ -195,9 +180,7 @@ def measure_in(src: str, panel: str, algorithm: str, args: argparse.Namespace) -
         "--project-seeds",
         str(args.project_seeds),
     ]
-    env = {**os.environ, "PYTHONPATH": src}
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
-    return json.loads(out.splitlines()[-1])
+    return run_json(src, cmd)
 
 
 def main() -> None:
@@ -222,7 +205,6 @@ def main() -> None:
             json.dumps(measure(*args.one, args.seeds, args.horizon, args.bootstrap, args.refresh, args.project_seeds))
         )
         return
-    here = str(REPO / "src")
     with tempfile.TemporaryDirectory() as tmp:
         before_src = export_src(args.before, tmp) if args.before else None
         rows = []
@@ -232,14 +214,7 @@ def main() -> None:
             + (f" {'before: s-r/s':>13} {'proj CPU-h':>10} {'speed-up':>8}" if before_src else "")
         )
         for i, (panel, algorithm) in enumerate((p, a) for p in args.panels for a in args.algorithms):
-            if before_src is None:
-                r, before = measure_in(here, panel, algorithm, args), None
-            elif i % 2:  # alternate which side runs first
-                r = measure_in(here, panel, algorithm, args)
-                before = measure_in(before_src, panel, algorithm, args)
-            else:
-                before = measure_in(before_src, panel, algorithm, args)
-                r = measure_in(here, panel, algorithm, args)
+            r, before = both_sides(i, partial(measure_in, panel=panel, algorithm=algorithm, args=args), before_src)
             r["before"] = before
             if before:
                 r["speedup"] = r["seed_rounds_per_s"] / before["seed_rounds_per_s"]

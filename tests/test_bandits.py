@@ -2,11 +2,13 @@
 
 import dataclasses
 import hashlib
+import importlib.util
 import itertools
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -17,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 from scipy.optimize import brentq
+from scipy.special import xlogy
 
 import causal_bandits
 from causal_bandits import store
@@ -24,7 +27,8 @@ from causal_bandits.bandits import beta as beta_module
 from causal_bandits.bandits.beta import BetaShapes
 from causal_bandits.bandits.engine import Feedback, linear_grid
 from causal_bandits.bandits.environments import BernoulliArms
-from causal_bandits.bandits.klucb import KLUCB, bernoulli_kl, exploration, klucb_index
+from causal_bandits.bandits.klucb import KLUCB, bernoulli_kl, exploration, index_slope, klucb_index
+from causal_bandits.bandits.klucb_candidates import SLACK
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.rng import SeedStreams, generator
 
@@ -204,6 +208,51 @@ def test_klucb_index_per_cell_levels_equal_scalar_levels():
     assert np.array_equal(together, np.array(alone))
 
 
+def precise_root(p: float, n: float, level: float) -> float:
+    """The index solved for y = ln(1 - q) by brentq, which gives 1 - q to about 1e-15 relative: the index to about
+    1e-16 even next to q = 1, where solving for q itself leaves an error of order the tolerance."""
+    if p >= 1.0:
+        return 1.0
+
+    def g(y):  # n kl(p, 1 - e^y) - level
+        return n * (xlogy(p, p) - xlogy(p, -np.expm1(y)) + xlogy(1 - p, 1 - p) - (1 - p) * y) - level
+
+    low = -700.0
+    if g(low) <= 0.0:
+        return 1.0
+    return float(-np.expm1(brentq(g, low, np.log1p(-p), xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)))
+
+
+def index_cases(size: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(p, n, level) as kl-UCB meets them: n up to 10^5 pulls, levels f(t) up to t = 10^10, and many arms with
+    one or two losses, whose indices lie within 1e-6 of 1 (their inversion starts next to the pole)."""
+    rng = np.random.default_rng(seed)
+    n = np.floor(np.exp(rng.uniform(0, np.log(1e5), size)))
+    losses = np.where(rng.random(size) < 0.5, rng.integers(0, 3, size), rng.integers(0, n + 1))
+    wins = n - np.minimum(losses, n)
+    return wins / n, n, rng.uniform(1.0, 30.0, size)
+
+
+def test_klucb_index_error_far_below_the_slack():
+    """The lazy inversion compares indices with SLACK, which must exceed twice an index's error: it is checked
+    here against 5e-12 (errors are about 1e-14)."""
+    p, n, level = index_cases(2000, 11)
+    q = klucb_index(p, n, level)
+    exact = np.array([precise_root(*case) for case in zip(p, n, level, strict=True)])
+    assert np.abs(q - exact).max() <= SLACK / 20
+
+
+def test_index_tangent_bounds_the_index_at_higher_levels():
+    """index_slope gives a tangent that bounds the index from above at every higher level (the index is concave
+    in the level), to within the index's error."""
+    p, n, level = index_cases(400, 12)
+    q = klucb_index(p, n, level)
+    slope = index_slope(p, n, q, SLACK / 2)
+    for rise in (1e-6, 0.01, 0.3, 3.0):
+        exact = np.array([precise_root(*case) for case in zip(p, n, level + rise, strict=True)])
+        assert (exact <= q + slope * rise + SLACK / 2).all()
+
+
 class EagerKLUCB(KLUCB):
     """kl-UCB by its definition: every arm inverted every round (a test reference)."""
 
@@ -226,6 +275,34 @@ def test_lazy_klucb_pulls_what_inverting_every_arm_pulls(means, horizon):
     (repeated means give arms with equal counts, hence equal indices)."""
     lazy = run(KLUCB(), means, range(6), horizon, experiment="lazy")
     eager = run(EagerKLUCB(), means, range(6), horizon, experiment="lazy")
+    assert_same_trace(lazy, eager)
+
+
+def markovian_means() -> np.ndarray:
+    """The 81 arm means of Lee & Bareinboim's NeurIPS-18 Markovian experiment (benchmarks/neurips18_markovian.py):
+    nine arms of mean exactly 1 whose indices tie at 1 for ever, and dozens of arms whose indices stay within
+    1e-7 of them once they have lost once."""
+    path = Path(__file__).parents[1] / "benchmarks" / "neurips18_markovian.py"
+    spec = importlib.util.spec_from_file_location("neurips18_markovian", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.means()
+
+
+def test_lazy_klucb_with_many_arms_close_to_the_leader():
+    """At the paper's horizon, where the arms close to the leader come closest (f(t) grows)."""
+    means = markovian_means()
+    lazy = run(KLUCB(), means, range(3), 10_000, experiment="close-arms-long", grid=linear_grid(10_000, 10_000))
+    eager = run(EagerKLUCB(), means, range(3), 10_000, experiment="close-arms-long", grid=linear_grid(10_000, 10_000))
+    assert_same_trace(lazy, eager)
+
+
+def test_lazy_klucb_with_many_arms_of_repeated_means():
+    """60 arms of five means (1 among them): many equal indices, seeds whose candidate rows are rebuilt alone, and
+    tables of every arm, at a horizon over many renewals of the bounds."""
+    means = np.random.default_rng(5).choice([0.2, 0.5, 0.8, 0.9, 1.0], 60)
+    lazy = run(KLUCB(), means, range(8), 3000, experiment="lazy-many", grid=linear_grid(3000, 3000))
+    eager = run(EagerKLUCB(), means, range(8), 3000, experiment="lazy-many", grid=linear_grid(3000, 3000))
     assert_same_trace(lazy, eager)
 
 
@@ -319,6 +396,18 @@ def test_trajectories_unchanged_by_speed_work(algo):
     arms = np.ascontiguousarray(trace.arm, dtype=np.int64)
     assert arms.shape == (20, 500)
     assert hashlib.sha256(arms.tobytes()).hexdigest() == REGRESSION_ARMS_SHA256[algo]
+
+
+def test_klucb_trajectories_on_close_arms_unchanged_by_speed_work():
+    """kl-UCB's arm sequences (20 seeds x 2,000 rounds) on the NeurIPS-18 Markovian instance, recorded before its
+    lazy inversion was sped up for arms close to the leader."""
+    trace = run(KLUCB(), markovian_means(), range(20), 2000, experiment="close-arms")
+    arms = np.ascontiguousarray(trace.arm, dtype=np.int64)
+    assert arms.shape == (20, 2000)
+    assert hashlib.sha256(arms.tobytes()).hexdigest() == CLOSE_ARMS_SHA256
+
+
+CLOSE_ARMS_SHA256 = "94abf32ac0829e521f6bc6bc38ae71d1b34399efa96cfb8464905c97ddae4cf3"
 
 
 def test_summary_rounds_on_coarse_grid():

@@ -17,13 +17,16 @@ increasing on [p, 1), so the iterates decrease monotonically to the root.
 
 :class:`KLUCB` inverts lazily and pulls exactly the arms that inverting every arm every round
 would pull. An arm's index only grows with the exploration level while the arm is not pulled, so
-(i) its index at the level of a later round bounds its index from above until that round, and
-(ii) its index when last inverted bounds its index now from below. Every arm keeps both (the
-upper bounds at the level of a round 2K ahead, renewed for all arms when that round has passed
-and for the pulled arm after each pull, as in the look-ahead of Lee & Bareinboim's code). Each
-round, the largest lower bound is a floor under the maximum index, and only the pulled arm and
-the arms whose upper bound reaches that floor are inverted: no other arm can reach the maximum,
-let alone tie with it.
+its index when last inverted bounds its index now from below; the index is also concave in the
+level, so the tangent drawn where it was inverted (:func:`index_slope`) bounds it from above at
+every later level, and an arm that has never lost has index exactly 1 at every level. Each round,
+the largest lower bound among the arms other than the one pulled last is a floor under the
+maximum index, and only the arms whose upper bound (the tangent at the level of a round a fixed
+fraction of t ahead, renewed when that round has passed) reaches the floor are inverted, if they
+have lost, with the arm pulled last: no other arm can reach the maximum, let alone tie with it.
+The arms that can reach the floor are kept per seed in a small table
+(:class:`~causal_bandits.bandits.klucb_candidates.Candidates`), so that a round does not pass
+over every arm of every seed.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import numpy as np
 from scipy.special import entr, rel_entr
 
 from causal_bandits.bandits.engine import Feedback
+from causal_bandits.bandits.klucb_candidates import SLACK, Candidates
 from causal_bandits.rng import SeedStreams
 
 _BELOW_ONE = np.nextafter(1.0, 0.0)
@@ -121,6 +125,24 @@ def klucb_index(p: np.ndarray, n: np.ndarray, level: float | np.ndarray, tol: fl
     return q
 
 
+def index_slope(p: np.ndarray, n: np.ndarray, q: np.ndarray, error: float) -> np.ndarray:
+    """An upper bound on the derivative in the level of the index, where the index is ``q`` within ``error``.
+
+    The index U(f) = sup{q : n kl(p, q) <= f} is concave in f, with derivative q (1 - q) / (n (q - p)) at U = q
+    (the inverse of n dkl/dq); that derivative decreases in q, so taking it at ``q - error`` bounds the exact one
+    from above, and the tangent q + slope (f - f0) bounds the index at every level f >= f0 from above (to within
+    ``error``). 0 where p = 1 (the index is 1 at every level); :data:`STEEP` where ``q - error`` is not above p.
+    """
+    low = q - error
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = low * (1.0 - low) / (n * (low - p)) * (1.0 + 1e-12)  # the factor covers the rounding
+    return np.where(p >= 1.0, 0.0, np.where(low > p, slope, STEEP))
+
+
+#: The slope :func:`index_slope` gives where it cannot bound the derivative (a tangent bound that never binds).
+STEEP = 1e30
+
+
 class KLUCB:
     """kl-UCB with the exploration function ln t + 3 ln ln t, vectorised over seeds."""
 
@@ -132,15 +154,13 @@ class KLUCB:
         self._pulls = np.zeros((n_seeds, n_arms))
         self._wins = np.zeros((n_seeds, n_arms))
         self._order: np.ndarray | None = None  # set at round 1
-        # Per arm: its index at the level of round self._ahead (an upper bound on its index until
-        # then), and its index when last inverted (a lower bound on its index now, until pulled).
-        self._bound = np.empty((n_seeds, n_arms))
-        self._known = np.empty((n_seeds, n_arms))
+        self._arms = ArmBounds(self._wins, self._pulls)
+        self._table = Candidates(n_seeds, n_arms)
         self._ahead = 0
         self._last = np.zeros(n_seeds, dtype=np.int64)  # arm pulled in the previous round
 
     def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
-        _n_seeds, n_arms = self._pulls.shape
+        n_seeds, n_arms = self._pulls.shape
         if t == 1:  # one random permutation per seed for the initial sweep
             self._order = self._ties.uniform(n_arms).argsort(axis=1)
         if t <= n_arms:
@@ -148,62 +168,73 @@ class KLUCB:
             return self._order[:, t - 1]
         level = exploration(t - 1)
         ties = self._ties.uniform(n_arms)  # read every round, used only where arms tie
-        if t - 1 > self._ahead:  # the bounds have expired: invert every arm, now and ahead
-            self._ahead = _lookahead(t - 1, n_arms)
-            p = self._wins / self._pulls
-            levels = np.stack([np.full(p.shape, level), np.full(p.shape, exploration(self._ahead))])
-            self._known, self._bound = klucb_index(np.stack([p, p]), np.stack([self._pulls] * 2), levels)
-        else:
-            self._invert_contenders(level)
-        return _argmax_ties(self._known, ties)
-
-    def _invert_contenders(self, level: float) -> None:
-        """Bring ``self._known`` up to date wherever an arm could reach the largest index.
-
-        The arm pulled last changed, so it is inverted again (now, and at the look-ahead level
-        for its bound). Any other arm's index now is at least its ``known`` value, so the largest
-        index is at least ``floor``, the row's largest ``known``; an arm whose bound is below
-        ``floor`` can neither reach nor tie the maximum, and its stale ``known`` value (below its
-        bound) stays below the maximum too. The slack covers the inversions' rounding (their
-        error is far below it), so the row's maximum and its ties come out as if every arm had
-        been inverted.
-        """
-        _n_seeds, n_arms = self._pulls.shape
-        last = self._rows * n_arms + self._last
-        known, bound = self._known.ravel(), self._bound.ravel()
-        known[last] = -np.inf
-        floor = self._known.max(axis=1) - 2 * _SLACK
-        contender = self._bound >= floor[:, None]
-        contender.ravel()[last] = True
-        cells = np.flatnonzero(contender)
-        both = np.concatenate([cells, last])
-        levels = np.full(both.size, level)
-        levels[cells.size :] = exploration(self._ahead)
-        n = self._pulls.ravel()[both]
-        index = klucb_index(self._wins.ravel()[both] / n, n, levels)
-        known[cells] = index[: cells.size]
-        bound[last] = index[cells.size :]
+        arms, table = self._arms, self._table
+        if t == n_arms + 1:  # every arm's index, once
+            arms.invert(np.arange(n_seeds * n_arms), level)
+        if t - 1 > self._ahead:  # the upper bounds have expired: every arm's anew, at the level of a later round
+            self._ahead = _lookahead(t - 1)
+            arms.renew(exploration(self._ahead))
+            table.rebuild(self._rows, arms, self._last, level)
+        table.contenders(arms, self._last, level)
+        at = np.flatnonzero(table.contender & table.lost)  # the contenders to invert: the others have index 1
+        if at.size:
+            table.known.ravel()[at], table.slope.ravel()[at] = arms.invert(table.cells.ravel()[at], level)
+            table.level.ravel()[at] = level
+        return table.argmax(ties)
 
     def update(self, feedback: Feedback) -> None:
         arms, rewards = feedback.arms, feedback.rewards
-        self._pulls[self._rows, arms] += 1
-        self._wins[self._rows, arms] += rewards
+        at = self._rows * self._pulls.shape[1] + arms
+        self._pulls.ravel()[at] += 1
+        self._wins.ravel()[at] += rewards
+        self._table.pulled(rewards, self._arms)
         self._last = np.asarray(arms, dtype=np.int64)
 
 
-#: Bounds and indices are compared with this slack. Newton's method stops once a step is below
-#: 1e-10, converging quadratically (linearly at worst, next to the pole at q = 1), so an index is
-#: off its exact value by far less; a larger slack only inverts a few more arms.
-_SLACK = 1e-7
+class ArmBounds:
+    """Per seed and arm (flat, seed-major, and one more cell at the end for the sentinel arm that pads the candidate
+    table): the index when last inverted (``known``; a lower bound on the index now until the arm is pulled, -inf from
+    the pull of an arm that has lost until it is inverted again), the level
+    it was inverted at and the slope of its tangent there (:func:`index_slope`), and the tangent bound at the level
+    ``ahead`` of the look-ahead round, or 1 (``bound``; an upper bound on the index up to that round). The sentinel has
+    index and bound -inf and is never inverted.
+    """
+
+    def __init__(self, wins: np.ndarray, pulls: np.ndarray):
+        self.wins, self.pulls = wins.ravel(), pulls.ravel()  # views of the policy's counts, updated in place
+        self.n_seeds, self.n_arms = pulls.shape
+        size = pulls.size + 1
+        self.known, self.bound = np.full(size, -np.inf), np.full(size, -np.inf)
+        self.level, self.slope = np.zeros(size), np.zeros(size)
+        self.ahead = 0.0
+
+    def per_seed(self, array: np.ndarray) -> np.ndarray:
+        """``array`` (one of the above, or ``wins`` or ``pulls``) as (seeds, arms), without the sentinel."""
+        return array[: self.n_seeds * self.n_arms].reshape(self.n_seeds, self.n_arms)
+
+    def renew(self, ahead: float) -> None:
+        """Every arm's upper bound: its tangent bound at the level ``ahead``, or 1."""
+        self.ahead = ahead
+        np.minimum(self.known + self.slope * (ahead - self.level), 1.0, out=self.bound)
+
+    def invert(self, cells: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+        """Invert the arms at ``cells`` at ``level``; returns their indices and the slopes of their tangents."""
+        n = self.pulls[cells]
+        p = self.wins[cells] / n
+        index = klucb_index(p, n, level)
+        slope = index_slope(p, n, index, SLACK / 2)
+        bound = np.minimum(index + slope * (self.ahead - level), 1.0)
+        self.known[cells], self.level[cells], self.slope[cells], self.bound[cells] = index, level, slope, bound
+        return index, slope
 
 
-def _lookahead(t: int, n_arms: int) -> int:
-    """The round whose exploration level the bounds are computed for, from round ``t`` on: 2K
-    rounds ahead, as in Lee & Bareinboim's code (a longer look-ahead refreshes less often but
-    leaves looser bounds; within 2x either way the cost barely moves)."""
-    return t + 2 * n_arms
+def _lookahead(t: int) -> int:
+    """The round whose exploration level the bounds are computed for, from round ``t`` on: a fixed fraction of ``t``
+    ahead, so that the levels of the two rounds differ by about the same whatever ``t`` (f grows like ln t) and the
+    bounds are renewed a logarithmic number of times (a longer look-ahead renews them less often but leaves them
+    looser)."""
+    return t + max(int(LOOKAHEAD * t), 1)
 
 
-def _argmax_ties(index: np.ndarray, ties: np.ndarray) -> np.ndarray:
-    """Per row, the arm of largest index; among equal indices the one of largest ``ties``."""
-    return np.where(index >= index.max(axis=1, keepdims=True), ties, -1.0).argmax(axis=1)
+#: The look-ahead, as a fraction of the round.
+LOOKAHEAD = 1 / 8
