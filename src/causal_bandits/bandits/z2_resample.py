@@ -182,12 +182,13 @@ def _reveal(gen, counts, n, want, replicates, revealed, drawn_at, labels, groups
         for j in range(cols.size):
             revealed[cols[j]] = wanted[j]
             if wanted[j]:
-                for b in range(B):
-                    value = 0
-                    for g in range(first.size):
-                        if patterns[k0 + first[g], j]:
-                            value += totals[g, b]
-                    replicates[cols[j], b] = value
+                replicates[cols[j]] = 0
+        for g in range(first.size):  # each wanted column: the sum of the groups it counts
+            for j in range(cols.size):
+                if wanted[j] and patterns[k0 + first[g], j]:
+                    row = replicates[cols[j]]
+                    for b in range(B):
+                        row[b] += totals[g, b]
         if fresh:
             drawn_at[a] = n[a]
             fresh_out[a] = True
