@@ -7,7 +7,17 @@ from scipy import stats
 from causal_bandits.bandits.multinomial import multinomial
 
 # inversion (n·min(p, 1−p) < 10) and BTRS on both sides of the switch, p > 1/2 drawn as n − Bin(n, 1 − p)
-POINTS = [(5, 0.3), (30, 0.33), (31, 0.34), (100, 0.09), (100, 0.11), (40, 0.6), (1000, 0.95), (1000, 0.995), (9000, 0.2)]
+POINTS = [
+    (5, 0.3),
+    (30, 0.33),
+    (31, 0.34),
+    (100, 0.09),
+    (100, 0.11),
+    (40, 0.6),
+    (1000, 0.95),
+    (1000, 0.995),
+    (9000, 0.2),
+]
 
 
 @pytest.mark.parametrize(("n", "p"), POINTS)

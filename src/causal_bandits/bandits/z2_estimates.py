@@ -163,7 +163,6 @@ class Z2Estimates:
         """(θ̂, ŝ², has) per (seed, arm) for round ``t``; ``has`` marks arms with at least one usable
         instance (elsewhere θ̂ and ŝ² are meaningless and the base algorithm's own statistics apply)."""
         n, wins = self.n, self.wins
-        values = self.est.values_last(self.leaf_counts.T, n.T).T  # batch-last evaluation: same bits, faster
         # Data only grow, so a covered support stays covered: check only the (seed, instance) pairs
         # not yet covered whose instance reads an arm whose samples filled an empty leaf cell.
         check = ~self._covered & ((self._fresh.astype(float) @ self._reads_arm) > 0)
@@ -200,9 +199,19 @@ class Z2Estimates:
             self._weights[redo], self._variance[redo] = min_variance_weights(cov, allowed)
         self._stale[:] = False
         w = self._weights
-        point = np.where(usable, values[:, self._slot_ids], 0.0)
+        point = np.where(usable, self._point_values(usable)[:, self._slot_ids], 0.0)
         theta = w[..., 0] * m0 + (w[..., 1:] * point).sum(axis=-1)
         return np.clip(theta, _CLIP, 1 - _CLIP), self._variance.copy(), has
+
+    def _point_values(self, usable: np.ndarray) -> np.ndarray:
+        """θ̂_i(D) of every instance (seeds, instances) on the current data, computed for the catalogue entries with an
+        instance ``usable`` (seeds, arms, slots) in some seed (nan elsewhere; the others are not read), batch last."""
+        wanted = np.zeros(self.est.n_instances, dtype=bool)
+        wanted[self._slot_ids[usable.any(axis=0)]] = True
+        entries = tuple(np.unique(self._entry_of[wanted]).tolist())
+        if not entries:
+            return np.full((self.n.shape[0], self.est.n_instances), np.nan)
+        return self.est.values_last(self.leaf_counts.T, self.n.T, entries).T
 
     def _bootstrap(self, due: np.ndarray, act: np.ndarray, size: np.ndarray) -> None:
         """New Σ̂ for the due arms, from B replicates of every table their active instances read."""

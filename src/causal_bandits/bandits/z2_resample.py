@@ -68,7 +68,7 @@ class LazyResamples:
         # per seed and class: its group in the arm's current resample (-1: empty), and per group (numbered within
         # the arm's block of classes) its B replicate totals
         self.labels = np.full((n_seeds, n_classes), -1, dtype=np.int64)
-        self.groups = np.zeros((n_seeds, n_classes, self.B), dtype=np.int64)
+        self.groups = np.zeros((n_seeds, n_classes, self.B), dtype=np.int32)
         self.multinomial_seconds = 0.0
 
     def reveal(
@@ -133,7 +133,7 @@ def _split(gen, label, first, mass, old, old_totals, fresh, total, B) -> np.ndar
     for i in range(mass.size):
         if label[i] >= 0:
             gmass[label[i]] += mass[i]
-    totals = np.zeros((n_groups, B), dtype=np.int64)
+    totals = np.zeros((n_groups, B), dtype=np.int32)
     if fresh:
         conditional_binomials(gen, np.full(B, total), np.argsort(-gmass, kind="mergesort"), gmass, totals)
         return totals
