@@ -1,4 +1,5 @@
-"""The bootstrap resamples of z²-TS and z²-KL-UCB, drawn lazily by groups of cells (docs/papers/nonmanip.md#nonmanip-bmvwa).
+"""The bootstrap resamples of z²-TS and z²-KL-UCB, drawn lazily by groups of cells
+(docs/papers/nonmanip.md#nonmanip-bmvwa).
 
 The bMVWA bootstrap (AAAI-19 Alg. 2 lines 2-5) needs B multinomial resamples of every arm's count table, but
 a refresh reads a table only through the leaf-count columns that its used instances read
