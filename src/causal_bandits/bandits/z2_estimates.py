@@ -20,13 +20,14 @@ new samples since they were drawn (an unchanged table's resamples are still B in
 multinomial resamples of it), and an arm's Σ̂ is recomputed only when its active set changed or
 an arm its instances read has new samples (otherwise the recomputation would return the same
 numbers). Replicates are kept as leaf counts (:class:`~causal_bandits.causal.evaluation.Program`),
-the resamples of an arm projected straight onto them.
+and only the leaf counts a refresh's instances read are drawn, by groups of cells, refined when a later
+refresh reads more of an unchanged table (:class:`~causal_bandits.bandits.z2_resample.LazyResamples`: the
+joint law of the full draw).
 
 Randomness: the resamples of a seed come from a numpy Generator of that seed alone, seeded at
-``reset`` from the policy's keyed ``bootstrap`` stream; numpy has no vectorised multinomial over
-many generators, so the draws are one call per refreshing seed (values never depend on which other
-seeds share the job). The bootstrap never touches the streams the base algorithm draws from, so a
-z² solver with no active instance makes exactly its base algorithm's draws.
+``reset`` from the policy's keyed ``bootstrap`` stream, one compiled call per refreshing seed (values never
+depend on which other seeds share the job). The bootstrap never touches the streams the base algorithm draws
+from, so a z² solver with no active instance makes exactly its base algorithm's draws.
 """
 
 from __future__ import annotations
