@@ -8,9 +8,10 @@ For each panel (our graphs (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph), N a
 runs ``--seeds`` seeds together (100 = ``seeds_per_job`` at paper scale, as a run job does) for ``--horizon`` rounds on
 the engine (:func:`causal_bandits.bandits.engine.simulate`) and prints, in CPU time (one BLAS thread,
 as Snakemake gives a one-thread job), seed-rounds per second, the share spent in bootstrap
-refreshes, the refreshes per seed and the cost of one (per seed), and the share spent in numpy's
-multinomial draws of the resamples (``multinom``): no change that keeps those draws (the random
-layout) can make a panel faster than 1 / that share.
+refreshes, the refreshes per seed and the cost of one (per seed), and the share spent drawing the
+resamples (``multinom``: the compiled grouping, binomial draws and projection of
+:class:`~causal_bandits.bandits.z2_resample.LazyResamples`; numpy's multinomial calls on code before it): no
+change that keeps those draws (the random layout) can make a panel faster than 1 / that share.
 
 ``--before REF`` measures the same settings on the package as it is at git ref ``REF`` too (its
 ``src`` exported with ``git archive`` to a temporary directory): every (panel, solver) runs in two
@@ -157,7 +158,7 @@ def measure(
         "seed_rounds_per_s": seeds * horizon / total,
         "bootstrap_share": boot / total,
         "refreshes_per_seed": z2.refreshes / seeds,
-        # the share in numpy's multinomial draws (nan on code without the counter, e.g. --before main)
+        # the share spent drawing the resamples (nan on code without the counter)
         "multinomial_share": getattr(z2, "multinomial_seconds", math.nan) / total,
         "seconds_per_refresh_per_seed": per_refresh,
         "seconds_per_round_per_seed": per_round,
