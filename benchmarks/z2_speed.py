@@ -8,16 +8,19 @@ For each panel (our graphs (docs/papers/nonmanip.md#nonmanip-r-fig5d-graph), N a
 runs ``--seeds`` seeds together (100 = ``seeds_per_job`` at paper scale, as a run job does) for ``--horizon`` rounds on
 the engine (:func:`causal_bandits.bandits.engine.simulate`) and prints, in CPU time (one BLAS thread,
 as Snakemake gives a one-thread job), seed-rounds per second, the share spent in bootstrap
-refreshes, the refreshes per seed and the cost of one (per seed), and the share spent in numpy's
-multinomial draws of the resamples (``multinom``): no change that keeps those draws (the random
-layout) can make a panel faster than 1 / that share.
+refreshes, the refreshes per seed and the cost of one (per seed), and the share spent drawing the
+resamples (``multinom``: the compiled grouping, binomial draws and projection of
+:class:`~causal_bandits.bandits.z2_resample.LazyResamples`; numpy's multinomial calls on code before it): no
+change that keeps those draws (the random layout) can make a panel faster than 1 / that share.
 
 ``--before REF`` measures the same settings on the package as it is at git ref ``REF`` too (its
 ``src`` exported with ``git archive`` to a temporary directory): every (panel, solver) runs in two
 fresh processes, one per side, back to back in alternating order, so load from other processes hits
 both alike; each reports its own CPU time (imports and catalogue compilation excluded), and the
 table adds the ref's seed-rounds per second and the speed-up, and a last line the speed-up weighted by the
-paper-scale mix of POMIS+ CPU (:data:`MIX`). ``peak MB`` is the measuring process's peak resident memory.
+paper-scale mixes of POMIS+ CPU (the papers' default run, :func:`default_run_mix`, and the papers with the
+studies, :data:`STUDIES_MIX`).
+``peak MB`` is the measuring process's peak resident memory (a job's, at its seeds).
 
 Projection to the spot check's setting (docs/papers/nonmanip.md#nonmanip-numbers-spot-check) (T = 10,000,
 ``--project-seeds`` seeds: 1,000 for the main run, 50 for the every_round spot check; B = 500): per seed, (T × the
@@ -77,10 +80,13 @@ PANELS = {
     ),
 }
 SOLVERS = {"TS": Z2ThompsonSampling, "KLUCB": Z2KLUCB}
-#: Shares of POMIS+ CPU at paper scale, papers and studies together (the speed audit's mix,
-#: ../shared/perf/pomisplus_speed_audit.md §7): Fig. 5d-like work (fig5c, its sweep and knob points, the
-#: robustness graphs, the spot check) against the front-door and Fig. 2a panels (fig5a, fig5b).
-MIX = {"fig5c": 0.85, "fig5a": 0.075, "fig5b": 0.075}
+#: Shares of POMIS+ CPU at paper scale by panel-like work with the studies (the speed issue's mix, from
+#: ../shared/perf/pomisplus_speed_audit.md §7): Fig. 5d-like work (fig5c, its sweep and knob points, the robustness
+#: graphs) 79 % and the every-round spot check 6 %, counted as fig5c (most of its cost), against the front-door and
+#: Fig. 2a panels and SCMs 16 %, split as the two panels' measured 200-seed x 10,000-round jobs (41.6 : 148.0 CPU-s
+#: for both solvers, audit §4). The papers' default run (the three panels' POMIS+ jobs, the same seeds each) is
+#: weighted by the measured CPU of the ``--before`` side instead (:func:`default_run_mix`).
+STUDIES_MIX = {"fig5c": 0.85, "fig5b": 0.125, "fig5a": 0.035}
 PAPER_T, PAPER_SEEDS, GROWTH = 10_000, 1_000, 0.05
 
 
@@ -149,7 +155,7 @@ def measure(
         "seed_rounds_per_s": seeds * horizon / total,
         "bootstrap_share": boot / total,
         "refreshes_per_seed": z2.refreshes / seeds,
-        # the share in numpy's multinomial draws (nan on code without the counter, e.g. --before main)
+        # the share spent drawing the resamples (nan on code without the counter)
         "multinomial_share": getattr(z2, "multinomial_seconds", math.nan) / total,
         "seconds_per_refresh_per_seed": per_refresh,
         "seconds_per_round_per_seed": per_round,
@@ -238,12 +244,15 @@ def main() -> None:
         f"B = {args.bootstrap}, {args.refresh}), these panels and solvers: {total:.2f}"
         + (f" (at {args.before}: {before_total:.2f})" if before_src else "")
     )
-    weighted = weighted_speedup(rows) if before_src else None
-    if weighted is not None:
-        print(
-            f"weighted speed-up, paper-scale mix of POMIS+ CPU ({', '.join(f'{p} {w:.0%}' for p, w in MIX.items())}): "
-            f"{weighted:.2f}x; the papers' default run alone: {before_total / total:.2f}x"
-        )
+    weighted = {}
+    if before_src:
+        mixes = {"papers' default run": default_run_mix(rows), "papers and studies": STUDIES_MIX}
+        for name, mix in mixes.items():
+            weighted[name] = factor = weighted_speedup(rows, mix) if mix else None
+            if factor is not None:
+                shares = ", ".join(f"{p} {w:.1%}" for p, w in mix.items())
+                print(f"weighted speed-up, {name} ({shares} of POMIS+ CPU before): {factor:.2f}x")
+    print(f"peak resident memory of a job: {max(r['peak_rss_mb'] for r in rows):.0f} MB at most")
     print(
         json.dumps(
             {
@@ -257,17 +266,26 @@ def main() -> None:
     )
 
 
-def weighted_speedup(rows: list[dict]) -> float | None:
+def default_run_mix(rows: list[dict]) -> dict[str, float] | None:
+    """Each panel's share of the ``--before`` side's projected POMIS+ CPU (both solvers), the papers' default run
+    running every panel at the same seeds; None unless every panel was run."""
+    before = {p: sum(r["before"]["projected_cpu_hours_paper_setting"] for r in rows if r["panel"] == p) for p in PANELS}
+    if not all(any(r["panel"] == p for r in rows) for p in PANELS):
+        return None
+    return {p: c / sum(before.values()) for p, c in before.items()}
+
+
+def weighted_speedup(rows: list[dict], mix: dict[str, float]) -> float | None:
     """The speed-up of the paper-scale POMIS+ CPU: each panel's (both solvers' projected CPU before over after)
-    weighted by its share :data:`MIX` (CPU shares combine harmonically); None unless every panel was run."""
+    weighted by its share in ``mix`` (CPU shares combine harmonically); None unless every panel was run."""
     per_panel = {}
-    for panel in MIX:
+    for panel in mix:
         runs = [r for r in rows if r["panel"] == panel]
         if not runs:
             return None
         before = sum(r["before"]["projected_cpu_hours_paper_setting"] for r in runs)
         per_panel[panel] = before / sum(r["projected_cpu_hours_paper_setting"] for r in runs)
-    return 1 / sum(w / per_panel[p] for p, w in MIX.items())
+    return 1 / sum(w / per_panel[p] for p, w in mix.items())
 
 
 if __name__ == "__main__":

@@ -192,7 +192,8 @@ def test_sigma_is_always_the_bootstrap_of_the_current_replicates(refresh):
     """Skipping work never leaves a wrong Σ̂: after every round, each arm none of whose inputs changed
     since its last bootstrap (under ``every_round``: every arm) has the Σ̂ of its instances over the
     seed's stored replicates, and those replicates are resamples of every table they stand for
-    (each arm's block of every leaf sums to the arm's sample size at its draw)."""
+    (each arm's block of every leaf whose columns are all revealed sums to the arm's sample size at its draw;
+    the replicate columns the used instances read are revealed)."""
     est, env = fig5b()
     z2 = Z2Estimates(est, bootstrap=40, refresh=refresh, warmup=60)
     seeds = np.arange(3)
@@ -204,7 +205,7 @@ def test_sigma_is_always_the_bootstrap_of_the_current_replicates(refresh):
         (np.arange(offset, offset + 2 ** len(program.leaf_vars(lf))))
         for lf, offset in zip(program.leaves, program.leaf_offsets)
     ]
-    checked = 0
+    checked = blocks_checked = 0
     for t in range(1, 400):
         z2.estimates(t)
         for s in seeds:
@@ -213,8 +214,11 @@ def test_sigma_is_always_the_bootstrap_of_the_current_replicates(refresh):
             current = z2._last_active[s].any(axis=1) & (size == z2._last_size[s])
             if refresh == "every_round":
                 assert np.array_equal(current, z2._last_active[s].any(axis=1))
-            reps = est.values(np.ascontiguousarray(z2._replicates[s].T, dtype=float), z2.n[s][None, :])  # kept (L, B)
+            replicates, revealed = z2._resamples.replicates[s], z2._resamples.revealed[s]
+            reps = est.values(np.ascontiguousarray(replicates.T, dtype=float), z2.n[s][None, :])  # kept (L, B)
             for a in np.flatnonzero(current):
+                used = z2._slot_ids[a][z2._last_active[s, a] & z2._slot_ok[a]]
+                assert revealed[est.reads_cells[used].any(axis=0)].all()
                 cov, kept = bootstrap_covariance(reps[:, z2._slot_ids[a]], z2._last_active[s, a] & z2._slot_ok[a])
                 np.testing.assert_array_equal(z2._cov[s, a], cov)
                 np.testing.assert_array_equal(z2._kept[s, a], kept)
@@ -222,12 +226,13 @@ def test_sigma_is_always_the_bootstrap_of_the_current_replicates(refresh):
             for a, (columns, _) in enumerate(program.projections):
                 for block in blocks:
                     cells = block[np.isin(block, columns)]
-                    if cells.size:
-                        assert (z2._replicates[s][cells].sum(axis=0) == z2._drawn_at[s, a]).all()
+                    if cells.size and revealed[cells].all():
+                        assert (replicates[cells].sum(axis=0) == z2._resamples.drawn_at[s, a]).all()
+                        blocks_checked += 1
         arms = rng.integers(0, env.n_arms, seeds.size)
         _, values = env.pull(t, None, arms, noise.uniform(env.noise_width))
         z2.add(arms, est.layout.cell_of(values))
-    assert checked > 500
+    assert checked > 500 and blocks_checked > 500
 
 
 @pytest.mark.parametrize("refresh", ["every_round", "adaptive"])
@@ -258,10 +263,12 @@ def test_estimates_do_not_depend_on_how_refreshing_seeds_are_batched(refresh, mo
             np.testing.assert_array_equal(x, y)
 
 
-def test_replicates_are_exact_multinomial_resamples_of_the_table():
+@pytest.mark.parametrize("first", [None, 0, 3])
+def test_replicates_are_exact_multinomial_resamples_of_the_table(first):
     """The bootstrap draw is the exact multinomial resample of the current count table (B independent
-    replicates, n draws over the cells): the replicate leaf counts of arm 0 of Fig. 5b (the
-    observational arm, 16 cells) have the mean n·p·M and covariance Mᵀ n (diag p − p pᵀ) M of a
+    replicates, n draws over the cells), also when drawn lazily: the replicate leaf counts of arm 0 of Fig. 5b
+    (the observational arm, 16 cells), revealed at once or first only the columns of leaf block ``first``
+    (grouped draw) and then all (refinement), have the mean n·p·M and covariance Mᵀ n (diag p − p pᵀ) M of a
     multinomial projected by the arm's 0/1 matrix M, within 6 standard errors of the sample mean and
     of the sample covariance (seeded, so the check is deterministic)."""
     est, _ = fig5b()
@@ -271,9 +278,22 @@ def test_replicates_are_exact_multinomial_resamples_of_the_table():
     table = np.array([7, 0, 3, 12, 1, 0, 25, 4, 9, 2, 0, 6, 15, 3, 8, 5], dtype=float)  # n = 100
     z2.counts[0, 0] = table
     z2.n[0, 0] = table.sum()
-    z2._resample(0, np.array([0]))
     columns, matrix = est.program.projections[0]
-    x = z2._replicates[0][columns].T.astype(float)  # (B, columns)
+    resamples = z2._resamples
+    if first is not None:
+        offset = est.program.leaf_offsets[first]
+        block = np.zeros(est.program.n_leaf_cells, dtype=bool)
+        block[offset : offset + 2 ** len(est.program.leaf_vars(est.program.leaves[first]))] = True
+        assert (block[columns].sum(), (~block[columns]).sum()) > (0, 0)  # a real part of arm 0's columns
+        resamples.reveal(0, z2._gens[0], z2.counts[0], z2.n[0], block)
+        assert np.array_equal(resamples.revealed[0], block)
+        before = resamples.replicates[0].copy()
+    everything = np.zeros(est.program.n_leaf_cells, dtype=bool)
+    everything[columns] = True
+    resamples.reveal(0, z2._gens[0], z2.counts[0], z2.n[0], everything)
+    if first is not None:  # the refinement keeps what was revealed
+        np.testing.assert_array_equal(resamples.replicates[0][block], before[block])
+    x = resamples.replicates[0][columns].T.astype(float)  # (B, columns)
     n, p = table.sum(), table / table.sum()
     mean = n * p @ matrix
     cov = matrix.T @ (n * (np.diag(p) - np.outer(p, p))) @ matrix
@@ -284,6 +304,21 @@ def test_replicates_are_exact_multinomial_resamples_of_the_table():
     assert np.all(np.abs(np.cov(x, rowvar=False) - cov) <= 6 * se + 1e-9)
     # the replicates differ from one another (independent draws, not one copy)
     assert np.unique(x, axis=0).shape[0] > B // 2
+
+
+@pytest.mark.parametrize(("graph", "N"), [("frontdoor", ("Z",)), ("fig2a", ("A",)), ("fig5d", ("A", "C"))])
+def test_an_instance_reads_only_the_leaf_cells_it_lists(graph, N):
+    """An instance's value depends only on the leaf counts of :attr:`InstanceEstimators.reads_cells` (what the
+    lazy bootstrap reveals for it): changing every other leaf count leaves it unchanged bit for bit."""
+    est = pomis_plus_estimators(GRAPHS[graph], "Y", N)
+    rng = np.random.default_rng(11)
+    counts = rng.integers(1, 30, (6, est.program.n_leaf_cells)).astype(float)
+    totals = rng.integers(200, 400, (6, len(est.layout.arms))).astype(float)
+    other = np.where(est.reads_cells[None], 0.0, rng.integers(1, 30, (6, 1, est.program.n_leaf_cells)))
+    base = est.values(counts, totals)
+    for i in range(est.n_instances):
+        changed = np.where(est.reads_cells[i], counts, other[:, i])
+        np.testing.assert_array_equal(est.values(changed, totals)[:, i], base[:, i])
 
 
 @pytest.mark.parametrize(("graph", "N"), [("frontdoor", ("Z",)), ("fig2a", ("A",)), ("fig5d", ("A", "C"))])

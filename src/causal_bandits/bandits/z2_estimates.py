@@ -20,13 +20,14 @@ new samples since they were drawn (an unchanged table's resamples are still B in
 multinomial resamples of it), and an arm's Σ̂ is recomputed only when its active set changed or
 an arm its instances read has new samples (otherwise the recomputation would return the same
 numbers). Replicates are kept as leaf counts (:class:`~causal_bandits.causal.evaluation.Program`),
-the resamples of an arm projected straight onto them.
+and only the leaf counts a refresh's instances read are drawn, by groups of cells, refined when a later
+refresh reads more of an unchanged table (:class:`~causal_bandits.bandits.z2_resample.LazyResamples`: the
+joint law of the full draw).
 
 Randomness: the resamples of a seed come from a numpy Generator of that seed alone, seeded at
-``reset`` from the policy's keyed ``bootstrap`` stream; numpy has no vectorised multinomial over
-many generators, so the draws are one call per refreshing seed (values never depend on which other
-seeds share the job). The bootstrap never touches the streams the base algorithm draws from, so a
-z² solver with no active instance makes exactly its base algorithm's draws.
+``reset`` from the policy's keyed ``bootstrap`` stream, one compiled call per refreshing seed (values never
+depend on which other seeds share the job). The bootstrap never touches the streams the base algorithm draws
+from, so a z² solver with no active instance makes exactly its base algorithm's draws.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from causal_bandits.bandits.z2_resample import LazyResamples
 from causal_bandits.causal.estimators import InstanceEstimators
 from causal_bandits.causal.mvwa import bootstrap_covariance, min_variance_weights
 from causal_bandits.errors import ConfigError
@@ -95,6 +97,8 @@ class Z2Estimates:
         pad = estimators.program.n_leaf_cells + 1
         # _feeds[a, c]: the leaf-count positions a sample of arm a in cell c adds one to (padded)
         self._feeds = np.stack([np.pad(f, ((0, 0), (0, width - f.shape[1])), constant_values=pad) for f in feeds])
+        self._reads_cells = estimators.reads_cells.astype(float)  # (n_instances, n_leaf_cells)
+        self._resamples = LazyResamples(estimators.program, self.B)
 
     @property
     def n_arms(self) -> int:
@@ -110,10 +114,9 @@ class Z2Estimates:
         L = self.est.program.n_leaf_cells
         self.leaf_counts = np.zeros((n_seeds, L + 2))
         self.leaf_counts[:, L] = np.inf
-        # The bootstrap replicates of every seed's data, as leaf counts (exact integers; (L, B) per seed, batch
-        # last for the evaluation), and the sample size of each arm when its resamples were drawn.
-        self._replicates = np.zeros((n_seeds, self.est.program.n_leaf_cells, self.B), dtype=np.int32)
-        self._drawn_at = np.zeros((n_seeds, A))
+        # The bootstrap replicates of every seed's data, as leaf counts ((L, B) per seed, batch last for the
+        # evaluation), revealed as refreshes want them (LazyResamples).
+        self._resamples.reset(n_seeds)
         # The instances' values on the replicates, cached (seed, instance, B), the refresh batch (clock) at
         # which each was computed and at which each arm's replicates were last redrawn (_evaluate_stale).
         self._rep_values = np.full((n_seeds, self.est.n_instances, self.B), np.nan)
@@ -134,7 +137,6 @@ class Z2Estimates:
         self._stale = np.ones((n_seeds, A), dtype=bool)  # QP to redo (trivial changed or refresh)
         self.n_active = np.zeros((n_seeds, A), dtype=np.int64)
         self.bootstrap_seconds = 0.0  # time spent in bootstrap refreshes (for benchmarks)
-        self.multinomial_seconds = 0.0  # of which in numpy's multinomial draws (for benchmarks)
         self.refreshes = 0  # seed-refresh events (one set of B resamples of a seed's tables)
 
     def add(self, arms: np.ndarray, cells: np.ndarray) -> None:
@@ -162,7 +164,6 @@ class Z2Estimates:
         """(θ̂, ŝ², has) per (seed, arm) for round ``t``; ``has`` marks arms with at least one usable
         instance (elsewhere θ̂ and ŝ² are meaningless and the base algorithm's own statistics apply)."""
         n, wins = self.n, self.wins
-        values = self.est.values_last(self.leaf_counts.T, n.T).T  # batch-last evaluation: same bits, faster
         # Data only grow, so a covered support stays covered: check only the (seed, instance) pairs
         # not yet covered whose instance reads an arm whose samples filled an empty leaf cell.
         check = ~self._covered & ((self._fresh.astype(float) @ self._reads_arm) > 0)
@@ -184,7 +185,7 @@ class Z2Estimates:
             grown = size >= (1.0 + self.growth) * self._last_size
         due = has_active & (changed | grown)
         if due.any():
-            self._bootstrap(due, act, reads, size)
+            self._bootstrap(due, act, size)
         usable = act & self._kept
         has = usable.any(axis=-1)
         self.n_active = usable.sum(axis=-1)
@@ -199,11 +200,21 @@ class Z2Estimates:
             self._weights[redo], self._variance[redo] = min_variance_weights(cov, allowed)
         self._stale[:] = False
         w = self._weights
-        point = np.where(usable, values[:, self._slot_ids], 0.0)
+        point = np.where(usable, self._point_values(usable)[:, self._slot_ids], 0.0)
         theta = w[..., 0] * m0 + (w[..., 1:] * point).sum(axis=-1)
         return np.clip(theta, _CLIP, 1 - _CLIP), self._variance.copy(), has
 
-    def _bootstrap(self, due: np.ndarray, act: np.ndarray, reads: np.ndarray, size: np.ndarray) -> None:
+    def _point_values(self, usable: np.ndarray) -> np.ndarray:
+        """θ̂_i(D) of every instance (seeds, instances) on the current data, computed for the catalogue entries with an
+        instance ``usable`` (seeds, arms, slots) in some seed (nan elsewhere; the others are not read), batch last."""
+        wanted = np.zeros(self.est.n_instances, dtype=bool)
+        wanted[self._slot_ids[usable.any(axis=0)]] = True
+        entries = tuple(np.unique(self._entry_of[wanted]).tolist())
+        if not entries:
+            return np.full((self.n.shape[0], self.est.n_instances), np.nan)
+        return self.est.values_last(self.leaf_counts.T, self.n.T, entries).T
+
+    def _bootstrap(self, due: np.ndarray, act: np.ndarray, size: np.ndarray) -> None:
         """New Σ̂ for the due arms, from B replicates of every table their active instances read."""
         start = time.process_time()
         seeds = np.flatnonzero(due.any(axis=1))
@@ -221,13 +232,15 @@ class Z2Estimates:
         ]
         for lo, hi in bounds:
             batch = seeds[order[lo:hi]]
-            needed = (reads[batch] & due[batch][..., None]).any(axis=1)
-            redraw = needed & (self.n[batch] != self._drawn_at[batch])
+            rows, arms, slots = np.nonzero(act[batch] & due[batch][..., None] & self._slot_ok)
+            wanted = np.zeros((batch.size, self.est.n_instances), dtype=bool)  # the instances this refresh uses
+            wanted[rows, self._slot_ids[arms, slots]] = True
+            cells = (wanted.astype(float) @ self._reads_cells) > 0  # the replicate leaf counts they read
             self._clock += 1
-            for s, arms in zip(batch, redraw):
-                if arms.any():
-                    self._resample(s, np.flatnonzero(arms))
-            self._evaluate_stale(batch, act[batch] & due[batch][..., None] & self._slot_ok)
+            for s, want in zip(batch, cells):
+                redrawn = self._resamples.reveal(s, self._gens[s], self.counts[s], self.n[s], want)
+                self._redrawn_at[s, redrawn] = self._clock
+            self._evaluate_stale(batch, wanted)
             bi, ai = np.nonzero(due[batch])
             # (d, B, K); the values of the slots not used are never read (bootstrap_covariance drops them)
             reps = self._rep_values[
@@ -240,46 +253,30 @@ class Z2Estimates:
         self._last_size[due] = size[due]
         self.bootstrap_seconds += time.process_time() - start
 
-    def _evaluate_stale(self, batch: np.ndarray, used: np.ndarray) -> None:
-        """Bring the cached replicate values of the used instances of ``batch`` up to date (``used``: (b, A, K)
-        slots). An instance's value on the replicates depends only on the replicates and sizes of the arms it
-        reads (a resample keeps each table's size: the replicates share the data's totals), and a used
-        instance's arms are redrawn whenever their data grew (:meth:`_bootstrap`), so only an instance that
-        reads an arm redrawn since its last evaluation is computed again: the catalogue entries of those
-        instances, for the whole batch (:meth:`InstanceEstimators.values_last`, batch last)."""
-        rows, arms, slots = np.nonzero(used)
-        wanted = np.zeros((batch.size, self.est.n_instances), dtype=bool)
-        wanted[rows, self._slot_ids[arms, slots]] = True
+    @property
+    def multinomial_seconds(self) -> float:
+        """CPU seconds spent drawing the resamples (for benchmarks)."""
+        return self._resamples.multinomial_seconds
+
+    def _evaluate_stale(self, batch: np.ndarray, wanted: np.ndarray) -> None:
+        """Bring the cached replicate values of the ``wanted`` instances (b, n_instances) of ``batch`` up to date.
+        An instance's value on the replicates depends only on the replicate columns it reads (all revealed when it
+        is wanted: :class:`LazyResamples`) and on the sizes of the arms it reads (a resample keeps each table's
+        size), and a used instance's arms are redrawn whenever their data grew, while a refinement leaves revealed
+        columns as they were; so only an instance that reads an arm redrawn since its last evaluation is computed
+        again: the catalogue entries of those instances, for the whole batch
+        (:meth:`InstanceEstimators.values_last`, batch last), of which the stale instances are kept (the others
+        may read columns not revealed)."""
         redrawn = np.where(self.est.uses[None], self._redrawn_at[batch][:, None, :], 0).max(axis=-1)  # (b, I)
         stale = wanted & (redrawn > self._evaluated_at[batch])
         if not stale.any():
             return
         entries = tuple(np.unique(self._entry_of[stale.any(axis=0)]).tolist())
-        leaves = self._replicates[batch].transpose(1, 0, 2)  # (L, b, B)
+        leaves = self._resamples.replicates[batch].transpose(1, 0, 2)  # (L, b, B)
         values = self.est.values_last(leaves, self.n[batch].T[:, :, None], entries)  # (I, b, B)
-        ids = self.est.instances_of(entries)
-        self._rep_values[batch[:, None], ids] = values[ids].transpose(1, 0, 2)
-        self._evaluated_at[batch[:, None], ids] = self._clock
-
-    def _resample(self, s: int, arms: np.ndarray) -> None:
-        """Draw B multinomial resamples of the count tables of ``arms`` of seed ``s`` (each with its
-        own size) into the seed's replicate leaf counts.
-
-        Cells are drawn in decreasing order of count: numpy's multinomial stops at the last
-        non-empty cell, so empty cells cost nothing.
-        """
-        counts, n = self.counts[s, arms], self.n[s, arms]
-        order = np.argsort(-counts, axis=1, kind="stable")
-        p = np.take_along_axis(counts, order, axis=1) / n[:, None]
-        start = time.process_time()
-        draws = self._gens[s].multinomial(n.astype(np.int64), p, size=(self.B, arms.size))
-        self.multinomial_seconds += time.process_time() - start
-        draws = draws.astype(float)
-        for j, a in enumerate(arms):
-            columns, matrix = self.est.program.projections[a]
-            self._replicates[s][columns] = (draws[:, j, :] @ matrix[order[j]]).T
-        self._drawn_at[s, arms] = n
-        self._redrawn_at[s, arms] = self._clock
+        rows, ids = np.nonzero(stale)
+        self._rep_values[batch[rows], ids] = values[ids, rows]
+        self._evaluated_at[batch[rows], ids] = self._clock
 
 
 class Z2Policy:

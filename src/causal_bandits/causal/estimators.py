@@ -122,8 +122,11 @@ class InstanceEstimators:
         width = max((c.size for c in cells), default=0)
         # Padding points at an extra column that always holds +inf (a covered cell).
         self._cells = np.full((self.n_instances, width), self._n_leaf_cells, dtype=np.int64)
+        #: reads_cells[i, l]: instance i's value and support read leaf-count position l
+        self.reads_cells = np.zeros((self.n_instances, self._n_leaf_cells), dtype=bool)
         for i, c in enumerate(cells):
             self._cells[i, : c.size] = c
+            self.reads_cells[i, c] = True
         self.uses = uses
 
     # ---------------------------------------------------------------------------------- values

