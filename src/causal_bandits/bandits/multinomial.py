@@ -9,9 +9,11 @@ Bin(remaining, p_j / (p_j + ... + p_last)) (the last cell takes what remains). E
 * **inversion** otherwise: one uniform, the cdf searched from 0 (expected m·p + 1 steps of the pmf recursion);
 * p > 1/2 draws m − Bin(m, 1 − p).
 
-Uniforms come from ``Generator.random()`` of the Generator passed in (its bit generator's ``next_double``), so
-a seed's draws depend on its own stream only. The kernels are compiled by numba on first use and cached on disk
-next to this file (``cache=True``; numba's user-wide cache directory if that is not writable).
+Uniforms are the ``next_double`` of the bit generator of the Generator passed in (what ``Generator.random()``
+returns), so a seed's draws depend on its own stream only; the samplers take the bit generator itself, which
+numba passes without reference counting (a Generator argument costs two atomic operations per call). The kernels
+are compiled by numba on first use and cached on disk next to this file (``cache=True``; numba's user-wide cache
+directory if that is not writable).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import math
 
 import numba
 import numpy as np
+from numba.np.random.generator_core import next_double
 
 _BTRS_FROM = 10.0  # m·min(p, 1−p) from which BTRS is used (Hörmann 1993, Sect. 3)
 #: log k! for the table sizes of a run (``lgamma`` beyond): BTRS's acceptance test reads four of them.
@@ -32,7 +35,7 @@ def _log_factorial(k: float) -> float:
 
 
 @numba.njit(cache=True)
-def _btrs(gen, n: float, p: float, log_odds: float) -> float:
+def _btrs(bitgen, n: float, p: float, log_odds: float) -> float:
     """Bin(n, p) by BTRS (Hörmann 1993, Algorithm BTRS), p ≤ 1/2, n·p ≥ 10, log_odds = log(p / (1 − p)); the
     acceptance test compares with the exact log pmf ratio log f(k) − log f(m)."""
     spq = math.sqrt(n * p * (1.0 - p))
@@ -44,8 +47,8 @@ def _btrs(gen, n: float, p: float, log_odds: float) -> float:
     m = math.floor((n + 1.0) * p)
     log_fm = _log_factorial(m) + _log_factorial(n - m)
     while True:
-        u = gen.random() - 0.5
-        v = gen.random()
+        u = next_double(bitgen) - 0.5
+        v = next_double(bitgen)
         us = 0.5 - abs(u)
         k = math.floor((2.0 * a / us + b) * u + c)
         if k < 0.0 or k > n:
@@ -58,11 +61,11 @@ def _btrs(gen, n: float, p: float, log_odds: float) -> float:
 
 
 @numba.njit(cache=True)
-def _inversion(gen, n: float, odds: float, log_q: float) -> float:
+def _inversion(bitgen, n: float, odds: float, log_q: float) -> float:
     """Bin(n, p) by sequential search of the cdf from 0 with one uniform (pmf ratios f(x)/f(x−1) =
     (n − x + 1)/x · odds), 0 < p ≤ 1/2, n·p < 10, odds = p / (1 − p), log_q = log(1 − p)."""
     f = math.exp(n * log_q)
-    u = gen.random()
+    u = next_double(bitgen)
     x = 0.0
     while u >= f and x < n:
         u -= f
@@ -72,11 +75,11 @@ def _inversion(gen, n: float, odds: float, log_q: float) -> float:
 
 
 @numba.njit(cache=True)
-def _binomial(gen, n: float, p: float, odds: float, log_odds: float, log_q: float) -> float:
+def _binomial(bitgen, n: float, p: float, odds: float, log_odds: float, log_q: float) -> float:
     """Bin(n, p) for 0 < p ≤ 1/2 with its constants (odds = p/(1−p), its log, log(1−p))."""
     if n * p >= _BTRS_FROM:
-        return _btrs(gen, n, p, log_odds)
-    return _inversion(gen, n, odds, log_q)
+        return _btrs(bitgen, n, p, log_odds)
+    return _inversion(bitgen, n, odds, log_q)
 
 
 @numba.njit(cache=True)
@@ -87,7 +90,7 @@ def binomial(gen, n: float, p: float) -> float:
     if p >= 1.0:
         return n
     q = min(p, 1.0 - p)
-    x = _binomial(gen, n, q, q / (1.0 - q), math.log(q / (1.0 - q)), math.log1p(-q))
+    x = _binomial(gen.bit_generator, n, q, q / (1.0 - q), math.log(q / (1.0 - q)), math.log1p(-q))
     return x if p <= 0.5 else n - x
 
 
@@ -96,6 +99,7 @@ def conditional_binomials(gen, totals: np.ndarray, order: np.ndarray, mass: np.n
     """Multinomial(totals[i], mass[order] / its sum) into ``out[order, i]`` for every i: cell by cell in ``order``,
     each a binomial of what remains with its share of the mass left (the last cell takes the rest); a cell's
     constants are computed once for all totals."""
+    bitgen = gen.bit_generator
     remaining = totals.astype(np.float64)
     left = 0.0  # the mass of order[j:]
     for j in range(order.size):
@@ -113,7 +117,7 @@ def conditional_binomials(gen, totals: np.ndarray, order: np.ndarray, mass: np.n
         odds, log_q = q / (1.0 - q), math.log1p(-q)
         log_odds = math.log(odds)
         for i in range(totals.size):
-            x = _binomial(gen, remaining[i], q, odds, log_odds, log_q) if remaining[i] > 0.0 and q > 0.0 else 0.0
+            x = _binomial(bitgen, remaining[i], q, odds, log_odds, log_q) if remaining[i] > 0.0 and q > 0.0 else 0.0
             x = remaining[i] - x if flip else x
             row[i] = x
             remaining[i] -= x
