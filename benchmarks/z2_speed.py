@@ -16,7 +16,7 @@ change that keeps those draws (the random layout) can make a panel faster than 1
 ``--before REF`` measures the same settings on the package as it is at git ref ``REF`` too (its
 ``src`` exported with ``git archive`` to a temporary directory): every (panel, solver) runs in two
 fresh processes, one per side, back to back in alternating order, so load from other processes hits
-both alike; each reports its own CPU time (imports and catalogue compilation excluded), and the
+both alike; each reports its own CPU time (imports, catalogue compilation and the compiled kernels' first call excluded), and the
 table adds the ref's seed-rounds per second and the speed-up, and a last line the speed-up weighted by the
 paper-scale mixes of POMIS+ CPU (the papers' default run, :func:`default_run_mix`, and the papers with the
 studies, :data:`STUDIES_MIX`).
@@ -132,6 +132,8 @@ def measure(
         observe=True,
     )  # means unused: no regret recorder
     policy = SOLVERS[algorithm](est, G.nodes, bootstrap=bootstrap, refresh=refresh)
+    # a short run first, so that compiled kernels (numba's first call or cache load) are not timed
+    simulate(policy, env, Streams("benchmark", panel, np.arange(1)), min(horizon, 300))
     half = RefreshesAt(horizon // 2)
     start = time.process_time()
     simulate(policy, env, Streams("benchmark", panel, np.arange(seeds)), horizon, [half])

@@ -272,7 +272,9 @@ class Z2Estimates:
         if not stale.any():
             return
         entries = tuple(np.unique(self._entry_of[stale.any(axis=0)]).tolist())
-        leaves = self._resamples.replicates[batch].transpose(1, 0, 2)  # (L, b, B)
+        replicates = self._resamples.replicates
+        # (L, b, B); one seed's block is read in place (a copy of every leaf row would cost more than most refreshes)
+        leaves = replicates[batch[0]][:, None] if batch.size == 1 else replicates[batch].transpose(1, 0, 2)
         values = self.est.values_last(leaves, self.n[batch].T[:, :, None], entries)  # (I, b, B)
         rows, ids = np.nonzero(stale)
         self._rep_values[batch[rows], ids] = values[ids, rows]
