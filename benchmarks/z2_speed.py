@@ -16,10 +16,10 @@ change that keeps those draws (the random layout) can make a panel faster than 1
 ``--before REF`` measures the same settings on the package as it is at git ref ``REF`` too (its
 ``src`` exported with ``git archive`` to a temporary directory): every (panel, solver) runs in two
 fresh processes, one per side, back to back in alternating order, so load from other processes hits
-both alike; each reports its own CPU time (imports, catalogue compilation and the compiled kernels' first call excluded), and the
-table adds the ref's seed-rounds per second and the speed-up, and a last line the speed-up weighted by the
-paper-scale mixes of POMIS+ CPU (the papers' default run, :func:`default_run_mix`, and the papers with the
-studies, :data:`STUDIES_MIX`).
+both alike; each reports its own CPU time (imports, catalogue compilation and the compiled kernels' first call
+excluded: a short run comes first), and the table adds the ref's seed-rounds per second and the speed-up, and a
+last line the speed-up weighted by the paper-scale mixes of POMIS+ CPU (the papers' default run,
+:func:`default_run_mix`, and the papers with the studies, :data:`STUDIES_MIX`).
 ``peak MB`` is the measuring process's peak resident memory (a job's, at its seeds).
 
 Projection to the spot check's setting (docs/papers/nonmanip.md#nonmanip-numbers-spot-check) (T = 10,000,
