@@ -219,39 +219,43 @@ class Z2Estimates:
         start = time.process_time()
         seeds = np.flatnonzero(due.any(axis=1))
         self.refreshes += seeds.size
-        per_batch = max(1, _CELLS_PER_BATCH // (self.B * self.est.program.n_leaf_cells))
-        # Seeds with the same due arms go together (a batch evaluates the expressions of its due arms).
-        _, group = np.unique(due[seeds], axis=0, return_inverse=True)
-        group = group.ravel()
-        order = np.argsort(group, kind="stable")
-        starts = np.flatnonzero(np.diff(group[order], prepend=-1))
-        bounds = [
-            (lo, min(lo + per_batch, end))
-            for start, end in zip(starts, [*starts[1:], seeds.size])
-            for lo in range(start, end, per_batch)
-        ]
-        for lo, hi in bounds:
-            batch = seeds[order[lo:hi]]
-            rows, arms, slots = np.nonzero(act[batch] & due[batch][..., None] & self._slot_ok)
-            wanted = np.zeros((batch.size, self.est.n_instances), dtype=bool)  # the instances this refresh uses
-            wanted[rows, self._slot_ids[arms, slots]] = True
-            cells = (wanted.astype(float) @ self._reads_cells) > 0  # the replicate leaf counts they read
-            self._clock += 1
-            for s, want in zip(batch, cells):
-                redrawn = self._resamples.reveal(s, self._gens[s], self.counts[s], self.n[s], want)
-                self._redrawn_at[s, redrawn] = self._clock
-            self._evaluate_stale(batch, wanted)
-            bi, ai = np.nonzero(due[batch])
+        rows, arms, slots = np.nonzero(act[seeds] & due[seeds][..., None] & self._slot_ok)
+        wanted = np.zeros((seeds.size, self.est.n_instances), dtype=bool)  # the instances this refresh uses
+        wanted[rows, self._slot_ids[arms, slots]] = True
+        cells = (wanted.astype(float) @ self._reads_cells) > 0  # the replicate leaf counts they read
+        self._clock += 1
+        for s, want in zip(seeds, cells):
+            redrawn = self._resamples.reveal(s, self._gens[s], self.counts[s], self.n[s], want)
+            self._redrawn_at[s, redrawn] = self._clock
+        for batch in self._batches(due[seeds]):
+            self._evaluate_stale(seeds[batch], wanted[batch])
+        si, ai = np.nonzero(due[seeds])
+        si = seeds[si]
+        chunk = max(1, _CELLS_PER_BATCH // (self.B * max(self.est.k_max, 1)))
+        for lo in range(0, si.size, chunk):
+            s, a = si[lo : lo + chunk], ai[lo : lo + chunk]
             # (d, B, K); the values of the slots not used are never read (bootstrap_covariance drops them)
-            reps = self._rep_values[
-                batch[bi][:, None, None], self._slot_ids[ai][:, None, :], np.arange(self.B)[:, None]
-            ]
-            cov, kept = bootstrap_covariance(reps, act[batch[bi], ai] & self._slot_ok[ai])
-            self._cov[batch[bi], ai] = cov
-            self._kept[batch[bi], ai] = kept
+            reps = self._rep_values[s[:, None, None], self._slot_ids[a][:, None, :], np.arange(self.B)[:, None]]
+            self._cov[s, a], self._kept[s, a] = bootstrap_covariance(reps, act[s, a] & self._slot_ok[a])
         self._last_active[due] = act[due]
         self._last_size[due] = size[due]
         self.bootstrap_seconds += time.process_time() - start
+
+    def _batches(self, due: np.ndarray) -> list[np.ndarray]:
+        """Positions of the refreshing seeds (rows of ``due``) in batches for the evaluation: seeds with the same due
+        arms go together (a batch evaluates the expressions of its due arms), about ``_CELLS_PER_BATCH`` replicate
+        leaf cells a batch."""
+        per_batch = max(1, _CELLS_PER_BATCH // (self.B * self.est.program.n_leaf_cells))
+        if per_batch == 1:
+            return [np.array([k]) for k in range(due.shape[0])]
+        _, group = np.unique(due, axis=0, return_inverse=True)
+        order = np.argsort(group.ravel(), kind="stable")
+        starts = np.flatnonzero(np.diff(group.ravel()[order], prepend=-1))
+        return [
+            order[lo : min(lo + per_batch, end)]
+            for begin, end in zip(starts, [*starts[1:], due.shape[0]])
+            for lo in range(begin, end, per_batch)
+        ]
 
     @property
     def multinomial_seconds(self) -> float:
