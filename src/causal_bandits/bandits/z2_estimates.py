@@ -235,7 +235,7 @@ class Z2Estimates:
         for lo in range(0, si.size, chunk):
             s, a = si[lo : lo + chunk], ai[lo : lo + chunk]
             # (d, B, K); the values of the slots not used are never read (bootstrap_covariance drops them)
-            reps = self._rep_values[s[:, None, None], self._slot_ids[a][:, None, :], np.arange(self.B)[:, None]]
+            reps = np.ascontiguousarray(self._rep_values[s[:, None], self._slot_ids[a]].transpose(0, 2, 1))
             self._cov[s, a], self._kept[s, a] = bootstrap_covariance(reps, act[s, a] & self._slot_ok[a])
         self._last_active[due] = act[due]
         self._last_size[due] = size[due]

@@ -100,15 +100,16 @@ def bootstrap_covariance(reps: np.ndarray, use: np.ndarray) -> tuple[np.ndarray,
     estimator is defined); cov is zero outside kept × kept.
     """
     finite = np.isfinite(reps)
-    share_bad = 1.0 - finite.mean(axis=-2)
+    share_bad = 1.0 - np.count_nonzero(finite, axis=-2) / reps.shape[-2]
     kept = use & (share_bad <= MAX_UNDEFINED_SHARE)
     valid = (finite | ~kept[..., None, :]).all(axis=-1)  # (..., B)
-    n_valid = valid.sum(axis=-1)
+    n_valid = np.count_nonzero(valid, axis=-1)
     kept &= (n_valid >= 2)[..., None]
-    x = np.where(valid[..., None] & kept[..., None, :], reps, 0.0)
+    mask = valid[..., None] & kept[..., None, :]
+    x = np.where(mask, reps, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = x.sum(axis=-2) / n_valid[..., None]
-        dev = np.where(valid[..., None] & kept[..., None, :], x - mean[..., None, :], 0.0)
+        dev = np.where(mask, x - mean[..., None, :], 0.0)
         cov = np.matmul(np.swapaxes(dev, -1, -2), dev) / (n_valid - 1)[..., None, None]  # BLAS: 10-40x einsum
     cov = np.where(kept[..., :, None] & kept[..., None, :], cov, 0.0)
     return cov, kept
