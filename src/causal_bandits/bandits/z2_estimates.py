@@ -224,7 +224,7 @@ class Z2Estimates:
         wanted[rows, self._slot_ids[arms, slots]] = True
         cells = (wanted.astype(float) @ self._reads_cells) > 0  # the replicate leaf counts they read
         self._clock += 1
-        for s, want in zip(seeds, cells):
+        for s, want in zip(seeds.tolist(), cells):
             redrawn = self._resamples.reveal(s, self._gens[s], self.counts[s], self.n[s], want)
             self._redrawn_at[s, redrawn] = self._clock
         for batch in self._batches(due[seeds]):
@@ -233,10 +233,10 @@ class Z2Estimates:
         si = seeds[si]
         chunk = max(1, _CELLS_PER_BATCH // (self.B * max(self.est.k_max, 1)))
         for lo in range(0, si.size, chunk):
-            s, a = si[lo : lo + chunk], ai[lo : lo + chunk]
+            ps, pa = si[lo : lo + chunk], ai[lo : lo + chunk]  # the chunk's (seed, arm) pairs
             # (d, B, K); the values of the slots not used are never read (bootstrap_covariance drops them)
-            reps = np.ascontiguousarray(self._rep_values[s[:, None], self._slot_ids[a]].transpose(0, 2, 1))
-            self._cov[s, a], self._kept[s, a] = bootstrap_covariance(reps, act[s, a] & self._slot_ok[a])
+            reps = np.ascontiguousarray(self._rep_values[ps[:, None], self._slot_ids[pa]].transpose(0, 2, 1))
+            self._cov[ps, pa], self._kept[ps, pa] = bootstrap_covariance(reps, act[ps, pa] & self._slot_ok[pa])
         self._last_active[due] = act[due]
         self._last_size[due] = size[due]
         self.bootstrap_seconds += time.process_time() - start
