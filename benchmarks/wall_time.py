@@ -55,16 +55,19 @@ TEN_MINUTES = 600.0
 # M = measured from benchmark files on paper-scale runs (earlier runs, some of them of single papers or parts,
 # recorded in docs/performance.md and the paper pages' cost sections); P = projected from those as stated.
 MODEL = {
-    # nonmanip BF / MIS / POMIS: a job's start-up plus a cost per seed, the line through 180 jobs of 100 seeds (584
-    # CPU-s, 3.24 s a job; M) and two fig5c jobs of 1,000 seeds (BF/ts 14.86, MIS/kl_ucb 14.15 CPU-s; M).
-    "baseline_job": (
-        (3.24 - 100 * (14.5 - 3.24) / 900, (14.5 - 3.24) / 900),
-        "M: 180 jobs of 100 seeds (584 CPU-s) and docs/performance.md, 2 fig5c jobs of 1,000 seeds; "
-        "P: start-up + per seed, the line through them",
+    # nonmanip BF / MIS / POMIS: a job's start-up plus a cost per seed; the archived run's 18 jobs of 1,000 seeds
+    # cost 92.4 CPU-s (3.8 to 10.4 a job by panel), the start-up 1.2 s measured.
+    "baseline_job": ((1.2, (92.4 / 18 - 1.2) / 1000), "M: archived run, 18 jobs of 1,000 seeds, 92.4 CPU-s"),
+    # POMIS+ main run (adaptive refresh), 2 solvers x 5 chunks of 200 seeds per panel, in the archived run
+    # (archive/paper-scale/manifest.json, CPU exact from each job's log): Fig. 5d 601.5 CPU-s, fig5a+fig5b 499.6.
+    "pomisplus_per_seed_fig5c": (601.5 / 2000, "M: archived run, POMIS+ Fig. 5d panel 601.5 CPU-s / 2,000 seed-runs"),
+    "pomisplus_per_seed_other": (499.6 / 4000, "M: archived run, POMIS+ fig5a+fig5b 499.6 CPU-s / 4,000"),
+    # The studies' POMIS+ entries below were measured on older code, when the same Figure 5 jobs cost 3,390 CPU-s
+    # (Fig. 5d) and 1,168 (fig5a+fig5b): they are scaled by the Figure 5 panels' ratio now / then (P).
+    "pomisplus_now_over_then": (
+        {"fig5c": 601.5 / 3390, "other": 499.6 / 1168},
+        "M: archived run over the earlier measurement of the same Figure 5 jobs; P: studies scaled alike",
     ),
-    # POMIS+ main run (adaptive refresh), 2 solvers x 10 chunks per panel: 4,558 CPU-s, Fig. 5d 3,390 (M).
-    "pomisplus_per_seed_fig5c": (3390 / 2000, "M: POMIS+ Fig. 5d panel 3,390 CPU-s / 2,000 seed-runs"),
-    "pomisplus_per_seed_other": ((4558 - 3390) / 4000, "M: POMIS+ fig5a+fig5b 1,168 CPU-s / 4,000"),
     # every-round spot check, 50 seeds per (panel, solver) (M: docs/performance.md#nonmanip-spot-check).
     "spot_per_seed": (
         {
@@ -88,24 +91,20 @@ MODEL = {
         "M: the robustness study's first step (Fig. 5d SCM 891, Fig. 2a 134 CPU-s of POMIS+ per instance); "
         "P: graph = 732 minus the baseline's 63, front-door = 51 minus 6 baseline runs at Figure 5's rate",
     ),
-    # unknown_graph, measured on the paper-scale run of the default config made for the archive (benchmark CPU with
-    # each job's unsampled tail added, the upper bound, docs/performance.md): the 90 V1-V4 run jobs (20 seeds,
-    # T = 10^6) 1,442 recorded, 2,572 with the tails; V6 discovery 1,062 / 1,132, the two height-9 jobs 457 + 10
-    # and 411 + 1; V5's lower bounds 104 / 178. Earlier partial runs, whose files are lost, gave about twice these
-    # (4,763, 2,710, 457).
-    "ug_run_per_seed": (2572 / 90 / 20, "M: paper-scale run, 90 V1-V4 run jobs x 20 seeds, 2,572 CPU-s with tails"),
+    # The other papers' jobs, measured in the archived run (archive/paper-scale/manifest.json: CPU exact, from the
+    # resources line at the end of each job's log). unknown_graph: the 90 V1-V4 run jobs (20 seeds, T = 10^6)
+    # 1,775.7 CPU-s; V6 discovery 985.0, the two height-9 jobs 784.5; V5's lower bounds 167.7. cpe: 338 run jobs
+    # 2,860.6, its other 96 jobs 79.2. bounds 60 in all, fairness 38.
+    "ug_run_per_seed": (1775.7 / 90 / 20, "M: archived run, 90 V1-V4 run jobs x 20 seeds, 1,775.7 CPU-s"),
     "ug_discovery_per_job": (
-        {"9": (467.0 + 412.0) / 2, "other": (1132.0 - 467.0 - 412.0) / 6},
-        "M: paper-scale run, V6 discovery 1,132 CPU-s with tails, height 9 467 and 412; P: the rest spread evenly",
+        {"9": 784.5 / 2, "other": (985.0 - 784.5) / 6},
+        "M: archived run, V6 discovery 985.0 CPU-s, height 9 784.5; P: the rest spread evenly",
     ),
-    "ug_lower_bounds_total": (178.0, "M: paper-scale run, V5 lower bounds 178 CPU-s with tails (spread)"),
-    # cpe: 338 run jobs 3,671 CPU-s on an earlier paper-scale run (M; mean per job); the first 60 of the archived
-    # run's agree (587 recorded, 744 with tails: 9.8-12.4 s a job); other cpe jobs ~1,000 CPU-s over 96 (P).
-    "cpe_run": (3671 / 338, "M: paper-scale run, 338 cpe run jobs, 3,671 CPU-s (mean)"),
-    "cpe_other": ((1.3 * 3600 - 3671) / 96, "P: cpe ~1.3 CPU-h in all minus its run jobs (earlier figures), over 96"),
-    # bounds ~2.5 min and fairness ~1 min wall on 2 cores: at most 300 / 120 CPU-s, spread over their jobs.
-    "bounds_total": (300.0, "P: bounds about 2.5 min on 2 cores"),
-    "fairness_total": (120.0, "P: fairness about 1 min on 2 cores"),
+    "ug_lower_bounds_total": (167.7, "M: archived run, V5 lower bounds 167.7 CPU-s (spread)"),
+    "cpe_run": (2860.6 / 338, "M: archived run, 338 cpe run jobs, 2,860.6 CPU-s (mean)"),
+    "cpe_other": (79.2 / 96, "M: archived run, cpe's other 96 jobs, 79.2 CPU-s (spread)"),
+    "bounds_total": (60.4, "M: archived run, bounds 60.4 CPU-s (spread over its jobs)"),
+    "fairness_total": (37.6, "M: archived run, fairness 37.6 CPU-s (spread over its jobs)"),
     # any other job: its process start-up and the workflow parse (2.2 s parse + 1.2 s start-up, measured).
     "other": (3.4, "M: a job's parse 2.2 s + start-up 1.2 s"),
 }
@@ -243,11 +242,15 @@ def nonmanip_run_cost(config: dict, job: Job, speedup: float) -> tuple[float, st
     if wc["strategy"] != "POMISplus":
         start_up, per_seed = MODEL["baseline_job"][0]
         return start_up + seeds * per_seed, "baseline_job"
+    scale = MODEL["pomisplus_now_over_then"][0]
     if job.rule == "robustness_run":
         key = "graph" if wc["point"] == "graphs" else wc["point"]
-        return seeds * MODEL["robust_pomisplus_per_seed"][0][key] / speedup, "robust_pomisplus_per_seed"
+        now = scale["fig5c" if key in ("graph", "fig5c") else "other"]
+        return seeds * MODEL["robust_pomisplus_per_seed"][0][key] * now / speedup, "robust_pomisplus_per_seed"
     if job.rule == "refresh_run":
-        return seeds * MODEL["spot_per_seed"][0][(wc["experiment"], wc["algorithm"])] / speedup, "spot_per_seed"
+        now = scale["fig5c" if wc["experiment"] == "fig5c" else "other"]
+        rate = MODEL["spot_per_seed"][0][(wc["experiment"], wc["algorithm"])]
+        return seeds * rate * now / speedup, "spot_per_seed"
     key = "pomisplus_per_seed_fig5c" if wc["experiment"] == "fig5c" else "pomisplus_per_seed_other"
     return seeds * MODEL[key][0] / speedup, key
 

@@ -18,7 +18,12 @@ TARGETS += [f"figures/fairness/figure{i}.{e}" for i in ("1", "2a", "2b", "3") fo
 def test_tiny_run_writes_the_fairness_outputs_and_verdicts(tiny_run):
     for target in TARGETS:
         assert (tiny_run / target).stat().st_size > 0, target
-    assert json.loads((tiny_run / "results/fairness/raw/adult.json").read_text())["data_provenance"] == "raw"
+    checked = json.loads((tiny_run / "results/fairness/raw/adult.json").read_text())
+    assert checked["data_provenance"] == "raw"
+    # where the raw files live is not part of a result: names relative to data.raw_dir, not the tests' path to it
+    assert all(f["file"] in (f["pinned"], f["pinned"] + ".gz") for f in checked["files"]), checked["files"]
+    meta = pq.read_schema(tiny_run / "data/processed/fairness/adult_users.parquet").metadata
+    assert meta[b"source"].decode() == checked["files"][0]["file"]
     doc = json.loads((tiny_run / "results/claims/fairness.json").read_text())
     claims = {
         c["id"]: {**c, "note": " ".join([c["note"], *(doc["notes"][k] for k in c["notes"])])} for c in doc["claims"]

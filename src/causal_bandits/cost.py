@@ -33,19 +33,19 @@ from causal_bandits.runs import RunJob
 #: (benchmarks/wall_time.py's MODEL, "a job's parse 2.2 s + start-up 1.2 s").
 START_UP_S = 3.4
 #: CPU seconds per seed-round of a run job, by paper (and for nonmanip's runner by strategy and graph),
-#: from the paper-scale run's benchmark files over its seeds x rounds (docs/performance.md): nonmanip's
-#: baselines 18 jobs in 0.07 CPU-h over 1.8e8 seed-rounds; POMIS+ per graph from the measured Fig. 5 jobs
-#: (1.7 s per fig5c seed, 0.29 per fig5a/fig5b seed, at T = 10,000) over the measured z² speed-up (1.6x, 1.1x);
-#: bounds 0.08 CPU-h over 2.4e7; fairness 0.03 CPU-h over 3.8e5; unknown_graph's V1-V4 runs 1.32 CPU-h over 1.8e9
-#: (90 jobs of 20 seeds at T = 10^6, 4,763 CPU-s less their start-up; an earlier figure of 0.5 CPU-h did not hold).
+#: from the archived paper-scale run (``archive/paper-scale/manifest.json``, each job's exact CPU) over its
+#: seeds x rounds: nonmanip's baselines 92 CPU-s over 1.8e8 seed-rounds; POMIS+ per graph from the Figure 5 jobs
+#: at T = 10,000 (Fig. 5d 602 CPU-s, Fig. 2a 362, front-door 138, over 2.0e7 seed-rounds each); unknown_graph's
+#: V1-V4 runs 1,776 CPU-s over 1.8e9; bounds and fairness from earlier paper-scale runs (0.08 CPU-h over 2.4e7,
+#: 0.03 over 3.8e5: upper bounds of the archived run's 60 and 38 CPU-s).
 PER_SEED_ROUND = {
-    "nonmanip": 1.1e-6,
-    "POMISplus/frontdoor": 1.2e-5,
-    "POMISplus/fig2a": 4.0e-5,
-    "POMISplus/fig5d": 1.06e-4,  # also any other graph: the largest catalogue measured
+    "nonmanip": 5.1e-7,
+    "POMISplus/frontdoor": 6.9e-6,
+    "POMISplus/fig2a": 1.8e-5,
+    "POMISplus/fig5d": 3.0e-5,  # also any other graph: the largest catalogue measured
     "bounds": 7e-6,
     "fairness": 1e-5,
-    "unknown_graph": 2.5e-6,
+    "unknown_graph": 1.0e-6,
 }
 #: The most run jobs a run may plan: Snakemake needs about 3 ms of CPU per job to plan (docs/performance.md), so
 #: 100,000 jobs already take minutes before the first one starts.
@@ -54,8 +54,8 @@ MAX_JOBS = 100_000
 #: check measured 2.28 CPU-h for 50 seeds of the three panels and both solvers, 36 times the adaptive run's
 #: cost for the same seeds; the bit-identical speed-up helped the every-round path a little more.
 EVERY_ROUND = 30.0
-#: cpe's runs stop on their own well before the sample cap: 338 paper-scale jobs, 1.02 CPU-h, 32,260 seeds.
-CPE_PER_SEED_S = 0.08
+#: cpe's runs stop on their own well before the sample cap: the archived run's 338 jobs, 0.79 CPU-h, 32,260 seeds.
+CPE_PER_SEED_S = 0.09
 #: The CPU of each paper's jobs other than its runs, as a share of its runs' CPU, measured at paper scale
 #: (benchmarks/wall_time.py's MODEL): nonmanip 0.05 of 0.95 CPU-h, bounds 0.03 of 0.06, fairness 0.03 of 0.015,
 #: cpe 0.28 of 1.02, unknown_graph about 0.4 of 1.32 (the lower-bound families 0.13, half of CN-UCB's discovery

@@ -17,7 +17,7 @@ with step(snakemake.log[0]) as log:
         **store.provenance(cfg),
         **{f"threshold_{k}": v for k, v in thresholds.items()},
         "data_provenance": manifest["data_provenance"],
-        "source": snakemake.input.files[0],
+        "source": manifest["files"][0]["file"],
         "n_records": len(adult),
         "n_male": int((adult["sex"] == "Male").sum()),
         "n_female": int((adult["sex"] == "Female").sum()),

@@ -12,11 +12,12 @@ with step(snakemake.log[0]) as log:
     for entry, path in zip(p.entries, snakemake.input.files):
         spec = raw.RawFile.from_config(entry)
         if Path(path).parts[:2] == ("data", "standin"):
-            files.append({"path": path, "pinned": spec.path, "provenance": "synthetic-standin"})
+            files.append({"file": path, "pinned": spec.path, "provenance": "synthetic-standin"})
             log.warning("%s is missing under %s: using the synthetic stand-in %s", spec.path, p.raw_dir, path)
             continue
         raw.check(path, spec)
-        files.append({"path": path, "pinned": spec.path, "sha256": spec.sha256, "provenance": "raw"})
+        name = raw.recorded_name(path, p.raw_dir)
+        files.append({"file": name, "pinned": spec.path, "sha256": spec.sha256, "provenance": "raw"})
         log.info("%s: sha256 %s verified", path, spec.sha256)
     provenance = "synthetic-standin" if any(f["provenance"] != "raw" for f in files) else "raw"
     store.write_json(

@@ -25,7 +25,7 @@ with step(snakemake.log[0]) as log:
         **{f"median_{k}": v for k, v in medians.items()},
         **{f"crawl_{k}": v for k, v in crawl.summary().items()},
         "data_provenance": manifest["data_provenance"],
-        "sources": ",".join(snakemake.input.files),
+        "sources": ",".join(f["file"] for f in manifest["files"]),
         "n_valid": len(crawl.videos),
         "n_videos": len(pool),
         "n_types": int(types.size),

@@ -1,9 +1,9 @@
 """``archive [--configfile FILE...] [--out DIR]``: archive a finished run of the workflow.
 
 Run it in the run's working folder, with the config files the run was started with. It writes
-``DIR/manifest.json`` (every job of the run: rule, wildcards, CPU seconds and peak memory from its
-benchmark file, and each output's path, bytes and sha256; the run's commit, code, config and lock
-file) and copies the run's final artefacts (the report, tables, figures and claims) beside it.
+``DIR/manifest.json`` (every job of the run: rule, wildcards, CPU seconds and peak memory from the
+resources line that ends its log, and each output's path, bytes and sha256; the run's commit, code,
+config and lock file) and copies the run's final artefacts (the report, tables, figures and claims) beside it.
 ``causal-bandits verify`` checks an archive by rebuilding a sample of its jobs.
 """
 

@@ -70,6 +70,14 @@ class RawFile:
         return plain, plain.with_name(plain.name + ".gz")
 
 
+def recorded_name(path: str | os.PathLike, raw_dir: str | os.PathLike) -> str:
+    """How an output names the file at ``path``: relative to ``raw_dir`` when it lies there (``adult/adult.data.gz``:
+    where the raw files are is not part of a result, as ``data.raw_dir`` is not part of the config hash), else as
+    given (a stand-in under ``data/standin``)."""
+    relative = os.path.relpath(path, raw_dir)
+    return Path(path).as_posix() if relative.startswith("..") else Path(relative).as_posix()
+
+
 def locate(raw_dir: str | os.PathLike, spec: RawFile) -> Path | None:
     """The file of ``spec`` under ``raw_dir`` (plain first, then ``.gz``), or None."""
     return next((p for p in spec.candidates(raw_dir) if p.is_file()), None)
