@@ -4,6 +4,8 @@ Takes the workflow's job graph (``snakemake -n --forceall --dag``, Graphviz text
 rule and wildcards, and the edges between jobs; ``--d3dag`` omits the wildcards and the dry run's job
 list omits the edges, and neither is faster to produce) and gives every job a CPU cost:
 
+* archived, when an archive's manifest given with ``--archive archive/paper-scale/manifest.json`` lists the job
+  (same rule and wildcards): its exact CPU seconds (``causal-bandits archive``);
 * measured, when a workflow directory given with ``--measured DIR`` holds the job's Snakemake
   benchmark file (run jobs: ``benchmarks/out/<paper>/<experiment>/<strategy>/<algorithm>/chunk-<k>.tsv``,
   read with ``benchmarks/job_costs.py``'s reader); only directories run at the scale being projected;
@@ -21,7 +23,7 @@ Usage::
     snakemake -n --forceall --dag --configfile config/config.yaml \\
         --config 'data={raw_dir: /work/shared/data/raw}' > /tmp/paper.dot
     python benchmarks/wall_time.py --dag /tmp/paper.dot [--cores 2 16 64] [--pomisplus-speedup 8]
-        [--measured WORKFLOW_DIR ...] [--config config/config.yaml]
+        [--archive archive/paper-scale/manifest.json] [--measured WORKFLOW_DIR ...] [--config config/config.yaml]
 
 ``--pomisplus-speedup S`` divides every POMIS+ run's modelled cost (the paper's and the studies') by S, to
 project the workflow after a speed-up of the z² solvers. The CPU is also given per part of the run: each paper
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import json
 import re
 import sys
 from collections import defaultdict
@@ -263,6 +266,26 @@ def part(job: Job) -> str:
     return next((p for p in PAPERS if job.rule.startswith(p + "_")), "report and targets")
 
 
+def archived_costs(manifests: list[Path]) -> dict[str, list[tuple[dict[str, str], float, float]]]:
+    """Every job of archived runs (their ``manifest.json``) by rule: (wildcards, CPU seconds, peak MB)."""
+    out: dict[str, list[tuple[dict[str, str], float, float]]] = defaultdict(list)
+    for manifest in manifests:
+        for job in json.loads(manifest.read_text())["jobs"]:
+            if job["cpu_s"] is not None:
+                out[job["rule"]].append((job["wildcards"], job["cpu_s"], job["max_rss_mb"] or 0.0))
+    return out
+
+
+def archived_cost(archived: dict[str, list[tuple[dict[str, str], float, float]]], job: Job) -> float | None:
+    """The archived CPU seconds of ``job``: the archived job of its rule whose wildcards hold its label's and are
+    among its own (the DAG's label leaves out the wildcards an input job has; :func:`parse_dag` adds them back,
+    with some the job itself may lack)."""
+    for wildcards, cpu_s, _ in archived.get(job.rule, []):
+        if job.label.items() <= wildcards.items() <= job.wildcards.items():
+            return cpu_s
+    return None
+
+
 def measured_costs(dirs: list[Path]) -> dict[str, dict[str, float]]:
     """Run jobs' benchmark rows by ``<paper>/<experiment>/<strategy>/<algorithm>/chunk-<k>``."""
     out = {}
@@ -325,6 +348,7 @@ def main() -> None:
     parser.add_argument("--config", type=Path, nargs="+", default=[Path("config/config.yaml")])
     parser.add_argument("--cores", type=int, nargs="+", default=[2, 16, 64])
     parser.add_argument("--pomisplus-speedup", type=float, default=1.0, help="divide POMIS+ run costs by this")
+    parser.add_argument("--archive", type=Path, nargs="*", default=[], help="archive manifests of runs at this scale")
     parser.add_argument("--measured", type=Path, nargs="*", default=[], help="workflow dirs run at this scale")
     parser.add_argument("--top", type=int, default=15, help="longest jobs to list")
     args = parser.parse_args()
@@ -336,17 +360,25 @@ def main() -> None:
     counts: dict[str, int] = defaultdict(int)
     for job in jobs.values():
         counts[job.rule] += 1
+    archived = archived_costs(args.archive)
     measured = measured_costs(args.measured)
     for job in jobs.values():
         key = run_key(job)
-        if key in measured:
+        found = archived_cost(archived, job)
+        if found is not None:
+            job.cost, job.source = found, "archived"
+        elif key in measured:
             job.cost, job.source = measured[key]["cpu_s"], "measured"
         else:
             job.cost, job.source = model_cost(config, job, counts, args.pomisplus_speedup)
 
     total = sum(j.cost for j in jobs.values())
+    n_archived = sum(j.source == "archived" for j in jobs.values())
     n_measured = sum(j.source == "measured" for j in jobs.values())
-    print(f"{len(jobs)} jobs, {n_measured} costed from benchmark files, the rest from the cost model")
+    print(
+        f"{len(jobs)} jobs, {n_archived} costed from archived runs (exact), {n_measured} from benchmark files, "
+        "the rest from the cost model"
+    )
     print(f"POMIS+ speed-up applied to the model: {args.pomisplus_speedup:g}x")
     print(f"total CPU: {total:,.0f} s = {total / 3600:.2f} CPU-h")
     by_source: dict[str, list[float]] = defaultdict(list)
@@ -354,7 +386,7 @@ def main() -> None:
         by_source[j.source].append(j.cost)
     print("\nCPU by cost source (M = measured, P = projected; see MODEL)")
     for source, costs in sorted(by_source.items(), key=lambda kv: -sum(kv[1])):
-        note = MODEL[source][1] if source in MODEL else "benchmark files"
+        note = MODEL[source][1] if source in MODEL else {"archived": "archive manifests"}.get(source, "benchmark files")
         print(f"  {source:<28}{len(costs):>6} jobs{sum(costs) / 3600:>8.2f} CPU-h  {note}")
     by_part: dict[str, list[float]] = defaultdict(list)
     for j in jobs.values():
@@ -378,6 +410,9 @@ def main() -> None:
     print(f"\njobs over 10 CPU-minutes: {len(over)}")
     for j in over:
         print(f"  {j.cost:>9.1f} s  [{j.source}]  {j.name()}")
+    if archived:
+        peak = max(rss for runs in archived.values() for _, _, rss in runs)
+        print(f"\npeak memory of one archived job: {peak:.0f} MB")
     memory = peak_memory(args.measured)
     if memory:
         print("\npeak memory (max_rss, MB) per rule from the benchmark files")
