@@ -53,10 +53,12 @@ from causal_bandits.runs import chunk_seeds
 NODE = re.compile(r'^\s*(\d+)\[label = "([^"]*)"')
 EDGE = re.compile(r"^\s*(\d+) -> (\d+)")
 TEN_MINUTES = 600.0
+#: Where a job's cost comes from when not from the model.
+SOURCES = {"archived": "archive manifests (exact)", "measured": "benchmark files"}
 
 # Cost model, CPU seconds at paper scale (one core, the project's shared 2-core machine). Sources:
-# M = measured from benchmark files on paper-scale runs (earlier runs, some of them of single papers or parts,
-# recorded in docs/performance.md and the paper pages' cost sections); P = projected from those as stated.
+# M = measured at paper scale: the archived run's exact per-job CPU (archive/paper-scale/manifest.json) or, for the
+# studies, benchmark files of earlier runs (docs/performance.md); P = projected from those as stated.
 MODEL = {
     # nonmanip BF / MIS / POMIS: a job's start-up plus a cost per seed; the archived run's 18 jobs of 1,000 seeds
     # cost 92.4 CPU-s (3.8 to 10.4 a job by panel), the start-up 1.2 s measured.
@@ -386,7 +388,7 @@ def main() -> None:
         by_source[j.source].append(j.cost)
     print("\nCPU by cost source (M = measured, P = projected; see MODEL)")
     for source, costs in sorted(by_source.items(), key=lambda kv: -sum(kv[1])):
-        note = MODEL[source][1] if source in MODEL else {"archived": "archive manifests"}.get(source, "benchmark files")
+        note = MODEL[source][1] if source in MODEL else SOURCES[source]
         print(f"  {source:<28}{len(costs):>6} jobs{sum(costs) / 3600:>8.2f} CPU-h  {note}")
     by_part: dict[str, list[float]] = defaultdict(list)
     for j in jobs.values():
