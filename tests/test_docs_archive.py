@@ -84,7 +84,7 @@ def _numbers(text: str) -> list[str]:
 def _agrees(number: str, pool: list[float]) -> bool:
     decimals = len(number.split(".")[1]) if "." in number else 0
     value = abs(float(number))
-    return any(abs(round(abs(p), decimals) - value) < 10 ** (-decimals) / 2 + 1e-9 for p in pool)
+    return any(abs(abs(p) - value) <= 10 ** (-decimals) / 2 + 1e-9 for p in pool)  # rounded half up or down
 
 
 def _outside_quotes_and_code(unit: str) -> str:
@@ -150,7 +150,7 @@ def test_verdict_columns_are_quoted(archive: quotes.Archive) -> None:
                 column = [c.lower() for c in cells].index("verdict") if "verdict" in [c.lower() for c in cells] else -1
                 continue
             paper = page.stem if page.stem in PAPERS else None
-            quoted = column >= 0 and "{{ archive verdict" in cells[column]
+            quoted = 0 <= column < len(cells) and "{{ archive verdict" in cells[column]
             if column >= 0 and not quoted and not set(line) <= set("|- ") and _cited(line, paper, archive):
                 unquoted.append(f"{page.relative_to(ROOT)}:{number}: {cells[column]}")
     assert not unquoted, "write {{ archive verdict <paper>/<id> }} in:\n" + "\n".join(unquoted)

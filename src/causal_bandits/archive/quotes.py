@@ -16,6 +16,8 @@ that a remade archive updates every page. The quotes:
     the number of claims (with that verdict; a verdict of several words is written with ``_`` for spaces);
 ``{{ archive run <field> }}``
     a total of the run from its manifest (``jobs``, ``cpu_hours``, ``wall_hours``, ``finished``, ...);
+``{{ archive cpu <rule glob> }}``
+    the CPU hours of the archived jobs whose rule matches the glob (``cpe_*``), to two significant digits;
 ``{{ archive commit }}``
     the archived run's commit (10 characters);
 ``{{ archive <sum|n|min|max> <paper>/<claim id glob> /<regex>/ }}``
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -146,6 +149,14 @@ def _run(archive: Archive, field: str) -> str:
     return _format(value) if isinstance(value, int | float) else str(value)
 
 
+def _cpu(archive: Archive, rules: str) -> str:
+    seconds = [job["cpu_s"] or 0.0 for job in archive.manifest["jobs"] if fnmatch.fnmatchcase(job["rule"], rules)]
+    if not seconds:
+        raise QuoteError(f"no archived job's rule matches {rules!r}")
+    hours = sum(seconds) / 3600
+    return f"{hours:.{max(2, 1 - math.floor(math.log10(hours)))}f}" if hours > 0 else "0"
+
+
 def _commit(archive: Archive) -> str:
     return (archive.manifest["provenance"]["commit"] or "unknown")[:10]
 
@@ -172,6 +183,7 @@ QUOTES: Mapping[str, Callable[..., str]] = {
     "tally": _tally,
     "claims": _claims,
     "run": _run,
+    "cpu": _cpu,
     "commit": _commit,
     "sum": _aggregate(sum),
     "n": _aggregate(len),
