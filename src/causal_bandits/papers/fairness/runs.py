@@ -142,7 +142,6 @@ def run_job(wildcards: Mapping[str, str], seed_chunks: Sequence[range], science:
         strategy=STRATEGY,
         algorithm=wildcards["algorithm"],
         seeds=seeds,
-        horizon=int(science["horizon"]),
         science=science,
         builder=__name__,
         memory_mb=500 + len(seeds) * 20,

@@ -171,7 +171,6 @@ def solver_job(
         strategy=strategy,
         algorithm=algorithm,
         seeds=seeds,
-        horizon=science["horizon"],
         science=science,
         builder=__name__,
         policy=entry.path,
