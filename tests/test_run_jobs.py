@@ -117,3 +117,29 @@ def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory():
         ratios[job["log"]] = module.describe(config, job["wildcards"]).memory_mb / job["max_rss_mb"]
     assert len(ratios) == 507  # every run job of the five papers
     assert min(ratios.values()) >= 1.0 and max(ratios.values()) <= 1.5, (min(ratios.values()), max(ratios.values()))
+
+
+def test_the_slurm_profile_asks_each_rule_for_its_measured_resources():
+    """workflow/profiles/slurm states, for every rule of the archived paper-scale run, the memory and time that
+    benchmarks/resources.py derives from the run's measured jobs; each rule's memory within 1.5 times the smallest
+    peak of its jobs (but V6 discovery's, whose archived jobs held a whole tree height: now one setting each)."""
+    import json
+    import subprocess
+    import sys
+
+    import yaml
+
+    check = subprocess.run(
+        [sys.executable, "benchmarks/resources.py", "--check", "workflow/profiles/slurm/config.yaml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stdout[-2000:] + check.stderr[-2000:]
+    stated = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())["set-resources"]
+    manifest = json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
+    for rule, wanted in stated.items():
+        peaks = [job["max_rss_mb"] for job in manifest["jobs"] if job["rule"] == rule]
+        if "mem_mb" in wanted and rule != "unknown_graph_discovery":
+            mem = int(wanted["mem_mb"].split("*")[0])
+            assert max(peaks) <= mem <= 1.5 * min(peaks), (rule, mem, min(peaks), max(peaks))
