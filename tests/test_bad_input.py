@@ -15,6 +15,8 @@ from conftest import ROOT, SHARED_RAW, assert_bad_config_fails_cleanly, copy_wor
 
 from causal_bandits import algorithms, cli
 from causal_bandits import config as cb_config
+from causal_bandits import cost as cb_cost
+from causal_bandits import studies as cb_studies
 
 BASE = ROOT / "config" / "config.yaml"
 
@@ -220,6 +222,34 @@ OVERLAYS = {
         "selection node S has children ['U2']",
     ),
     "bounds context unknown": ("bounds: {scm: {context: [U1, U3]}}\n", "scm.context names unknown variable 'U3'"),
+    # -- keys that moved: a forwarding address, not "unknown key"
+    "spot check moved to studies": (
+        "nonmanip:\n  pomis_plus:\n    spot_check: {n_seeds: 3}\n",
+        "config key nonmanip.pomis_plus.spot_check has moved: it is now studies.refresh; move it there",
+    ),
+    "naive study moved to studies": (
+        "cpe: {naive_study: {rho: [0.1]}}\n",
+        "config key cpe.naive_study has moved: it is now studies.naive_estimand; move it there",
+    ),
+    "renamed key": ("unknown_graph: {forests: {h: 3}}\n", "it is now unknown_graph.forests.height"),
+    "homoglyph paper key": (
+        "n\u043enmanip: {horizon: 10}\n",
+        "unknown config key 'n\u043enmanip' under <top level> ('n\u043enmanip' holds the non-ASCII letter "
+        "'\u043e', U+043E: retype it)",
+    ),
+    # -- the order of the checks: structure first, and no check walks an alias bomb's billions of values
+    "alias bomb under a known key": (
+        "experiments:\n  e0: &b0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(f"  e{i}: &b{i} [{', '.join([f'*b{i - 1}'] * 10)}]\n" for i in range(1, 9)),
+        "config experiments holds 1,234,567,900 values once its YAML aliases (*name) are expanded",
+    ),
+    "alias bomb under unknown keys": (
+        "a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 9)),
+        "unknown config key 'a0', 'a1'",
+    ),
+    "unknown key before a NaN": ("nonmanip: {horizn: 10, horizon: .nan}\n", "unknown config key 'horizn'"),
+    "self-referencing alias": ("experiments: &e {x: *e}\n", "config experiments contains itself"),
 }
 
 
@@ -280,6 +310,34 @@ def test_good_files_pass(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert cli.main(["check-config", "--base", str(BASE), str(ROOT / "config" / "tiny.yaml")]) == 0
     assert capsys.readouterr().out.startswith("ok: ")
+
+
+#: Every documented "null means off" (docs/studies.md: a study set to null is not run; budget.cpu_hours: null runs
+#: beyond the budget): check-config passes, and the cost estimate counts nothing for a null study.
+NULLS = {
+    **{f"studies.{name}": f"studies: {{{name}: null}}\n" for name in cb_studies.STUDIES},
+    "every study": "studies: {" + ", ".join(f"{name}: null" for name in cb_studies.STUDIES) + "}\n",
+    "budget": "budget: {cpu_hours: null}\n",
+    "safe arms": "fairness: {fucb: {safe_arm: {email: null, adult_video: null}}}\n",
+}
+
+
+@pytest.mark.parametrize("case", list(NULLS))
+def test_documented_nulls_are_off(case, tmp_path, monkeypatch, capsys):
+    (tmp_path / "null.yaml").write_text(NULLS[case])
+    studies = ROOT / "config" / "studies.yaml"
+    status, lines = _check_config(tmp_path, monkeypatch, capsys, str(studies), "null.yaml")
+    assert status == 0, lines
+    config = cb_config.check(cb_config.load(BASE, studies, tmp_path / "null.yaml"))
+    nulled = [name for name in cb_studies.STUDIES if name in NULLS[case]]
+    assert not set(nulled) & set(cb_cost.estimate(config).cpu_hours)
+    assert set(cb_studies.configured(config)) == set(cb_studies.STUDIES) - set(nulled)
+
+
+def test_budget_null_on_the_command_line():
+    config = _command_line("budget={cpu_hours: null}")
+    assert config["budget"]["cpu_hours"] is None
+    assert cb_cost.check(config).total > 0
 
 
 # ---------------------------------------------------------------- --config values (Snakemake's parser)

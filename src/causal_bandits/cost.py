@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from causal_bandits import studies
 from causal_bandits.errors import ConfigError
 from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
@@ -94,13 +95,13 @@ def _owners(config: Mapping[str, Any]) -> Iterator[tuple[str, Callable, Iterator
             yield key, module.describe, module.run_jobs(config)
     if config.get("experiments"):
         yield "experiments", experiment_runs.describe, experiment_runs.run_jobs(config)
-    if config.get("studies"):
+    if studies.configured(config):  # a null block is off, as for the workflow
         # Late: the study records import their figure code (matplotlib, seaborn: a second and more), which a
         # papers-only parse of the workflow does not need.
         from causal_bandits.studies import runs as study_runs
 
         for name, (describe, run_jobs) in study_runs.RUNS.items():
-            if name in config["studies"]:
+            if name in studies.configured(config):
                 yield name, describe, run_jobs(config)
 
 
@@ -137,7 +138,7 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
                 largest_mb = job.memory_mb
                 largest = f"{part}: {job.experiment}/{job.strategy}/{job.algorithm}, {len(job.seeds)} seeds"
         hours[part] *= 1 + OTHER_SHARE.get(part, 0.0)
-    if "fucb_radius" in config.get("studies", {}):
+    if "fucb_radius" in studies.configured(config):
         from causal_bandits.studies.fucb_radius import points as radius_points  # late, as the study runs above
 
         points = len(radius_points(config["studies"]["fucb_radius"]))
