@@ -13,7 +13,7 @@ CORES ?= all
 ## List the targets, one line each (this list).
 help:
 	@awk '/^## /{h=substr($$0,4);next} /^[a-z][a-z_-]*:/{if(h){sub(/:.*/,"",$$1);printf "  make %-10s %s\n",$$1,h};h=""} !/^## /{h=""}' $(MAKEFILE_LIST)
-	@echo "  Variables: CORES=$(CORES) (cores for snakemake), CONFIG=\"a.yaml ...\" (own config files), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON)."
+	@echo "  Variables: CORES=$(CORES) (cores for snakemake), CONFIGS=\"a.yaml ...\" (own config files), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON)."
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -47,21 +47,20 @@ plan: $(VENV)/.installed
 studies: $(VENV)/.installed
 	$(RUN) --configfile config/studies.yaml
 
-# Own config files: CONFIG="a.yaml b.yaml" (merged over config/config.yaml in order, as --configfile). Snakemake reads
-# --configfile itself, before the workflow's checks, so a missing file or a folder there ends in its traceback;
+# Own config files: CONFIGS="a.yaml b.yaml" (merged over config/config.yaml in order, as --configfile). Snakemake
+# reads --configfile itself, before the workflow's checks, so a missing file or a folder there ends in its traceback;
 # check-config answers every such mistake in one line, and `make run` checks before it starts Snakemake.
-CONFIG ?=
-## Check config files (CONFIG="a.yaml ...") as `snakemake --configfile` would, one line per problem, before a run.
+## Check config files (CONFIGS="a.yaml ...") as `snakemake --configfile` would, one line per problem, before a run.
 check-config: $(VENV)/.installed
-	$(BIN)/causal-bandits check-config $(CONFIG)
+	$(BIN)/causal-bandits check-config $(CONFIGS)
 
-## Check the config files (CONFIG="a.yaml ..."), then run the pipeline with them.
+## Check the config files (CONFIGS="a.yaml ..."), then run the pipeline with them.
 run: check-config
-	$(RUN) $(if $(strip $(CONFIG)),--configfile $(CONFIG))
+	$(RUN) $(if $(strip $(CONFIGS)),--configfile $(CONFIGS))
 
-## After a run with CONFIG="a.yaml ...": read back every file under results/, name each damaged or missing one and its fix.
+## After a run with CONFIGS="a.yaml ...": read back every file under results/, name each damaged or missing one and its fix.
 check-store: $(VENV)/.installed
-	$(BIN)/causal-bandits check-store $(CONFIG)
+	$(BIN)/causal-bandits check-store $(CONFIGS)
 
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests, also
 # a file per worker: they share one tiny run (the first worker to need it runs it on 2 cores, the other
