@@ -132,7 +132,7 @@ CASES = {
     "linear grid of 0 points": (
         lambda: cb.linear_grid(100, 0),
         ArgumentError,
-        "linear_grid(points) = 0 is too small; give an integer >= 2",
+        "linear_grid(points) = 0 is too small; give an integer >= 1",
     ),
     "linear grid of 2.5 points": (lambda: cb.linear_grid(100, 2.5), ArgumentTypeError, "linear_grid(points) = 2.5"),
     "mis limit 0": (

@@ -310,7 +310,7 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
     horizon : int
         The last round, >= 1.
     points : int
-        How many rounds to record (at least 2, at most ``horizon``).
+        How many rounds to record, >= 1 (both ends are always recorded: 1 gives 2 points; at most ``horizon``).
 
     Returns
     -------
@@ -318,7 +318,7 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
         The rounds, increasing, int64.
     """
     horizon = checks.count(horizon, "linear_grid(horizon)")
-    n = min(checks.count(points, "linear_grid(points)", minimum=min(2, horizon)), horizon)  # both ends
+    n = min(max(checks.count(points, "linear_grid(points)"), 2), horizon)  # both ends, even for 1 point
     return np.unique(np.linspace(1, horizon, n).round().astype(np.int64))
 
 

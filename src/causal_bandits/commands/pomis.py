@@ -57,10 +57,11 @@ class _Progress:
     """``progress`` callback of the enumerations: once a family has taken a second, one stderr line a
     second with the count so far (stdout stays the one JSON line)."""
 
-    def __init__(self, what: str, limit: int, start: float):
+    def __init__(self, what: str, limit: int, command_start: float):
         self.what, self.limit = what, limit
-        self.start = start  # the command's start: the reading of the graph counts too
-        self.due = max(start + 1.0, time.monotonic())
+        self.command_start = command_start  # for the last line: the reading of the graph counts too
+        self.start = time.monotonic()
+        self.due = self.start + 1.0
 
     def __call__(self, count: int) -> None:
         now = time.monotonic()
@@ -72,7 +73,7 @@ class _Progress:
 
     def finish(self, count: int) -> None:
         """The family's last line, once the command has taken a second or more (so the progress runs to the end)."""
-        elapsed = time.monotonic() - self.start
+        elapsed = time.monotonic() - self.command_start
         if elapsed >= 1.0:
             self._line(f"{count:,} {self.what} in all after {elapsed:.1f} s")
 
