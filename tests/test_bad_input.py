@@ -475,3 +475,40 @@ def test_a_corrupt_raw_file_stops_the_planning_with_its_checksum(workdir, tmp_pa
         f"expected sha256 {pinned['sha256']} (adult/adult.data); replace it with the file from "
         f"{pinned['url']} (publisher: {pinned['publisher']})"
     ), lines[-1]
+
+
+# ---------------------------------------------------------------- archive and verify: the caller's mistakes first
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["verify", "--budget", "nan"], "--budget nan is not a number of minutes > 0"),
+        (["verify", "--budget", "inf"], "--budget inf is not a number of minutes > 0"),
+        (["archive", "--configfile", "nosuch.yaml"], "config file nosuch.yaml not found"),
+        (["archive", "--out", "taken.txt"], "--out taken.txt is a file, not a folder"),
+    ],
+)
+def test_archive_and_verify_refuse_bad_arguments_in_one_line(args, expected, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken.txt").write_text("mine\n")
+    status = cli.main(args)
+    lines = capsys.readouterr().err.splitlines()
+    assert status == 2 and len(lines) == 1 and expected in lines[0], lines
+    assert {p.name for p in tmp_path.iterdir()} == {"taken.txt"}  # nothing written
+
+
+def test_archive_names_a_damaged_chunk_in_one_line(tmp_path):
+    """The archive hashes every Parquet output's data: a damaged one is named with its fix, not a pyarrow traceback."""
+    import pyarrow as pa
+
+    from causal_bandits import store
+    from causal_bandits.archive import manifest
+    from causal_bandits.errors import DataError
+
+    path = tmp_path / "chunk-0.parquet"
+    store.write_table(path, pa.table({"seed": pa.array(range(2000), pa.int32())}), {})
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(DataError) as err:
+        manifest.data_sha256(path)
+    assert str(err.value).startswith(f"{path} is damaged or from another run") and "\n" not in str(err.value)
