@@ -71,7 +71,13 @@ def test_an_own_experiment_runs_on_nonmanip_runner_under_its_own_key():
     config = {
         "record_points": 10,
         "experiments": {
-            "mine": {"horizon": 50, "n_seeds": 5, "seeds_per_job": 2, "pomis_plus": {"bootstrap": 300}},
+            "mine": {
+                "horizon": 50,
+                "n_seeds": 5,
+                "seeds_per_job": 2,
+                "algorithms": ["ts"],
+                "pomis_plus": {"bootstrap": 300},
+            },
         },
     }
     job = experiment_runs.describe(config, _wildcards("mine", POMIS_PLUS, "ts", chunk=2))

@@ -80,6 +80,11 @@ def _owners(config: Mapping[str, Any]) -> Iterator[tuple[str, Callable, Iterator
             yield name, module.describe, module.run_jobs(config)
 
 
+def run_job_counts(config: Mapping[str, Any]) -> dict[str, int]:
+    """How many run jobs each part (paper, study, ``experiments``) of a validated config plans."""
+    return {part: sum(1 for _ in wildcards) for part, _, wildcards in _owners(config)}
+
+
 def _seconds(job: RunJob) -> float:
     """The model's CPU seconds of one run job: the start-up, and the simulation as the paper whose runner builds it
     declares its cost (:meth:`causal_bandits.papers.Paper.cpu_seconds`)."""

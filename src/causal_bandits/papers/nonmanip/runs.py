@@ -87,14 +87,17 @@ def solver(
     strategy: str,
     catalogue: Mapping[str, Any] | None = None,
     pomis_plus: Mapping[str, Any] | None = None,
+    params: Mapping[str, Any] | None = None,
 ):
-    """A fresh solver: the policy class at dotted ``path``; under POMIS+ (``path`` is then a z² version,
-    :func:`causal_bandits.algorithms.played`) built from the instance's expression ``catalogue`` with the
-    ``pomis_plus`` settings."""
+    """A fresh solver: the policy class at dotted ``path`` built with the keyword arguments ``params`` (an
+    algorithm's parameter values, :class:`causal_bandits.algorithms.Variant`); under POMIS+ (``path`` is then a
+    z² version, :func:`causal_bandits.algorithms.played`) built from the instance's expression ``catalogue`` with
+    the ``pomis_plus`` settings too."""
     cls = runs.policy_class(path)
     if strategy == POMIS_PLUS:
-        return cls.from_catalogue(catalogue, CausalDiagram.from_dict(instance["graph"]).nodes, **(pomis_plus or {}))
-    return cls()
+        nodes = CausalDiagram.from_dict(instance["graph"]).nodes
+        return cls.from_catalogue(catalogue, nodes, **(pomis_plus or {}), **(params or {}))
+    return cls(**(params or {}))
 
 
 def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
@@ -182,8 +185,8 @@ def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
     """What a run job of this runner simulates (the paper's, a study's, or a researcher's own experiment,
     :mod:`causal_bandits.experiments`): the strategy's arms of the ``instance`` document played by
     ``job.policy`` (``algorithm``'s z² version under POMIS+, built from the ``catalogue`` document with the
-    job's ``pomis_plus`` settings: bootstrap, refresh, n_min, ...), the regret recorded at the job's
-    ``record_points``, arms reported by their id in the full arm list."""
+    job's ``pomis_plus`` settings: bootstrap, refresh, n_min, ...) with the job's ``params``, the regret recorded at
+    the job's ``record_points``, arms reported by their id in the full arm list."""
     instance = store.read_json(inputs["instance"])
     if instance["experiment"] != job.experiment:
         raise CausalBanditsError(
@@ -202,7 +205,7 @@ def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
             "" if n else ": z2ID found none, so this run plays exactly POMIS",
         )
     return runs.Simulation(
-        solver(job.policy, instance, job.strategy, catalogue, job.science.get("pomis_plus")),
+        solver(job.policy, instance, job.strategy, catalogue, job.science.get("pomis_plus"), job.science.get("params")),
         cast(Environment, env),  # context-free: pull() gets the None its contexts() returns
         [RegretTrace(linear_grid(job.horizon, job.science["record_points"]))],
         arm_ids=ids,
