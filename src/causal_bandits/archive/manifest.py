@@ -9,7 +9,9 @@ Snakemake recorded), and
 each output's path, bytes and sha256 (a Parquet file also the sha256 of its data alone, so that a
 file rebuilt with another pyarrow, which stamps its version in the file, still compares). Above the
 jobs: the run's provenance (:mod:`.provenance`), its totals, the final artefacts copied beside the
-manifest, and a digest of all of it, so that an edited line is detected.
+manifest, the fingerprint of every claim rule its verdicts were judged by (``rules``,
+:func:`causal_bandits.preregistration.fingerprints`: a rule changed after the archive needs an amendment), and a
+digest of all of it, so that an edited line is detected.
 """
 
 from __future__ import annotations
@@ -27,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from causal_bandits import logs
+from causal_bandits import logs, preregistration, store
 from causal_bandits.archive import jobs as planned
 from causal_bandits.archive import provenance
 from causal_bandits.errors import CausalBanditsError, DataError
@@ -45,7 +46,7 @@ MAX_MB = 30.0
 def data_sha256(path: Path) -> str:
     """sha256 of a Parquet file's table (schema and values, file metadata left out) in Arrow's
     stream format: equal for two files that hold the same data whatever wrote them."""
-    table = pq.read_table(path)
+    table = store.read_table(path)  # a damaged file: one line naming it and the fix (causal_bandits.store.damaged)
     table = table.replace_schema_metadata(None).combine_chunks()
     sink = io.BytesIO()
     with pa.ipc.new_stream(sink, table.schema) as writer:
@@ -242,10 +243,16 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
     for artefact in artefacts:
         (out / artefact).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(workdir / artefact, out / artefact)
+    documents = {
+        path: json.loads((workdir / path).read_text())
+        for path in artefacts
+        if path.startswith(CLAIMS) and path.count("/") == CLAIMS.count("/") and path.endswith(".json")
+    }
     manifest = {
         "format": FORMAT,
         "provenance": provenance.record(workdir, configfiles, modules),
         "run": _totals(entries),
+        "rules": preregistration.fingerprints({doc["paper"]: doc for doc in documents.values() if "paper" in doc}),
         "artefacts": artefacts,
         "jobs": entries,
     }
