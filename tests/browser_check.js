@@ -57,6 +57,10 @@ async ([root, minScale]) => {
     if (ratio < 4.5) say('a verdict chip with contrast ' + ratio.toFixed(2) + ':1 (WCAG AA: 4.5:1)', c);
   }
   const ids = [...document.querySelectorAll('[id]')].map(e => e.id).concat([...document.querySelectorAll('a[name]')].map(a => a.name));
+  for (const el of document.querySelectorAll('[href], [src]')) {
+    const url = el.getAttribute('href') ?? el.getAttribute('src');
+    if (/^\/(?!\/)/.test(url)) say('a root-absolute link ' + url + ' (dead when the page is opened from disk)');
+  }
   const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
   return {problems, ids, links};
 }

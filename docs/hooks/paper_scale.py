@@ -51,6 +51,10 @@ def _archive() -> dict | None:
 #: header row kept in view.
 SITE_CSS = (
     ".md-typeset__scrollwrap{max-height:85vh;overflow:auto}"
+    ".md-typeset table.claims{font-size:.62rem;line-height:1.4}.md-typeset table.claims th{font-size:.62rem}"
+    "table.claims.compact col.verdict{width:7.4em}table.claims.compact col.see{width:7.5em}"
+    "table.claims.compact col.claim{width:25%}table.claims.compact col.num{width:14%}"
+    ".md-typeset table.claims td,.md-typeset table.claims th{padding:.25em .35em}"
     ".md-typeset__scrollwrap thead th{position:sticky;top:0;background:var(--md-default-bg-color)}"
 )
 
@@ -108,15 +112,20 @@ def on_files(files, config, **kwargs):
     return files
 
 
-def _table_page(markdown: str) -> str:
-    """An archived Markdown table as a page: its caption (first line) as its title, and its text kept whole: a
-    ``<`` is text, a brace never an attribute list."""
+@cache
+def _titles() -> dict[str, str]:
+    """The title of each archived table (``paper-scale/figures/<paper>/<table>.md``): its artefact's title."""
+    return {f"{SITE}/{a.shown}": f"{key}: {a.title}" for key in PAPERS for a in _artefacts(key) if not a.is_figure}
+
+
+def _table_page(uri: str, markdown: str) -> str:
+    """An archived Markdown table as a page: titled by its artefact's title (else its caption, the first line),
+    its text kept whole: a ``<`` is text, a brace never an attribute list, sub- and superscripts rendered."""
     text = scripts(html.escape(markdown, quote=False)).replace("{", "&#123;")
-    caption, _, rest = text.partition("\n")
-    if caption.startswith("# "):  # a page with its own title
+    if text.startswith("# "):  # a page with its own title
         return text
-    title = caption.split(": ")[0] if ": " in caption[:80] else caption
-    return f"# {title}\n\n{caption}\n{rest}"
+    title = _titles().get(uri) or text.partition("\n")[0]
+    return f"# {scripts(html.escape(title, quote=False)).replace('{', '&#123;')}\n\n{text}"
 
 
 def _figure(page: Page, key: str, a) -> str:
@@ -137,12 +146,12 @@ def _section(key: str, made: dict) -> str:
     shared = "".join(f"<li>{n}</li>" for n in p["shared"])
     parts = [f"<div class=notes><strong>Notes shared by several claims below</strong><ol>{shared}</ol></div>"]
     parts = parts if shared else []
-    parts += [str(macros.claims_table(p, p["judged"], True))] if p["judged"] else []
+    parts += [str(macros.claims_table(p, p["judged"], True, True))] if p["judged"] else []
     if p["unjudged"]:
         parts += [
             f"<p><strong>Not evaluated in this run ({len(p['unjudged'])})</strong>: our number, greyed, is shown for "
             "information and is not a verdict.</p>",
-            str(macros.claims_table(p, p["unjudged"], False)),
+            str(macros.claims_table(p, p["unjudged"], False, True)),
         ]
     shown = [a for a in artefacts if not a.absent]
     tables = [
@@ -168,12 +177,12 @@ def _section(key: str, made: dict) -> str:
         f"[the archived run's whole report](../{SITE}/{REPORT_HTML}) lists every claim to look at."
     )
     body = "\n".join(parts)
-    return f'{head}\n\n<div class="paper-scale" id="{key}" markdown="0">\n{body}\n</div>\n'
+    return f'{head}\n\n<div class="paper-scale" markdown="0">\n{body}\n</div>\n'
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
     if page.file.src_uri.startswith(f"{SITE}/") and page.file.src_uri.endswith(".md"):
-        return _table_page(markdown)
+        return _table_page(page.file.src_uri, markdown)
     if MARKER not in markdown:
         return markdown
     key = Path(page.file.src_uri).stem

@@ -32,7 +32,7 @@ STRONG = re.compile(r"\*\*(.+?)\*\*")
 def _accent(text: str) -> str:
     text = re.sub(r"\\bar\{([^{}]*)\}", r'<span style="text-decoration:overline">\1</span>', text)
     for tex, mark in ACCENTS.items():
-        text = re.sub(re.escape(tex) + r"(\w)", lambda m, mark=mark: m.group(1) + mark, text)
+        text = re.sub(re.escape(tex) + r"(\w)", r"\1" + mark, text)
     return text
 
 
