@@ -14,8 +14,8 @@ would meet there, one line per problem:
   (:data:`MIN_FIGURE_SCALE`);
 * horizontal overflow of the page, more than one ``h1``;
 * a table wider than its column without a visible way to scroll (no scroll box, or one taller than the
-  window, whose scrollbar is off screen), or a verdict chip clipped;
-* any request to the network (the pages must work offline).
+  window, whose scrollbar is off screen), a verdict chip clipped or under WCAG AA contrast (4.5:1);
+* any request to the network (the pages must work offline), a root-absolute link (dead from disk).
 
 The browser is the distribution's Chromium (``apt-get install chromium``; ``.ci/run`` installs it), driven
 by the ``playwright`` package of the ``test`` extra; :func:`browser_or_skip` skips when either is missing.

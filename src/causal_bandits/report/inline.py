@@ -42,7 +42,7 @@ def _tag(m: re.Match[str]) -> str:
 
 
 def _scripts_text(text: str) -> str:
-    text = _accent(text)
+    text = _accent(text.replace("&#123;", "{"))  # a brace Markdown was kept from reading as attributes
     while True:
         done = SCRIPT.sub(_tag, text)
         if done == text:
