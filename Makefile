@@ -8,12 +8,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= all
 
-.PHONY: help reproduce quick studies plan verify test lint docs benchmark clean
+.PHONY: help reproduce quick studies plan run check-config check-store verify test lint docs benchmark clean
 
 ## List the targets, one line each (this list).
 help:
 	@awk '/^## /{h=substr($$0,4);next} /^[a-z][a-z_-]*:/{if(h){sub(/:.*/,"",$$1);printf "  make %-10s %s\n",$$1,h};h=""} !/^## /{h=""}' $(MAKEFILE_LIST)
-	@echo "  Variables: CORES=$(CORES) (cores for snakemake), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON)."
+	@echo "  Variables: CORES=$(CORES) (cores for snakemake), CONFIGS=\"a.yaml ...\" (own config files), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON)."
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,21 @@ plan: $(VENV)/.installed
 ## Set up .venv if needed, then run the papers and every study beyond them (config/studies.yaml, docs/studies.md).
 studies: $(VENV)/.installed
 	$(RUN) --configfile config/studies.yaml
+
+# Own config files: CONFIGS="a.yaml b.yaml" (merged over config/config.yaml in order, as --configfile). Snakemake
+# reads --configfile itself, before the workflow's checks, so a missing file or a folder there ends in its traceback;
+# check-config answers every such mistake in one line, and `make run` checks before it starts Snakemake.
+## Check config files (CONFIGS="a.yaml ...") as `snakemake --configfile` would, one line per problem, before a run.
+check-config: $(VENV)/.installed
+	$(BIN)/causal-bandits check-config $(CONFIGS)
+
+## Check the config files (CONFIGS="a.yaml ..."), then run the pipeline with them.
+run: check-config
+	$(RUN) $(if $(strip $(CONFIGS)),--configfile $(CONFIGS))
+
+## After a run with CONFIGS="a.yaml ...": read back every file under results/, name each damaged or missing one and its fix.
+check-store: $(VENV)/.installed
+	$(BIN)/causal-bandits check-store $(CONFIGS)
 
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests, also
 # a file per worker: they share one tiny run (the first worker to need it runs it on 2 cores, the other

@@ -31,9 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from causal_bandits import logs, preregistration
+from causal_bandits import logs, preregistration, store
 from causal_bandits.archive import jobs as planned
 from causal_bandits.archive import provenance
 from causal_bandits.errors import CausalBanditsError, DataError
@@ -49,7 +48,7 @@ MAX_MB = 30.0
 def data_sha256(path: Path) -> str:
     """sha256 of a Parquet file's table (schema and values, file metadata left out) in Arrow's
     stream format: equal for two files that hold the same data whatever wrote them."""
-    table = pq.read_table(path)
+    table = store.read_table(path)  # a damaged file: one line naming it and the fix (causal_bandits.store.damaged)
     table = table.replace_schema_metadata(None).combine_chunks()
     sink = io.BytesIO()
     with pa.ipc.new_stream(sink, table.schema) as writer:

@@ -11,6 +11,7 @@ artefact, or a checkout whose code, config or lock file differ from the run's: s
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Verify the archive against the current checkout; 0 when every rebuilt file matched."""
-    if args.budget <= 0 or args.jobs < 1 or args.seed < 0:
-        raise CausalBanditsError("--budget must be > 0 minutes, --jobs >= 1 and --seed >= 0")
+    if not math.isfinite(args.budget) or args.budget <= 0:  # NaN passes a comparison
+        raise CausalBanditsError(f"--budget {args.budget} is not a number of minutes > 0; give e.g. --budget 10")
+    if args.jobs < 1 or args.seed < 0:
+        raise CausalBanditsError("--jobs must be >= 1 and --seed >= 0")
     verdict, identical = verify.verify(
         Path.cwd(), args.archive, args.budget * 60, args.jobs, args.seed, args.configfile, args.force, args.keep
     )
