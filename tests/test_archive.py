@@ -201,3 +201,18 @@ def test_the_committed_paper_scale_archive_is_whole():
     made = manifest.read(folder)
     assert made["run"]["jobs"] == len(made["jobs"]) > 0
     assert "figures/REPORT.md" in made["artefacts"] and "figures/REPORT.html" in made["artefacts"]
+
+
+def test_the_archive_copies_the_docs_pages_the_report_links(tmp_path):
+    """The report links its readings as ../docs/papers/<key>.md from figures/: the archive holds those pages
+    beside it, so that the links resolve from the archive's folder (and only pages that exist are copied)."""
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "docs" / "papers").mkdir(parents=True)
+    (tmp_path / "docs" / "papers" / "cpe.md").write_text("# cpe\n")
+    (tmp_path / "figures" / "REPORT.html").write_text(
+        '<a href="../docs/papers/cpe.md#cpe-results">r</a> <a href="../docs/papers/gone.md">g</a> '
+        '<a href="cpe/table1.md">t</a>'
+    )
+    (tmp_path / "figures" / "REPORT.md").write_text("[r](../docs/papers/cpe.md#cpe-x)\n")
+    found = manifest.linked_docs(tmp_path, ["figures/REPORT.html", "figures/REPORT.md", "figures/cpe/x.png"])
+    assert found == ["docs/papers/cpe.md"]

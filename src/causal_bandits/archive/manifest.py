@@ -22,6 +22,8 @@ import hashlib
 import io
 import json
 import os
+import posixpath
+import re
 import shutil
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -212,8 +214,26 @@ def read(folder: Path) -> dict[str, Any]:
     return manifest
 
 
+#: A link of the report to a page of the documentation (``../docs/papers/<key>.md#...``, in HTML or Markdown).
+DOCS_LINK = re.compile(r'(?:href="|\]\()([^"#)\s]+\.md)')
+
+
+def linked_docs(workdir: Path, artefacts: Sequence[str]) -> list[str]:
+    """The documentation pages (``docs/...md``) the run's reports link: the archive copies them beside the
+    report, so that its reading links resolve from the archive's folder as they do from the run's."""
+    pages = set()
+    for artefact in artefacts:
+        if posixpath.basename(artefact) in ("REPORT.html", "REPORT.md"):
+            for m in DOCS_LINK.finditer((workdir / artefact).read_text()):
+                path = posixpath.normpath(posixpath.join(posixpath.dirname(artefact), m.group(1)))
+                if path.startswith("docs/") and (workdir / path).is_file():
+                    pages.add(path)
+    return sorted(pages)
+
+
 def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = MAX_MB) -> dict[str, Any]:
-    """Archive the finished run in ``workdir`` into ``out``: its final artefacts and ``manifest.json``.
+    """Archive the finished run in ``workdir`` into ``out``: its final artefacts, the documentation pages its
+    report links (:func:`linked_docs`) and ``manifest.json``.
 
     Parameters
     ----------
@@ -240,7 +260,7 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
     modules = {*provenance.job_modules(), *(path for job in plan for path in job.inputs if path.startswith("src/"))}
     if out.exists():
         shutil.rmtree(out)
-    for artefact in artefacts:
+    for artefact in [*artefacts, *linked_docs(workdir, artefacts)]:
         (out / artefact).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(workdir / artefact, out / artefact)
     documents = {
@@ -295,9 +315,10 @@ Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuse
   {run["started"]}, last ended {run["finished"]} ({run["wall_hours"]} h{pauses}).
 * **Here:** the report (`figures/REPORT.md`, `figures/REPORT.html`), every table and figure, the claims
   documents (`results/claims/`), and `manifest.json`: every job with its rule, wildcards, CPU seconds and
-  peak memory, and each file it wrote with its size and sha256. The report's links to the readings
-  (`../docs/papers/...`) are relative to the run's folder: from here they are in the repository's
-  `docs/papers/`, and the documentation site shows each paper's archived section on its page.
+  peak memory, and each file it wrote with its size and sha256; and the documentation pages the report's
+  reading links open (`docs/papers/...`, as they were at the run's commit), so those links resolve from
+  here too. The documentation site shows each paper's archived section on its page and a copy of the report
+  linking into the site.
 
 Check it from the repository root: `make verify` rebuilds a random sample of the jobs (about 10 minutes
 on 2 cores) and compares every file they write with the manifest (docs/guide/reviewers.md#verify).

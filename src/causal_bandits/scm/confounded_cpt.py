@@ -176,7 +176,7 @@ class ConfoundedCPT:
 
     @property
     def exogenous(self) -> tuple[str, ...]:
-        """The uniforms of one draw: the confounders U_<ab> (in :func:`confounders` order), then one
+        """The uniforms of one draw: the confounders ``U_<ab>`` (in :func:`confounders` order), then one
         per node (V = 1 iff its uniform < P(V = 1 | pa, U))."""
         return tuple(f"U_{a}{b}" for a, b in confounders(self.diagram)) + tuple(f"U_{v}" for v in self.diagram.nodes)
 
