@@ -51,9 +51,7 @@ studies: $(VENV)/.installed
 VERIFY_ARGS ?=
 ## Set up .venv if needed, then rebuild a sample of the archived paper-scale run's jobs and every derived job (about 10 minutes on 2 cores) and compare.
 verify: $(VENV)/.installed
-	@$(BIN)/causal-bandits verify $(VERIFY_ARGS); status=$$?; \
-	if [ $$status -ne 0 ]; then echo "causal-bandits verify exited $$status (1: a rebuilt file differs; 2: could not check)" >&2; fi; \
-	exit $$status
+	@$(BIN)/causal-bandits verify $(VERIFY_ARGS) || { status=$$?; echo "causal-bandits verify exited $$status (1: a rebuilt file differs; 2: could not check)" >&2; exit $$status; }
 
 TEST_WORKERS ?= 2
 ## Set up .venv if needed, then run the unit tests and the workflow tests (tiny config).

@@ -103,10 +103,10 @@ def _archive(tmp_path):
     entry = manifest.describe_file(tmp_path / "figures" / "REPORT.md", "figures/REPORT.md")
     record = {
         "format": manifest.FORMAT,
-        "provenance": {},
+        "provenance": {"config": {"files": []}},
         "run": {},
         "artefacts": ["figures/REPORT.md"],
-        "jobs": [{"rule": "report", "inputs": [], "outputs": [entry]}],
+        "jobs": [{"rule": "report", "inputs": [], "outputs": [entry], "cpu_s": 1.0, "wall_s": 1.0}],
     }
     manifest.write(tmp_path / manifest.MANIFEST, record)
     return tmp_path / manifest.MANIFEST
@@ -116,7 +116,7 @@ def test_a_manifest_reads_back_and_an_edited_line_or_artefact_is_detected(tmp_pa
     path = _archive(tmp_path)
     assert manifest.read(tmp_path)["jobs"][0]["rule"] == "report"
     lines = path.read_text().splitlines()
-    assert lines[-2].startswith('{"inputs"')  # one job per line
+    assert lines[-2].startswith('{"cpu_s"')  # one job per line
     path.write_text(path.read_text().replace('"rule": "report"', '"rule": "other"'))
     with pytest.raises(DataError, match="edited after it was made"):
         manifest.read(tmp_path)
@@ -214,3 +214,62 @@ def test_the_committed_paper_scale_archive_is_whole():
     made = manifest.read(folder)
     assert made["run"]["jobs"] == len(made["jobs"]) > 0
     assert "figures/REPORT.md" in made["artefacts"] and "figures/REPORT.html" in made["artefacts"]
+
+
+def test_a_manifest_of_the_first_format_reads_and_an_unknown_format_is_one_clear_error(tmp_path):
+    path = _archive(tmp_path)
+    made = json.loads(path.read_text())
+    for version, ok in ((1, True), (3, False)):
+        made["format"] = version
+        made.pop("digest")
+        manifest.write(path, made)
+        made = json.loads(path.read_text())
+        if ok:
+            assert manifest.read(tmp_path)["format"] == 1 and manifest.copied(made) == ["figures/REPORT.md"]
+        else:
+            with pytest.raises(DataError, match="has format 3, which this version does not read"):
+                manifest.read(tmp_path)
+
+
+def test_the_history_line_names_the_run_commit_and_whether_the_checkout_holds_it(tmp_path):
+    line = verify.git_history(tmp_path, tmp_path / "archive", "a" * 40)
+    assert "run made at commit aaaaaaaaaaaa" in line and "not a git checkout" in line
+    root = Path(__file__).parents[1]
+    committed = verify.git_history(
+        root, Path("archive/paper-scale"), manifest.read(root / "archive/paper-scale")["provenance"]["commit"]
+    )
+    assert "(in this checkout's history)" in committed and "archive committed in" in committed
+    assert "(NOT in this checkout's history)" in verify.git_history(root, Path("archive/paper-scale"), "0" * 40)
+
+
+def test_missing_raw_files_are_named_and_a_failed_rebuild_leaves_no_scratch(tmp_path, monkeypatch):
+    config = {"fairness": {"raw": {"adult": {"path": "adult/adult.data"}, "youtube": [{"path": "y/y.txt"}]}}}
+    (tmp_path / "y").mkdir()
+    (tmp_path / "y" / "y.txt.gz").write_bytes(b"")
+    assert verify.missing_raw(config, tmp_path) == ["adult/adult.data"]
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(verify.tempfile, "tempdir", None)
+
+    def stop(*args, **kwargs):
+        raise CausalBanditsError("Snakemake stopped")
+
+    monkeypatch.setattr(verify, "_run_level", stop)
+    monkeypatch.setattr(verify, "check_provenance", lambda *args: None)
+    monkeypatch.setattr(verify, "current_provenance", lambda *args: {})
+    (tmp_path / "archive").mkdir()
+    folder = _archive(tmp_path / "archive").parent
+    with pytest.raises(CausalBanditsError, match="Snakemake stopped"):
+        verify.verify(Path(__file__).parents[1], folder, 60.0, 1, 0, everything=True)
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_configfile_is_repeated_and_leaves_the_archive_positional_alone():
+    import argparse
+
+    from causal_bandits.commands import verify as command
+
+    parser = argparse.ArgumentParser()
+    command.add_parser(parser.add_subparsers())
+    args = parser.parse_args(["verify", "--configfile", "raw.yaml", "some/archive", "--configfile", "b.yaml"])
+    assert args.configfile == ["raw.yaml", "b.yaml"] and args.archive == Path("some/archive")
