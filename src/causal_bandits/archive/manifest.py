@@ -297,6 +297,13 @@ def readme(manifest: dict[str, Any]) -> str:
         if run["busy_hours"] < run["wall_hours"]
         else ", with no pause"
     )
+    kept = (
+        f"* **Intermediates:** the {len(manifest['intermediates'])} files the derived jobs read (aggregates, "
+        "instances, prepared data and the like), under their paths in the run, so that `verify` rebuilds every "
+        "derived job.\n"
+        if manifest.get("intermediates")
+        else ""
+    )
     return f"""# An archived run
 
 Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuses an edited archive).
@@ -311,7 +318,9 @@ Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuse
   peak memory, and each file it wrote with its size and sha256. The report's links to the readings
   (`../docs/papers/...`) are relative to the run's folder: from here they are in the repository's
   `docs/papers/`, and the documentation site shows each paper's archived section on its page.
-
-Check it from the repository root: `make verify` rebuilds a random sample of the jobs (about 10 minutes
-on 2 cores) and compares every file they write with the manifest (docs/guide/reviewers.md#verify).
+{kept}
+Check it from the repository root: `make verify` rebuilds a random sample of the jobs from scratch and every
+derived job (tables, figures, claims, report) from the intermediates (about 10 minutes on 2 cores), and compares
+every file they write with the manifest (docs/guide/reviewers.md#verify). What vouches for this folder is the git
+history it was committed in (`git log -- <this folder>`; docs/guide/reviewers.md#what-a-pass-means).
 """
