@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= all
 
-.PHONY: help reproduce quick studies verify test lint docs benchmark clean
+.PHONY: help reproduce quick studies plan verify test lint docs benchmark clean
 
 ## List the targets, one line each (this list).
 help:
@@ -35,6 +35,14 @@ reproduce: $(VENV)/.installed
 ## Set up .venv if needed, then run the quick config (every experiment, short horizons, few seeds).
 quick: $(VENV)/.installed
 	$(RUN) --configfile config/quick.yaml
+
+# The plan, job by job, without running anything: the default profile keeps Snakemake's job listing off the
+# console (`quiet: [rules]`), and `--quiet host` brings it back. CONFIGS names config overlays, e.g.
+# `make plan CONFIGS="config/quick.yaml examples/own_experiment.yaml"`; the last lines count the jobs per rule.
+CONFIGS ?=
+## List every job the run would do (rule, wildcards, outputs, why) and count them; CONFIGS="a.yaml b.yaml" adds overlays.
+plan: $(VENV)/.installed
+	$(BIN)/snakemake -n --quiet host $(if $(CONFIGS),--configfile $(CONFIGS))
 
 ## Set up .venv if needed, then run the papers and every study beyond them (config/studies.yaml, docs/studies.md).
 studies: $(VENV)/.installed

@@ -46,6 +46,16 @@ def copy_workflow(dest: Path) -> Path:
     return dest
 
 
+def register_example(src: Path, policy: str, line: str) -> None:
+    """Apply a worked example of examples/add_an_algorithm/ to the package at ``src`` as its guide says: the policy
+    file ``policy`` copied into causal_bandits/bandits/, the registry line of file ``line`` added to nonmanip's."""
+    example = ROOT / "examples" / "add_an_algorithm"
+    shutil.copy(example / policy, src / "causal_bandits" / "bandits" / policy)
+    registry = src / "causal_bandits" / "papers" / "nonmanip" / "algorithms.py"
+    head, _, tail = registry.read_text().rpartition("\n)\n")  # the end of ALGORITHMS
+    registry.write_text(head + "\n" + (example / line).read_text() + ")\n" + tail)
+
+
 def _snakemake_command(workdir: Path, args: tuple[str, ...], local_profile: bool = False) -> dict:
     """Arguments of :mod:`subprocess` that run Snakemake in ``workdir`` with that copy's library first
     on the import path (the jobs inherit it). Without the local profile (workflow/profiles/default,

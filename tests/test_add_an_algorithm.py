@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import register_example
 
 from causal_bandits import config as cb_config
 from causal_bandits.bandits.engine import Streams, linear_grid, simulate
@@ -66,11 +67,7 @@ def _registered_copy(tmp_path: Path) -> Path:
     """A copy of the package with the example applied: the module in place and the registry line added."""
     src = tmp_path / "src"
     shutil.copytree(ROOT / "src", src, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    shutil.copy(EXAMPLE / "epsilon_greedy.py", src / "causal_bandits" / "bandits" / "epsilon_greedy.py")
-    registry = src / "causal_bandits" / "papers" / "nonmanip" / "algorithms.py"
-    text = registry.read_text()
-    head, _, tail = text.rpartition("\n)\n")
-    registry.write_text(head + "\n" + (EXAMPLE / "registry_line.txt").read_text() + ")\n" + tail)
+    register_example(src, "epsilon_greedy.py", "registry_line.txt")
     return src
 
 

@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
-from conftest import TINY, copy_workflow, snakemake
+from conftest import TINY, copy_workflow, register_example, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -25,11 +24,7 @@ CONFIGS = {
 def applied(tmp_path_factory):
     """A fresh copy of the repository with the example applied: the policy file copied, the registry line added."""
     work = copy_workflow(tmp_path_factory.mktemp("example") / "repo")
-    example = work / "examples" / "add_an_algorithm"
-    shutil.copy(example / "epsilon_greedy.py", work / "src/causal_bandits/bandits/epsilon_greedy.py")
-    registry = work / "src/causal_bandits/papers/nonmanip/algorithms.py"
-    head, _, tail = registry.read_text().rpartition("\n)\n")  # the end of ALGORITHMS
-    registry.write_text(head + "\n" + (example / "registry_line.txt").read_text() + ")\n" + tail)
+    register_example(work / "src", "epsilon_greedy.py", "registry_line.txt")
     return work
 
 

@@ -88,6 +88,10 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "make help": Make("help"),
     "make clean": Make("clean"),
     "make benchmark": Make("benchmark"),
+    "make plan": Make("plan"),
+    'make plan CONFIGS="config/config.yaml examples/own_experiment.yaml"': Make(
+        'plan CONFIGS="config/config.yaml examples/own_experiment.yaml"'
+    ),
     "make verify": RunByTest("tests/test_verify_workflow.py", "verify"),
     # whole runs, planned as written
     "snakemake --cores 16": Plan("--cores 16"),
@@ -224,7 +228,9 @@ def test_documented_run_at_tiny_size(clean_checkout, check):
 
 @pytest.mark.parametrize("check", _checks(Make))
 def test_documented_make_target(clean_checkout, check):
-    result = subprocess.run(["make", "-n", *check.target.split()], cwd=clean_checkout, capture_output=True, text=True)
+    result = subprocess.run(
+        ["make", "-n", *shlex.split(check.target)], cwd=clean_checkout, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     for line in result.stdout.splitlines():
         words = shlex.split(line)

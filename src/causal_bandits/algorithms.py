@@ -11,6 +11,12 @@ and the claims, which iterate the paper's own algorithms only (:func:`own`). An 
 researcher adds to a paper is registered with ``addition=True``: it runs beside the paper's and
 shows in its tables and figures marked "addition, not in the paper", never in its claims.
 
+An algorithm whose class takes constructor arguments declares them in its entry (:attr:`Algorithm.params`, each
+with its default). A config names it with values for them (``{key: moss, params: {horizon: T}}``, parsed by
+:func:`variant`); the value ``T`` (:data:`HORIZON`) stands for the horizon of the run that plays it. Each set of
+values is an algorithm of its own in the run store and in tables (:class:`Variant`: its own id, e.g.
+``moss-horizon-T``, and its own label, e.g. "MOSS (T-aware)").
+
 Keys are ids in one style, lower snake_case (``ccpe_general``, ``cn_ucb``: valid identifiers, safe in
 paths and wildcard patterns; an entry with a key in another style raises a ConfigError); readers see
 labels only (``CCPE-General``, ``CN-UCB``). A table prints a frame's keys as labels with :func:`shown`
@@ -37,6 +43,10 @@ ADDITION = "addition, not in the paper"
 
 #: The one style of registry keys: lower snake_case, starting with a letter.
 KEY_STYLE = re.compile(r"^[a-z][a-z0-9_]*$")
+#: A parameter value that stands for the horizon T of the run that plays the algorithm.
+HORIZON = "T"
+#: What a parameter value may look like once written in a run path (numbers, true/false, short words).
+VALUE_STYLE = re.compile(r"^[A-Za-z0-9_.+]+$")
 
 
 @dataclass(frozen=True)
@@ -47,7 +57,8 @@ class Algorithm:
     dotted path of its policy class (imported only by the jobs that run it); ``label``: its name in
     tables and legends; ``style``: how figures draw it (matplotlib keywords, e.g. ``{"linestyle":
     "--"}``; a figure gives an entry without one a style of its own); ``strategies``: the strategies
-    (arm sets) it may play, None for all; ``z2``: the key of its z² version (Lee & Bareinboim, AAAI-19,
+    (arm sets) it may play, None for all; ``params``: the keyword arguments of its class a config may set, each
+    with the class's default (:class:`Variant`); ``z2``: the key of its z² version (Lee & Bareinboim, AAAI-19,
     Alg. 3), which plays it under POMIS+, or None (then POMIS+ does not run it); ``citation``: where it
     comes from; ``addition``: True when it is not the paper's (added by a researcher).
     """
@@ -60,6 +71,7 @@ class Algorithm:
     z2: str | None = None
     citation: str = ""
     addition: bool = False
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         for name, key in (("key", self.key), ("z2", self.z2)):
@@ -215,3 +227,74 @@ def check(paper: str, keys: Iterable[str], strategies: Iterable[str] = (), *, wh
                 f"(it plays {', '.join(entry.strategies)}); drop one of them from the config or "
                 f"widen its strategies in causal_bandits/papers/{paper}/algorithms.py"
             )
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An algorithm as a config names it: a registry ``key`` with values for some of its entry's
+    :attr:`~Algorithm.params` (:data:`HORIZON` for the run's horizon) and, optionally, a ``label`` of its own.
+
+    Without values it is the entry itself (id and label the entry's). With values it is an algorithm of its
+    own: its :attr:`id` (run paths, wildcards) is the key followed by each ``-name-value`` in name order
+    (``moss-horizon-T``; keys hold no ``-``, so :func:`key_of` finds the key again), its label the given one or
+    the entry's with the values ("MOSS (horizon=T)").
+    """
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    label: str | None = None
+
+    @property
+    def id(self) -> str:
+        return "-".join([self.key, *(f"{k}-{_text(v)}" for k, v in sorted(self.params.items()))])
+
+    def display(self, paper: str) -> str:
+        """Its name in tables and legends: its own label, else the entry's with the values (additions marked)."""
+        entry = registry(paper)[self.key]
+        if self.label:
+            return f"{self.label} ({ADDITION})" if entry.addition else self.label
+        if not self.params:
+            return entry.display
+        values = ", ".join(f"{k}={_text(v)}" for k, v in sorted(self.params.items()))
+        return f"{entry.label} ({values}{', ' + ADDITION if entry.addition else ''})"
+
+    def arguments(self, horizon: int) -> dict[str, Any]:
+        """The keyword arguments its class is built with in a run of ``horizon`` rounds (:data:`HORIZON` replaced)."""
+        return {k: horizon if v == HORIZON else v for k, v in sorted(self.params.items())}
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def key_of(algorithm_id: str) -> str:
+    """The registry key of a :attr:`Variant.id` (the id itself for an algorithm named without values)."""
+    return algorithm_id.split("-", 1)[0]
+
+
+def variant(paper: str, item: str | Mapping[str, Any], *, where: str) -> Variant:
+    """The :class:`Variant` a config item names: a key, or ``{key, params, label}``; raises a one-line ConfigError
+    for a key ``paper`` does not register or a parameter its entry does not declare."""
+    if isinstance(item, str):
+        item = {"key": item}
+    key, params = item["key"], dict(item.get("params") or {})
+    valid = solvers(paper)
+    if key not in valid:
+        raise ConfigError(
+            f"{where} names {key!r}, which is not a registered algorithm of {paper}; use one of "
+            f"{', '.join(valid)}, or register yours in causal_bandits/papers/{paper}/algorithms.py"
+        )
+    declared = registry(paper)[key].params
+    for name, value in params.items():
+        if name not in declared:
+            takes = f"it takes {', '.join(declared)}" if declared else "it declares none"
+            raise ConfigError(
+                f"{where}: algorithm {key!r} has no parameter {name!r} ({takes}); declare it in its entry's "
+                f"params in causal_bandits/papers/{paper}/algorithms.py"
+            )
+        if not VALUE_STYLE.fullmatch(_text(value)):
+            raise ConfigError(
+                f"{where}.params.{name} = {value!r} is not a number, true/false or a plain word; write e.g. "
+                f"{name}: 0.1, or {name}: {HORIZON} for the run's horizon"
+            )
+    return Variant(key, params, item.get("label"))

@@ -12,6 +12,7 @@ from causal_bandits import cost as cb_cost
 from causal_bandits import kernels as cb_kernels
 from causal_bandits import logs as cb_logs
 from causal_bandits import papers as cb_papers
+from causal_bandits import plan as cb_plan
 from causal_bandits import sources as cb_sources
 from causal_bandits import studies as cb_studies
 from causal_bandits.papers import PAPERS as REGISTERED
@@ -34,6 +35,8 @@ try:
     cb_config.check(config)  # the schema, then each paper's checks (graphs, SCM parameters, names)
     if workflow.is_main_process:  # the cost of the whole run, before any job is planned (causal_bandits.cost)
         print(cb_cost.check(config).line(), file=sys.stderr)
+        for line in cb_plan.skipped(config):  # the pairs the config names and does not run (causal_bandits.plan)
+            print(f"skipped: {line}", file=sys.stderr)
 except CausalBanditsError as err:
     sys.exit(f"error: {err}")
 

@@ -17,7 +17,10 @@ EXPERIMENTS_WILDCARDS = {
     "experiment": "|".join(EXPERIMENTS) or "^$",
     "strategy": "|".join(sorted({s for e in EXPERIMENTS.values() for s in cb_experiments_config.strategies(e)}))
     or "^$",
-    "algorithm": "|".join(sorted({a for e in EXPERIMENTS.values() for a in e["algorithms"]})) or "^$",
+    "algorithm": cb_algorithms.pattern(
+        sorted({a for n, e in EXPERIMENTS.items() for a in cb_experiment_algorithms.variants(n, e)})
+    )
+    or "^$",
     "chunk": r"\d+",
 }
 
@@ -83,7 +86,10 @@ rule experiments_run:
         mem_mb=lambda wc: EXPERIMENTS_JOB(wc).memory_mb,
     params:
         job=lambda wc: EXPERIMENTS_JOB(wc).fields(),
-        code=run_code("nonmanip", lambda wc: cb_experiment_algorithms.policy_path(wc.algorithm, wc.strategy)),
+        code=run_code(
+            "nonmanip",
+            lambda wc: cb_experiment_algorithms.policy_path(cb_algorithms.key_of(wc.algorithm), wc.strategy),
+        ),
     script:
         "../scripts/run.py"
 
@@ -135,6 +141,8 @@ rule experiments_summary:
         "../envs/causal_bandits.yaml"
     params:
         horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
+        skipped=lambda wc: cb_experiments_config.skipped_pairs(wc.experiment, EXPERIMENTS[wc.experiment]),
+        labels=lambda wc: cb_experiment_algorithms.labels(wc.experiment, EXPERIMENTS[wc.experiment]),
         code=script_code("experiments_summary.py"),
     script:
         "../scripts/experiments_summary.py"

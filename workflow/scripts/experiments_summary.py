@@ -8,11 +8,11 @@ out = snakemake.output
 with logged(snakemake.log[0]):
     instance = store.read_json(snakemake.input.instance)
     agg = store.read_table(snakemake.input.agg).to_pandas()
-    rows = summary.rows(agg, instance)
+    rows = summary.rows(agg, instance, snakemake.params.labels, snakemake.params.skipped)
     frame = summary.table(rows)
     store.write_atomic(out.csv, lambda tmp: frame.to_csv(tmp, index=False))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(f"# {instance['title']}\n\n" + summary.markdown(frame)))
-    figure.figure(agg, instance["title"], out.pdf, out.png)
+    figure.figure(agg, instance["title"], out.pdf, out.png, labels=snakemake.params.labels)
     store.write_json(
         out.summary,
         summary.document(snakemake.wildcards.experiment, instance, rows, snakemake.params.horizon, out.md, out.png),

@@ -7,7 +7,9 @@ neither the file nor the line. This command reads ``config/config.yaml`` (the wo
 does, and runs every check the workflow runs: the file and line of a YAML error, a target typed
 after ``--configfile``, the schema, each paper's checks, the own experiments' checks, and the run's
 estimated cost against the machine's memory and ``budget.cpu_hours`` (:mod:`causal_bandits.cost`).
-Output: ``ok: ...`` and the estimate, or ``error: ...``.
+Output: ``ok: ...`` and the estimate, with the cost of each own experiment and study apart from the papers', and
+one line per (strategy, algorithm) pair the config names and does not run (:mod:`causal_bandits.plan`); or
+``error: ...``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits import config as cb_config
-from causal_bandits import cost
+from causal_bandits import cost, plan
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -53,4 +55,8 @@ def run(args: argparse.Namespace) -> int:
     papers = ", ".join(p for p in cb_config.PAPERS if p in config)
     print(f"ok: {' + '.join(map(str, [args.base, *args.files]))} is a valid config (papers: {papers})")
     print(found.line())
+    for line in plan.added(config, found):
+        print(line)
+    for line in plan.skipped(config):
+        print(f"skipped: {line}")
     return 0

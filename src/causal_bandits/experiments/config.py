@@ -80,27 +80,40 @@ def _check_one(name: str, experiment: Mapping[str, Any]) -> None:
                     f"{where}.arms.{key}[{i}] sets {bad[0]!r}, which is not a manipulable node; set "
                     f"only {sorted(manipulable)}"
                 )
-    known = algorithms.solvers()
-    for algorithm in experiment["algorithms"]:
-        if algorithm not in known:
-            raise ConfigError(
-                f"{where}.algorithms names {algorithm!r}, which is not a registered algorithm; use "
-                f"one of {', '.join(known)} or add yours to {algorithms.REGISTRY}"
-            )
+    found = algorithms.variants(name, experiment)
+    for algorithm in found.values():
         for strategy in strategies(experiment):
-            if strategy != POMIS_PLUS and not algorithms.supports(algorithm, strategy):
+            if strategy != POMIS_PLUS and not algorithms.supports(algorithm.key, strategy):
                 raise ConfigError(
-                    f"{where}: algorithm {algorithm!r} does not support strategy {strategy!r} (see its "
+                    f"{where}: algorithm {algorithm.key!r} does not support strategy {strategy!r} (see its "
                     f"entry in {algorithms.REGISTRY}); drop {strategy} from the experiment's strategies, or give "
                     "the algorithm that strategy"
                 )
-    if POMIS_PLUS in experiment["strategies"] and not any(
-        algorithms.supports(a, POMIS_PLUS) for a in experiment["algorithms"]
-    ):
+    if POMIS_PLUS in experiment["strategies"] and all(algorithms.skip_reason(a, POMIS_PLUS) for a in found.values()):
         raise ConfigError(
-            f"{where}: {POMIS_PLUS} plays the z² version of a solver, and none of {experiment['algorithms']} has one; "
+            f"{where}: {POMIS_PLUS} plays the z² version of a solver, and none of {list(found)} has one; "
             f"add a solver with a z² version (ts, kl_ucb) or drop {POMIS_PLUS} from the experiment's strategies"
         )
+
+
+def skipped_pairs(name: str, experiment: Mapping[str, Any]) -> list[list[str]]:
+    """The (strategy, algorithm id, reason) of every pair experiment ``name`` names and does not run."""
+    return [
+        [strategy, algorithm.id, reason]
+        for algorithm in algorithms.variants(name, experiment).values()
+        for strategy in strategies(experiment)
+        if (reason := algorithms.skip_reason(algorithm, strategy))
+    ]
+
+
+def skipped(section: Mapping[str, Any]) -> list[str]:
+    """One line per (strategy, algorithm) pair an experiment of ``section`` names and does not run, with why."""
+    lines = []
+    for name, experiment in section.items():
+        shown = algorithms.labels(name, experiment)
+        for strategy, algorithm, reason in skipped_pairs(name, experiment):
+            lines.append(f"{KEY}.{name}: {strategy} with {shown[algorithm]} is not run: {reason}")
+    return lines
 
 
 def check_config(section: Mapping[str, Any]) -> None:

@@ -1,5 +1,6 @@
 """The run jobs of researchers' own experiments: nonmanip's runner (:mod:`causal_bandits.papers.nonmanip.runs`)
-under the key ``experiments``, with each experiment's own horizon, seeds and POMIS+ settings."""
+under the key ``experiments``, with each experiment's own horizon, seeds and POMIS+ settings, and an algorithm's
+parameter values (:class:`causal_bandits.algorithms.Variant`) where the config gives some."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from causal_bandits import runs
 from causal_bandits.experiments import KEY
-from causal_bandits.experiments.algorithms import policy_path, supports
+from causal_bandits.experiments.algorithms import policy_path, skip_reason, variants
 from causal_bandits.experiments.config import strategies
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 
@@ -23,22 +24,26 @@ def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
     """The wildcards of every run job: each experiment's strategies and the solvers that play them, each chunk."""
     for name, experiment in config.get("experiments", {}).items():
         for strategy in strategies(experiment):
-            for algorithm in experiment["algorithms"]:
-                if supports(algorithm, strategy):
+            for algorithm in variants(name, experiment).values():
+                if skip_reason(algorithm, strategy) is None:
                     for k in range(len(chunks(config, name))):
-                        yield {"experiment": name, "strategy": strategy, "algorithm": algorithm, "chunk": str(k)}
+                        yield {"experiment": name, "strategy": strategy, "algorithm": algorithm.id, "chunk": str(k)}
 
 
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
     """A run job (rule ``experiments_run``): one seed chunk of an experiment's (strategy, algorithm). Its results
-    depend on the experiment's name, horizon and the record points, and under POMIS+ its ``pomis_plus`` block."""
+    depend on the experiment's name, horizon and the record points, under POMIS+ its ``pomis_plus`` block, and the
+    algorithm's parameter values (``params``, with ``T`` replaced by the horizon), where it has some."""
     name, strategy, algorithm = wildcards["experiment"], wildcards["strategy"], wildcards["algorithm"]
     experiment = config["experiments"][name]
+    variant = variants(name, experiment)[algorithm]
     science: dict[str, Any] = {
         "experiment": name,
         "horizon": experiment["horizon"],
         "record_points": config["record_points"],
     }
+    if variant.params:
+        science["params"] = variant.arguments(experiment["horizon"])
     per_seed_mb = 4
     if strategy == POMIS_PLUS:
         science["pomis_plus"] = dict(experiment["pomis_plus"])
@@ -50,9 +55,8 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         strategy=strategy,
         algorithm=algorithm,
         seeds=seeds,
-        horizon=experiment["horizon"],
         science=science,
         builder="causal_bandits.papers.nonmanip.runs",
-        policy=policy_path(algorithm, strategy),
+        policy=policy_path(variant.key, strategy),
         memory_mb=500 + len(seeds) * per_seed_mb,
     )

@@ -3,14 +3,16 @@
 The table gives, per (strategy, algorithm), the arms played and the best of their means, the mean
 cumulative regret at the horizon with its 95 % interval (regret against the best arm the strategy
 plays: an explicit arm list without the diagram's best arm shows it in a lower best mean) and the
-probability of pulling an optimal arm in the last recorded round. The summary is what the report
+probability of pulling an optimal arm in the last recorded round. A pair the experiment names and does not run
+(POMIS+ with a solver that has no z² version) has a row too, saying so and why ("not run: no z² version").
+The summary is what the report
 shows: these numbers, no verdicts (an own experiment makes no paper's claim). The figure is
 :mod:`.figure`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -21,21 +23,32 @@ from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 COLUMNS = ("strategy", "algorithm", "arms", "best arm mean", "mean regret at T", "95% CI", "P(optimal arm) at T")
 
 
-def rows(agg: pd.DataFrame, instance: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per (strategy, algorithm) of the aggregate at its last round, in the aggregate's order; the
-    algorithm by its registry label (what readers see), not its key."""
+def _arms(instance: Mapping[str, Any], strategy: str) -> tuple[int, float]:
+    """How many arms ``strategy`` plays and the best of their means."""
+    arms = instance["arm_lists"]["POMIS" if strategy == POMIS_PLUS else strategy]
+    return len(arms), max(instance["arms"][i]["mu"] for i in arms)
 
-    shown = algorithms.labels(PAPER)
+
+def rows(
+    agg: pd.DataFrame,
+    instance: Mapping[str, Any],
+    labels: Mapping[str, str] | None = None,
+    skipped: Sequence[Sequence[str]] = (),
+) -> list[dict[str, Any]]:
+    """One row per (strategy, algorithm) of the aggregate at its last round, in the aggregate's order, then one per
+    ``skipped`` (strategy, algorithm, reason) with its reason as ``not_run``; the algorithm by its label (what
+    readers see: ``labels`` by algorithm id, else the registry's), not its key."""
+
+    shown = {**algorithms.labels(PAPER), **(labels or {})}
     last = agg[agg["round"] == agg["round"].max()]
-    out = []
+    out: list[dict[str, Any]] = []
     for r in last.itertuples(index=False):
-        arms = instance["arm_lists"]["POMIS" if r.strategy == POMIS_PLUS else r.strategy]
-        best = max(instance["arms"][i]["mu"] for i in arms)
+        n_arms, best = _arms(instance, r.strategy)
         out.append(
             {
                 "strategy": r.strategy,
                 "algorithm": shown[r.algorithm],
-                "arms": len(arms),
+                "arms": n_arms,
                 "best_mean": best,
                 "round": int(r.round),
                 "n_seeds": int(r.n_seeds),
@@ -45,24 +58,29 @@ def rows(agg: pd.DataFrame, instance: Mapping[str, Any]) -> list[dict[str, Any]]
                 "optimal_arm_prob": float(r.optimal_arm_prob),
             }
         )
+    for strategy, algorithm, reason in skipped:
+        n_arms, best = _arms(instance, strategy)
+        out.append(
+            {"strategy": strategy, "algorithm": shown[algorithm], "arms": n_arms, "best_mean": best, "not_run": reason}
+        )
     return out
+
+
+def _cells(r: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A row's regret cells, or its reason where it was not run."""
+    if "not_run" in r:
+        return f"not run: {r['not_run']}", "", ""
+    return (
+        round(r["mean_cum_regret"], 3),
+        f"[{r['ci95_lo']:.3f}, {r['ci95_hi']:.3f}]",
+        round(r["optimal_arm_prob"], 3),
+    )
 
 
 def table(summary_rows: list[Mapping[str, Any]]) -> pd.DataFrame:
     """The experiment's table (the CSV's columns)."""
     return pd.DataFrame(
-        [
-            (
-                r["strategy"],
-                r["algorithm"],
-                r["arms"],
-                round(r["best_mean"], 4),
-                round(r["mean_cum_regret"], 3),
-                f"[{r['ci95_lo']:.3f}, {r['ci95_hi']:.3f}]",
-                round(r["optimal_arm_prob"], 3),
-            )
-            for r in summary_rows
-        ],
+        [(r["strategy"], r["algorithm"], r["arms"], round(r["best_mean"], 4), *_cells(r)) for r in summary_rows],
         columns=list(COLUMNS),
     )
 
@@ -88,7 +106,7 @@ def document(
         "experiment": name,
         "title": instance["title"],
         "horizon": horizon,
-        "n_seeds": summary_rows[0]["n_seeds"] if summary_rows else 0,
+        "n_seeds": next((r["n_seeds"] for r in summary_rows if "n_seeds" in r), 0),
         "mu_star": instance["mu_star"],
         "optimal_arms": instance["optimal_arms"],
         "rows": summary_rows,

@@ -1,0 +1,57 @@
+"""What a config plans, said before any job runs: the cost of what it adds beside the papers, and the pairs it
+names and does not run.
+
+``causal-bandits check-config`` and the workflow (when it parses) print these lines under the run's estimated
+cost (:mod:`causal_bandits.cost`):
+
+* one line per own experiment and per study: its CPU-hours and run jobs, apart from the papers' total, so that
+  the cost of an experiment added to the paper-scale config is not lost in the papers' hours;
+* one line per (strategy, algorithm) pair a config names and does not run, with why: POMIS+ plays the z² version
+  of a solver (Lee & Bareinboim, AAAI-19, §5), so a solver without one does not play it (nonmanip's section and
+  own experiments, :func:`causal_bandits.experiments.config.skipped_pairs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from causal_bandits import algorithms, cost
+from causal_bandits.experiments import config as experiments_config
+from causal_bandits.papers import PAPERS
+from causal_bandits.papers.nonmanip import PAPER as NONMANIP
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+
+
+def skipped(config: Mapping[str, Any]) -> list[str]:
+    """One line per (strategy, algorithm) pair the config names and does not run, with the reason."""
+    lines = []
+    section = config.get(NONMANIP)
+    if section and POMIS_PLUS in section["strategies"]:
+        lines += [
+            f"{NONMANIP}: POMIS+ with {algorithms.registry(NONMANIP)[a].display} is not run: no z² version"
+            for a in section["algorithms"]
+            if algorithms.registry(NONMANIP)[a].z2 is None
+        ]
+    return lines + experiments_config.skipped(config.get("experiments") or {})
+
+
+def added(config: Mapping[str, Any], found: cost.Estimate) -> list[str]:
+    """One line per own experiment and per study of the (checked) config: its cost apart from the papers'."""
+    lines = []
+    papers = [p for p in PAPERS if p in config]
+    if papers and (config.get("experiments") or config.get("studies")):
+        hours = sum(found.cpu_hours.get(p, 0.0) for p in papers)
+        lines.append(f"  the papers ({', '.join(papers)}): {hours:.2g} CPU-h")
+    alone = {k: v for k, v in config.items() if k not in (*PAPERS, "experiments", "studies")}
+    for name, experiment in (config.get("experiments") or {}).items():
+        own = cost.estimate({**alone, "experiments": {name: experiment}})
+        lines.append(
+            f"  own experiment {name}: {own.total:.2g} CPU-h, {own.jobs} run jobs "
+            f"(T = {experiment['horizon']:,}, {experiment['n_seeds']} seeds)"
+        )
+    counts = cost.run_job_counts(config)
+    for name in config.get("studies") or {}:
+        if name in found.cpu_hours:
+            lines.append(f"  study {name}: {found.cpu_hours[name]:.2g} CPU-h, {counts.get(name, 0)} run jobs")
+    return lines
