@@ -222,6 +222,7 @@ class Level:
 
     name: str
     jobs: list[int]
+    from_intermediates: bool = False
     found: Comparison | None = None
 
     def line(self, kinds: str) -> str:
@@ -259,13 +260,13 @@ def _run_level(
     jobs = record["jobs"]
     raw = scratch_copy(checkout, config, scratch)
     rules: list[str] = []
-    if level.name.startswith("level 2"):
+    if level.from_intermediates:
         for path in record["intermediates"]:
             (scratch / path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(folder / path, scratch / path)
         rules = sorted({jobs[i]["rule"] for i in level.jobs})
     elif missing := missing_raw(config, raw):
-        print(f"the raw data are not in {raw} ({missing[0]} ...): the workflow downloads them", flush=True)
+        print(f"the raw data are not in {raw} ({missing[0]} ...): the workflow downloads them if a job needs them")
     log = checkout / LOGS / f"{level.name.split(',')[0].replace(' ', '-')}.log"
     try:
         rebuild(scratch, [o["path"] for i in level.jobs for o in jobs[i]["outputs"]], cores, log, rules)
@@ -336,7 +337,7 @@ def verify(
         chosen = sample(jobs, budget_cpu_s, seed, derived=not two_levels)
         levels = [Level(f"level 1, from scratch (seed {seed})", chosen)]
         if two_levels:
-            levels.append(Level("level 2, from the archived intermediates", sorted(found.derived)))
+            levels.append(Level("level 2, from the archived intermediates", sorted(found.derived), True))
     for level in levels:
         cpu_min = sum(cost(jobs[i]) for i in level.jobs) / 60
         print(f"{level.name}: {_kinds(level.jobs, found)}, {cpu_min:.1f} CPU-min as recorded; on {cores} cores")
