@@ -127,8 +127,7 @@ def test_moss_with_the_real_horizon_runs_through_the_workflow(tmp_path_factory):
     table = (work / target).read_text()
     assert "| BF | MOSS (T-aware) (addition, not in the paper) |" in table
     assert "| BF | MOSS (addition, not in the paper) |" in table
-    assert "| POMISplus | MOSS (T-aware) (addition, not in the paper) | 2 |" in table
-    assert "not run: no z² version" in table
+    assert "| POMISplus | MOSS (T-aware) (addition, not in the paper) | 3 | 0.66 | not run: no z² version |" in table
     runs = work / "results/runs/experiments/moss/BF"
     aware, anytime = (pq.read_table(runs / a / "chunk-0.parquet") for a in ("moss-horizon-T", "moss"))
     # The class received T = 300: its provenance says so, and it plays otherwise than anytime MOSS.

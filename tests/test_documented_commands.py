@@ -115,6 +115,12 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
         "-- figures/experiments/my_study/table.md",
         shows="experiments_summary",
     ),
+    "snakemake --cores 2 --configfile config/config.yaml examples/own_pure_exploration.yaml "
+    "-- figures/pure_exploration/confounded_six/table.md": Plan(
+        "--cores 2 --configfile config/config.yaml examples/own_pure_exploration.yaml "
+        "-- figures/pure_exploration/confounded_six/table.md",
+        shows="pure_exploration_table",
+    ),
     "snakemake --cores 2 --configfile config/quick.yaml <overlay>.yaml": RunByTest(
         "tests/test_add_an_algorithm_workflow.py", "overlay.yaml"
     ),

@@ -3,14 +3,22 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
+import yaml
+from conftest import TINY, copy_workflow, snakemake
 
 import causal_bandits as cb
+from causal_bandits import config as cb_config
+from causal_bandits import plan
 from causal_bandits.errors import ConfigError
-from causal_bandits.experiments import cpe
+from causal_bandits.experiments import cpe, pure_exploration
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _linear(parents=(), weights=(), intercept=0.5):
@@ -88,10 +96,66 @@ def test_ccpe_bglm_runs_on_a_bglm():
 
 
 def test_the_guides_example_runs_in_at_most_ten_lines(capsys):
-    text = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "python-api.md").read_text()
+    text = (ROOT / "docs" / "guide" / "python-api.md").read_text()
     block = text.split("{#python-api-cpe}", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     assert len([line for line in block.splitlines() if line.strip()]) <= 10
     with pytest.warns(UserWarning, match="not a BGLM"):
         exec(compile(block, "python-api.md", "exec"), {})
     out = capsys.readouterr().out
     assert "CCPE-General" in out and "LUCB" in out and "naive" in out
+
+
+EXAMPLE = ROOT / "examples" / "own_pure_exploration.yaml"
+SMALL = {"n_seeds": 2, "seeds_per_job": 1, "max_samples": 1500, "delta": 0.1}
+
+
+def _config(**changes):
+    section = yaml.safe_load(EXAMPLE.read_text())["pure_exploration"]
+    section["confounded_six"].update(changes)
+    return cb_config.merge(cb_config.load(ROOT / "config" / "config.yaml"), {"pure_exploration": section})
+
+
+def test_the_config_block_plans_one_job_per_algorithm_and_chunk_and_says_what_it_skips():
+    config = cb_config.check(_config(**SMALL))
+    jobs = list(pure_exploration.run_jobs(config))
+    assert [(j["algorithm"], j["chunk"]) for j in jobs] == [
+        (a, c) for a in ("ccpe_general", "lucb", "naive") for c in ("0", "1")
+    ]
+    job = pure_exploration.describe(config, jobs[0])
+    assert (job.paper, job.horizon, job.seeds) == ("pure_exploration", 1500, range(1))
+    assert job.science == {"delta": 0.1, "epsilon": 0.0}
+    assert plan.skipped(config) == [
+        "pure_exploration.confounded_six: ccpe_bglm is not run: not a BGLM (give bglm: {link, constant})"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"scm": {**CONFOUNDED, "p1": {"Y": [0.5]}}}, "pure_exploration.confounded_six.scm gives 'p1': explicit"),
+        ({"max_intervened": 9}, "pure_exploration.confounded_six: max_intervened = 9 must lie in 1..3"),
+        ({"bglm": {"link": "logistic", "constant": "X9"}}, "pure_exploration.confounded_six: bglm.constant 'X9'"),
+    ],
+)
+def test_a_bad_block_fails_in_one_line(changes, expected):
+    with pytest.raises(ConfigError, match="^" + re.escape(expected)):
+        cb_config.check(_config(**changes))
+
+
+@pytest.mark.workflow
+def test_the_config_block_runs_through_the_workflow_as_from_python(tmp_path_factory):
+    work = copy_workflow(tmp_path_factory.mktemp("pure") / "repo")
+    small = work / "small.yaml"
+    small.write_text(yaml.safe_dump({"pure_exploration": {"confounded_six": SMALL}}))
+    target = "figures/pure_exploration/confounded_six/table.csv"
+    result = snakemake(work, "--cores", "2", *TINY, "examples/own_pure_exploration.yaml", str(small), "--", target)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "skipped: pure_exploration.confounded_six: ccpe_bglm is not run: not a BGLM" in result.stderr
+    stored = pd.read_csv(work / target)
+    # Two jobs of one seed each give the numbers of one call of both seeds: keyed streams, chunking changes nothing.
+    with pytest.warns(UserWarning):
+        direct = cb.pure_exploration(
+            CONFOUNDED, delta=0.1, max_samples=1500, n_seeds=2, name="confounded_six"
+        ).reset_index(drop=True)
+    pd.testing.assert_frame_equal(stored, direct, check_dtype=False)
+    assert "naive" in (work / "figures/pure_exploration/confounded_six/table.md").read_text()

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causal_bandits.errors import ConfigError
+from causal_bandits.experiments import pure_exploration
 from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
 from causal_bandits.papers.nonmanip import POMIS_PLUS
@@ -94,6 +95,8 @@ def _owners(config: Mapping[str, Any]) -> Iterator[tuple[str, Callable, Iterator
             yield key, module.describe, module.run_jobs(config)
     if config.get("experiments"):
         yield "experiments", experiment_runs.describe, experiment_runs.run_jobs(config)
+    if config.get(pure_exploration.KEY):
+        yield pure_exploration.KEY, pure_exploration.describe, pure_exploration.run_jobs(config)
     if config.get("studies"):
         # Late: the study records import their figure code (matplotlib, seaborn: a second and more), which a
         # papers-only parse of the workflow does not need.
@@ -111,7 +114,7 @@ def run_job_counts(config: Mapping[str, Any]) -> dict[str, int]:
 
 def _seconds(job: RunJob) -> float:
     """The model's CPU seconds of one run job."""
-    if job.paper == "cpe":
+    if job.paper in ("cpe", pure_exploration.KEY):  # cpe's algorithms, on the paper's instances or an own graph
         return START_UP_S + CPE_PER_SEED_S * len(job.seeds)
     if job.strategy == POMIS_PLUS:
         graph = job.science.get("panel", {}).get("graph", "fig5d")

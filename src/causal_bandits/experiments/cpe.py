@@ -25,15 +25,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from causal_bandits import runs
 from causal_bandits.errors import ConfigError
+from causal_bandits.experiments.pure_exploration import ALGORITHMS, KEY, STRATEGY, skipped
 from causal_bandits.papers.cpe.actions import actions_up_to
 from causal_bandits.papers.cpe.admissible import AdmissibleSequence, adjustment_sequence, is_admissible
 from causal_bandits.papers.cpe.assumptions import eta, kappa
 from causal_bandits.papers.cpe.instance import CPEInstance
 from causal_bandits.papers.cpe.scm import BinarySCM
 
-#: The algorithms a researcher's graph is explored with, in table order (keys of cpe's registry).
-ALGORITHMS = ("ccpe_bglm", "ccpe_general", "lucb", "naive")
 #: What a mechanism of cpe's SCMs may hold.
 MECHANISM_KEYS = {"kind", "parents", "weights", "intercept", "damping", "scale"}
 #: What the model takes, for the error messages.
@@ -122,13 +122,42 @@ def instance(
     )
 
 
-def skipped(inst: CPEInstance, algorithms: Sequence[str]) -> dict[str, str]:
-    """The algorithms of ``algorithms`` that cannot run on ``inst``, with why."""
-    return (
-        {"ccpe_bglm": "not a BGLM (give bglm: {link, constant})"}
-        if "ccpe_bglm" in algorithms and inst.link is None
-        else {}
-    )
+def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
+    """A run job of the ``pure_exploration:`` section (:func:`causal_bandits.experiments.pure_exploration.describe`):
+    the algorithm with cpe's practical constants, δ and ε on the ``instance`` document's environment, until every
+    seed stops or the cap (the job's horizon), recording cpe's stopping diagnostics."""
+    from causal_bandits import store
+
+    inst = CPEInstance.from_document(store.read_json(inputs["instance"]))
+    played = _played(inst, job.algorithm, job.science["delta"], job.science["epsilon"], job.horizon)
+    return runs.Simulation(*played, declared=("cpe_",))
+
+
+def _played(inst: CPEInstance, algorithm: str, delta: float, epsilon: float, cap: int) -> tuple[Any, Any, list[Any]]:
+    """The policy, the environment and the recorders of one algorithm on ``inst``: cpe's stopping diagnostics, and
+    the regret at cpe's sample checkpoints up to the ``cap`` (the run store's trace)."""
+    from causal_bandits.bandits.recorders import RegretTrace
+    from causal_bandits.papers.cpe.design import Job
+    from causal_bandits.papers.cpe.environment import CPEEnvironment
+    from causal_bandits.papers.cpe.recorders import StoppingDiagnostics, checkpoints
+    from causal_bandits.papers.cpe.runs import policy
+
+    job = Job(inst.family, "own", STRATEGY, algorithm, 0, STRATEGY)
+    recorders = [RegretTrace(checkpoints(cap, first=min(1000, cap))), StoppingDiagnostics()]
+    return policy(job, inst, delta=delta, epsilon=epsilon), CPEEnvironment(inst), recorders
+
+
+def table(summaries: pd.DataFrame, inst: CPEInstance, delta: float, epsilon: float) -> pd.DataFrame:
+    """The paper-style Table 2 (:func:`causal_bandits.papers.cpe.tables.pac_table`) of per-seed ``summaries``
+    (columns ``algorithm`` and the engine's and cpe's summary columns) on ``inst``, algorithms by label."""
+    from causal_bandits.papers.cpe import aggregate, tables
+    from causal_bandits.papers.cpe.quantities import quantities
+
+    name = inst.family
+    summary = quantities(inst, epsilon, delta, with_burn_in=False).summary
+    described = {name: {"mu": inst.mu, "epsilon": epsilon, "config": "own", "params": {}, "summary": summary}}
+    stopping = aggregate.stopping_table(summaries.assign(key=name, strategy=STRATEGY), described, delta)
+    return tables.printed(tables.pac_table({name: stopping}))
 
 
 def explore(
@@ -147,7 +176,8 @@ def explore(
 
     Per algorithm: the runs, how many reached the cap (``n_censored``), the correctness rate with its Wilson 95 %
     interval, and the samples to stop, beside the instance's hardness H and H_m. Streams are keyed
-    ("experiments", ``name``, seed, purpose), so a call repeats to the bit. An algorithm that cannot run
+    ("pure_exploration", ``name``, seed, purpose), as the workflow's runs of an experiment of that name, so a call
+    repeats to the bit. An algorithm that cannot run
     (CCPE-BGLM without a BGLM) is left out with a warning that says why.
 
     Parameters
@@ -175,29 +205,14 @@ def explore(
     import warnings
 
     from causal_bandits.bandits.engine import Streams, simulate
-    from causal_bandits.experiments import KEY
-    from causal_bandits.papers.cpe import aggregate, tables
-    from causal_bandits.papers.cpe.design import Job
-    from causal_bandits.papers.cpe.environment import CPEEnvironment
-    from causal_bandits.papers.cpe.quantities import quantities
-    from causal_bandits.papers.cpe.recorders import StoppingDiagnostics
-    from causal_bandits.papers.cpe.runs import policy
 
     inst = instance(document, max_intervened=max_intervened, bglm=bglm, name=name)
-    for algorithm, reason in skipped(inst, algorithms).items():
+    gone = skipped(algorithms, bglm)
+    for algorithm, reason in gone.items():
         warnings.warn(f"{algorithm} is not run on {name}: {reason}", stacklevel=2)
     frames = []
-    for algorithm in [a for a in algorithms if a not in skipped(inst, algorithms)]:
-        job = Job(name, "own", "practical", algorithm, n_seeds, "practical")
-        run = simulate(
-            policy(job, inst, delta=delta, epsilon=epsilon),
-            CPEEnvironment(inst),
-            Streams(KEY, name, np.arange(n_seeds)),
-            max_samples,
-            [StoppingDiagnostics()],
-        )
-        frames.append(pd.DataFrame(run.summary).assign(key=name, strategy="practical", algorithm=algorithm))
-    summary = quantities(inst, epsilon, delta, with_burn_in=False).summary
-    described = {name: {"mu": inst.mu, "epsilon": epsilon, "config": "own", "params": {}, "summary": summary}}
-    stopping = aggregate.stopping_table(pd.concat(frames, ignore_index=True), described, delta)
-    return tables.printed(tables.pac_table({name: stopping}))
+    for algorithm in [a for a in algorithms if a not in gone]:
+        policy, env, recorders = _played(inst, algorithm, delta, epsilon, max_samples)
+        run = simulate(policy, env, Streams(KEY, name, np.arange(n_seeds)), max_samples, recorders)
+        frames.append(pd.DataFrame({"seed": run.seeds, **run.summary}).assign(algorithm=algorithm))
+    return table(pd.concat(frames, ignore_index=True), inst, delta, epsilon)
