@@ -102,8 +102,9 @@ MODEL = {
     # 2,860.6, its other 96 jobs 79.2. bounds 60 in all, fairness 38.
     "ug_run_per_seed": (1775.7 / 90 / 20, "M: archived run, 90 V1-V4 run jobs x 20 seeds, 1,775.7 CPU-s"),
     "ug_discovery_per_job": (
-        {"9": 784.5 / 2, "other": (985.0 - 784.5) / 6},
-        "M: archived run, V6 discovery 985.0 CPU-s, height 9 784.5; P: the rest spread evenly",
+        {"9": 784.5 / 2 / 8, "other": (985.0 - 784.5) / 6 / 8},
+        "M: archived run, V6 discovery 985.0 CPU-s, height 9 784.5 (then one job per regime and height); "
+        "P: a height's 8 (delta, c_B) settings, now a job each, alike; the other heights spread evenly",
     ),
     "ug_lower_bounds_total": (167.7, "M: archived run, V5 lower bounds 167.7 CPU-s (spread)"),
     "cpe_run": (2860.6 / 338, "M: archived run, 338 cpe run jobs, 2,860.6 CPU-s (mean)"),

@@ -26,7 +26,7 @@ def run_nonmanip(
     (``<name>.parquet``, the summary beside it)."""
     inputs = {"instance": str(directory / f"{name}.instance.json")}
     store.write_json(inputs["instance"], instance)
-    science: dict = {"record_points": record_points}
+    science: dict = {"horizon": horizon, "record_points": record_points}
     if catalogue is not None:
         inputs["catalogue"] = str(directory / f"{name}.catalogue.json")
         store.write_json(inputs["catalogue"], catalogue)
@@ -37,7 +37,6 @@ def run_nonmanip(
         strategy=strategy,
         algorithm=algorithm,
         seeds=seeds,
-        horizon=horizon,
         science=science,
         builder="causal_bandits.papers.nonmanip.runs",
         policy=algorithms.played("nonmanip", algorithm, z2=strategy == POMIS_PLUS).path,

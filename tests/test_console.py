@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 
 import pytest
 import yaml
 from conftest import ROOT
 
 from causal_bandits.errors import DataError
-from causal_bandits.logs import failures, logged, report_failures
+from causal_bandits.logs import failures, logged, read_resources, report_failures
 
 
 def test_library_info_is_not_logged(tmp_path, capsys):
@@ -89,3 +90,24 @@ def test_local_profile_keeps_job_listings_off_the_console():
     profile = yaml.safe_load((ROOT / "workflow" / "profiles" / "default" / "config.yaml").read_text())
     assert profile["quiet"] == ["rules"]
     assert "printshellcmds" not in profile  # every rule runs a script: it printed "Shell command: None"
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="VmHWM is Linux's")
+def test_a_job_reports_its_own_peak_memory_not_its_parents(tmp_path):
+    """A job forked from a large process (Snakemake, hundreds of megabytes with a big plan) and started through
+    bash reports the memory it used itself: ru_maxrss alone would carry the parent's over through exec."""
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    ballast = np.ones(40_000_000)  # 320 MB in this (the parent) process
+    code = "from causal_bandits.logs import resources_line, read_resources; print(resources_line())"
+    out = subprocess.run(
+        f"set -e; {sys.executable} -c '{code}'", shell=True, executable="/bin/bash", capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    log = tmp_path / "job.log"
+    log.write_text(out.stdout)
+    cpu, rss = read_resources(log)
+    assert 5 < rss < 250 < ballast.nbytes / 2**20 and cpu > 0

@@ -135,7 +135,8 @@ def test_planning_names_a_corrupt_file_with_its_checksum_and_returns_the_missing
     good, bad, absent = (spec_for(tmp_path, b"pinned", name=f"d/{n}.txt") for n in ("good", "bad", "absent"))
     (tmp_path / "raw" / "d").mkdir(parents=True)
     (tmp_path / "raw" / "d" / "good.txt").write_bytes(b"pinned")
-    assert raw.present(tmp_path / "raw", [good, absent], tmp_path / "cache.json") == ["d/absent.txt"]
+    found = raw.present(tmp_path / "raw", [good, absent], tmp_path / "cache.json")
+    assert found == {"d/good.txt": tmp_path / "raw" / "d" / "good.txt", "d/absent.txt": None}
     (tmp_path / "raw" / "d" / "bad.txt").write_bytes(b"pinnex")
     with pytest.raises(DataError) as err:
         raw.present(tmp_path / "raw", [good, bad, absent], tmp_path / "cache.json")

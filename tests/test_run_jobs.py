@@ -7,14 +7,16 @@ import importlib
 import pytest
 from conftest import ROOT
 
-from causal_bandits import algorithms, runs
+from causal_bandits import algorithms, runs, studies
 from causal_bandits import config as cb_config
 from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.studies import knobs as study_knobs
-from causal_bandits.studies import runs as study_runs
+from causal_bandits.studies import refresh as study_refresh
+from causal_bandits.studies import robustness as study_robustness
+from causal_bandits.studies import same_means as study_same_means
 
 CONFIG = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml", ROOT / "config" / "studies.yaml"))
 
@@ -46,7 +48,7 @@ def test_a_paper_job_is_described_whole():
 def test_a_study_job_changes_only_what_the_study_varies():
     main = nonmanip_runs.describe(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts"))
     point = next(iter(study_knobs.runs_of(CONFIG["studies"]["knobs"], CONFIG["nonmanip"]["pomis_plus"])))
-    knob = study_runs.knobs(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts", point=point))
+    knob = study_knobs.describe(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts", point=point))
     changed = {
         k for k in knob.science["pomis_plus"] if knob.science["pomis_plus"][k] != main.science["pomis_plus"].get(k)
     }
@@ -54,14 +56,14 @@ def test_a_study_job_changes_only_what_the_study_varies():
         k: v for k, v in main.science.items() if k != "pomis_plus"
     }
     assert (knob.paper, knob.experiment) == (main.paper, main.experiment)  # the main run's streams: seeds pair
-    refresh = study_runs.refresh(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts", point="every_round"))
+    refresh = study_refresh.describe(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts", point="every_round"))
     assert refresh.science["pomis_plus"]["refresh"] == "every_round" and len(refresh.seeds) <= len(main.seeds)
 
 
 def test_a_same_means_point_has_streams_of_its_own_and_robustness_its_horizon():
-    job = study_runs.same_means(CONFIG, _wildcards("fig5a", "POMIS", "ts", point="3"))
+    job = study_same_means.describe(CONFIG, _wildcards("fig5a", "POMIS", "ts", point="3"))
     assert (job.paper, job.experiment) == ("nonmanip", "fig5a_sens3") and "sweep" in job.science
-    robust = study_runs.robustness(CONFIG, _wildcards("g01", "BF", "kl_ucb", point="graphs"))
+    robust = study_robustness.describe(CONFIG, _wildcards("g01", "BF", "kl_ucb", point="graphs"))
     assert robust.horizon == CONFIG["studies"]["robustness"]["horizon"] == robust.science["horizon"]
 
 
@@ -85,7 +87,7 @@ def test_an_own_experiment_runs_on_nonmanip_runner_under_its_own_key():
 
 
 def test_chunks_are_one_partition_of_the_seeds():
-    for chunks in (runs.chunk_seeds(10, 3), study_runs.chunks({"n_seeds": 7, "seeds_per_job": 7})):
+    for chunks in (runs.chunk_seeds(10, 3), studies.chunks({"n_seeds": 7, "seeds_per_job": 7})):
         seeds = [s for chunk in chunks for s in chunk]
         assert seeds == sorted(set(seeds)) == list(range(seeds[-1] + 1))
 

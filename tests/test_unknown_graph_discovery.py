@@ -226,3 +226,16 @@ def test_sampled_discovery_rows_do_not_depend_on_the_seed_chunks():
     row = sampled_discovery("B", 3, 0.1, 0.1, 12, chunk=12)
     assert row == sampled_discovery("B", 3, 0.1, 0.1, 12, chunk=5)
     assert 0.0 <= row["success_rate"] <= 1.0 and row["max_rounds"] <= row["T1_plus_B"]
+
+
+def test_discovery_settings_name_each_setting_once_in_the_table_order():
+    from causal_bandits.papers.unknown_graph.cells import discovery_setting, discovery_setting_name, discovery_settings
+
+    grid = {"deltas": [0.01, 0.1], "c_B": [1.0, 0.3, 0.03]}
+    pairs = discovery_settings(grid)
+    assert pairs == [(0.01, 1.0), (0.01, 0.3), (0.01, 0.03), (0.1, 1.0), (0.1, 0.3), (0.1, 0.03)]
+    names = [discovery_setting_name(*p) for p in pairs]
+    assert names[2] == "d0.01-c0.03" and len(set(names)) == len(names)
+    assert [discovery_setting(grid, n) for n in names] == pairs  # each name reads back as its exact floats
+    with pytest.raises(ValueError, match="d0.01-c1.0, d0.01-c0.3"):
+        discovery_setting(grid, "d0.5-c1.0")

@@ -170,8 +170,9 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     assert "results/runs/studies/" not in result.stdout and "figures/studies/" not in result.stdout
     # unknown_graph: V2 14 cells x 3 + V3 4 x 3 + V4 9 x 4 algorithms, 20 seeds in one chunk each.
     assert re.search(r"unknown_graph_run\s+90\b", result.stdout)
-    # V6 discovery: one job per regime (A, B) and tree height (3, 5, 7, 9), none holding the whole grid.
-    assert re.search(r"unknown_graph_discovery\s+8\b", result.stdout)
+    # V6 discovery: one job per regime (A, B), tree height (3, 5, 7, 9) and (delta, c_B) setting (2 x 4), none
+    # holding a whole height (a height-9 setting costs about a minute of CPU).
+    assert re.search(r"unknown_graph_discovery\s+64\b", result.stdout)
 
 
 def _job_table(stdout: str) -> dict[str, int]:

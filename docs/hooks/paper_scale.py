@@ -7,6 +7,11 @@ the verdicts as the report's coloured chips, then every figure of the paper from
 archived files are served under ``paper-scale/`` of the site (its Markdown tables as pages outside the
 navigation; not REPORT.md, whose links are the run folder's), and the chips' colours come
 from the report's stylesheet. Without an archive the marker becomes a note saying so.
+
+On every page, each quote ``{{ archive ... }}`` is filled in from the archive
+(:mod:`causal_bandits.archive.quotes`): the numbers and verdicts the pages state about the archived run
+are read from it, never copied by hand, so a remade archive updates them. A page holding
+``<!-- coverage of the papers -->`` shows there every paper's coverage table (:mod:`causal_bandits.coverage`).
 """
 
 from __future__ import annotations
@@ -18,8 +23,8 @@ from pathlib import Path
 from mkdocs.structure.files import File, InclusionLevel
 
 from causal_bandits import config as cb_config
-from causal_bandits import report
-from causal_bandits.archive import manifest
+from causal_bandits import coverage, report
+from causal_bandits.archive import manifest, quotes
 from causal_bandits.claims import STATUSES
 from causal_bandits.papers import PAPERS
 from causal_bandits.papers import paper as paper_registry
@@ -28,6 +33,8 @@ from causal_bandits.report.page import TEMPLATES, Page, chip
 
 ARCHIVE = Path("archive/paper-scale")
 MARKER = "<!-- archived paper-scale report -->"
+#: Where a page shows every paper's coverage table (causal_bandits.coverage).
+COVERAGE = "<!-- coverage of the papers -->"
 SITE = "paper-scale"
 CSS = "stylesheets/verdicts.css"
 REPORT_MD = "figures/REPORT.md"
@@ -93,10 +100,12 @@ def _section(key: str, made: dict) -> str:
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
+    made = _archive()
+    markdown = quotes.expand(markdown, quotes.Archive(ARCHIVE) if made else None, page.file.src_uri)
+    markdown = markdown.replace(COVERAGE, coverage.markdown(PAPERS))
     if MARKER not in markdown:
         return markdown
     key = Path(page.file.src_uri).stem
-    made = _archive()
     if made is None or key not in PAPERS:
         note = (
             '!!! note "No archived run yet"\n    This version ships no archived paper-scale run '

@@ -100,11 +100,11 @@ def _owners(config: Mapping[str, Any]) -> Iterator[tuple[str, Callable, Iterator
     if config.get("studies"):
         # Late: the study records import their figure code (matplotlib, seaborn: a second and more), which a
         # papers-only parse of the workflow does not need.
-        from causal_bandits.studies import runs as study_runs
+        from causal_bandits import studies
 
-        for name, (describe, run_jobs) in study_runs.RUNS.items():
-            if name in config["studies"]:
-                yield name, describe, run_jobs(config)
+        for name in studies.with_runs(config):
+            module = studies.module(name)
+            yield name, module.describe, module.run_jobs(config)
 
 
 def run_job_counts(config: Mapping[str, Any]) -> dict[str, int]:
@@ -145,21 +145,7 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
                 largest_mb = job.memory_mb
                 largest = f"{part}: {job.experiment}/{job.strategy}/{job.algorithm}, {len(job.seeds)} seeds"
         hours[part] *= 1 + OTHER_SHARE.get(part, 0.0)
-    if "fucb_radius" in config.get("studies", {}):
-        from causal_bandits.studies.fucb_radius import points as radius_points  # late, as the study runs above
-
-        points = len(radius_points(config["studies"]["fucb_radius"]))
-        hours["fucb_radius"] = points * _radius_seconds(config) / 3600
-        jobs += points
     return Estimate(hours, jobs, largest_mb, largest)
-
-
-def _radius_seconds(config: Mapping[str, Any]) -> float:
-    """The model's CPU seconds of one point of the study ``fucb_radius``: F-UCB at every τ of the fairness
-    section, the study's seeds and horizon (one job, not a run-store run job)."""
-    section = config["studies"]["fucb_radius"]
-    runs = len(config["fairness"]["taus"]) * section["n_seeds"] * section["horizon"]
-    return START_UP_S + PER_SEED_ROUND["fairness"] * runs
 
 
 def machine_memory_mb() -> int:

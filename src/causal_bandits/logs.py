@@ -56,12 +56,30 @@ _RESOURCES = re.compile(r"^resources: cpu_s=(?P<cpu>[0-9.]+) max_rss_mb=(?P<rss>
 
 def resources_line() -> str:
     """This process's CPU seconds (user + system, its waited-for children included) and peak resident memory
-    (MB) so far, from ``getrusage``: exact, where a Snakemake benchmark file samples them (every 0.5 s for
-    15 s, then every 30 s, keeping the last sample, so that it misses up to 30 CPU-s of a job's end)."""
+    (MB) so far: exact, where a Snakemake benchmark file samples them (every 0.5 s for 15 s, then every 30 s,
+    keeping the last sample, so that it misses up to 30 CPU-s of a job's end).
+
+    CPU from ``getrusage``. The peak is the high-water mark of this process image's own memory (``VmHWM``,
+    Linux), or of a waited-for child's if larger: ``ru_maxrss`` of the process itself carries over through
+    ``exec`` the resident memory of the process that forked it, so a job that Snakemake starts through bash
+    would report at least Snakemake's own memory (250-315 MB in a run of hundreds of jobs, whatever the job).
+    Elsewhere, ``ru_maxrss`` (an upper bound)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-    rss_mb = max(own.ru_maxrss, children.ru_maxrss) / 1024  # kilobytes on Linux
+    own_kb = _own_peak_kb()
+    rss_mb = max(own.ru_maxrss if own_kb is None else own_kb, children.ru_maxrss) / 1024  # kilobytes on Linux
     return f"resources: cpu_s={cpu:.2f} max_rss_mb={rss_mb:.1f}"
+
+
+def _own_peak_kb() -> int | None:
+    """Peak resident memory (kB) of this process since its last ``exec``, from ``/proc/self/status``; None where
+    there is none."""
+    try:
+        with open("/proc/self/status") as status:
+            line = next((line for line in status if line.startswith("VmHWM:")), None)
+        return None if line is None else int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def read_resources(path: str | os.PathLike) -> tuple[float, float] | None:

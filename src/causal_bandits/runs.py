@@ -32,13 +32,14 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class RunJob:
-    """One run job, whole: its run-store coordinates, seeds and horizon, and what its results depend on.
+    """One run job, whole: its run-store coordinates, its seeds, and what its results depend on.
 
     ``paper``, ``experiment``, ``strategy`` and ``algorithm`` are the coordinates its files carry and its
     random streams are keyed by (``paper``, ``experiment``; a study reruns a paper's experiment under the
     paper's key, so its seeds pair with the main run's). ``science`` is everything else the results depend
-    on, the provenance hash's input (:func:`causal_bandits.store.provenance`). ``builder`` is the dotted
-    path of the run module whose ``simulation(job, inputs)`` builds the job; ``policy`` the dotted path of
+    on, the provenance hash's input (:func:`causal_bandits.store.provenance`), the horizon among it
+    (:attr:`horizon`). ``builder`` is the dotted path of the run module whose ``simulation(job, inputs)``
+    builds the job; ``policy`` the dotted path of
     the policy class that plays, where the describing module chose it from a registry (empty where the
     builder does); ``memory_mb`` the job's memory request.
     """
@@ -48,11 +49,18 @@ class RunJob:
     strategy: str
     algorithm: str
     seeds: range
-    horizon: int
     science: Mapping[str, Any]
     builder: str
     policy: str = ""
     memory_mb: int = 500
+
+    @property
+    def horizon(self) -> int:
+        """The rounds the job plays (a cap, where its seeds stop on their own), held once: in ``science``, as its
+        ``horizon`` or where its builder's ``horizon(science)`` reads it (a builder whose science holds it
+        elsewhere)."""
+        read = getattr(importlib.import_module(self.builder), "horizon", None)
+        return int(self.science["horizon"] if read is None else read(self.science))
 
     def fields(self) -> dict[str, Any]:
         """The job as the workflow passes it to its script, ``RunJob(**fields)`` again: builtin types only, which

@@ -4,7 +4,7 @@
 import os
 import re
 
-from causal_bandits.data.raw import present
+from causal_bandits.data.raw import STANDIN_DIR
 from causal_bandits.papers.fairness import rule_inputs as fair_inputs
 from causal_bandits.papers.fairness import runs as fair_runs
 from causal_bandits.papers.fairness.runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
@@ -15,14 +15,14 @@ from causal_bandits.papers.fairness.runs import algorithm_key as fair_algorithm_
 FAIR = config["fairness"]
 FAIR_RAW_DIR = config["data"]["raw_dir"]
 RAW_SHA256_CACHE = ".snakemake/causal_bandits/raw_sha256.json"
-FAIR_RAW = fair_inputs.raw_files(FAIR)
 FAIR_STANDIN = FAIR["raw"]["on_missing"] == "standin"
-# A raw file that is present but not the pinned one stops the planning with one line (its checksum is read once
-# per size and modification time: raw.cached_sha256); missing ones are downloaded or stood in for.
+# Each raw file located once; one that is present but not the pinned one stops the planning with one line (its
+# checksum is read once per size and modification time: raw.cached_sha256); missing ones are downloaded or stood in for.
 try:
-    FAIR_MISSING = present(FAIR_RAW_DIR, [s for specs in FAIR_RAW.values() for s in specs], RAW_SHA256_CACHE)
+    FAIR_RAW = fair_inputs.raw_sources(config, RAW_SHA256_CACHE)
 except CausalBanditsError as err:
     sys.exit(f"error: {err}")
+FAIR_MISSING = [name for name, source in FAIR_RAW.items() if not source.found]
 FAIR_JOB = run_job(fair_runs.describe)
 FAIR_ALGORITHMS = {e: fair_runs.algorithms(e, FAIR) for e in FAIR_EXPERIMENTS}
 TARGETS["fairness"] = paper_artefact_paths("fairness")
@@ -44,7 +44,7 @@ if FAIR_MISSING and not FAIR_STANDIN:
             "../envs/causal_bandits.yaml"
         params:
             raw_dir=FAIR_RAW_DIR,
-            entry=lambda wc: next(e for e in [FAIR["raw"]["adult"], *FAIR["raw"]["youtube"]] if e["path"] == wc.rawfile),
+            entry=lambda wc: FAIR_RAW[wc.rawfile].entry,
         script:
             "../scripts/fairness_download.py"
 
@@ -55,15 +55,15 @@ if FAIR_STANDIN:
         """Our labelled synthetic stand-in (docs/papers/fairness.md#fairness-a24-standin) for a raw file that is missing
         (never under raw_dir)."""
         output:
-            "data/standin/{rawfile}",
+            f"{STANDIN_DIR}/{{rawfile}}",
         log:
             "logs/fairness_standin/{rawfile}.log",
         wildcard_constraints:
-            rawfile="|".join(re.escape(s.path) for specs in FAIR_RAW.values() for s in specs),
+            rawfile="|".join(map(re.escape, FAIR_RAW)),
         conda:
             "../envs/causal_bandits.yaml"
         params:
-            kind=lambda wc: "adult" if wc.rawfile == FAIR_RAW["adult"][0].path else "youtube",
+            kind=lambda wc: FAIR_RAW[wc.rawfile].dataset,
             seed=FAIR["adult_video"]["seed"],
             code=script_code("fairness_standin.py"),
         script:
@@ -73,18 +73,19 @@ if FAIR_STANDIN:
 rule fairness_raw_check:
     """Locate a data set's raw files and verify their sha256 (stand-ins are labelled, not verified)."""
     input:
-        files=lambda wc: fair_inputs.raw_paths(config, wc.dataset),
+        files=lambda wc: [s.path for s in fair_inputs.dataset_files(FAIR_RAW, wc.dataset)],
     output:
         "results/fairness/raw/{dataset}.json",
     log:
         "logs/fairness_raw_check/{dataset}.log",
     wildcard_constraints:
-        dataset="adult|youtube",
+        dataset="|".join(fair_inputs.raw_entries(FAIR)),
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        entries=lambda wc: [FAIR["raw"]["adult"]] if wc.dataset == "adult" else FAIR["raw"]["youtube"],
+        entries=lambda wc: [s.entry for s in fair_inputs.dataset_files(FAIR_RAW, wc.dataset)],
         raw_dir=FAIR_RAW_DIR,
+        checksums=RAW_SHA256_CACHE,
         code=script_code("fairness_raw_check.py"),
     script:
         "../scripts/fairness_raw_check.py"
@@ -95,7 +96,7 @@ rule fairness_adult_users:
     (docs/papers/fairness.md#fairness-adult-video)."""
     input:
         manifest="results/fairness/raw/adult.json",
-        files=fair_inputs.raw_paths(config, "adult"),
+        files=[s.path for s in fair_inputs.dataset_files(FAIR_RAW, "adult")],
     output:
         "data/processed/fairness/adult_users.parquet",
     log:
@@ -113,7 +114,7 @@ rule fairness_youtube_videos:
     """The video pool: a seeded sample of valid crawl records, binarised, with video types (arms)."""
     input:
         manifest="results/fairness/raw/youtube.json",
-        files=fair_inputs.raw_paths(config, "youtube"),
+        files=[s.path for s in fair_inputs.dataset_files(FAIR_RAW, "youtube")],
     output:
         "data/processed/fairness/youtube_videos.parquet",
     log:

@@ -10,8 +10,6 @@ NONMANIP_GRAPHS = ["frontdoor", "fig2a", "fig3", "fig5d"]
 NONMANIP_SOLVERS = cb_algorithms.solvers("nonmanip")
 NONMANIP_Z2 = [a for a in NONMANIP_SOLVERS if cb_algorithms.registry("nonmanip")[a].z2]
 NONMANIP_JOB = run_job(nonmanip_runs.describe)
-# The policy class that plays a run (the solver, or its z² version under POMIS+): the run rules' code.
-NONMANIP_POLICY = lambda wc: cb_algorithms.played("nonmanip", wc.algorithm, z2=wc.strategy == POMIS_PLUS).path
 TARGETS["nonmanip"] = paper_artefact_paths("nonmanip")
 
 # Rule-level, not global: other papers use wildcards of the same names with other values.
@@ -114,7 +112,7 @@ rule nonmanip_run:
         mem_mb=lambda wc: NONMANIP_JOB(wc).memory_mb,
     params:
         job=lambda wc: NONMANIP_JOB(wc).fields(),
-        code=run_code("nonmanip", NONMANIP_POLICY),
+        code=run_code("nonmanip", nonmanip_runs.policy),
     script:
         "../scripts/run.py"
 

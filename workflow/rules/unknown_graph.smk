@@ -2,12 +2,19 @@
 # reconstructed tree; the validation suite V1-V6 (designed for this replication,
 # docs/papers/unknown_graph.md#unknown_graph-r-validation): runs -> aggregate -> tables + figures -> claims.
 
+import re
+
 from causal_bandits.papers.unknown_graph import runs as ug_runs
 from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
+from causal_bandits.papers.unknown_graph.cells import discovery_setting as ug_discovery_setting
+from causal_bandits.papers.unknown_graph.cells import discovery_setting_name as ug_discovery_setting_name
+from causal_bandits.papers.unknown_graph.cells import discovery_settings as ug_discovery_settings
 
 # The section without its job size (speed only), so that the jobs' params and provenance do not depend on it.
 UG = {k: v for k, v in config["unknown_graph"].items() if k != "seeds_per_job"}
 UG_CELLS = ug_cells(UG)
+# V6 discovery: its (delta, c_B) settings by name, in the table's row order.
+UG_DISCOVERY_SETTINGS = [ug_discovery_setting_name(*pair) for pair in ug_discovery_settings(UG["discovery"])]
 # The slices the expensive rules get as params (so an edit elsewhere in the section reruns none of them).
 # V1-V4 runs: their jobs (papers/unknown_graph/runs.py, describe).
 UG_JOB = run_job(ug_runs.describe)
@@ -227,35 +234,38 @@ rule unknown_graph_lower_bounds:
 
 
 rule unknown_graph_discovery:
-    """V6: discovery-only runs on tree(h) over the (delta, c_B) grid, one regime and one height (a job
-    each, so that no job holds the whole grid: the largest trees cost the most)."""
+    """V6: discovery-only runs on tree(h), one regime, one height and one (delta, c_B) setting per job (a
+    height-9 setting costs about a minute of CPU; the whole height, eight)."""
     output:
-        "results/unknown_graph/V6/parts/sampled-{regime}-h{height}.parquet",
+        "results/unknown_graph/V6/parts/sampled-{regime}-h{height}-{setting}.parquet",
     log:
-        "logs/unknown_graph_discovery/{regime}-h{height}.log",
+        "logs/unknown_graph_discovery/{regime}-h{height}-{setting}.log",
     benchmark:
-        "benchmarks/out/unknown_graph_discovery/{regime}-h{height}.tsv"
+        "benchmarks/out/unknown_graph_discovery/{regime}-h{height}-{setting}.tsv"
     wildcard_constraints:
         regime="A|B",
         height=r"\d+",
+        setting="|".join(map(re.escape, UG_DISCOVERY_SETTINGS)) or "none",
     conda:
         "../envs/causal_bandits.yaml"
     resources:
         mem_mb=800,
     params:
         discovery=UG["discovery"],
+        setting=lambda wc: ug_discovery_setting(UG["discovery"], wc.setting),
         code=script_code("unknown_graph_discovery.py"),
     script:
         "../scripts/unknown_graph_discovery.py"
 
 
 rule unknown_graph_discovery_table:
-    """V6: one regime's heights in one table, in the config's order of heights."""
+    """V6: one regime's rows in one table, heights in the config's order, then the (delta, c_B) grid's."""
     input:
         parts=lambda wildcards: expand(
-            "results/unknown_graph/V6/parts/sampled-{regime}-h{height}.parquet",
+            "results/unknown_graph/V6/parts/sampled-{regime}-h{height}-{setting}.parquet",
             regime=wildcards.regime,
             height=UG["discovery"]["heights"],
+            setting=UG_DISCOVERY_SETTINGS,
         ),
     output:
         "results/unknown_graph/V6/sampled-{regime}.parquet",

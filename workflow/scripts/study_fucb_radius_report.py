@@ -1,16 +1,15 @@
 """Rule fucb_radius_report: the F-UCB radius study's table (CSV, Markdown) and its claims."""
 
-import pandas as pd
-
 from causal_bandits import store, studies
+from causal_bandits.aggregate import read_finals
 from causal_bandits.papers.fairness.claims import TABLE1
 from causal_bandits.papers.fairness.io import step
 from causal_bandits.studies import fucb_radius
 
 out, p = snakemake.output, snakemake.params
 with step(snakemake.log[0]) as log:
-    runs = pd.concat([store.read_table(f).to_pandas() for f in snakemake.input.runs], ignore_index=True)
-    tab = fucb_radius.table(runs, {t: v[0] for t, v in TABLE1.items()})
+    found = read_finals(snakemake.input, ("point", "algorithm"), ("seed", "final_regret", "uncertified"))
+    tab = fucb_radius.table(fucb_radius.finals(found, p.section), {t: v[0] for t, v in TABLE1.items()})
     finding = fucb_radius.finding(tab)
     store.write_atomic(out.csv, lambda tmp: tab.to_csv(tmp, index=False))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(fucb_radius.markdown(tab, p.scale)))

@@ -1,4 +1,4 @@
-"""Rule unknown_graph_discovery_table: one regime's V6 rows, every height, in one table."""
+"""Rule unknown_graph_discovery_table: one regime's V6 rows, every height and (delta, c_B) setting, in one table."""
 
 import pandas as pd
 import pyarrow as pa
@@ -13,4 +13,4 @@ with logged(snakemake.log[0]) as log:
         pa.Table.from_pandas(frame, preserve_index=False),
         store.provenance({"discovery": snakemake.params.discovery}),
     )
-    log.info("%d settings over %d heights", len(frame), len(snakemake.input.parts))
+    log.info("%d rows from %d parts", len(frame), len(snakemake.input.parts))

@@ -36,6 +36,11 @@ from causal_bandits.store import atomic_path, write_json
 _CHUNK = 1 << 20
 
 
+#: Where a stand-in for a missing raw file is written (:mod:`causal_bandits.data.standin`), under the file's pinned
+#: path: never under the raw-data directory.
+STANDIN_DIR = "data/standin"
+
+
 @dataclass(frozen=True)
 class RawFile:
     """One pinned raw file (a config entry ``{path, sha256, url, publisher, member}``).
@@ -73,7 +78,7 @@ class RawFile:
 def recorded_name(path: str | os.PathLike, raw_dir: str | os.PathLike) -> str:
     """How an output names the file at ``path``: relative to ``raw_dir`` when it lies there (``adult/adult.data.gz``:
     where the raw files are is not part of a result, as ``data.raw_dir`` is not part of the config hash), else as
-    given (a stand-in under ``data/standin``)."""
+    given (a stand-in, :data:`STANDIN_DIR`)."""
     relative = os.path.relpath(path, raw_dir)
     return Path(path).as_posix() if relative.startswith("..") else Path(relative).as_posix()
 
@@ -134,18 +139,17 @@ def cached_sha256(path: str | os.PathLike, cache: str | os.PathLike) -> str:
     return digest
 
 
-def present(raw_dir: str | os.PathLike, specs: Iterable[RawFile], cache: str | os.PathLike) -> list[str]:
-    """Check every file of ``specs`` found under ``raw_dir`` against its pinned checksum (cached:
-    :func:`cached_sha256`), as the workflow does when it plans; a wrong one raises the one-line DataError
-    of :func:`check`. Returns the paths of those not found (a download or a stand-in provides them)."""
-    missing = []
+def present(raw_dir: str | os.PathLike, specs: Iterable[RawFile], cache: str | os.PathLike) -> dict[str, Path | None]:
+    """Locate every file of ``specs`` under ``raw_dir`` and check those found against their pinned checksum
+    (cached: :func:`cached_sha256`), as the workflow does once when it plans; a wrong one raises the one-line
+    DataError of :func:`check`. Returns where each was found, by its pinned path (None for those not found: a
+    download or a stand-in provides them)."""
+    found = {}
     for spec in specs:
-        path = locate(raw_dir, spec)
-        if path is None:
-            missing.append(spec.path)
-        else:
+        path = found[spec.path] = locate(raw_dir, spec)
+        if path is not None:
             check(path, spec, cache)
-    return missing
+    return found
 
 
 def check(path: str | os.PathLike, spec: RawFile, cache: str | os.PathLike | None = None) -> None:

@@ -1,7 +1,7 @@
 """Synthetic stand-ins for the Adult and YouTube raw files (docs/papers/fairness.md#fairness-a24-standin).
 
 Used only when a raw file is missing and the config asks for stand-ins (``fairness.raw.on_missing:
-standin``); they are written under ``data/standin/``, never under the raw-data directory, and
+standin``); they are written under :data:`causal_bandits.data.raw.STANDIN_DIR`, never under the raw-data directory, and
 everything built from them is labelled ``synthetic-standin``. They reproduce the format of the
 real files and the marginals the experiments use, nothing more:
 

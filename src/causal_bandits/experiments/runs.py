@@ -55,7 +55,6 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         strategy=strategy,
         algorithm=algorithm,
         seeds=seeds,
-        horizon=experiment["horizon"],
         science=science,
         builder="causal_bandits.papers.nonmanip.runs",
         policy=policy_path(variant.key, strategy),

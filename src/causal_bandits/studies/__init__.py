@@ -10,17 +10,25 @@ claims documents (``results/claims/studies/<name>.json``). A study runs only whe
 block for it (``config/studies.yaml`` holds all of them at their chosen size); no claim of a paper
 reads a study's outputs: a study names the paper claims whose cause it locates (:attr:`Study.locates`),
 and the report puts its finding under them.
+
+A study with run jobs has them declared once, in its module, with the interface of a paper's run module:
+``run_jobs(config)`` yields the wildcards of every job, ``describe(config, wildcards)`` describes one
+(:class:`causal_bandits.runs.RunJob`, made by the runner of the paper it reruns, with that paper's settings);
+the workflow's run and report rules (:mod:`causal_bandits.studies.rule_inputs`) and the cost check
+(:mod:`causal_bandits.cost`) all read that one enumeration.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from importlib.resources import files
 from types import ModuleType
 from typing import Any
 
+from causal_bandits import runs, yaml_io
 from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Verdict
 from causal_bandits.errors import ConfigError
 
@@ -32,8 +40,10 @@ STUDIES = ("refresh", "knobs", "same_means", "robustness", "fucb_radius", "naive
 class Study:
     """One study: its ``name`` (config key, path segment, workflow target), the ``paper`` it studies,
     its report ``title``, the ``question`` it answers, what it ``varies``, its ``docs`` section
-    (a path under docs/ with its anchor) and the paper claims whose cause it locates (``locates``:
-    regular expressions matched at the start of a claim id)."""
+    (a path under docs/ with its anchor), the paper claims whose cause it locates (``locates``:
+    regular expressions matched at the start of a claim id) and, for a study with run jobs (its module's
+    ``run_jobs`` and ``describe``), how its report names their files (``run_key``: a template of the jobs'
+    wildcards, :func:`causal_bandits.run_paths.run_files`; empty for a study without run jobs)."""
 
     name: str
     paper: str
@@ -42,6 +52,7 @@ class Study:
     varies: str
     docs: str
     locates: tuple[str, ...] = ()
+    run_key: str = ""
 
     def about(self, claim_id: str) -> bool:
         """Whether this study locates the cause of the paper claim ``claim_id``."""
@@ -63,6 +74,29 @@ def module(name: str) -> ModuleType:
 def study(name: str) -> Study:
     """The record of study ``name``."""
     return module(name).STUDY
+
+
+def default(name: str, key: str) -> Any:
+    """The default of ``studies.<name>.<key>``, from the study's schema (where it is declared once)."""
+    schema = yaml_io.load((files(__package__) / f"{name}.schema.yaml").read_text())
+    return schema["properties"][key]["default"]
+
+
+def chunks(section: Mapping[str, Any]) -> runs.Chunks:
+    """Seed chunks of a study's runs: its ``n_seeds`` in jobs of ``seeds_per_job`` (speed only: a seed's streams do
+    not depend on its chunk)."""
+    return runs.chunk_seeds(section["n_seeds"], section["seeds_per_job"])
+
+
+def chunk_jobs(section: Mapping[str, Any], **wildcards: str) -> Iterator[dict[str, str]]:
+    """The wildcards of one (point, experiment, strategy, algorithm) of a study's runs, one job per seed chunk."""
+    for k in range(len(chunks(section))):
+        yield {**wildcards, "chunk": str(k)}
+
+
+def with_runs(config: Mapping[str, Any]) -> list[str]:
+    """The configured studies that have run jobs (:attr:`Study.run_key`)."""
+    return [name for name in configured(config) if study(name).run_key]
 
 
 def configured(config: Mapping[str, Any]) -> list[str]:

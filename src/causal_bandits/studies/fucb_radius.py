@@ -11,20 +11,18 @@ more than one standard error of the difference).
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from causal_bandits import artefacts as artefact
-from causal_bandits import store
+from causal_bandits import runs, studies
 from causal_bandits.artefacts import Artefact
-from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.claims import NOT_SPECIFIED, Claim, Verdict
 from causal_bandits.papers.fairness import runs as fairness_runs
-from causal_bandits.papers.fairness.runs import fucb_name
+from causal_bandits.papers.fairness.runs import algorithm_tau, fucb_name
 from causal_bandits.studies import Study
 
 STUDY = Study(
@@ -36,6 +34,7 @@ STUDY = Study(
     varies="the radius scales alpha_r and alpha_c of F-UCB on Email, at every τ of Table 1",
     docs="papers/fairness.md#fairness-radius-study",
     locates=(r"table1-fucb-regret-decreasing$",),
+    run_key="{point}/{algorithm}",
 )
 OUT = "figures/studies/fucb_radius"
 
@@ -61,31 +60,41 @@ def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
     ]
 
 
-def run_point(
-    instance: Mapping[str, Any], run: Mapping[str, Any], alpha_r: Any, alpha_c: float, seeds: Sequence[int]
-) -> pd.DataFrame:
-    """F-UCB at every τ of ``run`` with the radius scales (alpha_r, alpha_c): one row per (τ, seed)."""
-    config = copy.deepcopy(dict(run))
-    config["fucb"] = {**config["fucb"], "alpha_r": alpha_r, "alpha_c": float(alpha_c)}
-    streams = Streams(fairness_runs.PAPER, instance["experiment"], np.asarray(seeds, dtype=np.int64))
-    frames = []
-    for tau in config["taus"]:
-        sim = fairness_runs.build(instance, fucb_name(tau), config)
-        result = simulate(sim.policy, sim.env, streams, int(config["horizon"]), sim.recorders)
-        frame = store.summary_table(result, fairness_runs.PAPER, sim.declared).to_pandas()
-        frames.append(
-            pd.DataFrame(
-                {
-                    "alpha_r": str(alpha_r),
-                    "alpha_c": float(alpha_c),
-                    "tau": float(tau),
-                    "seed": frame["seed"].astype(int),
-                    "final_regret": frame["final_regret"].astype(float),
-                    "uncertified": frame["uncertified"].astype(float),
-                }
-            )
-        )
-    return pd.concat(frames, ignore_index=True)
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the study: F-UCB at each τ of the fairness section on Email, for each point
+    of the grid (``p<k>``, the k-th of :func:`points`), each chunk."""
+    section = config["studies"]["fucb_radius"]
+    for k in range(len(points(section))):
+        for tau in config["fairness"]["taus"]:
+            where = {"point": f"p{k}", "experiment": "email", "strategy": fairness_runs.STRATEGY}
+            yield from studies.chunk_jobs(section, **where, algorithm=fucb_name(tau))
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job (rule ``fucb_radius_run``): the paper's F-UCB run at one τ (:func:`causal_bandits.papers.fairness.
+    runs.describe`) with the point's radius scales, at the study's horizon and seeds."""
+    section = config["studies"]["fucb_radius"]
+    alpha_r, alpha_c = points(section)[int(wildcards["point"].removeprefix("p"))]
+    fucb = {**config["fairness"]["fucb"], "alpha_r": alpha_r, "alpha_c": alpha_c}
+    science = fairness_runs.science(config, horizon=section["horizon"], fucb=fucb)
+    return fairness_runs.run_job(wildcards, studies.chunks(section), science)
+
+
+def finals(found: pd.DataFrame, section: Mapping[str, Any]) -> pd.DataFrame:
+    """The per-seed results of the study's runs (:func:`causal_bandits.aggregate.read_finals` by ``point`` and
+    ``algorithm``), one row per (point, τ, seed) with the point's radius scales."""
+    scales = points(section)
+    alpha = [scales[int(p.removeprefix("p"))] for p in found["point"]]
+    return pd.DataFrame(
+        {
+            "alpha_r": [str(r) for r, _ in alpha],
+            "alpha_c": [float(c) for _, c in alpha],
+            "tau": [algorithm_tau(a) for a in found["algorithm"]],
+            "seed": found["seed"].astype(int),
+            "final_regret": found["final_regret"].astype(float),
+            "uncertified": found["uncertified"].astype(float),
+        }
+    )
 
 
 def table(runs: pd.DataFrame, paper: Mapping[float, float]) -> pd.DataFrame:

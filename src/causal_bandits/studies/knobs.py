@@ -16,7 +16,7 @@ from the main run, and :func:`findings` the line the report writes under each PO
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from os import PathLike
 from typing import Any, NamedTuple, cast
 
@@ -24,12 +24,13 @@ import numpy as np
 import pandas as pd
 from matplotlib.artist import Artist
 
-from causal_bandits import algorithms, studies
+from causal_bandits import algorithms, runs, studies
 from causal_bandits.artefacts import Artefact
 from causal_bandits.artefacts import figure as figure_artefact
 from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, TABLE1_REL_TOL
 from causal_bandits.papers.nonmanip.runs import NO_EXPRESSION_DEFAULT, NO_EXPRESSION_SOLVERS
 from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95_halfwidth, pomis_plus_cells, table1_id
@@ -46,13 +47,14 @@ STUDY = Study(
     varies="n_min (every solver) and no_expression (z²-KL-UCB), one at a time, on the main run's first seeds",
     docs="papers/nonmanip.md#nonmanip-knobs",
     locates=(r"table1-[a-z0-9_]+-POMIS\+-",),
+    run_key="{point}/{experiment}/{algorithm}",
 )
 OUT = "figures/studies/knobs"
 #: The point id of the main run (the paper's POMIS+ run on the study's seeds).
 MAIN = "main"
 #: Seeds from which a point is judged against the paper's cell (at the paper's horizon): the study's default size
 #: (docs/studies.md gives the half-widths it buys against Table 1's tolerance band).
-JUDGED_SEEDS = 200
+JUDGED_SEEDS = studies.default("knobs", "n_seeds")
 
 
 class Point(NamedTuple):
@@ -101,6 +103,27 @@ def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
 def plays(point: Point, algorithm: str) -> bool:
     """Whether a solver runs a point: ``no_expression`` changes only z²-KL-UCB."""
     return applies(point.knob, algorithm)
+
+
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the study: each point, panel and solver it changes, each chunk."""
+    section = config["studies"]["knobs"]
+    for point, spec in runs_of(section, config["nonmanip"]["pomis_plus"]).items():
+        for panel in config["nonmanip"]["panels"]:
+            for algorithm in section["algorithms"]:
+                if plays(spec, algorithm):
+                    where = {"point": point, "experiment": panel}
+                    yield from studies.chunk_jobs(section, **where, strategy=POMIS_PLUS, algorithm=algorithm)
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job (rule ``knobs_run``): POMIS+ on a panel with the point's z² setting changed, the main run's
+    settings otherwise (:func:`causal_bandits.papers.nonmanip.runs.panel_science`)."""
+    section = config["studies"]["knobs"]
+    point = runs_of(section, config["nonmanip"]["pomis_plus"])[wildcards["point"]]
+    science = nonmanip_runs.panel_science(config, wildcards["experiment"])
+    changes = {point.knob: point.value}
+    return nonmanip_runs.solver_job(config, wildcards, studies.chunks(section), science, changes=changes)
 
 
 def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:

@@ -10,18 +10,19 @@ both runs of a seed see the same environment noise and the paired difference iso
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from statistics import NormalDist
 from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, runs, studies
 from causal_bandits.artefacts import Artefact, table
 from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, holds
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON
 from causal_bandits.papers.nonmanip.tables import ci95_halfwidth, label, ordered, table1_id
 from causal_bandits.studies import Study
@@ -35,10 +36,11 @@ STUDY = Study(
     varies="the bootstrap refresh schedule of the z² solvers, on the main run's first seeds",
     docs="papers/nonmanip.md#nonmanip-numbers-spot-check",
     locates=(r"table1-[a-z0-9_]+-POMIS\+-",),
+    run_key="{experiment}/{algorithm}",
 )
 OUT = "figures/studies/refresh"
 #: Seeds from which the study is judged (its default size, docs/studies.md).
-JUDGED_SEEDS = 30
+JUDGED_SEEDS = studies.default("refresh", "n_seeds")
 
 
 def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
@@ -78,6 +80,23 @@ def check_solvers(name: str, solvers: list[str], paper: Mapping[str, Any]) -> No
 def changes(section: Mapping[str, Any]) -> dict[str, Any]:
     """The z² settings the study changes in the main POMIS+ run's."""
     return {"refresh": section["schedule"]}
+
+
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the study: each panel and solver, each chunk."""
+    section = config["studies"]["refresh"]
+    for panel in config["nonmanip"]["panels"]:
+        for algorithm in section["algorithms"]:
+            point = {"point": section["schedule"], "experiment": panel}
+            yield from studies.chunk_jobs(section, **point, strategy=POMIS_PLUS, algorithm=algorithm)
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job (rule ``refresh_run``): POMIS+ on a panel under the study's refresh schedule, the main run's
+    settings otherwise (:func:`causal_bandits.papers.nonmanip.runs.panel_science`)."""
+    section = config["studies"]["refresh"]
+    science = nonmanip_runs.panel_science(config, wildcards["experiment"])
+    return nonmanip_runs.solver_job(config, wildcards, studies.chunks(section), science, changes=changes(section))
 
 
 def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:

@@ -4,15 +4,16 @@ instances: :mod:`causal_bandits.studies.robustness_instances`; the orderings, sh
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, runs, studies
 from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import Claim
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
-from causal_bandits.studies import Study
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
+from causal_bandits.studies import Study, robustness_instances
 from causal_bandits.studies import robustness_outputs as outputs
 
 STUDY = Study(
@@ -25,6 +26,7 @@ STUDY = Study(
     "(random SCMs on each panel's graph); every strategy with each solver",
     docs="papers/nonmanip.md#nonmanip-robustness",
     locates=(r"order-", r"pomis-plus-below-pomis-", r"arms-fig5d-", r"expressions-fig5c"),
+    run_key="{experiment}/{strategy}/{algorithm}",
 )
 
 
@@ -49,6 +51,32 @@ def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
 def plays(strategy: str, algorithm: str) -> bool:
     """Whether a solver plays a strategy: POMIS+ only with a z² version."""
     return strategy != POMIS_PLUS or bool(algorithms.registry(PAPER)[algorithm].z2)
+
+
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the study: each instance, strategy and solver that plays it, each chunk."""
+    section = config["studies"]["robustness"]
+    for instance in robustness_instances.instances(section, list(config["nonmanip"]["panels"])).values():
+        for strategy in section["strategies"]:
+            for algorithm in section["algorithms"]:
+                if plays(strategy, algorithm):
+                    point = {"point": instance.family, "experiment": instance.id}
+                    yield from studies.chunk_jobs(section, **point, strategy=strategy, algorithm=algorithm)
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job (rule ``robustness_run``): a strategy with a solver on one of the study's instances (a graph, or a
+    random SCM of a panel), at the study's horizon."""
+    section = config["studies"]["robustness"]
+    panels = config["nonmanip"]["panels"]
+    instance = robustness_instances.instances(section, list(panels))[wildcards["experiment"]]
+    science = nonmanip_runs.panel_science(
+        config,
+        wildcards["experiment"],
+        instance=robustness_instances.instance_config(instance, section, panels),
+        horizon=section["horizon"],
+    )
+    return nonmanip_runs.solver_job(config, wildcards, studies.chunks(section), science)
 
 
 def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:

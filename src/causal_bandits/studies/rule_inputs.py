@@ -1,95 +1,53 @@
 """What the studies' report steps read: the per-seed summaries of their runs (and of the main run's seeds they pair
-with), as plain functions of the config, by ``<run or point>/<panel or instance>/.../<solver>``. The studies' rule
-files pass them to their report rules (Snakemake's linter keeps functions out of rule files)."""
+with), as plain functions of the config, by the study's :attr:`~causal_bandits.studies.Study.run_key`. Every file is
+one a run rule makes: the paths come from the study's ``run_jobs`` (the enumeration the cost check reads too) through
+:func:`causal_bandits.run_paths.run_files`. The studies' rule files pass them to their report rules (Snakemake's
+linter keeps functions out of rule files)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from causal_bandits import studies
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip import runs as nonmanip_runs
-from causal_bandits.run_paths import run_path, study_run_path
+from causal_bandits.run_paths import run_files
 from causal_bandits.store import summary_path
-from causal_bandits.studies import knobs, robustness, robustness_instances, same_means
-from causal_bandits.studies.runs import chunks
+from causal_bandits.studies import knobs
 
 
-def _main_chunks(config: Mapping[str, Any], n_seeds: int) -> list[int]:
-    """The main run's POMIS+ chunks that hold seeds 0..n_seeds-1."""
+def _summaries(group: str, jobs: Iterable[Mapping[str, str]], key: str) -> dict[str, list[str]]:
+    """The summary files of the run jobs ``jobs`` of ``group``, by ``key`` (a template of their wildcards)."""
+    return {name: [summary_path(f) for f in found] for name, found in run_files(group, jobs, key).items()}
+
+
+def summaries(name: str, config: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Every run of study ``name``, by its run key (``<point>/<panel>/<strategy>/<solver>``, ...)."""
+    record = studies.study(name)
+    return _summaries(f"studies/{name}/{{point}}", studies.module(name).run_jobs(config), record.run_key)
+
+
+def main_summaries(config: Mapping[str, Any], n_seeds: int, solvers: list[str]) -> dict[str, list[str]]:
+    """The main run's POMIS+ chunks that hold seeds 0..n_seeds-1, by ``<panel>/<solver>`` for each of ``solvers``."""
     found = nonmanip_runs.chunks(config["nonmanip"], config["seeds_per_job"], POMIS_PLUS)
-    return [k for k, chunk in enumerate(found) if chunk.start < n_seeds]
+    held = {str(k) for k, chunk in enumerate(found) if chunk.start < n_seeds}
+    jobs = (wc for wc in nonmanip_runs.run_jobs(config) if wc["strategy"] == POMIS_PLUS and wc["chunk"] in held)
+    main = _summaries("nonmanip", jobs, "{experiment}/{algorithm}")
+    return {f"{panel}/{a}": main[f"{panel}/{a}"] for panel in config["nonmanip"]["panels"] for a in solvers}
 
 
 def refresh_summaries(config: Mapping[str, Any]) -> dict[str, list[str]]:
     """The refresh study's runs and the main POMIS+ chunks that hold its seeds, by ``main|study/<panel>/<solver>``."""
     section = config["studies"]["refresh"]
-    paths = {
-        "main": (run_path("nonmanip"), _main_chunks(config, section["n_seeds"])),
-        "study": (study_run_path("refresh"), range(len(chunks(section)))),
-    }
-    return {
-        f"{run}/{panel}/{algorithm}": [
-            summary_path(path).format(
-                point=section["schedule"], experiment=panel, strategy=POMIS_PLUS, algorithm=algorithm, chunk=k
-            )
-            for k in found
-        ]
-        for panel in config["nonmanip"]["panels"]
-        for algorithm in section["algorithms"]
-        for run, (path, found) in paths.items()
-    }
+    main = main_summaries(config, section["n_seeds"], section["algorithms"])
+    study = summaries("refresh", config)
+    return {f"{run}/{key}": found[key] for key in study for run, found in (("main", main), ("study", study))}
 
 
 def knobs_summaries(config: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Every point's runs and the main run's chunks that hold the study's seeds, by ``<point>/<panel>/<solver>``."""
-    section, panels = config["studies"]["knobs"], list(config["nonmanip"]["panels"])
-    main, path = _main_chunks(config, section["n_seeds"]), summary_path(study_run_path("knobs"))
-    out = {
-        f"{knobs.MAIN}/{panel}/{a}": [
-            summary_path(run_path("nonmanip")).format(experiment=panel, strategy=POMIS_PLUS, algorithm=a, chunk=k)
-            for k in main
-        ]
-        for panel in panels
-        for a in section["algorithms"]
-    }
-    for point, spec in knobs.runs_of(section, config["nonmanip"]["pomis_plus"]).items():
-        for panel in panels:
-            for a in section["algorithms"]:
-                if knobs.plays(spec, a):
-                    out[f"{point}/{panel}/{a}"] = [
-                        path.format(point=point, experiment=panel, strategy=POMIS_PLUS, algorithm=a, chunk=k)
-                        for k in range(len(chunks(section)))
-                    ]
-    return out
-
-
-def same_means_summaries(config: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Every point's runs, by ``<point>/<panel>/<strategy>/<solver>``."""
-    section, path = config["studies"]["same_means"], summary_path(study_run_path("same_means"))
-    return {
-        f"{point}/{panel}/{s}/{a}": [
-            path.format(point=point, experiment=panel, strategy=s, algorithm=a, chunk=k)
-            for k in range(len(chunks(section)))
-        ]
-        for panel in config["nonmanip"]["panels"]
-        for point in map(str, range(section["n_points"]))
-        for s in same_means.STRATEGIES
-        for a in section["algorithms"]
-    }
-
-
-def robustness_summaries(config: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Every instance's runs, by ``<instance>/<strategy>/<solver>``."""
-    section, path = config["studies"]["robustness"], summary_path(study_run_path("robustness"))
-    found = robustness_instances.instances(section, list(config["nonmanip"]["panels"]))
-    return {
-        f"{i.id}/{s}/{a}": [
-            path.format(point=i.family, experiment=i.id, strategy=s, algorithm=a, chunk=k)
-            for k in range(len(chunks(section)))
-        ]
-        for i in found.values()
-        for s in section["strategies"]
-        for a in section["algorithms"]
-        if robustness.plays(s, a)
-    }
+    """The main run's chunks that hold the study's seeds (point ``main``) and every point's runs, by
+    ``<point>/<panel>/<solver>``."""
+    section = config["studies"]["knobs"]
+    main = main_summaries(config, section["n_seeds"], section["algorithms"])
+    return {**{f"{knobs.MAIN}/{key}": found for key, found in main.items()}, **summaries("knobs", config)}

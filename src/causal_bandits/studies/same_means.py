@@ -4,16 +4,19 @@ findings, claims and figures: :mod:`causal_bandits.studies.same_means_outputs`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
+from causal_bandits import runs, studies
 from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import Claim
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.studies import Study
 from causal_bandits.studies import same_means_outputs as outputs
 from causal_bandits.studies.refresh import check_solvers
+from causal_bandits.studies.same_means_family import stream_key
 
 STUDY = Study(
     name="same_means",
@@ -25,6 +28,7 @@ STUDY = Study(
     "efficiency; POMIS and POMIS+ with each solver at every point",
     docs="papers/nonmanip.md#nonmanip-same-means",
     locates=(r"table1-[a-z0-9_]+-POMIS\+-",),
+    run_key="{point}/{experiment}/{strategy}/{algorithm}",
 )
 #: The strategies run at every point: POMIS, whose regret must stay flat (the arm means do not move), and POMIS+.
 STRATEGIES = ("POMIS", POMIS_PLUS)
@@ -53,6 +57,27 @@ def check_config(section: Mapping[str, Any], paper: Mapping[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------------- arm means
+def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
+    """The wildcards of every run job of the study: each panel, point, strategy and solver, each chunk."""
+    section = config["studies"]["same_means"]
+    for panel in config["nonmanip"]["panels"]:
+        for point in range(section["n_points"]):
+            for strategy in STRATEGIES:
+                for algorithm in section["algorithms"]:
+                    where = {"point": str(point), "experiment": panel}
+                    yield from studies.chunk_jobs(section, **where, strategy=strategy, algorithm=algorithm)
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job (rule ``same_means_run``): POMIS or POMIS+ on a same-means point of a panel, with the panel's
+    settings (:func:`causal_bandits.papers.nonmanip.runs.panel_science`) and the sweep's; the point's instance has
+    random streams of its own."""
+    section, panel = config["studies"]["same_means"], wildcards["experiment"]
+    science = {**nonmanip_runs.panel_science(config, panel), "sweep": settings(section, panel)}
+    stream = stream_key(panel, int(wildcards["point"]))
+    return nonmanip_runs.solver_job(config, wildcards, studies.chunks(section), science, experiment=stream)
+
+
 def artefacts(paper: Mapping[str, Any]) -> list[Artefact]:
     """The study's tables and figures (:func:`causal_bandits.studies.same_means_outputs.artefacts`)."""
     return outputs.artefacts(paper)

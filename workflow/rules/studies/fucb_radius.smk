@@ -1,47 +1,49 @@
-# Study `fucb_radius` (causal_bandits/studies/fucb_radius.py): F-UCB on Email over a grid of radius scales, one job
-# per (alpha_r, alpha_c) point with every tau of the paper; then the table and the study's claims.
+# Study `fucb_radius` (causal_bandits/studies/fucb_radius.py): F-UCB on Email over a grid of radius scales, one run
+# job per (alpha_r, alpha_c) point, tau and seed chunk; then the table and the study's claims.
+from causal_bandits.studies import rule_inputs as study_inputs
 from causal_bandits.studies import fucb_radius as study_fucb_radius
 
 FUCB_RADIUS = config["studies"]["fucb_radius"]
-FUCB_RADIUS_POINTS = study_fucb_radius.points(FUCB_RADIUS)
+FUCB_RADIUS_JOB = run_job(study_fucb_radius.describe)
 STUDY_TARGETS["fucb_radius"] = [
-    *cb_artefacts.paths(study_fucb_radius.artefacts(FAIR)),
+    *cb_artefacts.paths(study_fucb_radius.artefacts(config["fairness"])),
     "results/claims/studies/fucb_radius.json",
 ]
 
 
 rule fucb_radius_run:
-    """F-UCB at every tau with one point's (alpha_r, alpha_c), at the study's horizon and seeds."""
+    """One seed chunk of F-UCB at one tau with one point's (alpha_r, alpha_c), at the study's horizon."""
     input:
-        instance="results/fairness/instances/email.json",
+        instance="results/fairness/instances/{experiment}.json",
     output:
-        "results/runs/studies/fucb_radius/p{point}.parquet",
+        trace=study_run_path("fucb_radius"),
+        summary=summary_path(study_run_path("fucb_radius")),
     log:
-        "logs/studies/fucb_radius/p{point}.log",
+        study_run_path("fucb_radius", "logs"),
     benchmark:
-        "benchmarks/out/studies/fucb_radius/p{point}.tsv"
+        study_run_path("fucb_radius", "benchmarks/out")
     wildcard_constraints:
-        point=r"\d+",
+        point=r"p\d+",
+        experiment="email",
+        strategy="default",
+        algorithm=r"fucb_tau[0-9.]+",
+        chunk=r"\d+",
     conda:
         "../../envs/causal_bandits.yaml"
+    resources:
+        mem_mb=lambda wc: FUCB_RADIUS_JOB(wc).memory_mb,
     params:
-        alphas=lambda wc: FUCB_RADIUS_POINTS[int(wc.point)],
-        seeds=list(range(FUCB_RADIUS["n_seeds"])),
-        run={
-            **{k: FAIR[k] for k in ("taus", "ucb", "fucb", "fairlinucb")},
-            "horizon": FUCB_RADIUS["horizon"],
-            "record_points": config["record_points"],
-        },
+        job=lambda wc: FUCB_RADIUS_JOB(wc).fields(),
         # F-UCB is built from its registry path, which no import names
-        code=script_code("study_fucb_radius_run.py", policy=lambda wc: cb_algorithms.registry("fairness")["fucb"].path),
+        code=run_code("fairness", lambda wc: cb_algorithms.registry("fairness")["fucb"].path),
     script:
-        "../../scripts/study_fucb_radius_run.py"
+        "../../scripts/run.py"
 
 
 rule fucb_radius_report:
     """Per point: regret (± s.e.) at each tau, uncertified rounds, whether it decreases in tau; the study's claims."""
     input:
-        runs=expand("results/runs/studies/fucb_radius/p{point}.parquet", point=range(len(FUCB_RADIUS_POINTS))),
+        **study_inputs.summaries("fucb_radius", config),
     output:
         csv=report(
             f"{study_fucb_radius.OUT}/table.csv", caption="../../report/study_fucb_radius.rst", category="studies"
@@ -53,6 +55,7 @@ rule fucb_radius_report:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        section=FUCB_RADIUS,
         scale=f"T = {FUCB_RADIUS['horizon']:,}, {FUCB_RADIUS['n_seeds']} seeds per point",
         code=script_code("study_fucb_radius_report.py"),
     script:

@@ -1,13 +1,17 @@
 # Study `knobs` (causal_bandits/studies/knobs.py): POMIS+ rerun on the main run's first seeds of every Figure 5 panel
 # with one z² setting the paper leaves open changed (a point per value) -> figure, table and the study's claims.
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.studies import rule_inputs as study_inputs
-from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import knobs as study_knobs
 
 KNOBS = config["studies"]["knobs"]
-KNOBS_JOB = run_job(study_runs.knobs)
-KNOBS_POINTS = study_knobs.runs_of(KNOBS, NONMANIP["pomis_plus"])
-STUDY_TARGETS["knobs"] = [*cb_artefacts.paths(study_knobs.artefacts(NONMANIP)), "results/claims/studies/knobs.json"]
+KNOBS_JOB = run_job(study_knobs.describe)
+KNOBS_POINTS = study_knobs.runs_of(KNOBS, config["nonmanip"]["pomis_plus"])
+STUDY_TARGETS["knobs"] = [
+    *cb_artefacts.paths(study_knobs.artefacts(config["nonmanip"])),
+    "results/claims/studies/knobs.json",
+]
 
 
 rule knobs_run:
@@ -24,7 +28,7 @@ rule knobs_run:
         study_run_path("knobs", "benchmarks/out")
     wildcard_constraints:
         point="|".join(KNOBS_POINTS) or "^$",
-        experiment="|".join(NONMANIP_PANELS),
+        experiment="|".join(config["nonmanip"]["panels"]),
         strategy=POMIS_PLUS,
         algorithm=cb_algorithms.pattern(KNOBS["algorithms"]),
         chunk=r"\d+",
@@ -34,7 +38,7 @@ rule knobs_run:
         mem_mb=lambda wc: KNOBS_JOB(wc).memory_mb,
     params:
         job=lambda wc: KNOBS_JOB(wc).fields(),
-        code=run_code("nonmanip", NONMANIP_POLICY),
+        code=run_code("nonmanip", nonmanip_runs.policy),
     script:
         "../../scripts/run.py"
 
@@ -56,9 +60,9 @@ rule knobs_report:
         "../../envs/causal_bandits.yaml"
     params:
         section=KNOBS,
-        pomis_plus=NONMANIP["pomis_plus"],
-        horizon=NONMANIP["horizon"],
-        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        pomis_plus=config["nonmanip"]["pomis_plus"],
+        horizon=config["nonmanip"]["horizon"],
+        titles=nonmanip_runs.panel_titles(config),
         code=script_code("study_knobs.py"),
     script:
         "../../scripts/study_knobs.py"

@@ -1,13 +1,14 @@
 # Study `refresh` (causal_bandits/studies/refresh.py): POMIS+ under the other bootstrap refresh schedule on the main
 # run's first seeds of every Figure 5 panel -> the paired table and the study's claims.
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.studies import rule_inputs as study_inputs
-from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import refresh as study_refresh
 
 REFRESH = config["studies"]["refresh"]
-REFRESH_JOB = run_job(study_runs.refresh)
+REFRESH_JOB = run_job(study_refresh.describe)
 STUDY_TARGETS["refresh"] = [
-    *cb_artefacts.paths(study_refresh.artefacts(NONMANIP)),
+    *cb_artefacts.paths(study_refresh.artefacts(config["nonmanip"])),
     "results/claims/studies/refresh.json",
 ]
 
@@ -25,7 +26,7 @@ rule refresh_run:
     benchmark:
         study_run_path("refresh", "benchmarks/out")
     wildcard_constraints:
-        experiment="|".join(NONMANIP_PANELS),
+        experiment="|".join(config["nonmanip"]["panels"]),
         point=REFRESH["schedule"],
         strategy=POMIS_PLUS,
         algorithm=cb_algorithms.pattern(REFRESH["algorithms"]),
@@ -36,7 +37,7 @@ rule refresh_run:
         mem_mb=lambda wc: REFRESH_JOB(wc).memory_mb,
     params:
         job=lambda wc: REFRESH_JOB(wc).fields(),
-        code=run_code("nonmanip", NONMANIP_POLICY),
+        code=run_code("nonmanip", nonmanip_runs.policy),
     script:
         "../../scripts/run.py"
 
@@ -55,9 +56,9 @@ rule refresh_report:
         "../../envs/causal_bandits.yaml"
     params:
         section=REFRESH,
-        main_refresh=NONMANIP["pomis_plus"]["refresh"],
-        horizon=NONMANIP["horizon"],
-        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        main_refresh=config["nonmanip"]["pomis_plus"]["refresh"],
+        horizon=config["nonmanip"]["horizon"],
+        titles=nonmanip_runs.panel_titles(config),
         code=script_code("study_refresh.py"),
     script:
         "../../scripts/study_refresh.py"

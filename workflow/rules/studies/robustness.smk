@@ -1,18 +1,18 @@
 # Study `robustness` (causal_bandits/studies/robustness.py): the graphs consistent with the paper's Fig. 5d facts ->
 # an instance per sampled graph and per random SCM of each panel, with its POMIS+ catalogue -> every strategy with
 # each solver -> the orderings per instance -> figure, table and the study's claims.
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.studies import rule_inputs as study_inputs
-from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import robustness as study_robustness
 from causal_bandits.studies import robustness_instances as study_robustness_instances
 from causal_bandits.studies import robustness_outputs as study_robustness_outputs
 
 ROBUSTNESS = config["studies"]["robustness"]
-ROBUSTNESS_JOB = run_job(study_runs.robustness)
-ROBUSTNESS_INSTANCES = study_robustness_instances.instances(ROBUSTNESS, NONMANIP_PANELS)
+ROBUSTNESS_JOB = run_job(study_robustness.describe)
+ROBUSTNESS_INSTANCES = study_robustness_instances.instances(ROBUSTNESS, list(config["nonmanip"]["panels"]))
 ROBUSTNESS_DIR = "results/studies/robustness"
 STUDY_TARGETS["robustness"] = [
-    *cb_artefacts.paths(study_robustness.artefacts(NONMANIP)),
+    *cb_artefacts.paths(study_robustness.artefacts(config["nonmanip"])),
     "results/claims/studies/robustness.json",
 ]
 
@@ -72,7 +72,7 @@ rule robustness_instance:
     params:
         instance=lambda wc: list(ROBUSTNESS_INSTANCES[wc.instance]),
         config=lambda wc: study_robustness_instances.instance_config(
-            ROBUSTNESS_INSTANCES[wc.instance], ROBUSTNESS, NONMANIP["panels"]
+            ROBUSTNESS_INSTANCES[wc.instance], ROBUSTNESS, config["nonmanip"]["panels"]
         ),
         code=script_code("study_robustness_instance.py"),
     script:
@@ -103,7 +103,7 @@ rule robustness_run:
         mem_mb=lambda wc: ROBUSTNESS_JOB(wc).memory_mb,
     params:
         job=lambda wc: ROBUSTNESS_JOB(wc).fields(),
-        code=run_code("nonmanip", NONMANIP_POLICY),
+        code=run_code("nonmanip", nonmanip_runs.policy),
     script:
         "../../scripts/run.py"
 
@@ -112,7 +112,7 @@ rule robustness_report:
     """The orderings per instance and solver, the figure (regret ratios), the table (how often each ordering holds)
     and the study's claims."""
     input:
-        **study_inputs.robustness_summaries(config),
+        **study_inputs.summaries("robustness", config),
         instances=expand(f"{ROBUSTNESS_DIR}/{{instance}}/instance.json", instance=ROBUSTNESS_INSTANCES),
         graphs=[f"{ROBUSTNESS_DIR}/graph_counts.json"] if ROBUSTNESS["graphs"]["sample"] else [],
     output:
@@ -140,7 +140,7 @@ rule robustness_report:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
-        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
+        titles=nonmanip_runs.panel_titles(config),
         section=ROBUSTNESS,
         families={i.id: i.family for i in ROBUSTNESS_INSTANCES.values()},
         code=script_code("study_robustness_report.py"),

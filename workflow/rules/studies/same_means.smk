@@ -1,16 +1,16 @@
 # Study `same_means` (causal_bandits/studies/same_means.py): per Figure 5 panel, the same-means family (direction,
 # points, efficiencies) -> an instance and a catalogue per point -> POMIS and POMIS+ runs with each solver (the main
 # run's horizon and POMIS+ settings) -> a figure per panel, the table and the study's claims.
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.studies import rule_inputs as study_inputs
-from causal_bandits.studies import runs as study_runs
 from causal_bandits.studies import same_means as study_same_means
 from causal_bandits.studies import same_means_outputs as study_same_means_outputs
 
 SAME_MEANS = config["studies"]["same_means"]
-SAME_MEANS_JOB = run_job(study_runs.same_means)
+SAME_MEANS_JOB = run_job(study_same_means.describe)
 SAME_MEANS_DIR = "results/studies/same_means/{panel}"
 STUDY_TARGETS["same_means"] = [
-    *cb_artefacts.paths(study_same_means.artefacts(NONMANIP)),
+    *cb_artefacts.paths(study_same_means.artefacts(config["nonmanip"])),
     "results/claims/studies/same_means.json",
 ]
 
@@ -24,11 +24,11 @@ rule same_means_family:
     benchmark:
         "benchmarks/out/studies/same_means/family_{panel}.tsv"
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        panel="|".join(config["nonmanip"]["panels"]),
     conda:
         "../../envs/causal_bandits.yaml"
     params:
-        panel=lambda wc: NONMANIP["panels"][wc.panel],
+        panel=lambda wc: config["nonmanip"]["panels"][wc.panel],
         sweep=lambda wc: study_same_means.settings(SAME_MEANS, wc.panel),
         code=script_code("study_same_means_family.py"),
     script:
@@ -46,12 +46,12 @@ rule same_means_instance:
     log:
         "logs/studies/same_means/instance_{panel}_{point}.log",
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        panel="|".join(config["nonmanip"]["panels"]),
         point=r"\d+",
     conda:
         "../../envs/causal_bandits.yaml"
     params:
-        panel=lambda wc: NONMANIP["panels"][wc.panel],
+        panel=lambda wc: config["nonmanip"]["panels"][wc.panel],
         code=script_code("study_same_means_instance.py"),
     script:
         "../../scripts/study_same_means_instance.py"
@@ -71,7 +71,7 @@ rule same_means_run:
         study_run_path("same_means", "benchmarks/out")
     wildcard_constraints:
         point=r"\d+",
-        experiment="|".join(NONMANIP_PANELS),
+        experiment="|".join(config["nonmanip"]["panels"]),
         strategy="|".join(study_same_means.STRATEGIES),
         algorithm=cb_algorithms.pattern(SAME_MEANS["algorithms"]),
         chunk=r"\d+",
@@ -81,7 +81,7 @@ rule same_means_run:
         mem_mb=lambda wc: SAME_MEANS_JOB(wc).memory_mb,
     params:
         job=lambda wc: SAME_MEANS_JOB(wc).fields(),
-        code=run_code("nonmanip", NONMANIP_POLICY),
+        code=run_code("nonmanip", nonmanip_runs.policy),
     script:
         "../../scripts/run.py"
 
@@ -90,11 +90,15 @@ rule same_means_report:
     """The sweep's figure per panel (POMIS+ and POMIS regret against efficiency, the paper's cells), its table and
     the study's claims (efficiency interval where both POMIS+ cells are within Table 1's tolerance)."""
     input:
-        **study_inputs.same_means_summaries(config),
-        families=expand(f"{SAME_MEANS_DIR}/family.json", panel=NONMANIP_PANELS),
+        **study_inputs.summaries("same_means", config),
+        families=expand(f"{SAME_MEANS_DIR}/family.json", panel=list(config["nonmanip"]["panels"])),
     output:
         figures=report(
-            expand(f"{study_same_means_outputs.OUT}/{{panel}}.{{ext}}", panel=NONMANIP_PANELS, ext=("pdf", "png")),
+            expand(
+                f"{study_same_means_outputs.OUT}/{{panel}}.{{ext}}",
+                panel=list(config["nonmanip"]["panels"]),
+                ext=("pdf", "png"),
+            ),
             caption="../../report/study_same_means.rst",
             category="studies",
         ),
@@ -112,8 +116,8 @@ rule same_means_report:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
-        titles={p: NONMANIP["panels"][p].get("title", p) for p in NONMANIP_PANELS},
-        horizon=NONMANIP["horizon"],
+        titles=nonmanip_runs.panel_titles(config),
+        horizon=config["nonmanip"]["horizon"],
         section=SAME_MEANS,
         code=script_code("study_same_means_report.py"),
     script:

@@ -177,7 +177,6 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         strategy=wildcards["strategy"],
         algorithm=wildcards["algorithm"],
         seeds=seeds,
-        horizon=section["horizon"],
         science=science,
         builder=__name__,
         memory_mb=500 + len(seeds) * 4,

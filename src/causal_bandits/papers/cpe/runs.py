@@ -82,11 +82,16 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         strategy=job.strategy,
         algorithm=job.algorithm,
         seeds=seeds,
-        horizon=job.budget or section["horizon"],
         science=science,
         builder=__name__,
         memory_mb=1000 + len(seeds) * 20,
     )
+
+
+def horizon(science: Mapping[str, Any]) -> int:
+    """The horizon of a run job of this runner (:attr:`causal_bandits.runs.RunJob.horizon`): the design job's
+    sample budget, else the section's sample cap ``horizon``."""
+    return int(science["job"]["budget"] or science["horizon"])
 
 
 def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:

@@ -120,18 +120,28 @@ def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
                 yield {"experiment": experiment, "strategy": STRATEGY, "algorithm": name, "chunk": str(k)}
 
 
+def science(config: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
+    """What a run's results depend on besides the instance: the section's :data:`RUN_KEYS` and the record points,
+    with a study's ``changes`` (its horizon, its F-UCB radius scales)."""
+    section = config["fairness"]
+    return {**{k: section[k] for k in RUN_KEYS}, "record_points": config["record_points"], **changes}
+
+
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
     """A run job (rule ``fairness_run``): one seed chunk of an algorithm on an experiment."""
-    section = config["fairness"]
-    science = {**{k: section[k] for k in RUN_KEYS}, "record_points": config["record_points"]}
-    seeds = chunks(config)[int(wildcards["chunk"])]
+    return run_job(wildcards, chunks(config), science(config))
+
+
+def run_job(wildcards: Mapping[str, str], seed_chunks: Sequence[range], science: Mapping[str, Any]) -> runs.RunJob:
+    """A run job of this runner, the paper's or a study's (:mod:`causal_bandits.studies.fucb_radius`): chunk
+    ``{chunk}`` of ``seed_chunks`` of an algorithm on an experiment, at the horizon of ``science``."""
+    seeds = seed_chunks[int(wildcards["chunk"])]
     return runs.RunJob(
         paper=PAPER,
         experiment=wildcards["experiment"],
         strategy=STRATEGY,
         algorithm=wildcards["algorithm"],
         seeds=seeds,
-        horizon=int(section["horizon"]),
         science=science,
         builder=__name__,
         memory_mb=500 + len(seeds) * 20,

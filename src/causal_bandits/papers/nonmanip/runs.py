@@ -112,16 +112,38 @@ def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
                         yield {"experiment": panel, "strategy": strategy, "algorithm": algorithm, "chunk": str(k)}
 
 
-def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
-    """A run job of the paper (rule ``nonmanip_run``): what its results depend on is the panel's config
-    slice, the horizon and the record points (and under POMIS+ the z² settings, :func:`solver_job`)."""
+def panel_science(
+    config: Mapping[str, Any], panel: str, *, instance: Mapping[str, Any] | None = None, horizon: int | None = None
+) -> dict[str, Any]:
+    """What a run on the Figure 5 panel ``panel`` depends on, the main run's and a study's rerun of it alike: the
+    panel's config slice, the section's horizon and the record points (under POMIS+ also the z² settings,
+    :func:`solver_job`). A study on instances of its own passes the ``instance``'s config slice and its
+    ``horizon`` instead."""
     section = config["nonmanip"]
-    science = {
-        "panel": section["panels"][wildcards["experiment"]],
-        "horizon": section["horizon"],
+    return {
+        "panel": section["panels"][panel] if instance is None else instance,
+        "horizon": section["horizon"] if horizon is None else horizon,
         "record_points": config["record_points"],
     }
-    return solver_job(config, wildcards, chunks(section, config["seeds_per_job"], wildcards["strategy"]), science)
+
+
+def panel_titles(config: Mapping[str, Any]) -> dict[str, str]:
+    """Each Figure 5 panel's title (its key where it has none), in config order: what the report steps of the paper
+    and of the studies that rerun it print."""
+    return {name: panel.get("title", name) for name, panel in config["nonmanip"]["panels"].items()}
+
+
+def policy(wildcards: Any) -> str:
+    """The dotted path of the policy class a run job plays (Snakemake ``wildcards``: the solver, or its z² version
+    under POMIS+): what the run rules' ``code`` digests, the paper's and its studies' alike."""
+    return algorithms.played(PAPER, wildcards.algorithm, z2=wildcards.strategy == POMIS_PLUS).path
+
+
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+    """A run job of the paper (rule ``nonmanip_run``): chunk ``{chunk}`` of the strategy's seed chunks, with what
+    a run on its panel depends on (:func:`panel_science`)."""
+    seed_chunks = chunks(config["nonmanip"], config["seeds_per_job"], wildcards["strategy"])
+    return solver_job(config, wildcards, seed_chunks, panel_science(config, wildcards["experiment"]))
 
 
 def solver_job(
@@ -152,7 +174,6 @@ def solver_job(
         strategy=strategy,
         algorithm=algorithm,
         seeds=seeds,
-        horizon=science["horizon"],
         science=science,
         builder=__name__,
         policy=entry.path,

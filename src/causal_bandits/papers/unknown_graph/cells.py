@@ -36,3 +36,25 @@ def cells(section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         for k in general["k"]
     }
     return out
+
+
+def discovery_settings(discovery: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """The (delta, c_B) grid of the V6 discovery runs (``discovery`` is the section's block), in the order of
+    their table's rows: delta outer, c_B inner. One job per regime, height and setting: a height-9 setting
+    costs about a minute of CPU, the whole height eight."""
+    return [(delta, c_B) for delta in discovery["deltas"] for c_B in discovery["c_B"]]
+
+
+def discovery_setting_name(delta: float, c_B: float) -> str:
+    """A V6 setting in a file name, ``d0.01-c0.3`` (each float's shortest text that reads back as it)."""
+    return f"d{delta!r}-c{c_B!r}"
+
+
+def discovery_setting(discovery: Mapping[str, Any], name: str) -> tuple[float, float]:
+    """The grid's (delta, c_B) named ``name`` (:func:`discovery_setting_name`); ValueError listing the grid's
+    names if none is."""
+    for pair in discovery_settings(discovery):
+        if discovery_setting_name(*pair) == name:
+            return pair
+    names = ", ".join(discovery_setting_name(*pair) for pair in discovery_settings(discovery))
+    raise ValueError(f"no V6 discovery setting {name!r}; the config's grid has {names}")

@@ -157,11 +157,16 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         strategy="default",
         algorithm=wildcards["algorithm"],
         seeds=seeds,
-        horizon=section["horizon"],
         science={"section": run_section, "spec": spec, "record_points": config["record_points"]},
         builder=__name__,
         memory_mb=500 + len(seeds) * 20,
     )
+
+
+def horizon(science: Mapping[str, Any]) -> int:
+    """The horizon of a run job of this runner (:attr:`causal_bandits.runs.RunJob.horizon`): the section's
+    ``horizon``."""
+    return int(science["section"]["horizon"])
 
 
 def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:

@@ -1,0 +1,228 @@
+"""What the documentation quotes from an archived run, filled in from the archive itself.
+
+A docs page never copies a measured number of the archived paper-scale run by hand: it writes a
+*quote*, ``{{ archive <what> }}``, and the docs hook (``docs/hooks/paper_scale.py``) replaces it with
+the value read from the archive (``archive/paper-scale``: its manifest and its claims documents), so
+that a remade archive updates every page. The quotes:
+
+``{{ archive verdict <paper>/<claim id> [<paper>/<claim id> ...] }}``
+    the archived verdict of the claims (their distinct verdicts joined by " / "; an id may be a glob,
+    ``cpe/pac-*``);
+``{{ archive ours <paper>/<claim id> }}`` (also ``paper``, ``note``)
+    that field of the claim's archived row;
+``{{ archive tally <paper or all> }}``
+    the number of claims with each verdict, e.g. "111 reproduced, 28 differs, 6 not specified by the paper";
+``{{ archive claims <paper or all>[/<claim id glob>] [<verdict>] }}``
+    the number of claims (with that verdict; a verdict of several words is written with ``_`` for spaces);
+``{{ archive run <field> }}``
+    a total of the run from its manifest (``jobs``, ``cpu_hours``, ``wall_hours``, ``finished``, ...);
+``{{ archive cpu <rule glob> }}``
+    the CPU hours of the archived jobs whose rule matches the glob (``cpe_*``), to two significant digits;
+``{{ archive commit }}``
+    the archived run's commit (10 characters);
+``{{ archive <sum|n|min|max> <paper>/<claim id glob> /<regex>/ }}``
+    the sum, number, smallest or largest of the first group the regular expression captures in the
+    ``ours`` field of every claim whose id matches the glob (``{{ archive sum cpe/pac-* /\\((\\d+) runs/ }}``:
+    the runs behind the PAC claims).
+
+In a table row (a line starting with ``|``) a quote's ``|`` and braces are escaped so that it stays one cell.
+A quote that names no such claim, field or total raises :class:`QuoteError`, naming the quote and the fix;
+the hook lets it fail the (strict) build.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from causal_bandits.archive import manifest
+from causal_bandits.claims import STATUSES
+from causal_bandits.errors import DataError
+
+#: A quote in a docs page.
+QUOTE = re.compile(r"\{\{ archive ([^}]*?) \}\}")
+#: The claims documents in an archive folder.
+CLAIMS = Path(manifest.CLAIMS)
+
+
+class QuoteError(DataError):
+    """A quote the archive cannot fill: names the quote and what the archive holds instead."""
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _format(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+
+
+class Archive:
+    """An archived run as the docs quote it: its manifest's totals and its claims, by paper and id."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @cached_property
+    def manifest(self) -> dict[str, Any]:
+        return manifest.read(self.folder)
+
+    @cached_property
+    def claims(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Every archived claim row: paper -> claim id -> row."""
+        out = {}
+        for path in sorted((self.folder / CLAIMS).glob("*.json")):
+            rows = json.loads(path.read_text())["claims"]
+            out[path.stem] = {row["id"]: row for row in rows}
+        return out
+
+    def claim(self, ref: str) -> dict[str, Any]:
+        """The row of ``<paper>/<claim id>``."""
+        paper, _, claim_id = ref.partition("/")
+        if paper not in self.claims:
+            raise QuoteError(f"no paper {paper!r} in the archive ({', '.join(self.claims)}): write <paper>/<claim id>")
+        if claim_id not in self.claims[paper]:
+            raise QuoteError(
+                f"no claim {claim_id!r} in the archived {paper} claims ({self.folder / CLAIMS / paper}.json): "
+                "use one of its ids, or write the text without a quote if the claim is gone"
+            )
+        return self.claims[paper][claim_id]
+
+    def rows(self, papers: str) -> list[dict[str, Any]]:
+        """The rows of one paper, or of all (``all``); ``<paper>/<glob>``: those whose id matches the glob."""
+        papers, _, glob = papers.partition("/")
+        if glob:
+            rows = [row for row in self.rows(papers) if fnmatch.fnmatchcase(row["id"], glob)]
+            if not rows:
+                raise QuoteError(f"no archived {papers} claim matches {glob!r}")
+            return rows
+        if papers == "all":
+            return [row for rows in self.claims.values() for row in rows.values()]
+        if papers not in self.claims:
+            raise QuoteError(f"no paper {papers!r} in the archive ({', '.join(self.claims)}, or all)")
+        return list(self.claims[papers].values())
+
+    def tally(self, papers: str) -> Counter[str]:
+        return Counter(row["status"] for row in self.rows(papers))
+
+    def captured(self, pattern: str, regex: str) -> list[str]:
+        """The first group of ``regex`` wherever it matches the ``ours`` field of the claims matching
+        ``<paper>/<glob>``, in the archive's order."""
+        rows = self.rows(pattern)
+        found = [m.group(1) for row in rows for m in re.finditer(regex, row["ours"])]
+        if not found:
+            raise QuoteError(f"/{regex}/ captures nothing in the archived {pattern} claims' 'ours'")
+        return found
+
+
+def _verdict(archive: Archive, *refs: str) -> str:
+    rows = [row for ref in refs for row in (archive.rows(ref) if "*" in ref else [archive.claim(ref)])]
+    return " / ".join(dict.fromkeys(row["status"] for row in rows))
+
+
+def _field(name: str) -> Callable[..., str]:
+    return lambda archive, ref: str(archive.claim(ref)[name])
+
+
+def _tally(archive: Archive, papers: str) -> str:
+    counts = archive.tally(papers)
+    return ", ".join(f"{counts[s]} {s}" for s in [*STATUSES, *sorted(set(counts) - set(STATUSES))] if counts[s])
+
+
+def _claims(archive: Archive, papers: str, status: str | None = None) -> str:
+    counts = archive.tally(papers)
+    return _format(sum(counts.values()) if status is None else counts[status.replace("_", " ")])
+
+
+def _run(archive: Archive, field: str) -> str:
+    run = archive.manifest["run"]
+    if field not in run:
+        raise QuoteError(f"the archive's run has no {field!r} ({', '.join(run)})")
+    value = run[field]
+    return _format(value) if isinstance(value, int | float) else str(value)
+
+
+def _cpu(archive: Archive, rules: str) -> str:
+    seconds = [job["cpu_s"] or 0.0 for job in archive.manifest["jobs"] if fnmatch.fnmatchcase(job["rule"], rules)]
+    if not seconds:
+        raise QuoteError(f"no archived job's rule matches {rules!r}")
+    hours = sum(seconds) / 3600
+    return f"{hours:.{max(2, 1 - math.floor(math.log10(hours)))}f}" if hours > 0 else "0"
+
+
+def _commit(archive: Archive) -> str:
+    return (archive.manifest["provenance"]["commit"] or "unknown")[:10]
+
+
+def _aggregate(how: Callable[[list[float]], float], keep_text: bool = False) -> Callable[..., str]:
+    def quote(archive: Archive, pattern: str, *regex: str) -> str:
+        expression = " ".join(regex)
+        if not (len(expression) > 2 and expression[0] == expression[-1] == "/"):
+            raise QuoteError(f"write the regular expression between slashes, e.g. /(\\d+) runs/, not {expression!r}")
+        found = archive.captured(pattern, expression[1:-1])
+        value = how([_number(text) for text in found])
+        if keep_text:  # min and max keep the archive's own digits (1.00, not 1)
+            return next(text for text in found if _number(text) == value)
+        return _format(value)
+
+    return quote
+
+
+QUOTES: Mapping[str, Callable[..., str]] = {
+    "verdict": _verdict,
+    "ours": _field("ours"),
+    "paper": _field("paper"),
+    "note": _field("note"),
+    "tally": _tally,
+    "claims": _claims,
+    "run": _run,
+    "cpu": _cpu,
+    "commit": _commit,
+    "sum": _aggregate(sum),
+    "n": _aggregate(len),
+    "min": _aggregate(min, keep_text=True),
+    "max": _aggregate(max, keep_text=True),
+}
+
+
+def quote(archive: Archive, text: str) -> str:
+    """The value of one quote (``text``: what stands between ``{{ archive`` and ``}}``)."""
+    what, *args = text.split()
+    if what not in QUOTES:
+        raise QuoteError(f"unknown quote {{{{ archive {text} }}}}: use one of {', '.join(QUOTES)}")
+    try:
+        return QUOTES[what](archive, *args)
+    except TypeError:
+        raise QuoteError(
+            f"{{{{ archive {text} }}}} has the wrong arguments: see causal_bandits.archive.quotes"
+        ) from None
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("{", "&#123;").replace("}", "&#125;")
+
+
+def expand(markdown: str, archive: Archive | None, where: str = "") -> str:
+    """``markdown`` with every quote filled in from ``archive`` (None: no archive, each quote becomes "–")."""
+    lines = []
+    for line in markdown.split("\n"):
+        table = line.lstrip().startswith("|")
+
+        def fill(match: re.Match[str], table: bool = table) -> str:
+            if archive is None:
+                return "–"
+            try:
+                value = quote(archive, match.group(1))
+            except QuoteError as err:
+                raise QuoteError(f"{where}: {err}" if where else str(err)) from None
+            return _cell(value) if table else value
+
+        lines.append(QUOTE.sub(fill, line))
+    return "\n".join(lines)

@@ -1,0 +1,28 @@
+"""Coverage of Lu, Meisami & Tewari's paper (unknown_graph): it reports no experiment, so its checkable
+statements are Figure 1's example, its lemmas and theorems (:mod:`causal_bandits.coverage`)."""
+
+from causal_bandits.coverage import Entry
+
+COVERAGE = (
+    Entry("Figure 1, §3", "CN-UCB's steps on the example tree", claims=(r"^fig1-trace$",)),
+    Entry("Lemma 1", "X_R found w.p. ≥ 1 − δ within K B (2 + d) log2 n + B rounds", claims=(r"^lemma1$",)),
+    Entry("Alg. 3", "Find Sub-tree as printed finds X_R", claims=(r"^alg3-printed$",)),
+    Entry("§5, Alg. 7/8", "Alg. 2 never outputs a wrong clique", claims=(r"^alg78-printed$",)),
+    Entry("Alg. 2, Alg. 5", "the order of chain components", claims=(r"^component-order$",)),
+    Entry("Theorem 3", "Alg. 2's clique holds X_R (general graphs)", claims=(r"^thm3-cliques$",)),
+    Entry("Theorem 1", "CN-UCB beats UCB for large n and small d (trees)", claims=(r"^thm1-regime-",)),
+    Entry("Theorems 4-5", "the minimax lower bound sqrt(nKT)/8", claims=(r"^thm45$",)),
+    Entry(
+        "Theorem 1 (rate)",
+        "regret grows as (log n)² in n (plus sqrt(KT))",
+        why="a rate up to unstated constants: V2 (figV2_regret_vs_n) plots R_T against n with the log² n reference "
+        "for n = 15..1,023, but seven points over two decades of n cannot tell log² n from other slow growth "
+        "without a fitted constant, which would judge our own curve",
+    ),
+    Entry(
+        "Theorem 2 (forests)",
+        "CN-UCB's regret on causal forests, polylogarithmic in n plus sqrt(KT)",
+        why="as for Theorem 1, a bound with unstated constants; V3 (figV3_forests) shows the regret over 1-8 "
+        "components without a verdict; a claim of the kind of thm1-regime-B on forests is possible and not yet made",
+    ),
+)

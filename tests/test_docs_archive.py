@@ -1,0 +1,189 @@
+"""The docs never contradict the archived paper-scale run (archive/paper-scale).
+
+What the docs pages state about the archived run is either *quoted* (``{{ archive ... }}``, filled in
+from the archive by the docs hook: :mod:`causal_bandits.archive.quotes`), so that a remade archive updates
+it, or written by hand and checked here against the archive: every number written in a table row that cites
+a claim must be one of the numbers of those claims' archived rows (at the precision written),
+every verdict column is quoted, and the README's tallies are the archive's.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from causal_bandits.archive import quotes
+from causal_bandits.claims import DIFFERS, NOT_SPECIFIED, REPRODUCED
+from causal_bandits.papers import PAPERS
+
+ROOT = Path(__file__).resolve().parents[1]
+ARCHIVE = ROOT / "archive" / "paper-scale"
+#: The pages that state numbers about our runs.
+PAGES = sorted(
+    [
+        *(ROOT / "docs" / "papers").glob("*.md"),
+        *(ROOT / "docs" / "guide").glob("*.md"),
+        ROOT / "docs" / "performance.md",
+        ROOT / "docs" / "studies.md",
+        ROOT / "docs" / "index.md",
+    ]
+)
+
+pytestmark = pytest.mark.skipif(not (ARCHIVE / "manifest.json").is_file(), reason="this checkout ships no archive")
+
+NUMBER = re.compile(r"(?<![\w.§^_-])[-−+]?\d[\d,]*(?:\.\d+)?(?!\w)")
+#: Any number in the archive's text, also inside a setting's name (``rho0.95``, ``k2``).
+ANY_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+#: Words after which a number names a part of the paper (Table 1, Thm 4), not a measurement.
+PAPER_PARTS = re.compile(
+    r"(?:Table|Tables|Fig\.|Figure|Figures|Thm|Thms|Theorem|Theorems|Lemma|Alg\.|Algorithm|Eq\.|App\.|Section|"
+    r"Prop\.|Def\.|Remark|Corollary|Cor\.|A|R)\s*$"
+)
+#: What cites a claim: its id in backticks, maybe with the paper's key before it, ``<...>`` for a part of it.
+CITED = re.compile(r"`([A-Za-z0-9_.+<>-]+)`")
+
+
+@pytest.fixture(scope="module")
+def archive() -> quotes.Archive:
+    return quotes.Archive(ARCHIVE)
+
+
+def _cited(unit: str, page_paper: str | None, archive: quotes.Archive) -> list[dict]:
+    """The archived rows of the claims a unit cites."""
+    rows = []
+    for token in CITED.findall(unit):
+        glob = re.sub(r"<[^>]+>", "*", token)
+        for paper, claims in archive.claims.items():
+            for prefix in (f"{paper}-", "") if paper == page_paper else (f"{paper}-",):
+                if prefix and not glob.lower().startswith(prefix.lower()):
+                    continue
+                tail = glob[len(prefix) :]
+                rows += [
+                    row
+                    for claim_id, row in claims.items()
+                    if fnmatch.fnmatchcase(claim_id, tail)
+                    or fnmatch.fnmatchcase(claim_id.lower().replace("+", "plus"), tail.lower())
+                ]
+    return rows
+
+
+def _numbers(text: str) -> list[str]:
+    found = []
+    for match in NUMBER.finditer(text):
+        if not PAPER_PARTS.search(text[: match.start()]):
+            found.append(match.group().replace("−", "-").replace(",", "").lstrip("+"))
+    return found
+
+
+def _agrees(number: str, pool: list[float]) -> bool:
+    decimals = len(number.split(".")[1]) if "." in number else 0
+    value = abs(float(number))
+    return any(abs(abs(p) - value) <= 10 ** (-decimals) / 2 + 1e-9 for p in pool)  # rounded half up or down
+
+
+def _outside_quotes_and_code(unit: str) -> str:
+    """The hand-written text of a unit: without quotes, code, link targets and anchors."""
+    unit = quotes.QUOTE.sub(" ", unit)
+    unit = re.sub(r"`[^`]*`", " ", unit)
+    unit = re.sub(r"\]\([^)]*\)", "] ", unit)
+    return re.sub(r"\{#[^}]*\}", " ", unit)
+
+
+def test_every_quote_is_filled_from_the_archive(archive: quotes.Archive) -> None:
+    quoted = 0
+    for page in PAGES:
+        text = page.read_text()
+        quoted += len(quotes.QUOTE.findall(text))
+        filled = quotes.expand(text, archive, str(page.relative_to(ROOT)))
+        assert "{{ archive" not in filled, page
+    assert quoted > 100  # the paper pages' results tables are quoted
+
+
+def test_a_quote_the_archive_cannot_fill_is_named(archive: quotes.Archive) -> None:
+    with pytest.raises(quotes.QuoteError, match=r"no claim 'table9-nothing'.*fairness"):
+        quotes.expand("| {{ archive ours fairness/table9-nothing }} |", archive, "docs/papers/fairness.md")
+    with pytest.raises(quotes.QuoteError, match="unknown quote"):
+        quotes.expand("{{ archive colour cpe }}", archive)
+    with pytest.raises(quotes.QuoteError, match="between slashes"):
+        quotes.expand("{{ archive sum cpe/pac-* (\\d+) runs }}", archive)
+
+
+def test_quotes_follow_a_remade_archive(tmp_path: Path) -> None:
+    """A quote reads the archive when the site is built: change the archived claims, the docs change."""
+    shutil.copytree(ARCHIVE / "results", tmp_path / "results")
+    path = tmp_path / "results" / "claims" / "unknown_graph.json"
+    doc = json.loads(path.read_text())
+    row = next(row for row in doc["claims"] if row["id"] == "thm45")
+    row["status"], row["ours"] = DIFFERS, "Thm 4 Oracle-UCB: max 176.5 | 1 {x}"
+    path.write_text(json.dumps(doc))
+    remade = quotes.Archive(tmp_path)
+    text = "{{ archive verdict unknown_graph/thm45 }}\n| {{ archive ours unknown_graph/thm45 }} |"
+    assert quotes.expand(text, remade) == f"{DIFFERS}\n| Thm 4 Oracle-UCB: max 176.5 \\| 1 &#123;x&#125; |"
+    counts = Counter(row["status"] for row in doc["claims"])
+    assert quotes.expand("{{ archive claims unknown_graph differs }}", remade) == str(counts[DIFFERS])
+
+
+def test_aggregates_read_every_matching_claim(archive: quotes.Archive) -> None:
+    runs = [int(n) for row in archive.rows("cpe/pac-*") for n in re.findall(r"\((\d+) runs", row["ours"])]
+    assert quotes.expand("{{ archive n cpe/pac-* /\\((\\d+) runs/ }}", archive) == f"{len(runs):,}"
+    assert quotes.expand("{{ archive sum cpe/pac-* /\\((\\d+) runs/ }}", archive) == f"{sum(runs):,}"
+    assert quotes.expand("{{ archive max cpe/pac-* /\\((\\d+) runs/ }}", archive) == str(max(runs))
+
+
+def test_verdict_columns_are_quoted(archive: quotes.Archive) -> None:
+    """A table's verdict column, in a row that cites a claim, is the archive's verdict, never a copy."""
+    unquoted = []
+    for page in PAGES:
+        column = None
+        for number, line in enumerate(page.read_text().split("\n"), 1):
+            if not line.startswith("|"):
+                column = None
+                continue
+            cells = [cell.strip() for cell in line.strip("|").split(" | ")]
+            if column is None:
+                column = [c.lower() for c in cells].index("verdict") if "verdict" in [c.lower() for c in cells] else -1
+                continue
+            paper = page.stem if page.stem in PAPERS else None
+            quoted = 0 <= column < len(cells) and "{{ archive verdict" in cells[column]
+            if column >= 0 and not quoted and not set(line) <= set("|- ") and _cited(line, paper, archive):
+                unquoted.append(f"{page.relative_to(ROOT)}:{number}: {cells[column]}")
+    assert not unquoted, "write {{ archive verdict <paper>/<id> }} in:\n" + "\n".join(unquoted)
+
+
+def test_hand_written_numbers_agree_with_the_archive(archive: quotes.Archive) -> None:
+    """Every number written by hand in a table row that cites a claim is a number of that claim's archived row
+    (prose around the tables names settings and readings, not measurements, and is not checked)."""
+    shared = {
+        paper: " ".join([*json.loads((ARCHIVE / "results" / "claims" / f"{paper}.json").read_text())["notes"].values()])
+        for paper in archive.claims
+    }
+    wrong = []
+    for page in PAGES:
+        paper = page.stem if page.stem in PAPERS else None
+        for unit in [line for line in page.read_text().split("\n") if line.lstrip().startswith("|")]:
+            rows = _cited(unit, paper, archive)
+            if not rows:
+                continue
+            fields = " ".join(" ".join([r["ours"], r["paper"], r["note"], r["statement"], r["source"]]) for r in rows)
+            pool = [float(n.replace(",", "")) for n in ANY_NUMBER.findall(fields + " " + " ".join(shared.values()))]
+            bad = [n for n in _numbers(_outside_quotes_and_code(unit)) if not _agrees(n, pool)]
+            if bad:
+                wrong.append(f"{page.relative_to(ROOT)}: {bad} in: {unit[:160]}")
+    assert not wrong, "numbers the cited claims' archived rows do not hold (quote them instead):\n" + "\n".join(wrong)
+
+
+def test_readme_tallies_and_run_are_the_archive_s(archive: quotes.Archive) -> None:
+    readme = (ROOT / "README.md").read_text().replace("\n", " ")
+    counts = archive.tally("all")
+    tally = re.search(r"\((\d+) claims reproduced, (\d+) differ, (\d+) not specified", readme)
+    assert tally, "README: the archived run's tally (N claims reproduced, N differ, N not specified by the paper)"
+    assert [int(n) for n in tally.groups()] == [counts[REPRODUCED], counts[DIFFERS], counts[NOT_SPECIFIED]]
+    assert sum(counts.values()) == sum(int(n) for n in tally.groups()), "README: a verdict the tally leaves out"
+    jobs = re.search(r"paper scale: (\d+) jobs", readme)
+    assert jobs and int(jobs.group(1)) == archive.manifest["run"]["jobs"]
