@@ -123,7 +123,7 @@ def test_the_config_block_plans_one_job_per_algorithm_and_chunk_and_says_what_it
     ]
     job = pure_exploration.describe(config, jobs[0])
     assert (job.paper, job.horizon, job.seeds) == ("pure_exploration", 1500, range(1))
-    assert job.science == {"delta": 0.1, "epsilon": 0.0}
+    assert job.science == {"delta": 0.1, "epsilon": 0.0, "horizon": 1500}
     assert plan.skipped(config) == [
         "pure_exploration.confounded_six: ccpe_bglm is not run: not a BGLM (give bglm: {link, constant})"
     ]

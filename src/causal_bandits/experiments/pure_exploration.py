@@ -72,8 +72,8 @@ def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
 
 
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
-    """A run job (rule ``pure_exploration_run``): one seed chunk of one algorithm, capped at ``max_samples``; its
-    results depend on δ, ε and the instance (an input file)."""
+    """A run job (rule ``pure_exploration_run``): one seed chunk of one algorithm, capped at ``max_samples`` (its
+    ``horizon``); its results depend on δ, ε, the cap and the instance (an input file)."""
     name, algorithm = wildcards["experiment"], wildcards["algorithm"]
     experiment = config[KEY][name]
     seeds = chunks(experiment)[int(wildcards["chunk"])]
@@ -83,8 +83,7 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         strategy=STRATEGY,
         algorithm=algorithm,
         seeds=seeds,
-        horizon=experiment["max_samples"],
-        science={"delta": experiment["delta"], "epsilon": experiment["epsilon"]},
+        science={"delta": experiment["delta"], "epsilon": experiment["epsilon"], "horizon": experiment["max_samples"]},
         builder="causal_bandits.experiments.cpe",
         memory_mb=1000 + len(seeds) * 20,
     )
