@@ -4,12 +4,15 @@ here (:mod:`causal_bandits.coverage`), and the list cannot go stale against the 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+from causal_bandits import config as cb_config
 from causal_bandits import coverage
 from causal_bandits.papers import PAPERS
+from causal_bandits.papers import paper as paper_registry
 from causal_bandits.papers.bounds import claims as bounds
 from causal_bandits.papers.fairness import claims as fairness
 from causal_bandits.papers.unknown_graph import claims as unknown_graph
@@ -49,3 +52,26 @@ def test_the_table_lists_every_entry() -> None:
         for entry in coverage.entries(paper):
             assert entry.part in table
     assert table.count("not checkable here") == sum(1 for p in PAPERS for e in coverage.entries(p) if e.why)
+
+
+def _named(text: str) -> set[tuple[str, int]]:
+    """The tables and figures a text names: "Figures 1-4, Table 1" -> {(Figure, 1), ..., (Figure, 4), (Table, 1)}."""
+    found = set()
+    for kind, first, last in re.findall(r"\b(Table|Figure)s? (\d+)(?:\s*[-–]\s*(\d+))?", text):
+        found |= {(kind, n) for n in range(int(first), int(last or first) + 1)}
+    return found
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_table_and_figure_of_the_paper_has_an_entry(paper: str) -> None:
+    """An artefact that reproduces a table or figure of the paper (not one designed for this replication or an
+    addition) is named by some coverage entry."""
+    config = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml"))
+    own = [
+        a
+        for a in paper_registry(paper).artefacts(config[paper])
+        if "designed for this replication" not in a.title and "addition" not in a.title
+    ]
+    covered = set().union(*(_named(entry.part) for entry in coverage.entries(paper)))
+    missing = [a.label for a in own if not _named(a.label) <= covered]
+    assert not missing, f"{paper}: the paper's tables and figures without a COVERAGE entry"

@@ -103,7 +103,9 @@ print(claim.check(results)["ours"])
         ).stdout
         for seed in range(4)
     }
-    assert outs == {"UCB 22.5 ± 0.7; C-UCB 18.5 ± 0.7; D-UCB 17.5 ± 0.7; F-UCB (τ=0.3) 17.5 ± 0.7\n"}
+    assert outs == {
+        "UCB 22.5 [16.1, 28.9]; C-UCB 18.5 [12.1, 24.9]; D-UCB 17.5 [11.1, 23.9]; F-UCB (τ=0.3) 17.5 [11.1, 23.9]\n"
+    }
 
 
 def test_stand_in_data_is_a_notice_of_the_whole_paper():

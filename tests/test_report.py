@@ -300,32 +300,47 @@ def _study_doc(name: str, findings: dict) -> dict:
     return studies.document(name, "T = 10,000, 200 seeds", [], findings)
 
 
-def test_a_differing_claim_names_the_studies_that_locate_its_cause():
-    """Under a paper claim that differs: each study of its paper whose record locates it, with its finding when it
-    ran, else its docs section and the command that runs it; the claim keeps its verdict and the paper's claims
-    never read a study."""
+def test_a_differing_claim_shows_the_finding_records_of_the_studies_that_examine_it():
+    """Under a paper claim that differs: each study of its paper that examines it, with its finding record when it
+    ran, else which study examines it and the command that runs it, nothing about an outcome; "located" only from a
+    located record; the claim keeps its verdict and the paper's claims never read a study."""
+    from causal_bandits import studies
     from causal_bandits.report.located import located
 
     row = _paper_doc("differs")["claims"][0]
-    ran = {"knobs": _study_doc("knobs", {row["id"]: "n_min ∈ {100} of {0, 20, 100} put the cell within ±15%"})}
+    record = studies.finding(
+        studies.LOCATED, "some deferral n_min reproduces the cell", "n_min ∈ {100} of {0, 20, 100}"
+    )
+    ran = {"knobs": _study_doc("knobs", {row["id"]: record})}
     lines = located("nonmanip", row, ran)
     assert lines[0].startswith("Study refresh (") and "docs/papers/nonmanip.md#nonmanip-numbers-spot-check" in lines[0]
     assert "`snakemake --cores all refresh --configfile config/studies.yaml`" in lines[0]
-    assert lines[1] == "Study knobs: n_min ∈ {100} of {0, 20, 100} put the cell within ±15%."
+    assert "examines this claim; it did not run here" in lines[0] and "locate" not in lines[0]
+    assert lines[1] == (
+        "Study knobs — located the cause: some deferral n_min reproduces the cell (n_min ∈ {100} of {0, 20, 100})."
+    )
     assert any(line.startswith("Study same_means (") for line in lines) and len(lines) == 3
+    assert not any("locate" in line for line in located("nonmanip", row, {}))  # no study ran: no outcome
+    ruled_out = {"knobs": _study_doc("knobs", {row["id"]: studies.finding(studies.RULED_OUT, "no n_min does")})}
+    assert "Study knobs — ruled this cause out: no n_min does." in located("nonmanip", row, ruled_out)
+    silent = {"knobs": _study_doc("knobs", {})}
+    assert "Study knobs ran but recorded no finding for this claim." in located("nonmanip", row, silent)
     assert located("nonmanip", {**row, "status": "reproduced"}, ran) == []
+    with pytest.raises(ValueError, match="not finding records"):
+        _study_doc("knobs", {row["id"]: "a bare line"})
     assert located("nonmanip", {**row, "id": "order-fig5a-ts"}, {}) == [
         line for line in located("nonmanip", {**row, "id": "order-fig5a-ts"}, {}) if "robustness" in line
     ]
 
 
 def test_the_report_has_a_studies_part_after_the_papers(tmp_path):
-    from causal_bandits import report
+    from causal_bandits import report, studies
 
-    study = _study_doc("knobs", {"table1-ts-POMIS+-fig5c": "no n_min puts the cell within ±15%"})
+    record = studies.finding(studies.RULED_OUT, "no n_min puts the cell within ±15%")
+    study = _study_doc("knobs", {"table1-ts-POMIS+-fig5c": record})
     md, html = report.render([_paper_doc("differs")], {}, root=tmp_path, page_dir="figures", studies=[study])
     assert md.index("## Studies beyond the papers") > md.index("Lee & Bareinboim")
     assert "### Knob study: POMIS+ under the deferral n_min and the Beta switch (study knobs)" in md
-    assert "Study knobs: no n_min puts the cell within ±15%." in md
-    assert 'id="knobs"' in html and 'href="#studies"' in html and "Study knobs: no n_min puts" in html
+    assert "Study knobs — ruled this cause out: no n_min puts the cell within ±15%." in md
+    assert 'id="knobs"' in html and 'href="#studies"' in html and "ruled this cause out: no n_min puts" in html
     assert "Overall: 1 differs." in md  # the studies' claims are not the papers'

@@ -99,3 +99,51 @@ def test_a_job_reaches_its_script_as_builtin_fields():
     fields = job.fields()
     assert runs.RunJob(**fields) == job
     assert all(isinstance(v, (int, str, range, dict)) for v in fields.values()), fields
+
+
+def test_a_study_rerun_reads_the_panel_from_the_paper_declaration_not_a_copy():
+    """A setting added to a panel reaches the main run's job and every study job on that panel alike (the seed
+    pairing needs both to depend on the same settings)."""
+    config = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml", ROOT / "config" / "studies.yaml"))
+    config["nonmanip"]["panels"]["fig5b"]["probe"] = 1
+    main = nonmanip_runs.describe(config, _wildcards("fig5b", POMIS_PLUS, "ts"))
+    rerun = study_refresh.describe(config, _wildcards("fig5b", POMIS_PLUS, "ts", point="every_round"))
+    sweep = study_same_means.describe(config, _wildcards("fig5b", "POMIS", "ts", point="0"))
+    assert main.science["panel"]["probe"] == rerun.science["panel"]["probe"] == sweep.science["panel"]["probe"] == 1
+
+
+def test_the_radius_study_runs_the_papers_fucb_job_with_the_points_scales():
+    from causal_bandits.papers.fairness import runs as fairness_runs
+    from causal_bandits.studies import fucb_radius
+
+    section = CONFIG["studies"]["fucb_radius"]
+    jobs = list(fucb_radius.run_jobs(CONFIG))
+    assert len(jobs) == len(fucb_radius.points(section)) * len(CONFIG["fairness"]["taus"]) * len(
+        studies.chunks(section)
+    )
+    last = jobs[-1]
+    study = fucb_radius.describe(CONFIG, last)
+    paper_job = fairness_runs.describe(CONFIG, last)
+    assert (study.builder, study.paper, study.experiment, study.algorithm) == (
+        paper_job.builder,
+        paper_job.paper,
+        "email",
+        last["algorithm"],
+    )
+    assert study.horizon == section["horizon"] == study.science["horizon"]
+    alpha_r, alpha_c = fucb_radius.points(section)[-1]
+    assert study.science["fucb"] == {**paper_job.science["fucb"], "alpha_r": alpha_r, "alpha_c": alpha_c}
+    changed = {k for k in study.science if study.science[k] != paper_job.science[k]}
+    assert "fucb" in changed and changed <= {"horizon", "fucb"}  # the study's horizon is Table 1's by default
+
+
+@pytest.mark.parametrize("name", ["refresh", "knobs", "same_means", "robustness", "fucb_radius"])
+def test_a_study_report_reads_exactly_the_runs_its_jobs_make(name):
+    """One enumeration: the report's inputs are the summaries of the jobs the cost check counts, each once."""
+    from causal_bandits.run_paths import study_run_path
+    from causal_bandits.store import summary_path
+    from causal_bandits.studies import rule_inputs
+
+    made = {summary_path(study_run_path(name)).format(**wc) for wc in studies.module(name).run_jobs(CONFIG)}
+    read = [f for files in rule_inputs.summaries(name, CONFIG).values() for f in files]
+    assert len(read) == len(set(read)) == len(made) > 0 and set(read) == made

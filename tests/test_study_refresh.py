@@ -135,9 +135,14 @@ def test_the_claim_the_findings_and_the_table():
     v = claim.check({"paired": _paired({("fig5c", "ts"): 30.0}, horizon=1000, n=2)})
     assert v["status"] == NOT_EVALUATED and "T = 1000 and 2 seeds" in v["note"] and "+30.0" in v["ours"]
     paired = _paired({("fig5c", "ts"): 2.4})
-    assert refresh.findings(paired) == {
-        "table1-ts-POMIS+-fig5c": "adaptive − every_round on seeds 0–49: +2.4 ± 2.0 (paired)"
+    assert refresh.findings(paired) == {  # beyond its 95 % interval: the schedule explains part of the cell
+        "table1-ts-POMIS+-fig5c": {
+            "outcome": "partly",
+            "numbers": "adaptive − every_round on seeds 0–49: +2.4 ± 2.0 (paired)",
+            "sentence": "the refresh schedule moves this cell beyond noise",
+        }
     }
+    assert refresh.findings(_paired({("fig5c", "ts"): 1.0}))["table1-ts-POMIS+-fig5c"]["outcome"] == "ruled out"
     assert refresh.STUDY.about("table1-ts-POMIS+-fig5c")
     md = refresh.markdown(paired, {"fig5c": "c"})
     assert "| TS POMIS+ every_round | 97.60 ± 5.00 |" in md

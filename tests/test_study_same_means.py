@@ -185,10 +185,8 @@ def test_the_study_claims_one_row_per_pomis_plus_cell_and_locates_its_cause():
     row = rows[0].check({"findings": {"fig5a": found}})
     assert row["status"] == NOT_SPECIFIED and row["ours"] == found["finding"] and "p = 0.4" in row["note"]
     assert rows[0].check({"findings": {}})["status"] == NOT_EVALUATED
-    assert outputs.located({"fig5a": found}) == {
-        "table1-ts-POMIS+-fig5a": found["finding"],
-        "table1-kl_ucb-POMIS+-fig5a": found["finding"],
-    }
+    record = {"outcome": "ruled out", "numbers": "", "sentence": found["finding"]}
+    assert outputs.located({"fig5a": found}) == {"table1-ts-POMIS+-fig5a": record, "table1-kl_ucb-POMIS+-fig5a": record}
     assert sensitivity.STUDY.about("table1-ts-POMIS+-fig5a") and not sensitivity.STUDY.about("table1-ts-POMIS-fig5a")
 
 

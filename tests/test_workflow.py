@@ -6,38 +6,37 @@ import os
 import re
 
 import pytest
-from conftest import TINY, copy_workflow, snakemake
+from conftest import ROOT, TINY, copy_workflow, snakemake
 from workflow_outputs import check_parses
 
+from causal_bandits import config as cb_config
+from causal_bandits import studies
+from causal_bandits.artefacts import paths
+from causal_bandits.papers import PAPERS, paper
 from causal_bandits.studies import STUDIES
 
 pytestmark = pytest.mark.workflow
 
-NONMANIP_OUTPUTS = [
-    *(f"figures/nonmanip/figure{i}.{ext}" for i in range(1, 6) for ext in ("pdf", "png")),
-    "figures/nonmanip/figure5_optimal_arm.pdf",
-    "figures/nonmanip/table1.csv",
-    "figures/nonmanip/table1.md",
-    "figures/nonmanip/catalogue.md",
+#: The tiny config (config/tiny.yaml runs every paper and every study, small) as the workflow reads it.
+TINY_CONFIG = cb_config.check(cb_config.load(ROOT / "config" / "config.yaml", *(ROOT / f for f in TINY[1:])))
+#: What the tiny run writes, from the declarations the workflow reads: every paper's tables and figures
+#: (``papers/<key>/artefacts.py``) and claims, every study's (its module's ``artefacts``) and evaluated claims.
+PAPER_OUTPUTS = [
+    *paths([a for key in PAPERS for a in paper(key).artefacts(TINY_CONFIG[key])]),
+    *(f"results/claims/{key}.json" for key in PAPERS),
 ]
-#: What the tiny config's studies write (config/tiny.yaml runs every study, small).
 STUDY_OUTPUTS = [
-    "figures/studies/robustness/table.md",
-    "figures/studies/robustness/figure.pdf",
-    "figures/studies/knobs/figure.png",
-    "figures/studies/same_means/table.md",
-    "figures/studies/refresh/table.md",
-    "figures/studies/fucb_radius/table.md",
-    "figures/studies/naive_estimand/table.md",
+    *paths([a for name in STUDIES for a in studies.module(name).artefacts(TINY_CONFIG[studies.study(name).paper])]),
     *(f"results/claims/studies/{name}.json" for name in STUDIES),
 ]
 
 
 def test_tiny_run_writes_every_output(tiny_run):
-    for rel in [*NONMANIP_OUTPUTS, *STUDY_OUTPUTS, "figures/REPORT.md", "figures/REPORT.html"]:
+    assert len(PAPER_OUTPUTS) > 50 and len(STUDY_OUTPUTS) > 2 * len(STUDIES)
+    for rel in [*PAPER_OUTPUTS, *STUDY_OUTPUTS, "figures/REPORT.md", "figures/REPORT.html"]:
         assert (tiny_run / rel).exists(), rel
     finals = [p for p in (tiny_run / "figures").rglob("*") if p.is_file()]
-    assert len(finals) >= len(NONMANIP_OUTPUTS) + 2
+    assert len(finals) >= len([f for f in PAPER_OUTPUTS + STUDY_OUTPUTS if f.startswith("figures/")]) + 2
     for path in finals:
         check_parses(path)
     report = (tiny_run / "figures" / "REPORT.md").read_text()

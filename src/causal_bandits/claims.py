@@ -1,50 +1,105 @@
-"""Claims as data: what a paper reports, where, and how we check it on our results.
+"""Claims as data: what a paper reports, where, the rule we check it by, and its verdict on our results.
 
-A :class:`Claim` pairs a paper's statement (a value, an ordering, a set) with a function that
-evaluates it on the pipeline's results and returns a :class:`Verdict`: *reproduced*, *differs*
-(both numbers shown, the difference is a finding), *not specified by the paper* (the paper gives
-nothing to compare with), or *not evaluated* (this run cannot check it, e.g. a paper-scale value
-in a quick run, or a method not implemented yet; the note says which).
+A :class:`Claim` pairs a paper's statement (a value, an ordering, a set) with a declared :class:`Rule` (its
+kind, band or tolerance and basis, as data with a fingerprint: :mod:`causal_bandits.preregistration` keeps
+the registered fingerprints and the amendments) and a function that evaluates it on the pipeline's results
+and returns a :class:`Verdict`, one of :data:`STATUSES`:
+
+* *reproduced*: independent agreement only; for a number from random runs, our whole 95 % interval lies
+  inside the paper's band (:func:`within`, :func:`in_band`); for an ordering, the intervals are apart in the
+  paper's direction (:func:`ordered`);
+* *fitted*: agreement partly by construction (a model searched or rebuilt so that it gives the paper's
+  number), with the reason;
+* *vacuous*: holds only through a tie or an identity (identical arm sets, a method playing its fallback),
+  with the reason;
+* *differs*: our interval lies wholly outside the paper's band (both numbers shown: a finding);
+* *inconclusive at this scale*: our interval straddles a band edge; the note says about how many seeds
+  would decide it (:func:`seeds_to_decide`);
+* *not specified by the paper*: the paper gives nothing to compare with;
+* *not evaluated*: this run cannot check it (a paper-scale value in a quick run, say; the note says which).
 
 A verdict's ``note`` is what it alone says; what several claims of a paper say alike (the scale of the
 run, a rule they share, the reconstruction they rest on) is a *shared note*, listed once in the paper's
 claims module (a ``NOTES`` mapping from key to text, or to a function of the results writing the text)
 and cited by key in :attr:`Verdict.notes`. The claims document carries the texts of the notes its rows
-cite (:func:`note_texts`), so the report says each once per paper.
+cite (:func:`note_texts`), so the report says each once per paper, and, under each row, the amendments of
+its rule (:func:`causal_bandits.preregistration.amendments_of`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from scipy import stats
+
 REPRODUCED = "reproduced"
+FITTED = "fitted"
+VACUOUS = "vacuous"
 DIFFERS = "differs"
+INCONCLUSIVE = "inconclusive at this scale"
 NOT_SPECIFIED = "not specified by the paper"
 NOT_EVALUATED = "not evaluated"
-STATUSES = (REPRODUCED, DIFFERS, NOT_SPECIFIED, NOT_EVALUATED)
+#: Every verdict, in the order the report counts them (the one list the report's modules read).
+STATUSES = (REPRODUCED, FITTED, VACUOUS, DIFFERS, INCONCLUSIVE, NOT_SPECIFIED, NOT_EVALUATED)
+#: Verdicts that must say why (:attr:`Verdict.reason`).
+NEEDS_REASON = (FITTED, VACUOUS)
 
 Results = Mapping[str, Any]
 #: A shared note: its text, or a function writing it from the results (for the run's scale, say).
 Note = str | Callable[[Results], str]
+#: A two-sided interval (lo, hi) on one of our numbers; (x, x) for an exact number.
+Interval = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How a claim is judged, declared before the results are seen: its ``kind`` (``"band"``: our interval
+    against a band around the paper's number; ``"ordering"``: intervals apart in the paper's direction;
+    ``"exact"``: an exact computation or equality; ``"threshold"``, ``"readings"``, ``"report"``: reported,
+    not judged), its ``band`` (the tolerance's numbers, by name) and its ``basis`` (what the interval or
+    the comparison rests on, in words). Its :attr:`fingerprint` is what the registry records."""
+
+    kind: str
+    basis: str
+    band: Mapping[str, Any] = field(default_factory=dict)
+
+    def data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "band": dict(self.band), "basis": self.basis}
+
+    @property
+    def fingerprint(self) -> str:
+        """sha256 of the rule's canonical JSON (keys sorted, no spaces, UTF-8)."""
+        text = json.dumps(self.data(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
 class Verdict:
     """A claim's verdict: ``note`` is what this verdict alone says, ``notes`` the keys of the paper's
-    shared notes it also cites, in the order a reader should read them."""
+    shared notes it also cites, in the order a reader should read them; ``reason`` why a *fitted* or
+    *vacuous* agreement is not independent; ``interval`` our 95 % interval where the verdict rests on one."""
 
     status: str
     paper: str
     ours: str
     note: str = ""
     notes: tuple[str, ...] = ()
+    reason: str = ""
+    interval: Interval | None = None
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"unknown verdict status {self.status!r}")
+        if self.status in NEEDS_REASON and not self.reason:
+            raise ValueError(f"a {self.status} verdict must say why (Verdict.reason)")
+
+    def replace(self, **changes: Any) -> Verdict:
+        return Verdict(**{**asdict(self), **changes})
 
 
 @dataclass(frozen=True)
@@ -53,12 +108,24 @@ class Claim:
     source: str  # where the paper says it: "Table 1", "§3, Prop. 1", "Fig. 5b"
     statement: str
     evaluate: Callable[[Results], Verdict]
+    #: The rule's key in its paper's ``RULES`` and the rule (None: a study's claim, judged by no paper rule).
+    rule_key: str = ""
+    rule: Rule | None = None
 
     def check(self, results: Results) -> dict[str, Any]:
-        """Evaluate on ``results``; the row the report prints (``notes``: a list of shared-note keys)."""
+        """Evaluate on ``results``; the row the report prints (``notes``: a list of shared-note keys; ``rule``:
+        the rule's key, data and fingerprint)."""
         verdict = self.evaluate(results)
         row = {"id": self.id, "source": self.source, "statement": self.statement, **asdict(verdict)}
+        row["interval"] = list(verdict.interval) if verdict.interval is not None else None
+        if self.rule is not None:
+            row["rule"] = {"key": self.rule_key, **self.rule.data(), "fingerprint": self.rule.fingerprint}
         return {**row, "notes": list(verdict.notes)}
+
+
+def ruled(rules: Mapping[str, Rule], key: str) -> dict[str, Any]:
+    """The ``rule_key`` and ``rule`` arguments of a :class:`Claim` judged by ``rules[key]``."""
+    return {"rule_key": key, "rule": rules[key]}
 
 
 def note_texts(notes: Mapping[str, Note], rows: Sequence[Mapping[str, Any]], results: Results) -> dict[str, str]:
@@ -86,8 +153,16 @@ def document(
     (a pure-exploration sample cap) gives its own ``scale`` text. ``notices`` are what a reader must
     know before any verdict of the paper (synthetic stand-in data, say): the report puts them at its
     top and in the paper's header. A document without notices has no ``notices`` key. ``notes`` are the
-    texts of the shared notes the rows cite (:func:`note_texts`), by key.
+    texts of the shared notes the rows cite (:func:`note_texts`), by key. A row judged by a rule that was
+    amended carries the amendments (``amendments``: date, commit, reason, the verdict under the old rule and
+    the new, :mod:`causal_bandits.preregistration`).
     """
+    from causal_bandits.preregistration import amendments_of
+
+    for row in rows:
+        found = amendments_of(paper, row["rule"]["key"]) if row.get("rule") else []
+        if found:
+            row["amendments"] = found
     scale = scale or f"T = {section['horizon']:,}, {section['n_seeds']:,} seeds"
     doc = {"paper": paper, "scale": scale, "claims": rows, "notes": dict(notes or {})}
     return {**doc, "notices": list(notices)} if notices else doc
@@ -97,18 +172,110 @@ def fmt(x: float, digits: int = 2) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
-def within(ours: float, paper: float, rel_tol: float, ours_text: str | None = None) -> Verdict:
-    """Verdict for a number the paper reports, with a relative tolerance fixed in advance."""
-    diff = (ours - paper) / paper
-    status = REPRODUCED if abs(diff) <= rel_tol else DIFFERS
-    return Verdict(
-        status,
-        fmt(paper),
-        ours_text or fmt(ours),
-        f"{diff:+.1%} from the paper (tolerance ±{rel_tol:.0%})",
-    )
+def mean_interval(mean: float, sd: float, n: int) -> Interval:
+    """The two-sided 95 % interval of a mean over ``n`` seeds with standard deviation ``sd``: mean ± t·sd/√n,
+    t the 0.975 quantile of Student's t with n − 1 degrees of freedom (n = 5: 2.78); unbounded for n < 2."""
+    if n < 2:
+        return (-math.inf, math.inf)
+    half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+    return (mean - half, mean + half)
+
+
+def interval_text(point: float, interval: Interval, digits: int = 2) -> str:
+    """``point [lo, hi]``: a number with its 95 % interval beside it."""
+    return f"{point:.{digits}f} [{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
+
+
+def seeds_to_decide(n: int, half: float, distance: float) -> int | None:
+    """About how many seeds would decide a straddling interval: the half-width shrinks as 1/√n, so an interval of
+    half-width ``half`` at ``n`` seeds clears an edge ``distance`` away from the point at
+    n · (half / distance)² seeds, if the point stays where it is (None: the point is on the edge, or the width
+    is unknown)."""
+    if distance <= 0 or not math.isfinite(half) or n < 1:
+        return None
+    return math.ceil(n * (half / distance) ** 2)
+
+
+def _undecided(n: int, half: float, distance: float, unit: str) -> str:
+    needed = seeds_to_decide(n, half, distance)
+    if needed is None:
+        return "no number of " + unit + " decides it (the point is on the edge, or the interval is unbounded)"
+    return f"about {needed:,} {unit} (this run: {n:,}) would decide it if the estimate stays where it is"
+
+
+def in_band(
+    point: float, interval: Interval, band: Interval, n: int, unit: str = "seeds", digits: int = 2
+) -> tuple[str, str]:
+    """(status, note) of a number against the paper's ``band`` (lo, hi): reproduced when our whole 95 %
+    ``interval`` lies inside, differs when wholly outside, else inconclusive at this scale (the note says how
+    many ``unit`` would decide it, :func:`seeds_to_decide`)."""
+    lo, hi = interval
+    edges = f"[{band[0]:.{digits}f}, {band[1]:.{digits}f}]"
+    if band[0] <= lo and hi <= band[1]:
+        return REPRODUCED, f"95 % interval inside the band {edges}"
+    if hi < band[0] or lo > band[1]:
+        return DIFFERS, f"95 % interval wholly outside the band {edges}"
+    distance = min(abs(point - band[0]), abs(point - band[1]))
+    return INCONCLUSIVE, f"95 % interval straddles the band {edges}; " + _undecided(n, (hi - lo) / 2, distance, unit)
+
+
+def within(
+    ours: float,
+    paper: float,
+    rel_tol: float,
+    ours_text: str | None = None,
+    *,
+    interval: Interval,
+    n: int,
+    unit: str = "seeds",
+) -> Verdict:
+    """Verdict for a number the paper reports, with a relative tolerance fixed in advance: our 95 % ``interval``
+    (over ``n`` seeds; (x, x) for an exact number) against the band paper·(1 ± rel_tol) (:func:`in_band`)."""
+    band = (paper - abs(paper) * rel_tol, paper + abs(paper) * rel_tol)
+    status, text = in_band(ours, interval, band, n, unit)
+    exact = interval[0] == interval[1]
+    shown = ours_text or (fmt(ours) if exact else interval_text(ours, interval))
+    note = f"{(ours - paper) / paper:+.1%} from the paper (tolerance ±{rel_tol:.0%})" + ("" if exact else f"; {text}")
+    return Verdict(status, fmt(paper), shown, note, interval=None if exact else interval)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One of our numbers with its 95 % interval (lo, hi) over ``n`` seeds (or runs)."""
+
+    point: float
+    lo: float
+    hi: float
+    n: int
+
+    @property
+    def half(self) -> float:
+        return (self.hi - self.lo) / 2
+
+
+def ordered(smaller: Estimate, larger: Estimate, unit: str = "seeds") -> tuple[str, str]:
+    """(status, note) of the strict ordering ``smaller`` < ``larger``: reproduced when the 95 % intervals are
+    apart in that direction, differs when apart the other way, else inconclusive (overlap; how many ``unit``
+    would part them if the points stay). Non-overlap of two intervals is conservative for runs that share random
+    streams (their paired difference's interval is narrower), and the note says so where it matters."""
+    if smaller.hi < larger.lo:
+        return REPRODUCED, ""
+    if smaller.lo > larger.hi:
+        return DIFFERS, ""
+    n = min(smaller.n, larger.n)
+    gap = abs(larger.point - smaller.point)
+    return INCONCLUSIVE, "intervals overlap; " + _undecided(n, smaller.half + larger.half, gap, unit)
+
+
+def combine(statuses: Sequence[str]) -> str:
+    """One verdict of several parts judged alike: differs if any part differs, reproduced if all are,
+    else inconclusive."""
+    if DIFFERS in statuses:
+        return DIFFERS
+    return REPRODUCED if all(s == REPRODUCED for s in statuses) else INCONCLUSIVE
 
 
 def holds(condition: bool, paper: str, ours: str, note: str = "", notes: Sequence[str] = ()) -> Verdict:
-    """Verdict for a qualitative statement: reproduced when it holds on our results."""
+    """Verdict for an exact or qualitative statement (no sampling error): reproduced when it holds on our
+    results."""
     return Verdict(REPRODUCED if condition else DIFFERS, paper, ours, note, tuple(notes))

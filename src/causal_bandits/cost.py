@@ -2,12 +2,13 @@
 
 Every run job of every configured paper, study and own experiment is described
 (:class:`causal_bandits.runs.RunJob`, by the ``run_jobs`` and ``describe`` of the module that owns it) and
-costed with a coarse model calibrated on the paper-scale run: a start-up per job, plus its seeds x rounds
-times a cost per seed-round (:data:`PER_SEED_ROUND`); cpe's runs stop on their own, so they cost per seed. The
-jobs that are not runs (instances, aggregates, figures, claims, CN-UCB's discovery) are a measured share of
-each paper's runs (:data:`OTHER_SHARE`). The model is good to within a factor of about 2 at the scales the package
-ships; its purpose is to stop a run that is orders of magnitude beyond what the machine or the user meant,
-with one line, before Snakemake spends minutes building its DAG.
+costed with a coarse model calibrated on the paper-scale run: a start-up per job, plus the simulation's CPU as
+the paper whose runner builds the job declares it beside its config checks (``papers/<key>/config.py``:
+``cpu_seconds(job)``, per seed-round, or per seed where the runs stop on their own; a study or an own experiment
+is costed by the runner it uses). The jobs that are not runs (instances, aggregates, figures, claims, CN-UCB's
+discovery) are a measured share of each paper's runs (``OTHER_SHARE`` there). The model is good to within a
+factor of about 2 at the scales the package ships; its purpose is to stop a run that is orders of magnitude
+beyond what the machine or the user meant, with one line, before Snakemake spends minutes building its DAG.
 
 The check (:func:`check`) refuses a config whose largest job requests more memory than the machine has (the
 memory request the scheduler uses, :attr:`RunJob.memory_mb`), or whose estimate exceeds ``budget.cpu_hours``;
@@ -27,41 +28,16 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.experiments import pure_exploration
 from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
-from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.runs import RunJob
 
 #: CPU seconds a run job costs beyond its simulation: Snakemake's job start and Python's imports
 #: (benchmarks/wall_time.py's MODEL, "a job's parse 2.2 s + start-up 1.2 s").
 START_UP_S = 3.4
-#: CPU seconds per seed-round of a run job, by paper (and for nonmanip's runner by strategy and graph),
-#: from the archived paper-scale run (``archive/paper-scale/manifest.json``, each job's exact CPU) over its
-#: seeds x rounds: nonmanip's baselines 92 CPU-s over 1.8e8 seed-rounds; POMIS+ per graph from the Figure 5 jobs
-#: at T = 10,000 (Fig. 5d 602 CPU-s, Fig. 2a 362, front-door 138, over 2.0e7 seed-rounds each); unknown_graph's
-#: V1-V4 runs 1,776 CPU-s over 1.8e9; bounds and fairness from earlier paper-scale runs (0.08 CPU-h over 2.4e7,
-#: 0.03 over 3.8e5: upper bounds of the archived run's 60 and 38 CPU-s).
-PER_SEED_ROUND = {
-    "nonmanip": 5.1e-7,
-    "POMISplus/frontdoor": 6.9e-6,
-    "POMISplus/fig2a": 1.8e-5,
-    "POMISplus/fig5d": 3.0e-5,  # also any other graph: the largest catalogue measured
-    "bounds": 7e-6,
-    "fairness": 1e-5,
-    "unknown_graph": 1.0e-6,
-}
 #: The most run jobs a run may plan: Snakemake needs about 3 ms of CPU per job to plan (docs/performance.md), so
 #: 100,000 jobs already take minutes before the first one starts.
 MAX_JOBS = 100_000
-#: POMIS+ under the paper's every-round bootstrap (the refresh study) against the adaptive schedule: the spot
-#: check measured 2.28 CPU-h for 50 seeds of the three panels and both solvers, 36 times the adaptive run's
-#: cost for the same seeds; the bit-identical speed-up helped the every-round path a little more.
-EVERY_ROUND = 30.0
-#: cpe's runs stop on their own well before the sample cap: the archived run's 338 jobs, 0.79 CPU-h, 32,260 seeds.
-CPE_PER_SEED_S = 0.09
-#: The CPU of each paper's jobs other than its runs, as a share of its runs' CPU, measured at paper scale
-#: (benchmarks/wall_time.py's MODEL): nonmanip 0.05 of 0.95 CPU-h, bounds 0.03 of 0.06, fairness 0.03 of 0.015,
-#: cpe 0.28 of 1.02, unknown_graph about 0.4 of 1.32 (the lower-bound families 0.13, half of CN-UCB's discovery
-#: jobs 0.09, the readings 0.03, measured; the heavier half of the discovery jobs projected at twice that).
-OTHER_SHARE = {"nonmanip": 0.05, "bounds": 0.5, "fairness": 2.0, "cpe": 0.27, "unknown_graph": 0.3}
+#: Each paper's runner by the dotted path of its run module (a job's ``builder``).
+RUNNERS = {paper(key).runs: key for key in PAPERS} | {pure_exploration.BUILDER: "cpe"}  # cpe's algorithms, own graph
 
 
 @dataclass(frozen=True)
@@ -113,17 +89,9 @@ def run_job_counts(config: Mapping[str, Any]) -> dict[str, int]:
 
 
 def _seconds(job: RunJob) -> float:
-    """The model's CPU seconds of one run job."""
-    if job.paper in ("cpe", pure_exploration.KEY):  # cpe's algorithms, on the paper's instances or an own graph
-        return START_UP_S + CPE_PER_SEED_S * len(job.seeds)
-    if job.strategy == POMIS_PLUS:
-        graph = job.science.get("panel", {}).get("graph", "fig5d")
-        rate = PER_SEED_ROUND.get(f"POMISplus/{graph}", PER_SEED_ROUND["POMISplus/fig5d"])
-        if job.science.get("pomis_plus", {}).get("refresh") == "every_round":
-            rate *= EVERY_ROUND
-    else:
-        rate = PER_SEED_ROUND.get(job.paper, PER_SEED_ROUND["nonmanip"])
-    return START_UP_S + rate * len(job.seeds) * job.horizon
+    """The model's CPU seconds of one run job: the start-up, and the simulation as the paper whose runner builds it
+    declares its cost (:meth:`causal_bandits.papers.Paper.cpu_seconds`)."""
+    return START_UP_S + paper(RUNNERS[job.builder]).cpu_seconds(job)
 
 
 def estimate(config: Mapping[str, Any]) -> Estimate:
@@ -144,7 +112,7 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
             if job.memory_mb > largest_mb:
                 largest_mb = job.memory_mb
                 largest = f"{part}: {job.experiment}/{job.strategy}/{job.algorithm}, {len(job.seeds)} seeds"
-        hours[part] *= 1 + OTHER_SHARE.get(part, 0.0)
+        hours[part] *= 1 + (paper(part).other_share if part in PAPERS else 0.0)
     return Estimate(hours, jobs, largest_mb, largest)
 
 

@@ -15,7 +15,7 @@ TARGETS["nonmanip"] = paper_artefact_paths("nonmanip")
 # Rule-level, not global: other papers use wildcards of the same names with other values.
 NONMANIP_WILDCARDS = {
     "graph": "|".join(NONMANIP_GRAPHS),
-    "panel": "|".join(NONMANIP_PANELS),
+    "experiment": "|".join(NONMANIP_PANELS),
     "strategy": "BF|MIS|POMIS",  # arm sets played by TS / kl-UCB; POMIS+ has its own run rule
     "algorithm": cb_algorithms.pattern(NONMANIP_SOLVERS),
     "chunk": r"\d+",
@@ -42,15 +42,15 @@ rule nonmanip_arm_sets:
 rule nonmanip_instance:
     """A Figure 5 panel's arms (canonical order) with exact means from the SCM (pgmpy)."""
     output:
-        "results/nonmanip/instances/{panel}.json",
+        "results/nonmanip/instances/{experiment}.json",
     log:
-        "logs/nonmanip_instance/{panel}.log",
+        "logs/nonmanip_instance/{experiment}.log",
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        panel=lambda wc: NONMANIP["panels"][wc.panel],
+        panel=lambda wc: NONMANIP["panels"][wc.experiment],
         code=script_code("nonmanip_instance.py"),
     script:
         "../scripts/nonmanip_instance.py"
@@ -59,13 +59,13 @@ rule nonmanip_instance:
 rule nonmanip_catalogue:
     """POMIS+ expression catalogue of a panel (AAAI-19 Alg. 3 l. 2-4), validated on the panel's exact SCM."""
     input:
-        instance="results/nonmanip/instances/{panel}.json",
+        instance="results/nonmanip/instances/{experiment}.json",
     output:
-        "results/nonmanip/catalogue/{panel}.json",
+        "results/nonmanip/catalogue/{experiment}.json",
     log:
-        "logs/nonmanip_catalogue/{panel}.log",
+        "logs/nonmanip_catalogue/{experiment}.log",
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -77,7 +77,7 @@ rule nonmanip_catalogue:
 rule nonmanip_catalogue_listing:
     """Every panel's catalogue for the reader: formulas, sources, free indices, instances per arm."""
     input:
-        catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
+        catalogues=expand("results/nonmanip/catalogue/{experiment}.json", experiment=NONMANIP_PANELS),
     output:
         report("figures/nonmanip/catalogue.md", caption="../report/nonmanip_catalogue.rst", category="nonmanip"),
     log:
@@ -102,7 +102,7 @@ rule nonmanip_run:
     benchmark:
         run_path("nonmanip", "benchmarks/out")
     wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
         strategy=NONMANIP_WILDCARDS["strategy"],
         algorithm=NONMANIP_WILDCARDS["algorithm"],
         chunk=NONMANIP_WILDCARDS["chunk"],
@@ -123,7 +123,7 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
         instance="results/nonmanip/instances/{experiment}.json",
         catalogue="results/nonmanip/catalogue/{experiment}.json",
     wildcard_constraints:
-        experiment=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
         strategy=POMIS_PLUS,
         algorithm=cb_algorithms.pattern(NONMANIP_Z2) or "^$",
         chunk=NONMANIP_WILDCARDS["chunk"],
@@ -132,13 +132,13 @@ use rule nonmanip_run as nonmanip_run_pomisplus with:
 rule nonmanip_efficiency:
     """The efficiency of a panel's z² estimators on its SCM (delta method), for Table 1's note."""
     input:
-        instance="results/nonmanip/instances/{panel}.json",
+        instance="results/nonmanip/instances/{experiment}.json",
     output:
-        "results/nonmanip/efficiency/{panel}.json",
+        "results/nonmanip/efficiency/{experiment}.json",
     log:
-        "logs/nonmanip_efficiency/{panel}.log",
+        "logs/nonmanip_efficiency/{experiment}.log",
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -150,15 +150,15 @@ rule nonmanip_efficiency:
 rule nonmanip_aggregate:
     """Mean regret, 95 % CI and optimal-arm probability per round; bitwise identity of runs."""
     input:
-        unpack(lambda wc: run_files("nonmanip", nonmanip_runs.run_jobs(config), experiment=wc.panel)),
-        instance="results/nonmanip/instances/{panel}.json",
+        unpack(lambda wc: run_files("nonmanip", nonmanip_runs.run_jobs(config), experiment=wc.experiment)),
+        instance="results/nonmanip/instances/{experiment}.json",
     output:
-        agg="results/nonmanip/agg/{panel}.parquet",
-        identical="results/nonmanip/agg/{panel}.identical.json",
+        agg="results/nonmanip/agg/{experiment}.parquet",
+        identical="results/nonmanip/agg/{experiment}.identical.json",
     log:
-        "logs/nonmanip_aggregate/{panel}.log",
+        "logs/nonmanip_aggregate/{experiment}.log",
     wildcard_constraints:
-        panel=NONMANIP_WILDCARDS["panel"],
+        experiment=NONMANIP_WILDCARDS["experiment"],
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -170,10 +170,10 @@ rule nonmanip_aggregate:
 rule nonmanip_table1:
     """Table 1: mean cumulative regret at T, ours beside the paper's, and the POMIS+ reduction row."""
     input:
-        agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
-        instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
-        catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
-        efficiency=expand("results/nonmanip/efficiency/{panel}.json", panel=NONMANIP_PANELS),
+        agg=expand("results/nonmanip/agg/{experiment}.parquet", experiment=NONMANIP_PANELS),
+        instances=expand("results/nonmanip/instances/{experiment}.json", experiment=NONMANIP_PANELS),
+        catalogues=expand("results/nonmanip/catalogue/{experiment}.json", experiment=NONMANIP_PANELS),
+        efficiency=expand("results/nonmanip/efficiency/{experiment}.json", experiment=NONMANIP_PANELS),
     output:
         csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
         md=report("figures/nonmanip/table1.md", caption="../report/nonmanip_table1.rst", category="nonmanip"),
@@ -191,8 +191,8 @@ rule nonmanip_table1:
 rule nonmanip_figure5:
     """Figure 5: cumulative regret per panel (a-c) and the Fig. 5d graph (d)."""
     input:
-        agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
-        instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
+        agg=expand("results/nonmanip/agg/{experiment}.parquet", experiment=NONMANIP_PANELS),
+        instances=expand("results/nonmanip/instances/{experiment}.json", experiment=NONMANIP_PANELS),
     output:
         pdf=report("figures/nonmanip/figure5.pdf", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
         png=report("figures/nonmanip/figure5.png", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
@@ -238,10 +238,10 @@ rule nonmanip_claims:
     """Each claim of the paper evaluated on our results."""
     input:
         arm_sets=expand("results/nonmanip/arm_sets/{graph}.json", graph=NONMANIP_GRAPHS),
-        instances=expand("results/nonmanip/instances/{panel}.json", panel=NONMANIP_PANELS),
-        agg=expand("results/nonmanip/agg/{panel}.parquet", panel=NONMANIP_PANELS),
-        identical=expand("results/nonmanip/agg/{panel}.identical.json", panel=NONMANIP_PANELS),
-        catalogues=expand("results/nonmanip/catalogue/{panel}.json", panel=NONMANIP_PANELS),
+        instances=expand("results/nonmanip/instances/{experiment}.json", experiment=NONMANIP_PANELS),
+        agg=expand("results/nonmanip/agg/{experiment}.parquet", experiment=NONMANIP_PANELS),
+        identical=expand("results/nonmanip/agg/{experiment}.identical.json", experiment=NONMANIP_PANELS),
+        catalogues=expand("results/nonmanip/catalogue/{experiment}.json", experiment=NONMANIP_PANELS),
         table1="figures/nonmanip/table1.csv",
     output:
         "results/claims/nonmanip.json",

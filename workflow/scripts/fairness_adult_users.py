@@ -4,11 +4,11 @@ import pyarrow as pa
 
 from causal_bandits import store
 from causal_bandits.data.adult import read_adult
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import adult_video as av
-from causal_bandits.papers.fairness.io import step
 
 cfg = snakemake.params.adult_video
-with step(snakemake.log[0]) as log:
+with logged(snakemake.log[0]) as log:
     manifest = store.read_json(snakemake.input.manifest)
     adult = read_adult(snakemake.input.files[0])
     users, thresholds = av.binarize_users(adult, cfg["age_rule"])

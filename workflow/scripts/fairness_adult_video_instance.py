@@ -1,11 +1,11 @@
 """Rule fairness_adult_video_instance: arms, exact means, counterfactual truth and W of Adult-Video."""
 
 from causal_bandits import store
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import adult_video as av
-from causal_bandits.papers.fairness.io import step
 
 p, inp = snakemake.params, snakemake.input
-with step(snakemake.log[0]) as log:
+with logged(snakemake.log[0]) as log:
     graph = store.read_json(inp.graph)
     doc = av.instance_document(
         store.read_table(inp.users).to_pandas(),

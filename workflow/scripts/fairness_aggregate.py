@@ -4,11 +4,11 @@ import pandas as pd
 import pyarrow as pa
 
 from causal_bandits import aggregate, store
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import runs as fr
-from causal_bandits.papers.fairness.io import step
 
 p, inp = snakemake.params, snakemake.input
-with step(snakemake.log[0]) as log:
+with logged(snakemake.log[0]) as log:
     traces = {(fr.STRATEGY, a): inp[a] for a in p.algorithms}
     meta = {
         "experiment": snakemake.wildcards.experiment,

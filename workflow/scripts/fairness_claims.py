@@ -6,11 +6,11 @@ import pandas as pd
 
 from causal_bandits import csv_tables, store
 from causal_bandits.claims import document, note_texts
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import claims as fairness
-from causal_bandits.papers.fairness.io import step
 
 inp = snakemake.input
-with step(snakemake.log[0]) as log:
+with logged(snakemake.log[0]) as log:
     users_meta = store.read_metadata(inp.users)
     videos_meta = store.read_metadata(inp.videos)
     results = {

@@ -1,10 +1,10 @@
 """Rule fairness_diagrams: Figure 1 (schematic) and Figure 2(a) (Email graph)."""
 
 from causal_bandits import store
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import figures as ff
-from causal_bandits.papers.fairness.io import step
 
 out = snakemake.output
-with step(snakemake.log[0]):
+with logged(snakemake.log[0]):
     ff.figure1(out.f1, out.f1png)
     ff.figure2a(store.read_json(snakemake.input.instance), out.f2a, out.f2apng)

@@ -3,11 +3,11 @@
 import pyarrow as pa
 
 from causal_bandits import store
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import email as fe
-from causal_bandits.papers.fairness.io import step
 
 p = snakemake.params
-with step(snakemake.log[0]) as log:
+with logged(snakemake.log[0]) as log:
     doc = fe.instance_document(p.email, p.dsep_criterion)
     store.write_json(snakemake.output.instance, doc)
     truth = pa.Table.from_pandas(fe.truth_frame(doc), preserve_index=False)

@@ -1,11 +1,12 @@
 """Rule fairness_email_tables: Tables 4 and 5 re-emitted from the pgmpy network."""
 
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import email as fe
-from causal_bandits.papers.fairness.io import step, write_csv, write_text
+from causal_bandits.papers.fairness.io import write_csv, write_text
 from causal_bandits.papers.fairness.tables import frame_markdown
 
 out = snakemake.output
-with step(snakemake.log[0]):
+with logged(snakemake.log[0]):
     bn = fe.email_network(snakemake.params.email)
     t4, t5 = fe.table4_frame(bn), fe.table5_frame(bn)
     write_csv(out.t4, t4)

@@ -3,11 +3,11 @@
 import pyarrow as pa
 
 from causal_bandits import store
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import adult_video as av
-from causal_bandits.papers.fairness.io import step
 
 cfg = snakemake.params.adult_video
-with step(snakemake.log[0]) as log:
+with logged(snakemake.log[0]) as log:
     users = store.read_table(snakemake.input.users).to_pandas()
     pool = store.read_table(snakemake.input.videos).to_pandas()
     table = av.offline_table(users, pool, cfg["arm_features"], cfg["reward"], cfg["seed"])

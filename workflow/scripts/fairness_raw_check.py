@@ -5,10 +5,10 @@ from pathlib import Path
 
 from causal_bandits import store
 from causal_bandits.data import raw
-from causal_bandits.papers.fairness.io import step
+from causal_bandits.logs import logged
 
 p = snakemake.params
-with step(snakemake.log[0]) as log:
+with logged(snakemake.log[0]) as log:
     files = []
     for entry, path in zip(p.entries, snakemake.input.files):
         spec = raw.RawFile.from_config(entry)

@@ -2,10 +2,10 @@
 (labelled downstream)."""
 
 from causal_bandits.data import standin
-from causal_bandits.papers.fairness.io import step
+from causal_bandits.logs import logged
 
 p = snakemake.params
-with step(snakemake.log[0]) as log:
+with logged(snakemake.log[0]) as log:
     lines = standin.adult_lines(p.seed) if p.kind == "adult" else standin.youtube_lines(p.seed)
     standin.write_lines(snakemake.output[0], lines)
     log.warning(

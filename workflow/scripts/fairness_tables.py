@@ -1,11 +1,12 @@
 """Rule fairness_tables: Tables 1 and 2 (CSV with the paper's numbers beside ours, and Markdown)."""
 
 from causal_bandits import store
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import tables as ft
-from causal_bandits.papers.fairness.io import step, write_csv, write_text
+from causal_bandits.papers.fairness.io import write_csv, write_text
 
 out, cfg = snakemake.output, snakemake.params.fairness
-with step(snakemake.log[0]):
+with logged(snakemake.log[0]):
     t1 = ft.table1(store.read_table(snakemake.input.email).to_pandas(), cfg, "paper-scm")
     provenance = store.read_json(snakemake.input.adult_instance)["data_provenance"]
     t2 = ft.table2(store.read_table(snakemake.input.adult).to_pandas(), cfg, provenance)

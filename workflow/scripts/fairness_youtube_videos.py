@@ -5,11 +5,11 @@ import pyarrow as pa
 
 from causal_bandits import store
 from causal_bandits.data.youtube import read_crawl
+from causal_bandits.logs import logged
 from causal_bandits.papers.fairness import adult_video as av
-from causal_bandits.papers.fairness.io import step
 
 cfg = snakemake.params.adult_video
-with step(snakemake.log[0]) as log:
+with logged(snakemake.log[0]) as log:
     manifest = store.read_json(snakemake.input.manifest)
     crawl = read_crawl(list(snakemake.input.files), snakemake.params.max_skipped)
     pool, medians = av.select_videos(crawl.videos, cfg["n_videos"], cfg["seed"], cfg["arm_features"], cfg["video_rule"])

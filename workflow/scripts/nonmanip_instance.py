@@ -5,7 +5,7 @@ from causal_bandits.logs import logged
 from causal_bandits.papers.nonmanip import experiments
 
 with logged(snakemake.log[0]) as log:
-    doc = experiments.instance_document(snakemake.wildcards.panel, snakemake.params.panel)
+    doc = experiments.instance_document(snakemake.wildcards.experiment, snakemake.params.panel)
     store.write_json(snakemake.output[0], doc)
     log.info(
         "%s: mu* = %.6f (%s); arms %s",

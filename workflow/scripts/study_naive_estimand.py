@@ -13,5 +13,6 @@ with logged(snakemake.log[0]) as log:
     rows = [c.check({"table": table}) for c in naive_estimand.claims({})]
     finding = naive_estimand.finding(table)
     scale = f"exact, {len(table)} (ρ, ρ_Y) points"
-    store.write_json(out.claims, studies.document("naive_estimand", scale, rows, {"naive-fails-E3": finding}))
+    located = {"naive-fails-E3": naive_estimand.finding_record(table)}
+    store.write_json(out.claims, studies.document("naive_estimand", scale, rows, located))
     log.info("%s", finding)

@@ -4,7 +4,7 @@ from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.studies import same_means_family
 
-p, panel = snakemake.params, snakemake.wildcards.panel
+p, panel = snakemake.params, snakemake.wildcards.experiment
 with logged(snakemake.log[0]) as log:
     doc = same_means_family.family(panel, p.panel, **p.sweep)
     store.write_json(snakemake.output[0], doc)

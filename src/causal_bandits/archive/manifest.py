@@ -9,7 +9,9 @@ Snakemake recorded), and
 each output's path, bytes and sha256 (a Parquet file also the sha256 of its data alone, so that a
 file rebuilt with another pyarrow, which stamps its version in the file, still compares). Above the
 jobs: the run's provenance (:mod:`.provenance`), its totals, the final artefacts copied beside the
-manifest, and a digest of all of it, so that an edited line is detected.
+manifest, the fingerprint of every claim rule its verdicts were judged by (``rules``,
+:func:`causal_bandits.preregistration.fingerprints`: a rule changed after the archive needs an amendment), and a
+digest of all of it, so that an edited line is detected.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from causal_bandits import logs
+from causal_bandits import logs, preregistration
 from causal_bandits.archive import jobs as planned
 from causal_bandits.archive import provenance
 from causal_bandits.errors import CausalBanditsError, DataError
@@ -242,10 +244,16 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
     for artefact in artefacts:
         (out / artefact).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(workdir / artefact, out / artefact)
+    documents = {
+        path: json.loads((workdir / path).read_text())
+        for path in artefacts
+        if path.startswith(CLAIMS) and path.count("/") == CLAIMS.count("/") and path.endswith(".json")
+    }
     manifest = {
         "format": FORMAT,
         "provenance": provenance.record(workdir, configfiles, modules),
         "run": _totals(entries),
+        "rules": preregistration.fingerprints({doc["paper"]: doc for doc in documents.values() if "paper" in doc}),
         "artefacts": artefacts,
         "jobs": entries,
     }

@@ -18,6 +18,7 @@ from causal_bandits.errors import CausalBanditsError
 
 if TYPE_CHECKING:
     from causal_bandits.artefacts import Artefact
+    from causal_bandits.runs import RunJob
 
 #: The registered papers, in pipeline and report order.
 PAPERS = ("nonmanip", "bounds", "fairness", "cpe", "unknown_graph")
@@ -30,8 +31,9 @@ class Paper:
 
     ``key``: its config section and path segment; ``title``: its report heading (``TITLE`` in the package);
     ``runs`` and ``claims``: the modules its run jobs and its claims job import (``describe`` and
-    ``simulation``, ``claims``). Its other modules (``config``, ``artefacts``) are imported when a method
-    needs them; its algorithms are read through :func:`causal_bandits.algorithms.registry`.
+    ``simulation``, ``claims``). Its other modules (``config``: the config checks and the cost model of its
+    runs; ``artefacts``) are imported when a method needs them; its algorithms are read through
+    :func:`causal_bandits.algorithms.registry`.
     """
 
     key: str
@@ -51,6 +53,17 @@ class Paper:
     def check_config(self, section: Mapping[str, Any]) -> None:
         """The checks the schema cannot make on the paper's config section; raises a one-line error."""
         self._module("config").check_config(section)
+
+    def cpu_seconds(self, job: RunJob) -> float:
+        """The cost check's model of a run job on this paper's runner (the paper's, or a study's or an own
+        experiment's that reruns it), CPU seconds beyond its start-up (``config.cpu_seconds``, calibrated on the
+        archived paper-scale run)."""
+        return float(self._module("config").cpu_seconds(job))
+
+    @property
+    def other_share(self) -> float:
+        """The CPU of the paper's jobs other than its runs, as a share of its runs' (``config.OTHER_SHARE``)."""
+        return float(self._module("config").OTHER_SHARE)
 
     def artefacts(self, section: Mapping[str, Any]) -> list[Artefact]:
         """The tables and figures the paper's config section produces (``artefacts.artefacts``), keys unique."""

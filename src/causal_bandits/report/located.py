@@ -1,10 +1,13 @@
-"""What the studies say of a paper claim that differs.
+"""What the studies found about a paper claim the run could not confirm.
 
-A study (:mod:`causal_bandits.studies`) names the paper claims whose cause it locates
-(:attr:`~causal_bandits.studies.Study.locates`). Under such a claim whose verdict is *differs*, the report
-writes one line per study: the study's finding about that claim when the study ran in this run (its claims
-document's ``findings``, by claim id), else where the study is documented and the command that runs it. The
-claim keeps its verdict: no claim of a paper reads a study's outputs.
+A study (:mod:`causal_bandits.studies`) names the paper claims it examines
+(:attr:`~causal_bandits.studies.Study.locates`) and writes a finding record for each
+(:func:`causal_bandits.studies.finding`: *located*, *ruled out*, *partly*, *inconclusive*, with its numbers and one
+sentence). Under such a claim whose verdict is *differs* or *inconclusive at this scale*, the report writes one
+line per study: its record when the study ran in this run (its claims document's ``findings``, by claim id); that
+it recorded none; or, when it did not run, which study examines the claim and the command that runs it, and
+nothing about an outcome. Only a *located* record says a cause was located. The claim keeps its verdict: no claim
+of a paper reads a study's outputs.
 """
 
 from __future__ import annotations
@@ -13,13 +16,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from causal_bandits import studies
-from causal_bandits.claims import DIFFERS
+from causal_bandits.claims import DIFFERS, INCONCLUSIVE
+
+#: The verdicts under which the report prints what the studies found.
+EXAMINED = (DIFFERS, INCONCLUSIVE)
+#: How a line introduces each outcome.
+SAYS = {
+    studies.LOCATED: "located the cause",
+    studies.RULED_OUT: "ruled this cause out",
+    studies.PARTLY: "explains part of the gap",
+    studies.INCONCLUSIVE: "inconclusive",
+}
+
+
+def line(name: str, record: Mapping[str, str]) -> str:
+    """The report's line for study ``name``'s finding ``record``."""
+    numbers = f" ({record['numbers']})" if record.get("numbers") else ""
+    return f"Study {name} — {SAYS[record['outcome']]}: {record['sentence']}{numbers}."
 
 
 def located(paper: str, row: Mapping[str, Any], ran: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """The lines under claim ``row`` of ``paper``; ``ran``: the claims documents of the studies this run made, by
     study name."""
-    if row["status"] != DIFFERS:
+    if row["status"] not in EXAMINED:
         return []
     out = []
     for name in studies.STUDIES:
@@ -27,8 +46,11 @@ def located(paper: str, row: Mapping[str, Any], ran: Mapping[str, Mapping[str, A
         if record.paper != paper or not record.about(row["id"]):
             continue
         if name in ran:
-            finding = ran[name].get("findings", {}).get(row["id"])
-            out.append(f"Study {name}: {finding}." if finding else f"Study {name}: see its section.")
+            found = ran[name].get("findings", {}).get(row["id"])
+            out.append(line(name, found) if found else f"Study {name} ran but recorded no finding for this claim.")
         else:
-            out.append(f"Study {name} ({record.title}) locates its cause: docs/{record.docs}; run `{record.command}`.")
+            out.append(
+                f"Study {name} ({record.title}) examines this claim; it did not run here: `{record.command}` "
+                f"(docs/{record.docs})."
+            )
     return out

@@ -13,20 +13,26 @@ from typing import Any
 from causal_bandits.artefacts import supporting
 from causal_bandits.claims import STATUSES
 from causal_bandits.report.links import href, label, readings, section
-from causal_bandits.report.notes import shared_notes, split_rows
+from causal_bandits.report.notes import row_lines, shared_notes, split_rows
 from causal_bandits.report.page import Page, counts
 
 INTRO = (
-    "Each claim a paper makes, the paper's number beside ours, and a verdict: **reproduced**, "
-    "**differs** (a finding, with both numbers), **not specified by the paper**, or **not "
-    "evaluated** (this run cannot check it; listed apart under each paper, with the reason). Generated "
+    "Each claim a paper makes, the paper's number beside ours (with its 95 % interval where it comes from random "
+    "runs), and a verdict by a rule declared before the run (its fingerprint is in the claims document; amendments "
+    "are shown under the claim): **reproduced** (independent agreement: our whole interval inside the paper's "
+    "band), **fitted** (agreement partly by construction, with the reason), **vacuous** (holds only through a tie or "
+    "an identity, with the reason), **differs** (our interval wholly outside: a finding, with both numbers), "
+    "**inconclusive at this scale** (our interval straddles the band's edge; the note says how many seeds would "
+    "decide it), **not specified by the paper**, or **not evaluated** (this run cannot check it; listed apart "
+    "under each paper, with the reason). Generated "
     "by the workflow; do not edit. REPORT.html shows the same claims beside the tables and figures they "
     "are about. Each claim's *reading* links to the section of the documentation (docs/papers/) that "
     "explains how the paper was read and why the number is what it is."
 )
 STUDIES_INTRO = (
     "What this replication adds to understand the papers (docs/studies.md): each study's own claims, never a "
-    "paper's; a paper claim that differs says which study located its cause."
+    "paper's; under a paper claim that differs, each study that examines it gives its finding record (located, "
+    "ruled out, partly, inconclusive)."
 )
 JUDGED_HEAD = (
     "| claim | source | paper | ours | verdict | note | shown in | reading |",
@@ -75,7 +81,7 @@ class Report:
                 ours, verdict = _unjudged(r["ours"]), ""
             else:
                 ours, verdict = cell(r["ours"]), f" **{r['status']}** |"
-            note = " ".join([notes[r["id"]], *self.page.located(doc, r)]).strip()
+            note = " ".join([notes[r["id"]], *row_lines(r), *self.page.located(doc, r)]).strip()
             out.append(
                 f"| {cell(r['statement'])} | {cell(r['source'])} | {cell(r['paper'])} | {ours} |{verdict} "
                 f"{cell(note)} | {shown} | {reading} |"

@@ -46,6 +46,18 @@ def shared_notes(doc: Mapping[str, Any]) -> Notes:
     return Notes(tuple(texts[k] for k in shared), {r["id"]: _row_note(r, texts, number) for r in rows})
 
 
+def row_lines(row: Mapping[str, Any]) -> list[str]:
+    """What a row says beyond its note: why a *fitted* or *vacuous* agreement is not independent, and each amendment
+    of its rule (date, commit, reason, the verdict under the old rule and the new)."""
+    lines = [f"{row['status'].capitalize()}: {row['reason']}."] if row.get("reason") else []
+    for a in row.get("amendments", ()):
+        lines.append(
+            f"Rule amended {a['date']} ({a['commit'][:12]}): {a['reason']} Archived verdict under the old rule: "
+            f"{a['verdict_old']}; under the new: {a['verdict_new']}."
+        )
+    return lines
+
+
 def split_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
     """(claims this run judged, claims it did not judge: *not evaluated*), each in report order."""
     return ([r for r in rows if r["status"] != NOT_EVALUATED], [r for r in rows if r["status"] == NOT_EVALUATED])

@@ -28,16 +28,28 @@ from markupsafe import Markup
 
 from causal_bandits import csv_tables
 from causal_bandits.artefacts import Artefact, supporting
-from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED, STATUSES
+from causal_bandits.claims import (
+    DIFFERS,
+    FITTED,
+    INCONCLUSIVE,
+    NOT_EVALUATED,
+    NOT_SPECIFIED,
+    REPRODUCED,
+    STATUSES,
+    VACUOUS,
+)
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.report.links import artefact_id, claim_id, href, label, readings, section
 from causal_bandits.report.located import located
-from causal_bandits.report.notes import shared_notes, split_rows
+from causal_bandits.report.notes import row_lines, shared_notes, split_rows
 
 #: CSS class of each verdict (the colours live in templates/report.css).
 VERDICT_CLASS = {
     REPRODUCED: "v-ok",
+    FITTED: "v-fitted",
+    VACUOUS: "v-vacuous",
     DIFFERS: "v-differs",
+    INCONCLUSIVE: "v-inconclusive",
     NOT_SPECIFIED: "v-unspecified",
     NOT_EVALUATED: "v-unevaluated",
 }
@@ -135,7 +147,9 @@ class Page:
             "row_class": VERDICT_CLASS[row["status"]].replace("v-", "r-"),
             "chip": chip(row["status"]),
             "note": note,
-            "located": self.located(doc, row),
+            "located": [*row_lines(row), *self.located(doc, row)],
+            "interval": row.get("interval"),
+            "rule": row.get("rule"),
             "shown": [(a.label, f"#{artefact_id(paper, a.key)}") for a in shown],
             "readings": [(label(p, a), href(p, a, self.page_dir)) for p, a in readings(doc, row)],
         }

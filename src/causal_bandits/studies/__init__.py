@@ -8,8 +8,9 @@ its own config block (``studies.<name>``, schema ``studies/<name>.schema.yaml``)
 own outputs (``figures/studies/<name>/...``) and its own section of the report, with its findings as
 claims documents (``results/claims/studies/<name>.json``). A study runs only when the config has a
 block for it (``config/studies.yaml`` holds all of them at their chosen size); no claim of a paper
-reads a study's outputs: a study names the paper claims whose cause it locates (:attr:`Study.locates`),
-and the report puts its finding under them.
+reads a study's outputs: a study names the paper claims it examines (:attr:`Study.locates`) and writes, for
+each it examined, a finding record (:func:`finding`: *located*, *ruled out*, *partly* or *inconclusive*, with its
+numbers and one sentence), which the report prints under the claim (:mod:`causal_bandits.report.located`).
 
 A study with run jobs has them declared once, in its module, with the interface of a paper's run module:
 ``run_jobs(config)`` yields the wildcards of every job, ``describe(config, wildcards)`` describes one
@@ -40,8 +41,9 @@ STUDIES = ("refresh", "knobs", "same_means", "robustness", "fucb_radius", "naive
 class Study:
     """One study: its ``name`` (config key, path segment, workflow target), the ``paper`` it studies,
     its report ``title``, the ``question`` it answers, what it ``varies``, its ``docs`` section
-    (a path under docs/ with its anchor), the paper claims whose cause it locates (``locates``:
-    regular expressions matched at the start of a claim id) and, for a study with run jobs (its module's
+    (a path under docs/ with its anchor), the paper claims it examines for a cause (``locates``:
+    regular expressions matched at the start of a claim id; whether it found one is its finding record's) and,
+    for a study with run jobs (its module's
     ``run_jobs`` and ``describe``), how its report names their files (``run_key``: a template of the jobs'
     wildcards, :func:`causal_bandits.run_paths.run_files`; empty for a study without run jobs)."""
 
@@ -55,7 +57,7 @@ class Study:
     run_key: str = ""
 
     def about(self, claim_id: str) -> bool:
-        """Whether this study locates the cause of the paper claim ``claim_id``."""
+        """Whether this study examines the cause of the paper claim ``claim_id``."""
         return any(re.match(pattern, claim_id) for pattern in self.locates)
 
     @property
@@ -117,10 +119,29 @@ def check_config(config: Mapping[str, Any]) -> None:
         module(name).check_config(config["studies"][name], config[record.paper])
 
 
-def document(name: str, scale: str, rows: list[dict[str, str]], findings: Mapping[str, str]) -> dict[str, Any]:
+LOCATED, RULED_OUT, PARTLY, INCONCLUSIVE = "located", "ruled out", "partly", "inconclusive"
+#: What a study found about a paper claim it examined: the cause *located* (with evidence), a candidate cause
+#: *ruled out*, a cause found for *partly* the gap, or *inconclusive* (not judged at this scale, or no decision).
+OUTCOMES = (LOCATED, RULED_OUT, PARTLY, INCONCLUSIVE)
+
+
+def finding(outcome: str, sentence: str, numbers: str = "") -> dict[str, str]:
+    """A finding record about one paper claim: its ``outcome`` (:data:`OUTCOMES`), the ``numbers`` it rests on and
+    one ``sentence``."""
+    if outcome not in OUTCOMES:
+        raise ValueError(f"unknown finding outcome {outcome!r}; one of {', '.join(OUTCOMES)}")
+    return {"outcome": outcome, "numbers": "" if numbers == sentence else numbers, "sentence": sentence}
+
+
+def document(
+    name: str, scale: str, rows: list[dict[str, str]], findings: Mapping[str, Mapping[str, str]]
+) -> dict[str, Any]:
     """A study's evaluated claims as the report reads them: its question and docs section, the scale of its
-    runs, its claims' rows (:meth:`causal_bandits.claims.Claim.check`) and ``findings``, the line it adds under
-    each paper claim whose cause it locates, by that claim's id."""
+    runs, its claims' rows (:meth:`causal_bandits.claims.Claim.check`) and ``findings``, the finding record
+    (:func:`finding`) of each paper claim it examined, by that claim's id."""
+    bad = [key for key, f in findings.items() if not isinstance(f, Mapping) or f.get("outcome") not in OUTCOMES]
+    if bad:
+        raise ValueError(f"study {name}: findings {bad} are not finding records (causal_bandits.studies.finding)")
     record = study(name)
     return {
         "study": name,
@@ -129,7 +150,7 @@ def document(name: str, scale: str, rows: list[dict[str, str]], findings: Mappin
         "docs": record.docs,
         "scale": scale,
         "claims": rows,
-        "findings": dict(findings),
+        "findings": {key: dict(f) for key, f in findings.items()},
     }
 
 

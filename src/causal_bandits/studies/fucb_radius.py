@@ -127,6 +127,17 @@ def finding(tab: pd.DataFrame) -> str:
     return f"the paper's decreasing trend over τ holds at {len(good)} of {grid}: {names}"
 
 
+def finding_record(tab: pd.DataFrame) -> dict[str, str]:
+    """The finding record about table1-fucb-regret-decreasing: *located* when some radius scales of the grid give the
+    paper's decreasing trend (the cause: the radius constants the paper leaves open), else *ruled out*."""
+    located = bool(tab["decreasing"].any())
+    return studies.finding(
+        studies.LOCATED if located else studies.RULED_OUT,
+        "the radius scales the paper leaves open decide the trend" if located else "no radius scale gives the trend",
+        finding(tab),
+    )
+
+
 def markdown(tab: pd.DataFrame, scale: str) -> str:
     """The table as Markdown with its scale and the finding."""
     return (

@@ -288,10 +288,22 @@ def claims(paper: Mapping[str, Any]) -> list[Claim]:
     return [_cell_claim(algorithm, panel, value) for algorithm, panel, value in pomis_plus_cells(paper["panels"])]
 
 
-def located(found: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, str]:
-    """The line the report writes under each paper claim of a POMIS+ cell, by the claim's id."""
+def located(found: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, dict[str, str]]:
+    """The finding record of each paper claim of a POMIS+ cell, by the claim's id: the open knobs *located* its cause
+    when some n_min puts the cell within Table 1's tolerance, *ruled out* when none does, *inconclusive* below the
+    paper's scale."""
     return {
-        table1_id(algorithm, "POMIS+", panel): f["finding"]
+        table1_id(algorithm, "POMIS+", panel): studies.finding(
+            studies.INCONCLUSIVE
+            if not f["paper_scale"]
+            else studies.LOCATED
+            if f["n_min_within"]
+            else studies.RULED_OUT,
+            "some deferral n_min reproduces the cell"
+            if f["n_min_within"]
+            else "no deferral n_min of the sweep reproduces the cell",
+            f["finding"],
+        )
         for panel, per in found.items()
         for algorithm, f in per.items()
     }

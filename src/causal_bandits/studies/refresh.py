@@ -229,14 +229,28 @@ def _schedule_claim() -> Claim:
     )
 
 
-def findings(paired: pd.DataFrame) -> dict[str, str]:
-    """The line the report writes under each paper claim of a POMIS+ cell this study ran, by the claim's id:
-    the paired difference main - study."""
-    return {
-        table1_id(r.algorithm, "POMIS+", r.panel): f"{r.main_refresh} − {r.refresh} on seeds 0–{int(r.n_seeds) - 1}: "
-        f"{r.paired_difference:+.1f} ± {r.paired_ci95_halfwidth:.1f} (paired)"
-        for r in _rows(paired)
-    }
+def findings(paired: pd.DataFrame) -> dict[str, dict[str, str]]:
+    """The finding record (:func:`causal_bandits.studies.finding`) of each paper claim of a POMIS+ cell this study
+    ran, by the claim's id: the refresh schedule is *ruled out* as the cell's cause when the paired difference main −
+    study is within its 95 % interval of 0, *partly* the cause when beyond it, *inconclusive* below the judged
+    scale."""
+    out = {}
+    for r in _rows(paired):
+        numbers = (
+            f"{r.main_refresh} − {r.refresh} on seeds 0–{int(r.n_seeds) - 1}: "
+            f"{r.paired_difference:+.1f} ± {r.paired_ci95_halfwidth:.1f} (paired)"
+        )
+        if int(r.horizon) < PAPER_HORIZON or int(r.n_seeds) < JUDGED_SEEDS:
+            outcome, sentence = (
+                studies.INCONCLUSIVE,
+                f"not judged below T = {PAPER_HORIZON:,} with {JUDGED_SEEDS} seeds",
+            )
+        elif abs(r.paired_difference) <= r.paired_ci95_halfwidth:
+            outcome, sentence = studies.RULED_OUT, "the refresh schedule does not move this cell beyond noise"
+        else:
+            outcome, sentence = studies.PARTLY, "the refresh schedule moves this cell beyond noise"
+        out[table1_id(r.algorithm, "POMIS+", r.panel)] = studies.finding(outcome, sentence, numbers)
+    return out
 
 
 def claims(paper: Mapping[str, Any]) -> list[Claim]:

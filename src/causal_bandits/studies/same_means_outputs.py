@@ -158,10 +158,22 @@ def claims(paper: Mapping[str, Any]) -> list[Claim]:
     return [_panel_claim(algorithm, panel, value) for algorithm, panel, value in pomis_plus_cells(paper["panels"])]
 
 
-def located(found: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
-    """The line the report writes under each paper claim of a POMIS+ cell, by the claim's id."""
+def located(found: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, str]]:
+    """The finding record of each paper claim of a POMIS+ cell, by the claim's id: *located* when a same-means SCM of
+    the sweep reproduces both of the panel's POMIS+ cells (the cause: SCM parameters the arm means leave open),
+    *ruled out* when none does, *inconclusive* below the paper's scale or when a solver did not run."""
     return {
-        table1_id(algorithm, "POMIS+", panel): f["finding"]
+        table1_id(algorithm, "POMIS+", panel): studies.finding(
+            studies.INCONCLUSIVE
+            if not f["paper_scale"]
+            else studies.LOCATED
+            if f["interval"] is not None
+            else studies.RULED_OUT,
+            "a same-means SCM reproduces both POMIS+ cells of the panel"
+            if f["interval"] is not None
+            else "no same-means SCM of the sweep reproduces both POMIS+ cells",
+            f["finding"],
+        )
         for panel, f in found.items()
         for algorithm in PAPER_Z2_SOLVERS
         if (algorithm, "POMIS+", panel) in TABLE1

@@ -8,7 +8,7 @@ from causal_bandits.studies import same_means_outputs as study_same_means_output
 
 SAME_MEANS = config["studies"]["same_means"]
 SAME_MEANS_JOB = run_job(study_same_means.describe)
-SAME_MEANS_DIR = "results/studies/same_means/{panel}"
+SAME_MEANS_DIR = "results/studies/same_means/{experiment}"
 STUDY_TARGETS["same_means"] = [
     *cb_artefacts.paths(study_same_means.artefacts(config["nonmanip"])),
     "results/claims/studies/same_means.json",
@@ -20,16 +20,16 @@ rule same_means_family:
     output:
         f"{SAME_MEANS_DIR}/family.json",
     log:
-        "logs/studies/same_means/family_{panel}.log",
+        "logs/studies/same_means/family_{experiment}.log",
     benchmark:
-        "benchmarks/out/studies/same_means/family_{panel}.tsv"
+        "benchmarks/out/studies/same_means/family_{experiment}.tsv"
     wildcard_constraints:
-        panel="|".join(config["nonmanip"]["panels"]),
+        experiment="|".join(config["nonmanip"]["panels"]),
     conda:
         "../../envs/causal_bandits.yaml"
     params:
-        panel=lambda wc: config["nonmanip"]["panels"][wc.panel],
-        sweep=lambda wc: study_same_means.settings(SAME_MEANS, wc.panel),
+        panel=lambda wc: config["nonmanip"]["panels"][wc.experiment],
+        sweep=lambda wc: study_same_means.settings(SAME_MEANS, wc.experiment),
         code=script_code("study_same_means_family.py"),
     script:
         "../../scripts/study_same_means_family.py"
@@ -44,14 +44,14 @@ rule same_means_instance:
         instance=f"{SAME_MEANS_DIR}/{{point}}/instance.json",
         catalogue=f"{SAME_MEANS_DIR}/{{point}}/catalogue.json",
     log:
-        "logs/studies/same_means/instance_{panel}_{point}.log",
+        "logs/studies/same_means/instance_{experiment}_{point}.log",
     wildcard_constraints:
-        panel="|".join(config["nonmanip"]["panels"]),
+        experiment="|".join(config["nonmanip"]["panels"]),
         point=r"\d+",
     conda:
         "../../envs/causal_bandits.yaml"
     params:
-        panel=lambda wc: config["nonmanip"]["panels"][wc.panel],
+        panel=lambda wc: config["nonmanip"]["panels"][wc.experiment],
         code=script_code("study_same_means_instance.py"),
     script:
         "../../scripts/study_same_means_instance.py"
@@ -91,12 +91,12 @@ rule same_means_report:
     the study's claims (efficiency interval where both POMIS+ cells are within Table 1's tolerance)."""
     input:
         **study_inputs.summaries("same_means", config),
-        families=expand(f"{SAME_MEANS_DIR}/family.json", panel=list(config["nonmanip"]["panels"])),
+        families=expand(f"{SAME_MEANS_DIR}/family.json", experiment=list(config["nonmanip"]["panels"])),
     output:
         figures=report(
             expand(
-                f"{study_same_means_outputs.OUT}/{{panel}}.{{ext}}",
-                panel=list(config["nonmanip"]["panels"]),
+                f"{study_same_means_outputs.OUT}/{{experiment}}.{{ext}}",
+                experiment=list(config["nonmanip"]["panels"]),
                 ext=("pdf", "png"),
             ),
             caption="../../report/study_same_means.rst",

@@ -8,6 +8,7 @@ from typing import Any
 
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.bounds.scm import model
+from causal_bandits.runs import RunJob
 
 
 def check_config(section: Mapping[str, Any]) -> None:
@@ -26,3 +27,15 @@ def check_config(section: Mapping[str, Any]) -> None:
                 f"bounds.offline.biased_adjust names {v!r}, not a variable of the SCM; use "
                 f"variables among {sorted(set(m.variables) - {m.selection})}"
             )
+
+
+#: The cost check's model of this paper's runs (causal_bandits.cost): CPU seconds per seed-round, from an earlier
+#: paper-scale run (0.08 CPU-h over 2.4e7 seed-rounds: an upper bound of the archived run's 60 CPU-s).
+PER_SEED_ROUND = 7e-6
+#: The CPU of the paper's jobs other than its runs, as a share of its runs' (0.03 of 0.06 CPU-h at paper scale).
+OTHER_SHARE = 0.5
+
+
+def cpu_seconds(job: RunJob) -> float:
+    """The cost model's CPU seconds of a run job on this paper's runner, beyond its start-up."""
+    return PER_SEED_ROUND * len(job.seeds) * job.horizon

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from causal_bandits.errors import ConfigError
+from causal_bandits.runs import RunJob
 
 #: The paper's W for the Adult-Video experiment: §4.2 and the bold nodes of Figure 3.
 ADULT_W = {"age", "income", "ratings", "views"}
@@ -64,3 +65,16 @@ def check_config(section: Mapping[str, Any]) -> None:
                 )
         if not 0 <= f["safe_arm"]["email"] < 36:
             raise ConfigError(f"fairness.fucb.safe_arm.email = {f['safe_arm']['email']} is not an Email arm id (0-35)")
+
+
+#: The cost check's model of this paper's runs (causal_bandits.cost), the F-UCB radius study's too: CPU seconds per
+#: seed-round, from an earlier paper-scale run (0.03 CPU-h over 3.8e5 seed-rounds: an upper bound of the archived
+#: run's 38 CPU-s).
+PER_SEED_ROUND = 1e-5
+#: The CPU of the paper's jobs other than its runs, as a share of its runs' (0.03 of 0.015 CPU-h at paper scale).
+OTHER_SHARE = 2.0
+
+
+def cpu_seconds(job: RunJob) -> float:
+    """The cost model's CPU seconds of a run job on this paper's runner, beyond its start-up."""
+    return PER_SEED_ROUND * len(job.seeds) * job.horizon

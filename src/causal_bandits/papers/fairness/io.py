@@ -1,4 +1,5 @@
-"""Small helpers the fairness workflow scripts share: one-line failures and atomic text outputs."""
+"""Small helpers the fairness workflow scripts share: atomic text outputs (their one-line failures come from
+:func:`causal_bandits.logs.logged`, as every script's)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,7 @@ import os
 
 import pandas as pd
 
-from causal_bandits.logs import logged
 from causal_bandits.store import write_atomic
-
-
-def step(log_path: str | os.PathLike):
-    """:func:`causal_bandits.logs.logged` (bad input ends the job with one line), by the name the
-    fairness scripts use."""
-    return logged(log_path)
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:
