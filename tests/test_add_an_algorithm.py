@@ -120,5 +120,7 @@ def test_registered_example_is_an_addition_in_tables_never_in_claims(tmp_path):
     assert ("eps_greedy", "POMIS") in table and ("eps_greedy", "POMIS+") not in table  # no z²: no POMIS+ row
     assert "| ε-greedy (addition, not in the paper) POMIS |" in out["markdown"]
     assert "ε-greedy (addition, not in the paper) reduction" not in out["markdown"]
+    # Its POMIS+ row says why it is empty rather than missing (the paper's solvers all have a z² version).
+    assert "| ε-greedy (addition, not in the paper) POMIS+ | not run: no z² version |" in out["markdown"]
     # Figure 5's legend marks it too, and it gets a line style of its own (the paper's keep theirs).
     assert out["legend"] == out["display"] and out["styles"] == ["-", "--"] and out["style"] not in ("-", "--")

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import TINY, copy_workflow, register_example, snakemake
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, store
 from causal_bandits import config as cb_config
 from causal_bandits.errors import ConfigError
 from causal_bandits.experiments import runs as experiments_runs
@@ -127,11 +127,11 @@ def test_moss_with_the_real_horizon_runs_through_the_workflow(tmp_path_factory):
     table = (work / target).read_text()
     assert "| BF | MOSS (T-aware) (addition, not in the paper) |" in table
     assert "| BF | MOSS (addition, not in the paper) |" in table
-    assert "| POMISplus | MOSS (T-aware) (addition, not in the paper) | 2 |" in table
-    assert "not run: no z² version" in table
+    assert "| POMISplus | MOSS (T-aware) (addition, not in the paper) | 3 | 0.66 | not run: no z² version |" in table
     runs = work / "results/runs/experiments/moss/BF"
     aware, anytime = (pq.read_table(runs / a / "chunk-0.parquet") for a in ("moss-horizon-T", "moss"))
     # The class received T = 300: its provenance says so, and it plays otherwise than anytime MOSS.
-    provenance = json.loads(aware.schema.metadata[b"science"])
-    assert provenance["params"] == {"horizon": 300}
+    science = {"experiment": "moss", "horizon": 300, "record_points": 20}  # tiny.yaml's record points
+    hashes = [t.schema.metadata[b"config_hash"].decode() for t in (aware, anytime)]
+    assert hashes == [store.config_hash({**science, "params": {"horizon": 300}}), store.config_hash(science)]
     assert aware.column("arm") != anytime.column("arm")

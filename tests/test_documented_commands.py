@@ -89,6 +89,7 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "make clean": Make("clean"),
     "make benchmark": Make("benchmark"),
     "make plan": Make("plan"),
+    "make plan CONFIGS=config/quick.yaml": Make("plan CONFIGS=config/quick.yaml"),
     'make plan CONFIGS="config/config.yaml examples/own_experiment.yaml"': Make(
         'plan CONFIGS="config/config.yaml examples/own_experiment.yaml"'
     ),
@@ -115,6 +116,12 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
         "--cores 2 --configfile config/config.yaml examples/own_experiment.yaml "
         "-- figures/experiments/my_study/table.md",
         shows="experiments_summary",
+    ),
+    "snakemake --cores 2 --configfile config/config.yaml examples/own_pure_exploration.yaml "
+    "-- figures/pure_exploration/confounded_six/table.md": Plan(
+        "--cores 2 --configfile config/config.yaml examples/own_pure_exploration.yaml "
+        "-- figures/pure_exploration/confounded_six/table.md",
+        shows="pure_exploration_table",
     ),
     "snakemake --cores 2 --configfile config/quick.yaml <overlay>.yaml": RunByTest(
         "tests/test_add_an_algorithm_workflow.py", "overlay.yaml"
@@ -155,6 +162,7 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     # the config check, as written
     "causal-bandits check-config": Cli("check-config", shows="ok:"),
     "causal-bandits check-config FILE": Cli("check-config config/quick.yaml", shows="ok:"),
+    "causal-bandits check-config config/quick.yaml": Cli("check-config config/quick.yaml", shows="estimated cost"),
     "causal-bandits check-config FILE...": Cli("check-config config/quick.yaml config/tiny.yaml", shows="ok:"),
     "causal-bandits check-config config/config.yaml config/studies.yaml": Cli(
         "check-config config/config.yaml config/studies.yaml", shows="ok:"

@@ -11,7 +11,9 @@ often). Every job imports the package, and so this module: adding a name reruns 
 * policies: :class:`ThompsonSampling`, :class:`KLUCB` and their z² versions :class:`Z2ThompsonSampling`,
   :class:`Z2KLUCB` (POMIS+; built by ``arms_for(..., "POMISplus").policy("ts")``);
 * the engine: :func:`simulate`, :class:`Streams` (``Streams.for_experiment(name, seeds)``), :class:`Run`
-  (``run.to_frame()``), :func:`linear_grid`, and the recorder :class:`RegretTrace`.
+  (``run.to_frame()``), :func:`linear_grid`, and the recorder :class:`RegretTrace`;
+* pure exploration on one's own graph (cpe, ICLR 2023): :func:`pure_exploration` runs CCPE-BGLM, CCPE-General,
+  LUCB and the naive ablation and returns their table.
 
 >>> import causal_bandits as cb
 >>> G = cb.CausalDiagram(["X", "Z", "Y"], [("X", "Z"), ("Z", "Y")], [("X", "Y")])
@@ -42,6 +44,7 @@ WHERE = {
     "Run": "causal_bandits.bandits.engine",
     "linear_grid": "causal_bandits.bandits.engine",
     "RegretTrace": "causal_bandits.bandits.recorders",
+    "pure_exploration": ("causal_bandits.experiments.cpe", "explore"),
 }
 NAMES = sorted(WHERE)
 

@@ -31,6 +31,8 @@ from causal_bandits import algorithms, checks, papers, studies, yaml_io
 from causal_bandits.errors import ArgumentError, ConfigError
 from causal_bandits.experiments.config import check_config as check_experiments
 from causal_bandits.experiments.config import schema as experiments_schema
+from causal_bandits.experiments.pure_exploration import SCHEMA as PURE_EXPLORATION_SCHEMA
+from causal_bandits.experiments.pure_exploration import check_config as check_pure_exploration
 from causal_bandits.papers import PAPERS
 from causal_bandits.studies import STUDIES
 
@@ -199,6 +201,7 @@ def load_schema() -> dict[str, Any]:
 
     pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]
     schema["properties"]["experiments"] = experiments_schema(pomis_plus)
+    schema["properties"]["pure_exploration"] = yaml_io.load(PURE_EXPLORATION_SCHEMA.read_text())
     return schema
 
 
@@ -481,6 +484,8 @@ def check(config: dict[str, Any]) -> dict[str, Any]:
     studies.check_config(config)
     if config.get("experiments"):
         check_experiments(config["experiments"])
+    if config.get("pure_exploration"):
+        check_pure_exploration(config["pure_exploration"])
     return config
 
 

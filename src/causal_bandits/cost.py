@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causal_bandits.errors import ConfigError
+from causal_bandits.experiments import pure_exploration
 from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
 from causal_bandits.runs import RunJob
@@ -36,7 +37,7 @@ START_UP_S = 3.4
 #: 100,000 jobs already take minutes before the first one starts.
 MAX_JOBS = 100_000
 #: Each paper's runner by the dotted path of its run module (a job's ``builder``).
-RUNNERS = {paper(key).runs: key for key in PAPERS}
+RUNNERS = {paper(key).runs: key for key in PAPERS} | {pure_exploration.BUILDER: "cpe"}  # cpe's algorithms, own graph
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ def _owners(config: Mapping[str, Any]) -> Iterator[tuple[str, Callable, Iterator
             yield key, module.describe, module.run_jobs(config)
     if config.get("experiments"):
         yield "experiments", experiment_runs.describe, experiment_runs.run_jobs(config)
+    if config.get(pure_exploration.KEY):
+        yield pure_exploration.KEY, pure_exploration.describe, pure_exploration.run_jobs(config)
     if config.get("studies"):
         # Late: the study records import their figure code (matplotlib, seaborn: a second and more), which a
         # papers-only parse of the workflow does not need.

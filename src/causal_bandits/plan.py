@@ -18,6 +18,7 @@ from typing import Any
 
 from causal_bandits import algorithms, cost
 from causal_bandits.experiments import config as experiments_config
+from causal_bandits.experiments import pure_exploration
 from causal_bandits.papers import PAPERS
 from causal_bandits.papers.nonmanip import PAPER as NONMANIP
 from causal_bandits.papers.nonmanip import POMIS_PLUS
@@ -33,22 +34,32 @@ def skipped(config: Mapping[str, Any]) -> list[str]:
             for a in section["algorithms"]
             if algorithms.registry(NONMANIP)[a].z2 is None
         ]
-    return lines + experiments_config.skipped(config.get("experiments") or {})
+    lines += experiments_config.skipped(config.get("experiments") or {})
+    for name, experiment in (config.get(pure_exploration.KEY) or {}).items():
+        for algorithm, reason in pure_exploration.skipped(experiment["algorithms"], experiment.get("bglm")).items():
+            lines.append(f"{pure_exploration.KEY}.{name}: {algorithm} is not run: {reason}")
+    return lines
 
 
 def added(config: Mapping[str, Any], found: cost.Estimate) -> list[str]:
     """One line per own experiment and per study of the (checked) config: its cost apart from the papers'."""
     lines = []
     papers = [p for p in PAPERS if p in config]
-    if papers and (config.get("experiments") or config.get("studies")):
+    if papers and (config.get("experiments") or config.get("studies") or config.get(pure_exploration.KEY)):
         hours = sum(found.cpu_hours.get(p, 0.0) for p in papers)
         lines.append(f"  the papers ({', '.join(papers)}): {hours:.2g} CPU-h")
-    alone = {k: v for k, v in config.items() if k not in (*PAPERS, "experiments", "studies")}
+    alone = {k: v for k, v in config.items() if k not in (*PAPERS, "experiments", "studies", pure_exploration.KEY)}
     for name, experiment in (config.get("experiments") or {}).items():
         own = cost.estimate({**alone, "experiments": {name: experiment}})
         lines.append(
             f"  own experiment {name}: {own.total:.2g} CPU-h, {own.jobs} run jobs "
             f"(T = {experiment['horizon']:,}, {experiment['n_seeds']} seeds)"
+        )
+    for name, experiment in (config.get(pure_exploration.KEY) or {}).items():
+        own = cost.estimate({**alone, pure_exploration.KEY: {name: experiment}})
+        lines.append(
+            f"  pure exploration {name}: {own.total:.2g} CPU-h, {own.jobs} run jobs "
+            f"({experiment['n_seeds']} seeds, at most {experiment['max_samples']:,} samples each)"
         )
     counts = cost.run_job_counts(config)
     for name in config.get("studies") or {}:
