@@ -8,12 +8,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= all
 
-.PHONY: help reproduce quick studies plan verify test lint docs benchmark clean
+.PHONY: help reproduce quick studies plan run check-config check-store verify test lint docs benchmark clean
 
 ## List the targets, one line each (this list).
 help:
 	@awk '/^## /{h=substr($$0,4);next} /^[a-z][a-z_-]*:/{if(h){sub(/:.*/,"",$$1);printf "  make %-10s %s\n",$$1,h};h=""} !/^## /{h=""}' $(MAKEFILE_LIST)
-	@echo "  Variables: CORES=$(CORES) (cores for snakemake), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON)."
+	@echo "  Variables: CORES=$(CORES) (cores for snakemake), CONFIGS=\"a.yaml ...\" (own config files), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON),"
+	@echo "  VERIFY_ARGS='$(VERIFY_ARGS)' (options of make verify, e.g. VERIFY_ARGS=\"--budget 60 --seed 4\", \"--all\", or \"--configfile FILE\" naming data.raw_dir)."
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -47,16 +48,33 @@ plan: $(VENV)/.installed
 studies: $(VENV)/.installed
 	$(RUN) --configfile config/studies.yaml
 
+# Own config files: CONFIGS="a.yaml b.yaml" (merged over config/config.yaml in order, as --configfile). Snakemake
+# reads --configfile itself, before the workflow's checks, so a missing file or a folder there ends in its traceback;
+# check-config answers every such mistake in one line, and `make run` checks before it starts Snakemake.
+## Check config files (CONFIGS="a.yaml ...") as `snakemake --configfile` would, one line per problem, before a run.
+check-config: $(VENV)/.installed
+	$(BIN)/causal-bandits check-config $(CONFIGS)
+
+## Check the config files (CONFIGS="a.yaml ..."), then run the pipeline with them.
+run: check-config
+	$(RUN) $(if $(strip $(CONFIGS)),--configfile $(CONFIGS))
+
+## After a run with CONFIGS="a.yaml ...": read back every file under results/, name each damaged or missing one and its fix.
+check-store: $(VENV)/.installed
+	$(BIN)/causal-bandits check-store $(CONFIGS)
+
 # Unit tests on TEST_WORKERS processes (pytest-xdist, a file per worker), then the workflow tests, also
 # a file per worker: they share one tiny run (the first worker to need it runs it on 2 cores, the other
 # waits), then mostly wait on one Snakemake process each; the 15 slowest are listed, for CI's log.
 # The archived paper-scale run (archive/paper-scale, docs/guide/reviewers.md#verify): a seeded random sample of its
-# jobs rebuilt in a scratch folder and compared byte for byte. VERIFY_ARGS passes options, e.g.
-# VERIFY_ARGS="--budget 30 --seed 4".
+# jobs rebuilt from scratch and every derived job from the archived intermediates, in scratch folders, compared byte
+# for byte. VERIFY_ARGS passes options, e.g. VERIFY_ARGS="--budget 60 --seed 4". make exits 2 whenever its recipe
+# fails; the line after verify's says verify's own status (1: a file differs, 2: could not check), which
+# .venv/bin/causal-bandits verify returns as its exit status.
 VERIFY_ARGS ?=
-## Set up .venv if needed, then rebuild a random sample of the archived paper-scale run's jobs (10 minutes on 2 cores) and compare.
+## Set up .venv if needed, then rebuild a sample of the archived paper-scale run's jobs and every derived job (about 10 minutes on 2 cores) and compare.
 verify: $(VENV)/.installed
-	$(BIN)/causal-bandits verify $(VERIFY_ARGS)
+	@$(BIN)/causal-bandits verify $(VERIFY_ARGS) || { status=$$?; echo "causal-bandits verify exited $$status (1: a rebuilt file differs; 2: could not check)" >&2; exit $$status; }
 
 TEST_WORKERS ?= 2
 ## Set up .venv if needed, then run the unit tests and the workflow tests (tiny config).

@@ -245,3 +245,46 @@ def assert_bad_config_fails_cleanly(workdir: Path, override: dict, expected: str
     assert len(errors) == 1 and expected in errors[0], result.stderr[-2000:]
     assert not (workdir / "results").exists()
     assert not (workdir / "figures").exists()
+
+
+@dataclass
+class BuiltSite:
+    """The documentation site built by ``mkdocs build --strict`` (as ``make docs``): its folder, and the build's
+    exit status and error output."""
+
+    folder: Path
+    returncode: int
+    stderr: str
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, worker_id) -> BuiltSite:
+    """The site, built once per test session (the first worker to need it builds it, the others wait on a lock):
+    tests/test_docs.py checks the build, tests/test_browser.py reads its pages in a browser."""
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent
+    record = shared / "built_site.json"
+    with FileLock(f"{record}.lock"):
+        if not record.exists():
+            site = shared / "site"
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "mkdocs",
+                    "build",
+                    "--strict",
+                    "--config-file",
+                    str(ROOT / "mkdocs.yml"),
+                    "-d",
+                    site,
+                ],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            record.write_text(json.dumps({"folder": str(site), "returncode": done.returncode, "stderr": done.stderr}))
+        info = json.loads(record.read_text())
+    return BuiltSite(Path(info["folder"]), info["returncode"], info["stderr"])

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from causal_bandits.archive import jobs, manifest, provenance, verify
+from causal_bandits.archive import jobs, manifest, provenance, stages, verify
 from causal_bandits.errors import CausalBanditsError, DataError
 
 PLAN = """\
@@ -52,36 +52,49 @@ def _job(path, cpu, inputs=()):
     return {"outputs": [{"path": path, "sha256": "0"}], "inputs": list(inputs), "cpu_s": cpu, "wall_s": None}
 
 
-#: Two instances, four run chunks on them, an aggregate of chunks 0-1 and one of all four.
+#: Two instances, four run chunks on them, an aggregate of chunks 0-1 and one of all four, a table of the second
+#: aggregate and of instance b, and a listing of instance b that nothing reads.
 JOBS = [
     _job("results/inst/a.json", 1.0),
     _job("results/inst/b.json", 1.0),
     *[_job(f"results/runs/x/{i}.parquet", 10.0, [f"results/inst/{'ab'[i // 2]}.json"]) for i in range(4)],
     _job("results/agg/a.parquet", 2.0, [f"results/runs/x/{i}.parquet" for i in range(2)]),
     _job("results/agg/all.parquet", 2.0, [f"results/runs/x/{i}.parquet" for i in range(4)]),
+    _job("figures/table.md", 1.0, ["results/agg/all.parquet", "results/inst/b.json"]),
+    _job("results/listing.md", 1.0, ["results/inst/b.json"]),
 ]
 
 
-def test_the_sample_holds_each_chunk_with_what_it_needs_within_the_budget():
-    chosen = verify.sample(JOBS, 23.0, seed=1)
-    runs = [i for i in chosen if 2 <= i <= 5]
-    assert len(runs) == 2 and sum(verify.cost(JOBS[i]) for i in chosen) <= 23.0
-    for i in runs:
-        assert (i - 2) // 2 in chosen  # its instance
-    assert verify.sample(JOBS, 23.0, seed=1) == chosen
+def test_the_stages_and_the_intermediates_the_derived_jobs_read():
+    found = stages.stages(JOBS)
+    assert (found.runs, found.aggregates, found.derived) == ({2, 3, 4, 5}, {6, 7}, {8})
+    assert found.others == {0, 1, 9}
+    assert stages.intermediates(JOBS, found) == ["results/agg/all.parquet", "results/inst/b.json"]
 
 
-def test_the_sample_adds_an_aggregate_whose_inputs_it_rebuilt():
-    everything = verify.sample(JOBS, 100.0, seed=0)
-    assert everything == list(range(len(JOBS)))
-    seeds = {tuple(verify.sample(JOBS, 12.0, seed=s)) for s in range(20)}
-    assert len(seeds) == 4  # one chunk (and its instance), a different one by seed
-    assert all(6 not in s and 7 not in s for s in seeds)
+def test_the_sample_holds_each_job_with_what_it_needs_within_the_budget():
+    needs = stages.needs(JOBS)
+    for seed in range(10):
+        chosen = verify.sample(JOBS, 23.0, seed=seed)
+        assert sum(verify.cost(JOBS[i]) for i in chosen) <= 23.0
+        assert all(needs[i] <= set(chosen) for i in chosen)
+        assert 8 not in chosen  # a derived job: level 2 rebuilds it
+        assert verify.sample(JOBS, 23.0, seed=seed) == chosen
+    assert len({tuple(verify.sample(JOBS, 23.0, seed=s)) for s in range(10)}) > 1
 
 
-def test_a_budget_below_the_cheapest_chunk_is_a_clear_error():
-    with pytest.raises(CausalBanditsError, match=r"cheapest run chunk \(11 CPU-s"):
-        verify.sample(JOBS, 5.0, seed=0)
+def test_a_large_sample_holds_every_job_but_the_derived_and_grows_into_them_without_a_level_2():
+    assert verify.sample(JOBS, 100.0, seed=0) == [i for i in range(len(JOBS)) if i != 8]
+    assert verify.sample(JOBS, 100.0, seed=0, derived=True) == list(range(len(JOBS)))
+    # the pool holds aggregates (with all their chunks) and jobs no chunk leads to, not only chunks
+    drawn = {i for s in range(30) for i in verify.sample(JOBS, 12.0, seed=s)}
+    assert {9} <= drawn and {6, 7}.isdisjoint(drawn)  # an aggregate costs 22 CPU-s or more with its chunks
+    assert any(6 in verify.sample(JOBS, 25.0, seed=s) for s in range(30))
+
+
+def test_a_budget_below_the_cheapest_job_is_a_clear_error():
+    with pytest.raises(CausalBanditsError, match=r"less than the cheapest job with what it needs"):
+        verify.sample(JOBS, 0.5, seed=0)
 
 
 def _archive(tmp_path):
@@ -90,10 +103,10 @@ def _archive(tmp_path):
     entry = manifest.describe_file(tmp_path / "figures" / "REPORT.md", "figures/REPORT.md")
     record = {
         "format": manifest.FORMAT,
-        "provenance": {},
+        "provenance": {"config": {"files": []}},
         "run": {},
         "artefacts": ["figures/REPORT.md"],
-        "jobs": [{"rule": "report", "inputs": [], "outputs": [entry]}],
+        "jobs": [{"rule": "report", "inputs": [], "outputs": [entry], "cpu_s": 1.0, "wall_s": 1.0}],
     }
     manifest.write(tmp_path / manifest.MANIFEST, record)
     return tmp_path / manifest.MANIFEST
@@ -103,7 +116,7 @@ def test_a_manifest_reads_back_and_an_edited_line_or_artefact_is_detected(tmp_pa
     path = _archive(tmp_path)
     assert manifest.read(tmp_path)["jobs"][0]["rule"] == "report"
     lines = path.read_text().splitlines()
-    assert lines[-2].startswith('{"inputs"')  # one job per line
+    assert lines[-2].startswith('{"cpu_s"')  # one job per line
     path.write_text(path.read_text().replace('"rule": "report"', '"rule": "other"'))
     with pytest.raises(DataError, match="edited after it was made"):
         manifest.read(tmp_path)
@@ -201,3 +214,77 @@ def test_the_committed_paper_scale_archive_is_whole():
     made = manifest.read(folder)
     assert made["run"]["jobs"] == len(made["jobs"]) > 0
     assert "figures/REPORT.md" in made["artefacts"] and "figures/REPORT.html" in made["artefacts"]
+
+
+def test_the_archive_copies_the_docs_pages_the_report_links(tmp_path):
+    """The report links its readings as ../docs/papers/<key>.md from figures/: the archive holds those pages
+    beside it, so that the links resolve from the archive's folder (and only pages that exist are copied)."""
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "docs" / "papers").mkdir(parents=True)
+    (tmp_path / "docs" / "papers" / "cpe.md").write_text("# cpe\n")
+    (tmp_path / "figures" / "REPORT.html").write_text(
+        '<a href="../docs/papers/cpe.md#cpe-results">r</a> <a href="../docs/papers/gone.md">g</a> '
+        '<a href="cpe/table1.md">t</a>'
+    )
+    (tmp_path / "figures" / "REPORT.md").write_text("[r](../docs/papers/cpe.md#cpe-x)\n")
+    found = manifest.linked_docs(tmp_path, ["figures/REPORT.html", "figures/REPORT.md", "figures/cpe/x.png"])
+    assert found == ["docs/papers/cpe.md"]
+
+
+def test_a_manifest_of_the_first_format_reads_and_an_unknown_format_is_one_clear_error(tmp_path):
+    path = _archive(tmp_path)
+    made = json.loads(path.read_text())
+    for version, ok in ((1, True), (3, False)):
+        made["format"] = version
+        made.pop("digest")
+        manifest.write(path, made)
+        made = json.loads(path.read_text())
+        if ok:
+            assert manifest.read(tmp_path)["format"] == 1 and manifest.copied(made) == ["figures/REPORT.md"]
+        else:
+            with pytest.raises(DataError, match="has format 3, which this version does not read"):
+                manifest.read(tmp_path)
+
+
+def test_the_history_line_names_the_run_commit_and_whether_the_checkout_holds_it(tmp_path):
+    line = verify.git_history(tmp_path, tmp_path / "archive", "a" * 40)
+    assert "run made at commit aaaaaaaaaaaa" in line and "not a git checkout" in line
+    root = Path(__file__).parents[1]
+    committed = verify.git_history(
+        root, Path("archive/paper-scale"), manifest.read(root / "archive/paper-scale")["provenance"]["commit"]
+    )
+    assert "(in this checkout's history)" in committed and "archive committed in" in committed
+    assert "(NOT in this checkout's history)" in verify.git_history(root, Path("archive/paper-scale"), "0" * 40)
+
+
+def test_missing_raw_files_are_named_and_a_failed_rebuild_leaves_no_scratch(tmp_path, monkeypatch):
+    config = {"fairness": {"raw": {"adult": {"path": "adult/adult.data"}, "youtube": [{"path": "y/y.txt"}]}}}
+    (tmp_path / "y").mkdir()
+    (tmp_path / "y" / "y.txt.gz").write_bytes(b"")
+    assert verify.missing_raw(config, tmp_path) == ["adult/adult.data"]
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(verify.tempfile, "tempdir", None)
+
+    def stop(*args, **kwargs):
+        raise CausalBanditsError("Snakemake stopped")
+
+    monkeypatch.setattr(verify, "_run_level", stop)
+    monkeypatch.setattr(verify, "check_provenance", lambda *args: None)
+    monkeypatch.setattr(verify, "current_provenance", lambda *args: {})
+    (tmp_path / "archive").mkdir()
+    folder = _archive(tmp_path / "archive").parent
+    with pytest.raises(CausalBanditsError, match="Snakemake stopped"):
+        verify.verify(Path(__file__).parents[1], folder, 60.0, 1, 0, everything=True)
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_configfile_is_repeated_and_leaves_the_archive_positional_alone():
+    import argparse
+
+    from causal_bandits.commands import verify as command
+
+    parser = argparse.ArgumentParser()
+    command.add_parser(parser.add_subparsers())
+    args = parser.parse_args(["verify", "--configfile", "raw.yaml", "some/archive", "--configfile", "b.yaml"])
+    assert args.configfile == ["raw.yaml", "b.yaml"] and args.archive == Path("some/archive")

@@ -15,6 +15,8 @@ from conftest import ROOT, SHARED_RAW, assert_bad_config_fails_cleanly, copy_wor
 
 from causal_bandits import algorithms, cli
 from causal_bandits import config as cb_config
+from causal_bandits import cost as cb_cost
+from causal_bandits import studies as cb_studies
 
 BASE = ROOT / "config" / "config.yaml"
 
@@ -220,6 +222,34 @@ OVERLAYS = {
         "selection node S has children ['U2']",
     ),
     "bounds context unknown": ("bounds: {scm: {context: [U1, U3]}}\n", "scm.context names unknown variable 'U3'"),
+    # -- keys that moved: a forwarding address, not "unknown key"
+    "spot check moved to studies": (
+        "nonmanip:\n  pomis_plus:\n    spot_check: {n_seeds: 3}\n",
+        "config key nonmanip.pomis_plus.spot_check has moved: it is now studies.refresh; move it there",
+    ),
+    "naive study moved to studies": (
+        "cpe: {naive_study: {rho: [0.1]}}\n",
+        "config key cpe.naive_study has moved: it is now studies.naive_estimand; move it there",
+    ),
+    "renamed key": ("unknown_graph: {forests: {h: 3}}\n", "it is now unknown_graph.forests.height"),
+    "homoglyph paper key": (
+        "n\u043enmanip: {horizon: 10}\n",
+        "unknown config key 'n\u043enmanip' under <top level> ('n\u043enmanip' holds the non-ASCII letter "
+        "'\u043e', U+043E: retype it)",
+    ),
+    # -- the order of the checks: structure first, and no check walks an alias bomb's billions of values
+    "alias bomb under a known key": (
+        "experiments:\n  e0: &b0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(f"  e{i}: &b{i} [{', '.join([f'*b{i - 1}'] * 10)}]\n" for i in range(1, 9)),
+        "config experiments holds 1,234,567,900 values once its YAML aliases (*name) are expanded",
+    ),
+    "alias bomb under unknown keys": (
+        "a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 9)),
+        "unknown config key 'a0', 'a1'",
+    ),
+    "unknown key before a NaN": ("nonmanip: {horizn: 10, horizon: .nan}\n", "unknown config key 'horizn'"),
+    "self-referencing alias": ("experiments: &e {x: *e}\n", "config experiments contains itself"),
 }
 
 
@@ -280,6 +310,34 @@ def test_good_files_pass(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert cli.main(["check-config", "--base", str(BASE), str(ROOT / "config" / "tiny.yaml")]) == 0
     assert capsys.readouterr().out.startswith("ok: ")
+
+
+#: Every documented "null means off" (docs/studies.md: a study set to null is not run; budget.cpu_hours: null runs
+#: beyond the budget): check-config passes, and the cost estimate counts nothing for a null study.
+NULLS = {
+    **{f"studies.{name}": f"studies: {{{name}: null}}\n" for name in cb_studies.STUDIES},
+    "every study": "studies: {" + ", ".join(f"{name}: null" for name in cb_studies.STUDIES) + "}\n",
+    "budget": "budget: {cpu_hours: null}\n",
+    "safe arms": "fairness: {fucb: {safe_arm: {email: null, adult_video: null}}}\n",
+}
+
+
+@pytest.mark.parametrize("case", list(NULLS))
+def test_documented_nulls_are_off(case, tmp_path, monkeypatch, capsys):
+    (tmp_path / "null.yaml").write_text(NULLS[case])
+    studies = ROOT / "config" / "studies.yaml"
+    status, lines = _check_config(tmp_path, monkeypatch, capsys, str(studies), "null.yaml")
+    assert status == 0, lines
+    config = cb_config.check(cb_config.load(BASE, studies, tmp_path / "null.yaml"))
+    nulled = [name for name in cb_studies.STUDIES if name in NULLS[case]]
+    assert not set(nulled) & set(cb_cost.estimate(config).cpu_hours)
+    assert set(cb_studies.configured(config)) == set(cb_studies.STUDIES) - set(nulled)
+
+
+def test_budget_null_on_the_command_line():
+    config = _command_line("budget={cpu_hours: null}")
+    assert config["budget"]["cpu_hours"] is None
+    assert cb_cost.check(config).total > 0
 
 
 # ---------------------------------------------------------------- --config values (Snakemake's parser)
@@ -417,3 +475,40 @@ def test_a_corrupt_raw_file_stops_the_planning_with_its_checksum(workdir, tmp_pa
         f"expected sha256 {pinned['sha256']} (adult/adult.data); replace it with the file from "
         f"{pinned['url']} (publisher: {pinned['publisher']})"
     ), lines[-1]
+
+
+# ---------------------------------------------------------------- archive and verify: the caller's mistakes first
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["verify", "--budget", "nan"], "--budget nan is not a number of minutes > 0"),
+        (["verify", "--budget", "inf"], "--budget inf is not a number of minutes > 0"),
+        (["archive", "--configfile", "nosuch.yaml"], "config file nosuch.yaml not found"),
+        (["archive", "--out", "taken.txt"], "--out taken.txt is a file, not a folder"),
+    ],
+)
+def test_archive_and_verify_refuse_bad_arguments_in_one_line(args, expected, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken.txt").write_text("mine\n")
+    status = cli.main(args)
+    lines = capsys.readouterr().err.splitlines()
+    assert status == 2 and len(lines) == 1 and expected in lines[0], lines
+    assert {p.name for p in tmp_path.iterdir()} == {"taken.txt"}  # nothing written
+
+
+def test_archive_names_a_damaged_chunk_in_one_line(tmp_path):
+    """The archive hashes every Parquet output's data: a damaged one is named with its fix, not a pyarrow traceback."""
+    import pyarrow as pa
+
+    from causal_bandits import store
+    from causal_bandits.archive import manifest
+    from causal_bandits.errors import DataError
+
+    path = tmp_path / "chunk-0.parquet"
+    store.write_table(path, pa.table({"seed": pa.array(range(2000), pa.int32())}), {})
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(DataError) as err:
+        manifest.data_sha256(path)
+    assert str(err.value).startswith(f"{path} is damaged or from another run") and "\n" not in str(err.value)

@@ -143,3 +143,14 @@ def test_planning_names_a_corrupt_file_with_its_checksum_and_returns_the_missing
     message = str(err.value)
     assert message.startswith(f"{tmp_path / 'raw' / 'd' / 'bad.txt'}: sha256 of the content is ")
     assert f"expected sha256 {bad.sha256}" in message and message.endswith(f"replace it with the file from {bad.url}")
+
+
+def test_planning_names_a_directory_where_a_raw_file_belongs(tmp_path):
+    """A directory at a raw file's place (which no download could fill) is one line when the workflow plans."""
+    spec = spec_for(tmp_path, b"pinned", name="d/adult.data")
+    (tmp_path / "raw" / "d" / "adult.data").mkdir(parents=True)
+    with pytest.raises(DataError) as err:
+        raw.present(tmp_path / "raw", [spec], tmp_path / "cache.json")
+    message = str(err.value)
+    assert message.startswith(f"raw file d/adult.data: {tmp_path / 'raw' / 'd' / 'adult.data'} is a directory")
+    assert f"sha256 {spec.sha256}" in message and "\n" not in message

@@ -2,13 +2,11 @@
 
 A broken link or anchor between pages, a page missing from the navigation, or an API reference
 that names a module or object that does not exist fails the build, and so this test (and CI,
-which runs ``make test``).
+which runs ``make test``). The site is built once per session (the ``built_site`` fixture).
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,26 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.docs
 
 
-def test_mkdocs_build_strict(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "build",
-            "--strict",
-            "--config-file",
-            str(ROOT / "mkdocs.yml"),
-            "--site-dir",
-            str(site),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
+def test_mkdocs_build_strict(built_site) -> None:
+    assert built_site.returncode == 0, built_site.stderr[-4000:]
+    site = built_site.folder
     assert (site / "index.html").is_file()
     assert (site / "papers" / "nonmanip.html").is_file()
     assert (site / "api.html").is_file()
@@ -62,19 +43,12 @@ BRACED_CELLS = (
 )
 
 
-def test_no_text_is_lost_from_table_cells(tmp_path: Path) -> None:
+def test_no_text_is_lost_from_table_cells(built_site) -> None:
     """Braces at the end of a table cell stay text in the built site (they are escaped in the Markdown)."""
     import html
     import re
 
-    site = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(site)],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-        timeout=600,
-    )
+    site = built_site.folder
     for page, text in BRACED_CELLS:
         cells = [
             html.unescape(re.sub(r"<[^>]+>", "", c))

@@ -93,6 +93,7 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
         'plan CONFIGS="config/config.yaml examples/own_experiment.yaml"'
     ),
     "make verify": RunByTest("tests/test_verify_workflow.py", "verify"),
+    'make run CONFIGS="a.yaml b.yaml"': Make("run CONFIGS=config/quick.yaml"),
     # whole runs, planned as written
     "snakemake --cores 16": Plan("--cores 16"),
     "snakemake --cores N": Plan("--cores 2"),
@@ -140,7 +141,12 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
         "tests/test_cluster_profiles.py", "cluster-generic"
     ),
     "causal-bandits archive": RunByTest("tests/test_verify_workflow.py", '"archive"'),
+    "causal-bandits check-store FILE...": RunByTest("tests/test_store_check.py", '"check-store"'),
+    'make check-store CONFIGS="..."': RunByTest("tests/test_store_check.py", '"check-store"'),
     "causal-bandits verify --budget 30 --jobs 8 --seed 4": RunByTest("tests/test_verify_workflow.py", '"verify"'),
+    "causal-bandits verify --budget 60 --jobs 8 --seed 4": RunByTest("tests/test_verify_workflow.py", '"verify"'),
+    'make verify VERIFY_ARGS="--all"': Make("verify VERIFY_ARGS=--all"),
+    'make verify VERIFY_ARGS="--configfile raw.yaml"': Make("verify VERIFY_ARGS=--configfile=raw.yaml"),
     "causal-bandits pomis": RunByTest("tests/test_cli.py", '"pomis"'),
     "causal-bandits run-job RULE NAME=VALUE... --configfile FILE...": RunByTest("tests/test_run_job.py", '"run-job"'),
     "causal-bandits run-job nonmanip_run experiment=fig5a strategy=POMIS algorithm=ts chunk=0 --configfile "

@@ -221,13 +221,15 @@ def test_command_limit_and_its_option(tmp_path, capsys):
 
 
 def test_command_progress_after_a_second(monkeypatch, capsys):
-    clock = iter([0.0, 0.5, 1.2, 1.5, 2.4])
+    clock = iter([0.0, 0.5, 1.2, 1.5, 2.4, 3.0])
     monkeypatch.setattr(pomis_command.time, "monotonic", lambda: next(clock))
-    progress = pomis_command._Progress("POMISs", 10_000)
+    progress = pomis_command._Progress("POMISs", 10_000, 0.0)
     for count in (1, 2, 3, 4):
         progress(count)
+    progress.finish(4)  # the last line, however long since the one before: progress runs to the end
     lines = capsys.readouterr().err.splitlines()
     assert lines == [
         "pomis: 2 POMISs so far after 1 s (stops above 10,000; --limit)",
         "pomis: 4 POMISs so far after 2 s (stops above 10,000; --limit)",
+        "pomis: 4 POMISs in all after 3.0 s",
     ]

@@ -42,7 +42,7 @@ def test_a_paper_job_is_described_whole():
     plus = nonmanip_runs.describe(CONFIG, _wildcards("fig5c", POMIS_PLUS, "kl_ucb"))
     assert plus.policy == algorithms.played("nonmanip", "kl_ucb", z2=True).path
     assert plus.science["pomis_plus"]["bootstrap"] == section["pomis_plus"]["bootstrap"]
-    assert plus.memory_mb > 500 + len(plus.seeds) * 4  # the bootstrap's replicates
+    assert plus.memory_mb > plain.memory_mb  # the bootstrap's replicates
 
 
 def test_a_study_job_changes_only_what_the_study_varies():
@@ -97,8 +97,52 @@ def test_a_job_reaches_its_script_as_builtin_fields():
     types (it drops an object it cannot represent): the run rules pass a job's fields, and the script rebuilds it."""
     job = nonmanip_runs.describe(CONFIG, _wildcards("fig5c", POMIS_PLUS, "ts"))
     fields = job.fields()
-    assert runs.RunJob(**fields) == job
+    assert runs.RunJob(**fields) == job and "memory_mb" not in fields  # a new memory request reruns nothing
     assert all(isinstance(v, (int, str, range, dict)) for v in fields.values()), fields
+
+
+def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory():
+    """Every run job of the archived paper-scale run (archive/paper-scale/manifest.json: each job's peak) asks for
+    at least that peak and at most 1.5 times it (runs.MEMORY_MARGIN over the measured figures)."""
+    import json
+
+    manifest = json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
+    config = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml"))
+    ratios = {}
+    for job in manifest["jobs"]:
+        paper_key = job["rule"].split("_run")[0]
+        if f"{paper_key}_run" not in job["rule"] or paper_key not in PAPERS:
+            continue
+        module = importlib.import_module(paper(paper_key).runs)
+        ratios[job["log"]] = module.describe(config, job["wildcards"]).memory_mb / job["max_rss_mb"]
+    assert len(ratios) == 507  # every run job of the five papers
+    assert min(ratios.values()) >= 1.0 and max(ratios.values()) <= 1.5, (min(ratios.values()), max(ratios.values()))
+
+
+def test_the_slurm_profile_asks_each_rule_for_its_measured_resources():
+    """workflow/profiles/slurm states, for every rule of the archived paper-scale run, the memory and time that
+    benchmarks/resources.py derives from the run's measured jobs; each rule's memory within 1.5 times the smallest
+    peak of its jobs (but V6 discovery's, whose archived jobs held a whole tree height: now one setting each)."""
+    import json
+    import subprocess
+    import sys
+
+    import yaml
+
+    check = subprocess.run(
+        [sys.executable, "benchmarks/resources.py", "--check", "workflow/profiles/slurm/config.yaml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stdout[-2000:] + check.stderr[-2000:]
+    stated = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())["set-resources"]
+    manifest = json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
+    for rule, wanted in stated.items():
+        peaks = [job["max_rss_mb"] for job in manifest["jobs"] if job["rule"] == rule]
+        if "mem_mb" in wanted and rule != "unknown_graph_discovery":
+            mem = int(wanted["mem_mb"].split("*")[0])
+            assert max(peaks) <= mem <= 1.5 * min(peaks), (rule, mem, min(peaks), max(peaks))
 
 
 def test_a_study_rerun_reads_the_panel_from_the_paper_declaration_not_a_copy():

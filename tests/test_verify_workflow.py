@@ -1,6 +1,7 @@
 """``causal-bandits archive`` on the tiny run and ``causal-bandits verify`` in a fresh copy of the
-repository: a clean sample is byte-identical, a manifest entry that does not match what the jobs
-make is reported file by file with exit status 1, and a checkout whose code differs is refused."""
+repository: a clean sample and every derived job are byte-identical; a manifest entry that does not match what
+the jobs make (level 1) and an archived aggregate forged together with its entry (level 2) are each reported with
+exit status 1; a checkout whose code differs is refused."""
 
 from __future__ import annotations
 
@@ -10,20 +11,23 @@ import subprocess
 import sys
 import time
 
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 import pytest
 from conftest import ROOT, copy_workflow
 
 from causal_bandits import logs
-from causal_bandits.archive import manifest, provenance, verify
+from causal_bandits.archive import manifest, provenance, stages, verify
 
 pytestmark = pytest.mark.workflow
 
-#: A small sample: the tiny run's chunks take 2-5 CPU-s each, so about ten jobs.
-BUDGET = ("--budget", "1.6", "--jobs", "2", "--seed", "3")
+#: A small sample: one CPU-minute; the tiny run's chunks take 2-5 CPU-s each, so about ten jobs.
+BUDGET = ("--budget", "1", "--jobs", "2", "--seed", "3")
 
 
-def _cli(cwd, *args):
-    env = {**os.environ, "PYTHONPATH": str(cwd / "src")}
+def _cli(cwd, *args, tmp=None):
+    env = {**os.environ, "PYTHONPATH": str(cwd / "src"), **({"TMPDIR": str(tmp)} if tmp else {})}
     command = [sys.executable, "-m", "causal_bandits", *args]
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=900)
 
@@ -62,33 +66,66 @@ def test_the_archive_lists_every_output_of_the_tiny_run_with_its_job(tiny_run, t
     assert made["run"]["jobs"] == len(made["jobs"]) and made["run"]["cpu_hours"] > 0
 
 
-def test_verify_rebuilds_a_sample_byte_identical_and_reports_a_file_that_differs(tiny_archive, tmp_path):
+def _level(verdict: str, n: int) -> tuple[int, int]:
+    """(identical, rebuilt) jobs of level ``n`` in a verdict line."""
+    part = verdict.split(f"level {n}, ")[1].split(":", 1)[1]
+    same, of = part.split(" jobs ")[0].split(" of ")
+    return int(same), int(of)
+
+
+def _forged(tiny_archive, tmp_path, made) -> None:
+    """An archive folder in ``tmp_path`` with the (edited) manifest ``made``, its digest recomputed."""
+    tmp_path.mkdir()
+    for path in manifest.copied(made):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes((tiny_archive / path).read_bytes())
+    made.pop("digest", None)
+    manifest.write(tmp_path / manifest.MANIFEST, made)
+
+
+def test_verify_rebuilds_a_sample_and_every_derived_job_and_reports_what_differs(tiny_archive, tmp_path):
     checkout = copy_workflow(tmp_path / "checkout")
-    done = _cli(checkout, "verify", str(tiny_archive), *BUDGET)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    done = _cli(checkout, "verify", str(tiny_archive), *BUDGET, tmp=scratch)
     assert done.returncode == 0, done.stdout + done.stderr
     verdict = done.stdout.strip().splitlines()[-1]
-    sampled = int(verdict.split(" of ")[1].split()[0])
-    assert sampled >= 3 and verdict.startswith(f"{sampled} of {sampled} sampled jobs byte-identical"), verdict
-    assert "seed 3" in verdict
-
-    # A manifest whose entry for one sampled output is not what the job makes (digest recomputed).
+    sampled, derived = _level(verdict, 1), _level(verdict, 2)
+    assert sampled[0] == sampled[1] >= 3 and "(seed 3)" in verdict, verdict
     made = json.loads((tiny_archive / manifest.MANIFEST).read_text())
-    chosen = verify.sample(made["jobs"], (96 - verify.OVERHEAD_S) * 2 * verify.EFFICIENCY, 3)
+    found = stages.stages(made["jobs"])
+    assert derived == (len(found.derived), len(found.derived)) and len(found.derived) >= 10, verdict
+    rules = {made["jobs"][i]["rule"] for i in found.derived}
+    assert {"report", "cpe_claims", "cpe_tables", "nonmanip_table1"} <= rules
+    assert "archive: run made at commit" in done.stdout
+    assert list(scratch.iterdir()) == []  # the scratch folders are removed after a pass
+
+    # One sampled output's manifest entry is not what the job makes, and one aggregate the derived jobs read is
+    # forged together with its entry: level 1 and level 2 each find theirs.
+    chosen = verify.sample(made["jobs"], 60, 3)
     entry = made["jobs"][chosen[0]]["outputs"][0]
     entry["sha256"] = entry.get("data_sha256", "0" * 64)
     if "data_sha256" in entry:
         entry["data_sha256"] = "0" * 64
     wrong = tmp_path / "wrong"
-    wrong.mkdir()
-    for artefact in made["artefacts"]:
-        (wrong / artefact).parent.mkdir(parents=True, exist_ok=True)
-        (wrong / artefact).write_bytes((tiny_archive / artefact).read_bytes())
-    made.pop("digest")
+    _forged(tiny_archive, wrong, made)
+    aggregate = next(p for p in made["intermediates"] if "/agg/" in p and p.endswith(".parquet"))
+    table = pq.read_table(wrong / aggregate)
+    for i, column in enumerate(table.schema):  # every float of it half as large again
+        if pa.types.is_floating(column.type):
+            table = table.set_column(i, column, pc.multiply(table.column(i), 1.5))
+    pq.write_table(table, wrong / aggregate)
+    forged = next(o for job in made["jobs"] for o in job["outputs"] if o["path"] == aggregate)
+    forged.update(manifest.describe_file(wrong / aggregate, aggregate))
+    made.pop("digest", None)
     manifest.write(wrong / manifest.MANIFEST, made)
     done = _cli(checkout, "verify", str(wrong), *BUDGET)
     assert done.returncode == 1, done.stdout + done.stderr
+    verdict = done.stdout.strip().splitlines()[-1]
     assert f"differs: {entry['path']}: archived sha256" in done.stdout
-    assert f"{sampled - 1} of {sampled} sampled jobs byte-identical, 1 differ" in done.stdout
+    assert _level(verdict, 1) == (sampled[0] - 1, sampled[1]) and ", 1 differ" in verdict
+    assert _level(verdict, 2)[0] < derived[0], verdict
+    assert "rebuilt files kept in" in verdict
 
 
 def test_verify_refuses_a_checkout_whose_code_differs_in_one_line(tiny_archive, tmp_path):

@@ -2,11 +2,14 @@
 
 A paper page holds the marker ``<!-- archived paper-scale report -->``; this hook replaces it with
 that paper's section of the archived run's report (archive/paper-scale, written by
-``causal-bandits archive``): its claims table, rendered by the report's own Markdown renderer with
-the verdicts as the report's coloured chips, then every figure of the paper from the archive. The
-archived files are served under ``paper-scale/`` of the site (its Markdown tables as pages outside the
-navigation; not REPORT.md, whose links are the run folder's), and the chips' colours come
-from the report's stylesheet. Without an archive the marker becomes a note saying so.
+``causal-bandits archive``): its claims table as the report page draws it (the verdict first, the table
+fitting the column; :mod:`causal_bandits.report.page`), then every table (a link to its page) and figure
+of the paper (with its caption and a link to the full-size PNG). The archived files are served under
+``paper-scale/`` of the site: its Markdown tables as pages outside the navigation, titled by their
+captions, with their text kept whole (``{Z}``, ``<panel>``); REPORT.html re-rendered from the archived
+claims documents with links into the site (the archived file links the checkout's ``docs/``), not
+REPORT.md, whose links are the run folder's. The chips' and claims tables' style comes from the report's
+stylesheet. Without an archive the marker becomes a note saying so.
 
 On every page, each quote ``{{ archive ... }}`` is filled in from the archive
 (:mod:`causal_bandits.archive.quotes`): the numbers and verdicts the pages state about the archived run
@@ -16,8 +19,10 @@ are read from it, never copied by hand, so a remade archive updates them. A page
 
 from __future__ import annotations
 
+import html
 import json
 import re
+from functools import cache
 from pathlib import Path
 
 from mkdocs.structure.files import File, InclusionLevel
@@ -25,11 +30,10 @@ from mkdocs.structure.files import File, InclusionLevel
 from causal_bandits import config as cb_config
 from causal_bandits import coverage, report
 from causal_bandits.archive import manifest, quotes
-from causal_bandits.claims import STATUSES
 from causal_bandits.papers import PAPERS
 from causal_bandits.papers import paper as paper_registry
-from causal_bandits.report.md import Report
-from causal_bandits.report.page import TEMPLATES, Page, chip
+from causal_bandits.report.inline import scripts
+from causal_bandits.report.page import TEMPLATES, Page, template
 
 ARCHIVE = Path("archive/paper-scale")
 MARKER = "<!-- archived paper-scale report -->"
@@ -38,12 +42,58 @@ COVERAGE = "<!-- coverage of the papers -->"
 SITE = "paper-scale"
 CSS = "stylesheets/verdicts.css"
 REPORT_MD = "figures/REPORT.md"
-#: The rules of the report's stylesheet that colour a verdict chip.
-CHIP_RULE = re.compile(r"(?:(?<=})|^)\s*((?::root|\.chip|\.v-[a-z]+)[^{]*\{[^}]*\})", re.M)
+REPORT_HTML = "figures/REPORT.html"
+#: The rules of the report's stylesheet that draw a verdict chip and a claims table.
+CHIP_RULE = re.compile(
+    r"(?:(?<=})|^)\s*((?::root|\.chip|\.v-[a-z-]+|table\.claims|tr\.r-|td\.|\.cid|\.located|\.wide)[^{]*\{[^}]*\})",
+    re.M,
+)
 
 
 def _archive() -> dict | None:
     return manifest.read(ARCHIVE) if (ARCHIVE / manifest.MANIFEST).is_file() else None
+
+
+#: The site's own rules: a table scrolls in a box no taller than the window (its scrollbar in sight), its
+#: header row kept in view.
+SITE_CSS = (
+    ".md-typeset__scrollwrap{max-height:85vh;overflow:auto}"
+    ".md-typeset table.claims{font-size:.62rem;line-height:1.4}.md-typeset table.claims th{font-size:.62rem}"
+    "table.claims.compact col.verdict{width:7.4em}table.claims.compact col.see{width:7.5em}"
+    "table.claims.compact col.claim{width:25%}table.claims.compact col.num{width:14%}"
+    ".md-typeset table.claims td,.md-typeset table.claims th{padding:.25em .35em}"
+    ".md-typeset__scrollwrap thead th{position:sticky;top:0;background:var(--md-default-bg-color)}"
+)
+
+
+@cache
+def _config() -> dict:
+    made = _archive()
+    files = [*made["provenance"]["config"]["files"]] if made else []
+    return cb_config.validate(cb_config.load("config/config.yaml", *files))
+
+
+def _artefacts(key: str) -> list:
+    return paper_registry(key).artefacts(_config()[key])
+
+
+def _claims(key: str) -> dict:
+    return json.loads((ARCHIVE / "results" / "claims" / f"{key}.json").read_text())
+
+
+def _site_report() -> str:
+    """The archived report re-rendered for the site: the same claims, tables and figures, its links into the
+    site's pages (the archived REPORT.html links the checkout's docs/ and Markdown files)."""
+    keys = [k for k in PAPERS if (ARCHIVE / "results" / "claims" / f"{k}.json").is_file()]
+    page = Page(
+        [_claims(k) for k in keys],
+        {k: _artefacts(k) for k in keys},
+        report.title,
+        ARCHIVE,
+        f"{SITE}/figures",
+        site=SITE,
+    )
+    return page.render()
 
 
 def on_config(config, **kwargs):
@@ -53,10 +103,12 @@ def on_config(config, **kwargs):
 
 def on_files(files, config, **kwargs):
     css = (TEMPLATES / "report.css").read_text()
-    files.append(File.generated(config, CSS, content="\n".join(CHIP_RULE.findall(css)) + "\n"))
+    files.append(File.generated(config, CSS, content="\n".join([*CHIP_RULE.findall(css), SITE_CSS]) + "\n"))
     if (made := _archive()) is not None:
         for artefact in made["artefacts"]:
-            if artefact != REPORT_MD:  # its links are the run folder's; each paper page shows its section
+            if artefact == REPORT_HTML:  # re-rendered with the site's links
+                files.append(File.generated(config, f"{SITE}/{artefact}", content=_site_report()))
+            elif artefact != REPORT_MD:  # its links are the run folder's; each paper page shows its section
                 served = File.generated(
                     config,
                     f"{SITE}/{artefact}",
@@ -67,39 +119,77 @@ def on_files(files, config, **kwargs):
     return files
 
 
+@cache
+def _titles() -> dict[str, str]:
+    """The title of each archived table (``paper-scale/figures/<paper>/<table>.md``): its artefact's title."""
+    return {f"{SITE}/{a.shown}": f"{key}: {a.title}" for key in PAPERS for a in _artefacts(key) if not a.is_figure}
+
+
+def _table_page(uri: str, markdown: str) -> str:
+    """An archived Markdown table as a page: titled by its artefact's title (else its caption, the first line),
+    its text kept whole: a ``<`` is text, a brace never an attribute list, sub- and superscripts rendered."""
+    text = scripts(html.escape(markdown, quote=False)).replace("{", "&#123;")
+    if text.startswith("# "):  # a page with its own title
+        return text
+    title = _titles().get(uri) or text.partition("\n")[0]
+    return f"# {scripts(html.escape(title, quote=False)).replace('{', '&#123;')}\n\n{text}"
+
+
+def _figure(page: Page, key: str, a) -> str:
+    """A figure of the paper: every PNG of it at a readable size, its caption, links to the full-size files."""
+    files = " · ".join(f'<a href="{page.href(p)}">{p.rsplit("/", 1)[-1]}</a>' for p in a.paths)
+    pngs = "".join(page.figure(p, a.title) for p in a.paths if p.endswith(".png"))
+    caption = f"{page.text(a.title)} <span class=files>(full size: {files})</span>"
+    return f'<figure class=artefact id="{key}-{a.key}">{pngs}<figcaption>{caption}</figcaption></figure>'
+
+
 def _section(key: str, made: dict) -> str:
-    """The paper's section of the archived report, its links made to point into the site."""
-    files = [*made["provenance"]["config"]["files"]]
-    cfg = cb_config.validate(cb_config.load("config/config.yaml", *files))
-    artefacts = {key: paper_registry(key).artefacts(cfg[key])}
-    doc = json.loads((ARCHIVE / "results" / "claims" / f"{key}.json").read_text())
-    page = Page([doc], artefacts, report.title, ARCHIVE, "docs/papers")
-    lines = Report(page, report.title).section(doc)[3:]  # without the heading: the page has its own
-    # a cell ending in a set such as {Z} would be read as an attribute list (attr_list): escape table braces
-    lines = [line.replace("{", "&#123;") if line.startswith("|") else line for line in lines]
-    text = "\n".join(lines).replace("../../figures/", f"../{SITE}/figures/")
-    for status in STATUSES:
-        text = text.replace(f"**{status}**", str(chip(status)))
-    figures = [a for a in artefacts[key] if a.paths[0].endswith(".png") and not a.absent]
-    text += "\n\n" + "\n\n".join(f"![{a.title}](../{SITE}/{a.paths[0]})" for a in figures)
+    """The paper's section of the archived report: its claims table (verdict first), then its tables (links to
+    their pages) and figures (captions, full-size links), its links made to point into the site."""
+    artefacts = _artefacts(key)
+    page = Page([_claims(key)], {key: artefacts}, report.title, ARCHIVE, "papers", site=SITE)
+    p = page.paper(_claims(key))
+    macros = template().module
+    shared = "".join(f"<li>{n}</li>" for n in p["shared"])
+    parts = [f"<div class=notes><strong>Notes shared by several claims below</strong><ol>{shared}</ol></div>"]
+    parts = parts if shared else []
+    parts += [str(macros.claims_table(p, p["judged"], True, True))] if p["judged"] else []
+    if p["unjudged"]:
+        parts += [
+            f"<p><strong>Not evaluated in this run ({len(p['unjudged'])})</strong>: our number, greyed, is shown for "
+            "information and is not a verdict.</p>",
+            str(macros.claims_table(p, p["unjudged"], False, True)),
+        ]
+    shown = [a for a in artefacts if not a.absent]
+    tables = [
+        f'<li id="{key}-{a.key}"><a href="{page.href(a.shown)}">{page.text(a.title)}</a></li>'
+        for a in shown
+        if not a.is_figure
+    ]
+    parts += [f"<p><strong>Tables</strong> (each on its own page):</p><ul>{''.join(tables)}</ul>"] if tables else []
+    parts += [_figure(page, key, a) for a in shown if a.is_figure]
     run = made["run"]
     commit = (made["provenance"]["commit"] or "unknown")[:10]
     exact = run.get("exact_jobs", 0) == run.get("measured_jobs")
     cpu = (
-        f"{run['cpu_hours']} CPU-h measured by each job"
+        f"{run['cpu_hours']} CPU-h summed over its jobs, each measured"
         if exact
         else f"{run['cpu_hours']}-{run['cpu_hours_with_unsampled_tails']} CPU-h by its benchmark files"
     )
     head = (
         f"The archived run of the default config (commit `{commit}`, {run['jobs']} jobs, {cpu} "
-        "([cost](../performance.md#wall-time)), "
+        "([cost, and how it is measured](../performance.md#wall-time)), "
         f"finished {run['finished']}); `make verify` rebuilds a sample of its jobs and compares them byte for byte "
-        "([For reviewers](../guide/reviewers.md#verify)). A local run writes its own report to figures/REPORT.md."
+        "([For reviewers](../guide/reviewers.md#verify)). A local run writes its own report to figures/REPORT.md; "
+        f"[the archived run's whole report](../{SITE}/{REPORT_HTML}) lists every claim to look at."
     )
-    return head + "\n\n" + text
+    body = "\n".join(parts)
+    return f'{head}\n\n<div class="paper-scale" markdown="0">\n{body}\n</div>\n'
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
+    if page.file.src_uri.startswith(f"{SITE}/") and page.file.src_uri.endswith(".md"):
+        return _table_page(page.file.src_uri, markdown)
     made = _archive()
     markdown = quotes.expand(markdown, quotes.Archive(ARCHIVE) if made else None, page.file.src_uri)
     markdown = markdown.replace(COVERAGE, coverage.markdown(PAPERS))

@@ -28,9 +28,12 @@ from typing import Any
 
 import numpy as np
 
+from causal_bandits import checks
 from causal_bandits.algorithms import played
+from causal_bandits.bandits.environments import SCM_MEMBERS
+from causal_bandits.errors import ArgumentError, ArgumentTypeError
 from causal_bandits.experiments import instance as own
-from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import NOT_SETTINGS, POMIS_PLUS
 from causal_bandits.papers.nonmanip.catalogue import catalogue_document
 from causal_bandits.papers.nonmanip.experiments import instance_document
 from causal_bandits.papers.nonmanip.runs import environment, solver
@@ -82,6 +85,15 @@ class Arms:
         """A fresh solver of the registry (``ts``, ``kl_ucb``, ...) for these arms; for POMIS+ its z² version
         built from the diagram's expression catalogue, with the z² settings ``pomis_plus`` (bootstrap, ...)."""
 
+        if pomis_plus:
+            if self.strategy != POMIS_PLUS:
+                raise ArgumentError(
+                    f"policy settings {sorted(pomis_plus)} are z² settings of POMIS+; the {self.strategy} arms take "
+                    'none: drop them, or use arms_for(..., "POMISplus")'
+                )
+            from causal_bandits.config import check_settings  # late: the config loads every schema
+
+            check_settings(pomis_plus, ("nonmanip", "pomis_plus"), "policy(...)", exclude=NOT_SETTINGS)
         catalogue = None
         if self.strategy == POMIS_PLUS:
             catalogue = catalogue_document(self.instance)
@@ -128,19 +140,36 @@ def arms_for(
         The arms, their exact means, an environment and the solvers that play them.
     """
 
+    checks.kind(diagram, (CausalDiagram, Mapping), "arms_for(diagram)", "give a CausalDiagram or a graph object")
+    checks.text(name, "arms_for(name)")
     data: dict[str, Any] = diagram.to_dict() if isinstance(diagram, CausalDiagram) else dict(diagram)
     if reward is not None:
         data["reward"] = reward
     if non_manipulable is not None:
-        data["non_manipulable"] = list(non_manipulable)
+        data["non_manipulable"] = checks.listed(non_manipulable, "arms_for(non_manipulable)", "node names")
     if "reward" not in data:
-        raise ValueError("arms_for needs the reward node: pass reward=<name>")
+        raise ArgumentError("arms_for needs the reward node: pass reward=<name>")
+    checks.node(data["reward"], list(data.get("nodes", ())), "arms_for(reward)")
+    if not isinstance(scm, Mapping):
+        missing = [m for m in SCM_MEMBERS if not hasattr(scm, m)]
+        if missing:
+            raise ArgumentTypeError(
+                f"arms_for(scm) is a {type(scm).__name__}, neither an SCM nor its config entry; give a "
+                'causal_bandits.XorBernoulliSCM or ConfoundedCPT, or a mapping such as {"q": ..., "c": ...}'
+            )
     model = None if isinstance(scm, Mapping) else scm
     experiment = {"diagram": data, "scm": scm if model is None else {}}
     doc = instance_document(name, own.panel(name, experiment, model))
     if isinstance(strategy, str):
         if strategy not in (*doc["arm_lists"], "POMISplus"):
-            raise ValueError(f"unknown strategy {strategy!r}; use BF, MIS, POMIS, POMISplus or a list of assignments")
+            raise ArgumentError(
+                f"unknown strategy {strategy!r}; use BF, MIS, POMIS, POMISplus or a list of assignments"
+            )
         return Arms(doc, strategy)
+    strategy = checks.listed(strategy, "arms_for(strategy)", "assignments")
+    if not strategy:
+        raise ArgumentError(
+            "arms_for(strategy) is an empty list of arms; give at least one assignment, or BF/MIS/POMIS"
+        )
     doc["arm_lists"]["arms"] = own.arm_ids(doc, strategy, "strategy")
     return Arms(doc, "arms")

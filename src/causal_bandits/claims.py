@@ -149,7 +149,7 @@ def document(
     """A paper's evaluated claims as the report reads them, with the scale of the run that made them.
 
     Every paper's config section holds ``horizon`` and ``n_seeds`` at its top level; by default the
-    scale line reads "T = <horizon>, <n_seeds> seeds", and a paper whose horizon means something else
+    scale line reads ``"T = <horizon>, <n_seeds> seeds"``, and a paper whose horizon means something else
     (a pure-exploration sample cap) gives its own ``scale`` text. ``notices`` are what a reader must
     know before any verdict of the paper (synthetic stand-in data, say): the report puts them at its
     top and in the paper's header. A document without notices has no ``notices`` key. ``notes`` are the

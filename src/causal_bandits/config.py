@@ -19,7 +19,7 @@ import contextlib
 import copy
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -27,8 +27,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from causal_bandits import algorithms, papers, studies, yaml_io
-from causal_bandits.errors import ConfigError
+from causal_bandits import algorithms, checks, papers, studies, yaml_io
+from causal_bandits.errors import ArgumentError, ConfigError
 from causal_bandits.experiments.config import check_config as check_experiments
 from causal_bandits.experiments.config import schema as experiments_schema
 from causal_bandits.papers import PAPERS
@@ -86,15 +86,53 @@ def _branch(error: jsonschema.ValidationError) -> jsonschema.ValidationError | N
     return jsonschema.exceptions.best_match(meant) if meant else None
 
 
+#: Forwarding addresses: config keys that moved or were renamed, by their old dotted path, to where they live now.
+MOVED = {
+    "nonmanip.pomis_plus.spot_check": "studies.refresh",
+    "nonmanip.pomis_plus.knobs": "studies.knobs",
+    "nonmanip.robustness": "studies.robustness",
+    "nonmanip.sensitivity": "studies.same_means",
+    "cpe.naive_study": "studies.naive_estimand",
+    "fairness.radius_study": "studies.fucb_radius",
+    "fairness.fairlinucb.lam": "fairness.fairlinucb.lambda",
+    "fairness.adult_video.data_seed": "fairness.adult_video.seed",
+    "unknown_graph.forests.h": "unknown_graph.forests.height",
+    "unknown_graph.lower_bounds.eps": "unknown_graph.lower_bounds.epsilon",
+}
+
+
+def _moved(path: str) -> str:
+    """The line for a key that moved (:data:`MOVED`), or ''."""
+    new = MOVED.get(path)
+    if new is None:
+        return ""
+    fix = (
+        "its keys are in causal_bandits/studies/" + new.split(".")[1] + ".schema.yaml"
+        if new.startswith("studies.")
+        else ""
+    )
+    return f"config key {path} has moved: it is now {new}; move it there" + (f" ({fix})" if fix else "")
+
+
+def _non_ascii(key: Any) -> str:
+    """' (it holds the non-ASCII letter 'о', U+043E)' for a key with a letter outside ASCII (a homoglyph), or ''."""
+    odd = [c for c in str(key) if not c.isascii()]
+    return f" ({key!r} holds the non-ASCII letter {odd[0]!r}, U+{ord(odd[0]):04X}: retype it)" if odd else ""
+
+
 def _message(error: jsonschema.ValidationError) -> str:
     where = _where(error.absolute_path)
     hint = error.schema.get("description", "")
     hint = f" ({hint})" if hint else ""
     if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})), key=str)
+        prefix = "" if where == "<top level>" else f"{where}."
+        moved = next((_moved(f"{prefix}{k}") for k in extra if _moved(f"{prefix}{k}")), "")
+        if moved:
+            return moved
         keys = ", ".join(repr(k) for k in extra)
         allowed = ", ".join(sorted(error.schema.get("properties", {}))) or "none"
-        return f"unknown config key {keys} under {where}; allowed keys are: {allowed}"
+        return f"unknown config key {keys} under {where}{''.join(map(_non_ascii, extra))}; allowed keys are: {allowed}"
     if error.validator == "enum" and "x-algorithms" in error.schema:
         paper = error.schema["x-algorithms"]
         return (
@@ -164,6 +202,55 @@ def load_schema() -> dict[str, Any]:
     return schema
 
 
+def check_settings(values: Mapping[str, Any], section: Sequence[str], name: str, exclude: Sequence[str] = ()) -> None:
+    """Keyword settings a library function takes from a config section (``section``: its path in the schema, e.g.
+    ``("nonmanip", "pomis_plus")``), checked as the config path checks that section: a name the section lacks
+    (or one of ``exclude``) with the closest one, then the first value the schema refuses, each a one-line
+    :class:`~causal_bandits.errors.ArgumentError` naming ``name``."""
+    node = load_schema()
+    for key in section:
+        node = node["properties"][key]
+    allowed = [k for k in node.get("properties", {}) if k not in exclude]
+    checks.known(values, allowed, name)
+    errors = list(jsonschema.Draft202012Validator(node).iter_errors(dict(values)))
+    if errors:
+        raise ArgumentError(
+            f"{name}: " + _message(min(errors, key=lambda e: len(e.absolute_path))).removeprefix("config ")
+        )
+
+
+#: The most values (mappings, lists and scalars) a config may hold with its YAML aliases expanded: the papers and
+#: every study hold about 2,000; an alias bomb (aliases of aliases) holds billions from a few lines.
+MAX_VALUES = 100_000
+
+
+def _bounded(config: Mapping[str, Any]) -> None:
+    """Refuse a config whose values, with YAML aliases expanded, number more than :data:`MAX_VALUES` (or that
+    contains itself), before any check walks them: each mapping or list is sized once, however often an alias
+    repeats it, so this costs what the file's text does."""
+    sizes: dict[int, int] = {}
+
+    def size(node: Any, where: str) -> int:
+        if not isinstance(node, (dict, list)):
+            return 1
+        key = id(node)
+        if key not in sizes:
+            sizes[key] = -1
+            values = node.values() if isinstance(node, dict) else node
+            sizes[key] = 1 + sum(size(v, where) for v in values)
+        elif sizes[key] < 0:
+            raise ConfigError(f"config {where} contains itself (a YAML alias inside its own anchor); write it out")
+        return sizes[key]
+
+    for top, value in config.items():
+        found = size(value, str(top))
+        if found > MAX_VALUES:
+            raise ConfigError(
+                f"config {top} holds {found:,} values once its YAML aliases (*name) are expanded, more than the "
+                f"{MAX_VALUES:,} a config may hold; write its values out instead of repeating aliases"
+            )
+
+
 def _finite(node: Any, path: tuple = ()) -> None:
     """Refuse NaN and infinities anywhere in a config (JSON Schema's bounds let NaN through), with the key."""
     if isinstance(node, float) and not math.isfinite(node):
@@ -197,11 +284,15 @@ def _integers(node: Any, schema: Mapping[str, Any]) -> Any:
 def validate(config: dict[str, Any]) -> dict[str, Any]:
     """Check ``config`` against the schema (in place: defaults are filled in) and return it."""
     schema = load_schema()
-    _finite(config)
     validator = jsonschema.Draft202012Validator(schema)
+    unknown = [e for e in validator.iter_errors(dict.fromkeys(config)) if e.validator == "additionalProperties"]
+    if unknown:  # the top-level keys first, without looking inside any value
+        raise ConfigError(_message(unknown[0]))
+    _bounded(config)  # then the size: every later check walks the values
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.absolute_path), e.path))
-    if errors:
+    if errors:  # the structure (unknown keys, types) before the values' finiteness
         raise ConfigError(_message(errors[0]))
+    _finite(config)
     _fill_defaults(config, schema)
     _integers(config, schema)
     return config

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -28,6 +29,22 @@ from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, St
 from causal_bandits.logs import since_process_start
 
 log = logging.getLogger(__name__)
+
+#: The margin of every memory request over a measured peak, stated once: 15 %. Each run module declares the peaks
+#: measured in the archived paper-scale run (``archive/paper-scale/manifest.json``, each job's peak resident memory);
+#: the largest peak of a kind of job with this margin stays within 1.5 times the smallest peak of that kind (fig5a
+#: POMIS+ TS, 339-440 MB, the widest). Those peaks are upper bounds: that run's logs took ``ru_maxrss``, which counts
+#: the memory of Snakemake's own process (:func:`causal_bandits.logs.resources_line`).
+MEMORY_MARGIN = 1.15
+#: The largest peak of the archived run's run jobs other than POMIS+'s (unknown_graph, cpe: 315 MB, 20 to 1,000
+#: seeds a job, whatever the seeds): the process (Python, numpy, pandas, pyarrow, the package) and its state.
+PROCESS_MB = 315.0
+
+
+def memory_request(n_seeds: int = 0, per_seed_mb: float = 0.0, base_mb: float = PROCESS_MB) -> int:
+    """A job's memory request (MB): :data:`MEMORY_MARGIN` over its measured peak, ``base_mb`` plus ``per_seed_mb``
+    for each of its ``n_seeds`` seeds (a job whose state grows with its seeds: POMIS+'s bootstrap replicates)."""
+    return math.ceil(MEMORY_MARGIN * (base_mb + n_seeds * per_seed_mb))
 
 
 @dataclass(frozen=True)
@@ -52,7 +69,7 @@ class RunJob:
     science: Mapping[str, Any]
     builder: str
     policy: str = ""
-    memory_mb: int = 500
+    memory_mb: int = field(default=500, compare=False)
 
     @property
     def horizon(self) -> int:
@@ -65,8 +82,11 @@ class RunJob:
     def fields(self) -> dict[str, Any]:
         """The job as the workflow passes it to its script, ``RunJob(**fields)`` again: builtin types only, which
         Snakemake records with the job's outputs, so a job whose description changed (a horizon, a setting) is
-        run again (its ``params`` rerun trigger ignores objects it cannot represent)."""
-        return asdict(self)
+        run again (its ``params`` rerun trigger ignores objects it cannot represent). Without ``memory_mb``, what
+        the scheduler reserves rather than what the job computes: a new memory request reruns nothing."""
+        fields = asdict(self)
+        del fields["memory_mb"]
+        return fields
 
 
 @dataclass

@@ -113,13 +113,20 @@ def write_json(path: str | os.PathLike, obj: Any) -> None:
     write_atomic(path, lambda tmp: tmp.write_text(text))
 
 
-def damaged(path: str | os.PathLike, problem: str) -> DataError:
+class DamagedFile(DataError):
+    """An intermediate file that cannot be read as written (:func:`damaged`); ``path`` and ``problem`` are kept for
+    callers that give their own fix (``causal-bandits check-store``)."""
+
+    def __init__(self, path: str | os.PathLike, problem: str, fix: str = ""):
+        fix = fix or f"remove it with `rm {shlex.quote(str(path))}` and rerun: the workflow rebuilds it"
+        super().__init__(f"{path} is damaged or from another run ({problem}); {fix}")
+        self.path, self.problem = path, problem
+
+
+def damaged(path: str | os.PathLike, problem: str, fix: str = "") -> DamagedFile:
     """The error of an intermediate file that cannot be read as written: it names the file and the command
-    that removes it, so that the next run rebuilds it."""
-    return DataError(
-        f"{path} is damaged or from another run ({problem}); remove it with `rm {shlex.quote(str(path))}` "
-        "and rerun: the workflow rebuilds it"
-    )
+    that removes it, so that the next run rebuilds it (or ``fix``)."""
+    return DamagedFile(path, problem, fix)
 
 
 def _problem(err: BaseException, path: str | os.PathLike) -> str:

@@ -1,6 +1,7 @@
 # The helpers every rule file uses (run paths, run jobs, code, targets) and the config check, before any rule file.
 # No rules here: the rule files hold rules, imports and global values (Snakemake's linter refuses functions beside
 # rules), and their input functions live in the library (causal_bandits.papers.<paper>.rule_inputs).
+import os
 import sys
 import time
 
@@ -8,6 +9,7 @@ from causal_bandits import algorithms as cb_algorithms
 from causal_bandits import artefacts as cb_artefacts
 from causal_bandits import config as cb_config
 from causal_bandits import cost as cb_cost
+from causal_bandits import kernels as cb_kernels
 from causal_bandits import logs as cb_logs
 from causal_bandits import papers as cb_papers
 from causal_bandits import plan as cb_plan
@@ -17,6 +19,10 @@ from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.run_paths import run_files, run_path, study_run_path
 from causal_bandits.store import summary_path
+
+# Every job imports numpy under one OpenBLAS kernel set and numpy's baseline SIMD code, whatever the CPU: the same
+# bytes on any machine (causal_bandits.kernels; a job is a process started from this environment).
+os.environ.update(cb_kernels.pinned())
 
 # Papers in pipeline order; a paper runs when the config has a section for it.
 PAPERS = [p for p in REGISTERED if p in config]

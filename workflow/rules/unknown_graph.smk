@@ -5,6 +5,7 @@
 import re
 
 from causal_bandits.papers.unknown_graph import runs as ug_runs
+from causal_bandits.runs import memory_request
 from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
 from causal_bandits.papers.unknown_graph.cells import discovery_setting as ug_discovery_setting
 from causal_bandits.papers.unknown_graph.cells import discovery_setting_name as ug_discovery_setting_name
@@ -249,7 +250,7 @@ rule unknown_graph_discovery:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=800,
+        mem_mb=memory_request(base_mb=508.7),  # the largest V6 job of the archived run (a whole height)
     params:
         discovery=UG["discovery"],
         setting=lambda wc: ug_discovery_setting(UG["discovery"], wc.setting),

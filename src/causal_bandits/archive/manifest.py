@@ -8,10 +8,12 @@ whose log has none, from its benchmark file with the seconds after the file's la
 Snakemake recorded), and
 each output's path, bytes and sha256 (a Parquet file also the sha256 of its data alone, so that a
 file rebuilt with another pyarrow, which stamps its version in the file, still compares). Above the
-jobs: the run's provenance (:mod:`.provenance`), its totals, the final artefacts copied beside the
-manifest, the fingerprint of every claim rule its verdicts were judged by (``rules``,
-:func:`causal_bandits.preregistration.fingerprints`: a rule changed after the archive needs an amendment), and a
-digest of all of it, so that an edited line is detected.
+jobs: the run's provenance (:mod:`.provenance`), its totals, the files copied beside the manifest (the final
+artefacts, and the intermediates the derived jobs read: :func:`.stages.intermediates`), the fingerprint of every
+claim rule its verdicts were judged by (``rules``, :func:`causal_bandits.preregistration.fingerprints`: a rule
+changed after the archive needs an amendment), and a digest of all of it, so that an edited line is detected. The
+digest is unkeyed: it shows an archive edited by hand, not one forged together with its digest; what vouches for an
+archive is the git history it was committed in.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import hashlib
 import io
 import json
 import os
+import posixpath
+import re
 import shutil
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -29,14 +33,16 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from causal_bandits import logs, preregistration
+from causal_bandits import logs, preregistration, store
 from causal_bandits.archive import jobs as planned
-from causal_bandits.archive import provenance
+from causal_bandits.archive import provenance, stages
 from causal_bandits.errors import CausalBanditsError, DataError
 
-FORMAT = 1
+#: The manifest's format: 2 keeps the intermediates (format 1, without them, is still read: verify then rebuilds
+#: only a sample).
+FORMAT = 2
+READABLE = (1, 2)
 MANIFEST = "manifest.json"
 #: Where the claims documents are (copied with the final artefacts: the report is made from them).
 CLAIMS = "results/claims/"
@@ -47,7 +53,7 @@ MAX_MB = 30.0
 def data_sha256(path: Path) -> str:
     """sha256 of a Parquet file's table (schema and values, file metadata left out) in Arrow's
     stream format: equal for two files that hold the same data whatever wrote them."""
-    table = pq.read_table(path)
+    table = store.read_table(path)  # a damaged file: one line naming it and the fix (causal_bandits.store.damaged)
     table = table.replace_schema_metadata(None).combine_chunks()
     sink = io.BytesIO()
     with pa.ipc.new_stream(sink, table.schema) as writer:
@@ -203,18 +209,46 @@ def read(folder: Path) -> dict[str, Any]:
         raise DataError(
             f"{path} cannot be read as an archive manifest ({err}): give the folder `causal-bandits archive` wrote"
         ) from None
-    if manifest.get("format") != FORMAT or manifest.get("digest") != digest(manifest):
+    if manifest.get("format") not in READABLE:
+        raise DataError(
+            f"{path} has format {manifest.get('format')!r}, which this version does not read ({READABLE}): "
+            "verify it with the package version that made it"
+        )
+    if manifest.get("digest") != digest(manifest):
         raise DataError(f"{path} was edited after it was made (its digest does not match): restore it from git")
     wanted = {o["path"]: o["sha256"] for job in manifest["jobs"] for o in job["outputs"]}
-    for artefact in manifest["artefacts"]:
+    for artefact in copied(manifest):
         copy = folder / artefact
         if not copy.is_file() or provenance.file_sha256(copy) != wanted[artefact]:
             raise DataError(f"{copy} is missing or not the file the run wrote (sha256 differs): restore it from git")
     return manifest
 
 
+#: A link of the report to a page of the documentation (``../docs/papers/<key>.md#...``, in HTML or Markdown).
+DOCS_LINK = re.compile(r'(?:href="|\]\()([^"#)\s]+\.md)')
+
+
+def linked_docs(workdir: Path, artefacts: Sequence[str]) -> list[str]:
+    """The documentation pages (``docs/...md``) the run's reports link: the archive copies them beside the
+    report, so that its reading links resolve from the archive's folder as they do from the run's."""
+    pages = set()
+    for artefact in artefacts:
+        if posixpath.basename(artefact) in ("REPORT.html", "REPORT.md"):
+            for m in DOCS_LINK.finditer((workdir / artefact).read_text()):
+                path = posixpath.normpath(posixpath.join(posixpath.dirname(artefact), m.group(1)))
+                if path.startswith("docs/") and (workdir / path).is_file():
+                    pages.add(path)
+    return sorted(pages)
+
+
+def copied(manifest: dict[str, Any]) -> list[str]:
+    """The files an archive holds beside its manifest: the final artefacts and the intermediates."""
+    return sorted({*manifest["artefacts"], *manifest.get("intermediates", [])})
+
+
 def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = MAX_MB) -> dict[str, Any]:
-    """Archive the finished run in ``workdir`` into ``out``: its final artefacts and ``manifest.json``.
+    """Archive the finished run in ``workdir`` into ``out``: its final artefacts, the documentation pages its
+    report links (:func:`linked_docs`) and ``manifest.json``.
 
     Parameters
     ----------
@@ -225,25 +259,29 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
     out : Path
         The archive folder (made if needed; a previous archive there is replaced).
     max_mb : float
-        Refuse an archive larger than this (default 30 MB: it is committed to git).
+        Refuse an archive whose copied files take more (default 30 MB: it is committed to git).
     """
     plan = planned.plan(workdir, configfiles)
     produced = {path for job in plan for path in job.outputs}
     entries = [_job_entry(workdir, job, produced) for job in plan if job.outputs]
     finals = {path for job in plan if not job.outputs for path in job.inputs if path in produced}
     artefacts = sorted(finals | {path for path in produced if path.startswith(CLAIMS)})
-    size = sum(o["bytes"] for e in entries for o in e["outputs"] if o["path"] in artefacts) / 1e6
+    kept = stages.intermediates(entries, stages.stages(entries))
+    files = sorted({*artefacts, *kept})
+    size = sum(o["bytes"] for e in entries for o in e["outputs"] if o["path"] in files) / 1e6
     if size > max_mb:
         raise CausalBanditsError(
-            f"the final artefacts take {size:.1f} MB, over --max-mb {max_mb:g}: raise it or make them smaller"
+            f"the final artefacts and the intermediates take {size:.1f} MB, over --max-mb {max_mb:g}: "
+            "raise it or make them smaller"
         )
     # the library files jobs execute, and those they read (the report's templates)
     modules = {*provenance.job_modules(), *(path for job in plan for path in job.inputs if path.startswith("src/"))}
+    modules.add(provenance.KERNELS)  # the workflow pins every job's kernels with it
     if out.exists():
         shutil.rmtree(out)
-    for artefact in artefacts:
-        (out / artefact).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(workdir / artefact, out / artefact)
+    for path in [*files, *linked_docs(workdir, artefacts)]:
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(workdir / path, out / path)
     documents = {
         path: json.loads((workdir / path).read_text())
         for path in artefacts
@@ -255,6 +293,7 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
         "run": _totals(entries),
         "rules": preregistration.fingerprints({doc["paper"]: doc for doc in documents.values() if "paper" in doc}),
         "artefacts": artefacts,
+        "intermediates": kept,
         "jobs": entries,
     }
     write(out / MANIFEST, manifest)
@@ -285,6 +324,13 @@ def readme(manifest: dict[str, Any]) -> str:
         if run["busy_hours"] < run["wall_hours"]
         else ", with no pause"
     )
+    kept = (
+        f"* **Intermediates:** the {len(manifest['intermediates'])} files the derived jobs read (aggregates, "
+        "instances, prepared data and the like), under their paths in the run, so that `verify` rebuilds every "
+        "derived job.\n"
+        if manifest.get("intermediates")
+        else ""
+    )
     return f"""# An archived run
 
 Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuses an edited archive).
@@ -296,10 +342,13 @@ Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuse
   {run["started"]}, last ended {run["finished"]} ({run["wall_hours"]} h{pauses}).
 * **Here:** the report (`figures/REPORT.md`, `figures/REPORT.html`), every table and figure, the claims
   documents (`results/claims/`), and `manifest.json`: every job with its rule, wildcards, CPU seconds and
-  peak memory, and each file it wrote with its size and sha256. The report's links to the readings
-  (`../docs/papers/...`) are relative to the run's folder: from here they are in the repository's
-  `docs/papers/`, and the documentation site shows each paper's archived section on its page.
-
-Check it from the repository root: `make verify` rebuilds a random sample of the jobs (about 10 minutes
-on 2 cores) and compares every file they write with the manifest (docs/guide/reviewers.md#verify).
+  peak memory, and each file it wrote with its size and sha256; and the documentation pages the report's
+  reading links open (`docs/papers/...`, as they were at the run's commit), so those links resolve from
+  here too. The documentation site shows each paper's archived section on its page and a copy of the report
+  linking into the site.
+{kept}
+Check it from the repository root: `make verify` rebuilds a random sample of the jobs from scratch and every
+derived job (tables, figures, claims, report) from the intermediates (about 10 minutes on 2 cores), and compares
+every file they write with the manifest (docs/guide/reviewers.md#verify). What vouches for this folder is the git
+history it was committed in (`git log -- <this folder>`; docs/guide/reviewers.md#what-a-pass-means).
 """

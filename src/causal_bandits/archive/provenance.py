@@ -28,6 +28,8 @@ from causal_bandits import config as cb_config
 WORKFLOW = "workflow"
 #: The pinned versions of every package the pipeline installs.
 LOCK = "requirements.lock"
+#: The module that pins every job's CPU kernels (the Snakefile imports it: no job's import closure holds it).
+KERNELS = "src/causal_bandits/kernels.py"
 #: The workflow's own config file; a run's config files are merged over it.
 BASE = "config/config.yaml"
 

@@ -1,11 +1,20 @@
-"""``causal-bandits verify``: rebuild a seeded random sample of an archived run's jobs and compare.
+"""``causal-bandits verify``: check an archived run by rebuilding its jobs, at two levels, and comparing the bytes.
 
-The sample (:func:`sample`) takes run chunks in a random order keyed by the seed, each with the jobs
-it needs (its instance, its prepared data), while their recorded CPU seconds fit the budget, then
-every other job all of whose inputs it rebuilt (an experiment's aggregate when all its chunks were
-drawn). The jobs are rebuilt by Snakemake in a scratch copy of the checkout (:func:`rebuild`), on
-the archived config; every file they wrote is compared with the manifest (:func:`compare`): the
-same bytes, or for a Parquet file whose bytes differ, the same data.
+* **Level 1, from scratch**: a seeded random sample (:func:`sample`) of the jobs that are not derived
+  (:mod:`.stages`: run chunks, aggregates, and the others such as discovery, lower bounds or arm sets), each with
+  every job it needs (a chunk with its instance, an aggregate with all its chunks), while their recorded CPU fits
+  the budget; then every job all of whose inputs the sample rebuilt.
+* **Level 2, from the archived intermediates**: every derived job (tables, figures, claims documents, the report),
+  in a scratch folder that holds the intermediates the archive keeps, Snakemake allowed only the derived jobs'
+  rules, so that it reads those files and rebuilds nothing before them.
+
+``--all`` rebuilds every job from scratch instead. Each level runs Snakemake in its own scratch copy of the
+checkout (:func:`rebuild`), on the archived config, under the workflow's pinned CPU kernels
+(:mod:`causal_bandits.kernels`); every file rebuilt is compared with the manifest (:func:`compare`): the same
+bytes, or for a Parquet file whose bytes differ, the same data. The scratch folders are removed unless a file
+differs or ``keep``; Snakemake's output is in ``logs/verify/`` of the checkout. What a pass establishes, and what
+vouches for the archive itself (the git history it was committed in: :func:`history`), is in
+docs/guide/reviewers.md#what-a-pass-means.
 """
 
 from __future__ import annotations
@@ -24,15 +33,11 @@ from typing import Any
 
 from causal_bandits import rng
 from causal_bandits.archive import manifest as archived
-from causal_bandits.archive import provenance
+from causal_bandits.archive import provenance, stages
 from causal_bandits.errors import CausalBanditsError
 
-#: Where run chunks are written (the run store): the jobs drawn first.
-RUN_STORE = "results/runs/"
-#: Wall seconds of a verification not spent in jobs (copying, Snakemake's planning, comparing).
-OVERHEAD_S = 60.0
-#: The share of the cores' time the rebuilt jobs are expected to keep busy.
-EFFICIENCY = 0.8
+#: Where Snakemake's output of each level goes, in the checkout.
+LOGS = "logs/verify"
 
 
 def cost(job: dict[str, Any]) -> float:
@@ -43,24 +48,8 @@ def cost(job: dict[str, Any]) -> float:
     return job["cpu_s"] + (job.get("cpu_unsampled_s") or 0.0)
 
 
-def _needs(jobs: list[dict[str, Any]]) -> list[set[int]]:
-    """For each job, the jobs that wrote its inputs."""
-    writer = {o["path"]: i for i, job in enumerate(jobs) for o in job["outputs"]}
-    return [{writer[path] for path in job["inputs"] if path in writer} for job in jobs]
-
-
-def _with_needs(start: int, needs: list[set[int]]) -> set[int]:
-    found, todo = set(), [start]
-    while todo:
-        i = todo.pop()
-        if i not in found:
-            found.add(i)
-            todo.extend(needs[i])
-    return found
-
-
-def sample(jobs: list[dict[str, Any]], cpu_seconds: float, seed: int) -> list[int]:
-    """The jobs to rebuild (indices into ``jobs``, sorted) within ``cpu_seconds`` of recorded CPU.
+def sample(jobs: list[dict[str, Any]], cpu_seconds: float, seed: int, derived: bool = False) -> list[int]:
+    """The jobs to rebuild from scratch (indices into ``jobs``, sorted) within ``cpu_seconds`` of recorded CPU.
 
     Parameters
     ----------
@@ -70,54 +59,67 @@ def sample(jobs: list[dict[str, Any]], cpu_seconds: float, seed: int) -> list[in
         The CPU seconds the sample may take, by the jobs' recorded costs.
     seed : int
         Chooses the sample (the same seed, the same sample).
+    derived : bool
+        Whether the sample may grow into derived jobs (an archive without intermediates has no level 2).
     """
-    needs = _needs(jobs)
-    runs = [i for i, job in enumerate(jobs) if job["outputs"][0]["path"].startswith(RUN_STORE)]
+    found = stages.stages(jobs)
+    pool = sorted(found.runs | found.aggregates | found.others)
     chosen: set[int] = set()
     spent = 0.0
-    for i in rng.generator("archive", "verify", seed, "sample").permutation(runs):
-        extra = _with_needs(int(i), needs) - chosen
+    for i in rng.generator("archive", "verify", seed, "sample").permutation(pool):
+        extra = stages.with_needs(int(i), found.needs) - chosen
         if spent + sum(cost(jobs[j]) for j in extra) <= cpu_seconds:
             chosen |= extra
             spent += sum(cost(jobs[j]) for j in extra)
+    growing = set(pool) | (found.derived if derived else set())
     grown = True
     while grown:
         grown = False
-        for i, job in enumerate(jobs):
-            if i not in chosen and needs[i] and needs[i] <= chosen and spent + cost(job) <= cpu_seconds:
+        for i in sorted(growing - chosen):
+            if found.needs[i] and found.needs[i] <= chosen and spent + cost(jobs[i]) <= cpu_seconds:
                 chosen.add(i)
-                spent += cost(job)
+                spent += cost(jobs[i])
                 grown = True
     if not chosen:
-        cheapest = min(sum(cost(jobs[j]) for j in _with_needs(i, needs)) for i in runs)
+        cheapest = min(sum(cost(jobs[j]) for j in stages.with_needs(i, found.needs)) for i in pool)
         raise CausalBanditsError(
-            f"the budget holds {cpu_seconds:.0f} CPU-s of jobs, less than the cheapest run chunk "
-            f"({cheapest:.0f} CPU-s with what it needs): raise --budget or --jobs"
+            f"the budget holds {cpu_seconds / 60:.1f} CPU-min of jobs, less than the cheapest job with what it needs "
+            f"({cheapest / 60:.1f} CPU-min): raise --budget"
         )
     return sorted(chosen)
 
 
-def scratch_copy(checkout: Path, config: dict[str, Any], scratch: Path) -> None:
+def raw_files(config: Mapping[str, Any]) -> list[str]:
+    """The raw files the config pins (relative to ``data.raw_dir``): the fairness paper's data sets."""
+    raw = config.get("fairness", {}).get("raw", {})
+    return [entry["path"] for entry in [raw.get("adult"), *raw.get("youtube", [])] if entry]
+
+
+def scratch_copy(checkout: Path, config: dict[str, Any], scratch: Path) -> Path:
     """A copy of the checkout's code, workflow and config in ``scratch``, with ``verify.yaml``: the
-    archived run's merged config, its raw-data folder made absolute."""
+    archived run's merged config, its raw-data folder made absolute (returned). Missing raw files are
+    downloaded into it by the workflow, as ``make reproduce`` does."""
     for folder in ("src", "workflow", "config"):
         shutil.copytree(checkout / folder, scratch / folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     data = dict(config.get("data", {}))
     raw = (checkout / data.get("raw_dir", "data/raw")).resolve()
-    if not raw.is_dir():
-        raise CausalBanditsError(
-            f"the raw data folder {raw} is missing: put the raw files there (docs/guide/reviewers.md#data) "
-            "or name another with --configfile FILE holding data: {raw_dir: ...}"
-        )
     (scratch / "verify.yaml").write_text(json.dumps({**config, "data": {**data, "raw_dir": str(raw)}}))
+    return raw
 
 
-def rebuild(scratch: Path, targets: Sequence[str], cores: int) -> None:
-    """Run Snakemake in ``scratch`` on ``verify.yaml`` to make ``targets`` (its output in
-    ``snakemake.log`` there); a failed run is a one-line error naming the log."""
-    log = scratch / "snakemake.log"
-    command = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--workflow-profile", "none"]
-    command += [*targets, "--configfile", "verify.yaml"]  # targets first: --configfile takes every word after it
+def missing_raw(config: Mapping[str, Any], raw: Path) -> list[str]:
+    """The pinned raw files absent from ``raw`` (a gzip copy counts)."""
+    return [p for p in raw_files(config) if not (raw / p).is_file() and not (raw / f"{p}.gz").is_file()]
+
+
+def rebuild(scratch: Path, targets: Sequence[str], cores: int, log: Path, rules: Sequence[str] = ()) -> None:
+    """Run Snakemake in ``scratch`` on ``verify.yaml`` to make ``targets`` (its output in ``log``), only jobs of
+    ``rules`` when given (the other files must be there); a failed run is a one-line error naming the log."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--workflow-profile", "none", *targets]
+    if rules:
+        command += ["--allowed-rules", *rules]
+    command += ["--configfile", "verify.yaml"]  # last: --configfile takes every word after it
     with open(log, "w") as out:
         done = subprocess.run(
             command,
@@ -127,7 +129,7 @@ def rebuild(scratch: Path, targets: Sequence[str], cores: int) -> None:
             env={**os.environ, "PYTHONPATH": str(scratch / "src")},
         )
     if done.returncode != 0:
-        raise CausalBanditsError(f"Snakemake stopped while rebuilding the sample: see {log}")
+        raise CausalBanditsError(f"Snakemake stopped while rebuilding the jobs: see {log}")
 
 
 def _status(entry: dict[str, Any], scratch: Path) -> str | None:
@@ -188,26 +190,119 @@ def current_provenance(checkout: Path, record: dict[str, Any], configfiles: Sequ
     }
 
 
+def git_history(checkout: Path, folder: Path, commit: str | None) -> str:
+    """One line on what vouches for the archive: whether the checkout's history holds the commit the run was made
+    at, and the commit that last changed the archive's manifest (``git log -- <folder>``), or that it is not
+    committed or edited since. The manifest's digest is unkeyed: an archive and its digest edited together pass
+    every other check, so these commits are the archive's authenticity."""
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", *args], cwd=checkout, capture_output=True, text=True)
+
+    made = f"run made at commit {commit[:12]}" if commit else "run made at an unknown commit"
+    if git("rev-parse", "--git-dir").returncode != 0:
+        return f"archive: {made}; {checkout} is not a git checkout, so no history vouches for the archive"
+    known = bool(commit) and git("merge-base", "--is-ancestor", str(commit), "HEAD").returncode == 0
+    where = (folder if folder.is_absolute() else checkout / folder).resolve()
+    logged = git("log", "-1", "--format=%h %cs", "--", str(where / archived.MANIFEST)).stdout.strip()
+    edited = git("status", "--porcelain", "--", str(where)).stdout.strip()
+    committed = (
+        f"archive committed in {logged.replace(' ', ' on ')} (git log -- {folder})"
+        if logged
+        else "archive not committed here"
+    )
+    return f"archive: {made} ({'in' if known else 'NOT in'} this checkout's history); {committed}" + (
+        "; it has uncommitted changes (git status)" if logged and edited else ""
+    )
+
+
+@dataclass
+class Level:
+    """One level of a verification: which jobs, rebuilt how, and how they compared."""
+
+    name: str
+    jobs: list[int]
+    from_intermediates: bool = False
+    found: Comparison | None = None
+
+    def line(self, kinds: str) -> str:
+        """The level's part of the verdict, ``kinds`` saying which jobs it holds."""
+        found = self.found or Comparison()
+        data = f", {found.same_data} with the same data in other bytes (Parquet)" if found.same_data else ""
+        wrong = f", {found.differing} differ" if found.differing else ""
+        return (
+            f"{self.name}: {found.same_bytes} of {found.jobs} {kinds} byte-identical{data}{wrong} ({found.files} files)"
+        )
+
+
+def _kinds(jobs: Sequence[int], found: stages.Stages) -> str:
+    """What a set of jobs holds by stage, e.g. ``jobs (12 run chunks, 2 aggregates, 23 others)``."""
+    counts = [
+        (len(found.runs.intersection(jobs)), "run chunks"),
+        (len(found.aggregates.intersection(jobs)), "aggregates"),
+        (len(found.derived.intersection(jobs)), "derived"),
+        (len(found.others.intersection(jobs)), "others"),
+    ]
+    return "jobs (" + ", ".join(f"{n} {name}" for n, name in counts if n) + ")"
+
+
+def _run_level(
+    checkout: Path,
+    folder: Path,
+    record: dict[str, Any],
+    config: dict[str, Any],
+    level: Level,
+    scratch: Path,
+    cores: int,
+) -> None:
+    """Rebuild ``level``'s jobs in ``scratch`` and compare them: from scratch, or (level 2) from the archived
+    intermediates copied there, Snakemake allowed only those jobs' rules."""
+    jobs = record["jobs"]
+    raw = scratch_copy(checkout, config, scratch)
+    rules: list[str] = []
+    if level.from_intermediates:
+        for path in record["intermediates"]:
+            (scratch / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(folder / path, scratch / path)
+        rules = sorted({jobs[i]["rule"] for i in level.jobs})
+    elif missing := missing_raw(config, raw):
+        print(f"the raw data are not in {raw} ({missing[0]} ...): the workflow downloads them if a job needs them")
+    log = checkout / LOGS / f"{level.name.split(',')[0].replace(' ', '-')}.log"
+    try:
+        rebuild(scratch, [o["path"] for i in level.jobs for o in jobs[i]["outputs"]], cores, log, rules)
+    except CausalBanditsError:
+        if not rules and (missing := missing_raw(config, raw)):
+            raise CausalBanditsError(
+                f"the raw data are not in {raw} and could not be downloaded ({missing[0]} is missing; see {log}): "
+                "put them there (docs/guide/reviewers.md#data), or name a folder that holds them: "
+                'make verify VERIFY_ARGS="--configfile FILE" with FILE holding data: {raw_dir: /path/to/raw}'
+            ) from None
+        raise
+    level.found = compare(jobs, level.jobs, scratch)
+
+
 def verify(
     checkout: Path,
     folder: Path,
-    budget_s: float,
+    budget_cpu_s: float,
     cores: int,
     seed: int,
     configfiles: Sequence[str] = (),
     force: bool = False,
     keep: bool = False,
+    everything: bool = False,
 ) -> tuple[str, bool]:
-    """Check the archive in ``folder`` against ``checkout`` by rebuilding a sample of its jobs.
+    """Check the archive in ``folder`` against ``checkout`` by rebuilding its jobs at two levels (module docstring).
 
     Parameters
     ----------
     checkout : Path
         The repository checkout whose code rebuilds the jobs.
     folder : Path
-        The archive folder (``manifest.json`` and the final artefacts).
-    budget_s : float
-        Wall seconds the verification may take on ``cores`` cores; sizes the sample.
+        The archive folder (``manifest.json``, the final artefacts and the intermediates).
+    budget_cpu_s : float
+        The recorded CPU seconds the level-1 sample may hold (wall time is about this over ``cores`` on idle
+        cores, more on a loaded machine).
     cores : int
         Cores Snakemake may use.
     seed : int
@@ -217,7 +312,9 @@ def verify(
     force : bool
         Go on, with a warning, when the code, config or lock file differ from the archive's.
     keep : bool
-        Keep the scratch folder (it is kept anyway when something differs).
+        Keep the scratch folders (they are kept anyway when something differs).
+    everything : bool
+        Rebuild every job from scratch instead of a sample and the derived jobs.
 
     Returns
     -------
@@ -229,22 +326,42 @@ def verify(
     started = time.monotonic()
     record = archived.read(folder)
     made = record["provenance"]
+    print(git_history(checkout, folder, made.get("commit")), flush=True)
     check_provenance(made, current_provenance(checkout, made, configfiles), force)
     jobs = record["jobs"]
-    chosen = sample(jobs, max(budget_s - OVERHEAD_S, 0.0) * cores * EFFICIENCY, seed)
-    print(_sample_line(jobs, chosen, seed, cores), flush=True)
-    scratch = Path(tempfile.mkdtemp(prefix="causal-bandits-verify-"))
+    found = stages.stages(jobs)
+    two_levels = "intermediates" in record and not everything
+    if everything:
+        levels = [Level("every job from scratch", list(range(len(jobs))))]
+    else:
+        chosen = sample(jobs, budget_cpu_s, seed, derived=not two_levels)
+        levels = [Level(f"level 1, from scratch (seed {seed})", chosen)]
+        if two_levels:
+            levels.append(Level("level 2, from the archived intermediates", sorted(found.derived), True))
+    for level in levels:
+        cpu_min = sum(cost(jobs[i]) for i in level.jobs) / 60
+        print(f"{level.name}: {_kinds(level.jobs, found)}, {cpu_min:.1f} CPU-min as recorded; on {cores} cores")
     config = provenance.merged_config(checkout, [*made["config"]["files"], *configfiles])
-    scratch_copy(checkout, config, scratch)
-    rebuild(scratch, [o["path"] for i in chosen for o in jobs[i]["outputs"]], cores)
-    found = compare(jobs, chosen, scratch)
-    for line in found.differ:
-        print(f"differs: {line}")
-    kept = keep or bool(found.differ)
-    if not kept:
-        shutil.rmtree(scratch)
-    verdict = _verdict(found, seed, time.monotonic() - started) + (f"; rebuilt files kept in {scratch}" if kept else "")
-    return verdict, not found.differ
+    root = Path(tempfile.mkdtemp(prefix="causal-bandits-verify-"))
+    kept = keep
+    try:
+        for n, level in enumerate(levels, 1):
+            _run_level(checkout, folder, record, config, level, root / f"level{n}", cores)
+            for line in level.found.differ if level.found else ():
+                print(f"differs: {line}")
+        kept = keep or any(level.found and level.found.differ for level in levels)
+    finally:
+        if not kept:
+            shutil.rmtree(root, ignore_errors=True)
+    parts = [level.line(_kinds(level.jobs, found)) for level in levels]
+    if not everything and not two_levels:
+        parts.append(
+            "the derived jobs not checked: this archive (format 1) predates the archived intermediates "
+            "(remake it: causal-bandits archive)"
+        )
+    parts.append(_minutes(time.monotonic() - started))
+    verdict = "; ".join(parts) + (f"; rebuilt files kept in {root}" if kept else "")
+    return verdict, not any(level.found and level.found.differ for level in levels)
 
 
 def check_provenance(made: Mapping[str, Any], current: Mapping[str, Any], force: bool) -> None:
@@ -258,21 +375,3 @@ def check_provenance(made: Mapping[str, Any], current: Mapping[str, Any], force:
         )
     for line in differ:
         print(f"warning: this checkout differs from the archived run in {line}; verifying anyway (--force)")
-
-
-def _sample_line(jobs: list[dict[str, Any]], chosen: Sequence[int], seed: int, cores: int) -> str:
-    runs = sum(jobs[i]["outputs"][0]["path"].startswith(RUN_STORE) for i in chosen)
-    cpu_min = sum(cost(jobs[i]) for i in chosen) / 60
-    return (
-        f"sample (seed {seed}): {len(chosen)} of {len(jobs)} jobs, {runs} of them run chunks, "
-        f"{cpu_min:.1f} CPU-min as recorded; rebuilding on {cores} cores"
-    )
-
-
-def _verdict(found: Comparison, seed: int, seconds: float) -> str:
-    data = f", {found.same_data} with the same data in other bytes (Parquet)" if found.same_data else ""
-    wrong = f", {found.differing} differ" if found.differing else ""
-    return (
-        f"{found.same_bytes} of {found.jobs} sampled jobs byte-identical{data}{wrong} "
-        f"({found.files} files); seed {seed}; {_minutes(seconds)}"
-    )

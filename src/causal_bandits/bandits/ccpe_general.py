@@ -31,7 +31,7 @@ class CCPEGeneral(CCPELoop):
 
     name = "CCPE-General"
     delta_share = 5.0
-    _per_seed = (*CCPELoop._per_seed, "_counts", "_ysum")
+    _per_seed = (*CCPELoop._per_seed, "_counts", "_ysum", "_muO", "_TO", "_touched")
 
     def __init__(
         self,
@@ -58,12 +58,20 @@ class CCPEGeneral(CCPELoop):
         if self.n_arms != self.tables.n_arms:
             raise ValueError(f"the policy has {self.tables.n_arms} arms, the environment {self.n_arms}")
         self._counts, self._ysum = self.tables.empty(n_seeds)
+        self._muO, self._TO = self.tables.estimates(self._counts, self._ysum)
+        self._touched = np.zeros((n_seeds, 0), dtype=np.int64)
 
     def _observe(self, values: np.ndarray, rewards: np.ndarray) -> None:
-        self.tables.add(self._counts, self._ysum, values, rewards)
+        touched = self.tables.add(self._counts, self._ysum, values, rewards)
+        if touched is not None:
+            self._touched = touched
 
     def _observational_intervals(self, t: int) -> tuple[np.ndarray, np.ndarray]:
-        mu, T = self.tables.estimates(self._counts, self._ysum)
+        if self.tables.whole_arms:  # one observation changed one arm per table: redo those alone
+            self.tables.refresh(self._counts, self._ysum, self._muO, self._TO, self._touched)
+            mu, T = self._muO, self._TO
+        else:
+            mu, T = self.tables.estimates(self._counts, self._ysum)
         with np.errstate(divide="ignore", invalid="ignore"):
             radius = self.alpha_O * np.sqrt((self._log_constant + np.log(np.log(2.0 * t))) / T)
         radius = np.where(T > 0, radius, np.inf)

@@ -45,10 +45,20 @@ class Strata:
         for g, cols in enumerate(columns):
             self._cols[g, : len(cols)] = cols
             self._weights[g, : len(cols)] = 1 << np.arange(len(cols))[::-1]
+        # The same sums as one product of 0/1 values with the weights (columns × tables): small integers, exact in
+        # float64 whatever the order of the additions. Over at most 52 columns per table (sums below 2^53).
+        n_columns = int(self._cols.max(initial=0)) + 1
+        self._matrix = np.zeros((n_columns, len(columns)))
+        for g, cols in enumerate(columns):
+            self._matrix[list(cols), g] = self._weights[g, : len(cols)]
+        self._exact = width <= 52
 
     def cells(self, values: np.ndarray) -> np.ndarray:
-        """Flat cell of every table for each row of ``values`` (rows × columns), shape (rows, tables)."""
-        return self.offsets + (values[:, self._cols] * self._weights).sum(axis=2)
+        """Flat cell of every table for each row of ``values`` (rows × columns of 0/1), shape (rows, tables)."""
+        if not self._exact:
+            return self.offsets + (values[:, self._cols] * self._weights).sum(axis=2)
+        used = values[:, : self._matrix.shape[0]]
+        return self.offsets + (used @ self._matrix).astype(np.int64)
 
 
 class CountTables:
@@ -114,19 +124,46 @@ class CountTables:
         pair_arm = np.array([a for a, *_ in pairs], dtype=np.int64)
         self._arms_with_pairs = np.unique(pair_arm)
         self._starts = np.searchsorted(pair_arm, self._arms_with_pairs)
+        #: Every estimated arm reads one cell of one table (Z_a = ∅ for all: parallel graphs, the BGLM, the naive
+        #: ablation): an observation then changes the estimate of one arm per table, which :meth:`refresh` redoes.
+        self.whole_arms = n_fac == 0
+        self._arm_of_cell = np.full(self.n_cells, -1, dtype=np.int64)
+        self._arm_of_cell[self._pair_cell] = pair_arm
 
     def empty(self, n_seeds: int) -> tuple[np.ndarray, np.ndarray]:
         """Fresh (counts, reward sums), both int64 of shape (n_seeds, n_cells)."""
         return np.zeros((n_seeds, self.n_cells), dtype=np.int64), np.zeros((n_seeds, self.n_cells), dtype=np.int64)
 
-    def add(self, counts: np.ndarray, ysum: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
-        """Record one observation per seed (value rows (n, n_vars), 0/1 rewards (n,)) in place."""
+    def add(self, counts: np.ndarray, ysum: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> np.ndarray | None:
+        """Record one observation per seed (value rows (n, n_vars), 0/1 rewards (n,)) in place; returns the cells
+        it incremented, (n, tables) (None without tables), for :meth:`refresh`."""
         if not self.n_cells:
-            return
+            return None
         cells = self.strata.cells(values)
-        rows = np.arange(values.shape[0])[:, None]
-        counts[rows, cells] += 1
-        ysum[rows, cells] += rewards.astype(np.int64)[:, None]
+        # One cell per (seed, table), all distinct: a flat increment, as counts[rows, cells] += 1.
+        flat = (np.arange(values.shape[0]) * self.n_cells)[:, None] + cells
+        counts.ravel()[flat] += 1
+        ysum.ravel()[flat] += rewards.astype(np.int64)[:, None]
+        return cells
+
+    def refresh(
+        self, counts: np.ndarray, ysum: np.ndarray, mu: np.ndarray, T: np.ndarray, cells: np.ndarray | None
+    ) -> None:
+        """:meth:`estimates` ``(mu, T)`` brought up to date in place after one :meth:`add` that incremented ``cells``,
+        where every arm reads a single cell (``whole_arms``): only the arms whose cell changed are recomputed, with
+        the same arithmetic, so the numbers are those of :meth:`estimates` bit for bit."""
+        if not self.whole_arms:
+            raise ValueError("refresh needs whole arms (no arm with an adjustment set); use estimates")
+        if cells is None:
+            return
+        arms = self._arm_of_cell[cells]
+        seeds, slot = np.nonzero(arms >= 0)
+        arm, cell = arms[seeds, slot], cells[seeds, slot]
+        T_new = counts[seeds, cell]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            term = ysum[seeds, cell] / T_new
+        T[seeds, arm] = T_new
+        mu[seeds, arm] = np.where(T_new > 0, term, 0.0)
 
     def estimates(self, counts: np.ndarray, ysum: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(μ̂_O, T_a), each (n_seeds, n_arms); μ̂_O = 0 where T_a = 0 (including unidentified arms)."""

@@ -37,6 +37,8 @@ from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 
+from causal_bandits import checks
+from causal_bandits.errors import ArgumentError, ArgumentTypeError
 from causal_bandits.rng import RoundBlocks, SeedStreams, generator
 
 #: Two means closer than this are the same value (optimal-arm ties).
@@ -50,22 +52,22 @@ def seed_array(seeds: int | Sequence[int] | np.ndarray) -> np.ndarray:
     refused, not truncated)."""
     if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
         if seeds < 1:
-            raise ValueError(f"seeds = {seeds}: give a count >= 1 or a sequence of seeds")
+            raise ArgumentError(f"seeds = {seeds}: give a count >= 1 or a sequence of seeds")
         return np.arange(int(seeds), dtype=np.int64)
     array = np.asarray(seeds)
     if array.ndim != 1 or array.size == 0 or array.dtype.kind not in "iu":
-        raise TypeError(f"seeds must be a count or a non-empty sequence of integers, got {seeds!r}")
+        raise ArgumentTypeError(f"seeds must be a count or a non-empty sequence of integers, got {seeds!r}")
     if (array < 0).any():
-        raise ValueError(f"seeds must be >= 0, got {array[array < 0][0]}")
+        raise ArgumentError(f"seeds must be >= 0, got {array[array < 0][0]}")
     return array.astype(np.int64)
 
 
 def check_horizon(horizon: object) -> int:
     """``horizon`` as an int: a whole number of rounds >= 1 (a bool or a fraction is refused)."""
     if isinstance(horizon, bool) or not isinstance(horizon, (int, np.integer)):
-        raise TypeError(f"horizon must be an integer number of rounds >= 1, got {horizon!r}")
+        raise ArgumentTypeError(f"horizon must be an integer number of rounds >= 1, got {horizon!r}")
     if horizon < 1:
-        raise ValueError(f"horizon must be >= 1 round, got {horizon}")
+        raise ArgumentError(f"horizon must be >= 1 round, got {horizon}")
     return int(horizon)
 
 
@@ -97,6 +99,13 @@ class Streams:
     experiment: str
     seeds: np.ndarray
     block: int = 4096
+
+    def __post_init__(self) -> None:
+        """The key parts are names and the block a positive size (one-line
+        :class:`~causal_bandits.errors.ArgumentError`); the seeds are checked by :func:`seed_array` where used."""
+        checks.text(self.paper, "Streams(paper)")
+        checks.text(self.experiment, "Streams(experiment) (the experiment's name)")
+        checks.count(self.block, "Streams(block)")
 
     @classmethod
     def for_experiment(cls, name: str, seeds: int | Sequence[int] | np.ndarray, block: int = 4096) -> Streams:
@@ -301,16 +310,15 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
     horizon : int
         The last round, >= 1.
     points : int
-        How many rounds to record (at least 2, at most ``horizon``).
+        How many rounds to record, >= 1 (both ends are always recorded: 1 gives 2 points; at most ``horizon``).
 
     Returns
     -------
     numpy.ndarray
         The rounds, increasing, int64.
     """
-    if horizon < 1:
-        raise ValueError(f"horizon must be >= 1, got {horizon}")
-    n = min(max(points, 2), horizon)
+    horizon = checks.count(horizon, "linear_grid(horizon)")
+    n = min(max(checks.count(points, "linear_grid(points)"), 2), horizon)  # both ends, even for 1 point
     return np.unique(np.linspace(1, horizon, n).round().astype(np.int64))
 
 
@@ -337,18 +345,20 @@ def _check_interfaces(policy: Policy, env: Environment) -> None:
         if not isinstance(obj, protocol):
             members = [*protocol.__annotations__, *(n for n in vars(protocol) if not n.startswith("_"))]
             missing = [name for name in members if not hasattr(obj, name)]
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"{type(obj).__name__} is not a {protocol.__name__}: it lacks {', '.join(sorted(missing))} "
                 "(see causal_bandits.bandits.engine)"
             )
     if isinstance(policy, BlockPolicy):
         if isinstance(policy, StoppingPolicy):
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"{type(policy).__name__} has both block() and done(): a policy that stops seeds on its "
                 "own is served round by round; drop block() or the stopping protocol"
             )
         if not isinstance(env, BlockEnvironment):
-            raise TypeError(f"{type(policy).__name__} plays blocks but {type(env).__name__} has no pull_block()")
+            raise ArgumentTypeError(
+                f"{type(policy).__name__} plays blocks but {type(env).__name__} has no pull_block()"
+            )
 
 
 def simulate(
@@ -398,6 +408,8 @@ def simulate(
         The recorders' traces on their grid and the per-seed summaries.
     """
     horizon = check_horizon(horizon)
+    checks.kind(streams, Streams, "simulate(streams)", "give causal_bandits.Streams.for_experiment(name, seeds)")
+    recorders = checks.listed(recorders, "simulate(recorders)", "recorders")
     loop, noise = _start(policy, env, streams, horizon, recorders)
     t = 1
     while t <= horizon and not (until is not None and until()):

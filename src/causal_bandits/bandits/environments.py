@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from causal_bandits import checks
 from causal_bandits.bandits.engine import Streams
+from causal_bandits.errors import ArgumentError, ArgumentTypeError
 
 if TYPE_CHECKING:
     from causal_bandits.scm.confounded_cpt import ConfoundedCPT
@@ -49,6 +51,14 @@ class BernoulliArms(ContextFree):
 
     means: np.ndarray
     noise_width: int = 1
+
+    def __post_init__(self) -> None:
+        """At least one arm, each mean a probability (one-line :class:`~causal_bandits.errors.ArgumentError`)."""
+        means = checks.probabilities(self.means, "BernoulliArms(means)")
+        if means.ndim != 1:
+            raise ArgumentError(f"BernoulliArms(means) has shape {means.shape}; give one mean per arm (a flat list)")
+        object.__setattr__(self, "means", means)
+        checks.count(self.noise_width, "BernoulliArms(noise_width)")
 
     @property
     def n_arms(self) -> int:
@@ -83,6 +93,25 @@ class ContextualBernoulli:
     means: np.ndarray  # (n_contexts, n_arms)
     fixed_contexts: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        """``context_probs`` a distribution, ``means`` one probability per (context, arm), ``fixed_contexts``
+        context ids (one-line :class:`~causal_bandits.errors.ArgumentError`)."""
+        probs = checks.distribution(self.context_probs, "ContextualBernoulli(context_probs)")
+        means = checks.probabilities(self.means, "ContextualBernoulli(means)")
+        if means.ndim != 2 or means.shape[0] != probs.size or means.shape[1] == 0:
+            raise ArgumentError(
+                f"ContextualBernoulli(means) has shape {means.shape}; give one row per context ({probs.size}) "
+                "and one column per arm (at least one)"
+            )
+        object.__setattr__(self, "context_probs", probs)
+        object.__setattr__(self, "means", means)
+        if self.fixed_contexts is not None:
+            ids = np.asarray(self.fixed_contexts)
+            if ids.ndim != 1 or ids.dtype.kind not in "iu" or ((ids < 0) | (ids >= probs.size)).any():
+                raise ArgumentError(
+                    f"ContextualBernoulli(fixed_contexts) must be context ids 0..{probs.size - 1}, one per round"
+                )
+
     @property
     def n_arms(self) -> int:
         return self.means.shape[1]
@@ -109,6 +138,33 @@ class ContextualBernoulli:
     ) -> tuple[np.ndarray, None]:
         rewards = (noise[np.arange(arms.size), 1 + arms] < self.means[contexts, arms]).astype(np.int8)
         return rewards, None
+
+
+#: What :class:`InterventionArms` calls on its SCM.
+SCM_MEMBERS = ("diagram", "exogenous", "sample_values", "interventional_mean")
+
+
+def _checked_arms(scm, target: str, arms) -> tuple[Mapping[str, int], ...]:
+    """``arms`` as a tuple after checking ``scm`` (an SCM object), ``target`` (one of its nodes) and each arm (a
+    mapping of other nodes to 0 or 1); at least one arm."""
+    missing = [m for m in SCM_MEMBERS if not hasattr(scm, m)]
+    if missing:
+        raise ArgumentTypeError(
+            f"InterventionArms(scm) is a {type(scm).__name__}, not an SCM (it lacks {', '.join(missing)}); give a "
+            "causal_bandits.XorBernoulliSCM or ConfoundedCPT"
+        )
+    nodes = scm.diagram.nodes
+    checks.node(target, nodes, "InterventionArms(target)")
+    arms = tuple(checks.listed(arms, "InterventionArms(arms)", "assignments"))
+    if not arms:
+        raise ArgumentError("InterventionArms(arms) is empty; give at least one arm ({} is the observational arm)")
+    for i, arm in enumerate(arms):
+        checks.kind(arm, Mapping, f"InterventionArms(arms)[{i}]", "give a mapping of node to 0 or 1, e.g. {'X': 1}")
+        for v, x in arm.items():
+            checks.node(v, [n for n in nodes if n != target], f"InterventionArms(arms)[{i}] key")
+            if x not in (0, 1):
+                raise ArgumentError(f"InterventionArms(arms)[{i}][{v!r}] = {x!r}; set a node to 0 or 1")
+    return arms
 
 
 @dataclass(frozen=True)
@@ -141,10 +197,20 @@ class InterventionArms(ContextFree):
     means: np.ndarray
     observe: bool = False
 
+    def __post_init__(self) -> None:
+        """The SCM, the target, every arm and mean checked against each other (one-line
+        :class:`~causal_bandits.errors.ArgumentError`)."""
+        arms = _checked_arms(self.scm, self.target, self.arms)
+        means = checks.probabilities(self.means, "InterventionArms(means)")
+        if means.shape != (len(arms),):
+            raise ArgumentError(f"InterventionArms(means) has shape {means.shape}; give one mean per arm ({len(arms)})")
+        object.__setattr__(self, "arms", arms)
+        object.__setattr__(self, "means", means)
+
     @classmethod
-    def exact(cls, scm: XorBernoulliSCM, target: str, arms) -> InterventionArms:
+    def exact(cls, scm: XorBernoulliSCM | ConfoundedCPT, target: str, arms) -> InterventionArms:
         """The arms with exact means from the SCM (pgmpy; instance stage only, never in a run job)."""
-        arms = tuple(arms)
+        arms = _checked_arms(scm, target, arms)
         return cls(scm, target, arms, np.array([scm.interventional_mean(target, a) for a in arms]))
 
     @property

@@ -13,7 +13,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from causal_bandits import config as cb_config
 from causal_bandits.archive import manifest
+from causal_bandits.errors import CausalBanditsError
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -42,6 +44,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Archive the run in the current folder and print its totals."""
+    cb_config.check_files(args.configfile)  # a missing or unreadable config file: its own line, before Snakemake
+    if args.out.exists() and not args.out.is_dir():
+        raise CausalBanditsError(f"--out {args.out} is a file, not a folder; name a folder for the archive")
     made = manifest.build(Path.cwd(), args.configfile, args.out, args.max_mb)
     totals = made["run"]
     size = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file()) / 1e6

@@ -50,10 +50,12 @@ def run(args: argparse.Namespace) -> int:
     """Print ``ok: ...`` when the merged config passes every check; bad input raises a one-line
     :class:`~causal_bandits.errors.ConfigError`."""
     cb_config.check_files(args.files)
-    config = cb_config.check(cb_config.load(args.base, *args.files))
+    # the base named again among the files (check-config config/config.yaml config/studies.yaml) is read once
+    files = [f for f in args.files if Path(f).resolve() != Path(args.base).resolve()]
+    config = cb_config.check(cb_config.load(args.base, *files))
     found = cost.check(config)
     papers = ", ".join(p for p in cb_config.PAPERS if p in config)
-    print(f"ok: {' + '.join(map(str, [args.base, *args.files]))} is a valid config (papers: {papers})")
+    print(f"ok: {' + '.join(map(str, [args.base, *files]))} is a valid config (papers: {papers})")
     print(found.line())
     for line in plan.added(config, found):
         print(line)

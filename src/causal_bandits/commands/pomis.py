@@ -57,26 +57,35 @@ class _Progress:
     """``progress`` callback of the enumerations: once a family has taken a second, one stderr line a
     second with the count so far (stdout stays the one JSON line)."""
 
-    def __init__(self, what: str, limit: int):
+    def __init__(self, what: str, limit: int, command_start: float):
         self.what, self.limit = what, limit
+        self.command_start = command_start  # for the last line: the reading of the graph counts too
         self.start = time.monotonic()
         self.due = self.start + 1.0
 
     def __call__(self, count: int) -> None:
         now = time.monotonic()
         if now >= self.due:
-            print(
-                f"pomis: {count:,} {self.what} so far after {now - self.start:.0f} s (stops above "
-                f"{self.limit:,}; --limit)",
-                file=sys.stderr,
-                flush=True,
+            self._line(
+                f"{count:,} {self.what} so far after {now - self.start:.0f} s (stops above {self.limit:,}; --limit)"
             )
             self.due = now + 1.0
+
+    def finish(self, count: int) -> None:
+        """The family's last line, once the command has taken a second or more (so the progress runs to the end)."""
+        elapsed = time.monotonic() - self.command_start
+        if elapsed >= 1.0:
+            self._line(f"{count:,} {self.what} in all after {elapsed:.1f} s")
+
+    @staticmethod
+    def _line(text: str) -> None:
+        print(f"pomis: {text}", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print ``{"mis": ..., "pomis": ...}`` for ``args.graph`` (``{"pomis": ...}`` with ``--pomis-only``);
     bad input, or a family of more than ``args.limit`` sets, raises a one-line :class:`CausalBanditsError`."""
+    start = time.monotonic()
     limit = getattr(args, "limit", SET_LIMIT)
     if limit < 1:
         raise CausalBanditsError(f"--limit {limit} must be a positive number of sets")
@@ -84,12 +93,16 @@ def run(args: argparse.Namespace) -> int:
     G = diagram(data)
     Y, N = data["reward"], data.get("non_manipulable", [])
     try:
-        sets = {"pomis": pomis(G, Y, N, limit=limit, progress=_Progress("POMISs", limit))}
+        progress = _Progress("POMISs", limit, start)
+        sets = {"pomis": pomis(G, Y, N, limit=limit, progress=progress)}
+        progress.finish(len(sets["pomis"]))
     except TooManySets as err:
         raise CausalBanditsError(f"{err}; rerun with a larger --limit to list them all") from None
     if not getattr(args, "pomis_only", False):
         try:
-            sets = {"mis": minimal_intervention_sets(G, Y, N, limit=limit, progress=_Progress("MISs", limit)), **sets}
+            progress = _Progress("MISs", limit, start)
+            sets = {"mis": minimal_intervention_sets(G, Y, N, limit=limit, progress=progress), **sets}
+            progress.finish(len(sets["mis"]))
         except TooManySets as err:
             raise CausalBanditsError(
                 f"{err}; rerun with --pomis-only to list only the POMISs, or with a larger --limit"

@@ -142,10 +142,16 @@ def cached_sha256(path: str | os.PathLike, cache: str | os.PathLike) -> str:
 def present(raw_dir: str | os.PathLike, specs: Iterable[RawFile], cache: str | os.PathLike) -> dict[str, Path | None]:
     """Locate every file of ``specs`` under ``raw_dir`` and check those found against their pinned checksum
     (cached: :func:`cached_sha256`), as the workflow does once when it plans; a wrong one raises the one-line
-    DataError of :func:`check`. Returns where each was found, by its pinned path (None for those not found: a
-    download or a stand-in provides them)."""
+    DataError of :func:`check`, and so does a directory where a file belongs. Returns where each was found, by its
+    pinned path (None for those not found: a download or a stand-in provides them)."""
     found = {}
     for spec in specs:
+        for place in spec.candidates(raw_dir):
+            if place.exists() and not place.is_file():  # a download could never put the file there
+                raise DataError(
+                    f"raw file {spec.path}: {place} is a directory (or another non-file), not the file; move it away "
+                    f"and put the file there (sha256 {spec.sha256}, from {spec.where_to_get()})"
+                )
         path = found[spec.path] = locate(raw_dir, spec)
         if path is not None:
             check(path, spec, cache)

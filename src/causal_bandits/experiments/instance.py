@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from causal_bandits.errors import ConfigError
+from causal_bandits.errors import ArgumentError, ConfigError
 from causal_bandits.experiments import KEY
 from causal_bandits.papers.nonmanip import scms
 from causal_bandits.papers.nonmanip.experiments import instance_document as nonmanip_instance
@@ -41,11 +41,17 @@ def graph(entry: str | Mapping[str, Any]) -> dict[str, Any]:
     return dict(entry)
 
 
+#: The SCM families of an experiment's ``scm`` entry and the keys each needs.
+FAMILIES = {"xor_bernoulli": ("q", "c"), "cpt": ("p_u", "p1"), "random_cpt": ("seed",)}
+
+
 def scm_model(name: str, G: CausalDiagram, spec: Mapping[str, Any]) -> XorBernoulliSCM | ConfoundedCPT:
     """The SCM of experiment ``name``'s ``scm`` entry on diagram ``G`` (family default: xor_bernoulli)."""
     family = spec.get("family", "xor_bernoulli")
     where = f"{KEY}.{name}.scm"
-    needs = {"xor_bernoulli": ("q", "c"), "cpt": ("p_u", "p1"), "random_cpt": ("seed",)}[family]
+    if family not in FAMILIES:
+        raise ArgumentError(f"{where}.family = {family!r} is not an SCM family; use one of {', '.join(FAMILIES)}")
+    needs = FAMILIES[family]
     for key in needs:
         if key not in spec:
             raise ConfigError(f"{where} (family {family}) has no {key!r}; add it (needs {', '.join(needs)})")
@@ -64,7 +70,13 @@ def panel(name: str, experiment: Mapping[str, Any], model: XorBernoulliSCM | Con
 
     data = graph(experiment["diagram"])
     G = diagram(data)
-    model = scm_model(name, G, experiment["scm"]) if model is None else model
+    if model is None:
+        model = scm_model(name, G, experiment["scm"])
+    elif model.diagram != G:
+        raise ArgumentError(
+            f"the SCM given for {name!r} is built on another diagram (nodes {list(model.diagram.nodes)}); "
+            "build it on the diagram given"
+        )
     return {
         "title": experiment.get("title", name),
         "graph": {**G.to_dict(), "reward": data["reward"]},

@@ -101,12 +101,12 @@ def regret_panel(
     Colours come from ``palette`` (hue value → colour), line styles from ``styles`` (style value →
     matplotlib linestyle; values it lacks get dotted / dash-dotted styles). Values are ranked by
     ``order`` (a sort key; default: sorted), and the first hue is drawn last, on top. Lines are
-    thinned to ≤ ``max_points`` points (first and last kept) and labelled "<hue> <style>" through
+    thinned to ≤ ``max_points`` points (first and last kept) and labelled ``"<hue> <style>"`` through
     ``labels`` (value → display name). The x axis has ticks at 0, half and the maximum ("5k").
 
     Hues whose curves coincide (:func:`coinciding`) would hide all but the top one: each of them
     gets ``markers`` markers in its colour, staggered along the shared line so every colour shows,
-    and their lines are labelled "A = B <style>".
+    and their lines are labelled ``"A = B <style>"``.
     """
     missing = [c for c in (x, y, lo, hi, hue, style) if c is not None and c not in frame.columns]
     if missing:

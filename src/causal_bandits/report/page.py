@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import html
 import os
+import posixpath
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
@@ -39,6 +41,7 @@ from causal_bandits.claims import (
     VACUOUS,
 )
 from causal_bandits.errors import CausalBanditsError
+from causal_bandits.report.inline import inline_html, link_docs, scripts
 from causal_bandits.report.links import artefact_id, claim_id, href, label, readings, section
 from causal_bandits.report.located import located
 from causal_bandits.report.notes import row_lines, shared_notes, split_rows
@@ -53,17 +56,22 @@ VERDICT_CLASS = {
     NOT_SPECIFIED: "v-unspecified",
     NOT_EVALUATED: "v-unevaluated",
 }
+#: The verdicts the page's index lists, claim by claim (every verdict but these: a new verdict is listed).
+NOT_INDEXED = (REPRODUCED, NOT_SPECIFIED, NOT_EVALUATED)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 #: CSS pixels per PNG pixel of a figure: figures are saved at 200 dpi (causal_bandits.plots.PNG_DPI),
 #: shown at 120 dpi so that a full-width figure fills the column and a small one stays small.
 FIGURE_SCALE = 0.6
+#: The least a figure is shrunk to fit its column: 8 pt labels at 200 dpi stay 10 CSS px; a wider figure
+#: scrolls sideways in its box (with a link to the full-size PNG).
+MIN_FIGURE_SCALE = 0.45
 #: An artefact's list of claims is shown up to this many claims; a longer one is folded under its counts.
 OPEN_CLAIMS = 8
 TEMPLATES = Path(__file__).with_name("templates")
 
 
 @cache
-def _template() -> jinja2.Template:
+def template() -> jinja2.Template:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, keep_trailing_newline=True)
     return env.get_template("report.html.j2")
 
@@ -72,9 +80,14 @@ def counts(rows: Sequence[Mapping[str, Any]]) -> Counter:
     return Counter(r["status"] for r in rows)
 
 
+def verdict_class(status: str) -> str:
+    """The CSS class of a verdict: :data:`VERDICT_CLASS`, else ``v-`` and the verdict's words joined by ``-``."""
+    return VERDICT_CLASS.get(status) or "v-" + re.sub(r"\W+", "-", status).strip("-")
+
+
 def chip(status: str, text: str | None = None) -> Markup:
     """A verdict as a coloured chip (its text: ``text``, or the verdict)."""
-    return Markup('<span class="chip {}">{}</span>').format(VERDICT_CLASS[status], text or status)
+    return Markup('<span class="chip {}">{}</span>').format(verdict_class(status), text or status)
 
 
 def chips(rows: Sequence[Mapping[str, Any]]) -> Markup:
@@ -95,17 +108,47 @@ def png_width(path: Path) -> int:
     return int.from_bytes(head[16:20], "big")
 
 
-def markdown_html(text: str) -> Markup:
+#: A cell of a Markdown table the workflow writes (pandas' ``to_markdown``): its opening tag and its text.
+CELL = re.compile(r"(<td[^>]*>)\s*([^<]*?)\s*(?=</td>)")
+
+
+def _cell(m: re.Match[str]) -> str:
+    """A number cell as the page shows it: "nan" as "–", a float of many digits at 4 significant ones."""
+    text = m.group(2)
+    if text == "nan":
+        return m.group(1) + "–"
+    if re.fullmatch(r"-?\d+\.\d{5,}", text):
+        return m.group(1) + _number(float(text))
+    return m.group(1) + text
+
+
+def markdown_html(text: str, docs_href: Callable[[str, str], str] | None = None) -> Markup:
     """HTML of Markdown the workflow writes (pipe tables, headings, paragraphs, lists), by the ``markdown``
-    library; the text is escaped first, so a ``<`` in a cell is text, and tables are wrapped to scroll."""
+    library; the text is escaped first, so a ``<`` in a cell is text, its headings are demoted under the page's, its
+    sub- and superscripts rendered (``P_{b}``), its numbers rounded (4 significant digits, "nan" as "–"), its
+    references to the documentation linked by ``docs_href`` (page, anchor) when given, and tables are wrapped to
+    scroll."""
     body = markdown.markdown(html.escape(text, quote=False), extensions=["tables"])
+    body = re.sub(r"<(/?)h[1-6]>", r"<\1h5>", body)  # a table's own headings sit under the page's
+    body = CELL.sub(_cell, scripts(body))
+    body = link_docs(body, docs_href) if docs_href else body
     body = body.replace("<table>", '<div class="tablewrap"><table>').replace("</table>", "</table></div>")
     return Markup(f'<div class="mdtext">{body}</div>')
 
 
+def _number(x: float) -> str:
+    """A float of a CSV table as the page shows it: 4 significant digits (the CSV keeps them all)."""
+    return f"{x:,.4g}" if abs(x) < 1e15 else f"{x:.3e}"
+
+
 class Page:
     """The page of ``papers`` (claims documents) with each paper's ``artefacts``; files are read
-    under ``root`` and linked relative to ``page_dir`` (where the page is written, under ``root``)."""
+    under ``root`` and linked relative to ``page_dir`` (where the page is written, under ``root``).
+
+    ``site``: for a page of the documentation site, the folder of the site that serves ``root``'s files
+    (``paper-scale``), and ``page_dir`` is then the page's folder in the site: the readings link the site's
+    pages (``papers/<key>.html#<anchor>``) and the Markdown tables their HTML pages, as the site serves them;
+    without it, the readings link the checkout's Markdown files (``docs/papers/<key>.md``)."""
 
     def __init__(
         self,
@@ -115,9 +158,10 @@ class Page:
         root: str | os.PathLike = ".",
         page_dir: str = "figures",
         studies: Sequence[Mapping[str, Any]] = (),
+        site: str | None = None,
     ):
         self.papers, self.artefacts, self.title = papers, artefacts, title
-        self.root, self.page_dir = Path(root), page_dir
+        self.root, self.page_dir, self.site = Path(root), page_dir, site
         self.studies = studies
         self.ran = {doc["study"]: doc for doc in studies}
 
@@ -127,31 +171,47 @@ class Page:
         return [] if "study" in doc else located(doc["paper"], row, self.ran)
 
     def href(self, path: str) -> str:
-        """``path`` (relative to ``root``) as a link relative to the page."""
-        return PurePosixPath(os.path.relpath(path, self.page_dir)).as_posix()
+        """``path`` (relative to ``root``) as a link relative to the page (a Markdown table's page on the site)."""
+        if self.site is None:
+            return PurePosixPath(os.path.relpath(path, self.page_dir)).as_posix()
+        link = posixpath.relpath(f"/{self.site}/{path}", f"/{self.page_dir}")
+        return link.removesuffix(".md") + ".html" if link.endswith(".md") else link
+
+    def reading(self, page: str, anchor: str) -> str:
+        """The link to the documentation page ``page`` (under ``docs/``, without ``.md``) at ``anchor``."""
+        if self.site is None:
+            return href(page, anchor, self.page_dir)
+        return posixpath.relpath(f"/{page}.html", f"/{self.page_dir}") + (f"#{anchor}" if anchor else "")
+
+    def text(self, text: str) -> Markup:
+        """A note or notice as HTML: code, links to the documentation it cites, sub- and superscripts."""
+        return inline_html(text, self.reading)
 
     def figure(self, path: str, alt: str) -> Markup:
-        """A PNG beside the page, at :data:`FIGURE_SCALE` of its pixel width, linked to itself."""
-        width = round(png_width(self.root / path) * FIGURE_SCALE)
-        return Markup('<a href="{0}"><img src="{0}" style="width:{1}px" loading=lazy alt="{2}"></a>').format(
-            self.href(path), width, alt
-        )
+        """A PNG beside the page, at :data:`FIGURE_SCALE` of its pixel width, shrunk to fit its column down to
+        :data:`MIN_FIGURE_SCALE` (then it scrolls in its box), linked to itself at full size."""
+        pixels = png_width(self.root / path)
+        return Markup(
+            '<div class=wide><a href="{0}"><img src="{0}" style="width:{1}px;min-width:{2}px" loading=lazy '
+            'alt="{3}"></a></div>'
+        ).format(self.href(path), round(pixels * FIGURE_SCALE), round(pixels * MIN_FIGURE_SCALE), alt)
 
     def claim_row(self, doc: Mapping[str, Any], row: Mapping[str, Any], note: str) -> dict[str, Any]:
         """What the template prints of a claim row (``located``: what the studies say of it)."""
         paper = section(doc)
         shown = supporting(row, self.artefacts.get(paper, ()))
         return {
-            **{k: row[k] for k in ("id", "source", "statement", "paper", "ours")},
+            **{k: row[k] for k in ("id", "source")},
+            **{k: self.text(str(row[k])) for k in ("statement", "paper", "ours")},
             "anchor": claim_id(paper, row["id"]),
-            "row_class": VERDICT_CLASS[row["status"]].replace("v-", "r-"),
+            "row_class": verdict_class(row["status"]).replace("v-", "r-"),
             "chip": chip(row["status"]),
-            "note": note,
-            "located": [*row_lines(row), *self.located(doc, row)],
+            "note": self.text(note),
+            "located": [self.text(line) for line in [*row_lines(row), *self.located(doc, row)]],
             "interval": row.get("interval"),
             "rule": row.get("rule"),
             "shown": [(a.label, f"#{artefact_id(paper, a.key)}") for a in shown],
-            "readings": [(label(p, a), href(p, a, self.page_dir)) for p, a in readings(doc, row)],
+            "readings": [(label(p, a), self.reading(p, a)) for p, a in readings(doc, row)],
         }
 
     def artefact_body(self, a: Artefact) -> Markup:
@@ -169,10 +229,10 @@ class Page:
         if not a.is_figure:
             path = self.root / a.shown
             if PurePosixPath(a.shown).suffix == ".csv":
-                frame = csv_tables.read_csv(path).to_html(index=False, border=0, na_rep="–")
+                frame = csv_tables.read_csv(path).to_html(index=False, border=0, na_rep="–", float_format=_number)
                 body = Markup(f'<div class="tablewrap">{frame}</div>')
             else:
-                body = markdown_html(path.read_text())
+                body = markdown_html(path.read_text(), self.reading)
         return body + Markup("").join(Markup("<figure>{}</figure>").format(self.figure(p, a.title)) for p in pngs)
 
     def artefact(self, doc: Mapping[str, Any], a: Artefact) -> dict[str, Any]:
@@ -185,7 +245,7 @@ class Page:
             "body": self.artefact_body(a),
             "files": [] if a.absent else [(PurePosixPath(p).name, self.href(p)) for p in a.paths],
             "claims": [
-                {"chip": chip(r["status"]), "id": claim_id(paper, r["id"]), "statement": r["statement"]}
+                {"chip": chip(r["status"]), "id": claim_id(paper, r["id"]), "statement": self.text(r["statement"])}
                 for r in supported
             ],
             "chips": chips(supported),
@@ -200,10 +260,10 @@ class Page:
             "short": section(doc),
             "title": self.title(section(doc)),
             "question": doc.get("question", ""),
-            "notices": doc.get("notices", ()),
+            "notices": [self.text(n) for n in doc.get("notices", ())],
             "chips": chips(doc["claims"]),
             "scale": doc["scale"],
-            "shared": notes.shared,
+            "shared": [self.text(n) for n in notes.shared],
             "judged": [self.claim_row(doc, r, notes.row[r["id"]]) for r in judged],
             "unjudged": [self.claim_row(doc, r, notes.row[r["id"]]) for r in unjudged],
             "artefacts": [self.artefact(doc, a) for a in self.artefacts.get(section(doc), ())],
@@ -221,13 +281,40 @@ class Page:
             "figure": self.figure(e["figure"], f"regret of {e['experiment']}"),
         }
 
+    def index(self) -> list[dict[str, Any]]:
+        """The claims to look at, one list per verdict not in :data:`NOT_INDEXED` (in :data:`STATUSES` order):
+        each claim's paper, statement and anchor, one click from the top of the page."""
+        docs = [*self.papers, *self.studies]
+        return [
+            {
+                "chip": chip(status, f"{len(found)} {status}"),
+                "claims": found,
+            }
+            for status in STATUSES
+            if status not in NOT_INDEXED
+            and (
+                found := [
+                    {
+                        "anchor": claim_id(section(d), r["id"]),
+                        "paper": section(d),
+                        "statement": self.text(r["statement"]),
+                    }
+                    for d in docs
+                    for r in d["claims"]
+                    if r["status"] == status
+                ]
+            )
+        ]
+
     def render(self, experiments: Sequence[tuple[Mapping[str, Any], str]] = ()) -> str:
         """The page; ``experiments``: own experiments' summaries, each with its table in Markdown."""
-        return _template().render(
+        return template().render(
             style=Markup((TEMPLATES / "report.css").read_text()),
             papers=[self.paper(doc) for doc in self.papers],
             studies=[self.paper(doc) for doc in self.studies],
             legend=Markup("").join(chip(s) for s in STATUSES),
+            filters=[(verdict_class(s).replace("v-", "r-"), chip(s)) for s in STATUSES],
+            index=self.index(),
             overall=chips([r for p in self.papers for r in p["claims"]]),
             open_claims=OPEN_CLAIMS,
             experiments=[self.experiment(e, table) for e, table in experiments],

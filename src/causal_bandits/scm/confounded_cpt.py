@@ -25,7 +25,8 @@ from typing import cast
 
 import numpy as np
 
-from causal_bandits.errors import ConfigError
+from causal_bandits import checks
+from causal_bandits.errors import ArgumentError, ConfigError
 from causal_bandits.scm.cpt import config_index, configurations
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
@@ -52,6 +53,48 @@ def confounders(diagram: CausalDiagram) -> tuple[tuple[str, str], ...]:
     return cast(tuple[tuple[str, str], ...], tuple(sorted(tuple(sorted(e)) for e in diagram.bidirected)))
 
 
+def inputs(diagram: CausalDiagram, v: str) -> tuple[list[str], list[int]]:
+    """(sorted parents of v, indices in U of the confounders at v): the columns of v's table."""
+    return sorted(diagram.parents(v)), [i for i, e in enumerate(confounders(diagram)) if v in e]
+
+
+def check_tables(
+    diagram: CausalDiagram, p_u, p1: Mapping, where: str = "ConfoundedCPT"
+) -> tuple[tuple[float, ...], dict[str, np.ndarray]]:
+    """(p_u, p1) as the model holds them, every size and probability checked against ``diagram`` first:
+    ``p_u`` has one P(U_e = 1) per bidirected edge (in :func:`confounders` order), ``p1[v]`` has
+    2^(|pa(v)| + |U at v|) entries, each a probability; anything else raises a one-line
+    :class:`~causal_bandits.errors.ArgumentError` naming ``where`` and the fix."""
+    checks.kind(diagram, CausalDiagram, f"{where} diagram", "give a causal_bandits.CausalDiagram")
+    check_size(diagram)
+    pairs = confounders(diagram)
+    p_u = checks.probabilities(p_u, f"{where}.p_u", empty=True)
+    if p_u.shape != (len(pairs),):
+        raise ArgumentError(
+            f"{where}.p_u has {p_u.size} entries; give one P(U = 1) per bidirected edge, "
+            f"{len(pairs)} in this order: {[f'{a}<->{b}' for a, b in pairs]}"
+        )
+    checks.kind(p1, Mapping, f"{where}.p1", "give a mapping of each node to its table")
+    if set(p1) != set(diagram.nodes):
+        missing, extra = sorted(set(diagram.nodes) - set(p1)), sorted(set(p1) - set(diagram.nodes), key=str)
+        raise ArgumentError(
+            f"{where}.p1 must have one table per node {list(diagram.nodes)}: missing {missing}, unknown {extra}"
+        )
+    tables = {}
+    for v in diagram.nodes:
+        parents, conf = inputs(diagram, v)
+        need = 2 ** (len(parents) + len(conf))
+        table = checks.probabilities(p1[v], f"{where}.p1.{v}")
+        if table.shape != (need,):
+            raise ArgumentError(
+                f"{where}.p1.{v} has {table.size} entries, but {v} has parents {parents} and "
+                f"{len(conf)} confounder(s): give 2^{len(parents) + len(conf)} = {need} "
+                "(first column most significant)"
+            )
+        tables[v] = table
+    return tuple(float(p) for p in p_u), tables
+
+
 @dataclass(frozen=True)
 class ConfoundedCPT:
     """``p_u[i]`` = P(U_i = 1) for the i-th pair of :func:`confounders`; ``p1[v]`` = P(v = 1 | ·)
@@ -72,9 +115,12 @@ class ConfoundedCPT:
     p_u: tuple[float, ...]
     p1: Mapping[str, np.ndarray]
 
-    def _inputs(self, v: str) -> tuple[list[str], list[int]]:
-        """(sorted parents of v, indices in U of the confounders at v)."""
-        return sorted(self.diagram.parents(v)), [i for i, e in enumerate(confounders(self.diagram)) if v in e]
+    def __post_init__(self) -> None:
+        """Check the model against its diagram (:func:`check_tables`): a probability outside [0, 1], a table
+        of the wrong length or a missing node is refused here, not met as a wrong arm mean later."""
+        p_u, p1 = check_tables(self.diagram, self.p_u, self.p1)
+        object.__setattr__(self, "p_u", p_u)
+        object.__setattr__(self, "p1", p1)
 
     @classmethod
     def random(cls, diagram: CausalDiagram, rng: np.random.Generator) -> ConfoundedCPT:
@@ -82,10 +128,9 @@ class ConfoundedCPT:
         Unif[0.05, 0.95]; a diagram above :data:`MAX_VARIABLES` raises a one-line ConfigError first."""
         check_size(diagram)
         p_u = tuple(rng.uniform(0.2, 0.8, len(confounders(diagram))))
-        model = cls(diagram, p_u, {})
         tables = {}
         for v in diagram.nodes:
-            parents, conf = model._inputs(v)
+            parents, conf = inputs(diagram, v)
             tables[v] = rng.uniform(0.05, 0.95, 2 ** (len(parents) + len(conf)))
         return cls(diagram, p_u, tables)
 
@@ -96,10 +141,9 @@ class ConfoundedCPT:
         diagram = scm.diagram
         pairs = confounders(diagram)
         p_u = tuple(scm.q[f"U_{''.join(e)}"] for e in pairs)
-        model = cls(diagram, p_u, {})
         tables = {}
         for v in diagram.nodes:
-            parents, conf = model._inputs(v)
+            parents, conf = inputs(diagram, v)
             parity = configurations(len(parents) + len(conf)).sum(axis=1) % 2
             flips = parity ^ scm.c[v]
             tables[v] = np.where(flips == 1, 1.0 - scm.q[f"U_{v}"], scm.q[f"U_{v}"])
@@ -115,52 +159,24 @@ class ConfoundedCPT:
 
     @classmethod
     def from_tables(cls, diagram: CausalDiagram, p_u, p1: Mapping, where: str = "scm") -> ConfoundedCPT:
-        """A model from tables a user wrote, every size and probability checked first: ``p_u`` has one
-        P(U_e = 1) per bidirected edge (in :func:`confounders` order), ``p1[v]`` has 2^(|pa(v)| + |U at v|)
-        entries; a bad table raises a one-line ConfigError that names ``where`` and the fix.
+        """A model from tables a user wrote, checked first (:func:`check_tables`, naming ``where``).
 
         >>> d = CausalDiagram(["X", "Y"], [("X", "Y")], [("X", "Y")])
         >>> ConfoundedCPT.from_tables(d, [0.5], {"X": [0.2, 0.8], "Y": [0.1, 0.9, 0.3]})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        causal_bandits.errors.ConfigError: scm.p1.Y has 3 entries, but Y has parents ['X'] and 1 confounder(s): ...
+        causal_bandits.errors.ArgumentError: scm.p1.Y has 3 entries, but Y has parents ['X'] and 1 confounder(s): ...
         """
-        check_size(diagram)
-        pairs = confounders(diagram)
-        if len(p_u) != len(pairs):
-            raise ConfigError(
-                f"{where}.p_u has {len(p_u)} entries; give one P(U = 1) per bidirected edge, "
-                f"{len(pairs)} in this order: {[f'{a}<->{b}' for a, b in pairs]}"
-            )
-        if set(p1) != set(diagram.nodes):
-            missing, extra = sorted(set(diagram.nodes) - set(p1)), sorted(set(p1) - set(diagram.nodes))
-            raise ConfigError(
-                f"{where}.p1 must have one table per node {list(diagram.nodes)}: missing {missing}, unknown {extra}"
-            )
-        model = cls(diagram, tuple(float(p) for p in p_u), {})
-        for v in diagram.nodes:
-            parents, conf = model._inputs(v)
-            need = 2 ** (len(parents) + len(conf))
-            if len(p1[v]) != need:
-                raise ConfigError(
-                    f"{where}.p1.{v} has {len(p1[v])} entries, but {v} has parents {parents} and "
-                    f"{len(conf)} confounder(s): give 2^{len(parents) + len(conf)} = {need} "
-                    "(first column most significant)"
-                )
-        for name, values in [("p_u", p_u), *((f"p1.{v}", p1[v]) for v in diagram.nodes)]:
-            bad = [p for p in values if not 0.0 <= p <= 1.0]
-            if bad:
-                raise ConfigError(f"{where}.{name} holds {bad[0]}, not a probability; use values in [0, 1]")
-        return cls(diagram, model.p_u, {v: np.asarray(p1[v], dtype=float) for v in diagram.nodes})
+        return cls(diagram, *check_tables(diagram, p_u, p1, where))
 
     @classmethod
     def from_dict(cls, diagram: CausalDiagram, d: Mapping) -> ConfoundedCPT:
         """Inverse of :meth:`to_dict`."""
-        return cls(diagram, tuple(d["p_u"]), {v: np.asarray(t, dtype=float) for v, t in d["p1"].items()})
+        return cls(diagram, tuple(d["p_u"]), dict(d["p1"]))
 
     @property
     def exogenous(self) -> tuple[str, ...]:
-        """The uniforms of one draw: the confounders U_<ab> (in :func:`confounders` order), then one
+        """The uniforms of one draw: the confounders ``U_<ab>`` (in :func:`confounders` order), then one
         per node (V = 1 iff its uniform < P(V = 1 | pa, U))."""
         return tuple(f"U_{a}{b}" for a, b in confounders(self.diagram)) + tuple(f"U_{v}" for v in self.diagram.nodes)
 
@@ -172,7 +188,7 @@ class ConfoundedCPT:
         col = {v: i for i, v in enumerate(self.diagram.nodes)}
         state = np.zeros((noise.shape[0], len(col)), dtype=bool)
         for v in self.diagram.topological_order():
-            parents, conf = self._inputs(v)
+            parents, conf = inputs(self.diagram, v)
             bits = np.concatenate([state[:, [col[p] for p in parents]], u[:, conf]], axis=1)
             j = col[v]
             draw = noise[:, n_u + j] < self.p1[v][config_index(bits)]
@@ -188,7 +204,7 @@ class ConfoundedCPT:
         u = configurations(len(self.p_u))
         out = {}
         for v in nodes:
-            parents, conf = self._inputs(v)
+            parents, conf = inputs(self.diagram, v)
             bits = np.concatenate(
                 [
                     np.broadcast_to(values[None, :, [col[p] for p in parents]], (len(u), len(values), len(parents))),

@@ -70,6 +70,18 @@ def _check_acyclic(nodes: Iterable[str], arrows: Iterable[tuple[str, str]]) -> N
         raise DiagramError(f"directed cycle {path}; remove one of its edges (a causal diagram is acyclic)") from None
 
 
+def _closure(start: frozenset[str], step: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    """``start`` and every node reached from it by ``step`` (parents: ancestors; children: descendants), one
+    visit per node and edge."""
+    seen, stack = set(start), list(start)
+    while stack:
+        for w in step[stack.pop()]:
+            if w not in seen:
+                seen.add(w)
+                stack.append(w)
+    return frozenset(seen)
+
+
 class CausalDiagram:
     """An immutable ADMG: the causal diagram of an SCM (AAAI-19 §Preliminaries).
 
@@ -96,18 +108,28 @@ class CausalDiagram:
     _nodes: tuple[str, ...]
     _parents: dict[str, frozenset[str]]
 
-    def __init__(self, nodes: Iterable[str], directed: Iterable[Any] = (), bidirected: Iterable[Any] = ()) -> None:
-        seen = _checked_nodes(nodes)
-        arrows = {_checked_edge(seen, "directed", e) for e in directed}
-        confounded = {frozenset(_checked_edge(seen, "bidirected", e)) for e in bidirected}
-        _check_acyclic(seen, arrows)
+    def __init__(
+        self, nodes: Iterable[str], directed: Iterable[Any] = (), bidirected: Iterable[Any] = (), *, _checked=False
+    ) -> None:
+        if _checked:  # a part of a diagram already checked (do, subgraph): valid by construction
+            seen, arrows, confounded = set(nodes), set(directed), set(bidirected)
+        else:
+            seen = _checked_nodes(nodes)
+            arrows = {_checked_edge(seen, "directed", e) for e in directed}
+            confounded = {frozenset(_checked_edge(seen, "bidirected", e)) for e in bidirected}
+            _check_acyclic(seen, arrows)
         set_ = object.__setattr__
         set_(self, "_nodes", tuple(sorted(seen)))
         set_(self, "_node_set", frozenset(seen))
         set_(self, "_directed", frozenset(arrows))
         set_(self, "_bidirected", frozenset(confounded))
-        set_(self, "_parents", {v: frozenset(a for a, b in arrows if b == v) for v in seen})
-        set_(self, "_children", {v: frozenset(b for a, b in arrows if a == v) for v in seen})
+        parents: dict[str, list[str]] = {v: [] for v in seen}
+        children: dict[str, list[str]] = {v: [] for v in seen}
+        for a, b in arrows:  # one pass over the edges: a 5,000-node chain builds in milliseconds
+            parents[b].append(a)
+            children[a].append(b)
+        set_(self, "_parents", {v: frozenset(ps) for v, ps in parents.items()})
+        set_(self, "_children", {v: frozenset(cs) for v, cs in children.items()})
         set_(self, "_graphs", None)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -172,17 +194,11 @@ class CausalDiagram:
 
     def ancestors(self, vs: Nodes) -> frozenset[str]:
         """An(vs): ancestors including ``vs`` itself."""
-        import networkx as nx
-
-        names = self.node_set(vs)
-        return names.union(*(nx.ancestors(self._dag, v) for v in names))
+        return _closure(self.node_set(vs), self._parents)
 
     def descendants(self, vs: Nodes) -> frozenset[str]:
         """De(vs): descendants including ``vs`` itself."""
-        import networkx as nx
-
-        names = self.node_set(vs)
-        return names.union(*(nx.descendants(self._dag, v) for v in names))
+        return _closure(self.node_set(vs), self._children)
 
     def c_component(self, v: str) -> frozenset[str]:
         """CC(v): the nodes connected to ``v`` by bidirected paths (``v`` included)."""
@@ -224,6 +240,7 @@ class CausalDiagram:
             self._nodes,
             (e for e in self._directed if e[1] not in x),
             (e for e in self._bidirected if not e & x),
+            _checked=True,
         )
 
     def subgraph(self, ws: Nodes) -> CausalDiagram:
@@ -231,8 +248,9 @@ class CausalDiagram:
         w = self.node_set(ws)
         return CausalDiagram(
             w,
-            (e for e in self._directed if set(e) <= w),
+            (e for e in self._directed if e[0] in w and e[1] in w),
             (e for e in self._bidirected if e <= w),
+            _checked=True,
         )
 
     def without(self, ws: Nodes) -> CausalDiagram:

@@ -39,7 +39,7 @@ def _pgmpy():
 
 
 def exogenous_names(diagram: CausalDiagram) -> tuple[str, ...]:
-    """Canonical order of the exogenous variables: U_<V> for V sorted, then U_<ab> sorted."""
+    """Canonical order of the exogenous variables: ``U_<V>`` for V sorted, then ``U_<ab>`` sorted."""
     own = [f"U_{v}" for v in sorted(diagram.nodes)]
     shared = sorted(f"U_{''.join(sorted(e))}" for e in diagram.bidirected)
     return tuple(own + shared)

@@ -24,6 +24,8 @@ from causal_bandits.papers.bounds.features import feature_map
 from causal_bandits.scm.cpt import config_index
 
 PAPER = "bounds"
+#: A run job's peak resident memory in the archived paper-scale run (16 jobs, 311.9-312.2 MB): its request's base.
+PEAK_MB = 312.2
 #: Figure 4's algorithms in legend order, and the appendix algorithms (not in any experiment of the
 #: paper) with their non-causal counterparts: keys of the registry (causal_bandits/papers/bounds/algorithms.py).
 FIGURE4 = ("linucb_pcb", "linucb", "linucb_biased", "linucb_cp")
@@ -179,7 +181,7 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         seeds=seeds,
         science=science,
         builder=__name__,
-        memory_mb=500 + len(seeds) * 4,
+        memory_mb=runs.memory_request(base_mb=PEAK_MB),
     )
 
 

@@ -1,8 +1,8 @@
 """The constants of the BGLM assumptions (cpe §4, Assumptions 1-3), exactly, from θ* and the SCM.
 
-* κ (Assumption 2) = inf_{X, v ∈ [0,1]^|Pa(X)|, ‖θ − θ*_X‖ <= 1} f′(v · θ). For the logistic link f′
-  decreases in |z| and |v·θ*| + ‖v‖₂ is convex in v, so κ = min_X min_{v ∈ {0,1}^|Pa(X)|}
-  f′(|v · θ*_X| + ‖v‖₂) (docs/papers/cpe.md#cpe-paper); for the linear link f′ ≡ 1 and κ = 1.
+* κ (Assumption 2) = ``inf_{X, v ∈ [0,1]^|Pa(X)|, ‖θ − θ*_X‖ <= 1} f′(v · θ)``. For the logistic link f′
+  decreases in |z| and ``|v·θ*| + ‖v‖₂`` is convex in v, so κ = ``min_X min_{v ∈ {0,1}^|Pa(X)|}
+  f′(|v · θ*_X| + ‖v‖₂)`` (docs/papers/cpe.md#cpe-paper); for the linear link f′ ≡ 1 and κ = 1.
 * η (Assumption 3) = the smallest P(X′ = x | Pa(X) \\ {X′, X_1} = v) over nodes X, parents X′ ≠ X_1,
   values v of positive probability and x, from the exact observational distribution.
 

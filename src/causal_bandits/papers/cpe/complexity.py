@@ -23,7 +23,8 @@ UNIQUE_BEST = 1e-9
 
 
 def gaps(mu: np.ndarray, epsilon: float = 0.0) -> np.ndarray:
-    """Δ_a of cpe §2 for a* the lowest-index best arm: Δ_{a*} = μ_{a*} − max_{a≠a*} μ_a, else μ_{a*} − μ_a."""
+    """Δ_a of cpe §2 for ``a*`` the lowest-index best arm: ``Δ_{a*} = μ_{a*} − max_{a≠a*} μ_a``, else
+    ``μ_{a*} − μ_a``."""
     mu = np.asarray(mu, dtype=float)
     if mu.size < 2:
         raise ConfigError("an instance needs at least two arms; add actions")

@@ -84,7 +84,7 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         seeds=seeds,
         science=science,
         builder=__name__,
-        memory_mb=1000 + len(seeds) * 20,
+        memory_mb=runs.memory_request(),
     )
 
 

@@ -27,6 +27,9 @@ from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
 PAPER = "fairness"
+#: A run job's peak resident memory per experiment in the archived paper-scale run (MB; email 307.8-308.0, Adult-Video
+#: 254.1-254.6): its request's base.
+PEAK_MB = {"email": 308.0, "adult_video": 254.6}
 STRATEGY = "default"  # no arm sets or settings: every run path is <experiment>/default/<algorithm>
 EXPERIMENTS = ("email", "adult_video")
 #: Every algorithm's label, from the registry (causal_bandits/papers/fairness/algorithms.py).
@@ -144,7 +147,7 @@ def run_job(wildcards: Mapping[str, str], seed_chunks: Sequence[range], science:
         seeds=seeds,
         science=science,
         builder=__name__,
-        memory_mb=500 + len(seeds) * 20,
+        memory_mb=runs.memory_request(base_mb=PEAK_MB.get(wildcards["experiment"], max(PEAK_MB.values()))),
     )
 
 

@@ -159,7 +159,7 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         seeds=seeds,
         science={"section": run_section, "spec": spec, "record_points": config["record_points"]},
         builder=__name__,
-        memory_mb=500 + len(seeds) * 20,
+        memory_mb=runs.memory_request(),
     )
 
 

@@ -1,0 +1,111 @@
+"""CPU of paper-scale run jobs now and at a git ref, and whether they write the same bytes.
+
+Each job is one run job of a paper (its run module's ``describe`` on ``config/config.yaml`` and the job's wildcards,
+then :func:`causal_bandits.runs.execute`, as rule ``<paper>_run`` runs it), in a fresh process that imports the
+package from the working tree or from the ref's ``src`` (``--before REF``, exported with ``git archive``); the two
+sides run back to back, in an order that alternates from job to job (``before_after.py``). The CPU is the process's
+whole CPU time (imports, reading the instance, the simulation, writing the files: ``getrusage`` at the end), the
+best of ``--repeat``; ``same`` compares the sha256 of the trace and summary files the two sides wrote. A job's
+inputs (the instance documents) must exist: ``snakemake <input> --configfile config/config.yaml`` makes them.
+
+``--horizon N`` caps every cpe job's sample cap (a stopping run is then censored at N: the same work on both sides,
+in less time; the parallel bandit keeps its budget). The last line printed is one JSON object with the rows.
+
+    python benchmarks/run_jobs_speed.py --before main --horizon 30000
+    python benchmarks/run_jobs_speed.py --jobs cpe:E4-k6/practical/ccpe_general --before main
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import importlib
+import json
+import resource
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from before_after import HERE, both_sides, export_src, run_json
+
+#: paper:experiment/strategy/algorithm (chunk 0) and the job's inputs: the cpe jobs that cost most in the archived run
+#: (ccpe_general on E4 and E3, se and lucb on the parallel graphs, the parallel bandit) and unknown_graph's UCB.
+JOBS = {
+    "cpe:E4-k6/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k6.json"},
+    "cpe:E3-rho0.8/practical/ccpe_general": {"instance": "results/cpe/instances/E3/rho0.8.json"},
+    "cpe:E4-k6/T32000/pb": {"instance": "results/cpe/instances/E4/k6.json"},
+    "cpe:E1-n64/practical/se": {"instance": "results/cpe/instances/E1/n64.json"},
+    "cpe:E5-n32p0.5/practical/lucb": {"instance": "results/cpe/instances/E5/n32p0.5.json"},
+}
+
+
+def one(name: str, horizon: int | None, out: str) -> dict:
+    """Run job ``name`` in this process; its CPU since the process started and the sha256 of its two files."""
+    from causal_bandits import config, runs
+
+    paper, rest = name.split(":", 1)
+    experiment, strategy, algorithm = rest.split("/")
+    module = importlib.import_module(f"causal_bandits.papers.{paper}.runs")
+    wildcards = {"experiment": experiment, "strategy": strategy, "algorithm": algorithm, "chunk": "0"}
+    job = module.describe(config.load("config/config.yaml"), wildcards)
+    if horizon:  # the sample cap of a cpe job (a budget job keeps its budget)
+        job = dataclasses.replace(job, science={**job.science, "horizon": min(int(job.science["horizon"]), horizon)})
+    trace, summary = f"{out}/trace.parquet", f"{out}/summary.parquet"
+    runs.execute(job, JOBS[name], trace, summary)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    digest = hashlib.sha256(Path(trace).read_bytes() + Path(summary).read_bytes()).hexdigest()
+    return {"cpu_s": usage.ru_utime + usage.ru_stime, "sha256": digest}
+
+
+def measure(src: str, name: str, horizon: int | None, repeat: int) -> dict:
+    best: dict = {}
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as out:
+            argv = [__file__, "--one", name, "--out", out] + (["--horizon", str(horizon)] if horizon else [])
+            got = run_json(src, argv)
+        if not best or got["cpu_s"] < best["cpu_s"]:
+            best = got
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", nargs="+", default=list(JOBS), choices=list(JOBS), help="which jobs")
+    parser.add_argument("--before", help="git ref to compare with")
+    parser.add_argument("--horizon", type=int, help="cap every job's horizon (rounds)")
+    parser.add_argument("--repeat", type=int, default=1, help="best of this many runs per side")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(one(args.one, args.horizon, args.out)))
+        return
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        before_src = export_src(args.before, tmp) if args.before else None
+        print(f"{'job':40s} {'CPU s now':>10s} {'before':>8s} {'speed-up':>8s}  same bytes", flush=True)
+        for i, name in enumerate(args.jobs):
+            now, before = both_sides(i, lambda src, n=name: measure(src, n, args.horizon, args.repeat), before_src)
+            row = {"job": name, "cpu_s": now["cpu_s"], "sha256": now["sha256"]}
+            if before is not None:
+                row |= {
+                    "before_cpu_s": before["cpu_s"],
+                    "speedup": before["cpu_s"] / now["cpu_s"],
+                    "same_bytes": before["sha256"] == now["sha256"],
+                }
+                figures = f"{now['cpu_s']:10.2f} {before['cpu_s']:8.2f} {row['speedup']:7.2f}x"
+                print(f"{name:40s} {figures}  {row['same_bytes']}", flush=True)
+            else:
+                print(f"{name:40s} {now['cpu_s']:10.2f}", flush=True)
+            rows.append(row)
+    if args.before:
+        total_now = sum(r["cpu_s"] for r in rows)
+        total_before = sum(r["before_cpu_s"] for r in rows)
+        print(f"all: {total_now:.1f} CPU-s now, {total_before:.1f} before, {total_before / total_now:.2f}x")
+    print(json.dumps({"rows": rows, "horizon": args.horizon, "before": args.before, "here": HERE}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""The stages of an archived run's jobs, as ``verify`` checks them at two levels.
+
+* **Run chunks**: the jobs that write the run store (``results/runs/``), the bulk of a run's CPU.
+* **Aggregates**: the jobs that read run chunks (an experiment's per-round statistics over its seeds).
+* **Derived**: every job after the aggregates (tables, figures, claims documents, the report): it reads no run
+  chunk but depends on one through the aggregates.
+* **Others**: the rest (instances, prepared data, discovery, lower bounds, arm sets, theory curves).
+
+Run chunks are too large to archive (67 MB at paper scale, over the archive's 30 MB); what the derived jobs read
+from the other stages is not (6 MB): the archive keeps these *intermediates* (:func:`intermediates`), so that
+``verify`` rebuilds every derived job from them, and rebuilds the other stages from scratch in a seeded sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: Where run chunks are written (the run store).
+RUN_STORE = "results/runs/"
+
+
+def needs(jobs: Sequence[dict[str, Any]]) -> list[set[int]]:
+    """For each manifest job, the jobs that wrote its inputs."""
+    writer = {o["path"]: i for i, job in enumerate(jobs) for o in job["outputs"]}
+    return [{writer[path] for path in job["inputs"] if path in writer} for job in jobs]
+
+
+def with_needs(start: int, needed: list[set[int]]) -> set[int]:
+    """Job ``start`` and every job it needs, transitively."""
+    found, todo = set(), [start]
+    while todo:
+        i = todo.pop()
+        if i not in found:
+            found.add(i)
+            todo.extend(needed[i])
+    return found
+
+
+@dataclass(frozen=True)
+class Stages:
+    """The manifest jobs (indices) of each stage, and what each job needs."""
+
+    needs: list[set[int]]
+    runs: frozenset[int]
+    aggregates: frozenset[int]
+    derived: frozenset[int]
+
+    @property
+    def others(self) -> frozenset[int]:
+        return frozenset(range(len(self.needs))) - self.runs - self.aggregates - self.derived
+
+
+def stages(jobs: Sequence[dict[str, Any]]) -> Stages:
+    """Split a manifest's jobs into run chunks, aggregates, derived jobs and others."""
+    needed = needs(jobs)
+    runs = frozenset(i for i, job in enumerate(jobs) if job["outputs"][0]["path"].startswith(RUN_STORE))
+    after = set(runs)
+    grown = True
+    while grown:
+        grown = False
+        for i in range(len(jobs)):
+            if i not in after and needed[i] & after:
+                after.add(i)
+                grown = True
+    aggregates = frozenset(i for i in after - runs if needed[i] & runs)
+    return Stages(needed, runs, aggregates, frozenset(after - runs - aggregates))
+
+
+def intermediates(jobs: Sequence[dict[str, Any]], found: Stages) -> list[str]:
+    """The files the derived jobs read that jobs of the other stages wrote (sorted): what the archive keeps so that
+    every derived job can be rebuilt without the run chunks."""
+    own = {o["path"] for i in found.derived for o in jobs[i]["outputs"]}
+    return sorted({path for i in found.derived for path in jobs[i]["inputs"]} - own)

@@ -1,0 +1,56 @@
+"""``check-store [FILE...]``: read back every file of a run's store and name each damaged or missing one with its fix.
+
+Run in the workflow's directory after (or during a pause of) ``snakemake --configfile FILE...``, with the same
+config files: ``config/config.yaml`` (``--base``) and the files merged over it, checked as ``check-config``
+checks them. Every run job that config describes must have its trace and summary under ``results/runs``, each a
+readable Parquet file (footer and page checksums) with the store's columns, the job's coordinates, config hash
+and seeds; every other Parquet and JSON file under ``results/`` is read whole
+(:mod:`causal_bandits.store_check`). Output: one line per problem, then ``ok: ...`` or ``error: N problem(s)``
+with the files and MB read per second; exit status 0 when the store is whole, 2 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from causal_bandits import config as cb_config
+from causal_bandits.errors import DataError
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``check-store`` subcommand on an ``argparse`` subparsers action."""
+    parser = subparsers.add_parser(
+        "check-store",
+        help="read back every file under results/ and name each damaged or missing one with its fix",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
+    )
+    parser.add_argument("files", metavar="FILE", nargs="*", type=Path, help="the run's config files (--configfile)")
+    parser.add_argument(
+        "--base", type=Path, default=Path("config/config.yaml"), help="the workflow's own config (config/config.yaml)"
+    )
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print each problem of the store, then a summary line; a store with problems raises a one-line error."""
+    cb_config.check_files(args.files)
+    config = cb_config.check(cb_config.load(args.base, *args.files))
+    if not Path("results").is_dir():
+        raise DataError("there is no results/ folder here; run check-store in the workflow's directory after a run")
+    from causal_bandits import store_check  # late: every paper's run enumeration, only for this command
+
+    files = "".join(f" {f}" for f in args.files)
+    report = store_check.check(config, f" --configfile{files}" if files else "")
+    for line in report.problems:
+        print(line, file=sys.stderr)
+    if report.problems:
+        raise DataError(
+            f"{len(report.problems)} damaged or missing file(s) in results/, each named above with its fix "
+            f"(read {report.rate()})"
+        )
+    print(f"ok: the run store is whole: {report.rate()}")
+    return 0
