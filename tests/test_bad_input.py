@@ -481,8 +481,8 @@ def test_a_corrupt_raw_file_stops_the_planning_with_its_checksum(workdir, tmp_pa
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["verify", "--budget", "nan"], "--budget nan is not a number of minutes > 0"),
-        (["verify", "--budget", "inf"], "--budget inf is not a number of minutes > 0"),
+        (["verify", "--budget", "nan"], "--budget nan is not a number of CPU-minutes > 0"),
+        (["verify", "--budget", "inf"], "--budget inf is not a number of CPU-minutes > 0"),
         (["archive", "--configfile", "nosuch.yaml"], "config file nosuch.yaml not found"),
         (["archive", "--out", "taken.txt"], "--out taken.txt is a file, not a folder"),
     ],

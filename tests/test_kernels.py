@@ -23,7 +23,7 @@ from causal_bandits import kernels
 #: A CPU other than this one, as the libraries see it: OpenBLAS's generic x86-64 kernels (they run on any x86-64
 #: CPU), and numpy on its baseline code for every group above it.
 OTHER_CPU = {"OPENBLAS_CORETYPE": "Prescott", "NPY_DISABLE_CPU_FEATURES": " ".join(kernels.dispatched_features())}
-#: The known case (issue 41) and a run job of each algorithm that calls BLAS or LAPACK.
+#: The known case and a run job of each algorithm that calls BLAS or LAPACK.
 NUMERIC_CHUNKS = (
     "results/runs/cpe/E4-k2/practical/ccpe_bglm/chunk-0.parquet",
     "results/runs/bounds/appendix/default/oam_pcb/chunk-0.parquet",
