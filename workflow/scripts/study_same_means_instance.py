@@ -16,7 +16,7 @@ with logged(snakemake.log[0]) as log:
     store.write_json(out.catalogue, catalogue)
     log.info(
         "%s point %s: efficiency %.6g, arm means as the canonical SCM's (max change %.2g); %d expressions",
-        wc.panel,
+        wc.experiment,
         wc.point,
         doc["sensitivity"]["panel_efficiency"],
         doc["sensitivity"]["max_mean_change"],
