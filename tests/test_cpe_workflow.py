@@ -31,7 +31,7 @@ def test_tiny_run_writes_the_cpe_outputs_and_verdicts(tiny_run):
     study = json.loads((tiny_run / "results/claims/studies/naive_estimand.json").read_text())
     (naive,) = study["claims"]  # tiny grid rho in {0, 0.8}: wrong from 0.8
     assert naive["status"] == "not specified by the paper" and "wrong arm for ρ ≥ 0.8" in naive["ours"]
-    assert study["findings"]["naive-fails-E3"] == naive["ours"] and "naive-fails-E3-estimand" not in claims
+    assert study["findings"]["naive-fails-E3"]["numbers"] == naive["ours"] and "naive-fails-E3-estimand" not in claims
     assert len(pd.read_csv(tiny_run / "figures/studies/naive_estimand/table.csv")) == 4  # the tiny 2 x 2 grid
     assert claims["pac-E1-CCPE-General"]["status"] == "not evaluated"  # 2 seeds say nothing about δ = 0.05
     pac = pd.read_csv(tiny_run / "figures/cpe/table2_pac.csv")

@@ -150,7 +150,6 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "causal-bandits archive": RunByTest("tests/test_verify_workflow.py", '"archive"'),
     "causal-bandits check-store FILE...": RunByTest("tests/test_store_check.py", '"check-store"'),
     'make check-store CONFIGS="..."': RunByTest("tests/test_store_check.py", '"check-store"'),
-    "causal-bandits verify --budget 30 --jobs 8 --seed 4": RunByTest("tests/test_verify_workflow.py", '"verify"'),
     "causal-bandits verify --budget 60 --jobs 8 --seed 4": RunByTest("tests/test_verify_workflow.py", '"verify"'),
     'make verify VERIFY_ARGS="--all"': Make("verify VERIFY_ARGS=--all"),
     'make verify VERIFY_ARGS="--configfile raw.yaml"': Make("verify VERIFY_ARGS=--configfile=raw.yaml"),
