@@ -3,6 +3,8 @@ here (:mod:`causal_bandits.coverage`), and the list cannot go stale against the 
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import json
 import re
 from pathlib import Path
@@ -13,9 +15,6 @@ from causal_bandits import config as cb_config
 from causal_bandits import coverage
 from causal_bandits.papers import PAPERS
 from causal_bandits.papers import paper as paper_registry
-from causal_bandits.papers.bounds import claims as bounds
-from causal_bandits.papers.fairness import claims as fairness
-from causal_bandits.papers.unknown_graph import claims as unknown_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 ARCHIVED = ROOT / "archive" / "paper-scale" / "results" / "claims"
@@ -24,8 +23,8 @@ ARCHIVED = ROOT / "archive" / "paper-scale" / "results" / "claims"
 def _claim_ids(paper: str) -> list[str]:
     """The paper's claims at paper scale: from its claims module where that needs no results, and the archived
     run's (every claim of the default config) for the papers whose claims follow the config."""
-    listed = {"bounds": bounds.claims, "fairness": fairness.claims, "unknown_graph": unknown_graph.claims}
-    ids = [c.id for c in listed[paper]()] if paper in listed else []
+    listed = importlib.import_module(paper_registry(paper).claims).claims
+    ids = [c.id for c in listed()] if not inspect.signature(listed).parameters else []
     if (ARCHIVED / f"{paper}.json").is_file():
         ids += [row["id"] for row in json.loads((ARCHIVED / f"{paper}.json").read_text())["claims"]]
     return ids

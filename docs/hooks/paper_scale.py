@@ -196,9 +196,11 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     if MARKER not in markdown:
         return markdown
     key = Path(page.file.src_uri).stem
-    if made is None or key not in PAPERS:
+    if made is None or key not in PAPERS or not (ARCHIVE / "results" / "claims" / f"{key}.json").is_file():
+        # no archive, or a paper added since it was made (causal-bandits new-paper): the archive has no section of it
+        what = "no archived paper-scale run" if made is None else "no archived paper-scale run of this paper"
         note = (
-            '!!! note "No archived run yet"\n    This version ships no archived paper-scale run '
+            f'!!! note "No archived run yet"\n    This version ships {what} '
             "([for reviewers](../guide/reviewers.md#verify)); a local run writes its own report to figures/REPORT.md."
         )
         return markdown.replace(MARKER, note)

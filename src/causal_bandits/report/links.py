@@ -19,10 +19,9 @@ from typing import Any
 #: A docs reference in claim text: the page (without ``.md``) and an optional anchor.
 DOCREF = re.compile(r"(?<![\w/.])docs/((?:[\w-]+/)*[\w-]+)\.md(?:#([\w-]+))?")
 
-#: Each paper's section of docs/papers/<key>.md with the paper's numbers against ours.
+#: Each paper's section of docs/papers/<key>.md with the paper's numbers against ours, where its anchor is not
+#: ``<key>-numbers`` (the anchor of any other paper's, a scaffolded one's among them: :func:`numbers`).
 NUMBERS = {
-    "nonmanip": "nonmanip-numbers",
-    "bounds": "bounds-numbers",
     "fairness": "fairness-results",
     "cpe": "cpe-results",
     "unknown_graph": "unknown_graph-results",
@@ -40,7 +39,12 @@ def fallback(doc: Mapping[str, Any]) -> tuple[str, str]:
     page, _, anchor = doc.get("docs", "").partition("#")
     if page:
         return page.removesuffix(".md"), anchor
-    return f"papers/{doc['paper']}", NUMBERS.get(doc["paper"], "")
+    return f"papers/{doc['paper']}", numbers(doc["paper"])
+
+
+def numbers(paper: str) -> str:
+    """The anchor of ``paper``'s section of docs/papers/<paper>.md comparing the paper's numbers with ours."""
+    return NUMBERS.get(paper, f"{paper}-numbers")
 
 
 def claim_id(paper: str, claim: str) -> str:

@@ -1,0 +1,71 @@
+"""``new-paper KEY`` and ``new-study NAME``: write the working skeleton of a sixth paper or of a new study.
+
+Run at the repository's root (or give ``--root``). The skeleton runs as it is (``snakemake --cores 2 KEY
+--configfile config/tiny.yaml``); the files it writes and the lines it adds are printed, and docs/guide/add-a-paper.md
+and docs/studies.md list them (:mod:`causal_bandits.scaffold`). A bad name is one ``error:`` line and nothing is
+written; an existing file is never overwritten.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+from pathlib import Path
+from typing import Any
+
+from causal_bandits import scaffold
+from causal_bandits.errors import CausalBanditsError
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the ``new-paper`` and ``new-study`` subcommands on an ``argparse`` subparsers action."""
+    paper = subparsers.add_parser(
+        "new-paper",
+        help="write the skeleton of a new paper: package, rule file, config blocks, registry line",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
+    )
+    paper.add_argument("key", metavar="KEY", help="the paper's key: lower snake_case ASCII, not a paper's or study's")
+    paper.add_argument("--title", help="the report heading (default: '<KEY>: a new paper (skeleton)')")
+    paper.add_argument("--root", type=Path, default=Path("."), help="the repository's root (default: .)")
+    paper.set_defaults(func=run_paper)
+
+
+def registered(root: Path, module: str, name: str) -> tuple[str, ...]:
+    """The tuple ``name = (...)`` of the module file ``module`` under ``root/src/causal_bandits``."""
+    path = root / "src" / "causal_bandits" / module
+    if not path.is_file():
+        raise CausalBanditsError(f"{path} not found; run the command at the repository's root, or give --root")
+    found = re.search(rf"^{name} = (\(.*\))$", path.read_text(), re.M)
+    if found is None:
+        raise CausalBanditsError(f"{path} has no one-line `{name} = (...)`; restore it (git checkout {path})")
+    return tuple(ast.literal_eval(found.group(1)))
+
+
+def _title(key: str, title: str | None) -> str:
+    title = title if title is not None else f"{key}: a new paper (skeleton)"
+    if not title.strip() or len(title) > 100 or any(c in title for c in '"\\$\n`'):
+        raise CausalBanditsError(
+            f"--title {title!r} must be one line of 1 to 100 characters without quotes, backslashes, $ or `"
+        )
+    return title
+
+
+def _report(plan: scaffold.Plan, next_step: str) -> int:
+    print(f"wrote {len(plan.new)} new files and added to {len(plan.edited)}:")
+    for path in plan.new:
+        print(f"  new    {path}")
+    for path in plan.edited:
+        print(f"  added  {path}")
+    print(next_step)
+    return 0
+
+
+def run_paper(args: argparse.Namespace) -> int:
+    """Write the paper skeleton; bad input raises a one-line CausalBanditsError before anything is written."""
+    root = args.root
+    papers = registered(root, "papers/__init__.py", "PAPERS")
+    studies = registered(root, "studies/__init__.py", "STUDIES")
+    plan = scaffold.paper_plan(root, args.key, _title(args.key, args.title), papers, studies)
+    scaffold.write(root, plan)
+    return _report(plan, f"next: snakemake --cores 2 {args.key} --configfile config/tiny.yaml")

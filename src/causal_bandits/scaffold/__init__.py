@@ -1,0 +1,150 @@
+"""Scaffolds: the files of a new paper or study, written from the templates beside this module.
+
+``causal-bandits new-paper KEY`` and ``causal-bandits new-study NAME`` (:mod:`causal_bandits.commands.new`) write
+a working skeleton that the workflow runs as it is: a paper's package, rule file, scripts, caption and docs page
+(the templates under ``scaffold/paper/``, ``KEY`` in a path standing for the key) and the lines it adds to files
+that list every paper (:data:`PAPER_LINES`); a study's likewise (``scaffold/study/``, :data:`STUDY_LINES`).
+docs/guide/add-a-paper.md and docs/studies.md list the same files, with their count.
+
+A name is checked before anything is written (one line naming the problem and the fix); every file is rendered
+and every edit computed before the first is written; an existing file is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from string import Template
+
+from causal_bandits.claims import Rule
+from causal_bandits.errors import CausalBanditsError
+
+HERE = Path(__file__).parent
+#: The one style of a paper key or study name: lower snake_case ASCII, starting with a letter (a Python
+#: identifier, a config key and a path segment alike).
+NAME = re.compile(r"[a-z][a-z0-9_]{0,29}")
+#: Names the workflow already uses for its own targets and sections.
+RESERVED = frozenset({"all", "report", "studies", "experiments", "pure_exploration", "data", "budget", "common"})
+#: The rule the skeleton paper's claim is judged by: what its claims module declares and the pre-registration
+#: registers (one declaration, rendered into the template and fingerprinted here).
+PAPER_RULE = Rule(
+    "band",
+    "TS's mean regret at T: our 95 % interval inside [0, share x T x mean gap] (uniform play's loss)",
+    {"share": 0.5},
+)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a scaffold writes: new files by path (relative to the repository root) and edited files by path,
+    each with its whole new text."""
+
+    new: Mapping[str, str]
+    edited: Mapping[str, str]
+
+    @property
+    def paths(self) -> list[str]:
+        return [*self.new, *self.edited]
+
+
+def check_name(name: str, what: str, taken: set[str]) -> None:
+    """Raise a one-line CausalBanditsError unless ``name`` is a fresh lower snake_case ASCII identifier."""
+    if not name.isascii() or not NAME.fullmatch(name) or keyword.iskeyword(name):
+        suggestion = re.sub(r"[^a-z0-9_]", "_", name.lower()).strip("_")
+        if not suggestion[:1].isalpha():
+            suggestion = f"my_{suggestion}".rstrip("_")
+        raise CausalBanditsError(
+            f"{what} name {name!r} is not lower snake_case ASCII (a letter, then letters, digits or _, at most 30, "
+            f"not a Python keyword); use e.g. {suggestion[:30]!r}"
+        )
+    if name in taken or name in RESERVED:
+        raise CausalBanditsError(
+            f"{what} name {name!r} is already used (papers, studies and the workflow's own targets: "
+            f"{', '.join(sorted(taken | RESERVED))}); choose another"
+        )
+
+
+def render(kind: str, values: Mapping[str, str], key: str) -> dict[str, str]:
+    """The template files of ``scaffold/<kind>/`` rendered with ``values`` (``$name`` placeholders), by their
+    path in the repository (``KEY`` in a path replaced by ``key``), except ``config/``'s blocks."""
+    root = HERE / kind
+    files = {}
+    for template in sorted(root.rglob("*.tmpl")):
+        relative = template.relative_to(root).as_posix()
+        if not relative.startswith("config/"):
+            files[relative.replace("KEY", key).removesuffix(".tmpl")] = block(kind, relative, values)
+    return files
+
+
+def block(kind: str, template: str, values: Mapping[str, str]) -> str:
+    """One template of ``scaffold/<kind>/`` rendered with ``values``."""
+    return Template((HERE / kind / template).read_text()).substitute(values)
+
+
+def registered(text: str, name: str, key: str) -> str:
+    """``text`` (a module) with ``key`` appended to its tuple ``name = (...)`` of one line."""
+    pattern = re.compile(rf"^{name} = \((.*)\)$", re.M)
+    found = pattern.search(text)
+    if found is None:
+        raise CausalBanditsError(f"found no one-line `{name} = (...)` to add {key!r} to; add it by hand")
+    return pattern.sub(lambda m: f'{name} = ({m.group(1).rstrip(", ")}, "{key}")', text, count=1)
+
+
+def inserted(text: str, before: str, lines: str, where: str) -> str:
+    """``text`` with ``lines`` inserted before its first line that starts with ``before``."""
+    at = text.find(f"\n{before}")
+    if at < 0:
+        raise CausalBanditsError(f"{where} has no line {before.strip()!r} to add lines before; add them by hand")
+    return text[: at + 1] + lines + text[at + 1 :]
+
+
+def preregistered(text: str, rules: Mapping[str, Rule]) -> str:
+    """The pre-registration registry (``registry.json``'s text) with ``rules`` (``"<paper>/<key>"`` -> rule)."""
+    registry = json.loads(text) | {key: rule.fingerprint for key, rule in rules.items()}
+    return json.dumps(dict(sorted(registry.items())), indent=1) + "\n"
+
+
+def paper_plan(root: Path, key: str, title: str, papers: tuple[str, ...], studies: tuple[str, ...]) -> Plan:
+    """The files ``causal-bandits new-paper key`` writes in the repository at ``root``."""
+    check_name(key, "paper", {*papers, *studies})
+    rule = {f"rule_{k}": json.dumps(v) for k, v in PAPER_RULE.data().items()}
+    values = {"key": key, "KEY": key.upper(), "title": title, **rule}
+    edits: dict[str, Callable[[str], str]] = {
+        "src/causal_bandits/papers/__init__.py": lambda t: registered(t, "PAPERS", key),
+        "config/config.yaml": lambda t: t + block("paper", "config/config.yaml.tmpl", values),
+        "config/tiny.yaml": lambda t: t + block("paper", "config/tiny.yaml.tmpl", values),
+        "workflow/profiles/slurm/config.yaml": lambda t: inserted(
+            inserted(t, "  # the studies", block("paper", "config/slurm_groups.yaml.tmpl", values), "groups:"),
+            "  studies_prep:",
+            block("paper", "config/slurm_components.yaml.tmpl", values),
+            "group-components:",
+        ),
+        "src/causal_bandits/preregistration/registry.json": lambda t: preregistered(
+            t, {f"{key}/ts-regret": PAPER_RULE}
+        ),
+    }
+    return _plan(root, render("paper", values, key), edits)
+
+
+def _plan(root: Path, new: Mapping[str, str], edits: Mapping[str, Callable[[str], str]]) -> Plan:
+    existing = [path for path in new if (root / path).exists()]
+    if existing:
+        raise CausalBanditsError(
+            f"{existing[0]} exists; the scaffold overwrites nothing: remove it or choose another name"
+        )
+    missing = [path for path in edits if not (root / path).is_file()]
+    if missing:
+        raise CausalBanditsError(f"{root / missing[0]} not found; run the command at the repository's root (or --root)")
+    return Plan(dict(new), {path: edit((root / path).read_text()) for path, edit in edits.items()})
+
+
+def write(root: Path, plan: Plan) -> None:
+    """Write ``plan`` under ``root``: the new files, then the edits."""
+    for path, text in {**plan.new, **plan.edited}.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
