@@ -24,9 +24,11 @@ TOUCHED = (
     "src/causal_bandits/studies/__init__.py",
     "config/config.yaml",
     "config/tiny.yaml",
+    "config/studies.yaml",
     "workflow/profiles/slurm/config.yaml",
     "src/causal_bandits/preregistration/registry.json",
 )
+SLURM = "workflow/profiles/slurm/config.yaml"
 
 
 @pytest.fixture
@@ -52,7 +54,8 @@ def test_new_paper_writes_its_files_and_one_line_in_each_list(repo, capsys):
     after = _tree(repo)
     new = sorted(set(after) - set(before))
     changed = sorted(p for p in before if before[p] != after[p])
-    assert len(new) == 17 and sorted(changed) == sorted(set(TOUCHED) - {"src/causal_bandits/studies/__init__.py"})
+    unchanged = {"src/causal_bandits/studies/__init__.py", "config/studies.yaml"}
+    assert len(new) == 17 and sorted(changed) == sorted(set(TOUCHED) - unchanged)
     assert out.startswith("wrote 17 new files and added to 5:") and all(p in out for p in new)
     papers = (repo / "src/causal_bandits/papers/__init__.py").read_text()
     assert 'PAPERS = ("nonmanip", "bounds", "fairness", "cpe", "unknown_graph", "toy")' in papers
@@ -67,12 +70,44 @@ def test_new_paper_writes_its_files_and_one_line_in_each_list(repo, capsys):
     assert registry["toy/ts-regret"] == namespace["RULES"]["ts-regret"].fingerprint
     registered = json.loads((ROOT / TOUCHED[-1]).read_text())
     assert list(registry) == sorted(registry) and registry == {**registered, "toy/ts-regret": registry["toy/ts-regret"]}
-    for path in (p for p in new if p.endswith(".py")):  # as if in this repository (its ruff settings, per path)
+    _lint(repo, new)
+
+
+def _lint(repo: Path, new: list[str]) -> None:
+    """ruff on the new Python files as if they were in this repository (its settings, per path)."""
+    for path in (p for p in new if p.endswith(".py")):
         for lint in (["check"], ["format", "--check"]):
             command = [sys.executable, "-m", "ruff", *lint, "--stdin-filename", path, "-"]
             text = (repo / path).read_text()
             result = subprocess.run(command, input=text, capture_output=True, text=True, cwd=ROOT)
             assert result.returncode == 0, path + result.stdout + result.stderr
+
+
+def test_new_study_writes_its_files_and_one_line_in_each_list(repo, capsys):
+    before = _tree(repo)
+    assert main(["new-study", "probe", "--root", str(repo)]) == 0
+    after = _tree(repo)
+    new = sorted(set(after) - set(before))
+    changed = sorted(p for p in before if before[p] != after[p])
+    assert new == [
+        "src/causal_bandits/studies/probe.py",
+        "src/causal_bandits/studies/probe.schema.yaml",
+        "workflow/report/study_probe.rst",
+        "workflow/rules/studies/probe.smk",
+        "workflow/scripts/study_probe_report.py",
+    ]
+    assert changed == sorted(
+        ["src/causal_bandits/studies/__init__.py", "config/studies.yaml", "config/tiny.yaml", SLURM]
+    )
+    assert capsys.readouterr().out.startswith("wrote 5 new files and added to 4:")
+    assert '"naive_estimand", "probe")' in (repo / "src/causal_bandits/studies/__init__.py").read_text()
+    # the block goes last in the overlay (its order is STUDIES') and into the tiny run's studies: block
+    assert list(yaml.safe_load((repo / "config/studies.yaml").read_text())["studies"])[-1] == "probe"
+    tiny = yaml.safe_load((repo / "config/tiny.yaml").read_text())
+    assert tiny["studies"]["probe"] == {"horizon": 200, "n_seeds": 2, "seeds_per_job": 2}
+    slurm = yaml.safe_load((repo / SLURM).read_text())
+    assert slurm["groups"]["probe_run"] == "studies_runs" and slurm["groups"]["probe_report"] == "studies_post"
+    _lint(repo, new)
 
 
 @pytest.mark.parametrize(
@@ -89,21 +124,31 @@ def test_new_paper_writes_its_files_and_one_line_in_each_list(repo, capsys):
         ("report", "already used"),
     ],
 )
-def test_a_bad_paper_name_is_one_line_exit_2_and_nothing_written(repo, capsys, name, problem):
+def test_a_bad_name_is_one_line_exit_2_and_nothing_written(repo, capsys, name, problem):
     before = _tree(repo)
-    assert main(["new-paper", name, "--root", str(repo)]) == 2
+    for command in ("new-paper", "new-study"):
+        assert main([command, name, "--root", str(repo)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and problem in err and err.count("\n") == 1
+        assert _tree(repo) == before
+
+
+@pytest.mark.parametrize(
+    "command, mine", [("new-paper", "workflow/rules/toy.smk"), ("new-study", "workflow/rules/studies/toy.smk")]
+)
+def test_the_scaffold_overwrites_nothing(repo, capsys, command, mine):
+    (repo / mine).parent.mkdir(parents=True)
+    (repo / mine).write_text("# mine\n")
+    before = _tree(repo)
+    assert main([command, "toy", "--root", str(repo)]) == 2
+    assert f"{mine} exists" in capsys.readouterr().err
+    assert _tree(repo) == before
+
+
+def test_a_root_that_is_no_repository_is_named(tmp_path, capsys):
+    assert main(["new-study", "probe", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: ") and problem in err and err.count("\n") == 1
-    assert _tree(repo) == before
-
-
-def test_the_scaffold_overwrites_nothing(repo, capsys):
-    (repo / "workflow/rules").mkdir(parents=True)
-    (repo / "workflow/rules/toy.smk").write_text("# mine\n")
-    before = _tree(repo)
-    assert main(["new-paper", "toy", "--root", str(repo)]) == 2
-    assert "workflow/rules/toy.smk exists" in capsys.readouterr().err
-    assert _tree(repo) == before
+    assert "not found; run the command at the repository's root, or give --root" in err and not any(tmp_path.iterdir())
 
 
 def test_a_bad_title_is_refused(repo, capsys):

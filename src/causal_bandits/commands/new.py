@@ -20,15 +20,21 @@ from causal_bandits.errors import CausalBanditsError
 
 def add_parser(subparsers: Any) -> None:
     """Register the ``new-paper`` and ``new-study`` subcommands on an ``argparse`` subparsers action."""
-    paper = subparsers.add_parser(
-        "new-paper",
-        help="write the skeleton of a new paper: package, rule file, config blocks, registry line",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+    kinds = (
+        ("paper", "key", "package, rule file, config blocks, registry line", run_paper),
+        ("study", "name", "module, schema, rule file, config blocks, registry line", run_study),
     )
-    paper.add_argument("key", metavar="KEY", help="the paper's key: lower snake_case ASCII, not a paper's or study's")
-    paper.add_argument("--title", help="the report heading (default: '<KEY>: a new paper (skeleton)')")
-    paper.add_argument("--root", type=Path, default=Path("."), help="the repository's root (default: .)")
-    paper.set_defaults(func=run_paper)
+    for what, name, writes, func in kinds:
+        parser = subparsers.add_parser(
+            f"new-{what}",
+            help=f"write the skeleton of a new {what}: {writes}",
+            description=__doc__.split("\n\n")[1].replace("\n", " "),
+        )
+        parser.add_argument(name, metavar=name.upper(), help=f"the {what}'s {name}: lower snake_case ASCII, unused")
+        default = f"'<{name.upper()}>: a new {what} (skeleton)'"
+        parser.add_argument("--title", help=f"the report heading (default: {default})")
+        parser.add_argument("--root", type=Path, default=Path("."), help="the repository's root (default: .)")
+        parser.set_defaults(func=func)
 
 
 def registered(root: Path, module: str, name: str) -> tuple[str, ...]:
@@ -42,8 +48,8 @@ def registered(root: Path, module: str, name: str) -> tuple[str, ...]:
     return tuple(ast.literal_eval(found.group(1)))
 
 
-def _title(key: str, title: str | None) -> str:
-    title = title if title is not None else f"{key}: a new paper (skeleton)"
+def _title(key: str, title: str | None, what: str) -> str:
+    title = title if title is not None else f"{key}: a new {what} (skeleton)"
     if not title.strip() or len(title) > 100 or any(c in title for c in '"\\$\n`'):
         raise CausalBanditsError(
             f"--title {title!r} must be one line of 1 to 100 characters without quotes, backslashes, $ or `"
@@ -63,9 +69,19 @@ def _report(plan: scaffold.Plan, next_step: str) -> int:
 
 def run_paper(args: argparse.Namespace) -> int:
     """Write the paper skeleton; bad input raises a one-line CausalBanditsError before anything is written."""
-    root = args.root
-    papers = registered(root, "papers/__init__.py", "PAPERS")
-    studies = registered(root, "studies/__init__.py", "STUDIES")
-    plan = scaffold.paper_plan(root, args.key, _title(args.key, args.title), papers, studies)
-    scaffold.write(root, plan)
+    papers, studies = _registered(args.root)
+    plan = scaffold.paper_plan(args.root, args.key, _title(args.key, args.title, "paper"), papers, studies)
+    scaffold.write(args.root, plan)
     return _report(plan, f"next: snakemake --cores 2 {args.key} --configfile config/tiny.yaml")
+
+
+def run_study(args: argparse.Namespace) -> int:
+    """Write the study skeleton; bad input raises a one-line CausalBanditsError before anything is written."""
+    papers, studies = _registered(args.root)
+    plan = scaffold.study_plan(args.root, args.name, _title(args.name, args.title, "study"), papers, studies)
+    scaffold.write(args.root, plan)
+    return _report(plan, f"next: snakemake --cores 2 {args.name} --configfile config/tiny.yaml")
+
+
+def _registered(root: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return registered(root, "papers/__init__.py", "PAPERS"), registered(root, "studies/__init__.py", "STUDIES")

@@ -130,6 +130,35 @@ def paper_plan(root: Path, key: str, title: str, papers: tuple[str, ...], studie
     return _plan(root, render("paper", values, key), edits)
 
 
+def study_plan(root: Path, name: str, title: str, papers: tuple[str, ...], studies: tuple[str, ...]) -> Plan:
+    """The files ``causal-bandits new-study name`` writes in the repository at ``root``."""
+    check_name(name, "study", {*papers, *studies})
+    values = {"key": name, "KEY": name.upper(), "title": title}
+    edits: dict[str, Callable[[str], str]] = {
+        "src/causal_bandits/studies/__init__.py": lambda t: registered(t, "STUDIES", name),
+        "config/studies.yaml": lambda t: t + block("study", "config/studies.yaml.tmpl", values),
+        "config/tiny.yaml": lambda t: in_block(t, "studies:", block("study", "config/tiny.yaml.tmpl", values)),
+        "workflow/profiles/slurm/config.yaml": lambda t: inserted(
+            t, "# How many independent pieces", block("study", "config/slurm_groups.yaml.tmpl", values), "groups:"
+        ),
+    }
+    return _plan(root, render("study", values, name), edits)
+
+
+def in_block(text: str, key: str, lines: str) -> str:
+    """``text`` (YAML) with ``lines`` added at the end of its top-level block ``key`` (its last indented line)."""
+    rows = text.splitlines(keepends=True)
+    if f"{key}\n" not in rows:
+        raise CausalBanditsError(f"found no top-level {key!r} block to add {lines.strip()!r} to; add it by hand")
+    end = start = rows.index(f"{key}\n")
+    for i in range(start + 1, len(rows)):
+        if rows[i].strip() and not rows[i][0].isspace():
+            break
+        if rows[i].strip():
+            end = i
+    return "".join([*rows[: end + 1], lines, *rows[end + 1 :]])
+
+
 def _plan(root: Path, new: Mapping[str, str], edits: Mapping[str, Callable[[str], str]]) -> Plan:
     existing = [path for path in new if (root / path).exists()]
     if existing:
