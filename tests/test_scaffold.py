@@ -20,8 +20,8 @@ from causal_bandits.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 #: The files the scaffolds read or add to (copied into each test's repository).
 TOUCHED = (
-    "src/causal_bandits/papers/__init__.py",
-    "src/causal_bandits/studies/__init__.py",
+    "src/causal_bandits/papers/registry.yaml",
+    "src/causal_bandits/studies/registry.yaml",
     "config/config.yaml",
     "config/tiny.yaml",
     "config/studies.yaml",
@@ -54,11 +54,11 @@ def test_new_paper_writes_its_files_and_one_line_in_each_list(repo, capsys):
     after = _tree(repo)
     new = sorted(set(after) - set(before))
     changed = sorted(p for p in before if before[p] != after[p])
-    unchanged = {"src/causal_bandits/studies/__init__.py", "config/studies.yaml"}
+    unchanged = {"src/causal_bandits/studies/registry.yaml", "config/studies.yaml"}
     assert len(new) == 17 and sorted(changed) == sorted(set(TOUCHED) - unchanged)
     assert out.startswith("wrote 17 new files and added to 5:") and all(p in out for p in new)
-    papers = (repo / "src/causal_bandits/papers/__init__.py").read_text()
-    assert 'PAPERS = ("nonmanip", "bounds", "fairness", "cpe", "unknown_graph", "toy")' in papers
+    papers = yaml.safe_load((repo / "src/causal_bandits/papers/registry.yaml").read_text())
+    assert papers == ["nonmanip", "bounds", "fairness", "cpe", "unknown_graph", "toy"]
     config = yaml.safe_load((repo / "config/config.yaml").read_text())
     assert config["toy"]["horizon"] == 2000 and yaml.safe_load((repo / "config/tiny.yaml").read_text())["toy"]
     slurm = yaml.safe_load((repo / "workflow/profiles/slurm/config.yaml").read_text())
@@ -97,10 +97,10 @@ def test_new_study_writes_its_files_and_one_line_in_each_list(repo, capsys):
         "workflow/scripts/study_probe_report.py",
     ]
     assert changed == sorted(
-        ["src/causal_bandits/studies/__init__.py", "config/studies.yaml", "config/tiny.yaml", SLURM]
+        ["src/causal_bandits/studies/registry.yaml", "config/studies.yaml", "config/tiny.yaml", SLURM]
     )
     assert capsys.readouterr().out.startswith("wrote 5 new files and added to 4:")
-    assert '"naive_estimand", "probe")' in (repo / "src/causal_bandits/studies/__init__.py").read_text()
+    assert (repo / "src/causal_bandits/studies/registry.yaml").read_text().endswith("- naive_estimand\n- probe\n")
     # the block goes last in the overlay (its order is STUDIES') and into the tiny run's studies: block
     assert list(yaml.safe_load((repo / "config/studies.yaml").read_text())["studies"])[-1] == "probe"
     tiny = yaml.safe_load((repo / "config/tiny.yaml").read_text())

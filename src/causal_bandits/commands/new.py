@@ -9,12 +9,10 @@ written; an existing file is never overwritten.
 from __future__ import annotations
 
 import argparse
-import ast
-import re
 from pathlib import Path
 from typing import Any
 
-from causal_bandits import scaffold
+from causal_bandits import scaffold, yaml_io
 from causal_bandits.errors import CausalBanditsError
 
 
@@ -37,15 +35,15 @@ def add_parser(subparsers: Any) -> None:
         parser.set_defaults(func=func)
 
 
-def registered(root: Path, module: str, name: str) -> tuple[str, ...]:
-    """The tuple ``name = (...)`` of the module file ``module`` under ``root/src/causal_bandits``."""
-    path = root / "src" / "causal_bandits" / module
+def registered(root: Path, package: str) -> tuple[str, ...]:
+    """The keys of ``registry.yaml`` of ``package`` (``papers``, ``studies``) in the repository at ``root``."""
+    path = root / "src" / "causal_bandits" / package / "registry.yaml"
     if not path.is_file():
         raise CausalBanditsError(f"{path} not found; run the command at the repository's root, or give --root")
-    found = re.search(rf"^{name} = (\(.*\))$", path.read_text(), re.M)
-    if found is None:
-        raise CausalBanditsError(f"{path} has no one-line `{name} = (...)`; restore it (git checkout {path})")
-    return tuple(ast.literal_eval(found.group(1)))
+    keys = yaml_io.load(path.read_text())
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise CausalBanditsError(f"{path} is not a list of names (one `- <name>` line each); restore it (git checkout)")
+    return tuple(keys)
 
 
 def _title(key: str, title: str | None, what: str) -> str:
@@ -84,4 +82,4 @@ def run_study(args: argparse.Namespace) -> int:
 
 
 def _registered(root: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    return registered(root, "papers/__init__.py", "PAPERS"), registered(root, "studies/__init__.py", "STUDIES")
+    return registered(root, "papers"), registered(root, "studies")

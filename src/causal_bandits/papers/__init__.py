@@ -1,6 +1,7 @@
 """One package per paper (``papers/<key>/``): its config schema, experiments, runs, tables, figures
-and claims. A paper is registered here and nowhere else (see CONTRIBUTING.md); code outside a paper's
-package reaches it only through :func:`paper`, which returns it as a :class:`Paper`.
+and claims. A paper is registered by one line of ``registry.yaml`` beside this module and nowhere else (see
+CONTRIBUTING.md); code outside a paper's package reaches it only through :func:`paper`, which returns it as a
+:class:`Paper`.
 
 This module stays light: the workflow imports it when it parses, so a paper's modules are imported
 only when one of its members is called.
@@ -12,16 +13,25 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
+from causal_bandits import yaml_io
 from causal_bandits.errors import CausalBanditsError
 
 if TYPE_CHECKING:
     from causal_bandits.artefacts import Artefact
     from causal_bandits.runs import RunJob
 
-#: The registered papers, in pipeline and report order.
-PAPERS = ("nonmanip", "bounds", "fairness", "cpe", "unknown_graph")
+
+def registered(package: str) -> tuple[str, ...]:
+    """The keys listed in ``registry.yaml`` of ``package`` (``causal_bandits.papers``, ``causal_bandits.studies``), in
+    order: data, which no job's code digest reads (:mod:`causal_bandits.sources`)."""
+    return tuple(yaml_io.load((files(package) / "registry.yaml").read_text()))
+
+
+#: The registered papers, in pipeline and report order (``registry.yaml``).
+PAPERS = registered(__name__)
 
 
 @dataclass(frozen=True)

@@ -85,13 +85,9 @@ def block(kind: str, template: str, values: Mapping[str, str]) -> str:
     return Template((HERE / kind / template).read_text()).substitute(values)
 
 
-def registered(text: str, name: str, key: str) -> str:
-    """``text`` (a module) with ``key`` appended to its tuple ``name = (...)`` of one line."""
-    pattern = re.compile(rf"^{name} = \((.*)\)$", re.M)
-    found = pattern.search(text)
-    if found is None:
-        raise CausalBanditsError(f"found no one-line `{name} = (...)` to add {key!r} to; add it by hand")
-    return pattern.sub(lambda m: f'{name} = ({m.group(1).rstrip(", ")}, "{key}")', text, count=1)
+def registered(text: str, key: str) -> str:
+    """``text`` (a ``registry.yaml``: one ``- <key>`` line each) with ``key`` last."""
+    return text + ("" if text.endswith("\n") or not text else "\n") + f"- {key}\n"
 
 
 def inserted(text: str, before: str, lines: str, where: str) -> str:
@@ -114,7 +110,7 @@ def paper_plan(root: Path, key: str, title: str, papers: tuple[str, ...], studie
     rule = {f"rule_{k}": json.dumps(v) for k, v in PAPER_RULE.data().items()}
     values = {"key": key, "KEY": key.upper(), "title": title, **rule}
     edits: dict[str, Callable[[str], str]] = {
-        "src/causal_bandits/papers/__init__.py": lambda t: registered(t, "PAPERS", key),
+        "src/causal_bandits/papers/registry.yaml": lambda t: registered(t, key),
         "config/config.yaml": lambda t: t + block("paper", "config/config.yaml.tmpl", values),
         "config/tiny.yaml": lambda t: t + block("paper", "config/tiny.yaml.tmpl", values),
         "workflow/profiles/slurm/config.yaml": lambda t: inserted(
@@ -135,7 +131,7 @@ def study_plan(root: Path, name: str, title: str, papers: tuple[str, ...], studi
     check_name(name, "study", {*papers, *studies})
     values = {"key": name, "KEY": name.upper(), "title": title}
     edits: dict[str, Callable[[str], str]] = {
-        "src/causal_bandits/studies/__init__.py": lambda t: registered(t, "STUDIES", name),
+        "src/causal_bandits/studies/registry.yaml": lambda t: registered(t, name),
         "config/studies.yaml": lambda t: t + block("study", "config/studies.yaml.tmpl", values),
         "config/tiny.yaml": lambda t: in_block(t, "studies:", block("study", "config/tiny.yaml.tmpl", values)),
         "workflow/profiles/slurm/config.yaml": lambda t: inserted(

@@ -32,9 +32,10 @@ from typing import Any
 from causal_bandits import runs, yaml_io
 from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Verdict
 from causal_bandits.errors import ConfigError
+from causal_bandits.papers import registered
 
-#: The registered studies, in report order.
-STUDIES = ("refresh", "knobs", "same_means", "robustness", "fucb_radius", "naive_estimand")
+#: The registered studies, in report order (``registry.yaml`` beside this module).
+STUDIES = registered(__name__)
 
 
 @dataclass(frozen=True)
