@@ -147,6 +147,17 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "snakemake --profile workflow/profiles/slurm --workflow-profile workflow/profiles/cluster-generic": RunByTest(
         "tests/test_cluster_profiles.py", "cluster-generic"
     ),
+    # the scaffolds write into the repository: run, with their skeletons, in a copy of their own
+    "causal-bandits new-paper mypaper": RunByTest("tests/test_scaffold_workflow.py", '("new-paper", "toy")'),
+    "causal-bandits new-study mystudy": RunByTest("tests/test_scaffold_workflow.py", '("new-study", "probe")'),
+    "causal-bandits new-paper <key>": RunByTest("tests/test_scaffold_workflow.py", '("new-paper", "toy")'),
+    "causal-bandits new-study <name>": RunByTest("tests/test_scaffold_workflow.py", '("new-study", "probe")'),
+    "snakemake --cores 2 mypaper --configfile config/tiny.yaml": RunByTest(
+        "tests/test_scaffold_workflow.py", '"--cores", "2", "toy", "probe", *TINY'
+    ),
+    "snakemake --cores 2 mystudy --configfile config/tiny.yaml": RunByTest(
+        "tests/test_scaffold_workflow.py", '"--cores", "2", "toy", "probe", *TINY'
+    ),
     "causal-bandits archive": RunByTest("tests/test_verify_workflow.py", '"archive"'),
     "causal-bandits check-store FILE...": RunByTest("tests/test_store_check.py", '"check-store"'),
     'make check-store CONFIGS="..."': RunByTest("tests/test_store_check.py", '"check-store"'),
