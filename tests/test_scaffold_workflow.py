@@ -1,7 +1,8 @@
 """The scaffolds prove the declarations suffice: in a copy of the repository, ``causal-bandits new-paper toy`` and
 ``new-study probe`` write skeletons that run on the tiny config (only their targets), whose outputs and claims are
-there; they touch no existing file but the ones they list and change no existing job's code digest (so no
-existing job reruns); the whole workflow still plans; the repository's own tests over every paper pass with the
+there; they touch no existing file but the ones they list and change no existing job's code digest, and a paper run
+before them (nonmanip, the study's) is still complete after them: Snakemake reruns none of its jobs; the whole
+workflow still plans; the repository's own tests over every paper pass with the
 sixth; and the docs build strictly with its page (docs/guide/add-a-paper.md, docs/studies.md)."""
 
 from __future__ import annotations
@@ -62,9 +63,11 @@ def _tree(root: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def scaffolded(tmp_path_factory):
-    """A copy of the repository with a paper and a study scaffolded: (copy, its files before, the listed files,
-    every existing job's code before and after)."""
+    """A copy of the repository, nonmanip run at tiny size, then a paper and a study scaffolded: (copy, its files
+    before, the listed files, every existing job's code before and after)."""
     work = copy_workflow(tmp_path_factory.mktemp("scaffold") / "repo")
+    ran = snakemake(work, "--cores", "2", "nonmanip", *TINY)
+    assert ran.returncode == 0, ran.stderr[-3000:]
     code = [_python(work, "-c", CODE, *PAPERS)]
     before = _tree(work)
     listed = []
@@ -83,6 +86,11 @@ def test_the_scaffolds_touch_only_what_they_list_and_change_no_jobs_code(scaffol
     touched = {p for p in after if before.get(p) != after[p]}
     assert touched == set(listed) and len(listed) == 17 + 6 + 5 + 4
     assert code_after == code_before  # no existing job's params change: Snakemake reruns none of them
+
+
+def test_a_paper_run_before_the_scaffolds_is_complete_after_them(scaffolded):
+    planned = snakemake(scaffolded[0], "-n", "nonmanip", *TINY)
+    assert planned.returncode == 0 and "Nothing to be done" in planned.stdout + planned.stderr, planned.stdout[-2000:]
 
 
 def test_the_skeletons_run_on_the_tiny_config(scaffolded):
@@ -112,7 +120,7 @@ def test_the_whole_workflow_still_checks_and_plans(scaffolded):
     assert checked.returncode == 0 and "unknown_graph, toy)" in checked.stdout, checked.stderr
     planned = snakemake(work, "-n", *TINY)
     assert planned.returncode == 0, planned.stderr[-3000:]
-    assert "report" in planned.stdout and "nonmanip_run" in planned.stdout
+    assert "report" in planned.stdout and "bounds_run" in planned.stdout
     # each new rule is in a SLURM job group (tests/test_cluster_profiles.py checks every rule so)
     listed = snakemake(work, "--list-rules", *TINY)
     new = {line.split()[0] for line in listed.stdout.splitlines() if line.startswith(("toy_", "probe_"))}
