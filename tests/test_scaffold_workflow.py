@@ -152,3 +152,5 @@ def test_the_docs_build_strictly_with_the_new_papers_page(scaffolded):
     result = _python(work, "-m", "mkdocs", "build", "--strict", "-d", str(site))
     assert result.returncode == 0, result.stderr[-4000:]
     assert "No archived run yet" in (site / "papers" / "toy.html").read_text()
+    api = (site / "api.html").read_text()  # the API reference lists the new modules (docs/hooks/packages.py)
+    assert 'id="causal_bandits.papers.toy.runs"' in api and 'id="causal_bandits.studies.probe"' in api
