@@ -22,6 +22,24 @@ def test_paper_and_quick_configs_are_valid():
     assert PAPER["nonmanip"]["horizon"] == 10_000 and PAPER["nonmanip"]["n_seeds"] == 1_000
 
 
+def test_load_merges_and_orders_keys_as_snakemake_does():
+    """Snakemake's own merge (snakemake.utils.update_config) run its way: the --configfile overlays first, the
+    workflow's configfile into them, the overlays again. A rebuild from the loaded config (verify) lists what it
+    lists in config order (the cpe claims) as the run did only when the order is Snakemake's too."""
+    from snakemake.utils import update_config
+
+    base, overlays = ROOT / "config" / "config.yaml", [ROOT / "config" / f for f in ("tiny.yaml", "ci.yaml")]
+    snake: dict = {}
+    for path in overlays:
+        update_config(snake, cb_config.read(path))
+    cli = copy.deepcopy(snake)
+    update_config(snake, cb_config.read(base))
+    update_config(snake, cli)
+    loaded = cb_config.load(base, *overlays)
+    assert loaded == snake and repr(loaded) == repr(snake)  # same keys and values, and in the same order
+    assert list(loaded["cpe"]["experiments"])[:3] == ["E0", "E2", "E1"]  # tiny.yaml's order, not the base's
+
+
 def test_the_paper_config_runs_no_study_and_the_overlay_runs_them_all():
     assert cb_config.validate(copy.deepcopy(PAPER))["studies"] == {}
     overlay = cb_config.check(cb_config.load(ROOT / "config" / "config.yaml", ROOT / "config" / "studies.yaml"))

@@ -419,12 +419,16 @@ def read(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def load(*paths: str | Path) -> dict[str, Any]:
-    """Read YAML config files, later ones merged over earlier ones (as Snakemake does)."""
-    merged: dict[str, Any] = {}
-    for path in paths:
-        merged = merge(merged, read(path))
-    return merged
+def load(base: str | Path, *overlays: str | Path) -> dict[str, Any]:
+    """The config Snakemake builds from the workflow's ``configfile:`` (``base``) and ``--configfile overlays``:
+    later files merged over earlier ones, and keys in Snakemake's order too. Its config starts from the overlays
+    (merged in turn); ``base`` is merged into that and the overlays once more over it, so a key stands where the
+    overlays first name it (config/tiny.yaml's cpe experiments E0, E2, E1), the base's other keys after. Outputs
+    that list things in config order (the cpe claims) come out the same from a rebuild on this config."""
+    cli: dict[str, Any] = {}
+    for path in overlays:
+        cli = merge(cli, read(path))
+    return merge(merge(cli, read(base)), cli)
 
 
 #: The workflow's output folders: a file there named after --configfile is a target typed too late.
