@@ -98,6 +98,11 @@ DAMAGES = {
 }
 
 
+#: The damage whose fix is also carried out and its rebuild compared byte for byte with the run (one: the rebuild
+#: is the same mechanism for every file, and rebuilding an instance redoes most of a paper).
+REBUILT = ("results/runs/nonmanip/fig5a/POMIS/ts/chunk-0.parquet",)
+
+
 def _errors(result):
     return [line for line in result.stderr.splitlines() if line.startswith("error:")]
 
@@ -114,6 +119,8 @@ def test_a_damaged_file_of_a_finished_run_is_named_until_removed_then_rebuilt(ti
         assert "Nothing to be done" not in result.stderr
         errors = _errors(result)
         assert errors and all(f"remove it with `rm {damaged_file}` and rerun" in e for e in errors), errors
+    if damaged_file not in REBUILT:
+        return
     (work / damaged_file).unlink()
     result = snakemake(work, "nonmanip", "--cores", "2", *TINY)
     assert result.returncode == 0, result.stderr[-3000:]
