@@ -86,6 +86,7 @@ OVERLAYS = {
         "config data.raw_dir holds a NUL byte; give the directory's path without it",
     ),
     "raw_dir under a file": ("data: {raw_dir: mine.yaml/raw}\n", "is not a usable path: Not a directory"),
+    "raw_dir a file": ("data: {raw_dir: mine.yaml}\n", "is not a usable path: it is a file, not a directory"),
     "raw_dir a number": (
         "data: {raw_dir: 5}\n",
         "data.raw_dir = 5 is invalid: 5 is not of type 'string'; use a string",
@@ -475,6 +476,78 @@ def test_a_corrupt_raw_file_stops_the_planning_with_its_checksum(workdir, tmp_pa
         f"expected sha256 {pinned['sha256']} (adult/adult.data); replace it with the file from "
         f"{pinned['url']} (publisher: {pinned['publisher']})"
     ), lines[-1]
+
+
+def _download_mode(workdir, tmp_path, adult=None):
+    """A raw-data folder (a copy of the shared one) without the Adult file, in download mode, the Adult file's address
+    a local one that serves nothing (never the network; ``adult`` changes more of its pinned entry): config/bad.yaml.
+    Returns the folder."""
+    import yaml
+
+    raw_dir = tmp_path / "raw"
+    shutil.copytree(SHARED_RAW, raw_dir, copy_function=shutil.copyfile)  # writable: no read-only modes copied
+    (raw_dir / "adult" / "adult.data.gz").unlink()
+    entry = {"url": f"file://{tmp_path}/server/adult.data", **(adult or {})}
+    overlay = {"data": {"raw_dir": str(raw_dir)}, "fairness": {"raw": {"on_missing": "download", "adult": entry}}}
+    (workdir / "config" / "bad.yaml").write_text(yaml.safe_dump(overlay))
+    return raw_dir
+
+
+def _run_to_the_error(workdir, target):
+    """Run ``target`` of the tiny config with config/bad.yaml as a user does (the local profile): its last line."""
+    shutil.rmtree(workdir / "results", ignore_errors=True)
+    shutil.rmtree(workdir / "logs", ignore_errors=True)
+    result = snakemake(
+        workdir, target, "--cores", "1", "--configfile", "config/tiny.yaml", "config/bad.yaml", local_profile=True
+    )
+    lines = result.stderr.rstrip().splitlines()
+    assert result.returncode != 0 and [line for line in lines if line.startswith("error:")] == lines[-1:], lines
+    return lines[-1]
+
+
+#: What is in the Adult file's place in download mode, and how its line starts ({raw}: the raw-data folder).
+RAW_PLACES = {
+    "missing, its address unreachable": (lambda raw: None, "error: raw file adult/adult.data is missing ("),
+    "a directory in its place": (
+        lambda raw: (raw / "adult" / "adult.data").mkdir(),
+        "error: raw file adult/adult.data: {raw}/adult/adult.data is a directory (or another non-file), not the file",
+    ),
+    "a file in its folder's place": (
+        lambda raw: shutil.rmtree(raw / "adult") or (raw / "adult").write_text("notes\n"),
+        "error: raw file adult/adult.data: {raw}/adult is a file where a folder belongs",
+    ),
+}
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize("case", list(RAW_PLACES))
+def test_download_mode_raw_data_stops_before_any_job(workdir, tmp_path, case):
+    """What no download can fix stops the planning; a file whose address cannot be reached stops the run once
+    planned, before any job (no download tried): one line, the last, naming the file and where to put it."""
+    raw_dir = _download_mode(workdir, tmp_path)
+    put, expected = RAW_PLACES[case]
+    put(raw_dir)
+    line = _run_to_the_error(workdir, "results/fairness/raw/adult.json")
+    assert line.startswith(expected.format(raw=raw_dir)), line
+    assert f"put the file at {raw_dir}/adult/adult.data" in line or f"put it at {raw_dir}/adult/adult.data" in line
+    assert not (workdir / "results").exists() and not (workdir / "logs").exists()  # no job started
+
+
+@pytest.mark.workflow
+def test_raw_rows_that_are_garbage_under_a_matching_checksum_are_named_by_the_first_job_reading_them(workdir, tmp_path):
+    """Only a config that pins the checksum of its own file can get there (the pinned ones are the publishers'
+    files, which parse): the rows are read by the job that parses them, not at planning; its line is the last."""
+    import hashlib
+
+    garbage = b"garbage, row\n" * 50
+    raw_dir = _download_mode(workdir, tmp_path, {"sha256": hashlib.sha256(garbage).hexdigest()})
+    (raw_dir / "adult" / "adult.data").write_bytes(garbage)
+    line = _run_to_the_error(workdir, "data/processed/fairness/adult_users.parquet")
+    assert line.startswith(
+        f"error: {raw_dir}/adult/adult.data, line 1: 2 comma-separated fields, expected 15 (age, "
+    ), line
+    assert "replace the file (job log: logs/fairness_adult_users/" in line, line
+    assert not (workdir / "data" / "processed" / "fairness" / "adult_users.parquet").exists()
 
 
 # ---------------------------------------------------------------- archive and verify: the caller's mistakes first

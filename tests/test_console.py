@@ -4,6 +4,8 @@ job's own error line is found in its log for the end of Snakemake's output."""
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import yaml
 from conftest import ROOT
 
 from causal_bandits.errors import DataError
-from causal_bandits.logs import failures, logged, read_resources, report_failures
+from causal_bandits.logs import failures, logged, read_resources
 
 
 def test_library_info_is_not_logged(tmp_path, capsys):
@@ -62,7 +64,7 @@ def test_bad_input_ends_a_job_with_one_line(tmp_path, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_failures_name_each_failed_job_and_its_error(tmp_path, capsys):
+def test_failures_name_each_failed_job_and_its_error(tmp_path):
     start = time.time() - 1
     logs = tmp_path / "logs"
     with logged(logs / "ok" / "a.log") as log:
@@ -75,13 +77,22 @@ def test_failures_name_each_failed_job_and_its_error(tmp_path, capsys):
     assert set(found) == {logs / "rule_x" / "b.log", logs / "rule_y" / "c.log"}
     assert found[logs / "rule_x" / "b.log"] == "ValueError: shape (3,) does not match (4,)"
     assert found[logs / "rule_y" / "c.log"].startswith("error: data/raw/adult/adult.data.gz is missing")
-    capsys.readouterr()
-    report_failures(logs, since=start)
-    lines = capsys.readouterr().err.splitlines()
-    assert lines == [
+    # As Snakemake's onerror hook: the lines begin the summary of Snakemake's log, and end the console when the
+    # process exits, after what Snakemake prints once the hook returned.
+    snakemake_log = tmp_path / "run.snakemake.log"
+    snakemake_log.write_text("Exiting because a job execution failed. Look above for error messages\n")
+    hook = (
+        "import sys; from causal_bandits.logs import report_failures; "
+        f"report_failures({str(logs)!r}, {start}, [{str(snakemake_log)!r}]); "
+        "print('At least one job did not complete successfully.', file=sys.stderr)"
+    )
+    run = subprocess.run([sys.executable, "-c", hook], capture_output=True, text=True, check=True)
+    expected = [
         f"error: ValueError: shape (3,) does not match (4,) (job log: {logs / 'rule_x' / 'b.log'})",
         f"error: data/raw/adult/adult.data.gz is missing; download it (job log: {logs / 'rule_y' / 'c.log'})",
     ]
+    assert run.stderr.splitlines() == ["At least one job did not complete successfully.", *expected]
+    assert snakemake_log.read_text().splitlines()[1:] == expected
     assert failures(logs, since=time.time() + 60) == []  # older logs are not this run's
     assert failures(tmp_path / "absent", since=start) == []
 
@@ -96,9 +107,6 @@ def test_local_profile_keeps_job_listings_off_the_console():
 def test_a_job_reports_its_own_peak_memory_not_its_parents(tmp_path):
     """A job forked from a large process (Snakemake, hundreds of megabytes with a big plan) and started through
     bash reports the memory it used itself: ru_maxrss alone would carry the parent's over through exec."""
-    import subprocess
-    import sys
-
     import numpy as np
 
     ballast = np.ones(40_000_000)  # 320 MB in this (the parent) process

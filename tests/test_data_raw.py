@@ -3,6 +3,7 @@
 import gzip
 import hashlib
 import re
+import socket
 import zipfile
 from pathlib import Path
 
@@ -154,3 +155,41 @@ def test_planning_names_a_directory_where_a_raw_file_belongs(tmp_path):
     message = str(err.value)
     assert message.startswith(f"raw file d/adult.data: {tmp_path / 'raw' / 'd' / 'adult.data'} is a directory")
     assert f"sha256 {spec.sha256}" in message and "\n" not in message
+
+
+def test_planning_names_a_file_where_a_raw_files_folder_belongs(tmp_path):
+    """``raw_dir/adult`` a file: no download could create ``adult/adult.data`` under it."""
+    spec = spec_for(tmp_path, b"pinned", name="d/adult.data")
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "d").write_text("not a folder")
+    with pytest.raises(DataError) as err:
+        raw.present(tmp_path / "raw", [spec], tmp_path / "cache.json")
+    assert str(err.value).startswith(
+        f"raw file d/adult.data: {tmp_path / 'raw' / 'd'} is a file where a folder belongs; move it away and put the "
+        f"file at {tmp_path / 'raw' / 'd' / 'adult.data'} (sha256 {spec.sha256}"
+    )
+
+
+def _closed_port() -> int:
+    """A local TCP port nothing listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_an_address_that_cannot_be_reached_is_named_before_any_download(tmp_path):
+    """Never the network: a local file (``file:``) stands for a server, a released local port for a refusing one."""
+    (tmp_path / "src.bin").write_bytes(b"pinned")
+    served, gone = spec_for(tmp_path, b"pinned"), raw.RawFile("d/gone.txt", "0" * 64, f"file://{tmp_path}/nowhere")
+    assert raw.unreachable(served.url) is None
+    assert raw.unreachable(gone.url) == f"{tmp_path}/nowhere is not a file"
+    port = _closed_port()
+    assert raw.unreachable(f"http://127.0.0.1:{port}/adult.data").startswith(f"cannot connect to 127.0.0.1 port {port}")
+    raw.check_downloads(tmp_path / "raw", [served])
+    with pytest.raises(DataError) as err:
+        raw.check_downloads(tmp_path / "raw", [served, gone])
+    assert str(err.value).startswith(
+        f"raw file d/gone.txt is missing ({gone.url} cannot be reached: {tmp_path}/nowhere is not a file): looked for "
+        f"{tmp_path / 'raw' / 'd' / 'gone.txt'}"
+    )
+    assert str(err.value).endswith("or run the workflow on a machine with network access to download it")

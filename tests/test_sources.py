@@ -6,6 +6,10 @@ paper module's, the engine's, a comment's); here, what it is made of.
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from causal_bandits.sources import code, file_digest, module_files
 
 MODULE = '''"""A module docstring."""
@@ -88,3 +92,23 @@ def test_any_change_to_the_code_changes_the_digest(tmp_path):
     }
     digests = {name: _digest(tmp_path, f"{name}.py", text) for name, text in changed.items()}
     assert base not in digests.values() and len(set(digests.values())) == len(changed), digests
+
+
+def test_a_later_process_reads_the_digest_from_the_cache_and_a_damaged_entry_is_parsed_again(tmp_path, monkeypatch):
+    """The digests and imports are kept between processes, keyed by the file's bytes (sources.CACHE): a file read
+    again gives the same digest from its entry, an edit another one, and an entry that is not JSON is ignored."""
+    from causal_bandits import sources
+
+    monkeypatch.setattr(sources, "CACHE", tmp_path / "cache")
+    parsed = _digest(tmp_path, "base.py", MODULE)
+    (entry,) = (tmp_path / "cache").rglob("*.json")
+    sources._facts.cache_clear()  # as a new process: only the cache on disk is left
+    monkeypatch.setattr(sources.ast, "parse", lambda *a, **k: pytest.fail("parsed again with an entry on disk"))
+    assert file_digest(tmp_path / "base.py") == parsed
+    monkeypatch.undo()
+    monkeypatch.setattr(sources, "CACHE", tmp_path / "cache")
+    sources._facts.cache_clear()
+    assert _digest(tmp_path, "base.py", MODULE.replace("radius = 1", "radius = 2")) != parsed
+    entry.write_text("{not json")
+    sources._facts.cache_clear()
+    assert _digest(tmp_path, "base.py", MODULE) == parsed and json.loads(entry.read_text())["digest"] == parsed

@@ -35,8 +35,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from scipy import stats
-
 REPRODUCED = "reproduced"
 FITTED = "fitted"
 VACUOUS = "vacuous"
@@ -177,6 +175,8 @@ def mean_interval(mean: float, sd: float, n: int) -> Interval:
     t the 0.975 quantile of Student's t with n − 1 degrees of freedom (n = 5: 2.78); unbounded for n < 2."""
     if n < 2:
         return (-math.inf, math.inf)
+    from scipy import stats  # here, not at the top: the workflow plans with this module, never with scipy.stats (2 s)
+
     half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
     return (mean - half, mean + half)
 

@@ -464,6 +464,8 @@ def check_raw_dir(raw_dir: str) -> None:
     else:
         try:
             os.stat(raw_dir)
+            if not os.path.isdir(raw_dir):
+                problem = "it is a file, not a directory"
         except FileNotFoundError:
             pass
         except OSError as err:  # e.g. a file where a directory should be

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import re
@@ -9,7 +10,7 @@ import resource
 import sys
 import time
 from collections.abc import Iterable
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from causal_bandits.errors import CausalBanditsError
@@ -158,12 +159,25 @@ def drop_unfinished(outputs: Iterable[str | os.PathLike]) -> list[Path]:
     return removed
 
 
-def report_failures(root: str | Path, since: float, most: int = 5) -> None:
-    """Print each failed job's own error line to stderr (Snakemake's ``onerror``), so that the end
-    of the console says what went wrong rather than only "a job execution failed"."""
+def report_failures(
+    root: str | Path, since: float, logfiles: Iterable[str | os.PathLike] = (), most: int = 5
+) -> list[str]:
+    """Each failed job's own error line (Snakemake's ``onerror``), so that a run that stopped says what went wrong
+    and how to fix it rather than only "a job execution failed". The lines begin the summary of Snakemake's own log
+    (appended to each of ``logfiles``, the ``.snakemake/log/*.snakemake.log`` Snakemake passes its hook: right after
+    its "Exiting because a job execution failed") and end the console: printed to stderr when the process exits,
+    after the lines Snakemake writes once the hook has returned (the log's place, the elapsed time, "At least one
+    job did not complete successfully"). Returns them."""
     found = failures(root, since)
-    for path, message in found[:most]:
-        text = message if message.startswith("error:") else f"error: {message}"
-        print(f"{text} (job log: {path})", file=sys.stderr)
+    lines = [
+        f"{message if message.startswith('error:') else f'error: {message}'} (job log: {path})"
+        for path, message in found[:most]
+    ]
     if len(found) > most:
-        print(f"error: {len(found) - most} more failed job logs under {root}/", file=sys.stderr)
+        lines.append(f"error: {len(found) - most} more failed job logs under {root}/")
+    for logfile in logfiles:
+        with suppress(OSError), open(logfile, "a") as log:
+            log.writelines(f"{line}\n" for line in lines)
+    if lines:
+        atexit.register(print, "\n".join(lines), file=sys.stderr, flush=True)
+    return lines

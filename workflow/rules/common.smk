@@ -40,16 +40,17 @@ try:
 except CausalBanditsError as err:
     sys.exit(f"error: {err}")
 
-# A failed job's own error line (from its log) is the last thing on the console, after Snakemake's
-# "a job execution failed" (the profile's `quiet: [rules]` keeps the job listings off the console). Before
-# it, the outputs of the jobs this run planned to redo and did not are removed, so that the next run redoes
-# them instead of ending in "Nothing to be done" with a file missing (logs.drop_unfinished).
+# A failed job's own error line (from its log) is the last thing on the console and the first of the failure summary
+# in Snakemake's log (.snakemake/log/, after "Exiting because a job execution failed"): logs.report_failures (the
+# profile's `quiet: [rules]` keeps the job listings off the console). Before it, the outputs of the jobs this run
+# planned to redo and did not are removed, so that the next run redoes them instead of ending in "Nothing to be done"
+# with a file missing (logs.drop_unfinished).
 STARTED = time.time()
 
 
 onerror:
     cb_logs.drop_unfinished(f for job in workflow.dag.needrun_jobs() for f in job.output)
-    cb_logs.report_failures("logs", since=STARTED)
+    cb_logs.report_failures("logs", since=STARTED, logfiles=log)
 
 
 # Studies beyond the papers (causal_bandits/studies), each when the config has a block for it under studies:.

@@ -4,7 +4,7 @@
 import os
 import re
 
-from causal_bandits.data.raw import STANDIN_DIR
+from causal_bandits.data.raw import STANDIN_DIR, check_downloads
 from causal_bandits.papers.fairness import rule_inputs as fair_inputs
 from causal_bandits.papers.fairness import runs as fair_runs
 from causal_bandits.papers.fairness.runs import ALGORITHM_PATTERN as FAIR_ALGORITHM_PATTERN
@@ -47,6 +47,15 @@ if FAIR_MISSING and not FAIR_STANDIN:
             entry=lambda wc: FAIR_RAW[wc.rawfile].entry,
         script:
             "../scripts/fairness_download.py"
+
+    # A raw file this run is to download from an address it cannot reach (no network, a host not found) stops the run
+    # once it is planned, before any job starts, with that file's one line (a dry run starts no download: no check).
+    onstart:
+        downloads = [j for j in workflow.dag.needrun_jobs() if j.rule.name == "fairness_download"]
+        try:
+            check_downloads(FAIR_RAW_DIR, [FAIR_RAW[j.wildcards.rawfile].spec for j in downloads])
+        except CausalBanditsError as err:
+            sys.exit(f"error: {err}")
 
 
 if FAIR_STANDIN:

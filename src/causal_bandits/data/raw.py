@@ -20,7 +20,9 @@ import hashlib
 import json
 import os
 import shutil
+import socket
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 import zlib
@@ -147,11 +149,17 @@ def present(raw_dir: str | os.PathLike, specs: Iterable[RawFile], cache: str | o
     found = {}
     for spec in specs:
         for place in spec.candidates(raw_dir):
+            folder = next(p for p in place.parents if p.exists())  # where a download would create folders
             if place.exists() and not place.is_file():  # a download could never put the file there
-                raise DataError(
-                    f"raw file {spec.path}: {place} is a directory (or another non-file), not the file; move it away "
-                    f"and put the file there (sha256 {spec.sha256}, from {spec.where_to_get()})"
-                )
+                blocked = f"{place} is a directory (or another non-file), not the file"
+            elif not folder.is_dir():
+                blocked = f"{folder} is a file where a folder belongs"
+            else:
+                continue
+            raise DataError(
+                f"raw file {spec.path}: {blocked}; move it away and put the file at {spec.candidates(raw_dir)[0]} "
+                f"(sha256 {spec.sha256}, from {spec.where_to_get()})"
+            )
         path = found[spec.path] = locate(raw_dir, spec)
         if path is not None:
             check(path, spec, cache)
@@ -178,6 +186,40 @@ def verify(raw_dir: str | os.PathLike, spec: RawFile) -> Path:
         raise DataError(missing_message(raw_dir, spec))
     check(path, spec)
     return path
+
+
+def unreachable(url: str, timeout: float = 5.0) -> str | None:
+    """Why a download from ``url`` cannot start, when that is certain without fetching anything: a ``file:`` address
+    naming no file, a host name that does not resolve, a connection refused or a network that is unreachable (one
+    connection, closed unused, at most ``timeout`` seconds); None when it may start, a slow answer included (the
+    download then tries and, failing, says so in its job)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme == "file":
+        path = urllib.request.url2pathname(parts.path)
+        return None if os.path.isfile(path) else f"{path} is not a file"
+    host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except socket.gaierror as err:
+        return f"host {host} not found ({err.strerror})"
+    except TimeoutError:
+        return None
+    except OSError as err:
+        return f"cannot connect to {host} port {port} ({err.strerror or err})"
+    return None
+
+
+def check_downloads(raw_dir: str | os.PathLike, specs: Iterable[RawFile], timeout: float = 5.0) -> None:
+    """Raise the one-line :func:`missing_message` of the first of ``specs``, files a run is about to download, whose
+    address cannot be reached (:func:`unreachable`, each host asked once): before any job runs, rather than at
+    the end of the run's output when the download fails."""
+    reasons: dict[str, str | None] = {}
+    for spec in specs:
+        site = urllib.parse.urlsplit(spec.url).netloc or spec.url
+        if site not in reasons:
+            reasons[site] = unreachable(spec.url, timeout)
+        if reasons[site]:
+            raise DataError(missing_message(raw_dir, spec, f"{spec.url} cannot be reached: {reasons[site]}"))
 
 
 Opener = Callable[[str], IO[bytes]]

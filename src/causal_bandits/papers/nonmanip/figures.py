@@ -14,7 +14,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import pandas as pd
-import seaborn as sns
 from matplotlib.axes import Axes
 
 from causal_bandits import algorithms
@@ -65,6 +64,8 @@ def _rank(value: str) -> tuple[int, str]:
 
 def palette(strategies: Iterable[str]) -> dict[str, object]:
     """seaborn "Set1" colours: POMIS+, POMIS, MIS, BF first (fixed), further strategies after, by name."""
+    import seaborn as sns  # here: the studies' outputs, which the workflow plans with, import this module (1 s)
+
     labels = {s: LABELS.get(s, s) for s in strategies}
     extra = sorted(set(labels.values()) - set(STRATEGY_ORDER))
     colours = dict(zip([*STRATEGY_ORDER, *extra], sns.color_palette("Set1", len(STRATEGY_ORDER) + len(extra))))
