@@ -3,7 +3,7 @@
 there; they touch no existing file but the ones they list and change no existing job's code digest, and a paper run
 before them (nonmanip, the study's) is still complete after them: Snakemake reruns none of its jobs; the whole
 workflow still plans; the repository's own tests over every paper pass with the
-sixth; and the docs build strictly with its page (docs/guide/add-a-paper.md, docs/studies.md)."""
+sixth, and so do the linters; and the docs build strictly with its page (docs/guide/add-a-paper.md, docs/studies.md)."""
 
 from __future__ import annotations
 
@@ -141,6 +141,9 @@ def test_the_repositorys_tests_over_every_paper_and_study_pass_with_the_new_ones
     result = _python(work, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", chosen, *tests)
     assert result.returncode == 0, result.stdout[-4000:]
     assert "7 passed" in result.stdout, result.stdout[-500:]
+    # and the type check CI runs (make lint) passes on the new modules as on the others
+    typed = _python(work, "-m", "mypy", "src/causal_bandits/papers/toy", "src/causal_bandits/studies/probe.py")
+    assert typed.returncode == 0, typed.stdout[-3000:]
 
 
 def test_the_docs_build_strictly_with_the_new_papers_page(scaffolded):
