@@ -240,6 +240,29 @@ def test_shared_notes_are_said_once_and_unjudged_claims_listed_apart(synthetic):
     assert page.count(notice) == 2 and page.count("this run has T = 10") == 1
 
 
+def test_an_amendment_of_a_rule_is_said_once_for_the_claims_it_judges(synthetic):
+    """The claims of one rule cite its amendment as a shared note (what moved is said for the whole rule); an
+    amendment only one claim's rule has stays in that row."""
+    root, doc, artefacts = synthetic
+    shared = {
+        "date": "2026-01-02",
+        "commit": "a" * 40,
+        "new": "f1",
+        "reason": "Judged on intervals.",
+        "verdict_old": "2 reproduced",
+        "verdict_new": "1 reproduced, 1 inconclusive",
+    }
+    alone = {**shared, "commit": "b" * 40, "new": "f2", "reason": "Vacuous on identical arm sets."}
+    rows = [dict(r) for r in doc["claims"]]
+    rows[0]["amendments"] = rows[1]["amendments"] = [shared]
+    rows[2]["amendments"] = [alone]
+    md, page = report.render([{**doc, "claims": rows}], {"nonmanip": artefacts}, root=root)
+    said = "Rule amended 2026-01-02 (aaaaaaaaaaaa): Judged on intervals. Archived verdict under the old rule: "
+    assert md.count(said) == 1 and f"1. {said}" in md and md.count("(note 1)") == 2
+    assert md.count("Vacuous on identical arm sets.") == 1 and page.count("Vacuous on identical arm sets.") == 1
+    assert page.count(said) == 1
+
+
 def test_a_claim_citing_a_note_its_paper_does_not_list_is_an_error():
     row = {"id": "x", "notes": ["nowhere"]}
     with pytest.raises(KeyError, match="nowhere"):
