@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from causal_bandits import scaffold
 from causal_bandits.cli import main
+from causal_bandits.papers import PAPERS
+from causal_bandits.studies import STUDIES
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The files the scaffolds read or add to (copied into each test's repository).
@@ -146,6 +149,20 @@ def test_the_scaffold_overwrites_nothing(repo, capsys, command, mine):
     assert _tree(repo) == before
 
 
+@pytest.mark.parametrize(
+    "name, rules", [("bounds_data", "rule bounds_data:\n"), ("toy", "use rule x as toy_run with:\n")]
+)
+def test_a_name_whose_rules_exist_is_refused(repo, capsys, name, rules):
+    """Snakemake refuses two rules of one name: the target rule (the name) and the skeleton's rules must be new."""
+    (repo / "workflow/rules/studies").mkdir(parents=True)
+    (repo / "workflow/rules/studies/other.smk").write_text(rules)
+    before = _tree(repo)
+    for command in ("new-paper", "new-study"):
+        assert main([command, name, "--root", str(repo)]) == 2
+        assert "is already a rule of the workflow" in capsys.readouterr().err
+    assert _tree(repo) == before
+
+
 def test_a_root_that_is_no_repository_is_named(tmp_path, capsys):
     assert main(["new-study", "probe", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err
@@ -155,3 +172,15 @@ def test_a_root_that_is_no_repository_is_named(tmp_path, capsys):
 def test_a_bad_title_is_refused(repo, capsys):
     assert main(["new-paper", "toy", "--root", str(repo), "--title", 'A "quoted" title']) == 2
     assert "--title" in capsys.readouterr().err
+
+
+def test_the_guides_count_the_files_the_scaffolds_write():
+    paper = scaffold.paper_plan(ROOT, "toy", "t", PAPERS, STUDIES)  # plans only: nothing is written
+    study = scaffold.study_plan(ROOT, "probe", "t", PAPERS, STUDIES)
+    guide = (ROOT / "docs/guide/add-a-paper.md").read_text()
+    assert f"**{len(paper.paths)} files**, {len(paper.new)} new and {len(paper.edited)} with lines added" in guide
+    assert f"new file ({len(paper.new)})" in guide and f"file with lines added ({len(paper.edited)})" in guide
+    studies_guide = (ROOT / "docs/studies.md").read_text()
+    assert f"**{len(study.paths)} files**, {len(study.new)} new" in studies_guide
+    assert f"and {len(study.edited)} with lines added" in studies_guide
+    assert f"one file of the {len(paper.paths)}" in (ROOT / "docs/guide/add-an-algorithm.md").read_text()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import keyword
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -65,6 +65,26 @@ def check_name(name: str, what: str, taken: set[str]) -> None:
         raise CausalBanditsError(
             f"{what} name {name!r} is already used (papers, studies and the workflow's own targets: "
             f"{', '.join(sorted(taken | RESERVED))}); choose another"
+        )
+
+
+#: A rule's name in a rule file: ``rule <name>:``, or ``use rule ... as <name> with:``.
+RULE = re.compile(r"^(?:rule (\w+):|use rule .* as (\w+) with:)", re.M)
+
+
+def rule_names(texts: Iterable[str]) -> set[str]:
+    """The names of the rules the rule files ``texts`` declare."""
+    return {name for text in texts for m in RULE.finditer(text) for name in m.groups() if name}
+
+
+def check_rules(root: Path, key: str, files: Mapping[str, str]) -> None:
+    """Raise a one-line CausalBanditsError if the target rule ``key`` or a rule the new rule files add is already one
+    of the workflow's (Snakemake refuses two rules of one name)."""
+    existing = rule_names(path.read_text() for path in (root / "workflow" / "rules").rglob("*.smk"))
+    clash = sorted(({key} | rule_names(t for p, t in files.items() if p.endswith(".smk"))) & existing)
+    if clash:
+        raise CausalBanditsError(
+            f"the skeleton's rule {clash[0]!r} is already a rule of the workflow (workflow/rules/); choose another name"
         )
 
 
@@ -126,7 +146,7 @@ def paper_plan(root: Path, key: str, title: str, papers: tuple[str, ...], studie
             t, {f"{key}/ts-regret": PAPER_RULE}
         ),
     }
-    return _plan(root, render("paper", values, key), edits)
+    return _plan(root, key, render("paper", values, key), edits)
 
 
 def study_plan(root: Path, name: str, title: str, papers: tuple[str, ...], studies: tuple[str, ...]) -> Plan:
@@ -141,7 +161,7 @@ def study_plan(root: Path, name: str, title: str, papers: tuple[str, ...], studi
             t, "# How many independent pieces", block("study", "config/slurm_groups.yaml.tmpl", values), "groups:"
         ),
     }
-    return _plan(root, render("study", values, name), edits)
+    return _plan(root, name, render("study", values, name), edits)
 
 
 def in_block(text: str, key: str, lines: str) -> str:
@@ -158,7 +178,8 @@ def in_block(text: str, key: str, lines: str) -> str:
     return "".join([*rows[: end + 1], lines, *rows[end + 1 :]])
 
 
-def _plan(root: Path, new: Mapping[str, str], edits: Mapping[str, Callable[[str], str]]) -> Plan:
+def _plan(root: Path, key: str, new: Mapping[str, str], edits: Mapping[str, Callable[[str], str]]) -> Plan:
+    check_rules(root, key, new)
     existing = [path for path in new if (root / path).exists()]
     if existing:
         raise CausalBanditsError(
