@@ -10,13 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, TINY, copy_workflow, snakemake
+from conftest import ROOT, TINY, snakemake
 from workflow_outputs import check_parses
 
 from causal_bandits.claims import STATUSES
@@ -62,12 +63,11 @@ def _tree(root: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def scaffolded(tmp_path_factory):
-    """A copy of the repository, nonmanip run at tiny size, then a paper and a study scaffolded: (copy, its files
-    before, the listed files, every existing job's code before and after)."""
-    work = copy_workflow(tmp_path_factory.mktemp("scaffold") / "repo")
-    ran = snakemake(work, "--cores", "2", "nonmanip", *TINY)
-    assert ran.returncode == 0, ran.stderr[-3000:]
+def scaffolded(tiny_run, tmp_path_factory):
+    """A copy of the finished tiny run (every paper run, nonmanip the study's), then a paper and a study scaffolded:
+    (copy, its files before, the listed files, every existing job's code before and after)."""
+    work = tmp_path_factory.mktemp("scaffold") / "repo"
+    shutil.copytree(tiny_run, work, symlinks=True)
     code = [_python(work, "-c", CODE, *PAPERS)]
     before = _tree(work)
     listed = []
@@ -118,7 +118,7 @@ def test_the_whole_workflow_still_checks_and_plans(scaffolded):
     work = scaffolded[0]
     checked = _python(work, "-m", "causal_bandits", "check-config", "config/tiny.yaml", "config/ci.yaml")
     assert checked.returncode == 0 and "unknown_graph, toy)" in checked.stdout, checked.stderr
-    planned = snakemake(work, "-n", *TINY)
+    planned = snakemake(work, "-n", "--forceall", *TINY)  # every job, those the copied run has done included
     assert planned.returncode == 0, planned.stderr[-3000:]
     assert "report" in planned.stdout and "bounds_run" in planned.stdout
     # each new rule is in a SLURM job group (tests/test_cluster_profiles.py checks every rule so)
