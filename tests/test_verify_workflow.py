@@ -97,7 +97,7 @@ def test_verify_rebuilds_a_sample_and_every_derived_job_and_reports_what_differs
     assert derived == (len(found.derived), len(found.derived)) and len(found.derived) >= 10, verdict
     rules = {made["jobs"][i]["rule"] for i in found.derived}
     assert {"report", "cpe_claims", "cpe_tables", "nonmanip_table1"} <= rules
-    assert "archive: run made at commit" in done.stdout
+    assert done.stdout.startswith("archive: run made at ")  # where the archive comes from (here: no git history)
     assert list(scratch.iterdir()) == []  # the scratch folders are removed after a pass
 
     # One sampled output's manifest entry is not what the job makes, and one aggregate the derived jobs read is
