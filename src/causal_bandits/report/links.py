@@ -43,7 +43,7 @@ def fallback(doc: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def numbers(paper: str) -> str:
-    """The anchor of ``paper``'s section of docs/papers/<paper>.md comparing the paper's numbers with ours."""
+    """The anchor of ``paper``'s section of ``docs/papers/<paper>.md`` comparing the paper's numbers with ours."""
     return NUMBERS.get(paper, f"{paper}-numbers")
 
 
