@@ -499,9 +499,8 @@ def merge(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
     """Recursive dict update (Snakemake's rule for --configfile): mappings merge, rest replaces."""
     out = dict(base)
     for key, value in update.items():
-        if value is out.get(
-            key
-        ):  # the same mapping (load merges the overlays twice): nothing to do, even if it holds itself
+        # the same object merged into itself (load merges the overlays twice): nothing to do, even if self-nested
+        if value is out.get(key):
             continue
         if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
             out[key] = merge(out[key], value)

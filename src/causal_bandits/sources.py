@@ -22,15 +22,17 @@ Snakemake's own to track: a job is rerun when its script is newer than its outpu
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any, cast
+
+from causal_bandits import store
 
 PACKAGE = "causal_bandits"
 #: The directory that holds the ``causal_bandits`` package (``src/`` in the repository).
@@ -78,14 +80,8 @@ def _facts(path: Path) -> dict[str, Any]:
         "digest": hashlib.sha256(_canonical(tree).encode()).hexdigest()[:DIGITS],
         "imports": _written_imports(tree),
     }
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=entry.parent)
-        with os.fdopen(fd, "w") as out:
-            json.dump(facts, out)
-        os.replace(tmp, entry)  # atomic: a concurrent reader sees the whole entry or none
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        store.write_json(entry, facts)  # atomic: a concurrent reader sees the whole entry or none
     return facts
 
 
