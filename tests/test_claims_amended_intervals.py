@@ -170,3 +170,25 @@ def test_e4_bglm_ratio_is_judged_against_no_advantage_on_its_interval():
     assert undecided["status"] == INCONCLUSIVE and "k7: 1.02 [" in undecided["ours"]
     assert "CCPE-BGLM / LUCB samples" in undecided["ours"] and "no CCPE-BGLM advantage" in undecided["note"]
     assert claim.check(_e4(0.8, 0.005))["status"] == DIFFERS
+
+
+# --------------------------------------------------------------------------- unknown_graph thm2-forests (new claim)
+def _forests(ucb_lo: float, horizon: int = 10**6) -> dict:
+    rows = [
+        {"family": "forest", "regime": "B", "n": n, "algorithm": a, "mean_R_T": m, "ci95_lo": lo, "ci95_hi": hi}
+        for n in (31, 248)
+        for a, m, lo, hi in (("CN-UCB", 4500.0, 4400.0, 4600.0), ("UCB", ucb_lo + 100.0, ucb_lo, ucb_lo + 200.0))
+    ]
+    tree = {"family": "tree", "regime": "B", "n": 1023, "algorithm": "UCB", "mean_R_T": 1.0, "ci95_lo": 0, "ci95_hi": 2}
+    return {"regret": pd.DataFrame([*rows, tree]).assign(n_seeds=20), "config": {"horizon": horizon}}
+
+
+def test_thm2_forests_orders_cn_ucb_below_ucb_on_the_largest_forest_by_intervals():
+    from causal_bandits.papers.unknown_graph import claims
+
+    claim = next(c for c in claims.claims() if c.id == "thm2-forests")
+    apart = claim.check(_forests(17_900.0))
+    assert apart["status"] == REPRODUCED and "at n = 248" in apart["note"] and "V3" in apart["note"]
+    assert claim.check(_forests(4550.0))["status"] == INCONCLUSIVE  # UCB [4550, 4750] overlaps CN-UCB's
+    assert claim.check(_forests(1000.0))["status"] == DIFFERS
+    assert claim.check(_forests(17_900.0, horizon=10**5))["status"] == "not evaluated"
