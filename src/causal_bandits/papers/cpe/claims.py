@@ -470,7 +470,7 @@ def _e5_lb() -> Claim:
             "< 5×",
             f"samples/LB from {r.min():.1f} ({r.idxmin()}) to {r.max():.1f} ({r.idxmax()}): "
             f"{interval_text(widest.point, (widest.lo, widest.hi))}× over {len(r)} configs",
-            f"every one of the {len(spreads)} pairs judged on its 95 % interval" + (f"; {note}" if note else ""),
+            f"each pair of configs judged on its 95 % interval ({len(spreads)} pairs)" + (f"; {note}" if note else ""),
             ("designed",),
             interval=(widest.lo, widest.hi),
         )

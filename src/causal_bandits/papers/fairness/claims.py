@@ -196,7 +196,7 @@ def strictly_positive(diff: Estimate) -> tuple[str, str]:
     """:func:`positive`, and *differs* when ``diff`` is 0 in every seed: an exact tie fails a strict ordering (no
     number of seeds would part it)."""
     if diff.lo == diff.hi == 0:
-        return DIFFERS, "equal in every seed (an exact tie)"
+        return DIFFERS, "an exact tie in every seed"
     return positive(diff)
 
 
