@@ -138,7 +138,7 @@ def _fairness(rows: dict, figures: Path) -> dict:
         out[cid] = (DIFFERS, "neither the certificate-based nor the truth-based count matches")
     # fig2b-fucb-early: the archive keeps the mean curves only; they are equal to the bit at t = 2000 and at T (the
     # row's note says so), F-UCB playing D-UCB's arm in 4,999 of 5,000 rounds on shared streams: a tie in every seed
-    # is assumed (the paired differences come with the remade archive)
+    # (the Email D-UCB and F-UCB jobs rerun at paper scale gave a paired difference of 0 in every seed at both rounds)
     tie = "so the curves coincide" in rows["fig2b-fucb-early"]["note"]
     out["fig2b-fucb-early"] = (
         DIFFERS if tie else INCONCLUSIVE,
