@@ -227,8 +227,7 @@ class Z2Estimates:
         for s, want in zip(seeds.tolist(), cells):
             redrawn = self._resamples.reveal(s, self._gens[s], self.counts[s], self.n[s], want)
             self._redrawn_at[s, redrawn] = self._clock
-        for batch in self._batches(due[seeds]):
-            self._evaluate_stale(seeds[batch], wanted[batch])
+        self._evaluate_stale(seeds, wanted)
         si, ai = np.nonzero(due[seeds])
         si = seeds[si]
         chunk = max(1, _CELLS_PER_BATCH // (self.B * max(self.est.k_max, 1)))
@@ -241,19 +240,17 @@ class Z2Estimates:
         self._last_size[due] = size[due]
         self.bootstrap_seconds += time.process_time() - start
 
-    def _batches(self, due: np.ndarray) -> list[np.ndarray]:
-        """Positions of the refreshing seeds (rows of ``due``) in batches for the evaluation: seeds with the same due
-        arms go together (a batch evaluates the expressions of its due arms), about ``_CELLS_PER_BATCH`` replicate
-        leaf cells a batch."""
+    def _batches(self, need: np.ndarray) -> list[np.ndarray]:
+        """Positions of the refreshing seeds (rows of ``need``) in batches for the evaluation: seeds that need the same
+        catalogue entries go together (a batch evaluates just those), about ``_CELLS_PER_BATCH`` replicate leaf cells
+        a batch."""
         per_batch = max(1, _CELLS_PER_BATCH // (self.B * self.est.program.n_leaf_cells))
-        if per_batch == 1:
-            return [np.array([k]) for k in range(due.shape[0])]
-        _, group = np.unique(due, axis=0, return_inverse=True)
+        _, group = np.unique(need, axis=0, return_inverse=True)
         order = np.argsort(group.ravel(), kind="stable")
         starts = np.flatnonzero(np.diff(group.ravel()[order], prepend=-1))
         return [
             order[lo : min(lo + per_batch, end)]
-            for begin, end in zip(starts, [*starts[1:], due.shape[0]])
+            for begin, end in zip(starts, [*starts[1:], need.shape[0]])
             for lo in range(begin, end, per_batch)
         ]
 
@@ -262,27 +259,32 @@ class Z2Estimates:
         """CPU seconds spent drawing the resamples (for benchmarks)."""
         return self._resamples.multinomial_seconds
 
-    def _evaluate_stale(self, batch: np.ndarray, wanted: np.ndarray) -> None:
-        """Bring the cached replicate values of the ``wanted`` instances (b, n_instances) of ``batch`` up to date.
+    def _evaluate_stale(self, seeds: np.ndarray, wanted: np.ndarray) -> None:
+        """Bring the cached replicate values of the ``wanted`` instances (seeds, n_instances) of ``seeds`` up to date.
         An instance's value on the replicates depends only on the replicate columns it reads (all revealed when it
         is wanted: :class:`LazyResamples`) and on the sizes of the arms it reads (a resample keeps each table's
         size), and a used instance's arms are redrawn whenever their data grew, while a refinement leaves revealed
         columns as they were; so only an instance that reads an arm redrawn since its last evaluation is computed
-        again: the catalogue entries of those instances, for the whole batch
-        (:meth:`InstanceEstimators.values_last`, batch last), of which the stale instances are kept (the others
-        may read columns not revealed)."""
-        redrawn = np.where(self.est.uses[None], self._redrawn_at[batch][:, None, :], 0).max(axis=-1)  # (b, I)
-        stale = wanted & (redrawn > self._evaluated_at[batch])
-        if not stale.any():
-            return
-        entries = tuple(np.unique(self._entry_of[stale.any(axis=0)]).tolist())
-        replicates = self._resamples.replicates
-        # (L, b, B); one seed's block is read in place (a copy of every leaf row would cost more than most refreshes)
-        leaves = replicates[batch[0]][:, None] if batch.size == 1 else replicates[batch].transpose(1, 0, 2)
-        values = self.est.values_last(leaves, self.n[batch].T[:, :, None], entries)  # (I, b, B)
+        again: the catalogue entries of a seed's stale instances, for a batch of seeds needing the same entries
+        (:meth:`InstanceEstimators.values_last`, batch last; a value never depends on the other seeds of its batch),
+        of which the stale instances are kept (the others may read columns not revealed)."""
+        redrawn = np.where(self.est.uses[None], self._redrawn_at[seeds][:, None, :], 0).max(axis=-1)  # (seeds, I)
+        stale = wanted & (redrawn > self._evaluated_at[seeds])
+        need = np.zeros((seeds.size, len(self.est.entries)), dtype=bool)  # the entries of each seed's stale instances
         rows, ids = np.nonzero(stale)
-        self._rep_values[batch[rows], ids] = values[ids, rows]
-        self._evaluated_at[batch[rows], ids] = self._clock
+        need[rows, self._entry_of[ids]] = True
+        replicates = self._resamples.replicates
+        for batch in self._batches(need):
+            entries = tuple(np.flatnonzero(need[batch[0]]).tolist())
+            if not entries:
+                continue
+            at = seeds[batch]
+            # (L, b, B); one seed's block is read in place (a copy of every leaf row costs more than most refreshes)
+            leaves = replicates[at[0]][:, None] if at.size == 1 else replicates[at].transpose(1, 0, 2)
+            values = self.est.values_last(leaves, self.n[at].T[:, :, None], entries)  # (I, b, B)
+            rows, ids = np.nonzero(stale[batch])
+            self._rep_values[at[rows], ids] = values[ids, rows]
+            self._evaluated_at[at[rows], ids] = self._clock
 
 
 class Z2Policy:
