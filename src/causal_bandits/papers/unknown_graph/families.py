@@ -81,7 +81,10 @@ def _from_dag(
     params: Mapping[str, float],
     reward_node: int,
 ) -> Instance:
-    parents = [sorted(u for u, v in edges if v == i) for i in range(n)]
+    parents: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges:
+        parents[v].append(u)
+    parents = [sorted(p) for p in parents]
     return Instance(
         instance_id=instance_id,
         family=family,
