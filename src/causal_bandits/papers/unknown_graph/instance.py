@@ -103,8 +103,9 @@ class Instance:
                     f"{self.instance_id}: CPT of node {i} has shape {table.shape}; expected "
                     f"{(self.domain ** len(pa), self.domain)}"
                 )
-            if (table < -_TOL).any() or not np.allclose(table.sum(axis=1), 1.0, atol=1e-9):
-                raise ConfigError(f"{self.instance_id}: CPT rows of node {i} must be probabilities summing to 1")
+        improper = self._improper_cpts()
+        if improper.size:
+            raise ConfigError(f"{self.instance_id}: CPT rows of node {improper[0]} must be probabilities summing to 1")
         if not nx.is_directed_acyclic_graph(self.dag):
             cycle = [self.node_names[u] for u, _ in nx.find_cycle(self.dag)]
             raise ConfigError(
@@ -112,6 +113,15 @@ class Instance:
             )
         if np.shape(self.f) != (self.domain,) or self.sigma <= 0:
             raise ConfigError(f"{self.instance_id}: reward needs f with {self.domain} entries and sigma > 0")
+
+    def _improper_cpts(self) -> np.ndarray:
+        """Nodes whose CPT has an entry below -1e-9 or a row whose sum is not 1 (``np.allclose``'s default rtol,
+        atol 1e-9), in order; every table checked at once, one pass over all rows (a tree of height 9 has 1,023)."""
+        rows = np.concatenate([t.reshape(-1, self.domain) for t in self.cpts])
+        owner = np.repeat(np.arange(len(self.cpts)), [t.size // self.domain for t in self.cpts])
+        sums = rows.sum(axis=1)
+        bad = (rows < -_TOL).any(axis=1) | ~np.isclose(sums, 1.0, atol=1e-9)
+        return np.unique(owner[bad])
 
     # ---- structure --------------------------------------------------------------------------
     @property
