@@ -46,6 +46,14 @@ def copy_workflow(dest: Path) -> Path:
     return dest
 
 
+def copy_finished_run(run: Path, dest: Path) -> Path:
+    """A copy of a finished run (code, config, every output and Snakemake's records, modification times kept): a
+    test of a few more jobs starts from it, and only those jobs run. That every job runs from an empty tree is the
+    tiny run's own check."""
+    shutil.copytree(run, dest, symlinks=True)
+    return dest
+
+
 def register_example(src: Path, policy: str, line: str) -> None:
     """Apply a worked example of examples/add_an_algorithm/ to the package at ``src`` as its guide says: the policy
     file ``policy`` copied into causal_bandits/bandits/, the registry line of file ``line`` added to nonmanip's."""

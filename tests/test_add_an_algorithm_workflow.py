@@ -1,12 +1,12 @@
-"""The worked example examples/add_an_algorithm/, applied as its README says to a fresh copy of the repository
-(no results), with every shipped config: it plans, runs (tiny), and adds only its own jobs."""
+"""The worked example examples/add_an_algorithm/, applied as its README says to a copy of the finished tiny run,
+with every shipped config: it plans (every job, from nothing), runs (tiny), and adds only its own jobs."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from conftest import TINY, copy_workflow, register_example, snakemake
+from conftest import TINY, copy_finished_run, register_example, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -21,9 +21,9 @@ CONFIGS = {
 
 
 @pytest.fixture(scope="module")
-def applied(tmp_path_factory):
-    """A fresh copy of the repository with the example applied: the policy file copied, the registry line added."""
-    work = copy_workflow(tmp_path_factory.mktemp("example") / "repo")
+def applied(tiny_run, tmp_path_factory):
+    """A copy of the finished tiny run with the example applied: the policy file copied, the registry line added."""
+    work = copy_finished_run(tiny_run, tmp_path_factory.mktemp("example") / "repo")
     register_example(work / "src", "epsilon_greedy.py", "registry_line.txt")
     return work
 
@@ -52,8 +52,13 @@ def test_the_example_plans_with_every_shipped_config(applied, name):
     assert not [o for o in new if not o.startswith("results/runs/")], sorted(new)[:10]
 
 
-def test_the_example_runs_from_an_empty_tree(applied):
+def test_the_example_runs_and_reruns_none_of_the_papers_runs(applied):
+    runs = applied / "results" / "runs" / "nonmanip"
+    before = {path: path.stat().st_mtime_ns for path in runs.rglob("*.parquet")}
     result = snakemake(applied, "--cores", "2", "nonmanip", *TINY, OVERLAY)
     assert result.returncode == 0, result.stderr[-3000:]
     table = (applied / "figures/nonmanip/table1.md").read_text()
     assert "ε-greedy (addition, not in the paper) POMIS" in table
+    after = {path: path.stat().st_mtime_ns for path in runs.rglob("*.parquet")}
+    assert before and {path: after[path] for path in before} == before  # the paper's runs stand as they were
+    assert {path for path in after if "eps_greedy" in path.parts} == after.keys() - before.keys()

@@ -9,7 +9,7 @@ import shutil
 import numpy as np
 import pyarrow as pa
 import pytest
-from conftest import TINY, copy_workflow, snakemake
+from conftest import TINY, copy_finished_run, copy_workflow, snakemake
 
 from causal_bandits import csv_tables, logs, store
 from causal_bandits.aggregate import read_traces
@@ -110,8 +110,7 @@ def _errors(result):
 @pytest.mark.workflow
 @pytest.mark.parametrize("damaged_file", list(DAMAGES))
 def test_a_damaged_file_of_a_finished_run_is_named_until_removed_then_rebuilt(tiny_run, tmp_path, damaged_file):
-    work = tmp_path / "repo"
-    shutil.copytree(tiny_run, work, symlinks=True)
+    work = copy_finished_run(tiny_run, tmp_path / "repo")
     DAMAGES[damaged_file](work / damaged_file)
     for attempt in (1, 2):  # the second run must not believe the first: no "Nothing to be done"
         result = snakemake(work, "nonmanip", "--cores", "2", *TINY)

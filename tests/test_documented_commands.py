@@ -6,8 +6,9 @@ span that starts with ``snakemake``, ``make`` or ``causal-bandits``. Each must h
 :data:`COMMANDS` saying how it is checked, so a command the docs gain without a check fails here by
 name. The checks, from the strongest:
 
-- ``Run``: Snakemake runs it to the end at tiny size (``--configfile config/tiny.yaml`` added after the
-  command's own words) and it writes what it promises.
+- ``Run``: at tiny size (``--configfile config/tiny.yaml`` added after the command's own words), it plans the
+  file it promises from the clean copy, and in a copy of the finished tiny run with that file removed, it runs
+  to the end and writes it again (the tiny run itself has run every job from an empty tree).
 - ``Plan``: Snakemake plans it exactly as written, in a dry run (``-n`` added); what the plan must show
   is checked (the target's rule, a job count, the reason lines).
 - ``Make``: ``make -n`` knows the target, and each Snakemake line of its recipe plans as above.
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SHARED_RAW, copy_workflow, snakemake
+from conftest import ROOT, SHARED_RAW, copy_finished_run, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -39,7 +40,7 @@ _INLINE = re.compile(r"`((?:snakemake|make|causal-bandits) [^`]*)`")
 
 @dataclass(frozen=True)
 class Run:
-    """Run at tiny size; ``writes`` must exist afterwards."""
+    """Planned from nothing, then run at tiny size where ``writes`` is missing: it must exist afterwards."""
 
     args: str
     writes: str
@@ -241,11 +242,23 @@ def test_documented_plan(clean_checkout, check):
     _plan(clean_checkout, shlex.split(check.args), check.shows)
 
 
+@pytest.fixture(scope="module")
+def finished_run(tiny_run, tmp_path_factory) -> Path:
+    """A copy of the finished tiny run, with the raw data where the docs say to put it."""
+    work = copy_finished_run(tiny_run, tmp_path_factory.mktemp("documented_finished") / "repo")
+    if not (work / "data" / "raw").exists():
+        (work / "data" / "raw").symlink_to(SHARED_RAW)
+    return work
+
+
 @pytest.mark.parametrize("check", _checks(Run))
-def test_documented_run_at_tiny_size(clean_checkout, check):
-    result = snakemake(clean_checkout, *shlex.split(check.args), "--configfile", "config/tiny.yaml")
+def test_documented_run_at_tiny_size(clean_checkout, finished_run, check):
+    args = [*shlex.split(check.args), "--configfile", "config/tiny.yaml"]
+    _plan(clean_checkout, args, check.writes)
+    (finished_run / check.writes).unlink()
+    result = snakemake(finished_run, *args)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert (clean_checkout / check.writes).is_file()
+    assert (finished_run / check.writes).is_file()
 
 
 @pytest.mark.parametrize("check", _checks(Make))

@@ -10,14 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, TINY, snakemake
+from conftest import ROOT, TINY, copy_finished_run, snakemake
 from workflow_outputs import check_parses
 
 from causal_bandits.claims import STATUSES
@@ -66,8 +65,7 @@ def _tree(root: Path) -> dict[str, str]:
 def scaffolded(tiny_run, tmp_path_factory):
     """A copy of the finished tiny run (every paper run, nonmanip the study's), then a paper and a study scaffolded:
     (copy, its files before, the listed files, every existing job's code before and after)."""
-    work = tmp_path_factory.mktemp("scaffold") / "repo"
-    shutil.copytree(tiny_run, work, symlinks=True)
+    work = copy_finished_run(tiny_run, tmp_path_factory.mktemp("scaffold") / "repo")
     code = [_python(work, "-c", CODE, *PAPERS)]
     before = _tree(work)
     listed = []

@@ -139,9 +139,6 @@ def paper_plan(root: Path, key: str, title: str, papers: tuple[str, ...], studie
             block("paper", "config/slurm_components.yaml.tmpl", values),
             "group-components:",
         ),
-        "mkdocs.yml": lambda t: inserted(
-            t, "  - Studies beyond the papers", block("paper", "config/mkdocs_nav.yaml.tmpl", values), "nav:"
-        ),
         "src/causal_bandits/preregistration/registry.json": lambda t: preregistered(
             t, {f"{key}/ts-regret": PAPER_RULE}
         ),
