@@ -181,6 +181,17 @@ def mean_interval(mean: float, sd: float, n: int) -> Interval:
     return (mean - half, mean + half)
 
 
+def wilson(successes: int, n: int) -> Interval:
+    """The Wilson 95 % interval of a rate of ``successes`` in ``n`` runs (:func:`scipy.stats.binomtest`); NaNs for
+    no run."""
+    if n == 0:
+        return float("nan"), float("nan")
+    from scipy.stats import binomtest  # here, not at the top: see mean_interval
+
+    ci = binomtest(int(successes), int(n)).proportion_ci(method="wilson")
+    return float(ci.low), float(ci.high)
+
+
 def interval_text(point: float, interval: Interval, digits: int = 2) -> str:
     """``point [lo, hi]``: a number with its 95 % interval beside it."""
     return f"{point:.{digits}f} [{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
@@ -206,17 +217,20 @@ def _undecided(n: int, half: float, distance: float, unit: str) -> str:
 def in_band(
     point: float, interval: Interval, band: Interval, n: int, unit: str = "seeds", digits: int = 2
 ) -> tuple[str, str]:
-    """(status, note) of a number against the paper's ``band`` (lo, hi): reproduced when our whole 95 %
-    ``interval`` lies inside, differs when wholly outside, else inconclusive at this scale (the note says how
-    many ``unit`` would decide it, :func:`seeds_to_decide`)."""
+    """(status, note) of a number against the paper's ``band`` (lo, hi; an edge may be infinite, for a one-sided
+    threshold): reproduced when our whole 95 % ``interval`` lies inside, differs when wholly outside, else
+    inconclusive at this scale (the note says how many ``unit`` would decide it, :func:`seeds_to_decide`, from the
+    interval's side that faces the nearest edge: an asymmetric interval, a Wilson interval near 0 or 1 say, is
+    narrower on its other side)."""
     lo, hi = interval
     edges = f"[{band[0]:.{digits}f}, {band[1]:.{digits}f}]"
     if band[0] <= lo and hi <= band[1]:
         return REPRODUCED, f"95 % interval inside the band {edges}"
     if hi < band[0] or lo > band[1]:
         return DIFFERS, f"95 % interval wholly outside the band {edges}"
-    distance = min(abs(point - band[0]), abs(point - band[1]))
-    return INCONCLUSIVE, f"95 % interval straddles the band {edges}; " + _undecided(n, (hi - lo) / 2, distance, unit)
+    below, above = abs(point - band[0]), abs(point - band[1])
+    half = point - lo if below <= above else hi - point
+    return INCONCLUSIVE, f"95 % interval straddles the band {edges}; " + _undecided(n, half, min(below, above), unit)
 
 
 def within(

@@ -259,7 +259,8 @@ rule fairness_run:
 
 
 rule fairness_aggregate:
-    """Regret curves (mean, sd over seeds) and per-seed unfair-decision counts at every tau."""
+    """Regret curves (mean, sd over seeds), per-seed regrets (at T and at the early round of Fig. 2(b)'s remark) and
+    per-seed unfair-decision counts at every tau."""
     input:
         unpack(lambda wc: fair_inputs.experiment_runs(config, wc.experiment)),
     output:
@@ -365,7 +366,6 @@ rule fairness_claims:
         adult="results/fairness/instances/adult_video.json",
         graph="results/fairness/adult_video_graph.json",
         summaries=expand("results/fairness/summary/{experiment}.parquet", experiment=FAIR_EXPERIMENTS),
-        curves=expand("results/fairness/curves/{experiment}.parquet", experiment=FAIR_EXPERIMENTS),
         users="data/processed/fairness/adult_users.parquet",
         videos="data/processed/fairness/youtube_videos.parquet",
         table4="figures/fairness/table4.csv",

@@ -1,4 +1,5 @@
-"""Rule fairness_aggregate: regret curves and per-seed unfair-decision counts of one experiment."""
+"""Rule fairness_aggregate: regret curves and per-seed regrets (at T and at the early round) and unfair-decision
+counts of one experiment."""
 
 import pandas as pd
 import pyarrow as pa
@@ -18,6 +19,7 @@ with logged(snakemake.log[0]) as log:
     summaries = {
         a: pd.concat([store.read_table(store.summary_path(f)).to_pandas() for f in inp[a]]) for a in p.algorithms
     }
-    summary = fr.seed_summary(summaries, p.taus, p.horizon)
+    early = {a: fr.regret_at(aggregate.read_traces(inp[a]), fr.EARLY_ROUND) for a in p.algorithms}
+    summary = fr.seed_summary(summaries, p.taus, p.horizon, early)
     store.write_table(snakemake.output.summary, pa.Table.from_pandas(summary, preserve_index=False), meta)
     log.info("mean final regret: %s", summary.groupby("algorithm")["final_regret"].mean().round(2).to_dict())

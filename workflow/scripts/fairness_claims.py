@@ -19,7 +19,6 @@ with logged(snakemake.log[0]) as log:
         "adult_video": store.read_json(inp.adult),
         "graph": store.read_json(inp.graph),
         "summary": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.summaries},
-        "curves": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.curves},
         "table4": csv_tables.read_csv(inp.table4),
         "users_meta": {
             "data_provenance": users_meta["data_provenance"],

@@ -4,7 +4,7 @@ against budget (docs/papers/cpe.md#cpe-common, docs/papers/cpe.md#cpe-outputs).
 Correctness is judged with the config's ε: a recommendation a is correct when μ* − μ_a <= ε (the
 engine's own ``correct`` is exact-best). Stopping-time statistics use the runs that stopped
 (censored ones are counted, not averaged); the correctness rate counts every run, a censored run by
-its recommendation at the cap. Wilson 95 % intervals come from :func:`scipy.stats.binomtest`.
+its recommendation at the cap. Wilson 95 % intervals: :func:`causal_bandits.claims.wilson`.
 Error against budget: for a fixed-confidence algorithm, the share of seeds whose recommendation at
 a checkpoint is wrong (a stopped seed keeps its output); for the parallel bandit, the share wrong
 at the end of each budget. T_δ is the first checkpoint (or budget) with error <= δ.
@@ -18,9 +18,9 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest
 
 from causal_bandits import algorithms, store
+from causal_bandits.claims import wilson
 from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
@@ -36,13 +36,6 @@ def read_summaries(paths: Iterable[str | Path]) -> pd.DataFrame:
         frame["key"], frame["strategy"], frame["algorithm"] = meta["experiment"], meta["strategy"], meta["algorithm"]
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
-
-
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return float("nan"), float("nan")
-    ci = binomtest(int(successes), int(n)).proportion_ci(method="wilson")
-    return float(ci.low), float(ci.high)
 
 
 def _wrong(recommended: np.ndarray, mu: np.ndarray, epsilon: float) -> np.ndarray:

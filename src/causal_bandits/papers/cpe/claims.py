@@ -32,10 +32,10 @@ from causal_bandits.claims import (
     interval_text,
     ordered,
     ruled,
+    wilson,
 )
 from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
-from causal_bandits.papers.cpe.aggregate import wilson
 from causal_bandits.papers.cpe.tables import slopes_table
 
 #: Runs per setting from which a PAC verdict is judged (docs/papers/cpe.md#cpe-results: "at R = 100").
@@ -53,10 +53,11 @@ NOTES: dict[str, Note] = {
 #: Each algorithm's default α_O per constants profile: the settings the CI-validity claim judges (an α_O sweep
 #: setting away from the default is reported, not judged).
 DEFAULT_ALPHA_O = {"ccpe_bglm": ccpe_bglm.ALPHA_O, "ccpe_general": ccpe_general.ALPHA_O}
-_RATIO = (
-    "LUCB / CCPE-General mean samples per config with a 95 % interval (delta method from the two means' standard "
-    "errors, combined as if independent)"
+_RATIO_OF = (
+    "{} mean samples per config with a 95 % interval (delta method from the two means' standard errors, combined as "
+    "if independent)"
 )
+_RATIO = _RATIO_OF.format("LUCB / CCPE-General")
 #: Each claim's rule, declared as data (:class:`causal_bandits.claims.Rule`), registered in
 #: :mod:`causal_bandits.preregistration`.
 RULES: dict[str, Rule] = {
@@ -89,9 +90,20 @@ RULES: dict[str, Rule] = {
         "ordering", _RATIO + ", strictly decreasing in ρ: each step's intervals apart", {"min_runs": MIN_RUNS}
     ),
     "e4-general": Rule("threshold", _RATIO + " above 1 for every k ≥ 4", {"ratio_min": 1, "k_min": 4}),
-    "report": Rule("report", "reported, not judged: the paper states nothing to compare with"),
+    "e4-bglm-vs-lucb": Rule(
+        "threshold",
+        _RATIO_OF.format("CCPE-BGLM / LUCB")
+        + " above 1 (no CCPE-BGLM advantage, as the E4b theory predicts) for every k ≤ 7: reproduced when every "
+        "interval lies above 1, differs when one lies wholly below, else inconclusive",
+        {"ratio_min": 1, "k_max": 7, "min_runs": MIN_RUNS},
+    ),
     "e5-lower-bound": Rule(
-        "threshold", "CCPE-General's samples / Theorem 3's lower bound vary by less than 5x", {"spread_max": 5}
+        "threshold",
+        "CCPE-General's samples / Theorem 3's lower bound vary by less than 5x: for every pair of positive-bound "
+        "configs, the larger samples/LB over the smaller with a 95 % interval (delta method from the two means' "
+        "standard errors, combined as if independent; the bound is exact) below 5: reproduced when every pair's "
+        "interval lies below 5, differs when one lies wholly above, else inconclusive",
+        {"spread_max": 5, "min_runs": MIN_RUNS},
     ),
 }
 #: E4b reference values of docs/papers/cpe.md#cpe-experiments (Δ_min, H, H_m(G), H_m(L)/H), at their printed precision.
@@ -273,24 +285,31 @@ def _mean(rows: pd.DataFrame, algorithm: str, strategy: str = "practical", colum
     return r.set_index("config")[column]
 
 
-def _ratios(rows: pd.DataFrame, common: pd.Index) -> dict[str, Estimate]:
-    """LUCB / CCPE-General mean samples per config of ``common``, with a 95 % interval by the delta method."""
-    lucb, ccpe = _mean(rows, "lucb"), _mean(rows, "ccpe_general")
-    lucb_se, ccpe_se = _mean(rows, "lucb", column="samples_se"), _mean(rows, "ccpe_general", column="samples_se")
-    runs = _mean(rows, "lucb", column="n_runs")
-    out = {}
-    for c in sorted(common, key=_config_key):
-        point = float(lucb[c] / ccpe[c])
-        half = 1.96 * point * float(np.hypot(lucb_se[c] / lucb[c], ccpe_se[c] / ccpe[c]))
-        half = half if np.isfinite(half) else float("inf")
-        out[c] = Estimate(point, point - half, point + half, int(runs[c]))
-    return out
+def _ratio(top: float, top_se: float, bottom: float, bottom_se: float, n: int, scale: float = 1.0) -> Estimate:
+    """``scale`` · ``top`` / ``bottom`` of two mean sample counts with their standard errors, with a 95 % interval
+    by the delta method (the two means' relative errors combined as if independent; ``scale`` exact)."""
+    point = scale * top / bottom
+    half = 1.96 * abs(point) * float(np.hypot(top_se / top, bottom_se / bottom))
+    half = half if np.isfinite(half) else float("inf")
+    return Estimate(point, point - half, point + half, n)
 
 
-def _at_least(ratios: Mapping[str, Estimate], bound: float) -> tuple[str, str]:
-    """(status, note) of "every ratio > ``bound``" (``bound`` itself as an exact estimate)."""
-    edge = Estimate(bound, bound, bound, 1)
-    judged = [ordered(edge, e) for e in ratios.values()]
+def _ratios(
+    rows: pd.DataFrame, common: pd.Index, top: str = "lucb", bottom: str = "ccpe_general"
+) -> dict[str, Estimate]:
+    """``top`` / ``bottom`` mean samples (LUCB / CCPE-General by default) per config of ``common``, with a 95 %
+    interval by the delta method (:func:`_ratio`)."""
+    a, b = _mean(rows, top), _mean(rows, bottom)
+    a_se, b_se = _mean(rows, top, column="samples_se"), _mean(rows, bottom, column="samples_se")
+    runs = _mean(rows, top, column="n_runs")
+    return {c: _ratio(a[c], a_se[c], b[c], b_se[c], int(runs[c])) for c in sorted(common, key=_config_key)}
+
+
+def _against(ratios: Mapping[str, Estimate], bound: float, above: bool = True) -> tuple[str, str]:
+    """(status, note) of "every ratio > ``bound``" (``above``) or "every ratio < ``bound``", each judged on its
+    95 % interval against ``bound`` as an exact estimate (:func:`causal_bandits.claims.ordered`)."""
+    edges = {c: Estimate(bound, bound, bound, e.n) for c, e in ratios.items()}
+    judged = [ordered(edges[c], e) if above else ordered(e, edges[c]) for c, e in ratios.items()]
     notes = [f"{c}: {note}" for c, (_, note) in zip(ratios, judged) if note]
     return combine([status for status, _ in judged]), "; ".join(notes)
 
@@ -344,19 +363,29 @@ def _config_key(config: str) -> tuple[str, float]:
     return (name[1], float(name[2])) if name else (config, 0.0)
 
 
-def _ratio_claim(cid: str, exp: str, statement: str, paper: str, judge) -> Claim:
+def _ratio_claim(
+    cid: str, exp: str, statement: str, paper: str, judge, top: str = "lucb", bottom: str = "ccpe_general"
+) -> Claim:
+    """A claim on ``top`` / ``bottom`` mean samples per config of ``exp`` (:func:`_ratios`), judged by ``judge``
+    (ratios, rows) -> (status, note) under the rule of the claim's id."""
+    names = registry.labels(PAPER)
+
     def evaluate(results) -> Verdict:
         rows = _rows(results, exp)
-        ccpe, lucb = _mean(rows, "ccpe_general"), _mean(rows, "lucb")
-        common = ccpe.index.intersection(lucb.index)
+        a, b = _mean(rows, top), _mean(rows, bottom)
+        common = a.index.intersection(b.index)
         if common.empty or rows["n_runs"].min() < MIN_RUNS:
             return Verdict(
-                NOT_EVALUATED, paper, "–", f"needs {exp} runs of CCPE-General and LUCB with ≥ {MIN_RUNS} seeds"
+                NOT_EVALUATED,
+                paper,
+                "–",
+                f"needs {exp} runs of {names[top]} and {names[bottom]} with ≥ {MIN_RUNS} seeds",
             )
-        ratios = _ratios(rows, common)
+        ratios = _ratios(rows, common, top, bottom)
         ours = ", ".join(f"{c}: {interval_text(e.point, (e.lo, e.hi))}" for c, e in ratios.items())
         status, note = judge(ratios, rows)
-        return Verdict(status, paper, "LUCB / CCPE samples [95 % interval] — " + ours, note, ("designed",))
+        label = f"{names[top]} / {names[bottom]} samples [95 % interval] — "
+        return Verdict(status, paper, label + ours, note, ("designed",))
 
     return Claim(cid, "docs/papers/cpe.md#cpe-results [designed]", statement, evaluate, **ruled(RULES, cid))
 
@@ -406,28 +435,11 @@ def _e4b_table() -> Claim:
     )
 
 
-def _e4_bglm_ratio() -> Claim:
-    def evaluate(results) -> Verdict:
-        rows = _rows(results, "E4")
-        bglm, lucb = _mean(rows, "ccpe_bglm"), _mean(rows, "lucb")
-        common = bglm.index.intersection(lucb.index)
-        if common.empty:
-            return Verdict(NOT_EVALUATED, "not specified", "–", "CCPE-BGLM or LUCB not run in E4")
-        ours = ", ".join(f"{c}: {bglm[c] / lucb[c]:.2f}" for c in common)
-        return Verdict(
-            "not specified by the paper",
-            "–",
-            "CCPE-BGLM / LUCB samples — " + ours,
-            "theory predicts no CCPE-BGLM advantage at k ≤ 7 (m^(L)_ε,Δ ≈ |A|); reported, not judged",
-        )
-
-    return Claim(
-        "e4-bglm-vs-lucb",
-        "docs/papers/cpe.md#cpe-results",
-        "E4: samples of CCPE-BGLM relative to LUCB",
-        evaluate,
-        **ruled(RULES, "report"),
-    )
+def _e4_bglm(ratios: Mapping[str, Estimate], rows: pd.DataFrame) -> tuple[str, str]:
+    """CCPE-BGLM / LUCB above 1 (no CCPE-BGLM advantage) at every E4 k ≤ 7."""
+    status, note = _against({c: e for c, e in ratios.items() if int(c.removeprefix("k")) <= 7}, 1)
+    theory = "theory predicts no CCPE-BGLM advantage at k ≤ 7 (1/q^(L) = ℓ² D³ exceeds |A|)"
+    return status, "; ".join(p for p in (theory, note) if p)
 
 
 def _e5_lb() -> Claim:
@@ -436,12 +448,31 @@ def _e5_lb() -> Claim:
         rows = rows if rows.empty else rows[rows["LB"] > 0]
         if len(rows) < 2 or rows["n_runs"].min() < MIN_RUNS:
             return Verdict(NOT_EVALUATED, "< 5×", "–", f"needs ≥ 2 positive-LB E5 configs with ≥ {MIN_RUNS} seeds")
-        r = rows["samples_mean"] / rows["LB"]
-        return holds(
-            bool(r.max() / r.min() < 5),
+        per = rows.set_index("config")
+        r = per["samples_mean"] / per["LB"]
+        # every pair of configs, the larger samples/LB over the smaller (the bound is exact)
+        spreads = {
+            f"{hi}/{lo}": _ratio(
+                per.loc[hi, "samples_mean"],
+                per.loc[hi, "samples_se"],
+                per.loc[lo, "samples_mean"],
+                per.loc[lo, "samples_se"],
+                int(min(per.loc[hi, "n_runs"], per.loc[lo, "n_runs"])),
+                scale=float(per.loc[lo, "LB"] / per.loc[hi, "LB"]),
+            )
+            for hi, lo in itertools.permutations(sorted(per.index, key=_config_key), 2)
+            if r[hi] >= r[lo]
+        }
+        status, note = _against(spreads, 5, above=False)
+        widest = spreads[f"{r.idxmax()}/{r.idxmin()}"]
+        return Verdict(
+            status,
             "< 5×",
-            f"samples/LB from {r.min():.1f} to {r.max():.1f} ({r.max() / r.min():.2f}×) over {len(r)} configs",
-            notes=("designed",),
+            f"samples/LB from {r.min():.1f} ({r.idxmin()}) to {r.max():.1f} ({r.idxmax()}): "
+            f"{interval_text(widest.point, (widest.lo, widest.hi))}× over {len(r)} configs",
+            f"each pair of configs judged on its 95 % interval ({len(spreads)} pairs)" + (f"; {note}" if note else ""),
+            ("designed",),
+            interval=(widest.lo, widest.hi),
         )
 
     return Claim(
@@ -470,7 +501,7 @@ def claims(algorithms: Mapping[str, Iterable[str]]) -> list[Claim]:
             "E1: LUCB needs ≥ 5× CCPE-General's samples at n = 64",
             "≥ 5 at n64",
             lambda ratios, rows: (
-                _at_least({c: e for c, e in ratios.items() if c == "n64"}, 5)
+                _against({c: e for c, e in ratios.items() if c == "n64"}, 5)
                 if "n64" in ratios
                 else (DIFFERS, "no n64 config")
             ),
@@ -480,7 +511,7 @@ def claims(algorithms: Mapping[str, Iterable[str]]) -> list[Claim]:
             "E2",
             "E2: CCPE-General needs ≤ 1/3 of LUCB's samples on every config",
             "≥ 3",
-            lambda ratios, rows: _at_least(ratios, 3),
+            lambda ratios, rows: _against(ratios, 3),
         ),
         _ratio_claim(
             "e3-order",
@@ -494,10 +525,18 @@ def claims(algorithms: Mapping[str, Iterable[str]]) -> list[Claim]:
             "E4",
             "E4: CCPE-General needs fewer samples than LUCB for k ≥ 4",
             "LUCB / CCPE > 1 for k ≥ 4",
-            lambda ratios, rows: _at_least({c: e for c, e in ratios.items() if int(c.removeprefix("k")) >= 4}, 1),
+            lambda ratios, rows: _against({c: e for c, e in ratios.items() if int(c.removeprefix("k")) >= 4}, 1),
         ),
         _e4b_table(),
-        _e4_bglm_ratio(),
+        _ratio_claim(
+            "e4-bglm-vs-lucb",
+            "E4",
+            "E4: CCPE-BGLM has no sample advantage over LUCB at k ≤ 7",
+            "CCPE-BGLM / LUCB > 1 for k ≤ 7",
+            _e4_bglm,
+            top="ccpe_bglm",
+            bottom="lucb",
+        ),
         _e5_lb(),
     ]
     return out

@@ -173,8 +173,23 @@ def build(instance: Mapping[str, Any], algorithm: str, config: Mapping[str, Any]
     )
 
 
-def seed_summary(summaries: Mapping[str, Any], taus: Sequence[float], horizon: int):
-    """Per (algorithm, seed, tau): final regret, the auditor's unfair counts, F-UCB's uncertified rounds.
+#: §4.1's remark on Fig. 2(b), F-UCB below D-UCB "for the first ~2000 rounds": the round at which the aggregate keeps
+#: each seed's cumulative regret (the last recorded round at or before it), so that the claim pairs seeds.
+EARLY_ROUND = 2000
+
+
+def regret_at(traces: Any, round_: int) -> dict[int, float]:
+    """Each seed's cumulative regret at the last recorded round at or before ``round_`` (``traces``: one setting's
+    traces, :func:`causal_bandits.aggregate.read_traces`)."""
+    early = traces[traces["round"] <= round_]
+    return {int(seed): float(v) for seed, v in early.groupby("seed")["cum_regret"].last().items()}
+
+
+def seed_summary(
+    summaries: Mapping[str, Any], taus: Sequence[float], horizon: int, early: Mapping[str, Mapping[int, float]]
+):
+    """Per (algorithm, seed, tau): final regret, regret at :data:`EARLY_ROUND` (``early``: by algorithm, by seed,
+    :func:`regret_at`), the auditor's unfair counts, F-UCB's uncertified rounds.
 
     ``summaries`` maps each algorithm to its per-seed run summaries (all chunks, a DataFrame).
     """
@@ -192,6 +207,7 @@ def seed_summary(summaries: Mapping[str, Any], taus: Sequence[float], horizon: i
                         "tau": float(tau),
                         "T": int(horizon),
                         "final_regret": float(rec["final_regret"]),
+                        "early_regret": early[algorithm][int(rec["seed"])],
                         "unfair_cert": int(rec[tau_column("cert", tau)]),
                         "unfair_true": int(rec[tau_column("true", tau)]),
                         "uncertified": float(rec["uncertified"]) if "uncertified" in rec else np.nan,
