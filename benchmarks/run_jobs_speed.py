@@ -9,7 +9,8 @@ best of ``--repeat``; ``same`` compares the sha256 of the trace and summary file
 inputs (the instance documents) must exist: ``snakemake <input> --configfile config/config.yaml`` makes them.
 
 ``--horizon N`` caps every cpe job's sample cap (a stopping run is then censored at N: the same work on both sides,
-in less time; the parallel bandit keeps its budget). The last line printed is one JSON object with the rows.
+in less time; the parallel bandit keeps its budget) and every unknown_graph job's rounds T. The last line printed is
+one JSON object with the rows.
 
     python benchmarks/run_jobs_speed.py --before main --horizon 30000
     python benchmarks/run_jobs_speed.py --jobs cpe:E4-k6/practical/ccpe_general --before main
@@ -31,13 +32,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from before_after import HERE, both_sides, export_src, run_json
 
 #: paper:experiment/strategy/algorithm (chunk 0) and the job's inputs: the cpe jobs that cost most in the archived run
-#: (ccpe_general on E4 and E3, se and lucb on the parallel graphs, the parallel bandit) and unknown_graph's UCB.
+#: (ccpe_general on E4 and E3, se and lucb on the parallel graphs, the parallel bandit) and unknown_graph's largest
+#: cells (trees of height 9: 1,023 nodes, 2,047 arms; the largest forest and general graph) with each algorithm kind.
 JOBS = {
     "cpe:E4-k6/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k6.json"},
     "cpe:E3-rho0.8/practical/ccpe_general": {"instance": "results/cpe/instances/E3/rho0.8.json"},
     "cpe:E4-k6/T32000/pb": {"instance": "results/cpe/instances/E4/k6.json"},
     "cpe:E1-n64/practical/se": {"instance": "results/cpe/instances/E1/n64.json"},
     "cpe:E5-n32p0.5/practical/lucb": {"instance": "results/cpe/instances/E5/n32p0.5.json"},
+    "unknown_graph:V2-treeB-h9/default/ucb": {},
+    "unknown_graph:V2-treeB-h9/default/cn_ucb": {},
+    "unknown_graph:V2-treeA-h9/default/oracle": {},
+    "unknown_graph:V4-path_power-n128-k3/default/cn_ucb_literal": {},
+    "unknown_graph:V3-forest-C8/default/ucb": {},
 }
 
 
@@ -49,8 +56,11 @@ def one(name: str, horizon: int | None, out: str) -> dict:
     experiment, strategy, algorithm = rest.split("/")
     module = importlib.import_module(f"causal_bandits.papers.{paper}.runs")
     wildcards = {"experiment": experiment, "strategy": strategy, "algorithm": algorithm, "chunk": "0"}
-    job = module.describe(config.load("config/config.yaml"), wildcards)
-    if horizon:  # the sample cap of a cpe job (a budget job keeps its budget)
+    job = module.describe(config.validate(config.load("config/config.yaml")), wildcards)
+    if horizon and paper == "unknown_graph":  # the rounds T of a V1-V4 run
+        section = {**job.science["section"], "horizon": min(int(job.science["section"]["horizon"]), horizon)}
+        job = dataclasses.replace(job, science={**job.science, "section": section})
+    elif horizon:  # the sample cap of a cpe job (a budget job keeps its budget)
         job = dataclasses.replace(job, science={**job.science, "horizon": min(int(job.science["horizon"]), horizon)})
     trace, summary = f"{out}/trace.parquet", f"{out}/summary.parquet"
     runs.execute(job, JOBS[name], trace, summary)

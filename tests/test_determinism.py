@@ -1,6 +1,6 @@
 """Same bytes whatever happens to a run: other cores, other chunks, SIGKILL at five points.
 
-One adversarial run of two papers of the tiny workflow (``snakemake cpe unknown_graph``: PAPERS_RUN)
+One adversarial run of two papers of the tiny workflow (``snakemake bounds unknown_graph``: PAPERS_RUN)
 against the uninterrupted run of all five (the ``tiny_run`` fixture: 2 cores, the config's two seeds
 per job). It differs in everything that must not matter at once: one core and one seed per job
 (TINY_VARIANT), and it is killed at five points and resumed.
@@ -41,15 +41,15 @@ from workflow_outputs import check_parses, differences, fingerprint, output_file
 pytestmark = pytest.mark.workflow
 
 #: The papers the adversarial run builds: their target rules, before the options.
-PAPERS_RUN = ("cpe", "unknown_graph")
+PAPERS_RUN = ("bounds", "unknown_graph")
 #: One core and one seed per job (the reference: two cores, the config's two seeds per job).
 TINY_VARIANT = ("--cores", "1", "--config", "seeds_per_job=1")
 ARGS = (*PAPERS_RUN, *TINY_VARIANT, *TINY)
 
 
 def _of_papers_run(outputs: dict[str, str]) -> dict[str, str]:
-    """The entries of a fingerprint (or of ``output_files``) that belong to PAPERS_RUN: a path with the
-    paper's name as a folder (results/cpe/..., results/runs/cpe/...) or as its stem (results/claims/cpe.json)."""
+    """The entries of a fingerprint (or of ``output_files``) that belong to PAPERS_RUN: a path with the paper's
+    name as a folder (results/bounds/..., results/runs/bounds/...) or as its stem (results/claims/bounds.json)."""
     return {
         key: value
         for key, value in outputs.items()

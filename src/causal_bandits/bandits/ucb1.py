@@ -10,15 +10,59 @@ pulls), hence a module of its own.
 
 :class:`ArmLists` holds, per seed, its arm list (padded to the widest list), sums, counts and t';
 seeds can start at different rounds. :class:`UCBPolicy` is the engine policy over fixed lists.
+
+A round's index, argmax and update run as two compiled passes over the state (numba, cached on disk like
+:mod:`causal_bandits.bandits.multinomial`) doing exactly numpy's element-wise operations in numpy's order (one product,
+one sum per slot, first maximum; one sum, one division, one square root per pulled slot), so the arms pulled are
+bit for bit those of the numpy expressions they replace (``tests/test_ucb1_kernels.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numba
 import numpy as np
 
 from causal_bandits.rng import SeedStreams
+
+
+@numba.njit(cache=True)
+def _argmax_index(radius: np.ndarray, inv_root: np.ndarray, mean: np.ndarray, flat: np.ndarray) -> None:
+    """``flat[s]`` = s * width + the first slot maximising ``radius[s] * inv_root[s] + mean[s]`` (numpy's
+    ``(radius[:, None] * inv_root + mean).argmax(axis=1)``, without the (seeds x slots) temporary)."""
+    n_seeds, width = inv_root.shape
+    for s in range(n_seeds):
+        r = radius[s]
+        best, slot = r * inv_root[s, 0] + mean[s, 0], 0
+        for a in range(1, width):
+            value = r * inv_root[s, a] + mean[s, a]
+            if value > best:
+                best, slot = value, a
+        flat[s] = s * width + slot
+
+
+@numba.njit(cache=True)
+def _learn(
+    flat: np.ndarray,
+    rewards: np.ndarray,
+    on: np.ndarray,
+    sums: np.ndarray,
+    counts: np.ndarray,
+    mean: np.ndarray,
+    inv_root: np.ndarray,
+    t: np.ndarray,
+) -> None:
+    """Add ``rewards[s]`` to slot ``flat[s]`` of every seed ``s`` with ``on[s]`` (flat state arrays): its sum, count,
+    mean = sum / count, 1 / sqrt(count), and the seed's round counter."""
+    for s in range(flat.size):
+        if on[s]:
+            i = flat[s]
+            total, count = sums[i] + rewards[s], counts[i] + 1.0
+            sums[i], counts[i] = total, count
+            mean[i] = total / count
+            inv_root[i] = 1.0 / np.sqrt(count)
+            t[s] += 1
 
 
 class ArmLists:
@@ -44,8 +88,6 @@ class ArmLists:
         self.mean = np.zeros((n_seeds, 0))
         self.inv_root = np.zeros((n_seeds, 0))
         self.t = np.zeros(n_seeds, dtype=np.int64)  # rounds this UCB instance has played
-        self._rows = np.arange(n_seeds)
-        self._offsets = np.zeros(n_seeds, dtype=np.int64)
         self._flat = np.zeros(n_seeds, dtype=np.int64)
         self._all_active = False
 
@@ -68,33 +110,22 @@ class ArmLists:
             self.mean[s] = np.where(real, 0.0, -np.inf)
             self.inv_root[s] = np.where(real, self._UNPULLED, 0.0)
             self.t[s], self.active[s] = 0, True
-        self._offsets = self._rows * width
         self._all_active = bool(self.active.all())
 
     def select(self) -> np.ndarray:
         """Each active seed's arm (global id); -1 for inactive seeds."""
         radius = np.sqrt(self.scale * np.log(self.t + 1.0))
-        index = radius[:, None] * self.inv_root
-        index += self.mean
-        self._flat = self._offsets + index.argmax(axis=1)
+        _argmax_index(radius, self.inv_root, self.mean, self._flat)
         arms = self.arms.ravel()[self._flat]
         return arms if self._all_active else np.where(self.active, arms, -1)
 
     def update(self, rewards: np.ndarray, mask: np.ndarray | None = None) -> None:
         """Record the rewards of the arms :meth:`select` chose, for active seeds (within ``mask``)."""
-        rows: slice | np.ndarray
-        if mask is None and self._all_active:
-            flat, r, rows = self._flat, rewards, slice(None)
-        else:
-            on = self.active if mask is None else self.active & mask
-            flat, r, rows = self._flat[on], rewards[on], on
-        sums, counts = self.sums.ravel(), self.counts.ravel()
-        s = sums[flat] + r
-        c = counts[flat] + 1.0
-        sums[flat], counts[flat] = s, c
-        self.mean.ravel()[flat] = s / c
-        self.inv_root.ravel()[flat] = 1.0 / np.sqrt(c)
-        self.t[rows] += 1
+        on = self.active if mask is None else self.active & mask
+        r = np.asarray(rewards, dtype=float)
+        _learn(
+            self._flat, r, on, self.sums.ravel(), self.counts.ravel(), self.mean.ravel(), self.inv_root.ravel(), self.t
+        )
 
 
 class UCBPolicy:

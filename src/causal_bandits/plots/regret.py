@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter
@@ -169,6 +168,8 @@ def _label_axes(ax: Axes, xs: pd.Series, xlabel: str, ylabel: str, title: str | 
     ax.set_ylabel(ylabel)
     if title is not None:
         ax.set_title(title)
+    import seaborn as sns  # here, not at the top: the config check imports this module, and seaborn costs a second
+
     sns.despine(ax=ax)
 
 

@@ -66,14 +66,17 @@ class Mechanism:
         d = np.asarray(self.damping or (0.0,) * len(self.parents), dtype=float)
         return np.flatnonzero((np.asarray(self.weights, dtype=float) != 0) | (d != 0))
 
+    @cached_property
+    def _effective_weights(self) -> np.ndarray:
+        return np.asarray(self.weights, dtype=float)[self.effective]
+
     def probability(self, pa: np.ndarray) -> np.ndarray:
         """P(V = 1) for each row of parent values ``pa`` (rows × |parents|, 0/1).
 
         Row-wise reductions only, so a row's value does not depend on the other rows.
         """
-        eff = self.effective
+        eff, w = self.effective, self._effective_weights
         x = pa[:, eff]
-        w = np.asarray(self.weights, dtype=float)[eff]
         if self.kind == "max":
             return np.clip(self.intercept + self.scale * (x * w).max(axis=1, initial=0.0), 0.0, 1.0)
         z = self.intercept + (x * w).sum(axis=1)

@@ -72,12 +72,13 @@ class SCMEnvironment:
         self._rank = np.empty((S, n), dtype=np.int64)
         for s, inst in enumerate(instances):
             self._rank[s, list(inst.topological_order)] = np.arange(n)
-            for v, pa in enumerate(inst.parents):
-                k = len(pa)
-                self._parents[s, v, :k] = pa
-                self._has_parents[s, v, :k] = True
-                self._radix[s, v, :k] = D ** np.arange(k - 1, -1, -1)
-                self._cdf[s, v, : D**k] = np.cumsum(inst.cpts[v], axis=1)
+            for k in {len(pa) for pa in inst.parents}:  # the nodes with k parents at once
+                nodes = [v for v, pa in enumerate(inst.parents) if len(pa) == k]
+                if k:
+                    self._parents[s, nodes, :k] = [inst.parents[v] for v in nodes]
+                    self._has_parents[s, nodes, :k] = True
+                    self._radix[s, nodes, :k] = D ** np.arange(k - 1, -1, -1)
+                self._cdf[s, nodes, : D**k] = np.cumsum([inst.cpts[v] for v in nodes], axis=2)
         self._all_vars = np.broadcast_to(np.arange(n), (S, n))
 
     def reset(self, streams: Streams, horizon: int) -> None:

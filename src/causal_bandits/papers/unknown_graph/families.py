@@ -19,6 +19,7 @@ passes, a keyed generator (:func:`causal_bandits.rng.generator`), in the order e
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from itertools import pairwise, product
@@ -48,7 +49,6 @@ def _check_K(K: int) -> None:
 def regime_table(regime: str, n_parents: int, K: int, params: Mapping[str, float]) -> np.ndarray:
     """The CPT of a node with ``n_parents`` parents under a regime, shape (K**n_parents, K)."""
     _check_K(K)
-    good = K - 1
     if regime == "A":
         rho = params["rho"]
         if n_parents == 0:
@@ -61,13 +61,20 @@ def regime_table(regime: str, n_parents: int, K: int, params: Mapping[str, float
             )
         return (1 - rho) * np.eye(K) + rho / K
     if regime == "B":
-        a, b = params["a"], params["b"]
-        rows = []
-        for config in product(range(K), repeat=n_parents):
-            p_good = 1 - a if all(v == good for v in config) else b
-            rows.append([p_good if y == good else (1 - p_good) / (K - 1) for y in range(K)])
-        return np.array(rows)
+        return _regime_b_table(params["a"], params["b"], n_parents, K).copy()
     raise ConfigError(f"unknown CPT regime {regime!r}; use 'A' or 'B'")
+
+
+@functools.cache
+def _regime_b_table(a: float, b: float, n_parents: int, K: int) -> np.ndarray:
+    """Regime B's CPT (:func:`regime_table`), built once per (a, b, parents, K): a tree of height 9 has 1,022 nodes
+    with one parent."""
+    good = K - 1
+    rows = []
+    for config in product(range(K), repeat=n_parents):
+        p_good = 1 - a if all(v == good for v in config) else b
+        rows.append([p_good if y == good else (1 - p_good) / (K - 1) for y in range(K)])
+    return np.array(rows)
 
 
 def _from_dag(
@@ -81,7 +88,10 @@ def _from_dag(
     params: Mapping[str, float],
     reward_node: int,
 ) -> Instance:
-    parents = [sorted(u for u, v in edges if v == i) for i in range(n)]
+    parents: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges:
+        parents[v].append(u)
+    parents = [sorted(p) for p in parents]
     return Instance(
         instance_id=instance_id,
         family=family,

@@ -1,0 +1,45 @@
+"""UCB1's compiled passes (causal_bandits.bandits.ucb1) do numpy's element-wise operations bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from causal_bandits.bandits.ucb1 import ArmLists, _argmax_index, _learn
+
+
+def numpy_argmax(radius: np.ndarray, inv_root: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """The numpy expression the kernel replaced: flat index of each row's first maximum."""
+    index = radius[:, None] * inv_root
+    index += mean
+    return np.arange(mean.shape[0]) * mean.shape[1] + index.argmax(axis=1)
+
+
+def test_argmax_index_is_numpy_argmax_with_ties_padding_and_unpulled_slots():
+    rng = np.random.default_rng(0)
+    for width in (1, 2, 7, 300):
+        mean = rng.choice([0.0, 0.25, 0.5, 1 / 3], size=(40, width))  # many exact ties
+        inv_root = 1.0 / np.sqrt(rng.integers(1, 4, size=(40, width)).astype(float))
+        inv_root[rng.random((40, width)) < 0.1] = ArmLists._UNPULLED
+        pad = rng.random((40, width)) < 0.2
+        mean[pad], inv_root[pad] = -np.inf, 0.0
+        radius = np.sqrt(2.0 * np.log(rng.integers(0, 50, 40) + 1.0))
+        flat = np.zeros(40, dtype=np.int64)
+        _argmax_index(radius, inv_root, mean, flat)
+        assert (flat == numpy_argmax(radius, inv_root, mean)).all()
+
+
+def test_learn_is_the_numpy_update_for_the_seeds_on():
+    rng = np.random.default_rng(1)
+    sums, counts = rng.normal(size=(9, 5)), rng.integers(0, 6, size=(9, 5)).astype(float)
+    mean, inv_root, t = np.zeros((9, 5)), np.zeros((9, 5)), np.arange(9)
+    flat = np.arange(9) * 5 + rng.integers(0, 5, 9)
+    rewards, on = rng.normal(size=9), rng.random(9) < 0.6
+    expected = [a.copy() for a in (sums, counts, mean, inv_root, t)]
+    f = flat[on]
+    s, c = expected[0].ravel()[f] + rewards[on], expected[1].ravel()[f] + 1.0
+    expected[0].ravel()[f], expected[1].ravel()[f] = s, c
+    expected[2].ravel()[f], expected[3].ravel()[f] = s / c, 1.0 / np.sqrt(c)
+    expected[4][on] += 1
+    _learn(flat, rewards, on, sums.ravel(), counts.ravel(), mean.ravel(), inv_root.ravel(), t)
+    for got, want in zip((sums, counts, mean, inv_root, t), expected):
+        assert got.tobytes() == want.tobytes()
