@@ -61,4 +61,5 @@ def test_the_example_runs_and_reruns_none_of_the_papers_runs(applied):
     assert "ε-greedy (addition, not in the paper) POMIS" in table
     after = {path: path.stat().st_mtime_ns for path in runs.rglob("*.parquet")}
     assert before and {path: after[path] for path in before} == before  # the paper's runs stand as they were
-    assert {path for path in after if "eps_greedy" in path.parts} == after.keys() - before.keys()
+    # New: its own runs (and those of the paper's solvers the overlay names that tiny.yaml does not run).
+    assert {path for path in after if "eps_greedy" in path.parts} <= after.keys() - before.keys()

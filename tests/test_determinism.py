@@ -6,7 +6,7 @@ per job). It differs in everything that must not matter at once: one core and on
 (TINY_VARIANT), and it is killed at five points and resumed.
 
 - **Killed.** The workflow (Snakemake and every job it started: one process group) gets SIGKILL
-  when the outputs show it reached a point — after the first instance, mid run jobs, mid
+  when the outputs show it reached a point — after the first document, mid run jobs, mid
   aggregation, mid figures, during the claims — and each time every output under its final name
   must parse (outputs are written to a hidden temporary and renamed: ``store.atomic_path``).
   Resuming is the README's command: ``--unlock``, then the same command with ``--rerun-incomplete``.
@@ -69,7 +69,7 @@ def kill_points(reference: set[str]):
         return lambda done: _count(done, pattern) >= need
 
     return [
-        ("after the first instance", share("results/*/instances/*.json", 0)),
+        ("after the first document", share("results/*/*.json", 0)),  # bounds exact.json, a trace
         ("mid run jobs", share("results/runs/*.summary.parquet", 0.5)),
         ("mid aggregation", share("results/*/agg/*.parquet", 0.5)),
         ("mid figures", share("figures/*/*.pdf", 0.5)),
