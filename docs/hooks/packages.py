@@ -2,6 +2,7 @@
 
 The site's ``Papers`` section (``nav:`` in mkdocs.yml holds it empty) lists ``docs/papers/<key>.md`` of every
 registered paper, in the registry's order; each page's ``title:`` names it.
+
 ``docs/api.md`` holds the marker ``<!-- paper and study packages -->``; this hook replaces it with one section for
 the studies (every module of ``causal_bandits.studies``) and one per registered paper (``causal_bandits.papers.PAPERS``:
 the package, then every module of it), each a mkdocstrings ``:::`` entry. A paper or study added (``causal-bandits
