@@ -191,6 +191,8 @@ def test_the_busy_time_of_a_resumed_run_leaves_out_its_pauses():
     paused = {**made, "run": {**made["run"], "busy_hours": 2.0, "wall_hours": 3.0}}
     assert "running for 2.0 h of it, the rest being pauses between resumptions" in manifest.readme(paused)
     assert "with no pause" in manifest.readme({**made, "run": {**made["run"], "busy_hours": 1.0, "wall_hours": 1.0}})
+    # the gaps between jobs of a run that never stopped are not pauses
+    assert "with no pause" in manifest.readme({**made, "run": {**made["run"], "busy_hours": 2.62, "wall_hours": 2.63}})
 
 
 @pytest.mark.parametrize(("wall", "tail"), [(8.1, 0.1), (14.99, 0.49), (20.2, 5.2), (50.3, 5.3), (76.0, 1.0)])
