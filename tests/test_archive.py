@@ -72,6 +72,23 @@ def test_the_stages_and_the_intermediates_the_derived_jobs_read():
     assert stages.intermediates(JOBS, found) == ["results/agg/all.parquet", "results/inst/b.json"]
 
 
+def test_the_prepared_raw_data_are_not_kept_and_are_rebuilt_with_the_derived_jobs():
+    prepared = [
+        _job("results/raw/check.json", 1.0),
+        _job("data/processed/users.parquet", 2.0, ["results/raw/check.json"]),
+        _job("results/inst/c.json", 1.0, ["data/processed/users.parquet"]),
+        _job("results/runs/y/0.parquet", 10.0, ["results/inst/c.json"]),
+        _job("results/agg/y.parquet", 2.0, ["results/runs/y/0.parquet"]),
+        _job("figures/claims.json", 1.0, ["results/agg/y.parquet", "data/processed/users.parquet"]),
+    ]
+    found = stages.stages(prepared)
+    kept = stages.intermediates(prepared, found)
+    assert kept == ["results/agg/y.parquet"]
+    assert stages.rebuilt_with_derived(prepared, found, kept) == {0, 1, 5}
+    # an archive that kept them (made before they were left out) rebuilds only the derived job
+    assert stages.rebuilt_with_derived(prepared, found, [*kept, "data/processed/users.parquet"]) == {5}
+
+
 def test_the_sample_holds_each_job_with_what_it_needs_within_the_budget():
     needs = stages.needs(JOBS)
     for seed in range(10):

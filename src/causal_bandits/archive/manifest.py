@@ -267,7 +267,10 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
     """
     plan = planned.plan(workdir, configfiles)
     produced = {path for job in plan for path in job.outputs}
-    entries = [_job_entry(workdir, job, produced) for job in plan if job.outputs]
+    # by first output: Snakemake's plan lists independent jobs in an order that changes between calls
+    entries = sorted(
+        (_job_entry(workdir, job, produced) for job in plan if job.outputs), key=lambda e: e["outputs"][0]["path"]
+    )
     finals = {path for job in plan if not job.outputs for path in job.inputs if path in produced}
     artefacts = sorted(finals | {path for path in produced if path.startswith(CLAIMS)})
     kept = stages.intermediates(entries, stages.stages(entries))
@@ -330,8 +333,8 @@ def readme(manifest: dict[str, Any]) -> str:
     )
     kept = (
         f"* **Intermediates:** the {len(manifest['intermediates'])} files the derived jobs read (aggregates, "
-        "instances, prepared data and the like), under their paths in the run, so that `verify` rebuilds every "
-        "derived job.\n"
+        "instances and the like), under their paths in the run, so that `verify` rebuilds every derived job; "
+        "not the prepared copies of the raw data (`data/processed/`), which `verify` rebuilds from the raw data.\n"
         if manifest.get("intermediates")
         else ""
     )

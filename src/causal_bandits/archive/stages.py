@@ -9,6 +9,9 @@
 Run chunks are too large to archive (67 MB at paper scale, over the archive's 30 MB); what the derived jobs read
 from the other stages is not (6 MB): the archive keeps these *intermediates* (:func:`intermediates`), so that
 ``verify`` rebuilds every derived job from them, and rebuilds the other stages from scratch in a seeded sample.
+The prepared data (``data/processed/``) are the exception: row-level copies of the raw data, which the project does
+not redistribute (data/raw/SOURCES.md states no terms for the YouTube crawl), so the archive leaves them out and
+``verify`` rebuilds them from the raw data with the derived jobs (:func:`rebuilt_with_derived`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from typing import Any
 
 #: Where run chunks are written (the run store).
 RUN_STORE = "results/runs/"
+
+#: Where the raw data's prepared copies are written: never archived (module docstring).
+PREPARED_DATA = "data/processed/"
 
 
 def needs(jobs: Sequence[dict[str, Any]]) -> list[set[int]]:
@@ -69,7 +75,17 @@ def stages(jobs: Sequence[dict[str, Any]]) -> Stages:
 
 
 def intermediates(jobs: Sequence[dict[str, Any]], found: Stages) -> list[str]:
-    """The files the derived jobs read that jobs of the other stages wrote (sorted): what the archive keeps so that
-    every derived job can be rebuilt without the run chunks."""
+    """The files the derived jobs read that jobs of the other stages wrote, the prepared data left out (sorted): what
+    the archive keeps so that every derived job can be rebuilt without the run chunks."""
     own = {o["path"] for i in found.derived for o in jobs[i]["outputs"]}
-    return sorted({path for i in found.derived for path in jobs[i]["inputs"]} - own)
+    read = {path for i in found.derived for path in jobs[i]["inputs"]} - own
+    return sorted(path for path in read if not path.startswith(PREPARED_DATA))
+
+
+def rebuilt_with_derived(jobs: Sequence[dict[str, Any]], found: Stages, kept: Sequence[str]) -> frozenset[int]:
+    """The derived jobs, and the jobs (with every job they need) that wrote what the derived jobs read but the
+    archive does not keep in ``kept`` (the prepared data): what ``verify`` rebuilds from the intermediates."""
+    writer = {o["path"]: i for i, job in enumerate(jobs) for o in job["outputs"]}
+    read = {path for i in found.derived for path in jobs[i]["inputs"]} - set(kept)
+    before = {writer[path] for path in read if path in writer} - found.derived
+    return found.derived.union(*(with_needs(i, found.needs) for i in before))

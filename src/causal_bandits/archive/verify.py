@@ -6,7 +6,8 @@
   the budget; then every job all of whose inputs the sample rebuilt.
 * **Level 2, from the archived intermediates**: every derived job (tables, figures, claims documents, the report),
   in a scratch folder that holds the intermediates the archive keeps, Snakemake allowed only the derived jobs'
-  rules, so that it reads those files and rebuilds nothing before them.
+  rules and those of the few cheap jobs that prepare what the archive leaves out (the prepared raw data:
+  :func:`.stages.rebuilt_with_derived`), so that it reads those files and rebuilds nothing else before them.
 
 ``--all`` rebuilds every job from scratch instead. Each level runs Snakemake in its own scratch copy of the
 checkout (:func:`rebuild`), on the archived config, under the workflow's pinned CPU kernels
@@ -265,13 +266,13 @@ def _run_level(
             (scratch / path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(folder / path, scratch / path)
         rules = sorted({jobs[i]["rule"] for i in level.jobs})
-    elif missing := missing_raw(config, raw):
+    if missing := missing_raw(config, raw):
         print(f"the raw data are not in {raw} ({missing[0]} ...): the workflow downloads them if a job needs them")
     log = checkout / LOGS / f"{level.name.split(',')[0].replace(' ', '-')}.log"
     try:
         rebuild(scratch, [o["path"] for i in level.jobs for o in jobs[i]["outputs"]], cores, log, rules)
     except CausalBanditsError:
-        if not rules and (missing := missing_raw(config, raw)):
+        if missing := missing_raw(config, raw):
             raise CausalBanditsError(
                 f"the raw data are not in {raw} and could not be downloaded ({missing[0]} is missing; see {log}): "
                 "put them there (docs/guide/reviewers.md#data), or name a folder that holds them: "
@@ -337,7 +338,8 @@ def verify(
         chosen = sample(jobs, budget_cpu_s, seed, derived=not two_levels)
         levels = [Level(f"level 1, from scratch (seed {seed})", chosen)]
         if two_levels:
-            levels.append(Level("level 2, from the archived intermediates", sorted(found.derived), True))
+            again = stages.rebuilt_with_derived(jobs, found, record["intermediates"])
+            levels.append(Level("level 2, from the archived intermediates", sorted(again), True))
     for level in levels:
         cpu_min = sum(cost(jobs[i]) for i in level.jobs) / 60
         print(f"{level.name}: {_kinds(level.jobs, found)}, {cpu_min:.1f} CPU-min as recorded; on {cores} cores")
