@@ -10,6 +10,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+import yaml
+from conftest import ROOT
 
 from causal_bandits.archive import jobs, manifest, provenance, stages, verify
 from causal_bandits.errors import CausalBanditsError, DataError
@@ -184,6 +186,20 @@ def test_the_code_record_sees_code_and_not_comments(tmp_path):
     assert found["a"]["a/m.py"] == found["b"]["b/m.py"] != found["c"]["c/m.py"]
     assert found["a"]["a/t.css"] != found["b"]["b/t.css"] and found["a"]["a/gone.py"] is None
     assert found["a"]["workflow/Snakefile"] == provenance.file_sha256(tmp_path / "workflow" / "Snakefile")
+
+
+def test_the_profiles_schedule_jobs_and_set_no_config(tmp_path):
+    """The profiles are left out of the code record (a cluster's requests can follow new measurements), which holds
+    only while no profile of the workflow sets config: verify rebuilds without a profile."""
+    (tmp_path / "workflow" / "profiles" / "slurm").mkdir(parents=True)
+    (tmp_path / "workflow" / "Snakefile").write_text("rule all:\n")
+    (tmp_path / "workflow" / "profiles" / "slurm" / "config.yaml").write_text("jobs: 10\n")
+    assert list(provenance.code_files(tmp_path, [])) == ["workflow/Snakefile"]
+    profiles = sorted((ROOT / provenance.PROFILES).rglob("config.yaml"))
+    assert len(profiles) >= 3
+    for profile in profiles:
+        settings = yaml.safe_load(profile.read_text()) or {}
+        assert not {"config", "configfile", "configfiles"} & set(settings), f"{profile} sets config"
 
 
 def test_the_config_hash_leaves_out_where_the_raw_files_are():

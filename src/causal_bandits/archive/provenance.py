@@ -2,10 +2,13 @@
 
 The code is fingerprinted file by file, not by the commit alone: the archive is committed after the
 run, so the checkout that verifies it is always a later commit, and what matters is whether the code
-the jobs ran is the same. That code is every file under ``workflow`` (by its sha256) and every library
-module a job of the workflow executes (:func:`job_modules`), by the digest the workflow reruns jobs by
+the jobs ran is the same. That code is every file under ``workflow`` (by its sha256) but its profiles, and every
+library module a job of the workflow executes (:func:`job_modules`), by the digest the workflow reruns jobs by
 (:func:`causal_bandits.sources.file_digest`: a comment or a docstring does not change it); a module no
-job executes, such as this one, can change without touching the archive. The config is hashed as merged
+job executes, such as this one, can change without touching the archive. The profiles (``workflow/profiles``) say
+how jobs are scheduled (cores, a cluster's memory and time requests, its groups), never what they compute: no profile
+sets config (tested), and ``verify`` rebuilds with none, so a cluster's requests can follow new measurements without
+touching the archive. The config is hashed as merged
 (later files over earlier ones, as Snakemake merges them) without ``data.raw_dir``, which says where the
 raw files are, not what they are (their checksums are part of the config).
 """
@@ -24,8 +27,10 @@ from typing import Any
 from causal_bandits import algorithms, papers, sources, store
 from causal_bandits import config as cb_config
 
-#: The folder of the workflow's rules, scripts and profiles (all of it is code the run ran).
+#: The folder of the workflow's rules, scripts and profiles (all of it but the profiles is code the run ran).
 WORKFLOW = "workflow"
+#: The workflow's profiles: how jobs are scheduled, not what they compute (module docstring).
+PROFILES = "workflow/profiles"
 #: The pinned versions of every package the pipeline installs.
 LOCK = "requirements.lock"
 #: The module that pins every job's CPU kernels (the Snakefile imports it: no job's import closure holds it).
@@ -62,14 +67,15 @@ def job_modules() -> list[str]:
 
 
 def code_files(workdir: Path, modules: Iterable[str]) -> dict[str, str | None]:
-    """sha256 of every file under ``workflow`` (compiled caches left out), and of ``modules`` (paths relative
-    to ``workdir``; a file missing from it is recorded as ``None``): the code digest of a Python module, the
-    sha256 of any other file (a template)."""
+    """sha256 of every file under ``workflow`` (its profiles and compiled caches left out), and of ``modules``
+    (paths relative to ``workdir``; a file missing from it is recorded as ``None``): the code digest of a Python
+    module, the sha256 of any other file (a template)."""
     paths = [
         path.relative_to(workdir).as_posix()
         for path in (workdir / WORKFLOW).rglob("*")
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     ]
+    paths = [path for path in paths if not path.startswith(f"{PROFILES}/")]
     found: dict[str, str | None] = {path: file_sha256(workdir / path) for path in paths}
     for path in modules:
         file = workdir / path
