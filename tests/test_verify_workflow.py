@@ -94,9 +94,14 @@ def test_verify_rebuilds_a_sample_and_every_derived_job_and_reports_what_differs
     assert sampled[0] == sampled[1] >= 3 and "(seed 3)" in verdict, verdict
     made = json.loads((tiny_archive / manifest.MANIFEST).read_text())
     found = stages.stages(made["jobs"])
-    assert derived == (len(found.derived), len(found.derived)) and len(found.derived) >= 10, verdict
+    again = stages.rebuilt_with_derived(made["jobs"], found, made["intermediates"])
+    assert derived == (len(again), len(again)) and len(found.derived) >= 10, verdict
     rules = {made["jobs"][i]["rule"] for i in found.derived}
     assert {"report", "cpe_claims", "cpe_tables", "nonmanip_table1"} <= rules
+    # the prepared raw data are not archived: level 2 rebuilds them (and the raw-data checks they need) from raw data
+    assert not [path for path in made["intermediates"] if path.startswith(stages.PREPARED_DATA)]
+    prepared = {made["jobs"][i]["rule"] for i in again - found.derived}
+    assert prepared == {"fairness_raw_check", "fairness_adult_users", "fairness_youtube_videos"}, prepared
     assert done.stdout.startswith("archive: run made at ")  # where the archive comes from (here: no git history)
     assert list(scratch.iterdir()) == []  # the scratch folders are removed after a pass
 
