@@ -28,7 +28,7 @@ from causal_bandits.runs import MEMORY_MARGIN
 
 #: Rules whose jobs can size their own memory request (RunJob.memory_mb).
 RUN_RULES = {"bounds_run", "cpe_run", "fairness_run", "nonmanip_run", "nonmanip_run_pomisplus", "unknown_graph_run"}
-#: A request within this factor of every job's peak is right-sized (issue 45's bound).
+#: A request within this factor of every job's peak is right-sized (docs/performance.md#memory-requests).
 SPREAD = 1.5
 MIN_RUNTIME = 10
 

@@ -137,7 +137,7 @@ def test_on_slurm_every_run_job_asks_for_at_least_its_archived_peak_memory():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 45: RunJob.memory_mb was fitted to the previous archive's peaks, which counted Snakemake's own "
+    reason="RunJob.memory_mb was fitted to the previous archive's peaks, which counted Snakemake's own "
     "process (ru_maxrss); the remade archive's true peaks (VmHWM) put the requests at 0.97-2.09 times them (cpe asks "
     "363 MB for 174-194, unknown_graph V2 h9 363 for 373). Refitting changes job modules, which the archive's code "
     "record holds; the SLURM profile asks for the measured figures meanwhile (the test above)",
