@@ -73,9 +73,11 @@ def code_files(workdir: Path, modules: Iterable[str]) -> dict[str, str | None]:
     paths = [
         path.relative_to(workdir).as_posix()
         for path in (workdir / WORKFLOW).rglob("*")
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and path.suffix != ".pyc"
+        and not path.is_relative_to(workdir / PROFILES)
     ]
-    paths = [path for path in paths if not path.startswith(f"{PROFILES}/")]
     found: dict[str, str | None] = {path: file_sha256(workdir / path) for path in paths}
     for path in modules:
         file = workdir / path

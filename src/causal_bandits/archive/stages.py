@@ -27,9 +27,14 @@ RUN_STORE = "results/runs/"
 PREPARED_DATA = "data/processed/"
 
 
+def _writers(jobs: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Each file the manifest's jobs wrote: the job that wrote it."""
+    return {o["path"]: i for i, job in enumerate(jobs) for o in job["outputs"]}
+
+
 def needs(jobs: Sequence[dict[str, Any]]) -> list[set[int]]:
     """For each manifest job, the jobs that wrote its inputs."""
-    writer = {o["path"]: i for i, job in enumerate(jobs) for o in job["outputs"]}
+    writer = _writers(jobs)
     return [{writer[path] for path in job["inputs"] if path in writer} for job in jobs]
 
 
@@ -85,7 +90,7 @@ def intermediates(jobs: Sequence[dict[str, Any]], found: Stages) -> list[str]:
 def rebuilt_with_derived(jobs: Sequence[dict[str, Any]], found: Stages, kept: Sequence[str]) -> frozenset[int]:
     """The derived jobs, and the jobs (with every job they need) that wrote what the derived jobs read but the
     archive does not keep in ``kept`` (the prepared data): what ``verify`` rebuilds from the intermediates."""
-    writer = {o["path"]: i for i, job in enumerate(jobs) for o in job["outputs"]}
-    read = {path for i in found.derived for path in jobs[i]["inputs"]} - set(kept)
-    before = {writer[path] for path in read if path in writer} - found.derived
+    writer, archived = _writers(jobs), set(kept)
+    read = {path for i in found.derived for path in jobs[i]["inputs"] if path in writer and path not in archived}
+    before = {writer[path] for path in read} - found.derived
     return found.derived.union(*(with_needs(i, found.needs) for i in before))
