@@ -100,18 +100,18 @@ def test_every_quote_is_filled_from_the_archive(archive: quotes.Archive) -> None
     for page in PAGES:
         text = page.read_text()
         quoted += len(quotes.QUOTE.findall(text))
-        filled = quotes.expand(text, archive, str(page.relative_to(ROOT)))
+        filled = quotes.expand(text, {"archive": archive}, str(page.relative_to(ROOT)))
         assert "{{ archive" not in filled, page
     assert quoted > 100  # the paper pages' results tables are quoted
 
 
 def test_a_quote_the_archive_cannot_fill_is_named(archive: quotes.Archive) -> None:
     with pytest.raises(quotes.QuoteError, match=r"no claim 'table9-nothing'.*fairness"):
-        quotes.expand("| {{ archive ours fairness/table9-nothing }} |", archive, "docs/papers/fairness.md")
+        quotes.expand("| {{ archive ours fairness/table9-nothing }} |", {"archive": archive}, "docs/papers/fairness.md")
     with pytest.raises(quotes.QuoteError, match="unknown quote"):
-        quotes.expand("{{ archive colour cpe }}", archive)
+        quotes.expand("{{ archive colour cpe }}", {"archive": archive})
     with pytest.raises(quotes.QuoteError, match="between slashes"):
-        quotes.expand("{{ archive sum cpe/pac-* (\\d+) runs }}", archive)
+        quotes.expand("{{ archive sum cpe/pac-* (\\d+) runs }}", {"archive": archive})
 
 
 def test_quotes_follow_a_remade_archive(tmp_path: Path) -> None:
@@ -124,16 +124,32 @@ def test_quotes_follow_a_remade_archive(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc))
     remade = quotes.Archive(tmp_path)
     text = "{{ archive verdict unknown_graph/thm45 }}\n| {{ archive ours unknown_graph/thm45 }} |"
-    assert quotes.expand(text, remade) == f"{DIFFERS}\n| Thm 4 Oracle-UCB: max 176.5 \\| 1 &#123;x&#125; |"
+    assert quotes.expand(text, {"archive": remade}) == f"{DIFFERS}\n| Thm 4 Oracle-UCB: max 176.5 \\| 1 &#123;x&#125; |"
     counts = Counter(row["status"] for row in doc["claims"])
-    assert quotes.expand("{{ archive claims unknown_graph differs }}", remade) == str(counts[DIFFERS])
+    assert quotes.expand("{{ archive claims unknown_graph differs }}", {"archive": remade}) == str(counts[DIFFERS])
+
+
+def test_studies_quotes_read_the_studies_archive_and_are_blank_without_it(tmp_path: Path) -> None:
+    """``{{ studies ... }}`` reads archive/studies (here a copy of the papers' archive under that name), beside
+    ``{{ archive ... }}``; a repository without it shows "–" for those quotes only."""
+    text = "{{ archive commit }} {{ studies cpu cpe_run }}"
+    assert quotes.expand(text, quotes.archives(tmp_path)) == "– –"
+    (tmp_path / "archive").mkdir()
+    shutil.copytree(ARCHIVE, tmp_path / quotes.FOLDERS["studies"])
+    found = quotes.archives(tmp_path)
+    assert found["archive"] is None and found["studies"] is not None
+    commit = found["studies"].manifest["provenance"]["commit"][:10]
+    cpu = quotes.quote(found["studies"], "cpu cpe_run")
+    assert quotes.expand(text, found) == f"– {cpu}" and float(cpu) > 0 and commit
+    with pytest.raises(quotes.QuoteError, match="studies colour"):
+        quotes.expand("{{ studies colour cpe }}", found)
 
 
 def test_aggregates_read_every_matching_claim(archive: quotes.Archive) -> None:
     runs = [int(n) for row in archive.rows("cpe/pac-*") for n in re.findall(r"\((\d+) runs", row["ours"])]
-    assert quotes.expand("{{ archive n cpe/pac-* /\\((\\d+) runs/ }}", archive) == f"{len(runs):,}"
-    assert quotes.expand("{{ archive sum cpe/pac-* /\\((\\d+) runs/ }}", archive) == f"{sum(runs):,}"
-    assert quotes.expand("{{ archive max cpe/pac-* /\\((\\d+) runs/ }}", archive) == str(max(runs))
+    assert quotes.expand("{{ archive n cpe/pac-* /\\((\\d+) runs/ }}", {"archive": archive}) == f"{len(runs):,}"
+    assert quotes.expand("{{ archive sum cpe/pac-* /\\((\\d+) runs/ }}", {"archive": archive}) == f"{sum(runs):,}"
+    assert quotes.expand("{{ archive max cpe/pac-* /\\((\\d+) runs/ }}", {"archive": archive}) == str(max(runs))
 
 
 def test_verdict_columns_are_quoted(archive: quotes.Archive) -> None:

@@ -35,7 +35,7 @@ from causal_bandits.papers import paper as paper_registry
 from causal_bandits.report.inline import scripts
 from causal_bandits.report.page import TEMPLATES, Page, template
 
-ARCHIVE = Path("archive/paper-scale")
+ARCHIVE = quotes.FOLDERS["archive"]
 MARKER = "<!-- archived paper-scale report -->"
 #: Where a page shows every paper's coverage table (causal_bandits.coverage).
 COVERAGE = "<!-- coverage of the papers -->"
@@ -191,7 +191,7 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     if page.file.src_uri.startswith(f"{SITE}/") and page.file.src_uri.endswith(".md"):
         return _table_page(page.file.src_uri, markdown)
     made = _archive()
-    markdown = quotes.expand(markdown, quotes.Archive(ARCHIVE) if made else None, page.file.src_uri)
+    markdown = quotes.expand(markdown, quotes.archives(Path()), page.file.src_uri)
     markdown = markdown.replace(COVERAGE, coverage.markdown(PAPERS))
     if MARKER not in markdown:
         return markdown

@@ -25,6 +25,9 @@ that a remade archive updates every page. The quotes:
     ``ours`` field of every claim whose id matches the glob (``{{ archive sum cpe/pac-* /\\((\\d+) runs/ }}``:
     the runs behind the PAC claims).
 
+``{{ studies <what> }}`` quotes the same way from the studies' archived run (``archive/studies``: the papers and every
+study on one commit, ``config/studies.yaml``), e.g. ``{{ studies cpu refresh_* }}``.
+
 In a table row (a line starting with ``|``) a quote's ``|`` and braces are escaped so that it stays one cell.
 A quote that names no such claim, field or total raises :class:`QuoteError`, naming the quote and the fix;
 the hook lets it fail the (strict) build.
@@ -47,7 +50,9 @@ from causal_bandits.claims import STATUSES
 from causal_bandits.errors import DataError
 
 #: A quote in a docs page.
-QUOTE = re.compile(r"\{\{ archive ([^}]*?) \}\}")
+QUOTE = re.compile(r"\{\{ (archive|studies) ([^}]*?) \}\}")
+#: The archive folder each kind of quote reads, relative to the repository.
+FOLDERS = {"archive": Path("archive/paper-scale"), "studies": Path("archive/studies")}
 #: The claims documents in an archive folder.
 CLAIMS = Path(manifest.CLAIMS)
 
@@ -192,16 +197,17 @@ QUOTES: Mapping[str, Callable[..., str]] = {
 }
 
 
-def quote(archive: Archive, text: str) -> str:
-    """The value of one quote (``text``: what stands between ``{{ archive`` and ``}}``)."""
+def quote(archive: Archive, text: str, kind: str = "archive") -> str:
+    """The value of one quote (``text``: what stands between ``{{ archive`` (or ``{{ studies``, ``kind``) and
+    ``}}``)."""
     what, *args = text.split()
     if what not in QUOTES:
-        raise QuoteError(f"unknown quote {{{{ archive {text} }}}}: use one of {', '.join(QUOTES)}")
+        raise QuoteError(f"unknown quote {{{{ {kind} {text} }}}}: use one of {', '.join(QUOTES)}")
     try:
         return QUOTES[what](archive, *args)
     except TypeError:
         raise QuoteError(
-            f"{{{{ archive {text} }}}} has the wrong arguments: see causal_bandits.archive.quotes"
+            f"{{{{ {kind} {text} }}}} has the wrong arguments: see causal_bandits.archive.quotes"
         ) from None
 
 
@@ -209,17 +215,28 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("{", "&#123;").replace("}", "&#125;")
 
 
-def expand(markdown: str, archive: Archive | None, where: str = "") -> str:
-    """``markdown`` with every quote filled in from ``archive`` (None: no archive, each quote becomes "–")."""
+def archives(root: Path) -> dict[str, Archive | None]:
+    """Each kind of quote's archive under the repository ``root`` (None where that archive is not there)."""
+    return {
+        kind: Archive(root / folder) if (root / folder / manifest.MANIFEST).is_file() else None
+        for kind, folder in FOLDERS.items()
+    }
+
+
+def expand(markdown: str, found: Mapping[str, Archive | None], where: str = "") -> str:
+    """``markdown`` with every quote filled in from the archive of its kind in ``found`` (:func:`archives`; an
+    archive that is not there: each of its quotes becomes "–")."""
     lines = []
     for line in markdown.split("\n"):
         table = line.lstrip().startswith("|")
 
         def fill(match: re.Match[str], table: bool = table) -> str:
+            kind, text = match.groups()
+            archive = found.get(kind)
             if archive is None:
                 return "–"
             try:
-                value = quote(archive, match.group(1))
+                value = quote(archive, text, kind)
             except QuoteError as err:
                 raise QuoteError(f"{where}: {err}" if where else str(err)) from None
             return _cell(value) if table else value
