@@ -145,6 +145,72 @@ def test_studies_quotes_read_the_studies_archive_and_are_blank_without_it(tmp_pa
         quotes.expand("{{ studies colour cpe }}", found)
 
 
+@pytest.fixture(scope="module")
+def with_a_study(tmp_path_factory: pytest.TempPathFactory) -> quotes.Archive:
+    """A copy of the papers' archive with one study's claims document and table added, as a studies run writes
+    them (``results/claims/studies/<name>.json``, ``figures/studies/<name>/table.md``)."""
+    folder = tmp_path_factory.mktemp("archive") / "studies"
+    shutil.copytree(ARCHIVE, folder)
+    finding = {"outcome": "ruled out", "sentence": "the knob does not move this cell", "numbers": "+0.2 ± 0.5"}
+    study = {
+        "study": "knobs",
+        "paper": "nonmanip",
+        "claims": [{"id": "knob-claim", "status": "reproduced", "ours": "Δ +0.2 ± 0.5", "paper": "", "note": ""}],
+        "findings": {"table1-ts-POMIS+-fig5c": finding},
+    }
+    (folder / quotes.CLAIMS / quotes.STUDIES).mkdir()
+    (folder / quotes.CLAIMS / quotes.STUDIES / "knobs.json").write_text(json.dumps(study))
+    (folder / "figures" / "studies" / "knobs").mkdir(parents=True)
+    (folder / "figures" / "studies" / "knobs" / "table.md").write_text("# Knobs\n\nCaption.\n\n| a |\n|---|\n| 1 |\n")
+    return quotes.Archive(folder)
+
+
+def test_a_studys_claims_findings_and_table_are_quoted_and_all_counts_the_papers_only(
+    with_a_study: quotes.Archive,
+) -> None:
+    archive = with_a_study
+    papers = quotes.Archive(ARCHIVE)
+    assert quotes.quote(archive, "ours knobs/knob-claim") == "Δ +0.2 ± 0.5"
+    assert quotes.quote(archive, "tally all") == quotes.quote(papers, "tally all")
+    assert quotes.quote(archive, "finding knobs/table1-ts-POMIS+-fig5c") == (
+        "Study knobs — ruled this cause out: the knob does not move this cell (+0.2 ± 0.5)."
+    )
+    page = "Before.\n{{ studies include figures/studies/knobs/table.md }}\nAfter."
+    assert quotes.expand(page, {"studies": archive}) == "Before.\nCaption.\n\n| a |\n|---|\n| 1 |\nAfter."
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("finding refresh/table1-ts-POMIS+-fig5c", "no study 'refresh' in the archive \\(knobs\\)"),
+        ("finding nonmanip/table1-ts-POMIS+-fig5c", "no study 'nonmanip'"),
+        ("finding knobs/table1-ts-POMIS+-fig5a", "recorded no finding for 'table1-ts-POMIS\\+-fig5a'"),
+        ("include figures/studies/refresh/table.md", "no archived Markdown file"),
+        ("include ../../README.md", "no archived Markdown file"),
+        ("include manifest.json", "no archived Markdown file"),
+    ],
+)
+def test_a_study_quote_the_archive_cannot_fill_is_named(with_a_study: quotes.Archive, text: str, problem: str) -> None:
+    with pytest.raises(quotes.QuoteError, match=problem):
+        quotes.quote(with_a_study, text)
+
+
+def test_an_include_inside_a_line_is_refused(with_a_study: quotes.Archive) -> None:
+    with pytest.raises(quotes.QuoteError, match="stands on a line of its own"):
+        quotes.expand("| {{ studies include figures/studies/knobs/table.md }} |", {"studies": with_a_study})
+
+
+def test_a_cpu_quote_sums_the_jobs_of_every_glob_once(archive: quotes.Archive) -> None:
+    """``cpu`` over several globs is the CPU of the jobs matching any of them: a job two globs match counts once."""
+    jobs = archive.manifest["jobs"]
+    hours = sum(job["cpu_s"] or 0.0 for job in jobs if job["rule"].startswith(("cpe_", "bounds_"))) / 3600
+    both = quotes.quote(archive, "cpu cpe_* bounds_* cpe_run")
+    assert float(both) == pytest.approx(hours, rel=0.05)  # two significant digits
+    assert float(both) > max(float(quotes.quote(archive, "cpu cpe_*")), float(quotes.quote(archive, "cpu bounds_*")))
+    with pytest.raises(quotes.QuoteError, match="wrong arguments"):
+        quotes.quote(archive, "cpu")
+
+
 def test_aggregates_read_every_matching_claim(archive: quotes.Archive) -> None:
     runs = [int(n) for row in archive.rows("cpe/pac-*") for n in re.findall(r"\((\d+) runs", row["ours"])]
     assert quotes.expand("{{ archive n cpe/pac-* /\\((\\d+) runs/ }}", {"archive": archive}) == f"{len(runs):,}"

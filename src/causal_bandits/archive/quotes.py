@@ -16,8 +16,9 @@ that a remade archive updates every page. The quotes:
     the number of claims (with that verdict; a verdict of several words is written with ``_`` for spaces);
 ``{{ archive run <field> }}``
     a total of the run from its manifest (``jobs``, ``cpu_hours``, ``wall_hours``, ``finished``, ...);
-``{{ archive cpu <rule glob> }}``
-    the CPU hours of the archived jobs whose rule matches the glob (``cpe_*``), to two significant digits;
+``{{ archive cpu <rule glob> [<rule glob> ...] }}``
+    the CPU hours of the archived jobs whose rule matches any of the globs (``cpe_*``; ``refresh_* knobs_*``), to
+    two significant digits;
 ``{{ archive commit }}``
     the archived run's commit (10 characters);
 ``{{ archive <sum|n|min|max> <paper>/<claim id glob> /<regex>/ }}``
@@ -26,7 +27,15 @@ that a remade archive updates every page. The quotes:
     the runs behind the PAC claims).
 
 ``{{ studies <what> }}`` quotes the same way from the studies' archived run (``archive/studies``: the papers and every
-study on one commit, ``config/studies.yaml``), e.g. ``{{ studies cpu refresh_* }}``.
+study on one commit, ``config/studies.yaml``), e.g. ``{{ studies cpu refresh_* }}``. A study's claims are quoted as a
+paper's, under the study's name (``{{ studies ours refresh/refresh-schedule }}``; ``all`` counts the papers' only), and
+two quotes read what only a study writes:
+
+``{{ studies finding <study>/<claim id> }}``
+    the study's finding record for that paper claim (outcome, sentence and numbers, as the report prints it);
+``{{ studies include <file> }}``
+    an archived Markdown file (``figures/studies/knobs/table.md``) inlined whole, without its title line: the
+    study's table, caption and findings as the run wrote them. It stands on a line of its own.
 
 In a table row (a line starting with ``|``) a quote's ``|`` and braces are escaped so that it stays one cell.
 A quote that names no such claim, field or total raises :class:`QuoteError`, naming the quote and the fix;
@@ -48,13 +57,15 @@ from typing import Any
 from causal_bandits.archive import manifest
 from causal_bandits.claims import STATUSES
 from causal_bandits.errors import DataError
+from causal_bandits.report import located
 
 #: A quote in a docs page.
 QUOTE = re.compile(r"\{\{ (archive|studies) ([^}]*?) \}\}")
 #: The archive folder each kind of quote reads, relative to the repository.
 FOLDERS = {"archive": Path("archive/paper-scale"), "studies": Path("archive/studies")}
-#: The claims documents in an archive folder.
+#: The claims documents in an archive folder, and the studies' beneath them.
 CLAIMS = Path(manifest.CLAIMS)
+STUDIES = "studies"
 
 
 class QuoteError(DataError):
@@ -80,13 +91,21 @@ class Archive:
         return manifest.read(self.folder)
 
     @cached_property
+    def documents(self) -> dict[str, dict[str, Any]]:
+        """Every archived claims document by name: each paper's, then each study's (``results/claims/studies/``)."""
+        folders = [self.folder / CLAIMS, self.folder / CLAIMS / STUDIES]
+        paths = [path for folder in folders for path in sorted(folder.glob("*.json"))]
+        return {path.stem: json.loads(path.read_text()) for path in paths}
+
+    @cached_property
     def claims(self) -> dict[str, dict[str, dict[str, Any]]]:
-        """Every archived claim row: paper -> claim id -> row."""
-        out = {}
-        for path in sorted((self.folder / CLAIMS).glob("*.json")):
-            rows = json.loads(path.read_text())["claims"]
-            out[path.stem] = {row["id"]: row for row in rows}
-        return out
+        """Every archived claim row: paper (or study) -> claim id -> row."""
+        return {name: {row["id"]: row for row in doc["claims"]} for name, doc in self.documents.items()}
+
+    @cached_property
+    def papers(self) -> list[str]:
+        """The papers' claims documents (what ``all`` counts), not the studies'."""
+        return [name for name, doc in self.documents.items() if "study" not in doc]
 
     def claim(self, ref: str) -> dict[str, Any]:
         """The row of ``<paper>/<claim id>``."""
@@ -109,7 +128,7 @@ class Archive:
                 raise QuoteError(f"no archived {papers} claim matches {glob!r}")
             return rows
         if papers == "all":
-            return [row for rows in self.claims.values() for row in rows.values()]
+            return [row for paper in self.papers for row in self.claims[paper].values()]
         if papers not in self.claims:
             raise QuoteError(f"no paper {papers!r} in the archive ({', '.join(self.claims)}, or all)")
         return list(self.claims[papers].values())
@@ -154,12 +173,40 @@ def _run(archive: Archive, field: str) -> str:
     return _format(value) if isinstance(value, int | float) else str(value)
 
 
-def _cpu(archive: Archive, rules: str) -> str:
-    seconds = [job["cpu_s"] or 0.0 for job in archive.manifest["jobs"] if fnmatch.fnmatchcase(job["rule"], rules)]
+def _cpu(archive: Archive, *rules: str) -> str:
+    if not rules:
+        raise TypeError("a cpu quote names at least one rule glob")
+    seconds = [
+        job["cpu_s"] or 0.0
+        for job in archive.manifest["jobs"]
+        if any(fnmatch.fnmatchcase(job["rule"], rule) for rule in rules)
+    ]
     if not seconds:
-        raise QuoteError(f"no archived job's rule matches {rules!r}")
+        raise QuoteError(f"no archived job's rule matches {' or '.join(map(repr, rules))}")
     hours = sum(seconds) / 3600
     return f"{hours:.{max(2, 1 - math.floor(math.log10(hours)))}f}" if hours > 0 else "0"
+
+
+def _finding(archive: Archive, ref: str) -> str:
+    study, _, claim_id = ref.partition("/")
+    doc = archive.documents.get(study)
+    if doc is None or "study" not in doc:
+        studies = ", ".join(name for name, doc in archive.documents.items() if "study" in doc) or "none"
+        raise QuoteError(f"no study {study!r} in the archive ({studies}): write <study>/<claim id>")
+    findings = doc.get("findings", {})
+    if claim_id not in findings:
+        raise QuoteError(f"study {study} recorded no finding for {claim_id!r} (it has {', '.join(findings) or 'none'})")
+    return located.line(study, findings[claim_id])
+
+
+def _include(archive: Archive, name: str) -> str:
+    path = archive.folder / name
+    if not name.endswith(".md") or not path.is_file() or archive.folder.resolve() not in path.resolve().parents:
+        raise QuoteError(f"no archived Markdown file {name!r} in {archive.folder}: name one its manifest lists")
+    lines = path.read_text().strip().split("\n")
+    if lines[0].startswith("# "):
+        lines = lines[1:]
+    return "\n".join(lines).strip()
 
 
 def _commit(archive: Archive) -> str:
@@ -190,6 +237,8 @@ QUOTES: Mapping[str, Callable[..., str]] = {
     "run": _run,
     "cpu": _cpu,
     "commit": _commit,
+    "finding": _finding,
+    "include": _include,
     "sum": _aggregate(sum),
     "n": _aggregate(len),
     "min": _aggregate(min, keep_text=True),
@@ -230,11 +279,13 @@ def expand(markdown: str, found: Mapping[str, Archive | None], where: str = "") 
     for line in markdown.split("\n"):
         table = line.lstrip().startswith("|")
 
-        def fill(match: re.Match[str], table: bool = table) -> str:
+        def fill(match: re.Match[str], table: bool = table, line: str = line) -> str:
             kind, text = match.groups()
             archive = found.get(kind)
             if archive is None:
                 return "–"
+            if text.split()[:1] == ["include"] and line.strip() != match.group(0):
+                raise QuoteError(f"{where}: {match.group(0)} stands on a line of its own (it inlines a whole file)")
             try:
                 value = quote(archive, text, kind)
             except QuoteError as err:
