@@ -323,3 +323,18 @@ def test_configfile_is_repeated_and_leaves_the_archive_positional_alone():
     command.add_parser(parser.add_subparsers())
     args = parser.parse_args(["verify", "--configfile", "raw.yaml", "some/archive", "--configfile", "b.yaml"])
     assert args.configfile == ["raw.yaml", "b.yaml"] and args.archive == Path("some/archive")
+
+
+@pytest.mark.parametrize(
+    ("out", "command"),
+    [
+        ("archive/paper-scale", "`make verify`"),
+        ("/home/me/checkout/archive/paper-scale", "`make verify`"),
+        ("archive/studies", "`make verify VERIFY_ARGS=archive/studies`"),
+        ("/tmp/elsewhere", "`make verify VERIFY_ARGS=/tmp/elsewhere`"),
+    ],
+)
+def test_an_archives_readme_names_the_folder_verify_checks(out: str, command: str) -> None:
+    """The default folder is what ``make verify`` checks; any other is named in VERIFY_ARGS."""
+    made = json.loads((Path(__file__).parents[1] / "archive" / "paper-scale" / manifest.MANIFEST).read_text())
+    assert f"Check it from the repository root: {command} rebuilds" in manifest.readme(made, Path(out))

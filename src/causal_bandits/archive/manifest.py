@@ -44,6 +44,8 @@ from causal_bandits.errors import CausalBanditsError, DataError
 FORMAT = 2
 READABLE = (1, 2)
 MANIFEST = "manifest.json"
+#: The folder ``causal-bandits verify`` checks when none is named: the papers' paper-scale run.
+DEFAULT_FOLDER = Path("archive/paper-scale")
 #: Where the claims documents are (copied with the final artefacts: the report is made from them).
 CLAIMS = "results/claims/"
 #: The largest archive folder ``archive`` writes without ``--max-mb`` (it is committed to git).
@@ -304,12 +306,19 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
         "jobs": entries,
     }
     write(out / MANIFEST, manifest)
-    (out / "README.md").write_text(readme(manifest))
+    (out / "README.md").write_text(readme(manifest, out))
     return manifest
 
 
-def readme(manifest: dict[str, Any]) -> str:
-    """The archive folder's README: what it holds, the run's totals and provenance, how to verify it."""
+def verify_command(out: Path) -> str:
+    """How the README at ``out`` tells a reader to verify it: ``make verify`` for the default folder, else with the
+    folder named (as the repository's root sees it when ``out`` is one of its ``archive/`` folders)."""
+    folder = Path("archive", out.name) if out.parent.name == "archive" else out
+    return "make verify" if folder == DEFAULT_FOLDER else f"make verify VERIFY_ARGS={folder}"
+
+
+def readme(manifest: dict[str, Any], out: Path = DEFAULT_FOLDER) -> str:
+    """The README of the archive folder ``out``: what it holds, the run's totals and provenance, how to verify it."""
     run, made = manifest["run"], manifest["provenance"]
     files = " + ".join(["config/config.yaml", *made["config"]["files"]])
     measured = run.get("measured_jobs", run.get("benchmarked_jobs", 0))  # an archive from before exact CPU: none
@@ -354,8 +363,8 @@ Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuse
   here too. The documentation site shows each paper's archived section on its page and a copy of the report
   linking into the site.
 {kept}
-Check it from the repository root: `make verify` rebuilds a random sample of the jobs from scratch and every
-derived job (tables, figures, claims, report) from the intermediates (about 10 minutes on 2 cores), and compares
+Check it from the repository root: `{verify_command(out)}` rebuilds a random sample of the jobs from scratch and
+every derived job (tables, figures, claims, report) from the intermediates (10-20 minutes on 2 cores), and compares
 every file they write with the manifest (docs/guide/reviewers.md#verify). What vouches for this folder is the git
 history it was committed in (`git log -- <this folder>`; docs/guide/reviewers.md#what-a-pass-means).
 """

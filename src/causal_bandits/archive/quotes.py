@@ -62,7 +62,7 @@ from causal_bandits.report import located
 #: A quote in a docs page.
 QUOTE = re.compile(r"\{\{ (archive|studies) ([^}]*?) \}\}")
 #: The archive folder each kind of quote reads, relative to the repository.
-FOLDERS = {"archive": Path("archive/paper-scale"), "studies": Path("archive/studies")}
+FOLDERS = {"archive": manifest.DEFAULT_FOLDER, "studies": Path("archive/studies")}
 #: The claims documents in an archive folder, and the studies' beneath them.
 CLAIMS = Path(manifest.CLAIMS)
 STUDIES = "studies"

@@ -33,7 +33,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="the config files the run was started with (relative to the run's folder)",
     )
     parser.add_argument(
-        "--out", type=Path, default=Path("archive/paper-scale"), help="the archive folder (default: %(default)s)"
+        "--out", type=Path, default=manifest.DEFAULT_FOLDER, help="the archive folder (default: %(default)s)"
     )
     parser.add_argument(
         "--max-mb", type=float, default=manifest.MAX_MB, help="refuse a larger archive (default: %(default)g)"

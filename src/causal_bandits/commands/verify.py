@@ -16,7 +16,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from causal_bandits.archive import verify
+from causal_bandits.archive import manifest, verify
 from causal_bandits.errors import CausalBanditsError
 
 
@@ -27,9 +27,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="rebuild an archived run's jobs (a sample, and every derived job) and compare them byte for byte",
         description=__doc__.split("\n\n")[1].replace("\n", " "),
     )
-    parser.add_argument(
-        "archive", nargs="?", type=Path, default=Path("archive/paper-scale"), help="default: %(default)s"
-    )
+    parser.add_argument("archive", nargs="?", type=Path, default=manifest.DEFAULT_FOLDER, help="default: %(default)s")
     parser.add_argument(
         "--budget",
         type=float,
