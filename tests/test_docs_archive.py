@@ -271,3 +271,21 @@ def test_readme_tallies_and_run_are_the_archive_s(archive: quotes.Archive) -> No
     assert tally.group(2) == quotes.quote(archive, "tally all"), "README: the tally, verdict by verdict"
     jobs = re.search(r"paper scale: (\d+) jobs", readme)
     assert jobs and int(jobs.group(1)) == archive.manifest["run"]["jobs"]
+
+
+def test_readme_s_studies_figures_are_the_studies_archive_s(archive: quotes.Archive) -> None:
+    """The README's count and CPU of the studies' jobs are archive/studies' (its jobs beyond the papers')."""
+    studies = quotes.Archive(ROOT / quotes.FOLDERS["studies"])
+    if not (studies.folder / "manifest.json").is_file():
+        pytest.skip("this checkout ships no studies' archive")
+    readme = (ROOT / "README.md").read_text().replace("\n", " ")
+    figures = re.search(r"the studies' ([\d,]+) jobs, ([\d.]+) CPU-h", readme)
+    assert figures, "README: the studies' archived jobs and CPU-h, (the studies' N jobs, X CPU-h)"
+
+    def key(job: dict) -> str:
+        return json.dumps([job["rule"], job["wildcards"]], sort_keys=True)
+
+    papers = {key(job) for job in archive.manifest["jobs"]}
+    theirs = [job for job in studies.manifest["jobs"] if key(job) not in papers]
+    assert int(figures.group(1).replace(",", "")) == len(theirs)
+    assert float(figures.group(2)) == pytest.approx(sum(job["cpu_s"] for job in theirs) / 3600, abs=0.005)
