@@ -161,7 +161,9 @@ def with_a_study(tmp_path_factory: pytest.TempPathFactory) -> quotes.Archive:
     (folder / quotes.CLAIMS / quotes.STUDIES).mkdir()
     (folder / quotes.CLAIMS / quotes.STUDIES / "knobs.json").write_text(json.dumps(study))
     (folder / "figures" / "studies" / "knobs").mkdir(parents=True)
-    (folder / "figures" / "studies" / "knobs" / "table.md").write_text("# Knobs\n\nCaption.\n\n| a |\n|---|\n| 1 |\n")
+    (folder / "figures" / "studies" / "knobs" / "table.md").write_text(
+        "# Knobs\n\nCaption.\n\n## N = {Z}\n\n| a |\n|---|\n| {A, C} |\n"
+    )
     return quotes.Archive(folder)
 
 
@@ -176,7 +178,9 @@ def test_a_studys_claims_findings_and_table_are_quoted_and_all_counts_the_papers
         "Study knobs — ruled this cause out: the knob does not move this cell (+0.2 ± 0.5)."
     )
     page = "Before.\n{{ studies include figures/studies/knobs/table.md }}\nAfter."
-    assert quotes.expand(page, {"studies": archive}) == "Before.\nCaption.\n\n| a |\n|---|\n| 1 |\nAfter."
+    assert quotes.expand(page, {"studies": archive}) == (
+        "Before.\nCaption.\n\n#### N = &#123;Z&#125;\n\n| a |\n|---|\n| &#123;A, C&#125; |\nAfter."
+    )
 
 
 @pytest.mark.parametrize(

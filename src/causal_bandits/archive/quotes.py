@@ -35,7 +35,8 @@ two quotes read what only a study writes:
     the study's finding record for that paper claim (outcome, sentence and numbers, as the report prints it);
 ``{{ studies include <file> }}``
     an archived Markdown file (``figures/studies/knobs/table.md``) inlined whole, without its title line: the
-    study's table, caption and findings as the run wrote them. It stands on a line of its own.
+    study's table, caption and findings as the run wrote them, its headings two levels down and its braces
+    escaped (``N = {Z}`` is text, not Markdown attributes). It stands on a line of its own.
 
 In a table row (a line starting with ``|``) a quote's ``|`` and braces are escaped so that it stays one cell.
 A quote that names no such claim, field or total raises :class:`QuoteError`, naming the quote and the fix;
@@ -206,7 +207,9 @@ def _include(archive: Archive, name: str) -> str:
     lines = path.read_text().strip().split("\n")
     if lines[0].startswith("# "):
         lines = lines[1:]
-    return "\n".join(lines).strip()
+    # its headings go two levels down, under the page's section; braces are shown as text, not read as attributes
+    lines = [f"##{line}" if line.startswith("#") else line for line in lines]
+    return "\n".join(lines).strip().replace("{", "&#123;").replace("}", "&#125;")
 
 
 def _commit(archive: Archive) -> str:
