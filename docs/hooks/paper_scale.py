@@ -67,6 +67,12 @@ SITE_CSS = (
 
 
 @cache
+def _quoted() -> dict[str, quotes.Archive | None]:
+    """The archives the pages quote, each read once per build (:func:`causal_bandits.archive.quotes.archives`)."""
+    return quotes.archives(Path())
+
+
+@cache
 def _config() -> dict:
     made = _archive()
     files = [*made["provenance"]["config"]["files"]] if made else []
@@ -191,7 +197,7 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     if page.file.src_uri.startswith(f"{SITE}/") and page.file.src_uri.endswith(".md"):
         return _table_page(page.file.src_uri, markdown)
     made = _archive()
-    markdown = quotes.expand(markdown, quotes.archives(Path()), page.file.src_uri)
+    markdown = quotes.expand(markdown, _quoted(), page.file.src_uri)
     markdown = markdown.replace(COVERAGE, coverage.markdown(PAPERS))
     if MARKER not in markdown:
         return markdown

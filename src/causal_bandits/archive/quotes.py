@@ -174,13 +174,12 @@ def _run(archive: Archive, field: str) -> str:
     return _format(value) if isinstance(value, int | float) else str(value)
 
 
-def _cpu(archive: Archive, *rules: str) -> str:
-    if not rules:
-        raise TypeError("a cpu quote names at least one rule glob")
+def _cpu(archive: Archive, rule: str, *more: str) -> str:
+    rules = (rule, *more)
     seconds = [
         job["cpu_s"] or 0.0
         for job in archive.manifest["jobs"]
-        if any(fnmatch.fnmatchcase(job["rule"], rule) for rule in rules)
+        if any(fnmatch.fnmatchcase(job["rule"], glob) for glob in rules)
     ]
     if not seconds:
         raise QuoteError(f"no archived job's rule matches {' or '.join(map(repr, rules))}")
@@ -190,11 +189,11 @@ def _cpu(archive: Archive, *rules: str) -> str:
 
 def _finding(archive: Archive, ref: str) -> str:
     study, _, claim_id = ref.partition("/")
-    doc = archive.documents.get(study)
-    if doc is None or "study" not in doc:
-        studies = ", ".join(name for name, doc in archive.documents.items() if "study" in doc) or "none"
-        raise QuoteError(f"no study {study!r} in the archive ({studies}): write <study>/<claim id>")
-    findings = doc.get("findings", {})
+    studies = [name for name in archive.documents if name not in archive.papers]
+    if study not in studies:
+        named = ", ".join(studies) or "none"
+        raise QuoteError(f"no study {study!r} in the archive ({named}): write <study>/<claim id>")
+    findings = archive.documents[study].get("findings", {})
     if claim_id not in findings:
         raise QuoteError(f"study {study} recorded no finding for {claim_id!r} (it has {', '.join(findings) or 'none'})")
     return located.line(study, findings[claim_id])
