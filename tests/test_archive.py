@@ -74,6 +74,34 @@ def test_the_stages_and_the_intermediates_the_derived_jobs_read():
     assert stages.intermediates(JOBS, found) == ["results/agg/all.parquet", "results/inst/b.json"]
 
 
+def test_a_job_that_reads_only_kept_run_summaries_is_derived_and_the_archive_keeps_them():
+    runs = [
+        {
+            "outputs": [
+                {"path": f"results/runs/y/chunk-{i}.parquet", "sha256": "0"},
+                {"path": f"results/runs/y/chunk-{i}.summary.parquet", "sha256": "0"},
+            ],
+            "inputs": ["results/inst/a.json"],
+            "cpu_s": 10.0,
+            "wall_s": None,
+        }
+        for i in range(2)
+    ]
+    summaries = [f"results/runs/y/chunk-{i}.summary.parquet" for i in range(2)]
+    both = [
+        *JOBS,
+        *runs,
+        _job("results/agg/y.parquet", 2.0, summaries),
+        _job("results/agg/z.parquet", 2.0, ["results/runs/y/chunk-0.parquet", summaries[0]]),
+    ]
+    assert stages.summaries(both) == set(summaries)  # z reads a trace too: its summary is not kept for it
+    made = stages.stages(both, stages.summaries(both))
+    assert 12 in made.derived and 13 in made.aggregates
+    assert set(summaries) <= set(stages.intermediates(both, made))
+    # an archive that did not keep them (archive/paper-scale): the job that reads them is an aggregate
+    assert 12 in stages.stages(both).aggregates and 12 in stages.stages(both, ["results/agg/all.parquet"]).aggregates
+
+
 def test_the_prepared_raw_data_are_not_kept_and_are_rebuilt_with_the_derived_jobs():
     prepared = [
         _job("results/raw/check.json", 1.0),

@@ -1,11 +1,12 @@
-"""``archive`` and ``verify`` end to end on a workflow of nine jobs (seconds, where the tiny run takes minutes): the
-archive keeps the intermediates the derived job reads; ``verify`` rebuilds a sample from scratch (level 1) and the
-derived job from those intermediates (level 2), ``--all`` every job; an archived aggregate forged together with its
+"""``archive`` and ``verify`` end to end on a workflow of ten jobs (seconds, where the tiny run takes minutes): the
+archive keeps the intermediates the derived jobs read; ``verify`` rebuilds a sample from scratch (level 1) and the
+derived jobs from those intermediates (level 2), ``--all`` every job; an archived aggregate forged together with its
 manifest entry is found by level 2.
 
-The workflow: three instances, a run chunk on each (``results/runs/``), an aggregate of the chunks, a table of the
-aggregate and of instance 0 (the derived job), and a listing of instance 1 that nothing reads: with
-its ``all`` target, nine jobs.
+The workflow: three instances, a run chunk on each (``results/runs/``: a trace and a summary), an aggregate of the
+traces, a table of the aggregate and of instance 0, a listing of the seeds in the summaries (derived: the archive
+keeps the summaries, as it does for cpe's aggregates and the studies' reports, and Snakemake reads them without
+their traces), and a listing of instance 1 that nothing reads.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ rule all:
     input:
         "figures/table.md",
         "results/listing.txt",
+        "results/agg/seeds.txt",
 
 
 rule instance:
@@ -43,18 +45,37 @@ rule run:
     input:
         "results/inst/{i}.txt",
     output:
-        "results/runs/x/{i}.txt",
-    shell:
-        "cat {input} {input} > {output}"
+        trace="results/runs/x/{i}.parquet",
+        summary="results/runs/x/{i}.summary.parquet",
+    run:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        text = open(input[0]).read()
+        pq.write_table(pa.table({"line": [text, text]}), output.trace)
+        pq.write_table(pa.table({"seed": [int(wildcards.i)]}), output.summary)
+
+
+rule seeds:
+    input:
+        expand("results/runs/x/{i}.summary.parquet", i=range(3)),
+    output:
+        "results/agg/seeds.txt",
+    run:
+        import pyarrow.parquet as pq
+
+        open(output[0], "w").write(" ".join(str(pq.read_table(f)["seed"][0]) for f in input))
 
 
 rule aggregate:
     input:
-        expand("results/runs/x/{i}.txt", i=range(3)),
+        expand("results/runs/x/{i}.parquet", i=range(3)),
     output:
         "results/agg/all.txt",
-    shell:
-        "cat {input} > {output}"
+    run:
+        import pyarrow.parquet as pq
+
+        open(output[0], "w").write("".join(line for f in input for line in pq.read_table(f)["line"].to_pylist()))
 
 
 rule table:
@@ -108,7 +129,8 @@ def test_verify_checks_a_sample_from_scratch_and_every_derived_job_from_the_inte
     assert done.returncode == 0, done.stderr
     made = manifest.read(work / "archive" / "run")
     assert made["format"] == 2
-    assert made["intermediates"] == ["results/agg/all.txt", "results/inst/0.txt"]
+    summaries = [f"results/runs/x/{i}.summary.parquet" for i in range(3)]
+    assert made["intermediates"] == ["results/agg/all.txt", "results/inst/0.txt", *summaries]
     assert (work / "archive" / "run" / "results" / "agg" / "all.txt").is_file()
 
     done = _cli(work, "verify", "archive/run", "--budget", "60", "--jobs", "1")
@@ -117,13 +139,14 @@ def test_verify_checks_a_sample_from_scratch_and_every_derived_job_from_the_inte
     assert (
         "level 1, from scratch (seed 0): 8 of 8 jobs (3 run chunks, 1 aggregates, 4 others) byte-identical" in verdict
     )
-    assert "level 2, from the archived intermediates: 1 of 1 jobs (1 derived) byte-identical (1 files)" in verdict
+    # the seeds listing reads the kept summaries without their traces: derived, rebuilt at level 2
+    assert "level 2, from the archived intermediates: 2 of 2 jobs (2 derived) byte-identical (2 files)" in verdict
     assert "archive: run made at an unknown commit" in done.stdout  # not a git checkout: nothing vouches for it
     assert list((tmp_path / "tmp").iterdir()) == []  # no scratch folder left
 
     done = _cli(work, "verify", "archive/run", "--all", "--jobs", "1")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "every job from scratch: 9 of 9 jobs" in done.stdout.strip().splitlines()[-1]
+    assert "every job from scratch: 10 of 10 jobs" in done.stdout.strip().splitlines()[-1]
 
     # the aggregate forged, with its manifest entry and the manifest's digest: level 2 rebuilds the table from it
     forged = work / "archive" / "run" / "results" / "agg" / "all.txt"
@@ -138,4 +161,4 @@ def test_verify_checks_a_sample_from_scratch_and_every_derived_job_from_the_inte
     done = _cli(work, "verify", "archive/run", "--budget", "60", "--jobs", "1")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "differs: figures/table.md: archived sha256" in done.stdout
-    assert "level 2, from the archived intermediates: 0 of 1 jobs (1 derived) byte-identical, 1 differ" in done.stdout
+    assert "level 2, from the archived intermediates: 1 of 2 jobs (2 derived) byte-identical, 1 differ" in done.stdout

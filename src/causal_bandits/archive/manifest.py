@@ -275,7 +275,7 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
     )
     finals = {path for job in plan if not job.outputs for path in job.inputs if path in produced}
     artefacts = sorted(finals | {path for path in produced if path.startswith(CLAIMS)})
-    kept = stages.intermediates(entries, stages.stages(entries))
+    kept = stages.intermediates(entries, stages.stages(entries, stages.summaries(entries)))
     files = sorted({*artefacts, *kept})
     size = sum(o["bytes"] for e in entries for o in e["outputs"] if o["path"] in files) / 1e6
     if size > max_mb:
@@ -342,8 +342,9 @@ def readme(manifest: dict[str, Any], out: Path = DEFAULT_FOLDER) -> str:
     )
     kept = (
         f"* **Intermediates:** the {len(manifest['intermediates'])} files the derived jobs read (aggregates, "
-        "instances and the like), under their paths in the run, so that `verify` rebuilds every derived job; "
-        "not the prepared copies of the raw data (`data/processed/`), which `verify` rebuilds from the raw data.\n"
+        "the run summaries of jobs that read no trace, instances and the like), under their paths in the run, so "
+        "that `verify` rebuilds every derived job; not the prepared copies of the raw data (`data/processed/`), "
+        "which `verify` rebuilds from the raw data.\n"
         if manifest.get("intermediates")
         else ""
     )

@@ -1,14 +1,21 @@
 """The stages of an archived run's jobs, as ``verify`` checks them at two levels.
 
 * **Run chunks**: the jobs that write the run store (``results/runs/``), the bulk of a run's CPU.
-* **Aggregates**: the jobs that read run chunks (an experiment's per-round statistics over its seeds).
-* **Derived**: every job after the aggregates (tables, figures, claims documents, the report): it reads no run
-  chunk but depends on one through the aggregates.
+* **Aggregates**: the jobs that read a run-store file the archive does not keep (an experiment's per-round
+  statistics over its seeds' traces).
+* **Derived**: every other job after the run chunks (tables, figures, claims documents, the report, and the jobs
+  that read only the runs' summaries the archive keeps): each depends on a run chunk, through the aggregates or
+  through a kept summary.
 * **Others**: the rest (instances, prepared data, discovery, lower bounds, arm sets, theory curves).
 
-Run chunks are too large to archive (67 MB at paper scale, over the archive's 30 MB); what the derived jobs read
-from the other stages is not (6 MB): the archive keeps these *intermediates* (:func:`intermediates`), so that
-``verify`` rebuilds every derived job from them, and rebuilds the other stages from scratch in a seeded sample.
+The runs' traces are too large to archive (61 MB at paper scale, over the archive's 30 MB); what the derived jobs
+read from the other stages is not (6 MB), nor are the runs' per-seed summaries
+(:func:`causal_bandits.store.summary_path`) that the jobs reading no trace read (:func:`summaries`: cpe's
+aggregates, 4.6 MB, and the studies' reports, 2.7 MB).
+The archive keeps these *intermediates* (:func:`intermediates`), so that ``verify`` rebuilds every derived job from
+them, and rebuilds the other stages from scratch in a seeded sample. Which jobs are derived depends on what the
+archive keeps (:func:`stages` takes it): an archive made before it kept summaries (archive/paper-scale) counts cpe's
+aggregates as aggregates, and its level 2 leaves them to the sample.
 The prepared data (``data/processed/``) are the exception: row-level copies of the raw data, which the project does
 not redistribute (data/raw/SOURCES.md states no terms for the YouTube crawl), so the archive leaves them out and
 ``verify`` rebuilds them from the raw data with the derived jobs (:func:`rebuilt_with_derived`).
@@ -16,9 +23,11 @@ not redistribute (data/raw/SOURCES.md states no terms for the YouTube crawl), so
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from causal_bandits.store import summary_path
 
 #: Where run chunks are written (the run store).
 RUN_STORE = "results/runs/"
@@ -63,10 +72,30 @@ class Stages:
         return frozenset(range(len(self.needs))) - self.runs - self.aggregates - self.derived
 
 
-def stages(jobs: Sequence[dict[str, Any]]) -> Stages:
-    """Split a manifest's jobs into run chunks, aggregates, derived jobs and others."""
+def _runs(jobs: Sequence[dict[str, Any]]) -> frozenset[int]:
+    """The jobs that write the run store."""
+    return frozenset(i for i, job in enumerate(jobs) if job["outputs"][0]["path"].startswith(RUN_STORE))
+
+
+def summaries(jobs: Sequence[dict[str, Any]]) -> set[str]:
+    """The run summaries read by jobs that read nothing else of the run store (cpe's aggregates, the studies'
+    reports): what the archive keeps of the run store, so that those jobs are derived (module docstring)."""
+    written = {o["path"] for i in _runs(jobs) for o in jobs[i]["outputs"]}
+    summary = {summary_path(path) for path in written} & written
+    found: set[str] = set()
+    for job in jobs:
+        store = [path for path in job["inputs"] if path in written]
+        if store and summary.issuperset(store):
+            found.update(store)
+    return found
+
+
+def stages(jobs: Sequence[dict[str, Any]], kept: Iterable[str] = ()) -> Stages:
+    """Split a manifest's jobs into run chunks, aggregates, derived jobs and others, given the files the archive
+    keeps (``kept``: its intermediates; a job that reads only kept files of the run store is derived)."""
     needed = needs(jobs)
-    runs = frozenset(i for i, job in enumerate(jobs) if job["outputs"][0]["path"].startswith(RUN_STORE))
+    runs = _runs(jobs)
+    unkept = {o["path"] for i in runs for o in jobs[i]["outputs"]} - set(kept)
     after = set(runs)
     grown = True
     while grown:
@@ -75,7 +104,7 @@ def stages(jobs: Sequence[dict[str, Any]]) -> Stages:
             if i not in after and needed[i] & after:
                 after.add(i)
                 grown = True
-    aggregates = frozenset(i for i in after - runs if needed[i] & runs)
+    aggregates = frozenset(i for i in after - runs if unkept.intersection(jobs[i]["inputs"]))
     return Stages(needed, runs, aggregates, frozenset(after - runs - aggregates))
 
 

@@ -49,7 +49,9 @@ def cost(job: dict[str, Any]) -> float:
     return job["cpu_s"] + (job.get("cpu_unsampled_s") or 0.0)
 
 
-def sample(jobs: list[dict[str, Any]], cpu_seconds: float, seed: int, derived: bool = False) -> list[int]:
+def sample(
+    jobs: list[dict[str, Any]], cpu_seconds: float, seed: int, derived: bool = False, kept: Sequence[str] = ()
+) -> list[int]:
     """The jobs to rebuild from scratch (indices into ``jobs``, sorted) within ``cpu_seconds`` of recorded CPU.
 
     Parameters
@@ -62,8 +64,10 @@ def sample(jobs: list[dict[str, Any]], cpu_seconds: float, seed: int, derived: b
         Chooses the sample (the same seed, the same sample).
     derived : bool
         Whether the sample may grow into derived jobs (an archive without intermediates has no level 2).
+    kept : sequence of str
+        The archive's intermediates (they decide which jobs are derived: :func:`.stages.stages`).
     """
-    found = stages.stages(jobs)
+    found = stages.stages(jobs, kept)
     pool = sorted(found.runs | found.aggregates | found.others)
     chosen: set[int] = set()
     spent = 0.0
@@ -330,12 +334,12 @@ def verify(
     print(git_history(checkout, folder, made.get("commit")), flush=True)
     check_provenance(made, current_provenance(checkout, made, configfiles), force)
     jobs = record["jobs"]
-    found = stages.stages(jobs)
+    found = stages.stages(jobs, record.get("intermediates", ()))
     two_levels = "intermediates" in record and not everything
     if everything:
         levels = [Level("every job from scratch", list(range(len(jobs))))]
     else:
-        chosen = sample(jobs, budget_cpu_s, seed, derived=not two_levels)
+        chosen = sample(jobs, budget_cpu_s, seed, derived=not two_levels, kept=record.get("intermediates", ()))
         levels = [Level(f"level 1, from scratch (seed {seed})", chosen)]
         if two_levels:
             again = stages.rebuilt_with_derived(jobs, found, record["intermediates"])
