@@ -127,7 +127,7 @@ def test_verify_rebuilds_a_sample_and_every_derived_job_and_reports_what_differs
     forged.update(manifest.describe_file(wrong / aggregate, aggregate))
     made.pop("digest", None)
     manifest.write(wrong / manifest.MANIFEST, made)
-    done = _cli(checkout, "verify", str(wrong), *BUDGET)
+    done = _cli(checkout, "verify", str(wrong), *BUDGET, tmp=scratch)  # its kept folders go with tmp_path
     assert done.returncode == 1, done.stdout + done.stderr
     verdict = done.stdout.strip().splitlines()[-1]
     assert f"differs: {entry['path']}: archived sha256" in done.stdout
