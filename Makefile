@@ -14,7 +14,7 @@ CORES ?= all
 help:
 	@awk '/^## /{h=substr($$0,4);next} /^[a-z][a-z_-]*:/{if(h){sub(/:.*/,"",$$1);printf "  make %-10s %s\n",$$1,h};h=""} !/^## /{h=""}' $(MAKEFILE_LIST)
 	@echo "  Variables: CORES=$(CORES) (cores for snakemake), CONFIGS=\"a.yaml ...\" (own config files), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON),"
-	@echo "  VERIFY_ARGS='$(VERIFY_ARGS)' (options of make verify, e.g. VERIFY_ARGS=\"--budget 60 --seed 4\", \"--all\", or \"--configfile FILE\" naming data.raw_dir)."
+	@echo "  VERIFY_ARGS='$(VERIFY_ARGS)' (options of make verify, e.g. VERIFY_ARGS=\"--budget 60 --seed 4\", \"--all\", \"--all --scratch .verify/all\" (resumable), or \"--configfile FILE\" naming data.raw_dir)."
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)

@@ -164,6 +164,7 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     'make check-store CONFIGS="..."': RunByTest("tests/test_store_check.py", '"check-store"'),
     "causal-bandits verify --budget 60 --jobs 8 --seed 4": RunByTest("tests/test_verify_workflow.py", '"verify"'),
     'make verify VERIFY_ARGS="--all"': Make("verify VERIFY_ARGS=--all"),
+    'make verify VERIFY_ARGS="--all --scratch .verify/all"': RunByTest("tests/test_verify_levels.py", '"--scratch"'),
     "make verify VERIFY_ARGS=archive/studies": Make("verify VERIFY_ARGS=archive/studies"),
     'make verify VERIFY_ARGS="--configfile raw.yaml"': Make("verify VERIFY_ARGS=--configfile=raw.yaml"),
     "causal-bandits pomis": RunByTest("tests/test_cli.py", '"pomis"'),

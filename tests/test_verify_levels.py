@@ -162,3 +162,32 @@ def test_verify_checks_a_sample_from_scratch_and_every_derived_job_from_the_inte
     assert done.returncode == 1, done.stdout + done.stderr
     assert "differs: figures/table.md: archived sha256" in done.stdout
     assert "level 2, from the archived intermediates: 1 of 2 jobs (2 derived) byte-identical, 1 differ" in done.stdout
+
+
+def test_a_verification_stopped_in_its_scratch_folder_goes_on_there(tmp_path):
+    """``--scratch DIR`` keeps the rebuilt files; the same command run again after a stop (here: one job's output
+    gone and the stopped run's lock left behind) rebuilds only what is missing and gives the whole verdict. A folder
+    holding another verification, or other files, is refused."""
+    work = _checkout(tmp_path)
+    assert _cli(work, "archive", "--out", "archive/run").returncode == 0
+    scratch = tmp_path / "scratch"
+    done = _cli(work, "verify", "archive/run", "--all", "--jobs", "1", "--scratch", str(scratch))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"rebuilt files kept in {scratch}" in done.stdout
+    level = scratch / "level1"
+    untouched = (level / "results" / "inst" / "2.txt").stat().st_mtime_ns
+    (level / "figures" / "table.md").unlink()
+    (level / ".snakemake" / "locks").mkdir(exist_ok=True)
+    (level / ".snakemake" / "locks" / "0.output.lock").write_text("figures/table.md\n")  # as Snakemake writes it
+
+    done = _cli(work, "verify", "archive/run", "--all", "--jobs", "1", "--scratch", str(scratch))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"going on with the verification stopped in {scratch}" in done.stdout
+    assert "every job from scratch: 10 of 10 jobs" in done.stdout.strip().splitlines()[-1]
+    assert (level / "figures" / "table.md").is_file()
+    assert (level / "results" / "inst" / "2.txt").stat().st_mtime_ns == untouched  # not rebuilt
+
+    done = _cli(work, "verify", "archive/run", "--budget", "60", "--jobs", "1", "--scratch", str(scratch))
+    assert done.returncode == 2 and "holds another verification" in done.stderr, done.stdout + done.stderr
+    done = _cli(work, "verify", "archive/run", "--all", "--scratch", str(work / "config"))
+    assert done.returncode == 2 and "is not empty and holds no verification" in done.stderr, done.stderr

@@ -13,7 +13,10 @@
 checkout (:func:`rebuild`), on the archived config, under the workflow's pinned CPU kernels
 (:mod:`causal_bandits.kernels`); every file rebuilt is compared with the manifest (:func:`compare`): the same
 bytes, or for a Parquet file whose bytes differ, the same data. The scratch folders are removed unless a file
-differs or ``keep``; Snakemake's output is in ``logs/verify/`` of the checkout. What a pass establishes, and what
+differs or ``keep``; Snakemake's output is in ``logs/verify/`` of the checkout. A named scratch folder
+(``scratch``, ``--scratch``) is kept, and a verification stopped before its end (a closed laptop, a lost session)
+goes on there when run again with it, Snakemake rebuilding only what is missing (:func:`scratch_folder`): ``--all``
+takes hours on a laptop. What a pass establishes, and what
 vouches for the archive itself (the git history it was committed in: :func:`history`), is in
 docs/guide/reviewers.md#what-a-pass-means.
 """
@@ -39,6 +42,8 @@ from causal_bandits.errors import CausalBanditsError
 
 #: Where Snakemake's output of each level goes, in the checkout.
 LOGS = "logs/verify"
+#: The file in a named scratch folder that says which verification it holds (:func:`scratch_folder`).
+STAMP = "verify-stamp.json"
 
 
 def cost(job: dict[str, Any]) -> float:
@@ -104,8 +109,13 @@ def scratch_copy(checkout: Path, config: dict[str, Any], scratch: Path) -> Path:
     """A copy of the checkout's code, workflow and config in ``scratch``, with ``verify.yaml``: the
     archived run's merged config, its raw-data folder made absolute (returned). Missing raw files are
     downloaded into it by the workflow, as ``make reproduce`` does."""
-    for folder in ("src", "workflow", "config"):
-        shutil.copytree(checkout / folder, scratch / folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for folder in ("src", "workflow", "config"):  # over an earlier copy when resuming (the same code: its stamp)
+        shutil.copytree(
+            checkout / folder,
+            scratch / folder,
+            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
+            dirs_exist_ok=True,
+        )
     data = dict(config.get("data", {}))
     raw = (checkout / data.get("raw_dir", "data/raw")).resolve()
     (scratch / "verify.yaml").write_text(json.dumps({**config, "data": {**data, "raw_dir": str(raw)}}))
@@ -117,22 +127,51 @@ def missing_raw(config: Mapping[str, Any], raw: Path) -> list[str]:
     return [p for p in raw_files(config) if not (raw / p).is_file() and not (raw / f"{p}.gz").is_file()]
 
 
-def rebuild(scratch: Path, targets: Sequence[str], cores: int, log: Path, rules: Sequence[str] = ()) -> None:
+def scratch_folder(scratch: Path, stamp: dict[str, Any]) -> bool:
+    """Make ``scratch`` the folder of the verification ``stamp`` describes (the archive's digest, each level's jobs):
+    True when it already is, an earlier run of it stopped there, to go on with. A folder that holds another
+    verification, or other files, is refused (one line)."""
+    marker = scratch / STAMP
+    if marker.is_file():
+        if json.loads(marker.read_text()) != stamp:
+            raise CausalBanditsError(
+                f"--scratch {scratch} holds another verification (another archive, sample or --all): "
+                "name an empty or new folder"
+            )
+        return True
+    if scratch.is_dir() and any(scratch.iterdir()):
+        raise CausalBanditsError(
+            f"--scratch {scratch} is not empty and holds no verification: name an empty or new folder"
+        )
+    scratch.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps(stamp))
+    return False
+
+
+def rebuild(
+    scratch: Path, targets: Sequence[str], cores: int, log: Path, rules: Sequence[str] = (), resume: bool = False
+) -> None:
     """Run Snakemake in ``scratch`` on ``verify.yaml`` to make ``targets`` (its output in ``log``), only jobs of
-    ``rules`` when given (the other files must be there); a failed run is a one-line error naming the log."""
+    ``rules`` when given (the other files must be there); a failed run is a one-line error naming the log.
+    ``resume`` goes on from an earlier run stopped there: its lock lifted, the jobs it left unfinished run again,
+    and the log appended to."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--workflow-profile", "none", *targets]
+    env = {**os.environ, "PYTHONPATH": str(scratch / "src")}
+    snakemake = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--workflow-profile", "none"]
+    command = [*snakemake, "--rerun-incomplete", *targets]
     if rules:
         command += ["--allowed-rules", *rules]
     command += ["--configfile", "verify.yaml"]  # last: --configfile takes every word after it
-    with open(log, "w") as out:
-        done = subprocess.run(
-            command,
-            cwd=scratch,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONPATH": str(scratch / "src")},
-        )
+    with open(log, "a" if resume else "w") as out:
+        if resume:  # a stopped run leaves its lock
+            subprocess.run(
+                [*snakemake, "--unlock", "--configfile", "verify.yaml"],
+                cwd=scratch,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+        done = subprocess.run(command, cwd=scratch, stdout=out, stderr=subprocess.STDOUT, env=env)
     if done.returncode != 0:
         raise CausalBanditsError(f"Snakemake stopped while rebuilding the jobs: see {log}")
 
@@ -259,9 +298,11 @@ def _run_level(
     level: Level,
     scratch: Path,
     cores: int,
+    resume: bool = False,
 ) -> None:
     """Rebuild ``level``'s jobs in ``scratch`` and compare them: from scratch, or (level 2) from the archived
-    intermediates copied there, Snakemake allowed only those jobs' rules."""
+    intermediates copied there, Snakemake allowed only those jobs' rules; ``resume`` goes on from an earlier run
+    stopped in ``scratch``."""
     jobs = record["jobs"]
     raw = scratch_copy(checkout, config, scratch)
     rules: list[str] = []
@@ -274,7 +315,7 @@ def _run_level(
         print(f"the raw data are not in {raw} ({missing[0]} ...): the workflow downloads them if a job needs them")
     log = checkout / LOGS / f"{level.name.split(',')[0].replace(' ', '-')}.log"
     try:
-        rebuild(scratch, [o["path"] for i in level.jobs for o in jobs[i]["outputs"]], cores, log, rules)
+        rebuild(scratch, [o["path"] for i in level.jobs for o in jobs[i]["outputs"]], cores, log, rules, resume)
     except CausalBanditsError:
         if missing := missing_raw(config, raw):
             raise CausalBanditsError(
@@ -296,6 +337,7 @@ def verify(
     force: bool = False,
     keep: bool = False,
     everything: bool = False,
+    scratch: Path | None = None,
 ) -> tuple[str, bool]:
     """Check the archive in ``folder`` against ``checkout`` by rebuilding its jobs at two levels (module docstring).
 
@@ -320,6 +362,9 @@ def verify(
         Keep the scratch folders (they are kept anyway when something differs).
     everything : bool
         Rebuild every job from scratch instead of a sample and the derived jobs.
+    scratch : Path, optional
+        Rebuild in this folder and keep it, going on from an earlier run of the same verification stopped there
+        (:func:`scratch_folder`); default: a new temporary folder.
 
     Returns
     -------
@@ -348,14 +393,21 @@ def verify(
         cpu_min = sum(cost(jobs[i]) for i in level.jobs) / 60
         print(f"{level.name}: {_kinds(level.jobs, found)}, {cpu_min:.1f} CPU-min as recorded; on {cores} cores")
     config = provenance.merged_config(checkout, [*made["config"]["files"], *configfiles])
-    root = Path(tempfile.mkdtemp(prefix="causal-bandits-verify-"))
-    kept = keep
+    resume = False
+    if scratch is None:
+        root, kept = Path(tempfile.mkdtemp(prefix="causal-bandits-verify-")), keep
+    else:
+        stamp = {"archive": record.get("digest"), "levels": {level.name: level.jobs for level in levels}}
+        root, kept = scratch.resolve(), True
+        resume = scratch_folder(root, stamp)
+        if resume:
+            print(f"going on with the verification stopped in {root}")
     try:
         for n, level in enumerate(levels, 1):
-            _run_level(checkout, folder, record, config, level, root / f"level{n}", cores)
+            _run_level(checkout, folder, record, config, level, root / f"level{n}", cores, resume)
             for line in level.found.differ if level.found else ():
                 print(f"differs: {line}")
-        kept = keep or any(level.found and level.found.differ for level in levels)
+        kept = kept or any(level.found and level.found.differ for level in levels)
     finally:
         if not kept:
             shutil.rmtree(root, ignore_errors=True)

@@ -1,10 +1,11 @@
-"""``verify [ARCHIVE] [--budget CPU_MIN] [--jobs N] [--seed S] [--all]``: rebuild an archived run's jobs and compare.
+"""``verify [ARCHIVE] [--budget CPU_MIN] [--jobs N] [--seed S] [--all] [--scratch DIR]``: rebuild and compare.
 
 Rebuilds the archive's jobs at two levels and compares every rebuilt file with the manifest (the same bytes, or
 for a Parquet file whose bytes differ, the same data): a seeded random sample of the run chunks, aggregates and
 other jobs that are not derived, rebuilt from scratch within the budget, and every derived job (tables, figures,
-claims, report) rebuilt from the intermediates the archive keeps; --all rebuilds every job from scratch. Prints
-the archive's commit and whether this checkout's history holds it, then a one-line verdict; exits 1 when a file
+claims, report) rebuilt from the intermediates the archive keeps; --all rebuilds every job from scratch. With
+--scratch DIR the rebuilt files stay in DIR, and the same command run again goes on where a stopped one left off.
+Prints the archive's commit and whether this checkout's history holds it, then a one-line verdict; exits 1 when a file
 differs, 2 when the archive or the checkout cannot be checked (an edited manifest or archived file, a checkout
 whose code, config or lock file differ from the run's: see --force, or raw data it cannot get).
 """
@@ -52,6 +53,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--force", action="store_true", help="verify even when the code, config or lock file differ (with a warning)"
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch folders of rebuilt files")
+    parser.add_argument(
+        "--scratch",
+        type=Path,
+        metavar="DIR",
+        help="rebuild in DIR and keep it; run the same verify with it again to go on after a stop (--all takes "
+        "hours on a laptop)",
+    )
     parser.set_defaults(func=run)
     return parser
 
@@ -72,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         args.force,
         args.keep,
         args.everything,
+        args.scratch,
     )
     print(verdict)
     return 0 if identical else 1
