@@ -35,6 +35,8 @@ rule all:
 
 
 rule instance:
+    input:
+        "config/config.yaml",
     output:
         "results/inst/{i}.txt",
     shell:
@@ -179,6 +181,7 @@ def test_a_verification_stopped_in_its_scratch_folder_goes_on_there(tmp_path):
     (level / "figures" / "table.md").unlink()
     (level / ".snakemake" / "locks").mkdir(exist_ok=True)
     (level / ".snakemake" / "locks" / "0.output.lock").write_text("figures/table.md\n")  # as Snakemake writes it
+    (work / "config" / "config.yaml").touch()  # a checkout file newer than what was made from it rebuilds nothing
 
     done = _cli(work, "verify", "archive/run", "--all", "--jobs", "1", "--scratch", str(scratch))
     assert done.returncode == 0, done.stdout + done.stderr

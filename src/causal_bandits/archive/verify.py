@@ -105,17 +105,24 @@ def raw_files(config: Mapping[str, Any]) -> list[str]:
     return [entry["path"] for entry in [raw.get("adult"), *raw.get("youtube", [])] if entry]
 
 
-def scratch_copy(checkout: Path, config: dict[str, Any], scratch: Path) -> Path:
-    """A copy of the checkout's code, workflow and config in ``scratch``, with ``verify.yaml``: the
-    archived run's merged config, its raw-data folder made absolute (returned). Missing raw files are
-    downloaded into it by the workflow, as ``make reproduce`` does."""
-    for folder in ("src", "workflow", "config"):  # over an earlier copy when resuming (the same code: its stamp)
+def scratch_copy(
+    checkout: Path, folder: Path, config: dict[str, Any], scratch: Path, intermediates: Sequence[str] = ()
+) -> Path:
+    """A copy of the checkout's code, workflow and config in ``scratch``, and of the ``intermediates`` of the archive
+    in ``folder`` at their paths (over an earlier run's copies when resuming: their times are the originals', and
+    Snakemake rebuilds nothing for a source file newer than what was made from it); and ``verify.yaml``: the
+    archived run's merged config, its raw-data folder made absolute (returned). Missing raw files are downloaded
+    into it by the workflow, as ``make reproduce`` does."""
+    for code in ("src", "workflow", "config"):
         shutil.copytree(
-            checkout / folder,
-            scratch / folder,
+            checkout / code,
+            scratch / code,
             ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
             dirs_exist_ok=True,
         )
+    for path in intermediates:
+        (scratch / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(folder / path, scratch / path)
     data = dict(config.get("data", {}))
     raw = (checkout / data.get("raw_dir", "data/raw")).resolve()
     (scratch / "verify.yaml").write_text(json.dumps({**config, "data": {**data, "raw_dir": str(raw)}}))
@@ -304,13 +311,9 @@ def _run_level(
     intermediates copied there, Snakemake allowed only those jobs' rules; ``resume`` goes on from an earlier run
     stopped in ``scratch``."""
     jobs = record["jobs"]
-    raw = scratch_copy(checkout, config, scratch)
-    rules: list[str] = []
-    if level.from_intermediates:
-        for path in record["intermediates"]:
-            (scratch / path).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(folder / path, scratch / path)
-        rules = sorted({jobs[i]["rule"] for i in level.jobs})
+    kept = record["intermediates"] if level.from_intermediates else ()
+    raw = scratch_copy(checkout, folder, config, scratch, kept)
+    rules = sorted({jobs[i]["rule"] for i in level.jobs}) if level.from_intermediates else []
     if missing := missing_raw(config, raw):
         print(f"the raw data are not in {raw} ({missing[0]} ...): the workflow downloads them if a job needs them")
     log = checkout / LOGS / f"{level.name.split(',')[0].replace(' ', '-')}.log"
