@@ -311,8 +311,8 @@ def _run_level(
     intermediates copied there, Snakemake allowed only those jobs' rules; ``resume`` goes on from an earlier run
     stopped in ``scratch``."""
     jobs = record["jobs"]
-    kept = record["intermediates"] if level.from_intermediates else ()
-    raw = scratch_copy(checkout, folder, config, scratch, kept)
+    copied = record["intermediates"] if level.from_intermediates else ()
+    raw = scratch_copy(checkout, folder, config, scratch, copied)
     rules = sorted({jobs[i]["rule"] for i in level.jobs}) if level.from_intermediates else []
     if missing := missing_raw(config, raw):
         print(f"the raw data are not in {raw} ({missing[0]} ...): the workflow downloads them if a job needs them")
@@ -381,16 +381,16 @@ def verify(
     made = record["provenance"]
     print(git_history(checkout, folder, made.get("commit")), flush=True)
     check_provenance(made, current_provenance(checkout, made, configfiles), force)
-    jobs = record["jobs"]
-    found = stages.stages(jobs, record.get("intermediates", ()))
+    jobs, intermediates = record["jobs"], record.get("intermediates", ())
+    found = stages.stages(jobs, intermediates)
     two_levels = "intermediates" in record and not everything
     if everything:
         levels = [Level("every job from scratch", list(range(len(jobs))))]
     else:
-        chosen = sample(jobs, budget_cpu_s, seed, derived=not two_levels, kept=record.get("intermediates", ()))
+        chosen = sample(jobs, budget_cpu_s, seed, derived=not two_levels, kept=intermediates)
         levels = [Level(f"level 1, from scratch (seed {seed})", chosen)]
         if two_levels:
-            again = stages.rebuilt_with_derived(jobs, found, record["intermediates"])
+            again = stages.rebuilt_with_derived(jobs, found, intermediates)
             levels.append(Level("level 2, from the archived intermediates", sorted(again), True))
     for level in levels:
         cpu_min = sum(cost(jobs[i]) for i in level.jobs) / 60
