@@ -32,10 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from before_after import HERE, both_sides, export_src, run_json
 
 #: paper:experiment/strategy/algorithm (chunk 0) and the job's inputs: the cpe jobs that cost most in the archived run
-#: (ccpe_general on E4 and E3, se and lucb on the parallel graphs, the parallel bandit) and unknown_graph's largest
-#: cells (trees of height 9: 1,023 nodes, 2,047 arms; the largest forest and general graph) with each algorithm kind.
+#: (ccpe_general on E4 and E3, both CCPE algorithms on E4's largest instance (k = 7, 2,187 arms), se and lucb on the
+#: parallel graphs, the parallel bandit) and unknown_graph's largest cells (trees of height 9: 1,023 nodes, 2,047
+#: arms; the largest forest and general graph) with each algorithm kind.
 JOBS = {
     "cpe:E4-k6/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k6.json"},
+    "cpe:E4-k7/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k7.json"},
+    "cpe:E4-k7/practical/ccpe_bglm": {"instance": "results/cpe/instances/E4/k7.json"},
     "cpe:E3-rho0.8/practical/ccpe_general": {"instance": "results/cpe/instances/E3/rho0.8.json"},
     "cpe:E4-k6/T32000/pb": {"instance": "results/cpe/instances/E4/k6.json"},
     "cpe:E1-n64/practical/se": {"instance": "results/cpe/instances/E1/n64.json"},

@@ -12,7 +12,8 @@ from causal_bandits.bandits.bglm_estimate import BGLMCounts, fit
 from causal_bandits.bandits.bglm_model import _sigma_enumerated, _sigma_two_layer, sigma
 from causal_bandits.bandits.ccpe_bglm import ALPHA_O as BGLM_ALPHA_O
 from causal_bandits.bandits.ccpe_bglm import CCPEBGLM
-from causal_bandits.bandits.ccpe_general import CCPEGeneral
+from causal_bandits.bandits.ccpe_general import CCPEGeneral, observational_intervals
+from causal_bandits.bandits.ccpe_loop import merge_intervals
 from causal_bandits.bandits.ccpe_naive import NaiveCCPE
 from causal_bandits.bandits.count_tables import CountTables
 from causal_bandits.bandits.engine import Streams, simulate
@@ -214,6 +215,54 @@ def test_bglm_estimate_recovers_theta_from_expected_counts(link_name):
     got = fit(start, tables, counts, ones, ridge=0.0)
     for g, want in zip(got, bglm_theta(scm, "X1")):
         np.testing.assert_allclose(g, want, atol=1e-8)
+
+
+def _merged_by_arrays(LO, UO, LI, UI, N, epsilon):
+    """Step 3 and lines 4-5 as whole-array numpy expressions (the loop's definition)."""
+    L, U = np.maximum(LO, LI), np.minimum(UO, UI)
+    empty = L > U
+    L = np.where(empty, np.where(N > 0, LI, LO), L)
+    U = np.where(empty, np.where(N > 0, UI, UO), U)
+    finite = np.isfinite(L) & np.isfinite(U)
+    mu = np.where(finite, (np.where(finite, L, 0.0) + np.where(finite, U, 0.0)) / 2.0, 0.0)
+    rows = np.arange(L.shape[0])
+    best = mu.argmax(axis=1)
+    masked = U.copy()
+    masked[rows, best] = -np.inf
+    challenger = masked.argmax(axis=1)
+    return L, U, mu, empty.sum(axis=1), best, challenger, U[rows, challenger] <= L[rows, best] + epsilon
+
+
+def test_the_compiled_interval_passes_are_the_array_expressions_bit_for_bit():
+    """merge_intervals (Step 3, h and l) and CCPE-General's observational_intervals give the bytes of the array
+    expressions, with ties, empty intersections, infinite and NaN ends and T_a = 0 among the cases."""
+    rng = np.random.default_rng(7)
+    n, k = 400, 12
+    grid = np.round(rng.uniform(-1.0, 2.0, (4, n, k)), 1)  # coarse: ties, empty intersections, both signs of zero
+    LO, UO, LI, UI = grid
+    LO[rng.random((n, k)) < 0.15], UI[rng.random((n, k)) < 0.15] = -np.inf, np.inf
+    LI[rng.random((n, k)) < 0.05], UO[rng.random((n, k)) < 0.05] = np.inf, -np.inf
+    LI[rng.random((n, k)) < 0.02], UO[rng.random((n, k)) < 0.02] = np.nan, np.nan
+    N = rng.integers(0, 3, (n, k))
+    want = _merged_by_arrays(LO, UO, LI, UI, N, 0.05)
+    L, U, mu = np.empty((n, k)), np.empty((n, k)), np.empty((n, k))
+    empty, best, challenger, closed = (
+        np.zeros(n, np.int64),
+        np.empty(n, np.int64),
+        np.empty(n, np.int64),
+        np.empty(n, bool),
+    )
+    merge_intervals(LO, UO, LI, UI, N, 0.05, L, U, mu, empty, best, challenger, closed)
+    for got, expected in zip((L, U, mu, empty, best, challenger, closed), want):
+        assert got.tobytes() == expected.tobytes()
+    assert want[3].sum() > 0 and (best != challenger).all()  # the cases were met
+
+    mu_O, T = rng.uniform(0.0, 1.0, (n, k)), rng.integers(0, 4, (n, k))
+    log_term = rng.uniform(1.0, 9.0, k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        radius = np.where(T > 0, 8.0 * np.sqrt(log_term / T), np.inf)
+    lower, upper = observational_intervals(mu_O, T, log_term, 8.0)
+    assert lower.tobytes() == (mu_O - radius).tobytes() and upper.tobytes() == (mu_O + radius).tobytes()
 
 
 # -- stopping rules ------------------------------------------------------------------------------

@@ -146,7 +146,7 @@ class CCPEBGLM(CCPELoop):
             raise ConfigError("an action intervenes on the constant X1; BGLM actions may only set X2..Xn")
         if refresh not in REFRESH:
             raise ConfigError(f"refresh = {refresh!r} is unknown; use one of {list(REFRESH)}")
-        self.arms, self.structure, self.constants = list(arms), structure, constants
+        self.arms, self.structure, self.constants = tuple(arms), structure, constants
         self.alpha_O = ALPHA_O[self.profile] if alpha_O is None else float(alpha_O)
         theory = self.profile == "theory"
         self.K = (

@@ -10,6 +10,11 @@ Iteration t (three samples, docs/papers/cpe.md#cpe-ccpe-bglm):
             interventional interval if N_a > 0, else the observational one (counted,
             ``n_empty_intersections``); μ̂_a = midpoint, 0 while the interval is infinite.
 
+Step 3 and the choice of (h, l) run as one compiled pass over the seeds × arms state (:func:`merge_intervals`,
+numba, cached on disk beside this module): as whole-array code they were about twenty numpy operations per
+iteration, most of a CCPE job's time on 2,187 arms (E4 k = 7). The pass does the same floating-point operations
+element by element, with numpy's rules for NaN in maximum, minimum and argmax and ties to the lowest index.
+
 Engine rounds 3t−2, 3t−1, 3t play do(), l, h; the stop test runs after round 3t, so a seed that
 stops at the start of iteration t has used 3(t−1) samples. Every seed follows the same schedule,
 so the phase is a scalar. Subclasses give the observational side: ``_reset_observational``,
@@ -19,8 +24,10 @@ may delay stopping with ``_may_stop`` (Algorithm 1's burn-in).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
+import numba
 import numpy as np
 
 from causal_bandits.bandits.pure_exploration import (
@@ -29,9 +36,50 @@ from causal_bandits.bandits.pure_exploration import (
     check_confidence,
     check_profile,
     interventional_radius,
-    lucb_pair,
 )
 from causal_bandits.rng import SeedStreams
+
+
+@numba.njit(cache=True)
+def _first_argmax(row, skip):
+    """numpy's argmax of ``row`` with entry ``skip`` read as −∞ (none when negative): the first NaN, else the first
+    largest entry."""
+    best = 0
+    top = -np.inf if skip == 0 else row[0]
+    if top != top:
+        return 0
+    for a in range(1, row.shape[0]):
+        v = -np.inf if a == skip else row[a]
+        if v != v:
+            return a
+        if v > top:
+            top, best = v, a
+    return best
+
+
+@numba.njit(cache=True)
+def merge_intervals(LO, UO, LI, UI, N, epsilon, L, U, mu, empty, best, challenger, gap_closed):
+    """Step 3 and line 4-5 of an iteration, seed by seed, into ``L``, ``U``, ``mu`` (seeds × arms) and ``best``,
+    ``challenger``, ``gap_closed`` (per seed); ``empty`` counts each seed's empty intersections.
+
+    [L, U] = [max(L_O, L_I), min(U_O, U_I)] as numpy's maximum and minimum (NaN if either end is, the second
+    of two equal ends, which decides the sign of a zero), an empty one replaced by the interventional
+    interval if N > 0, else the observational one; μ̂ its midpoint, 0 unless both ends are finite; h = argmax μ̂,
+    l = argmax_{a≠h} U, ties to the lowest index; the gap is closed when U_l <= L_h + ε."""
+    for r in range(L.shape[0]):
+        for a in range(L.shape[1]):
+            lo_o, lo_i, up_o, up_i = LO[r, a], LI[r, a], UO[r, a], UI[r, a]
+            lo = lo_o if (lo_o > lo_i or lo_o != lo_o) else lo_i  # np.maximum: the second of equals
+            up = up_o if (up_o < up_i or up_o != up_o) else up_i
+            if lo > up:
+                empty[r] += 1
+                lo, up = (lo_i, up_i) if N[r, a] > 0 else (lo_o, up_o)
+            L[r, a], U[r, a] = lo, up
+            mu[r, a] = (lo + up) / 2.0 if math.isfinite(lo) and math.isfinite(up) else 0.0
+        h = _first_argmax(mu[r], -1)
+        c = _first_argmax(U[r], h)
+        best[r], challenger[r] = h, c
+        gap_closed[r] = U[r, c] <= L[r, h] + epsilon
 
 
 class CCPELoop(PureExplorationPolicy):
@@ -90,18 +138,14 @@ class CCPELoop(PureExplorationPolicy):
         mean = np.where(N > 0, self._YI[rows, touched] / np.maximum(N, 1), 0.0)
         radius = interventional_radius(N, self.n_arms, self.delta_internal, self.alpha_I)
         self._LI[rows, touched], self._UI[rows, touched] = mean - radius, mean + radius
-        L, U = np.maximum(self._LO, self._LI), np.minimum(self._UO, self._UI)
-        empty = L > U
-        if empty.any():
-            played = self._N > 0
-            L = np.where(empty, np.where(played, self._LI, self._LO), L)
-            U = np.where(empty, np.where(played, self._UI, self._UO), U)
-            self._empty += empty.sum(axis=1)
-        self._L, self._U = L, U
-        finite = np.isfinite(L) & np.isfinite(U)
-        self._mu = np.where(finite, (np.where(finite, L, 0.0) + np.where(finite, U, 0.0)) / 2.0, 0.0)
-        self._best, self._l = lucb_pair(self._mu, U)
-        gap_closed = U[self._rows, self._l] <= L[self._rows, self._best] + self.epsilon
+        shape, n = self._N.shape, self._rows.size
+        self._L, self._U, self._mu = np.empty(shape), np.empty(shape), np.empty(shape)
+        self._best, self._l = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+        gap_closed = np.empty(n, dtype=np.bool_)
+        merge_intervals(
+            self._LO, self._UO, self._LI, self._UI, self._N, float(self.epsilon), self._L, self._U, self._mu,
+            self._empty, self._best, self._l, gap_closed,
+        )  # fmt: skip
         self._stop = gap_closed & self._may_stop(self.iterations + 1)
 
     def _may_stop(self, t: int) -> bool:
