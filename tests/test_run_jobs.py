@@ -135,13 +135,6 @@ def test_on_slurm_every_run_job_asks_for_at_least_its_archived_peak_memory():
     assert min(ratios.values()) >= 1.0 and max(ratios.values()) <= 1.6, (min(ratios.values()), max(ratios.values()))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RunJob.memory_mb was fitted to the previous archive's peaks, which counted Snakemake's own "
-    "process (ru_maxrss); the remade archive's true peaks (VmHWM) put the requests at 0.97-2.09 times them (cpe asks "
-    "363 MB for 174-194, unknown_graph V2 h9 363 for 373). Refitting changes job modules, which the archive's code "
-    "record holds; the SLURM profile asks for the measured figures meanwhile (the test above)",
-)
 def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory():
     """Every run job of the archived paper-scale run asks, by its own request, for at least its peak and at most 1.5
     times it (runs.MEMORY_MARGIN over the measured figures)."""

@@ -250,7 +250,7 @@ rule unknown_graph_discovery:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=memory_request(base_mb=508.7),  # the largest V6 job of the archived run (a whole height)
+        mem_mb=memory_request(base_mb=574.4),  # the largest VmHWM peak of the archived run's V6 jobs (manifest: A, h9, d0.01-c1.0)
     params:
         discovery=UG["discovery"],
         setting=lambda wc: ug_discovery_setting(UG["discovery"], wc.setting),

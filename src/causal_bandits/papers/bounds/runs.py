@@ -24,8 +24,9 @@ from causal_bandits.papers.bounds.features import feature_map
 from causal_bandits.scm.cpt import config_index
 
 PAPER = "bounds"
-#: A run job's peak resident memory in the archived paper-scale run (16 jobs, 311.9-312.2 MB): its request's base.
-PEAK_MB = 312.2
+#: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 16 bounds_run
+#: jobs of the archived paper-scale run (archive/paper-scale/manifest.json; 177.0-218.4 MB, the appendix's the top).
+PEAK_MB = 218.4
 #: Figure 4's algorithms in legend order, and the appendix algorithms (not in any experiment of the
 #: paper) with their non-causal counterparts: keys of the registry (causal_bandits/papers/bounds/algorithms.py).
 FIGURE4 = ("linucb_pcb", "linucb", "linucb_biased", "linucb_cp")

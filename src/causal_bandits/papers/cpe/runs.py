@@ -24,6 +24,9 @@ from causal_bandits.papers.cpe.instance import CPEInstance
 from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, StoppingDiagnostics, checkpoints
 
 PAPER = "cpe"
+#: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 338 cpe_run jobs
+#: of the archived paper-scale run (archive/paper-scale/manifest.json; 173.8-194.0 MB, E4's k6 and k7 the top).
+PEAK_MB = 194.0
 
 
 def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
@@ -84,7 +87,7 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         seeds=seeds,
         science=science,
         builder=__name__,
-        memory_mb=runs.memory_request(),
+        memory_mb=runs.memory_request(base_mb=PEAK_MB),
     )
 
 

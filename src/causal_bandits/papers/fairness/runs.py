@@ -27,9 +27,10 @@ from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
 PAPER = "fairness"
-#: A run job's peak resident memory per experiment in the archived paper-scale run (MB; email 307.8-308.0, Adult-Video
-#: 254.1-254.6): its request's base.
-PEAK_MB = {"email": 308.0, "adult_video": 254.6}
+#: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 15 fairness_run
+#: jobs of the archived paper-scale run (archive/paper-scale/manifest.json; email 175.6-177.9, Adult-Video
+#: 175.7-177.8 MB: one figure serves both experiments).
+PEAK_MB = 177.9
 STRATEGY = "default"  # no arm sets or settings: every run path is <experiment>/default/<algorithm>
 EXPERIMENTS = ("email", "adult_video")
 #: Every algorithm's label, from the registry (causal_bandits/papers/fairness/algorithms.py).
@@ -147,7 +148,7 @@ def run_job(wildcards: Mapping[str, str], seed_chunks: Sequence[range], science:
         seeds=seeds,
         science=science,
         builder=__name__,
-        memory_mb=runs.memory_request(base_mb=PEAK_MB.get(wildcards["experiment"], max(PEAK_MB.values()))),
+        memory_mb=runs.memory_request(base_mb=PEAK_MB),
     )
 
 
