@@ -5,8 +5,9 @@ then :func:`causal_bandits.runs.execute`, as rule ``<paper>_run`` runs it), in a
 package from the working tree or from the ref's ``src`` (``--before REF``, exported with ``git archive``); the two
 sides run back to back, in an order that alternates from job to job (``before_after.py``). The CPU is the process's
 whole CPU time (imports, reading the instance, the simulation, writing the files: ``getrusage`` at the end), the
-best of ``--repeat``; ``same`` compares the sha256 of the trace and summary files the two sides wrote. A job's
-inputs (the instance documents) must exist: ``snakemake <input> --configfile config/config.yaml`` makes them.
+best of ``--repeat``, with its peak resident memory (``ru_maxrss``); ``same`` compares the sha256 of the trace and
+summary files the two sides wrote. A job's inputs (the instance documents) must exist: ``snakemake <input>
+--configfile config/config.yaml`` makes them.
 
 ``--horizon N`` caps every cpe job's sample cap (a stopping run is then censored at N: the same work on both sides,
 in less time; the parallel bandit keeps its budget) and every unknown_graph job's rounds T. The last line printed is
@@ -69,7 +70,7 @@ def one(name: str, horizon: int | None, out: str) -> dict:
     runs.execute(job, JOBS[name], trace, summary)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     digest = hashlib.sha256(Path(trace).read_bytes() + Path(summary).read_bytes()).hexdigest()
-    return {"cpu_s": usage.ru_utime + usage.ru_stime, "sha256": digest}
+    return {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024, "sha256": digest}
 
 
 def measure(src: str, name: str, horizon: int | None, repeat: int) -> dict:
@@ -98,20 +99,23 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         before_src = export_src(args.before, tmp) if args.before else None
-        print(f"{'job':40s} {'CPU s now':>10s} {'before':>8s} {'speed-up':>8s}  same bytes", flush=True)
+        head = f"{'CPU s now':>10s} {'before':>8s} {'speed-up':>8s} {'MB now':>7s} {'before':>7s}"
+        print(f"{'job':40s} {head}  same bytes", flush=True)
         for i, name in enumerate(args.jobs):
             now, before = both_sides(i, lambda src, n=name: measure(src, n, args.horizon, args.repeat), before_src)
-            row = {"job": name, "cpu_s": now["cpu_s"], "sha256": now["sha256"]}
+            row = {"job": name, "cpu_s": now["cpu_s"], "peak_mb": now["peak_mb"], "sha256": now["sha256"]}
             if before is not None:
                 row |= {
                     "before_cpu_s": before["cpu_s"],
+                    "before_peak_mb": before["peak_mb"],
                     "speedup": before["cpu_s"] / now["cpu_s"],
                     "same_bytes": before["sha256"] == now["sha256"],
                 }
                 figures = f"{now['cpu_s']:10.2f} {before['cpu_s']:8.2f} {row['speedup']:7.2f}x"
+                figures += f" {now['peak_mb']:7.1f} {before['peak_mb']:7.1f}"
                 print(f"{name:40s} {figures}  {row['same_bytes']}", flush=True)
             else:
-                print(f"{name:40s} {now['cpu_s']:10.2f}", flush=True)
+                print(f"{name:40s} {now['cpu_s']:10.2f} {'':8s} {'':8s} {now['peak_mb']:7.1f}", flush=True)
             rows.append(row)
     if args.before:
         total_now = sum(r["cpu_s"] for r in rows)
