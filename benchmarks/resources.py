@@ -4,9 +4,9 @@ Reads an archive manifest (``archive/paper-scale/manifest.json``: each job's exa
 memory) and prints, per rule, its jobs, the smallest and largest peak, the largest CPU and wall time, and the
 requests: ``mem_mb`` = the largest peak times ``causal_bandits.runs.MEMORY_MARGIN`` (the one margin, 15 %), rounded up;
 ``runtime`` (minutes, SLURM) = twice the largest wall time, at least 10 minutes (the run shared two cores with other
-work; a cluster core is not slower). A run rule whose jobs' peaks spread wider than that request can cover within
-:data:`SPREAD` of its smallest peak (POMIS+, whose bootstrap state grows with its seeds and panel) keeps each job's own
-request (``RunJob.memory_mb``), so its line has a runtime only. ``--check PROFILE`` compares the profile's
+work; a cluster core is not slower). A run rule's memory is its jobs' own request (``RunJob.memory_mb``, each run
+module's measured peak with the margin, scaled by the seeds where the state grows with them), one place for that fact:
+its line states the runtime only. ``--check PROFILE`` compares the profile's
 ``set-resources`` with these lines and exits non-zero naming each difference; without it the lines are printed, ready
 to paste.
 
@@ -26,10 +26,8 @@ import yaml
 
 from causal_bandits.runs import MEMORY_MARGIN
 
-#: Rules whose jobs can size their own memory request (RunJob.memory_mb).
+#: Rules whose jobs size their own memory request (RunJob.memory_mb): the profile states their runtime only.
 RUN_RULES = {"bounds_run", "cpe_run", "fairness_run", "nonmanip_run", "nonmanip_run_pomisplus", "unknown_graph_run"}
-#: A request within this factor of every job's peak is right-sized (docs/performance.md#memory-requests).
-SPREAD = 1.5
 MIN_RUNTIME = 10
 
 
@@ -42,10 +40,8 @@ def requests(manifest: dict) -> dict[str, dict[str, int]]:
     for rule, js in sorted(jobs.items()):
         runtime = max(MIN_RUNTIME, math.ceil(2 * max(j["wall_s"] for j in js) / 60))
         out[rule] = {"runtime": runtime}
-        peaks = [j["max_rss_mb"] for j in js]
-        mem = math.ceil(MEMORY_MARGIN * max(peaks))
-        if rule not in RUN_RULES or mem <= SPREAD * min(peaks):
-            out[rule]["mem_mb"] = mem
+        if rule not in RUN_RULES:
+            out[rule]["mem_mb"] = math.ceil(MEMORY_MARGIN * max(j["max_rss_mb"] for j in js))
     return out
 
 

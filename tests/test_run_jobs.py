@@ -101,52 +101,55 @@ def test_a_job_reaches_its_script_as_builtin_fields():
     assert all(isinstance(v, (int, str, range, dict)) for v in fields.values()), fields
 
 
-def _run_job_requests(slurm: dict[str, dict[str, str]] | None = None) -> dict[str, float]:
-    """Each run job of the archived paper-scale run (archive/paper-scale/manifest.json: each job's peak): its memory
-    request over its peak, the job's own request (RunJob.memory_mb) or, given a profile's ``set-resources``, the
-    profile's request for its rule where it states one."""
+def _run_job_requests(paper_key: str) -> dict[str, float]:
+    """Each run job of ``paper_key`` in the archived paper-scale run (archive/paper-scale/manifest.json: each job's
+    peak): its own memory request (RunJob.memory_mb, which the SLURM profile leaves to it) over its peak."""
     import json
 
     manifest = json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
     config = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml"))
-    ratios = {}
-    for job in manifest["jobs"]:
-        paper_key = job["rule"].split("_run")[0]
-        if f"{paper_key}_run" not in job["rule"] or paper_key not in PAPERS:
-            continue
-        stated = (slurm or {}).get(job["rule"], {}).get("mem_mb")
-        if stated is None:
-            module = importlib.import_module(paper(paper_key).runs)
-            request = module.describe(config, job["wildcards"]).memory_mb
-        else:
-            request = int(stated.split("*")[0])
-        ratios[job["log"]] = request / job["max_rss_mb"]
-    assert len(ratios) == 507  # every run job of the five papers
-    return ratios
+    module = importlib.import_module(paper(paper_key).runs)
+    return {
+        job["log"]: module.describe(config, job["wildcards"]).memory_mb / job["max_rss_mb"]
+        for job in manifest["jobs"]
+        if job["rule"].startswith(f"{paper_key}_run")
+    }
 
 
-def test_on_slurm_every_run_job_asks_for_at_least_its_archived_peak_memory():
-    """Through the SLURM profile (a rule's request where it states one, else the job's own) no run job of the
-    archived run asks for less than its peak (a job over its request is killed), nor more than 1.6 times it."""
-    import yaml
-
-    stated = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())["set-resources"]
-    ratios = _run_job_requests(stated)
-    assert min(ratios.values()) >= 1.0 and max(ratios.values()) <= 1.6, (min(ratios.values()), max(ratios.values()))
-
-
-def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory():
-    """Every run job of the archived paper-scale run asks, by its own request, for at least its peak and at most 1.5
-    times it (runs.MEMORY_MARGIN over the measured figures)."""
-    ratios = _run_job_requests()
-    assert min(ratios.values()) >= 1.0 and max(ratios.values()) <= 1.5, (min(ratios.values()), max(ratios.values()))
+@pytest.mark.parametrize(
+    "paper_key",
+    [
+        pytest.param(
+            key,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="cpe run jobs load numba since the archive was made (the environment's draw and CCPE's "
+                "interval pass, compiled): 107-122 MB more per job (benchmarks/run_jobs_speed.py), which PEAK_MB "
+                "adds to the archived peak; against the archive's peaks the requests are 1.88-2.09 times them until "
+                "the remade archive measures the new code",
+            ),
+        )
+        if key == "cpe"
+        else key
+        for key in PAPERS
+    ],
+)
+def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory(paper_key):
+    """Every run job of the archived paper-scale run asks, by its own request, for at least its peak (on a cluster a
+    job over its request is killed) and at most 1.5 times it (runs.MEMORY_MARGIN over the measured figures)."""
+    ratios = _run_job_requests(paper_key)
+    assert ratios and min(ratios.values()) >= 1.0 and max(ratios.values()) <= 1.5, (
+        min(ratios.values()),
+        max(ratios.values()),
+    )
 
 
 def test_the_slurm_profile_asks_each_rule_for_its_measured_resources():
     """workflow/profiles/slurm states, for every rule of the archived paper-scale run, the memory and time that
-    benchmarks/resources.py derives from the run's measured jobs; each rule's memory at least the largest peak of its
-    jobs and within 1.5 times the smallest, but for the two rules with one request over jobs of different sizes
-    (V6 discovery over tree heights, 262-574 MB; the three efficiency tables, 122-179 MB)."""
+    benchmarks/resources.py derives from the run's measured jobs (the run rules: the time only, their jobs ask for
+    their own memory); each rule's memory at least the largest peak of its jobs and within 1.5 times the smallest, but
+    for the two rules with one request over jobs of different sizes (V6 discovery over tree heights, 262-574 MB; the
+    three efficiency tables, 122-179 MB)."""
     import json
     import subprocess
     import sys
@@ -171,6 +174,8 @@ def test_the_slurm_profile_asks_each_rule_for_its_measured_resources():
             if mem > 1.5 * min(peaks):
                 spread.add(rule)
     assert spread == {"unknown_graph_discovery", "nonmanip_efficiency"}
+    run_rules = {f"{key}_run" for key in PAPERS} | {"nonmanip_run_pomisplus"}
+    assert run_rules <= set(stated) and not [rule for rule in run_rules if "mem_mb" in stated[rule]]
 
 
 def test_a_study_rerun_reads_the_panel_from_the_paper_declaration_not_a_copy():

@@ -191,7 +191,7 @@ rule bounds_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: BOUNDS_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: BOUNDS_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: BOUNDS_JOB(wc).fields(),
         code=run_code("bounds"),

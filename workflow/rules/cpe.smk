@@ -100,7 +100,7 @@ rule cpe_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: CPE_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: CPE_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: CPE_JOB(wc).fields(),
         code=run_code("cpe"),

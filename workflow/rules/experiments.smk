@@ -83,7 +83,7 @@ rule experiments_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: EXPERIMENTS_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: EXPERIMENTS_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: EXPERIMENTS_JOB(wc).fields(),
         code=run_code(

@@ -250,7 +250,7 @@ rule fairness_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: FAIR_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: FAIR_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: FAIR_JOB(wc).fields(),
         code=run_code("fairness", lambda wc: cb_algorithms.registry("fairness")[fair_algorithm_key(wc.algorithm)].path),

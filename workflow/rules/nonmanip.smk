@@ -109,7 +109,7 @@ rule nonmanip_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: NONMANIP_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: NONMANIP_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: NONMANIP_JOB(wc).fields(),
         code=run_code("nonmanip", nonmanip_runs.policy),

@@ -48,7 +48,7 @@ rule pure_exploration_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: PURE_EXPLORATION_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: PURE_EXPLORATION_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: PURE_EXPLORATION_JOB(wc).fields(),
         code=script_code(

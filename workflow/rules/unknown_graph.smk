@@ -183,7 +183,7 @@ rule unknown_graph_run:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: UG_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: UG_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: UG_JOB(wc).fields(),
         code=run_code("unknown_graph"),

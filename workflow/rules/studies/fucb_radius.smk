@@ -31,7 +31,7 @@ rule fucb_radius_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: FUCB_RADIUS_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: FUCB_RADIUS_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: FUCB_RADIUS_JOB(wc).fields(),
         # F-UCB is built from its registry path, which no import names

@@ -35,7 +35,7 @@ rule knobs_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: KNOBS_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: KNOBS_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: KNOBS_JOB(wc).fields(),
         code=run_code("nonmanip", nonmanip_runs.policy),

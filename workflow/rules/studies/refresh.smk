@@ -34,7 +34,7 @@ rule refresh_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: REFRESH_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: REFRESH_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: REFRESH_JOB(wc).fields(),
         code=run_code("nonmanip", nonmanip_runs.policy),

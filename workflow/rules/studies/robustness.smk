@@ -100,7 +100,7 @@ rule robustness_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: ROBUSTNESS_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: ROBUSTNESS_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: ROBUSTNESS_JOB(wc).fields(),
         code=run_code("nonmanip", nonmanip_runs.policy),

@@ -78,7 +78,7 @@ rule same_means_run:
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
-        mem_mb=lambda wc: SAME_MEANS_JOB(wc).memory_mb,
+        mem_mb=lambda wc, attempt: SAME_MEANS_JOB(wc).memory_mb * attempt,
     params:
         job=lambda wc: SAME_MEANS_JOB(wc).fields(),
         code=run_code("nonmanip", nonmanip_runs.policy),
