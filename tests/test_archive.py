@@ -50,6 +50,21 @@ def test_the_plan_gives_each_job_its_rule_wildcards_files_and_benchmark():
     assert target.rule == "all" and target.outputs == [] and len(target.inputs) == 1
 
 
+def test_the_plan_reads_the_jobs_inside_group_job_blocks():
+    """Rules that name a job group (`group:`) are printed inside their group job's block, each line indented once
+    more, in a dry run too (run locally, every connected piece of a group is a group job of its own): PLAN's jobs,
+    two of them in groups as a dry run prints them."""
+    head, instance, rest = PLAN.split("\nrule ")
+    run, target = rest.split("\nlocalrule ")
+    grouped = "".join(
+        f"[Thu Nov 26 22:49:04 2026] Group job {group} (jobs in lexicogr. order):\n\n"
+        "    [Thu Nov 26 22:49:04 2026]\n" + "".join(f"    {line}\n" for line in f"rule {job}".splitlines())
+        for group, job in (("prep", instance), ("runs", run))
+    )
+    planned = jobs.parse_plan(f"{head}\n{grouped}[Thu Nov 26 22:49:04 2026]\nlocalrule {target}")
+    assert [vars(job) for job in planned] == [vars(job) for job in jobs.parse_plan(PLAN)]
+
+
 def _job(path, cpu, inputs=()):
     return {"outputs": [{"path": path, "sha256": "0"}], "inputs": list(inputs), "cpu_s": cpu, "wall_s": None}
 
