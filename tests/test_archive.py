@@ -231,6 +231,26 @@ def test_the_code_record_sees_code_and_not_comments(tmp_path):
     assert found["a"]["workflow/Snakefile"] == provenance.file_sha256(tmp_path / "workflow" / "Snakefile")
 
 
+def test_the_code_record_leaves_out_the_rules_job_groups(tmp_path):
+    """A rule's `group:` says which jobs a cluster job bundles, not what they compute: a rule file with groups has
+    the sha256 of the same file without them (an archive made before the rules named groups still verifies), and any
+    other change still counts."""
+    rule = 'rule a:\n    output:\n        "a.txt",\n{}    shell:\n        "touch {{output}}"\n'
+    texts = {
+        "none": rule.format(""),
+        "snakefmt": rule.format('    group:\n        "prep"\n'),
+        "inline": rule.format('    group: "runs"\n'),
+        "other": rule.format("    threads: 2\n"),
+    }
+    for name, text in texts.items():
+        (tmp_path / "workflow" / "rules" / name).mkdir(parents=True)
+        (tmp_path / "workflow" / "rules" / name / "a.smk").write_text(text)
+    found = provenance.code_files(tmp_path, [])
+    digests = {name: found[f"workflow/rules/{name}/a.smk"] for name in texts}
+    assert digests["none"] == digests["snakefmt"] == digests["inline"] != digests["other"]
+    assert digests["none"] == provenance.file_sha256(tmp_path / "workflow" / "rules" / "none" / "a.smk")
+
+
 def test_the_profiles_schedule_jobs_and_set_no_config(tmp_path):
     """The profiles are left out of the code record (a cluster's requests can follow new measurements), which holds
     only while no profile of the workflow sets config: verify rebuilds without a profile."""
