@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -44,6 +46,39 @@ def copy_workflow(dest: Path) -> Path:
     shutil.copytree(ROOT, dest, ignore=_ignore)
     (dest / "config" / "ci.yaml").write_text(f"data:\n  raw_dir: {SHARED_RAW}\n")
     return dest
+
+
+#: The head of a rule in a rule file: ``rule NAME:``, or ``use rule BASE as NAME`` (with ``with:`` or without).
+_RULE_HEAD = re.compile(r"^(\s*)(?:rule (\w+):|use rule (\w+) as (\w+)\b.*)$")
+
+
+def rule_groups(root: Path) -> dict[str, str | None]:
+    """Each named rule of the workflow at ``root`` (workflow/Snakefile, workflow/rules/**/*.smk) with the job group its
+    ``group:`` directive names (None if it names none); a ``use rule BASE as NAME`` keeps its base's group unless it
+    names one itself."""
+    groups: dict[str, str | None] = {}
+    bases: dict[str, str] = {}
+    files = [root / "workflow" / "Snakefile", *sorted((root / "workflow" / "rules").rglob("*.smk"))]
+    for lines in (path.read_text().splitlines() for path in files if path.is_file()):
+        for i, line in enumerate(lines):
+            if not (head := _RULE_HEAD.match(line)):
+                continue
+            indent, rule, base, used = head.groups()
+            name = rule or used
+            if base:
+                bases[name] = base
+            body = []
+            for below in lines[i + 1 :]:
+                if below.strip() and len(below) - len(below.lstrip()) <= len(indent):
+                    break
+                body.append(below.strip())
+            at = body.index("group:") if "group:" in body else None
+            inline = next((b.removeprefix("group:").strip() for b in body if b.startswith("group: ")), None)
+            value = body[at + 1] if at is not None else inline
+            groups[name] = ast.literal_eval(value) if value else None
+    for name, base in bases.items():
+        groups[name] = groups[name] or groups.get(base)
+    return groups
 
 
 def copy_finished_run(run: Path, dest: Path) -> Path:
