@@ -208,8 +208,9 @@ def _alive(pid: int) -> bool:
 
 #: What the real-SLURM check runs of the tiny config: the Email chain of the fairness paper (its instance in the
 #: prep group, its runs, the aggregate and Figure 2(b) in the post group) and both raw-data checks (the raw data read
-#: on the node), not all five papers nor the whole of fairness: the profile's groups for every rule are checked by dry
-#: runs (test_cluster_profiles), and every further job through SLURM costs CI its time on 2 cores.
+#: on the node), not all five papers nor the whole of fairness: every rule's group is checked on the rule files, the
+#: rule graph and dry runs of the profiles (test_cluster_profiles), and every further job through SLURM costs CI its
+#: time on 2 cores.
 SLURM_CHECK_TARGETS = (
     "figures/fairness/figure2b.pdf",
     "results/fairness/raw/adult.json",
