@@ -71,10 +71,10 @@ def rule_groups(root: Path) -> dict[str, str | None]:
             for below in lines[i + 1 :]:
                 if below.strip() and len(below) - len(below.lstrip()) <= len(indent):
                     break
-                body.append(below.strip())
-            at = body.index("group:") if "group:" in body else None
-            inline = next((b.removeprefix("group:").strip() for b in body if b.startswith("group: ")), None)
-            value = body[at + 1] if at is not None else inline
+                body.append(below)
+            key = f"{indent}    group:"  # a directive of this rule, its value on the same line or the next
+            at = next((j for j, below in enumerate(body) if below == key or below.startswith(f"{key} ")), None)
+            value = None if at is None else body[at].removeprefix(key).strip() or body[at + 1].strip()
             groups[name] = ast.literal_eval(value) if value else None
     for name, base in bases.items():
         groups[name] = groups[name] or groups.get(base)
