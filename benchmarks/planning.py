@@ -24,8 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TOTAL = re.compile(r"^total\s+(\d+)\s*$", re.MULTILINE)
-#: A job's input line in Snakemake's job listing (``--quiet host``): its files, comma-separated.
-INPUT = re.compile(r"^    input: (.*)$", re.MULTILINE)
+#: A job's input line in Snakemake's job listing (``--quiet host``): its files, comma-separated (indented once more
+#: for a job of a group, inside its group job's block).
+INPUT = re.compile(r"^ +input: (.*)$", re.MULTILINE)
 #: A small target whatever the config (bounds' data and exact stage, two jobs): the fixed cost of a plan.
 SMALL_TARGET = "results/bounds/exact.json"
 

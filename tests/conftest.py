@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -44,6 +46,39 @@ def copy_workflow(dest: Path) -> Path:
     shutil.copytree(ROOT, dest, ignore=_ignore)
     (dest / "config" / "ci.yaml").write_text(f"data:\n  raw_dir: {SHARED_RAW}\n")
     return dest
+
+
+#: The head of a rule in a rule file: ``rule NAME:``, or ``use rule BASE as NAME`` (with ``with:`` or without).
+_RULE_HEAD = re.compile(r"^(\s*)(?:rule (\w+):|use rule (\w+) as (\w+)\b.*)$")
+
+
+def rule_groups(root: Path) -> dict[str, str | None]:
+    """Each named rule of the workflow at ``root`` (workflow/Snakefile, workflow/rules/**/*.smk) with the job group its
+    ``group:`` directive names (None if it names none); a ``use rule BASE as NAME`` keeps its base's group unless it
+    names one itself."""
+    groups: dict[str, str | None] = {}
+    bases: dict[str, str] = {}
+    files = [root / "workflow" / "Snakefile", *sorted((root / "workflow" / "rules").rglob("*.smk"))]
+    for lines in (path.read_text().splitlines() for path in files if path.is_file()):
+        for i, line in enumerate(lines):
+            if not (head := _RULE_HEAD.match(line)):
+                continue
+            indent, rule, base, used = head.groups()
+            name = rule or used
+            if base:
+                bases[name] = base
+            body = []
+            for below in lines[i + 1 :]:
+                if below.strip() and len(below) - len(below.lstrip()) <= len(indent):
+                    break
+                body.append(below)
+            key = f"{indent}    group:"  # a directive of this rule, its value on the same line or the next
+            at = next((j for j, below in enumerate(body) if below == key or below.startswith(f"{key} ")), None)
+            value = None if at is None else body[at].removeprefix(key).strip() or body[at + 1].strip()
+            groups[name] = ast.literal_eval(value) if value else None
+    for name, base in bases.items():
+        groups[name] = groups[name] or groups.get(base)
+    return groups
 
 
 def copy_finished_run(run: Path, dest: Path) -> Path:
@@ -173,8 +208,9 @@ def _alive(pid: int) -> bool:
 
 #: What the real-SLURM check runs of the tiny config: the Email chain of the fairness paper (its instance in the
 #: prep group, its runs, the aggregate and Figure 2(b) in the post group) and both raw-data checks (the raw data read
-#: on the node), not all five papers nor the whole of fairness: the profile's groups for every rule are checked by dry
-#: runs (test_cluster_profiles), and every further job through SLURM costs CI its time on 2 cores.
+#: on the node), not all five papers nor the whole of fairness: every rule's group is checked on the rule files, the
+#: rule graph and dry runs of the profiles (test_cluster_profiles), and every further job through SLURM costs CI its
+#: time on 2 cores.
 SLURM_CHECK_TARGETS = (
     "figures/fairness/figure2b.pdf",
     "results/fairness/raw/adult.json",

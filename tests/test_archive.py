@@ -50,6 +50,21 @@ def test_the_plan_gives_each_job_its_rule_wildcards_files_and_benchmark():
     assert target.rule == "all" and target.outputs == [] and len(target.inputs) == 1
 
 
+def test_the_plan_reads_the_jobs_inside_group_job_blocks():
+    """Rules that name a job group (`group:`) are printed inside their group job's block, each line indented once
+    more, in a dry run too (run locally, every connected piece of a group is a group job of its own): PLAN's jobs,
+    two of them in groups as a dry run prints them."""
+    head, instance, rest = PLAN.split("\nrule ")
+    run, target = rest.split("\nlocalrule ")
+    grouped = "".join(
+        f"[Thu Nov 26 22:49:04 2026] Group job {group} (jobs in lexicogr. order):\n\n"
+        "    [Thu Nov 26 22:49:04 2026]\n" + "".join(f"    {line}\n" for line in f"rule {job}".splitlines())
+        for group, job in (("prep", instance), ("runs", run))
+    )
+    planned = jobs.parse_plan(f"{head}\n{grouped}[Thu Nov 26 22:49:04 2026]\nlocalrule {target}")
+    assert [vars(job) for job in planned] == [vars(job) for job in jobs.parse_plan(PLAN)]
+
+
 def _job(path, cpu, inputs=()):
     return {"outputs": [{"path": path, "sha256": "0"}], "inputs": list(inputs), "cpu_s": cpu, "wall_s": None}
 
@@ -214,6 +229,26 @@ def test_the_code_record_sees_code_and_not_comments(tmp_path):
     assert found["a"]["a/m.py"] == found["b"]["b/m.py"] != found["c"]["c/m.py"]
     assert found["a"]["a/t.css"] != found["b"]["b/t.css"] and found["a"]["a/gone.py"] is None
     assert found["a"]["workflow/Snakefile"] == provenance.file_sha256(tmp_path / "workflow" / "Snakefile")
+
+
+def test_the_code_record_leaves_out_the_rules_job_groups(tmp_path):
+    """A rule's `group:` says which jobs a cluster job bundles, not what they compute: a rule file with groups has
+    the sha256 of the same file without them (an archive made before the rules named groups still verifies), and any
+    other change still counts."""
+    rule = 'rule a:\n    output:\n        "a.txt",\n{}    shell:\n        "touch {{output}}"\n'
+    texts = {
+        "none": rule.format(""),
+        "snakefmt": rule.format('    group:\n        "prep"\n'),
+        "inline": rule.format('    group: "runs"\n'),
+        "other": rule.format("    threads: 2\n"),
+    }
+    for name, text in texts.items():
+        (tmp_path / "workflow" / "rules" / name).mkdir(parents=True)
+        (tmp_path / "workflow" / "rules" / name / "a.smk").write_text(text)
+    found = provenance.code_files(tmp_path, [])
+    digests = {name: found[f"workflow/rules/{name}/a.smk"] for name in texts}
+    assert digests["none"] == digests["snakefmt"] == digests["inline"] != digests["other"]
+    assert digests["none"] == provenance.file_sha256(tmp_path / "workflow" / "rules" / "none" / "a.smk")
 
 
 def test_the_profiles_schedule_jobs_and_set_no_config(tmp_path):

@@ -1,6 +1,6 @@
-"""The cluster profiles (README, "Running on a cluster"): workflow/profiles/slurm names only rules
-that exist, puts every rule in a job group whose members never wait on each other through another
-group, and both it and the cluster-generic (qsub) profile drive the workflow. The real SLURM run
+"""The cluster profiles (README, "Running on a cluster"): every rule names a job group (its `group:`) that
+workflow/profiles/slurm sizes and whose members never wait on each other through another group, the profile names
+only rules that exist, and both it and the cluster-generic (qsub) profile drive the workflow. The real SLURM run
 is .ci/slurm_check.sh (CI runs it)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import stat
 import networkx as nx
 import pytest
 import yaml
-from conftest import ROOT, copy_workflow, snakemake
+from conftest import ROOT, copy_workflow, rule_groups, snakemake
 
 from causal_bandits.papers import PAPERS
 from causal_bandits.studies import STUDIES
@@ -20,6 +20,8 @@ from causal_bandits.studies import STUDIES
 pytestmark = pytest.mark.workflow
 
 SLURM_PROFILE = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())
+#: Each rule's job group, from its `group:` in the rule files (None: no group).
+GROUPS = rule_groups(ROOT)
 GENERIC = "workflow/profiles/cluster-generic"
 #: Rules that exist only in some runs: the download when a raw file is missing and stand-ins are off.
 CONDITIONAL_RULES = {"fairness_download"}
@@ -40,8 +42,9 @@ def _rules(work, configfile: str) -> set[str]:
 
 
 def _rule_graph(work) -> nx.DiGraph:
+    own = ("examples/own_experiment.yaml", "examples/own_pure_exploration.yaml")
     result = snakemake(
-        work, "--rulegraph", "--configfile", "config/config.yaml", "config/studies.yaml", "config/ci.yaml"
+        work, "--rulegraph", "--configfile", "config/config.yaml", "config/studies.yaml", *own, "config/ci.yaml"
     )
     assert result.returncode == 0, result.stderr[-3000:]
     names = dict(re.findall(r'^\s*(\d+)\[label = "([^"]+)"', result.stdout, re.M))
@@ -51,24 +54,26 @@ def _rule_graph(work) -> nx.DiGraph:
     return graph
 
 
-def test_slurm_profile_groups_every_rule_and_names_no_other(work):
+def test_every_rule_has_a_group_the_slurm_profile_sizes_and_it_names_no_other_rule(work):
     rules = _rules(work, "config/config.yaml") | _rules(work, "config/quick.yaml") | _rules(work, "config/studies.yaml")
-    groups, resources = SLURM_PROFILE["groups"], SLURM_PROFILE["set-resources"]
-    unknown = (set(groups) | set(resources)) - rules - CONDITIONAL_RULES
+    unknown = set(SLURM_PROFILE["set-resources"]) - rules - CONDITIONAL_RULES
     assert not unknown, f"workflow/profiles/slurm names rules the workflow does not have: {sorted(unknown)}"
-    ungrouped = rules - set(groups) - UNGROUPED
-    assert not ungrouped, f"add these rules to a group in workflow/profiles/slurm/config.yaml: {sorted(ungrouped)}"
-    assert set(groups.values()) == set(SLURM_PROFILE["group-components"]), "every group needs group-components"
+    assert "groups" not in SLURM_PROFILE, "each rule names its group itself (`group:` in workflow/rules/)"
+    grouped = (rules | set(GROUPS)) - UNGROUPED - CONDITIONAL_RULES  # the own experiments' rules too
+    ungrouped = {rule for rule in grouped if not GROUPS.get(rule)}
+    assert not ungrouped, f"give these rules a `group:` (prep, runs or post): {sorted(ungrouped)}"
+    groups = {GROUPS[rule] for rule in grouped}
+    assert groups == set(SLURM_PROFILE["group-components"]), "every group needs its group-components, and no other"
 
 
 def test_no_group_waits_on_itself_through_another(work):
     """A group job cannot start before all its inputs exist: if a path left a group's rules and came
     back (prep -> run -> prep), the group job would wait on itself. Checked on the rule graph of the
-    paper-scale workflow, which has a path wherever some pair of jobs does."""
+    paper-scale workflow with the studies and own experiments, which has a path wherever some pair of jobs does."""
     graph = _rule_graph(work)
     groups: dict[str, set[str]] = {}
-    for rule, group in SLURM_PROFILE["groups"].items():
-        if rule in graph:
+    for rule, group in GROUPS.items():
+        if group and rule in graph:
             groups.setdefault(group, set()).add(rule)
     for group, members in groups.items():
         outside = graph.subgraph(set(graph) - members)

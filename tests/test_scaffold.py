@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import rule_groups
 
 from causal_bandits import scaffold
 from causal_bandits.cli import main
@@ -28,10 +29,8 @@ TOUCHED = (
     "config/config.yaml",
     "config/tiny.yaml",
     "config/studies.yaml",
-    "workflow/profiles/slurm/config.yaml",
     "src/causal_bandits/preregistration/registry.json",
 )
-SLURM = "workflow/profiles/slurm/config.yaml"
 
 
 @pytest.fixture
@@ -59,13 +58,14 @@ def test_new_paper_writes_its_files_and_one_line_in_each_list(repo, capsys):
     changed = sorted(p for p in before if before[p] != after[p])
     unchanged = {"src/causal_bandits/studies/registry.yaml", "config/studies.yaml"}
     assert len(new) == 17 and sorted(changed) == sorted(set(TOUCHED) - unchanged)
-    assert out.startswith("wrote 17 new files and added to 5:") and all(p in out for p in new)
+    assert out.startswith("wrote 17 new files and added to 4:") and all(p in out for p in new)
     papers = yaml.safe_load((repo / "src/causal_bandits/papers/registry.yaml").read_text())
     assert papers == ["nonmanip", "bounds", "fairness", "cpe", "unknown_graph", "toy"]
     config = yaml.safe_load((repo / "config/config.yaml").read_text())
     assert config["toy"]["horizon"] == 2000 and yaml.safe_load((repo / "config/tiny.yaml").read_text())["toy"]
-    slurm = yaml.safe_load((repo / "workflow/profiles/slurm/config.yaml").read_text())
-    assert slurm["groups"]["toy_run"] == "toy_runs" and slurm["group-components"]["toy_post"] == 1000
+    # each rule names its job group itself (tests/test_cluster_profiles.py: the SLURM profile sizes them)
+    post = dict.fromkeys(("toy_aggregate", "toy_table1", "toy_figure1", "toy_claims"), "post")
+    assert rule_groups(repo) == {"toy_run": "runs", **post}
     # the registered fingerprint is the one of the rule the written claims module declares
     namespace: dict = {}
     exec(compile((repo / "src/causal_bandits/papers/toy/claims.py").read_text(), "claims.py", "exec"), namespace)
@@ -99,17 +99,14 @@ def test_new_study_writes_its_files_and_one_line_in_each_list(repo, capsys):
         "workflow/rules/studies/probe.smk",
         "workflow/scripts/study_probe_report.py",
     ]
-    assert changed == sorted(
-        ["src/causal_bandits/studies/registry.yaml", "config/studies.yaml", "config/tiny.yaml", SLURM]
-    )
-    assert capsys.readouterr().out.startswith("wrote 5 new files and added to 4:")
+    assert changed == sorted(["src/causal_bandits/studies/registry.yaml", "config/studies.yaml", "config/tiny.yaml"])
+    assert capsys.readouterr().out.startswith("wrote 5 new files and added to 3:")
     assert (repo / "src/causal_bandits/studies/registry.yaml").read_text().endswith("- naive_estimand\n- probe\n")
     # the block goes last in the overlay (its order is STUDIES') and into the tiny run's studies: block
     assert list(yaml.safe_load((repo / "config/studies.yaml").read_text())["studies"])[-1] == "probe"
     tiny = yaml.safe_load((repo / "config/tiny.yaml").read_text())
     assert tiny["studies"]["probe"] == {"horizon": 200, "n_seeds": 2, "seeds_per_job": 2}
-    slurm = yaml.safe_load((repo / SLURM).read_text())
-    assert slurm["groups"]["probe_run"] == "studies_runs" and slurm["groups"]["probe_report"] == "studies_post"
+    assert rule_groups(repo) == {"probe_run": "runs", "probe_report": "post"}
     _lint(repo, new)
 
 

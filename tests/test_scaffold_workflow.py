@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, TINY, copy_finished_run, snakemake
+from conftest import ROOT, TINY, copy_finished_run, rule_groups, snakemake
 from workflow_outputs import check_parses
 
 from causal_bandits.claims import STATUSES
@@ -82,7 +82,7 @@ def test_the_scaffolds_touch_only_what_they_list_and_change_no_jobs_code(scaffol
     work, before, listed, (code_before, code_after) = scaffolded
     after = _tree(work)
     touched = {p for p in after if before.get(p) != after[p]}
-    assert touched == set(listed) and len(listed) == 17 + 5 + 5 + 4
+    assert touched == set(listed) and len(listed) == 17 + 4 + 5 + 3
     assert code_after == code_before  # no existing job's params change: Snakemake reruns none of them
 
 
@@ -119,11 +119,12 @@ def test_the_whole_workflow_still_checks_and_plans(scaffolded):
     planned = snakemake(work, "-n", "--forceall", *TINY)  # every job, those the copied run has done included
     assert planned.returncode == 0, planned.stderr[-3000:]
     assert "report" in planned.stdout and "bounds_run" in planned.stdout
-    # each new rule is in a SLURM job group (tests/test_cluster_profiles.py checks every rule so)
+    # each new rule names a job group the SLURM profile sizes (tests/test_cluster_profiles.py checks every rule so)
     listed = snakemake(work, "--list-rules", *TINY)
     new = {line.split()[0] for line in listed.stdout.splitlines() if line.startswith(("toy_", "probe_"))}
-    groups = yaml.safe_load((work / "workflow/profiles/slurm/config.yaml").read_text())["groups"]
-    assert len(new) == 5 + 2 and new <= set(groups)
+    groups = rule_groups(work)
+    sized = yaml.safe_load((work / "workflow/profiles/slurm/config.yaml").read_text())["group-components"]
+    assert len(new) == 5 + 2 and all(groups.get(rule) in sized for rule in new)
 
 
 def test_the_repositorys_tests_over_every_paper_and_study_pass_with_the_new_ones(scaffolded):

@@ -31,6 +31,8 @@ rule bounds_data:
         selected="data/generated/bounds/selected.parquet",
     log:
         "logs/bounds_data/data.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -48,6 +50,8 @@ rule bounds_exact:
         "results/bounds/exact.json",
     log:
         "logs/bounds_exact/exact.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -71,6 +75,8 @@ rule bounds_offline:
         summary="results/bounds/offline/summary.json",
     log:
         "logs/bounds_offline/offline.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -89,6 +95,8 @@ rule bounds_coverage:
         "logs/bounds_coverage/coverage.log",
     benchmark:
         "benchmarks/out/bounds_coverage/coverage.tsv"
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -111,6 +119,8 @@ rule bounds_table1:
         "logs/bounds_table1/{variant}.log",
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -128,6 +138,8 @@ rule bounds_table2:
         md=report("figures/bounds/table2.md", caption="../report/bounds_table2.rst", category="bounds"),
     log:
         "logs/bounds_table2/table2.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -144,6 +156,8 @@ rule bounds_figure2:
         png=report("figures/bounds/figure2.png", caption="../report/bounds_figure2.rst", category="bounds"),
     log:
         "logs/bounds_figure2/figure2.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -164,6 +178,8 @@ rule bounds_figure3:
         "logs/bounds_figure3/{variant}.log",
     wildcard_constraints:
         variant=BOUNDS_WILDCARDS["variant"],
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -188,6 +204,8 @@ rule bounds_run:
         strategy="|".join(map(re.escape, BOUNDS_STRATEGIES)),
         algorithm=cb_algorithms.pattern(BOUNDS_ALGORITHMS),
         chunk=r"\d+",
+    group:
+        "runs"
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -209,6 +227,8 @@ rule bounds_aggregate:
         "logs/bounds_aggregate/{setting}.log",
     wildcard_constraints:
         setting=BOUNDS_WILDCARDS["setting"],
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -227,6 +247,8 @@ rule bounds_figure4:
         final=report("figures/bounds/figure4_final.csv", caption="../report/bounds_figure4.rst", category="bounds"),
     log:
         "logs/bounds_figure4/figure4.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -246,6 +268,8 @@ rule bounds_figure4_alpha:
         png=report("figures/bounds/figure4_alpha.png", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
     log:
         "logs/bounds_figure4_alpha/figure4_alpha.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -270,6 +294,8 @@ rule bounds_figure_appendix:
         ),
     log:
         "logs/bounds_figure_appendix/figure_appendix.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -292,6 +318,8 @@ rule bounds_claims:
         "results/claims/bounds.json",
     log:
         "logs/bounds_claims/claims.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:

@@ -35,6 +35,8 @@ rule cpe_instance:
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
         config=r"[A-Za-z0-9.]+",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -55,6 +57,8 @@ rule cpe_quantities:
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
         config=r"[A-Za-z0-9.]+",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -71,6 +75,8 @@ rule cpe_theory:
         "results/cpe/theory_e4b.json",
     log:
         "logs/cpe_theory/e4b.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -97,6 +103,8 @@ rule cpe_run:
         strategy=CPE_WILDCARDS["strategy"],
         algorithm=CPE_WILDCARDS["algorithm"],
         chunk=CPE_WILDCARDS["chunk"],
+    group:
+        "runs"
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -120,6 +128,8 @@ rule cpe_aggregate:
         "logs/cpe_aggregate/{exp}.log",
     wildcard_constraints:
         exp=r"[A-Za-z0-9]+",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -148,6 +158,8 @@ rule cpe_tables:
         ),
     log:
         "logs/cpe_tables/tables.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -177,6 +189,8 @@ rule cpe_figures:
         ),
     log:
         "logs/cpe_figures/figures.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -198,6 +212,8 @@ rule cpe_claims:
         "results/claims/cpe.json",
     log:
         "logs/cpe_claims/claims.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:

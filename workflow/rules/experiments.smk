@@ -35,6 +35,8 @@ rule experiments_instance:
         "logs/experiments_instance/{experiment}.log",
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -56,6 +58,8 @@ rule experiments_catalogue:
         "logs/experiments_catalogue/{experiment}.log",
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -80,6 +84,8 @@ rule experiments_run:
         strategy=EXPERIMENTS_WILDCARDS["strategy"],
         algorithm=EXPERIMENTS_WILDCARDS["algorithm"],
         chunk=EXPERIMENTS_WILDCARDS["chunk"],
+    group:
+        "runs"
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -106,6 +112,8 @@ rule experiments_aggregate:
         "logs/experiments_aggregate/{experiment}.log",
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -137,6 +145,8 @@ rule experiments_summary:
         "logs/experiments_summary/{experiment}.log",
     wildcard_constraints:
         experiment=EXPERIMENTS_WILDCARDS["experiment"],
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:

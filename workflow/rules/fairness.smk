@@ -69,6 +69,8 @@ if FAIR_STANDIN:
             "logs/fairness_standin/{rawfile}.log",
         wildcard_constraints:
             rawfile="|".join(map(re.escape, FAIR_RAW)),
+        group:
+            "prep"
         conda:
             "../envs/causal_bandits.yaml"
         params:
@@ -89,6 +91,8 @@ rule fairness_raw_check:
         "logs/fairness_raw_check/{dataset}.log",
     wildcard_constraints:
         dataset="|".join(fair_inputs.raw_entries(FAIR)),
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -110,6 +114,8 @@ rule fairness_adult_users:
         "data/processed/fairness/adult_users.parquet",
     log:
         "logs/fairness_adult_users/adult_users.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -128,6 +134,8 @@ rule fairness_youtube_videos:
         "data/processed/fairness/youtube_videos.parquet",
     log:
         "logs/fairness_youtube_videos/youtube_videos.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -147,6 +155,8 @@ rule fairness_offline_table:
         "data/processed/fairness/adult_video_offline.parquet",
     log:
         "logs/fairness_offline_table/offline.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -166,6 +176,8 @@ rule fairness_adult_graph:
         "logs/fairness_adult_graph/graph.log",
     benchmark:
         "benchmarks/out/fairness_adult_graph/graph.tsv"
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -182,6 +194,8 @@ rule fairness_email_instance:
         truth="results/fairness/email_truth.parquet",
     log:
         "logs/fairness_email_instance/email.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -203,6 +217,8 @@ rule fairness_adult_video_instance:
         "results/fairness/instances/adult_video.json",
     log:
         "logs/fairness_adult_video_instance/adult_video.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -222,6 +238,8 @@ rule fairness_email_tables:
         t5md=report("figures/fairness/table5.md", caption="../report/fairness_tables45.rst", category="fairness"),
     log:
         "logs/fairness_email_tables/tables45.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -247,6 +265,8 @@ rule fairness_run:
         strategy=FAIR_STRATEGY,
         algorithm=FAIR_ALGORITHM_PATTERN,
         chunk=r"\d+",
+    group:
+        "runs"
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -270,6 +290,8 @@ rule fairness_aggregate:
         "logs/fairness_aggregate/{experiment}.log",
     wildcard_constraints:
         experiment=FAIR_EXPERIMENT_PATTERN,
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -294,6 +316,8 @@ rule fairness_tables:
         t2md=report("figures/fairness/table2.md", caption="../report/fairness_table2.rst", category="fairness"),
     log:
         "logs/fairness_tables/tables.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -314,6 +338,8 @@ rule fairness_diagrams:
         f2apng=report("figures/fairness/figure2a.png", caption="../report/fairness_diagrams.rst", category="fairness"),
     log:
         "logs/fairness_diagrams/diagrams.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -331,6 +357,8 @@ rule fairness_figure2b:
         png=report("figures/fairness/figure2b.png", caption="../report/fairness_figure2b.rst", category="fairness"),
     log:
         "logs/fairness_figure2b/figure2b.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -351,6 +379,8 @@ rule fairness_figure3:
         png=report("figures/fairness/figure3.png", caption="../report/fairness_figure3.rst", category="fairness"),
     log:
         "logs/fairness_figure3/figure3.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -373,6 +403,8 @@ rule fairness_claims:
         "results/claims/fairness.json",
     log:
         "logs/fairness_claims/claims.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:

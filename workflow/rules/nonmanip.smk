@@ -31,6 +31,8 @@ rule nonmanip_arm_sets:
         "logs/nonmanip_arm_sets/{graph}.log",
     wildcard_constraints:
         graph=NONMANIP_WILDCARDS["graph"],
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -47,6 +49,8 @@ rule nonmanip_instance:
         "logs/nonmanip_instance/{experiment}.log",
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -66,6 +70,8 @@ rule nonmanip_catalogue:
         "logs/nonmanip_catalogue/{experiment}.log",
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -82,6 +88,8 @@ rule nonmanip_catalogue_listing:
         report("figures/nonmanip/catalogue.md", caption="../report/nonmanip_catalogue.rst", category="nonmanip"),
     log:
         "logs/nonmanip_catalogue_listing/catalogue.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -106,6 +114,8 @@ rule nonmanip_run:
         strategy=NONMANIP_WILDCARDS["strategy"],
         algorithm=NONMANIP_WILDCARDS["algorithm"],
         chunk=NONMANIP_WILDCARDS["chunk"],
+    group:
+        "runs"
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -139,6 +149,8 @@ rule nonmanip_efficiency:
         "logs/nonmanip_efficiency/{experiment}.log",
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -159,6 +171,8 @@ rule nonmanip_aggregate:
         "logs/nonmanip_aggregate/{experiment}.log",
     wildcard_constraints:
         experiment=NONMANIP_WILDCARDS["experiment"],
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -179,6 +193,8 @@ rule nonmanip_table1:
         md=report("figures/nonmanip/table1.md", caption="../report/nonmanip_table1.rst", category="nonmanip"),
     log:
         "logs/nonmanip_table1/table1.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -208,6 +224,8 @@ rule nonmanip_figure5:
         ),
     log:
         "logs/nonmanip_figure5/figure5.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -226,6 +244,8 @@ rule nonmanip_diagrams:
         ),
     log:
         "logs/nonmanip_diagrams/diagrams.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -247,6 +267,8 @@ rule nonmanip_claims:
         "results/claims/nonmanip.json",
     log:
         "logs/nonmanip_claims/claims.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:

@@ -20,6 +20,8 @@ rule pure_exploration_instance:
         "logs/pure_exploration_instance/{experiment}.log",
     wildcard_constraints:
         experiment=PURE_EXPLORATION_NAMES,
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -45,6 +47,8 @@ rule pure_exploration_run:
         strategy=cb_pure_exploration.STRATEGY,
         algorithm=cb_algorithms.pattern(cb_pure_exploration.ALGORITHMS),
         chunk=r"\d+",
+    group:
+        "runs"
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -79,6 +83,8 @@ rule pure_exploration_table:
         "logs/pure_exploration_table/{experiment}.log",
     wildcard_constraints:
         experiment=PURE_EXPLORATION_NAMES,
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:

@@ -71,6 +71,8 @@ rule unknown_graph_fig1_trace:
         "results/unknown_graph/fig1_trace.json",
     log:
         "logs/unknown_graph_fig1_trace/trace.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -92,6 +94,8 @@ rule unknown_graph_fig1_instance:
         ),
     log:
         "logs/unknown_graph_fig1_instance/instance.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -112,6 +116,8 @@ rule unknown_graph_instances:
         "logs/unknown_graph_instances/{cell}.log",
     wildcard_constraints:
         cell=UG_WILDCARDS["experiment"],
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -129,6 +135,8 @@ rule unknown_graph_all_instances:
     """Target: every instance the V1-V4 runs sample, one JSON document per cell."""
     input:
         expand("results/unknown_graph/instances/{cell}.json", cell=list(UG_CELLS)),
+    group:
+        "post"
 
 
 rule unknown_graph_figure1:
@@ -158,6 +166,8 @@ rule unknown_graph_figure1:
         ),
     log:
         "logs/unknown_graph_figure1/figure1.log",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -180,6 +190,8 @@ rule unknown_graph_run:
         strategy=UG_WILDCARDS["strategy"],
         algorithm=UG_WILDCARDS["algorithm"],
         chunk=UG_WILDCARDS["chunk"],
+    group:
+        "runs"
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -202,6 +214,8 @@ rule unknown_graph_aggregate:
         "logs/unknown_graph_aggregate/{cell}.log",
     wildcard_constraints:
         cell=UG_WILDCARDS["experiment"],
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -221,6 +235,8 @@ rule unknown_graph_lower_bounds:
     wildcard_constraints:
         theorem="4|5",
         algorithm="|".join(UG_LB_ALGORITHMS),
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -247,6 +263,8 @@ rule unknown_graph_discovery:
         regime="A|B",
         height=r"\d+",
         setting="|".join(map(re.escape, UG_DISCOVERY_SETTINGS)) or "none",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -274,6 +292,8 @@ rule unknown_graph_discovery_table:
         "logs/unknown_graph_discovery_table/{regime}.log",
     wildcard_constraints:
         regime="A|B",
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -292,6 +312,8 @@ rule unknown_graph_readings:
         "logs/unknown_graph_readings/readings.log",
     benchmark:
         "benchmarks/out/unknown_graph_readings/readings.tsv"
+    group:
+        "prep"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -318,6 +340,8 @@ rule unknown_graph_tables:
         regret="results/unknown_graph/final_regret.parquet",
     log:
         "logs/unknown_graph_tables/tables.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -344,6 +368,8 @@ rule unknown_graph_figures:
         },
     log:
         "logs/unknown_graph_figures/figures.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -366,6 +392,8 @@ rule unknown_graph_claims:
         "results/claims/unknown_graph.json",
     log:
         "logs/unknown_graph_claims/claims.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:

@@ -17,8 +17,10 @@ from pathlib import Path
 
 from causal_bandits.errors import CausalBanditsError
 
-_RULE = re.compile(r"^(?:local)?rule (\S+):$")
-_FIELD = re.compile(r"^    (input|output|log|benchmark|wildcards): (.*)$")
+# A job's block starts with its rule line, its fields indented below it; the jobs of a group (each rule's `group:`,
+# workflow/rules/) are printed inside their group job's block, every line indented once more.
+_RULE = re.compile(r"^\s*(?:local)?rule (\S+):$")
+_FIELD = re.compile(r"^\s+(input|output|log|benchmark|wildcards): (.*)$")
 
 
 @dataclass

@@ -2,13 +2,14 @@
 
 The code is fingerprinted file by file, not by the commit alone: the archive is committed after the
 run, so the checkout that verifies it is always a later commit, and what matters is whether the code
-the jobs ran is the same. That code is every file under ``workflow`` (by its sha256) but its profiles, and every
-library module a job of the workflow executes (:func:`job_modules`), by the digest the workflow reruns jobs by
-(:func:`causal_bandits.sources.file_digest`: a comment or a docstring does not change it); a module no
-job executes, such as this one, can change without touching the archive. The profiles (``workflow/profiles``) say
-how jobs are scheduled (cores, a cluster's memory and time requests, its groups), never what they compute: no profile
-sets config (tested), and ``verify`` rebuilds with none, so a cluster's requests can follow new measurements without
-touching the archive. The config is hashed as merged
+the jobs ran is the same. That code is every file under ``workflow`` (by its sha256; a rule file's without its
+rules' ``group:`` directives) but its profiles, and every library module a job of the workflow executes
+(:func:`job_modules`), by the digest the workflow reruns jobs by (:func:`causal_bandits.sources.file_digest`: a
+comment or a docstring does not change it); a module no job executes, such as this one, can change without touching
+the archive. The profiles (``workflow/profiles``) and the rules' job groups say how jobs are scheduled (cores, a
+cluster's memory and time requests, which jobs travel together), never what they compute: no profile sets config
+(tested), and ``verify`` rebuilds with none, so a cluster's requests can follow new measurements, and rules their
+groups, without touching the archive. The config is hashed as merged
 (later files over earlier ones, as Snakemake merges them) without ``data.raw_dir``, which says where the
 raw files are, not what they are (their checksums are part of the config).
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import platform
+import re
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -37,6 +39,8 @@ LOCK = "requirements.lock"
 KERNELS = "src/causal_bandits/kernels.py"
 #: The workflow's own config file; a run's config files are merged over it.
 BASE = "config/config.yaml"
+#: A rule's ``group:`` directive in a rule file, its name on the same line or (snakefmt's layout) the next.
+GROUP = re.compile(rb'^[ \t]+group:(?:[ \t]*\n[ \t]+| )"[^"\n]*",?[ \t]*\n', re.M)
 
 
 def file_sha256(path: Path) -> str:
@@ -46,6 +50,12 @@ def file_sha256(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def rules_sha256(path: Path) -> str:
+    """sha256 of a rule file's bytes without its rules' ``group:`` directives (the sha256 of its bytes if it has
+    none): a job's group says which jobs a cluster job bundles, not what the job computes."""
+    return hashlib.sha256(GROUP.sub(b"", path.read_bytes())).hexdigest()
 
 
 def job_modules() -> list[str]:
@@ -67,7 +77,8 @@ def job_modules() -> list[str]:
 
 
 def code_files(workdir: Path, modules: Iterable[str]) -> dict[str, str | None]:
-    """sha256 of every file under ``workflow`` (its profiles and compiled caches left out), and of ``modules``
+    """sha256 of every file under ``workflow`` (its profiles and compiled caches left out; a rule file's without its
+    rules' ``group:`` directives, :func:`rules_sha256`), and of ``modules``
     (paths relative to ``workdir``; a file missing from it is recorded as ``None``): the code digest of a Python
     module, the sha256 of any other file (a template)."""
     paths = [
@@ -78,7 +89,9 @@ def code_files(workdir: Path, modules: Iterable[str]) -> dict[str, str | None]:
         and path.suffix != ".pyc"
         and not path.is_relative_to(workdir / PROFILES)
     ]
-    found: dict[str, str | None] = {path: file_sha256(workdir / path) for path in paths}
+    found: dict[str, str | None] = {
+        path: rules_sha256(workdir / path) if path.endswith(".smk") else file_sha256(workdir / path) for path in paths
+    }
     for path in modules:
         file = workdir / path
         if not file.is_file():

@@ -110,14 +110,6 @@ def registered(text: str, key: str) -> str:
     return text + ("" if text.endswith("\n") or not text else "\n") + f"- {key}\n"
 
 
-def inserted(text: str, before: str, lines: str, where: str) -> str:
-    """``text`` with ``lines`` inserted before its first line that starts with ``before``."""
-    at = text.find(f"\n{before}")
-    if at < 0:
-        raise CausalBanditsError(f"{where} has no line {before.strip()!r} to add lines before; add them by hand")
-    return text[: at + 1] + lines + text[at + 1 :]
-
-
 def preregistered(text: str, rules: Mapping[str, Rule]) -> str:
     """The pre-registration registry (``registry.json``'s text) with ``rules`` (``"<paper>/<key>"`` -> rule)."""
     registry = json.loads(text) | {key: rule.fingerprint for key, rule in rules.items()}
@@ -133,12 +125,6 @@ def paper_plan(root: Path, key: str, title: str, papers: tuple[str, ...], studie
         "src/causal_bandits/papers/registry.yaml": lambda t: registered(t, key),
         "config/config.yaml": lambda t: t + block("paper", "config/config.yaml.tmpl", values),
         "config/tiny.yaml": lambda t: t + block("paper", "config/tiny.yaml.tmpl", values),
-        "workflow/profiles/slurm/config.yaml": lambda t: inserted(
-            inserted(t, "  # the studies", block("paper", "config/slurm_groups.yaml.tmpl", values), "groups:"),
-            "  studies_prep:",
-            block("paper", "config/slurm_components.yaml.tmpl", values),
-            "group-components:",
-        ),
         "src/causal_bandits/preregistration/registry.json": lambda t: preregistered(
             t, {f"{key}/ts-regret": PAPER_RULE}
         ),
@@ -154,9 +140,6 @@ def study_plan(root: Path, name: str, title: str, papers: tuple[str, ...], studi
         "src/causal_bandits/studies/registry.yaml": lambda t: registered(t, name),
         "config/studies.yaml": lambda t: t + block("study", "config/studies.yaml.tmpl", values),
         "config/tiny.yaml": lambda t: in_block(t, "studies:", block("study", "config/tiny.yaml.tmpl", values)),
-        "workflow/profiles/slurm/config.yaml": lambda t: inserted(
-            t, "# How many independent pieces", block("study", "config/slurm_groups.yaml.tmpl", values), "groups:"
-        ),
     }
     return _plan(root, name, render("study", values, name), edits)
 

@@ -28,6 +28,8 @@ rule fucb_radius_run:
         strategy="default",
         algorithm=r"fucb_tau[0-9.]+",
         chunk=r"\d+",
+    group:
+        "runs"
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
@@ -52,6 +54,8 @@ rule fucb_radius_report:
         claims="results/claims/studies/fucb_radius.json",
     log:
         "logs/studies/fucb_radius/report.log",
+    group:
+        "post"
     conda:
         "../../envs/causal_bandits.yaml"
     params:

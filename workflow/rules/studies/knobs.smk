@@ -32,6 +32,8 @@ rule knobs_run:
         strategy=POMIS_PLUS,
         algorithm=cb_algorithms.pattern(KNOBS["algorithms"]),
         chunk=r"\d+",
+    group:
+        "runs"
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
@@ -56,6 +58,8 @@ rule knobs_report:
         claims="results/claims/studies/knobs.json",
     log:
         "logs/studies/knobs/report.log",
+    group:
+        "post"
     conda:
         "../../envs/causal_bandits.yaml"
     params:

@@ -23,6 +23,8 @@ rule naive_estimand_report:
         claims="results/claims/studies/naive_estimand.json",
     log:
         "logs/studies/naive_estimand/report.log",
+    group:
+        "post"
     conda:
         "../../envs/causal_bandits.yaml"
     params:

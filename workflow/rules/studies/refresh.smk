@@ -31,6 +31,8 @@ rule refresh_run:
         strategy=POMIS_PLUS,
         algorithm=cb_algorithms.pattern(REFRESH["algorithms"]),
         chunk=r"\d+",
+    group:
+        "runs"
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
@@ -52,6 +54,8 @@ rule refresh_report:
         claims="results/claims/studies/refresh.json",
     log:
         "logs/studies/refresh/report.log",
+    group:
+        "post"
     conda:
         "../../envs/causal_bandits.yaml"
     params:

@@ -25,6 +25,8 @@ rule robustness_graphs:
         "logs/studies/robustness/graphs.log",
     benchmark:
         "benchmarks/out/studies/robustness/graphs.tsv"
+    group:
+        "prep"
     conda:
         "../../envs/causal_bandits.yaml"
     params:
@@ -45,6 +47,8 @@ rule robustness_graph_counts:
         "logs/studies/robustness/graph_counts.log",
     benchmark:
         "benchmarks/out/studies/robustness/graph_counts.tsv"
+    group:
+        "post"
     conda:
         "../../envs/causal_bandits.yaml"
     params:
@@ -67,6 +71,8 @@ rule robustness_instance:
         "logs/studies/robustness/instance_{instance}.log",
     wildcard_constraints:
         instance="|".join(ROBUSTNESS_INSTANCES) or "^$",
+    group:
+        "prep"
     conda:
         "../../envs/causal_bandits.yaml"
     params:
@@ -97,6 +103,8 @@ rule robustness_run:
         strategy="|".join(ROBUSTNESS["strategies"]),
         algorithm=cb_algorithms.pattern(ROBUSTNESS["algorithms"]),
         chunk=r"\d+",
+    group:
+        "runs"
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
@@ -137,6 +145,8 @@ rule robustness_report:
         claims="results/claims/studies/robustness.json",
     log:
         "logs/studies/robustness/report.log",
+    group:
+        "post"
     conda:
         "../../envs/causal_bandits.yaml"
     params:

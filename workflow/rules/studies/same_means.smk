@@ -25,6 +25,8 @@ rule same_means_family:
         "benchmarks/out/studies/same_means/family_{experiment}.tsv"
     wildcard_constraints:
         experiment="|".join(config["nonmanip"]["panels"]),
+    group:
+        "prep"
     conda:
         "../../envs/causal_bandits.yaml"
     params:
@@ -48,6 +50,8 @@ rule same_means_instance:
     wildcard_constraints:
         experiment="|".join(config["nonmanip"]["panels"]),
         point=r"\d+",
+    group:
+        "prep"
     conda:
         "../../envs/causal_bandits.yaml"
     params:
@@ -75,6 +79,8 @@ rule same_means_run:
         strategy="|".join(study_same_means.STRATEGIES),
         algorithm=cb_algorithms.pattern(SAME_MEANS["algorithms"]),
         chunk=r"\d+",
+    group:
+        "runs"
     conda:
         "../../envs/causal_bandits.yaml"
     resources:
@@ -113,6 +119,8 @@ rule same_means_report:
         claims="results/claims/studies/same_means.json",
     log:
         "logs/studies/same_means/report.log",
+    group:
+        "post"
     conda:
         "../../envs/causal_bandits.yaml"
     params:
