@@ -116,24 +116,7 @@ def _run_job_requests(paper_key: str) -> dict[str, float]:
     }
 
 
-@pytest.mark.parametrize(
-    "paper_key",
-    [
-        pytest.param(
-            key,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="cpe run jobs load numba since the archive was made (the environment's draw and CCPE's "
-                "interval pass, compiled): 107-122 MB more per job (benchmarks/run_jobs_speed.py), which PEAK_MB "
-                "adds to the archived peak; against the archive's peaks the requests are 1.88-2.09 times them until "
-                "the remade archive measures the new code",
-            ),
-        )
-        if key == "cpe"
-        else key
-        for key in PAPERS
-    ],
-)
+@pytest.mark.parametrize("paper_key", PAPERS)
 def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory(paper_key):
     """Every run job of the archived paper-scale run asks, by its own request, for at least its peak (on a cluster a
     job over its request is killed) and at most 1.5 times it (runs.MEMORY_MARGIN over the measured figures)."""
