@@ -28,8 +28,8 @@ from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401
 
 PAPER = "fairness"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 15 fairness_run
-#: jobs of the archived paper-scale run (archive/paper-scale/manifest.json; email 175.6-177.9, Adult-Video
-#: 175.7-177.8 MB: one figure serves both experiments).
+#: jobs of the paper-scale run archived at cbf638b (archive/paper-scale/manifest.json as of d42fecf; email 175.6-177.9,
+#: Adult-Video 175.7-177.8 MB: one figure serves both experiments).
 PEAK_MB = 177.9
 STRATEGY = "default"  # no arm sets or settings: every run path is <experiment>/default/<algorithm>
 EXPERIMENTS = ("email", "adult_video")

@@ -31,8 +31,8 @@ from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 90
-#: unknown_graph_run jobs of the archived paper-scale run (archive/paper-scale/manifest.json; 305.5-373.3 MB, V2 tree A
-#: at height 9 the top).
+#: unknown_graph_run jobs of the paper-scale run archived at cbf638b (archive/paper-scale/manifest.json as of d42fecf;
+#: 305.5-373.3 MB, V2 tree A at height 9 the top).
 PEAK_MB = 373.3
 #: Algorithm labels from the registry (causal_bandits/papers/unknown_graph/algorithms.py). cn_ucb_literal
 #: is CN-UCB under the printed rules of Alg. 7/8; oracle is UCB1 on the true X_R's arms.
