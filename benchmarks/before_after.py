@@ -33,8 +33,12 @@ def export_src(ref: str, into: str) -> str:
 
 
 def run_json(src: str, argv: list[str]) -> dict:
-    """``python argv...`` in a fresh process that imports the package from ``src``; the last line it prints, as JSON."""
-    env = {**os.environ, "PYTHONPATH": src}
+    """``python argv...`` in a fresh process that imports the package from ``src``, pinned as the workflow pins a job
+    (one OpenBLAS thread, numpy's baseline kernels: :func:`causal_bandits.kernels.pinned`; a second BLAS thread's CPU
+    would count in the process's time); the last line it prints, as JSON."""
+    from causal_bandits.kernels import pinned
+
+    env = {**os.environ, **pinned(), "PYTHONPATH": src}
     out = subprocess.run([sys.executable, *argv], check=True, capture_output=True, text=True, env=env).stdout
     return json.loads(out.splitlines()[-1])
 

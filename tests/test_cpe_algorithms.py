@@ -21,6 +21,7 @@ from causal_bandits.bandits.environments import ContextFree
 from causal_bandits.bandits.lucb import LUCB
 from causal_bandits.bandits.parallel_bandit import ParallelBandit, observation_threshold
 from causal_bandits.bandits.pure_exploration import check_sample_cap, interventional_radius
+from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.bandits.successive_elimination import SuccessiveElimination
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.cpe import families as F
@@ -338,6 +339,52 @@ def test_parallel_bandit_with_a_large_budget_finds_the_best_arm():
     assert not result.censored.any() and correct(instance, result.recommended).all()
 
 
+@pytest.mark.parametrize(
+    "make, budget, stops",
+    [
+        (lambda: F.rare(2, 0.5, n=4, p_rare=0.05), 1001, 1),
+        (lambda: F.parallel(8), 3000, 1),
+        (lambda: F.bglm(3), 2222, 3),
+    ],
+)
+def test_parallel_bandit_in_blocks_is_the_parallel_bandit_round_by_round(make, budget, stops):
+    """Served in blocks (step 1 whole, step 3 until some seed's arm changes, each cut at the engine's BLOCK), the
+    parallel bandit leaves every summary column, its recommendations at checkpoints inside blocks among them, and
+    every regret trace as round by round: with A′ empty (every seed stops at ⌊T/2⌋, parallel(8)) and seeds that stop
+    in ``stops`` different rounds."""
+    instance = make()
+
+    class Estimates:
+        """Each seed's μ̂ (all arms) in the round it stops."""
+
+        def start(self, seeds, horizon, env, policy):
+            self.policy, self.mu = policy, {}
+
+        def record(self, step):
+            for row, mu in zip(step.rows[step.stopped], self.policy._mu[step.stopped]):
+                self.mu[int(row)] = mu.tobytes()
+
+        def finish(self):
+            return None, {}, {}
+
+    def run(blocks: bool):
+        policy = ParallelBandit(instance.policy_arms(), budget=budget)
+        if not blocks:
+            policy.block = lambda t: 1
+        grid = np.unique(np.r_[np.arange(1, budget, 97), budget // 2, budget // 2 + 1, budget])
+        estimates = Estimates()
+        recorders = [RegretTrace(grid), RecommendationTrace(checkpoints(budget, first=50)), estimates]
+        result = run_to_stop(policy, CPEEnvironment(instance), seeds=range(9), horizon=budget, recorders=recorders)
+        return result, estimates.mu
+
+    (by_round, mu_by_round), (by_block, mu_by_block) = run(False), run(True)
+    assert len(set(by_round.samples.tolist())) == stops
+    assert by_round.summary.keys() == by_block.summary.keys()
+    for key, value in by_round.summary.items():
+        assert value.tobytes() == by_block.summary[key].tobytes(), key
+    assert len(mu_by_round) == 9 and mu_by_round == mu_by_block
+
+
 def test_parallel_bandit_follows_its_plan():
     """Recompute q̂, m̂ and A′ from the observations the policy saw: phase 2 plays exactly A′ in arm
     order, ⌊(T − ⌊T/2⌋)/|A′|⌋ times each, and the output is the argmax of the mixed estimates."""
@@ -353,6 +400,7 @@ def test_parallel_bandit_follows_its_plan():
             return rewards, values
 
     policy = ParallelBandit(instance.policy_arms(), budget=budget)
+    policy.block = lambda t: 1  # round by round, so that every pull is one round (blocks: the next test)
     result = run_to_stop(policy, Recording(instance), seeds=seeds, horizon=budget)
     half = budget // 2
     for i in range(len(seeds)):
@@ -465,10 +513,10 @@ def _ancestral_row(instance: CPEInstance, arm: int, u: np.ndarray) -> dict[str, 
     "make",
     [
         lambda: F.parallel(8),  # E1
-        lambda: F.rare(16, 0.5),  # E2: Y has 17 parents that matter, drawn from its mechanism
+        lambda: F.rare(16, 0.5),  # E2: Y has 17 parents that matter, the largest table (2^17 entries)
         lambda: F.confounded(0.8),  # E3: hidden confounders
         lambda: F.bglm(3),  # E4: logistic layers
-        lambda: F.parallel_max(32, 0.2),  # E5: a max mechanism over 32 parents
+        lambda: F.parallel_max(32, 0.2),  # E5: a max mechanism over 32 parents, its own compiled pass
         confounded_pair,
     ],
 )
@@ -484,6 +532,26 @@ def test_environment_draws_are_ancestral_sampling_row_by_row(make):
         x = _ancestral_row(instance, int(arm), u)
         assert rewards[row] == x[instance.scm.reward]
         assert values[row].tolist() == [x[v] for v in instance.scm.observed], (row, int(arm))
+
+
+@pytest.mark.parametrize("make", [lambda: F.rare(16, 0.5), lambda: F.parallel_max(32, 0.2), lambda: F.parallel(8)])
+def test_the_reward_is_drawn_against_its_mechanisms_probability_to_the_last_bit(make):
+    """Y's uniform set to P(Y = 1 | pa) as the mechanism computes it (numpy) draws 0, one float below it draws 1:
+    the table (E2 r16, E1) and the compiled max pass (E5) compare with that very number."""
+    instance = make()
+    env, rng = CPEEnvironment(instance), np.random.default_rng(7)
+    scm = instance.scm
+    arms = rng.integers(0, instance.n_arms, 300)
+    noise = rng.random((arms.size, env.noise_width))
+    _, values = env.pull(1, None, arms, noise)
+    mech, uy = scm.mechanisms[scm.reward], scm.nodes.index(scm.reward)
+    parents = values[:, [scm.observed.index(q) for q in mech.parents]]
+    p = mech.probability(parents)
+    assert p.min() > 0 and len(np.unique(p)) > 1
+    noise[:, uy] = p
+    assert (env.pull(1, None, arms, noise)[0] == 0).all()
+    noise[:, uy] = np.nextafter(p, 0.0)
+    assert (env.pull(1, None, arms, noise)[0] == 1).all()
 
 
 # -- profiles and bad input ----------------------------------------------------------------------

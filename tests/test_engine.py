@@ -197,13 +197,6 @@ def test_until_ends_the_run_before_the_next_block():
     assert (run.summary["final_regret"] == run.trace["cum_regret"][:, 11]).all()
 
 
-def test_blocks_are_refused_for_a_stopping_policy():
-    policy = SuccessCount(3)
-    policy.block, policy.update_block = (lambda t: 2), (lambda feedback: None)
-    with pytest.raises(TypeError, match="block"):
-        simulate(policy, BernoulliBlocks(MEANS), Streams("test", "blocks", np.arange(2)), 10)
-
-
 def test_interfaces_are_checked_before_the_run():
     """A policy or environment that misses a protocol member is refused with the member's name, and a
     block policy needs an environment with ``pull_block``."""

@@ -31,15 +31,15 @@ from causal_bandits.logs import since_process_start
 log = logging.getLogger(__name__)
 
 #: The margin of every memory request over a measured peak, stated once: 15 %. Each run module declares the peaks
-#: measured in the paper-scale run archived at cbf638b (``archive/paper-scale/manifest.json`` as of d42fecf, each job's
+#: measured in the paper-scale run archived at e038cee (``archive/paper-scale/manifest.json`` as of 0a6c967, each job's
 #: ``max_rss_mb``: the high-water mark ``VmHWM`` of the job's own process, :func:`causal_bandits.logs.resources_line`),
 #: the largest peak of a kind of job; with this margin the request stays within 1.5 times the smallest peak of that kind
-#: (fig5a POMIS+ TS, 333.9-433.4 MB, the widest: 1.49).
+#: (fig5a POMIS+ TS, 368.8-466.6 MB, the widest: 1.46).
 MEMORY_MARGIN = 1.15
 #: The base of a run module that declares no peak of its own (a new paper, until an archived run measures its jobs):
-#: the largest peak of the cbf638b run's run jobs other than POMIS+'s (manifest ``max_rss_mb``, VmHWM;
-#: unknown_graph V2 tree A, height 9: 373.3 MB), the process (Python, numpy, pandas, pyarrow, the package) and state.
-PROCESS_MB = 373.3
+#: the largest peak of the e038cee run's run jobs other than POMIS+'s (manifest ``max_rss_mb``, VmHWM;
+#: unknown_graph: 407.7 MB), the process (Python, numpy, pandas, pyarrow, the package) and state.
+PROCESS_MB = 407.7
 
 
 def memory_request(n_seeds: int = 0, per_seed_mb: float = 0.0, base_mb: float = PROCESS_MB) -> int:

@@ -268,7 +268,7 @@ rule unknown_graph_discovery:
     conda:
         "../envs/causal_bandits.yaml"
     resources:
-        mem_mb=memory_request(base_mb=574.4),  # the largest VmHWM peak of the archived run's V6 jobs (manifest: A, h9, d0.01-c1.0)
+        mem_mb=memory_request(base_mb=624.4),  # the largest VmHWM peak of the e038cee run's V6 jobs (manifest: A, h9, d0.01-c1.0)
     params:
         discovery=UG["discovery"],
         setting=lambda wc: ug_discovery_setting(UG["discovery"], wc.setting),

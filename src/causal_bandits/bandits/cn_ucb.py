@@ -132,6 +132,13 @@ class CNUCB:
     def block(self, t: int) -> int:
         return int(self._left.min()) if self._n_searching == self._searching.size else 1
 
+    def window(self, t: int) -> int:
+        """Any number of rounds once every seed is in stage 3 (the engine's ``WindowPolicy``), else 1."""
+        return 1 if self._n_searching else 1 << 62
+
+    def play_window(self, t: int, length: int, tables) -> tuple[np.ndarray, np.ndarray]:
+        return self._ucb.play_window(length, tables)
+
     def observed(self, t: int) -> np.ndarray | None:
         return self._observe if self._n_searching and self._observe.shape[1] else None
 

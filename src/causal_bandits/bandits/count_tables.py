@@ -16,6 +16,10 @@ cell per table. All tables of all seeds live in two integer arrays (seeds × cel
 exact and each seed's numbers never depend on the other seeds. Arms without a sequence (and any
 arm not given one) get T_a = 0. The same tables with Z_a = ∅ give E[Y | S = s] and #{S = s} for
 Lattimore et al.'s parallel bandit and the naive ablation.
+
+A row's cell in every table is found in one compiled pass (:func:`_cells`, numba, cached on disk beside this module):
+integer sums, the same cells whatever the order; as a matrix product they cost more per row the more rows a call
+holds (the parallel bandit's blocks of rounds).
 """
 
 from __future__ import annotations
@@ -23,9 +27,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
+import numba
 import numpy as np
 
 from causal_bandits.bandits.pure_exploration import Arm, ColumnSequence
+
+
+@numba.njit(cache=True)
+def _cells(values: np.ndarray, cols: np.ndarray, widths: np.ndarray, weights: np.ndarray, offsets: np.ndarray):
+    """``out[r, g]`` = offsets[g] + Σ_j values[r, cols[g, j]] · weights[g, j] over the first ``widths[g]`` columns."""
+    out = np.empty((values.shape[0], cols.shape[0]), dtype=np.int64)
+    for r in range(values.shape[0]):
+        for g in range(cols.shape[0]):
+            cell = offsets[g]
+            for j in range(widths[g]):
+                cell += values[r, cols[g, j]] * weights[g, j]
+            out[r, g] = cell
+    return out
 
 
 class Strata:
@@ -42,23 +60,15 @@ class Strata:
         width = max((len(c) for c in columns), default=0)
         self._cols = np.zeros((len(columns), max(width, 1)), dtype=np.int64)
         self._weights = np.zeros_like(self._cols)
+        self._widths = np.array([len(c) for c in columns], dtype=np.int64)
         for g, cols in enumerate(columns):
             self._cols[g, : len(cols)] = cols
             self._weights[g, : len(cols)] = 1 << np.arange(len(cols))[::-1]
-        # The same sums as one product of 0/1 values with the weights (columns × tables): small integers, exact in
-        # float64 whatever the order of the additions. Over at most 52 columns per table (sums below 2^53).
-        n_columns = int(self._cols.max(initial=0)) + 1
-        self._matrix = np.zeros((n_columns, len(columns)))
-        for g, cols in enumerate(columns):
-            self._matrix[list(cols), g] = self._weights[g, : len(cols)]
-        self._exact = width <= 52
 
     def cells(self, values: np.ndarray) -> np.ndarray:
         """Flat cell of every table for each row of ``values`` (rows × columns of 0/1), shape (rows, tables)."""
-        if not self._exact:
-            return self.offsets + (values[:, self._cols] * self._weights).sum(axis=2)
-        used = values[:, : self._matrix.shape[0]]
-        return self.offsets + (used @ self._matrix).astype(np.int64)
+        values = np.ascontiguousarray(values, dtype=np.int64)
+        return _cells(values, self._cols, self._widths, self._weights, self.offsets)
 
 
 class CountTables:
@@ -145,6 +155,19 @@ class CountTables:
         counts.ravel()[flat] += 1
         ysum.ravel()[flat] += rewards.astype(np.int64)[:, None]
         return cells
+
+    def add_block(self, counts: np.ndarray, ysum: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
+        """Record L observations per seed (value rows (n, L, n_vars), 0/1 rewards (n, L)) in place: the counts
+        :meth:`add` would leave after L calls (integer sums, so their order does not matter)."""
+        if not self.n_cells:
+            return
+        n, L = rewards.shape
+        cells = self.strata.cells(values.reshape(n * L, -1))
+        flat = (np.repeat(np.arange(n), L) * self.n_cells)[:, None] + cells
+        size = n * self.n_cells
+        counts += np.bincount(flat.ravel(), minlength=size).reshape(counts.shape)
+        hits = flat[rewards.ravel() == 1].ravel()
+        ysum += np.bincount(hits, minlength=size).reshape(ysum.shape)
 
     def refresh(
         self, counts: np.ndarray, ysum: np.ndarray, mu: np.ndarray, T: np.ndarray, cells: np.ndarray | None

@@ -11,8 +11,16 @@ Three parts plug into :func:`simulate` (docs/guide/architecture.md#engine):
 * a policy may also ask to be served in **blocks** (:class:`BlockPolicy`): ``block(t)`` rounds of the
   arms ``select`` returns, pulled at once by the environment's ``pull_block`` with the very uniforms
   those rounds would read one by one, learnt from by ``update_block`` and handed to recorders round
-  by round (CN-UCB's discovery: B rounds of a fixed arm per batch); ``observed(t)`` tells the
-  environment which variables to sample;
+  by round (CN-UCB's discovery: B rounds of a fixed arm per batch; the parallel bandit's phases);
+  ``observed(t)`` tells the environment which variables to sample. A stopping policy's block ends
+  where a seed stops or its recommendation changes: recorders see the block's inner rounds before
+  ``update_block``, its last round after;
+* a policy may also play **windows** of rounds itself (:class:`WindowPolicy`): ``window(t)`` rounds
+  whose arms still follow the feedback, played in one compiled pass against the environment's
+  reward tables (:class:`OutcomeTables`, from a :class:`WindowEnvironment`) with the very uniforms
+  those rounds would read one by one, and handed to recorders as one window when they all take one
+  (``record_window``; UCB1 in the unknown_graph runs: the same arms and rewards, bit for bit,
+  without a Python round trip per round);
 * **recorders** watch every round and return trace columns on a round grid and per-seed summary
   columns (:mod:`causal_bandits.bandits.recorders`: regret on a grid or every round, the fairness
   auditor's per-round monitor). Stopping summaries (``stopped_at``, ``recommended``, ``censored``)
@@ -43,6 +51,11 @@ from causal_bandits.rng import RoundBlocks, SeedStreams, generator
 
 #: Two means closer than this are the same value (optimal-arm ties).
 MEAN_TOLERANCE = 1e-12
+#: The most seed-rounds a block holds (rounds times running seeds; a longer block is served in parts; speed and
+#: memory only, never results: ``tests/test_engine.py``, ``tests/test_cpe_algorithms.py``).
+BLOCK = 1 << 13
+#: The most rounds a window holds (speed and memory only, never results: ``tests/test_engine_windows.py``).
+WINDOW = 4096
 #: The first part of the stream key of a researcher's own experiment (never a paper's key).
 EXPERIMENTS = "experiments"
 
@@ -207,13 +220,49 @@ class Policy(Protocol):
 @runtime_checkable
 class BlockPolicy(Protocol):
     """Optional hooks of a policy that plays the same arm for many rounds (CN-UCB's discovery
-    batches); its environment must be a :class:`BlockEnvironment`."""
+    batches, the parallel bandit's phases); its environment must be a :class:`BlockEnvironment`."""
 
     def block(self, t: int) -> int:
-        """Rounds, from ``t`` on, during which every seed's arm stays what ``select`` returns (1: one round)."""
+        """Rounds, from ``t`` on, during which every seed's arm stays what ``select`` returns (1: one round); for a
+        :class:`StoppingPolicy`, also no seed stops and no recommendation changes before the block's last round."""
 
     def update_block(self, feedback: Feedback) -> None:
         """Learn from a block: ``rewards`` (n, L), ``values`` (n, L, m) or None."""
+
+
+@dataclass(frozen=True)
+class OutcomeTables:
+    """A window of rounds of an environment whose reward is a look-up plus noise: seed s pulling arm a at round i
+    of the window gets ``value[s, x] + noise[s, i]``, where x = #{k : cdf[s, a, k] <= u[s, i]}."""
+
+    cdf: np.ndarray  # (n_seeds, n_arms, n_outcomes - 1) cumulative law of the outcome given the arm
+    value: np.ndarray  # (n_seeds, n_outcomes) reward of each outcome before the noise
+    u: np.ndarray  # (n_seeds, L) the uniform that draws each round's outcome
+    noise: np.ndarray  # (n_seeds, L) the additive noise of each round's reward
+
+
+@runtime_checkable
+class WindowEnvironment(Protocol):
+    """An environment whose rewards a :class:`WindowPolicy` can draw itself (fixed contexts, no observed values)."""
+
+    def outcome_law(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(cdf, value) of :class:`OutcomeTables`, or None when pulls must go round by round (e.g. they return
+        observed values)."""
+
+    def outcome_noise(self, noise: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(u, noise) of :class:`OutcomeTables` for rounds that read ``noise`` (n_seeds, L, noise_width)."""
+
+
+@runtime_checkable
+class WindowPolicy(Protocol):
+    """Optional hooks of a policy that plays many adaptive rounds in one pass against :class:`OutcomeTables`."""
+
+    def window(self, t: int) -> int:
+        """Rounds, from ``t`` on, that :meth:`play_window` may play at once (1: serve round ``t`` alone)."""
+
+    def play_window(self, t: int, length: int, tables: OutcomeTables) -> tuple[np.ndarray, np.ndarray]:
+        """Play and learn from ``length`` rounds: the arms pulled and the rewards, (n_seeds, length) each, exactly
+        those of ``select``, the environment's pull and ``update`` round by round."""
 
 
 @runtime_checkable
@@ -260,6 +309,25 @@ class Recorder(Protocol):
 
     def finish(self) -> tuple[np.ndarray | None, dict[str, np.ndarray], dict[str, np.ndarray]]:
         """(grid rounds or None, trace columns (n_seeds, n_grid), summary columns (n_seeds,))."""
+
+
+@runtime_checkable
+class WindowRecorder(Recorder, Protocol):
+    """A recorder that also takes a window of rounds at once (every seed running, no stopping)."""
+
+    def record_window(self, window: Window) -> None: ...
+
+
+@dataclass(frozen=True)
+class Window:
+    """Rounds ``t`` .. ``t + L - 1`` as recorders see them; arrays (n_seeds, L) unless said."""
+
+    t: int
+    arms: np.ndarray
+    rewards: np.ndarray
+    gap: np.ndarray  # best mean of the round minus the pulled arm's mean (exact)
+    best: np.ndarray | float  # best mean of the rounds, per seed (n_seeds, 1) or one number
+    optimal: np.ndarray  # whether the pulled arm is optimal
 
 
 @dataclass
@@ -340,7 +408,7 @@ def _start(
 
 def _check_interfaces(policy: Policy, env: Environment) -> None:
     """TypeError naming what is missing when ``policy`` or ``env`` does not satisfy its protocol,
-    or when the optional hooks do not fit together (blocks need a block environment and no stopping)."""
+    or when the optional hooks do not fit together (blocks need a block environment)."""
     for obj, protocol in ((policy, Policy), (env, Environment)):
         if not isinstance(obj, protocol):
             members = [*protocol.__annotations__, *(n for n in vars(protocol) if not n.startswith("_"))]
@@ -349,16 +417,8 @@ def _check_interfaces(policy: Policy, env: Environment) -> None:
                 f"{type(obj).__name__} is not a {protocol.__name__}: it lacks {', '.join(sorted(missing))} "
                 "(see causal_bandits.bandits.engine)"
             )
-    if isinstance(policy, BlockPolicy):
-        if isinstance(policy, StoppingPolicy):
-            raise ArgumentTypeError(
-                f"{type(policy).__name__} has both block() and done(): a policy that stops seeds on its "
-                "own is served round by round; drop block() or the stopping protocol"
-            )
-        if not isinstance(env, BlockEnvironment):
-            raise ArgumentTypeError(
-                f"{type(policy).__name__} plays blocks but {type(env).__name__} has no pull_block()"
-            )
+    if isinstance(policy, BlockPolicy) and not isinstance(env, BlockEnvironment):
+        raise ArgumentTypeError(f"{type(policy).__name__} plays blocks but {type(env).__name__} has no pull_block()")
 
 
 def simulate(
@@ -378,7 +438,7 @@ def simulate(
     its recommendation is taken there).
 
     A policy with the block hooks (:class:`BlockPolicy`) is served ``block(t)`` rounds at a time
-    where it allows (see the module docstring); it cannot also be a :class:`StoppingPolicy`.
+    where it allows (see the module docstring).
     ``policy`` and ``env`` are checked against their protocols first (TypeError naming what is missing);
     ``horizon`` must be a whole number >= 1 and the seeds integers >= 0 (TypeError or ValueError).
 
@@ -415,9 +475,15 @@ def simulate(
     while t <= horizon and not (until is not None and until()):
         if progress is not None:
             progress(t)
-        length = min(cast(BlockPolicy, policy).block(t), horizon - t + 1) if loop.blocks else 1
+        length = min(cast(BlockPolicy, policy).block(t), horizon - t + 1, loop.block_rounds()) if loop.blocks else 1
+        window = (
+            min(cast(WindowPolicy, policy).window(t), horizon - t + 1, WINDOW) if loop.windows and until is None else 1
+        )
         if length > 1:
-            loop.play_block(t, length, noise)
+            if not loop.play_block(t, length, noise):
+                break
+        elif window > 1 and loop.play_window(t, window, noise):
+            length = window
         elif not loop.play_round(t, noise):
             break
         t += length
@@ -440,36 +506,85 @@ class _Loop:
         self.stopping = isinstance(policy, StoppingPolicy)
         self.blocks = isinstance(policy, BlockPolicy)
         self.observing = isinstance(policy, ObservingPolicy)
+        law = env.outcome_law() if isinstance(env, WindowEnvironment) else None
+        self.windows = (
+            law is not None
+            and isinstance(policy, WindowPolicy)
+            and not self.stopping
+            and all(isinstance(recorder, WindowRecorder) for recorder in recorders)
+        )
+        self.law = law
         self.rows = np.arange(seeds.size)
         self.stopped_at = np.full(seeds.size, horizon, dtype=np.int64)
         self.recommended = np.full(seeds.size, -1, dtype=np.int64)
 
+    def block_rounds(self) -> int:
+        """The most rounds of a block at the running seeds (:data:`BLOCK` seed-rounds, at least one round)."""
+        return max(1, BLOCK // self.rows.size)
+
     def _observed(self, t: int) -> np.ndarray | None:
         return cast(ObservingPolicy, self.policy).observed(t) if self.observing else None
 
-    def record(self, t: int, feedback: Feedback, length: int = 1, done: np.ndarray | None = None) -> None:
-        """Hand the recorders round ``t`` (or the ``length`` rounds of a block, one by one)."""
+    def record(self, t: int, feedback: Feedback, rounds: range = range(1), done: np.ndarray | None = None) -> None:
+        """Hand the recorders round ``t`` (or rounds ``t + i`` for i in ``rounds`` of a block, one by one)."""
         arms, contexts = feedback.arms, feedback.contexts
         cell = 0 if contexts is None else contexts
         g, opt = self.gap[cell, arms], self.is_optimal[cell, arms]
         best = self.mu_star[0] if contexts is None else self.mu_star[contexts]
-        for i in range(length):
-            one = feedback if length == 1 else Feedback(arms, feedback.rewards[:, i], contexts, None)
+        for i in rounds:
+            one = feedback if feedback.rewards.ndim == 1 else Feedback(arms, feedback.rewards[:, i], contexts, None)
             step = Step(t + i, self.rows, one, g, best, opt, done)
             for recorder in self.recorders:
                 recorder.record(step)
 
-    def play_block(self, t: int, length: int, noise: RoundBlocks) -> None:
-        """Rounds ``t`` .. ``t + length - 1`` of the arms a :class:`BlockPolicy` selects at ``t``."""
+    def play_block(self, t: int, length: int, noise: RoundBlocks) -> bool:
+        """Rounds ``t`` .. ``t + length - 1`` of the arms a :class:`BlockPolicy` selects at ``t``; False once a
+        stopping policy has stopped every seed."""
         u = noise.next_rounds(length)
+        if self.rows.size < self.seeds.size:
+            u = u[self.rows]
         contexts = self.env.contexts(t, u[:, 0], self.rows)
         arms = self.policy.select(t, contexts)
         block_env = cast(BlockEnvironment, self.env)  # _check_interfaces: a BlockPolicy gets a BlockEnvironment
         rewards, values = block_env.pull_block(t, contexts, arms, length, u, self._observed(t))
         feedback = Feedback(arms, rewards, contexts, values)
+        running = np.zeros(self.rows.size, dtype=bool) if self.stopping else None
+        if self.recorders:  # the inner rounds, before the policy has learnt from the block (its block() promise)
+            self.record(t, feedback, range(length - 1), running)
         cast(BlockPolicy, self.policy).update_block(feedback)
+        return self.finish_round(t, feedback, length - 1)
+
+    def finish_round(self, t: int, feedback: Feedback, i: int = 0) -> bool:
+        """After the policy has learnt from round ``t + i``: the recorders see it, stopped seeds leave; False once
+        a stopping policy has stopped them all."""
+        stopper = cast(StoppingPolicy, self.policy)
+        done: np.ndarray | None = np.asarray(stopper.done(), dtype=bool) if self.stopping else None
         if self.recorders:
-            self.record(t, feedback, length)
+            self.record(t, feedback, range(i, i + 1), done)
+        if done is not None and done.any():  # done is set exactly when stopping
+            self.stopped_at[self.rows[done]] = t + i
+            self.recommended[self.rows[done]] = stopper.recommend()[done]
+            stopper.retain(~done)
+            self.rows = self.rows[~done]
+        return self.rows.size > 0
+
+    def play_window(self, t: int, length: int, noise: RoundBlocks) -> bool:
+        """Rounds ``t`` .. ``t + length - 1`` played by a :class:`WindowPolicy` against the environment's tables;
+        False, with nothing drawn, when the policy asks for observed values (then round ``t`` goes alone)."""
+        if self._observed(t) is not None:
+            return False
+        u = noise.next_rounds(length)
+        cdf, value = cast(tuple[np.ndarray, np.ndarray], self.law)
+        draw, extra = cast(WindowEnvironment, self.env).outcome_noise(u)
+        tables = OutcomeTables(cdf, value, draw, extra)
+        contexts = self.env.contexts(t, u[:, 0], self.rows)
+        arms, rewards = cast(WindowPolicy, self.policy).play_window(t, length, tables)
+        cell = 0 if contexts is None else contexts[:, None]
+        best = self.mu_star[0] if contexts is None else self.mu_star[contexts][:, None]
+        window = Window(t, arms, rewards, self.gap[cell, arms], best, self.is_optimal[cell, arms])
+        for recorder in self.recorders:
+            cast(WindowRecorder, recorder).record_window(window)
+        return True
 
     def play_round(self, t: int, noise: RoundBlocks) -> bool:
         """Round ``t`` for every running seed; False once a stopping policy has stopped them all."""
@@ -481,16 +596,7 @@ class _Loop:
         rewards, values = self.env.pull(t, contexts, arms, u, self._observed(t))
         feedback = Feedback(arms, rewards, contexts, values)
         self.policy.update(feedback)
-        stopper = cast(StoppingPolicy, self.policy)
-        done: np.ndarray | None = np.asarray(stopper.done(), dtype=bool) if self.stopping else None
-        if self.recorders:
-            self.record(t, feedback, 1, done)
-        if done is not None and done.any():  # done is set exactly when stopping
-            self.stopped_at[self.rows[done]] = t
-            self.recommended[self.rows[done]] = stopper.recommend()[done]
-            stopper.retain(~done)
-            self.rows = self.rows[~done]
-        return self.rows.size > 0
+        return self.finish_round(t, feedback)
 
     def finish(self) -> Run:
         """The run: the recorders' columns and, for a stopping policy, the stopping summaries."""

@@ -13,6 +13,10 @@ BGLM; combinatorial arms allowed). As run in docs/papers/cpe.md#cpe-baselines:
 
 It has no stopping certificate: a seed is "done" once its ⌊T/2⌋ + |A′|·⌊(T − ⌊T/2⌋)/|A′|⌋ <= T
 pulls are made, and it is compared with the other algorithms only through error against budget.
+
+Its arms follow a plan, not the rewards, so the engine serves it in blocks (``block`` / ``update_block``, the
+engine's ``BlockPolicy``): step 1 as one block, step 3 in blocks that end where some seed's arm changes; the
+counts and sums are integers, so a block leaves them as its rounds one by one would.
 """
 
 from __future__ import annotations
@@ -82,6 +86,29 @@ class ParallelBandit(PureExplorationPolicy):
             return np.zeros(self._rows.size, dtype=np.int64)
         slot = np.minimum(j // np.maximum(self._per, 1), self.n_arms - 1)
         return self._members[self._rows, slot]
+
+    def block(self, t: int) -> int:
+        """Rounds until step 1 ends, or until some running seed's arm of step 3 changes (its last pull ends it)."""
+        if self._round < self.half:
+            return self.half - self._round
+        per = np.maximum(self._per, 1)
+        return int((per - (self._round - self.half) % per).min())
+
+    def update_block(self, feedback) -> None:
+        """Learn from a block of :meth:`block` rounds: rewards (n, L), values (n, L, |X|)."""
+        length = feedback.rewards.shape[1]
+        if self._round < self.half:
+            self.tables.add_block(self._counts, self._ysum, feedback.values, feedback.rewards)
+            self._round += length
+            if self._round == self.half:
+                self._plan()
+        else:
+            self._round += length
+            self._isum[self._rows, feedback.arms] += feedback.rewards.sum(axis=1)
+            finished = cast(np.ndarray, self._round == self._end)
+            if finished.any():
+                self._finish(finished)
+        self._stop = self._round >= self._end
 
     def update(self, feedback) -> None:
         self._round += 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from causal_bandits.bandits.engine import Environment, Policy, Step
+from causal_bandits.bandits.engine import Environment, Policy, Step, Window
 
 
 class RegretTrace:
@@ -58,6 +58,29 @@ class RegretTrace:
             self.arm[rows, g] = step.feedback.arms
             self.optimal[rows, g] = step.optimal
             self._g += 1
+
+    def record_window(self, window: Window) -> None:
+        """Every round of ``window`` (every seed running), as :meth:`record` round by round: the running sums are
+        cumulative sums along the rounds (numpy accumulates in order, so each round's sum is the same number)."""
+
+        def running(total: np.ndarray, rounds: np.ndarray) -> np.ndarray:
+            return np.cumsum(np.concatenate([total[:, None], rounds], axis=1), axis=1)[:, 1:]
+
+        length = window.arms.shape[1]
+        regret = running(self._regret, window.gap)
+        best = running(self._best, np.broadcast_to(window.best, window.arms.shape))
+        rewards = running(self._rewards, window.rewards)
+        self._regret, self._best, self._rewards = regret[:, -1].copy(), best[:, -1].copy(), rewards[:, -1].copy()
+        self._n_optimal += window.optimal.sum(axis=1)
+        g = self._g
+        end = g + int(np.searchsorted(self.grid[g:], window.t + length))
+        if end > g:
+            at = self.grid[g:end] - window.t
+            self.cum_regret[:, g:end] = regret[:, at]
+            self.cum_realized_regret[:, g:end] = best[:, at] - rewards[:, at]
+            self.arm[:, g:end] = window.arms[:, at]
+            self.optimal[:, g:end] = window.optimal[:, at]
+            self._g = end
 
     def finish(self):
         # Rounds of the grid after the run ended early (every seed stopped): regrets stay where they are.

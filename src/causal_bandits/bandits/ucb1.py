@@ -15,6 +15,11 @@ A round's index, argmax and update run as two compiled passes over the state (nu
 :mod:`causal_bandits.bandits.multinomial`) doing exactly numpy's element-wise operations in numpy's order (one product,
 one sum per slot, first maximum; one sum, one division, one square root per pulled slot), so the arms pulled are
 bit for bit those of the numpy expressions they replace (``tests/test_ucb1_kernels.py``).
+
+Against an environment whose reward is a table look-up plus noise (the engine's ``OutcomeTables``), a whole window
+of rounds is one compiled pass (:func:`_play_window`): each round's index, argmax, draw and update, in the order and
+with the operations of the round-by-round path, so the window plays the same arms and rewards bit for bit
+(``tests/test_engine_windows.py``) at about a tenth of its cost (``benchmarks/run_jobs_speed.py``).
 """
 
 from __future__ import annotations
@@ -63,6 +68,48 @@ def _learn(
             mean[i] = total / count
             inv_root[i] = 1.0 / np.sqrt(count)
             t[s] += 1
+
+
+@numba.njit(cache=True)
+def _play_window(
+    radius: np.ndarray,
+    u: np.ndarray,
+    noise: np.ndarray,
+    cdf: np.ndarray,
+    value: np.ndarray,
+    arms: np.ndarray,
+    sums: np.ndarray,
+    counts: np.ndarray,
+    mean: np.ndarray,
+    inv_root: np.ndarray,
+    t: np.ndarray,
+    pulled: np.ndarray,
+    rewards: np.ndarray,
+) -> None:
+    """Rounds i = 0..L-1 of every seed s (all active): the first slot maximising ``radius[s, i] * inv_root + mean``
+    (:func:`_argmax_index`), its arm's outcome x = #{k : cdf[s, arm, k] <= u[s, i]}, the reward ``value[s, x] +
+    noise[s, i]`` and the update of :func:`_learn`; the arms and rewards go to ``pulled`` and ``rewards`` (S, L)."""
+    n_seeds, width = mean.shape
+    for i in range(radius.shape[1]):
+        for s in range(n_seeds):
+            r = radius[s, i]
+            best, slot = r * inv_root[s, 0] + mean[s, 0], 0
+            for a in range(1, width):
+                index = r * inv_root[s, a] + mean[s, a]
+                if index > best:
+                    best, slot = index, a
+            arm = arms[s, slot]
+            x = 0
+            for k in range(cdf.shape[2]):
+                if u[s, i] >= cdf[s, arm, k]:
+                    x += 1
+            reward = value[s, x] + noise[s, i]
+            total, count = sums[s, slot] + reward, counts[s, slot] + 1.0
+            sums[s, slot], counts[s, slot] = total, count
+            mean[s, slot] = total / count
+            inv_root[s, slot] = 1.0 / np.sqrt(count)
+            t[s] += 1
+            pulled[s, i], rewards[s, i] = arm, reward
 
 
 class ArmLists:
@@ -119,6 +166,30 @@ class ArmLists:
         arms = self.arms.ravel()[self._flat]
         return arms if self._all_active else np.where(self.active, arms, -1)
 
+    def play_window(self, length: int, tables) -> tuple[np.ndarray, np.ndarray]:
+        """``length`` rounds of every seed (all active) against ``tables`` (the engine's ``OutcomeTables``): the
+        arms pulled and the rewards, (n_seeds, length) each, as :meth:`select`, the draw and :meth:`update` round
+        by round would give them. The radius is numpy's, as :meth:`select` computes it."""
+        radius = np.sqrt(self.scale * np.log((self.t[:, None] + np.arange(length)) + 1.0))
+        pulled = np.empty((self.t.size, length), dtype=np.int64)
+        rewards = np.empty((self.t.size, length))
+        _play_window(
+            radius,
+            tables.u,
+            tables.noise,
+            tables.cdf,
+            tables.value,
+            self.arms,
+            self.sums,
+            self.counts,
+            self.mean,
+            self.inv_root,
+            self.t,
+            pulled,
+            rewards,
+        )
+        return pulled, rewards
+
     def update(self, rewards: np.ndarray, mask: np.ndarray | None = None) -> None:
         """Record the rewards of the arms :meth:`select` chose, for active seeds (within ``mask``)."""
         on = self.active if mask is None else self.active & mask
@@ -149,3 +220,10 @@ class UCBPolicy:
 
     def update(self, feedback) -> None:
         self._ucb.update(feedback.rewards)
+
+    def window(self, t: int) -> int:
+        """Every round from ``t`` on can be played in a window (the engine's ``WindowPolicy``)."""
+        return 1 << 62
+
+    def play_window(self, t: int, length: int, tables) -> tuple[np.ndarray, np.ndarray]:
+        return self._ucb.play_window(length, tables)

@@ -5,8 +5,10 @@ V takes u_V < P(V = 1 | pa(V)) with u_V its uniform of the round, an intervened 
 The round's uniforms (one per node, in declared node order) come from the environment stream
 before the action is known, so every algorithm of an experiment meets the same exogenous noise
 (common random numbers). Nodes are drawn depth by depth (roots first). A node with at most
-``TABLE_PARENTS`` parents that matter (non-zero weight) is drawn from a table of P(V = 1) over them; a
-node with more (E5's Y) from its mechanism. E1's Y has 64 parents of which one matters: a table of
+``TABLE_PARENTS`` parents that matter (non-zero weight or damping) is drawn from a table of P(V = 1) over them
+(E2 r16's Y, the largest: 17 parents, 131,072 entries, 1 MiB); a node with more from its mechanism, a ``max``
+mechanism (E5's Y, 32 parents) in a compiled pass of its own (:func:`_draw_max`: the same products, their maximum,
+which no order changes, and the same affine map and clip). E1's Y has 64 parents of which one matters: a table of
 two entries.
 
 The table nodes between two mechanism nodes are drawn in one compiled pass (:func:`_draw_nodes`, numba,
@@ -29,11 +31,11 @@ from causal_bandits.papers.cpe.instance import CPEInstance
 from causal_bandits.papers.cpe.scm import Mechanism
 from causal_bandits.scm.cpt import configurations
 
-TABLE_PARENTS = 16
+TABLE_PARENTS = 17
 
 
 @numba.njit(cache=True)
-def _draw_nodes(x, noise, arms, is_set, set_value, columns, uniforms, parents, weights, offsets, table):
+def _draw_nodes(x, noise, arms, is_set, set_value, columns, uniforms, parents, widths, weights, offsets, table):
     """Draw ``columns`` of ``x`` (seeds, nodes) in order, each seed's row by itself: its set value where the seed's arm
     intervenes on the node, else ``noise[row, uniform] < table[offset + index of the parents' values]``."""
     for r in range(x.shape[0]):
@@ -44,9 +46,53 @@ def _draw_nodes(x, noise, arms, is_set, set_value, columns, uniforms, parents, w
                 x[r, c] = set_value[arm, c]
             else:
                 k = 0
-                for j in range(parents.shape[1]):
+                for j in range(widths[i]):
                     k += x[r, parents[i, j]] * weights[i, j]
                 x[r, c] = 1 if noise[r, uniforms[i]] < table[offsets[i] + k] else 0
+
+
+@numba.njit(cache=True)
+def _draw_max(x, noise, arms, is_set, set_value, column, uniform, parents, weights, intercept, scale):
+    """Draw ``column`` of ``x`` (seeds, nodes), each seed's row by itself: its set value where the seed's arm intervenes
+    on the node, else ``noise[row, uniform] < clip(intercept + scale * max(0, max_j parents_j * weights_j), 0, 1)``
+    (:meth:`causal_bandits.papers.cpe.scm.Mechanism.probability` of a ``max`` mechanism, operation for operation)."""
+    for r in range(x.shape[0]):
+        arm = arms[r]
+        if is_set[arm, column]:
+            x[r, column] = set_value[arm, column]
+            continue
+        top = 0.0
+        for j in range(parents.shape[0]):
+            value = x[r, parents[j]] * weights[j]
+            if value > top:
+                top = value
+        p = min(max(intercept + scale * top, 0.0), 1.0)
+        x[r, column] = 1 if noise[r, uniform] < p else 0
+
+
+class _MaxNode:
+    """A node with a ``max`` mechanism over more parents than a table holds, drawn in one compiled pass."""
+
+    def __init__(self, column: int, mech: Mechanism, parent_columns: np.ndarray, uniforms: np.ndarray):
+        self.column, self.uniform = column, int(uniforms[column])
+        self.parents = np.ascontiguousarray(parent_columns[mech.effective])
+        self.weights = np.asarray(mech.weights, dtype=float)[mech.effective]
+        self.intercept, self.scale = float(mech.intercept), float(mech.scale)
+
+    def draw(self, x: np.ndarray, noise: np.ndarray, arms: np.ndarray, is_set: np.ndarray, value: np.ndarray) -> None:
+        _draw_max(
+            x,
+            noise,
+            arms,
+            is_set,
+            value,
+            self.column,
+            self.uniform,
+            self.parents,
+            self.weights,
+            self.intercept,
+            self.scale,
+        )
 
 
 class _TableNodes:
@@ -58,6 +104,7 @@ class _TableNodes:
         self.uniforms = uniforms[self.columns]
         width = max(len(m.effective) for _, m, _ in nodes)
         self.parents = np.zeros((len(nodes), max(width, 1)), dtype=np.int64)
+        self.widths = np.array([len(m.effective) if ps else 0 for _, m, ps in nodes], dtype=np.int64)
         self.weights = np.zeros_like(self.parents)
         tables = []
         for i, (_, mech, parent_columns) in enumerate(nodes):
@@ -76,7 +123,7 @@ class _TableNodes:
     def draw(self, x: np.ndarray, noise: np.ndarray, arms: np.ndarray, is_set: np.ndarray, value: np.ndarray) -> None:
         """Fill these nodes' columns of ``x`` for seeds playing ``arms`` (``is_set``, ``value``: each arm's
         interventions, arms × nodes)."""
-        tables = (self.columns, self.uniforms, self.parents, self.weights, self.offsets, self.table)
+        tables = (self.columns, self.uniforms, self.parents, self.widths, self.weights, self.offsets, self.table)
         _draw_nodes(x, noise, arms, is_set, value, *tables)
 
 
@@ -97,7 +144,7 @@ class CPEEnvironment(ContextFree):
             depth[v] = 1 + max((depth[p] for p in scm.parents(v)), default=-1)
         # Runs of table nodes, in depth order, broken by the nodes drawn from their mechanism (which a later
         # depth may read): those come after their own depth's table nodes.
-        self._steps: list[_TableNodes | tuple[int, Mechanism, np.ndarray]] = []
+        self._steps: list[_TableNodes | _MaxNode | tuple[int, Mechanism, np.ndarray]] = []
         run: list[tuple[int, Mechanism, list[int]]] = []
         for d in range(max(depth.values()) + 1):
             layer = [(col[v], scm.mechanisms[v], [col[p] for p in scm.parents(v)]) for v in order if depth[v] == d]
@@ -106,7 +153,9 @@ class CPEEnvironment(ContextFree):
             if large and run:
                 self._steps.append(_TableNodes(run, self._uniform))
                 run = []
-            self._steps.extend(large)
+            self._steps.extend(
+                _MaxNode(c, m, ps, self._uniform) if m.kind == "max" else (c, m, ps) for c, m, ps in large
+            )
         if run:
             self._steps.append(_TableNodes(run, self._uniform))
         self._observed = np.array([col[v] for v in scm.observed], dtype=np.int64)
@@ -126,14 +175,30 @@ class CPEEnvironment(ContextFree):
         noise: np.ndarray,
         observe: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(rewards (n,), observed values (n, |X|)) for each seed's arm, given its uniforms (n, |nodes|)."""
+        """(rewards (n,), observed values (n, |X|)) for each seed's arm, given its uniforms (n, |nodes|); each row
+        is drawn by itself."""
         arms = np.asarray(arms, dtype=np.int64)
         x = np.empty((len(arms), len(self._uniform)), dtype=np.int64)
         for step in self._steps:
-            if isinstance(step, _TableNodes):
+            if isinstance(step, (_TableNodes, _MaxNode)):
                 step.draw(x, noise, arms, self._set, self._value)
             else:
                 c, mech, parents = step
                 drawn = noise[:, self._uniform[c]] < mech.probability(x[:, parents])
                 x[:, c] = np.where(self._set[arms, c], self._value[arms, c], drawn)
         return x[:, self._reward].astype(np.float64), x[:, self._observed]
+
+    def pull_block(
+        self,
+        t: int,
+        contexts: np.ndarray | None,
+        arms: np.ndarray,
+        length: int,
+        noise: np.ndarray,
+        observe: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``length`` rounds of each seed's arm (the engine's ``BlockEnvironment``): rewards (n, L) and observed
+        values (n, L, |X|), row by row what :meth:`pull` gives each round."""
+        n = len(arms)
+        rewards, values = self.pull(t, None, np.repeat(arms, length), noise.reshape(n * length, -1))
+        return rewards.reshape(n, length), values.reshape(n, length, -1)

@@ -25,12 +25,9 @@ from causal_bandits.papers.cpe.recorders import IntervalCoverage, Recommendation
 
 PAPER = "cpe"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 338 cpe_run jobs
-#: of the paper-scale run archived at cbf638b (archive/paper-scale/manifest.json as of d42fecf; 173.8-194.0 MB, E4's k6
-#: and k7 the top), plus what loading numba and the environment's and CCPE's compiled passes adds, which that run did
-#: not have: 107-122 MB over the seven jobs of benchmarks/run_jobs_speed.py (its peak column, now against 23c5e06), the
-#: largest taken. The archive remade on this code measured 320.1-341.4 MB (its machine's peaks run a few per cent above
-#: the previous archive's for the same code): requests 1.07-1.14 times them.
-PEAK_MB = 194.0 + 122.4
+#: of the paper-scale run archived at e038cee (archive/paper-scale/manifest.json as of 0a6c967; 320.1-341.4 MB, with
+#: numba and the compiled passes loaded).
+PEAK_MB = 341.4
 
 
 def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):

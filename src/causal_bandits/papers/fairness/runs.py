@@ -28,9 +28,9 @@ from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401
 
 PAPER = "fairness"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 15 fairness_run
-#: jobs of the paper-scale run archived at cbf638b (archive/paper-scale/manifest.json as of d42fecf; email 175.6-177.9,
-#: Adult-Video 175.7-177.8 MB: one figure serves both experiments).
-PEAK_MB = 177.9
+#: jobs of the paper-scale run archived at e038cee (archive/paper-scale/manifest.json as of 0a6c967; 177.6-179.8 MB over
+#: both experiments: one figure serves both).
+PEAK_MB = 179.8
 STRATEGY = "default"  # no arm sets or settings: every run path is <experiment>/default/<algorithm>
 EXPERIMENTS = ("email", "adult_video")
 #: Every algorithm's label, from the registry (causal_bandits/papers/fairness/algorithms.py).

@@ -37,20 +37,20 @@ from causal_bandits.scm.diagram import CausalDiagram
 
 PAPER = "nonmanip"
 #: Peak resident memory of a run job (MB), the largest ``max_rss_mb`` (VmHWM) of its kind of job in the paper-scale run
-#: archived at cbf638b (archive/paper-scale/manifest.json as of d42fecf): BF, MIS and POMIS over the 18 nonmanip_run
-#: jobs (1,000 seeds a job, 242.1-300.0), and POMIS+ per (panel, solver) over its 5 nonmanip_run_pomisplus jobs at 200
-#: seeds and B = 500 (fig5a TS 333.9-433.4, fig5a KL-UCB 326.6-326.8, fig5b TS 378.8-380.8, fig5b KL-UCB 369.3-371.7,
-#: fig5c TS 851.2-862.1, fig5c KL-UCB 843.5-845.6), whose bootstrap replicates (leaf counts) grow with the seeds and the
+#: archived at e038cee (archive/paper-scale/manifest.json as of 0a6c967): BF, MIS and POMIS over the 18 nonmanip_run
+#: jobs (1,000 seeds a job, 244.0-301.9), and POMIS+ per (panel, solver) over its 5 nonmanip_run_pomisplus jobs at 200
+#: seeds and B = 500 (fig5a TS 368.8-466.6, fig5a KL-UCB 361.3-361.6, fig5b TS 413.2-415.8, fig5b KL-UCB 404.1-406.0,
+#: fig5c TS 886.4-897.7, fig5c KL-UCB 878.4-882.1), whose bootstrap replicates (leaf counts) grow with the seeds and the
 #: panel's leaf cells: a POMIS+ job asks for PEAK_MB plus its share of the excess per seed, scaled by B; a panel not
 #: measured gets the largest.
-PEAK_MB = 300.0
+PEAK_MB = 301.9
 POMIS_PLUS_PEAK_MB = {
-    ("fig5a", "ts"): 433.4,
-    ("fig5a", "kl_ucb"): 326.8,
-    ("fig5b", "ts"): 380.8,
-    ("fig5b", "kl_ucb"): 371.7,
-    ("fig5c", "ts"): 862.1,
-    ("fig5c", "kl_ucb"): 845.6,
+    ("fig5a", "ts"): 466.6,
+    ("fig5a", "kl_ucb"): 361.6,
+    ("fig5b", "ts"): 415.8,
+    ("fig5b", "kl_ucb"): 406.0,
+    ("fig5c", "ts"): 897.7,
+    ("fig5c", "kl_ucb"): 882.1,
 }
 log = logging.getLogger(__name__)
 

@@ -136,6 +136,15 @@ class SCMEnvironment:
         rewards[idx], values[idx] = r, v
         return rewards, values
 
+    def outcome_law(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The engine's window tables (:class:`~causal_bandits.bandits.engine.OutcomeTables`): X_R's law given each
+        seed's arm (cdf) and f(X_R) (value); None with ``observe_all`` (every pull returns values)."""
+        return None if self.observe_all else (np.ascontiguousarray(self._law_cdf), self._f)
+
+    def outcome_noise(self, noise: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The uniform that draws X_R and the Gaussian noise sigma * Phi^{-1}(u_1) of rounds reading ``noise``."""
+        return np.ascontiguousarray(noise[:, :, 0]), self._sigma[:, None] * ndtri(np.maximum(noise[:, :, 1], _TINY))
+
     def _fast(self, arms: np.ndarray, noise: np.ndarray) -> np.ndarray:
         """R with X_R drawn from its exact law given the arm: arms (S, 1), noise (S, L, 2)."""
         rows = self._rows[:, None]

@@ -31,9 +31,9 @@ from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 90
-#: unknown_graph_run jobs of the paper-scale run archived at cbf638b (archive/paper-scale/manifest.json as of d42fecf;
-#: 305.5-373.3 MB, V2 tree A at height 9 the top).
-PEAK_MB = 373.3
+#: unknown_graph_run jobs of the paper-scale run archived at e038cee (archive/paper-scale/manifest.json as of 0a6c967;
+#: 338.9-407.7 MB).
+PEAK_MB = 407.7
 #: Algorithm labels from the registry (causal_bandits/papers/unknown_graph/algorithms.py). cn_ucb_literal
 #: is CN-UCB under the printed rules of Alg. 7/8; oracle is UCB1 on the true X_R's arms.
 LABELS = algorithms.labels(PAPER)
@@ -123,6 +123,9 @@ class DiscoverySummary:
         self.policy = policy
 
     def record(self, step) -> None:
+        pass
+
+    def record_window(self, window) -> None:
         pass
 
     def finish(self):
