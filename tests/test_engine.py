@@ -214,16 +214,22 @@ def test_interfaces_are_checked_before_the_run():
         simulate(policy, BernoulliArms(MEANS), streams, 10)
 
 
-def test_round_blocks_serve_several_rounds_as_single_reads_would():
+@pytest.mark.parametrize("block", [4096, 8])
+def test_round_blocks_serve_several_rounds_as_single_reads_would(block):
+    """Also where the stream's buffer holds exactly one fetch (``block`` 8 = 4 rounds of 2) and is refilled in place
+    while unread rounds of the last fetch are still wanted."""
+
     def stream():
-        return Streams("test", "blocks", np.arange(3)).uniforms("environment")
+        return Streams("test", "blocks", np.arange(3), block).uniforms("environment")
 
     reads = RoundBlocks(stream(), 2, rounds=4)
     got = []
-    for count in (1, 3, 9, 1, 2, 5, 4):
-        got.append(reads.next_rounds(count) if count > 1 else reads.uniform(2)[:, None])
+    for count in (1, 3, 1, 5, 1, 2, 9, 1, 6, 1, 1, 3, 4):
+        got.append(
+            (reads.next_rounds(count) if count > 1 else reads.uniform(2)[:, None]).copy()
+        )  # valid until the next read
     plain = stream()
-    expected = np.stack([plain.uniform(2) for _ in range(25)], axis=1)
+    expected = np.stack([plain.uniform(2).copy() for _ in range(38)], axis=1)
     np.testing.assert_array_equal(np.concatenate(got, axis=1), expected)
 
 

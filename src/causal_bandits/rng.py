@@ -142,12 +142,16 @@ class RoundBlocks:
         return self._block[:, self._next - 1]
 
     def next_rounds(self, count: int) -> np.ndarray:
-        """The next ``count`` reads, shape (n_seeds, count, width) (a view; ``count`` may exceed ``rounds``)."""
+        """The next ``count`` reads, shape (n_seeds, count, width) (a view, valid until the next read; ``count`` may
+        exceed ``rounds``)."""
         left = self._block.shape[1] - self._next
         if count > left:
             fresh = -(-(count - left) // self._rounds) * self._rounds
+            # The unread rounds are copied first: they may be a view into the stream's buffer, which the read below
+            # can refill in place.
+            rest = self._block[:, self._next :].copy()
             more = self._stream.uniform(self._width * fresh).reshape(-1, fresh, self._width)
-            self._block = np.concatenate([self._block[:, self._next :], more], axis=1)
+            self._block = np.concatenate([rest, more], axis=1)
             self._next = 0
         self._next += count
         return self._block[:, self._next - count : self._next]
