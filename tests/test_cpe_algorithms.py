@@ -20,7 +20,7 @@ from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.bandits.environments import ContextFree
 from causal_bandits.bandits.lucb import LUCB
 from causal_bandits.bandits.parallel_bandit import ParallelBandit, observation_threshold
-from causal_bandits.bandits.pure_exploration import check_sample_cap, interventional_radius
+from causal_bandits.bandits.pure_exploration import RadiusTable, check_sample_cap, interventional_radius
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.bandits.successive_elimination import SuccessiveElimination
 from causal_bandits.errors import ConfigError
@@ -287,6 +287,12 @@ def test_lucb_stops_exactly_when_the_radii_separate(profile, alpha):
     assert result.samples.tolist() == [2 * n, 2 * n]
     assert result.recommended.tolist() == [0, 0]
     assert result.diagnostics["iterations"].tolist() == [n - 1, n - 1]
+
+
+def test_radius_table_gives_the_radius_function_bit_for_bit_as_it_grows():
+    table = RadiusTable(5, 0.05, 1.0, size=4)
+    for N in (np.array([[0, 1], [3, 2]]), np.array([7, 1000, 3]), np.arange(5000)):
+        np.testing.assert_array_equal(table(N), interventional_radius(N, 5, 0.05, 1.0))
 
 
 def test_successive_elimination_stops_when_one_arm_is_left():

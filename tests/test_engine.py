@@ -233,6 +233,22 @@ def test_round_blocks_serve_several_rounds_as_single_reads_would(block):
     np.testing.assert_array_equal(np.concatenate(got, axis=1), expected)
 
 
+def test_round_blocks_retain_keeps_each_kept_seeds_reads():
+    """Seeds that leave stop drawing; the kept seeds read on exactly as they would have, mid-block or not."""
+
+    def stream(seeds):
+        return Streams("test", "blocks", np.asarray(seeds), 8).uniforms("environment")
+
+    reads = RoundBlocks(stream([0, 1, 2, 3]), 2, rounds=4)
+    first = reads.next_rounds(3).copy()
+    reads.retain(np.array([True, False, True, False]))
+    later = np.concatenate([reads.uniform(2)[:, None].copy(), reads.next_rounds(6).copy()], axis=1)
+    plain = stream([0, 2])
+    expected = np.stack([plain.uniform(2).copy() for _ in range(10)], axis=1)
+    np.testing.assert_array_equal(first[[0, 2]], expected[:, :3])
+    np.testing.assert_array_equal(later, expected[:, 3:])
+
+
 def test_progress_sees_every_round_and_changes_nothing():
     seen = []
     with_progress = simulate(

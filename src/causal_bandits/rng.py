@@ -155,3 +155,10 @@ class RoundBlocks:
             self._next = 0
         self._next += count
         return self._block[:, self._next - count : self._next]
+
+    def retain(self, keep: np.ndarray) -> None:
+        """Keep only the seeds where ``keep`` is True (the others stopped): their reads go on unchanged, and the
+        stopped seeds' uniforms are no longer drawn."""
+        keep = np.asarray(keep, dtype=bool)
+        self._stream.retain(keep)
+        self._block = self._block[keep]

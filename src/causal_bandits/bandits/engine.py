@@ -390,20 +390,17 @@ def linear_grid(horizon: int, points: int) -> np.ndarray:
     return np.unique(np.linspace(1, horizon, n).round().astype(np.int64))
 
 
-def _start(
-    policy: Policy, env: Environment, streams: Streams, horizon: int, recorders: Sequence[Recorder]
-) -> tuple[_Loop, RoundBlocks]:
+def _start(policy: Policy, env: Environment, streams: Streams, horizon: int, recorders: Sequence[Recorder]) -> _Loop:
     """Check the interfaces, reset the environment, the policy (each on its own keyed streams) and the recorders;
-    the round loop and the environment's noise."""
+    the round loop, which reads the environment's noise."""
     seeds = seed_array(streams.seeds)
     _check_interfaces(policy, env)
-    loop = _Loop(policy, env, seeds, horizon, recorders)
+    loop = _Loop(policy, env, seeds, horizon, recorders, RoundBlocks(streams.uniforms("environment"), env.noise_width))
     env.reset(streams, horizon)
-    noise = RoundBlocks(streams.uniforms("environment"), env.noise_width)
     policy.reset(seeds.size, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
     for recorder in recorders:
         recorder.start(seeds, horizon, env, policy)
-    return loop, noise
+    return loop
 
 
 def _check_interfaces(policy: Policy, env: Environment) -> None:
@@ -470,7 +467,7 @@ def simulate(
     horizon = check_horizon(horizon)
     checks.kind(streams, Streams, "simulate(streams)", "give causal_bandits.Streams.for_experiment(name, seeds)")
     recorders = checks.listed(recorders, "simulate(recorders)", "recorders")
-    loop, noise = _start(policy, env, streams, horizon, recorders)
+    loop = _start(policy, env, streams, horizon, recorders)
     t = 1
     while t <= horizon and not (until is not None and until()):
         if progress is not None:
@@ -480,25 +477,31 @@ def simulate(
             min(cast(WindowPolicy, policy).window(t), horizon - t + 1, WINDOW) if loop.windows and until is None else 1
         )
         if length > 1:
-            if not loop.play_block(t, length, noise):
+            if not loop.play_block(t, length):
                 break
-        elif window > 1 and loop.play_window(t, window, noise):
+        elif window > 1 and loop.play_window(t, window):
             length = window
-        elif not loop.play_round(t, noise):
+        elif not loop.play_round(t):
             break
         t += length
     return loop.finish()
 
 
 class _Loop:
-    """The state :func:`simulate` keeps between rounds: the exact arm values (for recorders), the running
-    seeds' positions (``rows``) and, for a :class:`StoppingPolicy`, when each seed stopped and what it
-    recommended."""
+    """The state :func:`simulate` keeps between rounds: the exact arm values (for recorders), the environment's
+    noise (the running seeds' rows only: a seed that stops leaves its stream), the running seeds' positions (``rows``)
+    and, for a :class:`StoppingPolicy`, when each seed stopped and what it recommended."""
 
     def __init__(
-        self, policy: Policy, env: Environment, seeds: np.ndarray, horizon: int, recorders: Sequence[Recorder]
+        self,
+        policy: Policy,
+        env: Environment,
+        seeds: np.ndarray,
+        horizon: int,
+        recorders: Sequence[Recorder],
+        noise: RoundBlocks,
     ) -> None:
-        self.policy, self.env, self.seeds, self.recorders = policy, env, seeds, recorders
+        self.policy, self.env, self.seeds, self.recorders, self.noise = policy, env, seeds, recorders, noise
         self.means = np.atleast_2d(np.asarray(env.means, dtype=float))
         self.mu_star = self.means.max(axis=1)
         self.gap = self.mu_star[:, None] - self.means
@@ -537,12 +540,10 @@ class _Loop:
             for recorder in self.recorders:
                 recorder.record(step)
 
-    def play_block(self, t: int, length: int, noise: RoundBlocks) -> bool:
+    def play_block(self, t: int, length: int) -> bool:
         """Rounds ``t`` .. ``t + length - 1`` of the arms a :class:`BlockPolicy` selects at ``t``; False once a
         stopping policy has stopped every seed."""
-        u = noise.next_rounds(length)
-        if self.rows.size < self.seeds.size:
-            u = u[self.rows]
+        u = self.noise.next_rounds(length)
         contexts = self.env.contexts(t, u[:, 0], self.rows)
         arms = self.policy.select(t, contexts)
         block_env = cast(BlockEnvironment, self.env)  # _check_interfaces: a BlockPolicy gets a BlockEnvironment
@@ -565,15 +566,16 @@ class _Loop:
             self.stopped_at[self.rows[done]] = t + i
             self.recommended[self.rows[done]] = stopper.recommend()[done]
             stopper.retain(~done)
+            self.noise.retain(~done)
             self.rows = self.rows[~done]
         return self.rows.size > 0
 
-    def play_window(self, t: int, length: int, noise: RoundBlocks) -> bool:
+    def play_window(self, t: int, length: int) -> bool:
         """Rounds ``t`` .. ``t + length - 1`` played by a :class:`WindowPolicy` against the environment's tables;
         False, with nothing drawn, when the policy asks for observed values (then round ``t`` goes alone)."""
         if self._observed(t) is not None:
             return False
-        u = noise.next_rounds(length)
+        u = self.noise.next_rounds(length)
         cdf, value = cast(tuple[np.ndarray, np.ndarray], self.law)
         draw, extra = cast(WindowEnvironment, self.env).outcome_noise(u)
         tables = OutcomeTables(cdf, value, draw, extra)
@@ -586,11 +588,9 @@ class _Loop:
             cast(WindowRecorder, recorder).record_window(window)
         return True
 
-    def play_round(self, t: int, noise: RoundBlocks) -> bool:
+    def play_round(self, t: int) -> bool:
         """Round ``t`` for every running seed; False once a stopping policy has stopped them all."""
-        u = noise.uniform(self.env.noise_width)
-        if self.rows.size < self.seeds.size:
-            u = u[self.rows]
+        u = self.noise.uniform(self.env.noise_width)
         contexts = self.env.contexts(t, u, self.rows)
         arms = self.policy.select(t, contexts)
         rewards, values = self.env.pull(t, contexts, arms, u, self._observed(t))

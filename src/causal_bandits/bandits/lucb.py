@@ -22,9 +22,9 @@ import numpy as np
 from causal_bandits.bandits.pure_exploration import (
     ALPHA_I,
     PureExplorationPolicy,
+    RadiusTable,
     check_confidence,
     check_profile,
-    interventional_radius,
     lucb_pair,
 )
 from causal_bandits.errors import ConfigError
@@ -37,7 +37,7 @@ K1 = 5.0 / 4.0
 class LUCB(PureExplorationPolicy):
     """LUCB with the CCPE radius (``beta_I``) or the original LUCB1 radius (``kk12``)."""
 
-    _per_seed = ("_N", "_sum", "_mu", "_beta", "_l")
+    _per_seed = ("_N", "_sum", "_mu", "_beta", "_l", "_pulled")
 
     def __init__(
         self,
@@ -59,6 +59,8 @@ class LUCB(PureExplorationPolicy):
     def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         self.n_arms = n_arms
         self._rows = np.arange(n_seeds)
+        self._radius = RadiusTable(n_arms, self.delta, self.alpha_I)
+        self._pulled = np.zeros((n_seeds, 2), dtype=np.int64)  # h and l of the iteration
         self._N = np.zeros((n_seeds, n_arms), dtype=np.int64)
         self._sum = np.zeros((n_seeds, n_arms))
         self._mu = np.zeros((n_seeds, n_arms))
@@ -76,9 +78,9 @@ class LUCB(PureExplorationPolicy):
         return self._best if (r - self.n_arms) % 2 == 0 else self._l
 
     def update(self, feedback) -> None:
-        arms, y = feedback.arms, np.asarray(feedback.rewards, dtype=float)
-        self._N[self._rows, arms] += 1
-        self._sum[self._rows, arms] += y
+        arms, y, rows = feedback.arms, np.asarray(feedback.rewards, dtype=float), self._rows
+        self._N[rows, arms] += 1
+        self._sum[rows, arms] += y
         self._round += 1
         r = self._round
         if r < self.n_arms or (r - self.n_arms) % 2:
@@ -89,25 +91,24 @@ class LUCB(PureExplorationPolicy):
             self._mu = self._sum / self._N
             t = self.iterations + 1
             self._beta = np.sqrt(np.log(K1 * self.n_arms * t**4 / self.delta) / (2.0 * self._N))
+        elif r > self.n_arms:
+            self._refresh()
         else:
-            pulled = np.stack([self._best, self._l], axis=1) if r > self.n_arms else None
-            self._refresh(pulled)
+            self._mu = self._sum / self._N
+            self._beta = self._radius(self._N)
         upper = self._mu + self._beta
         self._best, self._l = lucb_pair(self._mu, upper)
-        rows = self._rows
         lower_h = self._mu[rows, self._best] - self._beta[rows, self._best]
         self._stop = upper[rows, self._l] <= lower_h + self.epsilon
 
-    def _refresh(self, pulled: np.ndarray | None) -> None:
-        """Means and β_I of the arms just pulled (all arms after the initial sweep)."""
-        if pulled is None:
-            self._mu = self._sum / self._N
-            self._beta = interventional_radius(self._N, self.n_arms, self.delta, self.alpha_I)
-            return
+    def _refresh(self) -> None:
+        """Means and β_I of the two arms just pulled, h and l."""
+        pulled = self._pulled
+        pulled[:, 0], pulled[:, 1] = self._best, self._l
         rows = self._rows[:, None]
         N = self._N[rows, pulled]
         self._mu[rows, pulled] = self._sum[rows, pulled] / N
-        self._beta[rows, pulled] = interventional_radius(N, self.n_arms, self.delta, self.alpha_I)
+        self._beta[rows, pulled] = self._radius(N)
 
     def intervals(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Current (lower, upper) per seed and arm (infinite before the initial sweep ends)."""

@@ -65,6 +65,21 @@ def interventional_radius(N: np.ndarray, n_arms: int, delta: float, alpha: float
     return np.where(N > 0, r, np.inf)
 
 
+class RadiusTable:
+    """β_I(N) of :func:`interventional_radius` for whole sample counts N, by look-up: each entry is that function's
+    value, computed once (the table doubles as larger counts come), so a policy that asks every round pays an index."""
+
+    def __init__(self, n_arms: int, delta: float, alpha: float, size: int = 1024):
+        self.n_arms, self.delta, self.alpha = n_arms, delta, alpha
+        self._table = interventional_radius(np.arange(size), n_arms, delta, alpha)
+
+    def __call__(self, N: np.ndarray) -> np.ndarray:
+        """β_I(N) elementwise for an integer array ``N`` (>= 0)."""
+        if N.max() >= self._table.size:
+            self._table = interventional_radius(np.arange(2 * int(N.max()) + 1), self.n_arms, self.delta, self.alpha)
+        return self._table[N]
+
+
 def lucb_pair(mu_hat: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(h, l) per row: h = argmax μ̂, l = argmax_{a≠h} U, ties to the lowest index."""
     rows = np.arange(mu_hat.shape[0])

@@ -17,9 +17,9 @@ import numpy as np
 from causal_bandits.bandits.pure_exploration import (
     ALPHA_I,
     PureExplorationPolicy,
+    RadiusTable,
     check_confidence,
     check_profile,
-    interventional_radius,
 )
 from causal_bandits.rng import SeedStreams
 
@@ -28,7 +28,7 @@ class SuccessiveElimination(PureExplorationPolicy):
     """Successive elimination with confidence radius β_I, vectorised over seeds."""
 
     name = "SE"
-    _per_seed = ("_active", "_pending", "_sum", "_r", "_pulls")
+    _per_seed = ("_active", "_pending", "_left", "_sum", "_r", "_pulls")
 
     def __init__(
         self, *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical", alpha_I: float | None = None
@@ -42,6 +42,8 @@ class SuccessiveElimination(PureExplorationPolicy):
         self._rows = np.arange(n_seeds)
         self._active = np.ones((n_seeds, n_arms), dtype=bool)
         self._pending = self._active.copy()  # active arms not yet pulled in this round
+        self._left = np.full(n_seeds, n_arms, dtype=np.int64)  # how many: the round ends at 0
+        self._radius = RadiusTable(n_arms, self.delta, self.alpha_I)
         self._sum = np.zeros((n_seeds, n_arms))
         self._r = np.zeros(n_seeds, dtype=np.int64)
         self._pulls = np.zeros(n_seeds, dtype=np.int64)
@@ -56,24 +58,26 @@ class SuccessiveElimination(PureExplorationPolicy):
         self._sum[self._rows, arms] += feedback.rewards
         self._pending[self._rows, arms] = False
         self._pulls += 1
-        ended = np.flatnonzero(~self._pending.any(axis=1))
+        self._left -= 1
+        ended = (self._left == 0).nonzero()[0]
         if not ended.size:
             return
         self._r[ended] += 1
         active = self._active[ended]
         mu = np.where(active, self._sum[ended] / self._r[ended, None], -np.inf)
-        c = interventional_radius(self._r[ended], self.n_arms, self.delta, self.alpha_I)
+        c = self._radius(self._r[ended])
         top = mu.max(axis=1)
         active &= ~(mu + c[:, None] < (top - c)[:, None])
         self._active[ended] = active
         self._pending[ended] = active
+        self._left[ended] = active.sum(axis=1)
         self._best[ended] = np.where(active, mu, -np.inf).argmax(axis=1)
         self._stop[ended] = (active.sum(axis=1) == 1) | (c <= self.epsilon / 2.0)
 
     def diagnostics(self) -> dict[str, np.ndarray]:
         """Per-seed counters; every active arm's interval has width 2 c_r after round r."""
         zeros = np.zeros_like(self._r)
-        width = 2 * interventional_radius(self._r, self.n_arms, self.delta, self.alpha_I)
+        width = 2 * self._radius(self._r)
         return {
             "iterations": self._r.copy(),
             "n_obs_samples": zeros,

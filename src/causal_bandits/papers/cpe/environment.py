@@ -119,12 +119,12 @@ class _TableNodes:
             self.weights[i, : len(eff)] = 1 << np.arange(len(eff))[::-1]
         self.offsets = np.cumsum([0] + [t.size for t in tables])[:-1].astype(np.int64)
         self.table = np.concatenate(tables).astype(float)
+        self._tables = (self.columns, self.uniforms, self.parents, self.widths, self.weights, self.offsets, self.table)
 
     def draw(self, x: np.ndarray, noise: np.ndarray, arms: np.ndarray, is_set: np.ndarray, value: np.ndarray) -> None:
         """Fill these nodes' columns of ``x`` for seeds playing ``arms`` (``is_set``, ``value``: each arm's
         interventions, arms × nodes)."""
-        tables = (self.columns, self.uniforms, self.parents, self.widths, self.weights, self.offsets, self.table)
-        _draw_nodes(x, noise, arms, is_set, value, *tables)
+        _draw_nodes(x, noise, arms, is_set, value, *self._tables)
 
 
 class CPEEnvironment(ContextFree):

@@ -63,9 +63,9 @@ class StoppingDiagnostics:
     def record(self, step: Step) -> None:
         done = step.stopped
         assert done is not None  # cpe policies are stopping policies: simulate passes which seeds stop
-        if done.any():
+        if done.any():  # the running seeds change only here
             self._take(step.rows[done], done)
-        self._running = step.rows[~done]
+            self._running = step.rows[~done]
 
     def finish(self):
         if self._running.size:  # censored at the cap: the policy holds exactly these seeds
