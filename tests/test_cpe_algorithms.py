@@ -8,6 +8,7 @@ import pytest
 from cpe_helpers import run_to_stop
 
 from causal_bandits.algorithms import registry
+from causal_bandits.bandits import engine
 from causal_bandits.bandits.bglm_estimate import BGLMCounts, fit
 from causal_bandits.bandits.bglm_model import _sigma_enumerated, _sigma_two_layer, sigma
 from causal_bandits.bandits.ccpe_bglm import ALPHA_O as BGLM_ALPHA_O
@@ -24,6 +25,7 @@ from causal_bandits.bandits.pure_exploration import RadiusTable, check_sample_ca
 from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.bandits.successive_elimination import SuccessiveElimination
 from causal_bandits.errors import ConfigError
+from causal_bandits.papers.cpe import environment
 from causal_bandits.papers.cpe import families as F
 from causal_bandits.papers.cpe.actions import actions_up_to, atomic_actions
 from causal_bandits.papers.cpe.admissible import adjustment_sequence, is_admissible, parent_sequence
@@ -389,6 +391,60 @@ def test_parallel_bandit_in_blocks_is_the_parallel_bandit_round_by_round(make, b
     for key, value in by_round.summary.items():
         assert value.tobytes() == by_block.summary[key].tobytes(), key
     assert len(mu_by_round) == 9 and mu_by_round == mu_by_block
+
+
+@pytest.mark.parametrize(
+    "make, stops",
+    [(lambda: F.parallel(4), True), (lambda: F.bglm(3), True), (lambda: F.parallel_max(20, 0.5), False)],
+)
+@pytest.mark.parametrize("algorithm", ["lucb", "se"])
+@pytest.mark.parametrize("window", [7, 4096])
+def test_windows_are_the_stopping_policies_round_by_round(monkeypatch, make, stops, algorithm, window):
+    """Played in windows (one compiled pass per window, drawn with the environment's node program), LUCB and
+    successive elimination leave every summary column (stopping rounds, recommendations, diagnostics, checkpoints
+    inside and at the ends of windows, censoring at the cap) and every regret trace as round by round: on table
+    nodes, a BGLM graph and a max node over 20 parents (every seed censored), with windows cut short and long."""
+    instance = make()
+    env = CPEEnvironment(instance)
+    assert env.node_program() is not None
+    horizon = 20000
+
+    def run(windows: bool):
+        policy = LUCB() if algorithm == "lucb" else SuccessiveElimination()
+        played = []
+        if windows:
+            play = policy.play_window
+            policy.play_window = lambda t, length, draws: played.append(length) or play(t, length, draws)
+        else:
+            policy.window = lambda t: 1
+        grid = np.unique(np.r_[np.arange(1, horizon, 89), 2, horizon])
+        recorders = [RegretTrace(grid), RecommendationTrace(checkpoints(horizon, first=40))]
+        result = run_to_stop(policy, env, seeds=range(12), horizon=horizon, recorders=recorders)
+        return result, played
+
+    by_round, _ = run(False)
+    monkeypatch.setattr(engine, "WINDOW", window)
+    by_window, played = run(True)
+    assert played and max(played) <= window  # windows were played
+    if stops:  # seeds stop in many rounds (inside windows), some are censored at the cap or none
+        assert len(set(by_round.samples.tolist())) > 5
+    else:
+        assert by_round.censored.all()
+    assert by_round.summary.keys() == by_window.summary.keys()
+    for key, value in by_round.summary.items():
+        assert value.tobytes() == by_window.summary[key].tobytes(), key
+
+
+def test_a_node_drawn_from_its_mechanism_turns_windows_off(monkeypatch):
+    """A node with more parents than a table holds and no max mechanism is drawn between compiled passes: the
+    environment then serves no node program, and LUCB goes round by round."""
+    monkeypatch.setattr(environment, "TABLE_PARENTS", 2)
+    env = CPEEnvironment(F.bglm(3))
+    assert env.node_program() is None
+    policy = LUCB()
+    policy.play_window = None  # would fail if called
+    result = run_to_stop(policy, env, seeds=range(3), horizon=3000)
+    assert result.samples.size == 3
 
 
 def test_parallel_bandit_follows_its_plan():

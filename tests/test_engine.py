@@ -249,6 +249,25 @@ def test_round_blocks_retain_keeps_each_kept_seeds_reads():
     np.testing.assert_array_equal(later, expected[:, 3:])
 
 
+def test_round_blocks_give_back_unread_rounds_and_say_what_a_fetch_holds():
+    def stream():
+        return Streams("test", "blocks", np.arange(2), 8).uniforms("environment")
+
+    reads = RoundBlocks(stream(), 2, rounds=4)
+    assert reads.available() == 4  # nothing fetched yet: a whole fetch
+    got = [reads.next_rounds(3)[:, :1].copy()]
+    reads.unread(2)
+    assert reads.available() == 3
+    got.append(reads.next_rounds(3).copy())
+    assert reads.available() == 4  # the fetch is used up
+    got.append(reads.next_rounds(4).copy())
+    with pytest.raises(ValueError, match="cannot give back 5 rounds"):
+        reads.unread(5)
+    plain = stream()
+    expected = np.stack([plain.uniform(2).copy() for _ in range(8)], axis=1)
+    np.testing.assert_array_equal(np.concatenate(got, axis=1), expected)
+
+
 def test_progress_sees_every_round_and_changes_nothing():
     seen = []
     with_progress = simulate(

@@ -94,7 +94,7 @@ def test_regret_trace_takes_a_window_as_its_rounds():
         one.record(Step(t, np.arange(S), feedback, gap[:, i], best[:, 0], optimal[:, i]))
     for t in (1, 1 + L, 1 + 2 * L):
         cut = slice(t - 1, min(t - 1 + L, horizon))
-        many.record_window(Window(t, arms[:, cut], rewards[:, cut], gap[:, cut], best, optimal[:, cut]))
+        many.record_window(Window(t, np.arange(S), arms[:, cut], rewards[:, cut], gap[:, cut], best, optimal[:, cut]))
     for a, b in zip(one.finish(), many.finish()):
         if isinstance(a, dict):
             assert a.keys() == b.keys() and all(a[k].tobytes() == b[k].tobytes() for k in a)

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from causal_bandits.bandits.engine import OutcomeTables
 from causal_bandits.bandits.ucb1 import ArmLists
 from causal_bandits.cn_ucb_discovery.intervention_batches import DiscoveryResult, Estimate, Reading, Request
 from causal_bandits.cn_ucb_discovery.stages import DiscoveryInputs, cn_ucb_discovery
@@ -41,6 +42,8 @@ from causal_bandits.rng import SeedStreams
 
 class CNUCB:
     """CN-UCB over nK + 1 arms (do(X = x) node-major, do() last), one instance's inputs per seed."""
+
+    window_draws = OutcomeTables  # the engine's WindowPolicy: stage 3 in windows against reward tables
 
     name = "CN-UCB"
 

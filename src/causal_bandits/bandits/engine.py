@@ -16,11 +16,15 @@ Three parts plug into :func:`simulate` (docs/guide/architecture.md#engine):
   where a seed stops or its recommendation changes: recorders see the block's inner rounds before
   ``update_block``, its last round after;
 * a policy may also play **windows** of rounds itself (:class:`WindowPolicy`): ``window(t)`` rounds
-  whose arms still follow the feedback, played in one compiled pass against the environment's
-  reward tables (:class:`OutcomeTables`, from a :class:`WindowEnvironment`) with the very uniforms
-  those rounds would read one by one, and handed to recorders as one window when they all take one
-  (``record_window``; UCB1 in the unknown_graph runs: the same arms and rewards, bit for bit,
-  without a Python round trip per round);
+  whose arms still follow the feedback, played in one compiled pass that draws them with what the
+  environment serves (its reward tables, :class:`OutcomeTables` from a :class:`WindowEnvironment`, or
+  its compiled node program, :class:`NodeDraws` from a :class:`ProgramEnvironment`) and the very
+  uniforms those rounds would read one by one, and handed to recorders as one window when they all
+  take one (``record_window``; UCB1 in the unknown_graph runs, LUCB and successive elimination in
+  the cpe runs: the same arms and rewards, bit for bit, without a Python round trip per round). A
+  stopping policy's window ends with the round after which a seed stops, or at a round a recorder
+  reads the policy after (``window_end``: the cpe recommendation checkpoints); that last round is
+  recorded as a round by itself, and the uniforms of the rounds not played are read again next;
 * **recorders** watch every round and return trace columns on a round grid and per-seed summary
   columns (:mod:`causal_bandits.bandits.recorders`: regret on a grid or every round, the fairness
   auditor's per-round monitor). Stopping summaries (``stopped_at``, ``recommended``, ``censored``)
@@ -46,6 +50,7 @@ from typing import Protocol, cast, runtime_checkable
 import numpy as np
 
 from causal_bandits import checks
+from causal_bandits.bandits.node_program import NodeDraws, NodeProgram
 from causal_bandits.errors import ArgumentError, ArgumentTypeError
 from causal_bandits.rng import RoundBlocks, SeedStreams, generator
 
@@ -54,8 +59,11 @@ MEAN_TOLERANCE = 1e-12
 #: The most seed-rounds a block holds (rounds times running seeds; a longer block is served in parts; speed and
 #: memory only, never results: ``tests/test_engine.py``, ``tests/test_cpe_algorithms.py``).
 BLOCK = 1 << 13
-#: The most rounds a window holds (speed and memory only, never results: ``tests/test_engine_windows.py``).
-WINDOW = 4096
+#: The most rounds a window holds, and the most uniforms it reads (rounds × running seeds × noise width: 8 MiB) (speed
+#: and memory only, never results: ``tests/test_engine_windows.py``, ``tests/test_cpe_algorithms.py``).
+WINDOW, WINDOW_UNIFORMS = 4096, 1 << 20
+#: Rounds of noise fetched at once for rounds served one by one (speed only).
+FETCH = 256
 #: The first part of the stream key of a researcher's own experiment (never a paper's key).
 EXPERIMENTS = "experiments"
 
@@ -254,15 +262,28 @@ class WindowEnvironment(Protocol):
 
 
 @runtime_checkable
+class ProgramEnvironment(Protocol):
+    """An environment whose rounds a :class:`WindowPolicy` can draw itself with a compiled node program."""
+
+    def node_program(self) -> tuple[NodeProgram, int, int] | None:
+        """(program, the reward's value column, the columns of a row) of :class:`NodeDraws`, or None when one
+        program does not draw a whole row."""
+
+
+@runtime_checkable
 class WindowPolicy(Protocol):
-    """Optional hooks of a policy that plays many adaptive rounds in one pass against :class:`OutcomeTables`."""
+    """Optional hooks of a policy that plays many adaptive rounds in one pass, drawing them with what its environment
+    serves: :class:`OutcomeTables` or :class:`NodeDraws` (``window_draws`` names which it takes)."""
+
+    window_draws: type
 
     def window(self, t: int) -> int:
         """Rounds, from ``t`` on, that :meth:`play_window` may play at once (1: serve round ``t`` alone)."""
 
-    def play_window(self, t: int, length: int, tables: OutcomeTables) -> tuple[np.ndarray, np.ndarray]:
-        """Play and learn from ``length`` rounds: the arms pulled and the rewards, (n_seeds, length) each, exactly
-        those of ``select``, the environment's pull and ``update`` round by round."""
+    def play_window(self, t: int, length: int, draws) -> tuple[np.ndarray, np.ndarray]:
+        """Play and learn from up to ``length`` rounds: the arms pulled and the rewards, (n_seeds, rounds played)
+        each, exactly those of ``select``, the environment's pull and ``update`` round by round. A
+        :class:`StoppingPolicy` ends the window early with the round after which some seed stops."""
 
 
 @runtime_checkable
@@ -313,16 +334,21 @@ class Recorder(Protocol):
 
 @runtime_checkable
 class WindowRecorder(Recorder, Protocol):
-    """A recorder that also takes a window of rounds at once (every seed running, no stopping)."""
+    """A recorder that also takes a window of rounds at once (no seed stops inside it)."""
 
     def record_window(self, window: Window) -> None: ...
+
+    def window_end(self, t: int) -> int:
+        """The last round a window from round ``t`` may span (a round whose state the recorder reads after it, as
+        a checkpoint of the policy's recommendation, must end a window: that round is recorded by itself)."""
 
 
 @dataclass(frozen=True)
 class Window:
-    """Rounds ``t`` .. ``t + L - 1`` as recorders see them; arrays (n_seeds, L) unless said."""
+    """Rounds ``t`` .. ``t + L - 1`` as recorders see them; arrays (running seeds, L) unless said."""
 
     t: int
+    rows: np.ndarray  # (running seeds,) positions of the running seeds in the job's seed array
     arms: np.ndarray
     rewards: np.ndarray
     gap: np.ndarray  # best mean of the round minus the pulled arm's mean (exact)
@@ -395,7 +421,7 @@ def _start(policy: Policy, env: Environment, streams: Streams, horizon: int, rec
     the round loop, which reads the environment's noise."""
     seeds = seed_array(streams.seeds)
     _check_interfaces(policy, env)
-    loop = _Loop(policy, env, seeds, horizon, recorders, RoundBlocks(streams.uniforms("environment"), env.noise_width))
+    loop = _Loop(policy, env, seeds, horizon, recorders, streams.uniforms("environment"))
     env.reset(streams, horizon)
     policy.reset(seeds.size, env.n_arms, lambda name: streams.uniforms(f"policy/{name}"))
     for recorder in recorders:
@@ -473,14 +499,14 @@ def simulate(
         if progress is not None:
             progress(t)
         length = min(cast(BlockPolicy, policy).block(t), horizon - t + 1, loop.block_rounds()) if loop.blocks else 1
-        window = (
-            min(cast(WindowPolicy, policy).window(t), horizon - t + 1, WINDOW) if loop.windows and until is None else 1
-        )
+        window = loop.window_rounds(t, horizon) if loop.windows and until is None else 1
         if length > 1:
             if not loop.play_block(t, length):
                 break
-        elif window > 1 and loop.play_window(t, window):
-            length = window
+        elif window > 1 and (played := loop.play_window(t, window)):
+            length = played
+            if not loop.rows.size:
+                break
         elif not loop.play_round(t):
             break
         t += length
@@ -499,9 +525,9 @@ class _Loop:
         seeds: np.ndarray,
         horizon: int,
         recorders: Sequence[Recorder],
-        noise: RoundBlocks,
+        noise: SeedStreams,
     ) -> None:
-        self.policy, self.env, self.seeds, self.recorders, self.noise = policy, env, seeds, recorders, noise
+        self.policy, self.env, self.seeds, self.recorders = policy, env, seeds, recorders
         self.means = np.atleast_2d(np.asarray(env.means, dtype=float))
         self.mu_star = self.means.max(axis=1)
         self.gap = self.mu_star[:, None] - self.means
@@ -509,14 +535,18 @@ class _Loop:
         self.stopping = isinstance(policy, StoppingPolicy)
         self.blocks = isinstance(policy, BlockPolicy)
         self.observing = isinstance(policy, ObservingPolicy)
-        law = env.outcome_law() if isinstance(env, WindowEnvironment) else None
+        self.law = env.outcome_law() if isinstance(env, WindowEnvironment) else None
+        self.program = env.node_program() if isinstance(env, ProgramEnvironment) else None
+        served = OutcomeTables if self.law is not None else NodeDraws if self.program is not None else None
         self.windows = (
-            law is not None
+            served is not None
             and isinstance(policy, WindowPolicy)
-            and not self.stopping
+            and policy.window_draws is served
             and all(isinstance(recorder, WindowRecorder) for recorder in recorders)
         )
-        self.law = law
+        # The noise is fetched a window at a time where windows are played (no window straddles two fetches).
+        window = min(WINDOW, WINDOW_UNIFORMS // max(seeds.size * env.noise_width, 1))
+        self.noise = RoundBlocks(noise, env.noise_width, max(FETCH, window) if self.windows else FETCH)
         self.rows = np.arange(seeds.size)
         self.stopped_at = np.full(seeds.size, horizon, dtype=np.int64)
         self.recommended = np.full(seeds.size, -1, dtype=np.int64)
@@ -570,23 +600,45 @@ class _Loop:
             self.rows = self.rows[~done]
         return self.rows.size > 0
 
-    def play_window(self, t: int, length: int) -> bool:
-        """Rounds ``t`` .. ``t + length - 1`` played by a :class:`WindowPolicy` against the environment's tables;
-        False, with nothing drawn, when the policy asks for observed values (then round ``t`` goes alone)."""
+    def window_rounds(self, t: int, horizon: int) -> int:
+        """The most rounds of a window from ``t``: what the policy and every recorder allow, up to :data:`WINDOW` rounds
+        and :data:`WINDOW_UNIFORMS` uniforms, and within the noise's current fetch (no copy of its rounds; fetches are
+        window-sized)."""
+        ends = [cast(WindowRecorder, recorder).window_end(t) for recorder in self.recorders]
+        uniforms = max(1, WINDOW_UNIFORMS // (self.rows.size * max(self.env.noise_width, 1)))
+        length = min(cast(WindowPolicy, self.policy).window(t), min([horizon, *ends]) - t + 1, WINDOW, uniforms)
+        return min(length, self.noise.available())
+
+    def play_window(self, t: int, length: int) -> int:
+        """Up to ``length`` rounds from ``t`` played by a :class:`WindowPolicy` with what the environment serves; the
+        rounds played (their uniforms read, the others left for the next rounds), or 0, with nothing drawn, when the
+        policy asks for observed values (then round ``t`` goes alone). A stopping policy's last round (the one after
+        which a seed may stop) is recorded and ends its seeds as a round by itself is."""
         if self._observed(t) is not None:
-            return False
+            return 0
         u = self.noise.next_rounds(length)
-        cdf, value = cast(tuple[np.ndarray, np.ndarray], self.law)
-        draw, extra = cast(WindowEnvironment, self.env).outcome_noise(u)
-        tables = OutcomeTables(cdf, value, draw, extra)
+        if self.law is not None:
+            draws: OutcomeTables | NodeDraws = OutcomeTables(
+                *self.law, *cast(WindowEnvironment, self.env).outcome_noise(u)
+            )
+        else:
+            program, reward, columns = cast(tuple[NodeProgram, int, int], self.program)
+            draws = NodeDraws(program, u, reward, columns)
         contexts = self.env.contexts(t, u[:, 0], self.rows)
-        arms, rewards = cast(WindowPolicy, self.policy).play_window(t, length, tables)
-        cell = 0 if contexts is None else contexts[:, None]
-        best = self.mu_star[0] if contexts is None else self.mu_star[contexts][:, None]
-        window = Window(t, arms, rewards, self.gap[cell, arms], best, self.is_optimal[cell, arms])
-        for recorder in self.recorders:
-            cast(WindowRecorder, recorder).record_window(window)
-        return True
+        arms, rewards = cast(WindowPolicy, self.policy).play_window(t, length, draws)
+        played = arms.shape[1]
+        self.noise.unread(length - played)
+        inner = played - 1 if self.stopping else played
+        if inner:
+            cell = 0 if contexts is None else contexts[:, None]
+            best = self.mu_star[0] if contexts is None else self.mu_star[contexts][:, None]
+            a = arms[:, :inner]
+            window = Window(t, self.rows, a, rewards[:, :inner], self.gap[cell, a], best, self.is_optimal[cell, a])
+            for recorder in self.recorders:
+                cast(WindowRecorder, recorder).record_window(window)
+        if self.stopping:
+            self.finish_round(t + played - 1, Feedback(arms[:, -1], rewards[:, -1], contexts, None))
+        return played
 
     def play_round(self, t: int) -> bool:
         """Round ``t`` for every running seed; False once a stopping policy has stopped them all."""

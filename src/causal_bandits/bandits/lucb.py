@@ -11,14 +11,21 @@ do() is an ordinary arm; samples = |A| + 2 · iterations. Two radii (docs/papers
   α_I as CCPE, so that LUCB differs from CCPE only by ignoring observational data;
 * ``radius="kk12"`` (LUCB1-KK12): the original β(u, t) = sqrt(ln(k_1 |A| t^4 / δ) / (2u)),
   k_1 = 5/4, t the iteration index (>= 1) after the initial pulls.
+
+With the ``beta_I`` radius, against an environment whose rounds one compiled node program draws (the cpe SCMs), a
+window of rounds is one compiled pass (:func:`_play_window`, the engine's ``WindowPolicy`` with ``NodeDraws``): each
+round's pulls, draws and, at an iteration's end, the refresh, the pair and the stop test, with the operations of the
+round-by-round path, up to the round after which a seed stops.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import numba
 import numpy as np
 
+from causal_bandits.bandits.node_program import NodeDraws, draw_row
 from causal_bandits.bandits.pure_exploration import (
     ALPHA_I,
     PureExplorationPolicy,
@@ -34,10 +41,59 @@ RADII = ("beta_I", "kk12")
 K1 = 5.0 / 4.0
 
 
+@numba.njit(cache=True)
+def _play_window(noise, program, reward, x, N, total, mu, beta, h, l, stop, rounds, n_arms, radius, epsilon, arms, ys):
+    """Rounds of LUCB with β_I for every seed (rows), as ``select``, the environment's pull and ``update`` play them
+    one by one: the arms and rewards into ``arms`` and ``ys`` (seeds, L), the state in place. Returns the rounds
+    played and the rounds and iterations ended: the window ends after a round in which some seed stops."""
+    n, length = arms.shape
+    iterations = 0
+    for i in range(length):
+        r = rounds + i
+        for s in range(n):
+            a = r if r < n_arms else (h[s] if (r - n_arms) % 2 == 0 else l[s])
+            draw_row(x, s, noise[s, i], a, *program)
+            y = float(x[s, reward])
+            N[s, a] += 1
+            total[s, a] += y
+            arms[s, i], ys[s, i] = a, y
+        r += 1
+        if r < n_arms or (r - n_arms) % 2:
+            continue
+        if r > n_arms:
+            iterations += 1
+        stopped = False
+        for s in range(n):
+            if r == n_arms:
+                for a in range(n_arms):
+                    mu[s, a] = total[s, a] / N[s, a]
+                    beta[s, a] = radius[N[s, a]]
+            else:
+                for a in (h[s], l[s]):
+                    mu[s, a] = total[s, a] / N[s, a]
+                    beta[s, a] = radius[N[s, a]]
+            best = 0  # argmax of the means, ties to the lowest index
+            for a in range(1, n_arms):
+                if mu[s, a] > mu[s, best]:
+                    best = a
+            challenger, top = 0, -np.inf  # argmax of the upper bounds over the other arms, ties to the lowest index
+            for a in range(n_arms):
+                upper = -np.inf if a == best else mu[s, a] + beta[s, a]
+                if a == 0 or upper > top:
+                    challenger, top = a, upper
+            h[s], l[s] = best, challenger
+            stop[s] = mu[s, challenger] + beta[s, challenger] <= mu[s, best] - beta[s, best] + epsilon
+            stopped |= stop[s]
+        if stopped:
+            return i + 1, r, iterations
+    return length, rounds + length, iterations
+
+
 class LUCB(PureExplorationPolicy):
     """LUCB with the CCPE radius (``beta_I``) or the original LUCB1 radius (``kk12``)."""
 
     _per_seed = ("_N", "_sum", "_mu", "_beta", "_l", "_pulled")
+    window_draws = NodeDraws  # the engine's WindowPolicy: windows drawn with a node program
 
     def __init__(
         self,
@@ -100,6 +156,37 @@ class LUCB(PureExplorationPolicy):
         self._best, self._l = lucb_pair(self._mu, upper)
         lower_h = self._mu[rows, self._best] - self._beta[rows, self._best]
         self._stop = upper[rows, self._l] <= lower_h + self.epsilon
+
+    def window(self, t: int) -> int:
+        """Any number of rounds with the ``beta_I`` radius (the engine's ``WindowPolicy``), else 1."""
+        return 1 << 62 if self.radius == "beta_I" else 1
+
+    def play_window(self, t: int, length: int, draws: NodeDraws) -> tuple[np.ndarray, np.ndarray]:
+        """Up to ``length`` rounds in one compiled pass (:func:`_play_window`); they end after a round in which some
+        seed stops."""
+        arms, rewards, x = draws.outputs()
+        radius = self._radius.covering(int(self._N.max()) + length)
+        played, self._round, iterations = _play_window(
+            draws.noise,
+            draws.program.args,
+            draws.reward,
+            x,
+            self._N,
+            self._sum,
+            self._mu,
+            self._beta,
+            self._best,
+            self._l,
+            self._stop,
+            self._round,
+            self.n_arms,
+            radius,
+            self.epsilon,
+            arms,
+            rewards,
+        )
+        self.iterations += iterations
+        return arms[:, :played], rewards[:, :played]
 
     def _refresh(self) -> None:
         """Means and β_I of the two arms just pulled, h and l."""

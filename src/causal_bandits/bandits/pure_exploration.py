@@ -73,11 +73,15 @@ class RadiusTable:
         self.n_arms, self.delta, self.alpha = n_arms, delta, alpha
         self._table = interventional_radius(np.arange(size), n_arms, delta, alpha)
 
+    def covering(self, top: int) -> np.ndarray:
+        """The table, holding β_I(N) for N = 0 .. ``top`` at least."""
+        if top >= self._table.size:
+            self._table = interventional_radius(np.arange(2 * top + 1), self.n_arms, self.delta, self.alpha)
+        return self._table
+
     def __call__(self, N: np.ndarray) -> np.ndarray:
         """β_I(N) elementwise for an integer array ``N`` (>= 0)."""
-        if N.max() >= self._table.size:
-            self._table = interventional_radius(np.arange(2 * int(N.max()) + 1), self.n_arms, self.delta, self.alpha)
-        return self._table[N]
+        return self.covering(int(N.max()))[N]
 
 
 def lucb_pair(mu_hat: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

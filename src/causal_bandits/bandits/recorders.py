@@ -60,27 +60,35 @@ class RegretTrace:
             self._g += 1
 
     def record_window(self, window: Window) -> None:
-        """Every round of ``window`` (every seed running), as :meth:`record` round by round: the running sums are
-        cumulative sums along the rounds (numpy accumulates in order, so each round's sum is the same number)."""
+        """Every round of ``window``, as :meth:`record` round by round: the running sums are cumulative sums along the
+        rounds (numpy accumulates in order, so each round's sum is the same number); a seed that has stopped keeps its
+        sums at the grid's rounds."""
 
         def running(total: np.ndarray, rounds: np.ndarray) -> np.ndarray:
-            return np.cumsum(np.concatenate([total[:, None], rounds], axis=1), axis=1)[:, 1:]
+            return np.cumsum(np.concatenate([total[rows, None], rounds], axis=1), axis=1)[:, 1:]
 
+        rows = window.rows if window.rows.size < self._regret.size else slice(None)
         length = window.arms.shape[1]
         regret = running(self._regret, window.gap)
         best = running(self._best, np.broadcast_to(window.best, window.arms.shape))
         rewards = running(self._rewards, window.rewards)
-        self._regret, self._best, self._rewards = regret[:, -1].copy(), best[:, -1].copy(), rewards[:, -1].copy()
-        self._n_optimal += window.optimal.sum(axis=1)
         g = self._g
         end = g + int(np.searchsorted(self.grid[g:], window.t + length))
         if end > g:
             at = self.grid[g:end] - window.t
-            self.cum_regret[:, g:end] = regret[:, at]
-            self.cum_realized_regret[:, g:end] = best[:, at] - rewards[:, at]
-            self.arm[:, g:end] = window.arms[:, at]
-            self.optimal[:, g:end] = window.optimal[:, at]
+            self.cum_regret[:, g:end] = self._regret[:, None]
+            self.cum_realized_regret[:, g:end] = (self._best - self._rewards)[:, None]
+            self.cum_regret[rows, g:end] = regret[:, at]
+            self.cum_realized_regret[rows, g:end] = best[:, at] - rewards[:, at]
+            self.arm[rows, g:end] = window.arms[:, at]
+            self.optimal[rows, g:end] = window.optimal[:, at]
             self._g = end
+        self._regret[rows], self._best[rows], self._rewards[rows] = regret[:, -1], best[:, -1], rewards[:, -1]
+        self._n_optimal[rows] += window.optimal.sum(axis=1)
+
+    def window_end(self, t: int) -> int:
+        """Any round: a window's rounds on the grid are recorded from its sums."""
+        return self.horizon
 
     def finish(self):
         # Rounds of the grid after the run ended early (every seed stopped): regrets stay where they are.

@@ -6,14 +6,21 @@ Active set = A. Round r: pull each active arm once (lowest index first); then, w
 active a with μ̂_a + c_r < max_b μ̂_b − c_r; stop when one arm is left or c_r <= ε/2 and return the
 empirical best active arm (lowest index among ties). Seeds eliminate at different rounds, so each
 seed walks its own active set; the state is masks over (seeds × arms).
+
+Against an environment whose rounds one compiled node program draws (the cpe SCMs), a window of rounds is one compiled
+pass (:func:`_play_window`, the engine's ``WindowPolicy`` with ``NodeDraws``): each round's pull, draw and, where a
+seed's round ends, its elimination, with the operations of the round-by-round path, up to the round after which a seed
+stops.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import numba
 import numpy as np
 
+from causal_bandits.bandits.node_program import NodeDraws, draw_row
 from causal_bandits.bandits.pure_exploration import (
     ALPHA_I,
     PureExplorationPolicy,
@@ -24,11 +31,62 @@ from causal_bandits.bandits.pure_exploration import (
 from causal_bandits.rng import SeedStreams
 
 
+@numba.njit(cache=True)
+def _play_window(
+    noise, program, reward, x, active, pending, left, total, r, pulls, best, stop, radius, epsilon, arms, ys
+):
+    """Rounds of successive elimination for every seed (rows), as ``select``, the environment's pull and ``update``
+    play them one by one: the arms and rewards into ``arms`` and ``ys`` (seeds, L), the state in place. Returns the
+    rounds played: the window ends after a round in which some seed stops."""
+    n, length = arms.shape
+    n_arms = active.shape[1]
+    mu = np.empty(n_arms)
+    after = np.zeros(n, dtype=np.int64)  # each seed's last pull, + 1: the arms before it are not pending
+    for i in range(length):
+        stopped = False
+        for s in range(n):
+            a = after[s]  # the first pending arm
+            while not pending[s, a]:
+                a += 1
+            after[s] = a + 1
+            draw_row(x, s, noise[s, i], a, *program)
+            y = float(x[s, reward])
+            total[s, a] += y
+            pending[s, a] = False
+            pulls[s] += 1
+            left[s] -= 1
+            arms[s, i], ys[s, i] = a, y
+            if left[s]:
+                continue
+            r[s] += 1
+            c = radius[r[s]]
+            top = -np.inf
+            for k in range(n_arms):
+                mu[k] = total[s, k] / r[s] if active[s, k] else -np.inf
+                top = max(top, mu[k])
+            kept, first = 0, -1
+            for k in range(n_arms):
+                if active[s, k] and mu[k] + c < top - c:
+                    active[s, k] = False
+                pending[s, k] = active[s, k]
+                if active[s, k]:
+                    kept += 1
+                    if first < 0 or mu[k] > mu[first]:
+                        first = k
+            left[s], best[s], after[s] = kept, first, 0
+            stop[s] = kept == 1 or c <= epsilon / 2.0
+            stopped |= stop[s]
+        if stopped:
+            return i + 1
+    return length
+
+
 class SuccessiveElimination(PureExplorationPolicy):
     """Successive elimination with confidence radius β_I, vectorised over seeds."""
 
     name = "SE"
     _per_seed = ("_active", "_pending", "_left", "_sum", "_r", "_pulls")
+    window_draws = NodeDraws  # the engine's WindowPolicy: windows drawn with a node program
 
     def __init__(
         self, *, delta: float = 0.05, epsilon: float = 0.0, profile: str = "practical", alpha_I: float | None = None
@@ -73,6 +131,35 @@ class SuccessiveElimination(PureExplorationPolicy):
         self._left[ended] = active.sum(axis=1)
         self._best[ended] = np.where(active, mu, -np.inf).argmax(axis=1)
         self._stop[ended] = (active.sum(axis=1) == 1) | (c <= self.epsilon / 2.0)
+
+    def window(self, t: int) -> int:
+        """Any number of rounds (the engine's ``WindowPolicy``)."""
+        return 1 << 62
+
+    def play_window(self, t: int, length: int, draws: NodeDraws) -> tuple[np.ndarray, np.ndarray]:
+        """Up to ``length`` rounds in one compiled pass (:func:`_play_window`); they end after a round in which some
+        seed stops."""
+        arms, rewards, x = draws.outputs()
+        radius = self._radius.covering(int(self._r.max()) + length)
+        played = _play_window(
+            draws.noise,
+            draws.program.args,
+            draws.reward,
+            x,
+            self._active,
+            self._pending,
+            self._left,
+            self._sum,
+            self._r,
+            self._pulls,
+            self._best,
+            self._stop,
+            radius,
+            self.epsilon,
+            arms,
+            rewards,
+        )
+        return arms[:, :played], rewards[:, :played]
 
     def diagnostics(self) -> dict[str, np.ndarray]:
         """Per-seed counters; every active arm's interval has width 2 c_r after round r."""

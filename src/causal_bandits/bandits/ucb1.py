@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 import numba
 import numpy as np
 
+from causal_bandits.bandits.engine import OutcomeTables
 from causal_bandits.rng import SeedStreams
 
 
@@ -202,6 +203,8 @@ class ArmLists:
 
 class UCBPolicy:
     """UCB1 on a fixed arm list per seed: all arms (``arm_lists=None``) or, e.g., the true X_R's arms."""
+
+    window_draws = OutcomeTables  # the engine's WindowPolicy: windows against reward tables
 
     def __init__(
         self, arm_lists: Sequence[np.ndarray] | None = None, *, c: float = 1.0, sigma: float = 1.0, name: str = "UCB"

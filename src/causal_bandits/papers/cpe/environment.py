@@ -4,17 +4,16 @@ Ancestral sampling in topological order over every node, hidden ones included (d
 V takes u_V < P(V = 1 | pa(V)) with u_V its uniform of the round, an intervened node its set value.
 The round's uniforms (one per node, in declared node order) come from the environment stream
 before the action is known, so every algorithm of an experiment meets the same exogenous noise
-(common random numbers). Nodes are drawn depth by depth (roots first). A node with at most
-``TABLE_PARENTS`` parents that matter (non-zero weight or damping) is drawn from a table of P(V = 1) over them
-(E2 r16's Y, the largest: 17 parents, 131,072 entries, 1 MiB); a node with more from its mechanism, a ``max``
-mechanism (E5's Y, 32 parents) in a compiled pass of its own (:func:`_draw_max`: the same products, their maximum,
-which no order changes, and the same affine map and clip). E1's Y has 64 parents of which one matters: a table of
-two entries.
-
-The table nodes between two mechanism nodes are drawn in one compiled pass (:func:`_draw_nodes`, numba,
-cached on disk beside this module), seed by seed and node by node: a round at 100 seeds was about a
-dozen whole-array numpy operations per depth, each costing more in dispatch than in arithmetic. The pass
-compares the same uniforms with the same table entries, so it draws the same values as the array code.
+(common random numbers). Nodes are drawn depth by depth (roots first), row by row in one compiled pass
+(:class:`~causal_bandits.bandits.node_program.NodeProgram`): a node with at most ``TABLE_PARENTS`` parents that matter
+(non-zero weight or damping) from a table of P(V = 1) over them (E2 r16's Y, the largest: 17 parents, 131,072
+entries, 1 MiB), a ``max`` mechanism over more (E5's Y, 32 parents) from its weights: the same products, their
+maximum, which no order changes, and the same affine map and clip as the mechanism's arithmetic. E1's Y has 64 parents
+of which one matters: a table of two entries. A node of another kind with more parents (none in the designed
+experiments) is drawn from its mechanism between two passes. A round at 100 seeds was about a dozen whole-array numpy
+operations per depth, each costing more in dispatch than in arithmetic; the pass compares the same uniforms with the
+same table entries, so it draws the same values as the array code. When one pass draws a whole row
+(:meth:`CPEEnvironment.node_program`), LUCB and successive elimination play windows of rounds with it themselves.
 
 ``pull`` returns the reward Y (0/1 as float64) and the values of the observed variables X
 (int64, columns in declared order: the value columns of the policies), because CCPE learns from
@@ -23,10 +22,10 @@ all of them. ``means`` are the instance's exact means, one row (no contexts).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from causal_bandits.bandits.environments import ContextFree
+from causal_bandits.bandits.node_program import Node, NodeProgram
 from causal_bandits.papers.cpe.instance import CPEInstance
 from causal_bandits.papers.cpe.scm import Mechanism
 from causal_bandits.scm.cpt import configurations
@@ -34,97 +33,19 @@ from causal_bandits.scm.cpt import configurations
 TABLE_PARENTS = 17
 
 
-@numba.njit(cache=True)
-def _draw_nodes(x, noise, arms, is_set, set_value, columns, uniforms, parents, widths, weights, offsets, table):
-    """Draw ``columns`` of ``x`` (seeds, nodes) in order, each seed's row by itself: its set value where the seed's arm
-    intervenes on the node, else ``noise[row, uniform] < table[offset + index of the parents' values]``."""
-    for r in range(x.shape[0]):
-        arm = arms[r]
-        for i in range(columns.shape[0]):
-            c = columns[i]
-            if is_set[arm, c]:
-                x[r, c] = set_value[arm, c]
-            else:
-                k = 0
-                for j in range(widths[i]):
-                    k += x[r, parents[i, j]] * weights[i, j]
-                x[r, c] = 1 if noise[r, uniforms[i]] < table[offsets[i] + k] else 0
-
-
-@numba.njit(cache=True)
-def _draw_max(x, noise, arms, is_set, set_value, column, uniform, parents, weights, intercept, scale):
-    """Draw ``column`` of ``x`` (seeds, nodes), each seed's row by itself: its set value where the seed's arm intervenes
-    on the node, else ``noise[row, uniform] < clip(intercept + scale * max(0, max_j parents_j * weights_j), 0, 1)``
-    (:meth:`causal_bandits.papers.cpe.scm.Mechanism.probability` of a ``max`` mechanism, operation for operation)."""
-    for r in range(x.shape[0]):
-        arm = arms[r]
-        if is_set[arm, column]:
-            x[r, column] = set_value[arm, column]
-            continue
-        top = 0.0
-        for j in range(parents.shape[0]):
-            value = x[r, parents[j]] * weights[j]
-            if value > top:
-                top = value
-        p = min(max(intercept + scale * top, 0.0), 1.0)
-        x[r, column] = 1 if noise[r, uniform] < p else 0
-
-
-class _MaxNode:
-    """A node with a ``max`` mechanism over more parents than a table holds, drawn in one compiled pass."""
-
-    def __init__(self, column: int, mech: Mechanism, parent_columns: np.ndarray, uniforms: np.ndarray):
-        self.column, self.uniform = column, int(uniforms[column])
-        self.parents = np.ascontiguousarray(parent_columns[mech.effective])
-        self.weights = np.asarray(mech.weights, dtype=float)[mech.effective]
-        self.intercept, self.scale = float(mech.intercept), float(mech.scale)
-
-    def draw(self, x: np.ndarray, noise: np.ndarray, arms: np.ndarray, is_set: np.ndarray, value: np.ndarray) -> None:
-        _draw_max(
-            x,
-            noise,
-            arms,
-            is_set,
-            value,
-            self.column,
-            self.uniform,
-            self.parents,
-            self.weights,
-            self.intercept,
-            self.scale,
-        )
-
-
-class _TableNodes:
-    """Nodes drawn in one compiled pass, in topological order, each from its table of P(V = 1) over the parents
-    that matter (a root's table is its one probability)."""
-
-    def __init__(self, nodes: list[tuple[int, Mechanism, list[int]]], uniforms: np.ndarray):
-        self.columns = np.array([c for c, _, _ in nodes], dtype=np.int64)
-        self.uniforms = uniforms[self.columns]
-        width = max(len(m.effective) for _, m, _ in nodes)
-        self.parents = np.zeros((len(nodes), max(width, 1)), dtype=np.int64)
-        self.widths = np.array([len(m.effective) if ps else 0 for _, m, ps in nodes], dtype=np.int64)
-        self.weights = np.zeros_like(self.parents)
-        tables = []
-        for i, (_, mech, parent_columns) in enumerate(nodes):
-            if not parent_columns:
-                tables.append(np.array([mech.intercept], dtype=float))
-                continue
-            eff = mech.effective
-            pa = np.zeros((2 ** len(eff), len(parent_columns)), dtype=np.int64)
-            pa[:, eff] = configurations(len(eff))
-            tables.append(mech.probability(pa))
-            self.parents[i, : len(eff)] = np.asarray(parent_columns, dtype=np.int64)[eff]
-            self.weights[i, : len(eff)] = 1 << np.arange(len(eff))[::-1]
-        self.offsets = np.cumsum([0] + [t.size for t in tables])[:-1].astype(np.int64)
-        self.table = np.concatenate(tables).astype(float)
-        self._tables = (self.columns, self.uniforms, self.parents, self.widths, self.weights, self.offsets, self.table)
-
-    def draw(self, x: np.ndarray, noise: np.ndarray, arms: np.ndarray, is_set: np.ndarray, value: np.ndarray) -> None:
-        """Fill these nodes' columns of ``x`` for seeds playing ``arms`` (``is_set``, ``value``: each arm's
-        interventions, arms × nodes)."""
-        _draw_nodes(x, noise, arms, is_set, value, *self._tables)
+def _program_node(column: int, mech: Mechanism, parent_columns: list[int], uniform: int) -> Node:
+    """A node drawn by the compiled pass: from its table of P(V = 1) over the parents that matter (a root's table is
+    its one probability), or, for a ``max`` mechanism over more parents than a table holds, from its weights."""
+    eff = mech.effective
+    parents = np.asarray(parent_columns, dtype=np.int64)[eff] if parent_columns else np.zeros(0, dtype=np.int64)
+    if mech.kind == "max" and len(eff) > TABLE_PARENTS:
+        weights = np.asarray(mech.weights, dtype=float)[eff]
+        return Node(column, uniform, parents, weights=weights, intercept=float(mech.intercept), scale=float(mech.scale))
+    if not parent_columns:
+        return Node(column, uniform, parents, table=np.array([mech.intercept], dtype=float))
+    pa = np.zeros((2 ** len(eff), len(parent_columns)), dtype=np.int64)
+    pa[:, eff] = configurations(len(eff))
+    return Node(column, uniform, parents, table=mech.probability(pa))
 
 
 class CPEEnvironment(ContextFree):
@@ -142,30 +63,49 @@ class CPEEnvironment(ContextFree):
         depth: dict[str, int] = {}
         for v in order:
             depth[v] = 1 + max((depth[p] for p in scm.parents(v)), default=-1)
-        # Runs of table nodes, in depth order, broken by the nodes drawn from their mechanism (which a later
-        # depth may read): those come after their own depth's table nodes.
-        self._steps: list[_TableNodes | _MaxNode | tuple[int, Mechanism, np.ndarray]] = []
-        run: list[tuple[int, Mechanism, list[int]]] = []
-        for d in range(max(depth.values()) + 1):
-            layer = [(col[v], scm.mechanisms[v], [col[p] for p in scm.parents(v)]) for v in order if depth[v] == d]
-            run += [node for node in layer if len(node[1].effective) <= TABLE_PARENTS]
-            large = [(c, m, np.asarray(ps, dtype=np.int64)) for c, m, ps in layer if len(m.effective) > TABLE_PARENTS]
-            if large and run:
-                self._steps.append(_TableNodes(run, self._uniform))
-                run = []
-            self._steps.extend(
-                _MaxNode(c, m, ps, self._uniform) if m.kind == "max" else (c, m, ps) for c, m, ps in large
-            )
-        if run:
-            self._steps.append(_TableNodes(run, self._uniform))
-        self._observed = np.array([col[v] for v in scm.observed], dtype=np.int64)
-        self._reward = col[scm.reward]
-        self._set = np.zeros((self.n_arms, len(order)), dtype=np.bool_)
-        self._value = np.zeros((self.n_arms, len(order)), dtype=np.int64)
+        is_set = np.zeros((self.n_arms, len(order)), dtype=np.bool_)
+        set_value = np.zeros((self.n_arms, len(order)), dtype=np.int64)
         for a, action in enumerate(instance.actions):
             for v, x in action.assignment:
-                self._set[a, col[v]] = True
-                self._value[a, col[v]] = x
+                is_set[a, col[v]] = True
+                set_value[a, col[v]] = x
+        self._set, self._value = is_set, set_value
+        # Passes of compiled nodes in depth order, broken by the nodes drawn from their mechanism (more parents than a
+        # table holds, not a max: none in the designed experiments), which come after their own depth's other nodes.
+        self._steps: list[NodeProgram | tuple[int, Mechanism, np.ndarray]] = []
+        run: list[Node] = []
+        for d in range(max(depth.values()) + 1):
+            layer = [(col[v], scm.mechanisms[v], [col[p] for p in scm.parents(v)]) for v in order if depth[v] == d]
+            tables = [node for node in layer if len(node[1].effective) <= TABLE_PARENTS]
+            wide = [node for node in layer if len(node[1].effective) > TABLE_PARENTS]
+            run += [_program_node(c, m, ps, int(self._uniform[c])) for c, m, ps in tables]
+            run += [_program_node(c, m, ps, int(self._uniform[c])) for c, m, ps in wide if m.kind == "max"]
+            large = [(c, m, np.asarray(ps, dtype=np.int64)) for c, m, ps in wide if m.kind != "max"]
+            if large and run:
+                self._steps.append(NodeProgram(run, is_set, set_value))
+                run = []
+            self._steps.extend(large)
+        if run:
+            self._steps.append(NodeProgram(run, is_set, set_value))
+        self._observed = np.array([col[v] for v in scm.observed], dtype=np.int64)
+        self._reward = col[scm.reward]
+        # A window's rounds need the reward alone: the nodes it depends on through parents that matter.
+        self._reward_program = None
+        if len(self._steps) == 1 and run:  # one pass, no node drawn from its mechanism
+            needed = {self._reward}
+            for node in reversed(run):
+                if node.column in needed:
+                    needed.update(int(p) for p in node.parents)
+            self._reward_program = NodeProgram([node for node in run if node.column in needed], is_set, set_value)
+
+    def node_program(self) -> tuple[NodeProgram, int, int] | None:
+        """(a compiled pass that draws the reward and the nodes it depends on, the reward's column, the columns of a
+        row) when one pass draws a whole row (the engine's ``ProgramEnvironment``: then a window policy draws its
+        rounds itself; a node's value depends on its ancestors' uniforms alone, so the reward is the one a whole row's
+        pass draws), else None."""
+        if self._reward_program is None:
+            return None
+        return self._reward_program, self._reward, len(self._uniform)
 
     def pull(
         self,
@@ -180,8 +120,8 @@ class CPEEnvironment(ContextFree):
         arms = np.asarray(arms, dtype=np.int64)
         x = np.empty((len(arms), len(self._uniform)), dtype=np.int64)
         for step in self._steps:
-            if isinstance(step, (_TableNodes, _MaxNode)):
-                step.draw(x, noise, arms, self._set, self._value)
+            if isinstance(step, NodeProgram):
+                step.draw(x, noise, arms)
             else:
                 c, mech, parents = step
                 drawn = noise[:, self._uniform[c]] < mech.probability(x[:, parents])

@@ -50,7 +50,7 @@ class StoppingDiagnostics:
     """Per-seed ``cpe_<counter>`` summary columns from ``policy.diagnostics()`` at stopping or at the cap."""
 
     def start(self, seeds: np.ndarray, horizon: int, env: Environment, policy: Policy) -> None:
-        self.policy, self.n = cast(_Diagnosed, policy), seeds.size
+        self.policy, self.n, self.horizon = cast(_Diagnosed, policy), seeds.size, horizon
         self.values: dict[str, np.ndarray] = {}
         self._running = np.arange(seeds.size)
 
@@ -66,6 +66,12 @@ class StoppingDiagnostics:
         if done.any():  # the running seeds change only here
             self._take(step.rows[done], done)
             self._running = step.rows[~done]
+
+    def record_window(self, window) -> None:
+        """Nothing: no seed stops inside a window."""
+
+    def window_end(self, t: int) -> int:
+        return self.horizon
 
     def finish(self):
         if self._running.size:  # censored at the cap: the policy holds exactly these seeds
@@ -96,6 +102,13 @@ class RecommendationTrace:
         if at_checkpoint:
             self.recommended[:, self._g] = self.current
             self._g += 1
+
+    def record_window(self, window) -> None:
+        """Nothing: no seed stops inside a window, and a checkpoint ends one (:meth:`window_end`)."""
+
+    def window_end(self, t: int) -> int:
+        """The next checkpoint: the recommendation is read after it."""
+        return int(self.grid[self._g]) if self._g < self.grid.size else int(self.grid[-1])
 
     def finish(self):
         self.recommended[:, self._g :] = self.current[:, None]  # every seed stopped before these checkpoints

@@ -120,13 +120,16 @@ class DiscoverySummary:
         self.section, self.insts, self.cn_algorithm = section, insts, cn_algorithm
 
     def start(self, seeds, horizon, env, policy) -> None:
-        self.policy = policy
+        self.policy, self.horizon = policy, horizon
 
     def record(self, step) -> None:
         pass
 
     def record_window(self, window) -> None:
         pass
+
+    def window_end(self, t: int) -> int:
+        return self.horizon
 
     def finish(self):
         summary = {"unknown_graph_reward_node": np.array([i.reward_node for i in self.insts], dtype=np.int64)}
