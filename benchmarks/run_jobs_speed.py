@@ -34,7 +34,8 @@ from before_after import HERE, both_sides, export_src, run_json
 
 #: paper:experiment/strategy/algorithm (chunk 0) and the job's inputs: the cpe jobs that cost most in the archived run
 #: (ccpe_general on E4 and E3, both CCPE algorithms on E4's largest instance (k = 7, 2,187 arms), se and lucb on the
-#: parallel graphs, the parallel bandit, served in blocks, at its largest budget and on E2 r16's 17-parent reward too)
+#: parallel graphs and E2's (the largest shares of their CPU; both play windows), the parallel bandit, served in blocks,
+#: at its largest budget and on E2 r16's 17-parent reward too)
 #: and unknown_graph's largest cells (trees of height 9: 1,023 nodes, 2,047 arms; the largest forest and general
 #: graph) with each algorithm kind, and a small cell whose UCB1 rounds cost little beside the loop's own.
 JOBS = {
@@ -47,6 +48,8 @@ JOBS = {
     "cpe:E2-r16/T256000/pb": {"instance": "results/cpe/instances/E2/r16.json"},
     "cpe:E2-r16/practical/ccpe_general": {"instance": "results/cpe/instances/E2/r16.json"},
     "cpe:E1-n64/practical/se": {"instance": "results/cpe/instances/E1/n64.json"},
+    "cpe:E2-d0.8/practical/se": {"instance": "results/cpe/instances/E2/d0.8.json"},
+    "cpe:E2-r16/practical/lucb": {"instance": "results/cpe/instances/E2/r16.json"},
     "cpe:E5-n32p0.5/practical/lucb": {"instance": "results/cpe/instances/E5/n32p0.5.json"},
     "unknown_graph:V2-treeB-h9/default/ucb": {},
     "unknown_graph:V2-treeB-h9/default/cn_ucb": {},

@@ -52,7 +52,7 @@ def _play_window(noise, program, reward, x, N, total, mu, beta, h, l, stop, roun
         r = rounds + i
         for s in range(n):
             a = r if r < n_arms else (h[s] if (r - n_arms) % 2 == 0 else l[s])
-            draw_row(x, s, noise[s, i], a, *program)
+            draw_row(x, s, noise[s, i], a, program)
             y = float(x[s, reward])
             N[s, a] += 1
             total[s, a] += y

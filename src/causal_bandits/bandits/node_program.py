@@ -26,12 +26,12 @@ import numpy as np
 TABLE, MAX = 0, 1
 
 
-@numba.njit(cache=True)
-def draw_row(
-    x, r, noise, arm, is_set, set_value, kind, column, uniform, width, parents, bits, offset, table, weight, affine
-):
+@numba.njit(cache=True, inline="always")
+def draw_row(x, r, noise, arm, program):
     """Fill row ``r`` of ``x`` (rows, nodes) node by node for a seed playing ``arm``, from that row's uniforms
-    ``noise`` (one per node column); the arrays after ``noise`` are :attr:`NodeProgram.args`."""
+    ``noise`` (one per node column) with ``program`` (:attr:`NodeProgram.args`; inlined where it is called: a call
+    per row cost more than most rows' draws)."""
+    is_set, set_value, kind, column, uniform, width, parents, bits, offset, table, weight, affine = program
     for i in range(column.shape[0]):
         c = column[i]
         if is_set[arm, c]:
@@ -55,7 +55,7 @@ def draw_row(
 @numba.njit(cache=True)
 def _draw_rows(x, noise, arms, program):
     for r in range(x.shape[0]):
-        draw_row(x, r, noise[r], arms[r], *program)
+        draw_row(x, r, noise[r], arms[r], program)
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ def _play_window(
             while not pending[s, a]:
                 a += 1
             after[s] = a + 1
-            draw_row(x, s, noise[s, i], a, *program)
+            draw_row(x, s, noise[s, i], a, program)
             y = float(x[s, reward])
             total[s, a] += y
             pending[s, a] = False
