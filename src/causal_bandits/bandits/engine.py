@@ -45,14 +45,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import numpy as np
 
 from causal_bandits import checks
-from causal_bandits.bandits.node_program import NodeDraws, NodeProgram
 from causal_bandits.errors import ArgumentError, ArgumentTypeError
 from causal_bandits.rng import RoundBlocks, SeedStreams, generator
+
+if TYPE_CHECKING:  # numba, which the node program needs, is imported only by the jobs that draw with one
+    from causal_bandits.bandits.node_program import NodeProgram
 
 #: Two means closer than this are the same value (optimal-arm ties).
 MEAN_TOLERANCE = 1e-12
@@ -259,6 +261,23 @@ class WindowEnvironment(Protocol):
 
     def outcome_noise(self, noise: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(u, noise) of :class:`OutcomeTables` for rounds that read ``noise`` (n_seeds, L, noise_width)."""
+
+
+@dataclass(frozen=True)
+class NodeDraws:
+    """What a window policy draws its rounds with (from a :class:`ProgramEnvironment`): seed s pulling arm a at round i
+    of the window gets the value of column ``reward`` of the row that
+    :func:`~causal_bandits.bandits.node_program.draw_row` draws with ``program.args`` from ``noise[s, i]``."""
+
+    program: NodeProgram
+    noise: np.ndarray  # (n_seeds, L, uniforms) each round's uniforms
+    reward: int  # the reward's value column
+    n_columns: int  # value columns of a row (the scratch row's width)
+
+    def outputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Empty arms and rewards of the window's rounds (seeds, L), and a scratch row per seed for ``draw_row``."""
+        n, length = self.noise.shape[:2]
+        return np.empty((n, length), dtype=np.int64), np.empty((n, length)), np.empty((n, self.n_columns), np.int64)
 
 
 @runtime_checkable
@@ -622,7 +641,7 @@ class _Loop:
                 *self.law, *cast(WindowEnvironment, self.env).outcome_noise(u)
             )
         else:
-            program, reward, columns = cast(tuple[NodeProgram, int, int], self.program)
+            program, reward, columns = cast("tuple[NodeProgram, int, int]", self.program)
             draws = NodeDraws(program, u, reward, columns)
         contexts = self.env.contexts(t, u[:, 0], self.rows)
         arms, rewards = cast(WindowPolicy, self.policy).play_window(t, length, draws)

@@ -10,7 +10,7 @@ A :class:`NodeProgram` lists nodes in a topological order, each drawn from the r
 
 and a node the arm intervenes on takes its set value. :func:`draw_row` draws one seed's row; :meth:`NodeProgram.draw`
 draws every row of a round, and a policy that plays windows of rounds itself (the engine's ``WindowPolicy`` with
-:class:`NodeDraws`) calls :func:`draw_row` inside its own compiled pass. Rows never read each other, so a row's
+its ``NodeDraws``) calls :func:`draw_row` inside its own compiled pass. Rows never read each other, so a row's
 values are the same whichever pass draws it. numba (cached on disk beside this module); nothing here is in pgmpy,
 whose samplers draw from their own generator rather than from given uniforms.
 """
@@ -114,19 +114,3 @@ class NodeProgram:
         """Fill the program's columns of ``x`` (rows, nodes) for rows playing ``arms``, from their uniforms
         ``noise`` (rows, uniform columns)."""
         _draw_rows(x, noise, arms, self.args)
-
-
-@dataclass(frozen=True)
-class NodeDraws:
-    """What a window policy draws its rounds with: seed s pulling arm a at round i of the window gets the value of
-    column ``reward`` of the row :func:`draw_row` draws with ``program.args`` from ``noise[s, i]``."""
-
-    program: NodeProgram
-    noise: np.ndarray  # (n_seeds, L, uniforms) each round's uniforms
-    reward: int  # the reward's value column
-    n_columns: int  # value columns of a row (the scratch row's width)
-
-    def outputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Empty arms and rewards of the window's rounds (seeds, L), and a scratch row per seed for :func:`draw_row`."""
-        n, length = self.noise.shape[:2]
-        return np.empty((n, length), dtype=np.int64), np.empty((n, length)), np.empty((n, self.n_columns), np.int64)

@@ -20,7 +20,8 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
-from causal_bandits.bandits.node_program import NodeDraws, draw_row
+from causal_bandits.bandits.engine import NodeDraws
+from causal_bandits.bandits.node_program import draw_row
 from causal_bandits.bandits.pure_exploration import (
     ALPHA_I,
     PureExplorationPolicy,
