@@ -128,7 +128,7 @@ class RoundBlocks:
     """
 
     def __init__(self, stream: SeedStreams, width: int, rounds: int = 256) -> None:
-        self._stream, self._width, self.rounds = stream, int(width), int(rounds)
+        self._stream, self._width, self._rounds = stream, int(width), int(rounds)
         self._block = np.empty((stream.n_seeds, 0, self._width))
         self._next = 0
 
@@ -136,7 +136,7 @@ class RoundBlocks:
         if width != self._width:
             raise ValueError(f"RoundBlocks serves reads of width {self._width}, not {width}")
         if self._next == self._block.shape[1]:
-            self._block = self._stream.uniform(self._width * self.rounds).reshape(-1, self.rounds, self._width)
+            self._block = self._stream.uniform(self._width * self._rounds).reshape(-1, self._rounds, self._width)
             self._next = 0
         self._next += 1
         return self._block[:, self._next - 1]
@@ -146,7 +146,7 @@ class RoundBlocks:
         exceed ``rounds``)."""
         left = self._block.shape[1] - self._next
         if count > left:
-            fresh = -(-(count - left) // self.rounds) * self.rounds
+            fresh = -(-(count - left) // self._rounds) * self._rounds
             # The unread rounds are copied first: they may be a view into the stream's buffer, which the read below
             # can refill in place.
             rest = self._block[:, self._next :].copy() if left else None
@@ -159,7 +159,7 @@ class RoundBlocks:
     def available(self) -> int:
         """Rounds that the next :meth:`next_rounds` serves without a copy: those left of the current fetch, or a whole
         fetch when none is left."""
-        return self._block.shape[1] - self._next or self.rounds
+        return self._block.shape[1] - self._next or self._rounds
 
     def unread(self, count: int) -> None:
         """Give back the last ``count`` rounds of the last :meth:`next_rounds`: the next reads return them again."""

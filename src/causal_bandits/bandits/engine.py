@@ -564,8 +564,9 @@ class _Loop:
             and all(isinstance(recorder, WindowRecorder) for recorder in recorders)
         )
         # The noise is fetched a window at a time where windows are played (no window straddles two fetches).
-        window = min(WINDOW, WINDOW_UNIFORMS // max(seeds.size * env.noise_width, 1))
-        self.noise = RoundBlocks(noise, env.noise_width, max(FETCH, window) if self.windows else FETCH)
+        self.noise = RoundBlocks(
+            noise, env.noise_width, max(FETCH, self._window_cap(seeds.size)) if self.windows else FETCH
+        )
         self.rows = np.arange(seeds.size)
         self.stopped_at = np.full(seeds.size, horizon, dtype=np.int64)
         self.recommended = np.full(seeds.size, -1, dtype=np.int64)
@@ -619,13 +620,19 @@ class _Loop:
             self.rows = self.rows[~done]
         return self.rows.size > 0
 
+    def _window_cap(self, seeds: int) -> int:
+        """The most rounds of a window at ``seeds`` running seeds: :data:`WINDOW` rounds, :data:`WINDOW_UNIFORMS`
+        uniforms."""
+        return max(1, min(WINDOW, WINDOW_UNIFORMS // max(seeds * self.env.noise_width, 1)))
+
     def window_rounds(self, t: int, horizon: int) -> int:
         """The most rounds of a window from ``t``: what the policy and every recorder allow, up to :data:`WINDOW` rounds
         and :data:`WINDOW_UNIFORMS` uniforms, and within the noise's current fetch (no copy of its rounds; fetches are
         window-sized)."""
         ends = [cast(WindowRecorder, recorder).window_end(t) for recorder in self.recorders]
-        uniforms = max(1, WINDOW_UNIFORMS // (self.rows.size * max(self.env.noise_width, 1)))
-        length = min(cast(WindowPolicy, self.policy).window(t), min([horizon, *ends]) - t + 1, WINDOW, uniforms)
+        length = min(
+            cast(WindowPolicy, self.policy).window(t), min([horizon, *ends]) - t + 1, self._window_cap(self.rows.size)
+        )
         return min(length, self.noise.available())
 
     def play_window(self, t: int, length: int) -> int:

@@ -94,12 +94,11 @@ class NodeProgram:
                 affine[i] = node.intercept, node.scale
                 tables.append(np.zeros(0))
         offset = np.cumsum([0] + [t.size for t in tables])[:-1].astype(np.int64)
-        self.columns = np.array([node.column for node in nodes], dtype=np.int64)
         self.args = (
             np.asarray(is_set, dtype=np.bool_),
             np.asarray(set_value, dtype=np.int64),
             kind,
-            self.columns,
+            np.array([node.column for node in nodes], dtype=np.int64),
             np.array([node.uniform for node in nodes], dtype=np.int64),
             np.array([len(node.parents) for node in nodes], dtype=np.int64),
             parents,
