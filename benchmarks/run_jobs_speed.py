@@ -37,7 +37,8 @@ from before_after import HERE, both_sides, export_src, run_json
 #: parallel graphs and E2's (the largest shares of their CPU; both play windows), the parallel bandit, served in blocks,
 #: at its largest budget and on E2 r16's 17-parent reward too)
 #: and unknown_graph's largest cells (trees of height 9: 1,023 nodes, 2,047 arms; the largest forest and general
-#: graph) with each algorithm kind, and a small cell whose UCB1 rounds cost little beside the loop's own.
+#: graph) with each algorithm kind, and a small cell whose UCB1 rounds cost little beside the loop's own; then two V6
+#: discovery jobs of height 9 (rule ``unknown_graph_discovery``: regime-height-setting, its row as JSON for the bytes).
 JOBS = {
     "cpe:E4-k6/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k6.json"},
     "cpe:E4-k7/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k7.json"},
@@ -57,6 +58,8 @@ JOBS = {
     "unknown_graph:V4-path_power-n128-k3/default/cn_ucb_literal": {},
     "unknown_graph:V3-forest-C8/default/ucb": {},
     "unknown_graph:V2-treeA-h5/default/oracle": {},
+    "unknown_graph_discovery:A-h9-d0.01-c0.1": {},
+    "unknown_graph_discovery:B-h9-d0.1-c1.0": {},
 }
 
 
@@ -65,6 +68,8 @@ def one(name: str, horizon: int | None, out: str) -> dict:
     from causal_bandits import config, runs
 
     paper, rest = name.split(":", 1)
+    if paper == "unknown_graph_discovery":
+        return one_discovery(rest, out)
     experiment, strategy, algorithm = rest.split("/")
     module = importlib.import_module(f"causal_bandits.papers.{paper}.runs")
     wildcards = {"experiment": experiment, "strategy": strategy, "algorithm": algorithm, "chunk": "0"}
@@ -76,8 +81,26 @@ def one(name: str, horizon: int | None, out: str) -> dict:
         job = dataclasses.replace(job, science={**job.science, "horizon": min(int(job.science["horizon"]), horizon)})
     trace, summary = f"{out}/trace.parquet", f"{out}/summary.parquet"
     runs.execute(job, JOBS[name], trace, summary)
+    return measured([trace, summary])
+
+
+def one_discovery(name: str, out: str) -> dict:
+    """One V6 job, ``regime-hH-setting``, as rule ``unknown_graph_discovery`` runs it (its row as JSON: the bytes)."""
+    from causal_bandits import config
+    from causal_bandits.papers.unknown_graph.cells import discovery_setting
+    from causal_bandits.papers.unknown_graph.discovery_checks import sampled_discovery
+
+    regime, height, setting = name.split("-", 2)
+    section = config.validate(config.load("config/config.yaml"))["unknown_graph"]["discovery"]
+    row = sampled_discovery(regime, int(height[1:]), *discovery_setting(section, setting), section["n_seeds"])
+    Path(f"{out}/row.json").write_text(json.dumps(row, sort_keys=True))
+    return measured([f"{out}/row.json"])
+
+
+def measured(files: list[str]) -> dict:
+    """This process's CPU and peak memory so far, and the sha256 of the files it wrote."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    digest = hashlib.sha256(Path(trace).read_bytes() + Path(summary).read_bytes()).hexdigest()
+    digest = hashlib.sha256(b"".join(Path(f).read_bytes() for f in files)).hexdigest()
     return {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024, "sha256": digest}
 
 

@@ -23,9 +23,9 @@ def test_argmax_index_is_numpy_argmax_with_ties_padding_and_unpulled_slots():
         pad = rng.random((40, width)) < 0.2
         mean[pad], inv_root[pad] = -np.inf, 0.0
         radius = np.sqrt(2.0 * np.log(rng.integers(0, 50, 40) + 1.0))
-        flat = np.zeros(40, dtype=np.int64)
-        _argmax_index(radius, inv_root, mean, flat)
-        assert (flat == numpy_argmax(radius, inv_root, mean)).all()
+        flat, on = np.full(40, -1, dtype=np.int64), rng.random(40) < 0.7
+        _argmax_index(radius, inv_root, mean, flat, on)
+        assert (flat[on] == numpy_argmax(radius, inv_root, mean)[on]).all() and (flat[~on] == -1).all()
 
 
 def test_learn_is_the_numpy_update_for_the_seeds_on():

@@ -12,7 +12,13 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from causal_bandits.cn_ucb_discovery.central_node import CentralWalkLoop, branch, branch_weights, central_node
+from causal_bandits.cn_ucb_discovery.central_node import (
+    CentralWalkLoop,
+    _rooted,
+    branch,
+    branch_weights,
+    central_node,
+)
 from causal_bandits.cn_ucb_discovery.intervention_batches import Reading
 from causal_bandits.cn_ucb_discovery.stages import cn_ucb_discovery, run_discovery
 from causal_bandits.papers.unknown_graph import families as F
@@ -43,6 +49,7 @@ def test_central_node_meets_definition_2(seed):
     assert central, "Definition 2: a central node always exists"
     assert central_node(tree, weights) == central[0]  # the lowest index
     assert central_node(tree, weights, "walk_strict") in central
+    assert _rooted(tree, weights)[0] == list(nx.dfs_preorder_nodes(tree, min(tree)))  # sums in networkx's order
     bw = branch_weights(tree, weights)
     for v in tree:
         assert bw[v] == {y: sum(weights.get(u, 0) for u in branch(tree, v, y)) for y in tree[v]}

@@ -35,11 +35,14 @@ from causal_bandits.rng import SeedStreams
 
 
 @numba.njit(cache=True)
-def _argmax_index(radius: np.ndarray, inv_root: np.ndarray, mean: np.ndarray, flat: np.ndarray) -> None:
+def _argmax_index(radius: np.ndarray, inv_root: np.ndarray, mean: np.ndarray, flat: np.ndarray, on: np.ndarray) -> None:
     """``flat[s]`` = s * width + the first slot maximising ``radius[s] * inv_root[s] + mean[s]`` (numpy's
-    ``(radius[:, None] * inv_root + mean).argmax(axis=1)``, without the (seeds x slots) temporary)."""
+    ``(radius[:, None] * inv_root + mean).argmax(axis=1)``, without the (seeds x slots) temporary), for the seeds
+    ``on``; the others' entries are left as they are."""
     n_seeds, width = inv_root.shape
     for s in range(n_seeds):
+        if not on[s]:
+            continue
         r = radius[s]
         best, slot = r * inv_root[s, 0] + mean[s, 0], 0
         for a in range(1, width):
@@ -164,7 +167,7 @@ class ArmLists:
     def select(self) -> np.ndarray:
         """Each active seed's arm (global id); -1 for inactive seeds."""
         radius = np.sqrt(self.scale * np.log(self.t + 1.0))
-        _argmax_index(radius, self.inv_root, self.mean, self._flat)
+        _argmax_index(radius, self.inv_root, self.mean, self._flat, self.active)  # inactive seeds: no arm to find
         arms = self.arms.ravel()[self._flat]
         return arms if self._all_active else np.where(self.active, arms, -1)
 

@@ -50,19 +50,38 @@ def branch(tree: nx.Graph, v: Hashable, y: Hashable) -> frozenset:
     return frozenset(seen)
 
 
+def _rooted(tree: nx.Graph, weights: Mapping[Any, Weight]) -> tuple[list, dict, dict]:
+    """T rooted at its smallest node: the depth-first preorder (networkx's: neighbours in adjacency order), each
+    node's parent and its subtree's weight s(u), summed children first in reverse preorder. One pass over the
+    adjacency; :func:`branch_weights` and the lowest-index rule read it."""
+    adj = tree.adj
+    root = min(adj)
+    parent: dict[Any, Any] = {root: None}
+    order, stack = [root], [(root, iter(adj[root]))]
+    while stack:
+        u, rest = stack[-1]
+        for w in rest:
+            if w not in parent:
+                parent[w] = u
+                order.append(w)
+                stack.append((w, iter(adj[w])))
+                break
+        else:
+            stack.pop()
+    sub = {v: weights.get(v, 0) for v in order}
+    for v in reversed(order[1:]):
+        sub[parent[v]] += sub[v]
+    return order, parent, sub
+
+
 def branch_weights(tree: nx.Graph, weights: Mapping[Any, Weight]) -> dict[Any, dict[Any, Weight]]:
     """q(B^{v:Y}) for every node v and neighbour Y, in O(|T|).
 
     Root T at its smallest node and take subtree sums s(u): the branches of v weigh s(c) for each
     child c and total - s(v) on the parent's side.
     """
-    root = min(tree.nodes)
-    parent = {root: None, **dict(nx.dfs_predecessors(tree, root))}
-    order = list(nx.dfs_preorder_nodes(tree, root))
-    sub = {v: weights.get(v, 0) for v in order}
-    for v in reversed(order[1:]):
-        sub[parent[v]] += sub[v]
-    total = sub[root]
+    order, parent, sub = _rooted(tree, weights)
+    total = sub[order[0]]
     out: dict[Any, dict[Any, Weight]] = {}
     for v in order:
         out[v] = {c: sub[c] for c in tree[v] if c != parent[v]}
@@ -75,10 +94,14 @@ def central_node(tree: nx.Graph, weights: Mapping[Any, Weight], rule: str = "low
     """A central node of ``tree`` for ``weights`` (Definition 2 / Alg. 6; see the module docstring)."""
     if rule not in CENTRAL_RULES:
         raise ValueError(f"unknown central-node rule {rule!r}; use one of {list(CENTRAL_RULES)}")
-    bw = branch_weights(tree, weights)
     total = sum(weights.get(v, 0) for v in tree.nodes)
-    if rule == "lowest_index":
-        return min(v for v in tree.nodes if 2 * max(bw[v].values(), default=0) <= total)
+    if rule == "lowest_index":  # v's heaviest branch: its parent's side or its heaviest child's subtree
+        order, parent, sub = _rooted(tree, weights)
+        heaviest = {v: 0 if parent[v] is None else sub[order[0]] - sub[v] for v in order}
+        for v in order[1:]:
+            heaviest[parent[v]] = max(heaviest[parent[v]], sub[v])
+        return min(v for v in tree.nodes if 2 * heaviest[v] <= total)
+    bw = branch_weights(tree, weights)
     v, seen = min(tree.nodes), set()
     while bw[v]:
         heaviest = max(bw[v].values())

@@ -108,7 +108,7 @@ def find_key_clique(
 ) -> Generator[Request, Estimate, Clique | None]:
     """Alg. 8: the clique C0 that holds X_R, or None."""
     corrected = reading.clique_rules == "corrected"
-    skeleton = subtree.to_undirected(as_view=True)
+    skeleton = subtree.to_undirected()  # a copy: a view's adjacency is slow to walk, every round
     q: dict = dict.fromkeys(subtree.nodes, 1)
     cap = round_cap(subtree.number_of_nodes())
     rounds = 0

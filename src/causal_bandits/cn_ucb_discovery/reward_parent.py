@@ -96,7 +96,7 @@ def find_key_node(
     component: int = 0,
 ) -> Generator[Request, Estimate, int | None]:
     """Alg. 4: X_R within the directed subtree from stage 1, or None (nothing left / no final return)."""
-    skeleton = subtree.to_undirected(as_view=True)
+    skeleton = subtree.to_undirected()  # a copy: a view's adjacency is slow to walk, every round
     q: dict = dict.fromkeys(subtree.nodes, 1)
     cap = round_cap(subtree.number_of_nodes())
     rounds = 0

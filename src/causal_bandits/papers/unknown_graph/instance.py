@@ -195,7 +195,8 @@ class Instance:
             out[do[1]] = 1.0
             self._cache[key] = out
             return out
-        (self._cache[key],) = self._eliminate(target, do_node, [None] if do is None or do_node < 0 else [do[1]])
+        (table,) = self._eliminate(target, do_node, [None] if do is None or do_node < 0 else [do[1]])
+        self._cache[key] = np.clip(table, 0.0, None)
         return self._cache[key]
 
     def marginals_under(self, target: int, node: int, values: Sequence[int] | None = None) -> list[np.ndarray]:
@@ -206,7 +207,7 @@ class Instance:
         todo = [x for x in values if (target, (node, x)) not in self._cache]
         if todo and target != node:
             for x, table in zip(todo, self._eliminate(target, node, todo)):
-                self._cache[(target, (node, x))] = table
+                self._cache[(target, (node, x))] = np.clip(table, 0.0, None)
         return [self.marginal(target, (node, x)) for x in values]
 
     @cached_property
@@ -222,7 +223,8 @@ class Instance:
         """P(target | do(do_node = x)) for every x of ``values`` (``do_node`` -1, ``values`` [None]: the observational
         marginal): the ancestral set of ``target`` in the graph mutilated by do(``do_node``) eliminated in topological
         order, keeping a joint over the variables that still have a child to add; one table until ``do_node`` is
-        reached, then one per x."""
+        reached, then one per x. The tables are returned as the products leave them: callers clip them at 0 (a CPT
+        entry may lie up to 1e-9 below it)."""
         keep, stack = {target}, [target]
         while stack:
             v = stack.pop()
@@ -260,13 +262,32 @@ class Instance:
                     f"{self.instance_id}: exact elimination needs a joint over "
                     f"{len(axes)} variables; use a sparser graph or a smaller K"
                 )
-        return [np.clip(table, 0.0, None) for table in tables]
+        return tables
+
+    def _one_step(self, parent_table: np.ndarray, v: int) -> np.ndarray:
+        """The last step of :meth:`_eliminate` for a node ``v`` with one parent, whose (unclipped) table over that
+        parent alone it is given: the product with ``v``'s factor, then the sum over the parent."""
+        joint = np.einsum(parent_table, [0], self._factors[v], [0, 1], [0, 1])
+        return np.einsum(joint, [0, 1], [1])
 
     @cached_property
     def observational_marginals(self) -> np.ndarray:
         """P(Y = y) for every node Y, shape (n, domain): an input of the algorithms
-        (docs/papers/unknown_graph.md#unknown_graph-setting)."""
-        return np.array([self.marginal(v) for v in range(self.n)])
+        (docs/papers/unknown_graph.md#unknown_graph-setting).
+
+        In topological order, a node with one parent takes its parent's table one step further (:meth:`_one_step`):
+        its own elimination would first arrive at that same table, by the same products in the same order, so the
+        numbers are those of :meth:`marginal` (a test checks it bit for bit) at one step a node, not one per
+        ancestor. Other nodes are eliminated."""
+        raw: dict[int, np.ndarray] = {}
+        for v in self.topological_order:
+            parents = self.parents[v]
+            if len(parents) == 1:
+                raw[v] = self._one_step(raw[parents[0]], v)
+            else:
+                (raw[v],) = self._eliminate(v, -1, [None])
+            self._cache.setdefault((v, None), np.clip(raw[v], 0.0, None))
+        return np.array([self._cache[(v, None)] for v in range(self.n)])
 
     @cached_property
     def reward_laws(self) -> np.ndarray:
@@ -310,10 +331,19 @@ class Instance:
     def eps_true(self) -> float:
         """min over edges X_i -> X_j of max_{x, x'} |P(X_j = x | do(X_i = x')) - P(X_j = x)| (Assumption 2).
 
-        x' ranges over the whole domain, as Assumption 2 says; inf when there is no edge.
+        x' ranges over the whole domain, as Assumption 2 says; inf when there is no edge. Where X_i is X_j's only
+        parent, P(X_j | do(X_i = x')) is row x' of X_j's CPT (clipped at 0, as :meth:`marginal` clips): the elimination
+        multiplies it by 1 and adds zeros, which leaves it exact.
         """
         obs = self.observational_marginals
-        gaps = [max(float(np.abs(m - obs[j]).max()) for m in self.marginals_under(j, i)) for i, j in self.edges]
+        single = [j for j, pa in enumerate(self.parents) if len(pa) == 1]  # one edge each, all at once
+        rows = np.clip(np.array([self.cpts[j] for j in single]).reshape(-1, self.domain, self.domain), 0.0, None)
+        gaps = np.abs(rows - obs[single][:, None, :]).max(axis=(1, 2)).tolist()
+        gaps += [
+            max(float(np.abs(m - obs[j]).max()) for m in self.marginals_under(j, i))
+            for i, j in self.edges
+            if len(self.parents[j]) > 1
+        ]
         return min(gaps, default=math.inf)
 
     # ---- documents --------------------------------------------------------------------------
