@@ -10,8 +10,9 @@ Three parts plug into :func:`simulate` (docs/guide/architecture.md#engine):
   :class:`StoppingPolicy`); a phased algorithm is a policy whose ``select`` follows its phase;
 * a policy may also ask to be served in **blocks** (:class:`BlockPolicy`): ``block(t)`` rounds of the
   arms ``select`` returns, pulled at once by the environment's ``pull_block`` with the very uniforms
-  those rounds would read one by one, learnt from by ``update_block`` and handed to recorders round
-  by round (CN-UCB's discovery: B rounds of a fixed arm per batch; the parallel bandit's phases);
+  those rounds would read one by one, learnt from by ``update_block`` and handed to recorders as
+  windows where they all take them (else round by round) (CN-UCB's discovery: B rounds of a fixed
+  arm per batch; the parallel bandit's phases);
   ``observed(t)`` tells the environment which variables to sample. A stopping policy's block ends
   where a seed stops or its recommendation changes: recorders see the block's inner rounds before
   ``update_block``, its last round after;
@@ -557,11 +558,13 @@ class _Loop:
         self.law = env.outcome_law() if isinstance(env, WindowEnvironment) else None
         self.program = env.node_program() if isinstance(env, ProgramEnvironment) else None
         served = OutcomeTables if self.law is not None else NodeDraws if self.program is not None else None
+        #: every recorder takes windows of rounds (blocks' inner rounds are then handed over as windows too)
+        self.window_recorders = all(isinstance(recorder, WindowRecorder) for recorder in recorders)
         self.windows = (
             served is not None
             and isinstance(policy, WindowPolicy)
             and policy.window_draws is served
-            and all(isinstance(recorder, WindowRecorder) for recorder in recorders)
+            and self.window_recorders
         )
         # The noise is fetched a window at a time where windows are played (no window straddles two fetches).
         self.noise = RoundBlocks(
@@ -601,9 +604,34 @@ class _Loop:
         feedback = Feedback(arms, rewards, contexts, values)
         running = np.zeros(self.rows.size, dtype=bool) if self.stopping else None
         if self.recorders:  # the inner rounds, before the policy has learnt from the block (its block() promise)
-            self.record(t, feedback, range(length - 1), running)
+            self._record_inner(t, feedback, length - 1, running)
         cast(BlockPolicy, self.policy).update_block(feedback)
         return self.finish_round(t, feedback, length - 1)
+
+    def _record_inner(self, t: int, feedback: Feedback, inner: int, running: np.ndarray | None) -> None:
+        """Rounds ``t`` .. ``t + inner - 1`` of a block to the recorders. When they all take windows, as windows, each
+        ending before a round some recorder reads the policy after (``window_end``), which goes as a round by itself;
+        else round by round. No seed stops inside a block, so a window sees what the rounds one by one would."""
+        if not self.window_recorders:
+            self.record(t, feedback, range(inner), running)
+            return
+        arms = np.broadcast_to(feedback.arms[:, None], feedback.rewards.shape)
+        i = 0
+        while i < inner:
+            ends = [cast(WindowRecorder, recorder).window_end(t + i) for recorder in self.recorders]
+            end = min([t + inner - 1, *ends]) - t
+            if end > i:
+                self._record_window(t + i, arms[:, i:end], feedback.rewards[:, i:end], feedback.contexts)
+            self.record(t, feedback, range(end, end + 1), running)
+            i = end + 1
+
+    def _record_window(self, t: int, arms: np.ndarray, rewards: np.ndarray, contexts: np.ndarray | None) -> None:
+        """Rounds ``t`` .. ``t + L - 1`` (``arms``, ``rewards``: running seeds x L) to the recorders as one window."""
+        cell = 0 if contexts is None else contexts[:, None]
+        best = self.mu_star[0] if contexts is None else self.mu_star[contexts][:, None]
+        window = Window(t, self.rows, arms, rewards, self.gap[cell, arms], best, self.is_optimal[cell, arms])
+        for recorder in self.recorders:
+            cast(WindowRecorder, recorder).record_window(window)
 
     def finish_round(self, t: int, feedback: Feedback, i: int = 0) -> bool:
         """After the policy has learnt from round ``t + i``: the recorders see it, stopped seeds leave; False once
@@ -656,12 +684,7 @@ class _Loop:
         self.noise.unread(length - played)
         inner = played - 1 if self.stopping else played
         if inner:
-            cell = 0 if contexts is None else contexts[:, None]
-            best = self.mu_star[0] if contexts is None else self.mu_star[contexts][:, None]
-            a = arms[:, :inner]
-            window = Window(t, self.rows, a, rewards[:, :inner], self.gap[cell, a], best, self.is_optimal[cell, a])
-            for recorder in self.recorders:
-                cast(WindowRecorder, recorder).record_window(window)
+            self._record_window(t, arms[:, :inner], rewards[:, :inner], contexts)
         if self.stopping:
             self.finish_round(t + played - 1, Feedback(arms[:, -1], rewards[:, -1], contexts, None))
         return played
