@@ -97,10 +97,10 @@ def central_node(tree: nx.Graph, weights: Mapping[Any, Weight], rule: str = "low
     total = sum(weights.get(v, 0) for v in tree.nodes)
     if rule == "lowest_index":  # v's heaviest branch: its parent's side or its heaviest child's subtree
         order, parent, sub = _rooted(tree, weights)
-        heaviest = {v: 0 if parent[v] is None else sub[order[0]] - sub[v] for v in order}
+        largest = {v: 0 if parent[v] is None else sub[order[0]] - sub[v] for v in order}
         for v in order[1:]:
-            heaviest[parent[v]] = max(heaviest[parent[v]], sub[v])
-        return min(v for v in tree.nodes if 2 * heaviest[v] <= total)
+            largest[parent[v]] = max(largest[parent[v]], sub[v])
+        return min(v for v in tree.nodes if 2 * largest[v] <= total)
     bw = branch_weights(tree, weights)
     v, seen = min(tree.nodes), set()
     while bw[v]:

@@ -248,14 +248,13 @@ class Instance:
             else:
                 parents = self.parents[v]
                 labels = [*(axes.index(p) for p in parents), m]
-                factor = self._factors[v]
-                tables = [np.einsum(t, list(range(m)), factor, labels, list(range(m + 1))) for t in tables]
+                tables = [self._extend(t, v, labels) for t in tables]
             axes.append(v)
             for p in parents:
                 pending[p] -= 1
             left = [i for i, a in enumerate(axes) if pending[a] != 0 or a == target]
             if len(left) < len(axes):
-                tables = [np.einsum(t, list(range(m + 1)), left) for t in tables]
+                tables = [_sum_to(t, left) for t in tables]
                 axes = [axes[i] for i in left]
             if tables[0].size > MAX_FRONTIER_ENTRIES:
                 raise CausalBanditsError(
@@ -264,11 +263,16 @@ class Instance:
                 )
         return tables
 
+    def _extend(self, table: np.ndarray, v: int, labels: list[int]) -> np.ndarray:
+        """An elimination step: ``table`` (one axis per variable) times ``v``'s factor, whose parents are the
+        table's axes ``labels[:-1]``; ``v``'s axis comes last."""
+        m = table.ndim
+        return np.einsum(table, list(range(m)), self._factors[v], labels, list(range(m + 1)))
+
     def _one_step(self, parent_table: np.ndarray, v: int) -> np.ndarray:
         """The last step of :meth:`_eliminate` for a node ``v`` with one parent, whose (unclipped) table over that
         parent alone it is given: the product with ``v``'s factor, then the sum over the parent."""
-        joint = np.einsum(parent_table, [0], self._factors[v], [0, 1], [0, 1])
-        return np.einsum(joint, [0, 1], [1])
+        return _sum_to(self._extend(parent_table, v, [0, 1]), [1])
 
     @cached_property
     def observational_marginals(self) -> np.ndarray:
@@ -397,3 +401,8 @@ class Instance:
             raise ConfigError(
                 f"instance document lacks or mistypes {err}; write it with Instance.to_document()"
             ) from None
+
+
+def _sum_to(table: np.ndarray, left: list[int]) -> np.ndarray:
+    """``table`` summed over every axis but ``left`` (an elimination step)."""
+    return np.einsum(table, list(range(table.ndim)), left)
