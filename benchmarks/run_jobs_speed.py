@@ -10,8 +10,8 @@ summary files the two sides wrote. A job's inputs (the instance documents) must 
 --configfile config/config.yaml`` makes them.
 
 ``--horizon N`` caps every cpe job's sample cap (a stopping run is then censored at N: the same work on both sides,
-in less time; the parallel bandit keeps its budget) and every unknown_graph job's rounds T. The last line printed is
-one JSON object with the rows.
+in less time; the parallel bandit keeps its budget) and every unknown_graph and nonmanip job's rounds T. The last line
+printed is one JSON object with the rows.
 
     python benchmarks/run_jobs_speed.py --before main --horizon 30000
     python benchmarks/run_jobs_speed.py --jobs cpe:E4-k6/practical/ccpe_general --before main
@@ -37,8 +37,9 @@ from before_after import HERE, both_sides, export_src, run_json
 #: parallel graphs and E2's (the largest shares of their CPU; both play windows), the parallel bandit, served in blocks,
 #: at its largest budget and on E2 r16's 17-parent reward too)
 #: and unknown_graph's largest cells (trees of height 9: 1,023 nodes, 2,047 arms; the largest forest and general
-#: graph) with each algorithm kind, and a small cell whose UCB1 rounds cost little beside the loop's own; then two V6
-#: discovery jobs of height 9 (rule ``unknown_graph_discovery``: regime-height-setting, its row as JSON for the bytes).
+#: graph) with each algorithm kind, and a small cell whose UCB1 rounds cost little beside the loop's own; POMIS+ (both z²
+#: solvers on Fig. 5c's panel, z²-TS on Fig. 5b's: 200 seeds, rule ``nonmanip_run_pomisplus``); then two V6 discovery
+#: jobs of height 9 (rule ``unknown_graph_discovery``: regime-height-setting, its row as JSON for the bytes).
 JOBS = {
     "cpe:E4-k6/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k6.json"},
     "cpe:E4-k7/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k7.json"},
@@ -58,6 +59,18 @@ JOBS = {
     "unknown_graph:V4-path_power-n128-k3/default/cn_ucb_literal": {},
     "unknown_graph:V3-forest-C8/default/ucb": {},
     "unknown_graph:V2-treeA-h5/default/oracle": {},
+    "nonmanip:fig5c/POMISplus/ts": {
+        "instance": "results/nonmanip/instances/fig5c.json",
+        "catalogue": "results/nonmanip/catalogue/fig5c.json",
+    },
+    "nonmanip:fig5c/POMISplus/kl_ucb": {
+        "instance": "results/nonmanip/instances/fig5c.json",
+        "catalogue": "results/nonmanip/catalogue/fig5c.json",
+    },
+    "nonmanip:fig5b/POMISplus/ts": {
+        "instance": "results/nonmanip/instances/fig5b.json",
+        "catalogue": "results/nonmanip/catalogue/fig5b.json",
+    },
     "unknown_graph_discovery:A-h9-d0.01-c0.1": {},
     "unknown_graph_discovery:B-h9-d0.1-c1.0": {},
 }
@@ -77,7 +90,7 @@ def one(name: str, horizon: int | None, out: str) -> dict:
     if horizon and paper == "unknown_graph":  # the rounds T of a V1-V4 run
         section = {**job.science["section"], "horizon": min(int(job.science["section"]["horizon"]), horizon)}
         job = dataclasses.replace(job, science={**job.science, "section": section})
-    elif horizon:  # the sample cap of a cpe job (a budget job keeps its budget)
+    elif horizon:  # the sample cap of a cpe job (a budget job keeps its budget), the rounds T of a nonmanip one
         job = dataclasses.replace(job, science={**job.science, "horizon": min(int(job.science["horizon"]), horizon)})
     trace, summary = f"{out}/trace.parquet", f"{out}/summary.parquet"
     runs.execute(job, JOBS[name], trace, summary)
