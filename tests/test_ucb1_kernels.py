@@ -15,8 +15,9 @@ def numpy_argmax(radius: np.ndarray, inv_root: np.ndarray, mean: np.ndarray) -> 
 
 
 def test_argmax_index_is_numpy_argmax_with_ties_padding_and_unpulled_slots():
+    """Rows narrower than a chunk, one chunk wide (one scan), one slot wider and many chunks with a remainder."""
     rng = np.random.default_rng(0)
-    for width in (1, 2, 7, 300):
+    for width in (1, 2, 7, 16, 17, 300):
         mean = rng.choice([0.0, 0.25, 0.5, 1 / 3], size=(40, width))  # many exact ties
         inv_root = 1.0 / np.sqrt(rng.integers(1, 4, size=(40, width)).astype(float))
         inv_root[rng.random((40, width)) < 0.1] = ArmLists._UNPULLED

@@ -33,23 +33,55 @@ import numpy as np
 from causal_bandits.bandits.engine import OutcomeTables
 from causal_bandits.rng import SeedStreams
 
+#: Slots per chunk of :func:`_first_max`'s scan of a wide row.
+_CHUNK = 16
+
 
 @numba.njit(cache=True)
-def _argmax_index(radius: np.ndarray, inv_root: np.ndarray, mean: np.ndarray, flat: np.ndarray, on: np.ndarray) -> None:
-    """``flat[s]`` = s * width + the first slot maximising ``radius[s] * inv_root[s] + mean[s]`` (numpy's
-    ``(radius[:, None] * inv_root + mean).argmax(axis=1)``, without the (seeds x slots) temporary), for the seeds
-    ``on``; the others' entries are left as they are."""
-    n_seeds, width = inv_root.shape
-    for s in range(n_seeds):
-        if not on[s]:
-            continue
-        r = radius[s]
+def _first_max(r: float, inv_root: np.ndarray, mean: np.ndarray, s: int, index: np.ndarray) -> int:
+    """The first slot maximising ``r * inv_root[s] + mean[s]`` (seed ``s``'s row; numpy's argmax of it). A row of
+    at most a chunk is scanned once, keeping the first strict maximum. A wider row's indices go to ``index`` (scratch
+    of the row's width) in one pass, which the compiler vectorises; then each chunk's largest, by comparisons alone,
+    and a chunk's first slot holding it where it beats every earlier chunk: the same slot, in 60 % of the time on
+    2,047 slots. Indices are never NaN (finite means and radii, padding slots -inf), so the chunk maxima are exact in
+    any order."""
+    width = inv_root.shape[1]
+    if width <= _CHUNK:
         best, slot = r * inv_root[s, 0] + mean[s, 0], 0
         for a in range(1, width):
             value = r * inv_root[s, a] + mean[s, a]
             if value > best:
                 best, slot = value, a
-        flat[s] = s * width + slot
+        return slot
+    for a in range(width):
+        index[a] = r * inv_root[s, a] + mean[s, a]
+    best, slot = index[0], 0
+    full = width - width % _CHUNK
+    for lo in range(0, full, _CHUNK):
+        top = index[lo]
+        for j in range(lo + 1, lo + _CHUNK):
+            top = index[j] if index[j] > top else top
+        if top > best:
+            for j in range(lo, lo + _CHUNK):
+                if index[j] == top:
+                    best, slot = top, j
+                    break
+    for a in range(full, width):
+        if index[a] > best:
+            best, slot = index[a], a
+    return slot
+
+
+@numba.njit(cache=True)
+def _argmax_index(radius: np.ndarray, inv_root: np.ndarray, mean: np.ndarray, flat: np.ndarray, on: np.ndarray) -> None:
+    """``flat[s]`` = s * width + the first slot maximising ``radius[s] * inv_root[s] + mean[s]`` (numpy's
+    ``(radius[:, None] * inv_root + mean).argmax(axis=1)``, without the (seeds x slots) temporary:
+    :func:`_first_max`), for the seeds ``on``; the others' entries are left as they are."""
+    n_seeds, width = inv_root.shape
+    index = np.empty(width)
+    for s in range(n_seeds):
+        if on[s]:
+            flat[s] = s * width + _first_max(radius[s], inv_root, mean, s, index)
 
 
 @numba.njit(cache=True)
@@ -92,17 +124,14 @@ def _play_window(
     rewards: np.ndarray,
 ) -> None:
     """Rounds i = 0..L-1 of every seed s (all active): the first slot maximising ``radius[s, i] * inv_root + mean``
-    (:func:`_argmax_index`), its arm's outcome x = #{k : cdf[s, arm, k] <= u[s, i]}, the reward ``value[s, x] +
-    noise[s, i]`` and the update of :func:`_learn`; the arms and rewards go to ``pulled`` and ``rewards`` (S, L)."""
+    (:func:`_argmax_index`), its arm's outcome x = #{k : cdf[s, arm, k] <= u[s, i]}, the reward
+    ``value[s, x] + noise[s, i]`` and the update of :func:`_learn`; the arms and rewards go to ``pulled`` and
+    ``rewards`` (S, L)."""
     n_seeds, width = mean.shape
+    index = np.empty(width)
     for i in range(radius.shape[1]):
         for s in range(n_seeds):
-            r = radius[s, i]
-            best, slot = r * inv_root[s, 0] + mean[s, 0], 0
-            for a in range(1, width):
-                index = r * inv_root[s, a] + mean[s, a]
-                if index > best:
-                    best, slot = index, a
+            slot = _first_max(radius[s, i], inv_root, mean, s, index)
             arm = arms[s, slot]
             x = 0
             for k in range(cdf.shape[2]):
