@@ -16,7 +16,7 @@ from causal_bandits.bandits.ccpe_bglm import CCPEBGLM
 from causal_bandits.bandits.ccpe_general import CCPEGeneral, observational_intervals
 from causal_bandits.bandits.ccpe_loop import merge_intervals
 from causal_bandits.bandits.ccpe_naive import NaiveCCPE
-from causal_bandits.bandits.count_tables import CountTables
+from causal_bandits.bandits.count_tables import CountTables, _estimates
 from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.bandits.environments import ContextFree
 from causal_bandits.bandits.lucb import LUCB
@@ -146,6 +146,50 @@ def test_refresh_after_each_observation_equals_the_full_estimates_bit_for_bit(ma
         CountTables(F.confounded(0.8).policy_arms(), F.confounded(0.8).policy_sequences()).refresh(
             counts, ysum, mu, T, None
         )
+
+
+def _estimates_by_arrays(counts, ysum, pair_cell, ratios, factors, n_factors, arms, starts, n_arms):
+    """Eq. (10) as whole-array numpy: the expression the compiled ``_estimates`` replaced (a padded factor is 1)."""
+    mu, T = np.zeros((counts.shape[0], n_arms)), np.zeros((counts.shape[0], n_arms), dtype=np.int64)
+    pad = np.arange(factors.shape[1]) >= n_factors[:, None]
+    num, den = ratios[factors, 0], ratios[factors, 1]
+    T_pair = counts[:, pair_cell]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = ysum[:, pair_cell] / T_pair
+        for f in range(factors.shape[1]):
+            term = term * np.where(pad[:, f], 1.0, counts[:, num[:, f]] / counts[:, den[:, f]])
+    T_arm = np.minimum.reduceat(T_pair, starts, axis=1)
+    T[:, arms] = T_arm
+    mu[:, arms] = np.where(T_arm > 0, np.add.reduceat(term, starts, axis=1), 0.0)
+    return mu, T
+
+
+def test_the_compiled_estimates_are_the_array_expression_bit_for_bit():
+    """Random tables (zero counts in half the cells, so inf and NaN terms and T_a = 0 too), 0-3 factors per pair and
+    arms of 1 to 300 pairs: the same (μ̂, T) bytes as numpy's, whose sum per arm (``np.add.reduceat``) is its first
+    term plus the pairwise sum of the rest, an order that changes the bits past 8 terms and again past 128."""
+    rng = np.random.default_rng(11)
+    n_seeds, n_cells, n_ratios = 5, 200, 80
+    counts = rng.integers(1, 60, (n_seeds, n_cells))
+    counts[:, 100:][rng.random((n_seeds, 100)) < 0.3] = 0  # cells 100-199 are sometimes empty, 0-99 never
+    ysum = rng.integers(0, counts + 1)
+    lengths = [1, 2, 3, 7, 8, 9, 10, 16, 17, 40, 128, 129, 130, 137, 200, 257, 300, 4, 12, 150]
+    n_arms = 2 * len(lengths) + 3
+    arms = np.sort(rng.choice(np.arange(1, n_arms), 2 * len(lengths), replace=False))
+    starts = np.cumsum([0, *lengths, *lengths])[:-1]
+    n_pairs = 2 * sum(lengths)
+    dirty = np.repeat(np.arange(2 * len(lengths)) >= len(lengths), [*lengths, *lengths])  # the second copy
+    ratios = rng.integers(0, np.repeat([100, n_cells], n_ratios // 2)[:, None], (n_ratios, 2))  # the first half clean
+    pair_cell = rng.integers(0, np.where(dirty, n_cells, 100))
+    factors = rng.integers(0, np.where(dirty, n_ratios, n_ratios // 2)[:, None], (n_pairs, 3))
+    n_factors = rng.integers(0, 4, n_pairs)
+    args = (counts, ysum, pair_cell, ratios, factors, n_factors, arms, starts, n_arms)
+    mu, T = _estimates(*args)
+    want_mu, want_T = _estimates_by_arrays(*args)
+    assert T.tobytes() == want_T.tobytes() and mu.tobytes() == want_mu.tobytes()
+    clean = arms[: len(lengths)]
+    assert (T[:, clean] > 0).all() and np.isfinite(mu[:, clean]).all()  # every length summed, for every seed
+    assert (T[:, arms[len(lengths) :]] == 0).any() and (mu[:, arms[len(lengths) :]] > 0).any()
 
 
 @pytest.mark.parametrize("make", [confounded_pair, chain])
