@@ -123,6 +123,21 @@ def _estimates(counts, ysum, pair_cell, ratios, factors, n_factors, arms, starts
     return mu, T
 
 
+@numba.njit(cache=True, error_model="numpy")
+def _refresh(counts, ysum, cells, arm_of_cell, mu, T):
+    """For every (seed r, table g) whose cell c = cells[r, g] is an arm's (a = arm_of_cell[c] >= 0), in place:
+    T[r, a] = counts[r, c] and mu[r, a] = ysum[r, c] / counts[r, c], 0 where the count is 0. Element by element the
+    array expression it replaced (the same division; distinct tables' cells are distinct arms', so the order of the
+    writes is free), without its ten temporaries per observation."""
+    for r in range(cells.shape[0]):
+        for g in range(cells.shape[1]):
+            c = cells[r, g]
+            a = arm_of_cell[c]
+            if a >= 0:
+                T[r, a] = counts[r, c]
+                mu[r, a] = ysum[r, c] / counts[r, c] if counts[r, c] > 0 else 0.0
+
+
 class Strata:
     """Tables over {0,1}^|C| for column sets C_1, C_2, ..., laid end to end in one flat axis.
 
@@ -254,16 +269,8 @@ class CountTables:
         the same arithmetic, so the numbers are those of :meth:`estimates` bit for bit."""
         if not self.whole_arms:
             raise ValueError("refresh needs whole arms (no arm with an adjustment set); use estimates")
-        if cells is None:
-            return
-        arms = self._arm_of_cell[cells]
-        seeds, slot = np.nonzero(arms >= 0)
-        arm, cell = arms[seeds, slot], cells[seeds, slot]
-        T_new = counts[seeds, cell]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            term = ysum[seeds, cell] / T_new
-        T[seeds, arm] = T_new
-        mu[seeds, arm] = np.where(T_new > 0, term, 0.0)
+        if cells is not None:
+            _refresh(counts, ysum, cells, self._arm_of_cell, mu, T)
 
     def estimates(self, counts: np.ndarray, ysum: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(μ̂_O, T_a), each (n_seeds, n_arms); μ̂_O = 0 where T_a = 0 (including unidentified arms)."""
