@@ -14,7 +14,7 @@ from causal_bandits.bandits.bglm_model import _sigma_enumerated, _sigma_two_laye
 from causal_bandits.bandits.ccpe_bglm import ALPHA_O as BGLM_ALPHA_O
 from causal_bandits.bandits.ccpe_bglm import CCPEBGLM
 from causal_bandits.bandits.ccpe_general import CCPEGeneral, observational_intervals
-from causal_bandits.bandits.ccpe_loop import merge_intervals
+from causal_bandits.bandits.ccpe_loop import interventional_intervals, merge_intervals, most_pulls, record_pulls
 from causal_bandits.bandits.ccpe_naive import NaiveCCPE
 from causal_bandits.bandits.count_tables import CountTables, _estimates
 from causal_bandits.bandits.engine import Streams, simulate
@@ -308,8 +308,37 @@ def test_the_compiled_interval_passes_are_the_array_expressions_bit_for_bit():
     log_term = rng.uniform(1.0, 9.0, k)
     with np.errstate(divide="ignore", invalid="ignore"):
         radius = np.where(T > 0, 8.0 * np.sqrt(log_term / T), np.inf)
-    lower, upper = observational_intervals(mu_O, T, log_term, 8.0)
+    lower, upper = np.empty((n, k)), np.empty((n, k))
+    observational_intervals(mu_O, T, log_term, 8.0, lower, upper)
     assert lower.tobytes() == (mu_O - radius).tobytes() and upper.tobytes() == (mu_O + radius).tobytes()
+
+
+def test_the_compiled_interventional_step_is_the_array_expression_bit_for_bit():
+    """record_pulls and interventional_intervals (radii from a RadiusTable) give the bytes of the array expressions
+    they replaced, with unpulled arms (N = 0) and an arm that is both do() and l or h among the cases."""
+    rng = np.random.default_rng(3)
+    n, k, delta, alpha = 50, 9, 0.01, 1.5
+    N, YI = rng.integers(0, 40, (n, k)), rng.uniform(0.0, 30.0, (n, k))
+    N[rng.random((n, k)) < 0.2] = 0
+    YI[N == 0] = 0.0
+    arms, y = rng.integers(0, k, n), rng.integers(0, 2, n).astype(float)
+    want_N, want_YI = N.copy(), YI.copy()
+    want_N[np.arange(n), arms] += 1
+    want_YI[np.arange(n), arms] += y
+    record_pulls(N, YI, arms, y)
+    assert N.tobytes() == want_N.tobytes() and YI.tobytes() == want_YI.tobytes()
+
+    LI, UI = rng.uniform(-1.0, 0.0, (n, k)), rng.uniform(1.0, 2.0, (n, k))
+    best, challenger = rng.integers(0, k, n), rng.integers(1, k, n)
+    touched, rows = np.stack([np.zeros(n, dtype=np.int64), challenger, best], axis=1), np.arange(n)[:, None]
+    want_LI, want_UI, Nt = LI.copy(), UI.copy(), N[rows, touched]
+    mean = np.where(Nt > 0, YI[rows, touched] / np.maximum(Nt, 1), 0.0)
+    radius = interventional_radius(Nt, k, delta, alpha)
+    want_LI[rows, touched], want_UI[rows, touched] = mean - radius, mean + radius
+    table = RadiusTable(k, delta, alpha, size=8).covering(most_pulls(N, challenger, best))
+    interventional_intervals(N, YI, challenger, best, table, LI, UI)
+    assert LI.tobytes() == want_LI.tobytes() and UI.tobytes() == want_UI.tobytes()
+    assert (Nt == 0).any() and (best == 0).any() and most_pulls(N, challenger, best) == Nt.max()
 
 
 # -- stopping rules ------------------------------------------------------------------------------
