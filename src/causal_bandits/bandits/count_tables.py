@@ -50,6 +50,17 @@ def _cells(values: np.ndarray, cols: np.ndarray, widths: np.ndarray, weights: np
 
 
 @numba.njit(cache=True)
+def _record(counts, ysum, cells, rewards):
+    """counts[r, c] += 1 and ysum[r, c] += int(rewards[r]) for every cell c = cells[r, g] of seed r, in place (integer
+    sums: the counts of the flat fancy-indexed increments it replaced)."""
+    for r in range(cells.shape[0]):
+        y = np.int64(rewards[r])
+        for g in range(cells.shape[1]):
+            counts[r, cells[r, g]] += 1
+            ysum[r, cells[r, g]] += y
+
+
+@numba.njit(cache=True)
 def _pairwise_sum(x: np.ndarray, start: int, n: int) -> float:
     """Σ x[start : start + n] in the order of numpy's pairwise summation (the loop numpy's ``add`` reduces float64
     with): below 8 terms one after another from −0.0, up to 128 in eight interleaved partial sums added pairwise,
@@ -242,10 +253,7 @@ class CountTables:
         if not self.n_cells:
             return None
         cells = self.strata.cells(values)
-        # One cell per (seed, table), all distinct: a flat increment, as counts[rows, cells] += 1.
-        flat = (np.arange(values.shape[0]) * self.n_cells)[:, None] + cells
-        counts.ravel()[flat] += 1
-        ysum.ravel()[flat] += rewards.astype(np.int64)[:, None]
+        _record(counts, ysum, cells, rewards)
         return cells
 
     def add_block(self, counts: np.ndarray, ysum: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
