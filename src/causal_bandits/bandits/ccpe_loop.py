@@ -97,17 +97,24 @@ def merge_intervals(LO, UO, LI, UI, N, epsilon, L, U, mu, empty, best, challenge
     [L, U] = [max(L_O, L_I), min(U_O, U_I)] as numpy's maximum and minimum (NaN if either end is, the second
     of two equal ends, which decides the sign of a zero), an empty one replaced by the interventional
     interval if N > 0, else the observational one; μ̂ its midpoint, 0 unless both ends are finite; h = argmax μ̂,
-    l = argmax_{a≠h} U, ties to the lowest index; the gap is closed when U_l <= L_h + ε."""
+    l = argmax_{a≠h} U, ties to the lowest index; the gap is closed when U_l <= L_h + ε. A row's intersections
+    are taken in a pass without branches (so a faster one) and its empty ones, if any, replaced in a second."""
     for r in range(L.shape[0]):
+        n_empty = 0
         for a in range(L.shape[1]):
             lo_o, lo_i, up_o, up_i = LO[r, a], LI[r, a], UO[r, a], UI[r, a]
-            lo = lo_o if (lo_o > lo_i or lo_o != lo_o) else lo_i  # np.maximum: the second of equals
-            up = up_o if (up_o < up_i or up_o != up_o) else up_i
-            if lo > up:
-                empty[r] += 1
-                lo, up = (lo_i, up_i) if N[r, a] > 0 else (lo_o, up_o)
+            lo = lo_o if (lo_o > lo_i) | (lo_o != lo_o) else lo_i  # np.maximum: the second of equals
+            up = up_o if (up_o < up_i) | (up_o != up_o) else up_i
+            n_empty += lo > up
             L[r, a], U[r, a] = lo, up
-            mu[r, a] = (lo + up) / 2.0 if math.isfinite(lo) and math.isfinite(up) else 0.0
+            mu[r, a] = (lo + up) / 2.0 if math.isfinite(lo) & math.isfinite(up) else 0.0
+        if n_empty:
+            empty[r] += n_empty
+            for a in range(L.shape[1]):
+                if L[r, a] > U[r, a]:
+                    lo, up = (LI[r, a], UI[r, a]) if N[r, a] > 0 else (LO[r, a], UO[r, a])
+                    L[r, a], U[r, a] = lo, up
+                    mu[r, a] = (lo + up) / 2.0 if math.isfinite(lo) & math.isfinite(up) else 0.0
         h = _first_argmax(mu[r], -1)
         c = _first_argmax(U[r], h)
         best[r], challenger[r] = h, c
