@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from before_after import HERE, both_sides, export_src, run_json
 
 #: paper:experiment/strategy/algorithm (chunk 0) and the job's inputs: the cpe jobs that cost most in the archived run
-#: (ccpe_general on E4 and E3, both CCPE algorithms on E4's largest instance (k = 7, 2,187 arms), se and lucb on the
+#: (ccpe_general on E4 and E3, and on E5, E2 and E0 (with the interval-coverage recorder) beside them, the naive
+#: ablation on E3, both CCPE algorithms on E4's largest instance (k = 7, 2,187 arms), se and lucb on the
 #: parallel graphs and E2's (the largest shares of their CPU; both play windows), the parallel bandit, served in blocks,
 #: at its largest budget and on E2 r16's 17-parent reward too)
 #: and unknown_graph's largest cells (trees of height 9: 1,023 nodes, 2,047 arms; the largest forest and general
@@ -45,6 +46,9 @@ JOBS = {
     "cpe:E4-k7/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k7.json"},
     "cpe:E4-k7/practical/ccpe_bglm": {"instance": "results/cpe/instances/E4/k7.json"},
     "cpe:E3-rho0.8/practical/ccpe_general": {"instance": "results/cpe/instances/E3/rho0.8.json"},
+    "cpe:E3-rho0.8/practical/naive": {"instance": "results/cpe/instances/E3/rho0.8.json"},
+    "cpe:E5-n32p0.5/practical/ccpe_general": {"instance": "results/cpe/instances/E5/n32p0.5.json"},
+    "cpe:E0-E3rho0.8/practical/ccpe_general": {"instance": "results/cpe/instances/E0/E3rho0.8.json"},
     "cpe:E4-k6/T32000/pb": {"instance": "results/cpe/instances/E4/k6.json"},
     "cpe:E1-n64/T256000/pb": {"instance": "results/cpe/instances/E1/n64.json"},
     "cpe:E2-r16/T256000/pb": {"instance": "results/cpe/instances/E2/r16.json"},

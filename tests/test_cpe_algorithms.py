@@ -14,9 +14,9 @@ from causal_bandits.bandits.bglm_model import _sigma_enumerated, _sigma_two_laye
 from causal_bandits.bandits.ccpe_bglm import ALPHA_O as BGLM_ALPHA_O
 from causal_bandits.bandits.ccpe_bglm import CCPEBGLM
 from causal_bandits.bandits.ccpe_general import CCPEGeneral, observational_intervals
-from causal_bandits.bandits.ccpe_loop import merge_intervals
+from causal_bandits.bandits.ccpe_loop import interventional_intervals, merge_intervals, most_pulls, record_pulls
 from causal_bandits.bandits.ccpe_naive import NaiveCCPE
-from causal_bandits.bandits.count_tables import CountTables
+from causal_bandits.bandits.count_tables import CountTables, _estimates
 from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.bandits.environments import ContextFree
 from causal_bandits.bandits.lucb import LUCB
@@ -148,6 +148,50 @@ def test_refresh_after_each_observation_equals_the_full_estimates_bit_for_bit(ma
         )
 
 
+def _estimates_by_arrays(counts, ysum, pair_cell, ratios, factors, n_factors, arms, starts, n_arms):
+    """Eq. (10) as whole-array numpy: the expression the compiled ``_estimates`` replaced (a padded factor is 1)."""
+    mu, T = np.zeros((counts.shape[0], n_arms)), np.zeros((counts.shape[0], n_arms), dtype=np.int64)
+    pad = np.arange(factors.shape[1]) >= n_factors[:, None]
+    num, den = ratios[factors, 0], ratios[factors, 1]
+    T_pair = counts[:, pair_cell]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = ysum[:, pair_cell] / T_pair
+        for f in range(factors.shape[1]):
+            term = term * np.where(pad[:, f], 1.0, counts[:, num[:, f]] / counts[:, den[:, f]])
+    T_arm = np.minimum.reduceat(T_pair, starts, axis=1)
+    T[:, arms] = T_arm
+    mu[:, arms] = np.where(T_arm > 0, np.add.reduceat(term, starts, axis=1), 0.0)
+    return mu, T
+
+
+def test_the_compiled_estimates_are_the_array_expression_bit_for_bit():
+    """Random tables (zero counts in half the cells, so inf and NaN terms and T_a = 0 too), 0-3 factors per pair and
+    arms of 1 to 300 pairs: the same (μ̂, T) bytes as numpy's, whose sum per arm (``np.add.reduceat``) is its first
+    term plus the pairwise sum of the rest, an order that changes the bits past 8 terms and again past 128."""
+    rng = np.random.default_rng(11)
+    n_seeds, n_cells, n_ratios = 5, 200, 80
+    counts = rng.integers(1, 60, (n_seeds, n_cells))
+    counts[:, 100:][rng.random((n_seeds, 100)) < 0.3] = 0  # cells 100-199 are sometimes empty, 0-99 never
+    ysum = rng.integers(0, counts + 1)
+    lengths = [1, 2, 3, 7, 8, 9, 10, 16, 17, 40, 128, 129, 130, 137, 200, 257, 300, 4, 12, 150]
+    n_arms = 2 * len(lengths) + 3
+    arms = np.sort(rng.choice(np.arange(1, n_arms), 2 * len(lengths), replace=False))
+    starts = np.cumsum([0, *lengths, *lengths])[:-1]
+    n_pairs = 2 * sum(lengths)
+    dirty = np.repeat(np.arange(2 * len(lengths)) >= len(lengths), [*lengths, *lengths])  # the second copy
+    ratios = rng.integers(0, np.repeat([100, n_cells], n_ratios // 2)[:, None], (n_ratios, 2))  # the first half clean
+    pair_cell = rng.integers(0, np.where(dirty, n_cells, 100))
+    factors = rng.integers(0, np.where(dirty, n_ratios, n_ratios // 2)[:, None], (n_pairs, 3))
+    n_factors = rng.integers(0, 4, n_pairs)
+    args = (counts, ysum, pair_cell, ratios, factors, n_factors, arms, starts, n_arms)
+    mu, T = _estimates(*args)
+    want_mu, want_T = _estimates_by_arrays(*args)
+    assert T.tobytes() == want_T.tobytes() and mu.tobytes() == want_mu.tobytes()
+    clean = arms[: len(lengths)]
+    assert (T[:, clean] > 0).all() and np.isfinite(mu[:, clean]).all()  # every length summed, for every seed
+    assert (T[:, arms[len(lengths) :]] == 0).any() and (mu[:, arms[len(lengths) :]] > 0).any()
+
+
 @pytest.mark.parametrize("make", [confounded_pair, chain])
 def test_observational_estimates_converge_to_the_do_means(make):
     """CCPE-General's O-estimate is unbiased for μ_a; the naive one for E[Y | S = s] (4 s.e.)."""
@@ -264,8 +308,37 @@ def test_the_compiled_interval_passes_are_the_array_expressions_bit_for_bit():
     log_term = rng.uniform(1.0, 9.0, k)
     with np.errstate(divide="ignore", invalid="ignore"):
         radius = np.where(T > 0, 8.0 * np.sqrt(log_term / T), np.inf)
-    lower, upper = observational_intervals(mu_O, T, log_term, 8.0)
+    lower, upper = np.empty((n, k)), np.empty((n, k))
+    observational_intervals(mu_O, T, log_term, 8.0, lower, upper)
     assert lower.tobytes() == (mu_O - radius).tobytes() and upper.tobytes() == (mu_O + radius).tobytes()
+
+
+def test_the_compiled_interventional_step_is_the_array_expression_bit_for_bit():
+    """record_pulls and interventional_intervals (radii from a RadiusTable) give the bytes of the array expressions
+    they replaced, with unpulled arms (N = 0) and an arm that is both do() and l or h among the cases."""
+    rng = np.random.default_rng(3)
+    n, k, delta, alpha = 50, 9, 0.01, 1.5
+    N, YI = rng.integers(0, 40, (n, k)), rng.uniform(0.0, 30.0, (n, k))
+    N[rng.random((n, k)) < 0.2] = 0
+    YI[N == 0] = 0.0
+    arms, y = rng.integers(0, k, n), rng.integers(0, 2, n).astype(float)
+    want_N, want_YI = N.copy(), YI.copy()
+    want_N[np.arange(n), arms] += 1
+    want_YI[np.arange(n), arms] += y
+    record_pulls(N, YI, arms, y)
+    assert N.tobytes() == want_N.tobytes() and YI.tobytes() == want_YI.tobytes()
+
+    LI, UI = rng.uniform(-1.0, 0.0, (n, k)), rng.uniform(1.0, 2.0, (n, k))
+    best, challenger = rng.integers(0, k, n), rng.integers(1, k, n)
+    touched, rows = np.stack([np.zeros(n, dtype=np.int64), challenger, best], axis=1), np.arange(n)[:, None]
+    want_LI, want_UI, Nt = LI.copy(), UI.copy(), N[rows, touched]
+    mean = np.where(Nt > 0, YI[rows, touched] / np.maximum(Nt, 1), 0.0)
+    radius = interventional_radius(Nt, k, delta, alpha)
+    want_LI[rows, touched], want_UI[rows, touched] = mean - radius, mean + radius
+    table = RadiusTable(k, delta, alpha, size=8).covering(most_pulls(N, challenger, best))
+    interventional_intervals(N, YI, challenger, best, table, LI, UI)
+    assert LI.tobytes() == want_LI.tobytes() and UI.tobytes() == want_UI.tobytes()
+    assert (Nt == 0).any() and (best == 0).any() and most_pulls(N, challenger, best) == Nt.max()
 
 
 # -- stopping rules ------------------------------------------------------------------------------
