@@ -38,9 +38,9 @@ from before_after import HERE, both_sides, export_src, run_json
 #: parallel graphs and E2's (the largest shares of their CPU; both play windows), the parallel bandit, served in blocks,
 #: at its largest budget and on E2 r16's 17-parent reward too)
 #: and unknown_graph's largest cells (trees of height 9: 1,023 nodes, 2,047 arms; the largest forest and general
-#: graph) with each algorithm kind, and a small cell whose UCB1 rounds cost little beside the loop's own; POMIS+ (both z²
-#: solvers on Fig. 5c's panel, z²-TS on Fig. 5b's: 200 seeds, rule ``nonmanip_run_pomisplus``); then two V6 discovery
-#: jobs of height 9 (rule ``unknown_graph_discovery``: regime-height-setting, its row as JSON for the bytes).
+#: graph) with each algorithm kind, and a small cell whose UCB1 rounds cost little beside the loop's own; POMIS+
+#: (both z² solvers on Fig. 5c's panel, z²-TS on Fig. 5b's: 200 seeds, rule ``nonmanip_run_pomisplus``); then two V6
+#: discovery jobs of height 9 (rule ``unknown_graph_discovery``: regime-height-setting, its row as JSON for the bytes).
 JOBS = {
     "cpe:E4-k6/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k6.json"},
     "cpe:E4-k7/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k7.json"},
