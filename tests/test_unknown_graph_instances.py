@@ -87,36 +87,38 @@ def test_exact_marginals_and_arm_means_match_brute_force(seed):
     assert inst.n_arms == inst.n * inst.n_values + 1
 
 
-def _one_parent_cases() -> list[Instance]:
-    """Instances with one-parent nodes among others, and one whose node 1 is 1 with probability -5e-10 (a CPT entry
-    just below 0, which the queries clip but the products before them do not)."""
-    rng = np.random.default_rng
-    cases = [
-        F.tree(5, rng=rng(0), regime="A"),
-        F.tree(4, rng=rng(1), regime="B", K=3),
-        F.random_tree(20, rng=rng(2)),
-        F.forest(3, 3, rng=rng(3)),
-        F.polytree(15, rng=rng(4)),
-        F.path_power(12, 2, rng=rng(5)),
-        *(random_instance(seed) for seed in range(6)),
-    ]
-    base = F.tree(3, rng=rng(6), regime="A")
+def _below_zero() -> Instance:
+    """A tree whose node 1 is 1 with probability -5e-10: a CPT entry just below 0, which the queries clip but the
+    products before them do not."""
+    base = F.tree(3, rng=np.random.default_rng(6), regime="A")
     cpts = list(base.cpts)
     cpts[0] = np.array([[1.0, 0.0]])
     cpts[1] = cpts[1].copy()
     cpts[1][0] = [1.0 + 5e-10, -5e-10]
     fields = {k: getattr(base, k) for k in ("instance_id", "family", "generator", "node_names", "parents", "domain")}
-    return [
-        *cases,
-        Instance(**fields, cpts=tuple(cpts), action_values=base.action_values, reward_node=base.reward_node, f=base.f),
-    ]
+    fields |= {"action_values": base.action_values, "reward_node": base.reward_node, "f": base.f}
+    return Instance(**fields, cpts=tuple(cpts))
 
 
-@pytest.mark.parametrize("case", range(13))
-def test_observational_marginals_and_eps_are_the_eliminations_bit_for_bit(case):
+#: Instances with one-parent nodes among others, each built fresh per call (the shortcuts and the eliminations read
+#: separate caches).
+ONE_PARENT_CASES = [
+    lambda: F.tree(5, rng=np.random.default_rng(0), regime="A"),
+    lambda: F.tree(4, rng=np.random.default_rng(1), regime="B", K=3),
+    lambda: F.random_tree(20, rng=np.random.default_rng(2)),
+    lambda: F.forest(3, 3, rng=np.random.default_rng(3)),
+    lambda: F.polytree(15, rng=np.random.default_rng(4)),
+    lambda: F.path_power(12, 2, rng=np.random.default_rng(5)),
+    *(lambda seed=seed: random_instance(seed) for seed in range(6)),
+    _below_zero,
+]
+
+
+@pytest.mark.parametrize("make", ONE_PARENT_CASES)
+def test_observational_marginals_and_eps_are_the_eliminations_bit_for_bit(make):
     """The one-parent shortcuts (a node's marginal one step from its parent's; P(X_j | do(X_i)) as X_j's CPT rows when
     X_i is its only parent) give the bytes of one elimination per query."""
-    fast, slow = _one_parent_cases()[case], _one_parent_cases()[case]
+    fast, slow = make(), make()
     assert any(len(pa) == 1 for pa in fast.parents)
     eliminated = np.array([np.clip(slow._eliminate(v, -1, [None])[0], 0.0, None) for v in range(slow.n)])
     assert fast.observational_marginals.tobytes() == eliminated.tobytes()
