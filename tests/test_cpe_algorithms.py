@@ -125,6 +125,23 @@ def test_count_tables_give_the_eq10_plug_in_exactly(make):
         assert mu[0, a] == pytest.approx(want, abs=1e-12)
 
 
+@pytest.mark.parametrize("make", [confounded_pair, chain, lambda: F.confounded(0.8), lambda: F.parallel(8)])
+def test_a_block_counts_what_its_rows_count_one_by_one(make):
+    """add_block's compiled pass leaves the counts and reward sums that L calls of add leave, seed by seed; only
+    rewards of 1 count as hits."""
+    instance = make()
+    tables = CountTables(instance.policy_arms(), instance.policy_sequences())
+    rng = np.random.default_rng(11)
+    values = rng.integers(0, 2, size=(5, 37, len(instance.scm.observed)))
+    rewards = rng.integers(0, 2, size=(5, 37)).astype(float)
+    block, by_row = tables.empty(5), tables.empty(5)
+    tables.add_block(*block, values, rewards)
+    for r in range(37):
+        tables.add(*by_row, values[:, r], rewards[:, r])
+    assert np.array_equal(block[0], by_row[0]) and np.array_equal(block[1], by_row[1])
+    assert block[0].sum() == 5 * 37 * len(tables.strata.offsets) and 0 < block[1].sum() < block[0].sum()
+
+
 @pytest.mark.parametrize("make", [lambda: F.parallel(8), lambda: F.bglm(3), lambda: F.parallel_max(4, 0.2)])
 def test_refresh_after_each_observation_equals_the_full_estimates_bit_for_bit(make):
     """Whole arms (Z_a = ∅): redoing only the arms whose cell an observation changed (CCPE-General, the naive

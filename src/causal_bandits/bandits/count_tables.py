@@ -50,6 +50,22 @@ def _cells(values: np.ndarray, cols: np.ndarray, widths: np.ndarray, weights: np
 
 
 @numba.njit(cache=True)
+def _record_block(counts, ysum, values, rewards, cols, widths, weights, offsets):
+    """counts[s, c] += 1, and ysum[s, c] += 1 where the reward is 1, for every table's cell c (:func:`_cells`) of every
+    row of seed s's block (values (n, L, columns), rewards (n, L)), in place: the cells are never stored."""
+    for s in range(values.shape[0]):
+        for r in range(values.shape[1]):
+            hit = rewards[s, r] == 1.0
+            for g in range(cols.shape[0]):
+                cell = offsets[g]
+                for j in range(widths[g]):
+                    cell += values[s, r, cols[g, j]] * weights[g, j]
+                counts[s, cell] += 1
+                if hit:
+                    ysum[s, cell] += 1
+
+
+@numba.njit(cache=True)
 def _record(counts, ysum, cells, rewards):
     """counts[r, c] += 1 and ysum[r, c] += int(rewards[r]) for every cell c = cells[r, g] of seed r, in place (integer
     sums: the counts of the flat fancy-indexed increments it replaced)."""
@@ -173,6 +189,21 @@ class Strata:
         values = np.ascontiguousarray(values, dtype=np.int64)
         return _cells(values, self._cols, self._widths, self._weights, self.offsets)
 
+    def record_block(self, counts: np.ndarray, ysum: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
+        """Count every block row (values (n, L, columns), 0/1 rewards (n, L)) in its cell of every table, per seed, in
+        place: ``counts`` (n, n_cells) and ``ysum`` (the rows with reward 1) gain what the rows' :meth:`cells` index."""
+        values = np.ascontiguousarray(values, dtype=np.int64)
+        _record_block(
+            counts,
+            ysum,
+            values,
+            np.asarray(rewards, dtype=np.float64),
+            self._cols,
+            self._widths,
+            self._weights,
+            self.offsets,
+        )
+
 
 class CountTables:
     """The tables every arm's Eq. (10) estimate needs, and the estimate per arm.
@@ -261,13 +292,7 @@ class CountTables:
         :meth:`add` would leave after L calls (integer sums, so their order does not matter)."""
         if not self.n_cells:
             return
-        n, L = rewards.shape
-        cells = self.strata.cells(values.reshape(n * L, -1))
-        flat = (np.repeat(np.arange(n), L) * self.n_cells)[:, None] + cells
-        size = n * self.n_cells
-        counts += np.bincount(flat.ravel(), minlength=size).reshape(counts.shape)
-        hits = flat[rewards.ravel() == 1].ravel()
-        ysum += np.bincount(hits, minlength=size).reshape(ysum.shape)
+        self.strata.record_block(counts, ysum, values, rewards)
 
     def refresh(
         self, counts: np.ndarray, ysum: np.ndarray, mu: np.ndarray, T: np.ndarray, cells: np.ndarray | None

@@ -245,6 +245,8 @@ class Z2Estimates:
         catalogue entries go together (a batch evaluates just those), about ``_CELLS_PER_BATCH`` replicate leaf cells
         a batch."""
         per_batch = max(1, _CELLS_PER_BATCH // (self.B * self.est.program.n_leaf_cells))
+        if per_batch == 1:  # a seed a batch (Fig. 5c): nothing to group
+            return list(np.arange(need.shape[0])[:, None])
         _, group = np.unique(need, axis=0, return_inverse=True)
         order = np.argsort(group.ravel(), kind="stable")
         starts = np.flatnonzero(np.diff(group.ravel()[order], prepend=-1))

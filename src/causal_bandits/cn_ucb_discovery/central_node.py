@@ -51,23 +51,14 @@ def branch(tree: nx.Graph, v: Hashable, y: Hashable) -> frozenset:
 
 
 def _rooted(tree: nx.Graph, weights: Mapping[Any, Weight]) -> tuple[list, dict, dict]:
-    """T rooted at its smallest node: the depth-first preorder (networkx's: neighbours in adjacency order), each
-    node's parent and its subtree's weight s(u), summed children first in reverse preorder. One pass over the
-    adjacency; :func:`branch_weights` and the lowest-index rule read it."""
-    adj = tree.adj
-    root = min(adj)
-    parent: dict[Any, Any] = {root: None}
-    order, stack = [root], [(root, iter(adj[root]))]
-    while stack:
-        u, rest = stack[-1]
-        for w in rest:
-            if w not in parent:
-                parent[w] = u
-                order.append(w)
-                stack.append((w, iter(adj[w])))
-                break
-        else:
-            stack.pop()
+    """T rooted at its smallest node: networkx's depth-first preorder (neighbours in adjacency order), each node's
+    parent (the tree edges networkx walks) and its subtree's weight s(u), summed children first in reverse preorder;
+    :func:`branch_weights` and the lowest-index rule read it."""
+    root = min(tree.adj)
+    order, parent = [root], {root: None}
+    for u, v in nx.dfs_edges(tree, root):
+        order.append(v)
+        parent[v] = u
     sub = {v: weights.get(v, 0) for v in order}
     for v in reversed(order[1:]):
         sub[parent[v]] += sub[v]
@@ -94,14 +85,15 @@ def central_node(tree: nx.Graph, weights: Mapping[Any, Weight], rule: str = "low
     """A central node of ``tree`` for ``weights`` (Definition 2 / Alg. 6; see the module docstring)."""
     if rule not in CENTRAL_RULES:
         raise ValueError(f"unknown central-node rule {rule!r}; use one of {list(CENTRAL_RULES)}")
-    total = sum(weights.get(v, 0) for v in tree.nodes)
     if rule == "lowest_index":  # v's heaviest branch: its parent's side or its heaviest child's subtree
         order, parent, sub = _rooted(tree, weights)
-        largest = {v: 0 if parent[v] is None else sub[order[0]] - sub[v] for v in order}
+        total = sub[order[0]]
+        largest = {v: 0 if parent[v] is None else total - sub[v] for v in order}
         for v in order[1:]:
             largest[parent[v]] = max(largest[parent[v]], sub[v])
         return min(v for v in tree.nodes if 2 * largest[v] <= total)
     bw = branch_weights(tree, weights)
+    total = sum(weights.get(v, 0) for v in tree.nodes)
     v, seen = min(tree.nodes), set()
     while bw[v]:
         heaviest = max(bw[v].values())

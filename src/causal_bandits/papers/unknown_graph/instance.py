@@ -196,7 +196,7 @@ class Instance:
             self._cache[key] = out
             return out
         (table,) = self._eliminate(target, do_node, [None] if do is None or do_node < 0 else [do[1]])
-        self._cache[key] = np.clip(table, 0.0, None)
+        self._cache[key] = _law(table)
         return self._cache[key]
 
     def marginals_under(self, target: int, node: int, values: Sequence[int] | None = None) -> list[np.ndarray]:
@@ -207,7 +207,7 @@ class Instance:
         todo = [x for x in values if (target, (node, x)) not in self._cache]
         if todo and target != node:
             for x, table in zip(todo, self._eliminate(target, node, todo)):
-                self._cache[(target, (node, x))] = np.clip(table, 0.0, None)
+                self._cache[(target, (node, x))] = _law(table)
         return [self.marginal(target, (node, x)) for x in values]
 
     @cached_property
@@ -223,8 +223,7 @@ class Instance:
         """P(target | do(do_node = x)) for every x of ``values`` (``do_node`` -1, ``values`` [None]: the observational
         marginal): the ancestral set of ``target`` in the graph mutilated by do(``do_node``) eliminated in topological
         order, keeping a joint over the variables that still have a child to add; one table until ``do_node`` is
-        reached, then one per x. The tables are returned as the products leave them: callers clip them at 0 (a CPT
-        entry may lie up to 1e-9 below it)."""
+        reached, then one per x. The tables are returned as the products leave them: callers clip them (:func:`_law`)."""
         keep, stack = {target}, [target]
         while stack:
             v = stack.pop()
@@ -290,7 +289,8 @@ class Instance:
                 raw[v] = self._one_step(raw[parents[0]], v)
             else:
                 (raw[v],) = self._eliminate(v, -1, [None])
-            self._cache.setdefault((v, None), np.clip(raw[v], 0.0, None))
+            if (v, None) not in self._cache:
+                self._cache[(v, None)] = _law(raw[v])
         return np.array([self._cache[(v, None)] for v in range(self.n)])
 
     @cached_property
@@ -341,7 +341,7 @@ class Instance:
         """
         obs = self.observational_marginals
         single = [j for j, pa in enumerate(self.parents) if len(pa) == 1]  # one edge each, all at once
-        rows = np.clip(np.array([self.cpts[j] for j in single]).reshape(-1, self.domain, self.domain), 0.0, None)
+        rows = _law(np.array([self.cpts[j] for j in single]).reshape(-1, self.domain, self.domain))
         gaps = np.abs(rows - obs[single][:, None, :]).max(axis=(1, 2)).tolist()
         gaps += [
             max(float(np.abs(m - obs[j]).max()) for m in self.marginals_under(j, i))
@@ -401,6 +401,12 @@ class Instance:
             raise ConfigError(
                 f"instance document lacks or mistypes {err}; write it with Instance.to_document()"
             ) from None
+
+
+def _law(table: np.ndarray) -> np.ndarray:
+    """A table of probabilities from CPT entries or their products, clipped at 0 (an entry may lie up to 1e-9 below
+    it): what every exact query returns."""
+    return np.clip(table, 0.0, None)
 
 
 def _sum_to(table: np.ndarray, left: list[int]) -> np.ndarray:
