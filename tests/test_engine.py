@@ -134,6 +134,36 @@ def test_summary_holds_the_stopping_columns_and_the_jobs_own_columns(tmp_path):
         store.summary_table(run, paper="cpe")
 
 
+def test_run_tables_are_those_pa_array_makes_and_refuse_a_value_out_of_range(tmp_path):
+    """The store builds its columns from the numpy buffers (pa.array would import pandas): the same tables, so the
+    same Parquet bytes, booleans of every length included; a seed beyond int32 raises as pa.array's cast does."""
+    for n in (1, 7, 8, 9, 65):
+        run = _run(np.arange(n)[::-1].copy())
+        run.summary["correct"] = np.arange(n) % 3 == 0
+        for table, columns in (
+            (store.trace_table(run), _columns_of(run, True)),
+            (store.summary_table(run), _columns_of(run, False)),
+        ):
+            expected = pa.Table.from_pydict(columns, schema=table.schema)
+            assert table.equals(expected)
+            pq.write_table(table, tmp_path / "a.parquet", compression="zstd")
+            pq.write_table(expected, tmp_path / "b.parquet", compression="zstd")
+            assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
+    run = _run(np.array([2**40]))
+    with pytest.raises(pa.ArrowInvalid, match="not in range"):
+        store.summary_table(run)
+
+
+def _columns_of(run, trace: bool) -> dict:
+    """A run's columns as numpy arrays, sorted by seed (and round), as the store lays them out."""
+    order = np.argsort(run.seeds, kind="stable")
+    if not trace:
+        return {"seed": run.seeds[order], **{k: v[order] for k, v in run.summary.items()}}
+    n_grid = run.rounds.size
+    columns = {"seed": np.repeat(run.seeds[order], n_grid), "round": np.tile(run.rounds, run.seeds.size)}
+    return columns | {k: v[order].ravel() for k, v in run.trace.items()}
+
+
 @dataclass(frozen=True)
 class BernoulliBlocks(BernoulliArms):
     """Bernoulli arms that also serve blocks of rounds of one arm."""

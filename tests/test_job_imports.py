@@ -1,5 +1,6 @@
 """Run jobs import only what they use: no pandas, pgmpy, seaborn or networkx where a job does not need
-them (start-up time: every run job logs its own, from process start to the first round; this pins the modules)."""
+them, from the imports to the tables written (start-up time: every run job logs its own, from process start to the
+first round; this pins the modules)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ def test_run_jobs_import_no_heavy_library_they_do_not_use(job):
     code = (
         f"import sys, json, {module} as m, causal_bandits.logs, causal_bandits.store\n"
         f"from causal_bandits.runs import policy_class\npolicy_class({policy!r})\n"
+        "import numpy as np, tempfile, types\n"  # a run's tables written, as every run job ends
+        "run = types.SimpleNamespace(seeds=np.arange(3), rounds=np.arange(1, 3),"
+        " trace={'optimal': np.ones((3, 2), bool)}, summary={'final_regret': np.zeros(3)})\n"
+        "out = tempfile.mkdtemp()\ncausal_bandits.store.write_run(out + '/t.parquet', out + '/s.parquet', run, {})\n"
         f"print(json.dumps(sorted({{n.split('.')[0] if n.split('.')[0] != 'scipy' else n for n in sys.modules}})))"
     )
     loaded = set(
