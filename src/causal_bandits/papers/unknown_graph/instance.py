@@ -223,7 +223,8 @@ class Instance:
         """P(target | do(do_node = x)) for every x of ``values`` (``do_node`` -1, ``values`` [None]: the observational
         marginal): the ancestral set of ``target`` in the graph mutilated by do(``do_node``) eliminated in topological
         order, keeping a joint over the variables that still have a child to add; one table until ``do_node`` is
-        reached, then one per x. The tables are returned as the products leave them: callers clip them (:func:`_law`)."""
+        reached, then one per x. The tables are returned as the products leave them: callers clip them
+        (:func:`_law`)."""
         keep, stack = {target}, [target]
         while stack:
             v = stack.pop()
