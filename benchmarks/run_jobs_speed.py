@@ -40,7 +40,8 @@ from before_after import HERE, both_sides, export_src, run_json
 #: and unknown_graph's largest cells (trees of height 9: 1,023 nodes, 2,047 arms; the largest forest and general
 #: graph) with each algorithm kind, and a small cell whose UCB1 rounds cost little beside the loop's own; POMIS+
 #: (both z² solvers on Fig. 5c's panel, z²-TS on Fig. 5b's: 200 seeds, rule ``nonmanip_run_pomisplus``); then two V6
-#: discovery jobs of height 9 (rule ``unknown_graph_discovery``: regime-height-setting, its row as JSON for the bytes).
+#: discovery jobs of height 9 (rule ``unknown_graph_discovery``: regime-height-setting, its row as JSON for the bytes);
+#: last, the two smallest run jobs of the archived run, whose CPU is mostly start-up (imports, numba's set-up).
 JOBS = {
     "cpe:E4-k6/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k6.json"},
     "cpe:E4-k7/practical/ccpe_general": {"instance": "results/cpe/instances/E4/k7.json"},
@@ -77,6 +78,8 @@ JOBS = {
     },
     "unknown_graph_discovery:A-h9-d0.01-c0.1": {},
     "unknown_graph_discovery:B-h9-d0.1-c1.0": {},
+    "cpe:E1-n4/T2000/pb": {"instance": "results/cpe/instances/E1/n4.json"},
+    "unknown_graph:V3-forest-C2/default/cn_ucb": {},
 }
 
 
