@@ -207,9 +207,9 @@ class Z2Estimates:
     def _point_values(self, usable: np.ndarray) -> np.ndarray:
         """θ̂_i(D) of every instance (seeds, instances) on the current data, computed for the catalogue entries with an
         instance ``usable`` (seeds, arms, slots) in some seed (nan elsewhere; the others are not read), batch last."""
-        wanted = np.zeros(self.est.n_instances, dtype=bool)
-        wanted[self._slot_ids[usable.any(axis=0)]] = True
-        entries = tuple(np.unique(self._entry_of[wanted]).tolist())
+        need = np.zeros(len(self.est.entries), dtype=bool)
+        need[self._entry_of[self._slot_ids[usable.any(axis=0)]]] = True
+        entries = tuple(np.flatnonzero(need).tolist())
         if not entries:
             return np.full((self.n.shape[0], self.est.n_instances), np.nan)
         return self.est.values_last(self.leaf_counts.T, self.n.T, entries).T

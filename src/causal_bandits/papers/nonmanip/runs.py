@@ -37,20 +37,21 @@ from causal_bandits.scm.diagram import CausalDiagram
 
 PAPER = "nonmanip"
 #: Peak resident memory of a run job (MB), the largest ``max_rss_mb`` (VmHWM) of its kind of job in the paper-scale run
-#: archived at e038cee (archive/paper-scale/manifest.json as of 0a6c967): BF, MIS and POMIS over the 18 nonmanip_run
-#: jobs (1,000 seeds a job, 244.0-301.9), and POMIS+ per (panel, solver) over its 5 nonmanip_run_pomisplus jobs at 200
-#: seeds and B = 500 (fig5a TS 368.8-466.6, fig5a KL-UCB 361.3-361.6, fig5b TS 413.2-415.8, fig5b KL-UCB 404.1-406.0,
-#: fig5c TS 886.4-897.7, fig5c KL-UCB 878.4-882.1), whose bootstrap replicates (leaf counts) grow with the seeds and the
-#: panel's leaf cells: a POMIS+ job asks for PEAK_MB plus its share of the excess per seed, scaled by B; a panel not
-#: measured gets the largest.
-PEAK_MB = 301.9
+#: of commit 1731c4a (archive/paper-scale/manifest.json as of its remake): BF, MIS and POMIS per solver over the 18
+#: nonmanip_run jobs (1,000 seeds a job: TS 267.0-289.7, KL-UCB 212.6-236.0; a solver not measured gets the largest),
+#: and POMIS+ per (panel, solver) over its 5 nonmanip_run_pomisplus jobs at 200 seeds and B = 500 (fig5a TS
+#: 345.9-447.5, fig5a KL-UCB 334.4-336.6, fig5b TS 389.2-391.4, fig5b KL-UCB 380.9-386.0, fig5c TS 863.8-875.5, fig5c
+#: KL-UCB 856.4-861.1), whose bootstrap replicates (leaf counts) grow with the seeds and the panel's leaf cells: a
+#: POMIS+ job asks for its solver's PEAK_MB plus its share of the excess per seed, scaled by B; a panel not measured
+#: gets the largest.
+PEAK_MB = {"ts": 289.7, "kl_ucb": 236.0}
 POMIS_PLUS_PEAK_MB = {
-    ("fig5a", "ts"): 466.6,
-    ("fig5a", "kl_ucb"): 361.6,
-    ("fig5b", "ts"): 415.8,
-    ("fig5b", "kl_ucb"): 406.0,
-    ("fig5c", "ts"): 897.7,
-    ("fig5c", "kl_ucb"): 882.1,
+    ("fig5a", "ts"): 447.5,
+    ("fig5a", "kl_ucb"): 336.6,
+    ("fig5b", "ts"): 391.4,
+    ("fig5b", "kl_ucb"): 386.0,
+    ("fig5c", "ts"): 875.5,
+    ("fig5c", "kl_ucb"): 861.1,
 }
 log = logging.getLogger(__name__)
 
@@ -179,13 +180,14 @@ def solver_job(
     strategy, algorithm = wildcards["strategy"], wildcards["algorithm"]
     entry = algorithms.played(PAPER, algorithm, z2=strategy == POMIS_PLUS)
     seeds = seed_chunks[int(wildcards["chunk"])]
-    memory_mb = runs.memory_request(base_mb=PEAK_MB)
+    base = PEAK_MB.get(algorithm, max(PEAK_MB.values()))
+    memory_mb = runs.memory_request(base_mb=base)
     if strategy == POMIS_PLUS:
         settings = config["nonmanip"]["pomis_plus"]
         science = {**science, "pomis_plus": pomis_plus_settings(settings, entry.key, changes)}
         peak = POMIS_PLUS_PEAK_MB.get((wildcards["experiment"], algorithm), max(POMIS_PLUS_PEAK_MB.values()))
-        per_seed_mb = (peak - PEAK_MB) / 200 * settings["bootstrap"] / 500
-        memory_mb = runs.memory_request(len(seeds), per_seed_mb, base_mb=PEAK_MB)
+        per_seed_mb = (peak - base) / 200 * settings["bootstrap"] / 500
+        memory_mb = runs.memory_request(len(seeds), per_seed_mb, base_mb=base)
     return runs.RunJob(
         paper=PAPER,
         experiment=experiment or wildcards["experiment"],
