@@ -25,11 +25,9 @@ from causal_bandits.papers.cpe.recorders import IntervalCoverage, Recommendation
 
 PAPER = "cpe"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 338 cpe_run jobs
-#: of the paper-scale run archived at e038cee (archive/paper-scale/manifest.json as of 0a6c967; 320.1-341.4 MB, with
-#: numba and the compiled passes loaded), plus what the parallel bandit's blocks of rounds add, which that run did not
-#: have: 32.8 MB on E1-n64 at T = 256,000 (benchmarks/run_jobs_speed.py's peak column against e038cee's code, 289.2
-#: against 256.4 MB).
-PEAK_MB = 341.4 + 32.8
+#: of the paper-scale run of commit 1731c4a (archive/paper-scale/manifest.json as of its remake; 292.3-359.0 MB, with
+#: numba and the compiled passes loaded).
+PEAK_MB = 359.0
 
 
 def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
