@@ -37,9 +37,9 @@ log = logging.getLogger(__name__)
 #: (fig5a POMIS+ TS, 368.8-466.6 MB, the widest: 1.46).
 MEMORY_MARGIN = 1.15
 #: The base of a run module that declares no peak of its own (a new paper, until an archived run measures its jobs):
-#: the largest peak of the 1731c4a run's run jobs other than POMIS+'s (manifest ``max_rss_mb``, VmHWM;
-#: unknown_graph: 361.6 MB), the process (Python, numpy, pyarrow, numba, the package) and state.
-PROCESS_MB = 361.6
+#: the largest peak of the 96cd3ea run's run jobs other than POMIS+'s (manifest ``max_rss_mb``, VmHWM;
+#: unknown_graph: 354.5 MB), the process (Python, numpy, pyarrow, numba, the package) and state.
+PROCESS_MB = 354.5
 
 
 def memory_request(n_seeds: int = 0, per_seed_mb: float = 0.0, base_mb: float = PROCESS_MB) -> int:

@@ -25,9 +25,9 @@ from causal_bandits.scm.cpt import config_index
 
 PAPER = "bounds"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 16 bounds_run
-#: jobs of the paper-scale run of commit 1731c4a (archive/paper-scale/manifest.json as of its remake; 179.0-225.1 MB,
+#: jobs of the paper-scale run of commit 96cd3ea (archive/paper-scale/manifest.json as of its remake; 172.2-216.7 MB,
 #: the appendix's the top).
-PEAK_MB = 225.1
+PEAK_MB = 216.7
 #: Figure 4's algorithms in legend order, and the appendix algorithms (not in any experiment of the
 #: paper) with their non-causal counterparts: keys of the registry (causal_bandits/papers/bounds/algorithms.py).
 FIGURE4 = ("linucb_pcb", "linucb", "linucb_biased", "linucb_cp")

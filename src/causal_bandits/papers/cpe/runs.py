@@ -25,9 +25,9 @@ from causal_bandits.papers.cpe.recorders import IntervalCoverage, Recommendation
 
 PAPER = "cpe"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 338 cpe_run jobs
-#: of the paper-scale run of commit 1731c4a (archive/paper-scale/manifest.json as of its remake; 292.3-359.0 MB, with
+#: of the paper-scale run of commit 96cd3ea (archive/paper-scale/manifest.json as of its remake; 284.9-352.1 MB, with
 #: numba and the compiled passes loaded).
-PEAK_MB = 359.0
+PEAK_MB = 352.1
 
 
 def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):

@@ -28,9 +28,9 @@ from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401
 
 PAPER = "fairness"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 15 fairness_run
-#: jobs of the paper-scale run of commit 1731c4a (archive/paper-scale/manifest.json as of its remake; 148.0-150.3 MB
+#: jobs of the paper-scale run of commit 96cd3ea (archive/paper-scale/manifest.json as of its remake; 141.1-143.3 MB
 #: over both experiments: one figure serves both).
-PEAK_MB = 150.3
+PEAK_MB = 143.3
 STRATEGY = "default"  # no arm sets or settings: every run path is <experiment>/default/<algorithm>
 EXPERIMENTS = ("email", "adult_video")
 #: Every algorithm's label, from the registry (causal_bandits/papers/fairness/algorithms.py).

@@ -31,9 +31,9 @@ from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
 #: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 90
-#: unknown_graph_run jobs of the paper-scale run of commit 1731c4a (archive/paper-scale/manifest.json as of its remake;
-#: 309.9-361.6 MB).
-PEAK_MB = 361.6
+#: unknown_graph_run jobs of the paper-scale run of commit 96cd3ea (archive/paper-scale/manifest.json as of its remake;
+#: 302.7-354.5 MB).
+PEAK_MB = 354.5
 #: Algorithm labels from the registry (causal_bandits/papers/unknown_graph/algorithms.py). cn_ucb_literal
 #: is CN-UCB under the printed rules of Alg. 7/8; oracle is UCB1 on the true X_R's arms.
 LABELS = algorithms.labels(PAPER)
