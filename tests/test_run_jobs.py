@@ -123,6 +123,29 @@ def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory(paper_ke
     assert ratios and min(ratios) >= 1.0 and max(ratios) <= 1.5, (min(ratios), max(ratios))
 
 
+def test_the_resources_check_names_the_run_rules_a_remade_runs_lower_peaks_push_past_half_again(tmp_path):
+    """``benchmarks/resources.py --check --archive`` on a remade run whose peaks all came out 7 % lower (as much as a
+    remake of the same code moved them) exits 1 and names the run rules whose own requests then exceed 1.5 times their
+    jobs' peaks; on the archived run itself it passes (test above)."""
+    import json
+    import subprocess
+    import sys
+
+    manifest = json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
+    for job in manifest["jobs"]:
+        job["max_rss_mb"] *= 0.93
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    profile, remade = "workflow/profiles/slurm/config.yaml", str(tmp_path / "manifest.json")
+    check = subprocess.run(
+        [sys.executable, "benchmarks/resources.py", "--check", profile, "--archive", remade],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    named = {line.split()[1].rstrip(":") for line in check.stdout.splitlines() if "times their peaks" in line}
+    assert check.returncode == 1 and {"bounds_run", "cpe_run"} <= named, check.stdout[-2000:] + check.stderr[-2000:]
+
+
 def test_the_slurm_profile_asks_each_rule_for_its_measured_resources():
     """workflow/profiles/slurm states, for every rule of the archived paper-scale run, the memory and time that
     benchmarks/resources.py derives from the run's measured jobs (the run rules: the time only, their jobs ask for
