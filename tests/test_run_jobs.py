@@ -124,9 +124,9 @@ def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory(paper_ke
 
 
 def test_the_resources_check_names_the_run_rules_a_remade_runs_lower_peaks_push_past_half_again(tmp_path):
-    """``benchmarks/resources.py --check --archive`` on a remade run whose peaks all came out 7 % lower (as much as a
-    remake of the same code moved them) exits 1 and names the run rules whose own requests then exceed 1.5 times their
-    jobs' peaks; on the archived run itself it passes (test above)."""
+    """``benchmarks/resources.py --check --archive`` on a remade run whose peaks all came out 7 % lower (a remake of
+    the same code moved run jobs' peaks down by 0.6-8.9 %) exits 1 and names the run rules whose own requests then
+    exceed 1.5 times their jobs' peaks; on the archived run itself it passes (test above)."""
     import json
     import subprocess
     import sys
