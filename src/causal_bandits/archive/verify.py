@@ -16,7 +16,7 @@ bytes, or for a Parquet file whose bytes differ, the same data. The scratch fold
 differs or ``keep``; Snakemake's output is in ``logs/verify/`` of the checkout. A named scratch folder
 (``scratch``, ``--scratch``) is kept, and a verification stopped before its end (a closed laptop, a lost session)
 goes on there when run again with it, Snakemake rebuilding only what is missing (:func:`scratch_folder`): ``--all``
-takes hours on a laptop. What a pass establishes, and what
+costs the run's whole CPU time (the papers' archive: about 45 minutes on 2 cores). What a pass establishes, and what
 vouches for the archive itself (the git history it was committed in: :func:`history`), is in
 docs/guide/reviewers.md#what-a-pass-means.
 """

@@ -37,29 +37,37 @@ from causal_bandits.bandits.pure_exploration import Arm, ColumnSequence
 
 
 @numba.njit(cache=True)
+def _cell(
+    values: np.ndarray, r: int, g: int, cols: np.ndarray, widths: np.ndarray, weights: np.ndarray, offsets: np.ndarray
+):
+    """Table ``g``'s cell of row ``r`` of ``values`` (rows × columns): offsets[g] + Σ_j values[r, cols[g, j]] ·
+    weights[g, j] over its first ``widths[g]`` columns (what :func:`_cells` and :func:`_record_block` both count)."""
+    cell = offsets[g]
+    for j in range(widths[g]):
+        cell += values[r, cols[g, j]] * weights[g, j]
+    return cell
+
+
+@numba.njit(cache=True)
 def _cells(values: np.ndarray, cols: np.ndarray, widths: np.ndarray, weights: np.ndarray, offsets: np.ndarray):
-    """``out[r, g]`` = offsets[g] + Σ_j values[r, cols[g, j]] · weights[g, j] over the first ``widths[g]`` columns."""
+    """``out[r, g]``: row ``r``'s cell in table ``g`` (:func:`_cell`)."""
     out = np.empty((values.shape[0], cols.shape[0]), dtype=np.int64)
     for r in range(values.shape[0]):
         for g in range(cols.shape[0]):
-            cell = offsets[g]
-            for j in range(widths[g]):
-                cell += values[r, cols[g, j]] * weights[g, j]
-            out[r, g] = cell
+            out[r, g] = _cell(values, r, g, cols, widths, weights, offsets)
     return out
 
 
 @numba.njit(cache=True)
 def _record_block(counts, ysum, values, rewards, cols, widths, weights, offsets):
-    """counts[s, c] += 1, and ysum[s, c] += 1 where the reward is 1, for every table's cell c (:func:`_cells`) of every
+    """counts[s, c] += 1, and ysum[s, c] += 1 where the reward is 1, for every table's cell c (:func:`_cell`) of every
     row of seed s's block (values (n, L, columns), rewards (n, L)), in place: the cells are never stored."""
     for s in range(values.shape[0]):
+        block = values[s]
         for r in range(values.shape[1]):
             hit = rewards[s, r] == 1.0
             for g in range(cols.shape[0]):
-                cell = offsets[g]
-                for j in range(widths[g]):
-                    cell += values[s, r, cols[g, j]] * weights[g, j]
+                cell = _cell(block, r, g, cols, widths, weights, offsets)
                 counts[s, cell] += 1
                 if hit:
                     ysum[s, cell] += 1

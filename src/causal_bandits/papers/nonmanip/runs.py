@@ -44,7 +44,7 @@ PAPER = "nonmanip"
 #: KL-UCB 846.9-850.3), whose bootstrap replicates (leaf counts) grow with the seeds and the panel's leaf cells: a
 #: POMIS+ job asks for its solver's PEAK_MB plus its share of the excess per seed, scaled by B; a panel not measured
 #: gets the largest. One figure is not the largest: fig5a TS's chunks that compile the z² kernels in a fresh run peak
-#: at 420-447 MB (in this run and the one before), the others at 338-346, and 15 % over 447 would ask the others for
+#: at 408-447 MB (in this run and the one before), the others at 338-346, and 15 % over 447 would ask the others for
 #: 1.52 times their peak; 420 asks the compiling chunks for 1.10 times theirs and the others for 1.43.
 PEAK_MB = {"ts": 282.9, "kl_ucb": 228.9}
 POMIS_PLUS_PEAK_MB = {
