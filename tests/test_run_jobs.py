@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
+import math
 
 import pytest
 from conftest import ROOT
 
 from causal_bandits import algorithms, runs, studies
 from causal_bandits import config as cb_config
+from causal_bandits.errors import CausalBanditsError
 from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
 from causal_bandits.papers.nonmanip import POMIS_PLUS
@@ -102,17 +105,29 @@ def test_a_job_reaches_its_script_as_builtin_fields():
 
 
 @pytest.fixture(scope="module")
-def archived_request_ratios() -> dict[str, list[float]]:
-    """Run rule -> each of its jobs' own memory request (RunJob.memory_mb, which the SLURM profile leaves to it) over
-    its peak in the archived paper-scale run, as ``benchmarks/resources.py`` reports them."""
+def resources():
+    """``benchmarks/resources.py``, which fits the requests and checks them."""
     import importlib.util
-    import json
 
     spec = importlib.util.spec_from_file_location("resources", ROOT / "benchmarks" / "resources.py")
-    resources = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(resources)
-    manifest = json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
-    return resources.run_job_ratios(manifest, cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml")))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def archived_manifest() -> dict:
+    import json
+
+    return json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def archived_request_ratios(resources, archived_manifest) -> dict[str, list[float]]:
+    """Run rule -> each of its jobs' own memory request (RunJob.memory_mb, which the SLURM profile leaves to it) over
+    its peak in the archived paper-scale run, as ``benchmarks/resources.py`` reports them."""
+    config = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml"))
+    return resources.run_job_ratios(archived_manifest, config)
 
 
 @pytest.mark.parametrize("paper_key", PAPERS)
@@ -123,27 +138,74 @@ def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory(paper_ke
     assert ratios and min(ratios) >= 1.0 and max(ratios) <= 1.5, (min(ratios), max(ratios))
 
 
-def test_the_resources_check_names_the_run_rules_a_remade_runs_lower_peaks_push_past_half_again(tmp_path):
-    """``benchmarks/resources.py --check --archive`` on a remade run whose peaks all came out 7 % lower (a remake of
-    the same code moved run jobs' peaks down by 0.6-8.9 %) exits 1 and names the run rules whose own requests then
-    exceed 1.5 times their jobs' peaks; on the archived run itself it passes (test above)."""
+def test_the_run_jobs_peaks_are_what_the_archived_run_measured(resources, archived_manifest, tmp_path):
+    """workflow/profiles/run_peaks.yaml is what ``resources.py --write-peaks`` makes of the archive's manifest: a
+    remade archive lands with its refit, and no figure is edited by hand."""
+    resources.write_peaks(archived_manifest, tmp_path / "run_peaks.yaml")
+    assert (tmp_path / "run_peaks.yaml").read_text() == runs.PEAKS_FILE.read_text()
+
+
+def test_the_resources_check_names_the_run_rules_whose_jobs_peak_well_below_their_requests(tmp_path):
+    """``benchmarks/resources.py --check --archive`` on a run whose peaks all came out a quarter lower than the
+    figures were fitted to exits 1 and names every run rule (each asks for 1.15 / 0.75 > 1.5 times its peaks)."""
     import json
     import subprocess
     import sys
 
     manifest = json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
     for job in manifest["jobs"]:
-        job["max_rss_mb"] *= 0.93
+        job["max_rss_mb"] *= 0.75
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    profile, remade = "workflow/profiles/slurm/config.yaml", str(tmp_path / "manifest.json")
+    profile, lower = "workflow/profiles/slurm/config.yaml", str(tmp_path / "manifest.json")
     check = subprocess.run(
-        [sys.executable, "benchmarks/resources.py", "--check", profile, "--archive", remade],
+        [sys.executable, "benchmarks/resources.py", "--check", profile, "--archive", lower],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
     named = {line.split()[1].rstrip(":") for line in check.stdout.splitlines() if "times their peaks" in line}
-    assert check.returncode == 1 and {"bounds_run", "cpe_run"} <= named, check.stdout[-2000:] + check.stderr[-2000:]
+    run_rules = {f"{key}_run" for key in PAPERS} | {"nonmanip_run_pomisplus"}
+    assert check.returncode == 1 and named == run_rules, check.stdout[-2000:] + check.stderr[-2000:]
+
+
+def test_a_kind_of_run_job_not_measured_asks_for_the_largest_figure_of_its_kin():
+    """A study's instance, an own experiment: the largest figure with the same strategy and algorithm, else the
+    same strategy, else the paper's; a paper not measured: runs.PROCESS_MB."""
+    nonmanip = runs.measured_peaks()["nonmanip"]
+    kin = [mb for kind, mb in nonmanip.items() if kind.endswith(f"/{POMIS_PLUS}/ts")]
+    assert runs.measured_peak("nonmanip", _wildcards("study-panel", POMIS_PLUS, "ts")) == max(kin)
+    same_strategy = [mb for kind, mb in nonmanip.items() if kind.split("/")[1] == "POMIS"]
+    assert runs.measured_peak("nonmanip", _wildcards("study-panel", "POMIS", "new_solver")) == max(same_strategy)
+    assert runs.measured_peak("nonmanip", _wildcards("x", "new_strategy", "ts")) == max(nonmanip.values())
+    assert runs.measured_peak("new_paper", _wildcards("toy", "all", "ucb")) == runs.PROCESS_MB
+
+
+def test_a_pomis_plus_job_asks_for_more_the_more_replicates_it_keeps():
+    """A POMIS+ job's replicates grow with its seeds and B: half the seeds and half of B ask for the process plus a
+    quarter of the measured excess; at the measured size, for the measured figure."""
+    config = copy.deepcopy(CONFIG)
+    settings = config["nonmanip"]["pomis_plus"]
+    measured = (nonmanip_runs.MEASURED_SEEDS, nonmanip_runs.MEASURED_BOOTSTRAP)
+    assert (settings["seeds_per_job"], settings["bootstrap"]) == measured
+    wildcards = _wildcards("fig5c", POMIS_PLUS, "ts")
+    peak = runs.measured_peak("nonmanip", wildcards)
+    base = runs.measured_peak("nonmanip", {**wildcards, "strategy": "POMIS"})
+    assert nonmanip_runs.describe(config, wildcards).memory_mb == runs.memory_request(peak)
+    config["nonmanip"]["pomis_plus"]["bootstrap"] //= 2
+    config["nonmanip"]["pomis_plus"]["seeds_per_job"] //= 2
+    assert nonmanip_runs.describe(config, wildcards).memory_mb == math.ceil(
+        runs.MEMORY_MARGIN * (base + (peak - base) / 4)
+    )
+
+
+def test_the_run_jobs_peaks_file_missing_is_one_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(runs, "PEAKS_FILE", tmp_path / "run_peaks.yaml")
+    runs.measured_peaks.cache_clear()
+    try:
+        with pytest.raises(CausalBanditsError, match=r"run_peaks\.yaml is missing: restore it"):
+            runs.measured_peak("cpe", _wildcards("E1-n4", "practical", "lucb"))
+    finally:
+        runs.measured_peaks.cache_clear()
 
 
 def test_the_slurm_profile_asks_each_rule_for_its_measured_resources():

@@ -20,32 +20,70 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any, overload
 
 import numpy as np
 
-from causal_bandits import store
+from causal_bandits import store, yaml_io
 from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, StoppingPolicy, Streams, simulate
+from causal_bandits.errors import CausalBanditsError
 from causal_bandits.logs import since_process_start
 
 log = logging.getLogger(__name__)
 
-#: The margin of every memory request over a measured peak, stated once: 15 %. Each run module declares the peaks
-#: measured in the paper-scale run archived at e038cee (``archive/paper-scale/manifest.json`` as of 0a6c967, each job's
-#: ``max_rss_mb``: the high-water mark ``VmHWM`` of the job's own process, :func:`causal_bandits.logs.resources_line`),
-#: the largest peak of a kind of job; with this margin the request stays within 1.5 times the smallest peak of that kind
-#: (fig5a POMIS+ TS, 368.8-466.6 MB, the widest: 1.46).
+#: The margin of every memory request over a measured peak, stated once: 15 %.
 MEMORY_MARGIN = 1.15
-#: The base of a run module that declares no peak of its own (a new paper, until an archived run measures its jobs):
-#: the largest peak of the 96cd3ea run's run jobs other than POMIS+'s (manifest ``max_rss_mb``, VmHWM;
-#: unknown_graph: 354.5 MB), the process (Python, numpy, pyarrow, numba, the package) and state.
+#: The measured peaks of the run jobs (MB), one figure per kind of job (its wildcards but its chunk), from an archived
+#: paper-scale run's manifest (``python benchmarks/resources.py --write-peaks``). What a job reserves, not what it
+#: computes: like the profiles beside it, the archive's code record leaves it out, so a refit to a remade run lands
+#: without another remake and reruns nothing (docs/performance.md#memory-requests).
+PEAKS_FILE = Path(__file__).resolve().parents[2] / "workflow" / "profiles" / "run_peaks.yaml"
+#: The figure of a job that no measured kind resembles (a new paper, until an archived run measures its jobs): the
+#: largest peak of the papers' run jobs other than POMIS+'s, whose state grows with their seeds (the run of 96cd3ea,
+#: unknown_graph: 354.5 MB): the process (Python, numpy, pyarrow, numba, the package) and state.
 PROCESS_MB = 354.5
+#: The coordinates a kind of run job is named by in :data:`PEAKS_FILE`, joined by "/".
+KIND = ("experiment", "strategy", "algorithm")
 
 
-def memory_request(n_seeds: int = 0, per_seed_mb: float = 0.0, base_mb: float = PROCESS_MB) -> int:
-    """A job's memory request (MB): :data:`MEMORY_MARGIN` over its measured peak, ``base_mb`` plus ``per_seed_mb``
-    for each of its ``n_seeds`` seeds (a job whose state grows with its seeds: POMIS+'s bootstrap replicates)."""
-    return math.ceil(MEMORY_MARGIN * (base_mb + n_seeds * per_seed_mb))
+@cache
+def measured_peaks() -> dict[str, dict[str, float]]:
+    """Paper -> kind (``experiment/strategy/algorithm``) -> the kind's measured peak (MB), from :data:`PEAKS_FILE`."""
+    try:
+        table = yaml_io.load(PEAKS_FILE.read_text())
+    except FileNotFoundError:
+        raise CausalBanditsError(
+            f"{PEAKS_FILE} is missing: restore it (git checkout -- {PEAKS_FILE.name}) or write it from an archive "
+            "(python benchmarks/resources.py --write-peaks)"
+        ) from None
+    return {paper: {kind: float(mb) for kind, mb in kinds.items()} for paper, kinds in table["peaks"].items()}
+
+
+def measured_peak(paper: str, wildcards: Mapping[str, str]) -> float:
+    """The measured peak (MB) of ``paper``'s run jobs of the kind of ``wildcards`` (:data:`KIND`). A kind not measured
+    (a study's instance, an own experiment, a horizon the paper's config does not run) gets the largest figure of the
+    measured kinds most like it: the same strategy and algorithm, else the same strategy, else the paper's; a paper
+    not measured gets :data:`PROCESS_MB`."""
+    kinds = measured_peaks().get(paper, {})
+    kind = [wildcards[name] for name in KIND]
+    if "/".join(kind) in kinds:
+        return kinds["/".join(kind)]
+    named = {tuple(name.split("/")): mb for name, mb in kinds.items()}
+    for alike in (lambda k: k[1:] == tuple(kind[1:]), lambda k: k[1] == kind[1], lambda k: True):
+        figures = [mb for k, mb in named.items() if alike(k)]
+        if figures:
+            return max(figures)
+    return PROCESS_MB
+
+
+def memory_request(peak_mb: float, base_mb: float | None = None, growth: float = 1.0) -> int:
+    """A job's memory request (MB): :data:`MEMORY_MARGIN` over its measured peak ``peak_mb`` (:func:`measured_peak`);
+    for a job whose state grows (POMIS+'s bootstrap replicates with its seeds and B), over ``base_mb`` (the process
+    without that state) plus the peak's excess over it times ``growth`` (the job's state over the measured job's)."""
+    base = peak_mb if base_mb is None else base_mb
+    return math.ceil(MEMORY_MARGIN * (base + (peak_mb - base) * growth))
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,6 @@ from causal_bandits.papers.bounds.features import feature_map
 from causal_bandits.scm.cpt import config_index
 
 PAPER = "bounds"
-#: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 16 bounds_run
-#: jobs of the paper-scale run of commit 96cd3ea (archive/paper-scale/manifest.json as of its remake; 172.2-216.7 MB,
-#: the appendix's the top).
-PEAK_MB = 216.7
 #: Figure 4's algorithms in legend order, and the appendix algorithms (not in any experiment of the
 #: paper) with their non-causal counterparts: keys of the registry (causal_bandits/papers/bounds/algorithms.py).
 FIGURE4 = ("linucb_pcb", "linucb", "linucb_biased", "linucb_cp")
@@ -183,7 +179,7 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         seeds=seeds,
         science=science,
         builder=__name__,
-        memory_mb=runs.memory_request(base_mb=PEAK_MB),
+        memory_mb=runs.memory_request(runs.measured_peak(PAPER, wildcards)),
     )
 
 

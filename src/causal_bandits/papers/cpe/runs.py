@@ -24,10 +24,6 @@ from causal_bandits.papers.cpe.instance import CPEInstance
 from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, StoppingDiagnostics, checkpoints
 
 PAPER = "cpe"
-#: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 338 cpe_run jobs
-#: of the paper-scale run of commit 96cd3ea (archive/paper-scale/manifest.json as of its remake; 284.9-352.1 MB, with
-#: numba and the compiled passes loaded).
-PEAK_MB = 352.1
 
 
 def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
@@ -88,7 +84,7 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         seeds=seeds,
         science=science,
         builder=__name__,
-        memory_mb=runs.memory_request(base_mb=PEAK_MB),
+        memory_mb=runs.memory_request(runs.measured_peak(PAPER, wildcards)),
     )
 
 

@@ -27,10 +27,6 @@ from causal_bandits.bandits.recorders import RegretTrace
 from causal_bandits.papers.fairness import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 
 PAPER = "fairness"
-#: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 15 fairness_run
-#: jobs of the paper-scale run of commit 96cd3ea (archive/paper-scale/manifest.json as of its remake; 141.1-143.3 MB
-#: over both experiments: one figure serves both).
-PEAK_MB = 143.3
 STRATEGY = "default"  # no arm sets or settings: every run path is <experiment>/default/<algorithm>
 EXPERIMENTS = ("email", "adult_video")
 #: Every algorithm's label, from the registry (causal_bandits/papers/fairness/algorithms.py).
@@ -148,7 +144,7 @@ def run_job(wildcards: Mapping[str, str], seed_chunks: Sequence[range], science:
         seeds=seeds,
         science=science,
         builder=__name__,
-        memory_mb=runs.memory_request(base_mb=PEAK_MB),
+        memory_mb=runs.memory_request(runs.measured_peak(PAPER, wildcards)),
     )
 
 

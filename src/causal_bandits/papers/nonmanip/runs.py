@@ -36,25 +36,9 @@ from causal_bandits.papers.nonmanip import NOT_SETTINGS, POMIS_PLUS, scms
 from causal_bandits.scm.diagram import CausalDiagram
 
 PAPER = "nonmanip"
-#: Peak resident memory of a run job (MB), the largest ``max_rss_mb`` (VmHWM) of its kind of job in the paper-scale run
-#: of commit 96cd3ea (archive/paper-scale/manifest.json as of its remake): BF, MIS and POMIS per solver over the 18
-#: nonmanip_run jobs (1,000 seeds a job: TS 260.0-282.9, KL-UCB 205.8-228.9; a solver not measured gets the largest),
-#: and POMIS+ per (panel, solver) over its 5 nonmanip_run_pomisplus jobs at 200 seeds and B = 500 (fig5a TS
-#: 338.2-439.4, fig5a KL-UCB 327.0-328.9, fig5b TS 382.0-384.2, fig5b KL-UCB 373.5-378.5, fig5c TS 856.2-867.8, fig5c
-#: KL-UCB 846.9-850.3), whose bootstrap replicates (leaf counts) grow with the seeds and the panel's leaf cells: a
-#: POMIS+ job asks for its solver's PEAK_MB plus its share of the excess per seed, scaled by B; a panel not measured
-#: gets the largest. One figure is not the largest: fig5a TS's chunks that compile the z² kernels in a fresh run peak
-#: at 408-447 MB (in this run and the one before), the others at 338-346, and 15 % over 447 would ask the others for
-#: 1.52 times their peak; 420 asks the compiling chunks for 1.10 times theirs and the others for 1.43.
-PEAK_MB = {"ts": 282.9, "kl_ucb": 228.9}
-POMIS_PLUS_PEAK_MB = {
-    ("fig5a", "ts"): 420.0,
-    ("fig5a", "kl_ucb"): 328.9,
-    ("fig5b", "ts"): 384.2,
-    ("fig5b", "kl_ucb"): 378.5,
-    ("fig5c", "ts"): 867.8,
-    ("fig5c", "kl_ucb"): 850.3,
-}
+#: The seeds of a POMIS+ job and the bootstrap's B in the run that measured its peak (the paper's config,
+#: config/config.yaml: pomis_plus.seeds_per_job and bootstrap): its bootstrap replicates (leaf counts) grow with both.
+MEASURED_SEEDS, MEASURED_BOOTSTRAP = 200, 500
 log = logging.getLogger(__name__)
 
 
@@ -182,14 +166,15 @@ def solver_job(
     strategy, algorithm = wildcards["strategy"], wildcards["algorithm"]
     entry = algorithms.played(PAPER, algorithm, z2=strategy == POMIS_PLUS)
     seeds = seed_chunks[int(wildcards["chunk"])]
-    base = PEAK_MB.get(algorithm, max(PEAK_MB.values()))
-    memory_mb = runs.memory_request(base_mb=base)
+    peak = runs.measured_peak(PAPER, wildcards)
+    memory_mb = runs.memory_request(peak)
     if strategy == POMIS_PLUS:
         settings = config["nonmanip"]["pomis_plus"]
         science = {**science, "pomis_plus": pomis_plus_settings(settings, entry.key, changes)}
-        peak = POMIS_PLUS_PEAK_MB.get((wildcards["experiment"], algorithm), max(POMIS_PLUS_PEAK_MB.values()))
-        per_seed_mb = (peak - base) / 200 * settings["bootstrap"] / 500
-        memory_mb = runs.memory_request(len(seeds), per_seed_mb, base_mb=base)
+        # the process without the replicates: the same panel and solver under POMIS
+        base = runs.measured_peak(PAPER, {**wildcards, "strategy": "POMIS"})
+        growth = len(seeds) / MEASURED_SEEDS * settings["bootstrap"] / MEASURED_BOOTSTRAP
+        memory_mb = runs.memory_request(peak, base_mb=base, growth=growth)
     return runs.RunJob(
         paper=PAPER,
         experiment=experiment or wildcards["experiment"],

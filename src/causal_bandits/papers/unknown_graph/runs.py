@@ -30,10 +30,6 @@ from causal_bandits.papers.unknown_graph.instance import Instance
 from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
-#: A run job's peak resident memory (MB), its request's base: the largest ``max_rss_mb`` (VmHWM) of the 90
-#: unknown_graph_run jobs of the paper-scale run of commit 96cd3ea (archive/paper-scale/manifest.json as of its remake;
-#: 302.7-354.5 MB).
-PEAK_MB = 354.5
 #: Algorithm labels from the registry (causal_bandits/papers/unknown_graph/algorithms.py). cn_ucb_literal
 #: is CN-UCB under the printed rules of Alg. 7/8; oracle is UCB1 on the true X_R's arms.
 LABELS = algorithms.labels(PAPER)
@@ -169,7 +165,7 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         seeds=seeds,
         science={"section": run_section, "spec": spec, "record_points": config["record_points"]},
         builder=__name__,
-        memory_mb=runs.memory_request(base_mb=PEAK_MB),
+        memory_mb=runs.memory_request(runs.measured_peak(PAPER, wildcards)),
     )
 
 
