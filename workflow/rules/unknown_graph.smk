@@ -5,7 +5,6 @@
 import re
 
 from causal_bandits.papers.unknown_graph import runs as ug_runs
-from causal_bandits.runs import memory_request
 from causal_bandits.papers.unknown_graph.cells import cells as ug_cells
 from causal_bandits.papers.unknown_graph.cells import discovery_setting as ug_discovery_setting
 from causal_bandits.papers.unknown_graph.cells import discovery_setting_name as ug_discovery_setting_name
@@ -267,8 +266,6 @@ rule unknown_graph_discovery:
         "prep"
     conda:
         "../envs/causal_bandits.yaml"
-    resources:
-        mem_mb=memory_request(base_mb=624.4),  # the largest VmHWM peak of the e038cee run's V6 jobs (manifest: A, h9, d0.01-c1.0)
     params:
         discovery=UG["discovery"],
         setting=lambda wc: ug_discovery_setting(UG["discovery"], wc.setting),
