@@ -32,11 +32,9 @@ from pathlib import Path
 import yaml
 
 from causal_bandits import config as cb_config
-from causal_bandits.papers import paper
+from causal_bandits.papers import PAPERS, paper
 from causal_bandits.runs import KIND, MEMORY_MARGIN, PEAKS_FILE, measured_peaks
 
-#: Rules whose jobs size their own memory request (RunJob.memory_mb): the profile states their runtime only.
-RUN_RULES = {"bounds_run", "cpe_run", "fairness_run", "nonmanip_run", "nonmanip_run_pomisplus", "unknown_graph_run"}
 MIN_RUNTIME = 10
 #: What a run job's own request may be over its measured peak: at least the peak (a cluster kills a job over its
 #: request), at most half again (MEMORY_MARGIN over a fitted figure leaves room for the jobs a figure covers).
@@ -49,9 +47,11 @@ RUN_JOB_BOUNDS = (1.0, 1.5)
 SPREAD = 1.24
 
 
-def paper_of(rule: str) -> str:
-    """The paper key of a run rule (``nonmanip_run_pomisplus``: ``nonmanip``)."""
-    return paper(rule.split("_run")[0]).key
+def paper_of(rule: str) -> str | None:
+    """The paper key of a run rule (``<key>_run``, ``<key>_run_<more>``: ``nonmanip_run_pomisplus``), whose jobs size
+    their own memory request (RunJob.memory_mb; the profile states their runtime only); None for any other rule."""
+    key, run, rest = rule.partition("_run")
+    return key if run and key in PAPERS and rest[:1] in ("", "_") else None
 
 
 def kind_peaks(manifest: dict) -> dict[str, dict[str, float]]:
@@ -59,9 +59,8 @@ def kind_peaks(manifest: dict) -> dict[str, dict[str, float]]:
     ``manifest``, at most :data:`SPREAD` times the smallest (MB, rounded up to 0.1)."""
     peaks: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for job in manifest["jobs"]:
-        if job["rule"] in RUN_RULES:
-            kind = "/".join(job["wildcards"][name] for name in KIND)
-            peaks[paper_of(job["rule"])][kind].append(job["max_rss_mb"])
+        if key := paper_of(job["rule"]):
+            peaks[key]["/".join(job["wildcards"][name] for name in KIND)].append(job["max_rss_mb"])
     return {
         key: {kind: math.ceil(10 * min(max(mb), SPREAD * min(mb))) / 10 for kind, mb in sorted(kinds.items())}
         for key, kinds in sorted(peaks.items())
@@ -91,7 +90,7 @@ def requests(manifest: dict) -> dict[str, dict[str, int]]:
     for rule, js in sorted(jobs.items()):
         runtime = max(MIN_RUNTIME, math.ceil(2 * max(j["wall_s"] for j in js) / 60))
         out[rule] = {"runtime": runtime}
-        if rule not in RUN_RULES:
+        if not paper_of(rule):
             out[rule]["mem_mb"] = math.ceil(MEMORY_MARGIN * max(j["max_rss_mb"] for j in js))
     return out
 
@@ -101,8 +100,8 @@ def run_job_ratios(manifest: dict, config: dict) -> dict[str, list[float]]:
     ``config``) over the job's peak in ``manifest``."""
     ratios = defaultdict(list)
     for job in manifest["jobs"]:
-        if job["rule"] in RUN_RULES:
-            module = importlib.import_module(paper(paper_of(job["rule"])).runs)
+        if key := paper_of(job["rule"]):
+            module = importlib.import_module(paper(key).runs)
             ratios[job["rule"]].append(module.describe(config, job["wildcards"]).memory_mb / job["max_rss_mb"])
     return dict(ratios)
 
