@@ -160,6 +160,7 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
         "tests/test_scaffold_workflow.py", '"--cores", "2", "toy", "probe", *TINY'
     ),
     "causal-bandits archive": RunByTest("tests/test_verify_workflow.py", '"archive"'),
+    "causal-bandits archive --out DIR": RunByTest("tests/test_verify_workflow.py", '"--out"'),
     "causal-bandits check-store FILE...": RunByTest("tests/test_store_check.py", '"check-store"'),
     'make check-store CONFIGS="..."': RunByTest("tests/test_store_check.py", '"check-store"'),
     "causal-bandits verify --budget 60 --jobs 8 --seed 4": RunByTest("tests/test_verify_workflow.py", '"verify"'),
