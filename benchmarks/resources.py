@@ -72,7 +72,7 @@ def write_peaks(manifest: dict, path: Path) -> None:
     header = (
         "# The measured peak resident memory (MB, VmHWM) of each kind of run job (its wildcards but its chunk:\n"
         f"# experiment/strategy/algorithm), the largest of its jobs but at most {SPREAD} times the smallest, in the\n"
-        f"# paper-scale run of commit {commit[:7]} (archive/paper-scale/manifest.json). A run job asks for\n"
+        f"# archived paper-scale run of commit {commit[:7]} (its manifest.json). A run job asks for\n"
         "# causal_bandits.runs.MEMORY_MARGIN over its kind's figure (causal_bandits.runs.measured_peak: a kind not\n"
         "# here, the largest of those most like it). Written by: python benchmarks/resources.py --write-peaks\n"
     )
@@ -129,6 +129,7 @@ def main() -> None:
     peaks = defaultdict(list)
     for job in manifest["jobs"]:
         peaks[job["rule"]].append(job["max_rss_mb"])
+    print(f"request/peak: each run job's own request, from {PEAKS_FILE}, over its peak in {args.archive}")
     print(f"{'rule':34s} {'jobs':>5s} {'peak MB':>15s} {'mem_mb':>7s} {'runtime':>8s}  request/peak")
     for rule, want in wanted.items():
         low, high = min(peaks[rule]), max(peaks[rule])
