@@ -33,7 +33,7 @@ import yaml
 
 from causal_bandits import config as cb_config
 from causal_bandits.papers import PAPERS, paper
-from causal_bandits.runs import KIND, MEMORY_MARGIN, PEAKS_FILE, measured_peaks
+from causal_bandits.runs import KIND, MEMORY_MARGIN, PEAKS_FILE
 
 MIN_RUNTIME = 10
 #: What a run job's own request may be over its measured peak: at least the peak (a cluster kills a job over its
@@ -123,7 +123,6 @@ def main() -> None:
     if args.write_peaks:
         write_peaks(manifest, args.write_peaks)
         print(f"wrote {args.write_peaks}")
-        measured_peaks.cache_clear()
     wanted = requests(manifest)
     ratios = run_job_ratios(manifest, cb_config.validate(cb_config.load(args.configfile)))
     peaks = defaultdict(list)

@@ -145,14 +145,14 @@ def test_the_run_jobs_peaks_are_what_the_archived_run_measured(resources, archiv
     assert (tmp_path / "run_peaks.yaml").read_text() == runs.PEAKS_FILE.read_text()
 
 
-def test_the_resources_check_names_the_run_rules_whose_jobs_peak_well_below_their_requests(tmp_path):
+def test_the_resources_check_names_the_run_rules_whose_jobs_peak_well_below_their_requests(archived_manifest, tmp_path):
     """``benchmarks/resources.py --check --archive`` on a run whose peaks all came out a quarter lower than the
     figures were fitted to exits 1 and names every run rule (each asks for 1.15 / 0.75 > 1.5 times its peaks)."""
     import json
     import subprocess
     import sys
 
-    manifest = json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
+    manifest = copy.deepcopy(archived_manifest)
     for job in manifest["jobs"]:
         job["max_rss_mb"] *= 0.75
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
