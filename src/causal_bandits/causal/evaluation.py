@@ -10,7 +10,8 @@ a sum an axis sum, a division elementwise (0/0 gives nan: the estimate is undefi
 
 :class:`Program` compiles a list of expressions once: identical sub-expressions are computed once
 per call, every step's axes are fixed at compile time, and a call costs a few numpy operations per
-distinct node whatever the batch size. Leaves are read from *leaf counts*, one flat vector per
+distinct node whatever the batch size (batch-last, the steps run in compiled passes that give numpy's bits:
+:mod:`causal_bandits.causal.compiled_program`). Leaves are read from *leaf counts*, one flat vector per
 batch element holding the count of W = w in the data of src = z for every leaf, cell and source
 arm: they are linear in the count tables (:meth:`Program.leaf_counts`, one small matrix product
 per arm), so a learner can keep them up to date one sample at a time (:attr:`Program.feeds`) and
@@ -28,6 +29,7 @@ from string import ascii_letters
 
 import numpy as np
 
+from causal_bandits.causal.compiled_program import CompiledSteps, batch_first, batch_last
 from causal_bandits.causal.expression import Expr, Leaf, Prod, Sum
 
 
@@ -123,6 +125,7 @@ class Program:
         }
         self._plans: dict[tuple[int, ...] | None, tuple[int, ...]] = {}
         self._first: frozenset[int] | None = None
+        self._compiled: CompiledSteps | None = None
         positions: list[list[np.ndarray]] = [[] for _ in layout.arms]
         for lf, offset in zip(self.leaves, self.leaf_offsets):
             w = [layout.variables.index(v) for v in self.leaf_vars(lf)[len(lf.src) :]]
@@ -230,9 +233,10 @@ class Program:
         self, leaf_counts: np.ndarray, totals: np.ndarray, which: Sequence[int] | None = None
     ) -> list[np.ndarray | None]:
         """:meth:`evaluate_leaves` with the batch axes last: leaf counts (n_leaf_cells, *batch), totals
-        (n_arms, *batch), factors (2, ..., 2, *batch). numpy's inner loops then run along the batch, not
-        along axes of length 2. The numbers are the same bit for bit: a step whose additions numpy orders
-        differently batch-last runs batch-first (:meth:`_batch_first_steps`)."""
+        (n_arms, *batch), factors (2, ..., 2, *batch), run in compiled passes along the batch
+        (:class:`~causal_bandits.causal.compiled_program.CompiledSteps`). The numbers are the same bit for bit:
+        each step adds its terms as numpy does batch-last, or batch-first for a step whose additions numpy orders
+        differently batch-last (:meth:`_batch_first_steps`)."""
         return self._run(leaf_counts, totals, which, last=True)
 
     def _run(
@@ -242,14 +246,23 @@ class Program:
         if key not in self._plans:
             wanted = range(len(self._steps)) if key is None else frozenset().union(*(self._deps[i] for i in key))
             self._plans[key] = tuple(sorted(wanted))
-        first = self._batch_first_steps() if last else frozenset()
-        slots = self._evaluate_steps(leaf_counts, totals, self._plans[key], last, first)
+        if last:
+            slots = self._compiled_steps().run(leaf_counts, totals, self._plans[key], self._roots)
+        else:
+            slots = self._evaluate_steps(leaf_counts, totals, self._plans[key], False, frozenset())
         return [slots[r] for r in self._roots]
+
+    def _compiled_steps(self) -> CompiledSteps:
+        """The programme as compiled passes, built (and checked against numpy) on first use."""
+        if self._compiled is None:
+            self._compiled = CompiledSteps(self)
+        return self._compiled
 
     def _evaluate_steps(
         self, leaf_counts: np.ndarray, totals: np.ndarray, plan: Sequence[int], last: bool, first: frozenset[int]
     ) -> list:
-        """Every step of ``plan`` in order, batch axes last with ``last`` (but the steps in ``first``)."""
+        """Every step of ``plan`` in numpy, in order, batch axes last with ``last`` (but the steps in ``first``): the
+        evaluation, batch-first, and the reference the compiled batch-last passes are checked against."""
         nb = leaf_counts.ndim - 1
         slots: list = [None] * len(self._steps)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -259,8 +272,8 @@ class Program:
                 if kind == "leaf":
                     slots[i] = self._leaf(step[1], leaf_counts, totals, last)
                 elif i in first:  # batch-first arithmetic on batch-last operands
-                    operands = [np.ascontiguousarray(_to_first(slots[j], nb)) for j in _inputs(step)]
-                    slots[i] = _to_last(self._step(step, operands, nb, False), nb)
+                    operands = [np.ascontiguousarray(batch_first(slots[j], nb)) for j in _inputs(step)]
+                    slots[i] = batch_last(self._step(step, operands, nb, False), nb)
                 elif kind in ("einsum", "sum"):
                     slots[i] = self._step(step, [slots[j] for j in _inputs(step)], nb, last)
                 else:
@@ -305,9 +318,9 @@ class Program:
                 nb = len(batch)
                 while True:
                     got = self._evaluate_steps(
-                        _to_last(counts, nb), _to_last(totals, nb), every, True, frozenset(first)
+                        batch_last(counts, nb), batch_last(totals, nb), every, True, frozenset(first)
                     )
-                    bad = [i for i in every if not np.array_equal(_to_first(got[i], nb), ref[i], equal_nan=True)]
+                    bad = [i for i in every if not np.array_equal(batch_first(got[i], nb), ref[i], equal_nan=True)]
                     if not bad:
                         break
                     if bad[0] in first or self._steps[bad[0]][0] not in ("einsum", "sum"):
@@ -345,16 +358,6 @@ def _aligner(vs: tuple[str, ...], out: tuple[str, ...]):
 def _inputs(step: tuple) -> tuple[int, ...]:
     """The slots an einsum or sum step reads."""
     return step[2] if step[0] == "einsum" else (step[1],)
-
-
-def _to_last(arr: np.ndarray, nb: int) -> np.ndarray:
-    """The ``nb`` leading (batch) axes of ``arr`` moved last."""
-    return np.moveaxis(arr, range(nb), range(arr.ndim - nb, arr.ndim))
-
-
-def _to_first(arr: np.ndarray, nb: int) -> np.ndarray:
-    """The ``nb`` trailing (batch) axes of ``arr`` moved first."""
-    return np.moveaxis(arr, range(arr.ndim - nb, arr.ndim), range(nb))
 
 
 def _batch_last(spec: str) -> str:

@@ -1,0 +1,71 @@
+"""The compiled batch-last evaluation of a POMIS+ catalogue (causal/compiled_program.py) gives numpy's bits."""
+
+import numpy as np
+import pytest
+
+from causal_bandits.causal import compiled_program
+from causal_bandits.causal.estimators import pomis_plus_estimators
+from causal_bandits.papers.nonmanip.graphs import GRAPHS
+
+PANELS = [("frontdoor", ("Z",)), ("fig2a", ("A",)), ("fig5d", ("A", "C"))]
+
+
+def _data(program, batch, seed=3):
+    """Leaf counts (int32, as the bootstrap's replicates) with empty cells, and sample sizes shared along the last batch
+    axis (as a seed's replicates share its sizes), some of them 0 (0/0: undefined estimates)."""
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 30, (program.n_leaf_cells, *batch)).astype(np.int32)
+    counts[rng.random(counts.shape) < 0.2] = 0
+    totals = rng.integers(30, 300, (len(program.layout.arms), *batch[:-1], 1)).astype(float)
+    totals[: len(program.layout.arms) // 4] = 0
+    return counts, totals
+
+
+@pytest.mark.parametrize(("graph", "N"), PANELS)
+@pytest.mark.parametrize("batch", [(1, 37), (6, 11), (23,)])
+def test_every_factor_is_numpys_bit_for_bit(graph, N, batch):
+    """Every factor of the programme (leaves, products, divisions), not only the estimates, equals numpy's evaluation
+    of the same step bit for bit, nan where undefined: for one seed's replicates, several seeds' and a flat batch."""
+    program = pomis_plus_estimators(GRAPHS[graph], "Y", N).program
+    counts, totals = _data(program, batch)
+    every = range(len(program._steps))
+    ref = program._evaluate_steps(counts, totals, every, True, program._batch_first_steps())
+    got = program._compiled_steps().run(counts, totals, every)
+    for i in every:
+        np.testing.assert_array_equal(got[i], ref[i], err_msg=f"step {i}: {program._steps[i]}")
+
+
+def test_a_plan_computes_its_steps_and_keeps_what_is_asked():
+    """A subset of the expressions computes the steps they need, with the same values as the whole programme."""
+    est = pomis_plus_estimators(GRAPHS["fig5d"], "Y", ("A", "C"))
+    counts, totals = _data(est.program, (2, 9))
+    whole = est.values_last(counts, totals)
+    for entry in (0, 5, len(est.entries) - 1):
+        part = est.values_last(counts, totals, (entry,))
+        ids = est.instances_of([entry])
+        np.testing.assert_array_equal(part[ids], whole[ids])
+        assert np.isnan(np.delete(part, ids, axis=0)).all()
+
+
+def test_orders_numpy_does_not_use_are_refused_and_those_steps_run_in_numpy(monkeypatch):
+    """Offered only the reverse of each product's alphabetical order of its summed variables, the check refuses it
+    where numpy adds in another order (so the random trials tell orders apart), those steps run in numpy, and the
+    values stay numpy's."""
+
+    def reversed_only(self, i):
+        ways = original(self, i)
+        return [(tuple(reversed(ways[0][0])), compiled_program.ONE_BY_ONE)]
+
+    original = compiled_program.CompiledSteps._additions
+    monkeypatch.setattr(compiled_program.CompiledSteps, "_additions", reversed_only)
+    program = pomis_plus_estimators(GRAPHS["fig5d"], "Y", ("A", "C")).program
+    steps = program._compiled_steps()
+    in_numpy = np.flatnonzero(steps.kind == compiled_program.NUMPY)
+    assert in_numpy.size >= 5  # numpy sums most products of two or more summed variables in the other order
+    assert (steps.kind == compiled_program.PRODUCT).any()  # and some in this one
+    counts, totals = _data(program, (1, 50), seed=8)
+    every = range(len(program._steps))
+    ref = program._evaluate_steps(counts, totals, every, True, program._batch_first_steps())
+    got = steps.run(counts, totals, every)
+    for i in every:
+        np.testing.assert_array_equal(got[i], ref[i])
