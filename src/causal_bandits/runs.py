@@ -55,8 +55,8 @@ def measured_peaks() -> dict[str, dict[str, float]]:
         table = yaml_io.load(PEAKS_FILE.read_text())
     except FileNotFoundError:
         raise CausalBanditsError(
-            f"{PEAKS_FILE} is missing: restore it (git checkout -- {PEAKS_FILE.name}) or write it from an archive "
-            "(python benchmarks/resources.py --write-peaks)"
+            f"{PEAKS_FILE} is missing: restore it (git checkout -- workflow/profiles/{PEAKS_FILE.name}) or write it "
+            "from an archive (python benchmarks/resources.py --write-peaks)"
         ) from None
     return {paper: {kind: float(mb) for kind, mb in kinds.items()} for paper, kinds in table["peaks"].items()}
 
@@ -67,11 +67,11 @@ def measured_peak(paper: str, wildcards: Mapping[str, str]) -> float:
     measured kinds most like it: the same strategy and algorithm, else the same strategy, else the paper's; a paper
     not measured gets :data:`PROCESS_MB`."""
     kinds = measured_peaks().get(paper, {})
-    kind = [wildcards[name] for name in KIND]
-    if "/".join(kind) in kinds:
-        return kinds["/".join(kind)]
+    kind = tuple(wildcards[name] for name in KIND)
+    if (key := "/".join(kind)) in kinds:
+        return kinds[key]
     named = {tuple(name.split("/")): mb for name, mb in kinds.items()}
-    for alike in (lambda k: k[1:] == tuple(kind[1:]), lambda k: k[1] == kind[1], lambda k: True):
+    for alike in (lambda k: k[1:] == kind[1:], lambda k: k[1] == kind[1], lambda k: True):
         figures = [mb for k, mb in named.items() if alike(k)]
         if figures:
             return max(figures)
