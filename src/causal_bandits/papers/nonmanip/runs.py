@@ -166,15 +166,14 @@ def solver_job(
     strategy, algorithm = wildcards["strategy"], wildcards["algorithm"]
     entry = algorithms.played(PAPER, algorithm, z2=strategy == POMIS_PLUS)
     seeds = seed_chunks[int(wildcards["chunk"])]
-    peak = runs.measured_peak(PAPER, wildcards)
-    memory_mb = runs.memory_request(peak)
+    base, growth = None, 1.0
     if strategy == POMIS_PLUS:
         settings = config["nonmanip"]["pomis_plus"]
         science = {**science, "pomis_plus": pomis_plus_settings(settings, entry.key, changes)}
         # the process without the replicates: the same panel and solver under POMIS
         base = runs.measured_peak(PAPER, {**wildcards, "strategy": "POMIS"})
         growth = len(seeds) / MEASURED_SEEDS * settings["bootstrap"] / MEASURED_BOOTSTRAP
-        memory_mb = runs.memory_request(peak, base_mb=base, growth=growth)
+    memory_mb = runs.memory_request(runs.measured_peak(PAPER, wildcards), base_mb=base, growth=growth)
     return runs.RunJob(
         paper=PAPER,
         experiment=experiment or wildcards["experiment"],
