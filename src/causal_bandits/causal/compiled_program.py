@@ -1,9 +1,9 @@
 """A :class:`~causal_bandits.causal.evaluation.Program` evaluated batch-last in compiled passes
 (docs/performance.md#compiled-evaluation).
 
-numpy runs a programme one step at a time, a few calls a step: Fig. 5c's catalogue is 136 steps, evaluated on a seed's
-500 bootstrap replicates some 50 times per seed-chunk second. :class:`CompiledSteps` lays every factor out as rows of
-one workspace (a row per cell, the batch along it) and runs consecutive steps in one compiled call:
+numpy runs a programme one step at a time, a few calls a step (Fig. 5c's catalogue is 136 steps, evaluated on a
+seed's 500 bootstrap replicates at every refresh). :class:`CompiledSteps` lays every factor out as rows of one
+workspace (a row per cell, the batch along it) and runs consecutive steps in one compiled call:
 
 * a **leaf** divides its block of leaf counts by the sample size of each cell's arm;
 * a **product** (an ``einsum`` step, or a sum over axes) sets each output cell to 0 and adds, term by term, the
@@ -11,12 +11,13 @@ one workspace (a row per cell, the batch along it) and runs consecutive steps in
 * a **division** divides the aligned cells of its two operands.
 
 The bytes of the archive were made by numpy, so each value must be numpy's bit for bit. Multiplications and divisions
-are single roundings either way; what can differ is the order of a product's additions, which numpy chooses itself.
-So each product step's order over its summed variables is found when the programme is first run, by running the step
-both ways on random counts (two batch shapes) and keeping the first order that gives numpy's bits: alphabetical
-first, then the other permutations. A step no order reproduces, and every step numpy must run batch-first
-(:meth:`Program._batch_first_steps`), runs in numpy between the compiled calls. Checked, not assumed: a numpy build
-that orders its sums otherwise makes more steps numpy's, never other numbers.
+are single roundings either way; what can differ is the order of a product's additions, which numpy chooses from its
+operands' memory layout. So each product step's way of adding is found when the programme is first run
+(:meth:`CompiledSteps._choose_orders`): every order of its summed variables, one term at a time or in the groups
+numpy's inner loops add (the steps numpy runs batch-first, :meth:`Program._batch_first_steps`, add that way), tried on
+random operands laid out as numpy's for three batch shapes, the first that gives numpy's bits kept. A step no way
+reproduces runs in numpy between the compiled calls. Checked, not assumed: a numpy build that orders its sums
+otherwise makes more steps numpy's, never other numbers.
 """
 
 from __future__ import annotations
@@ -110,8 +111,9 @@ class CompiledSteps:
         return ways
 
     def _finish(self) -> None:
-        """The tables as :func:`_run` reads them: every step's row of ``steps`` (its columns: STEP_COLUMNS) and the
-        cells its terms read, ``table``."""
+        """The tables as :func:`_run` reads them: a row of ``steps`` per step (kind, operands, first workspace row,
+        cells, where its terms start in ``table``, terms per cell, way of adding, first leaf-count row) and the
+        operand cells of every term, ``table``."""
         self.table = np.concatenate(self._tables)
         table_start = np.concatenate([[0], np.cumsum([t.shape[0] for t in self._tables])[:-1]])
         columns = (self.kind, *self.operands.T, self.row, self.cells, table_start, self.terms, self.adding)
