@@ -33,7 +33,7 @@ import yaml
 
 from causal_bandits import config as cb_config
 from causal_bandits.papers import PAPERS, paper
-from causal_bandits.runs import KIND, MEMORY_MARGIN, PEAKS_FILE
+from causal_bandits.runs import MEMORY_MARGIN, PEAKS_FILE, kind
 
 MIN_RUNTIME = 10
 #: What a run job's own request may be over its measured peak: at least the peak (a cluster kills a job over its
@@ -59,7 +59,7 @@ def kind_peaks(manifest: dict) -> dict[str, dict[str, float]]:
     peaks: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for job in manifest["jobs"]:
         if key := paper_of(job["rule"]):
-            peaks[key]["/".join(job["wildcards"][name] for name in KIND)].append(job["max_rss_mb"])
+            peaks[key]["/".join(kind(job["wildcards"]))].append(job["max_rss_mb"])
     return {
         key: {kind: math.ceil(10 * min(max(mb), SPREAD * min(mb))) / 10 for kind, mb in sorted(kinds.items())}
         for key, kinds in sorted(peaks.items())
@@ -71,8 +71,9 @@ def write_peaks(manifest: dict, path: Path) -> None:
     commit = manifest["provenance"]["commit"]
     header = (
         "# The measured peak resident memory (MB, VmHWM) of each kind of run job (its wildcards but its chunk:\n"
-        f"# experiment/strategy/algorithm), the largest of its jobs but at most {SPREAD} times the smallest, in the\n"
-        f"# archived paper-scale run of commit {commit[:7]} (its manifest.json). A run job asks for\n"
+        "# experiment/strategy/algorithm, strategy * for a batch of every budget), the largest of its jobs but at\n"
+        f"# most {SPREAD} times the smallest, in the archived paper-scale run of commit {commit[:7]} (its\n"
+        "# manifest.json). A run job asks for\n"
         "# causal_bandits.runs.MEMORY_MARGIN over its kind's figure (causal_bandits.runs.measured_peak: a kind not\n"
         "# here, the largest of those most like it). Written by: python benchmarks/resources.py --write-peaks\n"
     )

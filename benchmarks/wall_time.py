@@ -231,6 +231,8 @@ def model_cost(config: dict, job: Job, counts: dict[str, int], speedup: float) -
         return MODEL["ug_lower_bounds_total"][0] / counts[rule], "ug_lower_bounds_total"
     if rule == "cpe_run":
         return MODEL["cpe_run"][0], "cpe_run"
+    if rule == "cpe_run_budgets":  # a batch: one run job per budget
+        return len(config["cpe"]["pb_budgets"]) * MODEL["cpe_run"][0], "cpe_run"
     if rule.startswith("cpe_"):
         return MODEL["cpe_other"][0], "cpe_other"
     for paper in ("bounds", "fairness"):

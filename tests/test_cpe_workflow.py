@@ -49,8 +49,9 @@ def test_paper_scale_dry_run_lists_the_cpe_design(tmp_path):
         work, "-n", "cpe_claims", "cpe_figures", "cpe_tables", "--configfile", "config/config.yaml", "config/ci.yaml"
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    # E0 22 + E1 69 + E2 129 + E3 16 + E4 78 + E5 24 run jobs (100 seeds per job; PB: 9 budgets).
-    assert re.search(r"cpe_run\s+338\b", result.stdout)
+    # E0 22 + E1 69 + E2 129 + E3 16 + E4 78 + E5 24 runs (100 seeds per job), of which PB's 9 budgets on 21
+    # configs are 21 jobs (cpe_run_budgets).
+    assert re.search(r"cpe_run\s+149\b", result.stdout) and re.search(r"cpe_run_budgets\s+21\b", result.stdout)
     assert re.search(r"cpe_instance\s+43\b", result.stdout)  # 3 + 5 + 13 + 4 + 6 + 12 configs
 
 

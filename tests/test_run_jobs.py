@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import importlib
 import math
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -145,7 +146,9 @@ def test_the_run_jobs_peaks_are_what_the_archived_run_measured(resources, archiv
     assert (tmp_path / "run_peaks.yaml").read_text() == runs.PEAKS_FILE.read_text()
 
 
-def test_the_resources_check_names_the_run_rules_whose_jobs_peak_well_below_their_requests(archived_manifest, tmp_path):
+def test_the_resources_check_names_the_run_rules_whose_jobs_peak_well_below_their_requests(
+    resources, archived_manifest, tmp_path
+):
     """``benchmarks/resources.py --check --archive`` on a run whose peaks all came out a quarter lower than the
     figures were fitted to exits 1 and names every run rule (each asks for 1.15 / 0.75 > 1.5 times its peaks)."""
     import json
@@ -164,7 +167,7 @@ def test_the_resources_check_names_the_run_rules_whose_jobs_peak_well_below_thei
         text=True,
     )
     named = {line.split()[1].rstrip(":") for line in check.stdout.splitlines() if "times their peaks" in line}
-    run_rules = {f"{key}_run" for key in PAPERS} | {"nonmanip_run_pomisplus"}
+    run_rules = {job["rule"] for job in manifest["jobs"] if resources.paper_of(job["rule"])}
     assert check.returncode == 1 and named == run_rules, check.stdout[-2000:] + check.stderr[-2000:]
 
 
@@ -208,7 +211,7 @@ def test_the_run_jobs_peaks_file_missing_is_one_clear_error(monkeypatch, tmp_pat
         runs.measured_peaks.cache_clear()
 
 
-def test_the_slurm_profile_asks_each_rule_for_its_measured_resources():
+def test_the_slurm_profile_asks_each_rule_for_its_measured_resources(resources):
     """workflow/profiles/slurm states, for every rule of the archived paper-scale run, the memory and time that
     benchmarks/resources.py derives from the run's measured jobs (the run rules: the time only, their jobs ask for
     their own memory); each rule's memory at least the largest peak of its jobs and within 1.5 times the smallest, but
@@ -238,7 +241,7 @@ def test_the_slurm_profile_asks_each_rule_for_its_measured_resources():
             if mem > 1.5 * min(peaks):
                 spread.add(rule)
     assert spread == {"unknown_graph_discovery", "nonmanip_efficiency"}
-    run_rules = {f"{key}_run" for key in PAPERS} | {"nonmanip_run_pomisplus"}
+    run_rules = {job["rule"] for job in manifest["jobs"] if resources.paper_of(job["rule"])}
     assert run_rules <= set(stated) and not [rule for rule in run_rules if "mem_mb" in stated[rule]]
 
 
@@ -288,3 +291,35 @@ def test_a_study_report_reads_exactly_the_runs_its_jobs_make(name):
     made = {summary_path(study_run_path(name)).format(**wc) for wc in studies.module(name).run_jobs(CONFIG)}
     read = [f for files in rule_inputs.summaries(name, CONFIG).values() for f in files]
     assert len(read) == len(set(read)) == len(made) > 0 and set(read) == made
+
+
+def test_a_batch_writes_each_of_its_jobs_files_as_the_job_alone_would(tmp_path):
+    """cpe's parallel bandit runs every budget of one config and chunk in one process (runs.RunBatch, rule
+    cpe_run_budgets): each budget's trace and summary are, byte for byte, what its job run alone writes."""
+    from causal_bandits import store
+    from causal_bandits.papers.cpe import design
+    from causal_bandits.papers.cpe import runs as cpe_runs
+    from causal_bandits.papers.cpe.families import from_config
+
+    config = copy.deepcopy(CONFIG)
+    section, key = config["cpe"], "n4"
+    spec = section["experiments"]["E1"]["configs"][key]
+    section["experiments"] = {"E1": {"configs": {key: spec}, "runs": [{"algorithms": [design.BUDGETED], "n_seeds": 6}]}}
+    section["pb_budgets"], section["run_experiments"], config["seeds_per_job"] = [40, 100, 250], None, 4
+    inputs = {"instance": str(tmp_path / "instance.json")}
+    store.write_json(inputs["instance"], from_config(spec).to_document())
+    wildcards = {"experiment": design.run_key("E1", key), "algorithm": design.BUDGETED, "chunk": "1"}
+    assert wildcards in list(cpe_runs.run_jobs(config))  # once, without a strategy
+
+    batch = cpe_runs.describe(config, wildcards)
+    assert [job.strategy for job in batch.jobs] == ["T40", "T100", "T250"] and batch.jobs[0].seeds == range(4, 6)
+    assert isinstance(batch.fields(), list) and runs.RunJob(**batch.fields()[1]) == batch.jobs[1]
+    paths = [tmp_path / "batch" / f"{job.strategy}.parquet" for job in batch.jobs]
+    summaries = [store.summary_path(p) for p in paths]
+    runs.execute_batch(batch.fields(), inputs, [str(p) for p in paths], summaries)
+    for job, path, summary in zip(batch.jobs, paths, summaries, strict=True):
+        alone = tmp_path / "alone" / f"{job.strategy}.parquet"
+        alone_job = cpe_runs.describe(config, {**wildcards, "strategy": job.strategy})
+        runs.execute_batch(alone_job.fields(), inputs, str(alone), store.summary_path(alone))
+        assert path.read_bytes() == alone.read_bytes(), job.strategy
+        assert Path(summary).read_bytes() == Path(store.summary_path(alone)).read_bytes(), job.strategy

@@ -1,14 +1,15 @@
 """What a run will cost, from its config alone, before any job is planned: CPU-hours and the largest job's memory.
 
-Every run job of every configured paper, study and own experiment is described
-(:class:`causal_bandits.runs.RunJob`, by the ``run_jobs`` and ``describe`` of the module that owns it) and
-costed with a coarse model calibrated on the paper-scale run: a start-up per job, plus the simulation's CPU as
-the paper whose runner builds the job declares it beside its config checks (``papers/<key>/config.py``:
-``cpu_seconds(job)``, per seed-round, or per seed where the runs stop on their own; a study or an own experiment
-is costed by the runner it uses). The jobs that are not runs (instances, aggregates, figures, claims, CN-UCB's
-discovery) are a measured share of each paper's runs (``OTHER_SHARE`` there). The model is good to within a
-factor of about 2 at the scales the package ships; its purpose is to stop a run that is orders of magnitude
-beyond what the machine or the user meant, with one line, before Snakemake spends minutes building its DAG.
+Every run job of every configured paper, study and own experiment is described (:class:`causal_bandits.runs.RunJob`,
+by the ``run_jobs`` and ``describe`` of the module that owns it) and costed with a coarse model calibrated on the
+paper-scale run: a start-up per job (one for a batch's jobs, :class:`causal_bandits.runs.RunBatch`), plus the
+simulation's CPU as the paper whose runner builds the job declares it beside its config checks
+(``papers/<key>/config.py``: ``cpu_seconds(job)``, per seed-round, or per seed where the runs stop on their own; a
+study or an own experiment is costed by the runner it uses). The jobs that are not runs (instances, aggregates,
+figures, claims, CN-UCB's discovery) are a measured share of each paper's runs (``OTHER_SHARE`` there). The model is
+good to within a factor of about 2 at the scales the package ships; its purpose is to stop a run that is orders of
+magnitude beyond what the machine or the user meant, with one line, before Snakemake spends minutes building its
+DAG.
 
 The check (:func:`check`) refuses a config whose largest job requests more memory than the machine has (the
 memory request the scheduler uses, :attr:`RunJob.memory_mb`), or whose estimate exceeds ``budget.cpu_hours``;
@@ -28,7 +29,7 @@ from causal_bandits.errors import ConfigError
 from causal_bandits.experiments import pure_exploration
 from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
-from causal_bandits.runs import RunJob
+from causal_bandits.runs import EVERY, RunBatch, RunJob
 
 #: CPU seconds a run job costs beyond its simulation: Snakemake's job start and Python's imports
 #: (benchmarks/wall_time.py's MODEL, "a job's parse 2.2 s + start-up 1.2 s").
@@ -88,10 +89,11 @@ def run_job_counts(config: Mapping[str, Any]) -> dict[str, int]:
     return {part: sum(1 for _ in wildcards) for part, _, wildcards in _owners(config)}
 
 
-def _seconds(job: RunJob) -> float:
-    """The model's CPU seconds of one run job: the start-up, and the simulation as the paper whose runner builds it
-    declares its cost (:meth:`causal_bandits.papers.Paper.cpu_seconds`)."""
-    return START_UP_S + paper(RUNNERS[job.builder]).cpu_seconds(job)
+def _seconds(job: RunJob | RunBatch) -> float:
+    """The model's CPU seconds of one run job or batch: the start-up, and the simulations as the paper whose runner
+    builds them declares their cost (:meth:`causal_bandits.papers.Paper.cpu_seconds`)."""
+    members = job.jobs if isinstance(job, RunBatch) else (job,)
+    return START_UP_S + sum(paper(RUNNERS[member.builder]).cpu_seconds(member) for member in members)
 
 
 def estimate(config: Mapping[str, Any]) -> Estimate:
@@ -102,16 +104,19 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
         hours[part] = 0.0
         for wc in wildcards:
             job = describe(config, wc)
+            first = job.jobs[0] if isinstance(job, RunBatch) else job
+            seeds = len(first.seeds)
             hours[part] += _seconds(job) / 3600
             jobs += 1
             if jobs > MAX_JOBS:
                 raise ConfigError(
-                    f"the run would plan more than {MAX_JOBS:,} run jobs ({part}: {len(job.seeds)} seeds per job), "
+                    f"the run would plan more than {MAX_JOBS:,} run jobs ({part}: {seeds} seeds per job), "
                     "more than Snakemake can plan in reasonable time; raise that section's seeds_per_job"
                 )
             if job.memory_mb > largest_mb:
+                strategy = EVERY if isinstance(job, RunBatch) else first.strategy
                 largest_mb = job.memory_mb
-                largest = f"{part}: {job.experiment}/{job.strategy}/{job.algorithm}, {len(job.seeds)} seeds"
+                largest = f"{part}: {first.experiment}/{strategy}/{first.algorithm}, {seeds} seeds"
         hours[part] *= 1 + (paper(part).other_share if part in PAPERS else 0.0)
     return Estimate(hours, jobs, largest_mb, largest)
 

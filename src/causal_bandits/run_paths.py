@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 
-def run_path(group: str, root: str = "results/runs") -> str:
+def run_path(group: str, root: str = "results/runs", strategy: str = "{strategy}") -> str:
     """The path template of a run job of ``group`` under ``root``: ``results/runs`` its trace, ``logs`` its log,
-    ``benchmarks/out`` its benchmark file."""
+    ``benchmarks/out`` its benchmark file; a batch of every strategy (causal_bandits.runs.RunBatch) names its log
+    and benchmark file by ``strategy`` (cpe's parallel bandit: ``budgets``)."""
     suffix = {"results/runs": ".parquet", "logs": ".log"}.get(root, ".tsv")
-    return f"{root}/{group}/{{experiment}}/{{strategy}}/{{algorithm}}/chunk-{{chunk}}{suffix}"
+    return f"{root}/{group}/{{experiment}}/{strategy}/{{algorithm}}/chunk-{{chunk}}{suffix}"
 
 
 def study_run_path(study: str, root: str = "results/runs") -> str:

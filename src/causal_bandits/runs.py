@@ -10,6 +10,11 @@ files; all seeds of the chunk then run at once (:func:`causal_bandits.bandits.en
 the job logs its progress and writes the trace and the
 per-seed summary to the run store (``results/runs/<paper>/<experiment>/<strategy>/<algorithm>/
 chunk-<k>.parquet`` and ``.summary.parquet``). Seeds are cut into chunks by :func:`chunk_seeds`.
+
+Where a job's simulation is short beside a process's start-up (about 0.8 CPU-s: numpy, numba and its compiled
+kernels' target, pyarrow, the package), a run module may describe a :class:`RunBatch` instead: several run jobs that
+differ in one coordinate (cpe's parallel bandit, its nine budgets), executed one after another in one process, each
+written to its own files exactly as it would be alone (:func:`execute_batch`).
 """
 
 from __future__ import annotations
@@ -46,6 +51,14 @@ PEAKS_FILE = Path(__file__).resolve().parents[2] / "workflow" / "profiles" / "ru
 PROCESS_MB = 354.5
 #: The coordinates a kind of run job is named by in :data:`PEAKS_FILE`, joined by "/".
 KIND = ("experiment", "strategy", "algorithm")
+#: A batch's kind in place of the coordinate its jobs differ in (:class:`RunBatch`): ``E2-d0.05/*/pb``.
+EVERY = "*"
+
+
+def kind(wildcards: Mapping[str, str]) -> tuple[str, ...]:
+    """The kind of the run job (or batch) at ``wildcards``: its :data:`KIND` coordinates, :data:`EVERY` for one a
+    batch's jobs differ in (its rule has no such wildcard)."""
+    return tuple(wildcards.get(name, EVERY) for name in KIND)
 
 
 @cache
@@ -67,11 +80,11 @@ def measured_peak(paper: str, wildcards: Mapping[str, str]) -> float:
     measured kinds most like it: the same strategy and algorithm, else the same strategy, else the paper's; a paper
     not measured gets :data:`PROCESS_MB`."""
     kinds = measured_peaks().get(paper, {})
-    kind = tuple(wildcards[name] for name in KIND)
-    if (key := "/".join(kind)) in kinds:
+    this = kind(wildcards)
+    if (key := "/".join(this)) in kinds:
         return kinds[key]
     named = {tuple(name.split("/")): mb for name, mb in kinds.items()}
-    for alike in (lambda k: k[1:] == kind[1:], lambda k: k[1] == kind[1], lambda k: True):
+    for alike in (lambda k: k[1:] == this[1:], lambda k: k[1] == this[1], lambda k: True):
         figures = [mb for k, mb in named.items() if alike(k)]
         if figures:
             return max(figures)
@@ -126,6 +139,20 @@ class RunJob:
         fields = asdict(self)
         del fields["memory_mb"]
         return fields
+
+
+@dataclass(frozen=True)
+class RunBatch:
+    """Run jobs executed one after another in one process (:func:`execute_batch`), each writing its own files, as
+    if alone: a process's start-up paid once for all of them. ``memory_mb`` is the batch's request (its kind's
+    measured peak, :func:`measured_peak` of the batch's wildcards); the jobs' own are not used."""
+
+    jobs: tuple[RunJob, ...]
+    memory_mb: int = field(default=500, compare=False)
+
+    def fields(self) -> list[dict[str, Any]]:
+        """The jobs as the workflow passes them to its script (:meth:`RunJob.fields` each)."""
+        return [job.fields() for job in self.jobs]
 
 
 @dataclass
@@ -212,7 +239,21 @@ def chunk_seeds(n_seeds: int, seeds_per_job: int) -> Chunks:
     return Chunks(n_seeds, seeds_per_job)
 
 
-def execute(job: RunJob, inputs: Mapping[str, str], trace_path: str, summary_path: str) -> Run:
+def execute_batch(
+    described: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+    inputs: Mapping[str, str],
+    trace_paths: str | Sequence[str],
+    summary_paths: str | Sequence[str],
+) -> None:
+    """Run the job or the batch the workflow passes (``described``: :meth:`RunJob.fields`, or
+    :meth:`RunBatch.fields`, then each job's file paths in the same order), each job on its own (:func:`execute`)."""
+    if isinstance(described, Mapping):
+        described, trace_paths, summary_paths = [described], [str(trace_paths)], [str(summary_paths)]
+    for k, (fields, trace, summary) in enumerate(zip(described, trace_paths, summary_paths, strict=True)):
+        execute(RunJob(**fields), inputs, trace, summary, first=k == 0)
+
+
+def execute(job: RunJob, inputs: Mapping[str, str], trace_path: str, summary_path: str, *, first: bool = True) -> Run:
     """Run ``job`` and write its trace and summary atomically; returns the run.
 
     Its builder's ``simulation(job, inputs)`` (``inputs``: the job's input files by name) gives the policy,
@@ -220,12 +261,14 @@ def execute(job: RunJob, inputs: Mapping[str, str], trace_path: str, summary_pat
     streams keyed by (paper, experiment), or by the simulation's ``streams_key`` where an experiment shares
     another's streams (common random numbers across experiments). Arms are reported by the simulation's
     ``arm_ids`` where a strategy plays a subset of the experiment's arms. The files' metadata are the
-    provenance of ``job.science``, the simulation's metadata, then the job's coordinates.
+    provenance of ``job.science``, the simulation's metadata, then the job's coordinates. The process's start-up
+    is logged where the job is its ``first``.
     """
     sim = importlib.import_module(job.builder).simulation(job, inputs)
     seeds = np.asarray(job.seeds, dtype=np.int64)
-    wall, cpu = since_process_start()
-    log.info("start-up: %.2f s wall, %.2f s CPU from process start to the first round", wall, cpu)
+    if first:  # a batch's first job: the others start in a process already up
+        wall, cpu = since_process_start()
+        log.info("start-up: %.2f s wall, %.2f s CPU from process start to the first round", wall, cpu)
     label = f"{job.paper}/{job.experiment}/{job.strategy}/{job.algorithm} seeds {seeds[0]}..{seeds[-1]}"
     progress = ProgressLog(label, job.horizon, stopping=isinstance(sim.policy, StoppingPolicy))
     streams = Streams(job.paper, sim.streams_key or job.experiment, seeds)

@@ -14,9 +14,14 @@ TARGETS["cpe"] = paper_artefact_paths("cpe")
 
 CPE_WILDCARDS = {
     "experiment": "|".join(sorted({cpe_design.run_key(e, c) for e, c in CPE_KEYS})) or "none",
-    "strategy": "|".join(sorted({j.strategy for j in CPE_JOBS})) or "none",
-    "algorithm": cb_algorithms.pattern(sorted({j.algorithm for j in CPE_JOBS})) or "none",
+    "strategy": "|".join(sorted({j.strategy for j in CPE_JOBS if j.budget is None})) or "none",
+    "algorithm": cb_algorithms.pattern(sorted({j.algorithm for j in CPE_JOBS if j.budget is None})) or "none",
     "chunk": r"\d+",
+}
+# The fixed-budget algorithm's runs: every budget of one config and chunk in one job (rule cpe_run_budgets).
+CPE_BUDGETS = {
+    "strategies": cpe_design.budget_strategies(CPE),
+    "experiment": "|".join(sorted({j.key for j in CPE_JOBS if j.budget is not None})) or "none",
 }
 # What the tables, figures and claims read.
 CPE_AGG = {
@@ -102,6 +107,35 @@ rule cpe_run:
         experiment=CPE_WILDCARDS["experiment"],
         strategy=CPE_WILDCARDS["strategy"],
         algorithm=CPE_WILDCARDS["algorithm"],
+        chunk=CPE_WILDCARDS["chunk"],
+    group:
+        "runs"
+    conda:
+        "../envs/causal_bandits.yaml"
+    resources:
+        mem_mb=lambda wc, attempt: CPE_JOB(wc).memory_mb * attempt,
+    params:
+        job=lambda wc: CPE_JOB(wc).fields(),
+        code=run_code("cpe"),
+    script:
+        "../scripts/run.py"
+
+
+rule cpe_run_budgets:
+    """One seed chunk of the fixed-budget parallel bandit on one config, at every budget: a batch of runs in one
+    process (causal_bandits.runs.RunBatch), each written as if alone."""
+    input:
+        instance=lambda wc: "results/cpe/instances/{}/{}.json".format(*wc.experiment.split("-", 1)),
+    output:
+        trace=expand(run_path("cpe"), strategy=CPE_BUDGETS["strategies"], allow_missing=True),
+        summary=expand(summary_path(run_path("cpe")), strategy=CPE_BUDGETS["strategies"], allow_missing=True),
+    log:
+        run_path("cpe", "logs", strategy="budgets"),
+    benchmark:
+        run_path("cpe", "benchmarks/out", strategy="budgets")
+    wildcard_constraints:
+        experiment=CPE_BUDGETS["experiment"],
+        algorithm=cpe_design.BUDGETED,
         chunk=CPE_WILDCARDS["chunk"],
     group:
         "runs"

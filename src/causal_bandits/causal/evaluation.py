@@ -26,11 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from string import ascii_letters
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from causal_bandits.causal.compiled_program import CompiledSteps, batch_first, batch_last
 from causal_bandits.causal.expression import Expr, Leaf, Prod, Sum
+
+if TYPE_CHECKING:  # imported where first used: a job that builds or checks a catalogue loads no numba
+    from causal_bandits.causal.compiled_program import CompiledSteps
 
 
 @dataclass(frozen=True)
@@ -246,8 +249,10 @@ class Program:
         if key not in self._plans:
             wanted = range(len(self._steps)) if key is None else frozenset().union(*(self._deps[i] for i in key))
             self._plans[key] = tuple(sorted(wanted))
-        if last:
+        if last and self._compiled_steps().agrees:
             slots = self._compiled_steps().run(leaf_counts, totals, self._plans[key], self._roots)
+        elif last:  # the compiled passes differ from numpy's on this build (a warning said so): numpy's own path
+            slots = self._evaluate_steps(leaf_counts, totals, self._plans[key], True, self._batch_first_steps())
         else:
             slots = self._evaluate_steps(leaf_counts, totals, self._plans[key], False, frozenset())
         return [slots[r] for r in self._roots]
@@ -255,6 +260,8 @@ class Program:
     def _compiled_steps(self) -> CompiledSteps:
         """The programme as compiled passes, built (and checked against numpy) on first use."""
         if self._compiled is None:
+            from causal_bandits.causal.compiled_program import CompiledSteps
+
             self._compiled = CompiledSteps(self)
         return self._compiled
 
@@ -402,3 +409,13 @@ def _all_variables(exprs: Sequence[Expr]) -> set[str]:
     if len(out) > len(ascii_letters):
         raise ValueError(f"{len(out)} variables; expressions over at most {len(ascii_letters)} are supported")
     return out
+
+
+def batch_last(arr: np.ndarray, nb: int) -> np.ndarray:
+    """The ``nb`` leading (batch) axes of ``arr`` moved last."""
+    return np.moveaxis(arr, range(nb), range(arr.ndim - nb, arr.ndim))
+
+
+def batch_first(arr: np.ndarray, nb: int) -> np.ndarray:
+    """The ``nb`` trailing (batch) axes of ``arr`` moved first."""
+    return np.moveaxis(arr, range(arr.ndim - nb, arr.ndim), range(nb))

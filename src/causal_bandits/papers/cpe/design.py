@@ -35,6 +35,15 @@ class Job:
         return f"{self.experiment}-{self.config}"
 
 
+#: The fixed-budget algorithm, run at every budget of ``pb_budgets`` (strategies ``T<budget>``).
+BUDGETED = "pb"
+
+
+def budget_strategies(section: Mapping[str, Any]) -> list[str]:
+    """The strategies of the fixed-budget algorithm's jobs: ``T<budget>`` for each of ``pb_budgets``."""
+    return [f"T{b}" for b in section["pb_budgets"]]
+
+
 def experiments_run(section: Mapping[str, Any]) -> list[str]:
     """The experiments this config runs: ``run_experiments`` when given, else every one, in config order."""
     chosen = section.get("run_experiments")
@@ -62,8 +71,11 @@ def jobs(section: Mapping[str, Any]) -> list[Job]:
                         "profile": profile,
                         "coverage": group.get("coverage", False),
                     }
-                    if alg == "pb":
-                        out += [Job(strategy=f"T{b}", budget=b, **common) for b in section["pb_budgets"]]
+                    if alg == BUDGETED:
+                        out += [
+                            Job(strategy=s, budget=b, **common)
+                            for s, b in zip(budget_strategies(section), section["pb_budgets"], strict=True)
+                        ]
                     elif group.get("alpha_O"):
                         out += [Job(strategy=f"{profile}-aO{a:g}", alpha_O=a, **common) for a in group["alpha_O"]]
                     else:

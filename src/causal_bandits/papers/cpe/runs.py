@@ -5,7 +5,9 @@ The job reads the instance document, builds the policy (constants from the strat
 engine's stopping summary, the stopping diagnostics, the recommendation at every sample checkpoint,
 a regret trace on the checkpoint grid and, for E0, whether any confidence interval excluded a true
 mean. Fixed-confidence runs stop on their own or are censored at the sample cap; the parallel
-bandit runs to its budget.
+bandit runs to its budget. Its nine budgets of one config and chunk are one job (rule ``cpe_run_budgets``, a
+:class:`causal_bandits.runs.RunBatch`): the smallest budgets' runs take a few hundredths of a second, beside a
+process's 0.8 CPU-s start-up (docs/performance.md#cpe-parallel-bandit-batches).
 """
 
 from __future__ import annotations
@@ -53,19 +55,31 @@ def chunks(config: Mapping[str, Any], job: Job) -> runs.Chunks:
 
 
 def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
-    """The wildcards of every run job: each design job of the experiments this config runs, each chunk."""
+    """The wildcards of every run job: each design job of the experiments this config runs, each chunk; the
+    fixed-budget algorithm's budgets of one config and chunk once, without a strategy (a batch: :func:`describe`)."""
     section = config["cpe"]
     chosen = design.experiments_run(section)
+    later_budgets = set(design.budget_strategies(section)[1:])  # a batch once, at its first budget
     for job in design.jobs(section):
-        if job.experiment in chosen:
+        if job.experiment in chosen and job.strategy not in later_budgets:
             for k in range(len(chunks(config, job))):
-                yield {"experiment": job.key, "strategy": job.strategy, "algorithm": job.algorithm, "chunk": str(k)}
+                strategy = {} if job.budget is not None else {"strategy": job.strategy}
+                yield {"experiment": job.key, **strategy, "algorithm": job.algorithm, "chunk": str(k)}
 
 
-def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
+def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob | runs.RunBatch:
     """A run job (rule ``cpe_run``): the design's job at the wildcards' coordinates
     (:func:`causal_bandits.papers.cpe.design.job`), its seeds in chunks, capped at its budget or the
-    section's sample cap."""
+    section's sample cap. Without a strategy (rule ``cpe_run_budgets``), the batch of the fixed-budget algorithm's
+    jobs at every budget, one after another in one process, with the batch's measured peak."""
+    if "strategy" not in wildcards:
+        strategies = design.budget_strategies(config["cpe"])
+        batch = tuple(_job(config, {**wildcards, "strategy": s}) for s in strategies)
+        return runs.RunBatch(batch, runs.memory_request(runs.measured_peak(PAPER, wildcards)))
+    return _job(config, wildcards)
+
+
+def _job(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
     section = config["cpe"]
     job = design.job(section, wildcards["experiment"], wildcards["strategy"], wildcards["algorithm"])
     science = {
