@@ -40,9 +40,10 @@ MIN_RUNTIME = 10
 #: request), at most half again (MEMORY_MARGIN over a fitted figure leaves room for the jobs a figure covers).
 RUN_JOB_BOUNDS = (1.0, 1.5)
 #: The most a kind's figure may be over its smallest peak. Binding for one kind only, fig5a POMIS+ TS, whose first
-#: chunks in a fresh run compile the z² kernels and peak some 100 MB (36-43 % in the archived run of 09ef0c6) over the
-#: rest: 15 % over that peak would ask the others for 1.6 times theirs. Capped, a compiling chunk asks for less over its
-#: peak (1.02 in that run), and the others for at most 1.15 x 1.27 = 1.46 times theirs.
+#: chunks in a fresh run compile the z² kernels and peak some 100 MB (36-43 % in the archived run of 09ef0c6, 37 % in
+#: fca8dd0's: 412.7 against 299.9 MB) over the rest: 15 % over that peak would ask the others for 1.6 times theirs.
+#: Capped, a compiling chunk asks for less over its peak (1.02 and 1.06 in those runs), and the others for at most
+#: 1.15 x 1.27 = 1.46 times theirs.
 SPREAD = 1.27
 
 
@@ -71,11 +72,11 @@ def write_peaks(manifest: dict, path: Path) -> None:
     commit = manifest["provenance"]["commit"]
     header = (
         "# The measured peak resident memory (MB, VmHWM) of each kind of run job (its wildcards but its chunk:\n"
-        "# experiment/strategy/algorithm, strategy * for a batch of every budget), the largest of its jobs but at\n"
-        f"# most {SPREAD} times the smallest, in the archived paper-scale run of commit {commit[:7]} (its\n"
-        "# manifest.json). A run job asks for\n"
-        "# causal_bandits.runs.MEMORY_MARGIN over its kind's figure (causal_bandits.runs.measured_peak: a kind not\n"
-        "# here, the largest of those most like it). Written by: python benchmarks/resources.py --write-peaks\n"
+        "# experiment/strategy/algorithm, strategy * for a batch of every budget), the largest of its jobs but\n"
+        f"# at most {SPREAD} times the smallest, in the archived paper-scale run of commit {commit[:7]}\n"
+        "# (its manifest.json). A run job asks for causal_bandits.runs.MEMORY_MARGIN over its kind's figure\n"
+        "# (causal_bandits.runs.measured_peak: a kind not here, the largest of those most like it).\n"
+        "# Written by: python benchmarks/resources.py --write-peaks\n"
     )
     body = yaml.safe_dump({"measured": commit, "peaks": kind_peaks(manifest)}, sort_keys=False, width=120)
     path.write_text(header + body)
