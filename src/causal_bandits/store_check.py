@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from causal_bandits import cost, store
 from causal_bandits.run_paths import run_path, study_run_path
-from causal_bandits.runs import RunJob
+from causal_bandits.runs import RunBatch, RunJob
 from causal_bandits.studies import STUDIES
 
 _TYPES = {f.name: f.type for f in (*store.TRACE_FIELDS, *store.SUMMARY_FIELDS)}
@@ -54,12 +54,15 @@ class Report:
 
 
 def _run_files(config: Mapping[str, Any]) -> Iterator[tuple[str, str, RunJob]]:
-    """(trace path, target that makes it, job) of every run job the config describes."""
+    """(trace path, target that makes it, job) of every run job the config describes, each job of a batch
+    (:class:`causal_bandits.runs.RunBatch`: its wildcards name no strategy) on its own."""
     for part, describe, wildcards in cost._owners(config):
         template = study_run_path(part) if part in STUDIES else run_path(part)
         target = "all" if part == "experiments" else part
         for wc in wildcards:
-            yield template.format(**wc), target, describe(config, wc)
+            described = describe(config, wc)
+            for job in described.jobs if isinstance(described, RunBatch) else (described,):
+                yield template.format(**{"strategy": job.strategy, **wc}), target, job
 
 
 def _schema_problem(table: pa.Table, columns: tuple[str, ...]) -> str:
