@@ -303,10 +303,11 @@ def measured_costs(dirs: list[Path]) -> dict[str, dict[str, float]]:
 def run_key(job: Job) -> str | None:
     """A run job's benchmark-file key, or None for other jobs."""
     paper = next((p for p in PAPERS if job.rule.startswith(p + "_run")), None)
-    if paper is None or not {"experiment", "strategy", "algorithm", "chunk"} <= job.wildcards.keys():
+    if paper is None or not {"experiment", "algorithm", "chunk"} <= job.wildcards.keys():
         return None
     wc = job.wildcards
-    return f"{paper}/{wc['experiment']}/{wc['strategy']}/{wc['algorithm']}/chunk-{wc['chunk']}"
+    strategy = wc.get("strategy", "budgets")  # a batch of the parallel bandit's budgets (rule cpe_run_budgets)
+    return f"{paper}/{wc['experiment']}/{strategy}/{wc['algorithm']}/chunk-{wc['chunk']}"
 
 
 def schedule(jobs: dict[int, Job], cores: int) -> float:
