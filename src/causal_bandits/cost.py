@@ -89,11 +89,15 @@ def run_job_counts(config: Mapping[str, Any]) -> dict[str, int]:
     return {part: sum(1 for _ in wildcards) for part, _, wildcards in _owners(config)}
 
 
+def members(described: RunJob | RunBatch) -> tuple[RunJob, ...]:
+    """The run jobs a described job runs: a batch's, or the job itself."""
+    return described.jobs if isinstance(described, RunBatch) else (described,)
+
+
 def _seconds(job: RunJob | RunBatch) -> float:
     """The model's CPU seconds of one run job or batch: the start-up, and the simulations as the paper whose runner
     builds them declares their cost (:meth:`causal_bandits.papers.Paper.cpu_seconds`)."""
-    members = job.jobs if isinstance(job, RunBatch) else (job,)
-    return START_UP_S + sum(paper(RUNNERS[member.builder]).cpu_seconds(member) for member in members)
+    return START_UP_S + sum(paper(RUNNERS[member.builder]).cpu_seconds(member) for member in members(job))
 
 
 def estimate(config: Mapping[str, Any]) -> Estimate:
@@ -104,7 +108,7 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
         hours[part] = 0.0
         for wc in wildcards:
             job = describe(config, wc)
-            first = job.jobs[0] if isinstance(job, RunBatch) else job
+            first = members(job)[0]
             seeds = len(first.seeds)
             hours[part] += _seconds(job) / 3600
             jobs += 1

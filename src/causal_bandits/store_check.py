@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from causal_bandits import cost, store
 from causal_bandits.run_paths import run_path, study_run_path
-from causal_bandits.runs import RunBatch, RunJob
+from causal_bandits.runs import RunJob
 from causal_bandits.studies import STUDIES
 
 _TYPES = {f.name: f.type for f in (*store.TRACE_FIELDS, *store.SUMMARY_FIELDS)}
@@ -60,8 +60,7 @@ def _run_files(config: Mapping[str, Any]) -> Iterator[tuple[str, str, RunJob]]:
         template = study_run_path(part) if part in STUDIES else run_path(part)
         target = "all" if part == "experiments" else part
         for wc in wildcards:
-            described = describe(config, wc)
-            for job in described.jobs if isinstance(described, RunBatch) else (described,):
+            for job in cost.members(describe(config, wc)):
                 yield template.format(**{"strategy": job.strategy, **wc}), target, job
 
 
