@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import ROOT
 
@@ -21,15 +23,18 @@ def _config(*overlays: str | dict) -> dict:
     return cb_config.check(config)
 
 
-def test_the_paper_scale_estimate_agrees_with_the_projection():
-    """benchmarks/wall_time.py projects the papers at paper scale at 3.50 CPU-h from the DAG and measured job
-    costs (docs/performance.md); the config-only model must agree within a factor of 2, per the quick run too
-    (about 7 minutes on 2 cores, README)."""
-    paper = cost.estimate(_config())
-    assert 3.50 / 2 <= paper.total <= 3.50 * 2 and paper.jobs > 300  # 339 run jobs: cpe's budgets are 21 batches
-    assert set(paper.cpu_hours) == {"nonmanip", "bounds", "fairness", "cpe", "unknown_graph"}
+def test_the_paper_scale_estimate_agrees_with_the_archived_run_per_paper():
+    """The config-only model is within a factor of 2 of the archived paper-scale run's exact CPU, paper by paper
+    (its constants are fitted to that run, benchmarks/cost_model.py: a remade archive the model no longer fits fails
+    here), and of the quick run's (out of the fit: 0.069 CPU-h in 238 jobs, the quick run of 7d451ec, archived)."""
+    manifest = json.loads((ROOT / "archive" / "paper-scale" / "manifest.json").read_text())
+    paper, measured = cost.estimate(_config()), cost.measured(manifest)
+    assert set(paper.cpu_hours) == set(measured) == {"nonmanip", "bounds", "fairness", "cpe", "unknown_graph"}
+    for key, hours in measured.items():
+        assert hours / 2 <= paper.cpu_hours[key] <= hours * 2, key
+    assert paper.jobs > 300  # 339 run jobs: cpe's budgets are 21 batches
     quick = cost.estimate(_config("quick.yaml"))
-    assert 0.23 / 2 <= quick.total <= 0.23 * 2
+    assert 0.069 / 2 <= quick.total <= 0.069 * 2
 
 
 def test_studies_are_counted_as_parts_of_their_own():

@@ -6,10 +6,11 @@ paper-scale run: a start-up per job (one for a batch's jobs, :class:`causal_band
 simulation's CPU as the paper whose runner builds the job declares it beside its config checks
 (``papers/<key>/config.py``: ``cpu_seconds(job)``, per seed-round, or per seed where the runs stop on their own; a
 study or an own experiment is costed by the runner it uses). The jobs that are not runs (instances, aggregates,
-figures, claims, CN-UCB's discovery) are a measured share of each paper's runs (``OTHER_SHARE`` there). The model is
-good to within a factor of about 2 at the scales the package ships; its purpose is to stop a run that is orders of
-magnitude beyond what the machine or the user meant, with one line, before Snakemake spends minutes building its
-DAG.
+figures, claims, CN-UCB's discovery) are a measured share of each paper's runs (``OTHER_SHARE`` there). The
+constants are fitted to the archived paper-scale run (``benchmarks/cost_model.py`` prints the fit; :func:`measured`
+gives its CPU per paper; fairness's, in its archived code record, to an earlier run); the model is good to within a factor of 2 per paper there (a test holds it to that). Its
+purpose is to stop a run that is orders of magnitude beyond what the machine or the user meant, with one line, before
+Snakemake spends minutes building its DAG.
 
 The check (:func:`check`) refuses a config whose largest job requests more memory than the machine has (the
 memory request the scheduler uses, :attr:`RunJob.memory_mb`), or whose estimate exceeds ``budget.cpu_hours``;
@@ -31,9 +32,10 @@ from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
 from causal_bandits.runs import EVERY, RunBatch, RunJob
 
-#: CPU seconds a run job costs beyond its simulation: Snakemake's job start and Python's imports
-#: (benchmarks/wall_time.py's MODEL, "a job's parse 2.2 s + start-up 1.2 s").
-START_UP_S = 3.4
+#: CPU seconds a run job costs beyond its simulation: the process's start (Python, numpy, numba, pyarrow, the package)
+#: and writing its files. The archived paper-scale run (archive/paper-scale, fca8dd0): its cheapest run jobs cost
+#: 0.9-1.3 CPU-s in all, of which 0.3-0.8 s before the first round (benchmarks/job_costs.py).
+START_UP_S = 1.0
 #: The most run jobs a run may plan: Snakemake needs about 3 ms of CPU per job to plan (docs/performance.md), so
 #: 100,000 jobs already take minutes before the first one starts.
 MAX_JOBS = 100_000
@@ -123,6 +125,17 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
                 largest = f"{part}: {first.experiment}/{strategy}/{first.algorithm}, {seeds} seeds"
         hours[part] *= 1 + (paper(part).other_share if part in PAPERS else 0.0)
     return Estimate(hours, jobs, largest_mb, largest)
+
+
+def measured(manifest: Mapping[str, Any]) -> dict[str, float]:
+    """CPU-hours per paper of an archived run (its ``manifest.json``): every job of a rule ``<paper>_...``, exact per
+    job (the report's own job counts under no paper)."""
+    hours = dict.fromkeys(PAPERS, 0.0)
+    for job in manifest["jobs"]:
+        key = next((k for k in PAPERS if job["rule"].startswith(f"{k}_")), None)
+        if key:
+            hours[key] += job["cpu_s"] / 3600
+    return hours
 
 
 def machine_memory_mb() -> int:

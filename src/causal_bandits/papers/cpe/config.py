@@ -53,13 +53,19 @@ def check_config(section: Mapping[str, Any]) -> None:
                     )
 
 
-#: The cost check's model of this paper's runs (causal_bandits.cost): they stop on their own well before the sample
-#: cap, so they cost per seed: the archived paper-scale run's 338 jobs, 0.79 CPU-h, 32,260 seeds.
-PER_SEED_S = 0.09
-#: The CPU of the paper's jobs other than its runs, as a share of its runs' (0.28 of 1.02 CPU-h at paper scale).
-OTHER_SHARE = 0.27
+#: The cost check's model of this paper's runs (causal_bandits.cost), fitted to the archived paper-scale run of
+#: fca8dd0 (archive/paper-scale/manifest.json, each job's exact CPU; the fit printed by benchmarks/cost_model.py):
+#: the runs that stop on their own cost per seed (149 jobs, 994 CPU-s, 14,000 seeds: 0.06 after start-up), the
+#: fixed-budget parallel bandit per seed-round of its budget (21 batches, 340 CPU-s, 1.0e9 seed-rounds).
+PER_SEED_S = 0.06
+#: CPU seconds per seed-round of a fixed-budget run.
+PER_BUDGET_ROUND_S = 3.1e-7
+#: The CPU of the paper's jobs other than its runs, as a share of its runs' (0.030 of 0.37 CPU-h in that run).
+OTHER_SHARE = 0.08
 
 
 def cpu_seconds(job: RunJob) -> float:
     """The cost model's CPU seconds of a run job on this paper's runner, beyond its start-up."""
+    if job.science.get("job", {}).get("budget") is not None:
+        return PER_BUDGET_ROUND_S * len(job.seeds) * job.horizon
     return PER_SEED_S * len(job.seeds)

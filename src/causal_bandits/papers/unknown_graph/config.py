@@ -18,13 +18,13 @@ def check_config(section: Mapping[str, Any]) -> None:
                 raise ConfigError(f"unknown_graph.general: k = {k} needs n > k (got n = {n}); lower k or raise n")
 
 
-#: The cost check's model of this paper's runs (causal_bandits.cost): CPU seconds per seed-round, from the archived
-#: paper-scale run (the V1-V4 runs, 1,776 CPU-s over 1.8e9 seed-rounds).
-PER_SEED_ROUND = 1.0e-6
-#: The CPU of the paper's jobs other than its runs, as a share of its runs' (about 0.4 of 1.32 CPU-h at paper scale:
-#: the lower-bound families 0.13, half of CN-UCB's discovery jobs 0.09, the readings 0.03, measured; the heavier half
-#: of the discovery jobs projected at twice that).
-OTHER_SHARE = 0.3
+#: The cost check's model of this paper's runs (causal_bandits.cost): CPU seconds per seed-round, fitted to the
+#: archived paper-scale run of fca8dd0 (archive/paper-scale/manifest.json, each job's exact CPU; the fit printed by
+#: benchmarks/cost_model.py): the V1-V4 runs, 491 CPU-s over 1.8e9 seed-rounds.
+PER_SEED_ROUND = 2.2e-7
+#: The CPU of the paper's jobs other than its runs, as a share of its runs' (483 of 491 CPU-s in that run: CN-UCB's
+#: discovery 402, the readings 34, the lower-bound families 19).
+OTHER_SHARE = 1.0
 
 
 def cpu_seconds(job: RunJob) -> float:
