@@ -9,8 +9,11 @@ list omits the edges, and neither is faster to produce) and gives every job a CP
 * measured, when a workflow directory given with ``--measured DIR`` holds the job's Snakemake
   benchmark file (run jobs: ``benchmarks/out/<paper>/<experiment>/<strategy>/<algorithm>/chunk-<k>.tsv``,
   read with ``benchmarks/job_costs.py``'s reader); only directories run at the scale being projected;
-* else from the cost model :data:`MODEL`, per (rule, size), each number with where it comes from
-  (paper-scale figures measured from benchmark files on earlier runs, or projected from them).
+* else modelled (:data:`MODEL`): a run job, a paper's or a study's, by the cost check's model
+  (:func:`causal_bandits.cost.seconds` of the job its owner describes from ``--config``: one start-up and the
+  paper's ``cpu_seconds``, fitted to the archived paper-scale run, ``benchmarks/cost_model.py``); any other job as
+  the mean CPU of its rule's jobs in the archives given, else in ``archive/paper-scale`` and then
+  ``archive/studies``; a rule no archive holds, one start-up.
 
 It then simulates a list schedule on N cores (a free core takes the longest ready job; a job is
 ready when all its inputs' jobs finished; one core per job, as the rules request) and prints the total
@@ -25,7 +28,7 @@ Usage::
     python benchmarks/wall_time.py --dag /tmp/paper.dot [--cores 2 16 64] [--pomisplus-speedup 8]
         [--archive archive/paper-scale/manifest.json] [--measured WORKFLOW_DIR ...] [--config config/config.yaml]
 
-``--pomisplus-speedup S`` divides every POMIS+ run's modelled cost (the paper's and the studies') by S, to
+``--pomisplus-speedup S`` divides every POMIS+ run's modelled simulation (the paper's and the studies') by S, to
 project the workflow after a speed-up of the z² solvers. The CPU is also given per part of the run: each paper
 and each study (config/studies.yaml), by the rule that made each job.
 """
@@ -34,21 +37,23 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import importlib
 import json
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from job_costs import PAPERS, benchmark_rows
+from resources import paper_of
 
-from causal_bandits import studies
-from causal_bandits.papers.nonmanip import runs as nonmanip_runs
-from causal_bandits.runs import chunk_seeds
+from causal_bandits import config as cb_config
+from causal_bandits import cost, studies
+from causal_bandits.papers import paper
+from causal_bandits.papers.nonmanip import POMIS_PLUS
 
 NODE = re.compile(r'^\s*(\d+)\[label = "([^"]*)"')
 EDGE = re.compile(r"^\s*(\d+) -> (\d+)")
@@ -56,63 +61,18 @@ TEN_MINUTES = 600.0
 #: Where a job's cost comes from when not from the model.
 SOURCES = {"archived": "archive manifests (exact)", "measured": "benchmark files"}
 
-# Cost model, CPU seconds at paper scale (one core, the project's shared 2-core machine). Sources:
-# M = measured at paper scale: the archived run's exact per-job CPU (archive/paper-scale/manifest.json) or, for the
-# studies, benchmark files of earlier runs (docs/performance.md); P = projected from those as stated.
+#: The archives whose rule means cost the jobs that are not runs when no ``--archive`` is given: the papers' paper-scale
+#: run, then the studies' (its jobs of the papers' rules are older).
+DEFAULT_ARCHIVES = [
+    Path(__file__).resolve().parents[1] / "archive" / name / "manifest.json" for name in ("paper-scale", "studies")
+]
+#: Where a job's cost comes from when neither archived nor measured: a run job (a paper's or a study's) from the cost
+#: check's model (causal_bandits.cost, fitted to the archived paper-scale run), any other job as the mean of its rule's
+#: archived jobs (``--archive``), else one start-up.
 MODEL = {
-    # nonmanip BF / MIS / POMIS: a job's start-up plus a cost per seed; the archived run's 18 jobs of 1,000 seeds
-    # cost 92.4 CPU-s (3.8 to 10.4 a job by panel), the start-up 1.2 s measured.
-    "baseline_job": ((1.2, (92.4 / 18 - 1.2) / 1000), "M: archived run, 18 jobs of 1,000 seeds, 92.4 CPU-s"),
-    # POMIS+ main run (adaptive refresh), 2 solvers x 5 chunks of 200 seeds per panel, in the archived run
-    # (archive/paper-scale/manifest.json, CPU exact from each job's log): Fig. 5d 601.5 CPU-s, fig5a+fig5b 499.6.
-    "pomisplus_per_seed_fig5c": (601.5 / 2000, "M: archived run, POMIS+ Fig. 5d panel 601.5 CPU-s / 2,000 seed-runs"),
-    "pomisplus_per_seed_other": (499.6 / 4000, "M: archived run, POMIS+ fig5a+fig5b 499.6 CPU-s / 4,000"),
-    # The studies' POMIS+ entries below were measured on older code, when the same Figure 5 jobs cost 3,390 CPU-s
-    # (Fig. 5d) and 1,168 (fig5a+fig5b): they are scaled by the Figure 5 panels' ratio now / then (P).
-    "pomisplus_now_over_then": (
-        {"fig5c": 601.5 / 3390, "other": 499.6 / 1168},
-        "M: archived run over the earlier measurement of the same Figure 5 jobs; P: studies scaled alike",
-    ),
-    # every-round spot check, 50 seeds per (panel, solver) (M: docs/performance.md#nonmanip-spot-check).
-    "spot_per_seed": (
-        {
-            ("fig5a", "ts"): 0.08 * 3600 / 50,
-            ("fig5a", "kl_ucb"): 0.08 * 3600 / 50,
-            ("fig5b", "ts"): 0.22 * 3600 / 50,
-            ("fig5b", "kl_ucb"): 0.22 * 3600 / 50,
-            ("fig5c", "ts"): 1.01 * 3600 / 50,
-            ("fig5c", "kl_ucb"): 0.68 * 3600 / 50,
-        },
-        "M: docs/performance.md, spot check 0.08/0.08, 0.22/0.22, 1.01/0.68 CPU-h per 50 seeds",
-    ),
-    # robustness study, POMIS+ per seed-run (both solvers: / 400 per instance of 200 seeds).
-    "robust_pomisplus_per_seed": (
-        {
-            "fig5c": 891 / 400,
-            "graph": (732 - 63) / 400,
-            "fig5b": 134 / 400,
-            "fig5a": (51 - 6 * 200 * 584 / 18000) / 400,  # the 6 baseline runs at Figure 5's old rate
-        },
-        "M: the robustness study's first step (Fig. 5d SCM 891, Fig. 2a 134 CPU-s of POMIS+ per instance); "
-        "P: graph = 732 minus the baseline's 63, front-door = 51 minus 6 baseline runs at Figure 5's rate",
-    ),
-    # The other papers' jobs, measured in the archived run (archive/paper-scale/manifest.json: CPU exact, from the
-    # resources line at the end of each job's log). unknown_graph: the 90 V1-V4 run jobs (20 seeds, T = 10^6)
-    # 1,775.7 CPU-s; V6 discovery 985.0, the two height-9 jobs 784.5; V5's lower bounds 167.7. cpe: 338 run jobs
-    # 2,860.6, its other 96 jobs 79.2. bounds 60 in all, fairness 38.
-    "ug_run_per_seed": (1775.7 / 90 / 20, "M: archived run, 90 V1-V4 run jobs x 20 seeds, 1,775.7 CPU-s"),
-    "ug_discovery_per_job": (
-        {"9": 784.5 / 2 / 8, "other": (985.0 - 784.5) / 6 / 8},
-        "M: archived run, V6 discovery 985.0 CPU-s, height 9 784.5 (then one job per regime and height); "
-        "P: a height's 8 (delta, c_B) settings, now a job each, alike; the other heights spread evenly",
-    ),
-    "ug_lower_bounds_total": (167.7, "M: archived run, V5 lower bounds 167.7 CPU-s (spread)"),
-    "cpe_run": (2860.6 / 338, "M: archived run, 338 cpe run jobs, 2,860.6 CPU-s (mean)"),
-    "cpe_other": (79.2 / 96, "M: archived run, cpe's other 96 jobs, 79.2 CPU-s (spread)"),
-    "bounds_total": (60.4, "M: archived run, bounds 60.4 CPU-s (spread over its jobs)"),
-    "fairness_total": (37.6, "M: archived run, fairness 37.6 CPU-s (spread over its jobs)"),
-    # any other job: its process start-up and the workflow parse (2.2 s parse + 1.2 s start-up, measured).
-    "other": (3.4, "M: a job's parse 2.2 s + start-up 1.2 s"),
+    "cost model": "run job: causal_bandits.cost.seconds (start-up + the paper's cpu_seconds, fitted to the archive)",
+    "rule mean": "the mean CPU of the rule's archived jobs (--archive, else archive/paper-scale, then studies)",
+    "start-up": "causal_bandits.cost.START_UP_S: a rule no archive holds",
 }
 
 
@@ -173,94 +133,32 @@ def topological(jobs: dict[int, Job]) -> list[Job]:
     return order
 
 
-def merged(base: dict, overlay: dict) -> dict:
-    """``overlay`` merged into ``base`` at every depth, as Snakemake merges config files."""
-    out = dict(base)
-    for key, value in overlay.items():
-        out[key] = merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
-
-
-def load_config(paths: list[Path]) -> dict:
-    """The given config files merged in order (config/config.yaml first, then overlays), at every depth."""
-    config: dict = {}
-    for path in paths:
-        config = merged(config, yaml.safe_load(path.read_text()) or {})
-    return config
-
-
 #: The run rules of the studies, by study.
 STUDY_RUNS = {f"{name}_run": name for name in studies.STUDIES}
 
 
-def seeds_in_chunk(config: dict, job: Job) -> int:
-    """The number of seeds in a run job's chunk, from the config's counts and chunk sizes."""
-    wc, spj = job.wildcards, config["seeds_per_job"]
-    if job.rule in STUDY_RUNS:
-        section = config["studies"][STUDY_RUNS[job.rule]]
-        return len(chunk_seeds(section["n_seeds"], section["seeds_per_job"])[int(wc["chunk"])])
-    if job.rule.startswith("nonmanip"):
-        chunks = nonmanip_runs.chunks(config["nonmanip"], spj, wc["strategy"])
-        return len(chunks[int(wc["chunk"])])
-    if job.rule.startswith("unknown_graph"):
-        n, spj = config["unknown_graph"]["n_seeds"], config["unknown_graph"].get("seeds_per_job", spj)
-        return len(chunk_seeds(n, spj)[int(wc["chunk"])])
-    return spj
+def describer(rule: str) -> Callable | None:
+    """The ``describe(config, wildcards)`` of the module that owns ``rule``'s run jobs (a paper's run rule
+    ``<key>_run...``, a study's ``<name>_run``), None for any other rule."""
+    if rule in STUDY_RUNS:
+        return studies.module(STUDY_RUNS[rule]).describe
+    key = paper_of(rule)
+    return importlib.import_module(paper(key).runs).describe if key else None
 
 
-def model_cost(config: dict, job: Job, counts: dict[str, int], speedup: float) -> tuple[float, str]:
-    """A job's modelled CPU seconds and the model entry it came from."""
-    rule = job.rule
-    if rule in (
-        "nonmanip_run",
-        "nonmanip_run_pomisplus",
-        "refresh_run",
-        "knobs_run",
-        "same_means_run",
-        "robustness_run",
-    ):
-        return nonmanip_run_cost(config, job, speedup)
-    if rule == "fucb_radius_run":
-        return MODEL["other"][0], "other"
-    if rule == "unknown_graph_run":
-        return seeds_in_chunk(config, job) * MODEL["ug_run_per_seed"][0], "ug_run_per_seed"
-    if rule == "unknown_graph_discovery":
-        per_job = MODEL["ug_discovery_per_job"][0]
-        return per_job.get(job.wildcards["height"], per_job["other"]), "ug_discovery_per_job"
-    if rule == "unknown_graph_lower_bounds":
-        return MODEL["ug_lower_bounds_total"][0] / counts[rule], "ug_lower_bounds_total"
-    if rule == "cpe_run":
-        return MODEL["cpe_run"][0], "cpe_run"
-    if rule == "cpe_run_budgets":  # a batch: one run job per budget
-        return len(config["cpe"]["pb_budgets"]) * MODEL["cpe_run"][0], "cpe_run"
-    if rule.startswith("cpe_"):
-        return MODEL["cpe_other"][0], "cpe_other"
-    for paper in ("bounds", "fairness"):
-        if rule.startswith(paper + "_"):
-            n = sum(c for r, c in counts.items() if r.startswith(paper + "_"))
-            return MODEL[f"{paper}_total"][0] / n, f"{paper}_total"
-    return MODEL["other"][0], "other"
-
-
-def nonmanip_run_cost(config: dict, job: Job, speedup: float) -> tuple[float, str]:
-    """A nonmanip run job's modelled CPU seconds (the paper's or a study's) and its model entry: BF / MIS / POMIS at
-    the baseline rate, POMIS+ per seed by panel (robustness instances by their family, the refresh study at the
-    every-round rate; the knob and same-means points at the main run's rate, P)."""
-    seeds, wc = seeds_in_chunk(config, job), job.wildcards
-    if wc["strategy"] != "POMISplus":
-        start_up, per_seed = MODEL["baseline_job"][0]
-        return start_up + seeds * per_seed, "baseline_job"
-    scale = MODEL["pomisplus_now_over_then"][0]
-    if job.rule == "robustness_run":
-        key = "graph" if wc["point"] == "graphs" else wc["point"]
-        now = scale["fig5c" if key in ("graph", "fig5c") else "other"]
-        return seeds * MODEL["robust_pomisplus_per_seed"][0][key] * now / speedup, "robust_pomisplus_per_seed"
-    if job.rule == "refresh_run":
-        now = scale["fig5c" if wc["experiment"] == "fig5c" else "other"]
-        rate = MODEL["spot_per_seed"][0][(wc["experiment"], wc["algorithm"])]
-        return seeds * rate * now / speedup, "spot_per_seed"
-    key = "pomisplus_per_seed_fig5c" if wc["experiment"] == "fig5c" else "pomisplus_per_seed_other"
-    return seeds * MODEL[key][0] / speedup, key
+def model_cost(config: dict, job: Job, means: dict[str, float], speedup: float) -> tuple[float, str]:
+    """A job's modelled CPU seconds and where they come from (:data:`MODEL`): a run job's from the cost model, with
+    its POMIS+ simulations divided by ``speedup``; any other job's from its rule's archived mean, else a start-up."""
+    describe = describer(job.rule)
+    if describe is not None:
+        described = describe(config, job.wildcards)
+        sims = sum(
+            cost.simulation_seconds(m) / (speedup if m.strategy == POMIS_PLUS else 1.0) for m in cost.members(described)
+        )
+        return cost.START_UP_S + sims, "cost model"
+    if job.rule in means:
+        return means[job.rule], "rule mean"
+    return cost.START_UP_S, "start-up"
 
 
 def part(job: Job) -> str:
@@ -279,6 +177,15 @@ def archived_costs(manifests: list[Path]) -> dict[str, list[tuple[dict[str, str]
             if job["cpu_s"] is not None:
                 out[job["rule"]].append((job["wildcards"], job["cpu_s"], job["max_rss_mb"] or 0.0))
     return out
+
+
+def rule_means(manifests: list[Path]) -> dict[str, float]:
+    """The mean CPU seconds of each rule's jobs, from the first of ``manifests`` that holds the rule."""
+    means: dict[str, float] = {}
+    for manifest in manifests:
+        for rule, done in archived_costs([manifest]).items():
+            means.setdefault(rule, sum(cpu for _, cpu, _ in done) / len(done))
+    return means
 
 
 def archived_cost(archived: dict[str, list[tuple[dict[str, str], float, float]]], job: Job) -> float | None:
@@ -362,11 +269,9 @@ def main() -> None:
         raise SystemExit("error: --pomisplus-speedup must be positive, e.g. 8")
 
     jobs = parse_dag(args.dag.read_text())
-    config = load_config(args.config)
-    counts: dict[str, int] = defaultdict(int)
-    for job in jobs.values():
-        counts[job.rule] += 1
+    config = cb_config.check(cb_config.load(*args.config))
     archived = archived_costs(args.archive)
+    means = rule_means(args.archive or DEFAULT_ARCHIVES)
     measured = measured_costs(args.measured)
     for job in jobs.values():
         key = run_key(job)
@@ -376,23 +281,23 @@ def main() -> None:
         elif key in measured:
             job.cost, job.source = measured[key]["cpu_s"], "measured"
         else:
-            job.cost, job.source = model_cost(config, job, counts, args.pomisplus_speedup)
+            job.cost, job.source = model_cost(config, job, means, args.pomisplus_speedup)
 
     total = sum(j.cost for j in jobs.values())
     n_archived = sum(j.source == "archived" for j in jobs.values())
     n_measured = sum(j.source == "measured" for j in jobs.values())
     print(
         f"{len(jobs)} jobs, {n_archived} costed from archived runs (exact), {n_measured} from benchmark files, "
-        "the rest from the cost model"
+        "the rest modelled"
     )
     print(f"POMIS+ speed-up applied to the model: {args.pomisplus_speedup:g}x")
     print(f"total CPU: {total:,.0f} s = {total / 3600:.2f} CPU-h")
     by_source: dict[str, list[float]] = defaultdict(list)
     for j in jobs.values():
         by_source[j.source].append(j.cost)
-    print("\nCPU by cost source (M = measured, P = projected; see MODEL)")
+    print("\nCPU by cost source")
     for source, costs in sorted(by_source.items(), key=lambda kv: -sum(kv[1])):
-        note = MODEL[source][1] if source in MODEL else SOURCES[source]
+        note = MODEL.get(source) or SOURCES[source]
         print(f"  {source:<28}{len(costs):>6} jobs{sum(costs) / 3600:>8.2f} CPU-h  {note}")
     by_part: dict[str, list[float]] = defaultdict(list)
     for j in jobs.values():

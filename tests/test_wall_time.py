@@ -55,3 +55,22 @@ def test_schedule_and_critical_path():
 def test_a_dag_without_jobs_is_refused():
     with pytest.raises(SystemExit, match="no jobs"):
         wall_time.parse_dag("digraph {}")
+
+
+def test_the_model_costs_a_run_job_as_the_cost_check_and_other_jobs_by_their_rule_mean():
+    """A job neither archived nor measured: a run job by causal_bandits.cost (its POMIS+ simulation divided by the
+    speed-up), any other job by its rule's archived mean, a rule no archive holds by one start-up."""
+    from causal_bandits import config as cb_config
+    from causal_bandits import cost
+    from causal_bandits.papers.nonmanip import runs
+
+    config = cb_config.check(cb_config.load(Path(__file__).parents[1] / "config" / "config.yaml"))
+    wildcards = {"experiment": "fig5c", "strategy": "POMISplus", "algorithm": "ts", "chunk": "0"}
+    job = wall_time.Job(0, "nonmanip_run_pomisplus", wildcards)
+    described = runs.describe(config, wildcards)
+    assert wall_time.model_cost(config, job, {}, 1.0) == (cost.seconds(described), "cost model")
+    sped, _ = wall_time.model_cost(config, job, {}, 4.0)
+    assert sped == pytest.approx(cost.START_UP_S + cost.simulation_seconds(described) / 4)
+    other = wall_time.Job(1, "nonmanip_table1", {})
+    assert wall_time.model_cost(config, other, {"nonmanip_table1": 0.64}, 1.0) == (0.64, "rule mean")
+    assert wall_time.model_cost(config, other, {}, 1.0) == (cost.START_UP_S, "start-up")

@@ -96,10 +96,15 @@ def members(described: RunJob | RunBatch) -> tuple[RunJob, ...]:
     return described.jobs if isinstance(described, RunBatch) else (described,)
 
 
-def _seconds(job: RunJob | RunBatch) -> float:
-    """The model's CPU seconds of one run job or batch: the start-up, and the simulations as the paper whose runner
-    builds them declares their cost (:meth:`causal_bandits.papers.Paper.cpu_seconds`)."""
-    return START_UP_S + sum(paper(RUNNERS[member.builder]).cpu_seconds(member) for member in members(job))
+def simulation_seconds(job: RunJob) -> float:
+    """The model's CPU seconds of one run job's simulation, beyond its start-up, as the paper whose runner builds it
+    declares them (:meth:`causal_bandits.papers.Paper.cpu_seconds`)."""
+    return paper(RUNNERS[job.builder]).cpu_seconds(job)
+
+
+def seconds(job: RunJob | RunBatch) -> float:
+    """The model's CPU seconds of one run job or batch: one start-up, and its simulations."""
+    return START_UP_S + sum(simulation_seconds(member) for member in members(job))
 
 
 def estimate(config: Mapping[str, Any]) -> Estimate:
@@ -112,7 +117,7 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
             job = describe(config, wc)
             first = members(job)[0]
             seeds = len(first.seeds)
-            hours[part] += _seconds(job) / 3600
+            hours[part] += seconds(job) / 3600
             jobs += 1
             if jobs > MAX_JOBS:
                 raise ConfigError(

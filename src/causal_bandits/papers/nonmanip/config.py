@@ -36,10 +36,11 @@ def check_config(section: Mapping[str, Any]) -> None:
 
 # The cost check's model of this paper's runs (causal_bandits.cost), fitted to the archived paper-scale run of
 # fca8dd0 (archive/paper-scale/manifest.json, each job's exact CPU, over its seeds x rounds; the fit printed by
-# benchmarks/cost_model.py): the baselines 209 CPU-s over 1.8e8 seed-rounds (18 jobs); POMIS+ on the Fig. 5d graph
-# (the three panels, 30 jobs at T = 10,000) 1,641 CPU-s over 3.7e7 seed-rounds. The Fig. 2a and front-door graphs
-# (studies only) keep their ratios to Fig. 5d from an earlier run of all three (Fig. 5d 602 CPU-s, Fig. 2a 362,
-# front-door 138, over 2.0e7 seed-rounds each). Studies and own experiments on this runner are costed the same way.
+# benchmarks/cost_model.py): the baselines 209 CPU-s over 1.8e8 seed-rounds (18 jobs); POMIS+ per graph (Fig. 5a
+# plays the front-door graph, 5b Fig. 2a's, 5c Fig. 5d's), the rates of an earlier run of the three (Fig. 5d 602
+# CPU-s, Fig. 2a 362, front-door 138, over 2.0e7 seed-rounds each) scaled alike, by 1.47, to the 30 jobs' 1,641 CPU-s
+# (per panel 204, 469 and 968 against the model's 210, 530 and 890). Studies and own experiments on this runner are
+# costed the same way.
 #: CPU seconds per seed-round of a BF, MIS or POMIS run.
 PER_SEED_ROUND = 1.1e-6
 #: CPU seconds per seed-round of a POMIS+ run, by graph; any other graph costs as Fig. 5d (the largest catalogue).
