@@ -37,6 +37,15 @@ def test_the_paper_scale_estimate_agrees_with_the_archived_run_per_paper():
     assert 0.069 / 2 <= quick.total <= 0.069 * 2
 
 
+def test_the_guide_shows_what_check_config_prints_for_the_example():
+    """docs/guide/own-experiment.md quotes check-config's estimate for examples/own_experiment.yaml: it is the line the
+    current model prints (a refitted model changes it)."""
+    guide = (ROOT / "docs" / "guide" / "own-experiment.md").read_text()
+    quoted = next(line for line in guide.splitlines() if line.startswith("estimated cost:"))
+    config = cb_config.check(cb_config.load(BASE, ROOT / "examples" / "own_experiment.yaml"))
+    assert quoted == cost.estimate(config).line()
+
+
 def test_studies_are_counted_as_parts_of_their_own():
     found = cost.estimate(_config("studies.yaml"))
     assert {"refresh", "knobs", "same_means", "robustness"} <= set(found.cpu_hours)
