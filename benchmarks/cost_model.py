@@ -27,6 +27,11 @@ from causal_bandits.papers import paper
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def number(value: float | None, width: int) -> str:
+    """``value`` to three decimals in ``width`` characters, ``-`` where there is none (a paper without run jobs)."""
+    return f"{'-':>{width}s}" if value is None else f"{value:{width}.3f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--archive", type=Path, default=ROOT / "archive" / "paper-scale")
@@ -56,14 +61,14 @@ def main() -> None:
     for key, hours in found.items():
         share[key] = (hours * 3600 - runs_s[key]) / runs_s[key] if runs_s[key] else None
         ratio = model.get(key, 0.0) / hours if hours else float("nan")
-        print(f"{key:15s} {model.get(key, 0.0):7.3f} {hours:9.3f} {ratio:6.2f} {share[key]:12.3f}")
+        print(f"{key:15s} {model.get(key, 0.0):7.3f} {hours:9.3f} {ratio:6.2f} {number(share[key], 12)}")
     print(f"{'total':15s} {sum(model.values()):7.3f} {sum(found.values()):9.3f}")
     print(f"\nrun rules: simulation rates that fit (after {cost.START_UP_S} s start-up per job)")
     print(f"{'rule':28s} {'jobs':>5s} {'CPU-s':>8s} {'model s':>8s} {'fit x':>6s}")
     fits = {}
     for rule, (jobs, cpu, sim) in sorted(rules.items()):
         fits[rule] = (cpu - cost.START_UP_S * jobs) / sim if sim else None
-        print(f"{rule:28s} {jobs:5d} {cpu:8.1f} {sim:8.1f} {fits[rule]:6.3f}")
+        print(f"{rule:28s} {jobs:5d} {cpu:8.1f} {sim:8.1f} {number(fits[rule], 6)}")
     print(
         json.dumps(
             {
