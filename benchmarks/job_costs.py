@@ -5,9 +5,10 @@ Reads a workflow directory after ``snakemake`` has run in it (quick or paper sca
 * every run job logs ``start-up: W s wall, C s CPU from process start to the first round``
   (:func:`causal_bandits.logs.since_process_start`); this prints their distribution per paper and
   algorithm. CPU is the robust figure on a busy machine; wall includes waiting for a core.
-* Snakemake's benchmark files (``benchmarks/out/...tsv``, one per heavy job) hold each job's
-  ``cpu_time`` (user + system of its process tree), wall seconds and ``max_rss`` (peak resident MB);
-  this sums them per paper and gives the largest peak. ``benchmarks/wall_time.py`` reads the same
+* Snakemake's benchmark files (``benchmarks/out/...tsv``, one per heavy job) hold each job's wall seconds, and
+  its CPU and peak memory as Snakemake samples them; the resources line that ends the job's log has them exact
+  (``cpu_s``, user + system with its waited-for children, and ``max_rss_mb``), read in their place where present. This
+  sums them per paper and gives the largest peak. ``benchmarks/wall_time.py`` reads the same
   files (per job, and the peak per rule).
 
 Usage: ``python benchmarks/job_costs.py [--dir WORKFLOW_DIR] [--json]``.
@@ -22,6 +23,8 @@ import re
 import statistics
 from collections import defaultdict
 from pathlib import Path
+
+from causal_bandits.logs import read_resources
 
 STARTUP = re.compile(r"start-up: ([0-9.na]+) s wall, ([0-9.]+) s CPU")
 PAPERS = ("nonmanip", "bounds", "fairness", "cpe", "unknown_graph")
@@ -52,23 +55,20 @@ def startup(workdir: Path) -> dict[str, dict[str, float]]:
 
 
 def benchmark_rows(workdir: Path) -> list[tuple[str, dict[str, float]]]:
-    """Every benchmark file's rows as (path under ``benchmarks/out`` without ``.tsv``, {cpu_s, wall_s, max_rss})."""
+    """Every benchmark file's rows as (path under ``benchmarks/out`` without ``.tsv``, {cpu_s, wall_s, max_rss}): the
+    CPU and peak memory exact from the resources line that ends the job's log (``logs/<same path>.log``,
+    :func:`causal_bandits.logs.read_resources`, as the archive reads them) where it has one; else the benchmark file's,
+    which Snakemake samples (every 0.5 s, after 15 s every 30 s: a 40 CPU-s job can show 15)."""
     rows = []
     for tsv in sorted((workdir / "benchmarks" / "out").rglob("*.tsv")):
         key = tsv.relative_to(workdir / "benchmarks" / "out").with_suffix("").as_posix()
+        exact = read_resources(workdir / "logs" / f"{key}.log")
         with tsv.open() as f:
             for row in csv.DictReader(f, delimiter="\t"):
                 rss = row.get("max_rss", "-")
-                rows.append(
-                    (
-                        key,
-                        {
-                            "cpu_s": float(row["cpu_time"] or 0.0),
-                            "wall_s": float(row["s"]),
-                            "max_rss": float(rss) if rss not in ("", "-", "NA") else 0.0,
-                        },
-                    )
-                )
+                sampled = (float(row["cpu_time"] or 0.0), float(rss) if rss not in ("", "-", "NA") else 0.0)
+                cpu, peak = exact or sampled
+                rows.append((key, {"cpu_s": cpu, "wall_s": float(row["s"]), "max_rss": peak}))
     return rows
 
 
@@ -109,7 +109,7 @@ def main() -> None:
             f"{key:<28}{r['jobs']:>6}{r['cpu_median']:>9.2f}{r['cpu_max']:>9.2f}{r['wall_median']:>10.2f}"
             f"{r['wall_max']:>10.2f}"
         )
-    print("\nSnakemake benchmark files, summed per paper")
+    print("\nbenchmarked jobs (CPU and peak exact from their logs where they have the line), summed per paper")
     print(f"{'paper':<16}{'jobs':>6}{'CPU s':>10}{'CPU h':>8}{'wall s':>10}{'peak MB':>9}")
     for paper, r in result["cpu"].items():
         print(
