@@ -13,16 +13,15 @@ Usage: ``python benchmarks/cost_model.py [--archive archive/paper-scale] [--conf
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 from collections import defaultdict
 from pathlib import Path
 
 from resources import paper_of
+from wall_time import describer
 
 from causal_bandits import config as cb_config
 from causal_bandits import cost
-from causal_bandits.papers import paper
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,11 +44,11 @@ def main() -> None:
     runs_s: dict[str, float] = defaultdict(float)
     for job in manifest["jobs"]:
         if key := paper_of(job["rule"]):
-            described = importlib.import_module(paper(key).runs).describe(config, job["wildcards"])
+            described = describer(job["rule"])(config, job["wildcards"])
             row = rules[job["rule"]]
             row[0] += 1
             row[1] += job["cpu_s"]
-            row[2] += sum(paper(key).cpu_seconds(member) for member in cost.members(described))
+            row[2] += sum(cost.simulation_seconds(member) for member in cost.members(described))
             runs_s[key] += job["cpu_s"]
 
     print(

@@ -68,7 +68,7 @@ DEFAULT_ARCHIVES = [
 ]
 #: Where a job's cost comes from when neither archived nor measured: a run job (a paper's or a study's) from the cost
 #: check's model (causal_bandits.cost, fitted to the archived paper-scale run), any other job as the mean of its rule's
-#: archived jobs (``--archive``), else one start-up.
+#: archived jobs (:func:`rule_means` of ``--archive``, else of :data:`DEFAULT_ARCHIVES`), else one start-up.
 MODEL = {
     "cost model": "run job: causal_bandits.cost.seconds (start-up + the paper's cpu_seconds, fitted to the archive)",
     "rule mean": "the mean CPU of the rule's archived jobs (--archive, else archive/paper-scale, then studies)",

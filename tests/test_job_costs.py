@@ -1,12 +1,9 @@
 """benchmarks/job_costs.py: a benchmarked job's CPU and peak come exact from its log, where it has the line."""
 
 import importlib.util
-import sys
 from pathlib import Path
 
-BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
-sys.path.insert(0, str(BENCHMARKS))
-spec = importlib.util.spec_from_file_location("job_costs", BENCHMARKS / "job_costs.py")
+spec = importlib.util.spec_from_file_location("job_costs", Path(__file__).parents[1] / "benchmarks" / "job_costs.py")
 job_costs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(job_costs)
 
