@@ -321,6 +321,21 @@ def test_the_compiled_interval_passes_are_the_array_expressions_bit_for_bit():
         assert got.tobytes() == expected.tobytes()
     assert want[3].sum() > 0 and (best != challenger).all()  # the cases were met
 
+    # rows without an empty intersection take the one-pass path: ties, NaN and infinite ends, and rows whose upper
+    # ends are all −∞ (l falls back to index 0), or NaN at h and −∞ elsewhere, or NaN at h, at one other and −∞
+    lower, upper = np.round(rng.uniform(-1.0, 0.5, (2, n, k)), 1), np.round(rng.uniform(0.5, 2.0, (2, n, k)), 1)
+    LO, LI, UO, UI = lower[0], lower[1], upper[0], upper[1]
+    LO[rng.random((n, k)) < 0.15], UI[rng.random((n, k)) < 0.15] = -np.inf, np.inf
+    UO[rng.random((n, k)) < 0.03], LI[rng.random((n, k)) < 0.03] = np.nan, np.nan
+    LO[:3], LI[:3], UO[:3] = -np.inf, -np.inf, -np.inf
+    UO[1, 0], UO[2, [0, 3]] = np.nan, np.nan
+    want = _merged_by_arrays(LO, UO, LI, UI, N, 0.05)
+    empty[:] = 0
+    merge_intervals(LO, UO, LI, UI, N, 0.05, L, U, mu, empty, best, challenger, closed)
+    for got, expected in zip((L, U, mu, empty, best, challenger, closed), want):
+        assert got.tobytes() == expected.tobytes()
+    assert want[3].sum() == 0 and np.isnan(U).any(axis=1).sum() > n // 4 and (challenger[:3] == [0, 0, 3]).all()
+
     mu_O, T = rng.uniform(0.0, 1.0, (n, k)), rng.integers(0, 4, (n, k))
     log_term = rng.uniform(1.0, 9.0, k)
     with np.errstate(divide="ignore", invalid="ignore"):

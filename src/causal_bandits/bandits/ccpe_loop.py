@@ -98,16 +98,32 @@ def merge_intervals(LO, UO, LI, UI, N, epsilon, L, U, mu, empty, best, challenge
     of two equal ends, which decides the sign of a zero), an empty one replaced by the interventional
     interval if N > 0, else the observational one; μ̂ its midpoint, 0 unless both ends are finite; h = argmax μ̂,
     l = argmax_{a≠h} U, ties to the lowest index; the gap is closed when U_l <= L_h + ε. A row's intersections
-    are taken in a pass without branches (so a faster one) and its empty ones, if any, replaced in a second."""
+    are taken in one pass without branches on the data's order (so a fast one) that also finds h and the
+    candidates for l (:func:`_challenger`); a row with empty ones has them replaced in a second pass, and h and l
+    found again."""
     for r in range(L.shape[0]):
         n_empty = 0
+        h, top = 0, -np.inf  # μ̂ is finite (0 unless both ends are): h is its first largest entry
+        nan1, nan2, i1, i2, v1, v2 = -1, -1, -1, -1, -np.inf, -np.inf  # U's first two NaNs, two first largest
         for a in range(L.shape[1]):
             lo_o, lo_i, up_o, up_i = LO[r, a], LI[r, a], UO[r, a], UI[r, a]
             lo = lo_o if (lo_o > lo_i) | (lo_o != lo_o) else lo_i  # np.maximum: the second of equals
             up = up_o if (up_o < up_i) | (up_o != up_o) else up_i
             n_empty += lo > up
             L[r, a], U[r, a] = lo, up
-            mu[r, a] = (lo + up) / 2.0 if math.isfinite(lo) & math.isfinite(up) else 0.0
+            m = (lo + up) / 2.0 if math.isfinite(lo) & math.isfinite(up) else 0.0
+            mu[r, a] = m
+            if m > top:
+                h, top = a, m
+            if up != up:
+                if nan1 < 0:
+                    nan1 = a
+                elif nan2 < 0:
+                    nan2 = a
+            elif (i1 < 0) | (up > v1):
+                i2, v2, i1, v1 = i1, v1, a, up
+            elif (i2 < 0) | (up > v2):
+                i2, v2 = a, up
         if n_empty:
             empty[r] += n_empty
             for a in range(L.shape[1]):
@@ -115,10 +131,26 @@ def merge_intervals(LO, UO, LI, UI, N, epsilon, L, U, mu, empty, best, challenge
                     lo, up = (LI[r, a], UI[r, a]) if N[r, a] > 0 else (LO[r, a], UO[r, a])
                     L[r, a], U[r, a] = lo, up
                     mu[r, a] = (lo + up) / 2.0 if math.isfinite(lo) & math.isfinite(up) else 0.0
-        h = _first_argmax(mu[r], -1)
-        c = _first_argmax(U[r], h)
+            h = _first_argmax(mu[r], -1)
+            c = _first_argmax(U[r], h)
+        else:
+            c = _challenger(h, nan1, nan2, i1, i2, v1, v2)
         best[r], challenger[r] = h, c
         gap_closed[r] = U[r, c] <= L[r, h] + epsilon
+
+
+@numba.njit(cache=True)
+def _challenger(h, nan1, nan2, i1, i2, v1, v2):
+    """``_first_argmax(U_row, h)`` from one pass's candidates: the row's first two NaN entries (``nan1``,
+    ``nan2``, −1 if none), its first largest non-NaN entry ``i1`` (value ``v1``) and the first largest of the
+    others, ``i2`` (value ``v2``). The first NaN but h; else i1 unless it is h, else i2; but index 0 if that one is
+    −∞ (then every entry but h and the NaNs is, and the row with −∞ at h starts with a −∞ or with h)."""
+    if nan1 >= 0 and nan1 != h:
+        return nan1
+    if nan2 >= 0:
+        return nan2
+    c, v = (i1, v1) if i1 != h else (i2, v2)
+    return c if (c >= 0) and (v > -np.inf) else 0
 
 
 class CCPELoop(PureExplorationPolicy):

@@ -23,6 +23,7 @@ from causal_bandits import algorithms, store
 from causal_bandits.claims import wilson
 from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
+from causal_bandits.papers.cpe.design import BUDGETED
 
 REC_PREFIX = "cpe_rec_"
 
@@ -103,7 +104,7 @@ def budget_table(frame: pd.DataFrame, instances: Mapping[str, Mapping[str, Any]]
     for (key, strategy, algorithm), g in _settings(frame):
         inst = instances[cast(str, key)]  # group keys are the string columns' values
         mu, eps = np.asarray(inst["mu"]), inst["epsilon"]
-        if algorithm == "pb":
+        if algorithm == BUDGETED:
             budget = int(cast(str, strategy).removeprefix("T"))
             points = [(budget, g["recommended"].to_numpy())]
             strategy = "budget"

@@ -36,6 +36,7 @@ from causal_bandits.claims import (
 )
 from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
+from causal_bandits.papers.cpe.design import BUDGETED
 from causal_bandits.papers.cpe.tables import slopes_table
 
 #: Runs per setting from which a PAC verdict is judged (docs/papers/cpe.md#cpe-results: "at R = 100").
@@ -125,7 +126,7 @@ def _rows(results, exp: str, algorithm: str | None = None) -> pd.DataFrame:
     frame = results["stopping"].get(exp)
     if frame is None or frame.empty:
         return pd.DataFrame()
-    keep = frame["algorithm"] != "pb" if algorithm is None else frame["algorithm"] == algorithm
+    keep = frame["algorithm"] != BUDGETED if algorithm is None else frame["algorithm"] == algorithm
     return frame[keep]
 
 
@@ -487,7 +488,10 @@ def _e5_lb() -> Claim:
 def claims(algorithms: Mapping[str, Iterable[str]]) -> list[Claim]:
     """Every claim; a PAC claim per experiment and fixed-confidence algorithm it runs (``algorithms``)."""
     out = [
-        _pac(e, a) for e, algs in algorithms.items() for a in registry.by_label(PAPER, algs) if a not in ("pb", "naive")
+        _pac(e, a)
+        for e, algs in algorithms.items()
+        for a in registry.by_label(PAPER, algs)
+        if a not in (BUDGETED, "naive")
     ]
     out += [
         _naive_fails(),

@@ -19,6 +19,7 @@ import pandas as pd
 from causal_bandits import algorithms
 from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
+from causal_bandits.papers.cpe.design import BUDGETED
 from causal_bandits.plots import new_figure, paper_style, save_figure
 
 #: Each algorithm's colour, from its registry entry (causal_bandits/papers/cpe/algorithms.py).
@@ -79,7 +80,7 @@ def _by_algorithm(frame: pd.DataFrame) -> _Groups:
 
 
 def _samples_panel(ax, frame: pd.DataFrame, name: str, log_x: bool) -> None:
-    frame = frame[frame["algorithm"] != "pb"].assign(x=x_values(frame, name))
+    frame = frame[frame["algorithm"] != BUDGETED].assign(x=x_values(frame, name))
     for (algorithm, strategy), g in _by_algorithm(frame):
         g = g.sort_values("x")
         color = PALETTE.get(algorithm, "k")
@@ -135,7 +136,7 @@ def samples_figure(
 
 
 def _correct_panel(ax, frame: pd.DataFrame, name: str) -> None:
-    frame = frame[frame["algorithm"] != "pb"].assign(x=x_values(frame, name))
+    frame = frame[frame["algorithm"] != BUDGETED].assign(x=x_values(frame, name))
     for (algorithm, strategy), g in _by_algorithm(frame):
         g = g.sort_values("x")
         err = np.vstack([g["correct_rate"] - g["correct_wilson_low"], g["correct_wilson_high"] - g["correct_rate"]])
@@ -167,7 +168,7 @@ def _theory_panel(ax, theory: Sequence[Mapping[str, Any]]) -> None:
 
 def coverage_figure(stopping: pd.DataFrame, delta: float, paths: Sequence[str], scale: str = "") -> None:
     """Figure 0 (E0): CI-violation rate per setting against δ, and mean samples per setting."""
-    frame = stopping[stopping["algorithm"] != "pb"].reset_index(drop=True)
+    frame = stopping[stopping["algorithm"] != BUDGETED].reset_index(drop=True)
     names = [f"{c}: {label(a, s)}" for c, a, s in zip(frame["config"], frame["algorithm"], frame["strategy"])]
     fig = new_figure((7.0, 0.25 * len(frame) + 1.5))
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
@@ -204,7 +205,7 @@ def budget_figure(budgets: Mapping[str, pd.DataFrame], delta: float, paths: Sequ
             ax.plot(
                 g["budget"],
                 g["error"],
-                "o-" if algorithm == "pb" else "-",
+                "o-" if algorithm == BUDGETED else "-",
                 ms=3,
                 lw=1,
                 color=PALETTE.get(algorithm, "k"),

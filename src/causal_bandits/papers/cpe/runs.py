@@ -31,7 +31,7 @@ PAPER = "cpe"
 def policy(job: Job, instance: CPEInstance, *, delta: float, epsilon: float):
     """The job's policy on ``instance``."""
     cls = runs.policy_class(algorithms.registry(PAPER)[job.algorithm].path)
-    if job.algorithm == "pb":
+    if job.algorithm == design.BUDGETED:
         return cls(instance.policy_arms(), budget=job.budget)
     settings: dict[str, Any] = {"delta": delta, "epsilon": epsilon, "profile": job.profile}
     if job.alpha_O is not None:

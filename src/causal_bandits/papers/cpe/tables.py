@@ -20,6 +20,7 @@ from scipy import stats
 from causal_bandits import algorithms
 from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
+from causal_bandits.papers.cpe.design import BUDGETED
 
 DESIGNED = "Designed for this replication (docs/papers/cpe.md#cpe-experiments); the paper reports no experiment."
 
@@ -48,7 +49,7 @@ def pac_table(stopping: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame()
     table = pd.concat(frames, ignore_index=True)
-    table = table[table["algorithm"] != "pb"]
+    table = table[table["algorithm"] != BUDGETED]
     cols = [
         "experiment",
         "config",
@@ -96,7 +97,9 @@ def lower_bound_table(
                 "in_thm3_class",
             ]
         )
-    out = frame[frame["algorithm"] != "pb"][["config", "algorithm", "samples_mean", "samples_se", "LB", "UB"]].copy()
+    out = frame[frame["algorithm"] != BUDGETED][
+        ["config", "algorithm", "samples_mean", "samples_se", "LB", "UB"]
+    ].copy()
     out["samples_over_LB"] = np.where(out["LB"] > 0, out["samples_mean"] / out["LB"], np.nan)
     out["samples_over_UB"] = out["samples_mean"] / out["UB"]
     out["in_thm3_class"] = [quantities[experiment, c]["summary"]["in_thm3_class"] for c in out["config"]]
@@ -120,7 +123,7 @@ def slopes_table(stopping: Mapping[str, pd.DataFrame], experiments: Sequence[str
         frame = stopping.get(e)
         if frame is None or frame.empty:
             continue
-        fixed_confidence = frame[frame["algorithm"] != "pb"]
+        fixed_confidence = frame[frame["algorithm"] != BUDGETED]
         ordered = fixed_confidence.sort_values(["strategy", "algorithm"], key=algorithms.label_order(PAPER))
         for (strategy, algorithm), g in ordered.groupby(["strategy", "algorithm"], sort=False):
             s, lo, hi = slope(g["n_arms"].to_numpy(float), g["samples_mean"].to_numpy(float))
