@@ -8,9 +8,9 @@ simulation's CPU as the paper whose runner builds the job declares it beside its
 study or an own experiment is costed by the runner it uses). The jobs that are not runs (instances, aggregates,
 figures, claims, CN-UCB's discovery) are a measured share of each paper's runs (``OTHER_SHARE`` there). The constants
 are fitted to the archived paper-scale run (``benchmarks/cost_model.py`` prints the fit; :func:`measured` gives its CPU
-per paper; fairness's, in its archived code record, to an earlier run); the model is good to within a factor of 2 per
-paper there (a test holds it to that). Its purpose is to stop a run that is orders of magnitude beyond what the machine
-or the user meant, with one line, before Snakemake spends minutes building its DAG.
+per paper); the model is good to within a factor of 2 per paper there (a test holds it to that). Its purpose is to stop
+a run that is orders of magnitude beyond what the machine or the user meant, with one line, before Snakemake spends
+minutes building its DAG.
 
 The check (:func:`check`) refuses a config whose largest job requests more memory than the machine has (the
 memory request the scheduler uses, :attr:`RunJob.memory_mb`), or whose estimate exceeds ``budget.cpu_hours``;

@@ -68,11 +68,11 @@ def check_config(section: Mapping[str, Any]) -> None:
 
 
 #: The cost check's model of this paper's runs (causal_bandits.cost), the F-UCB radius study's too: CPU seconds per
-#: seed-round, from an earlier paper-scale run (0.03 CPU-h over 3.8e5 seed-rounds: an upper bound of the archived
-#: run's 38 CPU-s).
-PER_SEED_ROUND = 1e-5
-#: The CPU of the paper's jobs other than its runs, as a share of its runs' (0.03 of 0.015 CPU-h at paper scale).
-OTHER_SHARE = 2.0
+#: seed-round, fitted to the archived paper-scale run of fca8dd0 (archive/paper-scale/manifest.json, each job's exact
+#: CPU; the fit printed by benchmarks/cost_model.py): 15 jobs, 21 CPU-s, 3.8e5 seed-rounds.
+PER_SEED_ROUND = 1.5e-5
+#: The CPU of the paper's jobs other than its runs, as a share of its runs' (24 of 21 CPU-s in that run).
+OTHER_SHARE = 1.2
 
 
 def cpu_seconds(job: RunJob) -> float:
