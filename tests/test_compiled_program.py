@@ -47,6 +47,20 @@ def test_a_plan_computes_its_steps_and_keeps_what_is_asked():
         assert np.isnan(np.delete(part, ids, axis=0)).all()
 
 
+def test_values_of_are_the_entries_rows_of_values_last():
+    """values_of gives the instances of the entries asked for, in entry order, with values_last's numbers bit for bit
+    (nan and inf included); no entry gives no rows."""
+    est = pomis_plus_estimators(GRAPHS["fig5d"], "Y", ("A", "C"))
+    counts, totals = _data(est.program, (1, 37))
+    entries = (len(est.entries) - 1, 0, 5)
+    ids, values = est.values_of(counts, totals, entries)
+    np.testing.assert_array_equal(ids, np.concatenate([est.instances_of([e]) for e in entries]))
+    np.testing.assert_array_equal(values, est.values_last(counts, totals, entries)[ids])
+    assert np.isnan(values).any()  # the data leave some estimates undefined: those are compared too
+    none, empty = est.values_of(counts, totals, ())
+    assert none.size == 0 and empty.shape == (0, 1, 37)
+
+
 def test_orders_numpy_does_not_use_are_refused_and_those_steps_run_in_numpy(monkeypatch):
     """Offered only the reverse of each product's alphabetical order of its summed variables, the check refuses it
     where numpy adds in another order (so the random trials tell orders apart), those steps run in numpy, and the

@@ -268,7 +268,7 @@ class Z2Estimates:
         size), and a used instance's arms are redrawn whenever their data grew, while a refinement leaves revealed
         columns as they were; so only an instance that reads an arm redrawn since its last evaluation is computed
         again: the catalogue entries of a seed's stale instances, for a batch of seeds needing the same entries
-        (:meth:`InstanceEstimators.values_last`, batch last; a value never depends on the other seeds of its batch),
+        (:meth:`InstanceEstimators.values_of`, batch last; a value never depends on the other seeds of its batch),
         of which the stale instances are kept (the others may read columns not revealed)."""
         redrawn = np.where(self.est.uses[None], self._redrawn_at[seeds][:, None, :], 0).max(axis=-1)  # (seeds, I)
         stale = wanted & (redrawn > self._evaluated_at[seeds])
@@ -283,9 +283,11 @@ class Z2Estimates:
             at = seeds[batch]
             # (L, b, B); one seed's block is read in place (a copy of every leaf row costs more than most refreshes)
             leaves = replicates[at[0]][:, None] if at.size == 1 else replicates[at].transpose(1, 0, 2)
-            values = self.est.values_last(leaves, self.n[at].T[:, :, None], entries)  # (I, b, B)
+            computed, values = self.est.values_of(leaves, self.n[at].T[:, :, None], entries)  # (computed, b, B)
+            position = np.empty(self.est.n_instances, dtype=np.int64)
+            position[computed] = np.arange(computed.size)
             rows, ids = np.nonzero(stale[batch])
-            self._rep_values[at[rows], ids] = values[ids, rows]
+            self._rep_values[at[rows], ids] = values[position[ids], rows]
             self._evaluated_at[at[rows], ids] = self._clock
 
 

@@ -157,6 +157,20 @@ class InstanceEstimators:
                 out[ids] = f.reshape((-1, *batch))[at]
         return out
 
+    def values_of(
+        self, leaf_counts: np.ndarray, totals: np.ndarray, entries: Sequence[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(instances, their values): :meth:`values_last` for the instances of catalogue ``entries`` only, in entry
+        order, (len(instances), *batch), the same numbers bit for bit without the nan-filled rows of the others (a
+        bootstrap refresh reads a few of Fig. 5c's 118 instances on 500 replicates)."""
+        batch = leaf_counts.shape[1:]
+        factors = self.program.evaluate_last(leaf_counts, totals, entries)
+        ids = [self._value_at[e][0] for e in entries]
+        values = [factors[e].reshape((-1, *batch))[self._value_at[e][1]] for e in entries]
+        if not values:
+            return np.empty(0, dtype=np.int64), np.empty((0, *batch))
+        return np.concatenate(ids), np.concatenate(values)
+
     def instances_of(self, entries: Sequence[int]) -> np.ndarray:
         """The instances of catalogue ``entries``, sorted."""
         return np.sort(np.concatenate([self._value_at[e][0] for e in entries]))
