@@ -89,6 +89,25 @@ def test_bootstrap_covariance_drops_undefined():
     assert (cov[1] == 0).all() and (cov[:, 1] == 0).all()
 
 
+def test_bootstrap_covariance_of_a_batch_is_each_problem_s_and_leaves_the_replicates_alone():
+    """A batch of problems (undefined values in kept and dropped estimators, estimators not wanted) gives each problem's
+    covariance bit for bit, exact zeros off kept x kept, and the replicate values it was given unchanged."""
+    rng = np.random.default_rng(5)
+    reps = rng.normal(size=(6, 200, 4)) * 10.0 ** rng.integers(-4, 4, (6, 1, 4))
+    reps[rng.random(reps.shape) < 0.03] = np.nan
+    reps[2, :50, 1] = np.inf  # 25 % undefined: dropped in problem 2
+    use = rng.random((6, 4)) < 0.8
+    given = reps.copy()
+    cov, kept = bootstrap_covariance(reps, use)
+    np.testing.assert_array_equal(reps, given)
+    for k in range(6):
+        one, one_kept = bootstrap_covariance(reps[k], use[k])
+        np.testing.assert_array_equal(cov[k], one)
+        np.testing.assert_array_equal(kept[k], one_kept)
+        assert (cov[k][~kept[k]] == 0).all() and (cov[k][:, ~kept[k]] == 0).all()
+    assert not kept[2, 1]
+
+
 # ------------------------------------------------------------------------------ instances
 def fig2a_estimators(n_min=20):
     G = GRAPHS["fig2a"]

@@ -166,11 +166,12 @@ class Z2Estimates:
         n, wins = self.n, self.wins
         # Data only grow, so a covered support stays covered: check only the (seed, instance) pairs
         # not yet covered whose instance reads an arm whose samples filled an empty leaf cell.
-        check = ~self._covered & ((self._fresh.astype(float) @ self._reads_arm) > 0)
-        self._fresh[:] = False
-        seeds, todo = np.nonzero(check)
-        if todo.size:
-            self._covered[seeds, todo] = self.est.support(self.leaf_counts, seeds, todo)
+        if self._fresh.any():  # late in a run most rounds fill no empty cell
+            check = ~self._covered & ((self._fresh.astype(float) @ self._reads_arm) > 0)
+            self._fresh[:] = False
+            seeds, todo = np.nonzero(check)
+            if todo.size:
+                self._covered[seeds, todo] = self.est.support(self.leaf_counts, seeds, todo)
         active = self._covered & self.est.enough_samples(n)
         act = active[:, self._slot_ids] & self._slot_ok  # (S, A, K)
         has_active = act.any(axis=-1)
