@@ -166,7 +166,7 @@ class InstanceEstimators:
         batch = leaf_counts.shape[1:]
         factors = self.program.evaluate_last(leaf_counts, totals, entries)
         ids = [self._value_at[e][0] for e in entries]
-        values = [factors[e].reshape((-1, *batch))[self._value_at[e][1]] for e in entries]
+        values = [cast(np.ndarray, factors[e]).reshape((-1, *batch))[self._value_at[e][1]] for e in entries]
         if not values:
             return np.empty(0, dtype=np.int64), np.empty((0, *batch))
         return np.concatenate(ids), np.concatenate(values)
