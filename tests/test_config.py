@@ -164,3 +164,14 @@ def test_a_z2_key_not_in_lower_snake_case_is_refused():
 
     with pytest.raises(ConfigError, match=r"^algorithm z2 'z2TS' is not lower snake_case"):
         algorithms.Algorithm("ts", "causal_bandits.bandits.thompson.ThompsonSampling", "TS", z2="z2TS")
+
+
+def test_pomis_plus_job_sizes_name_panels():
+    """A per-panel POMIS+ job size must name a panel: a typo is a one-line error naming the keys and the panels."""
+    from causal_bandits.papers.nonmanip.config import check_config
+
+    section = copy.deepcopy(PAPER["nonmanip"])
+    section["pomis_plus"]["panel_seeds_per_job"] = {"fig5a": 1000, "fig5e": 10}
+    cb_config.validate({**copy.deepcopy(PAPER), "nonmanip": section})  # the schema takes any panel-like key
+    with pytest.raises(ConfigError, match=r"^nonmanip.pomis_plus.panel_seeds_per_job names \['fig5e'\], which are not"):
+        check_config(section)

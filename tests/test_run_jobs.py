@@ -37,7 +37,7 @@ def test_every_paper_contributes_a_description_and_a_builder(key):
 
 def test_a_paper_job_is_described_whole():
     section = CONFIG["nonmanip"]
-    chunks = nonmanip_runs.chunks(section, CONFIG["seeds_per_job"], "POMIS")
+    chunks = nonmanip_runs.chunks(section, CONFIG["seeds_per_job"], "POMIS", "fig5c")
     plain = nonmanip_runs.describe(CONFIG, _wildcards("fig5c", "POMIS", "kl_ucb", chunk=len(chunks) - 1))
     assert plain.seeds == chunks[-1] and chunks[-1].stop == section["n_seeds"]
     assert plain.policy == algorithms.registry("nonmanip")["kl_ucb"].path and "pomis_plus" not in plain.science
@@ -47,6 +47,24 @@ def test_a_paper_job_is_described_whole():
     assert plus.policy == algorithms.played("nonmanip", "kl_ucb", z2=True).path
     assert plus.science["pomis_plus"]["bootstrap"] == section["pomis_plus"]["bootstrap"]
     assert plus.memory_mb > plain.memory_mb  # the bootstrap's replicates
+
+
+def test_pomis_plus_jobs_are_sized_per_panel_and_the_size_is_no_setting():
+    """pomis_plus.panel_seeds_per_job sizes the named panels' POMIS+ jobs (the others take pomis_plus.seeds_per_job,
+    BF/MIS/POMIS the section's), and no job's science records a size: chunking never changes results."""
+    section = CONFIG["nonmanip"]
+    assert section["pomis_plus"]["panel_seeds_per_job"] == {"fig5a": 1000, "fig5b": 500}
+    plus = [wc for wc in nonmanip_runs.run_jobs(CONFIG) if wc["strategy"] == POMIS_PLUS]
+    per_panel = {p: sum(wc["experiment"] == p for wc in plus) // len(section["algorithms"]) for p in section["panels"]}
+    assert per_panel == {"fig5a": 1, "fig5b": 2, "fig5c": 5}
+    last = nonmanip_runs.describe(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts", chunk=1))
+    assert last.seeds == range(500, 1000)
+    unsized = copy.deepcopy(CONFIG)
+    del unsized["nonmanip"]["pomis_plus"]["panel_seeds_per_job"]
+    assert len(nonmanip_runs.chunks(unsized["nonmanip"], unsized["seeds_per_job"], POMIS_PLUS, "fig5b")) == 5
+    first = nonmanip_runs.describe(CONFIG, _wildcards("fig5b", POMIS_PLUS, "ts"))
+    assert first.science == nonmanip_runs.describe(unsized, _wildcards("fig5b", POMIS_PLUS, "ts")).science
+    assert not {"seeds_per_job", "panel_seeds_per_job"} & set(first.science["pomis_plus"])
 
 
 def test_a_study_job_changes_only_what_the_study_varies():

@@ -30,9 +30,20 @@ def summaries(name: str, config: Mapping[str, Any]) -> dict[str, list[str]]:
 
 def main_summaries(config: Mapping[str, Any], n_seeds: int, solvers: list[str]) -> dict[str, list[str]]:
     """The main run's POMIS+ chunks that hold seeds 0..n_seeds-1, by ``<panel>/<solver>`` for each of ``solvers``."""
-    found = nonmanip_runs.chunks(config["nonmanip"], config["seeds_per_job"], POMIS_PLUS)
-    held = {str(k) for k, chunk in enumerate(found) if chunk.start < n_seeds}
-    jobs = (wc for wc in nonmanip_runs.run_jobs(config) if wc["strategy"] == POMIS_PLUS and wc["chunk"] in held)
+    section = config["nonmanip"]
+    held = {
+        panel: {
+            str(k)
+            for k, chunk in enumerate(nonmanip_runs.chunks(section, config["seeds_per_job"], POMIS_PLUS, panel))
+            if chunk.start < n_seeds
+        }
+        for panel in section["panels"]
+    }
+    jobs = (
+        wc
+        for wc in nonmanip_runs.run_jobs(config)
+        if wc["strategy"] == POMIS_PLUS and wc["chunk"] in held[wc["experiment"]]
+    )
     main = _summaries("nonmanip", jobs, "{experiment}/{algorithm}")
     return {f"{panel}/{a}": main[f"{panel}/{a}"] for panel in config["nonmanip"]["panels"] for a in solvers}
 

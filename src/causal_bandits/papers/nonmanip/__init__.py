@@ -16,4 +16,4 @@ TITLE = "Lee & Bareinboim (AAAI-19): structural causal bandits with non-manipula
 #: File-safe key of the POMIS+ strategy in configs and run paths (its label is "POMIS+").
 POMIS_PLUS = "POMISplus"
 #: Keys of ``pomis_plus`` that are not settings of a run's solver: the size of its jobs.
-NOT_SETTINGS = ("seeds_per_job",)
+NOT_SETTINGS = ("seeds_per_job", "panel_seeds_per_job")

@@ -9,7 +9,7 @@ from typing import Any
 
 from causal_bandits import algorithms
 from causal_bandits.causal.pomis import pomis
-from causal_bandits.errors import CausalBanditsError
+from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.runs import RunJob
@@ -25,6 +25,12 @@ def check_config(section: Mapping[str, Any]) -> None:
         [s for s in section.get("strategies", ()) if s != POMIS_PLUS],
         where="nonmanip.algorithms",
     )
+    sized = sorted(set(section.get("pomis_plus", {}).get("panel_seeds_per_job", {})) - set(section["panels"]))
+    if sized:
+        raise ConfigError(
+            f"nonmanip.pomis_plus.panel_seeds_per_job names {sized}, which are not panels "
+            f"(panels: {list(section['panels'])}); name panels of nonmanip.panels or remove those keys"
+        )
     for name, panel in section["panels"].items():
         try:
             diagram, reward = panel_diagram(panel)

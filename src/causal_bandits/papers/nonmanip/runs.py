@@ -50,14 +50,18 @@ NO_EXPRESSION_SOLVERS = ("z2_kl_ucb",)
 NO_EXPRESSION_DEFAULT = "klucb"
 
 
-def chunks(section: Mapping[str, Any], seeds_per_job: int, strategy: str) -> runs.Chunks:
-    """Seed chunks of a run of ``strategy`` on a Figure 5 panel (the workflow's run jobs; ``benchmarks/wall_time.py``
-    sizes them the same way): the section's seeds in chunks of ``pomis_plus.seeds_per_job`` under POMIS+ or of the
-    section's ``seeds_per_job`` for BF, MIS and POMIS; each size defaults to the top-level ``seeds_per_job``. Speed
-    only: a seed's streams do not depend on its chunk."""
-    n_seeds = section["n_seeds"]
-    sizes = section["pomis_plus"] if strategy == POMIS_PLUS else section
-    return runs.chunk_seeds(n_seeds, sizes.get("seeds_per_job", seeds_per_job))
+def chunks(section: Mapping[str, Any], seeds_per_job: int, strategy: str, panel: str) -> runs.Chunks:
+    """Seed chunks of a run of ``strategy`` on the Figure 5 panel ``panel`` (the workflow's run jobs;
+    ``benchmarks/wall_time.py`` sizes them the same way): the section's seeds in chunks of the panel's
+    ``pomis_plus.panel_seeds_per_job``, else ``pomis_plus.seeds_per_job``, under POMIS+, or of the section's
+    ``seeds_per_job`` for BF, MIS and POMIS; each size defaults to the top-level ``seeds_per_job``. Speed only: a
+    seed's streams do not depend on its chunk."""
+    if strategy == POMIS_PLUS:
+        sizes = section["pomis_plus"]
+        size = sizes.get("panel_seeds_per_job", {}).get(panel, sizes.get("seeds_per_job", seeds_per_job))
+    else:
+        size = section.get("seeds_per_job", seeds_per_job)
+    return runs.chunk_seeds(section["n_seeds"], size)
 
 
 def pomis_plus_settings(
@@ -111,7 +115,7 @@ def run_jobs(config: Mapping[str, Any]) -> Iterator[dict[str, str]]:
         for strategy in section["strategies"]:
             for algorithm in section["algorithms"]:
                 if strategy != POMIS_PLUS or algorithms.registry(PAPER)[algorithm].z2:
-                    for k in range(len(chunks(section, config["seeds_per_job"], strategy))):
+                    for k in range(len(chunks(section, config["seeds_per_job"], strategy, panel))):
                         yield {"experiment": panel, "strategy": strategy, "algorithm": algorithm, "chunk": str(k)}
 
 
@@ -145,7 +149,7 @@ def policy(wildcards: Any) -> str:
 def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob:
     """A run job of the paper (rule ``nonmanip_run``): chunk ``{chunk}`` of the strategy's seed chunks, with what
     a run on its panel depends on (:func:`panel_science`)."""
-    seed_chunks = chunks(config["nonmanip"], config["seeds_per_job"], wildcards["strategy"])
+    seed_chunks = chunks(config["nonmanip"], config["seeds_per_job"], wildcards["strategy"], wildcards["experiment"])
     return solver_job(config, wildcards, seed_chunks, panel_science(config, wildcards["experiment"]))
 
 
