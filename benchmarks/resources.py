@@ -33,6 +33,8 @@ import yaml
 
 from causal_bandits import config as cb_config
 from causal_bandits.papers import PAPERS, paper
+from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.runs import MEMORY_MARGIN, PEAKS_FILE, kind
 
 MIN_RUNTIME = 10
@@ -67,18 +69,39 @@ def kind_peaks(manifest: dict) -> dict[str, dict[str, float]]:
     }
 
 
-def write_peaks(manifest: dict, path: Path) -> None:
-    """Write :func:`kind_peaks` of ``manifest`` to ``path`` (``runs.PEAKS_FILE``), with where they were measured."""
+def per_measured_seeds(figures: dict[str, dict[str, float]], config: dict) -> dict[str, dict[str, float]]:
+    """``figures`` (:func:`kind_peaks`) with nonmanip's POMIS+ kinds as a job of ``MEASURED_SEEDS`` seeds and
+    ``MEASURED_BOOTSTRAP`` replicates would peak: the run module grows a figure's excess over the same panel and solver
+    under POMIS (the process without the replicates) by a job's seeds and B over those, so a panel whose jobs hold
+    other seeds in ``config`` (``pomis_plus.panel_seeds_per_job``) is scaled back to them (MB, rounded up to 0.1)."""
+    section, out = config["nonmanip"], {key: dict(kinds) for key, kinds in figures.items()}
+    for name, mb in figures.get("nonmanip", {}).items():
+        panel, strategy, algorithm = name.split("/")
+        base = figures["nonmanip"].get(f"{panel}/POMIS/{algorithm}")
+        if strategy != POMIS_PLUS or base is None:
+            continue
+        seeds = len(nonmanip_runs.chunks(section, config["seeds_per_job"], POMIS_PLUS, panel)[0])
+        growth = seeds / nonmanip_runs.MEASURED_SEEDS * section["pomis_plus"]["bootstrap"] / nonmanip_runs.MEASURED_BOOTSTRAP
+        out["nonmanip"][name] = math.ceil(10 * (base + (mb - base) / growth)) / 10
+    return out
+
+
+def write_peaks(manifest: dict, path: Path, config: dict) -> None:
+    """Write :func:`kind_peaks` of ``manifest`` (:func:`per_measured_seeds` under ``config``, the run's) to ``path``
+    (``runs.PEAKS_FILE``), with where they were measured."""
     commit = manifest["provenance"]["commit"]
     header = (
         "# The measured peak resident memory (MB, VmHWM) of each kind of run job (its wildcards but its chunk:\n"
         "# experiment/strategy/algorithm, strategy * for a batch of every budget), the largest of its jobs but\n"
         f"# at most {SPREAD} times the smallest, in the archived paper-scale run of commit {commit[:7]}\n"
         "# (its manifest.json). A run job asks for causal_bandits.runs.MEMORY_MARGIN over its kind's figure\n"
-        "# (causal_bandits.runs.measured_peak: a kind not here, the largest of those most like it).\n"
+        "# (causal_bandits.runs.measured_peak: a kind not here, the largest of those most like it). A POMIS+ figure\n"
+        "# is that of a job of causal_bandits.papers.nonmanip.runs.MEASURED_SEEDS seeds (the jobs grow it with\n"
+        "# their seeds): a panel measured in jobs of other seeds is scaled back to them.\n"
         "# Written by: python benchmarks/resources.py --write-peaks\n"
     )
-    body = yaml.safe_dump({"measured": commit, "peaks": kind_peaks(manifest)}, sort_keys=False, width=120)
+    peaks = per_measured_seeds(kind_peaks(manifest), config)
+    body = yaml.safe_dump({"measured": commit, "peaks": peaks}, sort_keys=False, width=120)
     path.write_text(header + body)
 
 
@@ -122,11 +145,12 @@ def main() -> None:
     )
     args = parser.parse_args()
     manifest = json.loads(args.archive.read_text())
+    config = cb_config.validate(cb_config.load(args.configfile))
     if args.write_peaks:
-        write_peaks(manifest, args.write_peaks)
+        write_peaks(manifest, args.write_peaks, config)
         print(f"wrote {args.write_peaks}")
     wanted = requests(manifest)
-    ratios = run_job_ratios(manifest, cb_config.validate(cb_config.load(args.configfile)))
+    ratios = run_job_ratios(manifest, config)
     peaks = defaultdict(list)
     for job in manifest["jobs"]:
         peaks[job["rule"]].append(job["max_rss_mb"])
