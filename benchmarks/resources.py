@@ -81,7 +81,8 @@ def per_measured_seeds(figures: dict[str, dict[str, float]], config: dict) -> di
         if strategy != POMIS_PLUS or base is None:
             continue
         seeds = len(nonmanip_runs.chunks(section, config["seeds_per_job"], POMIS_PLUS, panel)[0])
-        growth = seeds / nonmanip_runs.MEASURED_SEEDS * section["pomis_plus"]["bootstrap"] / nonmanip_runs.MEASURED_BOOTSTRAP
+        replicates = section["pomis_plus"]["bootstrap"] / nonmanip_runs.MEASURED_BOOTSTRAP
+        growth = seeds / nonmanip_runs.MEASURED_SEEDS * replicates
         out["nonmanip"][name] = math.ceil(10 * (base + (mb - base) / growth)) / 10
     return out
 

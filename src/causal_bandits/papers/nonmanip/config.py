@@ -41,16 +41,17 @@ def check_config(section: Mapping[str, Any]) -> None:
 
 
 # The cost check's model of this paper's runs (causal_bandits.cost), fitted to the archived paper-scale run of
-# fca8dd0 (archive/paper-scale/manifest.json, each job's exact CPU, over its seeds x rounds; the fit printed by
-# benchmarks/cost_model.py): the baselines 209 CPU-s over 1.8e8 seed-rounds (18 jobs); POMIS+ per graph (Fig. 5a
-# plays the front-door graph, 5b Fig. 2a's, 5c Fig. 5d's), the rates of an earlier run of the three (Fig. 5d 602
-# CPU-s, Fig. 2a 362, front-door 138, over 2.0e7 seed-rounds each) scaled alike, by 1.47, to the 30 jobs' 1,641 CPU-s
-# (per panel 204, 469 and 968 against the model's 210, 530 and 890). Studies and own experiments on this runner are
-# costed the same way.
+# 6a4dc43 (archive/paper-scale/manifest.json, each job's exact CPU less a start-up, over its seeds x rounds; the fit
+# printed by benchmarks/cost_model.py): the baselines 185 CPU-s over 1.8e8 seed-rounds (18 jobs); POMIS+ per graph
+# (Fig. 5a plays the front-door graph, 5b Fig. 2a's, 5c Fig. 5d's) over 2.0e7 seed-rounds each: 100 CPU-s in 2 jobs
+# of 1,000 seeds, 363 in 4 of 500 and 845 in 10 of 200. A POMIS+ seed-round costs less in a larger job (a round's
+# work is partly per job: 1.6x from 200 seeds to 1,000 on Fig. 5a, docs/performance.md#job-sizes), so a 200-seed
+# front-door job (a study's) costs up to that much more than its rate says. Studies and own experiments on this
+# runner are costed the same way.
 #: CPU seconds per seed-round of a BF, MIS or POMIS run.
-PER_SEED_ROUND = 1.1e-6
+PER_SEED_ROUND = 9.3e-7
 #: CPU seconds per seed-round of a POMIS+ run, by graph; any other graph costs as Fig. 5d (the largest catalogue).
-POMIS_PLUS_PER_SEED_ROUND = {"frontdoor": 1.0e-5, "fig2a": 2.6e-5, "fig5d": 4.4e-5}
+POMIS_PLUS_PER_SEED_ROUND = {"frontdoor": 4.9e-6, "fig2a": 1.8e-5, "fig5d": 4.2e-5}
 #: POMIS+ under the paper's every-round bootstrap (the refresh study) against the adaptive schedule: the spot
 #: check measured 2.28 CPU-h for 50 seeds of the three panels and both solvers, 36 times the adaptive run's
 #: cost for the same seeds; the bit-identical speed-up helped the every-round path a little more.
