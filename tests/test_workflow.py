@@ -162,10 +162,10 @@ def test_paper_scale_dry_run_lists_paper_jobs(tmp_path):
     result = snakemake(work, "-n", "--configfile", "config/config.yaml", "config/ci.yaml")
     assert result.returncode == 0, result.stderr[-3000:]
     # nonmanip, with nonmanip.seeds_per_job 1000 (BF/MIS/POMIS: all of a setting's seeds in one job): 3 panels x 3 arm
-    # sets x 2 algorithms (18); POMIS+, 200 seeds per job (pomis_plus.seeds_per_job): 3 panels x 2 algorithms x 5
-    # chunks (30). No study: config/studies.yaml turns them on.
+    # sets x 2 algorithms (18); POMIS+ in chunks of pomis_plus.panel_seeds_per_job (fig5a 1000: 1 chunk, fig5b 500: 2)
+    # or of pomis_plus.seeds_per_job (fig5c 200: 5), x 2 algorithms (16). No study: config/studies.yaml turns them on.
     assert re.search(r"nonmanip_run\s+18\b", result.stdout)
-    assert re.search(r"nonmanip_run_pomisplus\s+30\b", result.stdout)
+    assert re.search(r"nonmanip_run_pomisplus\s+16\b", result.stdout)
     assert "results/runs/studies/" not in result.stdout and "figures/studies/" not in result.stdout
     # unknown_graph: V2 14 cells x 3 + V3 4 x 3 + V4 9 x 4 algorithms, 20 seeds in one chunk each.
     assert re.search(r"unknown_graph_run\s+90\b", result.stdout)
