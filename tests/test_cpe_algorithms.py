@@ -818,6 +818,31 @@ def test_interval_coverage_is_clean_with_valid_radii_and_fires_with_tiny_ones():
     assert bad.summary["cpe_ci_violation"].mean() >= 0.9
 
 
+class _EveryRound(IntervalCoverage):
+    """IntervalCoverage that checks the intervals in every round, recomputed or not."""
+
+    def record(self, step):
+        self._checked = -1
+        super().record(step)
+
+
+@pytest.mark.parametrize("policy", ["ccpe", "lucb"])
+def test_interval_coverage_checks_only_new_intervals_with_the_same_flags(policy):
+    """Skipping the rounds whose intervals the policy did not recompute gives the flags of a check in every round (tiny
+    radii, so that many seeds are flagged, at different rounds)."""
+    instance = confounded_pair()
+    flags = []
+    for recorder in (IntervalCoverage(), _EveryRound()):
+        if policy == "ccpe":
+            algorithm = CCPEGeneral(instance.policy_arms(), instance.policy_sequences(), alpha_O=0.3, alpha_I=0.3)
+        else:
+            algorithm = LUCB(alpha_I=0.3)
+        run = run_to_stop(algorithm, CPEEnvironment(instance), seeds=range(40), horizon=3000, recorders=[recorder])
+        flags.append(run.summary["cpe_ci_violation"])
+    assert 0 < flags[0].sum() < flags[0].size
+    assert flags[0].tolist() == flags[1].tolist()
+
+
 def test_the_theory_profile_of_ccpe_bglm_needs_kappa_and_eta():
     instance = F.bglm(2)
     _one_line_error(

@@ -183,6 +183,7 @@ class CCPELoop(PureExplorationPolicy):
         self._empty = np.zeros(n_seeds, dtype=np.int64)
         self._radius = RadiusTable(n_arms, self.delta_internal, self.alpha_I)
         self.iterations = 0
+        self.interval_updates = 0  # intervals change only when an iteration ends
         self._phase = 0
         self._reset_observational(n_seeds)
 
@@ -215,12 +216,14 @@ class CCPELoop(PureExplorationPolicy):
             self._empty, self._best, self._l, gap_closed,
         )  # fmt: skip
         self._stop = gap_closed & self._may_stop(self.iterations + 1)
+        self.interval_updates += 1
 
     def _may_stop(self, t: int) -> bool:
         return True
 
     def intervals(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Current (lower, upper) per seed and arm: observational, interventional and merged."""
+        """Current (lower, upper) per seed and arm: observational, interventional and merged (new only when
+        :attr:`interval_updates` has grown)."""
         return {
             "observational": (self._LO, self._UO),
             "interventional": (self._LI, self._UI),

@@ -127,6 +127,7 @@ class LUCB(PureExplorationPolicy):
         self._stop = np.zeros(n_seeds, dtype=bool)
         self._round = 0
         self.iterations = 0
+        self.interval_updates = 0
 
     def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
         r = self._round
@@ -144,6 +145,7 @@ class LUCB(PureExplorationPolicy):
             return
         if r > self.n_arms:
             self.iterations += 1
+        self.interval_updates += 1
         if self.radius == "kk12":
             self._mu = self._sum / self._N
             t = self.iterations + 1
@@ -187,6 +189,7 @@ class LUCB(PureExplorationPolicy):
             rewards,
         )
         self.iterations += iterations
+        self.interval_updates += played
         return arms[:, :played], rewards[:, :played]
 
     def _refresh(self) -> None:
@@ -199,7 +202,8 @@ class LUCB(PureExplorationPolicy):
         self._beta[rows, pulled] = self._radius(N)
 
     def intervals(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Current (lower, upper) per seed and arm (infinite before the initial sweep ends)."""
+        """Current (lower, upper) per seed and arm (infinite before the initial sweep ends; new only when
+        :attr:`interval_updates` has grown)."""
         return {"interventional": (self._mu - self._beta, self._mu + self._beta)}
 
     def diagnostics(self) -> dict[str, np.ndarray]:

@@ -60,30 +60,32 @@ class RegretTrace:
             self._g += 1
 
     def record_window(self, window: Window) -> None:
-        """Every round of ``window``, as :meth:`record` round by round: the running sums are cumulative sums along the
-        rounds (numpy accumulates in order, so each round's sum is the same number); a seed that has stopped keeps its
-        sums at the grid's rounds."""
-
-        def running(total: np.ndarray, rounds: np.ndarray) -> np.ndarray:
-            return np.cumsum(np.concatenate([total[rows, None], rounds], axis=1), axis=1)[:, 1:]
+        """Every round of ``window``, as :meth:`record` round by round: the running sums add the rounds one at a time
+        in round order (:func:`~causal_bandits.bandits.running_sums.accumulate`: each round's sum is the same number),
+        read at the grid's rounds; a seed that has stopped keeps its sums at the grid's rounds."""
+        from causal_bandits.bandits.running_sums import accumulate  # numba loads only in jobs that play windows
 
         rows = window.rows if window.rows.size < self._regret.size else slice(None)
         length = window.arms.shape[1]
-        regret = running(self._regret, window.gap)
-        best = running(self._best, np.broadcast_to(window.best, window.arms.shape))
-        rewards = running(self._rewards, window.rewards)
         g = self._g
         end = g + int(np.searchsorted(self.grid[g:], window.t + length))
-        if end > g:
-            at = self.grid[g:end] - window.t
+        at = self.grid[g:end] - window.t
+        regret, best, rewards = (np.empty((window.rows.size, at.size)) for _ in range(3))
+        if end > g:  # the seeds that have stopped keep their sums
             self.cum_regret[:, g:end] = self._regret[:, None]
             self.cum_realized_regret[:, g:end] = (self._best - self._rewards)[:, None]
-            self.cum_regret[rows, g:end] = regret[:, at]
-            self.cum_realized_regret[rows, g:end] = best[:, at] - rewards[:, at]
+        for total, rounds, out in (
+            (self._regret, window.gap, regret),
+            (self._best, window.best, best),
+            (self._rewards, window.rewards, rewards),
+        ):  # read-only views all three, so that one compiled version serves them
+            accumulate(total, window.rows, np.broadcast_to(rounds, window.arms.shape), at, out)
+        if end > g:
+            self.cum_regret[rows, g:end] = regret
+            self.cum_realized_regret[rows, g:end] = best - rewards
             self.arm[rows, g:end] = window.arms[:, at]
             self.optimal[rows, g:end] = window.optimal[:, at]
             self._g = end
-        self._regret[rows], self._best[rows], self._rewards[rows] = regret[:, -1], best[:, -1], rewards[:, -1]
         self._n_optimal[rows] += window.optimal.sum(axis=1)
 
     def window_end(self, t: int) -> int:

@@ -31,7 +31,9 @@ class _Diagnosed(Protocol):
 
 
 class _Intervals(Protocol):
-    """A cpe policy's confidence intervals per kind (CCPE, LUCB)."""
+    """A cpe policy's confidence intervals per kind (CCPE, LUCB), and how many times it has recomputed them."""
+
+    interval_updates: int
 
     def intervals(self) -> dict[str, tuple[np.ndarray, np.ndarray]]: ...
 
@@ -116,13 +118,19 @@ class RecommendationTrace:
 
 
 class IntervalCoverage:
-    """``cpe_ci_violation``: some observational or interventional interval excluded the true mean."""
+    """``cpe_ci_violation``: some observational or interventional interval excluded the true mean. A round in which
+    the policy did not recompute its intervals is not checked again: the seeds still running are a subset of those
+    checked, against the same intervals (CCPE recomputes them once an iteration, every third round)."""
 
     def start(self, seeds: np.ndarray, horizon: int, env: Environment, policy: Policy) -> None:
         self.policy, self.mu = cast(_Intervals, policy), np.asarray(env.means, dtype=float)[0]
         self.violated = np.zeros(seeds.size, dtype=bool)
+        self._checked = -1  # the policy's interval_updates at the last check
 
     def record(self, step: Step) -> None:
+        if self.policy.interval_updates == self._checked:
+            return
+        self._checked = self.policy.interval_updates
         for kind, (lower, upper) in self.policy.intervals().items():
             if kind != "merged":  # the merged interval is their intersection (or a fallback to one)
                 self.violated[step.rows] |= ((lower > self.mu + 1e-12) | (upper < self.mu - 1e-12)).any(axis=1)
