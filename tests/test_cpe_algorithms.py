@@ -460,13 +460,14 @@ def test_parallel_bandit_with_a_large_budget_finds_the_best_arm():
         (lambda: F.bglm(3), 2222, 3),
     ],
 )
-@pytest.mark.parametrize("windows", [True, False])
-def test_parallel_bandit_in_blocks_is_the_parallel_bandit_round_by_round(make, budget, stops, windows):
-    """Served in blocks (step 1 whole, step 3 until some seed's arm changes, each cut at the engine's BLOCK), the
-    parallel bandit leaves every summary column, its recommendations at checkpoints inside blocks among them, and
-    every regret trace as round by round: with A′ empty (every seed stops at ⌊T/2⌋, parallel(8)) and seeds that stop
-    in ``stops`` different rounds. With ``windows`` every recorder takes windows, so a block's inner rounds reach them
-    as windows cut at the checkpoints; else a recorder that does not (the μ̂ watcher) has them round by round."""
+@pytest.mark.parametrize("serve", ["windows", "blocks", "blocks to round-by-round recorders"])
+def test_parallel_bandit_in_blocks_is_the_parallel_bandit_round_by_round(make, budget, stops, serve):
+    """Served in blocks (step 1 whole, step 3 until some seed's arm changes, each cut at the engine's BLOCK) or in the
+    same rounds as compiled windows (the node program's whole rows), the parallel bandit leaves every summary column,
+    its recommendations at checkpoints inside blocks among them, and every regret trace as round by round: with A′
+    empty (every seed stops at ⌊T/2⌋, parallel(8)) and seeds that stop in ``stops`` different rounds. Where every
+    recorder takes windows, a block's inner rounds reach them as windows cut at the checkpoints; else a recorder that
+    does not (the μ̂ watcher, which also turns the policy's windows off) has them round by round."""
     instance = make()
 
     class Estimates:
@@ -482,10 +483,17 @@ def test_parallel_bandit_in_blocks_is_the_parallel_bandit_round_by_round(make, b
         def finish(self):
             return None, {}, {}
 
-    def run(blocks: bool):
+    played = []
+
+    def run(served: str):
         policy = ParallelBandit(instance.policy_arms(), budget=budget)
-        if not blocks:
+        if served == "rounds":
             policy.block = lambda t: 1
+        elif served == "blocks":
+            policy.window = lambda t: 1
+        else:
+            play = policy.play_window
+            policy.play_window = lambda t, length, draws: played.append(length) or play(t, length, draws)
         grid = np.unique(np.r_[np.arange(1, budget, 97), budget // 2, budget // 2 + 1, budget])
         estimates = Estimates()
         recorders = [RegretTrace(grid), RecommendationTrace(checkpoints(budget, first=50))]
@@ -494,17 +502,21 @@ def test_parallel_bandit_in_blocks_is_the_parallel_bandit_round_by_round(make, b
             CPEEnvironment(instance),
             seeds=range(9),
             horizon=budget,
-            recorders=recorders if windows and blocks else [*recorders, estimates],
+            recorders=[*recorders, estimates]
+            if served in ("rounds", "blocks to round-by-round recorders")
+            else recorders,
         )
         return result, getattr(estimates, "mu", None)  # None: not watching
 
-    (by_round, mu_by_round), (by_block, mu_by_block) = run(False), run(True)
+    (by_round, mu_by_round), (by_block, mu_by_block) = run("rounds"), run(serve)
+    assert bool(played) == (serve == "windows")
     assert len(set(by_round.samples.tolist())) == stops
     assert by_round.summary.keys() == by_block.summary.keys()
     assert any(key.startswith("cpe_rec_") for key in by_block.summary)
     for key, value in by_round.summary.items():
         assert value.tobytes() == by_block.summary[key].tobytes(), key
-    assert len(mu_by_round) == 9 and mu_by_block == (None if windows else mu_by_round)
+    watched = serve == "blocks to round-by-round recorders"
+    assert len(mu_by_round) == 9 and mu_by_block == (mu_by_round if watched else None)
 
 
 @pytest.mark.parametrize(

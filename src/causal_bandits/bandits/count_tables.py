@@ -58,19 +58,25 @@ def _cells(values: np.ndarray, cols: np.ndarray, widths: np.ndarray, weights: np
     return out
 
 
+@numba.njit(cache=True, inline="always")
+def record_row(counts, ysum, s, values, r, hit, cols, widths, weights, offsets):
+    """counts[s, c] += 1, and ysum[s, c] += 1 if ``hit`` (the reward is 1), for every table's cell c (:func:`_cell`)
+    of row ``r`` of ``values``, in place (inlined where it is called)."""
+    for g in range(cols.shape[0]):
+        cell = _cell(values, r, g, cols, widths, weights, offsets)
+        counts[s, cell] += 1
+        if hit:
+            ysum[s, cell] += 1
+
+
 @numba.njit(cache=True)
 def _record_block(counts, ysum, values, rewards, cols, widths, weights, offsets):
-    """counts[s, c] += 1, and ysum[s, c] += 1 where the reward is 1, for every table's cell c (:func:`_cell`) of every
-    row of seed s's block (values (n, L, columns), rewards (n, L)), in place: the cells are never stored."""
+    """:func:`record_row` for every row of seed s's block (values (n, L, columns), rewards (n, L)), in place: the cells
+    are never stored."""
     for s in range(values.shape[0]):
         block = values[s]
         for r in range(values.shape[1]):
-            hit = rewards[s, r] == 1.0
-            for g in range(cols.shape[0]):
-                cell = _cell(block, r, g, cols, widths, weights, offsets)
-                counts[s, cell] += 1
-                if hit:
-                    ysum[s, cell] += 1
+            record_row(counts, ysum, s, block, r, rewards[s, r] == 1.0, cols, widths, weights, offsets)
 
 
 @numba.njit(cache=True)
@@ -196,6 +202,11 @@ class Strata:
         """Flat cell of every table for each row of ``values`` (rows × columns of 0/1), shape (rows, tables)."""
         values = np.ascontiguousarray(values, dtype=np.int64)
         return _cells(values, self._cols, self._widths, self._weights, self.offsets)
+
+    def kernel(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The tables as :func:`record_row` reads them, for rows whose observed variable k is in column ``columns[k]``
+        (whole rows of an environment's node program, counted where they are drawn: the parallel bandit's windows)."""
+        return np.asarray(columns, dtype=np.int64)[self._cols], self._widths, self._weights, self.offsets
 
     def record_block(self, counts: np.ndarray, ysum: np.ndarray, values: np.ndarray, rewards: np.ndarray) -> None:
         """Count every block row (values (n, L, columns), 0/1 rewards (n, L)) in its cell of every table, per seed, in

@@ -268,12 +268,15 @@ class WindowEnvironment(Protocol):
 class NodeDraws:
     """What a window policy draws its rounds with (from a :class:`ProgramEnvironment`): seed s pulling arm a at round i
     of the window gets the value of column ``reward`` of the row that
-    :func:`~causal_bandits.bandits.node_program.draw_row` draws with ``program.args`` from ``noise[s, i]``."""
+    :func:`~causal_bandits.bandits.node_program.draw_row` draws with ``program.args`` from ``noise[s, i]``; for a
+    policy that observes (``window_observes``), the program draws every node and ``observed`` names the value columns
+    of the observed variables."""
 
     program: NodeProgram
     noise: np.ndarray  # (n_seeds, L, uniforms) each round's uniforms
     reward: int  # the reward's value column
     n_columns: int  # value columns of a row (the scratch row's width)
+    observed: np.ndarray | None = None  # the observed variables' value columns (window_observes), else None
 
     def outputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Empty arms and rewards of the window's rounds (seeds, L), and a scratch row per seed for ``draw_row``."""
@@ -285,15 +288,18 @@ class NodeDraws:
 class ProgramEnvironment(Protocol):
     """An environment whose rounds a :class:`WindowPolicy` can draw itself with a compiled node program."""
 
-    def node_program(self) -> tuple[NodeProgram, int, int] | None:
-        """(program, the reward's value column, the columns of a row) of :class:`NodeDraws`, or None when one
-        program does not draw a whole row."""
+    def node_program(self, observed: bool = False) -> tuple[NodeProgram, int, int, np.ndarray | None] | None:
+        """(program, the reward's value column, the columns of a row, the observed variables' columns or None) of
+        :class:`NodeDraws`, or None when one program does not draw a whole row; with ``observed``, a program that draws
+        every node and the observed columns."""
 
 
 @runtime_checkable
 class WindowPolicy(Protocol):
     """Optional hooks of a policy that plays many adaptive rounds in one pass, drawing them with what its environment
-    serves: :class:`OutcomeTables` or :class:`NodeDraws` (``window_draws`` names which it takes)."""
+    serves: :class:`OutcomeTables` or :class:`NodeDraws` (``window_draws`` names which it takes). A policy that learns
+    from the observed variables of its windows' rounds says so with a class attribute ``window_observes = True``
+    (optional: its :class:`NodeDraws` then draw whole rows)."""
 
     window_draws: type
 
@@ -520,12 +526,12 @@ def simulate(
             progress(t)
         length = min(cast(BlockPolicy, policy).block(t), horizon - t + 1, loop.block_rounds()) if loop.blocks else 1
         window = loop.window_rounds(t, horizon) if loop.windows and until is None else 1
-        if length > 1:
-            if not loop.play_block(t, length):
-                break
-        elif window > 1 and (played := loop.play_window(t, window)):
+        if window > 1 and (played := loop.play_window(t, window)):  # a policy served both takes windows
             length = played
             if not loop.rows.size:
+                break
+        elif length > 1:
+            if not loop.play_block(t, length):
                 break
         elif not loop.play_round(t):
             break
@@ -556,7 +562,8 @@ class _Loop:
         self.blocks = isinstance(policy, BlockPolicy)
         self.observing = isinstance(policy, ObservingPolicy)
         self.law = env.outcome_law() if isinstance(env, WindowEnvironment) else None
-        self.program = env.node_program() if isinstance(env, ProgramEnvironment) else None
+        observes = bool(getattr(policy, "window_observes", False))
+        self.program = env.node_program(observes) if isinstance(env, ProgramEnvironment) else None
         served = OutcomeTables if self.law is not None else NodeDraws if self.program is not None else None
         #: every recorder takes windows of rounds (blocks' inner rounds are then handed over as windows too)
         self.window_recorders = all(isinstance(recorder, WindowRecorder) for recorder in recorders)
@@ -676,8 +683,8 @@ class _Loop:
                 *self.law, *cast(WindowEnvironment, self.env).outcome_noise(u)
             )
         else:
-            program, reward, columns = cast("tuple[NodeProgram, int, int]", self.program)
-            draws = NodeDraws(program, u, reward, columns)
+            program, reward, columns, observed = cast("tuple[NodeProgram, int, int, np.ndarray | None]", self.program)
+            draws = NodeDraws(program, u, reward, columns, observed)
         contexts = self.env.contexts(t, u[:, 0], self.rows)
         arms, rewards = cast(WindowPolicy, self.policy).play_window(t, length, draws)
         played = arms.shape[1]

@@ -16,7 +16,10 @@ pulls are made, and it is compared with the other algorithms only through error 
 
 Its arms follow a plan, not the rewards, so the engine serves it in blocks (``block`` / ``update_block``, the
 engine's ``BlockPolicy``): step 1 as one block, step 3 in blocks that end where some seed's arm changes; the
-counts and sums are integers, so a block leaves them as its rounds one by one would.
+counts and sums are integers, so a block leaves them as its rounds one by one would. Where one compiled node program
+draws the environment's whole rows (the cpe SCMs), the same rounds are windows (the engine's ``WindowPolicy`` with
+``NodeDraws``) played by :func:`_play_window`: each row drawn, counted in the tables or added to its arm's sum where
+it is drawn, without the arrays of values and rewards a block's pull builds.
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
+import numba
 import numpy as np
 
-from causal_bandits.bandits.count_tables import CountTables
+from causal_bandits.bandits.count_tables import CountTables, record_row
+from causal_bandits.bandits.engine import NodeDraws
+from causal_bandits.bandits.node_program import draw_row
 from causal_bandits.bandits.pure_exploration import Arm, PureExplorationPolicy
 from causal_bandits.errors import ConfigError
 from causal_bandits.rng import SeedStreams
@@ -51,10 +57,32 @@ def observation_threshold(q: np.ndarray) -> np.ndarray:
     return np.argmax(count <= np.arange(1, n + 1), axis=1) + 1
 
 
+@numba.njit(cache=True)
+def _play_window(noise, program, reward, x, observe, step, counts, ysum, cells, isum, members, per, n_arms, arms, ys):
+    """Rounds of step 1 (``observe``: do(), each row counted in the tables) or of step 3 (round ``step`` of it on:
+    A′'s arms in their blocks, each reward added to its arm's sum) for every seed, as ``select``, the environment's
+    pull and ``update_block`` play them: arms and rewards into ``arms`` and ``ys`` (seeds, L), the state in place
+    (integer counts and sums of 0/1 rewards: exact in any order)."""
+    cols, widths, weights, offsets = cells
+    n, length = arms.shape
+    for s in range(n):
+        for i in range(length):
+            a = 0 if observe else members[s, min((step + i) // max(per[s], 1), n_arms - 1)]
+            draw_row(x, s, noise[s, i], a, program)
+            y = float(x[s, reward])
+            if observe:
+                record_row(counts, ysum, s, x, s, y == 1.0, cols, widths, weights, offsets)
+            else:
+                isum[s, a] += y
+            arms[s, i], ys[s, i] = a, y
+
+
 class ParallelBandit(PureExplorationPolicy):
     """Algorithm 1 of Lattimore et al. (2016) with budget ``budget``, vectorised over seeds."""
 
     name = "PB"
+    window_draws = NodeDraws  # the engine's WindowPolicy: windows drawn with a node program
+    window_observes = True  # step 1 counts the observed variables: the program draws whole rows
     _per_seed = ("_counts", "_ysum", "_mu", "_T", "_members", "_per", "_isum", "_end")
 
     def __init__(self, arms: Sequence[Arm], *, budget: int):
@@ -96,15 +124,36 @@ class ParallelBandit(PureExplorationPolicy):
 
     def update_block(self, feedback) -> None:
         """Learn from a block of :meth:`block` rounds: rewards (n, L), values (n, L, |X|)."""
-        length = feedback.rewards.shape[1]
         if self._round < self.half:
             self.tables.add_block(self._counts, self._ysum, feedback.values, feedback.rewards)
-            self._round += length
+        else:
+            self._isum[self._rows, feedback.arms] += feedback.rewards.sum(axis=1)
+        self._advance(feedback.rewards.shape[1])
+
+    def window(self, t: int) -> int:
+        """The rounds of :meth:`block`, as a window (the engine's ``WindowPolicy``)."""
+        return self.block(t)
+
+    def play_window(self, t: int, length: int, draws: NodeDraws) -> tuple[np.ndarray, np.ndarray]:
+        """The ``length`` rounds of a window (at most a :meth:`block`) in one compiled pass (:func:`_play_window`)."""
+        arms, rewards, x = draws.outputs()
+        observe = self._round < self.half
+        cells = self.tables.strata.kernel(cast(np.ndarray, draws.observed))
+        _play_window(
+            draws.noise, draws.program.args, draws.reward, x, observe, self._round - self.half, self._counts,
+            self._ysum, cells, self._isum, self._members, self._per, self.n_arms, arms, rewards,
+        )  # fmt: skip
+        self._advance(length)
+        return arms, rewards
+
+    def _advance(self, length: int) -> None:
+        """After ``length`` rounds learnt from: step 2 once step 1 ends, step 4 for the seeds whose last pull it was."""
+        observing = self._round < self.half
+        self._round += length
+        if observing:
             if self._round == self.half:
                 self._plan()
         else:
-            self._round += length
-            self._isum[self._rows, feedback.arms] += feedback.rewards.sum(axis=1)
             finished = cast(np.ndarray, self._round == self._end)
             if finished.any():
                 self._finish(finished)

@@ -22,6 +22,8 @@ all of them. ``means`` are the instance's exact means, one row (no contexts).
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from causal_bandits.bandits.environments import ContextFree
@@ -91,21 +93,26 @@ class CPEEnvironment(ContextFree):
         self._reward = col[scm.reward]
         # A window's rounds need the reward alone: the nodes it depends on through parents that matter.
         self._reward_program = None
+        self._row_program: NodeProgram | None = None
         if len(self._steps) == 1 and run:  # one pass, no node drawn from its mechanism
+            self._row_program = cast(NodeProgram, self._steps[0])
             needed = {self._reward}
             for node in reversed(run):
                 if node.column in needed:
                     needed.update(int(p) for p in node.parents)
             self._reward_program = NodeProgram([node for node in run if node.column in needed], is_set, set_value)
 
-    def node_program(self) -> tuple[NodeProgram, int, int] | None:
+    def node_program(self, observed: bool = False) -> tuple[NodeProgram, int, int, np.ndarray | None] | None:
         """(a compiled pass that draws the reward and the nodes it depends on, the reward's column, the columns of a
-        row) when one pass draws a whole row (the engine's ``ProgramEnvironment``: then a window policy draws its
+        row, None) when one pass draws a whole row (the engine's ``ProgramEnvironment``: then a window policy draws its
         rounds itself; a node's value depends on its ancestors' uniforms alone, so the reward is the one a whole row's
-        pass draws), else None."""
-        if self._reward_program is None:
+        pass draws), else None. With ``observed``, the pass that draws every node, and last the columns of the observed
+        variables (a policy that learns from them: the parallel bandit)."""
+        if self._reward_program is None or self._row_program is None:
             return None
-        return self._reward_program, self._reward, len(self._uniform)
+        if observed:
+            return self._row_program, self._reward, len(self._uniform), self._observed
+        return self._reward_program, self._reward, len(self._uniform), None
 
     def pull(
         self,
