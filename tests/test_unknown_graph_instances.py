@@ -127,6 +127,37 @@ def test_observational_marginals_and_eps_are_the_eliminations_bit_for_bit(make):
     assert fast.eps_true == min(gaps, default=math.inf)
 
 
+def _bits(inst: Instance) -> list:
+    """Everything CN-UCB's inputs and exact answers read from an instance, as bytes and exact values."""
+    queries = [inst.marginal(y, do).tobytes() for y in range(inst.n) for do in [None, *product(range(inst.n), (0, 1))]]
+    return [
+        inst.to_document(),
+        inst.essential,
+        inst.observational_marginals.tobytes(),
+        inst.eps_true,
+        inst.arm_means.tobytes(),
+        inst.Delta_true,
+        queries,
+    ]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda seed: F.path_power(8, 2, mcs_start=3, reward_node=seed % 8),
+        lambda seed: F.tree(3, rng=np.random.default_rng(seed), regime="A"),  # what sampled_discovery shares
+    ],
+)
+def test_instances_sharing_an_scm_give_the_bits_of_fresh_ones(make):
+    """:meth:`Instance.with_reward_node`: each reward node's instance, its queries read from (and written to) the one
+    cache of the SCM in any order, equals the instance built with that reward node, bit for bit."""
+    base = make(0)
+    shared = [base.with_reward_node(make(seed).reward_node) for seed in range(8)]
+    assert len({inst.reward_node for inst in shared}) > 2
+    for seed in reversed(range(8)):
+        assert _bits(shared[seed]) == _bits(make(seed))
+
+
 def test_path_power_means_match_brute_force():
     inst = F.path_power(9, 3, rng=np.random.default_rng(3), regime="B", params={"a": 0.1, "b": 0.3})
     brute = [

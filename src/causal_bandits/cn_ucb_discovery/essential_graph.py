@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import cast
 
 import networkx as nx
@@ -29,12 +30,13 @@ class EssentialGraph:
     directed: tuple[tuple[int, int], ...]
     undirected: tuple[tuple[int, int], ...]
 
-    @property
+    @cached_property
     def undirected_graph(self) -> nx.Graph:
+        """The undirected part over all n nodes, built once and frozen (``nx.freeze``): every caller only reads it."""
         g = nx.Graph()
         g.add_nodes_from(range(self.n))
         g.add_edges_from(self.undirected)
-        return g
+        return nx.freeze(g)
 
     def chain_components(self) -> list[tuple[int, ...]]:
         """CC(E(D)): components of the undirected part, each sorted, listed by smallest node."""

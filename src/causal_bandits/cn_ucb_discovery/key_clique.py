@@ -16,11 +16,13 @@ docs/papers/unknown_graph.md#unknown_graph-general residual rules instead; ``"li
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
+from functools import lru_cache
 from typing import cast
 
 import networkx as nx
 
 from causal_bandits.cn_ucb_discovery.central_node import branch, central_node
+from causal_bandits.cn_ucb_discovery.essential_graph import EssentialGraph
 from causal_bandits.cn_ucb_discovery.intervention_batches import (
     Estimate,
     NonTermination,
@@ -60,6 +62,15 @@ def clique_tree(component: nx.Graph) -> nx.Graph:
             if w := len(set(a) & set(b)):
                 inter.add_edge(a, b, weight=w)
     return nx.maximum_spanning_tree(inter, algorithm="kruskal")
+
+
+@lru_cache(maxsize=256)
+def junction_trees(essential: EssentialGraph) -> dict[tuple[int, ...], nx.Graph]:
+    """T_G (:func:`clique_tree`) of every chain component G of E(D), by component; computed once per E(D) and frozen
+    (``nx.freeze``: the searches only read them; path_power's E(D), its skeleton, is the same for every MCS start
+    and X_R)."""
+    g = essential.undirected_graph
+    return {c: nx.freeze(clique_tree(nx.Graph(g.subgraph(c)))) for c in essential.chain_components()}
 
 
 def clique_intervention(

@@ -33,7 +33,7 @@ from causal_bandits.cn_ucb_discovery.intervention_batches import (
     RewardTests,
     Step,
 )
-from causal_bandits.cn_ucb_discovery.key_clique import clique_tree, find_key_clique, find_subjunction_tree
+from causal_bandits.cn_ucb_discovery.key_clique import find_key_clique, find_subjunction_tree, junction_trees
 from causal_bandits.cn_ucb_discovery.reward_parent import find_key_node, find_subtree
 from causal_bandits.errors import ConfigError
 
@@ -72,8 +72,8 @@ def _components(inputs: DiscoveryInputs, algorithm: str, reading: Reading) -> li
     if algorithm == "forest":
         return list(zip(order, tree_components(eg, order)))
     if algorithm == "general":
-        g = eg.undirected_graph
-        return [(c, clique_tree(nx.Graph(g.subgraph(c)))) for c in order]
+        trees = junction_trees(eg)
+        return [(c, trees[c]) for c in order]
     raise ConfigError(f"unknown CN-UCB algorithm {algorithm!r}; use one of {list(ALGORITHMS)}")
 
 

@@ -17,11 +17,12 @@ import numpy as np
 
 from causal_bandits.bandits.cn_ucb import CNUCB
 from causal_bandits.bandits.engine import Streams, simulate
-from causal_bandits.cn_ucb_discovery.intervention_batches import DiscoveryResult, Reading
-from causal_bandits.cn_ucb_discovery.stages import cn_ucb_discovery, run_discovery
+from causal_bandits.cn_ucb_discovery.intervention_batches import DiscoveryResult, Estimate, Reading, Request
+from causal_bandits.cn_ucb_discovery.stages import DiscoveryInputs, cn_ucb_discovery, run_discovery
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs, exact_answer
+from causal_bandits.papers.unknown_graph.instance import Instance
 from causal_bandits.rng import generator
 
 PAPER = "unknown_graph"
@@ -34,7 +35,7 @@ def sampled_discovery(regime: str, h: int, delta: float, c_B: float, n_seeds: in
     correct, nonterm, rounds, bound, B, n = [], [], [], [], 0, 0
     for start in range(0, n_seeds, chunk):
         seeds = np.arange(start, min(start + chunk, n_seeds))
-        insts = [F.tree(h, rng=generator(PAPER, cell, int(s), "instance"), regime=regime) for s in seeds]
+        insts = _one_scm([F.tree(h, rng=generator(PAPER, cell, int(s), "instance"), regime=regime) for s in seeds])
         inputs = [discovery_inputs(i, delta, c_B) for i in insts]
         policy = CNUCB(inputs)
         simulate(
@@ -68,24 +69,50 @@ def sampled_discovery(regime: str, h: int, delta: float, c_B: float, n_seeds: in
     }
 
 
-def _count(rows: list, check: str, reading: str, outcomes: list[str]) -> None:
-    rows.append(
-        {
-            "check": check,
-            "reading": reading,
-            "cases": len(outcomes),
-            "correct": outcomes.count("correct"),
-            "wrong": outcomes.count("wrong"),
-            "nonterminating": outcomes.count("nonterminating"),
-        }
-    )
+def _one_scm(instances: list[Instance]) -> list[Instance]:
+    """``instances``, which differ in X_R alone (tree(h) draws nothing else), as reward nodes of the first one's SCM
+    (:meth:`Instance.with_reward_node`): its marginals and exact queries computed once for all of them."""
+    return [instances[0].with_reward_node(inst.reward_node) for inst in instances]
 
 
-def _outcome(inst, algorithm: str, reading: Reading) -> str:
-    result = run_discovery(cn_ucb_discovery(discovery_inputs(inst), algorithm, reading), exact_answer(inst))
+def _count(rows: list, check: str, algorithm: str, instances: list, readings: Mapping[str, Reading]) -> None:
+    """One row per reading (named by its key): how often ``algorithm`` under it is right, wrong or never answers on
+    ``instances``."""
+    for name, outcomes in zip(readings, _outcomes(instances, algorithm, list(readings.values()))):
+        rows.append(
+            {
+                "check": check,
+                "reading": name,
+                "cases": len(outcomes),
+                "correct": outcomes.count("correct"),
+                "wrong": outcomes.count("wrong"),
+                "nonterminating": outcomes.count("nonterminating"),
+            }
+        )
+
+
+def _outcomes(instances: list, algorithm: str, readings: list[Reading]) -> list[list[str]]:
+    """Each reading's outcome on every instance, each instance's inputs computed once for all readings."""
+    cases = [(inst, discovery_inputs(inst), exact_answer(inst)) for inst in instances]
+    return [
+        [_outcome(inst, inputs, answer, algorithm, reading) for inst, inputs, answer in cases] for reading in readings
+    ]
+
+
+def _outcome(
+    inst: Instance, inputs: DiscoveryInputs, answer: Callable[[Request], Estimate], algorithm: str, reading: Reading
+) -> str:
+    result = run_discovery(cn_ucb_discovery(inputs, algorithm, reading), answer)
     if result.nonterminating:
         return "nonterminating"
     return "correct" if result.target is not None and inst.reward_node in result.target else "wrong"
+
+
+def _path_power_cases(sizes: list[int]) -> list[Instance]:
+    """path_power(n, k) for every n of ``sizes``, k in 1..3, MCS start and X_R; one SCM per (n, k, start), whose
+    exact queries its n reward nodes share (:meth:`Instance.with_reward_node`)."""
+    scms = [F.path_power(n, k, mcs_start=s, reward_node=0) for n in sizes for k in (1, 2, 3) for s in range(n)]
+    return [scm.with_reward_node(x) for scm in scms for x in range(scm.n)]
 
 
 def exact_readings(section: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -96,36 +123,14 @@ def exact_readings(section: Mapping[str, Any]) -> list[dict[str, Any]]:
     for s in range(cfg["random_trees"]):
         rng = generator(PAPER, "V6-random_tree", s, "instance")
         trees.append(F.random_tree(int(rng.integers(2, cfg["random_tree_max_n"] + 1)), rng=rng))
-    for update in ("intersect", "literal"):
-        _count(
-            rows,
-            "random trees: weight update (A4)",
-            update,
-            [_outcome(i, "tree", Reading(weight_update=update)) for i in trees],
-        )
+    updates = {update: Reading(weight_update=update) for update in ("intersect", "literal")}
+    _count(rows, "random trees: weight update (A4)", "tree", trees, updates)
     polytrees = []
     for s in range(cfg["random_trees"]):
         rng = generator(PAPER, "V6-polytree", s, "instance")
         polytrees.append(F.polytree(int(rng.integers(3, cfg["random_tree_max_n"] + 1)), rng=rng))
-    for order in ("reverse_topological", "index"):
-        _count(
-            rows,
-            "random polytrees: component order (A7)",
-            order,
-            [_outcome(i, "forest", Reading(component_order=order)) for i in polytrees],
-        )
-    cases = [
-        F.path_power(n, k, mcs_start=s, reward_node=x)
-        for n in cfg["path_power_n"]
-        for k in (1, 2, 3)
-        for s in range(n)
-        for x in range(n)
-    ]
-    for rules in ("corrected", "literal"):
-        _count(
-            rows,
-            "path_power: clique rules (A8)",
-            rules,
-            [_outcome(i, "general", Reading(clique_rules=rules)) for i in cases],
-        )
+    orders = {order: Reading(component_order=order) for order in ("reverse_topological", "index")}
+    _count(rows, "random polytrees: component order (A7)", "forest", polytrees, orders)
+    clique_rules = {rules: Reading(clique_rules=rules) for rules in ("corrected", "literal")}
+    _count(rows, "path_power: clique rules (A8)", "general", _path_power_cases(cfg["path_power_n"]), clique_rules)
     return rows

@@ -17,12 +17,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import networkx as nx
 import numpy as np
 
-from causal_bandits.cn_ucb_discovery.essential_graph import essential_graph
 from causal_bandits.cn_ucb_discovery.intervention_batches import Estimate, Request
-from causal_bandits.cn_ucb_discovery.key_clique import clique_tree
+from causal_bandits.cn_ucb_discovery.key_clique import junction_trees
 from causal_bandits.cn_ucb_discovery.stages import DiscoveryInputs
 from causal_bandits.papers.unknown_graph.instance import Instance, batch_size
 
@@ -36,7 +34,7 @@ def discovery_inputs(
     if not np.isfinite(eps):  # no edge at all: the effect test never matters
         eps = 1.0
     return DiscoveryInputs(
-        essential=essential_graph(instance.dag),
+        essential=instance.essential,
         marginals=instance.observational_marginals,
         values=instance.action_values,
         Delta=Delta,
@@ -68,15 +66,14 @@ def discovery_bound(instance: Instance, algorithm: str, B: int) -> float:
     general (Thm 3): B + K B log2 n (omega(G_R) + d(T_{G_R}) omega(G_R) + sum_G omega(G)).
     """
     K, n = instance.n_values, instance.n
-    eg = essential_graph(instance.dag)
+    eg = instance.essential
     log_n = math.log2(max(n, 2))
     if algorithm in ("tree", "forest"):
         d = max((deg for _, deg in eg.undirected_graph.degree), default=0)
         if algorithm == "tree":
             return K * B * (2 + d) * log_n + B
         return 2 * K * B * (d + len(eg.chain_components())) * log_n + B
-    g = eg.undirected_graph
-    trees = {c: clique_tree(nx.Graph(g.subgraph(c))) for c in eg.chain_components()}
+    trees = junction_trees(eg)
     omega = {c: max(len(q) for q in t.nodes) for c, t in trees.items()}
     home = next(c for c in trees if instance.reward_node in c)
     d = max((deg for _, deg in trees[home].degree), default=0)
@@ -86,7 +83,7 @@ def discovery_bound(instance: Instance, algorithm: str, B: int) -> float:
 def derived(instance: Instance, delta: float = 0.1, c_B: float = 1.0, algorithm: str = "tree") -> dict[str, Any]:
     """docs/papers/unknown_graph.md#unknown_graph-documents ``derived`` block of an instance document (exact, from the
     SCM)."""
-    eg = essential_graph(instance.dag)
+    eg = instance.essential
     B = (
         batch_size(instance.Delta_true, instance.eps_true, instance.n, instance.n_values, delta, c_B)
         if instance.Delta_true > 0 and instance.eps_true > 0

@@ -17,6 +17,7 @@ this elimination, written by hand for that reason, takes microseconds per step.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,11 +27,23 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from causal_bandits.cn_ucb_discovery.essential_graph import EssentialGraph, essential_graph
 from causal_bandits.errors import CausalBanditsError, ConfigError
 
 #: Largest joint table the exact elimination builds (entries); wider instances are refused.
 MAX_FRONTIER_ENTRIES = 1 << 22
 _TOL = 1e-9
+#: The cached properties of :class:`Instance` that depend on the SCM alone, not on its reward node.
+_SCM_PROPERTIES = (
+    "dag",
+    "essential",
+    "children",
+    "topological_order",
+    "_factors",
+    "_rank",
+    "observational_marginals",
+    "eps_true",
+)
 
 
 def batch_size(Delta: float, eps: float, n: int, K: int, delta: float, c_B: float = 1.0) -> int:
@@ -140,6 +153,12 @@ class Instance:
         return g
 
     @cached_property
+    def essential(self) -> EssentialGraph:
+        """E(D), the essential graph of the DAG: an input CN-UCB is given
+        (docs/papers/unknown_graph.md#unknown_graph-inputs)."""
+        return essential_graph(self.dag)
+
+    @cached_property
     def children(self) -> tuple[tuple[int, ...], ...]:
         return tuple(tuple(sorted(self.dag.successors(i))) for i in range(self.n))
 
@@ -151,6 +170,17 @@ class Instance:
     def reward_ancestors(self) -> tuple[int, ...]:
         """An(X_R) including X_R itself (docs/papers/unknown_graph.md#unknown_graph-a9-ancestor), sorted."""
         return tuple(sorted(nx.ancestors(self.dag, self.reward_node) | {self.reward_node}))
+
+    def with_reward_node(self, node: int) -> Instance:
+        """This SCM with X_R = ``node``: equal to the instance built with that reward node, and sharing this one's
+        graph, E(D), observational marginals, eps and exact queries (computed here if not yet), which the reward does
+        not change (P(Y | do(X = x)) is the SCM's, docs/papers/unknown_graph.md#unknown_graph-setting): each is
+        computed once for all reward nodes."""
+        shared = {name: getattr(self, name) for name in _SCM_PROPERTIES}
+        other = dataclasses.replace(self, reward_node=node)
+        object.__setattr__(other, "_cache", self._cache)
+        vars(other).update(shared)
+        return other
 
     # ---- arms -------------------------------------------------------------------------------
     @property
