@@ -31,7 +31,7 @@ from causal_bandits.papers.cpe.actions import actions_up_to, atomic_actions
 from causal_bandits.papers.cpe.admissible import adjustment_sequence, is_admissible, parent_sequence
 from causal_bandits.papers.cpe.design import Job
 from causal_bandits.papers.cpe.environment import CPEEnvironment
-from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
+from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arms
 from causal_bandits.papers.cpe.quantities import bglm_constants
 from causal_bandits.papers.cpe.recorders import IntervalCoverage, RecommendationTrace, checkpoints
 from causal_bandits.papers.cpe.runs import policy as run_policy
@@ -248,7 +248,7 @@ def test_sigma_on_a_deeper_bglm_equals_enumeration_of_the_scm():
     acts = actions_up_to(["X2", "X3"], 2)
     structure = bglm_structure(scm, "X1", "logistic")
     assert not structure.is_two_layer
-    got = sigma(bglm_theta(scm, "X1"), structure, [policy_arm(scm, a) for a in acts])[0]
+    got = sigma(bglm_theta(scm, "X1"), structure, policy_arms(scm, acts))[0]
     np.testing.assert_allclose(got, [scm.interventional_mean(a.as_dict()) for a in acts], atol=1e-12)
 
 

@@ -15,7 +15,7 @@ from causal_bandits.bandits.ccpe_bglm import bglm_observability
 from causal_bandits.bandits.parallel_bandit import observation_threshold
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.cpe import families as F
-from causal_bandits.papers.cpe.actions import Action, atomic_actions
+from causal_bandits.papers.cpe.actions import Action, all_actions, atomic_actions, canonical
 from causal_bandits.papers.cpe.admissible import adjustment_sequence, eq10_mean, is_admissible, parent_sequence
 from causal_bandits.papers.cpe.assumptions import eta, kappa
 from causal_bandits.papers.cpe.complexity import (
@@ -364,6 +364,21 @@ def test_instance_and_quantities_round_trip_through_json(name):
     Q = quantities(instance, 0.0, 0.05)
     back = Quantities.from_document(json.loads(json.dumps(Q.to_document())))
     assert back == Q
+
+
+@pytest.mark.parametrize("name", list(SMALL))
+def test_the_summary_alone_equals_the_full_summary(name):
+    instance = SMALL[name]()
+    alone = quantities(instance, 0.0, 0.05, with_arms=False)
+    assert alone == Quantities({}, quantities(instance, 0.0, 0.05).summary)
+
+
+def test_canonical_order_does_not_depend_on_the_given_order():
+    xs = ["X1", "X2", "X3"]
+    acts = all_actions(xs)
+    assert canonical([*reversed(acts), *acts[:5]], xs) == acts
+    rank = {v: i for i, v in enumerate(xs)}
+    assert list(acts) == sorted(acts, key=lambda a: (len(a.S), [rank[v] for v in a.S], a.s))  # (|S|, S, s)
 
 
 def test_an_edited_instance_document_is_refused():

@@ -8,7 +8,7 @@ from causal_bandits.papers.cpe.quantities import quantities
 with logged(snakemake.log[0]) as log:
     rows = []
     for k in snakemake.params.k:
-        s = quantities(bglm(k), 0.0, snakemake.params.delta, with_burn_in=False).summary
+        s = quantities(bglm(k), 0.0, snakemake.params.delta, with_burn_in=False, with_arms=False).summary
         rows.append(
             {
                 key: s[key]

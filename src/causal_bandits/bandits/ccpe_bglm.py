@@ -87,7 +87,12 @@ def ells(structure: BGLMStructure, arms: Sequence[Arm]) -> np.ndarray:
 
 def bglm_observability(structure: BGLMStructure, arms: Sequence[Arm]) -> np.ndarray:
     """q_a^(L) = 1 / (ℓ_S² D³) of Eq. (7) for every arm (graph-only)."""
-    return 1.0 / (ells(structure, arms).astype(float) ** 2 * max_in_degree(structure) ** 3)
+    return observability(ells(structure, arms), max_in_degree(structure))
+
+
+def observability(ell_S: np.ndarray, D: int) -> np.ndarray:
+    """q_a^(L) = 1 / (ℓ_S² D³) of Eq. (7) from each arm's ℓ_S."""
+    return 1.0 / (ell_S.astype(float) ** 2 * D**3)
 
 
 def theory_burn_in(t: float, c: BGLMConstants, delta: float, c_lemma4: float = 1.0) -> float:

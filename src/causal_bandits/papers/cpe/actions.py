@@ -49,29 +49,33 @@ def make_action(values: Mapping[str, int], variables: Sequence[str]) -> Action:
             )
         if x not in (0, 1) or isinstance(x, bool):
             raise ConfigError(f"action sets {v} = {x!r}; variables are binary, use 0 or 1")
-    return Action(tuple(sorted(((v, int(x)) for v, x in values.items()), key=lambda vx: rank[vx[0]])))
+    S = sorted(values, key=rank.__getitem__)
+    return Action(tuple(zip(S, map(int, map(values.__getitem__, S)))))
 
 
 def canonical(actions: Iterable[Action], variables: Sequence[str]) -> tuple[Action, ...]:
     """Deduplicated actions in canonical order (|S|, S in declared order, s); do() must be among them."""
     rank = {v: i for i, v in enumerate(variables)}
 
-    def key(a: Action) -> tuple[int, list[int], list[int]]:  # from the pairs, not the cached S and s: faster
-        return len(a.assignment), [rank[v] for v, _ in a.assignment], [x for _, x in a.assignment]
+    def key(a: Action) -> tuple[int, list[int], tuple[tuple[str, int], ...]]:
+        # From the pairs, not the cached S and s: faster. Equal ranks mean equal variables, so the pairs then order
+        # by s. dict.fromkeys keeps the given order: input already canonical (an instance's check) sorts in linear time.
+        return len(a.assignment), [rank[v] for v, _ in a.assignment], a.assignment
 
-    unique = sorted(set(actions), key=key)
+    unique = sorted(dict.fromkeys(actions), key=key)
     if not unique or unique[0].assignment:
         raise ConfigError("the action set must contain do() (the null intervention); add it")
     return tuple(unique)
 
 
 def actions_up_to(variables: Sequence[str], size: int) -> tuple[Action, ...]:
-    """do() and every do(S = s) with 1 <= |S| <= ``size`` over ``variables``, canonical order."""
+    """do() and every do(S = s) with 1 <= |S| <= ``size`` over ``variables``, canonical order by construction:
+    |S| ascending, then the combinations of S in declared order, then s in binary order."""
     acts = [Action()]
     for k in range(1, size + 1):
         for S in combinations(variables, k):
             acts.extend(Action(tuple(zip(S, s))) for s in product((0, 1), repeat=k))
-    return canonical(acts, variables)
+    return tuple(acts)
 
 
 def atomic_actions(variables: Sequence[str]) -> tuple[Action, ...]:

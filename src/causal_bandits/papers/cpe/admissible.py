@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ class AdmissibleSequence:
                 "give one block Z_i per intervened variable"
             )
 
-    @property
+    @cached_property
     def Z(self) -> tuple[str, ...]:
         """Z_a = Z_1 ∪ ... ∪ Z_k, in block order."""
         return tuple(z for block in self.blocks for z in block)
@@ -133,6 +134,15 @@ def parent_sequence(scm: BinarySCM, S: Sequence[str]) -> AdmissibleSequence:
         used |= set(block)
         blocks.append(block)
     return AdmissibleSequence(order, tuple(blocks))
+
+
+def parent_sequences(scm: BinarySCM, sets: Sequence[tuple[str, ...]]) -> list[AdmissibleSequence | None]:
+    """:func:`parent_sequence` of each S (None for S = ∅), built once per distinct S: E4's 3^k arms have 2^k."""
+    built: dict[tuple[str, ...], AdmissibleSequence] = {}
+    for S in sets:
+        if S and S not in built:
+            built[S] = parent_sequence(scm, S)
+    return [built[S] if S else None for S in sets]
 
 
 def is_constant(scm: BinarySCM, v: str) -> bool:

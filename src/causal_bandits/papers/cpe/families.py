@@ -30,9 +30,9 @@ import numpy as np
 from causal_bandits.bandits.bglm_model import sigma
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.cpe.actions import Action, actions_up_to, all_actions, atomic_actions
-from causal_bandits.papers.cpe.admissible import AdmissibleSequence, adjustment_sequence, parent_sequence
+from causal_bandits.papers.cpe.admissible import AdmissibleSequence, adjustment_sequence, parent_sequences
 from causal_bandits.papers.cpe.assumptions import eta, kappa
-from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arm
+from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arms
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
 
 #: E3's reward weights w of X_1..X_7 (docs/papers/cpe.md#cpe-e3).
@@ -175,9 +175,8 @@ def bglm(k: int, link: str = "logistic", weights: Sequence[float] | None = None)
     mechanisms["Y"] = Mechanism(link, ("X1", *roots), theta)
     actions = all_actions(roots)
     scm = BinarySCM(("X1", *roots, "Y"), mechanisms)
-    sequences = [parent_sequence(scm, a.S) if a.S else None for a in actions]
-    arms = [policy_arm(scm, a) for a in actions]
-    mu = sigma(bglm_theta(scm, "X1"), bglm_structure(scm, "X1", link), arms)[0]
+    sequences = parent_sequences(scm, [a.S for a in actions])
+    mu = sigma(bglm_theta(scm, "X1"), bglm_structure(scm, "X1", link), policy_arms(scm, actions))[0]
     params = {"k": k} if (link, weights) == ("logistic", None) else {"k": k, "link": link, "weights": list(theta)}
     return _instance(
         "bglm",

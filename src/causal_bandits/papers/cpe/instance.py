@@ -15,7 +15,7 @@ The ``policy_*`` methods translate names into the value columns the policies and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,7 +104,7 @@ class CPEInstance:
         return {v: i for i, v in enumerate(self.scm.observed)}
 
     def policy_arms(self) -> list[Arm]:
-        return [policy_arm(self.scm, a) for a in self.actions]
+        return policy_arms(self.scm, self.actions)
 
     def policy_sequences(self) -> list[ColumnSequence | None]:
         col = self.columns
@@ -127,15 +127,20 @@ class CPEInstance:
         """q^(G)_a = min_z P(S = s, Z_a = z) (Eq. 15); 1 for do(), 0 for arms without a sequence."""
         q = np.zeros(self.n_arms)
         q[0] = 1.0
-        tables: dict[tuple[str, ...], np.ndarray] = {}
+        minima: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray] = {}
         for a, (act, seq) in enumerate(zip(self.actions, self.sequences)):
             if a == 0 or seq is None:
                 continue
-            names = tuple(act.S) + tuple(seq.Z)
-            if names not in tables:
-                tables[names] = self.scm.marginal(list(names)).reshape((2,) * len(names))
-            q[a] = tables[names][act.s].min()
+            key = act.S, seq.Z
+            if key not in minima:
+                minima[key] = self._min_over_z(*key)
+            q[a] = minima[key][act.s]
         return q
+
+    def _min_over_z(self, S: tuple[str, ...], Z: tuple[str, ...]) -> np.ndarray:
+        """min_z P(S = s, Z = z) for every s, indexed by s (the marginal over S ∪ Z enumerated once)."""
+        table = self.scm.marginal([*S, *Z]).reshape((2,) * (len(S) + len(Z)))
+        return table.min(axis=tuple(range(len(S), len(S) + len(Z))))
 
     def to_document(self) -> dict[str, Any]:
         return {
@@ -175,10 +180,10 @@ class CPEInstance:
         )
 
 
-def policy_arm(scm: BinarySCM, action: Action) -> Arm:
-    """An action as (value column, value) pairs."""
+def policy_arms(scm: BinarySCM, actions: Sequence[Action]) -> list[Arm]:
+    """Each action as (value column, value) pairs."""
     col = {v: i for i, v in enumerate(scm.observed)}
-    return tuple((col[v], x) for v, x in action.assignment)
+    return [tuple((col[v], x) for v, x in a.assignment) for a in actions]
 
 
 def bglm_structure(scm: BinarySCM, constant: str, link_name: str) -> BGLMStructure:

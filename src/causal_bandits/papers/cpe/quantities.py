@@ -18,8 +18,9 @@ import numpy as np
 
 from causal_bandits.bandits.ccpe_bglm import (
     BGLMConstants,
-    bglm_observability,
     ells,
+    max_in_degree,
+    observability,
     theory_burn_in_length,
 )
 from causal_bandits.bandits.parallel_bandit import observation_threshold
@@ -75,30 +76,58 @@ def _thresholds(q: np.ndarray, g: np.ndarray) -> tuple[int, int, float]:
     return int(observation_threshold(q)[0]), m_eps, float(H_prefix(q, g)[m_eps - 1])
 
 
-def quantities(instance: CPEInstance, epsilon: float, delta: float, *, with_burn_in: bool = True) -> Quantities:
-    """Every quantity of docs/papers/cpe.md#cpe-quantities for ``instance`` at (ε, δ), exactly."""
+def quantities(
+    instance: CPEInstance, epsilon: float, delta: float, *, with_burn_in: bool = True, with_arms: bool = True
+) -> Quantities:
+    """Every quantity of docs/papers/cpe.md#cpe-quantities for ``instance`` at (ε, δ), exactly.
+
+    ``with_arms=False`` leaves the arms table empty: the summary alone (E4b's curves, up to 3^12 arms).
+    """
     delta, epsilon = check_confidence(delta, epsilon)
     mu = np.asarray(instance.mu, dtype=float)
     d, g = gaps(mu, epsilon), effective_gaps(mu, epsilon)
-    best = int(mu.argmax())
     q_G = instance.q_general()
-    m_G, m_eps_G, H_m_G = _thresholds(q_G, g)
-    arms: dict[str, list] = {
-        "arm_id": list(range(instance.n_arms)),
+    ell_S = None if instance.link is None else ells(instance.bglm_structure(), instance.policy_arms())
+    summary = _summary(instance, epsilon, delta, mu, d, g, q_G)
+    if ell_S is not None:
+        summary.update(_bglm_summary(instance, ell_S, g, delta, with_burn_in))
+    return Quantities(_arms(instance, mu, d, q_G, ell_S) if with_arms else {}, summary)
+
+
+def _arms(
+    instance: CPEInstance, mu: np.ndarray, d: np.ndarray, q_G: np.ndarray, ell_S: np.ndarray | None
+) -> dict[str, list]:
+    """The arms table; q_L and ℓ_S only for a BGLM (``ell_S`` given)."""
+    n = instance.n_arms
+    return {
+        "arm_id": list(range(n)),
         "label": instance.labels,
         "S": [list(a.S) for a in instance.actions],
         "s": [list(a.s) for a in instance.actions],
         "mu": mu.tolist(),
         "gap": d.tolist(),
-        "is_best": (np.arange(instance.n_arms) == best).tolist(),
+        "is_best": (np.arange(n) == int(mu.argmax())).tolist(),
         "q_G": q_G.tolist(),
         "identifiable": [a == 0 or s is not None for a, s in enumerate(instance.sequences)],
         "Z": [None if s is None else list(s.Z) for s in instance.sequences],
-        "q_L": [None] * instance.n_arms,
-        "ell_S": [None] * instance.n_arms,
+        "q_L": [None] * n if ell_S is None else _q_L(instance, ell_S).tolist(),
+        "ell_S": [None] * n if ell_S is None else ell_S.tolist(),
         "naive_mu": np.asarray(instance.naive_mu, dtype=float).tolist(),
     }
-    summary: dict[str, Any] = {
+
+
+def _summary(
+    instance: CPEInstance,
+    epsilon: float,
+    delta: float,
+    mu: np.ndarray,
+    d: np.ndarray,
+    g: np.ndarray,
+    q_G: np.ndarray,
+) -> dict[str, Any]:
+    """The summary with the q^(G) quantities; the BGLM entries are None here (:func:`_bglm_summary` fills them)."""
+    m_G, m_eps_G, H_m_G = _thresholds(q_G, g)
+    return {
         "family": instance.family,
         **{f"param_{k}": v for k, v in instance.params.items()},
         "n_nodes": len(instance.scm.nodes),
@@ -124,36 +153,31 @@ def quantities(instance: CPEInstance, epsilon: float, delta: float, *, with_burn
         "eta": None,
         "theory_burnin": None,
     }
-    if instance.link is not None:
-        _add_bglm(instance, g, delta, arms, summary, with_burn_in)
-    return Quantities(arms, summary)
 
 
-def _add_bglm(
-    instance: CPEInstance,
-    g: np.ndarray,
-    delta: float,
-    arms: dict[str, list],
-    summary: dict[str, Any],
-    with_burn_in: bool,
-) -> None:
-    """The BGLM quantities of an instance with a link (Theorem 1): the observabilities q_L and ℓ_S per arm, and
-    the thresholds, the upper-bound term, the constants D, κ, η and the burn-in in the summary."""
-    structure, policy_arms = instance.bglm_structure(), instance.policy_arms()
-    q_L = bglm_observability(structure, policy_arms)
-    arms["q_L"] = q_L.tolist()
-    arms["ell_S"] = ells(structure, policy_arms).tolist()
+def _q_L(instance: CPEInstance, ell_S: np.ndarray) -> np.ndarray:
+    """q_a^(L) of Eq. (7) from each arm's ℓ_S."""
+    return observability(ell_S, max_in_degree(instance.bglm_structure()))
+
+
+def _bglm_summary(
+    instance: CPEInstance, ell_S: np.ndarray, g: np.ndarray, delta: float, with_burn_in: bool
+) -> dict[str, Any]:
+    """The BGLM entries of the summary (Theorem 1): the q^(L) thresholds, the upper-bound term, the constants D, κ,
+    η and, ``with_burn_in``, the burn-in."""
+    q_L = _q_L(instance, ell_S)
     q_L[0] = 1.0  # complexity terms use q_do() = 1; the radius uses Eq. (7) (ambiguity 11)
     m_L, m_eps_L, H_m_L = _thresholds(q_L, g)
     constants = bglm_constants(instance)
-    summary.update(
-        m_L=m_L,
-        m_eps_L=m_eps_L,
-        H_m_L=H_m_L,
-        UB_L=upper_bound_term(q_L, g, delta),
-        D=constants.D,
-        kappa=constants.kappa,
-        eta=constants.eta,
-    )
+    entries: dict[str, Any] = {
+        "m_L": m_L,
+        "m_eps_L": m_eps_L,
+        "H_m_L": H_m_L,
+        "UB_L": upper_bound_term(q_L, g, delta),
+        "D": constants.D,
+        "kappa": constants.kappa,
+        "eta": constants.eta,
+    }
     if with_burn_in:  # Theorem 1 runs CCPE-BGLM with δ/2
-        summary["theory_burnin"] = theory_burn_in_length(constants, delta / 2.0)
+        entries["theory_burnin"] = theory_burn_in_length(constants, delta / 2.0)
+    return entries
