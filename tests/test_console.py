@@ -31,6 +31,21 @@ def test_library_info_is_not_logged(tmp_path, capsys):
     assert "glyphs subset" not in capsys.readouterr().err
 
 
+def test_a_job_collects_garbage_less_often(tmp_path):
+    """A job (the ``logged`` context every workflow script enters) runs its youngest-generation collection every
+    COLLECT_AFTER allocations, not Python's 700 (docs/performance.md#collector); in a fresh process, so that no other
+    test has set it."""
+    code = (
+        "import gc, sys; from causal_bandits.logs import COLLECT_AFTER, logged; before = gc.get_threshold()[0]\n"
+        f"with logged({str(tmp_path / 'job.log')!r}):\n    during = gc.get_threshold()[0]\n"
+        "print(before, during, COLLECT_AFTER)"
+    )
+    before, during, wanted = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout.split()
+    assert int(before) == 700 and int(during) == int(wanted) > 700
+
+
 def test_a_pdf_figure_logs_no_font_subsetting(tmp_path):
     import matplotlib
 

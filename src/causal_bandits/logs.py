@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import gc
 import logging
 import os
 import re
@@ -15,6 +16,12 @@ from pathlib import Path
 
 from causal_bandits.errors import CausalBanditsError
 
+#: Allocations (net of frees) between two collections of the youngest generation in a job; Python's default is 700.
+#: Jobs that build many small objects (V6's graphs and searches, E4b's 531,441 actions) spent a fifth of their CPU in
+#: collections that freed little; a job's peak memory can grow a little, as cyclic garbage lives longer
+#: (docs/performance.md#collector). Values never depend on it.
+COLLECT_AFTER = 100_000
+
 
 @contextmanager
 def logged(path: str | os.PathLike):
@@ -23,7 +30,9 @@ def logged(path: str | os.PathLike):
     :class:`~causal_bandits.errors.CausalBanditsError`: a missing or corrupt file, a bad setting)
     ends the job with one ``error: ...`` line and exit status 1; any other exception is recorded
     with its traceback and raised. The log ends with the job's CPU seconds and peak memory
-    (:func:`resources_line`), which the archive of a run reads (:mod:`causal_bandits.archive.manifest`)."""
+    (:func:`resources_line`), which the archive of a run reads (:mod:`causal_bandits.archive.manifest`). The job's
+    garbage collector runs every :data:`COLLECT_AFTER` allocations."""
+    gc.set_threshold(COLLECT_AFTER)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     handlers: list[logging.Handler] = [logging.FileHandler(path, mode="w"), logging.StreamHandler(sys.stderr)]
     logging.basicConfig(

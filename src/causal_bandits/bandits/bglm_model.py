@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 import numpy as np
+from scipy.special import expit
 
 from causal_bandits.bandits.pure_exploration import Arm
 from causal_bandits.errors import ConfigError
@@ -34,14 +35,6 @@ class Link:
     df: Callable[[np.ndarray], np.ndarray]
     M1: float
     M2: float
-
-
-def expit(z: np.ndarray) -> np.ndarray:
-    """The logistic function (scipy's ``expit``, imported on first use: most jobs that import this module never call
-    it, and scipy.special costs them 0.15 CPU-s to load)."""
-    from scipy.special import expit as logistic
-
-    return logistic(z)
 
 
 def _logistic_slope(z: np.ndarray) -> np.ndarray:

@@ -24,8 +24,8 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+from scipy.special import expit
 
-from causal_bandits.bandits.bglm_model import expit
 from causal_bandits.errors import ConfigError
 from causal_bandits.scm.cpt import configurations
 
