@@ -21,9 +21,23 @@ REPO = Path(__file__).resolve().parent.parent
 HERE = str(REPO / "src")
 
 
+#: Files outside ``src`` that the package reads beside it at some refs (the run jobs' measured peaks, since they left
+#: the run modules): exported with it where the ref has them.
+BESIDE_SRC = ("workflow/profiles/run_peaks.yaml",)
+
+
 def export_src(ref: str, into: str) -> str:
-    """``src`` of git ref ``ref`` of this repository, unpacked under ``into``; returns its path."""
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "src"], check=True, capture_output=True).stdout
+    """``src`` of git ref ``ref`` of this repository, and the files of :data:`BESIDE_SRC` it has, unpacked under
+    ``into``; returns the path of ``src``."""
+    beside = [
+        path
+        for path in BESIDE_SRC
+        if subprocess.run(["git", "-C", str(REPO), "cat-file", "-e", f"{ref}:{path}"], capture_output=True).returncode
+        == 0
+    ]
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", ref, "src", *beside], check=True, capture_output=True
+    ).stdout
     path = os.path.join(into, "archive.tar")
     with open(path, "wb") as f:
         f.write(archive)
