@@ -61,6 +61,31 @@ def test_values_of_are_the_entries_rows_of_values_last():
     assert none.size == 0 and empty.shape == (0, 1, 37)
 
 
+@pytest.mark.parametrize(("graph", "N"), PANELS)
+@pytest.mark.parametrize("shared", [True, False])
+def test_values_of_compute_only_the_cells_they_need_with_numpys_bits(graph, N, shared):
+    """values_of, whose steps compute only the cells its instances need (CompiledSteps.demand), equals numpy's
+    batch-last evaluation of the whole programme at those instances' cells bit for bit (nan and inf included), with
+    sample sizes shared along the replicates (passed once per seed) or given for every batch position; a single
+    entry's selection computes fewer cells than the programme has."""
+    est = pomis_plus_estimators(GRAPHS[graph], "Y", N)
+    program = est.program
+    counts, totals = _data(program, (3, 29))
+    if not shared:
+        totals = totals * (1 + np.arange(29) % 2)  # sizes that differ along the replicates too
+    every = range(len(program._steps))
+    factors = program._evaluate_steps(counts, totals, every, True, program._batch_first_steps())
+    expected = np.full((est.n_instances, 3, 29), np.nan)
+    for e, (ids, at) in enumerate(est._value_at):
+        expected[ids] = factors[program._roots[e]].reshape(-1, 3, 29)[at]
+    last = len(est.entries) - 1
+    for entries in [(0,), (last, 0), tuple(range(len(est.entries)))]:
+        ids, values = est.values_of(counts, totals, entries)
+        np.testing.assert_array_equal(values, expected[ids])
+    selection = est._selections[(0,)][1]
+    assert selection.todo is not None and selection.todo[0].size < program._compiled_steps().n_rows
+
+
 def test_orders_numpy_does_not_use_are_refused_and_those_steps_run_in_numpy(monkeypatch):
     """Offered only the reverse of each product's alphabetical order of its summed variables, the check refuses it
     where numpy adds in another order (so the random trials tell orders apart), those steps run in numpy, and the

@@ -127,6 +127,11 @@ class CompiledSteps:
         self.n_rows = int(self.cells.sum())
         self._work = np.empty(0)
         self._segments: dict[tuple[int, ...], list[np.ndarray | int]] = {}
+        # the cells each step computes, by step (cells[todo_at[i]:todo_at[i + 1]]): every cell, or what some rows need
+        self._every_cell = (
+            np.concatenate([np.arange(c) for c in self.cells]).astype(np.int64),
+            np.concatenate([[0], np.cumsum(self.cells)]).astype(np.int64),
+        )
 
     def _choose_orders(self) -> None:
         """Each product step's additions: the first way (:meth:`_additions`) that gives numpy's bits, batch-last or,
@@ -187,7 +192,7 @@ class CompiledSteps:
         for j, value in zip(self.operands[i], operands):
             self._rows(work, j)[:] = value.reshape(self.cells[j], X)
         empty = np.zeros((0, X))
-        _run(np.array([i]), self.steps, self.table, empty, empty, work)
+        _run(np.array([i]), self.steps, self.table, *self._every_cell, empty, empty, work)
         return bool(np.array_equal(self._rows(work, i), expected.reshape(self.cells[i], X)))
 
     # ------------------------------------------------------------------------------------------------ running
@@ -197,11 +202,74 @@ class CompiledSteps:
         """Every step of ``plan`` on leaf counts (n_leaf_cells, *batch) and sample sizes (n_arms, *batch or
         broadcastable): the factors (2, ..., 2, *batch) of the slots ``keep`` of ``plan`` (default: all of it) by
         slot, None elsewhere, as :meth:`Program._evaluate_steps` returns them batch-last."""
+        work, batch = self._fill(leaf_counts, totals, plan)
+        slots: list = [None] * len(self.kind)
+        for i in set(plan).intersection(plan if keep is None else keep):
+            slots[i] = self._rows(work, i).reshape((2,) * len(self.letters[i]) + batch).copy()
+        return slots
+
+    def gather(
+        self,
+        leaf_counts: np.ndarray,
+        totals: np.ndarray,
+        plan: Sequence[int],
+        rows: np.ndarray,
+        todo: tuple[np.ndarray, np.ndarray],
+    ) -> np.ndarray:
+        """The workspace ``rows`` (slot i's cell c is row ``row[i] + c``), (len(rows), *batch), after the steps of
+        ``plan``, each computing only the cells ``todo`` (:meth:`demand`) that these rows need: a few cells of a few
+        factors, each with the bits :meth:`run` gives it."""
+        work, batch = self._fill(leaf_counts, totals, plan, todo)
+        return work[rows].reshape((rows.size, *batch))
+
+    def demand(self, plan: Sequence[int], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The cells each step of ``plan`` must compute for the workspace ``rows``, as :func:`_run` reads them (by
+        step, ``cells[at[i]:at[i + 1]]``), from the last step back: a division needs its two operand cells, a product
+        the operand cells of its terms, a step left to numpy every cell of its operands. A cell is computed as in a
+        full pass, so its bits do not depend on which other cells are."""
+        need = np.zeros(self.n_rows, dtype=bool)
+        need[rows] = True
+        for i in reversed(plan):
+            kind, first, second, row, cells, t0, k = self.steps[i, :7]
+            mine = np.flatnonzero(need[row : row + cells])
+            if not mine.size or kind == LEAF:
+                continue
+            if kind == NUMPY:
+                for j in self._inputs(i):
+                    need[self.row[j] : self.row[j] + self.cells[j]] = True
+                continue
+            terms = t0 + mine if kind == DIVIDE else (t0 + mine[:, None] * k + np.arange(k)).ravel()
+            need[self.row[first] + self.table[terms, 0]] = True
+            if second >= 0:
+                need[self.row[second] + self.table[terms, 1]] = True
+        cells = [np.flatnonzero(need[r : r + c]) for r, c in zip(self.row, self.cells)]
+        return (
+            np.concatenate(cells).astype(np.int64),
+            np.concatenate([[0], np.cumsum([c.size for c in cells])]).astype(np.int64),
+        )
+
+    def _fill(
+        self,
+        leaf_counts: np.ndarray,
+        totals: np.ndarray,
+        plan: Sequence[int],
+        todo: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> tuple[np.ndarray, tuple]:
+        """The workspace (n_rows, X) after every step of ``plan`` (the cells ``todo`` of each, :meth:`_demand`;
+        default every cell), and the batch shape. Sample sizes that are constant along trailing batch axes (a seed's
+        replicates share its tables' sizes) go to :func:`_run` once per value, not broadcast along them."""
         batch = leaf_counts.shape[1:]
         X = prod(batch)
         counts = np.ascontiguousarray(leaf_counts).reshape(leaf_counts.shape[0], X)
-        sizes = np.ascontiguousarray(np.broadcast_to(totals, (totals.shape[0], *batch)), dtype=float)
-        sizes = sizes.reshape(totals.shape[0], X)
+        shape = totals.shape[1:]
+        lead = len(shape)
+        while lead and shape[lead - 1] == 1:
+            lead -= 1
+        if len(shape) == len(batch) and shape[:lead] == batch[:lead]:
+            sizes = np.ascontiguousarray(totals, dtype=float).reshape(totals.shape[0], prod(batch[:lead]))
+        else:
+            sizes = np.ascontiguousarray(np.broadcast_to(totals, (totals.shape[0], *batch)), dtype=float)
+            sizes = sizes.reshape(totals.shape[0], X)
         if self._work.size < self.n_rows * X:
             self._work = np.empty(self.n_rows * X)
         work = self._work[: self.n_rows * X].reshape(self.n_rows, X)
@@ -209,11 +277,8 @@ class CompiledSteps:
             if isinstance(part, int):
                 self._numpy_step(part, work, batch)
             else:
-                _run(part, self.steps, self.table, counts, sizes, work)
-        slots: list = [None] * len(self.kind)
-        for i in set(plan).intersection(plan if keep is None else keep):
-            slots[i] = self._rows(work, i).reshape((2,) * len(self.letters[i]) + batch).copy()
-        return slots
+                _run(part, self.steps, self.table, *(todo or self._every_cell), counts, sizes, work)
+        return work, batch
 
     def _segments_of(self, plan: tuple[int, ...]) -> list[np.ndarray | int]:
         """``plan`` as runs of compiled steps (arrays) between the steps numpy runs (ints), remembered per plan."""
@@ -283,21 +348,24 @@ def _cell(letters: str, values: dict[str, int]) -> int:
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _run(run, steps, table, counts, sizes, work) -> None:
+def _run(run, steps, table, todo, todo_at, counts, sizes, work) -> None:
     """The compiled steps ``run`` in order (see the module docstring): step i's row of ``steps`` holds its kind, its
     operands (-1: none), its first row of ``work`` and its cells, where its terms start in ``table`` and how many an
     output cell has, how they are added, and (a leaf) its first leaf-count row; slot i's cell c is row ``row + c`` of
-    ``work``, its batch along it."""
+    ``work``, its batch along it; step i computes the cells ``todo[todo_at[i]:todo_at[i + 1]]``. ``sizes`` (arms,
+    X / r): each sample size holds for r consecutive batch positions."""
     X = work.shape[1]
+    repeat = X // max(sizes.shape[1], 1)  # batch positions that share a sample size (consecutive)
     group = np.empty(X)
     for i in run:
         kind, first, second, row, cells, t0, k, how, leaf = steps[i]
-        for c in range(cells):
+        for c in todo[todo_at[i] : todo_at[i + 1]]:
             out = work[row + c]
             if kind == LEAF:
                 n, size = counts[leaf + c], sizes[table[t0 + c, 0]]
-                for x in range(X):
-                    out[x] = n[x] / size[x]
+                for j in range(size.size):
+                    for x in range(j * repeat, (j + 1) * repeat):
+                        out[x] = n[x] / size[j]
             elif kind == DIVIDE:
                 num, den = work[steps[first, 3] + table[t0 + c, 0]], work[steps[second, 3] + table[t0 + c, 1]]
                 for x in range(X):

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from causal_bandits.causal.evaluation import ArmLayout, Program
+from causal_bandits.causal.evaluation import ArmLayout, Program, Selection
 from causal_bandits.causal.expression import Div, Expr, Leaf, Prod, Sum
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.causal.z2id import Entry, catalogue
@@ -73,6 +73,8 @@ class InstanceEstimators:
         for a, ids in enumerate(per_arm):
             self.slots[a, : len(ids)] = ids
         self._which: dict[bytes, tuple[int, ...]] = {}
+        # per tuple of entries: their instances and where each one's value sits in its entry's factor (values_of)
+        self._selections: dict[tuple[int, ...], tuple[np.ndarray, Selection]] = {}
         self._compile_gathers()
 
     @property
@@ -150,11 +152,9 @@ class InstanceEstimators:
         """:meth:`values` with the batch axes last (:meth:`Program.evaluate_last`): leaf counts (n_leaf_cells,
         *batch) and sample sizes (n_arms, *batch) give (n_instances, *batch), the same numbers bit for bit.
         With ``entries``, only those catalogue entries' instances are computed (nan else)."""
-        batch = leaf_counts.shape[1:]
-        out = np.full((self.n_instances, *batch), np.nan)
-        for f, (ids, at) in zip(self.program.evaluate_last(leaf_counts, totals, entries), self._value_at):
-            if f is not None and ids.size:
-                out[ids] = f.reshape((-1, *batch))[at]
+        ids, values = self.values_of(leaf_counts, totals, range(len(self.entries)) if entries is None else entries)
+        out = np.full((self.n_instances, *leaf_counts.shape[1:]), np.nan)
+        out[ids] = values
         return out
 
     def values_of(
@@ -163,13 +163,14 @@ class InstanceEstimators:
         """(instances, their values): :meth:`values_last` for the instances of catalogue ``entries`` only, in entry
         order, (len(instances), *batch), the same numbers bit for bit without the nan-filled rows of the others (a
         bootstrap refresh reads a few of Fig. 5c's 118 instances on 500 replicates)."""
-        batch = leaf_counts.shape[1:]
-        factors = self.program.evaluate_last(leaf_counts, totals, entries)
-        ids = [self._value_at[e][0] for e in entries]
-        values = [cast(np.ndarray, factors[e]).reshape((-1, *batch))[self._value_at[e][1]] for e in entries]
-        if not values:
-            return np.empty(0, dtype=np.int64), np.empty((0, *batch))
-        return np.concatenate(ids), np.concatenate(values)
+        key = tuple(entries)
+        if not key:
+            return np.empty(0, dtype=np.int64), np.empty((0, *leaf_counts.shape[1:]))
+        if key not in self._selections:
+            ids = np.concatenate([self._value_at[e][0] for e in key])
+            self._selections[key] = ids, self.program.select(key, [self._value_at[e][1] for e in key])
+        ids, selection = self._selections[key]
+        return ids, self.program.cells_last(leaf_counts, totals, selection)
 
     def instances_of(self, entries: Sequence[int]) -> np.ndarray:
         """The instances of catalogue ``entries``, sorted."""

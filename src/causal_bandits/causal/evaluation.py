@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from string import ascii_letters
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -79,6 +79,18 @@ class Factor:
 
     slot: int
     vars: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Cells of some expressions' factors (:meth:`Program.select`): ``cells[j]`` of expression ``which[j]``, the
+    steps they need, and on the compiled path their workspace rows and the cells each step computes for them."""
+
+    which: tuple[int, ...]
+    cells: tuple[np.ndarray, ...]
+    plan: tuple[int, ...]
+    rows: np.ndarray | None = None
+    todo: tuple[np.ndarray, np.ndarray] | None = None
 
 
 class Program:
@@ -242,19 +254,45 @@ class Program:
         differently batch-last (:meth:`_batch_first_steps`)."""
         return self._run(leaf_counts, totals, which, last=True)
 
-    def _run(
-        self, leaf_counts: np.ndarray, totals: np.ndarray, which: Sequence[int] | None, last: bool
-    ) -> list[np.ndarray | None]:
+    def select(self, which: Sequence[int], cells: Sequence[np.ndarray]) -> Selection:
+        """The cells ``cells[j]`` (flat, C order) of expression ``which[j]``'s factor, for :meth:`cells_last`."""
+        plan = self._plan(which)
+        compiled = self._compiled_steps()
+        if not compiled.agrees:
+            return Selection(tuple(which), tuple(cells), plan)
+        rows = np.concatenate([compiled.row[self._roots[e]] + c for e, c in zip(which, cells)]).astype(np.int64)
+        return Selection(tuple(which), tuple(cells), plan, rows, compiled.demand(plan, rows))
+
+    def cells_last(self, leaf_counts: np.ndarray, totals: np.ndarray, selection: Selection) -> np.ndarray:
+        """The ``selection``'s cells, stacked (their number, *batch), from :meth:`evaluate_last`'s inputs: the same
+        numbers bit for bit, each step computing only the cells they need (a bootstrap refresh reads a cell or two of
+        a few factors: :meth:`CompiledSteps.gather`)."""
+        if selection.rows is not None and selection.todo is not None:
+            return self._compiled_steps().gather(leaf_counts, totals, selection.plan, selection.rows, selection.todo)
+        batch = leaf_counts.shape[1:]
+        factors = self.evaluate_last(leaf_counts, totals, selection.which)
+        return np.concatenate(
+            [cast(np.ndarray, factors[e]).reshape((-1, *batch))[c] for e, c in zip(selection.which, selection.cells)]
+        )
+
+    def _plan(self, which: Sequence[int] | None) -> tuple[int, ...]:
+        """The steps the expressions ``which`` (None: all) need, in order (remembered per ``which``)."""
         key = None if which is None else tuple(which)
         if key not in self._plans:
             wanted = range(len(self._steps)) if key is None else frozenset().union(*(self._deps[i] for i in key))
             self._plans[key] = tuple(sorted(wanted))
+        return self._plans[key]
+
+    def _run(
+        self, leaf_counts: np.ndarray, totals: np.ndarray, which: Sequence[int] | None, last: bool
+    ) -> list[np.ndarray | None]:
+        plan = self._plan(which)
         if last and self._compiled_steps().agrees:
-            slots = self._compiled_steps().run(leaf_counts, totals, self._plans[key], self._roots)
+            slots = self._compiled_steps().run(leaf_counts, totals, plan, self._roots)
         elif last:  # the compiled passes differ from numpy's on this build (a warning said so): numpy's own path
-            slots = self._evaluate_steps(leaf_counts, totals, self._plans[key], True, self._batch_first_steps())
+            slots = self._evaluate_steps(leaf_counts, totals, plan, True, self._batch_first_steps())
         else:
-            slots = self._evaluate_steps(leaf_counts, totals, self._plans[key], False, frozenset())
+            slots = self._evaluate_steps(leaf_counts, totals, plan, False, frozenset())
         return [slots[r] for r in self._roots]
 
     def _compiled_steps(self) -> CompiledSteps:
