@@ -75,14 +75,13 @@ def per_measured_seeds(figures: dict[str, dict[str, float]], config: dict) -> di
     under POMIS (the process without the replicates) by a job's seeds and B over those, so a panel whose jobs hold
     other seeds in ``config`` (``pomis_plus.panel_seeds_per_job``) is scaled back to them (MB, rounded up to 0.1)."""
     section, out = config["nonmanip"], {key: dict(kinds) for key, kinds in figures.items()}
-    replicates = section["pomis_plus"]["bootstrap"] / nonmanip_runs.MEASURED_BOOTSTRAP
     for name, mb in figures.get("nonmanip", {}).items():
         panel, strategy, algorithm = name.split("/")
         base = figures["nonmanip"].get(f"{panel}/POMIS/{algorithm}")
         if strategy != POMIS_PLUS or base is None:
             continue
         seeds = len(nonmanip_runs.chunks(section, config["seeds_per_job"], POMIS_PLUS, panel)[0])
-        growth = seeds / nonmanip_runs.MEASURED_SEEDS * replicates
+        growth = nonmanip_runs.state_growth(section["pomis_plus"], seeds)
         out["nonmanip"][name] = math.ceil(10 * (base + (mb - base) / growth)) / 10
     return out
 

@@ -58,13 +58,14 @@ def observation_threshold(q: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _play_window(noise, program, reward, x, observe, step, counts, ysum, cells, isum, members, per, n_arms, arms, ys):
+def _play_window(noise, program, reward, x, observe, step, counts, ysum, cells, isum, members, per, arms, ys):
     """Rounds of step 1 (``observe``: do(), each row counted in the tables) or of step 3 (round ``step`` of it on:
     A′'s arms in their blocks, each reward added to its arm's sum) for every seed, as ``select``, the environment's
     pull and ``update_block`` play them: arms and rewards into ``arms`` and ``ys`` (seeds, L), the state in place
     (integer counts and sums of 0/1 rewards: exact in any order)."""
     cols, widths, weights, offsets = cells
     n, length = arms.shape
+    n_arms = members.shape[1]
     for s in range(n):
         for i in range(length):
             a = 0 if observe else members[s, min((step + i) // max(per[s], 1), n_arms - 1)]
@@ -107,6 +108,7 @@ class ParallelBandit(PureExplorationPolicy):
         self._best = np.zeros(n_seeds, dtype=np.int64)
         self._stop = np.zeros(n_seeds, dtype=bool)
         self._round = 0
+        self._kernel: tuple[np.ndarray, ...] | None = None  # the tables as the windows' rows are counted
 
     def select(self, t: int, contexts: np.ndarray | None = None) -> np.ndarray:
         j = self._round - self.half
@@ -138,10 +140,11 @@ class ParallelBandit(PureExplorationPolicy):
         """The ``length`` rounds of a window (at most a :meth:`block`) in one compiled pass (:func:`_play_window`)."""
         arms, rewards, x = draws.outputs()
         observe = self._round < self.half
-        cells = self.tables.strata.kernel(cast(np.ndarray, draws.observed))
+        if self._kernel is None:  # the environment's observed columns are fixed for the run
+            self._kernel = self.tables.strata.kernel(cast(np.ndarray, draws.observed))
         _play_window(
             draws.noise, draws.program.args, draws.reward, x, observe, self._round - self.half, self._counts,
-            self._ysum, cells, self._isum, self._members, self._per, self.n_arms, arms, rewards,
+            self._ysum, self._kernel, self._isum, self._members, self._per, arms, rewards,
         )  # fmt: skip
         self._advance(length)
         return arms, rewards

@@ -192,7 +192,7 @@ class CompiledSteps:
         for j, value in zip(self.operands[i], operands):
             self._rows(work, j)[:] = value.reshape(self.cells[j], X)
         empty = np.zeros((0, X))
-        _run(np.array([i]), self.steps, self.table, *self._every_cell, empty, empty, work)
+        _run(np.array([i]), self.steps, self.table, self._every_cell[0], self._every_cell[1], empty, empty, work)
         return bool(np.array_equal(self._rows(work, i), expected.reshape(self.cells[i], X)))
 
     # ------------------------------------------------------------------------------------------------ running
@@ -273,11 +273,12 @@ class CompiledSteps:
         if self._work.size < self.n_rows * X:
             self._work = np.empty(self.n_rows * X)
         work = self._work[: self.n_rows * X].reshape(self.n_rows, X)
+        cells, at = todo or self._every_cell
         for part in self._segments_of(tuple(plan)):
             if isinstance(part, int):
                 self._numpy_step(part, work, batch)
             else:
-                _run(part, self.steps, self.table, *(todo or self._every_cell), counts, sizes, work)
+                _run(part, self.steps, self.table, cells, at, counts, sizes, work)
         return work, batch
 
     def _segments_of(self, plan: tuple[int, ...]) -> list[np.ndarray | int]:
@@ -358,7 +359,7 @@ def _run(run, steps, table, todo, todo_at, counts, sizes, work) -> None:
     repeat = X // max(sizes.shape[1], 1)  # batch positions that share a sample size (consecutive)
     group = np.empty(X)
     for i in run:
-        kind, first, second, row, cells, t0, k, how, leaf = steps[i]
+        kind, first, second, row, _, t0, k, how, leaf = steps[i]
         for c in todo[todo_at[i] : todo_at[i + 1]]:
             out = work[row + c]
             if kind == LEAF:

@@ -92,15 +92,15 @@ class CPEEnvironment(ContextFree):
         self._observed = np.array([col[v] for v in scm.observed], dtype=np.int64)
         self._reward = col[scm.reward]
         # A window's rounds need the reward alone: the nodes it depends on through parents that matter.
-        self._reward_program = None
-        self._row_program: NodeProgram | None = None
+        # (the reward's pass, the whole row's pass) when one pass draws a row
+        self._programs: tuple[NodeProgram, NodeProgram] | None = None
         if len(self._steps) == 1 and run:  # one pass, no node drawn from its mechanism
-            self._row_program = cast(NodeProgram, self._steps[0])
             needed = {self._reward}
             for node in reversed(run):
                 if node.column in needed:
                     needed.update(int(p) for p in node.parents)
-            self._reward_program = NodeProgram([node for node in run if node.column in needed], is_set, set_value)
+            reward_pass = NodeProgram([node for node in run if node.column in needed], is_set, set_value)
+            self._programs = reward_pass, cast(NodeProgram, self._steps[0])
 
     def node_program(self, observed: bool = False) -> tuple[NodeProgram, int, int, np.ndarray | None] | None:
         """(a compiled pass that draws the reward and the nodes it depends on, the reward's column, the columns of a
@@ -108,11 +108,11 @@ class CPEEnvironment(ContextFree):
         rounds itself; a node's value depends on its ancestors' uniforms alone, so the reward is the one a whole row's
         pass draws), else None. With ``observed``, the pass that draws every node, and last the columns of the observed
         variables (a policy that learns from them: the parallel bandit)."""
-        if self._reward_program is None or self._row_program is None:
+        if self._programs is None:
             return None
         if observed:
-            return self._row_program, self._reward, len(self._uniform), self._observed
-        return self._reward_program, self._reward, len(self._uniform), None
+            return self._programs[1], self._reward, len(self._uniform), self._observed
+        return self._programs[0], self._reward, len(self._uniform), None
 
     def pull(
         self,

@@ -87,17 +87,25 @@ def quantities(
     mu = np.asarray(instance.mu, dtype=float)
     d, g = gaps(mu, epsilon), effective_gaps(mu, epsilon)
     q_G = instance.q_general()
-    ell_S = None if instance.link is None else ells(instance.bglm_structure(), instance.policy_arms())
+    ell_S = q_L = None
+    if instance.link is not None:
+        ell_S = ells(instance.bglm_structure(), instance.policy_arms())
+        q_L = observability(ell_S, max_in_degree(instance.bglm_structure()))  # q_a^(L) of Eq. (7)
     summary = _summary(instance, epsilon, delta, mu, d, g, q_G)
-    if ell_S is not None:
-        summary.update(_bglm_summary(instance, ell_S, g, delta, with_burn_in))
-    return Quantities(_arms(instance, mu, d, q_G, ell_S) if with_arms else {}, summary)
+    if q_L is not None:
+        summary.update(_bglm_summary(instance, q_L, g, delta, with_burn_in))
+    return Quantities(_arms(instance, mu, d, q_G, ell_S, q_L) if with_arms else {}, summary)
 
 
 def _arms(
-    instance: CPEInstance, mu: np.ndarray, d: np.ndarray, q_G: np.ndarray, ell_S: np.ndarray | None
+    instance: CPEInstance,
+    mu: np.ndarray,
+    d: np.ndarray,
+    q_G: np.ndarray,
+    ell_S: np.ndarray | None,
+    q_L: np.ndarray | None,
 ) -> dict[str, list]:
-    """The arms table; q_L and ℓ_S only for a BGLM (``ell_S`` given)."""
+    """The arms table; q_L and ℓ_S only for a BGLM (both given)."""
     n = instance.n_arms
     return {
         "arm_id": list(range(n)),
@@ -110,7 +118,7 @@ def _arms(
         "q_G": q_G.tolist(),
         "identifiable": [a == 0 or s is not None for a, s in enumerate(instance.sequences)],
         "Z": [None if s is None else list(s.Z) for s in instance.sequences],
-        "q_L": [None] * n if ell_S is None else _q_L(instance, ell_S).tolist(),
+        "q_L": [None] * n if q_L is None else q_L.tolist(),
         "ell_S": [None] * n if ell_S is None else ell_S.tolist(),
         "naive_mu": np.asarray(instance.naive_mu, dtype=float).tolist(),
     }
@@ -155,17 +163,12 @@ def _summary(
     }
 
 
-def _q_L(instance: CPEInstance, ell_S: np.ndarray) -> np.ndarray:
-    """q_a^(L) of Eq. (7) from each arm's ℓ_S."""
-    return observability(ell_S, max_in_degree(instance.bglm_structure()))
-
-
 def _bglm_summary(
-    instance: CPEInstance, ell_S: np.ndarray, g: np.ndarray, delta: float, with_burn_in: bool
+    instance: CPEInstance, q_L: np.ndarray, g: np.ndarray, delta: float, with_burn_in: bool
 ) -> dict[str, Any]:
     """The BGLM entries of the summary (Theorem 1): the q^(L) thresholds, the upper-bound term, the constants D, κ,
     η and, ``with_burn_in``, the burn-in."""
-    q_L = _q_L(instance, ell_S)
+    q_L = q_L.copy()
     q_L[0] = 1.0  # complexity terms use q_do() = 1; the radius uses Eq. (7) (ambiguity 11)
     m_L, m_eps_L, H_m_L = _thresholds(q_L, g)
     constants = bglm_constants(instance)

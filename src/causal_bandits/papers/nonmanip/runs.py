@@ -153,6 +153,13 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
     return solver_job(config, wildcards, seed_chunks, panel_science(config, wildcards["experiment"]))
 
 
+def state_growth(settings: Mapping[str, Any], n_seeds: int) -> float:
+    """How much more bootstrap state a POMIS+ job of ``n_seeds`` seeds under the z² ``settings`` holds than the job
+    its kind's peak was measured on (``MEASURED_SEEDS`` seeds, ``MEASURED_BOOTSTRAP`` replicates): it grows with
+    both."""
+    return n_seeds / MEASURED_SEEDS * settings["bootstrap"] / MEASURED_BOOTSTRAP
+
+
 def solver_job(
     config: Mapping[str, Any],
     wildcards: Mapping[str, str],
@@ -176,7 +183,7 @@ def solver_job(
         science = {**science, "pomis_plus": pomis_plus_settings(settings, entry.key, changes)}
         # the process without the replicates: the same panel and solver under POMIS
         base = runs.measured_peak(PAPER, {**wildcards, "strategy": "POMIS"})
-        growth = len(seeds) / MEASURED_SEEDS * settings["bootstrap"] / MEASURED_BOOTSTRAP
+        growth = state_growth(settings, len(seeds))
     memory_mb = runs.memory_request(runs.measured_peak(PAPER, wildcards), base_mb=base, growth=growth)
     return runs.RunJob(
         paper=PAPER,
