@@ -143,7 +143,7 @@ def measure(
     total = time.process_time() - start
     z2 = policy.estimates
     boot = z2.bootstrap_seconds
-    draws = getattr(z2, "multinomial_seconds", math.nan) - z2.refreshes * reveal_overhead(z2)
+    draws = getattr(z2, "multinomial_seconds", math.nan) - kernel_calls(z2) * reveal_overhead(z2)
     per_refresh = boot / max(z2.refreshes, 1)
     per_round = (total - boot) / (seeds * horizon)
     arms_active = float((z2.n_active > 0).sum(axis=1).mean())
@@ -178,18 +178,29 @@ def measure(
 
 
 def reveal_overhead(z2, calls: int = 2000) -> float:
-    """CPU seconds that one seed refresh's call of the resample kernel costs beyond its draws (the dispatch, the
-    Generator's unboxing, the wrapper), measured as calls that reveal nothing; nan on code without the kernel."""
+    """CPU seconds that one call of the resample kernel costs beyond its draws (the dispatch, the wrapper), measured
+    as calls for one seed that reveal nothing; nan on code without the kernel. On code that calls the kernel once per
+    seed refresh, that call also unboxes the seed's Generator."""
     lazy = getattr(z2, "_resamples", None)
     if lazy is None:
         return math.nan
-    counts, n, none = np.zeros_like(z2.counts[0]), np.zeros_like(z2.n[0]), np.zeros(lazy.n_leaf_cells, dtype=bool)
-    gen, spent = np.random.default_rng(0), lazy.multinomial_seconds
+    counts, n, spent = np.zeros_like(z2.counts[:1]), np.zeros_like(z2.n[:1]), lazy.multinomial_seconds
+    none = np.zeros((1, lazy.n_leaf_cells), dtype=bool)
+    if hasattr(z2, "_streams"):  # one call per refresh, for all its seeds
+        args = (np.zeros(1, dtype=np.int64), z2._streams.copy(), counts, n, none)
+    else:  # one call per seed refresh, from the seed's Generator
+        args = (0, np.random.default_rng(0), counts[0], n[0], none[0])
     for _ in range(calls):
-        lazy.reveal(0, gen, counts, n, none)
+        lazy.reveal(*args)
     per_call = (lazy.multinomial_seconds - spent) / calls
     lazy.multinomial_seconds = spent
     return per_call
+
+
+def kernel_calls(z2) -> int:
+    """Calls of the resample kernel in the run: one per refresh (``_clock``) on code that draws for all of a refresh's
+    seeds in one call, one per seed refresh before."""
+    return z2._clock if hasattr(z2, "_streams") else z2.refreshes
 
 
 def measure_in(src: str, panel: str, algorithm: str, args: argparse.Namespace) -> dict:

@@ -83,7 +83,7 @@ def test_values_of_compute_only_the_cells_they_need_with_numpys_bits(graph, N, s
         ids, values = est.values_of(counts, totals, entries)
         np.testing.assert_array_equal(values, expected[ids])
     selection = est._selections[(0,)][1]
-    assert selection.todo is not None and selection.todo[0].size < program._compiled_steps().n_rows
+    assert selection.workspace is not None and selection.workspace[1][0].size < program._compiled_steps().n_rows
 
 
 def test_orders_numpy_does_not_use_are_refused_and_those_steps_run_in_numpy(monkeypatch):

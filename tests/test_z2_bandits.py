@@ -285,12 +285,12 @@ def test_replicates_are_exact_multinomial_resamples_of_the_table(first):
         block = np.zeros(est.program.n_leaf_cells, dtype=bool)
         block[offset : offset + 2 ** len(est.program.leaf_vars(est.program.leaves[first]))] = True
         assert (block[columns].sum(), (~block[columns]).sum()) > (0, 0)  # a real part of arm 0's columns
-        resamples.reveal(0, z2._gens[0], z2.counts[0], z2.n[0], block)
+        resamples.reveal(np.zeros(1, dtype=np.int64), z2._streams, z2.counts, z2.n, block[None])
         assert np.array_equal(resamples.revealed[0], block)
         before = resamples.replicates[0].copy()
     everything = np.zeros(est.program.n_leaf_cells, dtype=bool)
     everything[columns] = True
-    resamples.reveal(0, z2._gens[0], z2.counts[0], z2.n[0], everything)
+    resamples.reveal(np.zeros(1, dtype=np.int64), z2._streams, z2.counts, z2.n, everything[None])
     if first is not None:  # the refinement keeps what was revealed
         np.testing.assert_array_equal(resamples.replicates[0][block], before[block])
     x = resamples.replicates[0][columns].T.astype(float)  # (B, columns)

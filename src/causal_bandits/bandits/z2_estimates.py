@@ -24,10 +24,10 @@ and only the leaf counts a refresh's instances read are drawn, by groups of cell
 refresh reads more of an unchanged table (:class:`~causal_bandits.bandits.z2_resample.LazyResamples`: the
 joint law of the full draw).
 
-Randomness: the resamples of a seed come from a numpy Generator of that seed alone, seeded at
-``reset`` from the policy's keyed ``bootstrap`` stream, one compiled call per refreshing seed (values never
-depend on which other seeds share the job). The bootstrap never touches the streams the base algorithm draws
-from, so a z² solver with no active instance makes exactly its base algorithm's draws.
+Randomness: the resamples of a seed come from a numpy PCG64 stream of that seed alone, seeded at ``reset`` from
+the policy's keyed ``bootstrap`` stream and advanced by the compiled sampler (one call per refresh for all its
+seeds; values never depend on which other seeds share the job). The bootstrap never touches the streams the base
+algorithm draws from, so a z² solver with no active instance makes exactly its base algorithm's draws.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from causal_bandits.bandits.multinomial import pcg64_state
 from causal_bandits.bandits.z2_resample import LazyResamples
 from causal_bandits.causal.estimators import InstanceEstimators
 from causal_bandits.causal.mvwa import bootstrap_covariance, min_variance_weights
@@ -127,7 +128,8 @@ class Z2Estimates:
         # arms whose samples filled an empty leaf cell since the last support check
         self._fresh = np.zeros((n_seeds, A), dtype=bool)
         words = (bootstrap_stream.uniform(4) * 2**32).astype(np.uint64)
-        self._gens = [np.random.default_rng([int(w) for w in row]) for row in words]
+        # each seed's resample stream: numpy's PCG64 seeded with its four words, as state words the sampler advances
+        self._streams = np.stack([pcg64_state(np.random.default_rng([int(w) for w in row])) for row in words])
         self._cov = np.zeros((n_seeds, A, K, K))
         self._kept = np.zeros((n_seeds, A, K), dtype=bool)
         self._last_active = np.zeros((n_seeds, A, K), dtype=bool)
@@ -225,9 +227,8 @@ class Z2Estimates:
         wanted[rows, self._slot_ids[arms, slots]] = True
         cells = (wanted.astype(float) @ self._reads_cells) > 0  # the replicate leaf counts they read
         self._clock += 1
-        for s, want in zip(seeds.tolist(), cells):
-            redrawn = self._resamples.reveal(s, self._gens[s], self.counts[s], self.n[s], want)
-            self._redrawn_at[s, redrawn] = self._clock
+        rows, redrawn = np.nonzero(self._resamples.reveal(seeds, self._streams, self.counts, self.n, cells))
+        self._redrawn_at[seeds[rows], redrawn] = self._clock
         self._evaluate_stale(seeds, wanted)
         si, ai = np.nonzero(due[seeds])
         si = seeds[si]
@@ -248,9 +249,9 @@ class Z2Estimates:
         per_batch = max(1, _CELLS_PER_BATCH // (self.B * self.est.program.n_leaf_cells))
         if per_batch == 1:  # a seed a batch (Fig. 5c): nothing to group
             return list(np.arange(need.shape[0])[:, None])
-        _, group = np.unique(need, axis=0, return_inverse=True)
-        order = np.argsort(group.ravel(), kind="stable")
-        starts = np.flatnonzero(np.diff(group.ravel()[order], prepend=-1))
+        order = np.lexsort(need.T)  # seeds needing the same entries next to each other
+        ranked = need[order]
+        starts = np.flatnonzero(np.concatenate(([True], (ranked[1:] != ranked[:-1]).any(axis=1))))
         return [
             order[lo : min(lo + per_batch, end)]
             for begin, end in zip(starts, [*starts[1:], need.shape[0]])

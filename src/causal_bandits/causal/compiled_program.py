@@ -255,7 +255,7 @@ class CompiledSteps:
         plan: Sequence[int],
         todo: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, tuple]:
-        """The workspace (n_rows, X) after every step of ``plan`` (the cells ``todo`` of each, :meth:`_demand`;
+        """The workspace (n_rows, X) after every step of ``plan`` (the cells ``todo`` of each, :meth:`demand`;
         default every cell), and the batch shape. Sample sizes that are constant along trailing batch axes (a seed's
         replicates share its tables' sizes) go to :func:`_run` once per value, not broadcast along them."""
         batch = leaf_counts.shape[1:]

@@ -84,13 +84,13 @@ class Factor:
 @dataclass(frozen=True)
 class Selection:
     """Cells of some expressions' factors (:meth:`Program.select`): ``cells[j]`` of expression ``which[j]``, the
-    steps they need, and on the compiled path their workspace rows and the cells each step computes for them."""
+    steps they need, and on the compiled path (``workspace``) their workspace rows and the cells each step computes
+    for them."""
 
     which: tuple[int, ...]
     cells: tuple[np.ndarray, ...]
     plan: tuple[int, ...]
-    rows: np.ndarray | None = None
-    todo: tuple[np.ndarray, np.ndarray] | None = None
+    workspace: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None
 
 
 class Program:
@@ -261,14 +261,14 @@ class Program:
         if not compiled.agrees:
             return Selection(tuple(which), tuple(cells), plan)
         rows = np.concatenate([compiled.row[self._roots[e]] + c for e, c in zip(which, cells)]).astype(np.int64)
-        return Selection(tuple(which), tuple(cells), plan, rows, compiled.demand(plan, rows))
+        return Selection(tuple(which), tuple(cells), plan, (rows, compiled.demand(plan, rows)))
 
     def cells_last(self, leaf_counts: np.ndarray, totals: np.ndarray, selection: Selection) -> np.ndarray:
         """The ``selection``'s cells, stacked (their number, *batch), from :meth:`evaluate_last`'s inputs: the same
         numbers bit for bit, each step computing only the cells they need (a bootstrap refresh reads a cell or two of
         a few factors: :meth:`CompiledSteps.gather`)."""
-        if selection.rows is not None and selection.todo is not None:
-            return self._compiled_steps().gather(leaf_counts, totals, selection.plan, selection.rows, selection.todo)
+        if selection.workspace is not None:
+            return self._compiled_steps().gather(leaf_counts, totals, selection.plan, *selection.workspace)
         batch = leaf_counts.shape[1:]
         factors = self.evaluate_last(leaf_counts, totals, selection.which)
         return np.concatenate(
