@@ -144,7 +144,7 @@ def measure(
     total = time.process_time() - start
     z2 = policy.estimates
     boot = z2.bootstrap_seconds
-    draws = getattr(z2, "multinomial_seconds", math.nan) - kernel_calls(z2) * reveal_overhead(z2)
+    draws = getattr(z2, "multinomial_seconds", math.nan) - reveal_overhead(z2)
     per_refresh = boot / max(z2.refreshes, 1)
     per_round = (total - boot) / (seeds * horizon)
     arms_active = float((z2.n_active > 0).sum(axis=1).mean())
@@ -179,29 +179,24 @@ def measure(
 
 
 def reveal_overhead(z2, calls: int = 2000) -> float:
-    """CPU seconds that one call of the resample kernel costs beyond its draws (the dispatch, the wrapper), measured
-    as calls for one seed that reveal nothing; nan on code without the kernel. On code that calls the kernel once per
-    seed refresh, that call also unboxes the seed's Generator."""
+    """CPU seconds the run's calls of the resample kernel cost beyond their draws (the dispatch, the wrapper): the
+    cost of a call for one seed that reveals nothing, measured ``calls`` times, times the run's calls (one per refresh,
+    ``_clock``; on code before 841411b one per seed refresh, which also unboxes the seed's Generator); nan on code
+    without the kernel."""
     lazy = getattr(z2, "_resamples", None)
     if lazy is None:
         return math.nan
     counts, n, spent = np.zeros_like(z2.counts[:1]), np.zeros_like(z2.n[:1]), lazy.multinomial_seconds
     none = np.zeros((1, lazy.n_leaf_cells), dtype=bool)
     if hasattr(z2, "_streams"):  # one call per refresh, for all its seeds
-        args = (np.zeros(1, dtype=np.int64), z2._streams.copy(), counts, n, none)
+        args, run_calls = (np.zeros(1, dtype=np.int64), z2._streams.copy(), counts, n, none), z2._clock
     else:  # one call per seed refresh, from the seed's Generator
-        args = (0, np.random.default_rng(0), counts[0], n[0], none[0])
+        args, run_calls = (0, np.random.default_rng(0), counts[0], n[0], none[0]), z2.refreshes
     for _ in range(calls):
         lazy.reveal(*args)
     per_call = (lazy.multinomial_seconds - spent) / calls
     lazy.multinomial_seconds = spent
-    return per_call
-
-
-def kernel_calls(z2) -> int:
-    """Calls of the resample kernel in the run: one per refresh (``_clock``) on code that draws for all of a refresh's
-    seeds in one call, one per seed refresh before."""
-    return z2._clock if hasattr(z2, "_streams") else z2.refreshes
+    return run_calls * per_call
 
 
 def measure_in(src: str, panel: str, algorithm: str, args: argparse.Namespace) -> dict:
