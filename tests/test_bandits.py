@@ -5,6 +5,7 @@ import hashlib
 import importlib.util
 import itertools
 import json
+import math
 import os
 import subprocess
 import sys
@@ -22,8 +23,7 @@ from scipy.optimize import brentq
 from scipy.special import xlogy
 
 import causal_bandits
-from causal_bandits import store
-from causal_bandits.bandits import beta as beta_module
+from causal_bandits import kernels, store
 from causal_bandits.bandits.beta import BetaShapes
 from causal_bandits.bandits.engine import Feedback, linear_grid
 from causal_bandits.bandits.environments import BernoulliArms
@@ -82,8 +82,8 @@ _BETA_SEEDS, _BETA_REPEAT, _BETA_ROUNDS = 20, 50, 20  # 20 seeds x 50 cells x 20
 @pytest.fixture(scope="module", params=["constructor", "add"])
 def beta_draws(request) -> dict[tuple, np.ndarray]:
     """All shapes side by side in one BetaShapes (so rejected cells of different shapes share
-    the retry stream), built either directly or by ``add`` from Beta(1, 1) (exercising the cache
-    refresh); ``N_DRAWS`` variates per shape."""
+    the retry stream), built either directly or by ``add`` from Beta(1, 1);
+    ``N_DRAWS`` variates per shape."""
     a = np.tile(np.repeat([s[0] for s in SHAPES], _BETA_REPEAT), (_BETA_SEEDS, 1)).astype(float)
     b = np.tile(np.repeat([s[1] for s in SHAPES], _BETA_REPEAT), (_BETA_SEEDS, 1)).astype(float)
     if request.param == "constructor":
@@ -116,28 +116,90 @@ def test_beta_shapes_rejects_shapes_below_one():
         BetaShapes(np.array([[0.5]]), np.array([[1.0]]))
 
 
-def _thompson_like_draws(n_seeds=9, n_arms=13, rounds=40) -> np.ndarray:
-    """Variates of a BetaShapes whose shapes grow as in Thompson sampling (closed-form, accepted
-    and rejected cells side by side), and the next retry uniform (so the stream use is pinned)."""
+def _thompson_like(sample, n_seeds=9, n_arms=13, rounds=40) -> np.ndarray:
+    """Variates of ``sample(a, b, draws, retries)`` on shapes that grow as in Thompson sampling (closed-form,
+    accepted and rejected cells side by side), and the next retry uniform (so the stream use is pinned)."""
     rng = np.random.default_rng(11)
-    shapes = BetaShapes(np.ones((n_seeds, n_arms)), np.ones((n_seeds, n_arms)))
+    a, b = np.ones((n_seeds, n_arms)), np.ones((n_seeds, n_arms))
     draws = SeedStreams(PAPER, "beta-blocks", range(n_seeds), "draws", block=64)
     retries = SeedStreams(PAPER, "beta-blocks", range(n_seeds), "retries", block=16)
     rows, out = np.arange(n_seeds), []
     for _ in range(rounds):
-        out.append(shapes.sample(draws, retries))
+        out.append(sample(a, b, draws, retries))
         arms = rng.integers(0, n_arms, n_seeds)
         wins = rng.integers(0, 4, n_seeds).astype(float) * (rng.random(n_seeds) < 0.5)
-        shapes.add(rows, arms, wins, rng.integers(0, 4, n_seeds) * (wins == 0))
+        a[rows, arms] += wins
+        b[rows, arms] += rng.integers(0, 4, n_seeds) * (wins == 0)
     return np.concatenate([np.stack(out).ravel(), retries.uniform(1).ravel()])
 
 
-@pytest.mark.parametrize("block_cells", [1, 13, 50, 1 << 20])
-def test_beta_variates_independent_of_block_size(monkeypatch, block_cells):
-    """The first attempt runs over blocks of rows: the block size changes speed, never a bit."""
-    reference = _thompson_like_draws()
-    monkeypatch.setattr(beta_module, "_BLOCK_CELLS", block_cells)
-    assert np.array_equal(_thompson_like_draws().view(np.int64), reference.view(np.int64))
+def _reference_attempt(a: float, b: float, u1: float, u2: float) -> tuple[float, bool]:
+    """One attempt as the module docstring states it (closed form, else Cheng's BB steps 4-5), in plain Python."""
+    if a == 1.0:
+        return -math.expm1(math.log1p(-u1) / b), True
+    if b == 1.0:
+        return u1 ** (1.0 / a), True
+    lo, hi = min(a, b), max(a, b)
+    alpha = lo + hi
+    beta = math.sqrt((alpha - 2.0) / (2.0 * lo * hi - alpha))
+    v = beta * math.log(u1 / (1.0 - u1))
+    w = lo * math.exp(v)
+    z = u1 * u1 * u2
+    r = (lo + 1.0 / beta) * v - math.log(4.0)
+    s = lo + r - w
+    t = math.log(z) if u1 * u1 * u2 > 0 else -math.inf
+    ok = s + (1.0 + math.log(5.0)) >= 5.0 * z or s > t or r + alpha * math.log(alpha / (hi + w)) >= t
+    return (w if a <= b else hi) / (hi + w), ok
+
+
+def _reference_sample(a, b, draws, retries) -> np.ndarray:
+    """Beta variates with the documented stream use: two uniforms per cell and round, then for each seed one retry
+    pair per still-rejected cell in arm order, attempt after attempt."""
+    n, k = a.shape
+    u, out, pending = draws.uniform(2 * k), np.empty((n, k)), []
+    for i, j in itertools.product(range(n), range(k)):
+        out[i, j], ok = _reference_attempt(a[i, j], b[i, j], u[i, 2 * j], u[i, 2 * j + 1])
+        pending += [] if ok else [(i, j)]
+    while pending:
+        pairs = iter(retries.take(np.bincount([i for i, _ in pending], minlength=n) * 2))
+        left = []
+        for i, j in pending:
+            x, ok = _reference_attempt(a[i, j], b[i, j], next(pairs), next(pairs))
+            out[i, j] = x if ok else out[i, j]
+            left += [] if ok else [(i, j)]
+        pending = left
+    return out
+
+
+def test_beta_variates_are_the_documented_sampler_bit_for_bit():
+    """The compiled sampler gives, bit for bit, a plain-Python evaluation of the documented attempts and stream use
+    (Python's ``math`` calls the C library, as the compiled code does)."""
+    reference = _thompson_like(_reference_sample)
+    compiled = _thompson_like(lambda a, b, draws, retries: BetaShapes(a, b).sample(draws, retries))
+    assert np.array_equal(compiled.view(np.int64), reference.view(np.int64))
+
+
+#: numpy's elementwise functions of the Beta sampler against Python's ``math``, bit for bit: prints the mismatches.
+LIBM = """
+import math, numpy as np
+rng = np.random.default_rng(5)
+u = rng.random(100_000)
+v = np.log(u / (1 - u)) * rng.exponential(2, u.size)
+e = 1.0 / (1.0 + rng.exponential(5, u.size))
+cases = [(np.log, math.log, u * 1e3), (np.exp, math.exp, v), (np.log1p, math.log1p, -u), (np.expm1, math.expm1, -u * e)]
+bad = [int((f(x).view(np.int64) != np.array([g(t) for t in x]).view(np.int64)).sum()) for f, g, x in cases]
+bad.append(int((np.power(u, e).view(np.int64) != np.array([s**t for s, t in zip(u, e)]).view(np.int64)).sum()))
+print(bad)
+"""
+
+
+def test_pinned_numpy_calls_the_c_library_as_the_compiled_beta_sampler_does():
+    """Under the workflow's kernel pin numpy's log, exp, log1p, expm1 and power are the C library's, which the compiled
+    sampler calls: so it draws what the numpy sampler it replaced drew in every job."""
+    env = {**os.environ, **kernels.pinned()}
+    done = subprocess.run([sys.executable, "-c", LIBM], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[0, 0, 0, 0, 0]"
 
 
 # ------------------------------------------------------------------------------- kl-UCB index

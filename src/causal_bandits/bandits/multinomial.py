@@ -13,7 +13,7 @@ Uniforms are those of a seed's own numpy ``PCG64`` Generator (what ``Generator.r
 draws depend on its own stream only. The samplers advance the stream themselves, on the generator's state held as
 four ``uint64`` words (:func:`pcg64_state`): numba takes a Generator argument one at a time (unboxing it costs
 microseconds a call), whereas a ``(seeds, 4)`` array of states lets one compiled call draw for every seed of a
-refresh, and the state stays in registers while a loop draws. The step is PCG64's (O'Neill 2014, "PCG: a family of
+refresh, and a loop can keep the state in registers as it draws. The step is PCG64's (O'Neill 2014, "PCG: a family of
 simple fast space-efficient statistically good algorithms for random number generation": the XSL-RR output of a
 128-bit LCG, as numpy's ``PCG64`` implements it), written on 64-bit words with one 128-bit multiply emitted as LLVM
 IR (numba has no 128-bit integer type); ``tests/test_multinomial.py`` checks it against ``Generator.random`` bit for

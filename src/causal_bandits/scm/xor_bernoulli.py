@@ -115,6 +115,18 @@ class XorBernoulliSCM:
         query = VariableElimination(model).query([target], evidence=dict(do), show_progress=False)
         return float(query.values[1])
 
+    @cached_property
+    def _sampling_plan(self) -> tuple[np.ndarray, tuple[tuple[int, bool, tuple[int, ...], tuple[int, ...]], ...]]:
+        """What :meth:`sample_values` computes, fixed by the diagram: P(U = 1) per exogenous column, and per node in
+        topological order (its column, c_V, its parents' columns, its exogenous inputs' columns)."""
+        col_u = {name: i for i, name in enumerate(self.exogenous)}
+        col_v = {name: i for i, name in enumerate(self.diagram.nodes)}
+        plan = []
+        for v in self.diagram.topological_order():
+            parents, exo = self._inputs(v)
+            plan.append((col_v[v], bool(self.c[v]), tuple(col_v[p] for p in parents), tuple(col_u[e] for e in exo)))
+        return np.array([self.q[name] for name in self.exogenous]), tuple(plan)
+
     def sample_values(self, noise: np.ndarray, intervened: np.ndarray, values: np.ndarray) -> np.ndarray:
         """Vectorised draws of every node, (n, n_nodes) bool in ``diagram.nodes`` order.
 
@@ -122,17 +134,14 @@ class XorBernoulliSCM:
         (n, n_nodes): where ``intervened`` is true the node is set to ``values`` (do()),
         otherwise computed by f_V.
         """
-        u = noise < np.array([self.q[name] for name in self.exogenous])
-        col_u = {name: i for i, name in enumerate(self.exogenous)}
-        col_v = {name: i for i, name in enumerate(self.diagram.nodes)}
-        state = np.zeros((noise.shape[0], len(col_v)), dtype=bool)
-        for v in self.diagram.topological_order():
-            parents, exo = self._inputs(v)
-            x = np.full(noise.shape[0], bool(self.c[v]))
+        q, plan = self._sampling_plan
+        u = noise < q
+        state = np.zeros((noise.shape[0], len(plan)), dtype=bool)
+        for j, c, parents, exo in plan:
+            x = np.full(noise.shape[0], c)
             for p in parents:
-                x ^= state[:, col_v[p]]
+                x ^= state[:, p]
             for e in exo:
-                x ^= u[:, col_u[e]]
-            j = col_v[v]
+                x ^= u[:, e]
             state[:, j] = np.where(intervened[:, j], values[:, j], x)
         return state
