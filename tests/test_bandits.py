@@ -147,7 +147,7 @@ def _reference_attempt(a: float, b: float, u1: float, u2: float) -> tuple[float,
     z = u1 * u1 * u2
     r = (lo + 1.0 / beta) * v - math.log(4.0)
     s = lo + r - w
-    t = math.log(z) if u1 * u1 * u2 > 0 else -math.inf
+    t = math.log(z) if z > 0 else -math.inf  # Python's log refuses 0; the C library's gives -inf
     ok = s + (1.0 + math.log(5.0)) >= 5.0 * z or s > t or r + alpha * math.log(alpha / (hi + w)) >= t
     return (w if a <= b else hi) / (hi + w), ok
 
