@@ -21,6 +21,21 @@ from filelock import FileLock
 ROOT = Path(__file__).resolve().parents[1]
 #: Raw data shipped beside the repository for tests and CI (never committed to it).
 SHARED_RAW = ROOT.parent / "shared" / "data" / "raw"
+
+
+def _hang_guard() -> int:
+    """Seconds from CB_TEST_HANG_GUARD_S (a positive whole number), else four hours."""
+    value = os.environ.get("CB_TEST_HANG_GUARD_S", "14400")
+    if not value.isdigit() or int(value) == 0:
+        raise pytest.UsageError(f"CB_TEST_HANG_GUARD_S={value!r} is not a positive whole number of seconds: unset it")
+    return int(value)
+
+
+#: How long a test waits on a subprocess (Snakemake, a CLI command, a background check) before it calls it hung.
+#: Only a hang decides a test, never a slow machine: the shared tiny run, the longest wait, takes about 13 minutes
+#: on an idle 2-core machine and about 30 at load 13-26, and the guard is four hours. CB_TEST_HANG_GUARD_S
+#: overrides it.
+HANG_GUARD_S = _hang_guard()
 _SKIP = shutil.ignore_patterns(
     ".git",
     ".venv",
@@ -114,7 +129,7 @@ def _snakemake_command(workdir: Path, args: tuple[str, ...], local_profile: bool
 
 
 def snakemake(
-    workdir: Path, *args: str, timeout: int = 1800, local_profile: bool = False
+    workdir: Path, *args: str, timeout: int = HANG_GUARD_S, local_profile: bool = False
 ) -> subprocess.CompletedProcess:
     """Run Snakemake in ``workdir`` to the end (with the local profile if ``local_profile``)."""
     return subprocess.run(
@@ -171,7 +186,7 @@ class Background:
             )
         return cls(proc.pid, log, status)
 
-    def wait(self, timeout: int = 1800) -> int:
+    def wait(self, timeout: int = HANG_GUARD_S) -> int:
         """The check's exit status, once it has ended; -1 if it was stopped, TimeoutError after ``timeout`` s."""
         deadline = time.monotonic() + timeout
         while not self.status.exists():
@@ -268,7 +283,7 @@ def tiny_runs(tmp_path_factory, worker_id):
     finally:
         if ours and slurm:
             with contextlib.suppress(TimeoutError):
-                slurm.wait(timeout=2400)
+                slurm.wait()
             slurm.stop()
 
 
@@ -332,7 +347,7 @@ def built_site(tmp_path_factory, worker_id) -> BuiltSite:
                 cwd=ROOT,
                 capture_output=True,
                 text=True,
-                timeout=600,
+                timeout=HANG_GUARD_S,
             )
             record.write_text(json.dumps({"folder": str(site), "returncode": done.returncode, "stderr": done.stderr}))
         info = json.loads(record.read_text())

@@ -35,7 +35,7 @@ import time
 from fnmatch import fnmatch
 
 import pytest
-from conftest import TINY, copy_workflow, snakemake, start_snakemake
+from conftest import HANG_GUARD_S, TINY, copy_workflow, snakemake, start_snakemake
 from workflow_outputs import check_parses, differences, fingerprint, output_files
 
 pytestmark = pytest.mark.workflow
@@ -86,14 +86,14 @@ def _run_until(work, point: str, reached, resume: bool) -> set[str]:
         assert unlock.returncode == 0, unlock.stderr[-3000:]
     before = set(output_files(work))
     proc = start_snakemake(work, *ARGS, *(("--rerun-incomplete",) if resume else ()), log=log)
-    deadline = time.monotonic() + 900
+    deadline = time.monotonic() + HANG_GUARD_S
     try:
         while True:
             done = set(output_files(work))
             if reached(done) and done - before:
                 break
             assert proc.poll() is None, f"the workflow ended before '{point}':\n{log.read_text()[-3000:]}"
-            assert time.monotonic() < deadline, f"'{point}' not reached in 900 s"
+            assert time.monotonic() < deadline, f"'{point}' not reached in {HANG_GUARD_S} s (CB_TEST_HANG_GUARD_S)"
             time.sleep(0.05)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import TINY, copy_workflow
+from conftest import HANG_GUARD_S, TINY, copy_workflow
 
 pytestmark = pytest.mark.workflow
 
@@ -22,7 +22,7 @@ INSTANCE = "results/nonmanip/instances/fig5b.json"
 def _run_job(work, *args) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "causal_bandits", "run-job", *args, *TINY]
     env = {**os.environ, "PYTHONPATH": str(work / "src")}
-    return subprocess.run(command, cwd=work, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(command, cwd=work, capture_output=True, text=True, env=env, timeout=HANG_GUARD_S)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, TINY, copy_finished_run, rule_groups, snakemake
+from conftest import HANG_GUARD_S, ROOT, TINY, copy_finished_run, rule_groups, snakemake
 from workflow_outputs import check_parses
 
 from causal_bandits.claims import STATUSES
@@ -50,7 +50,9 @@ print(json.dumps(found))
 
 def _python(work: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(work / "src")}
-    return subprocess.run([sys.executable, *args], cwd=work, env=env, capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, *args], cwd=work, env=env, capture_output=True, text=True, timeout=HANG_GUARD_S
+    )
 
 
 def _tree(root: Path) -> dict[str, str]:

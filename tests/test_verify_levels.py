@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import HANG_GUARD_S, ROOT
 
 from causal_bandits.archive import manifest
 
@@ -103,7 +103,12 @@ rule listing:
 def _cli(cwd, *args):
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TMPDIR": str(cwd.parent / "tmp")}
     return subprocess.run(
-        [sys.executable, "-m", "causal_bandits", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600
+        [sys.executable, "-m", "causal_bandits", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=HANG_GUARD_S,
     )
 
 

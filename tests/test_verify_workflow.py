@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
-from conftest import ROOT, copy_workflow
+from conftest import HANG_GUARD_S, ROOT, copy_workflow
 
 from causal_bandits import logs
 from causal_bandits.archive import manifest, provenance, stages, verify
@@ -29,7 +29,7 @@ BUDGET = ("--budget", "1", "--jobs", "2", "--seed", "3")
 def _cli(cwd, *args, tmp=None):
     env = {**os.environ, "PYTHONPATH": str(cwd / "src"), **({"TMPDIR": str(tmp)} if tmp else {})}
     command = [sys.executable, "-m", "causal_bandits", *args]
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=900)
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=HANG_GUARD_S)
 
 
 @pytest.fixture(scope="module")
