@@ -142,6 +142,44 @@ def test_a_bad_block_fails_in_one_line(changes, expected):
         cb_config.check(_config(**changes))
 
 
+def _mechanisms(**changed):
+    return {**CONFOUNDED["mechanisms"], **changed}
+
+
+@pytest.mark.parametrize(
+    ("scm", "expected"),
+    [
+        (
+            {**CONFOUNDED, "mechanisms": _mechanisms(X1=_linear(["U1", "X2"], [0.3, 0.2], 0.2))},
+            "scm: the parents form a directed cycle X1 -> X2 -> X1; a causal graph is acyclic",
+        ),
+        (
+            {**CONFOUNDED, "mechanisms": _mechanisms(X3=_linear(["X3"], [0.5], 0.25))},
+            "scm: the parents form a directed cycle X3 -> X3;",
+        ),
+        (
+            {k: v for k, v in CONFOUNDED.items() if k != "reward"},
+            "scm names no reward node; add reward: <node> naming the node whose mean the arms are judged by (one of",
+        ),
+        ({**CONFOUNDED, "reward": None}, "scm names no reward node"),
+    ],
+)
+def test_an_own_graph_with_a_cycle_or_no_reward_is_refused_in_one_line(scm, expected):
+    """From Python and from the config: a cycle is named with its nodes (no order of them lists parents first), and
+    a graph without a reward node is refused (a node called Y is not taken for it)."""
+    with pytest.raises(ConfigError, match="^" + re.escape(expected)) as python:
+        cpe.instance(scm)
+    assert "\n" not in str(python.value)
+    with pytest.raises(ConfigError, match=re.escape(f"pure_exploration.confounded_six.{expected}")):
+        cb_config.check(_config(scm=scm))
+
+
+def test_a_parent_listed_after_its_child_in_an_acyclic_graph_is_still_a_matter_of_order():
+    late = {**CONFOUNDED, "nodes": ["U1", "U2", "X2", "X1", "X3", "Y"]}
+    with pytest.raises(ConfigError, match="parent 'X1' of X2 is listed after it; list the nodes in a topological"):
+        cpe.instance(late)
+
+
 @pytest.mark.workflow
 def test_the_config_block_runs_through_the_workflow_as_from_python(tmp_path_factory):
     work = copy_workflow(tmp_path_factory.mktemp("pure") / "repo")

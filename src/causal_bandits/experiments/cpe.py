@@ -19,6 +19,7 @@ same through the workflow.
 
 from __future__ import annotations
 
+import graphlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -56,7 +57,29 @@ def scm(document: Mapping[str, Any], where: str = "scm") -> BinarySCM:
         extra = sorted(set(mech) - MECHANISM_KEYS)
         if extra:
             raise ConfigError(f"{where}.mechanisms.{v} gives {extra[0]!r}, not a key of a mechanism; {MODELS}")
+    _check_graph(document, where)
     return BinarySCM.from_document(document)
+
+
+def _check_graph(document: Mapping[str, Any], where: str) -> None:
+    """The graph's own checks, before the model's: a reward node named (never a default), and parents that form
+    no directed cycle (a cycle is named with its nodes: no order of the nodes lists every parent first)."""
+    if document.get("reward") is None:
+        nodes = list(document.get("nodes") or ())
+        raise ConfigError(
+            f"{where} names no reward node; add reward: <node> naming the node whose mean the arms are judged by"
+            + (f" (one of {nodes})" if nodes else "")
+        )
+    sorter: graphlib.TopologicalSorter[str] = graphlib.TopologicalSorter()
+    for v, mech in dict(document.get("mechanisms", {})).items():
+        sorter.add(v, *(mech.get("parents") or ()))
+    try:
+        sorter.prepare()
+    except graphlib.CycleError as err:
+        path = " -> ".join(err.args[1])  # each node a parent of the next, the first repeated at the end
+        raise ConfigError(
+            f"{where}: the parents form a directed cycle {path}; a causal graph is acyclic, so remove one of its edges"
+        ) from None
 
 
 def _naive_means(model: BinarySCM, actions: Sequence[Any]) -> np.ndarray:
