@@ -23,19 +23,23 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED_RAW = ROOT.parent / "shared" / "data" / "raw"
 
 
-def _hang_guard() -> int:
-    """Seconds from CB_TEST_HANG_GUARD_S (a positive whole number), else four hours."""
-    value = os.environ.get("CB_TEST_HANG_GUARD_S", "14400")
-    if not value.isdigit() or int(value) == 0:
-        raise pytest.UsageError(f"CB_TEST_HANG_GUARD_S={value!r} is not a positive whole number of seconds: unset it")
-    return int(value)
+#: The hang guard's variable and its value, read once (checked by :func:`pytest_configure`).
+_GUARD = os.environ.get("CB_TEST_HANG_GUARD_S", "14400")
 
 
 #: How long a test waits on a subprocess (Snakemake, a CLI command, a background check) before it calls it hung.
 #: Only a hang decides a test, never a slow machine: the shared tiny run, the longest wait, takes about 13 minutes
 #: on an idle 2-core machine and about 30 at load 13-26, and the guard is four hours. CB_TEST_HANG_GUARD_S
 #: overrides it.
-HANG_GUARD_S = _hang_guard()
+HANG_GUARD_S = int(_GUARD) if _GUARD.isdigit() else 0
+
+
+def pytest_configure(config):
+    """A hang guard that is not a positive whole number stops the session with one line before any test."""
+    if HANG_GUARD_S <= 0:
+        raise pytest.UsageError(f"CB_TEST_HANG_GUARD_S={_GUARD!r} is not a positive whole number of seconds: unset it")
+
+
 _SKIP = shutil.ignore_patterns(
     ".git",
     ".venv",
