@@ -15,10 +15,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import TINY, copy_workflow, snakemake
+from conftest import HANG_GUARD_S, ROOT, TINY, copy_workflow, snakemake
 from workflow_outputs import differences, fingerprint
 
 from causal_bandits import kernels
+from causal_bandits.errors import CausalBanditsError
 
 #: A CPU other than this one, as the libraries see it: OpenBLAS's generic x86-64 kernels (they run on any x86-64
 #: CPU), and numpy on its baseline code for every group above it.
@@ -76,3 +77,42 @@ def test_the_numeric_run_jobs_give_the_same_bytes_on_another_cpu(tiny_run, tmp_p
     assert set(NUMERIC_CHUNKS) <= rebuilt.keys()
     reference = {path: digest for path, digest in fingerprint(tiny_run).items() if path in rebuilt}
     assert differences(rebuilt, reference) == []
+
+
+def test_a_users_npy_enable_cpu_features_is_one_line_with_the_fix():
+    """numpy refuses NPY_DISABLE_CPU_FEATURES beside NPY_ENABLE_CPU_FEATURES (a 71-line import report in every job):
+    the pin says so first, in one line, and the workflow stops before it plans a job."""
+    with pytest.raises(CausalBanditsError, match=r"^NPY_ENABLE_CPU_FEATURES='AVX2' is set.*unset NPY_ENABLE_CPU_FEAT"):
+        kernels.pinned(environ={"NPY_ENABLE_CPU_FEATURES": "AVX2"})
+    assert "NPY_DISABLE_CPU_FEATURES" in kernels.pinned(environ={"NPY_ENABLE_CPU_FEATURES": ""})
+    env = {**os.environ, "NPY_ENABLE_CPU_FEATURES": "AVX2"}
+    done = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--workflow-profile", "none", *TINY],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_S,
+    )
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert done.returncode != 0 and len(errors) == 1 and "unset NPY_ENABLE_CPU_FEATURES" in errors[0], done.stderr
+
+
+def test_run_job_restarts_itself_under_the_pin_and_says_so(tmp_path):
+    """Started from an unpinned environment, run-job restarts pinned before anything else (its first line, written once
+    numpy in the process runs on its baseline); called from Python, where it cannot restart, it refuses in one line."""
+    env = {k: v for k, v in os.environ.items() if k not in kernels.pinned()}
+    done = subprocess.run(
+        [sys.executable, "-m", "causal_bandits", "run-job", "x"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_S,
+    )
+    first, second = done.stderr.splitlines()
+    assert first.startswith("run-job: CPU kernels pinned as the workflow's jobs' (numpy on its baseline;"), done.stderr
+    assert second.startswith("error: no workflow at workflow/Snakefile") and done.returncode == 2
+    if not kernels.applied(kernels.pinned()):  # this process: pytest, unpinned
+        with pytest.raises(CausalBanditsError, match=r"^run-job would run outside the workflow's kernel pin"):
+            kernels.pin_command("run-job")

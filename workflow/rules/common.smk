@@ -20,16 +20,15 @@ from causal_bandits.errors import CausalBanditsError
 from causal_bandits.run_paths import run_files, run_path, study_run_path
 from causal_bandits.store import summary_path
 
-# Every job imports numpy under one OpenBLAS kernel set and numpy's baseline SIMD code, whatever the CPU: the same
-# bytes on any machine (causal_bandits.kernels; a job is a process started from this environment).
-os.environ.update(cb_kernels.pinned())
-
 # Papers in pipeline order; a paper runs when the config has a section for it.
 PAPERS = [p for p in REGISTERED if p in config]
 
 # Bad config: one line naming the key or file and the fix, before any job is planned. (A config file
 # Snakemake cannot read at all stops Snakemake before this runs: `causal-bandits check-config FILE`.)
 try:
+    # Every job imports numpy under one OpenBLAS kernel set and numpy's baseline SIMD code, whatever the CPU: the
+    # same bytes on any machine (causal_bandits.kernels; a job is a process started from this environment).
+    os.environ.update(cb_kernels.pinned())
     cb_config.check_files(workflow.overwrite_configfiles)
     cb_config.command_line_scalars(config, workflow.config_settings.config)
     cb_config.check(config)  # the schema, then each paper's checks (graphs, SCM parameters, names)

@@ -4,8 +4,9 @@ The ``snakemake`` object the script sees is built from the real workflow: ``work
 files merged over ``config/config.yaml`` as ``snakemake --configfile`` merges them, and the job the wildcards name,
 whose inputs, params, outputs and log Snakemake itself evaluates from the rule. The script then runs in this
 process, in the current folder, so that a debugger or a profiler can be put in front of it (``python -m pdb -m
-causal_bandits run-job ...``). It writes the job's outputs where the workflow writes them; its inputs must exist
-(``snakemake <input>`` makes them).
+causal_bandits run-job ...``), under the CPU kernel pin every job of the workflow runs under: the command restarts
+itself with the pin in its environment when it lacks it, and its first line says so. It writes the job's outputs
+where the workflow writes them; its inputs must exist (``snakemake <input>`` makes them).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 import argparse
 import logging
 import runpy
+import sys
 from pathlib import Path
 from typing import Any
 
+from causal_bandits import kernels
 from causal_bandits.errors import CausalBanditsError
 
 
@@ -91,7 +94,9 @@ def build(snakefile: Path, configfiles: list[Path], rule_name: str, wildcards: d
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the job from the workflow and run its script in this process."""
+    """Restart under the workflow's kernel pin if needed (:func:`causal_bandits.kernels.pin_command`), build the job
+    from the workflow and run its script in this process."""
+    print(kernels.pin_command("run-job"), file=sys.stderr)
     job, script = build(args.snakefile, args.configfile, args.rule, wildcard_values(args.wildcards))
     missing = [path for path in job.input if not Path(path).exists()]
     if missing:
