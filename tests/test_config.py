@@ -119,6 +119,20 @@ def test_missing_config_file_is_a_config_error(tmp_path):
         cb_config.load(tmp_path / "nope.yaml")
 
 
+@pytest.mark.parametrize("block", cb_config.OPTIONAL_BLOCKS)
+@pytest.mark.parametrize("value", ["", " {}"])
+def test_a_block_of_experiments_with_no_value_is_none_for_check_config_and_snakemake(tmp_path, block, value):
+    """``experiments:`` alone (null) or ``{}``: check-config (its own merge) and the workflow (Snakemake's merge, whose
+    config keeps the null) both take it as no experiments, the same config."""
+    overlay = tmp_path / "none.yaml"
+    overlay.write_text(f"{block}:{value}\n")
+    loaded = cb_config.load(ROOT / "config" / "config.yaml", overlay)
+    assert loaded[block] == ({} if value else None)  # the null is kept, as Snakemake keeps it
+    snakemakes = {**copy.deepcopy(PAPER), block: None if not value else {}}
+    checked = cb_config.check(loaded)
+    assert checked.get(block, {}) == {} and cb_config.check(snakemakes) == checked
+
+
 def test_merge_is_recursive():
     assert cb_config.merge({"a": {"b": 1, "c": 2}, "d": 1}, {"a": {"b": 3}}) == {"a": {"b": 3, "c": 2}, "d": 1}
 

@@ -477,11 +477,20 @@ def check_raw_dir(raw_dir: str) -> None:
         )
 
 
+#: Blocks of experiments a config may give with no value, meaning none.
+OPTIONAL_BLOCKS = ("experiments", "pure_exploration", "studies")
+
+
 def check(config: dict[str, Any]) -> dict[str, Any]:
     """Every check of a workflow config: the schema (:func:`validate`, defaults filled in), then each
     configured paper's ``check_config`` (diagrams, SCM parameters, registry names), each configured
     study's (:func:`causal_bandits.studies.check_config`), then those of the researchers' own
-    experiments (:func:`causal_bandits.experiments.config.check_config`)."""
+    experiments (:func:`causal_bandits.experiments.config.check_config`). A block of experiments given with no value
+    (``experiments:`` or ``pure_exploration:`` alone, null) is none, as ``{}`` is: removed, here and so in the
+    workflow's config."""
+    for key in OPTIONAL_BLOCKS:
+        if key in config and config[key] is None:
+            del config[key]
     validate(config)
     check_raw_dir(config["data"]["raw_dir"])
     for paper in PAPERS:
@@ -500,7 +509,7 @@ def merge(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for key, value in update.items():
         # the same object merged into itself (load merges the overlays twice): nothing to do, even if self-nested
-        if value is out.get(key):
+        if key in out and value is out[key]:
             continue
         if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
             out[key] = merge(out[key], value)
