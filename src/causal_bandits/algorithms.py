@@ -130,16 +130,20 @@ def registry(paper: str) -> Registry:
     """A paper's entries by key, in its order (a label finds its entry too: :class:`Registry`); a z² key that
     names no entry is a bug of the registry."""
     entries = importlib.import_module(registry_module(paper)).ALGORITHMS
+    where = f"{registry_module(paper)}.ALGORITHMS"
     out = Registry()
     out.paper = paper
-    for entry in entries:
+    for n, entry in enumerate(entries, 1):
+        if not isinstance(entry, Algorithm):
+            raise ConfigError(f"{where}, entry {n} ({entry!r:.60}) is not an Algorithm(...); write one per algorithm")
         if entry.key in out:
-            raise ValueError(f"{registry_module(paper)} registers {entry.key!r} twice")
+            raise ConfigError(f"{where}, entry {n} registers {entry.key!r} twice; remove one or rename it")
         out[entry.key] = entry
     for entry in out.values():
         if entry.z2 is not None and entry.z2 not in out:
-            raise ValueError(
-                f"{registry_module(paper)}: {entry.key!r} names z² version {entry.z2!r}, which is not registered"
+            raise ConfigError(
+                f"{where}: {entry.key!r} names z² version {entry.z2!r}, which is not registered; register it or "
+                "remove z2"
             )
     return out
 

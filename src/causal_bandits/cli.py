@@ -2,20 +2,41 @@
 
 Each subcommand lives in ``causal_bandits.commands.<name>`` with ``add_parser(subparsers)`` and
 ``run(args) -> int``. Bad input raises a :class:`CausalBanditsError`; it is printed as one line,
-``error: <message>``, and the command exits with status 2.
+``error: <message>``, and the command exits with status 2. A command module that cannot be imported for bad input
+(a malformed ``registry.yaml`` of papers or studies) is that one line when its command is called; the other
+commands work.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from causal_bandits import __version__
-from causal_bandits.commands import archive, check_config, check_store, new, pomis, run_job, verify
 from causal_bandits.errors import CausalBanditsError
 
-COMMANDS = (pomis, check_config, check_store, archive, verify, run_job, new)
+#: The subcommands' modules (``causal_bandits.commands.<name>``), in the order of the help.
+COMMANDS = ("pomis", "check_config", "check_store", "archive", "verify", "run_job", "new")
+
+
+def _unavailable(error: CausalBanditsError, args: argparse.Namespace) -> NoReturn:
+    raise error
+
+
+def _add(sub: Any, name: str) -> None:
+    """The subcommand(s) of module ``name``; one that its import refuses runs as that refusal."""
+    try:
+        module = importlib.import_module(f"causal_bandits.commands.{name}")
+    except CausalBanditsError as err:
+        broken = sub.add_parser(name.replace("_", "-"), help=f"unavailable: {err}", add_help=False)
+        broken.add_argument("rest", nargs=argparse.REMAINDER)
+        broken.set_defaults(func=functools.partial(_unavailable, err))
+        return
+    module.add_parser(sub)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -26,8 +47,8 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_parser(sub)
+    for name in COMMANDS:
+        _add(sub, name)
     return p
 
 

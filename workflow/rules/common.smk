@@ -5,20 +5,25 @@ import os
 import sys
 import time
 
-from causal_bandits import algorithms as cb_algorithms
-from causal_bandits import artefacts as cb_artefacts
-from causal_bandits import config as cb_config
-from causal_bandits import cost as cb_cost
-from causal_bandits import kernels as cb_kernels
-from causal_bandits import logs as cb_logs
-from causal_bandits import papers as cb_papers
-from causal_bandits import plan as cb_plan
-from causal_bandits import sources as cb_sources
-from causal_bandits import studies as cb_studies
-from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
-from causal_bandits.run_paths import run_files, run_path, study_run_path
-from causal_bandits.store import summary_path
+
+# A malformed registry.yaml of papers or studies: one line naming the file and the entry (papers.registered).
+try:
+    from causal_bandits import algorithms as cb_algorithms
+    from causal_bandits import artefacts as cb_artefacts
+    from causal_bandits import config as cb_config
+    from causal_bandits import cost as cb_cost
+    from causal_bandits import kernels as cb_kernels
+    from causal_bandits import logs as cb_logs
+    from causal_bandits import papers as cb_papers
+    from causal_bandits import plan as cb_plan
+    from causal_bandits import sources as cb_sources
+    from causal_bandits import studies as cb_studies
+    from causal_bandits.papers import PAPERS as REGISTERED
+    from causal_bandits.run_paths import run_files, run_path, study_run_path
+    from causal_bandits.store import summary_path
+except CausalBanditsError as err:
+    sys.exit(f"error: {err}")
 
 # Papers in pipeline order; a paper runs when the config has a section for it.
 PAPERS = [p for p in REGISTERED if p in config]

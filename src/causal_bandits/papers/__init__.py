@@ -10,24 +10,59 @@ only when one of its members is called.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
 from causal_bandits import yaml_io
-from causal_bandits.errors import CausalBanditsError
+from causal_bandits.errors import CausalBanditsError, ConfigError
 
 if TYPE_CHECKING:
     from causal_bandits.artefacts import Artefact
     from causal_bandits.runs import RunJob
 
 
+class RegistryError(ConfigError):
+    """A registry of papers or studies (``registry.yaml``) that cannot be read as one."""
+
+
+#: What a registry entry is: a key in lower snake_case (a package name, a config key, a path segment).
+KEY = re.compile(r"[a-z][a-z0-9_]*")
+
+
 def registered(package: str) -> tuple[str, ...]:
     """The keys listed in ``registry.yaml`` of ``package`` (``causal_bandits.papers``, ``causal_bandits.studies``), in
-    order: data, which no job's code digest reads (:mod:`causal_bandits.sources`)."""
-    return tuple(yaml_io.load((files(package) / "registry.yaml").read_text()))
+    order: data, which no job's code digest reads (:mod:`causal_bandits.sources`). A file that is not a YAML list,
+    or an entry that is not a key, is listed twice or names no module beside the file, raises a one-line
+    :class:`RegistryError` naming the file, the entry and the fix."""
+    path = files(package) / "registry.yaml"
+    fix = "one '- <key>' line per entry, each key a module beside the file (causal-bandits new-paper / new-study)"
+    try:
+        keys = yaml_io.load(path.read_text())
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise RegistryError(f"{where} cannot be read ({problem}); write {fix}") from None
+    if not isinstance(keys, list):
+        held = "nothing" if keys is None else f"a {type(keys).__name__}"
+        raise RegistryError(f"{path} holds {held}, not a list of keys; write {fix}")
+    for n, key in enumerate(keys, 1):
+        if not isinstance(key, str) or not KEY.fullmatch(key):
+            problem = "is not a key in lower snake_case"
+        elif key in keys[: n - 1]:
+            problem = "is listed twice"
+        elif not any((files(package) / name).is_file() for name in (f"{key}/__init__.py", f"{key}.py")):
+            problem = f"names no module {package}.{key}"
+        else:
+            continue
+        raise RegistryError(f"{path}, entry {n} ({key!r}) {problem}; write {fix}")
+    return tuple(keys)
 
 
 #: The registered papers, in pipeline and report order (``registry.yaml``).
