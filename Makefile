@@ -26,15 +26,20 @@ $(VENV)/.installed: $(BIN)/activate requirements.lock pyproject.toml
 	touch $@
 
 # Snakemake loads the local profile (workflow/profiles/default) by itself: README, "Two commands".
+# Before it, `check-store --before-run` with the run's config files: a run file deleted or damaged after a run (a chunk,
+# a chunk summary) is removed if damaged and named as a target beside `all`, so that Snakemake rebuilds it and what
+# reads it instead of finding "Nothing to be done"; it prints nothing when there is none, and stops the recipe on a
+# bad config. $(call RUN_WITH,config files) runs both.
 RUN = $(BIN)/snakemake --cores $(CORES)
+RUN_WITH = targets=$$($(BIN)/causal-bandits check-store --before-run $(1)) && $(RUN) $$targets $(if $(strip $(1)),--configfile $(1))
 
 ## Set up .venv if needed, then run the whole pipeline at paper scale (config/config.yaml).
 reproduce: $(VENV)/.installed
-	$(RUN)
+	$(call RUN_WITH,)
 
 ## Set up .venv if needed, then run the quick config (every experiment, short horizons, few seeds).
 quick: $(VENV)/.installed
-	$(RUN) --configfile config/quick.yaml
+	$(call RUN_WITH,config/quick.yaml)
 
 # The plan, job by job, without running anything: the default profile keeps Snakemake's job listing off the
 # console (`quiet: [rules]`), and `--quiet host` brings it back. CONFIGS names config overlays, e.g.
@@ -46,7 +51,7 @@ plan: $(VENV)/.installed
 
 ## Set up .venv if needed, then run the papers and every study beyond them (config/studies.yaml, docs/studies.md).
 studies: $(VENV)/.installed
-	$(RUN) --configfile config/studies.yaml
+	$(call RUN_WITH,config/studies.yaml)
 
 # Own config files: CONFIGS="a.yaml b.yaml" (merged over config/config.yaml in order, as --configfile). Snakemake
 # reads --configfile itself, before the workflow's checks, so a missing file or a folder there ends in its traceback;
@@ -57,7 +62,7 @@ check-config: $(VENV)/.installed
 
 ## Check the config files (CONFIGS="a.yaml ..."), then run the pipeline with them.
 run: check-config
-	$(RUN) $(if $(strip $(CONFIGS)),--configfile $(CONFIGS))
+	$(call RUN_WITH,$(CONFIGS))
 
 ## After a run with CONFIGS="a.yaml ...": read back every file under results/, name each damaged or missing one and its fix.
 check-store: $(VENV)/.installed

@@ -374,11 +374,34 @@ def test_missing_raw_files_are_named_and_a_failed_rebuild_leaves_no_scratch(tmp_
     monkeypatch.setattr(verify, "_run_level", stop)
     monkeypatch.setattr(verify, "check_provenance", lambda *args: None)
     monkeypatch.setattr(verify, "current_provenance", lambda *args: {})
+    monkeypatch.setattr(verify.raw_data, "check_before_run", lambda *args: None)  # the raw data: the next test
     (tmp_path / "archive").mkdir()
     folder = _archive(tmp_path / "archive").parent
     with pytest.raises(CausalBanditsError, match="Snakemake stopped"):
         verify.verify(Path(__file__).parents[1], folder, 60.0, 1, 0, everything=True)
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_verify_names_missing_raw_data_in_one_line_before_any_rebuild(tmp_path, monkeypatch):
+    """Raw data that are not there and cannot be downloaded (a ``file:`` address naming no file stands for a host
+    out of reach): verify says so first, in one line, and rebuilds nothing."""
+
+    def rebuilt(*args, **kwargs):
+        raise AssertionError("a rebuild started")
+
+    monkeypatch.setattr(verify, "_run_level", rebuilt)
+    monkeypatch.setattr(verify, "check_provenance", lambda *args: None)
+    monkeypatch.setattr(verify, "current_provenance", lambda *args: {})
+    (tmp_path / "archive").mkdir()
+    folder = _archive(tmp_path / "archive").parent
+    empty = tmp_path / "raw"
+    overlay = tmp_path / "raw.yaml"
+    overlay.write_text(
+        f"data: {{raw_dir: {empty}}}\nfairness: {{raw: {{on_missing: download, adult: {{url: 'file://{empty}/x'}}}}}}\n"
+    )
+    with pytest.raises(DataError, match=r"^raw file adult/adult.data is missing \(file://.* cannot be reached") as err:
+        verify.verify(Path(__file__).parents[1], folder, 60.0, 1, 0, [str(overlay)], everything=True)
+    assert "\n" not in str(err.value)
 
 
 def test_configfile_is_repeated_and_leaves_the_archive_positional_alone():

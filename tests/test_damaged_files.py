@@ -4,12 +4,18 @@ then rebuilds it (or stops again with the same line), never ends in a false succ
 from __future__ import annotations
 
 import contextlib
+import os
+import re
+import shlex
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pytest
-from conftest import TINY, copy_finished_run, copy_workflow, snakemake
+from conftest import HANG_GUARD_S, TINY, copy_finished_run, copy_workflow, snakemake
 
 from causal_bandits import csv_tables, logs, store
 from causal_bandits.aggregate import read_traces
@@ -181,3 +187,82 @@ def test_a_damaged_csv_table_or_parquet_footer_is_named(tmp_path):
     chunk.write_bytes(chunk.read_bytes()[:-20])
     with pytest.raises(DataError, match=_damaged_line(chunk)):
         store.read_metadata(chunk)
+
+
+#: A piece of the tiny run: one aggregate of nonmanip (its instance, catalogue and run jobs) and one study's run job.
+STUDY_TRACE = "results/runs/studies/same_means/0/fig5b/POMIS/ts/chunk-0.parquet"
+PIECE = ("results/nonmanip/agg/fig5b.parquet", STUDY_TRACE)
+
+
+def _results(work):
+    return {
+        p.relative_to(work).as_posix(): p.read_bytes() for p in sorted((work / "results").rglob("*")) if p.is_file()
+    }
+
+
+def _same_time(path, like):
+    """Give ``path`` the modification time of ``like``: damage that leaves no newer file behind (a disk's, a copy's)."""
+    stat = like.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+@pytest.mark.workflow
+def test_run_files_deleted_or_zeroed_after_a_run_are_rebuilt_with_what_reads_them(tmp_path, monkeypatch):
+    """A deleted chunk, a deleted chunk summary and a zeroed study trace leave a plain rerun at "Nothing to be done";
+    check-store --before-run (run by make reproduce, quick, run and studies before Snakemake) removes the damaged
+    file and names the three as targets, and the run with them rebuilds them, to the bit (and what reads them where
+    their bytes changed: Snakemake compares input checksums). Then the fix a damaged chunk's error prints (archive's,
+    every reader's) is carried out as printed."""
+    work = copy_workflow(tmp_path / "repo")
+    built = snakemake(work, "--cores", "2", *TINY, "--", *PIECE)
+    assert built.returncode == 0, built.stderr[-3000:]
+    reference = _results(work)
+    runs = work / "results" / "runs" / "nonmanip" / "fig5b"
+    traces = sorted(p for p in runs.rglob("chunk-*.parquet") if not p.name.endswith(".summary.parquet"))
+    deleted, summary, zeroed = traces[0], Path(store.summary_path(traces[1])), work / STUDY_TRACE
+    deleted.unlink()
+    summary.unlink()
+    zeroed.write_bytes(b"")
+    _same_time(zeroed, work / PIECE[0])
+    plain = snakemake(work, "--cores", "2", *TINY, "--", *PIECE)
+    assert plain.returncode == 0 and "Nothing to be done" in plain.stderr, plain.stderr[-3000:]  # the defect
+    repair = _cli(work, "check-store", "--before-run", *TINY[1:])
+    assert repair.returncode == 0, repair.stderr[-3000:]
+    first, *targets = repair.stdout.split()
+    named = {deleted.relative_to(work).as_posix(), summary.relative_to(work).as_posix(), STUDY_TRACE}
+    assert first == "all" and set(targets) == named, repair.stdout
+    assert f"check-store: {STUDY_TRACE} is damaged (empty): removed" in repair.stderr and not zeroed.exists()
+    rerun = snakemake(work, "--cores", "2", *TINY, "--", *PIECE, *targets)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert _results(work) == reference
+    again = _cli(work, "check-store", "--before-run", *TINY[1:])
+    assert again.returncode == 0 and again.stdout == "", again.stdout
+
+    bit = traces[2]
+    data = bytearray(bit.read_bytes())
+    data[60] ^= 0xFF  # inside the first data page: its checksum fails
+    bit.write_bytes(bytes(data))
+    _same_time(bit, work / PIECE[0])
+    monkeypatch.chdir(work)  # as the workflow's jobs and archive read it: relative to the run's folder
+    with pytest.raises(store.DamagedFile) as err:
+        store.read_table(bit.relative_to(work))
+    remove, rebuild = re.findall(r"`([^`]+)`", str(err.value))[:2]
+    assert remove == f"rm {bit.relative_to(work)}"
+    subprocess.run(shlex.split(remove), cwd=work, check=True)
+    first = subprocess.run(
+        [*shlex.split(rebuild.replace("snakemake", f"{sys.executable} -m snakemake", 1)), *TINY],
+        cwd=work,
+        env={**os.environ, "PYTHONPATH": str(work / "src")},
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_S,
+    )
+    assert first.returncode == 0, first.stderr[-3000:]
+    then = snakemake(work, "--cores", "2", *TINY, "--", *PIECE)  # the rebuilt bytes are the old: nothing to redo
+    assert then.returncode == 0 and _results(work) == reference, then.stderr[-3000:]
+
+
+def _cli(work, *args):
+    env = {**os.environ, "PYTHONPATH": str(work / "src")}
+    command = [sys.executable, "-m", "causal_bandits", *args]
+    return subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, timeout=HANG_GUARD_S)

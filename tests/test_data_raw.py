@@ -193,3 +193,25 @@ def test_an_address_that_cannot_be_reached_is_named_before_any_download(tmp_path
         f"{tmp_path / 'raw' / 'd' / 'gone.txt'}"
     )
     assert str(err.value).endswith("or run the workflow on a machine with network access to download it")
+
+
+def _config(raw_dir, on_missing="download", **adult):
+    entry = {"path": "adult/adult.data", "sha256": ADULT_SHA, "url": f"file://{raw_dir}/nowhere", **adult}
+    return {"data": {"raw_dir": str(raw_dir)}, "fairness": {"raw": {"adult": entry, "on_missing": on_missing}}}
+
+
+def test_before_a_run_the_raw_data_are_checked_first_in_one_line(tmp_path):
+    """What make's targets and verify run before any job: a missing file that cannot be downloaded and a wrong file
+    are one line each; stand-ins for missing files, and a config without the fairness paper, pass."""
+    with pytest.raises(DataError, match=r"^raw file adult/adult.data is missing \(file://.* cannot be reached") as err:
+        raw.check_before_run(_config(tmp_path))
+    assert "\n" not in str(err.value)
+    raw.check_before_run(_config(tmp_path, on_missing="standin"))
+    raw.check_before_run({"data": {"raw_dir": str(tmp_path)}})
+    (tmp_path / "adult").mkdir()
+    (tmp_path / "adult" / "adult.data").write_text("not the pinned file\n")
+    for on_missing in ("download", "standin"):
+        with pytest.raises(DataError, match=r"adult.data: sha256 of the content is .*, the file is corrupt"):
+            raw.check_before_run(_config(tmp_path, on_missing))
+    with pytest.raises(DataError, match=r"is missing"):
+        raw.check_before_run(_config(tmp_path), tmp_path / "elsewhere")

@@ -118,14 +118,19 @@ class DamagedFile(DataError):
     callers that give their own fix (``causal-bandits check-store``)."""
 
     def __init__(self, path: str | os.PathLike, problem: str, fix: str = ""):
-        fix = fix or f"remove it with `rm {shlex.quote(str(path))}` and rerun: the workflow rebuilds it"
+        quoted = shlex.quote(str(path))
+        fix = fix or (
+            f"remove it with `rm {quoted}` and rerun, naming it first: `snakemake --cores all {quoted}` (with the "
+            "run's --configfile files), then the run as before (make reproduce, quick, run and studies do both)"
+        )
         super().__init__(f"{path} is damaged or from another run ({problem}); {fix}")
         self.path, self.problem = path, problem
 
 
 def damaged(path: str | os.PathLike, problem: str, fix: str = "") -> DamagedFile:
-    """The error of an intermediate file that cannot be read as written: it names the file and the command
-    that removes it, so that the next run rebuilds it (or ``fix``)."""
+    """The error of an intermediate file that cannot be read as written: it names the file and the commands that
+    remove and rebuild it (or ``fix``): a plain rerun after ``rm`` alone would find "Nothing to be done" where what
+    reads the file was built before it was damaged, and leave it missing."""
     return DamagedFile(path, problem, fix)
 
 

@@ -14,6 +14,10 @@ Two passes, one line per problem, each naming the file and its fix:
 A missing or damaged file's fix is to remove it and name it as a target beside the paper's or study's target
 (``snakemake --cores all nonmanip results/runs/.../chunk-0.parquet``): Snakemake rebuilds it and then what reads
 it, where a plain rerun would find "nothing to be done" while what was built from it exists.
+
+:func:`repair` is the cheap pass the ``make`` targets that run the workflow run first (``check-store --before-run``):
+sizes and Parquet footers of the run jobs' files only, a damaged one removed, and every run file to rebuild named
+as a target, so that the run that follows rebuilds it and what reads it.
 """
 
 from __future__ import annotations
@@ -146,3 +150,28 @@ def check(config: Mapping[str, Any], configfiles: str = "", results: str = "resu
             report.problems.append(str(store.damaged(path, err.problem, fix)))
     report.seconds = time.perf_counter() - start
     return report
+
+
+def repair(config: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The run files the next run must rebuild, and one line on each: a trace or summary of a run job ``config``
+    describes that is empty or whose Parquet footer does not read (removed here), or that is missing while its
+    job's folder holds other chunks (deleted from a run that made it; a folder not yet made is a run not yet
+    done, which Snakemake plans anyway). Cheap: no page is read (``check-store`` without ``--repair`` reads
+    every one)."""
+    targets, lines = [], []
+    for trace, _, _ in _run_files(config):
+        for path in (Path(trace), Path(store.summary_path(trace))):
+            if not path.exists():
+                if path.parent.is_dir() and any(path.parent.glob("chunk-*.parquet")):
+                    targets.append(str(path))
+                    lines.append(f"{path} is missing: rebuilding it and what reads it")
+                continue
+            try:
+                if path.stat().st_size == 0:
+                    raise store.damaged(path, "empty")
+                store.read_metadata(path)
+            except store.DamagedFile as err:
+                path.unlink()
+                targets.append(str(path))
+                lines.append(f"{path} is damaged ({err.problem}): removed, rebuilding it and what reads it")
+    return targets, lines

@@ -38,6 +38,7 @@ from typing import Any
 from causal_bandits import rng
 from causal_bandits.archive import manifest as archived
 from causal_bandits.archive import provenance, stages
+from causal_bandits.data import raw as raw_data
 from causal_bandits.errors import CausalBanditsError
 
 #: Where Snakemake's output of each level goes, in the checkout.
@@ -396,6 +397,7 @@ def verify(
         cpu_min = sum(cost(jobs[i]) for i in level.jobs) / 60
         print(f"{level.name}: {_kinds(level.jobs, found)}, {cpu_min:.1f} CPU-min as recorded; on {cores} cores")
     config = provenance.merged_config(checkout, [*made["config"]["files"], *configfiles])
+    raw_data.check_before_run(config, checkout / config.get("data", {}).get("raw_dir", "data/raw"))
     resume = False
     if scratch is None:
         root, kept = Path(tempfile.mkdtemp(prefix="causal-bandits-verify-")), keep

@@ -141,11 +141,13 @@ def cached_sha256(path: str | os.PathLike, cache: str | os.PathLike) -> str:
     return digest
 
 
-def present(raw_dir: str | os.PathLike, specs: Iterable[RawFile], cache: str | os.PathLike) -> dict[str, Path | None]:
+def present(
+    raw_dir: str | os.PathLike, specs: Iterable[RawFile], cache: str | os.PathLike | None
+) -> dict[str, Path | None]:
     """Locate every file of ``specs`` under ``raw_dir`` and check those found against their pinned checksum
-    (cached: :func:`cached_sha256`), as the workflow does once when it plans; a wrong one raises the one-line
-    DataError of :func:`check`, and so does a directory where a file belongs. Returns where each was found, by its
-    pinned path (None for those not found: a download or a stand-in provides them)."""
+    (cached: :func:`cached_sha256`, unless ``cache`` is None), as the workflow does once when it plans; a wrong one
+    raises the one-line DataError of :func:`check`, and so does a directory where a file belongs. Returns where each
+    was found, by its pinned path (None for those not found: a download or a stand-in provides them)."""
     found = {}
     for spec in specs:
         for place in spec.candidates(raw_dir):
@@ -220,6 +222,26 @@ def check_downloads(raw_dir: str | os.PathLike, specs: Iterable[RawFile], timeou
             reasons[site] = unreachable(spec.url, timeout)
         if reasons[site]:
             raise DataError(missing_message(raw_dir, spec, f"{spec.url} cannot be reached: {reasons[site]}"))
+
+
+def pinned(config: Mapping[str, Any]) -> list[RawFile]:
+    """The raw files a workflow config pins: the fairness paper's data sets (none when the config has no fairness
+    section)."""
+    raw = config.get("fairness", {}).get("raw", {})
+    return [RawFile.from_config(entry) for entry in [raw.get("adult"), *raw.get("youtube", [])] if entry]
+
+
+def check_before_run(config: Mapping[str, Any], raw_dir: str | os.PathLike | None = None) -> None:
+    """The raw data a run of ``config`` reads, checked before it starts anything (``make reproduce``, ``quick``,
+    ``run``, ``studies`` and ``causal-bandits verify``): each pinned file present under ``raw_dir`` (default: the
+    config's ``data.raw_dir``) has its checksum, and each missing one can be downloaded, unless the config stands
+    in for missing files (``fairness.raw.on_missing: standin``). The first problem raises its one-line DataError
+    (:func:`present`, :func:`check_downloads`), instead of a job's failure at the end of the run's output."""
+    specs = pinned(config)
+    where = raw_dir if raw_dir is not None else config["data"]["raw_dir"]
+    found = present(where, specs, None)
+    if config.get("fairness", {}).get("raw", {}).get("on_missing") != "standin":
+        check_downloads(where, [spec for spec in specs if found[spec.path] is None])
 
 
 Opener = Callable[[str], IO[bytes]]
