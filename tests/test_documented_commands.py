@@ -162,6 +162,8 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "causal-bandits archive": RunByTest("tests/test_verify_workflow.py", '"archive"'),
     "causal-bandits archive --out DIR": RunByTest("tests/test_verify_workflow.py", '"--out"'),
     "causal-bandits check-store FILE...": RunByTest("tests/test_store_check.py", '"check-store"'),
+    "causal-bandits check-store --before-run": RunByTest("tests/test_damaged_files.py", '"--before-run"'),
+    "snakemake --cores all <path>": RunByTest("tests/test_damaged_files.py", "rebuild.replace"),
     'make check-store CONFIGS="..."': RunByTest("tests/test_store_check.py", '"check-store"'),
     "causal-bandits verify --budget 60 --jobs 8 --seed 4": RunByTest("tests/test_verify_workflow.py", '"verify"'),
     'make verify VERIFY_ARGS="--all"': Make("verify VERIFY_ARGS=--all"),
