@@ -26,10 +26,11 @@ $(VENV)/.installed: $(BIN)/activate requirements.lock pyproject.toml
 	touch $@
 
 # Snakemake loads the local profile (workflow/profiles/default) by itself: README, "Two commands".
-# Before it, `check-store --before-run` with the run's config files: a run file deleted or damaged after a run (a chunk,
-# a chunk summary) is removed if damaged and named as a target beside `all`, so that Snakemake rebuilds it and what
-# reads it instead of finding "Nothing to be done"; it prints nothing when there is none, and stops the recipe on a
-# bad config. $(call RUN_WITH,config files) runs both.
+# Before it, `check-store --before-run` with the run's config files: the raw data first (a wrong file, or a missing one
+# that cannot be downloaded, stops the recipe in one line), then a run file deleted or damaged after a run (a chunk, a
+# chunk summary) is removed if damaged and named as a target beside `all`, so that Snakemake rebuilds it instead of
+# finding "Nothing to be done"; it prints nothing when there is none, and stops the recipe on a bad config.
+# $(call RUN_WITH,config files) runs both.
 RUN = $(BIN)/snakemake --cores $(CORES)
 RUN_WITH = targets=$$($(BIN)/causal-bandits check-store --before-run $(1)) && $(RUN) $$targets $(if $(strip $(1)),--configfile $(1))
 
