@@ -68,7 +68,9 @@ def test_a_job_it_cannot_build_is_refused_in_one_line(work, args, expected):
 def test_a_job_run_by_hand_runs_under_the_workflows_kernel_pin(work):
     """Under another CPU's kernels in the user's environment (OpenBLAS's Prescott, numpy's baseline), run-job restarts
     itself pinned, says so first, and writes the bytes the workflow wrote for a CCPE-BGLM chunk; a user's
-    NPY_ENABLE_CPU_FEATURES, which numpy refuses beside the pin, is one line with the fix."""
+    NPY_ENABLE_CPU_FEATURES, which numpy refuses beside the pin, is one line with the fix. The bytes catch a missing
+    pin only on a CPU whose own kernels change this chunk (an AVX-512 one did; the AMD EPYC test machine's do not):
+    the first line, written once numpy in the process runs on its baseline (kernels.applied), catches it anywhere."""
     summary = BGLM_TRACE.replace(".parquet", ".summary.parquet")
     built = snakemake(work, "--cores", "1", *TINY, "--", BGLM_TRACE)
     assert built.returncode == 0, built.stderr[-3000:]
