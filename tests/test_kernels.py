@@ -81,10 +81,14 @@ def test_the_numeric_run_jobs_give_the_same_bytes_on_another_cpu(tiny_run, tmp_p
 
 def test_a_users_npy_enable_cpu_features_is_one_line_with_the_fix():
     """numpy refuses NPY_DISABLE_CPU_FEATURES beside NPY_ENABLE_CPU_FEATURES (a 71-line import report in every job):
-    the pin says so first, in one line, and the workflow stops before it plans a job."""
+    the pin says so first, in one line (and so the workflow, before it plans a job: the next test)."""
     with pytest.raises(CausalBanditsError, match=r"^NPY_ENABLE_CPU_FEATURES='AVX2' is set.*unset NPY_ENABLE_CPU_FEAT"):
         kernels.pinned(environ={"NPY_ENABLE_CPU_FEATURES": "AVX2"})
     assert "NPY_DISABLE_CPU_FEATURES" in kernels.pinned(environ={"NPY_ENABLE_CPU_FEATURES": ""})
+
+
+@pytest.mark.workflow
+def test_the_workflow_stops_on_a_users_npy_enable_cpu_features_in_one_line():
     env = {**os.environ, "NPY_ENABLE_CPU_FEATURES": "AVX2"}
     done = subprocess.run(
         [sys.executable, "-m", "snakemake", "-n", "--workflow-profile", "none", *TINY],

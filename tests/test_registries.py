@@ -56,6 +56,7 @@ def test_a_malformed_papers_registry_is_one_line_and_other_commands_work(work, t
     assert pomis.returncode == 0 and pomis.stdout.startswith("usage: causal-bandits pomis"), pomis.stderr[-3000:]
 
 
+@pytest.mark.workflow
 def test_a_malformed_papers_registry_stops_the_workflow_in_one_line(work):
     registry = work / "src" / "causal_bandits" / "papers" / "registry.yaml"
     kept = registry.read_text()
