@@ -17,9 +17,12 @@ rejected.
 Speed: one compiled pass (numba, ``cache=True``) makes every cell's first attempt, computing algorithm BB's constants
 from the cell's shapes as it goes (a square root and a division, cheaper than keeping them cached), and one compiled
 call per retry attempt handles the cells still rejected. A round's Python work is therefore a few calls whatever the
-numbers of seeds and arms (the z² solvers draw a few hundred cells a round). The elementary functions are the C
-library's (``log``, ``exp``, ``log1p``, ``expm1``, ``pow``), the ones numpy's baseline code calls, so the variates are
-bit for bit those of a numpy evaluation of the same expressions under the workflow's kernel pin
+numbers of seeds and arms (the z² solvers draw a few hundred cells a round). An attempt evaluates BB's squeeze and
+exact test both and accepts where either holds: the decisions of the squeeze-first order without its branch, which
+Thompson-like posteriors mispredict (more than half of their cells fail the squeeze); the rejected cells are collected
+without a branch too (docs/performance.md#beta-compiled, ``benchmarks/beta_speed.py``). The elementary functions are
+the C library's (``log``, ``exp``, ``log1p``, ``expm1``, ``pow``), the ones numpy's baseline code calls, so the
+variates are bit for bit those of a numpy evaluation of the same expressions under the workflow's kernel pin
 (:mod:`causal_bandits.kernels`; ``tests/test_bandits.py`` checks it).
 """
 
@@ -54,10 +57,8 @@ def _attempt(a: float, b: float, u1: float, u2: float):
     z = u1 * u1 * u2
     r = gamma * v - _LOG4
     s = lo + r - w
-    accepted = s + _ONE_PLUS_LOG5 >= 5.0 * z
-    if not accepted:
-        t = math.log(z)
-        accepted = s > t or r + alpha * math.log(alpha / (hi + w)) >= t
+    t = math.log(z)
+    accepted = (s + _ONE_PLUS_LOG5 >= 5.0 * z) | (s > t) | (r + alpha * math.log(alpha / (hi + w)) >= t)
     return (w if a == lo else hi) / (hi + w), accepted
 
 
@@ -71,9 +72,8 @@ def _first_attempts(a: np.ndarray, b: np.ndarray, u: np.ndarray, out: np.ndarray
     for i in range(n):
         for j in range(k):
             out[i, j], accepted = _attempt(a[i, j], b[i, j], u[i, 2 * j], u[i, 2 * j + 1])
-            if not accepted:
-                rejected[m] = i * k + j
-                m += 1
+            rejected[m] = i * k + j
+            m += not accepted
     return rejected[:m]
 
 
