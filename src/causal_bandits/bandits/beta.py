@@ -18,12 +18,12 @@ Speed: one compiled call (numba, ``cache=True``) makes every cell's first attemp
 from the cell's shapes as it goes (a square root and a division, cheaper than keeping them cached), and one compiled
 call per retry attempt handles the cells still rejected. A round's Python work is therefore a few calls whatever the
 numbers of seeds and arms (the z² solvers draw a few hundred cells a round). Within a call, two passes without a branch
-on the data: every cell's squeeze, listing the cells that fail it with the exact test's inputs, then the exact test over
-that list. Thompson-like posteriors fail the squeeze in more than half their cells, at random, so a branch into the
-exact test is mispredicted about as often as not (docs/performance.md#beta-compiled, ``benchmarks/beta_speed.py``). The
-elementary functions are the C library's (``log``, ``exp``, ``log1p``, ``expm1``, ``pow``), the ones numpy's baseline
-code calls, so the variates are bit for bit those of a numpy evaluation of the same expressions under the workflow's
-kernel pin (:mod:`causal_bandits.kernels`; ``tests/test_bandits.py`` checks it).
+on the squeeze's outcome: every cell's squeeze, listing the cells that fail it with the exact test's inputs, then the
+exact test over that list. Thompson-like posteriors fail the squeeze in more than half their cells, at random, so a
+branch into the exact test is mispredicted about as often as not (docs/performance.md#beta-compiled,
+``benchmarks/beta_speed.py``). The elementary functions are the C library's (``log``, ``exp``, ``log1p``, ``expm1``,
+``pow``), the ones numpy's baseline code calls, so the variates are bit for bit those of a numpy evaluation of the same
+expressions under the workflow's kernel pin (:mod:`causal_bandits.kernels`; ``tests/test_bandits.py`` checks it).
 """
 
 from __future__ import annotations
@@ -65,9 +65,9 @@ def _attempts(a: np.ndarray, b: np.ndarray, cells: np.ndarray, u: np.ndarray, ou
     """One attempt at each of the flat indices ``cells`` of ``a``, ``b``, ``out``, the c-th from the uniforms
     ``u[i, j]`` (c = i * u.shape[1] + j); returns the cells rejected, in the same order.
 
-    Two passes, neither with a branch on the data: every cell's squeeze (algorithm BB's step 4), its variate into
-    ``out`` and, where the squeeze fails, the exact test's inputs into a list; then the exact test (step 5) over that
-    list. A rejected cell's variate is overwritten by a later attempt's."""
+    Two passes, neither branching on the squeeze's outcome: every cell's squeeze (algorithm BB's step 4), its variate
+    into ``out`` and, where the squeeze fails, the exact test's inputs into a list; then the exact test (step 5) over
+    that list. A rejected cell's variate is overwritten by a later attempt's."""
     failed, inputs = np.empty(cells.size, dtype=np.int64), np.empty((cells.size, 5))
     m, c = 0, 0
     for i in range(u.shape[0]):
