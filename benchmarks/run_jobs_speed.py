@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from before_after import HERE, both_sides, export_src, run_json
-from run_rules import archive_cpu, by_rule, coverage, rule_of, weighted_speedup
+from run_rules import MANIFEST, archive_cpu, by_rule, coverage, rule_of, weighted_speedup
 
 #: paper:experiment/strategy/algorithm (chunk 0) and the job's inputs: the cpe jobs that cost most in the archived run
 #: (ccpe_general on E4 and E3, and on E5, E2 and E0 (with the interval-coverage recorder) beside them, the naive
@@ -245,6 +245,8 @@ def job_row(i: int, name: str, args, before_src: str | None) -> dict:
 def print_rules(rows: list[dict]) -> list[dict]:
     """The per-rule table, the weighted speed-up and the coverage of the archive's run CPU; the rules' rows."""
     weights = archive_cpu()
+    if not weights:
+        print(f"\nno {MANIFEST}: the rules below carry no weight (check out archive/paper-scale)")
     rules = by_rule(rows, weights)
     print(
         f"\n{'rule':26s} {'archive CPU s':>13s} {'jobs':>4s} {'CPU s now':>9s} {'before':>8s} {'speed-up':>8s}", end=""

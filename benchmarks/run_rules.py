@@ -33,8 +33,10 @@ def rule_of(job: str) -> str:
 
 
 def archive_cpu(manifest: Path = MANIFEST) -> dict[str, float]:
-    """CPU seconds per rule in the archived run."""
+    """CPU seconds per rule in the archived run; none (every weight 0) without an archive."""
     cpu: dict[str, float] = defaultdict(float)
+    if not manifest.exists():
+        return {}
     for job in json.loads(manifest.read_text())["jobs"]:
         cpu[job["rule"]] += job["cpu_s"]
     return dict(cpu)
@@ -66,8 +68,11 @@ def by_rule(rows: list[dict], weights: dict[str, float]) -> list[dict]:
 
 
 def weighted_speedup(rules: list[dict]) -> float:
-    """The archive's CPU over the measured rules, over that CPU with each rule sped up as measured."""
+    """The archive's CPU over the measured rules, over that CPU with each rule sped up as measured (NaN without
+    weights)."""
     measured = [rule for rule in rules if "speedup" in rule and rule["weight_cpu_s"] > 0]
+    if not measured:
+        return float("nan")
     return sum(rule["weight_cpu_s"] for rule in measured) / sum(
         rule["weight_cpu_s"] / rule["speedup"] for rule in measured
     )
@@ -76,4 +81,4 @@ def weighted_speedup(rules: list[dict]) -> float:
 def coverage(rules: list[dict], weights: dict[str, float]) -> float:
     """The share of the archive's run-rule CPU held by the rules measured."""
     total = sum(cpu for rule, cpu in weights.items() if is_run_rule(rule))
-    return sum(rule["weight_cpu_s"] for rule in rules) / total
+    return sum(rule["weight_cpu_s"] for rule in rules) / total if total else 0.0
