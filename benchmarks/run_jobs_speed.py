@@ -10,12 +10,20 @@ cache, which made a Fig. 5c POMIS+ job read 1.32x instead of 1.19x with one run 
 (``ru_maxrss``); ``same`` compares the sha256 of the trace and summary files the two sides wrote. A job's inputs (the
 instance documents) must exist: ``snakemake <input> --configfile config/config.yaml`` makes them.
 
+``--floor`` also runs each job once more in the working tree with every keyed generator counting the standard uniforms
+it draws (:mod:`causal_bandits.rng`), and prices them at a bulk ``Generator.random`` call's CPU per uniform: the
+job's draws' floor, what drawing its randomness alone costs (draws made otherwise than as uniforms, e.g. a generator's
+``normal``, are not counted, so a floor may be low). Every run prints, per workflow rule, the measured jobs' CPU, the
+floor and CPU over floor, the speed-up against ``--before REF``, and the speed-up weighted by each rule's CPU in the
+archived paper-scale run (``run_rules.py``).
+
 ``--horizon N`` caps every cpe job's sample cap (a stopping run is then censored at N: the same work on both sides,
 in less time; the parallel bandit keeps its budget) and every unknown_graph and nonmanip job's rounds T. The last line
 printed is one JSON object with the rows.
 
     python benchmarks/run_jobs_speed.py --before main --horizon 30000
     python benchmarks/run_jobs_speed.py --jobs cpe:E4-k6/practical/ccpe_general --before main
+    python benchmarks/run_jobs_speed.py --typical --floor --before 72b12d9
 """
 
 from __future__ import annotations
@@ -28,10 +36,12 @@ import json
 import resource
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from before_after import HERE, both_sides, export_src, run_json
+from run_rules import MANIFEST, archive_cpu, by_rule, coverage, rule_of, weighted_speedup
 
 #: paper:experiment/strategy/algorithm (chunk 0) and the job's inputs: the cpe jobs that cost most in the archived run
 #: (ccpe_general on E4 and E3, and on E5, E2 and E0 (with the interval-coverage recorder) beside them, the naive
@@ -77,11 +87,25 @@ JOBS = {
         "instance": "results/nonmanip/instances/fig5b.json",
         "catalogue": "results/nonmanip/catalogue/fig5b.json",
     },
+    "nonmanip:fig5c/BF/ts": {"instance": "results/nonmanip/instances/fig5c.json"},
+    "nonmanip:fig5c/BF/kl_ucb": {"instance": "results/nonmanip/instances/fig5c.json"},
+    "fairness:email/default/fucb_tau0.1": {"instance": "results/fairness/instances/email.json"},
     "unknown_graph_discovery:A-h9-d0.01-c0.1": {},
     "unknown_graph_discovery:B-h9-d0.1-c1.0": {},
     "cpe:E1-n4/T2000/pb": {"instance": "results/cpe/instances/E1/n4.json"},
     "unknown_graph:V3-forest-C2/default/cn_ucb": {},
 }
+
+#: One typical job per run rule (``--typical``): the rule's costliest kind of job in the archived run.
+TYPICAL = [
+    "nonmanip:fig5c/POMISplus/ts",
+    "cpe:E4-k6/practical/ccpe_general",
+    "unknown_graph:V2-treeB-h9/default/ucb",
+    "cpe:E2-r16/T256000/pb",
+    "unknown_graph_discovery:B-h9-d0.1-c1.0",
+    "nonmanip:fig5c/BF/ts",
+    "fairness:email/default/fucb_tau0.1",
+]
 
 
 def one(name: str, horizon: int | None, out: str) -> dict:
@@ -118,6 +142,52 @@ def one_discovery(name: str, out: str) -> dict:
     return measured([f"{out}/row.json"])
 
 
+def counting_uniforms() -> list[int]:
+    """Make every keyed generator made from now on (:func:`causal_bandits.rng.generator`, which the streams and the
+    modules imported later call) count the standard uniforms its ``random`` draws; the returned cell holds the count."""
+    import numpy as np
+
+    from causal_bandits import rng
+
+    drawn, make = [0], rng.generator
+
+    class Counting:
+        def __init__(self, gen):
+            self._gen = gen
+
+        def random(self, *args, **kwargs):
+            x = self._gen.random(*args, **kwargs)
+            drawn[0] += np.size(x)
+            return x
+
+        def __getattr__(self, name: str):
+            return getattr(self._gen, name)
+
+    rng.generator = lambda *key: Counting(make(*key))
+    return drawn
+
+
+def ns_per_uniform(blocks: int = 2000, width: int = 4096) -> float:
+    """CPU nanoseconds per standard uniform of a bulk ``Generator.random`` call (a stream's refill), best of 3."""
+    import numpy as np
+
+    gen, buf, best = np.random.default_rng(0), np.empty(width), float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        for _ in range(blocks):
+            gen.random(out=buf)
+        best = min(best, time.process_time() - start)
+    return best / (blocks * width) * 1e9
+
+
+def floor(name: str, horizon: int | None, out: str) -> dict:
+    """Run job ``name`` counting its uniforms; their count and their cost at :func:`ns_per_uniform` (CPU s)."""
+    drawn = counting_uniforms()
+    one(name, horizon, out)
+    ns = ns_per_uniform()
+    return {"uniforms": drawn[0], "ns_per_uniform": ns, "floor_cpu_s": drawn[0] * ns * 1e-9}
+
+
 def measured(files: list[str]) -> dict:
     """This process's CPU and peak memory so far, and the sha256 of the files it wrote."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -136,11 +206,71 @@ def measure(src: str, name: str, horizon: int | None, repeat: int) -> dict:
     return best
 
 
+def measure_floor(name: str, horizon: int | None) -> dict:
+    """:func:`floor` of job ``name`` in a fresh process on the working tree."""
+    with tempfile.TemporaryDirectory() as out:
+        argv = [__file__, "--one", name, "--out", out, "--floor"] + (["--horizon", str(horizon)] if horizon else [])
+        return run_json(HERE, argv)
+
+
+def job_row(i: int, name: str, args, before_src: str | None) -> dict:
+    """One job measured now (and at the ref, back to back; and its floor with ``--floor``), printed as a line."""
+    now, before = both_sides(i, lambda src: measure(src, name, args.horizon, args.repeat), before_src)
+    row = {
+        "job": name,
+        "rule": rule_of(name),
+        "cpu_s": now["cpu_s"],
+        "peak_mb": now["peak_mb"],
+        "sha256": now["sha256"],
+    }
+    line = f"{name:48s} {now['cpu_s']:10.2f}"
+    if before is not None:
+        row |= {
+            "before_cpu_s": before["cpu_s"],
+            "before_peak_mb": before["peak_mb"],
+            "speedup": before["cpu_s"] / now["cpu_s"],
+            "same_bytes": before["sha256"] == now["sha256"],
+        }
+        line += f" {before['cpu_s']:8.2f} {row['speedup']:7.2f}x"
+    else:
+        line += f" {'':8s} {'':8s}"
+    line += f" {now['peak_mb']:7.1f} " + (f"{before['peak_mb']:7.1f}" if before else f"{'':7s}")
+    if args.floor:
+        row |= measure_floor(name, args.horizon)
+        line += f" {row['floor_cpu_s']:8.3f} {row['cpu_s'] / row['floor_cpu_s']:8.0f}x"
+    print(line + (f"  {row['same_bytes']}" if before else ""), flush=True)
+    return row
+
+
+def print_rules(rows: list[dict]) -> list[dict]:
+    """The per-rule table, the weighted speed-up and the coverage of the archive's run CPU; the rules' rows."""
+    weights = archive_cpu()
+    if not weights:
+        print(f"\nno {MANIFEST}: the rules below carry no weight (check out archive/paper-scale)")
+    rules = by_rule(rows, weights)
+    print(
+        f"\n{'rule':26s} {'archive CPU s':>13s} {'jobs':>4s} {'CPU s now':>9s} {'before':>8s} {'speed-up':>8s}", end=""
+    )
+    print(f" {'floor s':>8s} {'/ floor':>8s}")
+    for rule in rules:
+        line = f"{rule['rule']:26s} {rule['weight_cpu_s']:13.1f} {rule['jobs']:4d} {rule['cpu_s']:9.2f}"
+        line += f" {rule['before_cpu_s']:8.2f} {rule['speedup']:7.2f}x" if "speedup" in rule else f" {'':8s} {'':8s}"
+        line += f" {rule['floor_cpu_s']:8.3f} {rule['over_floor']:7.0f}x" if "over_floor" in rule else ""
+        print(line)
+    print(f"the measured rules hold {coverage(rules, weights):.0%} of the archive's run-rule CPU", end="")
+    if any("speedup" in rule for rule in rules):
+        print(f"; speed-up weighted by it: {weighted_speedup(rules):.2f}x", end="")
+    print()
+    return rules
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", nargs="+", default=list(JOBS), choices=list(JOBS), help="which jobs")
+    parser.add_argument("--typical", action="store_true", help="one typical job per run rule (TYPICAL), not --jobs")
     parser.add_argument("--before", help="git ref to compare with")
     parser.add_argument("--horizon", type=int, help="cap every job's horizon (rounds)")
+    parser.add_argument("--floor", action="store_true", help="also measure each job's draws' floor")
     parser.add_argument(
         "--repeat",
         type=int,
@@ -152,34 +282,15 @@ def main() -> None:
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one(args.one, args.horizon, args.out)))
+        print(json.dumps((floor if args.floor else one)(args.one, args.horizon, args.out)))
         return
-    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         before_src = export_src(args.before, tmp) if args.before else None
         head = f"{'CPU s now':>10s} {'before':>8s} {'speed-up':>8s} {'MB now':>7s} {'before':>7s}"
-        print(f"{'job':40s} {head}  same bytes", flush=True)
-        for i, name in enumerate(args.jobs):
-            now, before = both_sides(i, lambda src, n=name: measure(src, n, args.horizon, args.repeat), before_src)
-            row = {"job": name, "cpu_s": now["cpu_s"], "peak_mb": now["peak_mb"], "sha256": now["sha256"]}
-            if before is not None:
-                row |= {
-                    "before_cpu_s": before["cpu_s"],
-                    "before_peak_mb": before["peak_mb"],
-                    "speedup": before["cpu_s"] / now["cpu_s"],
-                    "same_bytes": before["sha256"] == now["sha256"],
-                }
-                figures = f"{now['cpu_s']:10.2f} {before['cpu_s']:8.2f} {row['speedup']:7.2f}x"
-                figures += f" {now['peak_mb']:7.1f} {before['peak_mb']:7.1f}"
-                print(f"{name:40s} {figures}  {row['same_bytes']}", flush=True)
-            else:
-                print(f"{name:40s} {now['cpu_s']:10.2f} {'':8s} {'':8s} {now['peak_mb']:7.1f}", flush=True)
-            rows.append(row)
-    if args.before:
-        total_now = sum(r["cpu_s"] for r in rows)
-        total_before = sum(r["before_cpu_s"] for r in rows)
-        print(f"all: {total_now:.1f} CPU-s now, {total_before:.1f} before, {total_before / total_now:.2f}x")
-    print(json.dumps({"rows": rows, "horizon": args.horizon, "before": args.before, "here": HERE}))
+        print(f"{'job':48s} {head}" + (f" {'floor s':>8s} {'/ floor':>8s}" if args.floor else "") + "  same bytes")
+        rows = [job_row(i, name, args, before_src) for i, name in enumerate(TYPICAL if args.typical else args.jobs)]
+    rules = print_rules(rows)
+    print(json.dumps({"rows": rows, "rules": rules, "horizon": args.horizon, "before": args.before, "here": HERE}))
 
 
 if __name__ == "__main__":
