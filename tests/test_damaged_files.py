@@ -9,7 +9,7 @@ import shutil
 import numpy as np
 import pyarrow as pa
 import pytest
-from conftest import TINY, copy_finished_run, copy_workflow, snakemake
+from workflow_helpers import TINY, copy_finished_run, copy_workflow, snakemake
 
 from causal_bandits import csv_tables, logs, store
 from causal_bandits.aggregate import read_traces

@@ -7,9 +7,9 @@ import re
 
 import numpy as np
 import pytest
-from conftest import ROOT
 from docutils.core import publish_parts
 from report_helpers import check_page
+from workflow_helpers import ROOT
 
 from causal_bandits import config as cb_config
 from causal_bandits import report

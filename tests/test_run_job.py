@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import TINY, copy_workflow
+from workflow_helpers import TINY, copy_workflow
 
 pytestmark = pytest.mark.workflow
 

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from workflow_helpers import ROOT
 
 from causal_bandits import algorithms, runs, studies
 from causal_bandits import config as cb_config
@@ -158,7 +158,7 @@ def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory(paper_ke
 
 
 def test_the_run_jobs_peaks_are_what_the_archived_run_measured(resources, archived_manifest, tmp_path):
-    """workflow/profiles/run_peaks.yaml is what ``resources.py --write-peaks`` makes of the archive's manifest: a
+    """src/causal_bandits/run_peaks.yaml is what ``resources.py --write-peaks`` makes of the archive's manifest: a
     remade archive lands with its refit, and no figure is edited by hand."""
     paper_scale = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml"))
     resources.write_peaks(archived_manifest, tmp_path / "run_peaks.yaml", paper_scale)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import rule_groups
+from workflow_helpers import rule_groups
 
 from causal_bandits import scaffold
 from causal_bandits.cli import main

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, TINY, copy_finished_run, rule_groups, snakemake
+from workflow_helpers import ROOT, TINY, copy_finished_run, rule_groups, snakemake
 from workflow_outputs import check_parses
 
 from causal_bandits.claims import STATUSES

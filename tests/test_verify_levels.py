@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from workflow_helpers import ROOT
 
 from causal_bandits.archive import manifest
 
