@@ -42,9 +42,10 @@ log = logging.getLogger(__name__)
 MEMORY_MARGIN = 1.15
 #: The measured peaks of the run jobs (MB), one figure per kind of job (its wildcards but its chunk), from an archived
 #: paper-scale run's manifest (``python benchmarks/resources.py --write-peaks``). What a job reserves, not what it
-#: computes: like the profiles beside it, the archive's code record leaves it out, so a refit to a remade run lands
-#: without another remake and reruns nothing (docs/performance.md#memory-requests).
-PEAKS_FILE = Path(__file__).resolve().parents[2] / "workflow" / "profiles" / "run_peaks.yaml"
+#: computes: package data beside this module (shipped in the wheel, read by the workflow from here), not a module, so
+#: the archive's code record leaves it out and a refit to a remade run lands without another remake and reruns
+#: nothing (docs/performance.md#memory-requests).
+PEAKS_FILE = Path(__file__).with_name("run_peaks.yaml")
 #: The figure of a job that no measured kind resembles (a new paper, until an archived run measures its jobs): the
 #: largest peak of the papers' run jobs other than POMIS+'s, whose state grows with their seeds (the run of 96cd3ea,
 #: unknown_graph: 354.5 MB): the process (Python, numpy, pyarrow, numba, the package) and state.
@@ -68,7 +69,7 @@ def measured_peaks() -> dict[str, dict[str, float]]:
         table = yaml_io.load(PEAKS_FILE.read_text())
     except FileNotFoundError:
         raise CausalBanditsError(
-            f"{PEAKS_FILE} is missing: restore it (git checkout -- workflow/profiles/{PEAKS_FILE.name}) or write it "
+            f"{PEAKS_FILE} is missing: restore it (git checkout -- src/causal_bandits/{PEAKS_FILE.name}) or write it "
             "from an archive (python benchmarks/resources.py --write-peaks)"
         ) from None
     return {paper: {kind: float(mb) for kind, mb in kinds.items()} for paper, kinds in table["peaks"].items()}
