@@ -183,10 +183,14 @@ def test_cpe_lists_the_figure_of_an_experiment_left_out_as_absent():
 
 # ------------------------------------------------------------------------------------ captions
 def _report_captions():
-    """(rule file, caption) of every report() flag in the workflow's rule files."""
+    """(rule file, caption) of every report() flag in the workflow's rule files: those they write, and those of the
+    papers' artefacts (``artefact_outputs`` in common.smk: workflow/report/<paper>_<caption>.rst)."""
     for smk in sorted((ROOT / "workflow" / "rules").rglob("*.smk")):
         for caption in re.findall(r'caption="(?:\.\./)+report/([^"]+)"', smk.read_text()):
             yield smk.stem, caption
+    for paper in PAPERS:
+        for artefact in paper_registry(paper).artefacts(_quick_config()[paper]):
+            yield paper, f"{paper}_{artefact.caption or artefact.key}.rst"
 
 
 def test_every_report_caption_names_a_table_or_figure_and_renders_cleanly():

@@ -113,8 +113,7 @@ rule bounds_table1:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         exact="results/bounds/exact.json",
     output:
-        csv=report("figures/bounds/table1_{variant}.csv", caption="../report/bounds_table1.rst", category="bounds"),
-        md=report("figures/bounds/table1_{variant}.md", caption="../report/bounds_table1.rst", category="bounds"),
+        **artefact_outputs("bounds", "table1_{variant}"),
     log:
         "logs/bounds_table1/{variant}.log",
     wildcard_constraints:
@@ -134,8 +133,7 @@ rule bounds_table2:
     input:
         full="data/generated/bounds/full.parquet",
     output:
-        csv=report("figures/bounds/table2.csv", caption="../report/bounds_table2.rst", category="bounds"),
-        md=report("figures/bounds/table2.md", caption="../report/bounds_table2.rst", category="bounds"),
+        **artefact_outputs("bounds", "table2"),
     log:
         "logs/bounds_table2/table2.log",
     group:
@@ -152,8 +150,7 @@ rule bounds_table2:
 rule bounds_figure2:
     """Figure 2: the causal graph, drawn from the SCM config."""
     output:
-        pdf=report("figures/bounds/figure2.pdf", caption="../report/bounds_figure2.rst", category="bounds"),
-        png=report("figures/bounds/figure2.png", caption="../report/bounds_figure2.rst", category="bounds"),
+        **artefact_outputs("bounds", "figure2"),
     log:
         "logs/bounds_figure2/figure2.log",
     group:
@@ -172,8 +169,7 @@ rule bounds_figure3:
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
     output:
-        pdf=report("figures/bounds/figure3_{variant}.pdf", caption="../report/bounds_figure3.rst", category="bounds"),
-        png=report("figures/bounds/figure3_{variant}.png", caption="../report/bounds_figure3.rst", category="bounds"),
+        **artefact_outputs("bounds", "figure3_{variant}"),
     log:
         "logs/bounds_figure3/{variant}.log",
     wildcard_constraints:
@@ -242,9 +238,7 @@ rule bounds_figure4:
     input:
         agg=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
     output:
-        pdf=report("figures/bounds/figure4.pdf", caption="../report/bounds_figure4.rst", category="bounds"),
-        png=report("figures/bounds/figure4.png", caption="../report/bounds_figure4.rst", category="bounds"),
-        final=report("figures/bounds/figure4_final.csv", caption="../report/bounds_figure4.rst", category="bounds"),
+        **artefact_outputs("bounds", "figure4", "figure4_final"),
     log:
         "logs/bounds_figure4/figure4.log",
     group:
@@ -264,8 +258,7 @@ rule bounds_figure4_alpha:
     input:
         agg=[f"results/bounds/agg/{bounds_setting(a)}.parquet" for a in BOUNDS_ONLINE["sensitivity_alphas"]],
     output:
-        pdf=report("figures/bounds/figure4_alpha.pdf", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
-        png=report("figures/bounds/figure4_alpha.png", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
+        **artefact_outputs("bounds", "figure4_alpha"),
     log:
         "logs/bounds_figure4_alpha/figure4_alpha.log",
     group:
@@ -286,12 +279,7 @@ rule bounds_figure_appendix:
         appendix="results/bounds/agg/appendix.parquet",
         main=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
     output:
-        pdf=report(
-            "figures/bounds/figure_appendix.pdf", caption="../report/bounds_figure_appendix.rst", category="bounds"
-        ),
-        png=report(
-            "figures/bounds/figure_appendix.png", caption="../report/bounds_figure_appendix.rst", category="bounds"
-        ),
+        **artefact_outputs("bounds", "figure_appendix"),
     log:
         "logs/bounds_figure_appendix/figure_appendix.log",
     group:

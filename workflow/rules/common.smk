@@ -105,6 +105,25 @@ def paper_artefact_paths(paper):
     return cb_artefacts.paths(paper_artefacts(paper))
 
 
+def artefact_outputs(paper, *keys):
+    """A rule's outputs: the files of ``paper``'s artefacts ``keys`` (a key may hold the rule's wildcards,
+    ``table1_{variant}``), as its package's artefacts.py declares them (causal_bandits.artefacts.rule_outputs),
+    each in Snakemake's report under the paper's category with its caption, workflow/report/<paper>_<caption>.rst.
+    Use as ``output: **artefact_outputs("bounds", "table2")``: renaming an artefact is one edit, its declaration."""
+    found = cb_artefacts.rule_outputs(paper_artefacts(paper), keys)
+    return {
+        name: report(path, caption=f"{workflow.basedir}/report/{paper}_{caption}.rst", category=paper)
+        for name, (path, caption) in found.items()
+    }
+
+
+def artefact_file(paper, selector):
+    """One file of one of ``paper``'s artefacts, ``key.suffix`` (``"table4.csv"``), as its declaration names it: a
+    rule's input that reads an artefact."""
+    ((path, _),) = cb_artefacts.rule_outputs(paper_artefacts(paper), [selector]).values()
+    return path
+
+
 def paper_artefacts(paper):
     """A paper's final tables and figures as the report shows them, from its config section (the
     paper package's ``artefacts`` module: causal_bandits.papers.Paper.artefacts)."""

@@ -11,6 +11,10 @@ with logged(snakemake.log[0]):
     agg = store.read_table(snakemake.input.agg).to_pandas()
     algorithms = list(bounds_runs.FIGURE4)
     subtitle = f"{snakemake.params.scale}, α = {online['alpha']:g}"
-    bounds_figures.figure4(agg, algorithms, snakemake.output.pdf, snakemake.output.png, subtitle=subtitle)
+    bounds_figures.figure4(
+        agg, algorithms, snakemake.output.figure4_pdf, snakemake.output.figure4_png, subtitle=subtitle
+    )
     final = bounds_tables.final_table(agg, algorithms)
-    store.write_atomic(snakemake.output.final, lambda tmp: final.to_csv(tmp, index=False, float_format="%.4f"))
+    store.write_atomic(
+        snakemake.output.figure4_final_csv, lambda tmp: final.to_csv(tmp, index=False, float_format="%.4f")
+    )
