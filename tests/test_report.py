@@ -13,7 +13,7 @@ from workflow_helpers import ROOT
 
 from causal_bandits import config as cb_config
 from causal_bandits import report
-from causal_bandits.artefacts import Artefact, figure, paths, supporting, table
+from causal_bandits.artefacts import Artefact, caption_file, figure, paths, supporting, table
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED, note_texts
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers import PAPERS
@@ -190,7 +190,7 @@ def _report_captions():
             yield smk.stem, caption
     for paper in PAPERS:
         for artefact in paper_registry(paper).artefacts(_quick_config()[paper]):
-            yield paper, f"{paper}_{artefact.caption or artefact.key}.rst"
+            yield paper, caption_file(ROOT / "workflow" / "report", paper, artefact.caption or artefact.key).name
 
 
 def test_every_report_caption_names_a_table_or_figure_and_renders_cleanly():

@@ -9,8 +9,8 @@ matched at the start of its ``id`` (for sources that name a section, not an arte
 The report embeds the artefacts beside the claims (:mod:`causal_bandits.report.page`), the
 workflow's report rule takes their paths as inputs, and the rule that writes an artefact takes its
 outputs from here (:func:`rule_outputs`, through ``artefact_outputs`` in workflow/rules/common.smk),
-with the caption Snakemake's report shows (``workflow/report/<paper>_<caption>.rst``): an artefact's
-files are named once, in its declaration. A claim no artefact supports links to its
+with the caption Snakemake's report shows (:func:`caption_file`): an artefact's files are named
+once, in its declaration. A claim no artefact supports links to its
 paper's section instead (:func:`supporting`); nothing fails on an unknown source label.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from causal_bandits.errors import CausalBanditsError
@@ -34,8 +34,8 @@ class Artefact:
     """One table or figure: ``key`` is unique within its paper (the page anchor is ``<paper>-<key>``);
     ``title`` starts with the paper's name for it and a colon ("Table 1: ...", "Figure 5: ...");
     ``paths`` are its files, the one the report shows first (a ``.png`` for a figure, a ``.md`` for a
-    table), then its twins. ``caption`` names its caption in Snakemake's report
-    (``workflow/report/<paper>_<caption>.rst``; the key where empty), which twin artefacts share.
+    table), then its twins. ``caption`` names its caption in Snakemake's report (:func:`caption_file`; the key
+    where empty), which twin artefacts share.
     ``absent`` says why this config does not write it (an experiment left out), or is empty: claims
     about an absent artefact still link to it, and the report says why it is missing."""
 
@@ -174,3 +174,11 @@ def rule_outputs(artefacts: Sequence[Artefact], keys: Sequence[str]) -> dict[str
                 name = suffix if len(keys) == 1 else f"{key.replace('{', '').replace('}', '')}_{suffix}"
                 outputs[name] = (path, artefact.caption or artefact.key)
     return outputs
+
+
+def caption_file(folder: Path, paper: str, caption: str) -> Path:
+    """The caption Snakemake's report shows for an artefact of ``paper`` whose caption is ``caption``
+    (:attr:`Artefact.caption`): ``<folder>/<paper>_<caption>.rst``, or the paper's one caption for all its artefacts,
+    ``<folder>/<paper>.rst``, where it has no caption of its own (a new paper's scaffold)."""
+    own = folder / f"{paper}_{caption}.rst"
+    return own if own.is_file() else folder / f"{paper}.rst"

@@ -4,6 +4,7 @@
 import os
 import sys
 import time
+from pathlib import Path
 
 from causal_bandits import algorithms as cb_algorithms
 from causal_bandits import artefacts as cb_artefacts
@@ -108,11 +109,12 @@ def paper_artefact_paths(paper):
 def artefact_outputs(paper, *keys):
     """A rule's outputs: the files of ``paper``'s artefacts ``keys`` (a key may hold the rule's wildcards,
     ``table1_{variant}``), as its package's artefacts.py declares them (causal_bandits.artefacts.rule_outputs),
-    each in Snakemake's report under the paper's category with its caption, workflow/report/<paper>_<caption>.rst.
+    each in Snakemake's report under the paper's category with its caption (causal_bandits.artefacts.caption_file).
     Use as ``output: **artefact_outputs("bounds", "table2")``: renaming an artefact is one edit, its declaration."""
     found = cb_artefacts.rule_outputs(paper_artefacts(paper), keys)
+    captions = Path(workflow.basedir) / "report"
     return {
-        name: report(path, caption=f"{workflow.basedir}/report/{paper}_{caption}.rst", category=paper)
+        name: report(path, caption=str(cb_artefacts.caption_file(captions, paper, caption)), category=paper)
         for name, (path, caption) in found.items()
     }
 
