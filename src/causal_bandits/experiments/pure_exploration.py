@@ -21,8 +21,8 @@ SCHEMA = files("causal_bandits.experiments") / "pure_exploration.schema.yaml"
 ALGORITHMS = ("ccpe_bglm", "ccpe_general", "lucb", "naive")
 #: The run store's strategy: cpe's practical constants (docs/papers/cpe.md).
 STRATEGY = "practical"
-#: The module that builds its run jobs (:func:`causal_bandits.experiments.cpe.simulation`).
-BUILDER = "causal_bandits.experiments.cpe"
+#: The runner of its run jobs (:data:`causal_bandits.runs.OWN_RUNNERS`: :mod:`causal_bandits.experiments.cpe`).
+RUNNER = "pure_exploration"
 #: Where its instance and table go.
 RESULTS = f"results/{KEY}"
 FIGURES = f"figures/{KEY}"
@@ -86,7 +86,8 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         algorithm=algorithm,
         seeds=seeds,
         science={"delta": experiment["delta"], "epsilon": experiment["epsilon"], "horizon": experiment["max_samples"]},
-        builder=BUILDER,
+        horizon=int(experiment["max_samples"]),
+        runner=RUNNER,
         memory_mb=1000 + len(seeds) * 20,
     )
 

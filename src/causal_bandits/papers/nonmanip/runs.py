@@ -192,16 +192,17 @@ def solver_job(
         algorithm=algorithm,
         seeds=seeds,
         science=science,
-        builder=__name__,
-        policy=entry.path,
+        horizon=int(science["horizon"]),
+        runner=PAPER,
+        policy=entry.key,
         memory_mb=memory_mb,
     )
 
 
 def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
     """What a run job of this runner simulates (the paper's, a study's, or a researcher's own experiment,
-    :mod:`causal_bandits.experiments`): the strategy's arms of the ``instance`` document played by
-    ``job.policy`` (``algorithm``'s z² version under POMIS+, built from the ``catalogue`` document with the
+    :mod:`causal_bandits.experiments`): the strategy's arms of the ``instance`` document played by the registry
+    entry ``job.policy`` (``algorithm``'s z² version under POMIS+, built from the ``catalogue`` document with the
     job's ``pomis_plus`` settings: bootstrap, refresh, n_min, ...) with the job's ``params``, the regret recorded at
     the job's ``record_points``, arms reported by their id in the full arm list."""
     instance = store.read_json(inputs["instance"])
@@ -222,7 +223,14 @@ def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
             "" if n else ": z2ID found none, so this run plays exactly POMIS",
         )
     return runs.Simulation(
-        solver(job.policy, instance, job.strategy, catalogue, job.science.get("pomis_plus"), job.science.get("params")),
+        solver(
+            algorithms.registry(PAPER)[job.policy].path,
+            instance,
+            job.strategy,
+            catalogue,
+            job.science.get("pomis_plus"),
+            job.science.get("params"),
+        ),
         cast(Environment, env),  # context-free: pull() gets the None its contexts() returns
         [RegretTrace(linear_grid(job.horizon, job.science["record_points"]))],
         arm_ids=ids,
