@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causal_bandits.errors import ConfigError
-from causal_bandits.experiments import pure_exploration
+from causal_bandits.experiments import pure_exploration, pure_exploration_keys
 from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
 from causal_bandits.runs import EVERY, RunBatch, RunJob
@@ -40,7 +40,7 @@ START_UP_S = 1.0
 #: 100,000 jobs already take minutes before the first one starts.
 MAX_JOBS = 100_000
 #: The paper whose cost model a runner's jobs follow, where the runner is not a paper (a job's ``runner``).
-COST_MODELS = {pure_exploration.RUNNER: "cpe"}  # cpe's algorithms, own graph
+COST_MODELS = {pure_exploration_keys.RUNNER: pure_exploration_keys.COST_MODEL}
 
 
 @dataclass(frozen=True)

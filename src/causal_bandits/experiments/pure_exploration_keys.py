@@ -14,6 +14,8 @@ ALGORITHMS = ("ccpe_bglm", "ccpe_general", "lucb", "naive")
 STRATEGY = "practical"
 #: The runner of its run jobs (:data:`causal_bandits.runs.OWN_RUNNERS`: :mod:`causal_bandits.experiments.cpe`).
 RUNNER = "pure_exploration"
+#: The paper whose cost model its run jobs follow: cpe's, whose algorithms they run.
+COST_MODEL = "cpe"
 
 
 def skipped(algorithms: Sequence[str], bglm: Mapping[str, str] | None) -> dict[str, str]:
