@@ -36,12 +36,12 @@ rule bounds_data:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.offline:data_step"),
         scm=BOUNDS["scm"],
         n_rows=BOUNDS["offline"]["n_rows"],
         seed=BOUNDS["offline"]["seed"],
-        code=script_code("bounds_data.py"),
     script:
-        "../scripts/bounds_data.py"
+        STAGE
 
 
 rule bounds_exact:
@@ -55,12 +55,12 @@ rule bounds_exact:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.offline:exact_step"),
         scm=BOUNDS["scm"],
         adjust=BOUNDS["offline"]["biased_adjust"],
         n_rows=BOUNDS["offline"]["n_rows"],
-        code=script_code("bounds_exact.py"),
     script:
-        "../scripts/bounds_exact.py"
+        STAGE
 
 
 rule bounds_offline:
@@ -80,11 +80,11 @@ rule bounds_offline:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.offline:offline_step"),
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
-        code=script_code("bounds_offline.py"),
     script:
-        "../scripts/bounds_offline.py"
+        STAGE
 
 
 rule bounds_coverage:
@@ -100,11 +100,11 @@ rule bounds_coverage:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.offline:coverage_step"),
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
-        code=script_code("bounds_coverage.py"),
     script:
-        "../scripts/bounds_coverage.py"
+        STAGE
 
 
 rule bounds_table1:
@@ -123,9 +123,9 @@ rule bounds_table1:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("bounds_table1.py"),
+        **stage("causal_bandits.papers.bounds.tables:table1_step"),
     script:
-        "../scripts/bounds_table1.py"
+        STAGE
 
 
 rule bounds_table2:
@@ -141,10 +141,10 @@ rule bounds_table2:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.tables:table2_step"),
         scm=BOUNDS["scm"],
-        code=script_code("bounds_table2.py"),
     script:
-        "../scripts/bounds_table2.py"
+        STAGE
 
 
 rule bounds_figure2:
@@ -158,10 +158,10 @@ rule bounds_figure2:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.figures:figure2_step"),
         scm=BOUNDS["scm"],
-        code=script_code("bounds_figure2.py"),
     script:
-        "../scripts/bounds_figure2.py"
+        STAGE
 
 
 rule bounds_figure3:
@@ -179,9 +179,9 @@ rule bounds_figure3:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("bounds_figure3.py"),
+        **stage("causal_bandits.papers.bounds.figures:figure3_step"),
     script:
-        "../scripts/bounds_figure3.py"
+        STAGE
 
 
 rule bounds_run:
@@ -246,11 +246,11 @@ rule bounds_figure4:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.figures:figure4_step"),
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-        code=script_code("bounds_figure4.py"),
     script:
-        "../scripts/bounds_figure4.py"
+        STAGE
 
 
 rule bounds_figure4_alpha:
@@ -266,11 +266,11 @@ rule bounds_figure4_alpha:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.figures:figure4_alpha_step"),
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-        code=script_code("bounds_figure4_alpha.py"),
     script:
-        "../scripts/bounds_figure4_alpha.py"
+        STAGE
 
 
 rule bounds_figure_appendix:
@@ -287,11 +287,11 @@ rule bounds_figure_appendix:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.figures:figure_appendix_step"),
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-        code=script_code("bounds_figure_appendix.py"),
     script:
-        "../scripts/bounds_figure_appendix.py"
+        STAGE
 
 
 rule bounds_claims:

@@ -15,6 +15,7 @@ from causal_bandits import logs as cb_logs
 from causal_bandits import papers as cb_papers
 from causal_bandits import plan as cb_plan
 from causal_bandits import sources as cb_sources
+from causal_bandits import stages as cb_stages
 from causal_bandits import studies as cb_studies
 from causal_bandits.papers import PAPERS as REGISTERED
 from causal_bandits.errors import CausalBanditsError
@@ -76,6 +77,18 @@ def script_code(script, *modules, policy=None):
         return cb_sources.code(*modules, *loaded, script=path)
 
     return code
+
+
+# The one script of every rule whose job calls one library function (stage(...) names the function).
+STAGE = f"{workflow.basedir}/scripts/stage.py"
+
+
+def stage(call):
+    """A step rule's params: the library function its job calls, ``call`` (``"module:function"``,
+    causal_bandits.stages), and the job's code, that function's module closed over its imports (:func:`script_code`
+    of the generic script). Use as ``params: **stage("causal_bandits.papers.bounds.tables:table1")`` beside
+    ``script: STAGE``: the rule names its function once."""
+    return {"call": call, "code": script_code("stage.py", cb_stages.module_of(call))}
 
 
 def run_job(describe):
