@@ -90,13 +90,14 @@ test: $(VENV)/.installed
 
 # The linters and type checks CI runs before the tests (.ci/run); the tools are pinned in
 # requirements.lock (the `lint` extra), so the install step above brings them.
-## Set up .venv if needed, then lint: ruff check, ruff format --check, snakefmt --check, mypy; a finding fails.
+## Set up .venv if needed, then lint: ruff check, ruff format --check, snakefmt --check, mypy, tools/house_rules.py; a finding fails.
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/snakefmt --check workflow
 	$(BIN)/snakemake --lint --workflow-profile none --configfile config/quick.yaml > /dev/null
 	$(BIN)/mypy
+	$(BIN)/python tools/house_rules.py
 
 ## Build the documentation site (docs/) into site/, strictly; a broken link or anchor fails.
 docs: $(VENV)/.installed

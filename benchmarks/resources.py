@@ -6,7 +6,7 @@ requests: ``mem_mb`` = the largest peak times ``causal_bandits.runs.MEMORY_MARGI
 ``runtime`` (minutes, SLURM) = twice the largest wall time, at least 10 minutes (the run shared two cores with other
 work; a cluster core is not slower). A run rule's memory is its jobs' own request (``RunJob.memory_mb``: the margin
 over the measured peak of the job's kind, its wildcards but its chunk, scaled by the seeds where the state grows with
-them), one place for that fact, ``workflow/profiles/run_peaks.yaml``: its line states the runtime only, and the table
+them), one place for that fact, ``src/causal_bandits/run_peaks.yaml``: its line states the runtime only, and the table
 gives its jobs' own requests over their peaks (``request/peak``, smallest and largest). ``--write-peaks`` writes that
 file from the manifest: each kind's largest peak, but at most ``SPREAD`` times its smallest. ``--check PROFILE``
 compares the profile's ``set-resources`` with these lines, and holds every run job's own request within 1.0-1.5 times

@@ -63,6 +63,7 @@ from before_after import HERE, both_sides, export_src, run_json
 from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.z2_klucb import Z2KLUCB
+from causal_bandits.bandits.z2_settings import Z2Settings
 from causal_bandits.bandits.z2_thompson import Z2ThompsonSampling
 from causal_bandits.causal.estimators import pomis_plus_estimators
 from causal_bandits.papers.nonmanip.graphs import GRAPHS
@@ -135,7 +136,7 @@ def measure(
         np.zeros(len(est.layout.arms)),
         observe=True,
     )  # means unused: no regret recorder
-    policy = SOLVERS[algorithm](est, G.nodes, bootstrap=bootstrap, refresh=refresh)
+    policy = SOLVERS[algorithm](est, G.nodes, Z2Settings(bootstrap=bootstrap, refresh=refresh))
     # a short run first, so that compiled kernels (numba's first call or cache load) are not timed
     simulate(policy, env, Streams("benchmark", panel, np.arange(1)), min(horizon, 300))
     half = RefreshesAt(horizon // 2)

@@ -38,8 +38,9 @@ def run_nonmanip(
         algorithm=algorithm,
         seeds=seeds,
         science=science,
-        builder="causal_bandits.papers.nonmanip.runs",
-        policy=algorithms.played("nonmanip", algorithm, z2=strategy == POMIS_PLUS).path,
+        horizon=int(science["horizon"]),
+        runner="nonmanip",
+        policy=algorithms.played("nonmanip", algorithm, z2=strategy == POMIS_PLUS).key,
     )
     trace = directory / f"{name}.parquet"
     runs.execute(job, inputs, str(trace), store.summary_path(trace))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import register_example
+from workflow_helpers import register_example
 
 from causal_bandits import config as cb_config
 from causal_bandits.bandits.engine import Streams, linear_grid, simulate

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import TINY, copy_finished_run, register_example, snakemake
+from workflow_helpers import TINY, copy_finished_run, register_example, snakemake
 
 pytestmark = pytest.mark.workflow
 

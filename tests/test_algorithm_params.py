@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from conftest import TINY, copy_workflow, register_example, snakemake
+from workflow_helpers import TINY, copy_workflow, register_example, snakemake
 
 from causal_bandits import algorithms, store
 from causal_bandits import config as cb_config

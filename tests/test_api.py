@@ -18,8 +18,8 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from conftest import ROOT
 from run_helpers import run_nonmanip
+from workflow_helpers import ROOT
 
 import causal_bandits as cb
 from causal_bandits import api

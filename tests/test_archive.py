@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from conftest import ROOT
+from workflow_helpers import ROOT
 
 from causal_bandits import runs
 from causal_bandits.archive import jobs, manifest, provenance, stages, verify
@@ -253,14 +253,14 @@ def test_the_code_record_leaves_out_the_rules_job_groups(tmp_path):
 
 
 def test_the_profiles_schedule_jobs_and_set_no_config(tmp_path):
-    """The profiles, and the run jobs' measured peaks beside them, are left out of the code record (a cluster's
-    requests can follow new measurements), which holds only while no profile of the workflow sets config: verify
-    rebuilds without a profile."""
+    """The profiles, and the run jobs' measured peaks (package data, no module), are left out of the code record (a
+    cluster's requests can follow new measurements), which holds only while no profile of the workflow sets config:
+    verify rebuilds without a profile."""
     (tmp_path / "workflow" / "profiles" / "slurm").mkdir(parents=True)
     (tmp_path / "workflow" / "Snakefile").write_text("rule all:\n")
     (tmp_path / "workflow" / "profiles" / "slurm" / "config.yaml").write_text("jobs: 10\n")
-    (tmp_path / "workflow" / "profiles" / runs.PEAKS_FILE.name).write_text("peaks: {}\n")
-    assert runs.PEAKS_FILE.parent == ROOT / provenance.PROFILES
+    assert runs.PEAKS_FILE.suffix == ".yaml"
+    assert runs.PEAKS_FILE.relative_to(ROOT).as_posix() not in provenance.job_modules()
     assert list(provenance.code_files(tmp_path, [])) == ["workflow/Snakefile"]
     profiles = sorted((ROOT / provenance.PROFILES).rglob("config.yaml"))
     assert len(profiles) >= 3

@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import ROOT, SHARED_RAW, assert_bad_config_fails_cleanly, copy_workflow, snakemake
+from workflow_helpers import ROOT, SHARED_RAW, assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 from causal_bandits import algorithms, cli
 from causal_bandits import config as cb_config

@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import assert_bad_config_fails_cleanly, copy_workflow, snakemake
+from workflow_helpers import assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 

@@ -12,7 +12,7 @@ import stat
 import networkx as nx
 import pytest
 import yaml
-from conftest import ROOT, copy_workflow, rule_groups, snakemake
+from workflow_helpers import ROOT, copy_workflow, rule_groups, snakemake
 
 from causal_bandits.papers import PAPERS
 from causal_bandits.studies import STUDIES

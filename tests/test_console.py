@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT
+from workflow_helpers import ROOT
 
 from causal_bandits.errors import DataError
 from causal_bandits.logs import failures, logged, read_resources

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT
+from workflow_helpers import ROOT
 
 from causal_bandits import cli, cost
 from causal_bandits import config as cb_config
@@ -88,7 +88,7 @@ def test_the_estimate_counts_exactly_the_run_jobs_the_workflow_plans(tmp_path):
     """The cost model enumerates the run jobs from the config (each owner's run_jobs); the workflow plans them
     from its rule files. Both must name the same jobs, every study (the tiny config runs them all) and an own
     experiment included."""
-    from conftest import TINY, copy_workflow, snakemake
+    from workflow_helpers import TINY, copy_workflow, snakemake
 
     work = copy_workflow(tmp_path / "repo")
     dry = snakemake(work, "-n", "--forceall", *TINY, "examples/own_experiment.yaml")

@@ -8,7 +8,7 @@ import re
 
 import pandas as pd
 import pytest
-from conftest import assert_bad_config_fails_cleanly, copy_workflow, snakemake
+from workflow_helpers import assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pytest
-from conftest import HANG_GUARD_S, TINY, copy_finished_run, copy_workflow, snakemake
+from workflow_helpers import HANG_GUARD_S, TINY, copy_finished_run, copy_workflow, snakemake
 
 from causal_bandits import csv_tables, logs, store
 from causal_bandits.aggregate import read_traces

@@ -1,7 +1,7 @@
 """Adult and YouTube parsers: real files parse to the documented counts; bad input fails in one line."""
 
 import pytest
-from conftest import SHARED_RAW
+from workflow_helpers import SHARED_RAW
 
 from causal_bandits.data import standin
 from causal_bandits.data.adult import read_adult

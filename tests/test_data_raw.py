@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_RAW
+from workflow_helpers import SHARED_RAW
 
 from causal_bandits.data import raw
 from causal_bandits.errors import DataError

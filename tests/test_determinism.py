@@ -35,7 +35,7 @@ import time
 from fnmatch import fnmatch
 
 import pytest
-from conftest import HANG_GUARD_S, TINY, copy_workflow, snakemake, start_snakemake
+from workflow_helpers import HANG_GUARD_S, TINY, copy_workflow, snakemake, start_snakemake
 from workflow_outputs import check_parses, differences, fingerprint, output_files
 
 pytestmark = pytest.mark.workflow

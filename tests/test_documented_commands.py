@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SHARED_RAW, copy_finished_run, copy_workflow, snakemake
+from workflow_helpers import ROOT, SHARED_RAW, copy_finished_run, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 

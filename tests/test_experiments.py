@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from conftest import ROOT, TINY, assert_bad_config_fails_cleanly, copy_workflow, snakemake
+from workflow_helpers import ROOT, TINY, assert_bad_config_fails_cleanly, copy_workflow, snakemake
 
 from causal_bandits import algorithms, report
 from causal_bandits import config as cb_config

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import SHARED_RAW
+from workflow_helpers import SHARED_RAW
 
 from causal_bandits.data import standin
 from causal_bandits.data.adult import read_adult

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from conftest import copy_workflow, snakemake
+from workflow_helpers import copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 

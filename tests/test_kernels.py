@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import HANG_GUARD_S, ROOT, TINY, copy_workflow, snakemake
+from workflow_helpers import HANG_GUARD_S, ROOT, TINY, copy_workflow, snakemake
 from workflow_outputs import differences, fingerprint
 
 from causal_bandits import kernels

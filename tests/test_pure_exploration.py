@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import TINY, copy_workflow, snakemake
+from workflow_helpers import TINY, copy_workflow, snakemake
 
 import causal_bandits as cb
 from causal_bandits import config as cb_config

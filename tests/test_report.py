@@ -7,13 +7,13 @@ import re
 
 import numpy as np
 import pytest
-from conftest import ROOT
 from docutils.core import publish_parts
 from report_helpers import check_page
+from workflow_helpers import ROOT
 
 from causal_bandits import config as cb_config
 from causal_bandits import report
-from causal_bandits.artefacts import Artefact, figure, paths, supporting, table
+from causal_bandits.artefacts import Artefact, caption_file, figure, paths, supporting, table
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, NOT_SPECIFIED, REPRODUCED, note_texts
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers import PAPERS
@@ -183,10 +183,14 @@ def test_cpe_lists_the_figure_of_an_experiment_left_out_as_absent():
 
 # ------------------------------------------------------------------------------------ captions
 def _report_captions():
-    """(rule file, caption) of every report() flag in the workflow's rule files."""
+    """(rule file, caption) of every report() flag in the workflow's rule files: those they write, and those of the
+    papers' artefacts (``artefact_outputs`` in common.smk: workflow/report/<paper>_<caption>.rst)."""
     for smk in sorted((ROOT / "workflow" / "rules").rglob("*.smk")):
         for caption in re.findall(r'caption="(?:\.\./)+report/([^"]+)"', smk.read_text()):
             yield smk.stem, caption
+    for paper in PAPERS:
+        for artefact in paper_registry(paper).artefacts(_quick_config()[paper]):
+            yield paper, caption_file(ROOT / "workflow" / "report", paper, artefact.caption or artefact.key).name
 
 
 def test_every_report_caption_names_a_table_or_figure_and_renders_cleanly():

@@ -11,8 +11,8 @@ from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 
 import pytest
-from conftest import TINY, snakemake
 from report_helpers import check_page
+from workflow_helpers import TINY, snakemake
 
 from causal_bandits import config as cb_config
 from causal_bandits import studies

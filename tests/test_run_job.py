@@ -10,8 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import HANG_GUARD_S, TINY, copy_workflow, snakemake
 from test_kernels import OTHER_CPU
+from workflow_helpers import HANG_GUARD_S, TINY, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 

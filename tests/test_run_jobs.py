@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from workflow_helpers import ROOT
 
 from causal_bandits import algorithms, runs, studies
 from causal_bandits import config as cb_config
@@ -31,7 +31,8 @@ def _wildcards(experiment, strategy, algorithm, chunk=0, **more):
 
 @pytest.mark.parametrize("key", PAPERS)
 def test_every_paper_contributes_a_description_and_a_builder(key):
-    module = importlib.import_module(paper(key).runs)
+    module = runs.runner(key)
+    assert module is importlib.import_module(paper(key).runs)
     assert callable(module.describe) and callable(module.simulation)
 
 
@@ -40,11 +41,11 @@ def test_a_paper_job_is_described_whole():
     chunks = nonmanip_runs.chunks(section, CONFIG["seeds_per_job"], "POMIS", "fig5c")
     plain = nonmanip_runs.describe(CONFIG, _wildcards("fig5c", "POMIS", "kl_ucb", chunk=len(chunks) - 1))
     assert plain.seeds == chunks[-1] and chunks[-1].stop == section["n_seeds"]
-    assert plain.policy == algorithms.registry("nonmanip")["kl_ucb"].path and "pomis_plus" not in plain.science
+    assert plain.policy == "kl_ucb" and "pomis_plus" not in plain.science
     assert (plain.paper, plain.experiment, plain.horizon) == ("nonmanip", "fig5c", section["horizon"])
-    assert plain.builder == "causal_bandits.papers.nonmanip.runs"
+    assert runs.runner(plain.runner) is nonmanip_runs
     plus = nonmanip_runs.describe(CONFIG, _wildcards("fig5c", POMIS_PLUS, "kl_ucb"))
-    assert plus.policy == algorithms.played("nonmanip", "kl_ucb", z2=True).path
+    assert plus.policy == algorithms.played("nonmanip", "kl_ucb", z2=True).key == "z2_kl_ucb"
     assert plus.science["pomis_plus"]["bootstrap"] == section["pomis_plus"]["bootstrap"]
     assert plus.memory_mb > plain.memory_mb  # the bootstrap's replicates
 
@@ -104,7 +105,7 @@ def test_an_own_experiment_runs_on_nonmanip_runner_under_its_own_key():
     }
     job = experiment_runs.describe(config, _wildcards("mine", POMIS_PLUS, "ts", chunk=2))
     assert (job.paper, job.seeds, job.horizon) == ("experiments", range(4, 5), 50)
-    assert job.builder == "causal_bandits.papers.nonmanip.runs" and job.science["pomis_plus"] == {"bootstrap": 300}
+    assert runs.runner(job.runner) is nonmanip_runs and job.science["pomis_plus"] == {"bootstrap": 300}
     assert job.memory_mb == 500 + 1 * (4 + 3)
 
 
@@ -158,7 +159,7 @@ def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory(paper_ke
 
 
 def test_the_run_jobs_peaks_are_what_the_archived_run_measured(resources, archived_manifest, tmp_path):
-    """workflow/profiles/run_peaks.yaml is what ``resources.py --write-peaks`` makes of the archive's manifest: a
+    """src/causal_bandits/run_peaks.yaml is what ``resources.py --write-peaks`` makes of the archive's manifest: a
     remade archive lands with its refit, and no figure is edited by hand."""
     paper_scale = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml"))
     resources.write_peaks(archived_manifest, tmp_path / "run_peaks.yaml", paper_scale)
@@ -287,8 +288,8 @@ def test_the_radius_study_runs_the_papers_fucb_job_with_the_points_scales():
     last = jobs[-1]
     study = fucb_radius.describe(CONFIG, last)
     paper_job = fairness_runs.describe(CONFIG, last)
-    assert (study.builder, study.paper, study.experiment, study.algorithm) == (
-        paper_job.builder,
+    assert (study.runner, study.paper, study.experiment, study.algorithm) == (
+        paper_job.runner,
         paper_job.paper,
         "email",
         last["algorithm"],

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HANG_GUARD_S, ROOT, TINY, copy_finished_run, rule_groups, snakemake
+from workflow_helpers import HANG_GUARD_S, ROOT, TINY, copy_finished_run, rule_groups, snakemake
 from workflow_outputs import check_parses
 
 from causal_bandits.claims import STATUSES
@@ -84,7 +84,7 @@ def test_the_scaffolds_touch_only_what_they_list_and_change_no_jobs_code(scaffol
     work, before, listed, (code_before, code_after) = scaffolded
     after = _tree(work)
     touched = {p for p in after if before.get(p) != after[p]}
-    assert touched == set(listed) and len(listed) == 17 + 4 + 5 + 3
+    assert touched == set(listed) and len(listed) == 16 + 4 + 5 + 3
     assert code_after == code_before  # no existing job's params change: Snakemake reruns none of them
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 
 import pytest
-from conftest import copy_workflow, snakemake
+from workflow_helpers import copy_workflow, snakemake
 
 from causal_bandits import studies
 

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import HANG_GUARD_S, ROOT
+from workflow_helpers import HANG_GUARD_S, ROOT
 
 from causal_bandits.archive import manifest
 

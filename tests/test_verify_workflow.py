@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
-from conftest import HANG_GUARD_S, ROOT, copy_workflow
+from workflow_helpers import HANG_GUARD_S, ROOT, copy_workflow
 
 from causal_bandits import logs
 from causal_bandits.archive import manifest, provenance, stages, verify

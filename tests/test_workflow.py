@@ -6,7 +6,7 @@ import os
 import re
 
 import pytest
-from conftest import ROOT, TINY, copy_workflow, snakemake
+from workflow_helpers import ROOT, TINY, copy_workflow, snakemake
 from workflow_outputs import check_parses
 
 from causal_bandits import config as cb_config

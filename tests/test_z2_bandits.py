@@ -9,6 +9,7 @@ from causal_bandits.bandits.klucb import KLUCB, exploration, klucb_index
 from causal_bandits.bandits.thompson import ThompsonSampling
 from causal_bandits.bandits.z2_estimates import Z2Estimates
 from causal_bandits.bandits.z2_klucb import Z2KLUCB, exploration_at
+from causal_bandits.bandits.z2_settings import Z2Settings
 from causal_bandits.bandits.z2_thompson import Z2ThompsonSampling
 from causal_bandits.causal.estimators import pomis_plus_estimators
 from causal_bandits.causal.mvwa import bootstrap_covariance
@@ -68,7 +69,7 @@ def variables(env):
 def test_without_active_expressions_reduces_to_base_bit_for_bit(algo):
     z2, base = Z2[algo]
     est, env = fig5b(n_min=10**9)  # no instance can ever have enough samples
-    ours = pulls(z2(est, variables(env), bootstrap=20), env, range(12), 400)
+    ours = pulls(z2(est, variables(env), Z2Settings(bootstrap=20)), env, range(12), 400)
     theirs = pulls(base(), env, range(12), 400)
     assert np.array_equal(ours, theirs)
 
@@ -80,7 +81,7 @@ def test_identical_to_base_until_an_expression_is_used(algo):
     z2, base = Z2[algo]
     est, env = fig5b()
     watch = ActiveEstimators()
-    ours = pulls(z2(est, variables(env), bootstrap=30), env, range(10), 300, [watch])
+    ours = pulls(z2(est, variables(env), Z2Settings(bootstrap=30)), env, range(10), 300, [watch])
     theirs = pulls(base(), env, range(10), 300)
     active = watch.active
     assert active.any(axis=1).sum() >= 5
@@ -94,15 +95,19 @@ def test_identical_to_base_until_an_expression_is_used(algo):
 def test_results_do_not_depend_on_seed_chunking(algo):
     z2, _ = Z2[algo]
     est, env = fig5b()
-    whole = pulls(z2(est, variables(env), bootstrap=20), env, range(6), 250)
-    parts = [pulls(z2(est, variables(env), bootstrap=20), env, chunk, 250) for chunk in ([0, 1, 2], [3, 4, 5])]
+    whole = pulls(z2(est, variables(env), Z2Settings(bootstrap=20)), env, range(6), 250)
+    parts = [
+        pulls(z2(est, variables(env), Z2Settings(bootstrap=20)), env, chunk, 250) for chunk in ([0, 1, 2], [3, 4, 5])
+    ]
     assert np.array_equal(whole, np.concatenate(parts))
 
 
 def test_adaptive_equals_every_round_during_warmup():
     est, env = fig5b()
-    adaptive = pulls(Z2ThompsonSampling(est, variables(env), bootstrap=20, warmup=150), env, range(4), 150)
-    every = pulls(Z2ThompsonSampling(est, variables(env), bootstrap=20, refresh="every_round"), env, range(4), 150)
+    adaptive = pulls(Z2ThompsonSampling(est, variables(env), Z2Settings(bootstrap=20, warmup=150)), env, range(4), 150)
+    every = pulls(
+        Z2ThompsonSampling(est, variables(env), Z2Settings(bootstrap=20, refresh="every_round")), env, range(4), 150
+    )
     assert np.array_equal(adaptive, every)
 
 
@@ -111,7 +116,7 @@ def test_no_expression_beta_leaves_the_klucb_reduction():
     Beta(α+1, β+1) moments it does not, and each round's pull is the arm of largest index
     sup{q : (n+3)·kl((α+1)/(n+2), q) ≤ f(Σ(n+3))}, computed here from the pull counts alone."""
     est, env = fig5b(n_min=10**9)  # no instance can ever have enough samples
-    policy = Z2KLUCB(est, variables(env), bootstrap=20, no_expression="beta")
+    policy = Z2KLUCB(est, variables(env), Z2Settings(bootstrap=20, no_expression="beta"))
     ours = pulls(policy, env, range(12), 400)
     assert not np.array_equal(ours, pulls(KLUCB(), env, range(12), 400))
     wins, n = policy._wins, policy._pulls
@@ -129,7 +134,7 @@ def test_no_expression_beta_leaves_the_klucb_reduction():
 def test_no_expression_rejects_an_unknown_statistic():
     est, env = fig5b()
     with pytest.raises(ConfigError, match=r"no_expression 'posterior' is not one of \['klucb', 'beta'\]"):
-        Z2KLUCB(est, variables(env), no_expression="posterior")
+        Z2KLUCB(est, variables(env), Z2Settings(no_expression="posterior"))
 
 
 def test_exploration_at_matches_klucb():
@@ -149,7 +154,7 @@ def test_estimates_combine_towards_the_truth_with_less_variance():
     counts = np.stack(
         [rng.multinomial(n[a], model.joint(est.layout.arm_values(a)).reshape(-1)) for a in range(len(est.layout.arms))]
     ).astype(float)
-    z2 = Z2Estimates(est, bootstrap=200)
+    z2 = Z2Estimates(est, Z2Settings(bootstrap=200))
     z2.reset(1, SeedStreams(PAPER, EXPERIMENT, [0], "policy/bootstrap"))
     for a, table in enumerate(counts.astype(int)):
         for cell in np.repeat(np.arange(table.size), table):
@@ -171,7 +176,7 @@ def test_estimates_combine_towards_the_truth_with_less_variance():
 def test_bad_settings_are_rejected(kw, named):
     est, _ = fig5b()
     with pytest.raises(ConfigError, match=named):
-        Z2Estimates(est, **kw)
+        Z2Estimates(est, Z2Settings(**kw))
 
 
 def test_observed_values_hold_the_reward_and_the_intervention():
@@ -195,7 +200,7 @@ def test_sigma_is_always_the_bootstrap_of_the_current_replicates(refresh):
     (each arm's block of every leaf whose columns are all revealed sums to the arm's sample size at its draw;
     the replicate columns the used instances read are revealed)."""
     est, env = fig5b()
-    z2 = Z2Estimates(est, bootstrap=40, refresh=refresh, warmup=60)
+    z2 = Z2Estimates(est, Z2Settings(bootstrap=40, refresh=refresh, warmup=60))
     seeds = np.arange(3)
     z2.reset(seeds.size, SeedStreams(PAPER, EXPERIMENT, seeds, "policy/bootstrap"))
     noise = SeedStreams(PAPER, EXPERIMENT, seeds, "environment")
@@ -246,7 +251,7 @@ def test_estimates_do_not_depend_on_how_refreshing_seeds_are_batched(refresh, mo
     runs = []
     for per_batch in (1, 10**6):
         monkeypatch.setattr(module, "_CELLS_PER_BATCH", 30 * est.program.n_leaf_cells * per_batch)
-        z2 = Z2Estimates(est, bootstrap=30, refresh=refresh, warmup=80)
+        z2 = Z2Estimates(est, Z2Settings(bootstrap=30, refresh=refresh, warmup=80))
         z2.reset(seeds.size, SeedStreams(PAPER, EXPERIMENT, seeds, "policy/bootstrap"))
         noise = SeedStreams(PAPER, EXPERIMENT, seeds, "environment")
         rng = np.random.default_rng(5)
@@ -273,7 +278,7 @@ def test_replicates_are_exact_multinomial_resamples_of_the_table(first):
     of the sample covariance (seeded, so the check is deterministic)."""
     est, _ = fig5b()
     B = 20_000
-    z2 = Z2Estimates(est, bootstrap=B)
+    z2 = Z2Estimates(est, Z2Settings(bootstrap=B))
     z2.reset(1, SeedStreams(PAPER, EXPERIMENT, np.arange(1), "policy/bootstrap"))
     table = np.array([7, 0, 3, 12, 1, 0, 25, 4, 9, 2, 0, 6, 15, 3, 8, 5], dtype=float)  # n = 100
     z2.counts[0, 0] = table

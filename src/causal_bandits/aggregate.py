@@ -7,15 +7,21 @@ computed in the same order whatever the chunk size: the aggregate file is byte-i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from causal_bandits import store
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+log = logging.getLogger(__name__)
 
 AGG_SCHEMA = pa.schema(
     [
@@ -100,3 +106,12 @@ def read_finals(
         for path in ([paths] if isinstance(paths, str) else paths)
     ]
     return pd.concat(frames, ignore_index=True)
+
+
+def settings_step(job: Job) -> None:
+    """A step that aggregates every (strategy, algorithm) setting among its inputs, named ``<strategy>/<algorithm>``
+    (:func:`causal_bandits.run_paths.run_files`), into its one output (:func:`aggregate`), stamped with the rule's
+    ``metadata`` param (causal_bandits.stages)."""
+    settings = {tuple(k.split("/")): v for k, v in job.input.items() if "/" in k}
+    store.write_table(job.output[0], aggregate(settings), dict(job.params.metadata))
+    log.info("%d settings aggregated", len(settings))

@@ -139,24 +139,8 @@ def arms_for(
     Arms
         The arms, their exact means, an environment and the solvers that play them.
     """
-
-    checks.kind(diagram, (CausalDiagram, Mapping), "arms_for(diagram)", "give a CausalDiagram or a graph object")
     checks.text(name, "arms_for(name)")
-    data: dict[str, Any] = diagram.to_dict() if isinstance(diagram, CausalDiagram) else dict(diagram)
-    if reward is not None:
-        data["reward"] = reward
-    if non_manipulable is not None:
-        data["non_manipulable"] = checks.listed(non_manipulable, "arms_for(non_manipulable)", "node names")
-    if "reward" not in data:
-        raise ArgumentError("arms_for needs the reward node: pass reward=<name>")
-    checks.node(data["reward"], list(data.get("nodes", ())), "arms_for(reward)")
-    if not isinstance(scm, Mapping):
-        missing = [m for m in SCM_MEMBERS if not hasattr(scm, m)]
-        if missing:
-            raise ArgumentTypeError(
-                f"arms_for(scm) is a {type(scm).__name__}, neither an SCM nor its config entry; give a "
-                'causal_bandits.XorBernoulliSCM or ConfoundedCPT, or a mapping such as {"q": ..., "c": ...}'
-            )
+    data = _graph_object(diagram, scm, reward, non_manipulable)
     model = None if isinstance(scm, Mapping) else scm
     experiment = {"diagram": data, "scm": scm if model is None else {}}
     doc = instance_document(name, own.panel(name, experiment, model))
@@ -173,3 +157,27 @@ def arms_for(
         )
     doc["arm_lists"]["arms"] = own.arm_ids(doc, strategy, "strategy")
     return Arms(doc, "arms")
+
+
+def _graph_object(
+    diagram: CausalDiagram | Mapping[str, Any], scm: Any, reward: str | None, non_manipulable: Sequence[str] | None
+) -> dict[str, Any]:
+    """:func:`arms_for`'s graph object (the diagram with its reward and non-manipulable nodes), its arguments
+    checked: one line naming the argument and the fix for each mistake."""
+    checks.kind(diagram, (CausalDiagram, Mapping), "arms_for(diagram)", "give a CausalDiagram or a graph object")
+    data: dict[str, Any] = diagram.to_dict() if isinstance(diagram, CausalDiagram) else dict(diagram)
+    if reward is not None:
+        data["reward"] = reward
+    if non_manipulable is not None:
+        data["non_manipulable"] = checks.listed(non_manipulable, "arms_for(non_manipulable)", "node names")
+    if "reward" not in data:
+        raise ArgumentError("arms_for needs the reward node: pass reward=<name>")
+    checks.node(data["reward"], list(data.get("nodes", ())), "arms_for(reward)")
+    if not isinstance(scm, Mapping):
+        missing = [m for m in SCM_MEMBERS if not hasattr(scm, m)]
+        if missing:
+            raise ArgumentTypeError(
+                f"arms_for(scm) is a {type(scm).__name__}, neither an SCM nor its config entry; give a "
+                'causal_bandits.XorBernoulliSCM or ConfoundedCPT, or a mapping such as {"q": ..., "c": ...}'
+            )
+    return data

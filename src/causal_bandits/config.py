@@ -28,6 +28,7 @@ import jsonschema
 import yaml
 
 from causal_bandits import algorithms, checks, papers, studies, yaml_io
+from causal_bandits.bandits import z2_settings
 from causal_bandits.errors import ArgumentError, ConfigError
 from causal_bandits.experiments.config import check_config as check_experiments
 from causal_bandits.experiments.config import schema as experiments_schema
@@ -200,6 +201,7 @@ def load_schema() -> dict[str, Any]:
     _registered(schema)
 
     pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]
+    pomis_plus["properties"].update(z2_settings.schema())  # POMIS+'s settings, declared with their defaults there
     schema["properties"]["experiments"] = experiments_schema(pomis_plus)
     schema["properties"]["pure_exploration"] = yaml_io.load(PURE_EXPLORATION_SCHEMA.read_text())
     return schema

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causal_bandits.errors import ConfigError
-from causal_bandits.experiments import pure_exploration
+from causal_bandits.experiments import pure_exploration, pure_exploration_keys
 from causal_bandits.experiments import runs as experiment_runs
 from causal_bandits.papers import PAPERS, paper
 from causal_bandits.runs import EVERY, RunBatch, RunJob
@@ -39,8 +39,8 @@ START_UP_S = 1.0
 #: The most run jobs a run may plan: Snakemake needs about 3 ms of CPU per job to plan (docs/performance.md), so
 #: 100,000 jobs already take minutes before the first one starts.
 MAX_JOBS = 100_000
-#: Each paper's runner by the dotted path of its run module (a job's ``builder``).
-RUNNERS = {paper(key).runs: key for key in PAPERS} | {pure_exploration.BUILDER: "cpe"}  # cpe's algorithms, own graph
+#: The paper whose cost model a runner's jobs follow, where the runner is not a paper (a job's ``runner``).
+COST_MODELS = {pure_exploration_keys.RUNNER: pure_exploration_keys.COST_MODEL}
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def members(described: RunJob | RunBatch) -> tuple[RunJob, ...]:
 def simulation_seconds(job: RunJob) -> float:
     """The model's CPU seconds of one run job's simulation, beyond its start-up, as the paper whose runner builds it
     declares them (:meth:`causal_bandits.papers.Paper.cpu_seconds`)."""
-    return paper(RUNNERS[job.builder]).cpu_seconds(job)
+    return paper(COST_MODELS.get(job.runner, job.runner)).cpu_seconds(job)
 
 
 def seconds(job: RunJob | RunBatch) -> float:

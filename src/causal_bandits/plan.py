@@ -16,24 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from causal_bandits import algorithms, cost
+from causal_bandits import cost
 from causal_bandits.experiments import config as experiments_config
 from causal_bandits.experiments import pure_exploration
-from causal_bandits.papers import PAPERS
-from causal_bandits.papers.nonmanip import PAPER as NONMANIP
-from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers import PAPERS, paper
 
 
 def skipped(config: Mapping[str, Any]) -> list[str]:
     """One line per (strategy, algorithm) pair the config names and does not run, with the reason."""
-    lines = []
-    section = config.get(NONMANIP)
-    if section and POMIS_PLUS in section["strategies"]:
-        lines += [
-            f"{NONMANIP}: POMIS+ with {algorithms.registry(NONMANIP)[a].display} is not run: no z² version"
-            for a in section["algorithms"]
-            if algorithms.registry(NONMANIP)[a].z2 is None
-        ]
+    lines = [line for key in PAPERS if key in config for line in paper(key).skipped(config[key])]
     lines += experiments_config.skipped(config.get("experiments") or {})
     for name, experiment in (config.get(pure_exploration.KEY) or {}).items():
         for algorithm, reason in pure_exploration.skipped(experiment["algorithms"], experiment.get("bglm")).items():

@@ -1,10 +1,10 @@
 """One job of the run stage, for every paper, study and own experiment: simulate a seed chunk and store it.
 
 One interface for all of them. A run job is described whole by a :class:`RunJob` (where it sits in
-the run store, its seeds, horizon, what its results depend on, the module that builds it), made
+the run store, its seeds, horizon, what its results depend on, the runner that builds it), made
 once per job in the library by the ``describe(config, wildcards)`` function of the run module that
 owns it, from the config section and the job's wildcards. The workflow passes it to one script
-(``workflow/scripts/run.py``), which calls :func:`execute`: the owner's ``simulation(job, inputs)``
+(``workflow/scripts/run.py``), which calls :func:`execute`: the runner's ``simulation(job, inputs)``
 builds the policy, the environment and the recorders (a :class:`Simulation`) from the job's input
 files; all seeds of the chunk then run at once (:func:`causal_bandits.bandits.engine.simulate`), and
 the job logs its progress and writes the trace and the
@@ -27,11 +27,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any, overload
 
 import numpy as np
 
-from causal_bandits import store, yaml_io
+from causal_bandits import papers, store, yaml_io
 from causal_bandits.bandits.engine import Environment, Policy, Recorder, Run, StoppingPolicy, Streams, simulate
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.logs import since_process_start
@@ -42,9 +43,10 @@ log = logging.getLogger(__name__)
 MEMORY_MARGIN = 1.15
 #: The measured peaks of the run jobs (MB), one figure per kind of job (its wildcards but its chunk), from an archived
 #: paper-scale run's manifest (``python benchmarks/resources.py --write-peaks``). What a job reserves, not what it
-#: computes: like the profiles beside it, the archive's code record leaves it out, so a refit to a remade run lands
-#: without another remake and reruns nothing (docs/performance.md#memory-requests).
-PEAKS_FILE = Path(__file__).resolve().parents[2] / "workflow" / "profiles" / "run_peaks.yaml"
+#: computes: package data beside this module (shipped in the wheel, read by the workflow from here), not a module, so
+#: the archive's code record leaves it out and a refit to a remade run lands without another remake and reruns
+#: nothing (docs/performance.md#memory-requests).
+PEAKS_FILE = Path(__file__).with_name("run_peaks.yaml")
 #: The figure of a job that no measured kind resembles (a new paper, until an archived run measures its jobs): the
 #: largest peak of the papers' run jobs other than POMIS+'s, whose state grows with their seeds (the run of 96cd3ea,
 #: unknown_graph: 354.5 MB): the process (Python, numpy, pyarrow, numba, the package) and state.
@@ -53,6 +55,15 @@ PROCESS_MB = 354.5
 KIND = ("experiment", "strategy", "algorithm")
 #: A batch's kind in place of the coordinate its jobs differ in (:class:`RunBatch`): ``E2-d0.05/*/pb``.
 EVERY = "*"
+#: The run modules beyond the papers' (a kind of own experiment that plays a paper's algorithms on a researcher's
+#: model), by the key a job's ``runner`` names them by; a paper's run module is its package's ``runs``.
+OWN_RUNNERS = {"pure_exploration": "causal_bandits.experiments.cpe"}
+
+
+def runner(key: str) -> ModuleType:
+    """The run module a job's ``runner`` names: :data:`OWN_RUNNERS`, else the registered paper ``key``'s
+    (:attr:`causal_bandits.papers.Paper.runs`). Its ``simulation(job, inputs)`` builds the job."""
+    return importlib.import_module(OWN_RUNNERS.get(key) or papers.paper(key).runs)
 
 
 def kind(wildcards: Mapping[str, str]) -> tuple[str, ...]:
@@ -68,7 +79,7 @@ def measured_peaks() -> dict[str, dict[str, float]]:
         table = yaml_io.load(PEAKS_FILE.read_text())
     except FileNotFoundError:
         raise CausalBanditsError(
-            f"{PEAKS_FILE} is missing: restore it (git checkout -- workflow/profiles/{PEAKS_FILE.name}) or write it "
+            f"{PEAKS_FILE} is missing: restore it (git checkout -- src/causal_bandits/{PEAKS_FILE.name}) or write it "
             "from an archive (python benchmarks/resources.py --write-peaks)"
         ) from None
     return {paper: {kind: float(mb) for kind, mb in kinds.items()} for paper, kinds in table["peaks"].items()}
@@ -106,11 +117,12 @@ class RunJob:
     ``paper``, ``experiment``, ``strategy`` and ``algorithm`` are the coordinates its files carry and its
     random streams are keyed by (``paper``, ``experiment``; a study reruns a paper's experiment under the
     paper's key, so its seeds pair with the main run's). ``science`` is everything else the results depend
-    on, the provenance hash's input (:func:`causal_bandits.store.provenance`), the horizon among it
-    (:attr:`horizon`). ``builder`` is the dotted path of the run module whose ``simulation(job, inputs)``
-    builds the job; ``policy`` the dotted path of
-    the policy class that plays, where the describing module chose it from a registry (empty where the
-    builder does); ``memory_mb`` the job's memory request.
+    on, the provenance hash's input (:func:`causal_bandits.store.provenance`). ``horizon`` is the rounds the job
+    plays (a cap, where its seeds stop on their own), computed once by the describing module from the config it
+    read. ``runner`` names the run module whose ``simulation(job, inputs)`` builds the job (:func:`runner`: a
+    paper's key, or an own experiment's kind); ``policy`` the key, in the runner's algorithm registry
+    (:mod:`causal_bandits.algorithms`), of the entry that plays, where the describing module chose it (empty where
+    the runner does); ``memory_mb`` the job's memory request.
     """
 
     paper: str
@@ -119,17 +131,10 @@ class RunJob:
     algorithm: str
     seeds: range
     science: Mapping[str, Any]
-    builder: str
+    horizon: int
+    runner: str
     policy: str = ""
     memory_mb: int = field(default=500, compare=False)
-
-    @property
-    def horizon(self) -> int:
-        """The rounds the job plays (a cap, where its seeds stop on their own), held once: in ``science``, as its
-        ``horizon`` or where its builder's ``horizon(science)`` reads it (a builder whose science holds it
-        elsewhere)."""
-        read = getattr(importlib.import_module(self.builder), "horizon", None)
-        return int(self.science["horizon"] if read is None else read(self.science))
 
     def fields(self) -> dict[str, Any]:
         """The job as the workflow passes it to its script, ``RunJob(**fields)`` again: builtin types only, which
@@ -256,7 +261,7 @@ def execute_batch(
 def execute(job: RunJob, inputs: Mapping[str, str], trace_path: str, summary_path: str, *, first: bool = True) -> Run:
     """Run ``job`` and write its trace and summary atomically; returns the run.
 
-    Its builder's ``simulation(job, inputs)`` (``inputs``: the job's input files by name) gives the policy,
+    Its runner's ``simulation(job, inputs)`` (``inputs``: the job's input files by name) gives the policy,
     the environment and the recorders; all seeds of the chunk run at once on the engine, with the random
     streams keyed by (paper, experiment), or by the simulation's ``streams_key`` where an experiment shares
     another's streams (common random numbers across experiments). Arms are reported by the simulation's
@@ -264,7 +269,7 @@ def execute(job: RunJob, inputs: Mapping[str, str], trace_path: str, summary_pat
     provenance of ``job.science``, the simulation's metadata, then the job's coordinates. The process's start-up
     is logged where the job is its ``first``.
     """
-    sim = importlib.import_module(job.builder).simulation(job, inputs)
+    sim = runner(job.runner).simulation(job, inputs)
     seeds = np.asarray(job.seeds, dtype=np.int64)
     if first:  # a batch's first job: the others start in a process already up
         wall, cpu = since_process_start()

@@ -36,12 +36,12 @@ rule bounds_data:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.offline:data_step"),
         scm=BOUNDS["scm"],
         n_rows=BOUNDS["offline"]["n_rows"],
         seed=BOUNDS["offline"]["seed"],
-        code=script_code("bounds_data.py"),
     script:
-        "../scripts/bounds_data.py"
+        STAGE
 
 
 rule bounds_exact:
@@ -55,12 +55,12 @@ rule bounds_exact:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.offline:exact_step"),
         scm=BOUNDS["scm"],
         adjust=BOUNDS["offline"]["biased_adjust"],
         n_rows=BOUNDS["offline"]["n_rows"],
-        code=script_code("bounds_exact.py"),
     script:
-        "../scripts/bounds_exact.py"
+        STAGE
 
 
 rule bounds_offline:
@@ -80,11 +80,11 @@ rule bounds_offline:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.offline:offline_step"),
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
-        code=script_code("bounds_offline.py"),
     script:
-        "../scripts/bounds_offline.py"
+        STAGE
 
 
 rule bounds_coverage:
@@ -100,11 +100,11 @@ rule bounds_coverage:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.offline:coverage_step"),
         scm=BOUNDS["scm"],
         offline=BOUNDS["offline"],
-        code=script_code("bounds_coverage.py"),
     script:
-        "../scripts/bounds_coverage.py"
+        STAGE
 
 
 rule bounds_table1:
@@ -113,8 +113,7 @@ rule bounds_table1:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
         exact="results/bounds/exact.json",
     output:
-        csv=report("figures/bounds/table1_{variant}.csv", caption="../report/bounds_table1.rst", category="bounds"),
-        md=report("figures/bounds/table1_{variant}.md", caption="../report/bounds_table1.rst", category="bounds"),
+        **artefact_outputs("bounds", "table1_{variant}"),
     log:
         "logs/bounds_table1/{variant}.log",
     wildcard_constraints:
@@ -124,9 +123,9 @@ rule bounds_table1:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("bounds_table1.py"),
+        **stage("causal_bandits.papers.bounds.tables:table1_step"),
     script:
-        "../scripts/bounds_table1.py"
+        STAGE
 
 
 rule bounds_table2:
@@ -134,8 +133,7 @@ rule bounds_table2:
     input:
         full="data/generated/bounds/full.parquet",
     output:
-        csv=report("figures/bounds/table2.csv", caption="../report/bounds_table2.rst", category="bounds"),
-        md=report("figures/bounds/table2.md", caption="../report/bounds_table2.rst", category="bounds"),
+        **artefact_outputs("bounds", "table2"),
     log:
         "logs/bounds_table2/table2.log",
     group:
@@ -143,17 +141,16 @@ rule bounds_table2:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.tables:table2_step"),
         scm=BOUNDS["scm"],
-        code=script_code("bounds_table2.py"),
     script:
-        "../scripts/bounds_table2.py"
+        STAGE
 
 
 rule bounds_figure2:
     """Figure 2: the causal graph, drawn from the SCM config."""
     output:
-        pdf=report("figures/bounds/figure2.pdf", caption="../report/bounds_figure2.rst", category="bounds"),
-        png=report("figures/bounds/figure2.png", caption="../report/bounds_figure2.rst", category="bounds"),
+        **artefact_outputs("bounds", "figure2"),
     log:
         "logs/bounds_figure2/figure2.log",
     group:
@@ -161,10 +158,10 @@ rule bounds_figure2:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.figures:figure2_step"),
         scm=BOUNDS["scm"],
-        code=script_code("bounds_figure2.py"),
     script:
-        "../scripts/bounds_figure2.py"
+        STAGE
 
 
 rule bounds_figure3:
@@ -172,8 +169,7 @@ rule bounds_figure3:
     input:
         estimates="results/bounds/offline/estimates_{variant}.parquet",
     output:
-        pdf=report("figures/bounds/figure3_{variant}.pdf", caption="../report/bounds_figure3.rst", category="bounds"),
-        png=report("figures/bounds/figure3_{variant}.png", caption="../report/bounds_figure3.rst", category="bounds"),
+        **artefact_outputs("bounds", "figure3_{variant}"),
     log:
         "logs/bounds_figure3/{variant}.log",
     wildcard_constraints:
@@ -183,9 +179,9 @@ rule bounds_figure3:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("bounds_figure3.py"),
+        **stage("causal_bandits.papers.bounds.figures:figure3_step"),
     script:
-        "../scripts/bounds_figure3.py"
+        STAGE
 
 
 rule bounds_run:
@@ -242,9 +238,7 @@ rule bounds_figure4:
     input:
         agg=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
     output:
-        pdf=report("figures/bounds/figure4.pdf", caption="../report/bounds_figure4.rst", category="bounds"),
-        png=report("figures/bounds/figure4.png", caption="../report/bounds_figure4.rst", category="bounds"),
-        final=report("figures/bounds/figure4_final.csv", caption="../report/bounds_figure4.rst", category="bounds"),
+        **artefact_outputs("bounds", "figure4", "figure4_final"),
     log:
         "logs/bounds_figure4/figure4.log",
     group:
@@ -252,11 +246,11 @@ rule bounds_figure4:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.figures:figure4_step"),
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-        code=script_code("bounds_figure4.py"),
     script:
-        "../scripts/bounds_figure4.py"
+        STAGE
 
 
 rule bounds_figure4_alpha:
@@ -264,8 +258,7 @@ rule bounds_figure4_alpha:
     input:
         agg=[f"results/bounds/agg/{bounds_setting(a)}.parquet" for a in BOUNDS_ONLINE["sensitivity_alphas"]],
     output:
-        pdf=report("figures/bounds/figure4_alpha.pdf", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
-        png=report("figures/bounds/figure4_alpha.png", caption="../report/bounds_figure4_alpha.rst", category="bounds"),
+        **artefact_outputs("bounds", "figure4_alpha"),
     log:
         "logs/bounds_figure4_alpha/figure4_alpha.log",
     group:
@@ -273,11 +266,11 @@ rule bounds_figure4_alpha:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.figures:figure4_alpha_step"),
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-        code=script_code("bounds_figure4_alpha.py"),
     script:
-        "../scripts/bounds_figure4_alpha.py"
+        STAGE
 
 
 rule bounds_figure_appendix:
@@ -286,12 +279,7 @@ rule bounds_figure_appendix:
         appendix="results/bounds/agg/appendix.parquet",
         main=f"results/bounds/agg/{BOUNDS_MAIN}.parquet",
     output:
-        pdf=report(
-            "figures/bounds/figure_appendix.pdf", caption="../report/bounds_figure_appendix.rst", category="bounds"
-        ),
-        png=report(
-            "figures/bounds/figure_appendix.png", caption="../report/bounds_figure_appendix.rst", category="bounds"
-        ),
+        **artefact_outputs("bounds", "figure_appendix"),
     log:
         "logs/bounds_figure_appendix/figure_appendix.log",
     group:
@@ -299,11 +287,11 @@ rule bounds_figure_appendix:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.figures:figure_appendix_step"),
         online=BOUNDS_ONLINE,
         scale=BOUNDS_SCALE,
-        code=script_code("bounds_figure_appendix.py"),
     script:
-        "../scripts/bounds_figure_appendix.py"
+        STAGE
 
 
 rule bounds_claims:

@@ -4,6 +4,7 @@
 import os
 import sys
 import time
+from pathlib import Path
 
 from causal_bandits.errors import CausalBanditsError
 
@@ -18,6 +19,7 @@ try:
     from causal_bandits import papers as cb_papers
     from causal_bandits import plan as cb_plan
     from causal_bandits import sources as cb_sources
+    from causal_bandits import stages as cb_stages
     from causal_bandits import studies as cb_studies
     from causal_bandits.papers import PAPERS as REGISTERED
     from causal_bandits.run_paths import run_files, run_path, study_run_path
@@ -81,6 +83,18 @@ def script_code(script, *modules, policy=None):
     return code
 
 
+# The one script of every rule whose job calls one library function (stage(...) names the function).
+STAGE = f"{workflow.basedir}/scripts/stage.py"
+
+
+def stage(call):
+    """A step rule's params: the library function its job calls, ``call`` (``"module:function"``,
+    causal_bandits.stages), and the job's code, that function's module closed over its imports (:func:`script_code`
+    of the generic script). Use as ``params: **stage("causal_bandits.papers.bounds.tables:table1")`` beside
+    ``script: STAGE``: the rule names its function once."""
+    return {"call": call, "code": script_code("stage.py", cb_stages.module_of(call))}
+
+
 def run_job(describe):
     """A run rule's params and resources function: the job ``describe(config, wildcards)`` describes (a
     causal_bandits.runs.RunJob, made by the library module that owns the run), made once per job."""
@@ -107,6 +121,26 @@ def run_code(paper, policy=None):
 def paper_artefact_paths(paper):
     """A paper's final outputs: every file of its artefacts (declared once, in its package's artefacts.py)."""
     return cb_artefacts.paths(paper_artefacts(paper))
+
+
+def artefact_outputs(paper, *keys):
+    """A rule's outputs: the files of ``paper``'s artefacts ``keys`` (a key may hold the rule's wildcards,
+    ``table1_{variant}``), as its package's artefacts.py declares them (causal_bandits.artefacts.rule_outputs),
+    each in Snakemake's report under the paper's category with its caption (causal_bandits.artefacts.caption_file).
+    Use as ``output: **artefact_outputs("bounds", "table2")``: renaming an artefact is one edit, its declaration."""
+    found = cb_artefacts.rule_outputs(paper_artefacts(paper), keys)
+    captions = Path(workflow.basedir) / "report"
+    return {
+        name: report(path, caption=str(cb_artefacts.caption_file(captions, paper, caption)), category=paper)
+        for name, (path, caption) in found.items()
+    }
+
+
+def artefact_file(paper, selector):
+    """One file of one of ``paper``'s artefacts, ``key.suffix`` (``"table4.csv"``), as its declaration names it: a
+    rule's input that reads an artefact."""
+    ((path, _),) = cb_artefacts.rule_outputs(paper_artefacts(paper), [selector]).values()
+    return path
 
 
 def paper_artefacts(paper):

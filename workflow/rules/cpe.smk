@@ -11,6 +11,9 @@ CPE_JOBS = cpe_inputs.jobs(CPE)
 CPE_KEYS = sorted({(j.experiment, j.config) for j in CPE_JOBS})
 CPE_JOB = run_job(cpe_runs.describe)
 TARGETS["cpe"] = paper_artefact_paths("cpe")
+# The artefacts of the tables and figures rules (declared in artefacts.py; a figure of an experiment not run: none).
+CPE_TABLES = [a.key for a in paper_artefacts("cpe") if not a.is_figure]
+CPE_FIGURES = [a.key for a in paper_artefacts("cpe") if a.is_figure and not a.absent]
 
 CPE_WILDCARDS = {
     "experiment": "|".join(sorted({cpe_design.run_key(e, c) for e, c in CPE_KEYS})) or "none",
@@ -180,16 +183,7 @@ rule cpe_tables:
         **CPE_AGG,
         theory="results/cpe/theory_e4b.json",
     output:
-        report(
-            expand("figures/cpe/table{name}.csv", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
-            caption="../report/cpe_tables.rst",
-            category="cpe",
-        ),
-        report(
-            expand("figures/cpe/table{name}.md", name=["1_instances", "2_pac", "3_lower_bound", "4_slopes"]),
-            caption="../report/cpe_tables.rst",
-            category="cpe",
-        ),
+        **artefact_outputs("cpe", *CPE_TABLES),
     log:
         "logs/cpe_tables/tables.log",
     group:
@@ -211,16 +205,7 @@ rule cpe_figures:
         **CPE_AGG,
         theory="results/cpe/theory_e4b.json",
     output:
-        report(
-            [t for t in TARGETS["cpe"] if t.startswith("figures/cpe/figure") and t.endswith(".pdf")],
-            caption="../report/cpe_figures.rst",
-            category="cpe",
-        ),
-        report(
-            [t for t in TARGETS["cpe"] if t.startswith("figures/cpe/figure") and t.endswith(".png")],
-            caption="../report/cpe_figures.rst",
-            category="cpe",
-        ),
+        **artefact_outputs("cpe", *CPE_FIGURES),
     log:
         "logs/cpe_figures/figures.log",
     group:

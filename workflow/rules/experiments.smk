@@ -94,7 +94,9 @@ rule experiments_run:
         job=lambda wc: EXPERIMENTS_JOB(wc).fields(),
         code=run_code(
             "nonmanip",
-            lambda wc: cb_experiment_algorithms.policy_path(cb_algorithms.key_of(wc.algorithm), wc.strategy),
+            lambda wc: cb_algorithms.registry("nonmanip")[
+                cb_experiment_algorithms.played_key(cb_algorithms.key_of(wc.algorithm), wc.strategy)
+            ].path,
         ),
     script:
         "../scripts/run.py"

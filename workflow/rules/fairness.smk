@@ -232,10 +232,7 @@ rule fairness_adult_video_instance:
 rule fairness_email_tables:
     """Tables 4 and 5 re-emitted from the pgmpy network (the paper's inputs, for verification)."""
     output:
-        t4=report("figures/fairness/table4.csv", caption="../report/fairness_tables45.rst", category="fairness"),
-        t4md=report("figures/fairness/table4.md", caption="../report/fairness_tables45.rst", category="fairness"),
-        t5=report("figures/fairness/table5.csv", caption="../report/fairness_tables45.rst", category="fairness"),
-        t5md=report("figures/fairness/table5.md", caption="../report/fairness_tables45.rst", category="fairness"),
+        **artefact_outputs("fairness", "table4", "table5"),
     log:
         "logs/fairness_email_tables/tables45.log",
     group:
@@ -310,10 +307,7 @@ rule fairness_tables:
         adult="results/fairness/summary/adult_video.parquet",
         adult_instance="results/fairness/instances/adult_video.json",
     output:
-        t1=report("figures/fairness/table1.csv", caption="../report/fairness_table1.rst", category="fairness"),
-        t1md=report("figures/fairness/table1.md", caption="../report/fairness_table1.rst", category="fairness"),
-        t2=report("figures/fairness/table2.csv", caption="../report/fairness_table2.rst", category="fairness"),
-        t2md=report("figures/fairness/table2.md", caption="../report/fairness_table2.rst", category="fairness"),
+        **artefact_outputs("fairness", "table1", "table2"),
     log:
         "logs/fairness_tables/tables.log",
     group:
@@ -332,10 +326,7 @@ rule fairness_diagrams:
     input:
         instance="results/fairness/instances/email.json",
     output:
-        f1=report("figures/fairness/figure1.pdf", caption="../report/fairness_diagrams.rst", category="fairness"),
-        f1png=report("figures/fairness/figure1.png", caption="../report/fairness_diagrams.rst", category="fairness"),
-        f2a=report("figures/fairness/figure2a.pdf", caption="../report/fairness_diagrams.rst", category="fairness"),
-        f2apng=report("figures/fairness/figure2a.png", caption="../report/fairness_diagrams.rst", category="fairness"),
+        **artefact_outputs("fairness", "figure1", "figure2a"),
     log:
         "logs/fairness_diagrams/diagrams.log",
     group:
@@ -353,8 +344,7 @@ rule fairness_figure2b:
     input:
         curves="results/fairness/curves/email.parquet",
     output:
-        pdf=report("figures/fairness/figure2b.pdf", caption="../report/fairness_figure2b.rst", category="fairness"),
-        png=report("figures/fairness/figure2b.png", caption="../report/fairness_figure2b.rst", category="fairness"),
+        **artefact_outputs("fairness", "figure2b"),
     log:
         "logs/fairness_figure2b/figure2b.log",
     group:
@@ -375,8 +365,7 @@ rule fairness_figure3:
         graph="results/fairness/adult_video_graph.json",
         instance="results/fairness/instances/adult_video.json",
     output:
-        pdf=report("figures/fairness/figure3.pdf", caption="../report/fairness_figure3.rst", category="fairness"),
-        png=report("figures/fairness/figure3.png", caption="../report/fairness_figure3.rst", category="fairness"),
+        **artefact_outputs("fairness", "figure3"),
     log:
         "logs/fairness_figure3/figure3.log",
     group:
@@ -398,7 +387,7 @@ rule fairness_claims:
         summaries=expand("results/fairness/summary/{experiment}.parquet", experiment=FAIR_EXPERIMENTS),
         users="data/processed/fairness/adult_users.parquet",
         videos="data/processed/fairness/youtube_videos.parquet",
-        table4="figures/fairness/table4.csv",
+        table4=artefact_file("fairness", "table4.csv"),
     output:
         "results/claims/fairness.json",
     log:

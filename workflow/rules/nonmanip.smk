@@ -85,7 +85,7 @@ rule nonmanip_catalogue_listing:
     input:
         catalogues=expand("results/nonmanip/catalogue/{experiment}.json", experiment=NONMANIP_PANELS),
     output:
-        report("figures/nonmanip/catalogue.md", caption="../report/nonmanip_catalogue.rst", category="nonmanip"),
+        **artefact_outputs("nonmanip", "catalogue"),
     log:
         "logs/nonmanip_catalogue_listing/catalogue.log",
     group:
@@ -189,8 +189,7 @@ rule nonmanip_table1:
         catalogues=expand("results/nonmanip/catalogue/{experiment}.json", experiment=NONMANIP_PANELS),
         efficiency=expand("results/nonmanip/efficiency/{experiment}.json", experiment=NONMANIP_PANELS),
     output:
-        csv=report("figures/nonmanip/table1.csv", caption="../report/nonmanip_table1.rst", category="nonmanip"),
-        md=report("figures/nonmanip/table1.md", caption="../report/nonmanip_table1.rst", category="nonmanip"),
+        **artefact_outputs("nonmanip", "table1"),
     log:
         "logs/nonmanip_table1/table1.log",
     group:
@@ -210,18 +209,7 @@ rule nonmanip_figure5:
         agg=expand("results/nonmanip/agg/{experiment}.parquet", experiment=NONMANIP_PANELS),
         instances=expand("results/nonmanip/instances/{experiment}.json", experiment=NONMANIP_PANELS),
     output:
-        pdf=report("figures/nonmanip/figure5.pdf", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
-        png=report("figures/nonmanip/figure5.png", caption="../report/nonmanip_figure5.rst", category="nonmanip"),
-        oap=report(
-            "figures/nonmanip/figure5_optimal_arm.pdf",
-            caption="../report/nonmanip_figure5_optimal_arm.rst",
-            category="nonmanip",
-        ),
-        oap_png=report(
-            "figures/nonmanip/figure5_optimal_arm.png",
-            caption="../report/nonmanip_figure5_optimal_arm.rst",
-            category="nonmanip",
-        ),
+        **artefact_outputs("nonmanip", "figure5", "figure5_optimal_arm"),
     log:
         "logs/nonmanip_figure5/figure5.log",
     group:
@@ -237,11 +225,7 @@ rule nonmanip_figure5:
 rule nonmanip_diagrams:
     """Figures 1-4: the paper's causal diagrams, MUCT/IB and projections, computed."""
     output:
-        report(
-            expand("figures/nonmanip/figure{i}.{ext}", i=range(1, 5), ext=("pdf", "png")),
-            caption="../report/nonmanip_diagrams.rst",
-            category="nonmanip",
-        ),
+        **artefact_outputs("nonmanip", "figure1", "figure2", "figure3", "figure4"),
     log:
         "logs/nonmanip_diagrams/diagrams.log",
     group:
@@ -262,7 +246,7 @@ rule nonmanip_claims:
         agg=expand("results/nonmanip/agg/{experiment}.parquet", experiment=NONMANIP_PANELS),
         identical=expand("results/nonmanip/agg/{experiment}.identical.json", experiment=NONMANIP_PANELS),
         catalogues=expand("results/nonmanip/catalogue/{experiment}.json", experiment=NONMANIP_PANELS),
-        table1="figures/nonmanip/table1.csv",
+        table1=artefact_file("nonmanip", "table1.csv"),
     output:
         "results/claims/nonmanip.json",
     log:

@@ -5,6 +5,7 @@
 # config has the section. Streams keyed ("pure_exploration", name, seed, purpose), as cb.pure_exploration's.
 
 from causal_bandits.experiments import pure_exploration as cb_pure_exploration
+from causal_bandits.experiments import pure_exploration_keys as cb_pure_exploration_keys
 
 PURE_EXPLORATION = config["pure_exploration"]  # checked with the whole config (common.smk)
 PURE_EXPLORATION_JOB = run_job(cb_pure_exploration.describe)
@@ -44,8 +45,8 @@ rule pure_exploration_run:
         run_path("pure_exploration", "benchmarks/out")
     wildcard_constraints:
         experiment=PURE_EXPLORATION_NAMES,
-        strategy=cb_pure_exploration.STRATEGY,
-        algorithm=cb_algorithms.pattern(cb_pure_exploration.ALGORITHMS),
+        strategy=cb_pure_exploration_keys.STRATEGY,
+        algorithm=cb_algorithms.pattern(cb_pure_exploration_keys.ALGORITHMS),
         chunk=r"\d+",
     group:
         "runs"

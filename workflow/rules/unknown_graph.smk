@@ -25,23 +25,9 @@ UG_LB_ALGORITHMS = ["cn_ucb", "ucb", "oracle"]
 UG_OUTPUTS = {k: UG[k] for k in ("horizon", "n_seeds", "trees", "forests", "general", "lower_bounds")} | {
     "discovery": {"n_seeds": UG["discovery"]["n_seeds"]}
 }
-UG_FIGURES = [
-    "figure1",
-    "figV1_regret_curves_trees",
-    "figV2_regret_vs_n",
-    "figV3_forests",
-    "figV4_general",
-    "figV5_lower_bounds",
-    "figV6_discovery",
-]
-UG_TABLES = [
-    "figure1_trace",
-    "table_final_regret",
-    "tableV4_clique_success",
-    "tableV5_lower_bounds",
-    "tableV6_discovery",
-    "tableV6_readings",
-]
+# The artefacts of the tables and figures rules (V1-V6, designed for this replication; declared in artefacts.py).
+UG_FIGURES = ["figV1", "figV2", "figV3", "figV4", "figV5", "figV6"]
+UG_TABLES = ["table_final_regret", "tableV4", "tableV5", "tableV6_discovery", "tableV6_readings"]
 TARGETS["unknown_graph"] = paper_artefact_paths("unknown_graph")
 
 UG_WILDCARDS = {
@@ -86,11 +72,7 @@ rule unknown_graph_fig1_trace:
 rule unknown_graph_fig1_instance:
     """Figure 1's instance as data: the tree, its CPTs, the exact mean of every arm, B and the bounds."""
     output:
-        report(
-            "figures/unknown_graph/figure1_instance.json",
-            caption="../report/unknown_graph_figure1.rst",
-            category="unknown_graph",
-        ),
+        **artefact_outputs("unknown_graph", "figure1_trace.json"),
     log:
         "logs/unknown_graph_fig1_instance/instance.log",
     group:
@@ -143,26 +125,7 @@ rule unknown_graph_figure1:
     input:
         trace="results/unknown_graph/fig1_trace.json",
     output:
-        pdf=report(
-            "figures/unknown_graph/figure1.pdf",
-            caption="../report/unknown_graph_figure1.rst",
-            category="unknown_graph",
-        ),
-        png=report(
-            "figures/unknown_graph/figure1.png",
-            caption="../report/unknown_graph_figure1.rst",
-            category="unknown_graph",
-        ),
-        csv=report(
-            "figures/unknown_graph/figure1_trace.csv",
-            caption="../report/unknown_graph_figure1.rst",
-            category="unknown_graph",
-        ),
-        md=report(
-            "figures/unknown_graph/figure1_trace.md",
-            caption="../report/unknown_graph_figure1.rst",
-            category="unknown_graph",
-        ),
+        **artefact_outputs("unknown_graph", "figure1", "figure1_trace.md", "figure1_trace.csv"),
     log:
         "logs/unknown_graph_figure1/figure1.log",
     group:
@@ -325,15 +288,7 @@ rule unknown_graph_tables:
     input:
         **UG_RESULTS,
     output:
-        **{
-            f"{t}_{ext}": report(
-                f"figures/unknown_graph/{t}.{ext}",
-                caption="../report/unknown_graph_validation.rst",
-                category="unknown_graph",
-            )
-            for t in UG_TABLES[1:]
-            for ext in ("csv", "md")
-        },
+        **artefact_outputs("unknown_graph", *UG_TABLES),
         regret="results/unknown_graph/final_regret.parquet",
     log:
         "logs/unknown_graph_tables/tables.log",
@@ -354,15 +309,7 @@ rule unknown_graph_figures:
         **UG_RESULTS,
         regret="results/unknown_graph/final_regret.parquet",
     output:
-        **{
-            f"{f}_{ext}": report(
-                f"figures/unknown_graph/{f}.{ext}",
-                caption="../report/unknown_graph_validation.rst",
-                category="unknown_graph",
-            )
-            for f in UG_FIGURES[1:]
-            for ext in ("pdf", "png")
-        },
+        **artefact_outputs("unknown_graph", *UG_FIGURES),
     log:
         "logs/unknown_graph_figures/figures.log",
     group:
@@ -381,8 +328,8 @@ rule unknown_graph_claims:
     input:
         trace="results/unknown_graph/fig1_trace.json",
         regret="results/unknown_graph/final_regret.parquet",
-        v4="figures/unknown_graph/tableV4_clique_success.csv",
-        v5="figures/unknown_graph/tableV5_lower_bounds.csv",
+        v4=artefact_file("unknown_graph", "tableV4.csv"),
+        v5=artefact_file("unknown_graph", "tableV5.csv"),
         v6=UG_RESULTS["v6"],
         readings=UG_RESULTS["readings"],
     output:

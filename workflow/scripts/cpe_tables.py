@@ -4,7 +4,7 @@ from causal_bandits import store
 from causal_bandits.logs import logged
 from causal_bandits.papers.cpe import results, tables
 
-inp = snakemake.input
+inp, out = snakemake.input, snakemake.output
 with logged(snakemake.log[0]) as log:
     found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
     stopping, quantities = found["stopping"], found["quantities"]
@@ -15,7 +15,7 @@ with logged(snakemake.log[0]) as log:
         "slopes": tables.printed(tables.slopes_table(stopping)),
     }
     for i, (name, table) in enumerate(made.items(), start=1):
-        csv, md = f"figures/cpe/table{i}_{name}.csv", f"figures/cpe/table{i}_{name}.md"
+        csv, md = out[f"table{i}_{name}_csv"], out[f"table{i}_{name}_md"]
         store.write_atomic(csv, lambda tmp, t=table: t.to_csv(tmp, index=False))
         store.write_atomic(md, lambda tmp, t=table, n=name: tmp.write_text(tables.markdown(t, n)))
         log.info("table %d (%s): %d rows", i, name, len(table))

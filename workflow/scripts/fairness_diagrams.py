@@ -6,5 +6,5 @@ from causal_bandits.papers.fairness import figures as ff
 
 out = snakemake.output
 with logged(snakemake.log[0]):
-    ff.figure1(out.f1, out.f1png)
-    ff.figure2a(store.read_json(snakemake.input.instance), out.f2a, out.f2apng)
+    ff.figure1(out.figure1_pdf, out.figure1_png)
+    ff.figure2a(store.read_json(snakemake.input.instance), out.figure2a_pdf, out.figure2a_png)

@@ -14,5 +14,5 @@ with logged(snakemake.log[0]):
     titles = {k: v["title"] for k, v in instances.items()}
     last = instances[list(instances)[-1]]
     graph = CausalDiagram.from_dict(last["graph"])
-    nonmanip_figures.figure5(aggs, titles, graph, last["N"], out.pdf, out.png)
-    nonmanip_figures.figure5_optimal_arm(aggs, titles, out.oap, out.oap_png)
+    nonmanip_figures.figure5(aggs, titles, graph, last["N"], out.figure5_pdf, out.figure5_png)
+    nonmanip_figures.figure5_optimal_arm(aggs, titles, out.figure5_optimal_arm_pdf, out.figure5_optimal_arm_png)

@@ -24,26 +24,26 @@ with logged(snakemake.log[0]):
             aggs,
             summaries,
             specs,
-            out.figV1_regret_curves_trees_pdf,
-            out.figV1_regret_curves_trees_png,
+            out.figV1_pdf,
+            out.figV1_png,
             scale=runs_scale,
         )
-    figures.figV2(regret, out.figV2_regret_vs_n_pdf, out.figV2_regret_vs_n_png, scale=runs_scale)
-    figures.figV3(regret, out.figV3_forests_pdf, out.figV3_forests_png, scale=runs_scale)
-    figures.figV4(regret, specs, out.figV4_general_pdf, out.figV4_general_png, scale=runs_scale)
+    figures.figV2(regret, out.figV2_pdf, out.figV2_png, scale=runs_scale)
+    figures.figV3(regret, out.figV3_pdf, out.figV3_png, scale=runs_scale)
+    figures.figV4(regret, specs, out.figV4_pdf, out.figV4_png, scale=runs_scale)
     cfg = section["lower_bounds"]
     lb = pd.concat([store.read_table(p).to_pandas() for p in inp.v5], ignore_index=True)
     figures.figV5(
         lb,
         math.sqrt(cfg["n"] * cfg["K"] * cfg["horizon"]) / 8,
-        out.figV5_lower_bounds_pdf,
-        out.figV5_lower_bounds_png,
+        out.figV5_pdf,
+        out.figV5_png,
         scale=f"T = {cfg['horizon']:,}, {cfg['n_seeds']} seeds per instance",
     )
     v6 = pd.concat([store.read_table(p).to_pandas() for p in inp.v6], ignore_index=True)
     figures.figV6(
         v6,
-        out.figV6_discovery_pdf,
-        out.figV6_discovery_png,
+        out.figV6_pdf,
+        out.figV6_png,
         scale=f"discovery only (stages 0-2, no horizon), {section['discovery']['n_seeds']} seeds per setting",
     )

@@ -30,14 +30,14 @@ with logged(snakemake.log[0]):
     store.write_table(out.regret, pa.Table.from_pandas(regret, preserve_index=False), {})
     write("table_final_regret", regret, f"R_T at T = {section['horizon']:,} per cell and algorithm")
     write(
-        "tableV4_clique_success",
+        "tableV4",
         tables.clique_success(regret, summaries),
         "V4: X_R in C0, |C0| and discovery rounds against Thm 3's T1 (corrected and literal Alg. 7/8)",
     )
     lb = pd.concat([store.read_table(p).to_pandas() for p in inp.v5], ignore_index=True)
     cfg = section["lower_bounds"]
     write(
-        "tableV5_lower_bounds",
+        "tableV5",
         tables.lower_bounds(lb, math.sqrt(cfg["n"] * cfg["K"] * cfg["horizon"]) / 8),
         f"V5: lower-bound families, n = {cfg['n']}, K = {cfg['K']}, T = {cfg['horizon']:,}",
     )

@@ -520,11 +520,24 @@ def simulate(
     checks.kind(streams, Streams, "simulate(streams)", "give causal_bandits.Streams.for_experiment(name, seeds)")
     recorders = checks.listed(recorders, "simulate(recorders)", "recorders")
     loop = _start(policy, env, streams, horizon, recorders)
+    _play(loop, cast(BlockPolicy, policy), horizon, until, progress)
+    return loop.finish()
+
+
+def _play(
+    loop: _Loop,
+    policy: BlockPolicy,
+    horizon: int,
+    until: Callable[[], bool] | None,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """The rounds of :func:`simulate`: one at a time, or a window or a block of them where the policy allows, until
+    the horizon, ``until()``, or no seed is left."""
     t = 1
     while t <= horizon and not (until is not None and until()):
         if progress is not None:
             progress(t)
-        length = min(cast(BlockPolicy, policy).block(t), horizon - t + 1, loop.block_rounds()) if loop.blocks else 1
+        length = min(policy.block(t), horizon - t + 1, loop.block_rounds()) if loop.blocks else 1
         window = loop.window_rounds(t, horizon) if loop.windows and until is None else 1
         if window > 1 and (played := loop.play_window(t, window)):  # a policy served both takes windows
             length = played
@@ -536,7 +549,6 @@ def simulate(
         elif not loop.play_round(t):
             break
         t += length
-    return loop.finish()
 
 
 class _Loop:

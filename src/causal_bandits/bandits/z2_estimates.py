@@ -40,13 +40,11 @@ import numpy as np
 
 from causal_bandits.bandits.multinomial import pcg64_state
 from causal_bandits.bandits.z2_resample import LazyResamples
+from causal_bandits.bandits.z2_settings import Z2Settings
 from causal_bandits.causal.estimators import InstanceEstimators
 from causal_bandits.causal.mvwa import bootstrap_covariance, min_variance_weights
-from causal_bandits.errors import ConfigError
 from causal_bandits.rng import SeedStreams
 
-REFRESH = ("every_round", "adaptive")
-TRIVIAL = ("beta", "empirical")
 #: Bootstrap evaluations are batched to about this many replicate leaf cells (enough seeds per numpy
 #: call that the per-call overhead is small on small catalogues, arrays that stay in cache on large ones).
 _CELLS_PER_BATCH = 500_000
@@ -62,25 +60,11 @@ class Z2Estimates:
     docs/papers/nonmanip.md#nonmanip-a-trivial-estimator).
     """
 
-    def __init__(
-        self,
-        estimators: InstanceEstimators,
-        *,
-        bootstrap: int = 500,
-        refresh: str = "adaptive",
-        trivial: str = "beta",
-        warmup: int = 200,
-        growth: float = 0.05,
-    ):
-        if refresh not in REFRESH:
-            raise ConfigError(f"refresh {refresh!r} is not one of {list(REFRESH)}; choose one of them")
-        if trivial not in TRIVIAL:
-            raise ConfigError(f"trivial estimator {trivial!r} is not one of {list(TRIVIAL)}")
-        if int(bootstrap) < 2:
-            raise ConfigError(f"bootstrap B = {bootstrap}; a covariance needs at least 2 resamples")
+    def __init__(self, estimators: InstanceEstimators, settings: Z2Settings | None = None):
+        settings = settings or Z2Settings()
         self.est = estimators
-        self.B, self.refresh, self.trivial = int(bootstrap), refresh, trivial
-        self.warmup, self.growth = int(warmup), float(growth)
+        self.B, self.refresh, self.trivial = int(settings.bootstrap), settings.refresh, settings.trivial
+        self.warmup, self.growth = int(settings.warmup), float(settings.growth)
         layout = estimators.layout
         n_vars = len(layout.variables)
         y = layout.variables.index(estimators.reward)
@@ -297,22 +281,24 @@ class Z2Policy:
     """What z²-TS and z²-KL-UCB share: count tables fed from ``feedback.values`` and the
     per-arm (successes, pulls) of the base algorithm.
 
-    ``variables``: the names of the columns of ``feedback.values`` (the environment's order);
-    the other keyword arguments go to :class:`Z2Estimates`.
+    ``variables``: the names of the columns of ``feedback.values`` (the environment's order); ``settings``: POMIS+'s
+    (:class:`~causal_bandits.bandits.z2_settings.Z2Settings`, its defaults where None).
     """
 
-    def __init__(self, estimators: InstanceEstimators, variables: Sequence[str], **estimates):
+    def __init__(self, estimators: InstanceEstimators, variables: Sequence[str], settings: Z2Settings | None = None):
         layout = estimators.layout
         missing = sorted(set(layout.variables) - set(variables))
         if missing:
             raise ValueError(f"feedback.values lacks the variables {missing}; the z² solvers need every variable")
         self._columns = [list(variables).index(v) for v in layout.variables]
-        self.estimates = Z2Estimates(estimators, **estimates)
+        self.settings = settings or Z2Settings()
+        self.estimates = Z2Estimates(estimators, self.settings)
 
     @classmethod
-    def from_catalogue(cls, catalogue: Mapping[str, Any], variables: Sequence[str], *, n_min: int = 20, **estimates):
+    def from_catalogue(cls, catalogue: Mapping[str, Any], variables: Sequence[str], settings: Z2Settings | None = None):
         """The solver for a catalogue document (:meth:`InstanceEstimators.to_json`)."""
-        return cls(InstanceEstimators.from_json(catalogue, n_min), variables, **estimates)
+        settings = settings or Z2Settings()
+        return cls(InstanceEstimators.from_json(catalogue, settings.n_min), variables, settings)
 
     def _reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         if n_arms != self.estimates.n_arms:

@@ -29,12 +29,9 @@ import numpy as np
 
 from causal_bandits.bandits.klucb import exploration, klucb_index
 from causal_bandits.bandits.z2_estimates import Z2Policy
+from causal_bandits.bandits.z2_settings import Z2Settings
 from causal_bandits.causal.estimators import InstanceEstimators
-from causal_bandits.errors import ConfigError
 from causal_bandits.rng import SeedStreams
-
-#: The statistics of an arm with no active estimator: kl-UCB's own (α/n, N = n) or the paper's Beta(α+1, β+1) moments.
-NO_EXPRESSION = ("klucb", "beta")
 
 
 def exploration_at(t: np.ndarray) -> np.ndarray:
@@ -54,25 +51,17 @@ class Z2KLUCB(Z2Policy):
         catalogue document).
     variables : sequence of str
         The names of the columns of the environment's observed values.
-    no_expression : str, optional
-        The statistics of an arm with no active estimator: ``"klucb"`` (kl-UCB's own) or ``"beta"``
-        (the Beta(α+1, β+1) moments).
-    **estimates
-        Settings of the bootstrap estimates (:class:`~causal_bandits.bandits.z2_estimates.Z2Estimates`):
-        ``bootstrap``, ``refresh``, ``trivial``, ``warmup``, ``growth``.
+    settings : Z2Settings, optional
+        POMIS+'s settings (:class:`~causal_bandits.bandits.z2_settings.Z2Settings`): the bootstrap estimates', and
+        ``no_expression``, the statistics of an arm with no active estimator: ``"klucb"`` (kl-UCB's own) or
+        ``"beta"`` (the Beta(α+1, β+1) moments).
     """
 
     name = "z2KLUCB"
 
-    def __init__(
-        self, estimators: InstanceEstimators, variables: Sequence[str], *, no_expression: str = "klucb", **estimates
-    ):
-        if no_expression not in NO_EXPRESSION:
-            raise ConfigError(
-                f"no_expression {no_expression!r} is not one of {list(NO_EXPRESSION)}; e.g. no_expression: klucb"
-            )
-        self.no_expression = no_expression
-        super().__init__(estimators, variables, **estimates)
+    def __init__(self, estimators: InstanceEstimators, variables: Sequence[str], settings: Z2Settings | None = None):
+        super().__init__(estimators, variables, settings)
+        self.no_expression = self.settings.no_expression
 
     def reset(self, n_seeds: int, n_arms: int, stream: Callable[[str], SeedStreams]) -> None:
         self._ties = stream("ties")

@@ -39,9 +39,9 @@ class Z2ThompsonSampling(Z2Policy):
         catalogue document).
     variables : sequence of str
         The names of the columns of the environment's observed values.
-    **estimates
-        Settings of the bootstrap estimates (:class:`~causal_bandits.bandits.z2_estimates.Z2Estimates`):
-        ``bootstrap``, ``refresh``, ``trivial``, ``warmup``, ``growth``.
+    settings : Z2Settings, optional
+        POMIS+'s settings (:class:`~causal_bandits.bandits.z2_settings.Z2Settings`; ``no_expression`` does not
+        apply: an arm with no active estimator is drawn from Beta(α+1, β+1)).
     """
 
     name = "z2TS"

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import numba
 import numpy as np
 
-from causal_bandits.causal.evaluation import batch_first, batch_last
+from causal_bandits.causal.batch_axes import batch_first, batch_last
 
 if TYPE_CHECKING:
     from causal_bandits.causal.evaluation import Program

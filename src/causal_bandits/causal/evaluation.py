@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from causal_bandits.causal.batch_axes import batch_first, batch_last
 from causal_bandits.causal.expression import Expr, Leaf, Prod, Sum
 
 if TYPE_CHECKING:  # imported where first used: a job that builds or checks a catalogue loads no numba
@@ -447,13 +448,3 @@ def _all_variables(exprs: Sequence[Expr]) -> set[str]:
     if len(out) > len(ascii_letters):
         raise ValueError(f"{len(out)} variables; expressions over at most {len(ascii_letters)} are supported")
     return out
-
-
-def batch_last(arr: np.ndarray, nb: int) -> np.ndarray:
-    """The ``nb`` leading (batch) axes of ``arr`` moved last."""
-    return np.moveaxis(arr, range(nb), range(arr.ndim - nb, arr.ndim))
-
-
-def batch_first(arr: np.ndarray, nb: int) -> np.ndarray:
-    """The ``nb`` trailing (batch) axes of ``arr`` moved first."""
-    return np.moveaxis(arr, range(arr.ndim - nb, arr.ndim), range(nb))

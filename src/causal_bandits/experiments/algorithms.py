@@ -35,9 +35,9 @@ def solvers() -> list[str]:
     return algorithms.solvers(PAPER)
 
 
-def policy_path(key: str, strategy: str) -> str:
-    """The dotted class path that plays ``key`` under ``strategy`` (its z² version under POMIS+)."""
-    return algorithms.played(PAPER, key, z2=strategy == POMIS_PLUS).path
+def played_key(key: str, strategy: str) -> str:
+    """The registry key of the entry that plays ``key`` under ``strategy`` (its z² version under POMIS+)."""
+    return algorithms.played(PAPER, key, z2=strategy == POMIS_PLUS).key
 
 
 def variants(name: str, experiment: Mapping[str, Any]) -> dict[str, algorithms.Variant]:

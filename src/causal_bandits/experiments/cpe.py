@@ -28,7 +28,7 @@ import pandas as pd
 
 from causal_bandits import runs
 from causal_bandits.errors import ConfigError
-from causal_bandits.experiments.pure_exploration import ALGORITHMS, KEY, STRATEGY, skipped
+from causal_bandits.experiments.pure_exploration_keys import ALGORITHMS, KEY, STRATEGY, skipped
 from causal_bandits.papers.cpe.actions import actions_up_to
 from causal_bandits.papers.cpe.admissible import AdmissibleSequence, adjustment_sequence, is_admissible
 from causal_bandits.papers.cpe.assumptions import eta, kappa

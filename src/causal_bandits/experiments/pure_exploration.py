@@ -7,32 +7,18 @@ parses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from importlib.resources import files
 from typing import Any
 
 from causal_bandits import runs
 from causal_bandits.errors import CausalBanditsError, ConfigError
+from causal_bandits.experiments.pure_exploration_keys import KEY, RUNNER, STRATEGY, skipped
 
-#: The section's key, its run store's group and its streams' first key (never a paper's key).
-KEY = "pure_exploration"
 SCHEMA = files("causal_bandits.experiments") / "pure_exploration.schema.yaml"
-#: The algorithms of the table, in its order (keys of cpe's registry).
-ALGORITHMS = ("ccpe_bglm", "ccpe_general", "lucb", "naive")
-#: The run store's strategy: cpe's practical constants (docs/papers/cpe.md).
-STRATEGY = "practical"
-#: The module that builds its run jobs (:func:`causal_bandits.experiments.cpe.simulation`).
-BUILDER = "causal_bandits.experiments.cpe"
 #: Where its instance and table go.
 RESULTS = f"results/{KEY}"
 FIGURES = f"figures/{KEY}"
-
-
-def skipped(algorithms: Sequence[str], bglm: Mapping[str, str] | None) -> dict[str, str]:
-    """The algorithms of ``algorithms`` that do not run, with why: CCPE-BGLM needs a BGLM."""
-    if "ccpe_bglm" in algorithms and not bglm:
-        return {"ccpe_bglm": "not a BGLM (give bglm: {link, constant})"}
-    return {}
 
 
 def played(experiment: Mapping[str, Any]) -> list[str]:
@@ -86,7 +72,8 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         algorithm=algorithm,
         seeds=seeds,
         science={"delta": experiment["delta"], "epsilon": experiment["epsilon"], "horizon": experiment["max_samples"]},
-        builder=BUILDER,
+        horizon=int(experiment["max_samples"]),
+        runner=RUNNER,
         memory_mb=1000 + len(seeds) * 20,
     )
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from causal_bandits import runs
 from causal_bandits.experiments import KEY
-from causal_bandits.experiments.algorithms import policy_path, skip_reason, variants
+from causal_bandits.experiments.algorithms import played_key, skip_reason, variants
 from causal_bandits.experiments.config import strategies
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 
@@ -56,7 +56,8 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         algorithm=algorithm,
         seeds=seeds,
         science=science,
-        builder="causal_bandits.papers.nonmanip.runs",
-        policy=policy_path(variant.key, strategy),
+        horizon=int(experiment["horizon"]),
+        runner="nonmanip",
+        policy=played_key(variant.key, strategy),
         memory_mb=500 + len(seeds) * per_seed_mb,
     )

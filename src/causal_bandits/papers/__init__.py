@@ -105,6 +105,12 @@ class Paper:
         archived paper-scale run)."""
         return float(self._module("config").cpu_seconds(job))
 
+    def skipped(self, section: Mapping[str, Any]) -> list[str]:
+        """One line per (strategy, algorithm) pair the paper's config section names and does not run, with the
+        reason (``config.skipped``, where the paper has such pairs)."""
+        found = getattr(self._module("config"), "skipped", None)
+        return [] if found is None else list(found(section))
+
     @property
     def other_share(self) -> float:
         """The CPU of the paper's jobs other than its runs, as a share of its runs' (``config.OTHER_SHARE``)."""

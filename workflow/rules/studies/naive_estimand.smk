@@ -4,7 +4,7 @@ from causal_bandits.studies import naive_estimand as study_naive_estimand
 
 NAIVE_ESTIMAND = config["studies"]["naive_estimand"]
 STUDY_TARGETS["naive_estimand"] = [
-    *cb_artefacts.paths(study_naive_estimand.artefacts(CPE)),
+    *cb_artefacts.paths(study_naive_estimand.artefacts(config["cpe"])),
     "results/claims/studies/naive_estimand.json",
 ]
 

@@ -18,6 +18,7 @@ ARTEFACTS: tuple[Artefact, ...] = (
         "Table 1 (paper-marginal): reward estimation on the synthetic data, the estimand the published numbers match",
         f"{OUT}/table1_paper_marginal",
         sources=[r"^Table 1\b"],
+        caption="table1",
     ),
     table(
         "table1_conditional",
@@ -25,6 +26,7 @@ ARTEFACTS: tuple[Artefact, ...] = (
         "every column conditional on the context as the text defines it",
         f"{OUT}/table1_conditional",
         sources=[r"^Table 1$"],
+        caption="table1",
     ),
     table(
         "table2",
@@ -43,12 +45,14 @@ ARTEFACTS: tuple[Artefact, ...] = (
         "Figure 3 (paper-marginal): BCE bounds, CP, Biased and the truth per Table 1 index",
         f"{OUT}/figure3_paper_marginal",
         sources=[r"Fig\. 3\b"],
+        caption="figure3",
     ),
     figure(
         "figure3_conditional",
         "Figure 3 (conditional): BCE bounds, CP, Biased and the truth per Table 1 index",
         f"{OUT}/figure3_conditional",
         sources=[r"Fig\. 3\b"],
+        caption="figure3",
     ),
     figure(
         "figure4",
@@ -61,6 +65,7 @@ ARTEFACTS: tuple[Artefact, ...] = (
         "Figure 4 (final values): mean cumulative regret at the horizon",
         (f"{OUT}/figure4_final.csv",),
         sources=(r"Fig\. 4$",),
+        caption="figure4",
     ),
     figure(
         "figure4_alpha",

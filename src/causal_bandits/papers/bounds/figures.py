@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pandas as pd
@@ -21,14 +21,19 @@ from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
 from matplotlib.lines import Line2D
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, store
 from causal_bandits.algorithms import ADDITION
-from causal_bandits.papers.bounds.runs import LABELS
+from causal_bandits.papers.bounds import scm as bounds_scm
+from causal_bandits.papers.bounds import tables
+from causal_bandits.papers.bounds.runs import FIGURE4, LABELS
 from causal_bandits.plots import new_figure, paper_style, save_figure
 from causal_bandits.plots.diagram import draw_diagram, layered_layout
 from causal_bandits.plots.regret import regret_panel
 from causal_bandits.scm.cpt import CPTModel
 from causal_bandits.scm.diagram import CausalDiagram
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
 
 PathLike = str | os.PathLike[str]
 _SET1 = sns.color_palette("Set1", 9)
@@ -166,3 +171,40 @@ def figure_appendix(appendix: pd.DataFrame, main: pd.DataFrame, pdf: PathLike, p
         )
         fig.suptitle(f"Appendix algorithms ({ADDITION}; {subtitle})", fontsize=8)
         save_figure(fig, pdf, png)
+
+
+def figure2_step(job: Job) -> None:
+    """Rule bounds_figure2: the causal graph, drawn from the SCM config (:func:`figure2`)."""
+    figure2(bounds_scm.model({"scm": job.params.scm}), job.output.pdf, job.output.png)
+
+
+def figure3_step(job: Job) -> None:
+    """Rule bounds_figure3: BCE intervals, CP, Biased and the truth per Table 1 index, one variant
+    (:func:`figure3`)."""
+    frame = store.read_table(job.input.estimates).to_pandas()
+    figure3(frame, job.wildcards.variant, job.output.pdf, job.output.png)
+
+
+def figure4_step(job: Job) -> None:
+    """Rule bounds_figure4: Figure 4 (mean cumulative regret, ±1 SE band, :func:`figure4`) and its final regrets as a
+    table."""
+    out = job.output
+    agg = store.read_table(job.input.agg).to_pandas()
+    subtitle = f"{job.params.scale}, α = {job.params.online['alpha']:g}"
+    figure4(agg, list(FIGURE4), out.figure4_pdf, out.figure4_png, subtitle=subtitle)
+    final = tables.final_table(agg, list(FIGURE4))
+    store.write_atomic(out.figure4_final_csv, lambda tmp: final.to_csv(tmp, index=False, float_format="%.4f"))
+
+
+def figure4_alpha_step(job: Job) -> None:
+    """Rule bounds_figure4_alpha: Figure 4 for each α of ``online.sensitivity_alphas`` (:func:`figure4_alpha`)."""
+    alphas = job.params.online["sensitivity_alphas"]
+    aggs = {a: store.read_table(path).to_pandas() for a, path in zip(alphas, job.input.agg)}
+    figure4_alpha(aggs, list(FIGURE4), job.output.pdf, job.output.png, subtitle=job.params.scale)
+
+
+def figure_appendix_step(job: Job) -> None:
+    """Rule bounds_figure_appendix: UCB-PCB and OAM-PCB against their baselines (:func:`figure_appendix`)."""
+    appendix = store.read_table(job.input.appendix).to_pandas()
+    main = store.read_table(job.input.main).to_pandas()
+    figure_appendix(appendix, main, job.output.pdf, job.output.png, subtitle=job.params.scale)

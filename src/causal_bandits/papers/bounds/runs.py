@@ -178,7 +178,8 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         algorithm=wildcards["algorithm"],
         seeds=seeds,
         science=science,
-        builder=__name__,
+        horizon=int(science["horizon"]),
+        runner=PAPER,
         memory_mb=runs.memory_request(runs.measured_peak(PAPER, wildcards)),
     )
 

@@ -32,24 +32,28 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
             f"Table 1: exact complexity quantities of every instance [{DESIGNED}]",
             f"{OUT}/table1_instances",
             ids=[r"lemma1$", r"thm2-vs-lucb$"],
+            caption="tables",
         ),
         table(
             "table2_pac",
             f"Table 2: PAC correctness (Wilson 95 %), censoring and samples to stop [{DESIGNED}]",
             f"{OUT}/table2_pac",
             ids=[r"pac-", r"naive-fails-E3$", r"ci-validity-E0$"],
+            caption="tables",
         ),
         table(
             "table3_lower_bound",
             f"Table 3: samples against Theorem 3's lower bound (E5) [{DESIGNED}]",
             f"{OUT}/table3_lower_bound",
             ids=[r"e5-"],
+            caption="tables",
         ),
         table(
             "table4_slopes",
             f"Table 4: log-log slopes of samples against the number of arms [{DESIGNED}]",
             f"{OUT}/table4_slopes",
             ids=[r"e1-slopes$"],
+            caption="tables",
         ),
     ]
     for experiment, (number, subject, ids) in FIGURES.items():
@@ -63,7 +67,12 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
                 f"{OUT}/figure{number}",
                 ids=ids,
                 absent=absent,
+                caption="figures",
             )
         )
-    out.append(figure("figure6", f"Figure 6: error probability against samples [{DESIGNED}]", f"{OUT}/figure6"))
+    out.append(
+        figure(
+            "figure6", f"Figure 6: error probability against samples [{DESIGNED}]", f"{OUT}/figure6", caption="figures"
+        )
+    )
     return out

@@ -97,15 +97,10 @@ def _job(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.RunJob
         algorithm=job.algorithm,
         seeds=seeds,
         science=science,
-        builder=__name__,
+        horizon=int(science["job"]["budget"] or science["horizon"]),  # the design job's budget, else the cap
+        runner=PAPER,
         memory_mb=runs.memory_request(runs.measured_peak(PAPER, wildcards)),
     )
-
-
-def horizon(science: Mapping[str, Any]) -> int:
-    """The horizon of a run job of this runner (:attr:`causal_bandits.runs.RunJob.horizon`): the design job's
-    sample budget, else the section's sample cap ``horizon``."""
-    return int(science["job"]["budget"] or science["horizon"])
 
 
 def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:

@@ -31,6 +31,7 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
             "Figure 2(a): the Email Campaign graph with its minimum d-separation set",
             f"{OUT}/figure2a",
             sources=[r"\bFig\. 2\(a\)"],
+            caption="diagrams",
         ),
         table(
             "table4",
@@ -38,12 +39,14 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
             f"{OUT}/table4",
             sources=[r"\bTable 4\b"],
             ids=[r"email-best-arm$"],
+            caption="tables45",
         ),
         table(
             "table5",
             "Table 5: P(I4 | X1, X2, X3), read back from the network",
             f"{OUT}/table5",
             sources=[r"\bTable 5\b"],
+            caption="tables45",
         ),
         table(
             "table2",
@@ -60,6 +63,9 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
             ids=[r"adult-dsep$"],
         ),
         figure(
-            "figure1", "Figure 1: the causal graph of a contextual bandit with a soft intervention", f"{OUT}/figure1"
+            "figure1",
+            "Figure 1: the causal graph of a contextual bandit with a soft intervention",
+            f"{OUT}/figure1",
+            caption="diagrams",
         ),
     ]

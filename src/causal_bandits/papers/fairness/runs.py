@@ -143,7 +143,8 @@ def run_job(wildcards: Mapping[str, str], seed_chunks: Sequence[range], science:
         algorithm=wildcards["algorithm"],
         seeds=seeds,
         science=science,
-        builder=__name__,
+        horizon=int(science["horizon"]),
+        runner=PAPER,
         memory_mb=runs.memory_request(runs.measured_peak(PAPER, wildcards)),
     )
 

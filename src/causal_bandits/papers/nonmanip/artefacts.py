@@ -40,23 +40,28 @@ def artefacts(section: Mapping[str, Any]) -> list[Artefact]:
             "Figure 5 (optimal arm): probability of playing an optimal arm (addition, not in the paper)",
             f"{OUT}/figure5_optimal_arm",
         ),
-        figure("figure1", "Figure 1: the front-door graph", f"{OUT}/figure1", ids=[r"pomis-frontdoor-"]),
+        figure(
+            "figure1", "Figure 1: the front-door graph", f"{OUT}/figure1", ids=[r"pomis-frontdoor-"], caption="diagrams"
+        ),
         figure(
             "figure2",
             "Figure 2: MUCT and interventional border of the Figure 2a graph",
             f"{OUT}/figure2",
             ids=[r"pomis-fig2a-N0$"],
+            caption="diagrams",
         ),
         figure(
             "figure3",
             "Figure 3: a graph that projects onto the front-door graph (reconstructed)",
             f"{OUT}/figure3",
             ids=[r"pomis-fig3-"],
+            caption="diagrams",
         ),
         figure(
             "figure4",
             "Figure 4: latent projections of the Figure 2a graph (one variable non-manipulable)",
             f"{OUT}/figure4",
             ids=[r"pomis-fig2a-N[A-Z]"],
+            caption="diagrams",
         ),
     ]

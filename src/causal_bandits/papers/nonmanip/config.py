@@ -10,7 +10,7 @@ from typing import Any
 from causal_bandits import algorithms
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.errors import CausalBanditsError, ConfigError
-from causal_bandits.papers.nonmanip import POMIS_PLUS
+from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.runs import RunJob
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
@@ -38,6 +38,18 @@ def check_config(section: Mapping[str, Any]) -> None:
             XorBernoulliSCM(diagram, panel["scm"]["q"], panel["scm"]["c"])
         except CausalBanditsError as err:
             raise type(err)(f"nonmanip panel {name!r}: {err}") from err
+
+
+def skipped(section: Mapping[str, Any]) -> list[str]:
+    """The pairs the section names and does not run: POMIS+ with a solver that has no z² version."""
+    if POMIS_PLUS not in section["strategies"]:
+        return []
+    registry = algorithms.registry(PAPER)
+    return [
+        f"{PAPER}: POMIS+ with {registry[a].display} is not run: no z² version"
+        for a in section["algorithms"]
+        if registry[a].z2 is None
+    ]
 
 
 # The cost check's model of this paper's runs (causal_bandits.cost), fitted to the archived paper-scale run of

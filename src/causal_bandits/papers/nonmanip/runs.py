@@ -31,6 +31,7 @@ from causal_bandits import algorithms, runs, store
 from causal_bandits.bandits.engine import Environment, linear_grid
 from causal_bandits.bandits.environments import InterventionArms
 from causal_bandits.bandits.recorders import RegretTrace
+from causal_bandits.bandits.z2_settings import Z2Settings
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers.nonmanip import NOT_SETTINGS, POMIS_PLUS, scms
 from causal_bandits.scm.diagram import CausalDiagram
@@ -45,9 +46,9 @@ log = logging.getLogger(__name__)
 #: The z² versions whose statistics ``no_expression`` switches: z²-TS draws an arm with no expression from
 #: Beta(α+1, β+1) already (its reduction to TS), so the switch would change nothing there.
 NO_EXPRESSION_SOLVERS = ("z2_kl_ucb",)
-#: ``no_expression`` of the runs made before the switch existed; a run with it leaves the key out of its
-#: settings, so those runs keep their provenance (and are not rerun).
-NO_EXPRESSION_DEFAULT = "klucb"
+#: ``no_expression`` of the runs made before the switch existed (its default); a run with it leaves the key out of
+#: its settings, so those runs keep their provenance (and are not rerun).
+NO_EXPRESSION_DEFAULT = Z2Settings().no_expression
 
 
 def chunks(section: Mapping[str, Any], seeds_per_job: int, strategy: str, panel: str) -> runs.Chunks:
@@ -99,11 +100,11 @@ def solver(
     """A fresh solver: the policy class at dotted ``path`` built with the keyword arguments ``params`` (an
     algorithm's parameter values, :class:`causal_bandits.algorithms.Variant`); under POMIS+ (``path`` is then a
     z² version, :func:`causal_bandits.algorithms.played`) built from the instance's expression ``catalogue`` with
-    the ``pomis_plus`` settings too."""
+    the ``pomis_plus`` settings too (:class:`~causal_bandits.bandits.z2_settings.Z2Settings`, built here once)."""
     cls = runs.policy_class(path)
     if strategy == POMIS_PLUS:
         nodes = CausalDiagram.from_dict(instance["graph"]).nodes
-        return cls.from_catalogue(catalogue, nodes, **(pomis_plus or {}), **(params or {}))
+        return cls.from_catalogue(catalogue, nodes, Z2Settings(**(pomis_plus or {}), **(params or {})))
     return cls(**(params or {}))
 
 
@@ -192,16 +193,17 @@ def solver_job(
         algorithm=algorithm,
         seeds=seeds,
         science=science,
-        builder=__name__,
-        policy=entry.path,
+        horizon=int(science["horizon"]),
+        runner=PAPER,
+        policy=entry.key,
         memory_mb=memory_mb,
     )
 
 
 def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
     """What a run job of this runner simulates (the paper's, a study's, or a researcher's own experiment,
-    :mod:`causal_bandits.experiments`): the strategy's arms of the ``instance`` document played by
-    ``job.policy`` (``algorithm``'s z² version under POMIS+, built from the ``catalogue`` document with the
+    :mod:`causal_bandits.experiments`): the strategy's arms of the ``instance`` document played by the registry
+    entry ``job.policy`` (``algorithm``'s z² version under POMIS+, built from the ``catalogue`` document with the
     job's ``pomis_plus`` settings: bootstrap, refresh, n_min, ...) with the job's ``params``, the regret recorded at
     the job's ``record_points``, arms reported by their id in the full arm list."""
     instance = store.read_json(inputs["instance"])
@@ -222,7 +224,14 @@ def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
             "" if n else ": z2ID found none, so this run plays exactly POMIS",
         )
     return runs.Simulation(
-        solver(job.policy, instance, job.strategy, catalogue, job.science.get("pomis_plus"), job.science.get("params")),
+        solver(
+            algorithms.registry(PAPER)[job.policy].path,
+            instance,
+            job.strategy,
+            catalogue,
+            job.science.get("pomis_plus"),
+            job.science.get("params"),
+        ),
         cast(Environment, env),  # context-free: pull() gets the None its contexts() returns
         [RegretTrace(linear_grid(job.horizon, job.science["record_points"]))],
         arm_ids=ids,

@@ -164,15 +164,10 @@ def describe(config: Mapping[str, Any], wildcards: Mapping[str, str]) -> runs.Ru
         algorithm=wildcards["algorithm"],
         seeds=seeds,
         science={"section": run_section, "spec": spec, "record_points": config["record_points"]},
-        builder=__name__,
+        horizon=int(section["horizon"]),
+        runner=PAPER,
         memory_mb=runs.memory_request(runs.measured_peak(PAPER, wildcards)),
     )
-
-
-def horizon(science: Mapping[str, Any]) -> int:
-    """The horizon of a run job of this runner (:attr:`causal_bandits.runs.RunJob.horizon`): the section's
-    ``horizon``."""
-    return int(science["section"]["horizon"])
 
 
 def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
