@@ -10,7 +10,7 @@ import sys
 import types
 
 import pytest
-from conftest import HANG_GUARD_S, TINY, copy_workflow
+from workflow_helpers import HANG_GUARD_S, TINY, copy_workflow
 
 from causal_bandits import algorithms
 from causal_bandits.errors import ConfigError
