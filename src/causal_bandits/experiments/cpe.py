@@ -19,6 +19,7 @@ parents and the link's mechanism); without one it is not run, and :func:`pure_ex
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -173,16 +174,15 @@ def named_arms(frame: pd.DataFrame, summaries: pd.DataFrame, inst: CPEInstance) 
     best = " = ".join(a.label for a, m in zip(inst.actions, inst.mu, strict=True) if m >= top - 1e-12)
 
     def recommended(algorithm: str) -> str:
-        picks = summaries.loc[summaries["algorithm"] == algorithm, "recommended"].astype(int)
-        counts = sorted(picks.value_counts().items(), key=lambda c: (-c[1], c[0]))
+        picks = [int(a) for a in summaries.loc[summaries["algorithm"] == algorithm, "recommended"]]
+        counts = sorted(Counter(picks).items(), key=lambda c: (-c[1], c[0]))
         return "; ".join(f"{inst.actions[arm].label} {n}/{len(picks)}" for arm, n in counts)
 
     at = list(frame.columns).index("n_arms") + 1
     named = frame.copy()
-    for k, (column, values) in enumerate(
-        (("best_arm", best), ("best_mean", float(top)), ("recommended", frame["algorithm"].map(recommended)))
-    ):
-        named.insert(at + k, column, values)
+    named.insert(at, "best_arm", best)
+    named.insert(at + 1, "best_mean", float(top))
+    named.insert(at + 2, "recommended", [recommended(a) for a in frame["algorithm"]])
     return named
 
 
