@@ -133,3 +133,26 @@ def test_chunks_are_computed_on_demand():
     ]
     with pytest.raises(IndexError):
         chunk_seeds(10, 4)[3]
+
+
+def test_an_algorithm_added_to_a_papers_section_is_costed_on_its_own_line(monkeypatch):
+    """ε-greedy registered as an addition to nonmanip (examples/add_an_algorithm) and named by its section: its runs
+    are one line of their own, and the papers' line is what it is without it, to the bit."""
+    from causal_bandits import algorithms, plan
+
+    line = (ROOT / "examples" / "add_an_algorithm" / "registry_line.txt").read_text().strip().rstrip(",")
+    entry = eval(line, {"Algorithm": algorithms.Algorithm})
+    real = algorithms.registry
+    entries = algorithms.Registry({**real("nonmanip"), entry.key: entry})
+    entries.paper = "nonmanip"
+    monkeypatch.setattr(algorithms, "registry", lambda paper: entries if paper == "nonmanip" else real(paper))
+    base = cost.estimate(_config())
+    overlay = ROOT / "examples" / "add_an_algorithm" / "overlay.yaml"
+    added = cost.estimate(_config(str(overlay)))
+    assert list(added.additions) == [("nonmanip", entry.key)] and base.additions == {}
+    hours, runs = added.additions[("nonmanip", entry.key)]
+    assert hours > 0 and runs == added.jobs - base.jobs  # every new run is the addition's
+    lines = plan.added(cb_config.check(_config(str(overlay))), added)
+    papers = sum(base.cpu_hours.values())
+    assert lines[0].startswith("  the papers (") and lines[0].endswith(f": {papers:.2g} CPU-h")
+    assert lines[1] == f"  {entry.label} added to nonmanip: {hours:.2g} CPU-h, {runs} runs of one seed chunk each"
