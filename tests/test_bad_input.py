@@ -94,8 +94,8 @@ OVERLAYS = {
     "unknown algorithm": (
         "nonmanip: {algorithms: [XX]}\n",
         "nonmanip.algorithms.0 = 'XX' is not a registered algorithm "
-        "of nonmanip; use one of ts, kl_ucb, or register it in causal_bandits/papers/nonmanip/"
-        "algorithms.py",
+        f"of nonmanip; use one of {', '.join(algorithms.solvers('nonmanip'))}, or register it in "
+        "causal_bandits/papers/nonmanip/algorithms.py",
     ),
     "z² version named as a solver": ("nonmanip: {algorithms: [z2_ts]}\n", "use one of ts, kl_ucb"),
     "unregistered cpe algorithm": (

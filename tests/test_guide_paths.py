@@ -40,7 +40,7 @@ def named_paths(text: str) -> list[str]:
 def _tree_names() -> set[str]:
     """Every file and folder name of the repository (not of what a run or a build wrote beside it)."""
     names: set[str] = set()
-    for folder, dirs, files in os.walk(ROOT):
+    for folder, dirs, files in os.walk(ROOT, followlinks=True):  # a copy may link the archive
         top = Path(folder) == ROOT
         dirs[:] = [d for d in dirs if d not in SKIP_PARTS and not (top and f"{d}/".startswith(WRITTEN))]
         names.update(dirs, files)

@@ -30,7 +30,7 @@ import numpy as np
 
 from causal_bandits import algorithm_params, algorithms, checks
 from causal_bandits.algorithm_params import HORIZON
-from causal_bandits.algorithms import played, registry
+from causal_bandits.algorithms import played
 from causal_bandits.bandits.environments import SCM_MEMBERS
 from causal_bandits.errors import ArgumentError, ArgumentTypeError, ConfigError
 from causal_bandits.experiments import instance as own
@@ -92,7 +92,7 @@ class Arms:
         diagram's expression catalogue.
         """
 
-        entry = registry("nonmanip")[algorithm]
+        entry = algorithms.registry("nonmanip")[algorithm]
         params = {k: v for k, v in settings.items() if k in entry.params}
         pomis_plus = {k: v for k, v in settings.items() if k not in entry.params}
         if pomis_plus and self.strategy != POMIS_PLUS:

@@ -157,13 +157,14 @@ def _add(additions: dict[tuple[str, str], tuple[float, int]], part: str, job: Ru
 
 def measured(manifest: Mapping[str, Any]) -> dict[str, float]:
     """CPU-hours per paper of an archived run (its ``manifest.json``): every job of a rule ``<paper>_...``, exact per
-    job (the report's own job counts under no paper)."""
-    hours = dict.fromkeys(PAPERS, 0.0)
+    job (the report's own job counts under no paper), for the papers it ran (not one registered since), in
+    registry order."""
+    hours: dict[str, float] = {}
     for job in manifest["jobs"]:
         key = next((k for k in PAPERS if job["rule"].startswith(f"{k}_")), None)
         if key:
-            hours[key] += job["cpu_s"] / 3600
-    return hours
+            hours[key] = hours.get(key, 0.0) + job["cpu_s"] / 3600
+    return {k: hours[k] for k in PAPERS if k in hours}
 
 
 def machine_memory_mb() -> int:
