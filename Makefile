@@ -13,7 +13,7 @@ CORES ?= all
 ## List the targets, one line each (this list).
 help:
 	@awk '/^## /{h=substr($$0,4);next} /^[a-z][a-z_-]*:/{if(h){sub(/:.*/,"",$$1);printf "  make %-10s %s\n",$$1,h};h=""} !/^## /{h=""}' $(MAKEFILE_LIST)
-	@echo "  Variables: CORES=$(CORES) (cores for snakemake), CONFIGS=\"a.yaml ...\" (own config files), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON),"
+	@echo "  Variables: CORES=$(CORES) (cores for snakemake), CONFIGS=\"a.yaml ...\" (own config files), EXPERIMENT=name and TARGET=path (plan one part or output), TEST_WORKERS=$(TEST_WORKERS) (pytest processes), PYTHON=$(PYTHON),"
 	@echo "  VERIFY_ARGS='$(VERIFY_ARGS)' (options of make verify, e.g. VERIFY_ARGS=\"--budget 60 --seed 4\", \"--all\", \"--all --scratch .verify/all\" (resumable), or \"--configfile FILE\" naming data.raw_dir)."
 
 $(BIN)/activate:
@@ -42,13 +42,23 @@ reproduce: $(VENV)/.installed
 quick: $(VENV)/.installed
 	$(call RUN_WITH,config/quick.yaml)
 
+# Where plan and check-config find snakemake and causal-bandits: .venv once it is set up; else the PATH's when both
+# are there (a conda environment from environment.yml, a cluster's module); else .venv, set up first.
+ON_PATH := $(and $(shell command -v snakemake 2>/dev/null),$(shell command -v causal-bandits 2>/dev/null))
+TOOLS := $(if $(and $(ON_PATH),$(if $(wildcard $(VENV)/.installed),,no venv)),,$(BIN)/)
+SETUP := $(if $(TOOLS),$(VENV)/.installed)
+
 # The plan, job by job, without running anything: the default profile keeps Snakemake's job listing off the
 # console (`quiet: [rules]`), and `--quiet host` brings it back. CONFIGS names config overlays, e.g.
 # `make plan CONFIGS="config/quick.yaml examples/own_experiment.yaml"`; the last lines count the jobs per rule.
+# EXPERIMENT=name plans one own or pure-exploration experiment, paper or study of the config alone (its outputs,
+# from `causal-bandits check-config --targets name`), TARGET=path one output; check-config runs first.
 CONFIGS ?=
-## List every job the run would do (rule, wildcards, outputs, why) and count them; CONFIGS="a.yaml b.yaml" adds overlays.
-plan: $(VENV)/.installed
-	$(BIN)/snakemake -n --quiet host $(if $(CONFIGS),--configfile $(CONFIGS))
+EXPERIMENT ?=
+TARGET ?=
+## List every job the run would do (rule, wildcards, outputs, why) and count them; CONFIGS="a.yaml b.yaml" adds overlays, EXPERIMENT=name or TARGET=path plans only that.
+plan: check-config
+	$(TOOLS)snakemake -n --quiet host $(if $(strip $(CONFIGS)),--configfile $(CONFIGS)) $(if $(strip $(EXPERIMENT) $(TARGET)),-- $(strip $(TARGET) $(if $(strip $(EXPERIMENT)),$$($(TOOLS)causal-bandits check-config --targets $(EXPERIMENT) $(CONFIGS)))))
 
 ## Set up .venv if needed, then run the papers and every study beyond them (config/studies.yaml, docs/studies.md).
 studies: $(VENV)/.installed
@@ -57,9 +67,9 @@ studies: $(VENV)/.installed
 # Own config files: CONFIGS="a.yaml b.yaml" (merged over config/config.yaml in order, as --configfile). Snakemake
 # reads --configfile itself, before the workflow's checks, so a missing file or a folder there ends in its traceback;
 # check-config answers every such mistake in one line, and `make run` checks before it starts Snakemake.
-## Check config files (CONFIGS="a.yaml ...") as `snakemake --configfile` would, one line per problem, before a run.
-check-config: $(VENV)/.installed
-	$(BIN)/causal-bandits check-config $(CONFIGS)
+## Check config files (CONFIGS="a.yaml ...") as `snakemake --configfile` would, one line per problem, before a run; EXPERIMENT=name prints its cost alone.
+check-config: $(SETUP)
+	$(TOOLS)causal-bandits check-config $(strip $(if $(strip $(EXPERIMENT)),--experiment $(EXPERIMENT)) $(CONFIGS))
 
 ## Check the config files (CONFIGS="a.yaml ..."), then run the pipeline with them.
 run: check-config

@@ -7,6 +7,7 @@ parameters nothing changes (the papers' runs keep their paths and provenance).""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -35,18 +36,22 @@ def test_a_variant_is_an_algorithm_of_its_own():
     assert tuned.id == "kl_ucb-c-0.5-horizon-T" and algorithms.key_of(tuned.id) == "kl_ucb"
     assert tuned.display("nonmanip") == "KL-UCB (c=0.5, horizon=T)"
     assert tuned.arguments(500) == {"c": 0.5, "horizon": 500}
-    assert algorithms.Variant("ts", {"x": 1}, "Mine").display("nonmanip") == "Mine"
+    assert algorithms.Variant("ts", {"x": 1}, "Mine").display("nonmanip") == "Mine (x=1)"  # a label shows the values
 
 
 @pytest.mark.parametrize(
     ("item", "expected"),
     [
-        ({"key": "ts", "params": {"horizon": "T"}}, "x: algorithm 'ts' has no parameter 'horizon' (it declares none)"),
-        ({"key": "moss"}, "x names 'moss', which is not a registered algorithm of nonmanip; use one of ts, kl_ucb"),
+        ({"key": "ts", "params": {"horizon": "T"}}, "x: algorithm 'ts' has no parameter 'horizon'; it declares none"),
+        (
+            {"key": "no_such_solver"},
+            "x names 'no_such_solver', which is not a registered algorithm of nonmanip; use one of {solvers}, or",
+        ),
     ],
 )
 def test_bad_parameters_fail_in_one_line(item, expected):
-    with pytest.raises(ConfigError, match="^" + expected.replace("(", r"\(").replace(")", r"\)")):
+    expected = expected.format(solvers=", ".join(algorithms.solvers("nonmanip")))  # what is registered, read
+    with pytest.raises(ConfigError, match="^" + re.escape(expected)):
         algorithms.variant("nonmanip", item, where="x")
 
 
@@ -99,7 +104,7 @@ def test_moss_gets_the_real_horizon(tmp_path):
     assert out["built"] == {"moss": None, "moss-horizon-T": 5000}
     assert out["skipped"] == [
         f"experiments.moss: POMISplus with {label} is not run: no z² version"
-        for label in ("MOSS (T-aware) (addition, not in the paper)", "MOSS (addition, not in the paper)")
+        for label in ("MOSS (T-aware) (horizon=T, addition, not in the paper)", "MOSS (addition, not in the paper)")
     ]
 
 
@@ -125,9 +130,10 @@ def test_moss_with_the_real_horizon_runs_through_the_workflow(tmp_path_factory):
     assert result.returncode == 0, result.stderr[-3000:]
     assert "skipped: experiments.moss: POMISplus with MOSS (T-aware)" in result.stderr
     table = (work / target).read_text()
-    assert "| BF | MOSS (T-aware) (addition, not in the paper) |" in table
+    assert "| BF | MOSS (T-aware) (horizon=T, addition, not in the paper) |" in table
     assert "| BF | MOSS (addition, not in the paper) |" in table
-    assert "| POMISplus | MOSS (T-aware) (addition, not in the paper) | 3 | 0.66 | not run: no z² version |" in table
+    aware_label = "MOSS (T-aware) (horizon=T, addition, not in the paper)"
+    assert f"| POMISplus | {aware_label} | 3 | 0.66 | not run: no z² version |" in table
     runs = work / "results/runs/experiments/moss/BF"
     aware, anytime = (pq.read_table(runs / a / "chunk-0.parquet") for a in ("moss-horizon-T", "moss"))
     # The class received T = 300: its provenance says so, and it plays otherwise than anytime MOSS.
@@ -135,3 +141,6 @@ def test_moss_with_the_real_horizon_runs_through_the_workflow(tmp_path_factory):
     hashes = [t.schema.metadata[b"config_hash"].decode() for t in (aware, anytime)]
     assert hashes == [store.config_hash({**science, "params": {"horizon": 300}}), store.config_hash(science)]
     assert aware.column("arm") != anytime.column("arm")
+    # The values themselves are in the run files' metadata (key params); a run without values has no such key.
+    assert json.loads(aware.schema.metadata[b"params"]) == {"horizon": 300}
+    assert b"params" not in anytime.schema.metadata

@@ -48,15 +48,15 @@ OVERLAYS = {
     "top-level list": ("- nonmanip\n- bounds\n", "holds a list, not a mapping of config keys"),
     "top-level scalar": ("nonmanip\n", "holds a str, not a mapping of config keys"),
     # -- keys
-    "unknown paper": ("nonmanpi: {horizon: 10}\n", "unknown config key 'nonmanpi' under <top level>; allowed keys are"),
+    "unknown paper": ("nonmanpi: {horizon: 10}\n", "key 'nonmanpi' under <top level>; did you mean 'nonmanip'?"),
     "unknown key": ("nonmanip: {horizn: 10}\n", "unknown config key 'horizn' under nonmanip"),
-    "unknown data key": ("data: {rawdir: /tmp}\n", "unknown config key 'rawdir' under data; allowed keys are: raw_dir"),
+    "unknown data key": ("data: {rawdir: /tmp}\n", "key 'rawdir' under data; did you mean 'raw_dir'? allowed keys"),
     "paper section not a mapping": ("nonmanip: [ts]\n", "config nonmanip = ['ts'] is invalid"),
     # -- own experiments (their checks beyond the schema run too)
     "experiment algorithm not registered": (
         "experiments: {s: {diagram: {nodes: [X, Y], directed: [[X, Y]], reward: Y}, scm: {q: {U_X: 0.2, U_Y: 0.3},"
         " c: {X: 0, Y: 0}}, algorithms: [TSX], horizon: 10, n_seeds: 2}}\n",
-        "experiments.s.algorithms names 'TSX', which is not a registered algorithm",
+        "experiments.s.algorithms.0 names 'TSX', which is not a registered algorithm",
     ),
     "experiment reward not a node": (
         "experiments: {s: {diagram: {nodes: [X, Y], directed: [[X, Y]], reward: W}, scm: {q: {U_X: 0.2, U_Y: 0.3},"
@@ -94,13 +94,13 @@ OVERLAYS = {
     "unknown algorithm": (
         "nonmanip: {algorithms: [XX]}\n",
         "nonmanip.algorithms.0 = 'XX' is not a registered algorithm "
-        "of nonmanip; use one of ts, kl_ucb, or register it in causal_bandits/papers/nonmanip/"
-        "algorithms.py",
+        f"of nonmanip; use one of {', '.join(algorithms.solvers('nonmanip'))}, or register it in "
+        "causal_bandits/papers/nonmanip/algorithms.py",
     ),
     "z² version named as a solver": ("nonmanip: {algorithms: [z2_ts]}\n", "use one of ts, kl_ucb"),
     "unregistered cpe algorithm": (
         "cpe: {experiments: {E0: {runs: [{algorithms: [lucb2]}]}}}\n",
-        "'lucb2' is not a registered algorithm of cpe; use one of ccpe_general, ccpe_bglm",
+        "'lucb2' is not a registered algorithm of cpe; did you mean 'lucb'? use one of ccpe_general, ccpe_bglm",
     ),
     "algorithms not a list": ("nonmanip: {algorithms: ts}\n", "nonmanip.algorithms = 'ts' is invalid"),
     "graph name misspelt": (

@@ -99,8 +99,8 @@ def test_bad_scm_keys():
 
 def test_bad_algorithms_and_strategies(monkeypatch):
     fails(
-        {**study(), "algorithms": ["eps_greedy"]},
-        "experiments.my_study.algorithms names 'eps_greedy'",
+        {**study(), "algorithms": ["no_such_solver"]},
+        "experiments.my_study.algorithms.0 names 'no_such_solver'",
         "not a registered algorithm",
     )
     fails({**study(), "algorithms": ["z2_ts"]}, "names 'z2_ts', which is not a registered algorithm")
@@ -196,7 +196,7 @@ def test_own_experiment_example_runs(done_tiny):
 @pytest.mark.parametrize(
     ("override", "expected"),
     [
-        ({"algorithms": ["eps_greedy"]}, "experiments.my_study.algorithms names 'eps_greedy'"),
+        ({"algorithms": ["no_such_solver"]}, "experiments.my_study.algorithms.0 names 'no_such_solver'"),
         ({"scm": {**CPT, "p1": {**CPT["p1"], "Y": [0.5]}}}, "experiments.my_study.scm.p1.Y has 1 entries"),
     ],
 )

@@ -83,6 +83,33 @@ def test_pure_exploration_from_python_on_a_confounded_graph():
     assert again.iloc[0].equals(table.iloc[1])  # keyed streams: the same runs, to the bit
 
 
+def test_the_table_names_the_best_arm_and_each_algorithms_recommendations():
+    """The exact best arm (argmax of the enumerated means) and its mean, and per algorithm the arms its runs
+    recommended with how many did, counted from the per-seed ``recommended`` of the runs themselves."""
+    inst = cpe.instance(CONFOUNDED)
+    with pytest.warns(UserWarning):
+        table = cb.pure_exploration(CONFOUNDED, delta=0.1, max_samples=1500, n_seeds=3)
+    columns = list(table.columns)
+    assert columns[columns.index("n_arms") + 1 : columns.index("n_arms") + 4] == list(cpe.ARM_COLUMNS)
+    best = int(np.argmax(inst.mu))
+    assert (table["best_arm"] == inst.labels[best]).all() and (table["best_mean"] == inst.mu[best]).all()
+    for row in table.itertuples():
+        picks = re.findall(r"(do\([^)]*\)) (\d+)/3", row.recommended)
+        assert picks and sum(int(n) for _, n in picks) == 3 and all(arm in inst.labels for arm, _ in picks)
+        right = sum(int(n) for arm, n in picks if inst.mu[inst.labels.index(arm)] >= inst.mu.max() - 1e-12)
+        assert right / 3 == pytest.approx(row.correct_rate)  # ε = 0: correct means the best arm was recommended
+    assert "pure_exploration(document" in pydoc_text(cb.pure_exploration)
+    guide = (ROOT / "docs" / "guide" / "python-api.md").read_text().split("{#python-api-cpe-columns}", 1)[1]
+    documented = re.findall(r"`(\w+)`", "".join(re.findall(r"^\| ([^|]+) \|", guide.split("\n\n#", 1)[0], re.M)))
+    assert documented == columns  # every column documented, in the table's order
+
+
+def pydoc_text(obj) -> str:
+    import pydoc
+
+    return pydoc.plain(pydoc.render_doc(obj))
+
+
 def test_ccpe_bglm_runs_on_a_bglm():
     table = cb.pure_exploration(
         BGLM,

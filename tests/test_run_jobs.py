@@ -151,9 +151,15 @@ def archived_request_ratios(resources, archived_manifest) -> dict[str, list[floa
 
 
 @pytest.mark.parametrize("paper_key", PAPERS)
-def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory(paper_key, archived_request_ratios):
+def test_run_jobs_ask_for_at_most_half_again_their_archived_peak_memory(
+    paper_key, archived_request_ratios, archived_manifest
+):
     """Every run job of the archived paper-scale run asks, by its own request, for at least its peak (on a cluster a
     job over its request is killed) and at most 1.5 times it (runs.MEMORY_MARGIN over the measured figures)."""
+    from causal_bandits import cost
+
+    if paper_key not in cost.measured(archived_manifest):
+        pytest.skip(f"the archived run has no job of {paper_key} (a paper added since)")
     ratios = [r for rule, rs in archived_request_ratios.items() if rule.startswith(f"{paper_key}_run") for r in rs]
     assert ratios and min(ratios) >= 1.0 and max(ratios) <= 1.5, (min(ratios), max(ratios))
 

@@ -27,6 +27,7 @@ TOUCHED = (
     "src/causal_bandits/papers/registry.yaml",
     "src/causal_bandits/studies/registry.yaml",
     "config/config.yaml",
+    "config/quick.yaml",
     "config/tiny.yaml",
     "config/studies.yaml",
     "src/causal_bandits/preregistration/registry.json",
@@ -58,11 +59,13 @@ def test_new_paper_writes_its_files_and_one_line_in_each_list(repo, capsys):
     changed = sorted(p for p in before if before[p] != after[p])
     unchanged = {"src/causal_bandits/studies/registry.yaml", "config/studies.yaml"}
     assert len(new) == 16 and sorted(changed) == sorted(set(TOUCHED) - unchanged)
-    assert out.startswith("wrote 16 new files and added to 4:") and all(p in out for p in new)
+    assert out.startswith("wrote 16 new files and added to 5:") and all(p in out for p in new)
     papers = yaml.safe_load((repo / "src/causal_bandits/papers/registry.yaml").read_text())
-    assert papers == ["nonmanip", "bounds", "fairness", "cpe", "unknown_graph", "toy"]
+    assert papers == [*PAPERS, "toy"]  # whatever papers a researcher has added: read, not listed here
     config = yaml.safe_load((repo / "config/config.yaml").read_text())
     assert config["toy"]["horizon"] == 2000 and yaml.safe_load((repo / "config/tiny.yaml").read_text())["toy"]
+    quick = yaml.safe_load((repo / "config/quick.yaml").read_text())["toy"]
+    assert quick["horizon"] < config["toy"]["horizon"] and quick["n_seeds"] < config["toy"]["n_seeds"]
     # each rule names its job group itself (tests/test_cluster_profiles.py: the SLURM profile sizes them)
     post = dict.fromkeys(("toy_aggregate", "toy_table1", "toy_figure1", "toy_claims"), "post")
     assert rule_groups(repo) == {"toy_run": "runs", **post}
@@ -74,6 +77,22 @@ def test_new_paper_writes_its_files_and_one_line_in_each_list(repo, capsys):
     registered = json.loads((ROOT / TOUCHED[-1]).read_text())
     assert list(registry) == sorted(registry) and registry == {**registered, "toy/ts-regret": registry["toy/ts-regret"]}
     _lint(repo, new)
+    _judged_at_paper_scale_only(namespace, config["toy"], quick)
+
+
+def _judged_at_paper_scale_only(claims: dict, paper_scale: dict, quick: dict) -> None:
+    """The template claim says *not evaluated* below its section's paper scale (as the papers' claims do) and judges
+    the same numbers at it."""
+    import pandas as pd
+
+    def verdict(horizon: int, n_seeds: int):
+        row = {"algorithm": "ts", "round": horizon, "n_seeds": n_seeds, "mean_cum_regret": 5.0}
+        agg = pd.DataFrame([{**row, "ci95_lo": 4.0, "ci95_hi": 6.0}])
+        return claims["ts_regret"]({"agg": agg, "section": {**paper_scale, "horizon": horizon}})
+
+    small = verdict(quick["horizon"], quick["n_seeds"])
+    assert small.status == claims["NOT_EVALUATED"] and "lack the power" in small.note and small.ours
+    assert verdict(paper_scale["horizon"], paper_scale["n_seeds"]).status == "reproduced"
 
 
 def _lint(repo: Path, new: list[str]) -> None:
@@ -101,7 +120,7 @@ def test_new_study_writes_its_files_and_one_line_in_each_list(repo, capsys):
     ]
     assert changed == sorted(["src/causal_bandits/studies/registry.yaml", "config/studies.yaml", "config/tiny.yaml"])
     assert capsys.readouterr().out.startswith("wrote 5 new files and added to 3:")
-    assert (repo / "src/causal_bandits/studies/registry.yaml").read_text().endswith("- naive_estimand\n- probe\n")
+    assert (repo / "src/causal_bandits/studies/registry.yaml").read_text().endswith(f"- {STUDIES[-1]}\n- probe\n")
     # the block goes last in the overlay (its order is STUDIES') and into the tiny run's studies: block
     assert list(yaml.safe_load((repo / "config/studies.yaml").read_text())["studies"])[-1] == "probe"
     tiny = yaml.safe_load((repo / "config/tiny.yaml").read_text())

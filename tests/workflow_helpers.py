@@ -101,8 +101,12 @@ def register_example(src: Path, policy: str, line: str) -> None:
     example = ROOT / "examples" / "add_an_algorithm"
     shutil.copy(example / policy, src / "causal_bandits" / "bandits" / policy)
     registry = src / "causal_bandits" / "papers" / "nonmanip" / "algorithms.py"
+    entry = (example / line).read_text()
+    key = re.search(r'Algorithm\(\s*"(\w+)"', entry)
+    if key and f'"{key.group(1)}",' in registry.read_text():  # a checkout whose researcher followed the guide
+        return
     head, _, tail = registry.read_text().rpartition("\n)\n")  # the end of ALGORITHMS
-    registry.write_text(head + "\n" + (example / line).read_text() + ")\n" + tail)
+    registry.write_text(head + "\n" + entry + ")\n" + tail)
 
 
 def _snakemake_command(workdir: Path, args: tuple[str, ...], local_profile: bool = False) -> dict:

@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from causal_bandits import algorithm_params
+from causal_bandits.algorithm_params import HORIZON, Param
 from causal_bandits.errors import ConfigError
 
 #: How tables and figures mark an algorithm that is not the paper's.
@@ -43,10 +45,6 @@ ADDITION = "addition, not in the paper"
 
 #: The one style of registry keys: lower snake_case, starting with a letter.
 KEY_STYLE = re.compile(r"^[a-z][a-z0-9_]*$")
-#: A parameter value that stands for the horizon T of the run that plays the algorithm.
-HORIZON = "T"
-#: What a parameter value may look like once written in a run path (numbers, true/false, short words).
-VALUE_STYLE = re.compile(r"^[A-Za-z0-9_.+]+$")
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,8 @@ class Algorithm:
     tables and legends; ``style``: how figures draw it (matplotlib keywords, e.g. ``{"linestyle":
     "--"}``; a figure gives an entry without one a style of its own); ``strategies``: the strategies
     (arm sets) it may play, None for all; ``params``: the keyword arguments of its class a config may set, each
-    with the class's default (:class:`Variant`); ``z2``: the key of its z² version (Lee & Bareinboim, AAAI-19,
+    by the class's default or an explicit schema (:mod:`causal_bandits.algorithm_params`; :class:`Variant`);
+    ``z2``: the key of its z² version (Lee & Bareinboim, AAAI-19,
     Alg. 3), which plays it under POMIS+, or None (then POMIS+ does not run it); ``citation``: where it
     comes from; ``addition``: True when it is not the paper's (added by a researcher).
     """
@@ -80,6 +79,13 @@ class Algorithm:
                     f"algorithm {name} {key!r} is not lower snake_case ({KEY_STYLE.pattern}); rename it in its "
                     f"registry, e.g. {key.lower().replace('-', '_')!r}"
                 )
+        for name, value in self.params.items():
+            algorithm_params.declared(self.key, name, value)
+
+    @property
+    def declared(self) -> dict[str, Param]:
+        """Its parameters by name, each with its type, default and bounds (:func:`algorithm_params.declared`)."""
+        return {name: algorithm_params.declared(self.key, name, v) for name, v in self.params.items()}
 
     @property
     def display(self) -> str:
@@ -218,8 +224,11 @@ def check(paper: str, keys: Iterable[str], strategies: Iterable[str] = (), *, wh
     strategies = list(strategies)
     for key in keys:
         if key not in valid:
+            close = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.5)
             raise ConfigError(
-                f"{where} names algorithm {key!r}, which is not registered for {paper}; use one of "
+                f"{where} names algorithm {key!r}, which is not registered for {paper}; "
+                + (f"did you mean {close[0]!r}? " if close else "")
+                + "use one of "
                 f"{', '.join(valid)}, or register it in causal_bandits/papers/{paper}/algorithms.py"
             )
         entry = registry(paper)[key]
@@ -250,25 +259,23 @@ class Variant:
 
     @property
     def id(self) -> str:
-        return "-".join([self.key, *(f"{k}-{_text(v)}" for k, v in sorted(self.params.items()))])
+        return "-".join([self.key, *(f"{k}-{algorithm_params.text(v)}" for k, v in sorted(self.params.items()))])
 
     def display(self, paper: str) -> str:
-        """Its name in tables and legends: its own label, else the entry's with the values (additions marked)."""
+        """Its name in tables and legends, one format: its own label or the entry's, then its values and the
+        addition mark in brackets ("MOSS (horizon=T, addition, not in the paper)"); the entry's display without
+        values."""
         entry = registry(paper)[self.key]
-        if self.label:
-            return f"{self.label} ({ADDITION})" if entry.addition else self.label
-        if not self.params:
-            return entry.display
-        values = ", ".join(f"{k}={_text(v)}" for k, v in sorted(self.params.items()))
-        return f"{entry.label} ({values}{', ' + ADDITION if entry.addition else ''})"
+        name = self.label or entry.label
+        marks = [
+            *(f"{k}={algorithm_params.text(v)}" for k, v in sorted(self.params.items())),
+            *([ADDITION] if entry.addition else []),
+        ]
+        return f"{name} ({', '.join(marks)})" if marks else name
 
     def arguments(self, horizon: int) -> dict[str, Any]:
         """The keyword arguments its class is built with in a run of ``horizon`` rounds (:data:`HORIZON` replaced)."""
         return {k: horizon if v == HORIZON else v for k, v in sorted(self.params.items())}
-
-
-def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def key_of(algorithm_id: str) -> str:
@@ -277,28 +284,26 @@ def key_of(algorithm_id: str) -> str:
 
 
 def variant(paper: str, item: str | Mapping[str, Any], *, where: str) -> Variant:
-    """The :class:`Variant` a config item names: a key, or ``{key, params, label}``; raises a one-line ConfigError
-    for a key ``paper`` does not register or a parameter its entry does not declare."""
+    """The :class:`Variant` a config item names: a key, or ``{key, params, label}``, each value checked against its
+    declaration (:func:`causal_bandits.algorithm_params.checked`: a float for a number parameter); raises a one-line
+    ConfigError for a key ``paper`` does not register (with the closest key), a parameter its entry does not declare
+    (with the closest name) or a value of the wrong type or out of bounds."""
     if isinstance(item, str):
         item = {"key": item}
     key, params = item["key"], dict(item.get("params") or {})
     valid = solvers(paper)
     if key not in valid:
+        close = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.5)
+        hint = f"did you mean {close[0]!r}? " if close else ""
         raise ConfigError(
-            f"{where} names {key!r}, which is not a registered algorithm of {paper}; use one of "
+            f"{where} names {key!r}, which is not a registered algorithm of {paper}; {hint}use one of "
             f"{', '.join(valid)}, or register yours in causal_bandits/papers/{paper}/algorithms.py"
         )
-    declared = registry(paper)[key].params
+    declared = registry(paper)[key].declared
+    fix = f"declare it in its entry's params in causal_bandits/papers/{paper}/algorithms.py"
+    values = {}
     for name, value in params.items():
         if name not in declared:
-            takes = f"it takes {', '.join(declared)}" if declared else "it declares none"
-            raise ConfigError(
-                f"{where}: algorithm {key!r} has no parameter {name!r} ({takes}); declare it in its entry's "
-                f"params in causal_bandits/papers/{paper}/algorithms.py"
-            )
-        if not VALUE_STYLE.fullmatch(_text(value)):
-            raise ConfigError(
-                f"{where}.params.{name} = {value!r} is not a number, true/false or a plain word; write e.g. "
-                f"{name}: 0.1, or {name}: {HORIZON} for the run's horizon"
-            )
-    return Variant(key, params, item.get("label"))
+            raise algorithm_params.unknown(key, name, declared, where, fix)
+        values[name] = algorithm_params.checked(declared[name], value, key=key, name=name, where=where)
+    return Variant(key, values, item.get("label"))

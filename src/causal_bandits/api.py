@@ -44,7 +44,7 @@ WHERE = {
     "Run": "causal_bandits.bandits.engine",
     "linear_grid": "causal_bandits.bandits.engine",
     "RegretTrace": "causal_bandits.bandits.recorders",
-    "pure_exploration": ("causal_bandits.experiments.cpe", "explore"),
+    "pure_exploration": "causal_bandits.experiments.cpe",
 }
 NAMES = sorted(WHERE)
 

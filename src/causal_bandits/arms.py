@@ -28,11 +28,13 @@ from typing import Any
 
 import numpy as np
 
-from causal_bandits import checks
+from causal_bandits import algorithm_params, algorithms, checks
+from causal_bandits.algorithm_params import HORIZON
 from causal_bandits.algorithms import played
 from causal_bandits.bandits.environments import SCM_MEMBERS
-from causal_bandits.errors import ArgumentError, ArgumentTypeError
+from causal_bandits.errors import ArgumentError, ArgumentTypeError, ConfigError
 from causal_bandits.experiments import instance as own
+from causal_bandits.experiments.algorithms import skip_reason
 from causal_bandits.papers.nonmanip import NOT_SETTINGS, POMIS_PLUS
 from causal_bandits.papers.nonmanip.catalogue import catalogue_document
 from causal_bandits.papers.nonmanip.experiments import instance_document
@@ -81,24 +83,46 @@ class Arms:
 
         return environment(self.instance, self.strategy)[0]
 
-    def policy(self, algorithm: str, **pomis_plus: Any):
-        """A fresh solver of the registry (``ts``, ``kl_ucb``, ...) for these arms; for POMIS+ its z² version
-        built from the diagram's expression catalogue, with the z² settings ``pomis_plus`` (bootstrap, ...)."""
+    def policy(self, algorithm: str, **settings: Any):
+        """A fresh solver of the registry (``ts``, ``kl_ucb``, ...) for these arms.
 
+        ``settings`` are values for the parameters the algorithm's registry entry declares (``alpha=1``), checked
+        as a config's ``params`` are (:func:`causal_bandits.algorithms.variant`: type, bounds, the closest name for
+        one it does not declare); for POMIS+ also the z² settings (bootstrap, ...) of the z² version, built from the
+        diagram's expression catalogue.
+        """
+
+        entry = algorithms.registry("nonmanip")[algorithm]
+        params = {k: v for k, v in settings.items() if k in entry.params}
+        pomis_plus = {k: v for k, v in settings.items() if k not in entry.params}
+        if pomis_plus and self.strategy != POMIS_PLUS:
+            name = sorted(pomis_plus)[0]
+            error = algorithm_params.unknown(
+                entry.key,
+                name,
+                entry.declared,
+                "policy(...)",
+                f'the z² settings of POMIS+ need arms_for(..., "{POMIS_PLUS}")',
+            )
+            raise ArgumentError(str(error))
+        if HORIZON in params.values():
+            raise ArgumentError(f"policy(...): {HORIZON} stands for a run's horizon in a config; pass the number")
+        try:
+            variant = algorithms.variant("nonmanip", {"key": entry.key, "params": params}, where="policy(...)")
+        except ConfigError as err:
+            raise ArgumentError(str(err)) from None
         if pomis_plus:
-            if self.strategy != POMIS_PLUS:
-                raise ArgumentError(
-                    f"policy settings {sorted(pomis_plus)} are z² settings of POMIS+; the {self.strategy} arms take "
-                    'none: drop them, or use arms_for(..., "POMISplus")'
-                )
             from causal_bandits.config import check_settings  # late: the config loads every schema
 
             check_settings(pomis_plus, ("nonmanip", "pomis_plus"), "policy(...)", exclude=NOT_SETTINGS)
         catalogue = None
         if self.strategy == POMIS_PLUS:
+            reason = skip_reason(variant, POMIS_PLUS)
+            if reason:
+                raise ArgumentError(f"policy({entry.key!r}) does not play {POMIS_PLUS}: {reason}; use other arms")
             catalogue = catalogue_document(self.instance)
-        path = played("nonmanip", algorithm, z2=self.strategy == POMIS_PLUS).path
-        return solver(path, self.instance, self.strategy, catalogue, pomis_plus)
+        path = played("nonmanip", entry.key, z2=self.strategy == POMIS_PLUS).path
+        return solver(path, self.instance, self.strategy, catalogue, pomis_plus, variant.arguments(0))
 
 
 def arms_for(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import difflib
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -123,6 +124,22 @@ def _non_ascii(key: Any) -> str:
     return f" ({key!r} holds the non-ASCII letter {odd[0]!r}, U+{ord(odd[0]):04X}: retype it)" if odd else ""
 
 
+def _did_you_mean(name: Any, valid: Sequence[Any]) -> str:
+    """'did you mean 'x'? ' naming the valid name closest to ``name``, or '' when none is close."""
+    close = difflib.get_close_matches(str(name), [str(v) for v in valid], n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}? " if close else ""
+
+
+def _params_hint(extra: Sequence[Any]) -> str:
+    """Where algorithm parameters belong, for an unknown key ``params`` (or '')."""
+    if "params" not in extra:
+        return ""
+    return (
+        " (algorithm parameters belong to an algorithm of an own experiment: experiments: <name>: algorithms: "
+        "[{key: ..., params: {...}}], docs/guide/own-experiment.md)"
+    )
+
+
 def _message(error: jsonschema.ValidationError) -> str:
     where = _where(error.absolute_path)
     hint = error.schema.get("description", "")
@@ -134,12 +151,22 @@ def _message(error: jsonschema.ValidationError) -> str:
         if moved:
             return moved
         keys = ", ".join(repr(k) for k in extra)
-        allowed = ", ".join(sorted(error.schema.get("properties", {}))) or "none"
-        return f"unknown config key {keys} under {where}{''.join(map(_non_ascii, extra))}; allowed keys are: {allowed}"
+        allowed = sorted(error.schema.get("properties", {}))
+        return (
+            f"unknown config key {keys} under {where}{''.join(map(_non_ascii, extra))}; "
+            f"{_did_you_mean(extra[0], allowed)}allowed keys are: {', '.join(allowed) or 'none'}{_params_hint(extra)}"
+        )
+    if "x-algorithms" in error.schema and isinstance(error.instance, Mapping):
+        return (
+            f"config {where} = {error.instance!r} gives an algorithm with params or a label, which a paper's section "
+            "and a study do not take (they name registry keys and run the class's defaults); write the key alone, "
+            "or give params under an own experiment of experiments: (docs/guide/own-experiment.md)"
+        )
     if error.validator == "enum" and "x-algorithms" in error.schema:
         paper = error.schema["x-algorithms"]
         return (
-            f"config {where} = {error.instance!r} is not a registered algorithm of {paper}; use one of "
+            f"config {where} = {error.instance!r} is not a registered algorithm of {paper}; "
+            f"{_did_you_mean(error.instance, error.schema['enum'])}use one of "
             f"{', '.join(error.schema['enum'])}, or register it in causal_bandits/papers/{paper}/algorithms.py"
         )
     if error.validator in ("oneOf", "anyOf"):

@@ -23,9 +23,10 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from causal_bandits import algorithms
 from causal_bandits.errors import ConfigError
 from causal_bandits.experiments import pure_exploration, pure_exploration_keys
 from causal_bandits.experiments import runs as experiment_runs
@@ -46,12 +47,14 @@ COST_MODELS = {pure_exploration_keys.RUNNER: pure_exploration_keys.COST_MODEL}
 @dataclass(frozen=True)
 class Estimate:
     """A run's estimated cost: CPU-hours per part (paper, study or ``experiments``), run jobs, the largest
-    job's memory request (MB) and where it is."""
+    job's memory request (MB) and where it is, and, within a paper's part, the CPU-hours and runs of each
+    algorithm a researcher added to it (``additions``, by (paper, key): an entry with ``addition=True``)."""
 
     cpu_hours: dict[str, float]
     jobs: int
     largest_mb: int
     largest: str
+    additions: dict[tuple[str, str], tuple[float, int]] = field(default_factory=dict)
 
     @property
     def total(self) -> float:
@@ -110,6 +113,7 @@ def seconds(job: RunJob | RunBatch) -> float:
 def estimate(config: Mapping[str, Any]) -> Estimate:
     """The estimated cost of a validated config (:func:`causal_bandits.config.check`)."""
     hours: dict[str, float] = {}
+    additions: dict[tuple[str, str], tuple[float, int]] = {}
     jobs, largest_mb, largest = 0, 0, "none"
     for part, describe, wildcards in _owners(config):
         hours[part] = 0.0
@@ -128,19 +132,39 @@ def estimate(config: Mapping[str, Any]) -> Estimate:
                 strategy = EVERY if isinstance(job, RunBatch) else first.strategy
                 largest_mb = job.memory_mb
                 largest = f"{part}: {first.experiment}/{strategy}/{first.algorithm}, {seeds} seeds"
-        hours[part] *= 1 + (paper(part).other_share if part in PAPERS else 0.0)
-    return Estimate(hours, jobs, largest_mb, largest)
+            if part in PAPERS:
+                _add(additions, part, job)
+        share = 1 + (paper(part).other_share if part in PAPERS else 0.0)
+        hours[part] *= share
+        for k, (spent, runs) in additions.items():  # an addition's share of the paper's other jobs too
+            if k[0] == part:
+                additions[k] = (spent * share, runs)
+    return Estimate(hours, jobs, largest_mb, largest, additions)
+
+
+def _add(additions: dict[tuple[str, str], tuple[float, int]], part: str, job: RunJob | RunBatch) -> None:
+    """Count ``job``'s runs of algorithms added to paper ``part`` (registered with ``addition=True``) in
+    ``additions``: CPU-hours (a batch's start-up shared by its members) and runs (one seed chunk each: a run job,
+    or a member of a batch)."""
+    found = members(job)
+    for member in found:
+        entry = algorithms.registry(part).get(member.algorithm)
+        if entry is not None and entry.addition:
+            spent, count = additions.get((part, entry.key), (0.0, 0))
+            share = (START_UP_S / len(found) + simulation_seconds(member)) / 3600
+            additions[(part, entry.key)] = (spent + share, count + 1)
 
 
 def measured(manifest: Mapping[str, Any]) -> dict[str, float]:
     """CPU-hours per paper of an archived run (its ``manifest.json``): every job of a rule ``<paper>_...``, exact per
-    job (the report's own job counts under no paper)."""
-    hours = dict.fromkeys(PAPERS, 0.0)
+    job (the report's own job counts under no paper), for the papers it ran (not one registered since), in
+    registry order."""
+    hours: dict[str, float] = {}
     for job in manifest["jobs"]:
         key = next((k for k in PAPERS if job["rule"].startswith(f"{k}_")), None)
         if key:
-            hours[key] += job["cpu_s"] / 3600
-    return hours
+            hours[key] = hours.get(key, 0.0) + job["cpu_s"] / 3600
+    return {k: hours[k] for k in PAPERS if k in hours}
 
 
 def machine_memory_mb() -> int:

@@ -155,6 +155,7 @@ rule experiments_summary:
         horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
         skipped=lambda wc: cb_experiments_config.skipped_pairs(wc.experiment, EXPERIMENTS[wc.experiment]),
         labels=lambda wc: cb_experiment_algorithms.labels(wc.experiment, EXPERIMENTS[wc.experiment]),
+        arguments=lambda wc: cb_experiment_algorithms.arguments(wc.experiment, EXPERIMENTS[wc.experiment]),
         code=script_code("experiments_summary.py"),
     script:
         "../scripts/experiments_summary.py"

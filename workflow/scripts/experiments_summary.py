@@ -8,7 +8,7 @@ out = snakemake.output
 with logged(snakemake.log[0]):
     instance = store.read_json(snakemake.input.instance)
     agg = store.read_table(snakemake.input.agg).to_pandas()
-    rows = summary.rows(agg, instance, snakemake.params.labels, snakemake.params.skipped)
+    rows = summary.rows(agg, instance, snakemake.params.labels, snakemake.params.skipped, snakemake.params.arguments)
     frame = summary.table(rows)
     store.write_atomic(out.csv, lambda tmp: frame.to_csv(tmp, index=False))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(f"# {instance['title']}\n\n" + summary.markdown(frame)))

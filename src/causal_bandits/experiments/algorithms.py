@@ -45,7 +45,7 @@ def variants(name: str, experiment: Mapping[str, Any]) -> dict[str, algorithms.V
     undeclared parameter, or two items of one id)."""
     out: dict[str, algorithms.Variant] = {}
     for i, item in enumerate(experiment["algorithms"]):
-        found = algorithms.variant(PAPER, item, where=f"experiments.{name}.algorithms")
+        found = algorithms.variant(PAPER, item, where=f"experiments.{name}.algorithms.{i}")
         if found.id in out:
             raise ConfigError(
                 f"experiments.{name}.algorithms.{i} names {found.id!r} a second time; drop one, or give it other params"
@@ -57,6 +57,13 @@ def variants(name: str, experiment: Mapping[str, Any]) -> dict[str, algorithms.V
 def labels(name: str, experiment: Mapping[str, Any]) -> dict[str, str]:
     """What tables and legends print for each of the experiment's algorithm ids."""
     return {i: v.display(PAPER) for i, v in variants(name, experiment).items()}
+
+
+def arguments(name: str, experiment: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The values each of the experiment's algorithm ids with parameters hands its class (``T`` replaced by the
+    experiment's horizon), as its run files' metadata and its report row record them."""
+    found = variants(name, experiment).items()
+    return {i: v.arguments(experiment["horizon"]) for i, v in found if v.params}
 
 
 def skip_reason(variant: algorithms.Variant, strategy: str) -> str | None:

@@ -11,15 +11,16 @@ arms from the graph, all interventions on at most ``max_intervened`` observed va
 exact mean μ_a and E[Y | S = s] (what the naive ablation estimates) by enumeration; each arm's admissible
 sequence (Definition 3) where the observed parents of S adjust for it, else none (the arm is then learnt from
 its own pulls). CCPE-BGLM needs a BGLM (``bglm: {link, constant}``: every node has the constant node among its
-parents and the link's mechanism); without one it is not run, and :func:`explore` says so.
+parents and the link's mechanism); without one it is not run, and :func:`pure_exploration` says so.
 
-:func:`explore` runs it all from Python and returns the table; the workflow's ``pure_exploration:`` block runs the
-same through the workflow.
+:func:`pure_exploration` (``cb.pure_exploration``) runs it all from Python and returns the table; the workflow's
+``pure_exploration:`` block runs the same through the workflow.
 """
 
 from __future__ import annotations
 
 import graphlib
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -170,9 +171,14 @@ def _played(inst: CPEInstance, algorithm: str, delta: float, epsilon: float, cap
     return policy(job, inst, delta=delta, epsilon=epsilon), CPEEnvironment(inst), recorders
 
 
+#: The columns :func:`table` adds to cpe's Table 2, after ``n_arms``: the arms by name.
+ARM_COLUMNS = ("best_arm", "best_mean", "recommended")
+
+
 def table(summaries: pd.DataFrame, inst: CPEInstance, delta: float, epsilon: float) -> pd.DataFrame:
     """The paper-style Table 2 (:func:`causal_bandits.papers.cpe.tables.pac_table`) of per-seed ``summaries``
-    (columns ``algorithm`` and the engine's and cpe's summary columns) on ``inst``, algorithms by label."""
+    (columns ``algorithm`` and the engine's and cpe's summary columns) on ``inst``, algorithms by label, with the arms
+    named (:data:`ARM_COLUMNS`, :func:`named_arms`)."""
     from causal_bandits.papers.cpe import aggregate, tables
     from causal_bandits.papers.cpe.quantities import quantities
 
@@ -180,10 +186,30 @@ def table(summaries: pd.DataFrame, inst: CPEInstance, delta: float, epsilon: flo
     summary = quantities(inst, epsilon, delta, with_burn_in=False).summary
     described = {name: {"mu": inst.mu, "epsilon": epsilon, "config": "own", "params": {}, "summary": summary}}
     stopping = aggregate.stopping_table(summaries.assign(key=name, strategy=STRATEGY), described, delta)
-    return tables.printed(tables.pac_table({name: stopping}))
+    return tables.printed(named_arms(tables.pac_table({name: stopping}), summaries, inst))
 
 
-def explore(
+def named_arms(frame: pd.DataFrame, summaries: pd.DataFrame, inst: CPEInstance) -> pd.DataFrame:
+    """``frame`` (one row per algorithm key) with :data:`ARM_COLUMNS` after ``n_arms``: the instance's exact best
+    arm (``do(X=1)``; every arm of the top mean, joined by " = ", where several tie) and its mean, and the arms the
+    algorithm's runs recommended, each with how many of its runs did, most often first ("do(X=1) 18/20; do() 2/20")."""
+    top = inst.mu.max()
+    best = " = ".join(a.label for a, m in zip(inst.actions, inst.mu, strict=True) if m >= top - 1e-12)
+
+    def recommended(algorithm: str) -> str:
+        picks = [int(a) for a in summaries.loc[summaries["algorithm"] == algorithm, "recommended"]]
+        counts = sorted(Counter(picks).items(), key=lambda c: (-c[1], c[0]))
+        return "; ".join(f"{inst.actions[arm].label} {n}/{len(picks)}" for arm, n in counts)
+
+    at = list(frame.columns).index("n_arms") + 1
+    named = frame.copy()
+    named.insert(at, "best_arm", best)
+    named.insert(at + 1, "best_mean", float(top))
+    named.insert(at + 2, "recommended", [recommended(a) for a in frame["algorithm"]])
+    return named
+
+
+def pure_exploration(
     document: Mapping[str, Any],
     *,
     delta: float = 0.05,
@@ -197,8 +223,10 @@ def explore(
 ) -> pd.DataFrame:
     """Run cpe's algorithms on a researcher's SCM and return the paper-style Table 2 of the result.
 
-    Per algorithm: the runs, how many reached the cap (``n_censored``), the correctness rate with its Wilson 95 %
-    interval, and the samples to stop, beside the instance's hardness H and H_m. Streams are keyed
+    Per algorithm: the runs, how many reached the cap (``n_censored``), the exact best arm and its mean
+    (``best_arm``, ``best_mean``), the arms its runs recommended with how many did (``recommended``: "do(X=1) 18/20;
+    do() 2/20"), the correctness rate with its Wilson 95 % interval, and the samples to stop, beside the instance's
+    hardness H and H_m (the columns: docs/guide/python-api.md#python-api-cpe). Streams are keyed
     ("pure_exploration", ``name``, seed, purpose), as the workflow's runs of an experiment of that name, so a call
     repeats to the bit. An algorithm that cannot run
     (CCPE-BGLM without a BGLM) is left out with a warning that says why.

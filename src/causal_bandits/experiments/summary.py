@@ -34,10 +34,12 @@ def rows(
     instance: Mapping[str, Any],
     labels: Mapping[str, str] | None = None,
     skipped: Sequence[Sequence[str]] = (),
+    params: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per (strategy, algorithm) of the aggregate at its last round, in the aggregate's order, then one per
     ``skipped`` (strategy, algorithm, reason) with its reason as ``not_run``; the algorithm by its label (what
-    readers see: ``labels`` by algorithm id, else the registry's), not its key."""
+    readers see: ``labels`` by algorithm id, else the registry's), not its key, and, for an algorithm id of
+    ``params``, the values its class received (``params``, :func:`causal_bandits.experiments.algorithms.arguments`)."""
 
     shown = {**algorithms.labels(PAPER), **(labels or {})}
     last = agg[agg["round"] == agg["round"].max()]
@@ -56,6 +58,7 @@ def rows(
                 "ci95_lo": float(r.ci95_lo),
                 "ci95_hi": float(r.ci95_hi),
                 "optimal_arm_prob": float(r.optimal_arm_prob),
+                **({"params": dict(params[r.algorithm])} if params and r.algorithm in params else {}),
             }
         )
     for strategy, algorithm, reason in skipped:

@@ -36,6 +36,9 @@ PAPER_RULE = Rule(
     "TS's mean regret at T: our 95 % interval inside [0, share x T x mean gap] (uniform play's loss)",
     {"share": 0.5},
 )
+#: The skeleton paper's scale (its config.yaml section): its claim is judged at this scale and is *not evaluated*
+#: below it (tiny and quick runs), as the papers' claims are.
+PAPER_SCALE = {"paper_horizon": "2000", "paper_seeds": "50"}
 
 
 @dataclass(frozen=True)
@@ -120,10 +123,11 @@ def paper_plan(root: Path, key: str, title: str, papers: tuple[str, ...], studie
     """The files ``causal-bandits new-paper key`` writes in the repository at ``root``."""
     check_name(key, "paper", {*papers, *studies})
     rule = {f"rule_{k}": json.dumps(v) for k, v in PAPER_RULE.data().items()}
-    values = {"key": key, "KEY": key.upper(), "title": title, **rule}
+    values = {"key": key, "KEY": key.upper(), "title": title, **rule, **PAPER_SCALE}
     edits: dict[str, Callable[[str], str]] = {
         "src/causal_bandits/papers/registry.yaml": lambda t: registered(t, key),
         "config/config.yaml": lambda t: t + block("paper", "config/config.yaml.tmpl", values),
+        "config/quick.yaml": lambda t: t + block("paper", "config/quick.yaml.tmpl", values),
         "config/tiny.yaml": lambda t: t + block("paper", "config/tiny.yaml.tmpl", values),
         "src/causal_bandits/preregistration/registry.json": lambda t: preregistered(
             t, {f"{key}/ts-regret": PAPER_RULE}

@@ -21,6 +21,7 @@ draws and bootstrap draws of seed s of the main run: only the changed setting di
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
@@ -205,7 +206,9 @@ def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
     :mod:`causal_bandits.experiments`): the strategy's arms of the ``instance`` document played by the registry
     entry ``job.policy`` (``algorithm``'s z² version under POMIS+, built from the ``catalogue`` document with the
     job's ``pomis_plus`` settings: bootstrap, refresh, n_min, ...) with the job's ``params``, the regret recorded at
-    the job's ``record_points``, arms reported by their id in the full arm list."""
+    the job's ``record_points``, arms reported by their id in the full arm list. A job with ``params`` records the
+    values its class received in the run files' metadata (key ``params``, JSON); a job without has no such key, so
+    the papers' run files keep their bytes."""
     instance = store.read_json(inputs["instance"])
     if instance["experiment"] != job.experiment:
         raise CausalBanditsError(
@@ -235,4 +238,5 @@ def simulation(job: runs.RunJob, inputs: Mapping[str, str]) -> runs.Simulation:
         cast(Environment, env),  # context-free: pull() gets the None its contexts() returns
         [RegretTrace(linear_grid(job.horizon, job.science["record_points"]))],
         arm_ids=ids,
+        metadata={"params": json.dumps(job.science["params"], sort_keys=True)} if "params" in job.science else {},
     )
