@@ -68,12 +68,20 @@ MIN_FIGURE_SCALE = 0.45
 #: An artefact's list of claims is shown up to this many claims; a longer one is folded under its counts.
 OPEN_CLAIMS = 8
 TEMPLATES = Path(__file__).with_name("templates")
+#: The rules of a narrow window (templates/), for the report and the site's claims tables.
+SMALL_SCREEN_CSS = "small-screen.css"
 
 
 @cache
 def template() -> jinja2.Template:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, keep_trailing_newline=True)
     return env.get_template("report.html.j2")
+
+
+def stylesheet() -> str:
+    """The page's style: templates/report.css, then templates/small-screen.css (on a phone each claim is a card:
+    its cells stacked, each named by its column; the documentation site's claims tables take the same rules)."""
+    return "\n".join((TEMPLATES / name).read_text() for name in ("report.css", SMALL_SCREEN_CSS))
 
 
 def counts(rows: Sequence[Mapping[str, Any]]) -> Counter:
@@ -94,6 +102,13 @@ def chips(rows: Sequence[Mapping[str, Any]]) -> Markup:
     """One coloured chip per verdict present, with its count."""
     c = counts(rows)
     return Markup("").join(chip(s, f"{c[s]} {s}") for s in STATUSES if c[s])
+
+
+def to_look_at(docs: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[tuple[Mapping[str, Any], Any]]]]:
+    """The claims a reader looks at first: for each verdict not in :data:`NOT_INDEXED` that some claim has (in
+    :data:`STATUSES` order), its (claims document, row) pairs in report order."""
+    found = [(s, [(d, r) for d in docs for r in d["claims"] if r["status"] == s]) for s in STATUSES]
+    return [(s, pairs) for s, pairs in found if s not in NOT_INDEXED and pairs]
 
 
 def png_width(path: Path) -> int:
@@ -282,34 +297,27 @@ class Page:
         }
 
     def index(self) -> list[dict[str, Any]]:
-        """The claims to look at, one list per verdict not in :data:`NOT_INDEXED` (in :data:`STATUSES` order):
-        each claim's paper, statement and anchor, one click from the top of the page."""
-        docs = [*self.papers, *self.studies]
+        """The claims to look at (:func:`to_look_at`), one list per verdict: each claim's paper, statement and
+        anchor, one click from the top of the page."""
         return [
             {
                 "chip": chip(status, f"{len(found)} {status}"),
-                "claims": found,
-            }
-            for status in STATUSES
-            if status not in NOT_INDEXED
-            and (
-                found := [
+                "claims": [
                     {
                         "anchor": claim_id(section(d), r["id"]),
                         "paper": section(d),
                         "statement": self.text(r["statement"]),
                     }
-                    for d in docs
-                    for r in d["claims"]
-                    if r["status"] == status
-                ]
-            )
+                    for d, r in found
+                ],
+            }
+            for status, found in to_look_at([*self.papers, *self.studies])
         ]
 
     def render(self, experiments: Sequence[tuple[Mapping[str, Any], str]] = ()) -> str:
         """The page; ``experiments``: own experiments' summaries, each with its table in Markdown."""
         return template().render(
-            style=Markup((TEMPLATES / "report.css").read_text()),
+            style=Markup(stylesheet()),
             papers=[self.paper(doc) for doc in self.papers],
             studies=[self.paper(doc) for doc in self.studies],
             legend=Markup("").join(chip(s) for s in STATUSES),
