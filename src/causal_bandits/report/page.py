@@ -41,7 +41,7 @@ from causal_bandits.claims import (
     VACUOUS,
 )
 from causal_bandits.errors import CausalBanditsError
-from causal_bandits.report.inline import inline_html, link_docs, scripts
+from causal_bandits.report.inline import breakable, inline_html, link_docs, scripts
 from causal_bandits.report.links import artefact_id, claim_id, href, label, readings, section
 from causal_bandits.report.located import located
 from causal_bandits.report.notes import row_lines, shared_notes, split_rows
@@ -216,7 +216,8 @@ class Page:
         paper = section(doc)
         shown = supporting(row, self.artefacts.get(paper, ()))
         return {
-            **{k: row[k] for k in ("id", "source")},
+            "id": breakable(row["id"]),
+            "source": row["source"],
             **{k: self.text(str(row[k])) for k in ("statement", "paper", "ours")},
             "anchor": claim_id(paper, row["id"]),
             "row_class": verdict_class(row["status"]).replace("v-", "r-"),
@@ -226,7 +227,7 @@ class Page:
             "interval": row.get("interval"),
             "rule": row.get("rule"),
             "shown": [(a.label, f"#{artefact_id(paper, a.key)}") for a in shown],
-            "readings": [(label(p, a), self.reading(p, a)) for p, a in readings(doc, row)],
+            "readings": [(breakable(label(p, a)), self.reading(p, a)) for p, a in readings(doc, row)],
         }
 
     def artefact_body(self, a: Artefact) -> Markup:
