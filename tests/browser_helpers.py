@@ -116,13 +116,16 @@ class Pages:
     """Pages of ``folder`` (paths relative to it) and how to check them: ``root`` selects the reader's column;
     ``reports`` are replication reports (they must hold the claims index and the filter, and be at most
     :data:`MAX_PHONE_HEIGHT` times as tall on a phone); ``records`` are archived reports, a record drawn by an
-    older layout: for them only what no layout excuses (a failed or remote request, a console error, a dead link)."""
+    older layout: for them only what no layout excuses (a failed or remote request, a console error, a dead link);
+    ``sources``: pages that link the checkout's Markdown sources (``docs/papers/<key>.md#...``, a run folder's
+    report), where any other page linking a ``.md`` file sends the reader to raw text."""
 
     folder: Path
     pages: Sequence[str]
     root: str
     reports: frozenset[str] = frozenset()
     records: frozenset[str] = frozenset()
+    sources: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -190,8 +193,10 @@ def _visit(checked: Pages, browser: str, base: str, seen: _Seen) -> None:
                 context.close()
 
 
-def _dead_links(folder: Path, base: str, seen: _Seen) -> list[str]:
-    problems = []
+def _dead_links(checked: Pages, base: str, seen: _Seen) -> list[str]:
+    """Links to a file the folder lacks or an anchor its page lacks, and (but from :attr:`Pages.sources`) links to
+    Markdown source, where a reader lands on raw text instead of the rendered page."""
+    folder, problems = checked.folder, []
     for page, hrefs in seen.links.items():
         for href in dict.fromkeys(hrefs):
             if not href.startswith(base):
@@ -203,6 +208,8 @@ def _dead_links(folder: Path, base: str, seen: _Seen) -> list[str]:
                 target += "index.html"
             if not (folder / target).is_file():
                 problems.append(f"{page}: dead link to {target}")
+            elif target.endswith(".md") and page not in checked.sources:
+                problems.append(f"{page}: link to the Markdown source {target} (a reader gets raw text, not the page)")
             elif anchor and target in seen.ids:
                 if anchor not in seen.ids[target]:
                     problems.append(f"{page}: link to {target}#{anchor}, an anchor no element of that page has")
@@ -227,7 +234,7 @@ def check_pages(checked: Pages, browser: str) -> tuple[list[str], dict[str, str]
     seen = _Seen()
     with serve(checked.folder) as base:
         _visit(checked, browser, base, seen)
-        problems = [*seen.problems, *_dead_links(checked.folder, base, seen), *_too_tall(checked, seen)]
+        problems = [*seen.problems, *_dead_links(checked, base, seen), *_too_tall(checked, seen)]
     return problems, seen.text
 
 
