@@ -56,8 +56,10 @@ VERDICT_CLASS = {
     NOT_SPECIFIED: "v-unspecified",
     NOT_EVALUATED: "v-unevaluated",
 }
-#: The verdicts the page's index lists, claim by claim (every verdict but these: a new verdict is listed).
-NOT_INDEXED = (REPRODUCED, NOT_SPECIFIED, NOT_EVALUATED)
+#: The verdicts the claims to look at leave out (every verdict but these is listed, claim by claim: *differs*,
+#: *inconclusive*, and any new verdict): agreements, with or without a reason, and what the paper or the run leaves
+#: unjudged. The filter in the page's bar shows any verdict's claims.
+NOT_INDEXED = (REPRODUCED, FITTED, VACUOUS, NOT_SPECIFIED, NOT_EVALUATED)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 #: CSS pixels per PNG pixel of a figure: figures are saved at 200 dpi (causal_bandits.plots.PNG_DPI),
 #: shown at 120 dpi so that a full-width figure fills the column and a small one stays small.
