@@ -7,8 +7,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= all
+PORT ?= 8000
 
-.PHONY: help reproduce quick studies plan run check-config check-store verify test lint docs benchmark clean
+.PHONY: help reproduce quick studies plan run check-config check-store verify test lint docs serve benchmark clean
 
 ## List the targets, one line each (this list).
 help:
@@ -112,6 +113,10 @@ lint: $(VENV)/.installed
 ## Build the documentation site (docs/) into site/, strictly; a broken link or anchor fails.
 docs: $(VENV)/.installed
 	$(BIN)/mkdocs build --strict
+
+## Build the site and serve it at http://127.0.0.1:8000/ (PORT=...) until Ctrl-C: search works (from disk it cannot).
+serve: docs
+	$(BIN)/python -m http.server --directory site --bind 127.0.0.1 $(PORT)
 
 ## Run the bandit speed benchmarks (benchmarks/README.md).
 benchmark: $(VENV)/.installed

@@ -1,10 +1,17 @@
-"""The documentation site and the report as a reader sees them, in a real browser (tests/browser_helpers.py).
+"""The documentation site and the reports as a reader sees them, in a real browser (tests/browser_helpers.py).
 
-Every page of the built site (``make docs``) and the tiny run's figures/REPORT.html are opened in headless
-Chromium at 1280 px; a dead link or anchor, an element swallowed by a raw tag, source shown as text, an
-image that did not load, horizontal overflow, a table too wide for its column without a visible scrollbar,
-or a request to the network fails the test, one line per problem. Skipped when Chromium or Playwright is
-missing (``.ci/run`` installs Chromium and sets CB_BROWSER_CHECK=1, so CI fails instead).
+Every page of the built site (``make docs``), the archived reports (archive/*/figures/REPORT.html) and the tiny
+run's figures/REPORT.html are opened in headless Chromium at 1280 and 390 px (a desktop's window and a phone's)
+with the network blocked; each problem a reader would meet fails the test, one line per problem: a dead link
+or anchor, a failed or remote request, a console error, an element swallowed by a raw tag, source shown as
+text, a formula left as TeX or whose characters Markdown took (an attribute on an element, ``em[a_c_t]``; a
+docstring's formula words missing from the API reference), a heading skip, an image that did not load, a page
+wider than the window, a table cell a few characters wide, a table too wide for its column without a visible
+scrollbar, a verdict outside its scroll box's visible area, a verdict chip under 4.5:1 contrast, a report
+without its claims index or filter, or over twice as tall on a phone. The archived reports are records drawn by
+an older layout: they are checked only for what no layout excuses (requests, console errors, dead links).
+Skipped when Chromium or Playwright is missing (``.ci/run`` installs Chromium and sets CB_BROWSER_CHECK=1, so CI
+fails instead).
 """
 
 from __future__ import annotations
@@ -12,9 +19,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_helpers import browser_or_skip, check_pages
+from browser_helpers import Pages, browser_or_skip, check_pages, lost_formulas
 
 pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[1]
+#: The archived runs' reports, under archive/.
+ARCHIVED = ("paper-scale/figures/REPORT.html", "studies/figures/REPORT.html")
 
 
 def _report(problems: list[str]) -> str:
@@ -27,12 +37,23 @@ def test_every_page_of_the_site_reads_right_in_a_browser(built_site) -> None:
     site = built_site.folder
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     assert "api.html" in pages and "404.html" in pages
-    problems = check_pages(site, pages, "article", browser)
+    reports = frozenset(p for p in pages if p.endswith("/REPORT.html"))
+    assert reports, "the site serves no report"
+    problems, text = check_pages(Pages(site, pages, "article", reports), browser)
+    problems += lost_formulas(ROOT / "docs" / "api.md", text["api.html"], ROOT / "src")
+    assert not problems, _report(problems)
+
+
+def test_the_archived_reports_open_offline_with_every_link_alive() -> None:
+    browser = browser_or_skip()
+    archived = frozenset(ARCHIVED)
+    problems, _ = check_pages(Pages(ROOT / "archive", ARCHIVED, "main", archived, archived, archived), browser)
     assert not problems, _report(problems)
 
 
 @pytest.mark.workflow
 def test_the_tiny_runs_report_reads_right_in_a_browser(tiny_run: Path) -> None:
     browser = browser_or_skip()
-    problems = check_pages(tiny_run, ["figures/REPORT.html"], "main", browser)
+    report = frozenset(["figures/REPORT.html"])  # a run folder's report: its readings link docs/*.md
+    problems, _ = check_pages(Pages(tiny_run, sorted(report), "main", report, sources=report), browser)
     assert not problems, _report(problems)

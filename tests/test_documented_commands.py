@@ -86,6 +86,7 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "make test": Make("test"),
     "make lint": Make("lint"),
     "make docs": Make("docs"),
+    "make serve": Make("serve"),
     "make help": Make("help"),
     "make clean": Make("clean"),
     "make benchmark": Make("benchmark"),

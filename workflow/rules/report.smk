@@ -16,6 +16,7 @@ rule report:
         templates=[
             "src/causal_bandits/report/templates/report.html.j2",
             "src/causal_bandits/report/templates/report.css",
+            "src/causal_bandits/report/templates/small-screen.css",
         ],
         # own experiments' summaries (no verdicts), when the config has an experiments: section
         experiments=[f"results/experiments/{name}/summary.json" for name in config.get("experiments") or {}],

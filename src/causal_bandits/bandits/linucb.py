@@ -1,4 +1,4 @@
-"""LinUCB with prior causal bounds (Huang & Wu, Algorithm 4) and its baselines, vectorised over seeds.
+r"""LinUCB with prior causal bounds (Huang & Wu, Algorithm 4) and its baselines, vectorised over seeds.
 
 Disjoint per-arm ridge models (Li et al. 2010; Algorithm 4 lines 5-9): arm a keeps A_a = λI + Σ x xᵀ
 and b_a = Σ r x over the rounds it was pulled, θ̂_a = A_a⁻¹ b_a, and its index is
@@ -9,7 +9,7 @@ One class covers the four algorithms of Figure 4:
 
 * **LinUCB** — as above (Algorithm 4 without line 10);
 * **LinUCB-PCB** — ``upper`` given: the index is truncated by the prior causal upper bound,
-  UCB̄_a(t) = min{UCB_a(t), U_{a,c_t}} (Algorithm 4, line 10; only U is used);
+  $\overline{\mathrm{UCB}}_a(t) = \min\{\mathrm{UCB}_a(t), U_{a,c_t}\}$ (Algorithm 4, line 10; only $U$ is used);
 * **LinUCB_Biased / LinUCB_CP** — ``warm_rewards`` given: "LinUCB initialised with the estimated
   reward" (§Experiments), read as pseudo-observations (docs/papers/bounds.md#bounds-a-warm-start): A_a = λI + Σ_c
   n0(c,a) φφᵀ, b_a = Σ_c n0(c,a) r̂(c,a) φ with φ = φ(c, a) and weights n0 (``warm_counts``).

@@ -1,20 +1,25 @@
-"""Optimal allocation matching with prior causal bounds (Huang & Wu, Appendix D, Algorithm 5).
+r"""Optimal allocation matching with prior causal bounds (Huang & Wu, Appendix D, Algorithm 5).
 
 OAM (Hao, Lattimore & Szepesvári 2020) for a linear contextual bandit with finitely many contexts:
-one shared θ over features φ(c, a), G_t = λI + Σ_s X_s X_sᵀ, least-squares θ̂, estimated gaps
-Δ̂_a^c = max_b θ̂ᵀφ(c, b) − θ̂ᵀφ(c, a) and Δ̂_min their smallest positive value. With
-f_{n,δ} = 2(1 + 1/log n) log(1/δ) + c·d·log(d log n) and f_n = f_{n,1/n}, each round t in context c_t:
+one shared $\theta$ over features $\phi(c, a)$, $G_t = \lambda I + \sum_s X_s X_s^\top$, least-squares
+$\hat\theta$, estimated gaps $\hat\Delta_a^c = \max_b \hat\theta^\top\phi(c, b) - \hat\theta^\top\phi(c, a)$ and
+$\hat\Delta_{\min}$ their smallest positive value. With
+$f_{n,\delta} = 2(1 + 1/\log n)\log(1/\delta) + c\,d\log(d\log n)$ and $f_n = f_{n,1/n}$, each round $t$ in
+context $c_t$:
 
-* **exploit** (lines 4-9) when ‖φ(c_t, a)‖²_{G⁻¹} ≤ max{Δ̂²_min, (Δ̂_a^{c_t})²}/f_n for every arm: pull
-  argmax_a max{min{U_{a,c}, θ̂ᵀφ}, L_{a,c}};
-* otherwise **explore** (lines 11-24), s ← s + 1: if every arm has N_a^{c_t} ≥ min(T_a^{c_t}, f_n/Δ̂²_min),
-  pull argmax_a min{θ̂ᵀφ + sqrt(f_{n,1/s²}) ‖φ‖_{G⁻¹}, U_{a,c}} (Eq. 16); else b1 = argmin_a
-  N_a / min(T_a^{c_t}, f_n/Δ̂²_min), b2 = argmin_a N_a (Eq. 17), and pull b2 if N_{b2} ≤ ε_t s (forced
-  exploration), else b1.
+* **exploit** (lines 4-9) when
+  $\|\phi(c_t, a)\|^2_{G^{-1}} \le \max\{\hat\Delta^2_{\min}, (\hat\Delta_a^{c_t})^2\}/f_n$ for every arm: pull
+  $\arg\max_a \max\{\min\{U_{a,c}, \hat\theta^\top\phi\}, L_{a,c}\}$;
+* otherwise **explore** (lines 11-24), $s \leftarrow s + 1$: if every arm has
+  $N_a^{c_t} \ge \min(T_a^{c_t}, f_n/\hat\Delta^2_{\min})$, pull
+  $\arg\max_a \min\{\hat\theta^\top\phi + \sqrt{f_{n,1/s^2}}\,\|\phi\|_{G^{-1}}, U_{a,c}\}$ (Eq. 16); else
+  $b_1 = \arg\min_a N_a / \min(T_a^{c_t}, f_n/\hat\Delta^2_{\min})$, $b_2 = \arg\min_a N_a$ (Eq. 17), and pull $b_2$ if
+  $N_{b_2} \le \varepsilon_t s$ (forced exploration), else $b_1$.
 
-T(Δ̂) is the allocation of Eq. 18-19: min Σ_{c,a} T_a^c Δ̂_a^c subject to ‖φ(c, a)‖²_{H⁻¹} ≤ (Δ̂_a^c)²/f_n for
-every suboptimal cell, H = λI + Σ T_a^c φφᵀ. Cells with Δ̂ = 0 cost nothing and get the cap
-f_n/Δ̂²_min (the algorithm never uses more); the others are solved by scipy's SLSQP in log T.
+$T(\hat\Delta)$ is the allocation of Eq. 18-19: $\min \sum_{c,a} T_a^c \hat\Delta_a^c$ subject to
+$\|\phi(c, a)\|^2_{H^{-1}} \le (\hat\Delta_a^c)^2/f_n$ for every suboptimal cell,
+$H = \lambda I + \sum T_a^c \phi\phi^\top$. Cells with $\hat\Delta = 0$ cost nothing and get the cap
+$f_n/\hat\Delta^2_{\min}$ (the algorithm never uses more); the others are solved by scipy's SLSQP in $\log T$.
 
 Choices where the paper is silent (docs/papers/bounds.md#bounds-a-oam-constants): c = 1; N counts pulls per (context,
 arm) cell; a ridge λI replaces the initial spanning pulls; ε_t = 1/(m log log(t + 16)) with m the number of

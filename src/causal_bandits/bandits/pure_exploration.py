@@ -1,4 +1,4 @@
-"""What the fixed-confidence pure-exploration policies share (docs/papers/cpe.md#cpe-conventions,
+r"""What the fixed-confidence pure-exploration policies share (docs/papers/cpe.md#cpe-conventions,
 docs/papers/cpe.md#cpe-beta-i).
 
 * Settings: δ ∈ (0, 1), ε ∈ [0, 1), the constant profile (``theory``: the paper's constants,
@@ -6,8 +6,8 @@ docs/papers/cpe.md#cpe-beta-i).
   errors).
 * The interventional radius β_I(N) = α_I sqrt(log(|A| log(2N) / δ′) / N), β_I(0) = ∞ (docs/papers/cpe.md#cpe-beta-i;
   cpe §4 "β_I(t)", the log printed without a square, docs/papers/cpe.md#cpe-a3-beta-i-log).
-* The LUCB pair: h = argmax_a μ̂_a, l = argmax_{a≠h} U_a, ties to the lowest index (Kalyanakrishnan
-  et al. 2012; cpe Algorithm 1 line 4), and the stop test U_l <= L_h + ε (line 5).
+* The LUCB pair: $h = \arg\max_a \hat\mu_a$, $l = \arg\max_{a \ne h} U_a$, ties to the lowest index
+  (Kalyanakrishnan et al. 2012; cpe Algorithm 1 line 4), and the stop test $U_l \le L_h + \varepsilon$ (line 5).
 * :class:`PureExplorationPolicy`: per-seed state arrays whose rows are dropped by ``retain`` when the
   engine removes stopped seeds.
 

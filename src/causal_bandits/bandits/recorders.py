@@ -1,4 +1,4 @@
-"""Generic recorders: what the engine keeps of a run, plugged into :func:`causal_bandits.bandits.engine.simulate`.
+r"""Generic recorders: what the engine keeps of a run, plugged into :func:`causal_bandits.bandits.engine.simulate`.
 
 * :class:`RegretTrace` — cumulative regret on a round grid (every round when the grid is every
   round), with the pulled arm and whether it was optimal, and per-seed final values.
@@ -6,10 +6,10 @@
 Paper-specific recorders live beside their algorithms (the fairness auditor,
 :mod:`causal_bandits.bandits.audit`).
 
-Regrets: ``cum_regret`` is the pseudo-regret sum_{s<=t} (mu*_s - mu_{a_s}) (its mean estimates the
-expected regret with less noise); ``cum_realized_regret`` is sum_{s<=t} (mu*_s - y_s), the
-convention of Lee & Bareinboim's code. Both have the same expectation. mu*_s is the best mean of
-round s (the best arm's, or the best arm's in the round's context).
+Regrets: ``cum_regret`` is the pseudo-regret $\sum_{s \le t} (\mu^*_s - \mu_{a_s})$ (its mean estimates the
+expected regret with less noise); ``cum_realized_regret`` is $\sum_{s \le t} (\mu^*_s - y_s)$, the
+convention of Lee & Bareinboim's code. Both have the same expectation. $\mu^*_s$ is the best mean of
+round $s$ (the best arm's, or the best arm's in the round's context).
 """
 
 from __future__ import annotations

@@ -23,9 +23,18 @@ from causal_bandits.report.links import DOCREF
 SCRIPT = re.compile(r"(?<=[^\s{}])([_^])\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
 #: TeX accents the plain-text math uses, as combining characters.
 ACCENTS = {r"\bar ": "\u0304", r"\hat ": "\u0302", r"\tilde ": "\u0303"}
-#: HTML that is not text: code, preformatted blocks, scripts and styles, and any tag.
-NOT_TEXT = re.compile(r"(<(code|pre|script|style|kbd|samp)\b.*?</\2>|<[^>]*>)", re.S)
+#: HTML that is not text: code, preformatted blocks, scripts and styles, a formula (``$...$`` in a page or a
+#: docstring, marked by pymdownx.arithmatex for MathJax), and any tag.
+NOT_TEXT = re.compile(
+    r"(<(code|pre|script|style|kbd|samp)\b.*?</\2>|<span class=\"arithmatex\">.*?</span>|<[^>]*>)", re.S
+)
 CODE = re.compile(r"``(.+?)``|`([^`]+)`")
+#: Where a long name may wrap: after a path's ``/``, an anchor's ``#``, a snake_case ``_`` or a file's ``.`` (before a
+#: letter: a number's point is not a place to wrap), each followed by more of the name.
+BREAK = re.compile(r"(?<=[/_#])(?=\w)|(?<=\.)(?=[A-Za-z])")
+#: The same in escaped prose, after ``/`` only (``E1n8/LUCB/practical``; a ``#`` or ``.`` there may be an entity's
+#: or a sentence's, a ``_`` a subscript's).
+BREAK_PROSE = re.compile(r"(?<=/)(?=\w)")
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 
 
@@ -63,6 +72,12 @@ def scripts(page: str) -> str:
     return "".join(out)
 
 
+def breakable(text: str) -> Markup:
+    """``text`` escaped, with a line-break opportunity (``<wbr>``) at each of its names' separators (:data:`BREAK`):
+    a long name (``docs/papers/unknown_graph.md#unknown_graph-results``) wraps there, never inside a word."""
+    return Markup(BREAK.sub("<wbr>", html.escape(text, quote=False)))
+
+
 def inline_html(text: str, docs_href: Callable[[str, str], str]) -> Markup:
     """A note as HTML: escaped, code spans as ``<code>``, ``**bold**`` as ``<strong>``, documentation references
     as links (``docs_href(page, anchor)``: the link to ``docs/<page>.md#<anchor>``), sub- and superscripts."""
@@ -70,20 +85,25 @@ def inline_html(text: str, docs_href: Callable[[str, str], str]) -> Markup:
     pos = 0
     for m in CODE.finditer(text):
         out.append(_prose(text[pos : m.start()], docs_href))
-        out.append(f"<code>{html.escape(m.group(1) or m.group(2))}</code>")
+        out.append(f"<code>{breakable(m.group(1) or m.group(2))}</code>")
         pos = m.end()
     out.append(_prose(text[pos:], docs_href))
     return Markup("".join(out))
+
+
+def _words(text: str) -> str:
+    """Prose as HTML: escaped, ``**bold**``, names wrapping at their separators, sub- and superscripts."""
+    return _scripts_text(BREAK_PROSE.sub("<wbr>", STRONG.sub(r"<strong>\1</strong>", html.escape(text))))
 
 
 def _prose(text: str, docs_href: Callable[[str, str], str]) -> str:
     out = []
     pos = 0
     for m in DOCREF.finditer(text):
-        out.append(_scripts_text(STRONG.sub(r"<strong>\1</strong>", html.escape(text[pos : m.start()]))))
-        out.append(f'<a href="{html.escape(docs_href(m.group(1), m.group(2) or ""))}">{html.escape(m.group(0))}</a>')
+        out.append(_words(text[pos : m.start()]))
+        out.append(f'<a href="{html.escape(docs_href(m.group(1), m.group(2) or ""))}">{breakable(m.group(0))}</a>')
         pos = m.end()
-    out.append(_scripts_text(STRONG.sub(r"<strong>\1</strong>", html.escape(text[pos:]))))
+    out.append(_words(text[pos:]))
     return "".join(out)
 
 

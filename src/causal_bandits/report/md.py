@@ -1,8 +1,10 @@
 """figures/REPORT.md: the replication report in Markdown, links to the files beside it.
 
-The same claims as the HTML page (:mod:`causal_bandits.report.page`) in pipe tables: per paper its
-notices, its counts, the notes several claims share (:func:`causal_bandits.report.notes.shared_notes`),
-the claims this run judged, then apart those it did not, our number in italics.
+The same claims as the HTML page (:mod:`causal_bandits.report.page`) in pipe tables. First the answer: the
+verdicts of the run and of each paper, and the claims to look at, one line each; then the notices and how to
+read the report; then per paper its notices, its counts, the claims this run judged, apart those it did not (our
+number in italics), and last the notes several of its claims share
+(:func:`causal_bandits.report.notes.shared_notes`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from causal_bandits.artefacts import supporting
 from causal_bandits.claims import STATUSES
 from causal_bandits.report.links import href, label, readings, section
 from causal_bandits.report.notes import row_lines, shared_notes, split_rows
-from causal_bandits.report.page import Page, counts
+from causal_bandits.report.page import Page, counts, to_look_at
 
 INTRO = (
     "Each claim a paper makes, the paper's number beside ours (with its 95 % interval where it comes from random "
@@ -97,9 +99,6 @@ class Report:
         md += [f"*{doc['question']}*", ""] if doc.get("question") else []
         md += [f"**{n}**" for n in doc.get("notices", ())] + ([""] if doc.get("notices") else [])
         md += [f"{count_text(rows)} ({doc['scale']})."]
-        if notes.shared:
-            md += ["", "Notes shared by several claims below:", ""]
-            md += [f"{i}. {cell(n)}" for i, n in enumerate(notes.shared, 1)]
         if judged:
             md += ["", *JUDGED_HEAD, *self._rows(doc, judged, notes.row)]
         if unjudged:
@@ -111,6 +110,9 @@ class Report:
                 *UNJUDGED_HEAD,
                 *self._rows(doc, unjudged, notes.row),
             ]
+        if notes.shared:
+            md += ["", "Notes shared by several claims above (a claim's note cites them by number):", ""]
+            md += [f"{i}. {cell(n)}" for i, n in enumerate(notes.shared, 1)]
         return md
 
     def experiments(self, experiments: Sequence[tuple[Mapping[str, Any], str]]) -> list[str]:
@@ -133,18 +135,26 @@ class Report:
             md += ["", f"### {e['title']} (`{e['experiment']}`)", "", f"{scale} {where}", "", table.rstrip("\n")]
         return md
 
+    def first_screen(self) -> list[str]:
+        """The answer, before any explanation or note: the verdicts of the run and of each paper, then the claims
+        to look at (:func:`causal_bandits.report.page.to_look_at`), one line each."""
+        papers = self.page.papers
+        md = ["", f"Overall: {count_text([r for p in papers for r in p['claims']])}.", ""]
+        md += [f"- {self.title(section(d))}: {count_text(d['claims'])} ({d['scale']})." for d in papers]
+        look = to_look_at([*papers, *self.page.studies])
+        if look:
+            md += ["", "**Claims to look at** (each under its paper below, with its note):"]
+        for status, found in look:
+            md += ["", f"*{status}* ({len(found)}):", ""]
+            md += [f"- {section(d)} · {r['id']}: {cell(r['statement'])}" for d, r in found]
+        return md
+
     def render(self, experiments: Sequence[tuple[Mapping[str, Any], str]] = ()) -> str:
         papers = self.page.papers
         notices = [f"{self.title(p['paper'])}: {n}" for p in papers for n in p.get("notices", ())]
-        md = [
-            "# Replication report",
-            "",
-            INTRO,
-            "",
-            "Scale of this run: " + "; ".join(f"{p['paper']}: {p['scale']}" for p in papers) + ".",
-        ]
+        md = ["# Replication report", *self.first_screen()]
         md += ["", "**Read first.** " + " ".join(notices)] if notices else []
-        md += ["", f"Overall: {count_text([r for p in papers for r in p['claims']])}."]
+        md += ["", INTRO]
         for doc in papers:
             md += self.section(doc)
         if self.page.studies:

@@ -41,7 +41,7 @@ from causal_bandits.claims import (
     VACUOUS,
 )
 from causal_bandits.errors import CausalBanditsError
-from causal_bandits.report.inline import inline_html, link_docs, scripts
+from causal_bandits.report.inline import breakable, inline_html, link_docs, scripts
 from causal_bandits.report.links import artefact_id, claim_id, href, label, readings, section
 from causal_bandits.report.located import located
 from causal_bandits.report.notes import row_lines, shared_notes, split_rows
@@ -56,8 +56,10 @@ VERDICT_CLASS = {
     NOT_SPECIFIED: "v-unspecified",
     NOT_EVALUATED: "v-unevaluated",
 }
-#: The verdicts the page's index lists, claim by claim (every verdict but these: a new verdict is listed).
-NOT_INDEXED = (REPRODUCED, NOT_SPECIFIED, NOT_EVALUATED)
+#: The verdicts the claims to look at leave out (every verdict but these is listed, claim by claim: *differs*,
+#: *inconclusive*, and any new verdict): agreements, with or without a reason, and what the paper or the run leaves
+#: unjudged. The filter in the page's bar shows any verdict's claims.
+NOT_INDEXED = (REPRODUCED, FITTED, VACUOUS, NOT_SPECIFIED, NOT_EVALUATED)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 #: CSS pixels per PNG pixel of a figure: figures are saved at 200 dpi (causal_bandits.plots.PNG_DPI),
 #: shown at 120 dpi so that a full-width figure fills the column and a small one stays small.
@@ -68,12 +70,20 @@ MIN_FIGURE_SCALE = 0.45
 #: An artefact's list of claims is shown up to this many claims; a longer one is folded under its counts.
 OPEN_CLAIMS = 8
 TEMPLATES = Path(__file__).with_name("templates")
+#: The rules of a narrow window (templates/), for the report and the site's claims tables.
+SMALL_SCREEN_CSS = "small-screen.css"
 
 
 @cache
 def template() -> jinja2.Template:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, keep_trailing_newline=True)
     return env.get_template("report.html.j2")
+
+
+def stylesheet() -> str:
+    """The page's style: templates/report.css, then templates/small-screen.css (on a phone each claim is a card:
+    its cells stacked, each named by its column; the documentation site's claims tables take the same rules)."""
+    return "\n".join((TEMPLATES / name).read_text() for name in ("report.css", SMALL_SCREEN_CSS))
 
 
 def counts(rows: Sequence[Mapping[str, Any]]) -> Counter:
@@ -94,6 +104,13 @@ def chips(rows: Sequence[Mapping[str, Any]]) -> Markup:
     """One coloured chip per verdict present, with its count."""
     c = counts(rows)
     return Markup("").join(chip(s, f"{c[s]} {s}") for s in STATUSES if c[s])
+
+
+def to_look_at(docs: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[tuple[Mapping[str, Any], Any]]]]:
+    """The claims a reader looks at first: for each verdict not in :data:`NOT_INDEXED` that some claim has (in
+    :data:`STATUSES` order), its (claims document, row) pairs in report order."""
+    found = [(s, [(d, r) for d in docs for r in d["claims"] if r["status"] == s]) for s in STATUSES]
+    return [(s, pairs) for s, pairs in found if s not in NOT_INDEXED and pairs]
 
 
 def png_width(path: Path) -> int:
@@ -201,7 +218,8 @@ class Page:
         paper = section(doc)
         shown = supporting(row, self.artefacts.get(paper, ()))
         return {
-            **{k: row[k] for k in ("id", "source")},
+            "id": breakable(row["id"]),
+            "source": row["source"],
             **{k: self.text(str(row[k])) for k in ("statement", "paper", "ours")},
             "anchor": claim_id(paper, row["id"]),
             "row_class": verdict_class(row["status"]).replace("v-", "r-"),
@@ -211,7 +229,7 @@ class Page:
             "interval": row.get("interval"),
             "rule": row.get("rule"),
             "shown": [(a.label, f"#{artefact_id(paper, a.key)}") for a in shown],
-            "readings": [(label(p, a), self.reading(p, a)) for p, a in readings(doc, row)],
+            "readings": [(breakable(label(p, a)), self.reading(p, a)) for p, a in readings(doc, row)],
         }
 
     def artefact_body(self, a: Artefact) -> Markup:
@@ -282,34 +300,27 @@ class Page:
         }
 
     def index(self) -> list[dict[str, Any]]:
-        """The claims to look at, one list per verdict not in :data:`NOT_INDEXED` (in :data:`STATUSES` order):
-        each claim's paper, statement and anchor, one click from the top of the page."""
-        docs = [*self.papers, *self.studies]
+        """The claims to look at (:func:`to_look_at`), one list per verdict: each claim's paper, statement and
+        anchor, one click from the top of the page."""
         return [
             {
                 "chip": chip(status, f"{len(found)} {status}"),
-                "claims": found,
-            }
-            for status in STATUSES
-            if status not in NOT_INDEXED
-            and (
-                found := [
+                "claims": [
                     {
                         "anchor": claim_id(section(d), r["id"]),
                         "paper": section(d),
                         "statement": self.text(r["statement"]),
                     }
-                    for d in docs
-                    for r in d["claims"]
-                    if r["status"] == status
-                ]
-            )
+                    for d, r in found
+                ],
+            }
+            for status, found in to_look_at([*self.papers, *self.studies])
         ]
 
     def render(self, experiments: Sequence[tuple[Mapping[str, Any], str]] = ()) -> str:
         """The page; ``experiments``: own experiments' summaries, each with its table in Markdown."""
         return template().render(
-            style=Markup((TEMPLATES / "report.css").read_text()),
+            style=Markup(stylesheet()),
             papers=[self.paper(doc) for doc in self.papers],
             studies=[self.paper(doc) for doc in self.studies],
             legend=Markup("").join(chip(s) for s in STATUSES),

@@ -1,4 +1,4 @@
-"""The designed instance families of docs/papers/cpe.md#cpe-experiments (not in the paper), each with exact means in
+r"""The designed instance families of docs/papers/cpe.md#cpe-experiments (not in the paper), each with exact means in
 closed form.
 
 * ``parallel``  (E1): X_i ~ Bern(1/2) iid, P(Y=1 | X) = 0.4 + 0.2 X_1, atomic actions.
@@ -13,7 +13,8 @@ closed form.
   θ_{Y,X_{i+2}} = (−1)^i (1.2 − 0.1 i), intercept −½ Σ_i max(θ_{Y,X_{i+2}}, 0); every do(S = s),
   S ⊆ roots; μ = σ(θ*, a) by the {0, 1, ∗}^k table (exact enumeration over the roots).
 * ``parallel_max`` (E5, Theorem 3 class): X_i ~ Bern(p) iid, P(Y=1 | X) = 0.3 + 0.2 max_i v_i X_i,
-  v = (1, 0.5, ..., 0.5); μ = 0.3 + 0.2 Σ_j v_(j) x̄_(j) Π_{i<j} (1 − x̄_(i)) (v sorted decreasing).
+  $v = (1, 0.5, \dots, 0.5)$; $\mu = 0.3 + 0.2 \sum_j v_{(j)} \bar x_{(j)} \prod_{i<j} (1 - \bar x_{(i)})$ ($v$ sorted
+  decreasing).
 
 x̄_i is the set value when X_i ∈ S, else P(X_i = 1). The naive means E[Y | S = s] equal μ on the
 parallel families (no confounding) and are given in closed form for ``confounded``. Each closed

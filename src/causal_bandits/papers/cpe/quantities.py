@@ -1,8 +1,9 @@
-"""Every exact per-instance quantity of docs/papers/cpe.md#cpe-quantities, docs/papers/cpe.md#cpe-outputs (arms table
+r"""Every exact per-instance quantity of docs/papers/cpe.md#cpe-quantities, docs/papers/cpe.md#cpe-outputs (arms table
 and one-row summary).
 
-Per arm: μ_a, Δ_a, whether it is best, q^(G)_a (Eq. 15), identifiable, Z_a, q^(L)_a (Eq. 7) and
-ℓ_S for BGLMs, E[Y | S = s]. Per instance: μ*, Δ_min, H, (m, m_{ε,Δ}, H_{m_{ε,Δ}}) for q^(G) and,
+Per arm: $\mu_a$, $\Delta_a$, whether it is best, $q^{(G)}_a$ (Eq. 15), identifiable, $Z_a$, $q^{(L)}_a$ (Eq. 7) and
+$\ell_S$ for BGLMs, $E[Y \mid S = s]$. Per instance: $\mu^*$, $\Delta_{\min}$, $H$, $(m, m_{\varepsilon,\Delta},
+H_{m_{\varepsilon,\Delta}})$ for $q^{(G)}$ and,
 for BGLMs, q^(L) (with q_do() = 1 in both, docs/papers/cpe.md#cpe-a11-q-do), the upper-bound term of Theorems
 1-2, Theorem 3's lower bound and whether the instance is in Theorem 3's class, Lattimore et al.'s
 non-adaptive term m/Δ_min², and for BGLMs D, κ, η (Assumptions 1-3) and the theory burn-in of
