@@ -65,7 +65,7 @@ def test_a_paper_run_without_parameters_keeps_its_provenance():
 
 CHECK = textwrap.dedent("""
     import json, sys
-    from causal_bandits import config as cb_config, plan, runs, store
+    from causal_bandits import algorithms, config as cb_config, plan, runs, store
     from causal_bandits.experiments import config as experiments_config, runs as experiments_runs
     from causal_bandits.experiments.instance import instance_document
     from causal_bandits.papers.nonmanip import runs as nonmanip_runs
@@ -74,7 +74,7 @@ CHECK = textwrap.dedent("""
     config = cb_config.check(cb_config.load(root + "/config/config.yaml", overlay))
     jobs = [experiments_runs.describe(config, wc) for wc in experiments_runs.run_jobs(config)]
     instance = instance_document("moss", config["experiments"]["moss"])
-    built = {j.algorithm: nonmanip_runs.solver(j.policy, instance, j.strategy, params=j.science.get("params")).horizon
+    built = {j.algorithm: nonmanip_runs.solver(algorithms.registry("nonmanip")[j.policy].path, instance, j.strategy, params=j.science.get("params")).horizon
              for j in jobs if j.strategy == "BF" and j.algorithm != "ts"}
     print(json.dumps({"jobs": sorted([j.strategy, j.algorithm, j.science.get("params")] for j in jobs),
                       "built": built, "skipped": plan.skipped(config)}))
