@@ -83,7 +83,7 @@ REASON ?=
 ## Rewrite tests/tiny_digests.txt from a tiny run (a few minutes), with REASON="why the outputs moved" as its first line.
 tiny-digests: $(VENV)/.installed
 	@test -n "$(REASON)" || { echo 'make tiny-digests needs REASON="why the outputs moved" (the list'"'"'s first line)' >&2; exit 2; }
-	CB_TINY_DIGESTS_REASON="$(REASON)" $(BIN)/python -m pytest -q -p no:xdist -p no:cacheprovider tests/test_byte_guard.py -k tiny_run
+	CB_TINY_DIGESTS_REASON="$(REASON)" $(BIN)/python -m pytest -q -n 0 -p no:cacheprovider tests/test_byte_guard.py -k tiny_run
 
 # A release (CONTRIBUTING.md#releases): on a clean tree with every rule registered, bump the version, run the papers
 # and the studies at that commit in one run folder, archive both, verify them, and write the CHANGELOG.md entry.

@@ -262,7 +262,7 @@ def quote(archive: Archive, text: str, kind: str = "archive") -> str:
         ) from None
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("{", "&#123;").replace("}", "&#125;")
 
 
@@ -292,7 +292,7 @@ def expand(markdown: str, found: Mapping[str, Archive | None], where: str = "") 
                 value = quote(archive, text, kind)
             except QuoteError as err:
                 raise QuoteError(f"{where}: {err}" if where else str(err)) from None
-            return _cell(value) if table else value
+            return cell(value) if table else value
 
         lines.append(QUOTE.sub(fill, line))
     return "\n".join(lines)
