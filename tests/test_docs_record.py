@@ -78,12 +78,12 @@ def test_no_commit_hash_date_or_hand_written_run_figure_outside_the_changelog_an
 def test_a_planted_hash_date_or_figure_is_caught_and_a_quoted_one_is_not(tmp_path, planted, caught):
     page = tmp_path / "page.md"
     page.write_text(f"# A page\n\nSome prose.\n{planted}\n")
-    assert history_lines(page, "docs/page.md") == [f"docs/page.md:4: {caught} in {planted!r}"]
+    assert history_lines(page, "README.md") == [f"README.md:4: {caught} in {planted!r}"]
     quoted = "It ran <!-- archive run jobs -->583<!-- end --> jobs from <!-- archive commit -->51ac222b3b<!-- end -->."
     page.write_text(
         f"{quoted}\n```sh\nmake verify   # 10 min\n```\nhttps://host/x/55995ffbd00855eb7a2f697817522f83dbed11ec/y\n"
     )
-    assert history_lines(page, "docs/page.md") == []
+    assert history_lines(page, "README.md") == []
     assert history_lines(page, "CHANGELOG.md") == []
 
 
