@@ -92,6 +92,7 @@ VERSION ?=
 RELEASE_CONFIG ?=
 ## Make release VERSION=X.Y.Z: the version bumped, papers and studies run and archived at one commit, verified, CHANGELOG.md written.
 release: $(VENV)/.installed
+	@test -n "$(VERSION)" || { echo 'make release needs VERSION=X.Y.Z (above the version in pyproject.toml)' >&2; exit 2; }
 	$(BIN)/causal-bandits release $(VERSION) --cores $(CORES) $(if $(RELEASE_CONFIG),--configfile $(RELEASE_CONFIG))
 
 TEST_WORKERS ?= 2
