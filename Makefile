@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 CORES ?= all
 PORT ?= 8000
 
-.PHONY: help reproduce quick studies plan run check-config check-store verify test lint docs serve benchmark clean
+.PHONY: help reproduce quick studies plan run check-config check-store verify tiny-digests release test lint docs serve benchmark clean
 
 ## List the targets, one line each (this list).
 help:
@@ -85,13 +85,32 @@ check-store: $(VENV)/.installed
 # waits), then mostly wait on one Snakemake process each; the 15 slowest are listed, for CI's log.
 # The archived paper-scale run (archive/paper-scale, docs/guide/reviewers.md#verify): a seeded random sample of its
 # jobs rebuilt from scratch and every derived job from the archived intermediates, in scratch folders, compared byte
-# for byte. VERIFY_ARGS passes options, e.g. VERIFY_ARGS="--budget 60 --seed 4". make exits 2 whenever its recipe
+# for byte, with the code the run ran (this checkout's, or the run's commit in a temporary git worktree when they
+# differ). VERIFY_ARGS passes options, e.g. VERIFY_ARGS="--budget 60 --seed 4". make exits 2 whenever its recipe
 # fails; the line after verify's says verify's own status (1: a file differs, 2: could not check), which
 # .venv/bin/causal-bandits verify returns as its exit status.
 VERIFY_ARGS ?=
-## Set up .venv if needed, then rebuild a sample of the archived paper-scale run's jobs and every derived job (about 10 minutes on 2 cores) and compare.
+## Set up .venv if needed, then rebuild a sample of the archived paper-scale run's jobs and every derived job and compare.
 verify: $(VENV)/.installed
 	@$(BIN)/causal-bandits verify $(VERIFY_ARGS) || { status=$$?; echo "causal-bandits verify exited $$status (1: a rebuilt file differs; 2: could not check)" >&2; exit $$status; }
+
+# The byte guard (CONTRIBUTING.md#byte-guard): tests/tiny_digests.txt lists the sha256 of every output of the tiny
+# run, and CI fails when they move without it. A change that moves them on purpose rewrites it here, in its commit.
+REASON ?=
+## Rewrite tests/tiny_digests.txt from a tiny run (a few minutes), with REASON="why the outputs moved" as its first line.
+tiny-digests: $(VENV)/.installed
+	@test -n "$(REASON)" || { echo 'make tiny-digests needs REASON="why the outputs moved" (the list'"'"'s first line)' >&2; exit 2; }
+	CB_TINY_DIGESTS_REASON="$(REASON)" $(BIN)/python -m pytest -q -n 0 -p no:cacheprovider tests/test_byte_guard.py -k tiny_run
+
+# A release (CONTRIBUTING.md#releases): on a clean tree with every rule registered, bump the version, run the papers
+# and the studies at that commit in one run folder, archive both, verify them, and write the CHANGELOG.md entry.
+# RELEASE_CONFIG overlays a config on both runs (config/tiny.yaml to try the command out in a scratch clone).
+VERSION ?=
+RELEASE_CONFIG ?=
+## Make release VERSION=X.Y.Z: the version bumped, papers and studies run and archived at one commit, verified, CHANGELOG.md written.
+release: $(VENV)/.installed
+	@test -n "$(VERSION)" || { echo 'make release needs VERSION=X.Y.Z (above the version in pyproject.toml)' >&2; exit 2; }
+	$(BIN)/causal-bandits release $(VERSION) --cores $(CORES) $(if $(RELEASE_CONFIG),--configfile $(RELEASE_CONFIG))
 
 TEST_WORKERS ?= 2
 ## Set up .venv if needed, then run the unit tests and the workflow tests (tiny config).

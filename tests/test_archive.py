@@ -14,7 +14,7 @@ import yaml
 from workflow_helpers import ROOT
 
 from causal_bandits import runs
-from causal_bandits.archive import jobs, manifest, provenance, stages, verify
+from causal_bandits.archive import at_commit, jobs, manifest, provenance, rebuild, stages, verify
 from causal_bandits.errors import CausalBanditsError, DataError
 
 PLAN = """\
@@ -363,7 +363,7 @@ def test_missing_raw_files_are_named_and_a_failed_rebuild_leaves_no_scratch(tmp_
     config = {"fairness": {"raw": {"adult": {"path": "adult/adult.data"}, "youtube": [{"path": "y/y.txt"}]}}}
     (tmp_path / "y").mkdir()
     (tmp_path / "y" / "y.txt.gz").write_bytes(b"")
-    assert verify.missing_raw(config, tmp_path) == ["adult/adult.data"]
+    assert rebuild.missing_raw(config, tmp_path) == ["adult/adult.data"]
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
     monkeypatch.setattr(verify.tempfile, "tempdir", None)
@@ -372,13 +372,13 @@ def test_missing_raw_files_are_named_and_a_failed_rebuild_leaves_no_scratch(tmp_
         raise CausalBanditsError("Snakemake stopped")
 
     monkeypatch.setattr(verify, "_run_level", stop)
-    monkeypatch.setattr(verify, "check_provenance", lambda *args: None)
-    monkeypatch.setattr(verify, "current_provenance", lambda *args: {})
+    monkeypatch.setattr(at_commit.provenance, "differences", lambda *args: [])
+    monkeypatch.setattr(at_commit, "current", lambda *args: {})
     monkeypatch.setattr(verify.raw_data, "check_before_run", lambda *args: None)  # the raw data: the next test
     (tmp_path / "archive").mkdir()
     folder = _archive(tmp_path / "archive").parent
     with pytest.raises(CausalBanditsError, match="Snakemake stopped"):
-        verify.verify(Path(__file__).parents[1], folder, 60.0, 1, 0, everything=True)
+        verify.verify(Path(__file__).parents[1], folder, verify.Settings(budget_cpu_s=60.0, cores=1, everything=True))
     assert list((tmp_path / "tmp").iterdir()) == []
 
 
@@ -390,8 +390,8 @@ def test_verify_names_missing_raw_data_in_one_line_before_any_rebuild(tmp_path, 
         raise AssertionError("a rebuild started")
 
     monkeypatch.setattr(verify, "_run_level", rebuilt)
-    monkeypatch.setattr(verify, "check_provenance", lambda *args: None)
-    monkeypatch.setattr(verify, "current_provenance", lambda *args: {})
+    monkeypatch.setattr(at_commit.provenance, "differences", lambda *args: [])
+    monkeypatch.setattr(at_commit, "current", lambda *args: {})
     (tmp_path / "archive").mkdir()
     folder = _archive(tmp_path / "archive").parent
     empty = tmp_path / "raw"
@@ -400,8 +400,29 @@ def test_verify_names_missing_raw_data_in_one_line_before_any_rebuild(tmp_path, 
         f"data: {{raw_dir: {empty}}}\nfairness: {{raw: {{on_missing: download, adult: {{url: 'file://{empty}/x'}}}}}}\n"
     )
     with pytest.raises(DataError, match=r"^raw file adult/adult.data is missing \(file://.* cannot be reached") as err:
-        verify.verify(Path(__file__).parents[1], folder, 60.0, 1, 0, [str(overlay)], everything=True)
+        verify.verify(
+            Path(__file__).parents[1],
+            folder,
+            verify.Settings(budget_cpu_s=60.0, cores=1, configfiles=(str(overlay),), everything=True),
+        )
     assert "\n" not in str(err.value)
+
+
+def test_progress_reads_snakemakes_step_lines_after_the_offset_and_estimates_the_rest(tmp_path):
+    log = tmp_path / "level-1.log"
+    assert rebuild.progress(log, 0, 0.0, 10.0) is None
+    log.write_bytes(b"old run\n9 of 9 steps (100%) done\n")
+    offset = log.stat().st_size
+    assert rebuild.progress(log, offset, 0.0, 10.0) is None
+    with open(log, "ab") as out:
+        out.write(b"[Sun Nov 29]\nFinished job 3.\n1 of 4 steps (25%) done\nFinished job 1.\n2 of 4 steps (50%) done\n")
+    assert rebuild.progress(log, offset, 0.0, 150.0) == (
+        2,
+        4,
+        "2 of 4 jobs done, 2 min 30 s elapsed, about 2 min 30 s left",
+    )
+    log.write_bytes(b"4 of 4 steps (100%) done\n")
+    assert rebuild.progress(log, 0, 0.0, 61.0) == (4, 4, "4 of 4 jobs done, 1 min 1 s elapsed")
 
 
 def test_configfile_is_repeated_and_leaves_the_archive_positional_alone():

@@ -1,10 +1,10 @@
 """The docs never contradict the archived paper-scale run (archive/paper-scale).
 
-What the docs pages state about the archived run is either *quoted* (``{{ archive ... }}``, filled in
-from the archive by the docs hook: :mod:`causal_bandits.archive.quotes`), so that a remade archive updates
-it, or written by hand and checked here against the archive: every number written in a table row that cites
-a claim must be one of the numbers of those claims' archived rows (at the precision written),
-every verdict column is quoted, and the README's tallies are the archive's.
+What the docs pages state about the archived run is either *quoted* (a marker, ``<!-- archive ... -->value<!-- end
+-->``, whose value tests/test_docs_record.py holds to the archive: :mod:`causal_bandits.archive.markers`), so that a
+remade archive updates it, or written by hand and checked here against the archive: every number written in a table
+row that cites a claim must be one of the numbers of those claims' archived rows (at the precision written), and
+every verdict column is quoted.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from causal_bandits.archive import quotes
+from causal_bandits.archive import markers, quotes
 from causal_bandits.claims import DIFFERS
 from causal_bandits.papers import PAPERS
 
@@ -89,7 +89,7 @@ def _agrees(number: str, pool: list[float]) -> bool:
 
 def _outside_quotes_and_code(unit: str) -> str:
     """The hand-written text of a unit: without quotes, code, link targets and anchors."""
-    unit = quotes.QUOTE.sub(" ", unit)
+    unit = markers.MARKER.sub(" ", quotes.QUOTE.sub(" ", unit))
     unit = re.sub(r"`[^`]*`", " ", unit)
     unit = re.sub(r"\]\([^)]*\)", "] ", unit)
     return re.sub(r"\{#[^}]*\}", " ", unit)
@@ -99,9 +99,9 @@ def test_every_quote_is_filled_from_the_archive(archive: quotes.Archive) -> None
     quoted = 0
     for page in PAGES:
         text = page.read_text()
-        quoted += len(quotes.QUOTE.findall(text))
-        filled = quotes.expand(text, {"archive": archive}, str(page.relative_to(ROOT)))
-        assert "{{ archive" not in filled, page
+        quoted += len(markers.MARKER.findall(text))
+        filled = markers.expand(text, {"archive": archive}, str(page.relative_to(ROOT)))
+        assert "<!-- archive " not in filled, page
     assert quoted > 100  # the paper pages' results tables are quoted
 
 
@@ -236,10 +236,10 @@ def test_verdict_columns_are_quoted(archive: quotes.Archive) -> None:
                 column = [c.lower() for c in cells].index("verdict") if "verdict" in [c.lower() for c in cells] else -1
                 continue
             paper = page.stem if page.stem in PAPERS else None
-            quoted = 0 <= column < len(cells) and "{{ archive verdict" in cells[column]
+            quoted = 0 <= column < len(cells) and "<!-- archive verdict" in cells[column]
             if column >= 0 and not quoted and not set(line) <= set("|- ") and _cited(line, paper, archive):
                 unquoted.append(f"{page.relative_to(ROOT)}:{number}: {cells[column]}")
-    assert not unquoted, "write {{ archive verdict <paper>/<id> }} in:\n" + "\n".join(unquoted)
+    assert not unquoted, "write <!-- archive verdict <paper>/<id> --><!-- end --> in:\n" + "\n".join(unquoted)
 
 
 def test_hand_written_numbers_agree_with_the_archive(archive: quotes.Archive) -> None:
@@ -262,38 +262,3 @@ def test_hand_written_numbers_agree_with_the_archive(archive: quotes.Archive) ->
             if bad:
                 wrong.append(f"{page.relative_to(ROOT)}: {bad} in: {unit[:160]}")
     assert not wrong, "numbers the cited claims' archived rows do not hold (quote them instead):\n" + "\n".join(wrong)
-
-
-def test_readme_tallies_and_run_are_the_archive_s(archive: quotes.Archive) -> None:
-    """The README's tally of the archived verdicts is the archive's, every verdict with its count, in the order
-    and words of the ``{{ archive tally all }}`` quote (the README is not rendered by the docs hook)."""
-    readme = (ROOT / "README.md").read_text().replace("\n", " ")
-    counts = archive.tally("all")
-    tally = re.search(r"\((\d+) claims: ([^)]*)\)", readme)
-    assert tally, "README: the archived run's tally, (N claims: N reproduced, N fitted, ...)"
-    assert int(tally.group(1)) == sum(counts.values()), "README: the number of archived claims"
-    assert tally.group(2) == quotes.quote(archive, "tally all"), "README: the tally, verdict by verdict"
-    jobs = re.search(r"paper scale: (\d+) jobs", readme)
-    assert jobs and int(jobs.group(1)) == archive.manifest["run"]["jobs"]
-    commit = re.search(r"made at commit ([0-9a-f]{7})\)", readme)
-    assert commit and archive.manifest["provenance"]["commit"].startswith(commit.group(1)), "README: the run's commit"
-    cpu = re.search(r"Its (\d+) jobs' own CPU sums to ([\d.]+) CPU-h", readme)
-    assert cpu and int(cpu.group(1)) == archive.manifest["run"]["jobs"], "README: the archived run's jobs"
-    assert float(cpu.group(2)) == archive.manifest["run"]["cpu_hours"], "README: the archived run's CPU-h"
-
-
-def test_readme_s_studies_figures_are_the_studies_archive_s(archive: quotes.Archive) -> None:
-    """The README's count and CPU of the studies' jobs are archive/studies' (its jobs beyond the papers')."""
-    studies = quotes.Archive(ROOT / quotes.FOLDERS["studies"])
-    if not (studies.folder / "manifest.json").is_file():
-        pytest.skip("this checkout ships no studies' archive")
-    readme = (ROOT / "README.md").read_text().replace("\n", " ")
-    figures = re.search(r"the studies' ([\d,]+) jobs, ([\d.]+) CPU-h", readme)
-    assert figures, "README: the studies' archived jobs and CPU-h, (the studies' N jobs, X CPU-h)"
-
-    # by their rules: the papers' jobs may be cut otherwise in the two runs (cpe's parallel bandit, one job per budget
-    # in the studies' run, one per config in the papers' since fca8dd0; Fig. 5a/5b's POMIS+ seeds since 6a4dc43)
-    papers = {job["rule"] for job in archive.manifest["jobs"]}
-    theirs = [job for job in studies.manifest["jobs"] if job["rule"] not in papers]
-    assert int(figures.group(1).replace(",", "")) == len(theirs)
-    assert float(figures.group(2)) == pytest.approx(sum(job["cpu_s"] for job in theirs) / 3600, abs=0.005)

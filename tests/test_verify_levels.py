@@ -199,3 +199,54 @@ def test_a_verification_stopped_in_its_scratch_folder_goes_on_there(tmp_path):
     assert done.returncode == 2 and "holds another verification" in done.stderr, done.stdout + done.stderr
     done = _cli(work, "verify", "archive/run", "--all", "--scratch", str(work / "config"))
     assert done.returncode == 2 and "is not empty and holds no verification" in done.stderr, done.stderr
+
+
+def _git(work, *args):
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=work, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_an_archive_verifies_at_its_own_commit_after_a_later_commit_edits_a_run_rule(tmp_path):
+    """The archive made at one commit, a later commit editing what the run jobs compute: ``verify`` rebuilds at the
+    archive's commit in a temporary git worktree (removed after), prints both commits, and passes; ``--force`` uses
+    the checkout's code and finds the difference; an archive whose commit the clone lacks says what to fetch."""
+    work = _checkout(tmp_path)
+    (work / ".gitignore").write_text(".snakemake/\nresults/\nfigures/\nlogs/\n")
+    (work / "src" / "README").write_text("the library\n")  # git keeps no empty folder
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "the run's code")
+    made_at = _git(work, "rev-parse", "HEAD")
+    assert _cli(work, "archive", "--out", "archive/run").returncode == 0
+    snakefile = work / "workflow" / "Snakefile"
+    snakefile.write_text(SNAKEFILE.replace("[text, text]", "[text, text, text]"))
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "the archive, and a run rule that writes one more row")
+    later = _git(work, "rev-parse", "HEAD")
+
+    done = _cli(work, "verify", "archive/run", "--all", "--jobs", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (
+        f"this checkout (commit {later[:12]}) differs from the archived run in the code (1 file: workflow/Snakefile)"
+        in done.stdout
+    )
+    assert f"rebuilding at the run's commit {made_at[:12]} in a temporary git worktree" in done.stdout
+    verdict = done.stdout.strip().splitlines()[-1]
+    assert "every job from scratch: 10 of 10 jobs" in verdict and f"code of commit {made_at[:12]}" in verdict
+    assert _git(work, "worktree", "list").count("\n") == 0  # the temporary worktree is gone
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+    done = _cli(work, "verify", "archive/run", "--all", "--jobs", "1", "--force")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "differs: results/runs/x/0.parquet: archived sha256" in done.stdout
+
+    record = json.loads((work / "archive" / "run" / manifest.MANIFEST).read_text())
+    record["provenance"]["commit"] = "f" * 40
+    record.pop("digest")
+    manifest.write(work / "archive" / "run" / manifest.MANIFEST, record)
+    done = _cli(work, "verify", "archive/run", "--all", "--jobs", "1")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stdout + done.stderr
+    assert f"this clone lacks commit {'f' * 40}: fetch it (git fetch origin {'f' * 40}" in done.stderr

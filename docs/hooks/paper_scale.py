@@ -11,9 +11,11 @@ claims documents with links into the site (the archived file links the checkout'
 REPORT.md, whose links are the run folder's. The chips' and claims tables' style comes from the report's
 stylesheet. Without an archive the marker becomes a note saying so.
 
-On every page, each quote ``{{ archive ... }}`` is filled in from the archive
-(:mod:`causal_bandits.archive.quotes`): the numbers and verdicts the pages state about the archived run
-are read from it, never copied by hand, so a remade archive updates them. A page holding
+On every page, each quoted figure, ``<!-- archive run jobs -->583<!-- end -->`` in the source
+(:mod:`causal_bandits.archive.markers`), is shown with the archive's value (:mod:`causal_bandits.archive.quotes`):
+the numbers and verdicts the pages state about the archived run are read from it, never copied by hand; the source
+holds the same values (``causal-bandits quotes`` checks them, the release command rewrites them), so a page read on a
+code host shows them too. A page holding
 ``<!-- coverage of the papers -->`` shows there every paper's coverage table (:mod:`causal_bandits.coverage`).
 """
 
@@ -29,7 +31,7 @@ from mkdocs.structure.files import File, InclusionLevel
 
 from causal_bandits import config as cb_config
 from causal_bandits import coverage, report
-from causal_bandits.archive import manifest, quotes
+from causal_bandits.archive import manifest, markers, quotes
 from causal_bandits.papers import PAPERS
 from causal_bandits.papers import paper as paper_registry
 from causal_bandits.report.inline import scripts
@@ -197,7 +199,7 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     if page.file.src_uri.startswith(f"{SITE}/") and page.file.src_uri.endswith(".md"):
         return _table_page(page.file.src_uri, markdown)
     made = _archive()
-    markdown = quotes.expand(markdown, _quoted(), page.file.src_uri)
+    markdown = quotes.expand(markers.expand(markdown, _quoted(), page.file.src_uri), _quoted(), page.file.src_uri)
     markdown = markdown.replace(COVERAGE, coverage.markdown(PAPERS))
     if MARKER not in markdown:
         return markdown

@@ -34,8 +34,8 @@ from causal_bandits.papers import PAPERS, paper
 from causal_bandits.runs import EVERY, RunBatch, RunJob
 
 #: CPU seconds a run job costs beyond its simulation: the process's start (Python, numpy, numba, pyarrow, the package)
-#: and writing its files. The archived paper-scale run (archive/paper-scale, fca8dd0): its cheapest run jobs cost
-#: 0.9-1.3 CPU-s in all, of which 0.3-0.8 s before the first round (benchmarks/job_costs.py).
+#: and writing its files. In an archived paper-scale run (archive/paper-scale, when this was fitted) its cheapest run
+#: jobs cost 0.9-1.3 CPU-s in all, of which 0.3-0.8 s before the first round (benchmarks/job_costs.py).
 START_UP_S = 1.0
 #: The most run jobs a run may plan: Snakemake needs about 3 ms of CPU per job to plan (docs/performance.md), so
 #: 100,000 jobs already take minutes before the first one starts.

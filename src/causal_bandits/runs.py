@@ -48,8 +48,8 @@ MEMORY_MARGIN = 1.15
 #: nothing (docs/performance.md#memory-requests).
 PEAKS_FILE = Path(__file__).with_name("run_peaks.yaml")
 #: The figure of a job that no measured kind resembles (a new paper, until an archived run measures its jobs): the
-#: largest peak of the papers' run jobs other than POMIS+'s, whose state grows with their seeds (the run of 96cd3ea,
-#: unknown_graph: 354.5 MB): the process (Python, numpy, pyarrow, numba, the package) and state.
+#: largest peak of the papers' run jobs other than POMIS+'s, whose state grows with their seeds (unknown_graph's
+#: when it was measured: 354.5 MB): the process (Python, numpy, pyarrow, numba, the package) and state.
 PROCESS_MB = 354.5
 #: The coordinates a kind of run job is named by in :data:`PEAKS_FILE`, joined by "/".
 KIND = ("experiment", "strategy", "algorithm")

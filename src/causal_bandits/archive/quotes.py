@@ -16,6 +16,10 @@ that a remade archive updates every page. The quotes:
     the number of claims (with that verdict; a verdict of several words is written with ``_`` for spaces);
 ``{{ archive run <field> }}``
     a total of the run from its manifest (``jobs``, ``cpu_hours``, ``wall_hours``, ``finished``, ...);
+``{{ archive minutes }}``
+    the run's wall time from its first job's start to its last job's end, in whole minutes;
+``{{ archive projected <cores> }}``
+    the wall minutes the archived jobs would take on that many cores (:func:`projected_minutes`);
 ``{{ archive cpu <rule glob> [<rule glob> ...] }}``
     the CPU hours of the archived jobs whose rule matches any of the globs (``cpe_*``; ``refresh_* knobs_*``), to
     two significant digits;
@@ -46,6 +50,7 @@ the hook lets it fail the (strict) build.
 from __future__ import annotations
 
 import fnmatch
+import heapq
 import json
 import math
 import re
@@ -174,6 +179,43 @@ def _run(archive: Archive, field: str) -> str:
     return _format(value) if isinstance(value, int | float) else str(value)
 
 
+def _minutes(archive: Archive) -> str:
+    return _format(round(archive.manifest["run"]["wall_hours"] * 60))
+
+
+def projected_minutes(jobs: list[dict[str, Any]], cores: int) -> float:
+    """The wall minutes of a list schedule of ``jobs`` (a manifest's) on ``cores``: each job takes the wall seconds
+    it took in the archived run on one core, starts once every job whose outputs it read has ended, and a free core
+    takes the longest ready job. Snakemake's own time between jobs is left out."""
+    made = {o["path"]: i for i, job in enumerate(jobs) for o in job["outputs"]}
+    needs = [{made[p] for p in job["inputs"] if p in made} for job in jobs]
+    waiting = [len(n) for n in needs]
+    needed_by: list[list[int]] = [[] for _ in jobs]
+    for i, found in enumerate(needs):
+        for j in found:
+            needed_by[j].append(i)
+    ready = [(-(job["wall_s"] or 0.0), i) for i, job in enumerate(jobs) if not waiting[i]]
+    heapq.heapify(ready)
+    running: list[tuple[float, int]] = []
+    now = 0.0
+    while ready or running:
+        while ready and len(running) < cores:
+            seconds, i = heapq.heappop(ready)
+            heapq.heappush(running, (now - seconds, i))
+        now, done = heapq.heappop(running)
+        for i in needed_by[done]:
+            waiting[i] -= 1
+            if not waiting[i]:
+                heapq.heappush(ready, (-(jobs[i]["wall_s"] or 0.0), i))
+    return now / 60
+
+
+def _projected(archive: Archive, cores: str) -> str:
+    if not cores.isdigit() or int(cores) < 1:
+        raise QuoteError(f"projected takes a number of cores, e.g. projected 16, not {cores!r}")
+    return _format(round(projected_minutes(archive.manifest["jobs"], int(cores))))
+
+
 def _cpu(archive: Archive, rule: str, *more: str) -> str:
     rules = (rule, *more)
     seconds = [
@@ -238,6 +280,8 @@ QUOTES: Mapping[str, Callable[..., str]] = {
     "claims": _claims,
     "run": _run,
     "cpu": _cpu,
+    "minutes": _minutes,
+    "projected": _projected,
     "commit": _commit,
     "finding": _finding,
     "include": _include,
@@ -262,7 +306,7 @@ def quote(archive: Archive, text: str, kind: str = "archive") -> str:
         ) from None
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("{", "&#123;").replace("}", "&#125;")
 
 
@@ -292,7 +336,7 @@ def expand(markdown: str, found: Mapping[str, Archive | None], where: str = "") 
                 value = quote(archive, text, kind)
             except QuoteError as err:
                 raise QuoteError(f"{where}: {err}" if where else str(err)) from None
-            return _cell(value) if table else value
+            return cell(value) if table else value
 
         lines.append(QUOTE.sub(fill, line))
     return "\n".join(lines)

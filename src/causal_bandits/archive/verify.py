@@ -9,42 +9,39 @@
   rules and those of the few cheap jobs that prepare what the archive leaves out (the prepared raw data:
   :func:`.stages.rebuilt_with_derived`), so that it reads those files and rebuilds nothing else before them.
 
-``--all`` rebuilds every job from scratch instead. Each level runs Snakemake in its own scratch copy of the
-checkout (:func:`rebuild`), on the archived config, under the workflow's pinned CPU kernels
-(:mod:`causal_bandits.kernels`); every file rebuilt is compared with the manifest (:func:`compare`): the same
-bytes, or for a Parquet file whose bytes differ, the same data. The scratch folders are removed unless a file
-differs or ``keep``; Snakemake's output is in ``logs/verify/`` of the checkout. A named scratch folder
-(``scratch``, ``--scratch``) is kept, and a verification stopped before its end (a closed laptop, a lost session)
-goes on there when run again with it, Snakemake rebuilding only what is missing (:func:`scratch_folder`): ``--all``
-costs the run's whole CPU time (the papers' archive: about 45 minutes on 2 cores). What a pass establishes, and what
-vouches for the archive itself (the git history it was committed in: :func:`history`), is in
-docs/guide/reviewers.md#what-a-pass-means.
+``--all`` rebuilds every job from scratch instead. Each level runs Snakemake in its own scratch copy of the code
+the run ran (:mod:`.rebuild`): the checkout's when its code, config and lock file are the archive's record, else
+the run's commit checked out in a temporary git worktree (:mod:`.at_commit`), so that a later commit that edits job
+code leaves every archive verifiable. It runs on the archived config, under the workflow's pinned CPU kernels
+(:mod:`causal_bandits.kernels`), printing its progress; every file rebuilt is compared with the manifest
+(:func:`compare`): the same bytes, or for a Parquet file whose bytes differ, the same data. The scratch folders are
+removed unless a file differs or ``keep``; Snakemake's output is in ``logs/verify/`` of the checkout. A named scratch
+folder (``--scratch``) is kept, and a verification stopped before its end (a closed laptop, a lost session) goes on
+there when run again with it, Snakemake rebuilding only what is missing (:func:`.rebuild.scratch_folder`); ``--all``
+costs the run's whole CPU time. What a pass establishes, and what vouches for the archive itself (the git history it
+was committed in: :func:`git_history`), is in docs/guide/reviewers.md#what-a-pass-means.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from causal_bandits import rng
+from causal_bandits.archive import at_commit, provenance, rebuild, stages
 from causal_bandits.archive import manifest as archived
-from causal_bandits.archive import provenance, stages
+from causal_bandits.archive.at_commit import Code
 from causal_bandits.data import raw as raw_data
 from causal_bandits.errors import CausalBanditsError
 
 #: Where Snakemake's output of each level goes, in the checkout.
 LOGS = "logs/verify"
-#: The file in a named scratch folder that says which verification it holds (:func:`scratch_folder`).
-STAMP = "verify-stamp.json"
 
 
 def cost(job: dict[str, Any]) -> float:
@@ -100,90 +97,6 @@ def sample(
     return sorted(chosen)
 
 
-def raw_files(config: Mapping[str, Any]) -> list[str]:
-    """The raw files the config pins (relative to ``data.raw_dir``): the fairness paper's data sets."""
-    raw = config.get("fairness", {}).get("raw", {})
-    return [entry["path"] for entry in [raw.get("adult"), *raw.get("youtube", [])] if entry]
-
-
-def scratch_copy(
-    checkout: Path, folder: Path, config: dict[str, Any], scratch: Path, intermediates: Sequence[str] = ()
-) -> Path:
-    """A copy of the checkout's code, workflow and config in ``scratch``, and of the ``intermediates`` of the archive
-    in ``folder`` at their paths (over an earlier run's copies when resuming: their times are the originals', and
-    Snakemake rebuilds nothing for a source file newer than what was made from it); and ``verify.yaml``: the
-    archived run's merged config, its raw-data folder made absolute (returned). Missing raw files are downloaded
-    into it by the workflow, as ``make reproduce`` does."""
-    for code in ("src", "workflow", "config"):
-        shutil.copytree(
-            checkout / code,
-            scratch / code,
-            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
-            dirs_exist_ok=True,
-        )
-    for path in intermediates:
-        (scratch / path).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(folder / path, scratch / path)
-    data = dict(config.get("data", {}))
-    raw = (checkout / data.get("raw_dir", "data/raw")).resolve()
-    (scratch / "verify.yaml").write_text(json.dumps({**config, "data": {**data, "raw_dir": str(raw)}}))
-    return raw
-
-
-def missing_raw(config: Mapping[str, Any], raw: Path) -> list[str]:
-    """The pinned raw files absent from ``raw`` (a gzip copy counts)."""
-    return [p for p in raw_files(config) if not (raw / p).is_file() and not (raw / f"{p}.gz").is_file()]
-
-
-def scratch_folder(scratch: Path, stamp: dict[str, Any]) -> bool:
-    """Make ``scratch`` the folder of the verification ``stamp`` describes (the archive's digest, each level's jobs):
-    True when it already is, an earlier run of it stopped there, to go on with. A folder that holds another
-    verification, or other files, is refused (one line)."""
-    marker = scratch / STAMP
-    if marker.is_file():
-        if json.loads(marker.read_text()) != stamp:
-            raise CausalBanditsError(
-                f"--scratch {scratch} holds another verification (another archive, sample or --all): "
-                "name an empty or new folder"
-            )
-        return True
-    if scratch.is_dir() and any(scratch.iterdir()):
-        raise CausalBanditsError(
-            f"--scratch {scratch} is not empty and holds no verification: name an empty or new folder"
-        )
-    scratch.mkdir(parents=True, exist_ok=True)
-    marker.write_text(json.dumps(stamp))
-    return False
-
-
-def rebuild(
-    scratch: Path, targets: Sequence[str], cores: int, log: Path, rules: Sequence[str] = (), resume: bool = False
-) -> None:
-    """Run Snakemake in ``scratch`` on ``verify.yaml`` to make ``targets`` (its output in ``log``), only jobs of
-    ``rules`` when given (the other files must be there); a failed run is a one-line error naming the log.
-    ``resume`` goes on from an earlier run stopped there: its lock lifted, the jobs it left unfinished run again,
-    and the log appended to."""
-    log.parent.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "PYTHONPATH": str(scratch / "src")}
-    snakemake = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--workflow-profile", "none"]
-    command = [*snakemake, "--rerun-incomplete", *targets]
-    if rules:
-        command += ["--allowed-rules", *rules]
-    command += ["--configfile", "verify.yaml"]  # last: --configfile takes every word after it
-    with open(log, "a" if resume else "w") as out:
-        if resume:  # a stopped run leaves its lock
-            subprocess.run(
-                [*snakemake, "--unlock", "--configfile", "verify.yaml"],
-                cwd=scratch,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=env,
-            )
-        done = subprocess.run(command, cwd=scratch, stdout=out, stderr=subprocess.STDOUT, env=env)
-    if done.returncode != 0:
-        raise CausalBanditsError(f"Snakemake stopped while rebuilding the jobs: see {log}")
-
-
 def _status(entry: dict[str, Any], scratch: Path) -> str | None:
     """``None`` when a rebuilt output has the archived bytes, ``"data"`` when only its data are the
     same (a Parquet file), else what differs."""
@@ -225,21 +138,6 @@ def compare(jobs: list[dict[str, Any]], chosen: Sequence[int], scratch: Path) ->
         found.differing += bool(wrong)
         found.same_data += not wrong and "data" in statuses
     return found
-
-
-def _minutes(seconds: float) -> str:
-    return f"{int(seconds // 60)} min {int(seconds % 60)} s"
-
-
-def current_provenance(checkout: Path, record: dict[str, Any], configfiles: Sequence[str]) -> dict[str, Any]:
-    """The checkout's provenance, comparable with the archived ``record`` (its code files, the
-    archive's config files with ``configfiles`` merged over them, its lock file)."""
-    files = [*record["config"]["files"], *configfiles]
-    return {
-        "code": provenance.code_files(checkout, (p for p in record["code"] if not p.startswith(provenance.WORKFLOW))),
-        "config": {"sha256": provenance.config_sha256(provenance.merged_config(checkout, files))},
-        "lock": {"sha256": provenance.file_sha256(checkout / provenance.LOCK)},
-    }
 
 
 def git_history(checkout: Path, folder: Path, commit: str | None) -> str:
@@ -298,30 +196,67 @@ def _kinds(jobs: Sequence[int], found: stages.Stages) -> str:
     return "jobs (" + ", ".join(f"{n} {name}" for n, name in counts if n) + ")"
 
 
-def _run_level(
-    checkout: Path,
-    folder: Path,
-    record: dict[str, Any],
-    config: dict[str, Any],
-    level: Level,
-    scratch: Path,
-    cores: int,
-    resume: bool = False,
-) -> None:
-    """Rebuild ``level``'s jobs in ``scratch`` and compare them: from scratch, or (level 2) from the archived
-    intermediates copied there, Snakemake allowed only those jobs' rules; ``resume`` goes on from an earlier run
-    stopped in ``scratch``."""
-    jobs = record["jobs"]
+@dataclass(frozen=True)
+class Settings:
+    """How to verify: the level-1 sample's budget (recorded CPU seconds; wall time is about this over ``cores`` on
+    idle cores), the cores Snakemake may use, the seed that chooses the sample, config files merged over the
+    archived ones (e.g. one naming ``data.raw_dir``), ``force`` (rebuild with this checkout's code even where it
+    differs from the run's, with a warning), ``keep`` (keep the scratch folders; kept anyway when a file differs),
+    ``everything`` (every job from scratch instead of a sample and the derived jobs) and ``scratch`` (a folder to
+    rebuild in and keep, going on from an earlier run of the same verification stopped there:
+    :func:`.rebuild.scratch_folder`; default a new temporary folder)."""
+
+    budget_cpu_s: float = 15 * 60.0
+    cores: int = 2
+    seed: int = 0
+    configfiles: tuple[str, ...] = ()
+    force: bool = False
+    keep: bool = False
+    everything: bool = False
+    scratch: Path | None = None
+
+
+def plan(record: dict[str, Any], settings: Settings) -> list[Level]:
+    """The levels of a verification of the archived run ``record``: every job from scratch (``everything``), or a
+    sample from scratch and, when the archive keeps intermediates, every derived job from them."""
+    jobs, intermediates = record["jobs"], record.get("intermediates", ())
+    if settings.everything:
+        return [Level("every job from scratch", list(range(len(jobs))))]
+    two_levels = "intermediates" in record
+    chosen = sample(jobs, settings.budget_cpu_s, settings.seed, derived=not two_levels, kept=intermediates)
+    levels = [Level(f"level 1, from scratch (seed {settings.seed})", chosen)]
+    if two_levels:
+        again = stages.rebuilt_with_derived(jobs, stages.stages(jobs, intermediates), intermediates)
+        levels.append(Level("level 2, from the archived intermediates", sorted(again), True))
+    return levels
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a verification works: the checkout (its raw data, ``logs/verify/``), the archive folder, and the code
+    the jobs are rebuilt with (the checkout's or the run's commit's)."""
+
+    checkout: Path
+    folder: Path
+    code: Code
+
+
+def _run_level(place: Place, record: dict[str, Any], level: Level, scratch: Path, settings: Settings) -> None:
+    """Rebuild ``level``'s jobs with ``place``'s code in ``scratch`` and compare them: from scratch, or (level 2)
+    from the archived intermediates copied there, Snakemake allowed only those jobs' rules."""
+    jobs, checkout, code = record["jobs"], place.checkout, place.code
+    config = provenance.merged_config(code.root, [*record["provenance"]["config"]["files"], *settings.configfiles])
     copied = record["intermediates"] if level.from_intermediates else ()
-    raw = scratch_copy(checkout, folder, config, scratch, copied)
+    raw = rebuild.scratch_copy(code.root, checkout, place.folder, config, scratch, copied)
     rules = sorted({jobs[i]["rule"] for i in level.jobs}) if level.from_intermediates else []
-    if missing := missing_raw(config, raw):
+    if missing := rebuild.missing_raw(config, raw):
         print(f"the raw data are not in {raw} ({missing[0]} ...): the workflow downloads them if a job needs them")
     log = checkout / LOGS / f"{level.name.split(',')[0].replace(' ', '-')}.log"
+    targets = [o["path"] for i in level.jobs for o in jobs[i]["outputs"]]
     try:
-        rebuild(scratch, [o["path"] for i in level.jobs for o in jobs[i]["outputs"]], cores, log, rules, resume)
+        rebuild.rebuild(scratch, targets, code, log, (settings.cores, rules, (scratch / ".snakemake").is_dir()))
     except CausalBanditsError:
-        if missing := missing_raw(config, raw):
+        if missing := rebuild.missing_raw(config, raw):
             raise CausalBanditsError(
                 f"the raw data are not in {raw} and could not be downloaded ({missing[0]} is missing; see {log}): "
                 "put them there (docs/guide/reviewers.md#data), or name a folder that holds them: "
@@ -331,110 +266,64 @@ def _run_level(
     level.found = compare(jobs, level.jobs, scratch)
 
 
-def verify(
-    checkout: Path,
-    folder: Path,
-    budget_cpu_s: float,
-    cores: int,
-    seed: int,
-    configfiles: Sequence[str] = (),
-    force: bool = False,
-    keep: bool = False,
-    everything: bool = False,
-    scratch: Path | None = None,
-) -> tuple[str, bool]:
-    """Check the archive in ``folder`` against ``checkout`` by rebuilding its jobs at two levels (module docstring).
+def _scratch_root(record: dict[str, Any], levels: Sequence[Level], settings: Settings) -> tuple[Path, bool]:
+    """The folder the levels rebuild in (a subfolder each) and whether to keep it: a new temporary one, or the named
+    ``scratch`` (kept), going on with the verification stopped there when it holds this one."""
+    if settings.scratch is None:
+        return Path(tempfile.mkdtemp(prefix="causal-bandits-verify-")), settings.keep
+    root = settings.scratch.resolve()
+    stamp = {"archive": record.get("digest"), "levels": {level.name: level.jobs for level in levels}}
+    if rebuild.scratch_folder(root, stamp):
+        print(f"going on with the verification stopped in {root}")
+    return root, True
 
-    Parameters
-    ----------
-    checkout : Path
-        The repository checkout whose code rebuilds the jobs.
-    folder : Path
-        The archive folder (``manifest.json``, the final artefacts and the intermediates).
-    budget_cpu_s : float
-        The recorded CPU seconds the level-1 sample may hold (wall time is about this over ``cores`` on idle
-        cores, more on a loaded machine).
-    cores : int
-        Cores Snakemake may use.
-    seed : int
-        Chooses the sample.
-    configfiles : sequence of str
-        Config files merged over the archived ones (e.g. one naming ``data.raw_dir``).
-    force : bool
-        Go on, with a warning, when the code, config or lock file differ from the archive's.
-    keep : bool
-        Keep the scratch folders (they are kept anyway when something differs).
-    everything : bool
-        Rebuild every job from scratch instead of a sample and the derived jobs.
-    scratch : Path, optional
-        Rebuild in this folder and keep it, going on from an earlier run of the same verification stopped there
-        (:func:`scratch_folder`); default: a new temporary folder.
 
-    Returns
-    -------
-    verdict : str
-        One line a reviewer can quote.
-    identical : bool
-        Whether every rebuilt file matched.
-    """
-    started = time.monotonic()
-    record = archived.read(folder)
-    made = record["provenance"]
-    print(git_history(checkout, folder, made.get("commit")), flush=True)
-    check_provenance(made, current_provenance(checkout, made, configfiles), force)
-    jobs, intermediates = record["jobs"], record.get("intermediates", ())
-    found = stages.stages(jobs, intermediates)
-    two_levels = "intermediates" in record and not everything
-    if everything:
-        levels = [Level("every job from scratch", list(range(len(jobs))))]
-    else:
-        chosen = sample(jobs, budget_cpu_s, seed, derived=not two_levels, kept=intermediates)
-        levels = [Level(f"level 1, from scratch (seed {seed})", chosen)]
-        if two_levels:
-            again = stages.rebuilt_with_derived(jobs, found, intermediates)
-            levels.append(Level("level 2, from the archived intermediates", sorted(again), True))
-    for level in levels:
-        cpu_min = sum(cost(jobs[i]) for i in level.jobs) / 60
-        print(f"{level.name}: {_kinds(level.jobs, found)}, {cpu_min:.1f} CPU-min as recorded; on {cores} cores")
-    config = provenance.merged_config(checkout, [*made["config"]["files"], *configfiles])
-    raw_data.check_before_run(config, checkout / config.get("data", {}).get("raw_dir", "data/raw"))
-    resume = False
-    if scratch is None:
-        root, kept = Path(tempfile.mkdtemp(prefix="causal-bandits-verify-")), keep
-    else:
-        stamp = {"archive": record.get("digest"), "levels": {level.name: level.jobs for level in levels}}
-        root, kept = scratch.resolve(), True
-        resume = scratch_folder(root, stamp)
-        if resume:
-            print(f"going on with the verification stopped in {root}")
+def _rebuild_levels(place: Place, record: dict[str, Any], levels: Sequence[Level], settings: Settings) -> Path | None:
+    """Rebuild and compare every level at ``place``; the folder the rebuilt files are kept in, if kept."""
+    root, kept = _scratch_root(record, levels, settings)
     try:
         for n, level in enumerate(levels, 1):
-            _run_level(checkout, folder, record, config, level, root / f"level{n}", cores, resume)
+            _run_level(place, record, level, root / f"level{n}", settings)
             for line in level.found.differ if level.found else ():
                 print(f"differs: {line}")
         kept = kept or any(level.found and level.found.differ for level in levels)
     finally:
         if not kept:
             shutil.rmtree(root, ignore_errors=True)
+    return root if kept else None
+
+
+def verify(checkout: Path, folder: Path, settings: Settings) -> tuple[str, bool]:
+    """Check the archive in ``folder`` by rebuilding its jobs at two levels (module docstring) with the code its run
+    ran: the checkout's, or the run's commit in a temporary worktree (:mod:`.at_commit`). Returns a one-line verdict
+    a reviewer can quote, and whether every rebuilt file matched."""
+    started = time.monotonic()
+    record = archived.read(folder)
+    made = record["provenance"]
+    print(git_history(checkout, folder, made.get("commit")), flush=True)
+    # Checks that need no rebuild come here, one call each, before anything is rebuilt (the raw data, the rules'
+    # fingerprints against the checkout's registry).
+    settings = replace(settings, configfiles=tuple(str((checkout / f).resolve()) for f in settings.configfiles))
+    config = provenance.merged_config(checkout, [*made["config"]["files"], *settings.configfiles])
+    raw_data.check_before_run(config, checkout / config.get("data", {}).get("raw_dir", "data/raw"))
+    levels = plan(record, settings)
+    found = stages.stages(record["jobs"], record.get("intermediates", ()))
+    with at_commit.code_for(checkout, made, settings.configfiles, settings.force) as code:
+        for level in levels:
+            cpu_min = sum(cost(record["jobs"][i]) for i in level.jobs) / 60
+            print(
+                f"{level.name}: {len(level.jobs)} {_kinds(level.jobs, found)}, {cpu_min:.1f} CPU-min as recorded; "
+                f"on {settings.cores} cores",
+                flush=True,
+            )
+        kept = _rebuild_levels(Place(checkout, folder, code), record, levels, settings)
     parts = [level.line(_kinds(level.jobs, found)) for level in levels]
-    if not everything and not two_levels:
+    if "intermediates" not in record and not settings.everything:
         parts.append(
             "the derived jobs not checked: this archive (format 1) predates the archived intermediates "
             "(remake it: causal-bandits archive)"
         )
-    parts.append(_minutes(time.monotonic() - started))
-    verdict = "; ".join(parts) + (f"; rebuilt files kept in {root}" if kept else "")
+    commit = f"code of commit {str(code.commit)[:12]}" if code.commit else "this checkout's code"
+    parts.append(f"rebuilt with the {commit} in {rebuild.minutes(time.monotonic() - started)}")
+    verdict = "; ".join(parts) + (f"; rebuilt files kept in {kept}" if kept else "")
     return verdict, not any(level.found and level.found.differ for level in levels)
-
-
-def check_provenance(made: Mapping[str, Any], current: Mapping[str, Any], force: bool) -> None:
-    """Refuse (one line) a checkout whose code, config or lock file differ from the archived run's, or with
-    ``force`` print a warning per difference and go on."""
-    differ = provenance.differences(made, current)
-    if differ and not force:
-        raise CausalBanditsError(
-            f"this checkout differs from the archived run ({made['commit'] or 'commit unknown'}) in "
-            f"{'; '.join(differ)}: check out that commit, or pass --force to verify anyway"
-        )
-    for line in differ:
-        print(f"warning: this checkout differs from the archived run in {line}; verifying anyway (--force)")

@@ -29,8 +29,8 @@ def check_config(section: Mapping[str, Any]) -> None:
             )
 
 
-#: The cost check's model of this paper's runs (causal_bandits.cost): CPU seconds per seed-round, fitted to the
-#: archived paper-scale run of fca8dd0 (archive/paper-scale/manifest.json, each job's exact CPU; the fit printed by
+#: The cost check's model of this paper's runs (causal_bandits.cost): CPU seconds per seed-round, fitted to an
+#: archived paper-scale run (archive/paper-scale/manifest.json, each job's exact CPU; the fit printed by
 #: benchmarks/cost_model.py): 16 jobs, 76 CPU-s, 2.4e7 seed-rounds.
 PER_SEED_ROUND = 2.5e-6
 #: The CPU of the paper's jobs other than its runs, as a share of its runs' (29 of 76 CPU-s in that run).

@@ -53,8 +53,8 @@ def check_config(section: Mapping[str, Any]) -> None:
                     )
 
 
-#: The cost check's model of this paper's runs (causal_bandits.cost), fitted to the archived paper-scale run of
-#: fca8dd0 (archive/paper-scale/manifest.json, each job's exact CPU; the fit printed by benchmarks/cost_model.py):
+#: The cost check's model of this paper's runs (causal_bandits.cost), fitted to an archived paper-scale run
+#: (archive/paper-scale/manifest.json, each job's exact CPU; the fit printed by benchmarks/cost_model.py):
 #: the runs that stop on their own cost per seed (149 jobs, 994 CPU-s, 14,000 seeds: 0.06 after start-up), the
 #: fixed-budget parallel bandit per seed-round of its budget (21 batches, 340 CPU-s, 1.0e9 seed-rounds).
 PER_SEED_S = 0.06

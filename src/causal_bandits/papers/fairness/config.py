@@ -68,7 +68,7 @@ def check_config(section: Mapping[str, Any]) -> None:
 
 
 #: The cost check's model of this paper's runs (causal_bandits.cost), the F-UCB radius study's too: CPU seconds per
-#: seed-round, fitted to the archived paper-scale run of fca8dd0 (archive/paper-scale/manifest.json, each job's exact
+#: seed-round, fitted to an archived paper-scale run (archive/paper-scale/manifest.json, each job's exact
 #: CPU; the fit printed by benchmarks/cost_model.py): 15 jobs, 21 CPU-s, 3.8e5 seed-rounds.
 PER_SEED_ROUND = 1.5e-5
 #: The CPU of the paper's jobs other than its runs, as a share of its runs' (24 of 21 CPU-s in that run).

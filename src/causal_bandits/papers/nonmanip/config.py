@@ -52,8 +52,8 @@ def skipped(section: Mapping[str, Any]) -> list[str]:
     ]
 
 
-# The cost check's model of this paper's runs (causal_bandits.cost), fitted to the archived paper-scale run of
-# 6a4dc43 (archive/paper-scale/manifest.json, each job's exact CPU less a start-up, over its seeds x rounds; the fit
+# The cost check's model of this paper's runs (causal_bandits.cost), fitted to an archived paper-scale run
+# (archive/paper-scale/manifest.json, each job's exact CPU less a start-up, over its seeds x rounds; the fit
 # printed by benchmarks/cost_model.py): the baselines 185 CPU-s over 1.8e8 seed-rounds (18 jobs); POMIS+ per graph
 # (Fig. 5a plays the front-door graph, 5b Fig. 2a's, 5c Fig. 5d's) over 2.0e7 seed-rounds each: 100 CPU-s in 2 jobs
 # of 1,000 seeds, 363 in 4 of 500 and 845 in 10 of 200. A POMIS+ seed-round costs less in a larger job (a round's

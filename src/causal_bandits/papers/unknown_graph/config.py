@@ -18,8 +18,8 @@ def check_config(section: Mapping[str, Any]) -> None:
                 raise ConfigError(f"unknown_graph.general: k = {k} needs n > k (got n = {n}); lower k or raise n")
 
 
-#: The cost check's model of this paper's runs (causal_bandits.cost): CPU seconds per seed-round, fitted to the
-#: archived paper-scale run of fca8dd0 (archive/paper-scale/manifest.json, each job's exact CPU; the fit printed by
+#: The cost check's model of this paper's runs (causal_bandits.cost): CPU seconds per seed-round, fitted to an
+#: archived paper-scale run (archive/paper-scale/manifest.json, each job's exact CPU; the fit printed by
 #: benchmarks/cost_model.py): the V1-V4 runs, 491 CPU-s over 1.8e9 seed-rounds.
 PER_SEED_ROUND = 2.2e-7
 #: The CPU of the paper's jobs other than its runs, as a share of its runs' (483 of 491 CPU-s in that run: CN-UCB's

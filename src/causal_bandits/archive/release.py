@@ -1,0 +1,182 @@
+"""A release: a version recorded in the repository, with the papers' and the studies' archives made at its commit.
+
+``causal-bandits release X.Y.Z`` (``make release VERSION=X.Y.Z``), from a clean checkout:
+
+1. refuses a dirty tree, a version not above the current one, or a claim rule the registry does not hold
+   (``causal-bandits rules check``, exit 1; a checkout without that command is refused too);
+2. writes the version into pyproject.toml, CITATION.cff and the package, and rewrites the byte guard's list
+   (the version is stamped in every Parquet file: :mod:`.byte_guard`), and commits them: the release's commit;
+3. runs the papers, then the studies (``config/studies.yaml``), in one run folder, a worktree of that commit
+   (``.release/X.Y.Z``), archiving each (``archive/paper-scale``, ``archive/studies``) and verifying both;
+4. writes the release's CHANGELOG.md entry (:mod:`.changelog`), rewrites the docs' quotes from the new archives
+   (:mod:`.markers`), commits them, and tags ``vX.Y.Z``.
+
+``configfiles`` overlay both runs (``config/tiny.yaml``: a trial of the command in a scratch clone).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from causal_bandits.archive import changelog, manifest, markers, quotes
+from causal_bandits.archive import verify as verifying
+from causal_bandits.errors import CausalBanditsError
+
+#: The version files and each one's version line.
+VERSION_LINES = {
+    "pyproject.toml": re.compile(r'^version = "([^"]+)"$', re.M),
+    "CITATION.cff": re.compile(r"^version: (\S+)$", re.M),
+    "src/causal_bandits/__init__.py": re.compile(r'^__version__ = "([^"]+)"$', re.M),
+}
+SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+#: The run folder of a release, under the checkout.
+RUNS = ".release"
+#: The studies' config, run after the papers in the same folder.
+STUDIES = "config/studies.yaml"
+
+
+def _git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise CausalBanditsError(
+            f"git {' '.join(args)} failed: {(done.stderr.strip() or done.stdout).splitlines()[-1]}"
+        )
+    return done.stdout.strip()
+
+
+def current_version(root: Path) -> str:
+    """The version pyproject.toml states."""
+    found = VERSION_LINES["pyproject.toml"].search((root / "pyproject.toml").read_text())
+    if not found:
+        raise CausalBanditsError('pyproject.toml states no version = "X.Y.Z" line: add one')
+    return found[1]
+
+
+def check_version(version: str, current: str) -> None:
+    """Refuse a version that is not X.Y.Z or not above ``current``."""
+    new, old = SEMVER.match(version), SEMVER.match(current)
+    if not new:
+        raise CausalBanditsError(f"VERSION={version!r} is not X.Y.Z: give e.g. make release VERSION=1.0.0")
+    if old and tuple(map(int, new.groups())) <= tuple(map(int, old.groups())):
+        raise CausalBanditsError(f"version {version} is not above the current {current}: give a higher one")
+
+
+def check_clean(root: Path) -> None:
+    """Refuse a checkout with uncommitted changes or untracked files (the release's commit must be its code)."""
+    if status := _git(root, "status", "--porcelain"):
+        raise CausalBanditsError(
+            f"the tree is not clean ({len(status.splitlines())} changed or untracked files, git status): "
+            "commit or stash them first"
+        )
+
+
+def check_rules(root: Path) -> None:
+    """Refuse a claim rule the registry does not hold (``causal-bandits rules check``: 0 all registered, 1 not)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "causal_bandits", "rules", "check"], cwd=root, capture_output=True, text=True
+    )
+    if done.returncode == 0:
+        return
+    if "invalid choice: 'rules'" in done.stderr:
+        raise CausalBanditsError(
+            "this checkout has no `causal-bandits rules check`, so it cannot show that every rule is registered: "
+            "release from a checkout that has it"
+        )
+    shown = (done.stdout + done.stderr).strip().splitlines()
+    raise CausalBanditsError(f"causal-bandits rules check refused: {shown[-1] if shown else 'no output'}")
+
+
+def bump(root: Path, version: str) -> None:
+    """Write ``version`` into every version file (and today's date into CITATION.cff's ``date-released``)."""
+    for name, line in VERSION_LINES.items():
+        path = root / name
+        text = path.read_text()
+        if not line.search(text):
+            raise CausalBanditsError(f"{name} has no version line to bump ({line.pattern}): add one")
+        text = line.sub(lambda m: m[0].replace(m[1], version), text, count=1)
+        if name == "CITATION.cff":
+            today = datetime.now(UTC).date().isoformat()
+            text = re.sub(r"^date-released: .*$", f"date-released: {today}", text, flags=re.M)
+            if "date-released:" not in text:
+                text = text.replace(f"version: {version}\n", f"version: {version}\ndate-released: {today}\n")
+        path.write_text(text)
+
+
+def _run(folder: Path, cores: str, configfiles: Sequence[str]) -> None:
+    """Snakemake to the end in ``folder`` with ``configfiles`` (its output on the console)."""
+    command = [sys.executable, "-m", "snakemake", "--cores", cores]
+    if configfiles:
+        command += ["--configfile", *configfiles]
+    if subprocess.run(command, cwd=folder).returncode != 0:
+        raise CausalBanditsError(f"the release's run stopped in {folder}: see its output above, fix, and release again")
+
+
+def _archive(folder: Path, configfiles: Sequence[str], out: Path) -> None:
+    command = [sys.executable, "-m", "causal_bandits", "archive", "--out", str(out)]
+    if configfiles:
+        command += ["--configfile", *configfiles]
+    if subprocess.run(command, cwd=folder).returncode != 0:
+        raise CausalBanditsError(f"causal-bandits archive --out {out} failed in {folder}")
+
+
+def run_and_archive(root: Path, version: str, cores: str, overlay: Sequence[str]) -> Path:
+    """The papers, then the studies, run in one worktree of HEAD and archived into ``root``'s archive folders."""
+    folder = root / RUNS / version
+    if not folder.is_dir():
+        _git(root, "worktree", "add", "--detach", str(folder), "HEAD")
+    raw = root / "data" / "raw"
+    if raw.is_dir() and not (folder / "data" / "raw").exists():
+        (folder / "data").mkdir(exist_ok=True)
+        (folder / "data" / "raw").symlink_to(raw.resolve())
+    papers, studies = [*overlay], [STUDIES, *overlay]
+    _run(folder, cores, papers)
+    _archive(folder, papers, root / quotes.FOLDERS["archive"])
+    _run(folder, cores, studies)
+    _archive(folder, studies, root / quotes.FOLDERS["studies"])
+    return folder
+
+
+def verify_both(root: Path, cores: int) -> list[str]:
+    """Each archive verified from ``root`` (a sample and every derived job); the verdict lines."""
+    lines = []
+    for kind, folder in quotes.FOLDERS.items():
+        verdict, identical = verifying.verify(root, folder, verifying.Settings(cores=cores))
+        if not identical:
+            raise CausalBanditsError(f"the {kind} archive does not verify ({verdict}): nothing is committed")
+        lines.append(f"`{manifest.verify_command(folder)}`: {verdict}")
+    return lines
+
+
+def release(root: Path, version: str, cores: str, overlay: Sequence[str]) -> str:
+    """Make release ``version`` in the checkout ``root`` (module docstring); the release's commit."""
+    check_version(version, current_version(root))
+    check_clean(root)
+    check_rules(root)
+    previous = changelog.Snapshot.of(root)
+    bump(root, version)
+    _regenerate_guard(root, version)
+    _git(root, "commit", "-qam", f"Release {version}: the version, and the byte guard's list for it")
+    commit = _git(root, "rev-parse", "HEAD")
+    run_and_archive(root, version, cores, overlay)
+    lines = verify_both(root, (os.cpu_count() or 2) if cores == "all" else int(cores))
+    entry = changelog.entry(version, commit, previous, changelog.Snapshot.of(root), lines)
+    changelog.write(root / changelog.CHANGELOG, version, entry)
+    markers.rewrite(root)
+    _git(root, "add", "-A", str(quotes.FOLDERS["archive"]), str(quotes.FOLDERS["studies"]), changelog.CHANGELOG)
+    _git(root, "commit", "-qam", f"Release {version}: the archives made at {commit[:12]}, the changelog, the quotes")
+    subprocess.run(["git", "tag", f"v{version}"], cwd=root, capture_output=True)
+    return commit
+
+
+def _regenerate_guard(root: Path, version: str) -> None:
+    """Rewrite the byte guard's list: the version is stamped in every Parquet file of the tiny run."""
+    reason = f"version {version}, stamped in every Parquet file's metadata"
+    done = subprocess.run(["make", "tiny-digests", f"REASON={reason}"], cwd=root)
+    if done.returncode != 0:
+        raise CausalBanditsError("make tiny-digests failed: see its output above")

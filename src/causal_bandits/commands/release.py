@@ -1,0 +1,39 @@
+"""``release VERSION [--cores N] [--configfile FILE...]``: make release VERSION of the repository in the current folder.
+
+From a clean checkout whose claim rules are all registered: writes VERSION into pyproject.toml, CITATION.cff and the
+package and commits it; runs the papers and the studies at that commit in one run folder (.release/VERSION), archives
+both (archive/paper-scale, archive/studies) and verifies them; writes the release's CHANGELOG.md entry (tallies,
+verdicts moved, cost, outputs whose bytes changed), rewrites the docs' quotes, commits, and tags vVERSION.
+--configfile overlays both runs (config/tiny.yaml tries the command out in a scratch clone).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from causal_bandits.archive import release
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``release`` subcommand on an ``argparse`` subparsers action."""
+    parser = subparsers.add_parser(
+        "release",
+        help="make a release: version bumped, papers and studies run, archived and verified at one commit, changelog",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
+    )
+    parser.add_argument("version", help="the release's version, X.Y.Z, above the current one")
+    parser.add_argument("--cores", default="all", help="cores Snakemake may use (default: %(default)s)")
+    parser.add_argument(
+        "--configfile", nargs="*", default=[], metavar="FILE", help="config files overlaid on both runs"
+    )
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Make the release and print its commit."""
+    commit = release.release(Path.cwd(), args.version, args.cores, args.configfile)
+    print(f"release {args.version}: archives made at {commit}; CHANGELOG.md written, tagged v{args.version}")
+    return 0

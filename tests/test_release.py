@@ -1,0 +1,99 @@
+"""The release command's checks and records (:mod:`causal_bandits.archive.release`, :mod:`.changelog`): a dirty tree,
+a version not above the current one and a checkout without ``rules check`` are refused; the version is written into
+every version file; the CHANGELOG entry counts the verdicts that moved and the outputs whose bytes changed."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from causal_bandits.archive import changelog, release
+from causal_bandits.errors import CausalBanditsError
+
+
+def _git(work: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=work, check=True)
+
+
+def _versioned(tmp_path: Path) -> Path:
+    work = tmp_path / "repo"
+    (work / "src" / "causal_bandits").mkdir(parents=True)
+    for name in release.VERSION_LINES:
+        (work / name).write_text((ROOT / name).read_text())
+    return work
+
+
+def test_a_version_must_be_x_y_z_and_above_the_current_one():
+    release.check_version("1.0.0", "0.1.0")
+    release.check_version("0.10.0", "0.9.3")
+    for bad, match in (("1.0", "is not X.Y.Z"), ("v1.0.0", "is not X.Y.Z"), ("0.1.0", "is not above the current")):
+        with pytest.raises(CausalBanditsError, match=match):
+            release.check_version(bad, "0.1.0")
+
+
+def test_a_dirty_tree_is_refused_and_a_clean_one_passes(tmp_path):
+    work = _versioned(tmp_path)
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "x")
+    release.check_clean(work)
+    (work / "pyproject.toml").write_text("edited\n")
+    with pytest.raises(CausalBanditsError, match=r"the tree is not clean \(1 changed or untracked files"):
+        release.check_clean(work)
+
+
+def test_a_checkout_without_rules_check_is_refused(tmp_path, monkeypatch):
+    class Done:
+        returncode, stdout = 2, ""
+        stderr = "causal-bandits: error: argument COMMAND: invalid choice: 'rules' (choose from ...)\n"
+
+    monkeypatch.setattr(release.subprocess, "run", lambda *a, **k: Done())
+    with pytest.raises(CausalBanditsError, match="has no `causal-bandits rules check`"):
+        release.check_rules(tmp_path)
+    Done.returncode, Done.stderr, Done.stdout = 1, "", "unregistered: cpe/pac-x\n"
+    with pytest.raises(CausalBanditsError, match="rules check refused: unregistered: cpe/pac-x"):
+        release.check_rules(tmp_path)
+    Done.returncode = 0
+    release.check_rules(tmp_path)
+
+
+def test_the_version_is_written_into_every_version_file(tmp_path):
+    work = _versioned(tmp_path)
+    release.bump(work, "1.0.0")
+    assert release.current_version(work) == "1.0.0"
+    for name, line in release.VERSION_LINES.items():
+        assert line.search((work / name).read_text())[1] == "1.0.0", name
+    assert "date-released: " in (work / "CITATION.cff").read_text()
+
+
+def _side(verdicts: dict[str, str], outputs: dict[str, str]) -> changelog.Side:
+    return changelog.Side(verdicts, {ref: f"why {ref}" for ref in verdicts}, outputs, {"jobs": 3}, "2 reproduced")
+
+
+def test_the_entry_names_each_moved_verdict_and_counts_the_outputs_that_changed_bytes(tmp_path):
+    before = _side({"cpe/a": "reproduced", "cpe/b": "differs", "cpe/gone": "vacuous"}, {"x": "1", "y": "2", "z": "3"})
+    after = _side({"cpe/a": "reproduced", "cpe/b": "reproduced", "cpe/new": "fitted"}, {"x": "1", "y": "9", "w": "4"})
+    assert changelog.moved(before, after) == [
+        "`cpe/b`: differs → reproduced: why cpe/b",
+        "`cpe/gone`: vacuous → claim gone",
+        "`cpe/new`: new claim → fitted: why cpe/new",
+    ]
+    assert changelog.changed_bytes(before.outputs, after.outputs) == (3, ["w", "y", "z"])
+    assert changelog.changed_bytes(before.outputs, before.outputs) == (0, [])
+    snapshot = changelog.Snapshot({"archive": after, "studies": after})
+    lines = changelog.entry("1.0.0", "a" * 40, changelog.Snapshot({"archive": before}), snapshot, ["`make verify`: ok"])
+    assert lines[0] == f"Archives made at commit `{'a' * 40}` (`archive/paper-scale`, `archive/studies`)."
+    assert "  Verdicts moved: 3:" in lines and "  Verdicts moved: 0." not in lines[:8]
+    assert "- `make verify`: ok" in lines
+    path = tmp_path / "CHANGELOG.md"
+    path.write_text("# Changelog\n\n## [Unreleased]\n\n### Changed\n\n- a change\n\n## [0.1.0] - 2026-11-28\n")
+    changelog.write(path, "1.0.0", lines, today="2026-12-01")
+    text = path.read_text()
+    assert text.index("## [Unreleased]") < text.index("## [1.0.0] - 2026-12-01") < text.index("Archives made at")
+    assert text.index("Archives made at") < text.index("- a change") < text.index("## [0.1.0]")
+    path.write_text("# Changelog\n")
+    with pytest.raises(CausalBanditsError, match="has no '## \\[Unreleased\\]' section"):
+        changelog.write(path, "1.0.0", lines)
