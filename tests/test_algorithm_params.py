@@ -74,7 +74,9 @@ CHECK = textwrap.dedent("""
     config = cb_config.check(cb_config.load(root + "/config/config.yaml", overlay))
     jobs = [experiments_runs.describe(config, wc) for wc in experiments_runs.run_jobs(config)]
     instance = instance_document("moss", config["experiments"]["moss"])
-    built = {j.algorithm: nonmanip_runs.solver(algorithms.registry("nonmanip")[j.policy].path, instance, j.strategy, params=j.science.get("params")).horizon
+    paths = algorithms.registry("nonmanip")
+    built = {j.algorithm: nonmanip_runs.solver(paths[j.policy].path, instance, j.strategy,
+                                               params=j.science.get("params")).horizon
              for j in jobs if j.strategy == "BF" and j.algorithm != "ts"}
     print(json.dumps({"jobs": sorted([j.strategy, j.algorithm, j.science.get("params")] for j in jobs),
                       "built": built, "skipped": plan.skipped(config)}))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import ROOT
+from workflow_helpers import ROOT
 from workflow_outputs import fingerprint
 
 from causal_bandits.archive import byte_guard

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from workflow_helpers import ROOT
 
 from causal_bandits.archive import markers, quotes
 

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from workflow_helpers import ROOT
 
 from causal_bandits.archive import changelog, release
 from causal_bandits.errors import CausalBanditsError

@@ -22,9 +22,6 @@ PACKAGE = "causal_bandits"
 MAX_LINES = 60
 #: Where functions are measured, relative to the root.
 MEASURED = ("src", "workflow/scripts", "tools")
-#: Functions over the limit whose split is under way elsewhere (module:qualified name). A listed function that is
-#: back within the limit is a finding too, so that the list only shrinks.
-LONG_ALLOWED = frozenset({"causal_bandits.archive.verify:verify"})
 
 
 def module_name(src: Path, path: Path) -> str:
@@ -136,28 +133,15 @@ def findings(root: Path) -> list[str]:
         f"import circle: {' <-> '.join(c)}; move what both need into a module of its own, or pass it in"
         for c in circles(import_graph(root / "src"))
     ]
-    seen = set()
-    for path, name, length in long_functions(root):
-        where = f"{module_name(root / 'src', path)}:{name}" if path.is_relative_to(root / "src") else ""
-        seen.add(where)
-        if where not in LONG_ALLOWED:
-            lines.append(f"{path.relative_to(root)}: {name} is {length} lines (at most {MAX_LINES}); split it")
     lines += [
-        f"{key} is within {MAX_LINES} lines: remove it from LONG_ALLOWED in tools/house_rules.py"
-        for key in sorted(LONG_ALLOWED - seen)
-        if (root / "src").is_dir() and _exists(root / "src", key)
+        f"{path.relative_to(root)}: {name} is {length} lines (at most {MAX_LINES}); split it"
+        for path, name, length in long_functions(root)
     ]
     lines += [
         f"{path.relative_to(root)} imports from conftest.py; import the helper from its module (tests/*_helpers.py)"
         for path in conftest_imports(root)
     ]
     return lines
-
-
-def _exists(src: Path, key: str) -> bool:
-    """Whether the module of an allowed function (``module:name``) is in the tree."""
-    module = key.partition(":")[0]
-    return (src / Path(*module.split("."))).with_suffix(".py").is_file()
 
 
 def main(argv: list[str]) -> int:
