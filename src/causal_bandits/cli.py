@@ -12,10 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from causal_bandits import __version__
-from causal_bandits.commands import archive, check_config, check_store, new, pomis, run_job, verify
+from causal_bandits.commands import archive, check_config, check_store, new, pomis, rules, run_job, verify
 from causal_bandits.errors import CausalBanditsError
 
-COMMANDS = (pomis, check_config, check_store, archive, verify, run_job, new)
+COMMANDS = (pomis, check_config, check_store, archive, verify, run_job, new, rules)
 
 
 def parser() -> argparse.ArgumentParser:

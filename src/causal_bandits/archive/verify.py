@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from causal_bandits import rng
+from causal_bandits import preregistration, rng
 from causal_bandits.archive import manifest as archived
 from causal_bandits.archive import provenance, stages
 from causal_bandits.errors import CausalBanditsError
@@ -378,6 +378,7 @@ def verify(
     """
     started = time.monotonic()
     record = archived.read(folder)
+    preregistration.refuse_forged(record.get("rules", {}))  # its rules' fingerprints, as this registry knows them
     made = record["provenance"]
     print(git_history(checkout, folder, made.get("commit")), flush=True)
     check_provenance(made, current_provenance(checkout, made, configfiles), force)
