@@ -237,3 +237,34 @@ def test_verify_refuses_an_archive_whose_manifest_carries_an_edited_rule_fingerp
     manifest.write(folder / "manifest.json", {**record, "rules": {**record["rules"], "cpe/pac": "0" * 64}})
     with pytest.raises(DataError, match=r"manifest's rule cpe/pac has fingerprint 0{64}, which registry.json"):
         verify.verify(root, folder, 60.0, 1, 0)
+
+
+def test_snakemake_stops_before_any_job_with_an_unrecorded_rule(tmp_path):
+    """The planted defect end to end: a copy of the checkout whose registry lacks one rule; Snakemake (a dry run of
+    the tiny config) exits non-zero with the one line, and plans nothing."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    for part in ("src", "workflow", "config"):
+        shutil.copytree(root / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    registry = tmp_path / "src/causal_bandits/preregistration/registry.json"
+    found = json.loads(registry.read_text())
+    del found["fairness/regret"]
+    registry.write_text(json.dumps(found))
+    command = [sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--workflow-profile", "none"]
+    done = subprocess.run(
+        [*command, "--configfile", "config/tiny.yaml"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "src")},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode != 0
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("error: refusing to judge claims by a rule not pre-registered: fairness/regret is not ")
+    assert line.endswith('causal-bandits rules register fairness/regret --reason "..."')
+    assert "Job stats" not in done.stdout + done.stderr and not (tmp_path / "results").exists()
