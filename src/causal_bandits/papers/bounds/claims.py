@@ -18,6 +18,7 @@ Thresholds are fixed here, before any run:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -264,7 +265,11 @@ def _table1_column(column: str) -> Claim:
         table = table1(estimates, {c: exact[c].tolist() for c in exact.columns})
         check = table1_checks(table).set_index("column").loc[column]
         ours = f"max |Δ| = {check['max_abs_diff']:.3f} ({check['n_within']}/{check['n_cells']} cells within)"
-        outside = f"; outside: {check['outside']}; {_outside_cells(table, column)}" if check["outside"] else ""
+        outside = (
+            f"; outside: {check['outside']}; {_outside_cells(table, column, check['outside'])}"
+            if check["outside"]
+            else ""
+        )
         return holds(bool(check["passed"]), "Table 1 values", ours, f"paper_marginal variant; {check['rule']}{outside}")
 
     return Claim(
@@ -276,15 +281,15 @@ def _table1_column(column: str) -> Claim:
     )
 
 
-def _outside_cells(table: pd.DataFrame, column: str) -> str:
-    """Where a Table 1 column's outside cells come from: each against the paper's own other cells of its block (the
-    rows sharing x1, x2, whose population values are one in this variant except CP's) and the exact population
-    value, so a misprint (one cell off its block) tells from a block the paper computed otherwise (every cell off
-    the population value, the smaller cells inside the band only through their wider error)."""
-    p = table[f"paper_{column}"].clip(1e-9, 1 - 1e-9)
-    off = (table[column] - table[f"paper_{column}"]).abs() > SIGMAS * np.sqrt(2 * p * (1 - p) / table["n_sel"])
+def _outside_cells(table: pd.DataFrame, column: str, outside: str) -> str:
+    """Where a Table 1 column's cells outside (``outside``: :func:`.tables.table1_checks`' text, "row i: ...")
+    come from: each against the paper's own other cells of its block (the rows sharing x1, x2, whose population
+    values are one in this variant except CP's) and the exact population value, so a misprint (one cell off its
+    block) tells from a block the paper computed otherwise (every cell off the population value, the smaller cells
+    inside the band only through their wider error)."""
+    rows = {int(i) for i in re.findall(r"row (\d+):", outside)}
     parts = []
-    for _, row in table[off].iterrows():
+    for _, row in table[table["index"].isin(rows)].iterrows():
         block = table[(table["x1"] == row["x1"]) & (table["x2"] == row["x2"]) & (table["index"] != row["index"])]
         others = block[f"paper_{column}"]
         parts.append(
