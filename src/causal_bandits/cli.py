@@ -20,7 +20,7 @@ from causal_bandits import __version__
 from causal_bandits.errors import CausalBanditsError
 
 #: The subcommands' modules (``causal_bandits.commands.<name>``), in the order of the help.
-COMMANDS = ("pomis", "check_config", "check_store", "archive", "verify", "quotes", "release", "run_job", "new")
+COMMANDS = ("pomis", "check_config", "check_store", "archive", "verify", "quotes", "release", "run_job", "new", "rules")
 
 
 def _unavailable(error: CausalBanditsError, args: argparse.Namespace) -> NoReturn:

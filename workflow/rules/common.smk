@@ -18,6 +18,7 @@ try:
     from causal_bandits import logs as cb_logs
     from causal_bandits import papers as cb_papers
     from causal_bandits import plan as cb_plan
+    from causal_bandits import preregistration as cb_prereg
     from causal_bandits import sources as cb_sources
     from causal_bandits import stages as cb_stages
     from causal_bandits import studies as cb_studies
@@ -39,7 +40,9 @@ try:
     cb_config.check_files(workflow.overwrite_configfiles)
     cb_config.command_line_scalars(config, workflow.config_settings.config)
     cb_config.check(config)  # the schema, then each paper's checks (graphs, SCM parameters, names)
-    if workflow.is_main_process:  # the cost of the whole run, before any job is planned (causal_bandits.cost)
+    if workflow.is_main_process:  # once per run, before any job is planned
+        cb_prereg.refuse_unrecorded(PAPERS)  # no claim judged by a rule neither registered nor amended
+        # the cost of the whole run (causal_bandits.cost)
         print(cb_cost.check(config).line(), file=sys.stderr)
         for line in cb_plan.skipped(config):  # the pairs the config names and does not run (causal_bandits.plan)
             print(f"skipped: {line}", file=sys.stderr)

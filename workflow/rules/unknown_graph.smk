@@ -341,7 +341,7 @@ rule unknown_graph_claims:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section={k: UG[k] for k in ("horizon", "n_seeds")},  # what the claims and scale read
+        section={k: UG[k] for k in ("horizon", "n_seeds", "delta")},  # what the claims and scale read
         code=script_code("unknown_graph_claims.py"),
     script:
         "../scripts/unknown_graph_claims.py"

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from causal_bandits import rng
+from causal_bandits import preregistration, rng
 from causal_bandits.archive import at_commit, provenance, rebuild, stages
 from causal_bandits.archive import manifest as archived
 from causal_bandits.archive.at_commit import Code
@@ -299,6 +299,7 @@ def verify(checkout: Path, folder: Path, settings: Settings) -> tuple[str, bool]
     a reviewer can quote, and whether every rebuilt file matched."""
     started = time.monotonic()
     record = archived.read(folder)
+    preregistration.refuse_forged(record.get("rules", {}))  # its rules' fingerprints, as this registry knows them
     made = record["provenance"]
     print(git_history(checkout, folder, made.get("commit")), flush=True)
     # Checks that need no rebuild come here, one call each, before anything is rebuilt (the raw data, the rules'

@@ -22,6 +22,10 @@ from string import Template
 
 from causal_bandits.claims import Rule
 from causal_bandits.errors import CausalBanditsError
+from causal_bandits.preregistration import parse_registry
+
+#: The pre-registration registry, relative to the repository.
+REGISTRY_PATH = "src/causal_bandits/preregistration/registry.json"
 
 HERE = Path(__file__).parent
 #: The one style of a paper key or study name: lower snake_case ASCII, starting with a letter (a Python
@@ -115,7 +119,7 @@ def registered(text: str, key: str) -> str:
 
 def preregistered(text: str, rules: Mapping[str, Rule]) -> str:
     """The pre-registration registry (``registry.json``'s text) with ``rules`` (``"<paper>/<key>"`` -> rule)."""
-    registry = json.loads(text) | {key: rule.fingerprint for key, rule in rules.items()}
+    registry = parse_registry(text, REGISTRY_PATH) | {key: rule.fingerprint for key, rule in rules.items()}
     return json.dumps(dict(sorted(registry.items())), indent=1) + "\n"
 
 
@@ -129,9 +133,7 @@ def paper_plan(root: Path, key: str, title: str, papers: tuple[str, ...], studie
         "config/config.yaml": lambda t: t + block("paper", "config/config.yaml.tmpl", values),
         "config/quick.yaml": lambda t: t + block("paper", "config/quick.yaml.tmpl", values),
         "config/tiny.yaml": lambda t: t + block("paper", "config/tiny.yaml.tmpl", values),
-        "src/causal_bandits/preregistration/registry.json": lambda t: preregistered(
-            t, {f"{key}/ts-regret": PAPER_RULE}
-        ),
+        REGISTRY_PATH: lambda t: preregistered(t, {f"{key}/ts-regret": PAPER_RULE}),
     }
     return _plan(root, key, render("paper", values, key), edits)
 

@@ -7,9 +7,10 @@ Thresholds are fixed here, before any run:
 
 * a Table 1 column reproduces when at least 15 of its 16 cells lie within 3 standard errors of the paper's own
   sampling error (:data:`.tables.SIGMAS`; no tolerance is calibrated on our results);
-* an estimator "deviates from the truth" by the paper's magnitude (mean |estimate − truth| over the 16 cells,
-  0.115 for CP, 0.073 for Biased): our mean with its 95 % interval inside the paper's ± 1.96 standard errors of
-  the paper's own sampling error;
+* an estimator "deviates from the truth" by the paper's magnitude (mean |estimate − truth| over the 16 cells of
+  Table 1, 0.115 for CP, 0.073 for Biased): ours on the same (paper_marginal) variant, its 95 % interval inside
+  the paper's value ± 30 % (a band from the paper's magnitude, not from our standard error, so more data can
+  decide it);
 * Figure 4 orderings compare mean cumulative regret at the horizon with 95 % intervals apart; orderings our pilot
   (docs/papers/bounds.md#bounds-numbers) found to hold only late (LinUCB_Biased / LinUCB_CP above LinUCB, crossing at t
   ≈ 8–11k) are *not evaluated* in runs shorter than the paper's 15,000 rounds (the numbers are still shown).
@@ -17,6 +18,7 @@ Thresholds are fixed here, before any run:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -26,18 +28,21 @@ import pandas as pd
 from causal_bandits.claims import (
     NOT_EVALUATED,
     NOT_SPECIFIED,
-    VACUOUS,
     Claim,
     Estimate,
     Note,
     Rule,
     Verdict,
     combine,
+    declared,
     holds,
     in_band,
     interval_text,
     ordered,
     ruled,
+    t_estimate,
+    t_quantile,
+    tie,
     within,
 )
 from causal_bandits.papers.bounds.cells import LABELS as COLUMN_LABELS
@@ -49,9 +54,9 @@ Results = Mapping[str, Any]
 SELECTED_REL_TOL = 0.10  # "approximately 15000"
 #: Cells whose |Δ| exceeds this many of their own standard errors are counted in a deviation's row (shown, not judged).
 DEVIATION_SIGMAS = 2.0
-#: The half-width, in standard errors of the paper's own sampling error, of the band around a deviation the
-#: paper states (mean |estimate − truth| over the 16 cells).
-DEVIATION_BAND_SE = 1.96
+#: The band around a deviation the paper states (mean |estimate − truth| over the 16 cells), relative to it: the
+#: tolerance this project gives a number from one random dataset (fairness's regrets, docs/papers/fairness.md).
+DEVIATION_REL_TOL = 0.30
 _CRN = (
     "runs of a setting share random streams; the aggregates hold no paired difference, so intervals apart is "
     "conservative"
@@ -69,9 +74,10 @@ RULES: dict[str, Rule] = {
     "report": Rule("report", "reported, not judged: the paper states nothing to compare with"),
     "deviates": Rule(
         "band",
-        "mean |estimate − truth| over the 16 cells (conditional variant) with its 95 % interval inside the paper's "
-        "value +- band x the standard error of that mean from the paper's own sampling error (its n taken as ours)",
-        {"band_se": DEVIATION_BAND_SE},
+        "mean |estimate − truth| over the 16 cells of Table 1's (paper_marginal) variant, the paper's own, with its "
+        "95 % interval (the standard error of that mean from each cell's binomial error) inside the paper's value x "
+        "(1 +- tolerance)",
+        {"rel_tol": DEVIATION_REL_TOL},
     ),
     "table1": Rule(
         "threshold",
@@ -82,7 +88,8 @@ RULES: dict[str, Rule] = {
     "rows": Rule("exact", "the stated rows, exactly, on our one dataset (paper_marginal variant)"),
     "ordering": Rule(
         "ordering",
-        "regret at T: 95 % intervals (over runs) apart in the paper's direction; overlap is inconclusive; " + _CRN,
+        "regret at T: 95 % intervals (over runs, t-quantile of their n) apart in the paper's direction; overlap is "
+        "inconclusive; " + _CRN,
         {"horizon": PAPER_HORIZON},
     ),
     "appendix": Rule(
@@ -91,6 +98,22 @@ RULES: dict[str, Rule] = {
         "changed a decision); " + _CRN,
     ),
 }
+#: The functions of this module that apply each rule (in its fingerprint, :func:`causal_bandits.claims.declared`).
+RULES = declared(
+    __name__,
+    RULES,
+    {
+        "selected-rows": ("_selected_rows",),
+        "exact": ("_findrsi", "_cfactor_set", "_exact_cover"),
+        "covers": ("_dataset_cover",),
+        "report": ("_coverage_rate", "_alpha_sensitivity"),
+        "deviates": ("_deviates",),
+        "table1": ("_table1_column", "_outside_cells"),
+        "rows": ("_biased_above_truth", "_cp_outside"),
+        "ordering": ("_pcb_lowest", "_worse_than_linucb", "_estimate"),
+        "appendix": ("_appendix", "_estimate"),
+    },
+)
 
 
 def _final(agg: pd.DataFrame, algorithm: str) -> pd.Series:
@@ -103,8 +126,10 @@ def _regret_text(row: pd.Series) -> str:
 
 
 def _estimate(row: pd.Series) -> Estimate:
-    """Final regret with its 95 % interval over runs."""
-    return Estimate(float(row["mean_cum_regret"]), float(row["ci95_lo"]), float(row["ci95_hi"]), int(row["n_seeds"]))
+    """Final regret with its 95 % interval over runs: the aggregate's (1.96 sd/√n) at the t-quantile of its runs
+    (:func:`causal_bandits.claims.t_estimate`)."""
+    half = (float(row["ci95_hi"]) - float(row["ci95_lo"])) / 2
+    return t_estimate(float(row["mean_cum_regret"]), half, int(row["n_seeds"]))
 
 
 def _main_agg(results: Results) -> pd.DataFrame:
@@ -200,24 +225,26 @@ def _coverage_rate(results: Results) -> Verdict:
 
 def _deviates(column: str) -> Claim:
     def evaluate(results: Results) -> Verdict:
-        frame = results["estimates"]["conditional"]
+        frame = results["estimates"]["paper_marginal"]
         est, truth = frame[column], frame["truth"]
         se = np.sqrt(est * (1 - est) / frame["n_sel"])
         significant = int(((est - truth).abs() > DEVIATION_SIGMAS * se).sum())
         paper = float(np.mean(np.abs(np.array(TABLE1_REPORTED[column]) - np.array(TABLE1_REPORTED["truth"]))))
-        exact = pd.DataFrame(results["exact"]["tables"]["conditional"])
+        exact = pd.DataFrame(results["exact"]["tables"]["paper_marginal"])
         bias = exact[column] - exact["truth"]
         # the standard error of a mean of 16 |Δ| (each away from 0, so |Δ| varies as the estimate does)
         se_mean = float(np.sqrt((se**2).sum()) / len(se))
         mean = float((est - truth).abs().mean())
-        interval = (mean - 1.96 * se_mean, mean + 1.96 * se_mean)
-        band = (paper - DEVIATION_BAND_SE * se_mean, paper + DEVIATION_BAND_SE * se_mean)
-        status, note = in_band(mean, interval, band, 1, "datasets of this size", 3)
+        rows = int(frame["n_sel"].sum())
+        half = t_quantile(rows) * se_mean
+        interval = (mean - half, mean + half)
+        band = (paper * (1 - DEVIATION_REL_TOL), paper * (1 + DEVIATION_REL_TOL))
+        status, note = in_band(mean, interval, band, rows, "selected rows", 3)
         return Verdict(
             status,
             f"mean |{COLUMN_LABELS[column]} − Truth| = {paper:.3f}",
             f"mean |Δ| = {interval_text(mean, interval, 3)}; |Δ| > 2 SE in {significant}/16 cells",
-            f"{note}; conditional variant; population bias {bias.min():+.3f} to {bias.max():+.3f} "
+            f"{note}; paper_marginal variant (Table 1's); population bias {bias.min():+.3f} to {bias.max():+.3f} "
             "(selection on I1 pushes it up)",
             interval=interval,
         )
@@ -233,10 +260,16 @@ def _deviates(column: str) -> Claim:
 
 def _table1_column(column: str) -> Claim:
     def evaluate(results: Results) -> Verdict:
-        table = table1(results["estimates"]["paper_marginal"])
+        exact = pd.DataFrame(results["exact"]["tables"]["paper_marginal"]).sort_values("index")
+        estimates = results["estimates"]["paper_marginal"].sort_values("index").reset_index(drop=True)
+        table = table1(estimates, {c: exact[c].tolist() for c in exact.columns})
         check = table1_checks(table).set_index("column").loc[column]
         ours = f"max |Δ| = {check['max_abs_diff']:.3f} ({check['n_within']}/{check['n_cells']} cells within)"
-        outside = f"; outside: {check['outside']}" if check["outside"] else ""
+        outside = (
+            f"; outside: {check['outside']}; {_outside_cells(table, column, check['outside'])}"
+            if check["outside"]
+            else ""
+        )
         return holds(bool(check["passed"]), "Table 1 values", ours, f"paper_marginal variant; {check['rule']}{outside}")
 
     return Claim(
@@ -246,6 +279,24 @@ def _table1_column(column: str) -> Claim:
         evaluate,
         **ruled(RULES, "table1"),
     )
+
+
+def _outside_cells(table: pd.DataFrame, column: str, outside: str) -> str:
+    """Where a Table 1 column's cells outside (``outside``: :func:`.tables.table1_checks`' text, "row i: ...")
+    come from: each against the paper's own other cells of its block (the rows sharing x1, x2, whose population
+    values are one in this variant except CP's) and the exact population value, so a misprint (one cell off its
+    block) tells from a block the paper computed otherwise (every cell off the population value, the smaller cells
+    inside the band only through their wider error)."""
+    rows = {int(i) for i in re.findall(r"row (\d+):", outside)}
+    parts = []
+    for _, row in table[table["index"].isin(rows)].iterrows():
+        block = table[(table["x1"] == row["x1"]) & (table["x2"] == row["x2"]) & (table["index"] != row["index"])]
+        others = block[f"paper_{column}"]
+        parts.append(
+            f"row {int(row['index'])}: the paper's {row[f'paper_{column}']:.3f}, its block's other cells "
+            f"{others.min():.3f}–{others.max():.3f}, the exact population value {row[f'exact_{column}']:.3f}"
+        )
+    return "; ".join(parts)
 
 
 def _biased_above_truth(results: Results) -> Verdict:
@@ -357,8 +408,9 @@ def _appendix(pcb: str, base: str, source: str) -> Claim:
         paper = f"{LABELS[pcb]} ≤ {LABELS[base]} (theory)"
         ours = f"{LABELS[pcb]} {_regret_text(a)} vs {LABELS[base]} {_regret_text(b)}"
         if identical:
-            reason = "holds only by a tie: the bounds never changed a decision in these runs (identical curves)"
-            return Verdict(VACUOUS, paper, ours, note, reason=reason)
+            status, why = tie(strict=False)
+            reason = f"{why}: the bounds never changed a decision in these runs (identical curves)"
+            return Verdict(status, paper, ours, note, reason=reason)
         status, undecided = ordered(_estimate(a), _estimate(b))
         return Verdict(status, paper, ours, "; ".join(p for p in (undecided, note) if p))
 

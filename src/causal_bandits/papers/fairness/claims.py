@@ -12,8 +12,8 @@ interval of the mean over seeds; orderings with the paired differences over seed
 share each seed's context stream); counts ±30 % or ±1 % of T under each of two readings (certificate-based,
 truth-based), differing only when neither matches, and the exact computation shown where a published count cannot
 follow from the paper's own model (the fairness radius floor of Eq. 12 and the largest exact counterfactual
-discrepancy). A claim about F-UCB that holds while F-UCB certifies no arm (it plays its fallback, D-UCB's arm, in
-at least :data:`FALLBACK_SHARE` of the rounds) is *vacuous*.
+discrepancy). A claim about F-UCB that holds while F-UCB's regret is D-UCB's in every seed (it certified no arm
+wherever it could have differed and played its fallback, D-UCB's arm: an exact tie, :func:`fallback`) is *vacuous*.
 """
 
 from __future__ import annotations
@@ -40,13 +40,16 @@ from causal_bandits.claims import (
     Rule,
     Verdict,
     combine,
+    declared,
     fmt,
     holds,
     in_band,
     interval_text,
     mean_interval,
     ordered,
+    ratio_estimate,
     ruled,
+    t_quantile,
     within,
 )
 from causal_bandits.papers.fairness.config import ADULT_W
@@ -60,12 +63,14 @@ COUNT_REL_TOL = 0.30
 COUNT_ABS_TOL_FRACTION = 0.01
 #: §4.2 text: "the cumulative regret for Fair-LinUCB is around 250 over 5000 rounds".
 FAIRLINUCB_REGRET = 250.0
-#: F-UCB "plays its fallback" when it certifies no arm in at least this share of the rounds (mean over seeds).
-FALLBACK_SHARE = 0.99
 #: "slightly lower than F-UCB": Fair-LinUCB's regret between these fractions of F-UCB's at every τ. The paper's own
 #: numbers (≈ 250 against 296–361, §4.2 and Table 2) give 0.69–0.84; the band is declared around them.
 SLIGHTLY_LOWER = (0.5, 1.0)
 _PAIRED = "paired differences over seeds (each seed's context stream is shared by all algorithms of an experiment)"
+_FALLBACK = (
+    "vacuous when it holds only because F-UCB's regret is D-UCB's in every seed (F-UCB played its fallback, D-UCB's "
+    "arm: an exact tie)"
+)
 #: Each claim's rule, declared as data (:class:`causal_bandits.claims.Rule`), registered in
 #: :mod:`causal_bandits.preregistration`.
 RULES: dict[str, Rule] = {
@@ -76,28 +81,26 @@ RULES: dict[str, Rule] = {
     "ordering": Rule(
         "ordering",
         "regret at T strictly ordered as the paper says: reproduced when the 95 % t-interval of every "
-        f"{_PAIRED} lies on the paper's side of 0, differs when one lies on the other side, else inconclusive; "
-        "vacuous when it holds only because F-UCB plays its fallback",
-        {"fallback_share": FALLBACK_SHARE},
+        f"{_PAIRED} lies on the paper's side of 0, differs when one lies on the other side or is 0 in every seed "
+        "(an exact tie fails a strict ordering), else inconclusive; " + _FALLBACK,
     ),
     "early-fucb": Rule(
         "ordering",
         "F-UCB below D-UCB at t = t_early (the last recorded round at or before it) and above it at T = horizon, "
         f"each judged on the 95 % t-interval of the {_PAIRED}: reproduced when both lie on the paper's side of 0, "
         "differs when one lies wholly on the other side or the difference is 0 in every seed (the curves coincide: "
-        "an exact tie fails a strict ordering), else inconclusive; vacuous when it holds only because F-UCB plays its "
-        "fallback",
-        {"t_early": EARLY_ROUND, "horizon": PAPER_T, "fallback_share": FALLBACK_SHARE},
+        "an exact tie fails a strict ordering), else inconclusive; " + _FALLBACK,
+        {"t_early": EARLY_ROUND, "horizon": PAPER_T},
     ),
     "regret": Rule(
         "band",
-        "F-UCB's mean regret at T with its 95 % t-interval over seeds inside paper x (1 +- tolerance); vacuous when it "
-        "agrees while F-UCB plays its fallback",
-        {"rel_tol": REGRET_REL_TOL, "horizon": PAPER_T, "seeds": PAPER_SEEDS, "fallback_share": FALLBACK_SHARE},
+        "F-UCB's mean regret at T with its 95 % t-interval over seeds inside paper x (1 +- tolerance); " + _FALLBACK,
+        {"rel_tol": REGRET_REL_TOL, "horizon": PAPER_T, "seeds": PAPER_SEEDS},
     ),
     "decreasing": Rule(
         "ordering",
-        f"each step up in τ lowers F-UCB's regret: the 95 % t-interval of the {_PAIRED} below 0 at every step",
+        f"each step up in τ lowers F-UCB's regret: the 95 % t-interval of the {_PAIRED} below 0 at every step; a step "
+        "whose difference is 0 in every seed is an exact tie, which fails the paper's strict decrease (differs)",
         {"horizon": PAPER_T},
     ),
     "counts": Rule(
@@ -120,6 +123,29 @@ RULES: dict[str, Rule] = {
         {"ratio_band": list(SLIGHTLY_LOWER), "horizon": PAPER_T},
     ),
 }
+#: The functions of this module that apply each rule (in its fingerprint, :func:`causal_bandits.claims.declared`).
+RULES = declared(
+    __name__,
+    RULES,
+    {
+        "exact": (
+            "_email_dsep_claim",
+            "_table4_claim",
+            "_adult_graph_claim",
+            "_adult_w_claim",
+            "_adult_counts_claims",
+            "_video_types_claim",
+        ),
+        "report": ("_email_best_arm_claim",),
+        "ordering": ("_ordering_claim", "positive", "paired", "estimate", "per_seed", "fallback", "vacuous_if"),
+        "early-fucb": ("_early_fucb_claim", "positive", "paired", "estimate", "per_seed", "fallback", "vacuous_if"),
+        "regret": ("_regret_value_claim", "estimate", "per_seed", "fallback", "vacuous_if"),
+        "decreasing": ("_monotone_claim", "positive", "paired"),
+        "counts": ("_count_claim", "_count_tolerance", "_impossible_counts", "unfair_mean", "vacuous_if"),
+        "fairlinucb-regret": ("_fairlinucb_regret_claim", "estimate", "per_seed"),
+        "slightly-lower": ("_fairlinucb_better_claim", "_ratio", "estimate", "per_seed"),
+    },
+)
 
 #: Table 1 (Email, T = 5,000, 5 trials): tau -> (F-UCB regret, unfair UCB, C-UCB, D-UCB, F-UCB).
 TABLE1 = {
@@ -188,29 +214,28 @@ def paired(summary: pd.DataFrame, larger: str, smaller: str, column: str = "fina
 
 
 def positive(diff: Estimate) -> tuple[str, str]:
-    """(status, note) of "``diff`` > 0" from its 95 % interval (:func:`causal_bandits.claims.ordered`)."""
+    """(status, note) of "``diff`` > 0" from its 95 % interval (:func:`causal_bandits.claims.ordered`): a difference
+    of 0 in every seed is an exact tie, which fails the strict ordering."""
     return ordered(Estimate(0.0, 0.0, 0.0, diff.n), diff)
 
 
-def strictly_positive(diff: Estimate) -> tuple[str, str]:
-    """:func:`positive`, and *differs* when ``diff`` is 0 in every seed: an exact tie fails a strict ordering (no
-    number of seeds would part it)."""
-    if diff.lo == diff.hi == 0:
-        return DIFFERS, "an exact tie in every seed"
-    return positive(diff)
-
-
 def fallback(summary: pd.DataFrame, tau: float, horizon: int) -> str:
-    """Why a claim about F-UCB at ``tau`` holds vacuously (empty if it does not): F-UCB certified no arm in at least
-    :data:`FALLBACK_SHARE` of the rounds, so it played its fallback, D-UCB's arm."""
-    if "uncertified" not in summary:
+    """Why a claim about F-UCB at ``tau`` holds vacuously (empty if it does not): F-UCB's regret is D-UCB's in every
+    seed, an exact tie (:func:`causal_bandits.claims.tie`): it certified no arm wherever it could have differed and
+    played its fallback, D-UCB's arm, so the result is D-UCB's."""
+    fucb, ducb = per_seed(summary, fucb_name(tau)), per_seed(summary, "ducb")
+    common = fucb.index.intersection(ducb.index)
+    if common.empty or not (fucb[common] == ducb[common]).all():
         return ""
-    sel = summary[(summary["algorithm"] == fucb_name(tau)) & np.isclose(summary["tau"], tau)]
-    if sel.empty or sel["uncertified"].mean() < FALLBACK_SHARE * horizon:
-        return ""
+    sel = summary[summary["algorithm"] == fucb_name(tau)]
+    rounds = (
+        f" (it certifies no arm in {sel['uncertified'].mean():,.0f} of {horizon:,} rounds)"
+        if "uncertified" in sel
+        else ""
+    )
     return (
-        f"F-UCB (τ = {tau:g}) certifies no arm in {sel['uncertified'].mean():,.0f} of {horizon:,} rounds and plays "
-        f"its fallback (D-UCB's arm) there, so this is D-UCB's result, not F-UCB's"
+        f"F-UCB (τ = {tau:g}) has D-UCB's regret in every seed{rounds}: it played its fallback (D-UCB's arm), so "
+        "this is D-UCB's result, not F-UCB's"
     )
 
 
@@ -371,7 +396,7 @@ def _early_fucb_claim() -> Claim:
             return Verdict(NOT_EVALUATED, paper, "–", "F-UCB or D-UCB was not run on Email")
         # the paper's sides: D-UCB − F-UCB > 0 early, F-UCB − D-UCB > 0 at T (paired over seeds)
         early, final = paired(summary, "ducb", fucb, "early_regret"), paired(summary, fucb, "ducb")
-        judged = [strictly_positive(early), strictly_positive(final)]
+        judged = [positive(early), positive(final)]
         means = {
             (name, column): estimate(per_seed(summary, name, column))
             for name in (fucb, "ducb")
@@ -630,10 +655,10 @@ def _fairlinucb_regret_claim() -> Claim:
 
 
 def _ratio(a: Estimate, b: Estimate) -> Estimate:
-    """a / b with its 95 % interval by the delta method (the two intervals combined as if independent)."""
-    point = a.point / b.point
-    half = abs(point) * float(np.hypot(a.half / a.point if a.point else 0.0, b.half / b.point))
-    return Estimate(point, point - half, point + half, min(a.n, b.n))
+    """a / b with its 95 % interval by the delta method from the two means' standard errors (each t-interval's
+    half-width over its t-quantile), combined as if independent (:func:`causal_bandits.claims.ratio_estimate`)."""
+    se_a, se_b = (e.half / t_quantile(e.n) for e in (a, b))
+    return ratio_estimate(a.point, se_a, b.point, se_b, min(a.n, b.n))
 
 
 def _fairlinucb_better_claim() -> Claim:

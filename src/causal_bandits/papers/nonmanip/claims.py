@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -20,12 +20,14 @@ from causal_bandits.claims import (
     Rule,
     Verdict,
     combine,
+    declared,
     fmt,
     holds,
     in_band,
     interval_text,
     ordered,
     ruled,
+    t_estimate,
     within,
 )
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
@@ -85,14 +87,16 @@ RULES: dict[str, Rule] = {
     "identical-runs": Rule("exact", "strategies with the same arm set give bit-identical runs (all seeds, rounds)"),
     "ordering": Rule(
         "ordering",
-        "regret at T strictly ordered POMIS < MIS < BF: reproduced when the 95 % intervals (1.96 sd/sqrt(n) over "
-        "seeds) are apart in that direction, differs when apart the other way, inconclusive when they overlap; a "
-        "step between identical arm sets holds by identity (vacuous); " + _CRN,
+        "regret at T strictly ordered POMIS < MIS < BF: reproduced when the 95 % intervals (t sd/sqrt(n) over "
+        "seeds, t of their n) are apart in that direction, differs when apart the other way, inconclusive when they "
+        "overlap; a step between identical arm sets holds by identity (vacuous); fitted when it agrees and compares "
+        "the fitted TS baselines; " + _CRN,
         {"horizon": PAPER_HORIZON, "simulations": PAPER_SIMULATIONS},
     ),
     "ts-below-klucb": Rule(
         "ordering",
-        "TS < KL-UCB for every strategy, each by 95 % intervals apart (as the ordering rule); " + _CRN,
+        "TS < KL-UCB for every strategy, each by 95 % intervals apart (as the ordering rule); fitted when it agrees "
+        "(the TS baselines are fitted); " + _CRN,
         {"horizon": PAPER_HORIZON, "simulations": PAPER_SIMULATIONS},
     ),
     "expressions": Rule(
@@ -102,19 +106,21 @@ RULES: dict[str, Rule] = {
     ),
     "pomis-plus-below": Rule(
         "ordering",
-        "POMIS+ < POMIS at T by 95 % intervals apart; not evaluated where z2ID finds no expression; " + _CRN,
+        "POMIS+ < POMIS at T by 95 % intervals apart; not evaluated where z2ID finds no expression; fitted when it "
+        "agrees on TS (its POMIS baseline is fitted); " + _CRN,
         {"horizon": PAPER_HORIZON, "simulations": PAPER_SIMULATIONS},
     ),
     "reduction": Rule(
         "band",
         "the reduction 100 (POMIS - POMIS+) / POMIS with its 95 % interval (delta method, the two means' intervals "
-        "combined as if independent: conservative under common random numbers) inside paper +- tolerance",
+        "combined as if independent: conservative under common random numbers; t-quantile of the seeds) inside paper "
+        "+- tolerance; fitted when it agrees on TS (its POMIS baseline is fitted)",
         {"abs_tol_pp": REDUCTION_TOL_PP, "horizon": PAPER_HORIZON},
     ),
     "table1": Rule(
         "band",
-        "mean cumulative regret at T with its 95 % interval (1.96 sd/sqrt(n) over seeds) inside paper x (1 +- "
-        "tolerance)",
+        "mean cumulative regret at T with its 95 % interval (t sd/sqrt(n) over seeds, t of their n) inside paper x "
+        "(1 +- tolerance)",
         {"rel_tol": TABLE1_REL_TOL, "horizon": PAPER_HORIZON},
     ),
     "table1-fitted": Rule(
@@ -124,6 +130,23 @@ RULES: dict[str, Rule] = {
         {"rel_tol": TABLE1_REL_TOL, "horizon": PAPER_HORIZON},
     ),
 }
+#: The functions of this module that apply each rule (in its fingerprint, :func:`causal_bandits.claims.declared`).
+RULES = declared(
+    __name__,
+    RULES,
+    {
+        "pomis-sets": ("_pomis_claim",),
+        "arm-counts": ("_arms_claim", "_fitted_if_reconstructed"),
+        "identical-runs": ("_identical_runs_claim",),
+        "ordering": ("_ordering_claim", "_estimate"),
+        "ts-below-klucb": ("_ts_beats_klucb_claim", "_estimate"),
+        "expressions": ("_expressions_claim", "_fitted_if_reconstructed"),
+        "pomis-plus-below": ("_pomis_plus_claim", "_pomis_plus_rows", "_estimate"),
+        "reduction": ("_reduction_claim", "_pomis_plus_rows", "_estimate"),
+        "table1": ("_table1_claim",),
+        "table1-fitted": ("_table1_claim",),
+    },
+)
 
 
 def _case(results, graph: str, N: tuple[str, ...]) -> Mapping[str, Any] | None:
@@ -195,8 +218,19 @@ def _fitted_if_reconstructed(verdict: Verdict, graph: str) -> Verdict:
 
 
 def _estimate(row) -> Estimate:
-    """A strategy's final regret with its 95 % interval (the aggregate's ci95_lo/hi) over its seeds."""
-    return Estimate(float(row["mean_cum_regret"]), float(row["ci95_lo"]), float(row["ci95_hi"]), int(row["n_seeds"]))
+    """A strategy's final regret with its 95 % interval over its seeds: the aggregate's (1.96 sd/√n) at the
+    t-quantile of its seeds (:func:`causal_bandits.claims.t_estimate`)."""
+    half = (float(row["ci95_hi"]) - float(row["ci95_lo"])) / 2
+    return t_estimate(float(row["mean_cum_regret"]), half, int(row["n_seeds"]))
+
+
+def _fitted_if_baseline(verdict: Verdict, algorithm: str, strategies: Iterable[str]) -> Verdict:
+    """An agreement of a comparison that includes a fitted value (a TS baseline of the searched SCMs,
+    :data:`FITTED_BASELINES`) is fitted: the search aimed those values at the paper's."""
+    used = [s for s in strategies if algorithm == FITTED_ALGORITHM and s in FITTED_BASELINES]
+    if verdict.status == REPRODUCED and used:
+        return verdict.replace(status=FITTED, reason=f"compares the fitted TS {', '.join(used)}: " + FITTED_REASON)
+    return verdict
 
 
 def _below_paper_scale(row) -> tuple[str, ...]:
@@ -239,8 +273,8 @@ def _table1_claim(algorithm: str, strategy: str, panel: str, value: float) -> Cl
         if sel.empty or np.isnan(sel.iloc[0]["mean_cr_T"]):
             return Verdict(NOT_EVALUATED, fmt(value), "–", "this setting was not run")
         row = sel.iloc[0]
-        mean, half = float(row["mean_cr_T"]), float(row["ci95_halfwidth"])
-        interval = (mean - half, mean + half)
+        e = t_estimate(float(row["mean_cr_T"]), float(row["ci95_halfwidth"]), int(row["n_seeds"]))
+        mean, interval = e.point, (e.lo, e.hi)
         ours = interval_text(mean, interval)
         if row["horizon"] != PAPER_HORIZON:
             return Verdict(NOT_EVALUATED, fmt(value), ours, notes=("table1-scale",), interval=interval)
@@ -289,7 +323,8 @@ def _ordering_claim(panel: str, algorithm: str) -> Claim:
             reason = f"every step holds only by identity: {', '.join(ties)} have identical arm sets (same runs)"
             return Verdict(VACUOUS, "POMIS ≤ MIS ≤ BF", ours, notes=("ordering-rule",), reason=reason)
         tie_note = [f"{', '.join(ties)} by identity (identical arm sets), not evidence"] if ties else []
-        return Verdict(combine(statuses), "POMIS ≤ MIS ≤ BF", ours, "; ".join(notes + tie_note), ("ordering-rule",))
+        verdict = Verdict(combine(statuses), "POMIS ≤ MIS ≤ BF", ours, "; ".join(notes + tie_note), ("ordering-rule",))
+        return _fitted_if_baseline(verdict, algorithm, present)
 
     return Claim(
         f"order-{panel}-{algorithm}",
@@ -321,7 +356,8 @@ def _ts_beats_klucb_claim(panel: str) -> Claim:
             return Verdict(NOT_EVALUATED, "TS < KL-UCB", ours, notes=scale)
         judged = [(s, *ordered(_estimate(ts), _estimate(kl))) for s, ts, kl in pairs]
         notes = "; ".join(f"{_label(s)}: {status}" + (f" ({note})" if note else "") for s, status, note in judged)
-        return Verdict(combine([status for _, status, _ in judged]), "TS < KL-UCB", ours, notes)
+        verdict = Verdict(combine([status for _, status, _ in judged]), "TS < KL-UCB", ours, notes)
+        return _fitted_if_baseline(verdict, FITTED_ALGORITHM, [s for s, _, _ in pairs])
 
     return Claim(
         f"ts-below-klucb-{panel}",
@@ -367,7 +403,7 @@ def _pomis_plus_claim(panel: str, algorithm: str) -> Claim:
             scale = () if no_expressions else _below_paper_scale(plus)
             return Verdict(NOT_EVALUATED, "POMIS+ < POMIS", ours, no_expressions or "", (*scale, *notes))
         status, note = ordered(_estimate(plus), _estimate(base))
-        return Verdict(status, "POMIS+ < POMIS", ours, note, notes)
+        return _fitted_if_baseline(Verdict(status, "POMIS+ < POMIS", ours, note, notes), algorithm, ["POMIS"])
 
     return Claim(
         f"pomis-plus-below-pomis-{panel}-{algorithm}",
@@ -396,7 +432,8 @@ def _reduction_claim(panel: str, algorithm: str, value: float) -> Claim:
             scale = () if no_expressions else _below_paper_scale(rows[0])
             return Verdict(NOT_EVALUATED, paper, ours, no_expressions or "", (*scale, *notes), interval=interval)
         status, note = in_band(reduction, interval, (value - REDUCTION_TOL_PP, value + REDUCTION_TOL_PP), min(p.n, b.n))
-        return Verdict(status, paper, ours, note, notes, interval=interval)
+        verdict = Verdict(status, paper, ours, note, notes, interval=interval)
+        return _fitted_if_baseline(verdict, algorithm, ["POMIS"])
 
     return Claim(
         f"reduction-{panel}-{algorithm}",
