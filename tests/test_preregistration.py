@@ -238,7 +238,7 @@ def test_verify_refuses_an_archive_whose_manifest_carries_an_edited_rule_fingerp
     preregistration.refuse_forged(record["rules"])
     manifest.write(folder / "manifest.json", {**record, "rules": {**record["rules"], "cpe/pac": "0" * 64}})
     with pytest.raises(DataError, match=r"manifest's rule cpe/pac has fingerprint 0{64}, which registry.json"):
-        verify.verify(root, folder, 60.0, 1, 0)
+        verify.verify(root, folder, verify.Settings(budget_cpu_s=60.0, cores=1))
 
 
 def test_snakemake_stops_before_any_job_with_an_unrecorded_rule(tmp_path):
