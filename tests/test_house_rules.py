@@ -10,10 +10,10 @@ import shutil
 import pytest
 from workflow_helpers import ROOT
 
-SPEC = importlib.util.spec_from_file_location("house_rules", ROOT / "tools" / "house_rules.py")
-assert SPEC and SPEC.loader
-house_rules = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(house_rules)
+_LOADER = importlib.util.spec_from_file_location("house_rules", ROOT / "tools" / "house_rules.py")
+assert _LOADER and _LOADER.loader
+house_rules = importlib.util.module_from_spec(_LOADER)
+_LOADER.loader.exec_module(house_rules)
 
 
 @pytest.fixture
