@@ -88,20 +88,20 @@ def per_measured_seeds(figures: dict[str, dict[str, float]], config: dict) -> di
 
 def write_peaks(manifest: dict, path: Path, config: dict) -> None:
     """Write :func:`kind_peaks` of ``manifest`` (:func:`per_measured_seeds` under ``config``, the run's) to ``path``
-    (``runs.PEAKS_FILE``), with where they were measured."""
-    commit = manifest["provenance"]["commit"]
+    (``runs.PEAKS_FILE``). The file names the archive, not its commit: the archive's manifest records that, and the
+    file is package data, which states current figures only (tests/test_docs_record.py)."""
     header = (
         "# The measured peak resident memory (MB, VmHWM) of each kind of run job (its wildcards but its chunk:\n"
         "# experiment/strategy/algorithm, strategy * for a batch of every budget), the largest of its jobs but\n"
-        f"# at most {SPREAD} times the smallest, in the archived paper-scale run of commit {commit[:7]}\n"
-        "# (its manifest.json). A run job asks for causal_bandits.runs.MEMORY_MARGIN over its kind's figure\n"
+        f"# at most {SPREAD} times the smallest, in the release's archived paper-scale run (its manifest.json).\n"
+        "# A run job asks for causal_bandits.runs.MEMORY_MARGIN over its kind's figure\n"
         "# (causal_bandits.runs.measured_peak: a kind not here, the largest of those most like it). A POMIS+ figure\n"
         "# is that of a job of causal_bandits.papers.nonmanip.runs.MEASURED_SEEDS seeds (the jobs grow it with\n"
         "# their seeds): a panel measured in jobs of other seeds is scaled back to them.\n"
         "# Written by: python benchmarks/resources.py --write-peaks\n"
     )
     peaks = per_measured_seeds(kind_peaks(manifest), config)
-    body = yaml.safe_dump({"measured": commit, "peaks": peaks}, sort_keys=False, width=120)
+    body = yaml.safe_dump({"peaks": peaks}, sort_keys=False, width=120)
     path.write_text(header + body)
 
 
