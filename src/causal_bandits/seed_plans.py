@@ -104,7 +104,7 @@ TARGETS: dict[str, Target] = {
         "band", "nonmanip_run", {"algorithm": "kl_ucb", "experiment": "fig5c", "strategy": "POMIS"}
     ),
     "nonmanip/table1-ts-POMIS+-fig5c": Target(
-        "band", "nonmanip_run_pomisplus", {"algorithm": "ts", "experiment": "fig5c"}
+        "band", "nonmanip_run_pomisplus", {"algorithm": "ts", "experiment": "fig5c", "strategy": "POMISplus"}
     ),
     "unknown_graph/lemma1": Target("rate", "unknown_graph_discovery", {"setting": r".*-c1\.0"}, "runs"),
     "unknown_graph/thm45": Target("parts", "unknown_graph_lower_bounds", {}),

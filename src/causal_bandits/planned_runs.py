@@ -1,0 +1,167 @@
+"""The planned seeds run, and each claim judged on them alone (the plan: :mod:`causal_bandits.seed_plans`).
+
+For a claim the plan runs (``decide``: within the budget) whose runs are its paper's run jobs on one instance file
+(the ``band`` claims: a Table cell's mean regret at T), :func:`jobs` gives the planned run jobs: the paper's own
+description of each of the claim's run jobs (its run module's ``describe`` under the config), with the seeds
+replaced by the planned ones, :data:`~causal_bandits.seed_plans.FIRST_PLANNED_SEED` onwards, in the paper's chunk
+size. The seeds are the only change, so the streams are fresh and everything else is the paper's run.
+:func:`execute` runs them into ``results/planned/<paper>/...``, never a paper-scale run's file, and :func:`judge`
+applies the claim's band rule (the 95 % t-interval of the mean regret at T against the band the archive records,
+:func:`causal_bandits.claims.in_band`) to the planned seeds alone. :func:`table` sets the paper-scale seeds and
+verdict beside ours, per claim, with the cost of every claim the plan does not run.
+
+``python -m causal_bandits.planned_runs CONFIG [RESULTS]`` runs every claim the plan runs whose kind this module
+runs, from a finished run's instance files under RESULTS (default ``results``), and writes
+``results/planned/claims.json`` and ``figures/planned/table.md`` (atomically).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from causal_bandits import papers, runs, seed_plans, store
+from causal_bandits.claims import in_band, interval_text, mean_interval
+
+#: The plan kinds whose seeds this module runs and judges.
+RUNNABLE = ("band",)
+OUT = Path("results/planned")
+
+
+def _runnable(key: str) -> Mapping[str, Any]:
+    """The plan entry of a claim this module runs; else a one-line error naming why not."""
+    entry = seed_plans.recorded()["claims"].get(key)
+    if entry is None:
+        raise ValueError(f"{key} has no seed plan; planned claims: {', '.join(seed_plans.TARGETS)}")
+    if entry["kind"] not in RUNNABLE or not entry["decide"]:
+        why = entry.get("why") or entry.get("cost") or f"planned runs of kind {entry['kind']} are not run here"
+        raise ValueError(f"{key}: no planned seeds are run for it ({why})")
+    return entry
+
+
+def jobs(config: Mapping[str, Any], key: str) -> list[tuple[dict[str, str], runs.RunJob]]:
+    """The planned run jobs of claim ``key`` (``<paper>/<id>``) under ``config``, with their wildcards (``chunk``:
+    the planned chunk)."""
+    entry, target = _runnable(key), seed_plans.TARGETS[key]
+    paper = key.split("/")[0]
+    module = importlib.import_module(papers.paper(paper).runs)
+    own = [
+        w
+        for w in module.run_jobs(config)
+        if w.get("chunk") == "0" and all(re.fullmatch(p, w.get(k, "")) for k, p in target.wildcards.items())
+    ]
+    if not own:
+        raise ValueError(f"{key}: the config runs no job matching {dict(target.wildcards)}; add its section")
+    first, last = entry["seeds"]
+    out = []
+    for wildcards in own:
+        base = module.describe(config, wildcards)
+        size = len(base.seeds)
+        for k, start in enumerate(range(first, last + 1, size)):
+            seeds = range(start, min(start + size, last + 1))
+            out.append(({**wildcards, "chunk": str(k)}, dataclasses.replace(base, seeds=seeds)))
+    return out
+
+
+def trace_path(key: str, wildcards: Mapping[str, str], out: Path = OUT) -> Path:
+    """Where a planned chunk's trace goes: under ``out``, never beside the paper-scale runs."""
+    paper, claim = key.split("/")
+    parts = [wildcards[k] for k in ("experiment", "strategy", "algorithm")]
+    return out.joinpath(paper, claim, *parts, f"chunk-{wildcards['chunk']}.parquet")
+
+
+def execute(config: Mapping[str, Any], key: str, results: Path, out: Path = OUT) -> list[Path]:
+    """Run the planned jobs of claim ``key`` (instances read from the finished run under ``results``); their
+    summary paths."""
+    paper = key.split("/")[0]
+    done = []
+    for wildcards, job in jobs(config, key):
+        instance = results / paper / "instances" / f"{wildcards['experiment']}.json"
+        if not instance.is_file():
+            raise FileNotFoundError(f"{instance} is missing: run the paper first (snakemake --cores all {paper})")
+        trace = trace_path(key, wildcards, out)
+        runs.execute(job, {"instance": str(instance)}, str(trace), store.summary_path(trace))
+        done.append(Path(store.summary_path(trace)))
+    return done
+
+
+def judge(key: str, final_regrets: np.ndarray) -> dict[str, Any]:
+    """The claim's band rule on the planned seeds' regrets at T alone, beside the archived (paper-scale) seeds."""
+    entry = _runnable(key)
+    x = np.asarray(final_regrets, dtype=float)
+    if x.size != entry["planned"]:
+        raise ValueError(f"{key}: {x.size} planned seeds ran, the plan has {entry['planned']}; run them all")
+    archived = entry["archived"]
+    band = (float(archived["band"][0]), float(archived["band"][1]))
+    interval = mean_interval(float(x.mean()), float(x.std(ddof=1)), int(x.size))
+    status, note = in_band(float(x.mean()), interval, band, int(x.size))
+    return {
+        "paper_seeds": archived["n"],
+        "paper_interval": archived["interval"],
+        "planned_seeds": int(x.size),
+        "seeds": entry["seeds"],
+        "ours": interval_text(float(x.mean()), interval),
+        "status": status,
+        "note": note,
+    }
+
+
+def table(judged: Mapping[str, Mapping[str, Any]], archived: Mapping[str, str]) -> str:
+    """Per planned claim: the paper-scale seeds and verdict (``archived``, by key), the planned seeds and ours, or
+    why no seeds were run (the plan's reason or cost)."""
+    lines = [
+        "| claim | paper-scale seeds | paper-scale verdict | planned seeds | ours on the planned seeds |",
+        "|---|---|---|---|---|",
+    ]
+    for key, entry in seed_plans.recorded()["claims"].items():
+        seen = entry.get("archived", {}).get("n", "–")
+        if key in judged:
+            j = judged[key]
+            ours = f"{j['ours']}: *{j['status']}*"
+            planned = f"{j['planned_seeds']:,} ({j['seeds'][0]:,}–{j['seeds'][1]:,})"
+        else:
+            planned, ours = "–", entry.get("why") or entry.get("cost") or "not run here"
+        lines.append(f"| `{key}` | {seen} | {archived.get(key, '–')} | {planned} | {ours} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(config_path: str, results: Path, out: Path = OUT, figures: Path = Path("figures/planned")) -> dict[str, Any]:
+    """Run and judge every claim this module runs (``python -m causal_bandits.planned_runs``); write the judgements
+    (``out``/claims.json) and the table (``figures``/table.md) atomically, and return the judgements."""
+    import json
+
+    from causal_bandits import config as cb_config
+
+    config = cb_config.validate(cb_config.load(config_path))
+    plan = seed_plans.recorded()["claims"]
+    judged: dict[str, Any] = {}
+    for key, entry in plan.items():
+        if entry["kind"] not in RUNNABLE or not entry["decide"] or key.split("/")[0] not in config:
+            continue
+        summaries = execute(config, key, results, out)
+        regrets = np.concatenate(
+            [store.read_table(s, columns=["final_regret"]).to_pandas()["final_regret"] for s in summaries]
+        )
+        judged[key] = judge(key, regrets)
+    archived: dict[str, str] = {}
+    for paper in {key.split("/")[0] for key in plan}:
+        path = results / "claims" / f"{paper}.json"
+        if path.is_file():
+            rows = json.loads(path.read_text())["claims"]
+            archived |= {f"{paper}/{r['id']}": r["status"] for r in rows}
+    store.write_json(out / "claims.json", {"plan": seed_plans.recorded()["fingerprint"], "claims": judged})
+    text = table(judged, archived)
+    store.write_atomic(figures / "table.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    return judged
+
+
+if __name__ == "__main__":  # python -m causal_bandits.planned_runs CONFIG [RESULTS]
+    import sys
+
+    main(sys.argv[1], Path(sys.argv[2] if len(sys.argv) > 2 else "results"))
