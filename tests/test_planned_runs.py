@@ -86,3 +86,17 @@ def test_the_claim_is_judged_on_the_planned_seeds_alone(small_plan):
     md = planned_runs.table({KEY: inside}, {KEY: "inconclusive at this scale"})
     assert f"| `{KEY}` | 1000 | inconclusive at this scale | 5 (1,000,000–1,000,004) | 380.00" in md
     assert "above the 10 CPU-min budget: stays inconclusive" in md  # the claims not run say why
+
+
+def test_a_rate_claim_is_judged_by_its_own_rule_on_fresh_runs(monkeypatch, config):
+    """unknown_graph's Lemma 1 on the tiny config's V6 grid (regime B, height 2, δ = 0.1, c_B = 1), 6 planned runs."""
+    plan = copy.deepcopy(seed_plans.recorded())
+    entry = plan["claims"]["unknown_graph/lemma1"]
+    entry["planned"], entry["seeds"] = 6, [seed_plans.FIRST_PLANNED_SEED, seed_plans.FIRST_PLANNED_SEED + 5]
+    monkeypatch.setattr(seed_plans, "recorded", lambda: plan)
+    frame = planned_runs.discovery(config, "unknown_graph/lemma1")
+    assert list(zip(frame.regime, frame.h, frame.delta, frame.c_B, frame.n_seeds)) == [("B", 2, 0.1, 1.0, 6)]
+    judged = planned_runs.judge_claim("unknown_graph/lemma1", {"V6": frame})
+    assert judged["planned_seeds"] == 6 and judged["paper_seeds"] == 200
+    assert judged["ours"].startswith("B n=") and "(6 runs)" in judged["ours"]
+    assert judged["status"] in ("reproduced", "differs", "inconclusive at this scale")

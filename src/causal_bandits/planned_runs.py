@@ -7,8 +7,10 @@ replaced by the planned ones, :data:`~causal_bandits.seed_plans.FIRST_PLANNED_SE
 size. The seeds are the only change, so the streams are fresh and everything else is the paper's run.
 :func:`execute` runs them into ``results/planned/<paper>/...``, never a paper-scale run's file, and :func:`judge`
 applies the claim's band rule (the 95 % t-interval of the mean regret at T against the band the archive records,
-:func:`causal_bandits.claims.in_band`) to the planned seeds alone. :func:`table` sets the paper-scale seeds and
-verdict beside ours, per claim, with the cost of every claim the plan does not run.
+:func:`causal_bandits.claims.in_band`) to the planned seeds alone. A ``rate`` claim (unknown_graph's Lemma 1) runs
+its V6 discovery rows from the first planned seed (:func:`discovery`) and is judged by its paper's own claim on
+them (:func:`judge_claim`). :func:`table` sets the paper-scale seeds and verdict beside ours, per claim, with the
+cost or reason of every claim the plan does not run.
 
 ``python -m causal_bandits.planned_runs CONFIG [RESULTS]`` runs every claim the plan runs whose kind this module
 runs, from a finished run's instance files under RESULTS (default ``results``), and writes
@@ -25,12 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from causal_bandits import papers, runs, seed_plans, store
 from causal_bandits.claims import in_band, interval_text, mean_interval
 
 #: The plan kinds whose seeds this module runs and judges.
-RUNNABLE = ("band",)
+RUNNABLE = ("band", "rate")
 OUT = Path("results/planned")
 
 
@@ -91,6 +94,44 @@ def execute(config: Mapping[str, Any], key: str, results: Path, out: Path = OUT)
     return done
 
 
+def discovery(config: Mapping[str, Any], key: str) -> pd.DataFrame:
+    """The planned V6 rows of a ``rate`` claim (unknown_graph's Lemma 1): every regime, height and (δ, c_B) setting
+    of the config that the claim's target names, each on the planned runs
+    (:func:`causal_bandits.papers.unknown_graph.discovery_checks.sampled_discovery` from the first planned seed)."""
+    from causal_bandits.papers.unknown_graph.cells import discovery_setting_name, discovery_settings
+    from causal_bandits.papers.unknown_graph.discovery_checks import sampled_discovery
+
+    entry, target = _runnable(key), seed_plans.TARGETS[key]
+    block = config["unknown_graph"]["discovery"]
+    pattern = target.wildcards["setting"]
+    settings = [pair for pair in discovery_settings(block) if re.fullmatch(pattern, discovery_setting_name(*pair))]
+    first = entry["seeds"][0]
+    rows = [
+        sampled_discovery(regime, int(h), delta, c_B, entry["planned"], first=first)
+        for regime in block["regimes"]
+        for h in block["heights"]
+        for delta, c_B in settings
+    ]
+    return pd.DataFrame(rows)
+
+
+def judge_claim(key: str, results: Mapping[str, Any]) -> dict[str, Any]:
+    """The claim's own rule (its paper's :class:`~causal_bandits.claims.Claim`) on results built from the planned
+    runs alone, beside the archived (paper-scale) count."""
+    entry = _runnable(key)
+    paper, claim_id = key.split("/")
+    listed = importlib.import_module(papers.paper(paper).claims).claims()
+    row = {c.id: c for c in listed}[claim_id].check(results)
+    return {
+        "paper_seeds": entry["archived"]["n"],
+        "planned_seeds": entry["planned"],
+        "seeds": entry["seeds"],
+        "ours": row["ours"],
+        "status": row["status"],
+        "note": row["note"],
+    }
+
+
 def judge(key: str, final_regrets: np.ndarray) -> dict[str, Any]:
     """The claim's band rule on the planned seeds' regrets at T alone, beside the archived (paper-scale) seeds."""
     entry = _runnable(key)
@@ -143,6 +184,9 @@ def main(config_path: str, results: Path, out: Path = OUT, figures: Path = Path(
     judged: dict[str, Any] = {}
     for key, entry in plan.items():
         if entry["kind"] not in RUNNABLE or not entry["decide"] or key.split("/")[0] not in config:
+            continue
+        if entry["kind"] == "rate":
+            judged[key] = judge_claim(key, {"V6": discovery(config, key)})
             continue
         summaries = execute(config, key, results, out)
         regrets = np.concatenate(
