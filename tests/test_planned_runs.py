@@ -100,3 +100,24 @@ def test_a_rate_claim_is_judged_by_its_own_rule_on_fresh_runs(monkeypatch, confi
     assert judged["planned_seeds"] == 6 and judged["paper_seeds"] == 200
     assert judged["ours"].startswith("B n=") and "(6 runs)" in judged["ours"]
     assert judged["status"] in ("reproduced", "differs", "inconclusive at this scale")
+
+
+@pytest.mark.skipif(not (ROOT / "archive/paper-scale/results/cpe").is_dir(), reason="this checkout ships no archive")
+def test_a_cpe_claim_is_judged_by_its_own_rule_on_the_planned_runs(monkeypatch, tmp_path):
+    """E3's order on 2 planned runs per config (fewer than its rule's 30: judged not evaluated, by its own rule),
+    from the archived instances."""
+    plan = copy.deepcopy(seed_plans.recorded())
+    entry = plan["claims"]["cpe/e3-order"]
+    entry["planned"], entry["seeds"] = 2, [seed_plans.FIRST_PLANNED_SEED, seed_plans.FIRST_PLANNED_SEED + 1]
+    monkeypatch.setattr(seed_plans, "recorded", lambda: plan)
+    config = cb_config.validate(cb_config.load(ROOT / "config" / "config.yaml"))
+    config["cpe"]["run_experiments"], config["cpe"]["horizon"] = ["E3"], 3000  # a test's size: runs stop at the cap
+    e3 = config["cpe"]["experiments"]["E3"]
+    e3["configs"] = {c: e3["configs"][c] for c in ("rho0", "rho0.5")}
+    planned = planned_runs.jobs(config, "cpe/e3-order")
+    assert sorted({w["experiment"] for w, _ in planned}) == ["E3-rho0", "E3-rho0.5"]
+    assert {w["algorithm"] for w, _ in planned} == {"ccpe_general", "lucb"}
+    assert {tuple(j.seeds) for _, j in planned} == {(1_000_000, 1_000_001)}
+    judged = planned_runs.run_and_judge(config, "cpe/e3-order", ROOT / "archive/paper-scale/results", tmp_path)
+    assert judged["planned_seeds"] == 2 and judged["paper_seeds"] == 100
+    assert judged["status"] == "not evaluated", judged

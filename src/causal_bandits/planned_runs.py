@@ -9,7 +9,8 @@ size. The seeds are the only change, so the streams are fresh and everything els
 applies the claim's band rule (the 95 % t-interval of the mean regret at T against the band the archive records,
 :func:`causal_bandits.claims.in_band`) to the planned seeds alone. A ``rate`` claim (unknown_graph's Lemma 1) runs
 its V6 discovery rows from the first planned seed (:func:`discovery`) and is judged by its paper's own claim on
-them (:func:`judge_claim`). :func:`table` sets the paper-scale seeds and verdict beside ours, per claim, with the
+them (:func:`judge_claim`), as is a cpe ``parts`` claim (E3's order, E4's CCPE-BGLM against LUCB, E5's lower
+bound), on stopping tables made of its planned runs (:func:`cpe_results`). :func:`table` sets the paper-scale seeds and verdict beside ours, per claim, with the
 cost or reason of every claim the plan does not run.
 
 ``python -m causal_bandits.planned_runs CONFIG [RESULTS]`` runs every claim the plan runs whose kind this module
@@ -33,7 +34,7 @@ from causal_bandits import papers, runs, seed_plans, store
 from causal_bandits.claims import in_band, interval_text, mean_interval
 
 #: The plan kinds whose seeds this module runs and judges.
-RUNNABLE = ("band", "rate")
+RUNNABLE = ("band", "rate", "parts")
 OUT = Path("results/planned")
 
 
@@ -82,10 +83,12 @@ def trace_path(key: str, wildcards: Mapping[str, str], out: Path = OUT) -> Path:
 def execute(config: Mapping[str, Any], key: str, results: Path, out: Path = OUT) -> list[Path]:
     """Run the planned jobs of claim ``key`` (instances read from the finished run under ``results``); their
     summary paths."""
-    paper = key.split("/")[0]
+    paper, target = key.split("/")[0], seed_plans.TARGETS[key]
     done = []
     for wildcards, job in jobs(config, key):
-        instance = results / paper / "instances" / f"{wildcards['experiment']}.json"
+        experiment = wildcards["experiment"]
+        exp, _, part = experiment.partition("-")
+        instance = results / target.instance.format(paper=paper, experiment=experiment, exp=exp, config=part)
         if not instance.is_file():
             raise FileNotFoundError(f"{instance} is missing: run the paper first (snakemake --cores all {paper})")
         trace = trace_path(key, wildcards, out)
@@ -115,12 +118,35 @@ def discovery(config: Mapping[str, Any], key: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def judge_claim(key: str, results: Mapping[str, Any]) -> dict[str, Any]:
-    """The claim's own rule (its paper's :class:`~causal_bandits.claims.Claim`) on results built from the planned
-    runs alone, beside the archived (paper-scale) count."""
+def cpe_results(config: Mapping[str, Any], summaries: list[Path], results: Path) -> dict[str, Any]:
+    """cpe's claim inputs (:func:`causal_bandits.papers.cpe.results.load`) made of planned runs alone: the stopping
+    table of each experiment the planned runs cover (:func:`~causal_bandits.papers.cpe.aggregate.stopping_table`),
+    with the instances and complexity quantities of the finished run under ``results``."""
+    from causal_bandits.papers.cpe.aggregate import read_summaries, stopping_table
+
+    frame = read_summaries(summaries)
+    section, stopping, quantities = config["cpe"], {}, {}
+    for exp, rows in frame.groupby(frame["key"].str.partition("-")[0]):
+        instances = {}
+        for key in sorted(set(rows["key"])):
+            part = key.partition("-")[2]
+            doc = store.read_json(results / "cpe" / "instances" / str(exp) / f"{part}.json")
+            q = store.read_json(results / "cpe" / "quantities" / str(exp) / f"{part}.json")
+            epsilon = section["experiments"][exp]["configs"][part].get("epsilon", 0.0)
+            instances[key] = {"config": part, "mu": doc["mu"], "params": doc["params"], "epsilon": epsilon}
+            instances[key]["summary"] = q["summary"]
+            quantities[(str(exp), part)] = q
+        stopping[str(exp)] = stopping_table(rows, instances, section["delta"])
+    theory = store.read_json(results / "cpe" / "theory_e4b.json")
+    return {"stopping": stopping, "budgets": {}, "quantities": quantities, "theory": theory}
+
+
+def judge_claim(key: str, results: Mapping[str, Any], *args: Any) -> dict[str, Any]:
+    """The claim's own rule (its paper's :class:`~causal_bandits.claims.Claim`; ``args``: what its ``claims()``
+    takes) on results built from the planned runs alone, beside the archived (paper-scale) count."""
     entry = _runnable(key)
     paper, claim_id = key.split("/")
-    listed = importlib.import_module(papers.paper(paper).claims).claims()
+    listed = importlib.import_module(papers.paper(paper).claims).claims(*args)
     row = {c.id: c for c in listed}[claim_id].check(results)
     return {
         "paper_seeds": entry["archived"]["n"],
@@ -172,6 +198,25 @@ def table(judged: Mapping[str, Mapping[str, Any]], archived: Mapping[str, str]) 
     return "\n".join(lines) + "\n"
 
 
+def run_and_judge(config: Mapping[str, Any], key: str, results: Path, out: Path = OUT) -> dict[str, Any]:
+    """Run claim ``key``'s planned seeds and judge it on them: a band claim by its band rule (:func:`judge`), a rate
+    claim (Lemma 1's V6 rows) and a cpe parts claim (its stopping tables) by their own claim (:func:`judge_claim`)."""
+    kind = _runnable(key)["kind"]
+    if kind == "rate":
+        return judge_claim(key, {"V6": discovery(config, key)})
+    summaries = execute(config, key, results, out)
+    if kind == "parts":
+        if not key.startswith("cpe/"):
+            raise ValueError(f"{key}: planned runs of kind parts are judged for cpe's claims only")
+        algorithms: dict[str, set[str]] = {}
+        for wildcards, _ in jobs(config, key):
+            algorithms.setdefault(wildcards["experiment"].partition("-")[0], set()).add(wildcards["algorithm"])
+        found = cpe_results(config, summaries, results)
+        return judge_claim(key, found, {e: sorted(a) for e, a in algorithms.items()})
+    tables = [store.read_table(s, columns=["final_regret"]).to_pandas()["final_regret"] for s in summaries]
+    return judge(key, np.concatenate(tables))
+
+
 def main(config_path: str, results: Path, out: Path = OUT, figures: Path = Path("figures/planned")) -> dict[str, Any]:
     """Run and judge every claim this module runs (``python -m causal_bandits.planned_runs``); write the judgements
     (``out``/claims.json) and the table (``figures``/table.md) atomically, and return the judgements."""
@@ -185,14 +230,7 @@ def main(config_path: str, results: Path, out: Path = OUT, figures: Path = Path(
     for key, entry in plan.items():
         if entry["kind"] not in RUNNABLE or not entry["decide"] or key.split("/")[0] not in config:
             continue
-        if entry["kind"] == "rate":
-            judged[key] = judge_claim(key, {"V6": discovery(config, key)})
-            continue
-        summaries = execute(config, key, results, out)
-        regrets = np.concatenate(
-            [store.read_table(s, columns=["final_regret"]).to_pandas()["final_regret"] for s in summaries]
-        )
-        judged[key] = judge(key, regrets)
+        judged[key] = run_and_judge(config, key, results, out)
     archived: dict[str, str] = {}
     for paper in {key.split("/")[0] for key in plan}:
         path = results / "claims" / f"{paper}.json"

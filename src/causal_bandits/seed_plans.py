@@ -59,16 +59,20 @@ KINDS = ("band", "parts", "rate", "none")
 @dataclass(frozen=True)
 class Target:
     """How one inconclusive claim is planned: its ``kind`` (:data:`KINDS`), the archived run jobs its runs are
-    (``rule`` and regular expressions on their wildcards), its ``unit`` and, for ``none``, ``why`` no count decides
-    it."""
+    (``rule`` and regular expressions on their wildcards), its ``unit``, for ``none`` ``why`` no count decides it,
+    and the ``instance`` file its run jobs read."""
 
     kind: str
     rule: str = ""
     wildcards: Mapping[str, str] = field(default_factory=dict)
     unit: str = "seeds"
     why: str = ""
+    #: The instance file a run job reads, under a run's results folder (``{exp}``/``{config}``: the experiment's
+    #: parts before and after its first "-", as cpe names its instances).
+    instance: str = "{paper}/instances/{experiment}.json"
 
 
+CPE_INSTANCE = "cpe/instances/{exp}/{config}.json"
 #: Every claim the archived paper-scale run left inconclusive, by ``<paper>/<claim id>``.
 TARGETS: dict[str, Target] = {
     "bounds/biased-deviates": Target(
@@ -84,13 +88,25 @@ TARGETS: dict[str, Target] = {
         "no count is planned",
     ),
     "cpe/e3-order": Target(
-        "parts", "cpe_run", {"algorithm": "ccpe_general|lucb", "experiment": r"E3-.*", "strategy": "practical"}, "runs"
+        "parts",
+        "cpe_run",
+        {"algorithm": "ccpe_general|lucb", "experiment": r"E3-.*", "strategy": "practical"},
+        "runs",
+        instance=CPE_INSTANCE,
     ),
     "cpe/e4-bglm-vs-lucb": Target(
-        "parts", "cpe_run", {"algorithm": "ccpe_bglm|lucb", "experiment": r"E4-k.*", "strategy": "practical"}, "runs"
+        "parts",
+        "cpe_run",
+        {"algorithm": "ccpe_bglm|lucb", "experiment": r"E4-k.*", "strategy": "practical"},
+        "runs",
+        instance=CPE_INSTANCE,
     ),
     "cpe/e5-lower-bound": Target(
-        "parts", "cpe_run", {"algorithm": "ccpe_general", "experiment": r"E5-.*", "strategy": "practical"}, "runs"
+        "parts",
+        "cpe_run",
+        {"algorithm": "ccpe_general", "experiment": r"E5-.*", "strategy": "practical"},
+        "runs",
+        instance=CPE_INSTANCE,
     ),
     "fairness/table1-fucb-regret-decreasing": Target(
         "none",
