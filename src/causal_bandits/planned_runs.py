@@ -10,8 +10,8 @@ applies the claim's band rule (the 95 % t-interval of the mean regret at T again
 :func:`causal_bandits.claims.in_band`) to the planned seeds alone. A ``rate`` claim (unknown_graph's Lemma 1) runs
 its V6 discovery rows from the first planned seed (:func:`discovery`) and is judged by its paper's own claim on
 them (:func:`judge_claim`), as is a cpe ``parts`` claim (E3's order, E4's CCPE-BGLM against LUCB, E5's lower
-bound), on stopping tables made of its planned runs (:func:`cpe_results`). :func:`table` sets the paper-scale seeds and verdict beside ours, per claim, with the
-cost or reason of every claim the plan does not run.
+bound), on stopping tables made of its planned runs (:func:`cpe_results`). :func:`table` sets the paper-scale
+seeds and verdict beside ours, per claim, with the cost or reason of every claim the plan does not run.
 
 ``python -m causal_bandits.planned_runs CONFIG [RESULTS]`` runs every claim the plan runs whose kind this module
 runs, from a finished run's instance files under RESULTS (default ``results``), and writes

@@ -350,7 +350,8 @@ def _record(found: Mapping[str, Mapping[str, Mapping[str, Any]]], panel: str, al
         others = "; ".join(f"at {s} the other cells: {_others(found, panel, algorithm, s)}" for s in edge)
         return studies.finding(studies.PARTLY, text, f"{shown}; {others}; {f['finding']}")
     if edge:
-        text = f"no setting puts the cell inside its band; {', '.join(edge)} straddle it as the main run does"
+        straddle = f"{', '.join(edge)} {'straddles' if len(edge) == 1 else 'straddle'} it"
+        text = f"no other setting puts the cell inside its band; {straddle} (the main run: {main['status']})"
         return studies.finding(studies.INCONCLUSIVE, text, f"{shown}; {f['finding']}")
     return studies.finding(studies.RULED_OUT, "no setting of the sweep reproduces the cell", f["finding"])
 
