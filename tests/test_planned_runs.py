@@ -37,6 +37,8 @@ def config():
 
 
 def test_planned_jobs_are_the_papers_jobs_with_fresh_seeds_in_its_chunk_size(small_plan, config):
+    assert planned_runs.covered(config, KEY) and planned_runs.covered(config, "unknown_graph/lemma1")
+    assert not planned_runs.covered(config, "fairness/table2-fucb-regret-tau0.2")  # the tiny config runs τ = 0.3
     planned = planned_runs.jobs(config, KEY)
     assert [w["chunk"] for w, _ in planned] == ["0", "1", "2"]  # 5 seeds in the tiny config's chunks of 2
     assert [list(j.seeds) for _, j in planned] == [[1_000_000, 1_000_001], [1_000_002, 1_000_003], [1_000_004]]
@@ -86,6 +88,7 @@ def test_the_claim_is_judged_on_the_planned_seeds_alone(small_plan):
     md = planned_runs.table({KEY: inside}, {KEY: "inconclusive at this scale"})
     assert f"| `{KEY}` | 1000 | inconclusive at this scale | 5 (1,000,000–1,000,004) | 380.00" in md
     assert "above the 10 CPU-min budget: stays inconclusive" in md  # the claims not run say why
+    assert "| not run here (about 0.2 CPU-min for 55 seeds) |" in md
 
 
 def test_a_rate_claim_is_judged_by_its_own_rule_on_fresh_runs(monkeypatch, config):

@@ -13,9 +13,9 @@ them (:func:`judge_claim`), as is a cpe ``parts`` claim (E3's order, E4's CCPE-B
 bound), on stopping tables made of its planned runs (:func:`cpe_results`). :func:`table` sets the paper-scale
 seeds and verdict beside ours, per claim, with the cost or reason of every claim the plan does not run.
 
-``python -m causal_bandits.planned_runs CONFIG [RESULTS]`` runs every claim the plan runs whose kind this module
-runs, from a finished run's instance files under RESULTS (default ``results``), and writes
-``results/planned/claims.json`` and ``figures/planned/table.md`` (atomically).
+``python -m causal_bandits.planned_runs RESULTS CONFIG [OVERLAY ...]`` runs every claim the plan runs that the
+config covers, from a finished run's instance files under RESULTS, and writes ``results/planned/claims.json`` and
+``figures/planned/table.md`` (atomically).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,21 @@ def _runnable(key: str) -> Mapping[str, Any]:
         why = entry.get("why") or entry.get("cost") or f"planned runs of kind {entry['kind']} are not run here"
         raise ValueError(f"{key}: no planned seeds are run for it ({why})")
     return entry
+
+
+def covered(config: Mapping[str, Any], key: str) -> bool:
+    """Whether ``config`` runs what claim ``key``'s planned runs repeat (its paper's section, a matching run job or,
+    for Lemma 1, a matching discovery setting)."""
+    paper, target = key.split("/")[0], seed_plans.TARGETS[key]
+    if paper not in config:
+        return False
+    if target.kind == "rate":
+        from causal_bandits.papers.unknown_graph.cells import discovery_setting_name, discovery_settings
+
+        names = [discovery_setting_name(*pair) for pair in discovery_settings(config[paper]["discovery"])]
+        return any(re.fullmatch(target.wildcards["setting"], name) for name in names)
+    module = importlib.import_module(papers.paper(paper).runs)
+    return any(all(re.fullmatch(p, w.get(k, "")) for k, p in target.wildcards.items()) for w in module.run_jobs(config))
 
 
 def jobs(config: Mapping[str, Any], key: str) -> list[tuple[dict[str, str], runs.RunJob]]:
@@ -192,8 +207,10 @@ def table(judged: Mapping[str, Mapping[str, Any]], archived: Mapping[str, str]) 
             j = judged[key]
             ours = f"{j['ours']}: *{j['status']}*"
             planned = f"{j['planned_seeds']:,} ({j['seeds'][0]:,}–{j['seeds'][1]:,})"
+        elif entry["decide"]:
+            planned, ours = "–", f"not run here ({entry['cost']})"
         else:
-            planned, ours = "–", entry.get("why") or entry.get("cost") or "not run here"
+            planned, ours = "–", entry.get("why") or entry["cost"]
         lines.append(f"| `{key}` | {seen} | {archived.get(key, '–')} | {planned} | {ours} |")
     return "\n".join(lines) + "\n"
 
@@ -217,18 +234,20 @@ def run_and_judge(config: Mapping[str, Any], key: str, results: Path, out: Path 
     return judge(key, np.concatenate(tables))
 
 
-def main(config_path: str, results: Path, out: Path = OUT, figures: Path = Path("figures/planned")) -> dict[str, Any]:
+def main(
+    results: Path, config_paths: Sequence[str], out: Path = OUT, figures: Path = Path("figures/planned")
+) -> dict[str, Any]:
     """Run and judge every claim this module runs (``python -m causal_bandits.planned_runs``); write the judgements
     (``out``/claims.json) and the table (``figures``/table.md) atomically, and return the judgements."""
     import json
 
     from causal_bandits import config as cb_config
 
-    config = cb_config.validate(cb_config.load(config_path))
+    config = cb_config.validate(cb_config.load(*config_paths))
     plan = seed_plans.recorded()["claims"]
     judged: dict[str, Any] = {}
     for key, entry in plan.items():
-        if entry["kind"] not in RUNNABLE or not entry["decide"] or key.split("/")[0] not in config:
+        if entry["kind"] not in RUNNABLE or not entry["decide"] or not covered(config, key):
             continue
         judged[key] = run_and_judge(config, key, results, out)
     archived: dict[str, str] = {}
@@ -243,7 +262,11 @@ def main(config_path: str, results: Path, out: Path = OUT, figures: Path = Path(
     return judged
 
 
-if __name__ == "__main__":  # python -m causal_bandits.planned_runs CONFIG [RESULTS]
+if __name__ == "__main__":  # python -m causal_bandits.planned_runs RESULTS CONFIG [OVERLAY ...]
     import sys
 
-    main(sys.argv[1], Path(sys.argv[2] if len(sys.argv) > 2 else "results"))
+    if len(sys.argv) < 3:
+        sys.exit(
+            "usage: python -m causal_bandits.planned_runs RESULTS CONFIG [OVERLAY ...]; e.g. results config/config.yaml"
+        )
+    main(Path(sys.argv[1]), sys.argv[2:])
