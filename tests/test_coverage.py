@@ -53,12 +53,44 @@ def test_the_table_lists_every_entry() -> None:
     assert table.count("not checkable here") == sum(1 for p in PAPERS for e in coverage.entries(p) if e.why)
 
 
-def _named(text: str) -> set[tuple[str, int]]:
-    """The tables and figures a text names: "Figures 1-4, Table 1" -> {(Figure, 1), ..., (Figure, 4), (Table, 1)}."""
-    found = set()
-    for kind, first, last in re.findall(r"\b(Table|Figure)s? (\d+)(?:\s*[-–]\s*(\d+))?", text):
-        found |= {(kind, n) for n in range(int(first), int(last or first) + 1)}
-    return found
+#: The papers' texts, where the checkout sits beside them (/work/shared/papers/<key>.txt on the project's machines).
+TEXTS = ROOT.parent / "shared" / "papers"
+#: How a paper's text declares a numbered statement: "Theorem 3 (Causal Bound ...).", "Lemma 2.", "Table 1:".
+DECLARED = re.compile(
+    rf"(?:^|(?<=[\s.]))({'|'.join(coverage.KINDS)})\s(\d+)(?:\s\((?:[^()]|\([^()]*\))*\))?\s*[.:](?=\s)", re.M
+)
+
+
+@pytest.mark.parametrize(
+    ("paper", "statement"), [(p, s) for p in PAPERS for s in coverage.statements(p)], ids=lambda x: str(x)
+)
+def test_every_statement_of_the_paper_has_an_entry(paper: str, statement: str) -> None:
+    """Each numbered table, figure, theorem, lemma, proposition, corollary and claim of the paper (its
+    ``STATEMENTS``, listed here one test each) is named by an entry: a claim, or why it is not checkable here."""
+    assert statement not in coverage.unlisted(paper), f"{paper}: {statement} has no COVERAGE entry"
+
+
+def test_a_statement_without_an_entry_is_named(monkeypatch) -> None:
+    module = importlib.import_module("causal_bandits.papers.unknown_graph.coverage")
+    monkeypatch.setattr(module, "COVERAGE", tuple(e for e in module.COVERAGE if not e.part.startswith("Theorem 3")))
+    assert coverage.unlisted("unknown_graph") == ["Theorem 3"]
+    assert coverage.named("Theorems 5-6, 10 (bounds), Lemma 1 / Table 2") == {
+        ("Theorem", 5),
+        ("Theorem", 6),
+        ("Theorem", 10),
+        ("Lemma", 1),
+        ("Table", 2),
+    }
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_statement_list_holds_every_statement_the_papers_text_declares(paper: str) -> None:
+    text = TEXTS / f"{paper}.txt"
+    if not text.is_file():
+        pytest.skip(f"no text of the paper beside this checkout ({text})")
+    declared = {(kind, int(n)) for kind, n in DECLARED.findall(text.read_text(encoding="utf-8"))}
+    listed = coverage.named(" ".join(coverage.statements(paper)))
+    assert not declared - listed, f"{paper}: statements its text declares that STATEMENTS leaves out"
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -71,6 +103,6 @@ def test_every_table_and_figure_of_the_paper_has_an_entry(paper: str) -> None:
         for a in paper_registry(paper).artefacts(config[paper])
         if "designed for this replication" not in a.title and "addition" not in a.title
     ]
-    covered = set().union(*(_named(entry.part) for entry in coverage.entries(paper)))
-    missing = [a.label for a in own if not _named(a.label) <= covered]
+    covered = set().union(*(coverage.named(entry.part) for entry in coverage.entries(paper)))
+    missing = [a.label for a in own if not coverage.named(a.label) <= covered]
     assert not missing, f"{paper}: the paper's tables and figures without a COVERAGE entry"

@@ -335,8 +335,9 @@ def test_a_differing_claim_shows_the_finding_records_of_the_studies_that_examine
     from causal_bandits.report.located import located
 
     row = _paper_doc("differs")["claims"][0]
+    evidence = studies.Located("n_min = 100", "n_min = 20", True, "120.0 [118.0, 122.0]", "TS fig5b 49 → 64")
     record = studies.finding(
-        studies.LOCATED, "some deferral n_min reproduces the cell", "n_min ∈ {100} of {0, 20, 100}"
+        studies.LOCATED, "some deferral n_min reproduces the cell", "n_min ∈ {100} of {0, 20, 100}", evidence
     )
     ran = {"knobs": _study_doc("knobs", {row["id"]: record})}
     lines = located("nonmanip", row, ran)
@@ -344,7 +345,8 @@ def test_a_differing_claim_shows_the_finding_records_of_the_studies_that_examine
     assert "`snakemake --cores all refresh --configfile config/studies.yaml`" in lines[0]
     assert "examines this claim; it did not run here" in lines[0] and "locate" not in lines[0]
     assert lines[1] == (
-        "Study knobs — located the cause: some deferral n_min reproduces the cell (n_min ∈ {100} of {0, 20, 100})."
+        "Study knobs — located the cause: some deferral n_min reproduces the cell (n_min ∈ {100} of {0, 20, 100}) At "
+        "n_min = 100 (the main run: n_min = 20): 120.0 [118.0, 122.0]; the other claims there: TS fig5b 49 → 64."
     )
     assert any(line.startswith("Study same_means (") for line in lines) and len(lines) == 3
     assert not any("locate" in line for line in located("nonmanip", row, {}))  # no study ran: no outcome

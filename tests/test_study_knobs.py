@@ -89,7 +89,12 @@ def test_claims_and_the_lines_under_the_pomis_plus_cells():
     assert claim.check({"findings": {}})["status"] == NOT_EVALUATED
     record = knobs.located(found)["table1-kl_ucb-POMIS+-fig5b"]
     assert record["numbers"] == found["fig5b"]["kl_ucb"]["finding"]
-    assert record["outcome"] == ("located" if found["fig5b"]["kl_ucb"]["n_min_within"] else "ruled out")
+    assert record["outcome"] == "located" and record["setting"] == "no_expression = beta"
+    assert record["main_setting"] == "n_min = 20" and record["at_setting"].startswith("69.96 [69.6")
+    assert record["others"] == "no other cell ran at this setting"  # the Beta switch is z²-KL-UCB's alone
+    ts = knobs.located(found)["table1-ts-POMIS+-fig5b"]
+    assert (ts["outcome"], ts["setting"]) == ("located", "n_min = 100")
+    assert ts["others"].startswith("KL-UCB fig5b 39.96 [39.6") and "(differs) → 44.96" in ts["others"]
     small = knobs.findings(knobs.knob_table(_finals(8, LEVELS), _section(8), SETTINGS, 1000))
     row = claim.check({"findings": small})
     assert row["status"] == NOT_EVALUATED and row["ours"].startswith("not judged at this scale")

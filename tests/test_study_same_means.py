@@ -185,8 +185,23 @@ def test_the_study_claims_one_row_per_pomis_plus_cell_and_locates_its_cause():
     row = rows[0].check({"findings": {"fig5a": found}})
     assert row["status"] == NOT_SPECIFIED and row["ours"] == found["finding"] and "p = 0.4" in row["note"]
     assert rows[0].check({"findings": {}})["status"] == NOT_EVALUATED
+    table = pd.DataFrame(
+        [
+            {"panel": "fig5a", "point": k, "algorithm": a, "strategy": "POMIS+", "n_seeds": 200, "paper_value": paper}
+            | {"mean_cr_T": mean, "ci95_halfwidth": 1.0}
+            for k, means in enumerate([(20.0, 7.0), (29.0, 40.0), (29.0, 59.0)])
+            for a, paper, mean in zip(("ts", "kl_ucb"), (29.08, 59.30), means)
+        ]
+    )
+    effs = {"efficiencies": [0.5, 0.3, 0.1]}
     record = {"outcome": "ruled out", "numbers": "", "sentence": found["finding"]}
-    assert outputs.located({"fig5a": found}) == {"table1-ts-POMIS+-fig5a": record, "table1-kl_ucb-POMIS+-fig5a": record}
+    assert outputs.located(table[table.point < 2], {"fig5a": found | effs}) == {
+        "table1-ts-POMIS+-fig5a": record,
+        "table1-kl_ucb-POMIS+-fig5a": record,
+    }
+    located = outputs.located(table, {"fig5a": found | effs})["table1-kl_ucb-POMIS+-fig5a"]
+    assert located["outcome"] == "located" and located["setting"] == "same-means point 2 (E = 0.1)"
+    assert located["main_setting"] == "the canonical SCM (point 0)" and "KL-UCB 7.00" in located["others"]
     assert sensitivity.STUDY.about("table1-ts-POMIS+-fig5a") and not sensitivity.STUDY.about("table1-ts-POMIS-fig5a")
 
 

@@ -4,9 +4,12 @@ covers it.
 Each paper declares ``COVERAGE`` in ``papers/<key>/coverage.py``: a tuple of :class:`Entry`, one per part of
 the paper (a table, a figure panel, a theorem or lemma whose statement a run can test, a stated rate). An
 entry either names the claims that check it (regular expressions on claim ids, as in ``artefacts.py``) or says
-why it is *not checkable here*. ``tests/test_coverage.py`` fails on an entry whose patterns match no claim and
-on a claim no entry covers, so the list cannot go stale; docs/guide/reading-the-report.md shows it
-(:func:`markdown`, filled in by the docs hook).
+why it is *not checkable here*. Beside it, ``STATEMENTS`` lists every numbered table, figure, theorem, lemma,
+proposition, corollary and claim of the paper's text, each of which some entry's part must name
+(:func:`unlisted`). ``tests/test_coverage.py`` fails on an entry whose patterns match no claim, on a claim no
+entry covers and on a statement no entry names (and checks ``STATEMENTS`` against the paper's text where the
+checkout has it), so the list cannot go stale; docs/guide/reading-the-report.md shows it (:func:`markdown`,
+filled in by the docs hook).
 """
 
 from __future__ import annotations
@@ -35,9 +38,42 @@ class Entry:
         return any(re.search(pattern, claim_id) for pattern in self.claims)
 
 
+#: The numbered parts of a paper a statement list names, and how a text names them: "Theorems 5-6, 10",
+#: "Figure 5 (a)", "Lemma 1 / Theorem 4".
+KINDS = ("Table", "Figure", "Theorem", "Lemma", "Proposition", "Corollary", "Claim")
+_NAMED = re.compile(rf"\b({'|'.join(KINDS)})s?\s+(\d+(?:\s*(?:[-–]|,)\s*\d+)*)")
+
+
+def named(text: str) -> set[tuple[str, int]]:
+    """The numbered parts ``text`` names: "Theorems 5-6, 10, Table 1" -> {(Theorem, 5), (Theorem, 6),
+    (Theorem, 10), (Table, 1)}."""
+    found = set()
+    for kind, numbers in _NAMED.findall(text):
+        for span in re.split(r"\s*,\s*", numbers):
+            first, _, last = re.sub(r"\s*[-–]\s*", "-", span).partition("-")
+            found |= {(kind, n) for n in range(int(first), int(last or first) + 1)}
+    return found
+
+
+def _module(paper: str):
+    return importlib.import_module(f"causal_bandits.papers.{paper}.coverage")
+
+
 def entries(paper: str) -> tuple[Entry, ...]:
     """The paper's ``COVERAGE``."""
-    return importlib.import_module(f"causal_bandits.papers.{paper}.coverage").COVERAGE
+    return _module(paper).COVERAGE
+
+
+def statements(paper: str) -> tuple[str, ...]:
+    """The paper's ``STATEMENTS``: every numbered table, figure, theorem, lemma, proposition, corollary and claim
+    of its text."""
+    return _module(paper).STATEMENTS
+
+
+def unlisted(paper: str) -> list[str]:
+    """The paper's statements that no entry's part names."""
+    covered = set().union(*(named(e.part) for e in entries(paper)))
+    return [s for s in statements(paper) if not named(s) <= covered]
 
 
 def uncovered(paper: str, claim_ids: Iterable[str]) -> list[str]:

@@ -14,6 +14,6 @@ with logged(snakemake.log[0]) as log:
     store.write_atomic(out.csv, lambda tmp: tab.to_csv(tmp, index=False))
     store.write_atomic(out.md, lambda tmp: tmp.write_text(fucb_radius.markdown(tab, p.scale)))
     rows = [c.check({"finding": finding, "scale": p.scale}) for c in fucb_radius.claims({})]
-    located = {"table1-fucb-regret-decreasing": fucb_radius.finding_record(tab)}
+    located = {"table1-fucb-regret-decreasing": fucb_radius.finding_record(tab, p.main)}
     store.write_json(out.claims, studies.document("fucb_radius", p.scale, rows, located))
     log.info("%s", finding)

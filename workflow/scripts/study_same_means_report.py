@@ -20,6 +20,6 @@ with logged(snakemake.log[0]) as log:
         outputs.figure(table, panel, p.titles[panel], pdf, png)
     rows = [claim.check({"findings": found}) for claim in outputs.claims({"panels": p.titles})]
     scale = f"T = {p.horizon:,}, {p.section['n_seeds']} seeds per point"
-    store.write_json(out.claims, studies.document("same_means", scale, rows, outputs.located(found)))
+    store.write_json(out.claims, studies.document("same_means", scale, rows, outputs.located(table, found)))
     for panel, f in found.items():
         log.info("%s: %s", panel, f["finding"])

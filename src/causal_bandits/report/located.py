@@ -32,6 +32,11 @@ SAYS = {
 def line(name: str, record: Mapping[str, str]) -> str:
     """The report's line for study ``name``'s finding ``record``."""
     numbers = f" ({record['numbers']})" if record.get("numbers") else ""
+    if record["outcome"] == studies.LOCATED:  # its numbers (causal_bandits.studies.Located)
+        numbers += (
+            f" At {record['setting']} (the main run: {record['main_setting']}): {record['at_setting']}; "
+            f"the other claims there: {record['others']}"
+        )
     return f"Study {name} — {SAYS[record['outcome']]}: {record['sentence']}{numbers}."
 
 

@@ -121,17 +121,59 @@ def check_config(config: Mapping[str, Any]) -> None:
 
 
 LOCATED, RULED_OUT, PARTLY, INCONCLUSIVE = "located", "ruled out", "partly", "inconclusive"
-#: What a study found about a paper claim it examined: the cause *located* (with evidence), a candidate cause
-#: *ruled out*, a cause found for *partly* the gap, or *inconclusive* (not judged at this scale, or no decision).
+#: What a study found about a paper claim it examined: the cause *located* (with its numbers, :class:`Located`), a
+#: candidate cause *ruled out*, a cause found for *partly* the gap, or *inconclusive* (not judged at this scale, or
+#: no decision).
 OUTCOMES = (LOCATED, RULED_OUT, PARTLY, INCONCLUSIVE)
+#: The keys a *located* record carries beside its outcome, numbers and sentence (:class:`Located`).
+LOCATED_KEYS = ("setting", "main_setting", "at_setting", "others")
 
 
-def finding(outcome: str, sentence: str, numbers: str = "") -> dict[str, str]:
+@dataclass(frozen=True)
+class Located:
+    """The numbers a *located* finding rests on: at ``setting`` (named, not the main run's ``main_setting``) the
+    claim's own rule puts the paper's value inside ours (``reproduced``: what that rule says there, and
+    ``at_setting``: our value with its interval against the rule's band), and ``others`` says what that setting does
+    to the paper's other claims the study measured. Without all of it a finding is *partly* or *inconclusive*."""
+
+    setting: str
+    main_setting: str
+    reproduced: bool
+    at_setting: str
+    others: str
+
+    def problem(self) -> str:
+        """Why these numbers do not show a located cause (empty when they do)."""
+        if not self.setting or self.setting == self.main_setting:
+            return f"its setting {self.setting!r} is the main run's own; name another setting"
+        if not self.reproduced:
+            return f"the claim's rule does not reproduce the paper at {self.setting} ({self.at_setting})"
+        if not self.at_setting.strip() or not self.others.strip():
+            return "it must give our value at the setting and what the setting does to the other claims"
+        return ""
+
+
+def finding(outcome: str, sentence: str, numbers: str = "", located: Located | None = None) -> dict[str, str]:
     """A finding record about one paper claim: its ``outcome`` (:data:`OUTCOMES`), the ``numbers`` it rests on and
-    one ``sentence``."""
+    one ``sentence``; a *located* one also its :class:`Located` numbers, refused when they do not show it."""
     if outcome not in OUTCOMES:
         raise ValueError(f"unknown finding outcome {outcome!r}; one of {', '.join(OUTCOMES)}")
-    return {"outcome": outcome, "numbers": "" if numbers == sentence else numbers, "sentence": sentence}
+    record = {"outcome": outcome, "numbers": "" if numbers == sentence else numbers, "sentence": sentence}
+    if outcome != LOCATED:
+        return record
+    problem = "no numbers (causal_bandits.studies.Located)" if located is None else located.problem()
+    if located is None or problem:
+        raise ValueError(f"a located finding needs its numbers: {problem}; else record it as partly or inconclusive")
+    return {**record, **{key: getattr(located, key) for key in LOCATED_KEYS}}
+
+
+def _not_located(record: Mapping[str, Any]) -> bool:
+    """Whether a record says *located* without the numbers :class:`Located` requires."""
+    if record.get("outcome") != LOCATED:
+        return False
+    if any(not str(record.get(key, "")).strip() for key in LOCATED_KEYS):
+        return True
+    return record["setting"] == record["main_setting"]
 
 
 def document(
@@ -143,6 +185,12 @@ def document(
     bad = [key for key, f in findings.items() if not isinstance(f, Mapping) or f.get("outcome") not in OUTCOMES]
     if bad:
         raise ValueError(f"study {name}: findings {bad} are not finding records (causal_bandits.studies.finding)")
+    bare = [key for key, f in findings.items() if _not_located(f)]
+    if bare:
+        raise ValueError(
+            f"study {name}: findings {bare} say located without the setting, our value there and what it does to the "
+            "other claims (causal_bandits.studies.Located); record them as partly or inconclusive"
+        )
     record = study(name)
     return {
         "study": name,

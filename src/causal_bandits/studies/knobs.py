@@ -27,7 +27,15 @@ from matplotlib.artist import Artist
 from causal_bandits import algorithms, runs, studies
 from causal_bandits.artefacts import Artefact
 from causal_bandits.artefacts import figure as figure_artefact
-from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt
+from causal_bandits.claims import (
+    DIFFERS,
+    INCONCLUSIVE,
+    NOT_EVALUATED,
+    REPRODUCED,
+    Claim,
+    Verdict,
+    fmt,
+)
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip import runs as nonmanip_runs
@@ -35,7 +43,7 @@ from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, TABLE1_REL_TOL
 from causal_bandits.papers.nonmanip.runs import NO_EXPRESSION_DEFAULT, NO_EXPRESSION_SOLVERS
 from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95_halfwidth, pomis_plus_cells, table1_id
 from causal_bandits.plots import new_figure, paper_style, save_figure
-from causal_bandits.studies import Study
+from causal_bandits.studies import Study, cell_rule
 from causal_bandits.studies.refresh import check_solvers
 
 STUDY = Study(
@@ -253,8 +261,21 @@ def findings(table: pd.DataFrame) -> dict[str, dict[str, dict[str, Any]]]:
             "n_min_within": good,
             "n_min_tried": tried,
             "paper_scale": paper_scale,
+            **_under_the_rule(rows, paper),
         }
     return out
+
+
+def _setting(row) -> str:
+    return f"{row.knob} = {row.value}"
+
+
+def _under_the_rule(rows: pd.DataFrame, paper: float) -> dict[str, Any]:
+    """The claim's own rule (:func:`causal_bandits.studies.cell_rule.judge`) at each point of one cell: ``main`` (the
+    main run's n_min, its verdict and our value) and ``at``, by the setting of every other point."""
+    judged = {(_setting(r), bool(r.main)): cell_rule.judge(r, paper) for r in rows.itertuples()}
+    main = next(dict(v, setting=k[0]) for k, v in judged.items() if k[1] and k[0].startswith("n_min"))
+    return {"main": main, "at": {k[0]: v for k, v in judged.items() if not k[1]}}
 
 
 BEYOND = (
@@ -288,24 +309,59 @@ def claims(paper: Mapping[str, Any]) -> list[Claim]:
     return [_cell_claim(algorithm, panel, value) for algorithm, panel, value in pomis_plus_cells(paper["panels"])]
 
 
-def located(found: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, dict[str, str]]:
-    """The finding record of each paper claim of a POMIS+ cell, by the claim's id: the open knobs *located* its cause
-    when some n_min puts the cell within Table 1's tolerance, *ruled out* when none does, *inconclusive* below the
-    paper's scale."""
-    return {
-        table1_id(algorithm, "POMIS+", panel): studies.finding(
-            studies.INCONCLUSIVE
-            if not f["paper_scale"]
-            else studies.LOCATED
-            if f["n_min_within"]
-            else studies.RULED_OUT,
-            "some deferral n_min reproduces the cell"
-            if f["n_min_within"]
-            else "no deferral n_min of the sweep reproduces the cell",
-            f["finding"],
+def _others(found: Mapping[str, Mapping[str, Mapping[str, Any]]], panel: str, algorithm: str, setting: str) -> str:
+    """What ``setting`` does to the study's other POMIS+ cells under their rule: main run's value and verdict → the
+    setting's."""
+    parts = [
+        f"{PAPER_Z2_SOLVERS[a]} {p} {f['main']['ours']} ({f['main']['status']}) → {f['at'][setting]['ours']} "
+        f"({f['at'][setting]['status']})"
+        for p, per in found.items()
+        for a, f in per.items()
+        if (p, a) != (panel, algorithm) and setting in f["at"]
+    ]
+    return "; ".join(parts) or "no other cell ran at this setting"
+
+
+def _record(found: Mapping[str, Mapping[str, Mapping[str, Any]]], panel: str, algorithm: str) -> dict[str, str]:
+    """One cell's finding record: *located* at a setting other than the main run's where the claim's rule reproduces
+    the paper (with what it does to the other cells), *partly* where a setting moves a cell that differs onto the
+    band's edge (its interval straddles it), *inconclusive* below the paper's scale or where no setting decides more
+    than the main run, else *ruled out*."""
+    f = found[panel][algorithm]
+    if not f["paper_scale"]:
+        return studies.finding(studies.INCONCLUSIVE, "not judged at the paper's scale", f["finding"])
+    main, at = f["main"], f["at"]
+    for setting, here in at.items():
+        if here["status"] == REPRODUCED:
+            evidence = studies.Located(
+                setting,
+                main["setting"],
+                True,
+                f"{here['ours']} (reproduced)",
+                _others(found, panel, algorithm, setting),
+            )
+            return studies.finding(studies.LOCATED, f"{setting} reproduces the cell", f["finding"], evidence)
+    edge = [s for s, here in at.items() if here["status"] == INCONCLUSIVE]
+    shown = "; ".join(f"{s}: {at[s]['ours']}" for s in edge) + f"; the main run ({main['setting']}): {main['ours']}"
+    if edge and main["status"] == DIFFERS:
+        text = (
+            f"{', '.join(edge)} {'moves' if len(edge) == 1 else 'move'} the cell onto the edge of its band, not into it"
         )
+        others = "; ".join(f"at {s} the other cells: {_others(found, panel, algorithm, s)}" for s in edge)
+        return studies.finding(studies.PARTLY, text, f"{shown}; {others}; {f['finding']}")
+    if edge:
+        straddle = f"{', '.join(edge)} {'straddles' if len(edge) == 1 else 'straddle'} it"
+        text = f"no other setting puts the cell inside its band; {straddle} (the main run: {main['status']})"
+        return studies.finding(studies.INCONCLUSIVE, text, f"{shown}; {f['finding']}")
+    return studies.finding(studies.RULED_OUT, "no setting of the sweep reproduces the cell", f["finding"])
+
+
+def located(found: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, dict[str, str]]:
+    """The finding record of each paper claim of a POMIS+ cell, by the claim's id (:func:`_record`)."""
+    return {
+        table1_id(algorithm, "POMIS+", panel): _record(found, panel, algorithm)
         for panel, per in found.items()
-        for algorithm, f in per.items()
+        for algorithm in per
     }
 
 

@@ -20,11 +20,12 @@ import pandas as pd
 
 from causal_bandits import studies
 from causal_bandits.artefacts import Artefact
-from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, fmt
+from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED, Claim, Verdict, fmt
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, TABLE1_REL_TOL
 from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95_halfwidth, pomis_plus_cells, table1_id
 from causal_bandits.plots import new_figure, paper_style, save_figure
+from causal_bandits.studies import cell_rule
 
 OUT = "figures/studies/same_means"
 #: Seeds per point from which the sweep is judged against the paper's cells (at the paper's horizon): the study's
@@ -159,22 +160,53 @@ def claims(paper: Mapping[str, Any]) -> list[Claim]:
     return [_panel_claim(algorithm, panel, value) for algorithm, panel, value in pomis_plus_cells(paper["panels"])]
 
 
-def located(found: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, str]]:
-    """The finding record of each paper claim of a POMIS+ cell, by the claim's id: *located* when a same-means SCM of
-    the sweep reproduces both of the panel's POMIS+ cells (the cause: SCM parameters the arm means leave open),
-    *ruled out* when none does, *inconclusive* below the paper's scale or when a solver did not run."""
+def _point_verdicts(table: pd.DataFrame, panel: str) -> dict[int, dict[str, dict[str, str]]]:
+    """Table 1's rule (:func:`causal_bandits.studies.cell_rule.judge`) on each POMIS+ cell at each point of a panel,
+    by point and solver."""
+    plus = table[(table.panel == panel) & (table.strategy == "POMIS+")]
     return {
-        table1_id(algorithm, "POMIS+", panel): studies.finding(
-            studies.INCONCLUSIVE
-            if not f["paper_scale"]
-            else studies.LOCATED
-            if f["interval"] is not None
-            else studies.RULED_OUT,
-            "a same-means SCM reproduces both POMIS+ cells of the panel"
-            if f["interval"] is not None
-            else "no same-means SCM of the sweep reproduces both POMIS+ cells",
-            f["finding"],
-        )
+        int(cast(int, k)): {
+            str(r.algorithm): cell_rule.judge(r, float(cast(float, r.paper_value))) for r in rows.itertuples()
+        }
+        for k, rows in plus.groupby("point")
+    }
+
+
+def _panel_record(table: pd.DataFrame, panel: str, f: Mapping[str, Any]) -> dict[str, str]:
+    """A panel's finding record: *located* at a same-means point other than the canonical SCM (point 0) where the
+    claims' rule reproduces both POMIS+ cells, *partly* where both cells are at least on their bands' edges there,
+    *inconclusive* below the paper's scale, else *ruled out*."""
+    if not f["paper_scale"]:
+        return studies.finding(studies.INCONCLUSIVE, "not judged at the paper's scale", f["finding"])
+    judged = _point_verdicts(table, panel)
+    shown = {
+        k: "; ".join(f"{PAPER_Z2_SOLVERS[a]} {v['ours']} ({v['status']})" for a, v in cells.items())
+        for k, cells in judged.items()
+    }
+    main = shown[0]
+    for k, cells in judged.items():
+        setting = f"same-means point {k} (E = {f['efficiencies'][k]:.3g})"
+        if k and all(v["status"] == REPRODUCED for v in cells.values()):
+            others = f"the canonical SCM's: {main}; POMIS's arm means are the same at every point"
+            evidence = studies.Located(setting, "the canonical SCM (point 0)", True, shown[k], others)
+            return studies.finding(
+                studies.LOCATED, "a same-means SCM reproduces both POMIS+ cells", f["finding"], evidence
+            )
+    edge = [k for k, cells in judged.items() if k and all(v["status"] != DIFFERS for v in cells.values())]
+    if edge:
+        text = f"same-means points {edge} put both POMIS+ cells on their bands' edges, not inside them"
+        at = "; ".join(f"point {k}: {shown[k]}" for k in edge)
+        return studies.finding(studies.PARTLY, text, f"{at}; canonical SCM: {main}; {f['finding']}")
+    return studies.finding(
+        studies.RULED_OUT, "no same-means SCM of the sweep reproduces both POMIS+ cells", f["finding"]
+    )
+
+
+def located(table: pd.DataFrame, found: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, str]]:
+    """The finding record of each paper claim of a POMIS+ cell, by the claim's id (:func:`_panel_record`: the cause
+    located would be SCM parameters the arm means leave open)."""
+    return {
+        table1_id(algorithm, "POMIS+", panel): _panel_record(table, panel, f)
         for panel, f in found.items()
         for algorithm in PAPER_Z2_SOLVERS
         if (algorithm, "POMIS+", panel) in TABLE1

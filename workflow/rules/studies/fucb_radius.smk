@@ -60,6 +60,7 @@ rule fucb_radius_report:
         "../../envs/causal_bandits.yaml"
     params:
         section=FUCB_RADIUS,
+        main=study_fucb_radius.main_scales(config["fairness"]),
         scale=f"T = {FUCB_RADIUS['horizon']:,}, {FUCB_RADIUS['n_seeds']} seeds per point",
         code=script_code("study_fucb_radius_report.py"),
     script:

@@ -43,3 +43,22 @@ COVERAGE = (
         "(tests/test_fairness_email.py) and the bounded case on a hand example (tests/test_fairness_bandits.py)",
     ),
 )
+
+#: Every numbered table, figure, theorem, lemma, proposition, corollary and claim of the paper's text
+#: (:func:`causal_bandits.coverage.unlisted`: an entry's part names each).
+STATEMENTS = (
+    "Table 1",
+    "Table 2",
+    "Table 3",
+    "Table 4",
+    "Table 5",
+    "Figure 1",
+    "Figure 2",
+    "Figure 3",
+    "Theorem 1",
+    "Theorem 2",
+    "Theorem 3",
+    "Corollary 1",
+    "Proposition 1",
+    "Proposition 2",
+)

@@ -33,3 +33,20 @@ COVERAGE = (
         "(tests/test_pomis.py, tests/test_z2id.py) on the papers' and random graphs, not by a run",
     ),
 )
+
+#: Every numbered table, figure, theorem, lemma, proposition, corollary and claim of the paper's text
+#: (:func:`causal_bandits.coverage.unlisted`: an entry's part names each).
+STATEMENTS = (
+    "Table 1",
+    "Figure 1",
+    "Figure 2",
+    "Figure 3",
+    "Figure 4",
+    "Figure 5",
+    "Theorem 4",
+    "Theorem 5",
+    "Proposition 1",
+    "Proposition 2",
+    "Proposition 3",
+    "Lemma 3",
+)

@@ -28,13 +28,16 @@ from causal_bandits.rng import generator
 PAPER = "unknown_graph"
 
 
-def sampled_discovery(regime: str, h: int, delta: float, c_B: float, n_seeds: int, chunk: int = 50) -> dict[str, Any]:
-    """One V6 row: discovery on tree(h) in ``regime`` for seeds 0..n_seeds-1 (own instance each),
-    ``chunk`` seeds vectorised at a time (memory; results do not depend on it)."""
+def sampled_discovery(
+    regime: str, h: int, delta: float, c_B: float, n_seeds: int, chunk: int = 50, first: int = 0
+) -> dict[str, Any]:
+    """One V6 row: discovery on tree(h) in ``regime`` for seeds first..first+n_seeds-1 (own instance each; ``first``
+    above 0 for seeds planned beyond a run's, :mod:`causal_bandits.seed_plans`), ``chunk`` seeds vectorised at a
+    time (memory; results do not depend on it)."""
     cell = f"V6-tree{regime}-h{h}"
     correct, nonterm, rounds, bound, B, n = [], [], [], [], 0, 0
     for start in range(0, n_seeds, chunk):
-        seeds = np.arange(start, min(start + chunk, n_seeds))
+        seeds = np.arange(first + start, first + min(start + chunk, n_seeds))
         insts = _one_scm([F.tree(h, rng=generator(PAPER, cell, int(s), "instance"), regime=regime) for s in seeds])
         inputs = [discovery_inputs(i, delta, c_B) for i in insts]
         policy = CNUCB(inputs)
