@@ -11,11 +11,13 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from workflow_helpers import ROOT
 
+from causal_bandits import cli
 from causal_bandits.archive import markers, quotes
 
 #: Files that hold history by design, relative to the repository.
@@ -105,3 +107,17 @@ def test_a_stale_marker_and_a_template_quote_are_named_and_rewritten(tmp_path):
     )
     assert list(markers.stale(fixed, found)) == []
     assert markers.expand(fixed, found) == f"| a | {jobs} |\n{jobs} jobs\n"
+
+
+def test_quotes_write_fills_a_stale_marker_from_the_archive_and_the_check_then_passes(tmp_path, monkeypatch):
+    """``causal-bandits quotes --write`` in a checkout whose page carries a stale value: the value is rewritten from
+    the archive, and ``causal-bandits quotes`` (the check) goes from exit 1 to exit 0."""
+    shutil.copytree(ROOT / "archive", tmp_path / "archive")
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "page.md"
+    page.write_text("The run took <!-- archive run jobs -->1<!-- end --> jobs.\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["quotes"]) == 1
+    assert cli.main(["quotes", "--write"]) == 0
+    assert "<!-- archive run jobs -->1<!-- end -->" not in page.read_text()
+    assert cli.main(["quotes"]) == 0

@@ -91,7 +91,6 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "make clean": Make("clean"),
     "make benchmark": Make("benchmark"),
     "make plan": Make("plan"),
-    "make plan CONFIGS=config/quick.yaml": Make("plan CONFIGS=config/quick.yaml"),
     'make plan CONFIGS="config/config.yaml examples/own_experiment.yaml"': Make(
         'plan CONFIGS="config/config.yaml examples/own_experiment.yaml"'
     ),
@@ -102,7 +101,6 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "snakemake --cores N": Plan("--cores 2"),
     "snakemake -n": Plan(""),
     "snakemake -n --forceall": Plan("--forceall"),
-    "snakemake -n --forceall --dag": Plan("--forceall --dag", shows="digraph snakemake_dag"),
     "snakemake -n --forceall --quiet rules": Plan("--forceall --quiet rules"),
     "snakemake -n --quiet host": Plan("--quiet host", shows="reason:"),
     "snakemake --cores 2 --configfile config/quick.yaml": Plan("--cores 2 --configfile config/quick.yaml"),
@@ -161,6 +159,31 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
         "tests/test_scaffold_workflow.py", '"--cores", "2", "toy", "probe", *TINY'
     ),
     "causal-bandits archive": RunByTest("tests/test_verify_workflow.py", '"archive"'),
+    "causal-bandits verify": RunByTest("tests/test_verify_workflow.py", '"verify"'),
+    "causal-bandits rules check": RunByTest("tests/test_preregistration.py", '["rules", "check"]'),
+    ".venv/bin/causal-bandits rules check": RunByTest("tests/test_preregistration.py", '["rules", "check"]'),
+    ".venv/bin/causal-bandits rules show cpe/pac": RunByTest(
+        "tests/test_preregistration.py", '["rules", "show", "cpe/pac"]'
+    ),
+    "causal-bandits rules register <key>/<rule> --reason TEXT": RunByTest(
+        "tests/test_preregistration.py", '["rules", "register", "cpe/pac", "--reason"'
+    ),
+    '.venv/bin/causal-bandits rules register cpe/pac --reason "why" --verdict-new "7 inconclusive at this scale"': (
+        RunByTest("tests/test_preregistration.py", '["rules", "register", "cpe/pac", "--reason"')
+    ),
+    "causal-bandits quotes --write": RunByTest("tests/test_docs_record.py", '["quotes", "--write"]'),
+    'make tiny-digests REASON="why the outputs moved"': RunByTest("tests/test_byte_guard.py", "make tiny-digests"),
+    'make tiny-digests REASON="..."': RunByTest("tests/test_byte_guard.py", "make tiny-digests"),
+    "make release VERSION=X.Y.Z": RunByTest("tests/test_release.py", "check_version"),
+    "causal-bandits release": RunByTest("tests/test_release.py", "check_version"),
+    "make plan EXPERIMENT=my_study CONFIGS=examples/own_experiment.yaml": RunByTest(
+        "tests/test_plan_one_part.py", '"EXPERIMENT=my_study"'
+    ),
+    "make plan TARGET=figures/experiments/my_study/table.md CONFIGS=examples/own_experiment.yaml": RunByTest(
+        "tests/test_plan_one_part.py", '"TARGET=figures/nonmanip/table1.md"'
+    ),
+    "make check-config": Make("check-config"),
+    "make run": Make("run"),
     "causal-bandits archive --out DIR": RunByTest("tests/test_verify_workflow.py", '"--out"'),
     "causal-bandits check-store FILE...": RunByTest("tests/test_store_check.py", '"check-store"'),
     "causal-bandits check-store --before-run": RunByTest("tests/test_damaged_files.py", '"--before-run"'),
@@ -179,7 +202,6 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     # the config check, as written
     "causal-bandits check-config": Cli("check-config", shows="ok:"),
     "causal-bandits check-config FILE": Cli("check-config config/quick.yaml", shows="ok:"),
-    "causal-bandits check-config config/quick.yaml": Cli("check-config config/quick.yaml", shows="estimated cost"),
     "causal-bandits check-config FILE...": Cli("check-config config/quick.yaml config/tiny.yaml", shows="ok:"),
     "causal-bandits check-config config/config.yaml config/studies.yaml": Cli(
         "check-config config/config.yaml config/studies.yaml", shows="ok:"
