@@ -3,9 +3,10 @@
 A *unit* of a page is a paragraph, a list item or a table row (a heading belongs to the first block under it, so
 "Why τ = 0.2 differs" speaks of the claims its first paragraph cites). In a unit, each claim it cites (its id in
 backticks, :func:`test_docs_archive._cited`; ``<panel>`` stands for every panel, so the word must hold for each) is
-spoken of by the nearest verdict word written by hand before it (quotes ``{{ archive ... }}`` are the archive's own
-and are left out; "not reproduced" asserts nothing). That word must be the claim's archived verdict
-(archive/paper-scale/results/claims). Run: ``.venv/bin/python -m pytest tests/test_docs_verdict_words.py``.
+spoken of by the nearest verdict word written by hand before it (quotes, ``<!-- archive ... -->value<!-- end -->``
+markers and ``{{ archive ... }}`` templates, are the archive's own and are left out; "not reproduced" asserts
+nothing). That word must be the claim's archived verdict (archive/paper-scale/results/claims).
+Run: ``.venv/bin/python -m pytest tests/test_docs_verdict_words.py``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 import pytest
 from test_docs_archive import ARCHIVE, PAGES, ROOT, _cited
 
-from causal_bandits.archive import quotes
+from causal_bandits.archive import markers, quotes
 from causal_bandits.claims import DIFFERS, FITTED, INCONCLUSIVE, REPRODUCED, VACUOUS
 from causal_bandits.papers import PAPERS
 
@@ -70,7 +71,7 @@ def spoken(unit: str) -> list[tuple[str, str, str]]:
     nearest word before it, not one inside another citation's parentheses; else the first word after it, before the
     next citation (`x` differs); else the unit's label (its heading, or a bold lead such as **Reproduced:**).
     A negated word ("not reproduced") asserts nothing."""
-    text = quotes.QUOTE.sub(" ", unit)
+    text = markers.MARKER.sub(" ", quotes.QUOTE.sub(" ", unit))
     text = re.sub(r"\]\([^)]*\)|\{#[^}]*\}", " ", text)  # link targets and anchors are not prose
     label = re.match(r"\s*(#[^\n]*\n|(?:[*-]\s+)?\*\*[^*]+\*\*)", text)
     start = label.end() if label else 0

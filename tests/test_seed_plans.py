@@ -18,7 +18,7 @@ from causal_bandits.papers import PAPERS
 ROOT = Path(__file__).resolve().parents[1]
 ARCHIVE = ROOT / "archive" / "paper-scale"
 needs_archive = pytest.mark.skipif(not (ARCHIVE / "manifest.json").is_file(), reason="this checkout ships no archive")
-#: The claims issue 71 names as cheap to decide.
+#: The claims cheapest to decide (each within the 10 CPU-min budget of a planned run).
 PRIORITY = (
     "nonmanip/table1-kl_ucb-POMIS-fig5c",
     "nonmanip/table1-ts-POMIS+-fig5c",
