@@ -35,6 +35,8 @@ BREAK = re.compile(r"(?<=[/_#])(?=\w)|(?<=\.)(?=[A-Za-z])")
 #: The same in escaped prose, after ``/`` only (``E1n8/LUCB/practical``; a ``#`` or ``.`` there may be an entity's
 #: or a sentence's, a ``_`` a subscript's).
 BREAK_PROSE = re.compile(r"(?<=/)(?=\w)")
+#: A dotted name in prose (``causal_bandits.claims.ratio_estimate``): it wraps after its dots and underscores too.
+DOTTED = re.compile(r"\b[A-Za-z]\w*(?:\.[A-Za-z_]\w*){2,}")
 STRONG = re.compile(r"\*\*(.+?)\*\*")
 
 
@@ -93,7 +95,8 @@ def inline_html(text: str, docs_href: Callable[[str, str], str]) -> Markup:
 
 def _words(text: str) -> str:
     """Prose as HTML: escaped, ``**bold**``, names wrapping at their separators, sub- and superscripts."""
-    return _scripts_text(BREAK_PROSE.sub("<wbr>", STRONG.sub(r"<strong>\1</strong>", html.escape(text))))
+    escaped = DOTTED.sub(lambda m: BREAK.sub("<wbr>", m.group()), html.escape(text))
+    return _scripts_text(BREAK_PROSE.sub("<wbr>", STRONG.sub(r"<strong>\1</strong>", escaped)))
 
 
 def _prose(text: str, docs_href: Callable[[str, str], str]) -> str:
