@@ -47,7 +47,12 @@ def test_a_papers_cost_alone():
 
 
 def make_n(*args: str, cwd: Path = ROOT, path: str | None = None) -> list[str]:
-    env = {**os.environ, "PATH": path if path is not None else os.environ["PATH"]}
+    """The recipe lines ``make -n`` prints, as a user's make would: not as a sub-make of ``make test`` (whose
+    MAKELEVEL and MAKEFLAGS would add "Entering directory" lines)."""
+    outer = {"MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES"}
+    env = {k: v for k, v in os.environ.items() if k not in outer} | {
+        "PATH": path if path is not None else os.environ["PATH"]
+    }
     done = subprocess.run(["make", "-n", *args], capture_output=True, text=True, cwd=cwd, env=env, check=True)
     return done.stdout.splitlines()
 
