@@ -18,6 +18,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from causal_bandits.sources import _executed  # the nodes a module runs: one definition, shared
+
 PACKAGE = "causal_bandits"
 MAX_LINES = 60
 #: Where functions are measured, relative to the root.
@@ -30,24 +32,12 @@ def module_name(src: Path, path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def executed(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node of ``tree`` but those under ``if TYPE_CHECKING:`` (annotations only, never run)."""
-    todo = [tree]
-    while todo:
-        node = todo.pop()
-        yield node
-        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING":
-            todo.extend(node.orelse)
-            continue
-        todo.extend(ast.iter_child_nodes(node))
-
-
 def imports(name: str, tree: ast.AST, modules: set[str], is_package: bool) -> set[str]:
     """The package's modules that module ``name`` imports where it runs: ``from a import b`` names module ``a.b``
     where there is one, else ``a``."""
     found: set[str] = set()
     base = name if is_package else name.rpartition(".")[0]
-    for node in executed(tree):
+    for node in _executed(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
