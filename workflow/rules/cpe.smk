@@ -49,9 +49,9 @@ rule cpe_instance:
         "../envs/causal_bandits.yaml"
     params:
         spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
-        code=script_code("cpe_instance.py"),
+        **stage("causal_bandits.papers.cpe.families:instance_step"),
     script:
-        "../scripts/cpe_instance.py"
+        STAGE
 
 
 rule cpe_quantities:
@@ -72,9 +72,9 @@ rule cpe_quantities:
     params:
         epsilon=lambda wc: cpe_design.epsilon(CPE, wc.exp, wc.config),
         delta=CPE["delta"],
-        code=script_code("cpe_quantities.py"),
+        **stage("causal_bandits.papers.cpe.quantities:quantities_step"),
     script:
-        "../scripts/cpe_quantities.py"
+        STAGE
 
 
 rule cpe_theory:
@@ -90,9 +90,9 @@ rule cpe_theory:
     params:
         k=CPE["theory_k"],
         delta=CPE["delta"],
-        code=script_code("cpe_theory.py"),
+        **stage("causal_bandits.papers.cpe.quantities:theory_step"),
     script:
-        "../scripts/cpe_theory.py"
+        STAGE
 
 
 rule cpe_run:
@@ -172,9 +172,9 @@ rule cpe_aggregate:
     params:
         delta=CPE["delta"],
         spec=lambda wc: CPE["experiments"][wc.exp],
-        code=script_code("cpe_aggregate.py"),
+        **stage("causal_bandits.papers.cpe.aggregate:aggregate_step"),
     script:
-        "../scripts/cpe_aggregate.py"
+        STAGE
 
 
 rule cpe_tables:
@@ -193,9 +193,9 @@ rule cpe_tables:
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
-        code=script_code("cpe_tables.py"),
+        **stage("causal_bandits.papers.cpe.tables:tables_step"),
     script:
-        "../scripts/cpe_tables.py"
+        STAGE
 
 
 rule cpe_figures:
@@ -216,9 +216,9 @@ rule cpe_figures:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
         scale=f"sample cap {CPE['horizon']:,}, {CPE['n_seeds']:,} seeds per setting",
-        code=script_code("cpe_figures.py"),
+        **stage("causal_bandits.papers.cpe.figures:figures_step"),
     script:
-        "../scripts/cpe_figures.py"
+        STAGE
 
 
 rule cpe_claims:
@@ -238,6 +238,6 @@ rule cpe_claims:
     params:
         algorithms={e: sorted({j.algorithm for j in CPE_JOBS if j.experiment == e}) for e in CPE_EXPERIMENTS},
         scale={"horizon": CPE["horizon"], "n_seeds": CPE["n_seeds"]},
-        code=script_code("cpe_claims.py"),
+        **stage("causal_bandits.papers.cpe.claims:claims_step"),
     script:
-        "../scripts/cpe_claims.py"
+        STAGE

@@ -42,11 +42,13 @@ if FAIR_MISSING and not FAIR_STANDIN:
             rawfile="|".join(re.escape(p) for p in FAIR_MISSING),
         conda:
             "../envs/causal_bandits.yaml"
+        # The function alone, not its code digest: a verified raw file is never fetched again for a code edit.
         params:
+            call="causal_bandits.data.raw:download_step",
             raw_dir=FAIR_RAW_DIR,
             entry=lambda wc: FAIR_RAW[wc.rawfile].entry,
         script:
-            "../scripts/fairness_download.py"
+            STAGE
 
     # A raw file this run is to download from an address it cannot reach (no network, a host not found) stops the run
     # once it is planned, before any job starts, with that file's one line (a dry run starts no download: no check).
@@ -76,9 +78,9 @@ if FAIR_STANDIN:
         params:
             kind=lambda wc: FAIR_RAW[wc.rawfile].dataset,
             seed=FAIR["adult_video"]["seed"],
-            code=script_code("fairness_standin.py"),
+            **stage("causal_bandits.papers.fairness.standin:standin_step"),
         script:
-            "../scripts/fairness_standin.py"
+            STAGE
 
 
 rule fairness_raw_check:
@@ -99,9 +101,9 @@ rule fairness_raw_check:
         entries=lambda wc: [s.entry for s in fair_inputs.dataset_files(FAIR_RAW, wc.dataset)],
         raw_dir=FAIR_RAW_DIR,
         checksums=RAW_SHA256_CACHE,
-        code=script_code("fairness_raw_check.py"),
+        **stage("causal_bandits.data.raw:check_step"),
     script:
-        "../scripts/fairness_raw_check.py"
+        STAGE
 
 
 rule fairness_adult_users:
@@ -120,9 +122,9 @@ rule fairness_adult_users:
         "../envs/causal_bandits.yaml"
     params:
         adult_video=FAIR["adult_video"],
-        code=script_code("fairness_adult_users.py"),
+        **stage("causal_bandits.papers.fairness.adult_video:users_step"),
     script:
-        "../scripts/fairness_adult_users.py"
+        STAGE
 
 
 rule fairness_youtube_videos:
@@ -141,9 +143,9 @@ rule fairness_youtube_videos:
     params:
         adult_video=FAIR["adult_video"],
         max_skipped=FAIR["raw"]["youtube_max_skipped_fraction"],
-        code=script_code("fairness_youtube_videos.py"),
+        **stage("causal_bandits.papers.fairness.adult_video:videos_step"),
     script:
-        "../scripts/fairness_youtube_videos.py"
+        STAGE
 
 
 rule fairness_offline_table:
@@ -161,9 +163,9 @@ rule fairness_offline_table:
         "../envs/causal_bandits.yaml"
     params:
         adult_video=FAIR["adult_video"],
-        code=script_code("fairness_offline_table.py"),
+        **stage("causal_bandits.papers.fairness.adult_video:offline_step"),
     script:
-        "../scripts/fairness_offline_table.py"
+        STAGE
 
 
 rule fairness_adult_graph:
@@ -182,9 +184,9 @@ rule fairness_adult_graph:
         "../envs/causal_bandits.yaml"
     params:
         adult_video=FAIR["adult_video"],
-        code=script_code("fairness_adult_graph.py"),
+        **stage("causal_bandits.papers.fairness.adult_video:graph_step"),
     script:
-        "../scripts/fairness_adult_graph.py"
+        STAGE
 
 
 rule fairness_email_instance:
@@ -201,9 +203,9 @@ rule fairness_email_instance:
     params:
         email=FAIR["email"],
         dsep_criterion=FAIR["dsep_criterion"],
-        code=script_code("fairness_email_instance.py"),
+        **stage("causal_bandits.papers.fairness.email:instance_step"),
     script:
-        "../scripts/fairness_email_instance.py"
+        STAGE
 
 
 rule fairness_adult_video_instance:
@@ -224,9 +226,9 @@ rule fairness_adult_video_instance:
     params:
         adult_video=FAIR["adult_video"],
         dsep_criterion=FAIR["dsep_criterion"],
-        code=script_code("fairness_adult_video_instance.py"),
+        **stage("causal_bandits.papers.fairness.adult_video:instance_step"),
     script:
-        "../scripts/fairness_adult_video_instance.py"
+        STAGE
 
 
 rule fairness_email_tables:
@@ -241,9 +243,9 @@ rule fairness_email_tables:
         "../envs/causal_bandits.yaml"
     params:
         email=FAIR["email"],
-        code=script_code("fairness_email_tables.py"),
+        **stage("causal_bandits.papers.fairness.tables:email_tables_step"),
     script:
-        "../scripts/fairness_email_tables.py"
+        STAGE
 
 
 rule fairness_run:
@@ -295,9 +297,9 @@ rule fairness_aggregate:
         taus=FAIR["taus"],
         horizon=FAIR["horizon"],
         algorithms=lambda wc: FAIR_ALGORITHMS[wc.experiment],
-        code=script_code("fairness_aggregate.py"),
+        **stage("causal_bandits.papers.fairness.aggregate:aggregate_step"),
     script:
-        "../scripts/fairness_aggregate.py"
+        STAGE
 
 
 rule fairness_tables:
@@ -316,9 +318,9 @@ rule fairness_tables:
         "../envs/causal_bandits.yaml"
     params:
         fairness=FAIR,
-        code=script_code("fairness_tables.py"),
+        **stage("causal_bandits.papers.fairness.tables:tables_step"),
     script:
-        "../scripts/fairness_tables.py"
+        STAGE
 
 
 rule fairness_diagrams:
@@ -334,9 +336,9 @@ rule fairness_diagrams:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("fairness_diagrams.py"),
+        **stage("causal_bandits.papers.fairness.figures:diagrams_step"),
     script:
-        "../scripts/fairness_diagrams.py"
+        STAGE
 
 
 rule fairness_figure2b:
@@ -354,9 +356,9 @@ rule fairness_figure2b:
     params:
         tau=FAIR["figure2b_tau"],
         scale=f"T = {FAIR['horizon']}, {FAIR['n_seeds']} seeds",
-        code=script_code("fairness_figure2b.py"),
+        **stage("causal_bandits.papers.fairness.figures:figure2b_step"),
     script:
-        "../scripts/fairness_figure2b.py"
+        STAGE
 
 
 rule fairness_figure3:
@@ -373,9 +375,9 @@ rule fairness_figure3:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("fairness_figure3.py"),
+        **stage("causal_bandits.papers.fairness.figures:figure3_step"),
     script:
-        "../scripts/fairness_figure3.py"
+        STAGE
 
 
 rule fairness_claims:
@@ -398,6 +400,6 @@ rule fairness_claims:
         "../envs/causal_bandits.yaml"
     params:
         fairness=FAIR,
-        code=script_code("fairness_claims.py"),
+        **stage("causal_bandits.papers.fairness.claims:claims_step"),
     script:
-        "../scripts/fairness_claims.py"
+        STAGE

@@ -5,6 +5,8 @@
   official file when it is missing (a generic mechanism any paper can reuse).
 * :mod:`~causal_bandits.data.adult` and :mod:`~causal_bandits.data.youtube` parse the UCI Adult
   file and the netsg YouTube crawl format, rejecting malformed input with one-line errors.
-* :mod:`~causal_bandits.data.standin` writes the labelled synthetic stand-ins our reading
-  (docs/papers/fairness.md#fairness-a24-standin) defines for machines without the raw files.
+
+A paper whose raw files can be replaced by labelled synthetic stand-ins writes them in its own package (the
+fairness paper's Adult and YouTube stand-ins: :mod:`causal_bandits.papers.fairness.standin`), under
+:data:`~causal_bandits.data.raw.STANDIN_DIR`.
 """

@@ -18,6 +18,7 @@ import contextlib
 import gzip
 import hashlib
 import json
+import logging
 import os
 import shutil
 import socket
@@ -30,15 +31,21 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from causal_bandits.errors import DataError
 from causal_bandits.store import atomic_path, write_json
 
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
+
 _CHUNK = 1 << 20
 
 
-#: Where a stand-in for a missing raw file is written (:mod:`causal_bandits.data.standin`), under the file's pinned
+#: Where a stand-in for a missing raw file is written (by the paper's own package), under the file's pinned
 #: path: never under the raw-data directory.
 STANDIN_DIR = "data/standin"
 
@@ -299,3 +306,30 @@ def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
         raise DataError(f"{path}: not {encoding} text at byte {err.start}; replace the file") from err
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def download_step(job: Job) -> None:
+    """Rule <paper>_download: fetch a missing raw file from its pinned address (:func:`fetch`), verified before it
+    appears."""
+    spec = RawFile.from_config(job.params.entry)
+    path = fetch(job.params.raw_dir, spec)
+    log.info("downloaded %s from %s (sha256 %s)", path, spec.url, spec.sha256)
+
+
+def check_step(job: Job) -> None:
+    """Rule <paper>_raw_check: verify the sha256 of a data set's raw files (:func:`check`; read once: the checksum
+    cache the planning filled, :func:`cached_sha256`) and label stand-ins, into the data set's manifest."""
+    p = job.params
+    files = []
+    for entry, path in zip(p.entries, job.input.files):
+        spec = RawFile.from_config(entry)
+        if Path(path).is_relative_to(STANDIN_DIR):
+            files.append({"file": path, "pinned": spec.path, "provenance": "synthetic-standin"})
+            log.warning("%s is missing under %s: using the synthetic stand-in %s", spec.path, p.raw_dir, path)
+            continue
+        check(path, spec, p.checksums)
+        name = recorded_name(path, p.raw_dir)
+        files.append({"file": name, "pinned": spec.path, "sha256": spec.sha256, "provenance": "raw"})
+        log.info("%s: sha256 %s verified", path, spec.sha256)
+    provenance = "synthetic-standin" if any(f["provenance"] != "raw" for f in files) else "raw"
+    write_json(job.output[0], {"dataset": job.wildcards.dataset, "data_provenance": provenance, "files": files})

@@ -7,14 +7,16 @@ here, before any run.
 from __future__ import annotations
 
 import itertools
+import logging
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
 from causal_bandits import algorithms as registry
+from causal_bandits import store
 from causal_bandits.bandits import ccpe_bglm, ccpe_general
 from causal_bandits.claims import (
     DIFFERS,
@@ -27,19 +29,27 @@ from causal_bandits.claims import (
     Verdict,
     combine,
     declared,
+    document,
     holds,
     in_band,
     interval_text,
+    note_texts,
     ordered,
     rate_in_band,
     ratio_estimate,
     ruled,
     wilson,
 )
-from causal_bandits.papers.cpe import PAPER
+from causal_bandits.papers.cpe import PAPER, results
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.cpe.design import BUDGETED
 from causal_bandits.papers.cpe.tables import slopes_table
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 #: Fewest runs (and configs) for the designed predictions to be judged; fewer: "not evaluated".
 MIN_RUNS = 30
@@ -573,3 +583,13 @@ def claims(algorithms: Mapping[str, Iterable[str]]) -> list[Claim]:
         _e5_lb(),
     ]
     return out
+
+
+def claims_step(job: Job) -> None:
+    """Rule cpe_claims: each claim (docs/papers/cpe.md#cpe-results) evaluated on our results."""
+    inp, p = job.input, job.params
+    found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
+    rows = [claim.check(found) for claim in claims(p.algorithms)]
+    scale = f"sample cap {p.scale['horizon']:,}, {p.scale['n_seeds']:,} seeds per setting"
+    store.write_json(job.output[0], document("cpe", p.scale, rows, scale=scale, notes=note_texts(NOTES, rows, found)))
+    log.info("%d claims evaluated", len(rows))

@@ -23,11 +23,13 @@ form is checked against enumeration of the whole SCM (hidden nodes included) in 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from causal_bandits import store
 from causal_bandits.bandits.bglm_model import sigma
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.cpe.actions import Action, actions_up_to, all_actions, atomic_actions
@@ -35,6 +37,12 @@ from causal_bandits.papers.cpe.admissible import AdmissibleSequence, adjustment_
 from causal_bandits.papers.cpe.assumptions import eta, kappa
 from causal_bandits.papers.cpe.instance import CPEInstance, bglm_structure, bglm_theta, policy_arms
 from causal_bandits.papers.cpe.scm import BinarySCM, Mechanism, bernoulli
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 #: E3's reward weights w of X_1..X_7 (docs/papers/cpe.md#cpe-e3).
 CONFOUNDED_WEIGHTS = (-0.10, 0.0, 0.30, 0.20, 0.05, 0.10, -0.05)
@@ -241,3 +249,10 @@ def check_document(doc: Mapping[str, Any]) -> CPEInstance:
             f"{dict(instance.params)}; regenerate it instead of editing it"
         )
     return instance
+
+
+def instance_step(job: Job) -> None:
+    """Rule cpe_instance: one config's instance document (exact means from the family's closed form), as JSON."""
+    instance = from_config(job.params.spec)
+    store.write_json(job.output[0], instance.to_document())
+    log.info("%s %s: %d arms, mu* = %.6f", instance.family, dict(instance.params), instance.n_arms, instance.mu.max())

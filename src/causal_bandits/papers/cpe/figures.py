@@ -10,17 +10,25 @@ traces; the parallel bandit by budget). Titles say "[designed]".
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
 from causal_bandits import algorithms
-from causal_bandits.papers.cpe import PAPER
+from causal_bandits.papers.cpe import PAPER, results
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.cpe.design import BUDGETED
+from causal_bandits.papers.cpe.tables import lower_bound_table
 from causal_bandits.plots import new_figure, paper_style, save_figure
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 #: Each algorithm's colour, from its registry entry (causal_bandits/papers/cpe/algorithms.py).
 PALETTE = {k: e.style["color"] for k, e in algorithms.registry(PAPER).items() if "color" in e.style}
@@ -291,3 +299,19 @@ def make_all(
                 written += paths(n)
         budget_figure(budgets, delta, paths(6), scale)
     return written + paths(6)
+
+
+def figures_step(job: Job) -> None:
+    """Rule cpe_figures: Figures 0-6 [designed] from the aggregated runs and the E4b theory curves."""
+    inp, p = job.input, job.params
+    found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
+    written = make_all(
+        found["stopping"],
+        found["budgets"],
+        p.experiments,
+        found["theory"],
+        p.delta,
+        lower_bound_table(found["stopping"], found["quantities"]),
+        scale=p.scale,
+    )
+    log.info("wrote %s", ", ".join(written))

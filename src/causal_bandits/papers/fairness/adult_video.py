@@ -23,19 +23,24 @@ the learned graph makes no user feature a descendant of sex.
 
 from __future__ import annotations
 
+import logging
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
+from causal_bandits import store
 from causal_bandits.bandits.cells import CellModel, cell_ids
 from causal_bandits.causal.counterfactual import counterfactual_table
 from causal_bandits.causal.discovery import learn_graph
 from causal_bandits.causal.dseparation import is_dseparator, min_domain_dseparator
+from causal_bandits.data.adult import read_adult
+from causal_bandits.data.youtube import read_crawl
 from causal_bandits.errors import DataError
 from causal_bandits.papers.fairness.instance import assignments, cell_model, variables_document
 from causal_bandits.rng import generator
@@ -44,6 +49,12 @@ warnings.filterwarnings("ignore", message=".*StructureScore.*", category=FutureW
 
 from pgmpy.models import DiscreteBayesianNetwork  # noqa: E402
 from pgmpy.parameter_estimator import DiscreteBayesianEstimator  # noqa: E402
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 EXPERIMENT = "adult_video"
 PAPER = "fairness"
@@ -362,3 +373,118 @@ class _Separator:
             "enforced_paper_W": self.enforced,
             "paper_W_is_dseparator": self.paper_W_separates,
         }
+
+
+def users_step(job: Job) -> None:
+    """Rule fairness_adult_users: binarised Adult users (:func:`binarize_users`), the sample and its graph / online
+    split (:func:`sample_users`)."""
+    cfg = job.params.adult_video
+    manifest = store.read_json(job.input.manifest)
+    adult = read_adult(job.input.files[0])
+    users, thresholds = binarize_users(adult, cfg["age_rule"])
+    sample = sample_users(users, cfg["n_sample"], cfg["n_graph"], cfg["seed"])
+    meta = {
+        **store.provenance(cfg),
+        **{f"threshold_{k}": v for k, v in thresholds.items()},
+        "data_provenance": manifest["data_provenance"],
+        "source": manifest["files"][0]["file"],
+        "n_records": len(adult),
+        "n_male": int((adult["sex"] == "Male").sum()),
+        "n_female": int((adult["sex"] == "Female").sum()),
+    }
+    store.write_table(job.output[0], pa.Table.from_pandas(sample, preserve_index=False), meta)
+    log.info(
+        "%d Adult records (%s), age median %.0f; %d sampled: %d graph, %d online",
+        len(adult),
+        manifest["data_provenance"],
+        thresholds["age_median"],
+        len(sample),
+        cfg["n_graph"],
+        len(sample) - cfg["n_graph"],
+    )
+
+
+def videos_step(job: Job) -> None:
+    """Rule fairness_youtube_videos: the video pool (:func:`select_videos`: a seeded sample, binarised features,
+    video types)."""
+    cfg = job.params.adult_video
+    manifest = store.read_json(job.input.manifest)
+    crawl = read_crawl(list(job.input.files), job.params.max_skipped)
+    pool, medians = select_videos(crawl.videos, cfg["n_videos"], cfg["seed"], cfg["arm_features"], cfg["video_rule"])
+    types = np.unique(pool["arm_id"])
+    if types.size < 2 ** len(cfg["arm_features"]):
+        log.warning(
+            "only %d of %d video types occur in the pool; the arms are the present types",
+            types.size,
+            2 ** len(cfg["arm_features"]),
+        )
+    meta = {
+        **store.provenance(cfg),
+        **{f"median_{k}": v for k, v in medians.items()},
+        **{f"crawl_{k}": v for k, v in crawl.summary().items()},
+        "data_provenance": manifest["data_provenance"],
+        "sources": ",".join(f["file"] for f in manifest["files"]),
+        "n_valid": len(crawl.videos),
+        "n_videos": len(pool),
+        "n_types": int(types.size),
+    }
+    store.write_table(job.output[0], pa.Table.from_pandas(pool, preserve_index=False), meta)
+    log.info("crawl %s; pool of %d videos, %d types, medians %s", crawl.summary(), len(pool), types.size, medians)
+
+
+def offline_step(job: Job) -> None:
+    """Rule fairness_offline_table: each offline user with a random video and a simulated reward
+    (:func:`offline_table`)."""
+    cfg = job.params.adult_video
+    users = store.read_table(job.input.users).to_pandas()
+    pool = store.read_table(job.input.videos).to_pandas()
+    table = offline_table(users, pool, cfg["arm_features"], cfg["reward"], cfg["seed"])
+    provenance = store.read_metadata(job.input.users)["data_provenance"]
+    if store.read_metadata(job.input.videos)["data_provenance"] != "raw":
+        provenance = "synthetic-standin"
+    store.write_table(
+        job.output[0],
+        pa.Table.from_pandas(table, preserve_index=False),
+        {**store.provenance(cfg), "data_provenance": provenance},
+    )
+    log.info(
+        "%d offline rows (%s); R5 counts %s", len(table), provenance, table["R5"].value_counts().sort_index().to_dict()
+    )
+
+
+def graph_step(job: Job) -> None:
+    """Rule fairness_adult_graph: the Adult-Video graph learned by PC-stable with tiers (Figure 3,
+    :func:`graph_document`)."""
+    cfg = job.params.adult_video
+    offline = store.read_table(job.input.offline).to_pandas()
+    doc = graph_document(offline, cfg["arm_features"], cfg)
+    doc["data_provenance"] = store.read_metadata(job.input.offline)["data_provenance"]
+    store.write_json(job.output[0], doc)
+    log.info("learned edges %s; Pa(R) = %s (paper: %s)", doc["edges"], doc["pa_R"], doc["paper_pa_R"])
+
+
+def instance_step(job: Job) -> None:
+    """Rule fairness_adult_video_instance: arms, exact means, counterfactual truth and W of Adult-Video
+    (:func:`instance_document`)."""
+    p, inp = job.params, job.input
+    graph = store.read_json(inp.graph)
+    doc = instance_document(
+        store.read_table(inp.users).to_pandas(),
+        store.read_table(inp.videos).to_pandas(),
+        store.read_table(inp.offline).to_pandas(),
+        graph,
+        p.adult_video,
+        provenance=graph["data_provenance"],
+        dsep_criterion=p.dsep_criterion,
+    )
+    store.write_json(job.output[0], doc)
+    log.info(
+        "%d arms, %d online users, W = %s (enforced: %s), cf mode %s, max |delta_true| = %.4f (%s)",
+        len(doc["arms"]),
+        len(doc["users"]["row_id"]),
+        doc["dsep"]["W"],
+        doc["dsep"]["enforced_paper_W"],
+        doc["cf_mode_used"],
+        max(abs(d) for row in doc["delta_true"] for d in row),
+        doc["data_provenance"],
+    )

@@ -19,12 +19,15 @@ wherever it could have differed and played its fallback, D-UCB's arm: an exact t
 from __future__ import annotations
 
 import itertools
+import logging
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
+from causal_bandits import csv_tables, store
 from causal_bandits.bandits.cells import CellModel
 from causal_bandits.bandits.certificate import radius_floor
 from causal_bandits.claims import (
@@ -41,11 +44,13 @@ from causal_bandits.claims import (
     Verdict,
     combine,
     declared,
+    document,
     fmt,
     holds,
     in_band,
     interval_text,
     mean_interval,
+    note_texts,
     ordered,
     ratio_estimate,
     ruled,
@@ -54,6 +59,12 @@ from causal_bandits.claims import (
 )
 from causal_bandits.papers.fairness.config import ADULT_W
 from causal_bandits.papers.fairness.runs import EARLY_ROUND, algorithm_label, fucb_name
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 PAPER = "fairness"
 PAPER_T = 5000
@@ -826,3 +837,30 @@ def claims() -> list[Claim]:
     ]
     out += [_fairlinucb_regret_claim(), _fairlinucb_better_claim()]
     return out
+
+
+def claims_step(job: Job) -> None:
+    """Rule fairness_claims: each claim of the paper (:func:`claims`) evaluated on our results."""
+    inp = job.input
+    users_meta = store.read_metadata(inp.users)
+    videos_meta = store.read_metadata(inp.videos)
+    results = {
+        "config": job.params.fairness,
+        "email": store.read_json(inp.email),
+        "adult_video": store.read_json(inp.adult),
+        "graph": store.read_json(inp.graph),
+        "summary": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.summaries},
+        "table4": csv_tables.read_csv(inp.table4),
+        "users_meta": {
+            "data_provenance": users_meta["data_provenance"],
+            "n_records": int(users_meta["n_records"]),
+            "n_male": int(users_meta["n_male"]),
+            "n_female": int(users_meta["n_female"]),
+        },
+        "videos_meta": {k: int(videos_meta[k]) for k in ("n_valid", "n_videos", "n_types")},
+    }
+    rows = [claim.check(results) for claim in claims()]
+    notes = note_texts(NOTES, rows, results)
+    doc = document("fairness", job.params.fairness, rows, notices=notices(results), notes=notes)
+    store.write_json(job.output[0], doc)
+    log.info("%d claims evaluated: %s", len(rows), pd.Series([r["status"] for r in rows]).value_counts().to_dict())

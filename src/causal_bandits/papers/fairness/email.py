@@ -18,21 +18,30 @@ d-separation set from brute-force enumeration — nothing is hard-coded but the 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import networkx as nx
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 # After causal.counterfactual, which silences pgmpy's own deprecation warning on import.
 from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
+from causal_bandits import store
 from causal_bandits.causal.counterfactual import counterfactual_table, cpd_table, interventional_table
 from causal_bandits.causal.dseparation import min_domain_dseparator
 from causal_bandits.papers.fairness.instance import assignments, cell_model, variables_document
 from causal_bandits.scm.diagram import CausalDiagram
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 EXPERIMENT = "email"
 PROVENANCE = "paper-scm"
@@ -320,3 +329,20 @@ def table5_frame(bn: DiscreteBayesianNetwork) -> pd.DataFrame:
         code = "(" + ",".join(str(states[k][i] - 1) for k, i in enumerate(config)) + ")"
         rows.append({"(X1,X2,X3)": code, **{f"i={i + 1}": float(p) for i, p in enumerate(probs)}})
     return pd.DataFrame(rows)
+
+
+def instance_step(job: Job) -> None:
+    """Rule fairness_email_instance: the Email SCM's exact quantities, d-separation set and cell models
+    (:func:`instance_document`), and its truth table."""
+    p = job.params
+    doc = instance_document(p.email, p.dsep_criterion)
+    store.write_json(job.output.instance, doc)
+    truth = pa.Table.from_pandas(truth_frame(doc), preserve_index=False)
+    store.write_table(job.output.truth, truth, {**store.provenance(p.email), "data_provenance": PROVENANCE})
+    log.info(
+        "W = %s (|W| = %d), Pa(R) = %s, optimal arms %s",
+        doc["dsep"]["W"],
+        doc["dsep"]["domain_W"],
+        doc["pa_R"],
+        doc["optimal_arms"],
+    )

@@ -17,18 +17,23 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pandas as pd
 import seaborn as sns
 from matplotlib.legend_handler import HandlerTuple
 from matplotlib.lines import Line2D
 
+from causal_bandits import store
 from causal_bandits.papers.fairness.runs import algorithm_label, fucb_name
 from causal_bandits.plots import new_figure, paper_style, save_figure
 from causal_bandits.plots.diagram import draw_diagram
 from causal_bandits.plots.regret import coincide_text, coinciding, regret_panel
 from causal_bandits.scm.diagram import CausalDiagram
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
 
 PathLike = str | os.PathLike[str]
 logging.getLogger("fontTools").setLevel(logging.WARNING)  # its INFO lines on PDF font subsetting drown the logs
@@ -206,3 +211,23 @@ def figure3(graph_doc: Mapping[str, Any], instance: Mapping[str, Any], path_pdf:
             f"users left, videos middle;\n{legend}",
         )
         save_figure(fig, path_pdf, path_png)
+
+
+def diagrams_step(job: Job) -> None:
+    """Rule fairness_diagrams: Figure 1 (:func:`figure1`, the schematic) and Figure 2(a) (:func:`figure2a`, the Email
+    graph)."""
+    out = job.output
+    figure1(out.figure1_pdf, out.figure1_png)
+    figure2a(store.read_json(job.input.instance), out.figure2a_pdf, out.figure2a_png)
+
+
+def figure2b_step(job: Job) -> None:
+    """Rule fairness_figure2b: Figure 2(b), cumulative regret on Email (:func:`figure2b`)."""
+    curves = store.read_table(job.input.curves).to_pandas()
+    figure2b(curves, job.params.tau, job.params.scale, job.output.pdf, job.output.png)
+
+
+def figure3_step(job: Job) -> None:
+    """Rule fairness_figure3: Figure 3, the learned Adult-Video graph (:func:`figure3`)."""
+    graph, instance = store.read_json(job.input.graph), store.read_json(job.input.instance)
+    figure3(graph, instance, job.output.pdf, job.output.png)

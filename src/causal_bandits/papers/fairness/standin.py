@@ -1,4 +1,5 @@
-"""Synthetic stand-ins for the Adult and YouTube raw files (docs/papers/fairness.md#fairness-a24-standin).
+"""Our synthetic stand-ins for the Adult and YouTube raw files of the fairness paper
+(docs/papers/fairness.md#fairness-a24-standin).
 
 Used only when a raw file is missing and the config asks for stand-ins (``fairness.raw.on_missing:
 standin``); they are written under :data:`causal_bandits.data.raw.STANDIN_DIR`, never under the raw-data directory, and
@@ -19,7 +20,9 @@ real files and the marginals the experiments use, nothing more:
 
 from __future__ import annotations
 
+import logging
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.optimize import brentq
@@ -27,6 +30,12 @@ from scipy.special import expit
 
 from causal_bandits.rng import generator
 from causal_bandits.store import write_atomic
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 N_ADULT, N_MALE = 32_561, 21_790
 RACES = {"White": 0.854, "Black": 0.096, "Asian-Pac-Islander": 0.032, "Amer-Indian-Eskimo": 0.010, "Other": 0.008}
@@ -147,3 +156,19 @@ def write_lines(path: str | os.PathLike, lines: list[str]) -> None:
     """Write ``lines`` (newline-terminated, plus the final blank line of adult.data) atomically."""
     text = "\n".join(lines) + "\n\n"
     write_atomic(path, lambda tmp: tmp.write_text(text))
+
+
+#: The stand-in of each data set (its ``raw`` entries' ``dataset``): the lines it writes from a seed.
+LINES = {"adult": adult_lines, "youtube": youtube_lines}
+
+
+def standin_step(job: Job) -> None:
+    """Rule fairness_standin: the stand-in of one missing raw file (:data:`LINES` of its data set, ``params.kind``),
+    labelled downstream."""
+    lines = LINES[job.params.kind](job.params.seed)
+    write_lines(job.output[0], lines)
+    log.warning(
+        "SYNTHETIC STAND-IN written for %s (%d lines): everything built from it is labelled",
+        job.wildcards.rawfile,
+        len(lines),
+    )
