@@ -228,9 +228,9 @@ rule bounds_aggregate:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("bounds_aggregate.py"),
+        **stage("causal_bandits.papers.bounds.aggregate:aggregate_step"),
     script:
-        "../scripts/bounds_aggregate.py"
+        STAGE
 
 
 rule bounds_figure4:
@@ -317,6 +317,6 @@ rule bounds_claims:
             "n_seeds": BOUNDS["n_seeds"],
             "online": {k: BOUNDS["online"][k] for k in ("alpha", "sensitivity_alphas")},
         },
-        code=script_code("bounds_claims.py"),
+        **stage("causal_bandits.papers.bounds.claims:claims_step"),
     script:
-        "../scripts/bounds_claims.py"
+        STAGE

@@ -90,12 +90,13 @@ def script_code(script, *modules, policy=None):
 STAGE = f"{workflow.basedir}/scripts/stage.py"
 
 
-def stage(call):
+def stage(call, *modules, policy=None):
     """A step rule's params: the library function its job calls, ``call`` (``"module:function"``,
     causal_bandits.stages), and the job's code, that function's module closed over its imports (:func:`script_code`
-    of the generic script). Use as ``params: **stage("causal_bandits.papers.bounds.tables:table1")`` beside
-    ``script: STAGE``: the rule names its function once."""
-    return {"call": call, "code": script_code("stage.py", cb_stages.module_of(call))}
+    of the generic script), with the ``modules`` the function loads by name and the module of the policy class the
+    job builds by name, ``policy(wildcards)``, if any. Use as ``params: **stage("causal_bandits.papers.bounds.tables:
+    table1")`` beside ``script: STAGE``: the rule names its function once."""
+    return {"call": call, "code": script_code("stage.py", cb_stages.module_of(call), *modules, policy=policy)}
 
 
 def run_job(describe):

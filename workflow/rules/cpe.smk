@@ -72,7 +72,7 @@ rule cpe_quantities:
     params:
         epsilon=lambda wc: cpe_design.epsilon(CPE, wc.exp, wc.config),
         delta=CPE["delta"],
-        **stage("causal_bandits.papers.cpe.quantities:quantities_step"),
+        **stage("causal_bandits.papers.cpe.exact:quantities_step"),
     script:
         STAGE
 
@@ -90,7 +90,7 @@ rule cpe_theory:
     params:
         k=CPE["theory_k"],
         delta=CPE["delta"],
-        **stage("causal_bandits.papers.cpe.quantities:theory_step"),
+        **stage("causal_bandits.papers.cpe.exact:theory_step"),
     script:
         STAGE
 
@@ -172,7 +172,7 @@ rule cpe_aggregate:
     params:
         delta=CPE["delta"],
         spec=lambda wc: CPE["experiments"][wc.exp],
-        **stage("causal_bandits.papers.cpe.aggregate:aggregate_step"),
+        **stage("causal_bandits.papers.cpe.results:aggregate_step"),
     script:
         STAGE
 
@@ -193,7 +193,7 @@ rule cpe_tables:
     params:
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
-        **stage("causal_bandits.papers.cpe.tables:tables_step"),
+        **stage("causal_bandits.papers.cpe.results:tables_step"),
     script:
         STAGE
 

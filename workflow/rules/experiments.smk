@@ -43,9 +43,9 @@ rule experiments_instance:
         experiment=lambda wc: {
             k: v for k, v in EXPERIMENTS[wc.experiment].items() if k in ("title", "diagram", "scm", "arms")
         },
-        code=script_code("experiments_instance.py"),
+        **stage("causal_bandits.experiments.documents:instance_step"),
     script:
-        "../scripts/experiments_instance.py"
+        STAGE
 
 
 rule experiments_catalogue:
@@ -63,9 +63,9 @@ rule experiments_catalogue:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("nonmanip_catalogue.py"),
+        **stage("causal_bandits.papers.nonmanip.catalogue:catalogue_step"),
     script:
-        "../scripts/nonmanip_catalogue.py"
+        STAGE
 
 
 rule experiments_run:
@@ -119,9 +119,9 @@ rule experiments_aggregate:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("nonmanip_aggregate.py"),
+        **stage("causal_bandits.papers.nonmanip.aggregate:aggregate_step"),
     script:
-        "../scripts/nonmanip_aggregate.py"
+        STAGE
 
 
 rule experiments_summary:
@@ -156,6 +156,6 @@ rule experiments_summary:
         skipped=lambda wc: cb_experiments_config.skipped_pairs(wc.experiment, EXPERIMENTS[wc.experiment]),
         labels=lambda wc: cb_experiment_algorithms.labels(wc.experiment, EXPERIMENTS[wc.experiment]),
         arguments=lambda wc: cb_experiment_algorithms.arguments(wc.experiment, EXPERIMENTS[wc.experiment]),
-        code=script_code("experiments_summary.py"),
+        **stage("causal_bandits.experiments.summary:summary_step"),
     script:
-        "../scripts/experiments_summary.py"
+        STAGE

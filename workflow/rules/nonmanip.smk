@@ -36,9 +36,9 @@ rule nonmanip_arm_sets:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("nonmanip_arm_sets.py"),
+        **stage("causal_bandits.papers.nonmanip.documents:arm_sets_step"),
     script:
-        "../scripts/nonmanip_arm_sets.py"
+        STAGE
 
 
 rule nonmanip_instance:
@@ -55,9 +55,9 @@ rule nonmanip_instance:
         "../envs/causal_bandits.yaml"
     params:
         panel=lambda wc: NONMANIP["panels"][wc.experiment],
-        code=script_code("nonmanip_instance.py"),
+        **stage("causal_bandits.papers.nonmanip.documents:instance_step"),
     script:
-        "../scripts/nonmanip_instance.py"
+        STAGE
 
 
 rule nonmanip_catalogue:
@@ -75,9 +75,9 @@ rule nonmanip_catalogue:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("nonmanip_catalogue.py"),
+        **stage("causal_bandits.papers.nonmanip.catalogue:catalogue_step"),
     script:
-        "../scripts/nonmanip_catalogue.py"
+        STAGE
 
 
 rule nonmanip_catalogue_listing:
@@ -93,9 +93,9 @@ rule nonmanip_catalogue_listing:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("nonmanip_catalogue_listing.py"),
+        **stage("causal_bandits.papers.nonmanip.tables:catalogue_listing_step"),
     script:
-        "../scripts/nonmanip_catalogue_listing.py"
+        STAGE
 
 
 rule nonmanip_run:
@@ -154,9 +154,9 @@ rule nonmanip_efficiency:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("nonmanip_efficiency.py"),
+        **stage("causal_bandits.papers.nonmanip.efficiency:efficiency_step"),
     script:
-        "../scripts/nonmanip_efficiency.py"
+        STAGE
 
 
 rule nonmanip_aggregate:
@@ -176,9 +176,9 @@ rule nonmanip_aggregate:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("nonmanip_aggregate.py"),
+        **stage("causal_bandits.papers.nonmanip.aggregate:aggregate_step"),
     script:
-        "../scripts/nonmanip_aggregate.py"
+        STAGE
 
 
 rule nonmanip_table1:
@@ -198,9 +198,9 @@ rule nonmanip_table1:
         "../envs/causal_bandits.yaml"
     params:
         pomis_plus=NONMANIP["pomis_plus"],
-        code=script_code("nonmanip_table1.py"),
+        **stage("causal_bandits.papers.nonmanip.tables:table1_step"),
     script:
-        "../scripts/nonmanip_table1.py"
+        STAGE
 
 
 rule nonmanip_figure5:
@@ -217,9 +217,9 @@ rule nonmanip_figure5:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("nonmanip_figure5.py"),
+        **stage("causal_bandits.papers.nonmanip.figures:figure5_step"),
     script:
-        "../scripts/nonmanip_figure5.py"
+        STAGE
 
 
 rule nonmanip_diagrams:
@@ -233,9 +233,9 @@ rule nonmanip_diagrams:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("nonmanip_diagrams.py"),
+        **stage("causal_bandits.papers.nonmanip.figures:diagrams_step"),
     script:
-        "../scripts/nonmanip_diagrams.py"
+        STAGE
 
 
 rule nonmanip_claims:
@@ -258,6 +258,6 @@ rule nonmanip_claims:
     params:
         # what the claims read: the scale line and the POMIS+ settings their notes name
         section={k: NONMANIP[k] for k in ("horizon", "n_seeds", "pomis_plus")},
-        code=script_code("nonmanip_claims.py"),
+        **stage("causal_bandits.papers.nonmanip.claims:claims_step"),
     script:
-        "../scripts/nonmanip_claims.py"
+        STAGE

@@ -27,9 +27,9 @@ rule pure_exploration_instance:
         "../envs/causal_bandits.yaml"
     params:
         experiment=lambda wc: {k: PURE_EXPLORATION[wc.experiment].get(k) for k in ("scm", "bglm", "max_intervened")},
-        code=script_code("pure_exploration_instance.py"),
+        **stage("causal_bandits.experiments.documents:pure_exploration_instance_step"),
     script:
-        "../scripts/pure_exploration_instance.py"
+        STAGE
 
 
 rule pure_exploration_run:
@@ -95,6 +95,6 @@ rule pure_exploration_table:
         skipped=lambda wc: cb_pure_exploration.skipped(
             PURE_EXPLORATION[wc.experiment]["algorithms"], PURE_EXPLORATION[wc.experiment].get("bglm")
         ),
-        code=script_code("pure_exploration_table.py"),
+        **stage("causal_bandits.experiments.pure_exploration_table:table_step"),
     script:
-        "../scripts/pure_exploration_table.py"
+        STAGE

@@ -29,6 +29,6 @@ rule report:
         "../envs/causal_bandits.yaml"
     params:
         artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
-        code=script_code("report.py", *(f"causal_bandits.papers.{paper}.artefacts" for paper in PAPERS)),
+        **stage("causal_bandits.report:report_step", *(f"causal_bandits.papers.{paper}.artefacts" for paper in PAPERS)),
     script:
-        "../scripts/report.py"
+        STAGE

@@ -64,9 +64,9 @@ rule unknown_graph_fig1_trace:
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-        code=script_code("unknown_graph_fig1_trace.py"),
+        **stage("causal_bandits.papers.unknown_graph.trace:fig1_trace_step"),
     script:
-        "../scripts/unknown_graph_fig1_trace.py"
+        STAGE
 
 
 rule unknown_graph_fig1_instance:
@@ -80,13 +80,12 @@ rule unknown_graph_fig1_instance:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        cell=None,
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-        code=script_code("unknown_graph_instance.py"),
+        **stage("causal_bandits.papers.unknown_graph.run_steps:fig1_instance_step"),
     script:
-        "../scripts/unknown_graph_instance.py"
+        STAGE
 
 
 rule unknown_graph_instances:
@@ -107,9 +106,9 @@ rule unknown_graph_instances:
         n_seeds=UG["n_seeds"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-        code=script_code("unknown_graph_instance.py"),
+        **stage("causal_bandits.papers.unknown_graph.run_steps:instances_step"),
     script:
-        "../scripts/unknown_graph_instance.py"
+        STAGE
 
 
 rule unknown_graph_all_instances:
@@ -133,9 +132,9 @@ rule unknown_graph_figure1:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("unknown_graph_figure1.py"),
+        **stage("causal_bandits.papers.unknown_graph.figures:figure1_step"),
     script:
-        "../scripts/unknown_graph_figure1.py"
+        STAGE
 
 
 rule unknown_graph_run:
@@ -181,9 +180,9 @@ rule unknown_graph_aggregate:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        code=script_code("unknown_graph_aggregate.py"),
+        **stage("causal_bandits.papers.unknown_graph.aggregate:aggregate_step"),
     script:
-        "../scripts/unknown_graph_aggregate.py"
+        STAGE
 
 
 rule unknown_graph_lower_bounds:
@@ -204,12 +203,12 @@ rule unknown_graph_lower_bounds:
     params:
         section=UG_LB,
         # the algorithm is built from its registry path, which no import names
-        code=script_code(
-            "unknown_graph_lower_bounds.py",
+        **stage(
+            "causal_bandits.papers.unknown_graph.run_steps:lower_bounds_step",
             policy=lambda wc: cb_algorithms.registry("unknown_graph")[wc.algorithm].path,
         ),
     script:
-        "../scripts/unknown_graph_lower_bounds.py"
+        STAGE
 
 
 rule unknown_graph_discovery:
@@ -232,9 +231,9 @@ rule unknown_graph_discovery:
     params:
         discovery=UG["discovery"],
         setting=lambda wc: ug_discovery_setting(UG["discovery"], wc.setting),
-        code=script_code("unknown_graph_discovery.py"),
+        **stage("causal_bandits.papers.unknown_graph.discovery_checks:discovery_step"),
     script:
-        "../scripts/unknown_graph_discovery.py"
+        STAGE
 
 
 rule unknown_graph_discovery_table:
@@ -258,9 +257,9 @@ rule unknown_graph_discovery_table:
         "../envs/causal_bandits.yaml"
     params:
         discovery=UG["discovery"],
-        code=script_code("unknown_graph_discovery_table.py"),
+        **stage("causal_bandits.papers.unknown_graph.discovery_checks:discovery_table_step"),
     script:
-        "../scripts/unknown_graph_discovery_table.py"
+        STAGE
 
 
 rule unknown_graph_readings:
@@ -278,9 +277,9 @@ rule unknown_graph_readings:
         "../envs/causal_bandits.yaml"
     params:
         section={"discovery": UG["discovery"]},
-        code=script_code("unknown_graph_readings.py"),
+        **stage("causal_bandits.papers.unknown_graph.discovery_checks:readings_step"),
     script:
-        "../scripts/unknown_graph_readings.py"
+        STAGE
 
 
 rule unknown_graph_tables:
@@ -298,9 +297,9 @@ rule unknown_graph_tables:
         "../envs/causal_bandits.yaml"
     params:
         section=UG_OUTPUTS,
-        code=script_code("unknown_graph_tables.py"),
+        **stage("causal_bandits.papers.unknown_graph.tables:tables_step"),
     script:
-        "../scripts/unknown_graph_tables.py"
+        STAGE
 
 
 rule unknown_graph_figures:
@@ -318,9 +317,9 @@ rule unknown_graph_figures:
         "../envs/causal_bandits.yaml"
     params:
         section=UG_OUTPUTS,
-        code=script_code("unknown_graph_figures.py"),
+        **stage("causal_bandits.papers.unknown_graph.figures:figures_step"),
     script:
-        "../scripts/unknown_graph_figures.py"
+        STAGE
 
 
 rule unknown_graph_claims:
@@ -342,6 +341,6 @@ rule unknown_graph_claims:
         "../envs/causal_bandits.yaml"
     params:
         section={k: UG[k] for k in ("horizon", "n_seeds", "delta")},  # what the claims and scale read
-        code=script_code("unknown_graph_claims.py"),
+        **stage("causal_bandits.papers.unknown_graph.claims:claims_step"),
     script:
-        "../scripts/unknown_graph_claims.py"
+        STAGE

@@ -13,12 +13,20 @@ shows: these numbers, no verdicts (an own experiment makes no paper's claim). Th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from causal_bandits import algorithms
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+from causal_bandits import store
+from causal_bandits.experiments import figure
 
 COLUMNS = ("strategy", "algorithm", "arms", "best arm mean", "mean regret at T", "95% CI", "P(optimal arm) at T")
 
@@ -80,7 +88,7 @@ def _cells(r: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def table(summary_rows: list[Mapping[str, Any]]) -> pd.DataFrame:
+def table(summary_rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """The experiment's table (the CSV's columns)."""
     return pd.DataFrame(
         [(r["strategy"], r["algorithm"], r["arms"], round(r["best_mean"], 4), *_cells(r)) for r in summary_rows],
@@ -99,7 +107,7 @@ def markdown(frame: pd.DataFrame) -> str:
 def document(
     name: str,
     instance: Mapping[str, Any],
-    summary_rows: list[Mapping[str, Any]],
+    summary_rows: Sequence[Mapping[str, Any]],
     horizon: int,
     table_path: str,
     figure_path: str,
@@ -116,3 +124,18 @@ def document(
         "table": table_path,
         "figure": figure_path,
     }
+
+
+def summary_step(job: Job) -> None:
+    """Rule experiments_summary: an own experiment's table (CSV, Markdown: :func:`table`, :func:`markdown`), regret
+    figure (:func:`causal_bandits.experiments.figure.figure`) and report summary (:func:`document`)."""
+    out, p = job.output, job.params
+    instance = store.read_json(job.input.instance)
+    agg = store.read_table(job.input.agg).to_pandas()
+    summary_rows = rows(agg, instance, p.labels, p.skipped, p.arguments)
+    frame = table(summary_rows)
+    store.write_atomic(out.csv, partial(frame.to_csv, index=False))
+    store.write_atomic(out.md, partial(Path.write_text, data=f"# {instance['title']}\n\n" + markdown(frame)))
+    figure.figure(agg, instance["title"], out.pdf, out.png, labels=p.labels)
+    doc = document(job.wildcards.experiment, instance, summary_rows, p.horizon, out.md, out.png)
+    store.write_json(out.summary, doc)

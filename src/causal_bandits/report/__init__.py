@@ -14,13 +14,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from causal_bandits import papers, studies
 from causal_bandits.artefacts import Artefact
 from causal_bandits.experiments.summary import markdown, table
 from causal_bandits.report.md import Report
 from causal_bandits.report.page import Page
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+from pathlib import Path
+
+from causal_bandits import store
 
 
 def title(key: str) -> str:
@@ -48,3 +56,17 @@ def render(
     page = Page(papers, artefacts or {}, title, root, page_dir, studies)
     found = [(e, markdown(table(e["rows"]))) for e in experiments]
     return Report(page, title).render(found), page.render(found)
+
+
+def report_step(job: Job) -> None:
+    """Rule report: figures/REPORT.md and REPORT.html (:func:`render`) from every paper's evaluated claims and its
+    tables and figures, the own experiments' summaries and the studies' claims (read from the working directory)."""
+    inp = job.input
+    claims = [store.read_json(p) for p in inp.claims]
+    artefacts = {paper: [Artefact.from_dict(a) for a in found] for paper, found in job.params.artefacts.items()}
+    experiments = [store.read_json(p) for p in inp.experiments]
+    found_studies = [store.read_json(p) for p in inp.studies]
+    page_dir = os.path.dirname(job.output.html)
+    md, html = render(claims, artefacts, page_dir=page_dir, experiments=experiments, studies=found_studies)
+    store.write_atomic(job.output.md, partial(Path.write_text, data=md))
+    store.write_atomic(job.output.html, partial(Path.write_text, data=html))

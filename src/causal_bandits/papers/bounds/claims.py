@@ -18,13 +18,16 @@ Thresholds are fixed here, before any run:
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping
-from typing import Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
+from causal_bandits import store
 from causal_bandits.claims import (
     NOT_EVALUATED,
     NOT_SPECIFIED,
@@ -35,9 +38,11 @@ from causal_bandits.claims import (
     Verdict,
     combine,
     declared,
+    document,
     holds,
     in_band,
     interval_text,
+    note_texts,
     ordered,
     ruled,
     t_estimate,
@@ -49,6 +54,12 @@ from causal_bandits.papers.bounds.cells import LABELS as COLUMN_LABELS
 from causal_bandits.papers.bounds.cells import PAPER_HORIZON, PAPER_ROWS, PAPER_SELECTED, TABLE1_REPORTED
 from causal_bandits.papers.bounds.runs import FIGURE4, LABELS, setting_name
 from causal_bandits.papers.bounds.tables import CELLS_MIN, SIGMAS, table1, table1_checks
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 Results = Mapping[str, Any]
 SELECTED_REL_TOL = 0.10  # "approximately 15000"
@@ -521,3 +532,20 @@ def _online_claims() -> list[Claim]:
         _appendix("ucb_pcb", "ucb", "App. F, Theorem 8"),
         _appendix("oam_pcb", "oam", "App. D, Theorem 7"),
     ]
+
+
+def claims_step(job: Job) -> None:
+    """Rule bounds_claims: each claim of the paper (:func:`claims`) evaluated on our results."""
+    inp = job.input
+    results = {
+        "exact": store.read_json(inp.exact),
+        "offline": store.read_json(inp.summary),
+        "estimates": {Path(p).stem.removeprefix("estimates_"): store.read_table(p).to_pandas() for p in inp.estimates},
+        "coverage": store.read_table(inp.coverage).to_pandas(),
+        "agg": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.agg},
+        "config": job.params.bounds,
+    }
+    rows = [claim.check(results) for claim in claims()]
+    notes = note_texts(NOTES, rows, results)
+    store.write_json(job.output[0], document("bounds", job.params.bounds, rows, notes=notes))
+    log.info("%d claims evaluated", len(rows))

@@ -12,26 +12,18 @@ at the end of each budget. T_δ is the first checkpoint (or budget) with error <
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from causal_bandits import algorithms, store
 from causal_bandits.claims import wilson
 from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
-from causal_bandits.papers.cpe.design import BUDGETED, run_key
-
-if TYPE_CHECKING:
-    from causal_bandits.stages import Job
-
-
-log = logging.getLogger(__name__)
+from causal_bandits.papers.cpe.design import BUDGETED
 
 REC_PREFIX = "cpe_rec_"
 
@@ -143,26 +135,3 @@ def budget_table(frame: pd.DataFrame, instances: Mapping[str, Mapping[str, Any]]
     reached = table[table["error"] <= delta].groupby(["key", "strategy", "algorithm"])["budget"].min()
     table["T_delta"] = [reached.get((k, s, a), np.nan) for k, s, a in zip(table.key, table.strategy, table.algorithm)]
     return table
-
-
-def aggregate_step(job: Job) -> None:
-    """Rule cpe_aggregate: the per-seed summaries of one experiment to its stopping table (:func:`stopping_table`)
-    and error-against-budget table (:func:`budget_table`)."""
-    inp, p, exp = job.input, job.params, job.wildcards.exp
-    instances = {}
-    for doc_path, q_path in zip(inp.instances, inp.quantities):
-        config = doc_path.rsplit("/", 1)[1].removesuffix(".json")
-        doc, q = store.read_json(doc_path), store.read_json(q_path)
-        instances[run_key(exp, config)] = {
-            "config": config,
-            "mu": doc["mu"],
-            "params": doc["params"],
-            "epsilon": p.spec["configs"][config].get("epsilon", 0.0),
-            "summary": q["summary"],
-        }
-    frame = read_summaries(inp.runs)
-    stopping = stopping_table(frame, instances, p.delta)
-    budget = budget_table(frame, instances, p.delta)
-    store.write_table(job.output.stopping, pa.Table.from_pandas(stopping, preserve_index=False), {"experiment": exp})
-    store.write_table(job.output.budget, pa.Table.from_pandas(budget, preserve_index=False), {"experiment": exp})
-    log.info("%s: %d settings, %d seeds, %d censored", exp, len(stopping), len(frame), int(frame["censored"].sum()))

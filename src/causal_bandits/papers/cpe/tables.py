@@ -10,26 +10,17 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
-from functools import partial
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from causal_bandits import algorithms, store
-from causal_bandits.papers.cpe import PAPER, results
+from causal_bandits import algorithms
+from causal_bandits.papers.cpe import PAPER
 from causal_bandits.papers.cpe import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
 from causal_bandits.papers.cpe.design import BUDGETED
-
-if TYPE_CHECKING:
-    from causal_bandits.stages import Job
-
-
-log = logging.getLogger(__name__)
 
 DESIGNED = "Designed for this replication (docs/papers/cpe.md#cpe-experiments); the paper reports no experiment."
 
@@ -161,21 +152,3 @@ def markdown(table: pd.DataFrame, name: str) -> str:
     """A table as Markdown under its title and the 'designed' note (10 significant digits)."""
     body = table.to_markdown(index=False, floatfmt=".10g") if not table.empty else "(no rows in this run)"
     return f"{TITLES[name]} {DESIGNED}\n\n{body}\n"
-
-
-def tables_step(job: Job) -> None:
-    """Rule cpe_tables: Tables 1-4 [designed] as CSV (full precision) and Markdown."""
-    inp, out = job.input, job.output
-    found = results.load(inp.stopping, inp.budget, inp.quantities, inp.theory)
-    stopping, quantities = found["stopping"], found["quantities"]
-    made = {
-        "instances": instances_table(quantities, found["theory"]),
-        "pac": printed(pac_table(stopping)),
-        "lower_bound": printed(lower_bound_table(stopping, quantities)),
-        "slopes": printed(slopes_table(stopping)),
-    }
-    for i, (name, table) in enumerate(made.items(), start=1):
-        csv, md = out[f"table{i}_{name}_csv"], out[f"table{i}_{name}_md"]
-        store.write_atomic(csv, partial(table.to_csv, index=False))
-        store.write_atomic(md, partial(Path.write_text, data=markdown(table, name)))
-        log.info("table %d (%s): %d rows", i, name, len(table))

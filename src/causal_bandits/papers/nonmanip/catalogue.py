@@ -14,17 +14,25 @@ z²-KL-UCB is kl-UCB without expressions), and the document says so.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from causal_bandits import store
 from causal_bandits.causal.estimators import InstanceEstimators
 from causal_bandits.causal.evaluation import ArmLayout
 from causal_bandits.causal.z2id import catalogue, validate
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers.nonmanip import scms
 from causal_bandits.scm.diagram import CausalDiagram
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 #: An expression is sound on the panel's SCM when it is within this of the exact P_x(y)
 #: (docs/papers/nonmanip.md#nonmanip-catalogue).
@@ -78,3 +86,19 @@ def catalogue_document(instance: Mapping[str, Any]) -> dict[str, Any]:
             "POMIS (z²-TS is TS, z²-KL-UCB is kl-UCB)"
         )
     return doc
+
+
+def catalogue_step(job: Job) -> None:
+    """Rule nonmanip_catalogue: a panel's POMIS+ expression catalogue, validated on its exact SCM
+    (:func:`catalogue_document`), as JSON."""
+    doc = catalogue_document(store.read_json(job.input.instance))
+    store.write_json(job.output[0], doc)
+    log.info(
+        "%s: %d expressions, %d estimator instances over %d POMIS arms; max error on the exact SCM %.2g%s",
+        doc["experiment"],
+        doc["n_expressions"],
+        sum(doc["n_arm_instances"]),
+        len(doc["arms"]),
+        doc["max_error"],
+        f"; {doc['note']}" if "note" in doc else "",
+    )

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import logging
 from collections.abc import Iterable, Mapping
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, csv_tables, store
 from causal_bandits.claims import (
     FITTED,
     NOT_EVALUATED,
@@ -21,10 +23,12 @@ from causal_bandits.claims import (
     Verdict,
     combine,
     declared,
+    document,
     fmt,
     holds,
     in_band,
     interval_text,
+    note_texts,
     ordered,
     ruled,
     t_estimate,
@@ -41,6 +45,12 @@ from causal_bandits.papers.nonmanip.tables import (
     pomis_plus_note,
     table1_id,
 )
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 PAPER_HORIZON = 10_000
 PAPER_SIMULATIONS = 1_000
@@ -511,3 +521,21 @@ def claims(panels: Mapping[str, Any]) -> list[Claim]:
         if panel in panels:
             out.append(_table1_claim(algorithm, strategy, panel, value))
     return out
+
+
+def claims_step(job: Job) -> None:
+    """Rule nonmanip_claims: each claim of the paper (:func:`claims`) evaluated on our results."""
+    inp = job.input
+    results = {
+        "arm_sets": {Path(p).stem: store.read_json(p) for p in inp.arm_sets},
+        "instances": {Path(p).stem: store.read_json(p) for p in inp.instances},
+        "catalogues": {Path(p).stem: store.read_json(p) for p in inp.catalogues},
+        "agg": {Path(p).stem: store.read_table(p).to_pandas() for p in inp.agg},
+        "identical_runs": {Path(p).name.split(".")[0]: store.read_json(p) for p in inp.identical},
+        "table1": algorithms.keyed(PAPER, csv_tables.read_csv(inp.table1)),  # the CSV prints labels
+        "section": job.params.section,
+    }
+    rows = [claim.check(results) for claim in claims(results["instances"])]
+    notes = note_texts(NOTES, rows, results)
+    store.write_json(job.output[0], document("nonmanip", job.params.section, rows, notes=notes))
+    log.info("%d claims evaluated", len(rows))

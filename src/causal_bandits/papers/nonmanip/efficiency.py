@@ -8,16 +8,24 @@ the mean over the POMIS arms that have an expression.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from causal_bandits import store
 from causal_bandits.causal.efficiency import efficiencies
 from causal_bandits.causal.estimators import InstanceEstimators
 from causal_bandits.papers.nonmanip import scms
 from causal_bandits.papers.nonmanip.catalogue import catalogue_document
 from causal_bandits.scm.diagram import CausalDiagram
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 
 class PanelEfficiency:
@@ -93,3 +101,10 @@ def efficiency_note(documents: Mapping[str, Mapping[str, Any]], titles: Mapping[
         else:
             lines.append(f"{titles.get(panel, panel)}: E = {p0['panel_efficiency']:.3f} ({arms}).")
     return "\n".join(lines) + "\n"
+
+
+def efficiency_step(job: Job) -> None:
+    """Rule nonmanip_efficiency: the efficiency of a panel's z² estimators on its SCM (:func:`canonical`), as JSON."""
+    doc = canonical(store.read_json(job.input.instance))
+    store.write_json(job.output[0], doc)
+    log.info("%s: panel efficiency %.6g", doc["panel"], doc["panel_efficiency"])

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import pandas as pd
 from matplotlib.axes import Axes
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, store
 from causal_bandits.causal.pomis import interventional_border, muct, pomis
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
@@ -25,6 +26,9 @@ from causal_bandits.plots import new_figure, paper_style, save_figure
 from causal_bandits.plots.diagram import diagram_limits, draw_diagram, layered_layout, union_limits
 from causal_bandits.plots.regret import coincide_text, coinciding, legend_handles, regret_panel, scale_text
 from causal_bandits.scm.diagram import CausalDiagram
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
 
 PathLike = str | os.PathLike[str]
 
@@ -335,3 +339,23 @@ def figure5_optimal_arm(
             fontsize=8,
         )
         save_figure(fig, path_pdf, path_png)
+
+
+def diagrams_step(job: Job) -> None:
+    """Rule nonmanip_diagrams: Figures 1-4 of the paper (diagrams, MUCT/IB, projections)."""
+    paths = {p.rsplit("/", 1)[-1]: p for p in job.output}
+    for i, draw in enumerate((figure1, figure2, figure3, figure4), 1):
+        draw(paths[f"figure{i}.pdf"], paths[f"figure{i}.png"])
+
+
+def figure5_step(job: Job) -> None:
+    """Rule nonmanip_figure5: Figure 5 (:func:`figure5`) and the optimal-arm probability figure (an addition,
+    :func:`figure5_optimal_arm`)."""
+    out = job.output
+    instances = {Path(p).stem: store.read_json(p) for p in job.input.instances}
+    aggs = {Path(p).stem: store.read_table(p).to_pandas() for p in job.input.agg}
+    titles = {k: v["title"] for k, v in instances.items()}
+    last = instances[list(instances)[-1]]
+    graph = CausalDiagram.from_dict(last["graph"])
+    figure5(aggs, titles, graph, last["N"], out.figure5_pdf, out.figure5_png)
+    figure5_optimal_arm(aggs, titles, out.figure5_optimal_arm_pdf, out.figure5_optimal_arm_png)

@@ -4,14 +4,20 @@ reduction row POMIS -> POMIS+ the paper prints in §5; and the POMIS+ expression
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, store
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip import algorithms as _registry  # noqa: F401  read through causal_bandits.algorithms; imported so its jobs depend on it
+from causal_bandits.papers.nonmanip.efficiency import efficiency_note
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
 
 DISPLAY_ORDER = ("POMIS+", "POMIS", "MIS", "BF")  # Table 1 row order
 #: Table 1 row label -> strategy key in run paths (POMIS+ is ``POMISplus`` in file names).
@@ -243,3 +249,27 @@ def catalogue_markdown(catalogues: Mapping[str, Mapping[str, Any]]) -> str:
             lines.append(f"| {i} | {expr} | {sources} | {free} |")
         lines.append("")
     return "\n".join(lines)
+
+
+def table1_step(job: Job) -> None:
+    """Rule nonmanip_table1: Table 1 (:func:`table1`) as CSV (long; algorithms by label) and Markdown (the paper's
+    layout, :func:`table1_markdown`, with the panels' estimator efficiency)."""
+    inp = job.input
+    instances = {Path(p).stem: store.read_json(p) for p in inp.instances}
+    aggs = {Path(p).stem: store.read_table(p).to_pandas() for p in inp.agg}
+    catalogues = {Path(p).stem: store.read_json(p) for p in inp.catalogues}
+    table = table1(aggs, instances)
+    shown = algorithms.shown(PAPER, table)
+    store.write_atomic(job.output.csv, partial(shown.to_csv, index=False, float_format="%.6g"))
+    titles = {k: v["title"] for k, v in instances.items()}
+    md = table1_markdown(table, titles, job.params.pomis_plus, catalogues)
+    documents = {Path(p).stem: store.read_json(p) for p in inp.efficiency}
+    md += efficiency_note(documents, titles)
+    store.write_atomic(job.output.md, partial(Path.write_text, data=md))
+
+
+def catalogue_listing_step(job: Job) -> None:
+    """Rule nonmanip_catalogue_listing: every panel's POMIS+ catalogue as Markdown for the reader
+    (:func:`catalogue_markdown`)."""
+    docs = {Path(p).stem: store.read_json(p) for p in job.input.catalogues}
+    store.write_atomic(job.output[0], partial(Path.write_text, data=catalogue_markdown(docs)))

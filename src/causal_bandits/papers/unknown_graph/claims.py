@@ -18,10 +18,14 @@ checks behind them (V1-V6) are designed for this replication and say so.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import pandas as pd
+
+from causal_bandits import csv_tables, store
 from causal_bandits.claims import (
     DIFFERS,
     INCONCLUSIVE,
@@ -34,8 +38,10 @@ from causal_bandits.claims import (
     Verdict,
     combine,
     declared,
+    document,
     holds,
     interval_text,
+    note_texts,
     ordered,
     rate_in_band,
     ruled,
@@ -44,6 +50,12 @@ from causal_bandits.claims import (
     t_quantile,
     wilson,
 )
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 Results = Mapping[str, Any]
 DESIGNED = "check designed for this replication (not in the paper)"
@@ -375,3 +387,21 @@ def claims() -> list[Claim]:
             **ruled(RULES, "thm45"),
         ),
     ]
+
+
+def claims_step(job: Job) -> None:
+    """Rule unknown_graph_claims: each claim of the paper (:func:`claims`) evaluated on our results."""
+    inp, section = job.input, job.params.section
+    results = {
+        "fig1": store.read_json(inp.trace),
+        "regret": store.read_table(inp.regret).to_pandas(),
+        "V4": csv_tables.read_csv(inp.v4),
+        "V5": csv_tables.read_csv(inp.v5),
+        "V6": pd.concat([store.read_table(p).to_pandas() for p in inp.v6], ignore_index=True),
+        "readings": store.read_table(inp.readings).to_pandas(),
+        "config": section,
+    }
+    rows = [claim.check(results) for claim in claims()]
+    notes = note_texts(NOTES, rows, results)
+    store.write_json(job.output[0], document("unknown_graph", section, rows, notes=notes))
+    log.info("%d claims evaluated", len(rows))

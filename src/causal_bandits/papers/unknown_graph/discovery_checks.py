@@ -10,11 +10,15 @@ never comes (docs/papers/unknown_graph.md#unknown_graph-ref-exact): random trees
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+import pandas as pd
+import pyarrow as pa
 
+from causal_bandits import store
 from causal_bandits.bandits.cn_ucb import CNUCB
 from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.cn_ucb_discovery.intervention_batches import DiscoveryResult, Estimate, Reading, Request
@@ -24,6 +28,12 @@ from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs, exact_answer
 from causal_bandits.papers.unknown_graph.instance import Instance
 from causal_bandits.rng import generator
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 PAPER = "unknown_graph"
 
@@ -137,3 +147,32 @@ def exact_readings(section: Mapping[str, Any]) -> list[dict[str, Any]]:
     clique_rules = {rules: Reading(clique_rules=rules) for rules in ("corrected", "literal")}
     _count(rows, "path_power: clique rules (A8)", "general", _path_power_cases(cfg["path_power_n"]), clique_rules)
     return rows
+
+
+def discovery_step(job: Job) -> None:
+    """Rule unknown_graph_discovery: the V6 sampled discovery reliability (:func:`sampled_discovery`) of one regime,
+    height and (delta, c_B)."""
+    d, regime, h = job.params.discovery, job.wildcards.regime, int(job.wildcards.height)
+    delta, c_B = job.params.setting
+    frame = pd.DataFrame([sampled_discovery(regime, h, delta, c_B, d["n_seeds"])])
+    store.write_table(
+        job.output[0], pa.Table.from_pandas(frame, preserve_index=False), store.provenance({"discovery": d})
+    )
+    log.info("regime %s, height %d, delta %g, c_B %g", regime, h, delta, c_B)
+
+
+def discovery_table_step(job: Job) -> None:
+    """Rule unknown_graph_discovery_table: one regime's V6 rows (:func:`discovery_step`), every height and
+    (delta, c_B) setting, in one table."""
+    frame = pd.concat([store.read_table(path).to_pandas() for path in job.input.parts], ignore_index=True)
+    meta = store.provenance({"discovery": job.params.discovery})
+    store.write_table(job.output[0], pa.Table.from_pandas(frame, preserve_index=False), meta)
+    log.info("%d rows from %d parts", len(frame), len(job.input.parts))
+
+
+def readings_step(job: Job) -> None:
+    """Rule unknown_graph_readings: exact-test outcomes of the printed and corrected readings
+    (:func:`exact_readings`)."""
+    frame = pd.DataFrame(exact_readings(job.params.section))
+    meta = store.provenance({"discovery": job.params.section["discovery"]})
+    store.write_table(job.output[0], pa.Table.from_pandas(frame, preserve_index=False), meta)

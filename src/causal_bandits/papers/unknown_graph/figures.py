@@ -11,7 +11,9 @@ import math
 import os
 import textwrap
 from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -19,9 +21,16 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 
+from causal_bandits import store
 from causal_bandits.papers.unknown_graph.runs import LABELS
 from causal_bandits.papers.unknown_graph.trace import panels
 from causal_bandits.plots import new_figure, paper_style, save_figure
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+from causal_bandits.papers.unknown_graph import tables
+from causal_bandits.papers.unknown_graph.cells import cells
 
 PathLike = str | os.PathLike[str]
 _C = sns.color_palette("colorblind", 8)
@@ -296,3 +305,47 @@ def figV6(frame: pd.DataFrame, pdf: PathLike, png: PathLike, *, scale: str = "")
         fig.axes[0].legend(fontsize=5)
         fig.suptitle(f"V6: discovery reliability ({NOT_IN_PAPER}); dotted: 1 - delta" + _scale(scale), fontsize=8)
         save_figure(fig, pdf, png)
+
+
+def figure1_step(job: Job) -> None:
+    """Rule unknown_graph_figure1: Figure 1's panels (:func:`figure1`) and the run's trace table."""
+    out = job.output
+    trace = store.read_json(job.input.trace)
+    figure1(trace, out.figure1_pdf, out.figure1_png)
+    frame = tables.figure1_trace(trace)
+    store.write_atomic(out.figure1_trace_csv, partial(frame.to_csv, index=False))
+    text = tables.markdown(frame, tables.figure1_title(trace))
+    store.write_atomic(out.figure1_trace_md, partial(Path.write_text, data=text))
+
+
+def figures_step(job: Job) -> None:
+    """Rule unknown_graph_figures: figures V1-V6 (designed for this replication, not in the paper)."""
+    inp, out, section = job.input, job.output, job.params.section
+    specs = cells(section)
+    runs_scale = f"T = {section['horizon']:,}, {section['n_seeds']} seeds per cell and algorithm"
+    aggs = {Path(p).stem: store.read_table(p).to_pandas() for p in inp.agg}
+    summaries = {
+        Path(p).name.removesuffix(".summaries.parquet"): store.read_table(p).to_pandas() for p in inp.summaries
+    }
+    regret = store.read_table(inp.regret).to_pandas()
+    if any(specs[c]["family"] == "tree" for c in aggs):
+        figV1(aggs, summaries, specs, out.figV1_pdf, out.figV1_png, scale=runs_scale)
+    figV2(regret, out.figV2_pdf, out.figV2_png, scale=runs_scale)
+    figV3(regret, out.figV3_pdf, out.figV3_png, scale=runs_scale)
+    figV4(regret, specs, out.figV4_pdf, out.figV4_png, scale=runs_scale)
+    cfg = section["lower_bounds"]
+    lb = pd.concat([store.read_table(p).to_pandas() for p in inp.v5], ignore_index=True)
+    figV5(
+        lb,
+        math.sqrt(cfg["n"] * cfg["K"] * cfg["horizon"]) / 8,
+        out.figV5_pdf,
+        out.figV5_png,
+        scale=f"T = {cfg['horizon']:,}, {cfg['n_seeds']} seeds per instance",
+    )
+    v6 = pd.concat([store.read_table(p).to_pandas() for p in inp.v6], ignore_index=True)
+    figV6(
+        v6,
+        out.figV6_pdf,
+        out.figV6_png,
+        scale=f"discovery only (stages 0-2, no horizon), {section['discovery']['n_seeds']} seeds per setting",
+    )

@@ -11,14 +11,25 @@ replication (docs/papers/unknown_graph.md#unknown_graph-r-validation) and says s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from scipy import stats
 
+from causal_bandits import store
 from causal_bandits.papers.unknown_graph.runs import LABELS
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+from causal_bandits.papers.unknown_graph.cells import cells
+from causal_bandits.papers.unknown_graph.runs import instance
 
 NOT_IN_PAPER = "designed for this replication, not in the paper"
 
@@ -174,3 +185,44 @@ def ordering(table: pd.DataFrame, algorithms: Sequence[str] = ("CN-UCB", "UCB"))
     if set(algorithms) <= set(wide.columns):
         wide["lower"] = np.where(wide[algorithms[0]] < wide[algorithms[1]], algorithms[0], algorithms[1])
     return wide
+
+
+def tables_step(job: Job) -> None:
+    """Rule unknown_graph_tables: R_T per cell (:func:`final_regret`) and tables V4-V6 (designed for this
+    replication), each as CSV and Markdown."""
+    inp, out, section = job.input, job.output, job.params.section
+
+    def write(name: str, frame: pd.DataFrame, title: str) -> None:
+        store.write_atomic(out[f"{name}_csv"], partial(frame.to_csv, index=False))
+        store.write_atomic(out[f"{name}_md"], partial(Path.write_text, data=markdown(frame, title, NOT_IN_PAPER)))
+
+    specs = cells(section)
+    summaries = {
+        Path(p).name.removesuffix(".summaries.parquet"): store.read_table(p).to_pandas() for p in inp.summaries
+    }
+    sizes = {c: instance(c, specs[c], 0).n for c in summaries}
+    regret = final_regret(summaries, specs, sizes)
+    store.write_table(out.regret, pa.Table.from_pandas(regret, preserve_index=False), {})
+    write("table_final_regret", regret, f"R_T at T = {section['horizon']:,} per cell and algorithm")
+    write(
+        "tableV4",
+        clique_success(regret, summaries),
+        "V4: X_R in C0, |C0| and discovery rounds against Thm 3's T1 (corrected and literal Alg. 7/8)",
+    )
+    lb = pd.concat([store.read_table(p).to_pandas() for p in inp.v5], ignore_index=True)
+    cfg = section["lower_bounds"]
+    write(
+        "tableV5",
+        lower_bounds(lb, math.sqrt(cfg["n"] * cfg["K"] * cfg["horizon"]) / 8),
+        f"V5: lower-bound families, n = {cfg['n']}, K = {cfg['K']}, T = {cfg['horizon']:,}",
+    )
+    write(
+        "tableV6_discovery",
+        pd.concat([store.read_table(p).to_pandas() for p in inp.v6], ignore_index=True),
+        "V6: discovery reliability on tree(h) (sampled, no stage 3)",
+    )
+    write(
+        "tableV6_readings",
+        store.read_table(inp.readings).to_pandas(),
+        "V6: exact-test outcomes of the printed and corrected readings of the pseudo-code",
+    )

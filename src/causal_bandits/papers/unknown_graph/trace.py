@@ -11,16 +11,24 @@ panels the figure draws.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from causal_bandits import store
 from causal_bandits.bandits.cn_ucb import CNUCB
 from causal_bandits.bandits.engine import Streams, simulate
 from causal_bandits.papers.unknown_graph import families as F
 from causal_bandits.papers.unknown_graph.environment import SCMEnvironment
 from causal_bandits.papers.unknown_graph.inputs import discovery_bound, discovery_inputs
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 PAPER = "unknown_graph"
 
@@ -161,3 +169,11 @@ def _stage2_panels(trace: Mapping[str, Any]) -> list[dict[str, Any]]:
     caption = f"Stage 2 output: only {trace['output']} remains"
     out.append(_panel(caption, shown, arrows=sub_edges, eliminated=sub - {trace["output"]}))
     return out
+
+
+def fig1_trace_step(job: Job) -> None:
+    """Rule unknown_graph_fig1_trace: CN-UCB's discovery on the Figure-1 tree (:func:`figure1_trace`), as JSON."""
+    p = job.params
+    trace = figure1_trace(p.variant, p.delta, p.c_B)
+    store.write_json(job.output[0], trace)
+    log.info("output %s after %d rounds (B = %d)", trace["output"], trace["rounds"], trace["B"])
