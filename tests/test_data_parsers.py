@@ -3,10 +3,10 @@
 import pytest
 from workflow_helpers import SHARED_RAW
 
-from causal_bandits.papers.fairness import standin
 from causal_bandits.data.adult import read_adult
 from causal_bandits.data.youtube import read_crawl
 from causal_bandits.errors import DataError
+from causal_bandits.papers.fairness import standin
 
 RAW_DIR = SHARED_RAW
 needs_raw = pytest.mark.skipif(

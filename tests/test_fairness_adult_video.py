@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from workflow_helpers import SHARED_RAW
 
-from causal_bandits.papers.fairness import standin
 from causal_bandits.data.adult import read_adult
 from causal_bandits.data.youtube import read_crawl
 from causal_bandits.papers.fairness import adult_video as av
 from causal_bandits.papers.fairness import runs as fr
+from causal_bandits.papers.fairness import standin
 from causal_bandits.papers.fairness.figures import figure3_title
 
 RAW_DIR = SHARED_RAW

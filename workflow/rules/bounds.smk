@@ -311,12 +311,12 @@ rule bounds_claims:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.bounds.claims:claims_step"),
         # what the claims read: the scale line and the online alphas (the main one and the sensitivity ones)
         bounds={
             "horizon": BOUNDS["horizon"],
             "n_seeds": BOUNDS["n_seeds"],
             "online": {k: BOUNDS["online"][k] for k in ("alpha", "sensitivity_alphas")},
         },
-        **stage("causal_bandits.papers.bounds.claims:claims_step"),
     script:
         STAGE

@@ -48,8 +48,8 @@ rule cpe_instance:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
         **stage("causal_bandits.papers.cpe.families:instance_step"),
+        spec=lambda wc: CPE["experiments"][wc.exp]["configs"][wc.config],
     script:
         STAGE
 
@@ -70,9 +70,9 @@ rule cpe_quantities:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.cpe.exact:quantities_step"),
         epsilon=lambda wc: cpe_design.epsilon(CPE, wc.exp, wc.config),
         delta=CPE["delta"],
-        **stage("causal_bandits.papers.cpe.exact:quantities_step"),
     script:
         STAGE
 
@@ -88,9 +88,9 @@ rule cpe_theory:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.cpe.exact:theory_step"),
         k=CPE["theory_k"],
         delta=CPE["delta"],
-        **stage("causal_bandits.papers.cpe.exact:theory_step"),
     script:
         STAGE
 
@@ -170,9 +170,9 @@ rule cpe_aggregate:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.cpe.results:aggregate_step"),
         delta=CPE["delta"],
         spec=lambda wc: CPE["experiments"][wc.exp],
-        **stage("causal_bandits.papers.cpe.results:aggregate_step"),
     script:
         STAGE
 
@@ -191,9 +191,9 @@ rule cpe_tables:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.cpe.results:tables_step"),
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
-        **stage("causal_bandits.papers.cpe.results:tables_step"),
     script:
         STAGE
 
@@ -213,10 +213,10 @@ rule cpe_figures:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.cpe.figures:figures_step"),
         delta=CPE["delta"],
         experiments={e: CPE["experiments"][e] for e in CPE_EXPERIMENTS},
         scale=f"sample cap {CPE['horizon']:,}, {CPE['n_seeds']:,} seeds per setting",
-        **stage("causal_bandits.papers.cpe.figures:figures_step"),
     script:
         STAGE
 
@@ -236,8 +236,8 @@ rule cpe_claims:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.cpe.claims:claims_step"),
         algorithms={e: sorted({j.algorithm for j in CPE_JOBS if j.experiment == e}) for e in CPE_EXPERIMENTS},
         scale={"horizon": CPE["horizon"], "n_seeds": CPE["n_seeds"]},
-        **stage("causal_bandits.papers.cpe.claims:claims_step"),
     script:
         STAGE

@@ -40,10 +40,10 @@ rule experiments_instance:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.experiments.documents:instance_step"),
         experiment=lambda wc: {
             k: v for k, v in EXPERIMENTS[wc.experiment].items() if k in ("title", "diagram", "scm", "arms")
         },
-        **stage("causal_bandits.experiments.documents:instance_step"),
     script:
         STAGE
 
@@ -152,10 +152,10 @@ rule experiments_summary:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.experiments.summary:summary_step"),
         horizon=lambda wc: EXPERIMENTS[wc.experiment]["horizon"],
         skipped=lambda wc: cb_experiments_config.skipped_pairs(wc.experiment, EXPERIMENTS[wc.experiment]),
         labels=lambda wc: cb_experiment_algorithms.labels(wc.experiment, EXPERIMENTS[wc.experiment]),
         arguments=lambda wc: cb_experiment_algorithms.arguments(wc.experiment, EXPERIMENTS[wc.experiment]),
-        **stage("causal_bandits.experiments.summary:summary_step"),
     script:
         STAGE

@@ -76,9 +76,9 @@ if FAIR_STANDIN:
         conda:
             "../envs/causal_bandits.yaml"
         params:
+            **stage("causal_bandits.papers.fairness.standin:standin_step"),
             kind=lambda wc: FAIR_RAW[wc.rawfile].dataset,
             seed=FAIR["adult_video"]["seed"],
-            **stage("causal_bandits.papers.fairness.standin:standin_step"),
         script:
             STAGE
 
@@ -98,10 +98,10 @@ rule fairness_raw_check:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.data.raw:check_step"),
         entries=lambda wc: [s.entry for s in fair_inputs.dataset_files(FAIR_RAW, wc.dataset)],
         raw_dir=FAIR_RAW_DIR,
         checksums=RAW_SHA256_CACHE,
-        **stage("causal_bandits.data.raw:check_step"),
     script:
         STAGE
 
@@ -121,8 +121,8 @@ rule fairness_adult_users:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        adult_video=FAIR["adult_video"],
         **stage("causal_bandits.papers.fairness.adult_video:users_step"),
+        adult_video=FAIR["adult_video"],
     script:
         STAGE
 
@@ -141,9 +141,9 @@ rule fairness_youtube_videos:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.fairness.adult_video:videos_step"),
         adult_video=FAIR["adult_video"],
         max_skipped=FAIR["raw"]["youtube_max_skipped_fraction"],
-        **stage("causal_bandits.papers.fairness.adult_video:videos_step"),
     script:
         STAGE
 
@@ -162,8 +162,8 @@ rule fairness_offline_table:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        adult_video=FAIR["adult_video"],
         **stage("causal_bandits.papers.fairness.adult_video:offline_step"),
+        adult_video=FAIR["adult_video"],
     script:
         STAGE
 
@@ -183,8 +183,8 @@ rule fairness_adult_graph:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        adult_video=FAIR["adult_video"],
         **stage("causal_bandits.papers.fairness.adult_video:graph_step"),
+        adult_video=FAIR["adult_video"],
     script:
         STAGE
 
@@ -201,9 +201,9 @@ rule fairness_email_instance:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.fairness.email:instance_step"),
         email=FAIR["email"],
         dsep_criterion=FAIR["dsep_criterion"],
-        **stage("causal_bandits.papers.fairness.email:instance_step"),
     script:
         STAGE
 
@@ -224,9 +224,9 @@ rule fairness_adult_video_instance:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.fairness.adult_video:instance_step"),
         adult_video=FAIR["adult_video"],
         dsep_criterion=FAIR["dsep_criterion"],
-        **stage("causal_bandits.papers.fairness.adult_video:instance_step"),
     script:
         STAGE
 
@@ -242,8 +242,8 @@ rule fairness_email_tables:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        email=FAIR["email"],
         **stage("causal_bandits.papers.fairness.tables:email_tables_step"),
+        email=FAIR["email"],
     script:
         STAGE
 
@@ -294,10 +294,10 @@ rule fairness_aggregate:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.fairness.aggregate:aggregate_step"),
         taus=FAIR["taus"],
         horizon=FAIR["horizon"],
         algorithms=lambda wc: FAIR_ALGORITHMS[wc.experiment],
-        **stage("causal_bandits.papers.fairness.aggregate:aggregate_step"),
     script:
         STAGE
 
@@ -317,8 +317,8 @@ rule fairness_tables:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        fairness=FAIR,
         **stage("causal_bandits.papers.fairness.tables:tables_step"),
+        fairness=FAIR,
     script:
         STAGE
 
@@ -354,9 +354,9 @@ rule fairness_figure2b:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.fairness.figures:figure2b_step"),
         tau=FAIR["figure2b_tau"],
         scale=f"T = {FAIR['horizon']}, {FAIR['n_seeds']} seeds",
-        **stage("causal_bandits.papers.fairness.figures:figure2b_step"),
     script:
         STAGE
 
@@ -399,7 +399,7 @@ rule fairness_claims:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        fairness=FAIR,
         **stage("causal_bandits.papers.fairness.claims:claims_step"),
+        fairness=FAIR,
     script:
         STAGE

@@ -54,8 +54,8 @@ rule nonmanip_instance:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        panel=lambda wc: NONMANIP["panels"][wc.experiment],
         **stage("causal_bandits.papers.nonmanip.documents:instance_step"),
+        panel=lambda wc: NONMANIP["panels"][wc.experiment],
     script:
         STAGE
 
@@ -197,8 +197,8 @@ rule nonmanip_table1:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        pomis_plus=NONMANIP["pomis_plus"],
         **stage("causal_bandits.papers.nonmanip.tables:table1_step"),
+        pomis_plus=NONMANIP["pomis_plus"],
     script:
         STAGE
 
@@ -256,8 +256,8 @@ rule nonmanip_claims:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.nonmanip.claims:claims_step"),
         # what the claims read: the scale line and the POMIS+ settings their notes name
         section={k: NONMANIP[k] for k in ("horizon", "n_seeds", "pomis_plus")},
-        **stage("causal_bandits.papers.nonmanip.claims:claims_step"),
     script:
         STAGE

@@ -26,8 +26,8 @@ rule pure_exploration_instance:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        experiment=lambda wc: {k: PURE_EXPLORATION[wc.experiment].get(k) for k in ("scm", "bglm", "max_intervened")},
         **stage("causal_bandits.experiments.documents:pure_exploration_instance_step"),
+        experiment=lambda wc: {k: PURE_EXPLORATION[wc.experiment].get(k) for k in ("scm", "bglm", "max_intervened")},
     script:
         STAGE
 
@@ -89,12 +89,12 @@ rule pure_exploration_table:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.experiments.pure_exploration_table:table_step"),
         title=lambda wc: PURE_EXPLORATION[wc.experiment].get("title", wc.experiment),
         delta=lambda wc: PURE_EXPLORATION[wc.experiment]["delta"],
         epsilon=lambda wc: PURE_EXPLORATION[wc.experiment]["epsilon"],
         skipped=lambda wc: cb_pure_exploration.skipped(
             PURE_EXPLORATION[wc.experiment]["algorithms"], PURE_EXPLORATION[wc.experiment].get("bglm")
         ),
-        **stage("causal_bandits.experiments.pure_exploration_table:table_step"),
     script:
         STAGE

@@ -28,7 +28,7 @@ rule report:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
         **stage("causal_bandits.report:report_step", *(f"causal_bandits.papers.{paper}.artefacts" for paper in PAPERS)),
+        artefacts={paper: [a.to_dict() for a in found] for paper, found in REPORT_ARTEFACTS.items()},
     script:
         STAGE

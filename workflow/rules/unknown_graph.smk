@@ -61,10 +61,10 @@ rule unknown_graph_fig1_trace:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.unknown_graph.trace:fig1_trace_step"),
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-        **stage("causal_bandits.papers.unknown_graph.trace:fig1_trace_step"),
     script:
         STAGE
 
@@ -80,10 +80,10 @@ rule unknown_graph_fig1_instance:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.unknown_graph.run_steps:fig1_instance_step"),
         variant=UG["fig1_variant"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-        **stage("causal_bandits.papers.unknown_graph.run_steps:fig1_instance_step"),
     script:
         STAGE
 
@@ -101,12 +101,12 @@ rule unknown_graph_instances:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.unknown_graph.run_steps:instances_step"),
         cell=lambda wc: wc.cell,
         spec=lambda wc: UG_CELLS[wc.cell],
         n_seeds=UG["n_seeds"],
         delta=UG["delta"],
         c_B=UG["c_B"],
-        **stage("causal_bandits.papers.unknown_graph.run_steps:instances_step"),
     script:
         STAGE
 
@@ -201,12 +201,12 @@ rule unknown_graph_lower_bounds:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section=UG_LB,
-        # the algorithm is built from its registry path, which no import names
         **stage(
             "causal_bandits.papers.unknown_graph.run_steps:lower_bounds_step",
             policy=lambda wc: cb_algorithms.registry("unknown_graph")[wc.algorithm].path,
         ),
+        section=UG_LB,
+        # the algorithm is built from its registry path, which no import names
     script:
         STAGE
 
@@ -229,9 +229,9 @@ rule unknown_graph_discovery:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.papers.unknown_graph.discovery_checks:discovery_step"),
         discovery=UG["discovery"],
         setting=lambda wc: ug_discovery_setting(UG["discovery"], wc.setting),
-        **stage("causal_bandits.papers.unknown_graph.discovery_checks:discovery_step"),
     script:
         STAGE
 
@@ -256,8 +256,8 @@ rule unknown_graph_discovery_table:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        discovery=UG["discovery"],
         **stage("causal_bandits.papers.unknown_graph.discovery_checks:discovery_table_step"),
+        discovery=UG["discovery"],
     script:
         STAGE
 
@@ -276,8 +276,8 @@ rule unknown_graph_readings:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section={"discovery": UG["discovery"]},
         **stage("causal_bandits.papers.unknown_graph.discovery_checks:readings_step"),
+        section={"discovery": UG["discovery"]},
     script:
         STAGE
 
@@ -296,8 +296,8 @@ rule unknown_graph_tables:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section=UG_OUTPUTS,
         **stage("causal_bandits.papers.unknown_graph.tables:tables_step"),
+        section=UG_OUTPUTS,
     script:
         STAGE
 
@@ -316,8 +316,8 @@ rule unknown_graph_figures:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section=UG_OUTPUTS,
         **stage("causal_bandits.papers.unknown_graph.figures:figures_step"),
+        section=UG_OUTPUTS,
     script:
         STAGE
 
@@ -340,7 +340,7 @@ rule unknown_graph_claims:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        section={k: UG[k] for k in ("horizon", "n_seeds", "delta")},  # what the claims and scale read
         **stage("causal_bandits.papers.unknown_graph.claims:claims_step"),
+        section={k: UG[k] for k in ("horizon", "n_seeds", "delta")},  # what the claims and scale read
     script:
         STAGE

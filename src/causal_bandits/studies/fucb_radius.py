@@ -11,19 +11,30 @@ more than one standard error of the difference).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Mapping
-from typing import Any
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from causal_bandits import artefacts as artefact
-from causal_bandits import runs, studies
+from causal_bandits import runs, store, studies
+from causal_bandits.aggregate import read_finals
 from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import NOT_SPECIFIED, Claim, Verdict
 from causal_bandits.papers.fairness import runs as fairness_runs
+from causal_bandits.papers.fairness.claims import TABLE1
 from causal_bandits.papers.fairness.runs import algorithm_tau, fucb_name
 from causal_bandits.studies import Study
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 STUDY = Study(
     name="fucb_radius",
@@ -196,3 +207,17 @@ def _trend_claim() -> Claim:
 def claims(paper: Mapping[str, Any]) -> list[Claim]:
     """The study's claims."""
     return [_trend_claim()]
+
+
+def report_step(job: Job) -> None:
+    """Rule fucb_radius_report: the F-UCB radius study's table (:func:`table`; CSV, Markdown) and its claims."""
+    out, p = job.output, job.params
+    found = read_finals(job.input, ("point", "algorithm"), ("seed", "final_regret", "uncertified"))
+    tab = table(finals(found, p.section), {t: v[0] for t, v in TABLE1.items()})
+    result = finding(tab)
+    store.write_atomic(out.csv, partial(tab.to_csv, index=False))
+    store.write_atomic(out.md, partial(Path.write_text, data=markdown(tab, p.scale)))
+    rows = [c.check({"finding": result, "scale": p.scale}) for c in claims({})]
+    located = {"table1-fucb-regret-decreasing": finding_record(tab, p.main)}
+    store.write_json(out.claims, studies.document("fucb_radius", p.scale, rows, located))
+    log.info("%s", result)

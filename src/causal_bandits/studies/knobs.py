@@ -16,15 +16,19 @@ from the main run, and :func:`findings` the line the report writes under each PO
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Mapping
+from functools import partial
 from os import PathLike
-from typing import Any, NamedTuple, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
 from matplotlib.artist import Artist
 
-from causal_bandits import algorithms, runs, studies
+from causal_bandits import algorithms, runs, store, studies
+from causal_bandits.aggregate import read_finals
 from causal_bandits.artefacts import Artefact
 from causal_bandits.artefacts import figure as figure_artefact
 from causal_bandits.claims import (
@@ -45,6 +49,12 @@ from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95
 from causal_bandits.plots import new_figure, paper_style, save_figure
 from causal_bandits.studies import Study, cell_rule
 from causal_bandits.studies.refresh import check_solvers
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 STUDY = Study(
     name="knobs",
@@ -486,3 +496,19 @@ def figure(table: pd.DataFrame, titles: Mapping[str, str], path_pdf: PathLike, p
             fontsize=7,
         )
         save_figure(fig, path_pdf, path_png)
+
+
+def report_step(job: Job) -> None:
+    """Rule knobs_report: the knob study's figure (:func:`figure`), table (:func:`knob_table`) and claims."""
+    out, p = job.output, job.params
+    table = knob_table(read_finals(job.input, ("point", "panel", "algorithm")), p.section, p.pomis_plus, p.horizon)
+    found = findings(table)
+    store.write_atomic(out.csv, partial(table.to_csv, index=False, float_format="%.6g"))
+    store.write_atomic(out.md, partial(Path.write_text, data=markdown(table, found, p.titles)))
+    figure(table, p.titles, out.pdf, out.png)
+    rows = [claim.check({"findings": found}) for claim in claims({"panels": p.titles})]
+    scale = f"T = {p.horizon:,}, seeds 0–{p.section['n_seeds'] - 1} of the main run"
+    store.write_json(out.claims, studies.document("knobs", scale, rows, located(found)))
+    for panel, per in found.items():
+        for algorithm, f in per.items():
+            log.info("%s %s: %s", panel, algorithm, f["finding"])

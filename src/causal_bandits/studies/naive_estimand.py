@@ -11,18 +11,27 @@ exactly where ``differs`` is true; a run that answers rightly there takes its an
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
-from typing import Any
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from causal_bandits import artefacts as artefact
-from causal_bandits import studies
+from causal_bandits import store, studies
 from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import NOT_SPECIFIED, Claim, Verdict
 from causal_bandits.papers.cpe.families import confounded
 from causal_bandits.studies import Study
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 STUDY = Study(
     name="naive_estimand",
@@ -165,3 +174,17 @@ def _estimand_claim() -> Claim:
 def claims(paper: Any) -> list[Claim]:
     """The study's claims."""
     return [_estimand_claim()]
+
+
+def report_step(job: Job) -> None:
+    """Rule naive_estimand: whether the naive estimand's best arm differs from the true one over E3's (ρ, ρ_Y) grid
+    (:func:`grid`), and the study's claims."""
+    out, p = job.output, job.params
+    table = grid(p.section["rho"], p.section["rho_Y"])
+    store.write_atomic(out.csv, partial(table.to_csv, index=False))
+    store.write_atomic(out.md, partial(Path.write_text, data=markdown(table)))
+    rows = [c.check({"table": table}) for c in claims({})]
+    scale = f"exact, {len(table)} (ρ, ρ_Y) points"
+    located = {"naive-fails-E3": finding_record(table)}
+    store.write_json(out.claims, studies.document("naive_estimand", scale, rows, located))
+    log.info("%s", finding(table))

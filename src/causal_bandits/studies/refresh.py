@@ -10,14 +10,18 @@ both runs of a seed see the same environment noise and the paired difference iso
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator, Mapping
+from functools import partial
+from pathlib import Path
 from statistics import NormalDist
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
-from causal_bandits import algorithms, runs, studies
+from causal_bandits import algorithms, runs, store, studies
+from causal_bandits.aggregate import read_finals
 from causal_bandits.artefacts import Artefact, table
 from causal_bandits.claims import NOT_EVALUATED, Claim, Verdict, holds
 from causal_bandits.errors import ConfigError
@@ -26,6 +30,12 @@ from causal_bandits.papers.nonmanip import runs as nonmanip_runs
 from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON
 from causal_bandits.papers.nonmanip.tables import ci95_halfwidth, label, ordered, table1_id
 from causal_bandits.studies import Study
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 STUDY = Study(
     name="refresh",
@@ -256,3 +266,17 @@ def findings(paired: pd.DataFrame) -> dict[str, dict[str, str]]:
 def claims(paper: Mapping[str, Any]) -> list[Claim]:
     """The study's claims (its question answered on its results); ``paper``: the paper's config section."""
     return [_schedule_claim()]
+
+
+def report_step(job: Job) -> None:
+    """Rule refresh_report: the refresh study's paired table (:func:`paired_table`) and its claims."""
+    out, p = job.output, job.params
+    finals = read_finals(job.input, ("run", "panel", "algorithm"))
+    paired = paired_table(finals, p.section, p.main_refresh, p.horizon)
+    shown = algorithms.shown(PAPER, paired)
+    store.write_atomic(out.csv, partial(shown.to_csv, index=False, float_format="%.6g"))
+    store.write_atomic(out.md, partial(Path.write_text, data=markdown(paired, p.titles)))
+    rows = [claim.check({"paired": paired}) for claim in claims({})]
+    scale = f"T = {p.horizon:,}, seeds 0–{p.section['n_seeds'] - 1} of the main run"
+    store.write_json(out.claims, studies.document("refresh", scale, rows, findings(paired)))
+    log.info("%d claims, %d findings", len(rows), len(paired))

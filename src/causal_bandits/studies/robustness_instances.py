@@ -26,19 +26,29 @@ depends on (:func:`instance_config`), never the counts. Raising ``graphs.sample`
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from causal_bandits import store
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.causal.z2id import catalogue
 from causal_bandits.errors import ConfigError
+from causal_bandits.papers.nonmanip import experiments
+from causal_bandits.papers.nonmanip.catalogue import catalogue_document
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.rng import generator
 from causal_bandits.scm.confounded_cpt import ConfoundedCPT
 from causal_bandits.scm.diagram import CausalDiagram
 from causal_bandits.studies.consistent_graphs import FIG5D_FACTS, consistent_graphs
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 #: The expected number of expressions (the paper's "24 expressions" for Fig. 5c, §5).
 PAPER_EXPRESSIONS = 24
@@ -150,3 +160,42 @@ def instance_panel(inst: Instance, config: Mapping[str, Any], graphs: Mapping[st
         purpose = f"scm/{inst.family}"
     model = ConfoundedCPT.random(diagram, generator("nonmanip", "robustness", inst.key, purpose))
     return {"title": title, "graph": graph, "non_manipulable": N, "scm": model.to_dict()}
+
+
+def graphs_step(job: Job) -> None:
+    """Rule robustness_graphs: the graphs consistent with the paper's Fig. 5d facts (:func:`graphs_document`)."""
+    doc = graphs_document(job.params.graphs)
+    store.write_json(job.output[0], doc)
+    log.info("%d graphs fit the paper's Fig. 5d facts (by edges: %s)", doc["n_fitting"], doc["by_edges"])
+
+
+def graph_counts_step(job: Job) -> None:
+    """Rule robustness_graph_counts: how many fitting graphs give the paper's 24 expressions (:func:`graph_counts`)."""
+    doc = graph_counts(store.read_json(job.input.graphs), job.params.up_to_edges)
+    store.write_json(job.output[0], doc)
+    log.info(
+        "of the %d fitting graphs with at most %d edges, %d give 24 expressions",
+        doc["n_counted"],
+        doc["expressions_counted_up_to_edges"],
+        doc["n_counted_with_paper_expressions"],
+    )
+
+
+def instance_step(job: Job) -> None:
+    """Rule robustness_instance: one instance (graph, N, random SCM: :func:`instance_panel`) with exact arm means,
+    and its POMIS+ catalogue."""
+    out, p = job.output, job.params
+    inst = Instance(*p.instance)
+    graphs = store.read_json(job.input.graphs[0]) if job.input.graphs else None
+    doc = experiments.instance_document(inst.id, instance_panel(inst, p.config, graphs))
+    store.write_json(out.instance, doc)
+    found = catalogue_document(doc)
+    store.write_json(out.catalogue, found)
+    log.info(
+        "%s: mu* = %.6f (%s); arms %s; %d expressions",
+        inst.id,
+        doc["mu_star"],
+        ", ".join(doc["optimal_arms"]),
+        {k: len(v) for k, v in doc["arm_lists"].items()},
+        found["n_expressions"],
+    )

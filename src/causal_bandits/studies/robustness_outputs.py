@@ -7,21 +7,32 @@ instances; :func:`claims` states them for the report, as findings beyond the pap
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
+from functools import partial
 from os import PathLike
-from typing import Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from causal_bandits import algorithms
+from causal_bandits import algorithms, store, studies
+from causal_bandits.aggregate import read_finals
 from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import NOT_EVALUATED, NOT_SPECIFIED, Claim, Verdict
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip.figures import ALGORITHM_ORDER, LABELS
 from causal_bandits.papers.nonmanip.tables import ci95_halfwidth, label
 from causal_bandits.plots import new_figure, paper_style, save_figure
+from causal_bandits.studies.robustness_instances import graphs_run
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 OUT = "figures/studies/robustness"
 
@@ -263,3 +274,32 @@ def _robustness_claim(ordering: str) -> Claim:
 def claims(paper: Mapping[str, Any]) -> list[Claim]:
     """The study's claims: how many diagrams fit the paper's Fig. 5d facts, and how often each ordering holds."""
     return [_robustness_graphs_claim(), *(_robustness_claim(name) for name, _, _ in ORDERINGS)]
+
+
+def report_step(job: Job) -> None:
+    """Rule robustness_report: the orderings per instance and solver (:func:`orderings`), the figure, the table and
+    the study's claims."""
+    out, p, section = job.output, job.params, job.params.section
+    instances = {Path(f).parent.name: store.read_json(f) for f in job.input.instances}
+    finals = read_finals(job.input, ("experiment", "strategy", "algorithm"))
+    finals["family"] = finals["experiment"].map(p.families)
+    found = orderings(finals, instances)
+    store.write_atomic(out.orderings, partial(found.to_csv, index=False, float_format="%.6g"))
+    graphs = store.read_json(job.input.graphs[0]) if job.input.graphs else None
+    scale = (
+        f"Each instance: {section['n_seeds']} simulations of T = {section['horizon']:,} rounds per strategy and solver."
+    )
+    sampled = graphs_run(graphs, section) if graphs else 0
+    md = markdown(shares(found), graphs, p.titles, scale, sampled)
+    store.write_atomic(out.md, partial(Path.write_text, data=md))
+    figure(
+        found,
+        out.pdf,
+        out.png,
+        scale=f"each point: mean final regrets over {section['n_seeds']} seeds of T = {section['horizon']:,} rounds "
+        "per strategy",
+    )
+    rows = [c.check({"robustness": found, "robustness_graphs": graphs}) for c in claims({})]
+    doc_scale = f"T = {section['horizon']:,}, {section['n_seeds']} seeds per instance, {len(instances)} instances"
+    store.write_json(out.claims, studies.document("robustness", doc_scale, rows, {}))
+    log.info("%d instances, %d (instance, solver, ordering) rows", len(instances), len(found))

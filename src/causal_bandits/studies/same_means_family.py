@@ -37,17 +37,26 @@ covariance; one sample of every source arm per n).
 from __future__ import annotations
 
 import itertools
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from causal_bandits import store
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers.nonmanip import experiments, scms
+from causal_bandits.papers.nonmanip.catalogue import catalogue_document
 from causal_bandits.papers.nonmanip.efficiency import PanelEfficiency
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 #: The q of every exogenous bit stays in [Q_MIN, Q_MAX] along the sweep (strictly inside (0, 1/2):
 #: expressions are undefined at q = 0 and r = log(1 − 2q) at q = 1/2).
@@ -294,3 +303,33 @@ def point_instance(panel: Mapping[str, Any], family_doc: Mapping[str, Any], k: i
         )
     doc["sensitivity"] = {"panel": family_doc["panel"], **{k_: v for k_, v in point.items() if k_ != "scm"}}
     return doc
+
+
+def family_step(job: Job) -> None:
+    """Rule same_means_family: a panel's same-means SCMs and the efficiency of its z² estimators (:func:`family`)."""
+    doc = family(job.wildcards.experiment, job.params.panel, **job.params.sweep)
+    store.write_json(job.output[0], doc)
+    log.info(
+        "%s: %s; efficiency %s",
+        doc["panel"],
+        doc["direction_note"],
+        ", ".join(f"{pt['panel_efficiency']:.4g}" for pt in doc["points"]),
+    )
+
+
+def instance_step(job: Job) -> None:
+    """Rule same_means_instance: one same-means point's instance (:func:`point_instance`: arms, exact means,
+    efficiencies) and its POMIS+ expression catalogue."""
+    out, wc = job.output, job.wildcards
+    doc = point_instance(job.params.panel, store.read_json(job.input.family), int(wc.point))
+    store.write_json(out.instance, doc)
+    found = catalogue_document(doc)
+    store.write_json(out.catalogue, found)
+    log.info(
+        "%s point %s: efficiency %.6g, arm means as the canonical SCM's (max change %.2g); %d expressions",
+        wc.experiment,
+        wc.point,
+        doc["sensitivity"]["panel_efficiency"],
+        doc["sensitivity"]["max_mean_change"],
+        found["n_expressions"],
+    )

@@ -11,14 +11,18 @@ point, so its regret must stay flat: the table tests equal means over the points
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
+from functools import partial
 from os import PathLike
-from typing import Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 
-from causal_bandits import studies
+from causal_bandits import store, studies
+from causal_bandits.aggregate import read_finals
 from causal_bandits.artefacts import Artefact
 from causal_bandits.claims import DIFFERS, NOT_EVALUATED, REPRODUCED, Claim, Verdict, fmt
 from causal_bandits.papers.nonmanip import POMIS_PLUS
@@ -26,6 +30,12 @@ from causal_bandits.papers.nonmanip.claims import PAPER_HORIZON, TABLE1_REL_TOL
 from causal_bandits.papers.nonmanip.tables import PAPER_Z2_SOLVERS, TABLE1, ci95_halfwidth, pomis_plus_cells, table1_id
 from causal_bandits.plots import new_figure, paper_style, save_figure
 from causal_bandits.studies import cell_rule
+
+if TYPE_CHECKING:
+    from causal_bandits.stages import Job
+
+
+log = logging.getLogger(__name__)
 
 OUT = "figures/studies/same_means"
 #: Seeds per point from which the sweep is judged against the paper's cells (at the paper's horizon): the study's
@@ -340,3 +350,23 @@ def figure(table: pd.DataFrame, panel: str, title: str, path_pdf: PathLike, path
         ax.set_title(f"{title}\nPOMIS+ on same-means SCMs (not in the paper)", fontsize=7)
         ax.legend(fontsize=5.5, frameon=False)
         save_figure(fig, path_pdf, path_png)
+
+
+def report_step(job: Job) -> None:
+    """Rule same_means_report: the same-means sweep's figures (:func:`figure`), table (:func:`sweep_table`) and
+    claims."""
+    out, p = job.output, job.params
+    families = {Path(f).parent.name: store.read_json(f) for f in job.input.families}
+    finals = read_finals(job.input, ("point", "panel", "strategy", "algorithm"), ["final_regret"])
+    table = sweep_table(finals.astype({"point": int}), families, p.horizon)
+    found = findings(table, families)
+    store.write_atomic(out.table, partial(table.to_csv, index=False, float_format="%.6g"))
+    store.write_atomic(out.md, partial(Path.write_text, data=markdown(table, families, found, p.titles)))
+    for panel in families:
+        pdf, png = (f for f in out.figures if Path(f).stem == panel)
+        figure(table, panel, p.titles[panel], pdf, png)
+    rows = [claim.check({"findings": found}) for claim in claims({"panels": p.titles})]
+    scale = f"T = {p.horizon:,}, {p.section['n_seeds']} seeds per point"
+    store.write_json(out.claims, studies.document("same_means", scale, rows, located(table, found)))
+    for panel, f in found.items():
+        log.info("%s: %s", panel, f["finding"])

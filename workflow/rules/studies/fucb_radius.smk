@@ -59,9 +59,9 @@ rule fucb_radius_report:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.fucb_radius:report_step"),
         section=FUCB_RADIUS,
         main=study_fucb_radius.main_scales(config["fairness"]),
         scale=f"T = {FUCB_RADIUS['horizon']:,}, {FUCB_RADIUS['n_seeds']} seeds per point",
-        code=script_code("study_fucb_radius_report.py"),
     script:
-        "../../scripts/study_fucb_radius_report.py"
+        STAGE

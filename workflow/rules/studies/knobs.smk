@@ -63,10 +63,10 @@ rule knobs_report:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.knobs:report_step"),
         section=KNOBS,
         pomis_plus=config["nonmanip"]["pomis_plus"],
         horizon=config["nonmanip"]["horizon"],
         titles=nonmanip_runs.panel_titles(config),
-        code=script_code("study_knobs.py"),
     script:
-        "../../scripts/study_knobs.py"
+        STAGE

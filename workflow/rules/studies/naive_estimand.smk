@@ -28,7 +28,7 @@ rule naive_estimand_report:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.naive_estimand:report_step"),
         section=NAIVE_ESTIMAND,
-        code=script_code("study_naive_estimand.py"),
     script:
-        "../../scripts/study_naive_estimand.py"
+        STAGE

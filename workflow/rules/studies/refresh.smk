@@ -59,10 +59,10 @@ rule refresh_report:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.refresh:report_step"),
         section=REFRESH,
         main_refresh=config["nonmanip"]["pomis_plus"]["refresh"],
         horizon=config["nonmanip"]["horizon"],
         titles=nonmanip_runs.panel_titles(config),
-        code=script_code("study_refresh.py"),
     script:
-        "../../scripts/study_refresh.py"
+        STAGE

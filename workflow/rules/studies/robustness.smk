@@ -30,11 +30,11 @@ rule robustness_graphs:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.robustness_instances:graphs_step"),
         # only the limits: raising the sample or the expression counting reruns no instance
         graphs={k: ROBUSTNESS["graphs"][k] for k in ("max_directed", "max_bidirected")},
-        code=script_code("study_robustness_graphs.py"),
     script:
-        "../../scripts/study_robustness_graphs.py"
+        STAGE
 
 
 rule robustness_graph_counts:
@@ -52,10 +52,10 @@ rule robustness_graph_counts:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.robustness_instances:graph_counts_step"),
         up_to_edges=ROBUSTNESS["graphs"]["count_expressions_up_to_edges"],
-        code=script_code("study_robustness_graph_counts.py"),
     script:
-        "../../scripts/study_robustness_graph_counts.py"
+        STAGE
 
 
 rule robustness_instance:
@@ -76,13 +76,13 @@ rule robustness_instance:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.robustness_instances:instance_step"),
         instance=lambda wc: list(ROBUSTNESS_INSTANCES[wc.instance]),
         config=lambda wc: study_robustness_instances.instance_config(
             ROBUSTNESS_INSTANCES[wc.instance], ROBUSTNESS, config["nonmanip"]["panels"]
         ),
-        code=script_code("study_robustness_instance.py"),
     script:
-        "../../scripts/study_robustness_instance.py"
+        STAGE
 
 
 rule robustness_run:
@@ -150,9 +150,9 @@ rule robustness_report:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.robustness_outputs:report_step"),
         titles=nonmanip_runs.panel_titles(config),
         section=ROBUSTNESS,
         families={i.id: i.family for i in ROBUSTNESS_INSTANCES.values()},
-        code=script_code("study_robustness_report.py"),
     script:
-        "../../scripts/study_robustness_report.py"
+        STAGE

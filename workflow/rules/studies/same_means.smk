@@ -30,11 +30,11 @@ rule same_means_family:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.same_means_family:family_step"),
         panel=lambda wc: config["nonmanip"]["panels"][wc.experiment],
         sweep=lambda wc: study_same_means.settings(SAME_MEANS, wc.experiment),
-        code=script_code("study_same_means_family.py"),
     script:
-        "../../scripts/study_same_means_family.py"
+        STAGE
 
 
 rule same_means_instance:
@@ -55,10 +55,10 @@ rule same_means_instance:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.same_means_family:instance_step"),
         panel=lambda wc: config["nonmanip"]["panels"][wc.experiment],
-        code=script_code("study_same_means_instance.py"),
     script:
-        "../../scripts/study_same_means_instance.py"
+        STAGE
 
 
 rule same_means_run:
@@ -124,9 +124,9 @@ rule same_means_report:
     conda:
         "../../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.studies.same_means_outputs:report_step"),
         titles=nonmanip_runs.panel_titles(config),
         horizon=config["nonmanip"]["horizon"],
         section=SAME_MEANS,
-        code=script_code("study_same_means_report.py"),
     script:
-        "../../scripts/study_same_means_report.py"
+        STAGE
