@@ -1,7 +1,7 @@
 """Scaffolds: the files of a new paper or study, written from the templates beside this module.
 
 ``causal-bandits new-paper KEY`` and ``causal-bandits new-study NAME`` (:mod:`causal_bandits.commands.new`) write
-a working skeleton that the workflow runs as it is: a paper's package, rule file, scripts, caption and docs page
+a working skeleton that the workflow runs as it is: a paper's package, rule file, caption and docs page
 (the templates under ``scaffold/paper/``, ``KEY`` in a path standing for the key) and the lines it adds to files
 that list every paper (the edits of :func:`paper_plan`); a study's likewise (``scaffold/study/``, :func:`study_plan`).
 docs/guide/add-a-paper.md and docs/studies.md list the same files, with their count.
