@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from causal_bandits import store
 from causal_bandits.experiments import cpe
 from causal_bandits.experiments.instance import instance_document
+from causal_bandits.papers.nonmanip.documents import instance_line
 
 if TYPE_CHECKING:
     from causal_bandits.stages import Job
@@ -22,13 +23,7 @@ def instance_step(job: Job) -> None:
     """Rule experiments_instance: the instance document of the own experiment ``job.wildcards.experiment``."""
     doc = instance_document(job.wildcards.experiment, job.params.experiment)
     store.write_json(job.output[0], doc)
-    log.info(
-        "%s: mu* = %.6f (%s); arms %s",
-        doc["experiment"],
-        doc["mu_star"],
-        ", ".join(doc["optimal_arms"]),
-        {k: len(v) for k, v in doc["arm_lists"].items()},
-    )
+    log.info("%s", instance_line(doc))
 
 
 def pure_exploration_instance_step(job: Job) -> None:

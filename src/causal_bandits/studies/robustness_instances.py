@@ -37,7 +37,7 @@ from causal_bandits.causal.pomis import pomis
 from causal_bandits.causal.z2id import catalogue
 from causal_bandits.errors import ConfigError
 from causal_bandits.papers.nonmanip import experiments
-from causal_bandits.papers.nonmanip.catalogue import catalogue_document
+from causal_bandits.papers.nonmanip.catalogue import write_with_catalogue
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.rng import generator
 from causal_bandits.scm.confounded_cpt import ConfoundedCPT
@@ -188,9 +188,7 @@ def instance_step(job: Job) -> None:
     inst = Instance(*p.instance)
     graphs = store.read_json(job.input.graphs[0]) if job.input.graphs else None
     doc = experiments.instance_document(inst.id, instance_panel(inst, p.config, graphs))
-    store.write_json(out.instance, doc)
-    found = catalogue_document(doc)
-    store.write_json(out.catalogue, found)
+    found = write_with_catalogue(out.instance, out.catalogue, doc)
     log.info(
         "%s: mu* = %.6f (%s); arms %s; %d expressions",
         inst.id,

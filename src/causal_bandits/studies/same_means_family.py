@@ -47,7 +47,7 @@ import numpy as np
 from causal_bandits import store
 from causal_bandits.errors import CausalBanditsError
 from causal_bandits.papers.nonmanip import experiments, scms
-from causal_bandits.papers.nonmanip.catalogue import catalogue_document
+from causal_bandits.papers.nonmanip.catalogue import write_with_catalogue
 from causal_bandits.papers.nonmanip.efficiency import PanelEfficiency
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
@@ -322,9 +322,7 @@ def instance_step(job: Job) -> None:
     efficiencies) and its POMIS+ expression catalogue."""
     out, wc = job.output, job.wildcards
     doc = point_instance(job.params.panel, store.read_json(job.input.family), int(wc.point))
-    store.write_json(out.instance, doc)
-    found = catalogue_document(doc)
-    store.write_json(out.catalogue, found)
+    found = write_with_catalogue(out.instance, out.catalogue, doc)
     log.info(
         "%s point %s: efficiency %.6g, arm means as the canonical SCM's (max change %.2g); %d expressions",
         wc.experiment,

@@ -102,3 +102,11 @@ def catalogue_step(job: Job) -> None:
         doc["max_error"],
         f"; {doc['note']}" if "note" in doc else "",
     )
+
+
+def write_with_catalogue(instance_path: str, catalogue_path: str, doc: Mapping[str, Any]) -> dict[str, Any]:
+    """Write the instance document ``doc`` and its catalogue (:func:`catalogue_document`); the catalogue."""
+    store.write_json(instance_path, doc)
+    found = catalogue_document(doc)
+    store.write_json(catalogue_path, found)
+    return found

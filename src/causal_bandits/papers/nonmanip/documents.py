@@ -5,7 +5,8 @@ own experiments' run jobs execute, so that these steps' code is not theirs."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from causal_bandits import store
 from causal_bandits.papers.nonmanip import experiments
@@ -27,10 +28,11 @@ def instance_step(job: Job) -> None:
     """Rule nonmanip_instance: one Figure 5 panel's arms and exact means (:func:`.experiments.instance_document`)."""
     doc = experiments.instance_document(job.wildcards.experiment, job.params.panel)
     store.write_json(job.output[0], doc)
-    log.info(
-        "%s: mu* = %.6f (%s); arms %s",
-        doc["experiment"],
-        doc["mu_star"],
-        ", ".join(doc["optimal_arms"]),
-        {k: len(v) for k, v in doc["arm_lists"].items()},
-    )
+    log.info("%s", instance_line(doc))
+
+
+def instance_line(doc: Mapping[str, Any]) -> str:
+    """The log line of an instance document (:func:`.experiments.instance_document`'s shape): its best mean, its
+    optimal arms and how many arms each strategy plays."""
+    arms = {k: len(v) for k, v in doc["arm_lists"].items()}
+    return f"{doc['experiment']}: mu* = {doc['mu_star']:.6f} ({', '.join(doc['optimal_arms'])}); arms {arms}"
