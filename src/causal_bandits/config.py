@@ -29,7 +29,6 @@ import jsonschema
 import yaml
 
 from causal_bandits import algorithms, checks, papers, studies, yaml_io
-from causal_bandits.bandits import z2_settings
 from causal_bandits.errors import ArgumentError, ConfigError
 from causal_bandits.experiments.config import check_config as check_experiments
 from causal_bandits.experiments.config import schema as experiments_schema
@@ -90,24 +89,15 @@ def _branch(error: jsonschema.ValidationError) -> jsonschema.ValidationError | N
     return jsonschema.exceptions.best_match(meant) if meant else None
 
 
-#: Forwarding addresses: config keys that moved or were renamed, by their old dotted path, to where they live now.
-MOVED = {
-    "nonmanip.pomis_plus.spot_check": "studies.refresh",
-    "nonmanip.pomis_plus.knobs": "studies.knobs",
-    "nonmanip.robustness": "studies.robustness",
-    "nonmanip.sensitivity": "studies.same_means",
-    "cpe.naive_study": "studies.naive_estimand",
-    "fairness.radius_study": "studies.fucb_radius",
-    "fairness.fairlinucb.lam": "fairness.fairlinucb.lambda",
-    "fairness.adult_video.data_seed": "fairness.adult_video.seed",
-    "unknown_graph.forests.h": "unknown_graph.forests.height",
-    "unknown_graph.lower_bounds.eps": "unknown_graph.lower_bounds.epsilon",
-}
+def moved() -> dict[str, str]:
+    """Forwarding addresses: config keys that moved or were renamed, by their old dotted path, to where they live
+    now; each paper declares its own (:attr:`causal_bandits.papers.Paper.moved`)."""
+    return {f"{key}.{old}": new for key in PAPERS for old, new in papers.paper(key).moved.items()}
 
 
 def _moved(path: str) -> str:
-    """The line for a key that moved (:data:`MOVED`), or ''."""
-    new = MOVED.get(path)
+    """The line for a key that moved (:func:`moved`), or ''."""
+    new = moved().get(path)
     if new is None:
         return ""
     fix = (
@@ -219,17 +209,13 @@ def load_schema() -> dict[str, Any]:
     the papers' registries)."""
     schema = yaml_io.load(SCHEMA.read_text())
     for paper in PAPERS:
-        schema["properties"][paper] = yaml_io.load(
-            (files("causal_bandits.papers") / paper / "config.schema.yaml").read_text()
-        )
+        schema["properties"][paper] = papers.paper(paper).schema()
     blocks = schema["properties"]["studies"]["properties"] = {}
     for name in STUDIES:
         blocks[name] = yaml_io.load((files("causal_bandits.studies") / f"{name}.schema.yaml").read_text())
     _registered(schema)
 
-    pomis_plus = schema["properties"]["nonmanip"]["properties"]["pomis_plus"]
-    pomis_plus["properties"].update(z2_settings.schema())  # POMIS+'s settings, declared with their defaults there
-    schema["properties"]["experiments"] = experiments_schema(pomis_plus)
+    schema["properties"]["experiments"] = experiments_schema(schema["properties"])
     schema["properties"]["pure_exploration"] = yaml_io.load(PURE_EXPLORATION_SCHEMA.read_text())
     return schema
 
@@ -436,14 +422,14 @@ def read(path: str | Path) -> dict[str, Any]:
     if data is None:
         raise ConfigError(
             f"config file {path} is empty; write the keys it should change (for example "
-            f"'nonmanip: {{horizon: 500}}') or leave the file out"
+            f"'{PAPERS[0]}: {{horizon: 500}}') or leave the file out"
         )
     if not isinstance(data, dict):
         if path.suffix not in CONFIG_SUFFIXES:
             raise ConfigError(_not_a_config_file(path))
         raise ConfigError(
             f"config file {path} holds a {type(data).__name__}, not a mapping of config keys; "
-            f"start each line at the top level with a key such as 'nonmanip:'"
+            f"start each line at the top level with a key such as '{PAPERS[0]}:'"
         )
     return data
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits.archive.at_commit import Code
+from causal_bandits.data import raw as raw_data
 from causal_bandits.errors import CausalBanditsError
 
 #: The file in a named scratch folder that says which verification it holds (:func:`scratch_folder`).
@@ -30,9 +31,8 @@ STEPS = re.compile(rb"(\d+) of (\d+) steps \(\d+%\) done")
 
 
 def raw_files(config: Mapping[str, Any]) -> list[str]:
-    """The raw files the config pins (relative to ``data.raw_dir``): the fairness paper's data sets."""
-    raw = config.get("fairness", {}).get("raw", {})
-    return [entry["path"] for entry in [raw.get("adult"), *raw.get("youtube", [])] if entry]
+    """The raw files the config pins (relative to ``data.raw_dir``: :func:`causal_bandits.data.raw.pinned`)."""
+    return [spec.path for spec in raw_data.pinned(config)]
 
 
 def missing_raw(config: Mapping[str, Any], raw: Path) -> list[str]:

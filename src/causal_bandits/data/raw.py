@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from causal_bandits import papers
 from causal_bandits.errors import DataError
 from causal_bandits.store import atomic_path, write_json
 
@@ -231,24 +232,30 @@ def check_downloads(raw_dir: str | os.PathLike, specs: Iterable[RawFile], timeou
             raise DataError(missing_message(raw_dir, spec, f"{spec.url} cannot be reached: {reasons[site]}"))
 
 
+def _pinned(config: Mapping[str, Any]) -> dict[str, list[RawFile]]:
+    """The raw files each paper with a section in ``config`` pins (:meth:`causal_bandits.papers.Paper.raw_entries`),
+    by paper."""
+    sections = {key: config.get(key) or {} for key in papers.PAPERS}
+    return {key: [RawFile.from_config(e) for e in papers.paper(key).raw_entries(s)] for key, s in sections.items() if s}
+
+
 def pinned(config: Mapping[str, Any]) -> list[RawFile]:
-    """The raw files a workflow config pins: the fairness paper's data sets (none when the config has no fairness
-    section)."""
-    raw = config.get("fairness", {}).get("raw", {})
-    return [RawFile.from_config(entry) for entry in [raw.get("adult"), *raw.get("youtube", [])] if entry]
+    """The raw files a workflow config pins: each paper's with a section in the config, in paper order."""
+    return [spec for specs in _pinned(config).values() for spec in specs]
 
 
 def check_before_run(config: Mapping[str, Any], raw_dir: str | os.PathLike | None = None) -> None:
     """The raw data a run of ``config`` reads, checked before it starts anything (``make reproduce``, ``quick``,
     ``run``, ``studies`` and ``causal-bandits verify``): each pinned file present under ``raw_dir`` (default: the
     config's ``data.raw_dir``) has its checksum, and each missing one can be downloaded, unless the config stands
-    in for missing files (``fairness.raw.on_missing: standin``). The first problem raises its one-line DataError
-    (:func:`present`, :func:`check_downloads`), instead of a job's failure at the end of the run's output."""
-    specs = pinned(config)
+    in for the paper's missing files (:meth:`causal_bandits.papers.Paper.stands_in`). The first problem raises its
+    one-line DataError (:func:`present`, :func:`check_downloads`), instead of a job's failure at the end of the run's
+    output."""
+    by_paper = _pinned(config)
     where = raw_dir if raw_dir is not None else config["data"]["raw_dir"]
-    found = present(where, specs, None)
-    if config.get("fairness", {}).get("raw", {}).get("on_missing") != "standin":
-        check_downloads(where, [spec for spec in specs if found[spec.path] is None])
+    found = present(where, [spec for specs in by_paper.values() for spec in specs], None)
+    fetched = [key for key in by_paper if not papers.paper(key).stands_in(config.get(key) or {})]
+    check_downloads(where, [spec for key in fetched for spec in by_paper[key] if found[spec.path] is None])
 
 
 Opener = Callable[[str], IO[bytes]]

@@ -97,7 +97,8 @@ def read_crawl(paths: Sequence[str | os.PathLike], max_skipped_fraction: float) 
             f"{names}: {parse.n_skipped} of {parse.n_lines} lines skipped ({parse.n_short} with fewer than "
             f"{len(FIELDS)} fields, {parse.n_malformed} with non-numeric or out-of-range fields; first at "
             f"{', '.join(parse.first_skipped)}), more than the allowed {max_skipped_fraction:.1%} "
-            f"(fairness.raw.youtube_max_skipped_fraction); the file is damaged or not a netsg crawl file"
+            f"(raw.youtube_max_skipped_fraction of the paper's config section); the file is damaged or not a netsg "
+            "crawl file"
         )
     videos = pd.DataFrame(rows, columns=["video_id", "uploader", "category", *INTEGER_FIELDS, "rate"])
     for name in INTEGER_FIELDS:

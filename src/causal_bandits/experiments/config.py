@@ -18,7 +18,7 @@ from causal_bandits.causal.pomis import SET_LIMIT, TooManySets, pomis
 from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.experiments import KEY, algorithms
 from causal_bandits.experiments import instance as own
-from causal_bandits.papers.nonmanip import NOT_SETTINGS, POMIS_PLUS
+from causal_bandits.papers.nonmanip import NOT_SETTINGS, PAPER, POMIS_PLUS
 from causal_bandits.scm.graph_file import diagram as graph_diagram
 
 SCHEMA = files("causal_bandits.experiments") / "config.schema.yaml"
@@ -27,11 +27,11 @@ SCHEMA = files("causal_bandits.experiments") / "config.schema.yaml"
 NONMANIP_ONLY = (*NOT_SETTINGS, "no_expression")
 
 
-def schema(pomis_plus: Mapping[str, Any]) -> dict[str, Any]:
+def schema(sections: Mapping[str, Any]) -> dict[str, Any]:
     """The section's schema; an experiment's ``pomis_plus`` takes the keys and defaults of the nonmanip
-    section's ``pomis_plus`` (the schema given), without :data:`NONMANIP_ONLY`."""
+    section's ``pomis_plus`` (in ``sections``, the papers' section schemas by key), without :data:`NONMANIP_ONLY`."""
     out = yaml_io.load(SCHEMA.read_text())
-    settings = copy.deepcopy(dict(pomis_plus))
+    settings = copy.deepcopy(dict(sections[PAPER]["properties"]["pomis_plus"]))
     settings["properties"] = {k: v for k, v in settings["properties"].items() if k not in NONMANIP_ONLY}
     out["additionalProperties"]["properties"]["pomis_plus"] = {**settings, "default": {}}
     return out

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import yaml
 
@@ -115,6 +115,39 @@ class Paper:
     def other_share(self) -> float:
         """The CPU of the paper's jobs other than its runs, as a share of its runs' (``config.OTHER_SHARE``)."""
         return float(self._module("config").OTHER_SHARE)
+
+    def schema(self) -> dict[str, Any]:
+        """The schema of the paper's config section: ``config.schema.yaml`` in its package, completed by its config
+        module's ``extend_schema(node)`` where it declares one (settings declared in code with their defaults)."""
+        node = yaml_io.load((files(__name__) / self.key / "config.schema.yaml").read_text())
+        extend = getattr(self._module("config"), "extend_schema", None)
+        if extend is not None:
+            extend(node)
+        return cast(dict[str, Any], node)
+
+    @property
+    def moved(self) -> dict[str, str]:
+        """Config keys of the paper's section that moved or were renamed, by their old dotted path below the section,
+        to their dotted path now from the config's top (``config.MOVED``, where the paper has any)."""
+        return dict(getattr(self._module("config"), "MOVED", {}))
+
+    def raw_entries(self, section: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+        """The config entries of the raw data files the paper's section pins (``config.raw_entries``, where the paper
+        reads raw data; :class:`causal_bandits.data.raw.RawFile` each)."""
+        found = getattr(self._module("config"), "raw_entries", None)
+        return [] if found is None else list(found(section))
+
+    def stands_in(self, section: Mapping[str, Any]) -> bool:
+        """Whether the paper's section replaces its missing raw files by stand-ins rather than downloading them
+        (``config.stands_in``)."""
+        found = getattr(self._module("config"), "stands_in", None)
+        return bool(found is not None and found(section))
+
+    @property
+    def numbers(self) -> str:
+        """The anchor of the paper's section of ``docs/papers/<key>.md`` comparing the paper's numbers with ours
+        (``artefacts.NUMBERS``, else ``<key>-numbers``)."""
+        return str(getattr(self._module("artefacts"), "NUMBERS", f"{self.key}-numbers"))
 
     def artefacts(self, section: Mapping[str, Any]) -> list[Artefact]:
         """The tables and figures the paper's config section produces (``artefacts.artefacts``), keys unique."""

@@ -3,7 +3,7 @@ the ids the page gives claims, papers and artefacts.
 
 Every claim row links to the sections of ``docs/`` its ``source`` or ``note`` cites
 (``docs/papers/<key>.md#<anchor>``), or, when it cites none, to its paper's section comparing the
-paper's numbers with ours (:data:`NUMBERS`). Both reports link to the Markdown pages
+paper's numbers with ours (:func:`numbers`). Both reports link to the Markdown pages
 (``../docs/papers/<key>.md#<anchor>``), which every checkout holds and a repository browser renders
 at the anchor; the built site (``make docs``) has the same pages and anchors.
 """
@@ -16,16 +16,10 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
+from causal_bandits import papers
+
 #: A docs reference in claim text: the page (without ``.md``) and an optional anchor.
 DOCREF = re.compile(r"(?<![\w/.])docs/((?:[\w-]+/)*[\w-]+)\.md(?:#([\w-]+))?")
-
-#: Each paper's section of docs/papers/<key>.md with the paper's numbers against ours, where its anchor is not
-#: ``<key>-numbers`` (the anchor of any other paper's, a scaffolded one's among them: :func:`numbers`).
-NUMBERS = {
-    "fairness": "fairness-results",
-    "cpe": "cpe-results",
-    "unknown_graph": "unknown_graph-results",
-}
 
 
 def section(doc: Mapping[str, Any]) -> str:
@@ -43,8 +37,10 @@ def fallback(doc: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def numbers(paper: str) -> str:
-    """The anchor of ``paper``'s section of ``docs/papers/<paper>.md`` comparing the paper's numbers with ours."""
-    return NUMBERS.get(paper, f"{paper}-numbers")
+    """The anchor of ``paper``'s section of ``docs/papers/<paper>.md`` comparing the paper's numbers with ours, as
+    its package declares it (:attr:`causal_bandits.papers.Paper.numbers`); ``<paper>-numbers`` for a paper not
+    registered."""
+    return papers.paper(paper).numbers if paper in papers.PAPERS else f"{paper}-numbers"
 
 
 def claim_id(paper: str, claim: str) -> str:

@@ -10,6 +10,10 @@ from typing import Any
 from causal_bandits.artefacts import Artefact, figure, table
 from causal_bandits.papers.cpe.design import experiments_run
 
+#: The anchor of docs/papers/cpe.md's section comparing the paper's numbers with ours (the report links a
+#: claim that cites no docs section there; a paper that declares none has ``<key>-numbers``).
+NUMBERS = "cpe-results"
+
 OUT = "figures/cpe"
 DESIGNED = "designed for this replication, not from the paper"
 #: Figure number, subject and the claims (by id) of each experiment's figure.

@@ -10,6 +10,11 @@ from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.papers.cpe.families import from_config
 from causal_bandits.runs import RunJob
 
+#: Config keys of the section that moved or were renamed, below the section, to their path now.
+MOVED = {
+    "naive_study": "studies.naive_estimand",
+}
+
 
 def check_config(section: Mapping[str, Any]) -> None:
     """Raise a one-line ConfigError naming the key, the bad value and the fix."""

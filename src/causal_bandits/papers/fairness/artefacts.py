@@ -8,6 +8,10 @@ from typing import Any
 
 from causal_bandits.artefacts import Artefact, figure, table
 
+#: The anchor of docs/papers/fairness.md's section comparing the paper's numbers with ours (the report links a
+#: claim that cites no docs section there; a paper that declares none has ``<key>-numbers``).
+NUMBERS = "fairness-results"
+
 OUT = "figures/fairness"
 
 

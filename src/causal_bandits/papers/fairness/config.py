@@ -8,6 +8,13 @@ from typing import Any
 from causal_bandits.errors import ConfigError
 from causal_bandits.runs import RunJob
 
+#: Config keys of the section that moved or were renamed, below the section, to their path now.
+MOVED = {
+    "radius_study": "studies.fucb_radius",
+    "fairlinucb.lam": "fairness.fairlinucb.lambda",
+    "adult_video.data_seed": "fairness.adult_video.seed",
+}
+
 #: The paper's W for the Adult-Video experiment: §4.2 and the bold nodes of Figure 3.
 ADULT_W = {"age", "income", "ratings", "views"}
 
@@ -78,3 +85,16 @@ OTHER_SHARE = 1.2
 def cpu_seconds(job: RunJob) -> float:
     """The cost model's CPU seconds of a run job on this paper's runner, beyond its start-up."""
     return PER_SEED_ROUND * len(job.seeds) * job.horizon
+
+
+def raw_entries(section: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The config entries of the raw files the section pins (``raw``: the Adult file, then the YouTube crawl files),
+    in config order; none where the section names none."""
+    raw = section.get("raw") or {}
+    return [entry for entry in [raw.get("adult"), *raw.get("youtube", [])] if entry]
+
+
+def stands_in(section: Mapping[str, Any]) -> bool:
+    """Whether the section replaces missing raw files by labelled stand-ins (``raw.on_missing: standin``) instead
+    of downloading them."""
+    return bool((section.get("raw") or {}).get("on_missing") == "standin")

@@ -8,12 +8,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from causal_bandits import algorithms
+from causal_bandits.bandits import z2_settings
 from causal_bandits.causal.pomis import pomis
 from causal_bandits.errors import CausalBanditsError, ConfigError
 from causal_bandits.papers.nonmanip import PAPER, POMIS_PLUS
 from causal_bandits.papers.nonmanip.graphs import panel_diagram
 from causal_bandits.runs import RunJob
 from causal_bandits.scm.xor_bernoulli import XorBernoulliSCM
+
+#: Config keys of the section that moved, below the section, to their path now.
+MOVED = {
+    "pomis_plus.spot_check": "studies.refresh",
+    "pomis_plus.knobs": "studies.knobs",
+    "robustness": "studies.robustness",
+    "sensitivity": "studies.same_means",
+}
+
+
+def extend_schema(node: dict[str, Any]) -> None:
+    """The section schema completed by POMIS+'s settings, declared with their defaults in code
+    (:mod:`causal_bandits.bandits.z2_settings`)."""
+    node["properties"]["pomis_plus"]["properties"].update(z2_settings.schema())
 
 
 def check_config(section: Mapping[str, Any]) -> None:

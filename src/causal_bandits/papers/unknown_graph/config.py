@@ -9,6 +9,12 @@ from typing import Any
 from causal_bandits.errors import ConfigError
 from causal_bandits.runs import RunJob
 
+#: Config keys of the section that moved or were renamed, below the section, to their path now.
+MOVED = {
+    "forests.h": "unknown_graph.forests.height",
+    "lower_bounds.eps": "unknown_graph.lower_bounds.epsilon",
+}
+
 
 def check_config(section: Mapping[str, Any]) -> None:
     """Semantic checks; raises a one-line ConfigError."""
