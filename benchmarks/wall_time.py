@@ -36,7 +36,6 @@ and each study (config/studies.yaml), by the rule that made each job.
 from __future__ import annotations
 
 import argparse
-import heapq
 import importlib
 import json
 import re
@@ -52,6 +51,7 @@ from resources import paper_of
 
 from causal_bandits import config as cb_config
 from causal_bandits import cost, studies
+from causal_bandits.archive.quotes import list_schedule
 from causal_bandits.papers import paper
 from causal_bandits.papers.nonmanip import POMIS_PLUS
 
@@ -218,22 +218,12 @@ def run_key(job: Job) -> str | None:
 
 
 def schedule(jobs: dict[int, Job], cores: int) -> float:
-    """Makespan (s) of a list schedule: a free core takes the longest ready job."""
-    waiting = {j.id: len(j.parents) for j in jobs.values()}
-    ready = [(-j.cost, j.id) for j in jobs.values() if not j.parents]
-    heapq.heapify(ready)
-    running: list[tuple[float, int]] = []
-    now = 0.0
-    while ready or running:
-        while ready and len(running) < cores:
-            cost, jid = heapq.heappop(ready)
-            heapq.heappush(running, (now - cost, jid))
-        now, jid = heapq.heappop(running)
-        for child in jobs[jid].children:
-            waiting[child] -= 1
-            if waiting[child] == 0:
-                heapq.heappush(ready, (-jobs[child].cost, child))
-    return now
+    """Makespan (s) of a list schedule: a free core takes the longest ready job
+    (:func:`causal_bandits.archive.quotes.list_schedule`)."""
+    order = sorted(jobs)
+    index = {jid: k for k, jid in enumerate(order)}
+    needs = [[index[parent] for parent in jobs[jid].parents] for jid in order]
+    return list_schedule([jobs[jid].cost for jid in order], needs, cores)
 
 
 def critical_path(jobs: dict[int, Job]) -> list[Job]:

@@ -83,30 +83,31 @@ class Artefact:
         return cls(**fields)
 
 
-def figure(
-    key: str,
-    title: str,
-    stem: str,
-    sources: Sequence[str] = (),
-    ids: Sequence[str] = (),
-    absent: str = "",
-    caption: str = "",
-) -> Artefact:
-    """A figure written as ``<stem>.png`` and ``<stem>.pdf``."""
-    return Artefact(key, title, (f"{stem}.png", f"{stem}.pdf"), tuple(sources), tuple(ids), absent, caption)
+@dataclass(frozen=True)
+class Kind:
+    """A kind of artefact: the files one is written as, ``<stem>.<suffix>`` for each of ``suffixes``; calling it
+    declares one (:class:`Artefact`)."""
+
+    suffixes: tuple[str, ...]
+
+    def __call__(
+        self,
+        key: str,
+        title: str,
+        stem: str,
+        sources: Sequence[str] = (),
+        ids: Sequence[str] = (),
+        absent: str = "",
+        caption: str = "",
+    ) -> Artefact:
+        files = tuple(f"{stem}.{suffix}" for suffix in self.suffixes)
+        return Artefact(key, title, files, tuple(sources), tuple(ids), absent, caption)
 
 
-def table(
-    key: str,
-    title: str,
-    stem: str,
-    sources: Sequence[str] = (),
-    ids: Sequence[str] = (),
-    absent: str = "",
-    caption: str = "",
-) -> Artefact:
-    """A table written as ``<stem>.md`` and ``<stem>.csv``."""
-    return Artefact(key, title, (f"{stem}.md", f"{stem}.csv"), tuple(sources), tuple(ids), absent, caption)
+#: A figure written as ``<stem>.png`` and ``<stem>.pdf``.
+figure = Kind(("png", "pdf"))
+#: A table written as ``<stem>.md`` and ``<stem>.csv``.
+table = Kind(("md", "csv"))
 
 
 def supporting(claim: Mapping[str, str], artefacts: Sequence[Artefact]) -> list[Artefact]:

@@ -55,7 +55,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -183,31 +183,37 @@ def _minutes(archive: Archive) -> str:
     return _format(round(archive.manifest["run"]["wall_hours"] * 60))
 
 
-def projected_minutes(jobs: list[dict[str, Any]], cores: int) -> float:
-    """The wall minutes of a list schedule of ``jobs`` (a manifest's) on ``cores``: each job takes the wall seconds
-    it took in the archived run on one core, starts once every job whose outputs it read has ended, and a free core
-    takes the longest ready job. Snakemake's own time between jobs is left out."""
-    made = {o["path"]: i for i, job in enumerate(jobs) for o in job["outputs"]}
-    needs = [{made[p] for p in job["inputs"] if p in made} for job in jobs]
-    waiting = [len(n) for n in needs]
-    needed_by: list[list[int]] = [[] for _ in jobs]
+def list_schedule(costs: Sequence[float], needs: Sequence[Collection[int]], cores: int) -> float:
+    """The makespan of a list schedule of jobs ``0..n-1`` on ``cores``: job ``i`` takes ``costs[i]``, starts once
+    every job of ``needs[i]`` has ended, and a free core takes the longest ready job (ties: the lower index)."""
+    waiting = [len(found) for found in needs]
+    needed_by: list[list[int]] = [[] for _ in costs]
     for i, found in enumerate(needs):
         for j in found:
             needed_by[j].append(i)
-    ready = [(-(job["wall_s"] or 0.0), i) for i, job in enumerate(jobs) if not waiting[i]]
+    ready = [(-costs[i], i) for i in range(len(costs)) if not waiting[i]]
     heapq.heapify(ready)
     running: list[tuple[float, int]] = []
     now = 0.0
     while ready or running:
         while ready and len(running) < cores:
-            seconds, i = heapq.heappop(ready)
-            heapq.heappush(running, (now - seconds, i))
+            cost, i = heapq.heappop(ready)
+            heapq.heappush(running, (now - cost, i))
         now, done = heapq.heappop(running)
         for i in needed_by[done]:
             waiting[i] -= 1
             if not waiting[i]:
-                heapq.heappush(ready, (-(jobs[i]["wall_s"] or 0.0), i))
-    return now / 60
+                heapq.heappush(ready, (-costs[i], i))
+    return now
+
+
+def projected_minutes(jobs: list[dict[str, Any]], cores: int) -> float:
+    """The wall minutes of a list schedule of ``jobs`` (a manifest's) on ``cores`` (:func:`list_schedule`): each job
+    takes the wall seconds it took in the archived run on one core and starts once every job whose outputs it read
+    has ended. Snakemake's own time between jobs is left out."""
+    made = {o["path"]: i for i, job in enumerate(jobs) for o in job["outputs"]}
+    needs = [{made[p] for p in job["inputs"] if p in made} for job in jobs]
+    return list_schedule([job["wall_s"] or 0.0 for job in jobs], needs, cores) / 60
 
 
 def _projected(archive: Archive, cores: str) -> str:

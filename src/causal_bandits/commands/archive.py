@@ -15,15 +15,18 @@ from typing import Any
 
 from causal_bandits import config as cb_config
 from causal_bandits.archive import manifest
+from causal_bandits.commands import subcommand
 from causal_bandits.errors import CausalBanditsError
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``archive`` subcommand on an ``argparse`` subparsers action."""
-    parser = subparsers.add_parser(
+    parser = subcommand(
+        subparsers,
         "archive",
-        help="archive a finished run: a manifest of every output and a copy of its final artefacts",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+        "archive a finished run: a manifest of every output and a copy of its final artefacts",
+        __doc__,
+        run,
     )
     parser.add_argument(
         "--configfile",
@@ -38,7 +41,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-mb", type=float, default=manifest.MAX_MB, help="refuse a larger archive (default: %(default)g)"
     )
-    parser.set_defaults(func=run)
     return parser
 
 

@@ -22,14 +22,17 @@ from typing import Any
 
 from causal_bandits import config as cb_config
 from causal_bandits import cost, plan
+from causal_bandits.commands import subcommand
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``check-config`` subcommand on an ``argparse`` subparsers action."""
-    parser = subparsers.add_parser(
+    parser = subcommand(
+        subparsers,
         "check-config",
-        help="check config files as `snakemake --configfile FILE...` would, one line per problem",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+        "check config files as `snakemake --configfile FILE...` would, one line per problem",
+        __doc__,
+        run,
     )
     parser.add_argument(
         "files",
@@ -54,7 +57,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="NAME",
         help="print only NAME's Snakemake targets, one a line, once the config passes (for make plan EXPERIMENT=NAME)",
     )
-    parser.set_defaults(func=run)
     return parser
 
 

@@ -22,16 +22,19 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits import config as cb_config
+from causal_bandits.commands import subcommand
 from causal_bandits.data import raw
 from causal_bandits.errors import DataError
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``check-store`` subcommand on an ``argparse`` subparsers action."""
-    parser = subparsers.add_parser(
+    parser = subcommand(
+        subparsers,
         "check-store",
-        help="read back every file under results/ and name each damaged or missing one with its fix",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+        "read back every file under results/ and name each damaged or missing one with its fix",
+        __doc__,
+        run,
     )
     parser.add_argument("files", metavar="FILE", nargs="*", type=Path, help="the run's config files (--configfile)")
     parser.add_argument(
@@ -42,7 +45,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="the checks before a run: raw data, then damaged or deleted run files, printed as targets to rebuild",
     )
-    parser.set_defaults(func=run)
     return parser
 
 

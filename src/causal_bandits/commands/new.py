@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits import scaffold, yaml_io
+from causal_bandits.commands import subcommand
 from causal_bandits.errors import CausalBanditsError
 
 
@@ -23,16 +24,11 @@ def add_parser(subparsers: Any) -> None:
         ("study", "name", "module, schema, rule file, config blocks, registry line", run_study),
     )
     for what, name, writes, func in kinds:
-        parser = subparsers.add_parser(
-            f"new-{what}",
-            help=f"write the skeleton of a new {what}: {writes}",
-            description=__doc__.split("\n\n")[1].replace("\n", " "),
-        )
+        parser = subcommand(subparsers, f"new-{what}", f"write the skeleton of a new {what}: {writes}", __doc__, func)
         parser.add_argument(name, metavar=name.upper(), help=f"the {what}'s {name}: lower snake_case ASCII, unused")
         default = f"'<{name.upper()}>: a new {what} (skeleton)'"
         parser.add_argument("--title", help=f"the report heading (default: {default})")
         parser.add_argument("--root", type=Path, default=Path("."), help="the repository's root (default: .)")
-        parser.set_defaults(func=func)
 
 
 def registered(root: Path, package: str) -> tuple[str, ...]:

@@ -13,17 +13,19 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits.archive import markers
+from causal_bandits.commands import subcommand
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``quotes`` subcommand on an ``argparse`` subparsers action."""
-    parser = subparsers.add_parser(
+    parser = subcommand(
+        subparsers,
         "quotes",
-        help="check the docs' quoted figures against the archives, or rewrite them (--write)",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+        "check the docs' quoted figures against the archives, or rewrite them (--write)",
+        __doc__,
+        run,
     )
     parser.add_argument("--write", action="store_true", help="rewrite every quoted value from the archives")
-    parser.set_defaults(func=run)
     return parser
 
 

@@ -14,21 +14,23 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits.archive import release
+from causal_bandits.commands import subcommand
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``release`` subcommand on an ``argparse`` subparsers action."""
-    parser = subparsers.add_parser(
+    parser = subcommand(
+        subparsers,
         "release",
-        help="make a release: version bumped, papers and studies run, archived and verified at one commit, changelog",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+        "make a release: version bumped, papers and studies run, archived and verified at one commit, changelog",
+        __doc__,
+        run,
     )
     parser.add_argument("version", help="the release's version, X.Y.Z, above the current one")
     parser.add_argument("--cores", default="all", help="cores Snakemake may use (default: %(default)s)")
     parser.add_argument(
         "--configfile", nargs="*", default=[], metavar="FILE", help="config files overlaid on both runs"
     )
-    parser.set_defaults(func=run)
     return parser
 
 

@@ -14,15 +14,12 @@ import sys
 from typing import Any
 
 from causal_bandits import preregistration as prereg
+from causal_bandits.commands import subcommand
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``rules`` subcommand (and its own subcommands) on an ``argparse`` subparsers action."""
-    parser = subparsers.add_parser(
-        "rules",
-        help="check, show or register the pre-registered claim rules",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
-    )
+    parser = subcommand(subparsers, "rules", "check, show or register the pre-registered claim rules", __doc__)
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     sub.add_parser("check", help="list each rule neither registered nor amended (exit 1 if any)").set_defaults(
         func=check

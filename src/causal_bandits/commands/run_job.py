@@ -19,15 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits import kernels
+from causal_bandits.commands import subcommand
 from causal_bandits.errors import CausalBanditsError
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``run-job`` subcommand on an ``argparse`` subparsers action."""
-    parser = subparsers.add_parser(
+    parser = subcommand(
+        subparsers,
         "run-job",
-        help="run one job's script outside Snakemake, with the snakemake object its rule would hand it",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+        "run one job's script outside Snakemake, with the snakemake object its rule would hand it",
+        __doc__,
+        run,
     )
     parser.add_argument("rule", help="the rule's name, e.g. nonmanip_run")
     parser.add_argument(
@@ -39,7 +42,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--snakefile", type=Path, default=Path("workflow/Snakefile"), help="the workflow (default: %(default)s)"
     )
-    parser.set_defaults(func=run)
     return parser
 
 

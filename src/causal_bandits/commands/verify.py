@@ -20,15 +20,18 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits.archive import manifest, verify
+from causal_bandits.commands import subcommand
 from causal_bandits.errors import CausalBanditsError
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``verify`` subcommand on an ``argparse`` subparsers action."""
-    parser = subparsers.add_parser(
+    parser = subcommand(
+        subparsers,
         "verify",
-        help="rebuild an archived run's jobs (a sample, and every derived job) and compare them byte for byte",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+        "rebuild an archived run's jobs (a sample, and every derived job) and compare them byte for byte",
+        __doc__,
+        run,
     )
     parser.add_argument("archive", nargs="?", type=Path, default=manifest.DEFAULT_FOLDER, help="default: %(default)s")
     parser.add_argument(
@@ -64,7 +67,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="rebuild in DIR and keep it; run the same verify with it again to go on after a stop (--all costs the "
         "run's whole CPU time: its manifest's run.cpu_hours over the cores)",
     )
-    parser.set_defaults(func=run)
     return parser
 
 
