@@ -12,8 +12,14 @@ with logged(snakemake.log[0]):
     artefacts = {paper: [Artefact.from_dict(a) for a in found] for paper, found in snakemake.params.artefacts.items()}
     experiments = [store.read_json(p) for p in snakemake.input.experiments]
     studies = [store.read_json(p) for p in snakemake.input.studies]
+    planned = store.read_json(snakemake.input.planned[0]) if snakemake.input.planned else None
     md, html = report.render(
-        papers, artefacts, page_dir=os.path.dirname(snakemake.output.html), experiments=experiments, studies=studies
+        papers,
+        artefacts,
+        page_dir=os.path.dirname(snakemake.output.html),
+        experiments=experiments,
+        studies=studies,
+        planned=planned,
     )
     store.write_atomic(snakemake.output.md, lambda tmp: tmp.write_text(md))
     store.write_atomic(snakemake.output.html, lambda tmp: tmp.write_text(html))

@@ -37,14 +37,16 @@ def render(
     page_dir: str = "figures",
     experiments: Sequence[Mapping[str, Any]] = (),
     studies: Sequence[Mapping[str, Any]] = (),
+    planned: Mapping[str, Any] | None = None,
 ) -> tuple[str, str]:
     """(markdown, html) of the report; ``artefacts`` are each paper's (and study's) tables and figures
     (:meth:`causal_bandits.papers.Paper.artefacts`), read under ``root``; both reports are written to
     ``page_dir`` (relative to ``root``), which their links to the files are relative to.
     ``experiments`` (summaries of own experiments) add a last section without verdicts; ``studies`` (the claims
     documents of the studies this run made, :func:`causal_bandits.studies.document`) a part after the papers,
-    and their findings under the paper claims they locate (:mod:`.located`)."""
+    and their findings under the paper claims they locate (:mod:`.located`); ``planned`` (results/planned/claims.json,
+    :func:`causal_bandits.planned_runs.summary`) a section on the seeds planned before the run (:mod:`.planned`)."""
 
-    page = Page(papers, artefacts or {}, title, root, page_dir, studies)
+    page = Page(papers, artefacts or {}, title, root, page_dir, studies, planned=planned)
     found = [(e, markdown(table(e["rows"]))) for e in experiments]
     return Report(page, title).render(found), page.render(found)
