@@ -192,8 +192,8 @@ def test_the_report_shows_the_planned_claims_beside_the_main_run(small_plan):
 
 
 def test_the_workflow_plans_one_job_per_planned_claim_and_the_report_reads_them(tmp_path):
-    """A dry run of the tiny config with planned_runs on (in a copy): one planned_claim job per claim the plan runs
-    that the config covers, their summary, and the report after it; with it off (the tiny config), none."""
+    """A dry run of the tiny config with planned_runs on (in a copy): one planned_run job per planned seed chunk, one
+    planned_claim job per claim the plan runs that the config covers, their summary, and the report after it."""
     for part in ("src", "workflow", "config"):
         shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     (tmp_path / "planned.yaml").write_text("planned_runs: true\n")
@@ -215,3 +215,8 @@ def test_the_workflow_plans_one_job_per_planned_claim_and_the_report_reads_them(
     assert re.search(r"^planned_summary\s+1$", done.stdout, re.M)
     for key in expected:
         assert f"results/planned/{key}.json" in done.stdout
+    chunks = planned_runs.planned_jobs({**config, "planned_runs": True})
+    assert chunks and set(re.findall(r"^planned_run\s+(\d+)$", done.stdout, re.M)) == {str(len(chunks))}
+    for path, (key, job, _) in chunks.items():  # each planned chunk its own job, its files under results/planned
+        assert path.startswith(f"results/planned/{key}/") and f"{path}.summary.parquet" in done.stdout
+        assert min(job.seeds) >= seed_plans.FIRST_PLANNED_SEED

@@ -141,6 +141,35 @@ def trace_path(key: str, wildcards: Mapping[str, str], out: Path = OUT) -> Path:
     return out.joinpath(paper, claim, *parts, f"chunk-{wildcards['chunk']}.parquet")
 
 
+def planned_jobs(config: Mapping[str, Any], out: Path = OUT) -> dict[str, tuple[str, runs.RunJob, str | None]]:
+    """Every planned run job of a run with ``config`` (:func:`planned`; Lemma 1's discovery has none), by its
+    trace path under ``out`` without ``.parquet`` (the workflow's ``planned_run`` wildcard): its claim's key, the
+    job, and the instance file it reads (under the run's results folder) or None."""
+    found = {}
+    for key in planned(config):
+        if seed_plans.TARGETS[key].rule == "unknown_graph_discovery":
+            continue
+        for wildcards, job in jobs(config, key):
+            found[str(trace_path(key, wildcards, out)).removesuffix(".parquet")] = (key, job, _instance(key, wildcards))
+    return found
+
+
+def code_modules(paper: str) -> list[str]:
+    """The modules a planned run job of ``paper`` executes, for its code digest: the paper's run module and the
+    module of every policy its registry names (a planned chunk reruns when any of them changes)."""
+    from causal_bandits import algorithms
+
+    policies = {entry.path.rpartition(".")[0] for entry in algorithms.registry(paper).values()}
+    return [papers.paper(paper).runs, *sorted(policies)]
+
+
+def summaries(config: Mapping[str, Any], key: str, out: Path = OUT) -> list[Path]:
+    """The summary files of claim ``key``'s planned run jobs under ``out`` (none for Lemma 1's discovery)."""
+    if seed_plans.TARGETS[key].rule == "unknown_graph_discovery":
+        return []
+    return [Path(store.summary_path(trace_path(key, w, out))) for w, _ in jobs(config, key)]
+
+
 def execute(config: Mapping[str, Any], key: str, results: Path, out: Path = OUT) -> list[Path]:
     """Run the planned jobs of claim ``key`` (instances read from the finished run under ``results``); their
     summary paths."""
@@ -254,33 +283,41 @@ def judge(key: str, final_regrets: np.ndarray) -> dict[str, Any]:
     }
 
 
-def run_and_judge(config: Mapping[str, Any], key: str, results: Path, out: Path = OUT) -> dict[str, Any]:
-    """Run claim ``key``'s planned seeds and judge it on them alone: a band claim by its band rule (:func:`judge`),
-    every other claim by its paper's own claim (:func:`judge_claim`) on the results its planned runs make."""
+def judge_runs(config: Mapping[str, Any], key: str, found: Sequence[Path], results: Path) -> dict[str, Any]:
+    """Claim ``key`` judged on its planned runs alone (``found``: their summary files; none for Lemma 1, whose
+    discovery rows are computed here): a band claim by its band rule (:func:`judge`), every other claim by its
+    paper's own claim (:func:`judge_claim`) on the results its planned runs make."""
     entry, target = _runnable(key), seed_plans.TARGETS[key]
     if target.rule == "unknown_graph_discovery":
         return judge_claim(key, {"V6": discovery(config, key)})
-    summaries = execute(config, key, results, out)
     if entry["kind"] == "band":
-        tables = [store.read_table(s, columns=["final_regret"]).to_pandas()["final_regret"] for s in summaries]
+        tables = [store.read_table(s, columns=["final_regret"]).to_pandas()["final_regret"] for s in found]
         return judge(key, np.concatenate(tables))
     if key.startswith("cpe/"):
         algorithms: dict[str, set[str]] = {}
         for wildcards, _ in jobs(config, key):
             algorithms.setdefault(wildcards["experiment"].partition("-")[0], set()).add(wildcards["algorithm"])
-        found = cpe_results(config, summaries, results)
-        return judge_claim(key, found, {e: sorted(a) for e, a in algorithms.items()})
+        tables = cpe_results(config, list(found), results)
+        return judge_claim(key, tables, {e: sorted(a) for e, a in algorithms.items()})
     if target.rule == "unknown_graph_run":
-        return judge_claim(key, clique_results(config, summaries))
+        return judge_claim(key, clique_results(config, list(found)))
     raise ValueError(f"{key}: no judge of its planned runs is known; name one in causal_bandits.planned_runs")
 
 
-def write_claim(config: Mapping[str, Any], key: str, results: Path, out: Path = OUT) -> Path:
-    """Run and judge claim ``key`` (:func:`run_and_judge`), its runs under ``out``/<paper>/<claim>/; write its
-    judgement to ``out``/<paper>/<claim>.json (atomically) and return that path."""
+def run_and_judge(config: Mapping[str, Any], key: str, results: Path, out: Path = OUT) -> dict[str, Any]:
+    """Run claim ``key``'s planned seeds (:func:`execute`) and judge it on them alone (:func:`judge_runs`)."""
+    found = [] if seed_plans.TARGETS[key].rule == "unknown_graph_discovery" else execute(config, key, results, out)
+    return judge_runs(config, key, found, results)
+
+
+def write_claim(
+    config: Mapping[str, Any], key: str, results: Path, out: Path = OUT, found: Sequence[Path] | None = None
+) -> Path:
+    """Judge claim ``key`` on its planned runs (``found``: their summaries, as the workflow's ``planned_run`` jobs
+    wrote them; None: run them here first, :func:`execute`); write the judgement to ``out``/<paper>/<claim>.json
+    (atomically) and return that path."""
     paper, claim = key.split("/")
-    (out / paper / claim).mkdir(parents=True, exist_ok=True)
-    judged = run_and_judge(config, key, results, out)
+    judged = run_and_judge(config, key, results, out) if found is None else judge_runs(config, key, found, results)
     path = out / paper / f"{claim}.json"
     store.write_json(path, {"key": key, "plan": seed_plans.recorded()["fingerprint"], **judged})
     return path

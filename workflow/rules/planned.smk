@@ -1,9 +1,11 @@
 # Seeds planned before the run (causal_bandits.seed_plans; preregistration/seed_plans.yaml): when the config sets
-# `planned_runs: true` (config/config.yaml; quick.yaml and tiny.yaml set it false), one job per claim the plan runs
-# and the config covers runs its planned seeds as its paper's own run jobs into results/planned/<paper>/<claim>/ and
-# judges the claim on them alone; planned_summary sets each beside the main run's verdict for the report. No job
-# here writes a file of the paper-scale runs. `python -m causal_bandits.planned_runs` does the same outside the
-# workflow (causal_bandits.planned_runs).
+# `planned_runs: true` (config/config.yaml; quick.yaml and tiny.yaml set it false), each claim the plan runs and the
+# config covers has its planned seeds run as its paper's own run jobs (planned_run: one seed chunk each, through the
+# run script every paper's run rule uses) into results/planned/<paper>/<claim>/, and is judged on them alone
+# (planned_claim); planned_summary sets each beside the main run's verdict for the report. No job here writes a file
+# of the paper-scale runs. `python -m causal_bandits.planned_runs` does the same outside the workflow.
+import re
+
 from causal_bandits import planned_runs as cb_planned
 from causal_bandits import seed_plans as cb_seed_plans
 
@@ -11,17 +13,43 @@ try:
     PLANNED = cb_planned.planned(config)
 except CausalBanditsError as err:  # a plan edited after it was computed: one line, nothing planned
     sys.exit(f"error: {err}")
+# Every planned run job, by its trace path without .parquet: (claim, RunJob, instance file or None).
+PLANNED_JOBS = cb_planned.planned_jobs(config)
 # The report reads it when the run has planned claims (rules/report.smk).
 PLANNED_SUMMARY = ["results/planned/claims.json"] if PLANNED else []
 
 
-rule planned_claim:
-    """One claim's planned seeds: its paper's run jobs on fresh seeds, and its verdict on them alone."""
+rule planned_run:
+    """One seed chunk of a claim's planned seeds: its paper's run job with the planned seeds."""
     input:
-        lambda wc: cb_planned.inputs(config, f"{wc.paper}/{wc.claim}"),
+        instance=lambda wc: [f"results/{path}" for path in [PLANNED_JOBS[f"results/planned/{wc.run}"][2]] if path],
     output:
-        claim="results/planned/{paper}/{claim}.json",
-        runs=directory("results/planned/{paper}/{claim}"),
+        trace="results/planned/{run}.parquet",
+        summary="results/planned/{run}.summary.parquet",
+    log:
+        "logs/planned/{run}.log",
+    wildcard_constraints:
+        run="|".join(re.escape(path.removeprefix("results/planned/")) for path in PLANNED_JOBS) or "^$",
+    conda:
+        "../envs/causal_bandits.yaml"
+    resources:
+        mem_mb=lambda wc, attempt: PLANNED_JOBS[f"results/planned/{wc.run}"][1].memory_mb * attempt,
+    params:
+        job=lambda wc: PLANNED_JOBS[f"results/planned/{wc.run}"][1].fields(),
+        code=lambda wc: script_code(
+            "run.py", *cb_planned.code_modules(PLANNED_JOBS[f"results/planned/{wc.run}"][1].paper)
+        )(wc),
+    script:
+        "../scripts/run.py"
+
+
+rule planned_claim:
+    """One claim judged on its planned seeds alone (Lemma 1's discovery rows are computed here)."""
+    input:
+        runs=lambda wc: [str(p) for p in cb_planned.summaries(config, f"{wc.paper}/{wc.claim}")],
+        finished=lambda wc: cb_planned.inputs(config, f"{wc.paper}/{wc.claim}"),
+    output:
+        "results/planned/{paper}/{claim}.json",
     log:
         "logs/planned/{paper}/{claim}.log",
     wildcard_constraints:

@@ -1,5 +1,4 @@
-"""Rule planned_claim: one claim's planned seeds run and the claim judged on them alone
-(causal_bandits.planned_runs.write_claim)."""
+"""Rule planned_claim: one claim judged on its planned runs alone (causal_bandits.planned_runs.write_claim)."""
 
 from pathlib import Path
 
@@ -7,6 +6,7 @@ from causal_bandits import planned_runs
 from causal_bandits.logs import logged
 
 with logged(snakemake.log[0]) as log:
-    key = snakemake.params.key
-    planned_runs.write_claim(snakemake.config, key, Path("results"), Path(snakemake.output.claim).parents[1])
-    log.info("%s judged on its planned seeds", key)
+    key, out = snakemake.params.key, Path(snakemake.output[0]).parents[1]
+    found = [Path(p) for p in snakemake.input.runs]
+    planned_runs.write_claim(snakemake.config, key, Path("results"), out, found=found)
+    log.info("%s judged on its planned seeds (%d run files)", key, len(found))
