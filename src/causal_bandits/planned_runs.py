@@ -297,8 +297,8 @@ def judge_runs(config: Mapping[str, Any], key: str, found: Sequence[Path], resul
         algorithms: dict[str, set[str]] = {}
         for wildcards, _ in jobs(config, key):
             algorithms.setdefault(wildcards["experiment"].partition("-")[0], set()).add(wildcards["algorithm"])
-        tables = cpe_results(config, list(found), results)
-        return judge_claim(key, tables, {e: sorted(a) for e, a in algorithms.items()})
+        stopping = cpe_results(config, list(found), results)
+        return judge_claim(key, stopping, {e: sorted(a) for e, a in algorithms.items()})
     if target.rule == "unknown_graph_run":
         return judge_claim(key, clique_results(config, list(found)))
     raise ValueError(f"{key}: no judge of its planned runs is known; name one in causal_bandits.planned_runs")
