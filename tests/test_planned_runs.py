@@ -153,6 +153,10 @@ def test_a_run_plans_seeds_only_where_its_config_says_so():
             )
             == []
         )
+    chunks = planned_runs.planned_jobs(paper_scale)
+    by_claim = {key: planned_runs.run_inputs((key, job, instance)) for key, job, instance in chunks.values()}
+    assert by_claim["unknown_graph/thm3-cliques"] == {}  # each seed draws its own instance
+    assert by_claim["fairness/table2-fucb-regret-tau0.2"] == {"instance": "results/fairness/instances/adult_video.json"}
     assert planned_runs.inputs(paper_scale, "cpe/pac-E4-SE") == [
         "results/cpe/instances/E4/k7.json",
         "results/cpe/quantities/E4/k7.json",

@@ -154,6 +154,13 @@ def planned_jobs(config: Mapping[str, Any], out: Path = OUT) -> dict[str, tuple[
     return found
 
 
+def run_inputs(planned_job: tuple[str, runs.RunJob, str | None]) -> dict[str, str]:
+    """The named inputs of a planned run job (a :func:`planned_jobs` value): its instance file under the run's
+    ``results/``, when it reads one."""
+    instance = planned_job[2]
+    return {"instance": f"results/{instance}"} if instance else {}
+
+
 def code_modules(paper: str) -> list[str]:
     """The modules a planned run job of ``paper`` executes, for its code digest: the paper's run module and the
     module of every policy its registry names (a planned chunk reruns when any of them changes)."""

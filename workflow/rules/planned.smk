@@ -22,7 +22,8 @@ PLANNED_SUMMARY = ["results/planned/claims.json"] if PLANNED else []
 rule planned_run:
     """One seed chunk of a claim's planned seeds: its paper's run job with the planned seeds."""
     input:
-        instance=lambda wc: [f"results/{path}" for path in [PLANNED_JOBS[f"results/planned/{wc.run}"][2]] if path],
+        # the instance file its paper's run job reads, when it reads one (unknown_graph's seeds draw their own)
+        unpack(lambda wc: cb_planned.run_inputs(PLANNED_JOBS[f"results/planned/{wc.run}"])),
     output:
         trace="results/planned/{run}.parquet",
         summary="results/planned/{run}.summary.parquet",
