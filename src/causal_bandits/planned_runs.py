@@ -1,12 +1,13 @@
 """The planned seeds run, and each claim judged on them alone (the plan: :mod:`causal_bandits.seed_plans`).
 
 A run whose config sets ``planned_runs: true`` (config/config.yaml) runs, after its own jobs, the planned seeds of
-every claim the plan runs (``decide``: within the budgets) that the config covers (:func:`planned`): one workflow
-job per claim (workflow/rules/planned.smk), which calls :func:`write_claim`. Its runs are the paper's own run jobs
-(:func:`jobs`: its run module's ``describe`` under the config, the seeds replaced by the planned ones,
-:data:`~causal_bandits.seed_plans.FIRST_PLANNED_SEED` onwards, in the paper's chunk size), run through the same run
-interface (:func:`causal_bandits.runs.execute`) into ``results/planned/<paper>/<claim>/``, never into a paper-scale
-run's file. The seeds are the only change, so the streams are fresh and everything else is the paper's run.
+every claim the plan runs (``decide``: within the budgets) that the config covers (:func:`planned`). Its runs are the
+paper's own run jobs (:func:`jobs`: its run module's ``describe`` under the config, the seeds replaced by the planned
+ones, :data:`~causal_bandits.seed_plans.FIRST_PLANNED_SEED` onwards, in the paper's chunk size): in the workflow
+(workflow/rules/planned.smk) one ``planned_run`` job per chunk (:func:`planned_jobs`) through the run script every
+paper's run rule uses, into ``results/planned/<paper>/<claim>/``, never into a paper-scale run's file; then one
+``planned_claim`` job per claim (:func:`write_claim`). The seeds are the only change, so the streams are fresh and
+everything else is the paper's run.
 
 Each claim is judged on its planned seeds alone (:func:`run_and_judge`):
 
