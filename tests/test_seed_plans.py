@@ -111,11 +111,11 @@ def test_a_plan_from_claims_judged_by_older_rules_is_refused_naming_the_rows():
 def test_the_total_budget_takes_the_cheaper_plans_first():
     claims = {
         f"p/{k}": {"unit": "seeds", "planned": 10, "cpu_s": cpu}
-        for k, cpu in (("a", 500.0), ("b", 300.0), ("c", 200.0), ("d", 700.0))
+        for k, cpu in (("a", 500.0), ("b", 450.0), ("c", 400.0), ("d", 700.0), ("e", 550.0))
     }
     shared = seed_plans.share_budget(claims)
-    assert [k for k, e in shared.items() if e["decide"]] == ["p/b", "p/c"]  # 200 + 300; + 500 would pass 900
-    assert "budget of all planned runs" in shared["p/a"]["above"]
+    assert [k for k, e in shared.items() if e["decide"]] == ["p/a", "p/b", "p/c"]  # 1,350; + 550 would pass 1,800
+    assert "budget of all planned runs" in shared["p/e"]["above"]
     assert "budget of a claim" in shared["p/d"]["above"]  # 700 > 600 alone
 
 
