@@ -1,7 +1,7 @@
 """Verdicts of the archived paper-scale run under the claim rules of this checkout, beside the archived ones.
 
 The archive (archive/paper-scale) keeps the claims' inputs (its intermediates and its tables), so this copies them
-into a scratch folder with this checkout's code (:func:`causal_bandits.archive.verify.scratch_copy`) and lets
+into a scratch folder with this checkout's code (:func:`causal_bandits.archive.rebuild.scratch_copy`) and lets
 Snakemake run only the claims jobs and the cheap jobs between them and the archived files (the cpe aggregates, the
 unknown_graph tables, the fairness data summaries; about a CPU-minute): the real rule code, no copy of it. It prints
 the tallies before and after, then one line per claim whose verdict moved: paper, claim, archived verdict, verdict
@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from causal_bandits.archive import manifest, provenance
-from causal_bandits.archive.verify import scratch_copy
+from causal_bandits.archive.rebuild import scratch_copy
 from causal_bandits.papers import PAPERS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +56,7 @@ def rejudge(archive: Path, scratch: Path, raw: Path) -> Path:
         for p in (archive / folder).rglob("*")
         if p.is_file() and p.suffix in (".parquet", ".json", ".csv") and "claims" not in p.parts
     ]
-    scratch_copy(ROOT, archive, config, scratch, kept)
+    scratch_copy(ROOT, ROOT, archive, config, scratch, kept)
     (scratch / "verify.yaml").write_text(
         json.dumps({**config, "data": {**config.get("data", {}), "raw_dir": str(raw)}})
     )

@@ -270,3 +270,32 @@ def test_snakemake_stops_before_any_job_with_an_unrecorded_rule(tmp_path):
     assert line.startswith("error: refusing to judge claims by a rule not pre-registered: fairness/regret is not ")
     assert line.endswith('causal-bandits rules register fairness/regret --reason "..."')
     assert "Job stats" not in done.stdout + done.stderr and not (tmp_path / "results").exists()
+
+
+def test_a_rule_set_after_its_result_is_recorded_so_and_a_shared_reason_is_written_once():
+    """thm2-ordering was registered after the result it judges: its amendment says so as data; and no amendment
+    repeats a long reason another holds (it cites the shared reason by key instead)."""
+    assert any(a.get("after_result") for a in preregistration.amendments_of("unknown_graph", "thm2-ordering"))
+    assert not any(a.get("after_result") for a in preregistration.amendments_of("bounds", "table1")[-1:])
+    sentences: dict[str, int] = {}
+    for entry in preregistration.amendments():
+        for sentence in {s for s in entry["reason"].split(". ") if len(s) > 200}:
+            sentences[sentence] = sentences.get(sentence, 0) + 1
+    assert not [s for s, n in sentences.items() if n > 1]
+    cited = {a["shared"] for a in preregistration.amendments() if "shared" in a}
+    assert cited == set(preregistration.shared_reasons()) == {"one-standard"}
+
+
+def test_an_amendment_citing_a_shared_reason_that_is_not_written_is_one_line(copied_registry):
+    path = copied_registry / "amendments.yaml"
+    path.write_text(path.read_text().replace("shared: one-standard", "shared: nowhere", 1))
+    preregistration.amendments.cache_clear()
+    with pytest.raises(DataError, match=r"shares the reason 'nowhere', which shared_reasons.yaml lacks"):
+        preregistration.amendments()
+
+
+def test_register_records_a_change_made_after_its_result(copied_registry, monkeypatch):
+    changed = replace(_rules("cpe")["pac"], basis="another basis")
+    monkeypatch.setitem(_rules("cpe"), "pac", changed)
+    assert cli.main(["rules", "register", "cpe/pac", "--reason", "why", "--verdict-new", "x", "--after-result"]) == 0
+    assert preregistration.amendments()[-1]["after_result"] is True

@@ -267,6 +267,33 @@ def test_an_amendment_of_a_rule_is_said_once_for_the_claims_it_judges(synthetic)
     assert page.count(said) == 1
 
 
+def test_a_rule_set_after_its_result_is_labelled_and_a_shared_reason_is_said_once(synthetic):
+    """The header calls a rule declared before the run only where no amendment says it was set after its result;
+    such a claim says so; a reason several amendments share is printed once, each amendment citing it by name."""
+    root, doc, artefacts = synthetic
+    late = {
+        "date": "2026-01-02",
+        "commit": "a" * 40,
+        "new": "f1",
+        "reason": "Its own reason.",
+        "shared": "common",
+        "after_result": True,
+        "verdict_old": "1 reproduced",
+        "verdict_new": "1 reproduced",
+    }
+    rows = [dict(r) for r in doc["claims"]]
+    rows[0]["amendments"] = [late]
+    rows[2]["amendments"] = [{**late, "commit": "b" * 40, "new": "f2", "after_result": False}]
+    docs = [{**doc, "claims": rows, "shared_reasons": {"common": "A long reason several rules share."}}]
+    md, page = report.render(docs, {"nonmanip": artefacts}, root=root)
+    for text in (md, page):
+        assert text.count("A long reason several rules share.") == 1
+        assert text.count("Rule set after its result was seen (its amendments).") == 1  # row 0 only
+    assert "declared before the run except where the claim says *rule set after its result was seen*" in md
+    assert "after its result was seen: Its own reason. (and the shared reason 'common')" in md
+    assert "aaaaaaaaaaaa): Its" not in md and "(bbbbbbbbbbbb): Its own reason." in md
+
+
 def test_a_claim_citing_a_note_its_paper_does_not_list_is_an_error():
     row = {"id": "x", "notes": ["nowhere"]}
     with pytest.raises(KeyError, match="nowhere"):

@@ -207,9 +207,10 @@ def document(
     top and in the paper's header. A document without notices has no ``notices`` key. ``notes`` are the
     texts of the shared notes the rows cite (:func:`note_texts`), by key. A row judged by a rule that was
     amended carries the amendments (``amendments``: date, commit, reason, the verdict under the old rule and
-    the new, :mod:`causal_bandits.preregistration`).
+    the new, :mod:`causal_bandits.preregistration`); the texts of the reasons they share are the document's
+    ``shared_reasons``, by key, each once.
     """
-    from causal_bandits.preregistration import amendments_of
+    from causal_bandits.preregistration import amendments_of, shared_reasons
 
     for row in rows:
         found = amendments_of(paper, row["rule"]["key"]) if row.get("rule") else []
@@ -217,6 +218,8 @@ def document(
             row["amendments"] = found
     scale = scale or f"T = {section['horizon']:,}, {section['n_seeds']:,} seeds"
     doc = {"paper": paper, "scale": scale, "claims": rows, "notes": dict(notes or {})}
+    cited = sorted({a["shared"] for row in rows for a in row.get("amendments", ()) if "shared" in a})
+    doc |= {"shared_reasons": {key: shared_reasons()[key] for key in cited}} if cited else {}
     return {**doc, "notices": list(notices)} if notices else doc
 
 

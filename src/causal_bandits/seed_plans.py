@@ -49,6 +49,10 @@ from causal_bandits.claims import INCONCLUSIVE
 POWER = 0.8
 #: The most CPU a claim's planned seeds may cost to be run (10 CPU-min); above it the claim stays inconclusive.
 BUDGET_CPU_S = 600.0
+#: The most CPU all planned runs together may add to a run (30 CPU-min, about 15 min on two cores): the plans within
+#: :data:`BUDGET_CPU_S` are taken cheapest first while their sum stays within it; the rest stay inconclusive with
+#: their cost stated.
+TOTAL_BUDGET_CPU_S = 1800.0
 #: The first planned seed: beyond every seed a config can ask for (each paper's ``n_seeds`` is at most 1,000,000).
 FIRST_PLANNED_SEED = 1_000_000
 #: Where the plan is recorded, beside the rules' registry.
@@ -73,14 +77,26 @@ class Target:
 
 
 CPE_INSTANCE = "cpe/instances/{exp}/{config}.json"
+
+
+def _pac(algorithm: str, experiment: str, strategy: str) -> Target:
+    """A cpe PAC claim: its undecided settings' runs (``experiment``, ``strategy``) of one algorithm."""
+    wildcards = {"algorithm": algorithm, "experiment": experiment, "strategy": strategy}
+    return Target("rate", "cpe_run", wildcards, "runs", instance=CPE_INSTANCE)
+
+
+#: cpe's PAC claims the interval standard left inconclusive: the settings whose 30 runs straddle 1 − δ.
+PAC_TARGETS = {
+    "cpe/pac-E1-CCPE-General": _pac("ccpe_general", r"E1-n(4|8|16)", "theory"),
+    "cpe/pac-E1-LUCB": _pac("lucb", r"E1-n(4|8|16)", "theory"),
+    "cpe/pac-E1-LUCB1": _pac("lucb1", r"E1-n(4|8|16)", "practical"),
+    **{
+        f"cpe/pac-E4-{name}": _pac(alg, "E4-k7", "practical")
+        for name, alg in (("CCPE-BGLM", "ccpe_bglm"), ("CCPE-General", "ccpe_general"), ("LUCB", "lucb"), ("SE", "se"))
+    },
+}
 #: Every claim the archived paper-scale run left inconclusive, by ``<paper>/<claim id>``.
 TARGETS: dict[str, Target] = {
-    "bounds/biased-deviates": Target(
-        "none",
-        unit="datasets",
-        why="its band is built from the same standard error as our interval, so more datasets narrow both and only "
-        "an exact match would reproduce",
-    ),
     "cpe/e1-slopes": Target(
         "none",
         unit="runs",
@@ -101,17 +117,13 @@ TARGETS: dict[str, Target] = {
         "runs",
         instance=CPE_INSTANCE,
     ),
+    **PAC_TARGETS,
     "cpe/e5-lower-bound": Target(
         "parts",
         "cpe_run",
         {"algorithm": "ccpe_general", "experiment": r"E5-.*", "strategy": "practical"},
         "runs",
         instance=CPE_INSTANCE,
-    ),
-    "fairness/table1-fucb-regret-decreasing": Target(
-        "none",
-        why="three of its steps are exact ties in every seed (F-UCB plays its fallback at τ ≤ 0.4), and a tie in "
-        "every seed stays a tie at any number of seeds",
     ),
     "fairness/table2-fucb-regret-tau0.2": Target(
         "band", "fairness_run", {"algorithm": r"fucb_tau0\.2", "experiment": "adult_video"}
@@ -123,6 +135,13 @@ TARGETS: dict[str, Target] = {
         "band", "nonmanip_run_pomisplus", {"algorithm": "ts", "experiment": "fig5c", "strategy": "POMISplus"}
     ),
     "unknown_graph/lemma1": Target("rate", "unknown_graph_discovery", {"setting": r".*-c1\.0"}, "runs"),
+    "unknown_graph/thm3-cliques": Target(
+        "rate",
+        "unknown_graph_run",
+        {"algorithm": "cn_ucb", "experiment": r"V4-.*"},
+        "runs",
+        instance="",
+    ),
     "unknown_graph/thm45": Target("parts", "unknown_graph_lower_bounds", {}),
 }
 
@@ -180,18 +199,34 @@ def _find(pattern: re.Pattern[str], text: str) -> re.Match[str]:
 
 
 def _evidence(kind: str, row: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
-    """What the plan reads from a claim's archived row, and the planned count."""
+    """What the plan reads from a claim's archived row, and the planned count (:func:`_count`)."""
     note = row["note"]
     if kind == "parts":
         archived, n = max((int(_number(a)), int(_number(b))) for a, b in _COUNT.findall(note))
-        return {"n": n, "archived_count": archived}, parts_count(archived)
+        evidence: dict[str, Any] = {"n": n, "archived_count": archived}
+        return evidence, _count(kind, evidence)
     n = int(_number(_find(_THIS_RUN, note).group(1)))
     edges = _find(_BAND, note)
     band = (_number(edges.group(1)), math.inf if edges.group(2) == "inf" else _number(edges.group(2)))
     if kind == "rate":
-        return {"n": n, "successes": "all", "edge": band[0]}, rate_count(band[0])
-    lo, hi = (float(x) for x in row["interval"])
-    return {"n": n, "interval": [round(lo, 4), round(hi, 4)], "band": list(band)}, band_count(n, (lo, hi), band)
+        evidence = {"n": n, "successes": "all", "edge": band[0]}
+    else:
+        lo, hi = (float(x) for x in row["interval"])
+        evidence = {"n": n, "interval": [round(lo, 4), round(hi, 4)], "band": list(band)}
+    return evidence, _count(kind, evidence)
+
+
+def _count(kind: str, evidence: Mapping[str, Any]) -> int:
+    """The planned count from a claim's recorded evidence (:func:`parts_count`, :func:`rate_count`,
+    :func:`band_count`)."""
+    if kind == "parts":
+        return parts_count(int(evidence["archived_count"]))
+    if kind == "rate":
+        return rate_count(float(evidence["edge"]))
+    lo, hi = evidence["interval"]
+    return band_count(
+        int(evidence["n"]), (float(lo), float(hi)), (float(evidence["band"][0]), float(evidence["band"][1]))
+    )
 
 
 def _unit_cpu_s(target: Target, n: int, jobs: list[Mapping[str, Any]]) -> float:
@@ -208,13 +243,13 @@ def _unit_cpu_s(target: Target, n: int, jobs: list[Mapping[str, Any]]) -> float:
 
 
 def plan_claim(key: str, row: Mapping[str, Any], jobs: list[Mapping[str, Any]]) -> dict[str, Any]:
-    """The plan of one inconclusive claim (``key``: ``<paper>/<id>``, ``row``: its archived row)."""
+    """The plan of one inconclusive claim (``key``: ``<paper>/<id>``, ``row``: its re-judged archived row), before
+    the total budget is shared out (:func:`share_budget`)."""
     target = TARGETS[key]
     if target.kind == "none":
         return {"kind": "none", "unit": target.unit, "why": target.why, "decide": False}
     evidence, planned = _evidence(target.kind, row)
     cpu = _unit_cpu_s(target, evidence["n"], jobs) * planned
-    within = cpu <= BUDGET_CPU_S
     return {
         "kind": target.kind,
         "unit": target.unit,
@@ -222,26 +257,52 @@ def plan_claim(key: str, row: Mapping[str, Any], jobs: list[Mapping[str, Any]]) 
         "planned": planned,
         "seeds": [FIRST_PLANNED_SEED, FIRST_PLANNED_SEED + planned - 1],
         "cpu_s": round(cpu, 1),
-        "decide": within,
-        "cost": f"about {cpu / 60:.1f} CPU-min for {planned:,} {target.unit}"
-        + ("" if within else f", above the {BUDGET_CPU_S / 60:.0f} CPU-min budget: stays inconclusive"),
     }
+
+
+def share_budget(claims: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each plan's ``decide`` and ``cost``: a plan runs when it costs at most :data:`BUDGET_CPU_S` and, taken
+    cheapest first (ties by key), the plans that run together stay within :data:`TOTAL_BUDGET_CPU_S`."""
+    out = {key: dict(entry) for key, entry in claims.items()}
+    spent = 0.0
+    for key in sorted((k for k, e in out.items() if "cpu_s" in e), key=lambda k: (out[k]["cpu_s"], k)):
+        entry = out[key]
+        cost = f"about {entry['cpu_s'] / 60:.1f} CPU-min for {entry['planned']:,} {entry['unit']}"
+        if entry["cpu_s"] > BUDGET_CPU_S:
+            entry["decide"], entry["above"] = False, f"the {BUDGET_CPU_S / 60:.0f} CPU-min budget of a claim"
+        elif spent + entry["cpu_s"] > TOTAL_BUDGET_CPU_S:
+            entry["decide"] = False
+            total = TOTAL_BUDGET_CPU_S / 60
+            entry["above"] = f"the {total:.0f} CPU-min budget of all planned runs, cheaper plans first"
+        else:
+            entry["decide"] = True
+            spent += entry["cpu_s"]
+        entry["cost"] = cost + (f", above {entry['above']}: stays inconclusive" if "above" in entry else "")
+    return out
 
 
 def fingerprint(claims: Mapping[str, Any]) -> str:
     """sha256 of the plan's canonical JSON with its rule's constants (keys sorted, no spaces, UTF-8)."""
-    data = {"power": POWER, "budget_cpu_s": BUDGET_CPU_S, "first_planned_seed": FIRST_PLANNED_SEED, "claims": claims}
+    data = {
+        "power": POWER,
+        "budget_cpu_s": BUDGET_CPU_S,
+        "total_budget_cpu_s": TOTAL_BUDGET_CPU_S,
+        "first_planned_seed": FIRST_PLANNED_SEED,
+        "claims": claims,
+    }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def plan(archive: Path) -> dict[str, Any]:
-    """The plan from an archived paper-scale run (``archive``: its folder, with results/claims and manifest.json):
-    one entry per inconclusive claim, and the plan's fingerprint. An inconclusive claim with no
-    :data:`TARGETS` entry, or a target no longer inconclusive, is an error naming it."""
+def plan(archive: Path, claims: Path | None = None) -> dict[str, Any]:
+    """The plan from an archived paper-scale run (``archive``: its folder, with manifest.json) and its claims
+    documents (``claims``: by default the archive's own results/claims; for the plan of a release, the archive
+    re-judged by this checkout's rules, ``benchmarks/verdicts_archive.py --scratch DIR`` writing DIR/results/claims):
+    one entry per inconclusive claim, and the plan's fingerprint. An inconclusive claim with no :data:`TARGETS`
+    entry, or a target no longer inconclusive, is an error naming it."""
     rows = {
         f"{doc['paper']}/{row['id']}": row
-        for path in sorted((archive / "results" / "claims").glob("*.json"))
+        for path in sorted((claims or archive / "results" / "claims").glob("*.json"))
         for doc in [json.loads(path.read_text())]
         for row in doc["claims"]
         if row["status"] == INCONCLUSIVE
@@ -252,13 +313,36 @@ def plan(archive: Path) -> dict[str, Any]:
             f"seed plan targets: inconclusive without a target {missing}; targets not inconclusive {stale}"
         )
     jobs = json.loads((archive / "manifest.json").read_text())["jobs"]
-    claims = {key: plan_claim(key, rows[key], jobs) for key in sorted(rows)}
+    return recorded_plan(share_budget({key: plan_claim(key, rows[key], jobs) for key in sorted(rows)}))
+
+
+def replan(recorded_claims: Mapping[str, Mapping[str, Any]], jobs: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """The plan computed again from the evidence each entry records (its archived count, interval and band) and
+    the archive's manifest ``jobs``: what a committed plan must equal."""
+    claims = {}
+    for key, entry in recorded_claims.items():
+        target = TARGETS[key]
+        if target.kind == "none":
+            claims[key] = plan_claim(key, {}, jobs)
+            continue
+        archived = entry["archived"]
+        planned = _count(target.kind, archived)
+        cpu = _unit_cpu_s(target, archived["n"], jobs) * planned
+        seeds = [FIRST_PLANNED_SEED, FIRST_PLANNED_SEED + planned - 1]
+        claims[key] = {"kind": target.kind, "unit": target.unit, "archived": dict(archived), "planned": planned}
+        claims[key] |= {"seeds": seeds, "cpu_s": round(cpu, 1)}
+    return recorded_plan(share_budget(claims))
+
+
+def recorded_plan(claims: Mapping[str, Any]) -> dict[str, Any]:
+    """The plan's document: its rule's constants, its fingerprint and its ``claims``."""
     return {
         "power": POWER,
         "budget_cpu_s": BUDGET_CPU_S,
+        "total_budget_cpu_s": TOTAL_BUDGET_CPU_S,
         "first_planned_seed": FIRST_PLANNED_SEED,
         "fingerprint": fingerprint(claims),
-        "claims": claims,
+        "claims": dict(claims),
     }
 
 
@@ -267,29 +351,46 @@ def recorded() -> dict[str, Any]:
     return yaml_io.load((files("causal_bandits.preregistration") / PLAN_FILE).read_text(encoding="utf-8"))
 
 
+def problems() -> list[str]:
+    """One line if the committed plan is not the one its fingerprint records (edited by hand after it was
+    computed), with the fix; what ``causal-bandits rules check`` prints and the planned runs refuse to run."""
+    plan = recorded()
+    if plan.get("fingerprint") != fingerprint(plan.get("claims", {})):
+        return [
+            f"preregistration/{PLAN_FILE} does not carry its own fingerprint (edited after it was computed): "
+            "recompute it with python -m causal_bandits.seed_plans --write --claims DIR/results/claims"
+        ]
+    return []
+
+
 HEADER = (
-    "# Seeds planned before the run (causal_bandits.seed_plans): for each claim the archived paper-scale run left\n"
-    "# inconclusive, the seeds that would decide it, their cost and whether they run. Written by\n"
-    "# `python -m causal_bandits.seed_plans --write`; tests/test_seed_plans.py checks it is that computation.\n"
+    "# Seeds planned before the run (causal_bandits.seed_plans): for each claim the archived paper-scale run,\n"
+    "# re-judged by the registered rules, leaves inconclusive, the seeds that would decide it, their cost and whether\n"
+    "# they run.\n"
+    "# Written by `python -m causal_bandits.seed_plans --write --claims DIR/results/claims` after\n"
+    "# `benchmarks/verdicts_archive.py --scratch DIR`; tests/test_seed_plans.py checks it is that computation.\n"
 )
 
 
-def write(archive: Path, path: Path) -> None:
-    """Write the plan from ``archive`` to ``path`` (atomically)."""
+def write(archive: Path, path: Path, claims: Path | None = None) -> None:
+    """Write the plan from ``archive`` (and ``claims``, :func:`plan`) to ``path`` (atomically)."""
     import yaml
 
     from causal_bandits.store import write_atomic
 
-    text = HEADER + yaml.safe_dump(plan(archive), sort_keys=False, allow_unicode=True, width=120)
+    text = HEADER + yaml.safe_dump(plan(archive, claims), sort_keys=False, allow_unicode=True, width=120)
     write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
-if __name__ == "__main__":  # python -m causal_bandits.seed_plans [--write] [archive folder]
-    import sys
+if __name__ == "__main__":  # python -m causal_bandits.seed_plans [--write] [--claims DIR] [archive folder]
+    import argparse
 
-    args = [a for a in sys.argv[1:] if a != "--write"]
-    folder = Path(args[0] if args else "archive/paper-scale")
-    if "--write" in sys.argv:
-        write(folder, Path(str(files("causal_bandits.preregistration") / PLAN_FILE)))
+    parser = argparse.ArgumentParser(prog="python -m causal_bandits.seed_plans", description="the seed plan")
+    parser.add_argument("archive", nargs="?", type=Path, default=Path("archive/paper-scale"))
+    parser.add_argument("--claims", type=Path, help="the archive's claims re-judged (default: its own)")
+    parser.add_argument("--write", action="store_true", help="record it in preregistration/seed_plans.yaml")
+    found = parser.parse_args()
+    if found.write:
+        write(found.archive, Path(str(files("causal_bandits.preregistration") / PLAN_FILE)), found.claims)
     else:
-        print(json.dumps(plan(folder), indent=1, ensure_ascii=False))
+        print(json.dumps(plan(found.archive, found.claims), indent=1, ensure_ascii=False))

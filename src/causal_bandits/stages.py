@@ -25,6 +25,7 @@ class Job(Protocol):
     output: Any
     params: Any
     wildcards: Any
+    config: Any
 
 
 def function(call: str) -> Callable[[Job], None]:

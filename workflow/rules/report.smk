@@ -20,6 +20,8 @@ rule report:
         ],
         # own experiments' summaries (no verdicts), when the config has an experiments: section
         experiments=[f"results/experiments/{name}/summary.json" for name in config.get("experiments") or {}],
+        # the claims judged on seeds planned before the run (rules/planned.smk), when the config runs them
+        planned=PLANNED_SUMMARY,
     output:
         md=report("figures/REPORT.md", caption="../report/report.rst", category="report"),
         html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),

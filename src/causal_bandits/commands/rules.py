@@ -34,19 +34,24 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     reg.add_argument(
         "--verdict-old", default="", help="their verdicts under the old rule (default: counted from the archive)"
     )
+    reg.add_argument(
+        "--after-result", action="store_true", help="the change was made after the result it judges was seen"
+    )
     reg.set_defaults(func=register)
     return parser
 
 
 def check(args: argparse.Namespace) -> int:
     """One line per rule that is neither registered nor amended; exit 1 when there is one."""
-    found = prereg.problems()
+    from causal_bandits import seed_plans
+
+    found = prereg.problems() + seed_plans.problems()
     for line in found:
         print(line, file=sys.stderr)
     if found:
         print(f"error: {len(found)} rule(s) not registered or amended", file=sys.stderr)
         return 1
-    print("ok: every rule's fingerprint is registered or amended")
+    print("ok: every rule's fingerprint is registered or amended, and the seed plan carries its own")
     return 0
 
 
@@ -67,5 +72,5 @@ def register(args: argparse.Namespace) -> int:
     """Record ``args.key`` (:func:`causal_bandits.preregistration.register.register`)."""
     from causal_bandits.preregistration.register import register as record
 
-    print(record(args.key, args.reason, args.verdict_new, args.verdict_old))
+    print(record(args.key, args.reason, args.verdict_new, args.verdict_old, args.after_result))
     return 0

@@ -29,8 +29,12 @@ from causal_bandits.errors import ConfigError, DataError
 HERE = Path(__file__).parent
 REGISTRY = HERE / "registry.json"
 AMENDMENTS = HERE / "amendments.yaml"
+SHARED_REASONS = HERE / "shared_reasons.yaml"
 #: The fields every amendment holds.
 FIELDS = ("paper", "rule", "date", "commit", "reason", "old", "new", "verdict_old", "verdict_new")
+#: The fields an amendment may hold: the key of a reason it shares with others (its text in shared_reasons.yaml,
+#: said once) and whether the change was made after the result it judges was seen.
+OPTIONAL = ("shared", "after_result")
 #: What fixes a rule whose fingerprint is neither registered nor amended.
 REGISTER = 'causal-bandits rules register {key} --reason "..."'
 _RESTORE = "restore it with `git checkout -- src/causal_bandits/preregistration/{name}`"
@@ -70,17 +74,37 @@ def amendments() -> tuple[dict[str, Any], ...]:
         raise DataError(f"{AMENDMENTS} cannot be read{where}: {_RESTORE.format(name=AMENDMENTS.name)}") from None
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise DataError(f"{AMENDMENTS} is not a list of amendments: {_RESTORE.format(name=AMENDMENTS.name)}")
+    known = shared_reasons()
     for i, entry in enumerate(entries):
         missing = [f for f in FIELDS if not entry.get(f)]
         if missing:
             raise DataError(f"{AMENDMENTS} entry {i + 1} lacks {missing}; every amendment states {FIELDS}")
+        if "shared" in entry and entry["shared"] not in known:
+            raise DataError(
+                f"{AMENDMENTS} entry {i + 1} shares the reason {entry['shared']!r}, which {SHARED_REASONS.name} lacks; "
+                f"add its text there or name one of {sorted(known)}"
+            )
     return tuple(entries)
 
 
+@cache
+def shared_reasons() -> dict[str, str]:
+    """The reasons several amendments share, by key (``shared_reasons.yaml``), each said once in the report."""
+    try:
+        found = yaml.safe_load(SHARED_REASONS.read_text()) or {}
+    except (OSError, yaml.YAMLError):
+        raise DataError(f"{SHARED_REASONS} cannot be read: {_RESTORE.format(name=SHARED_REASONS.name)}") from None
+    if not isinstance(found, dict) or not all(isinstance(v, str) for v in found.values()):
+        restore = _RESTORE.format(name=SHARED_REASONS.name)
+        raise DataError(f"{SHARED_REASONS} is not a mapping of keys to reasons: {restore}")
+    return found
+
+
 def amendments_of(paper: str, rule: str) -> list[dict[str, Any]]:
-    """The amendments of ``paper``'s rule ``rule``, oldest first (what the report shows under its claims)."""
+    """The amendments of ``paper``'s rule ``rule``, oldest first (what the report shows under its claims): the
+    fields every amendment holds, and ``shared`` and ``after_result`` where it has them."""
     return [
-        {k: str(entry[k]) for k in FIELDS if k not in ("paper", "rule")}
+        {k: str(entry[k]) for k in FIELDS if k not in ("paper", "rule")} | {k: entry[k] for k in OPTIONAL if k in entry}
         for entry in amendments()
         if entry["paper"] == paper and entry["rule"] == rule
     ]

@@ -48,10 +48,11 @@ def _commit() -> str:
     return done.stdout.strip() if done.returncode == 0 else "no git history"
 
 
-def register(key: str, reason: str, verdict_new: str = "", verdict_old: str = "") -> str:
+def register(key: str, reason: str, verdict_new: str = "", verdict_old: str = "", after_result: bool = False) -> str:
     """Record ``key``'s current fingerprint: into the registry when the rule is new, else as an amendment (``reason``,
     the verdicts of the archived run under the old rule, by default counted from the archive, and under the new
-    one, which the caller states). Returns the line to print; a rule already recorded changes nothing."""
+    one, which the caller states; ``after_result``: the change was made after the result it judges was seen). Returns
+    the line to print; a rule already recorded changes nothing."""
     paper, name, rule = split(key)
     expected, fingerprint = prereg.current(paper, name), rule.fingerprint
     if expected == fingerprint:
@@ -78,7 +79,7 @@ def register(key: str, reason: str, verdict_new: str = "", verdict_old: str = ""
         "new": fingerprint,
         "verdict_old": old,
         "verdict_new": verdict_new,
-    }
+    } | ({"after_result": True} if after_result else {})
     text = prereg.AMENDMENTS.read_text()
     text += ("" if text.endswith("\n") else "\n") + yaml.safe_dump(
         [entry], allow_unicode=True, sort_keys=False, width=120

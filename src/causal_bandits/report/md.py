@@ -14,14 +14,17 @@ from typing import Any
 
 from causal_bandits.artefacts import supporting
 from causal_bandits.claims import STATUSES
+from causal_bandits.report import planned as planned_section
 from causal_bandits.report.links import href, label, readings, section
-from causal_bandits.report.notes import row_lines, shared_notes, split_rows
+from causal_bandits.report.notes import row_lines, shared_notes, shared_reason_lines, split_rows
 from causal_bandits.report.page import Page, counts, to_look_at
 
 INTRO = (
     "Each claim a paper makes, the paper's number beside ours (with its 95 % interval where it comes from random "
-    "runs), and a verdict by a rule declared before the run (its fingerprint is in the claims document; amendments "
-    "are shown under the claim): **reproduced** (independent agreement: our whole interval inside the paper's "
+    "runs), and a verdict by a registered rule (its fingerprint is in the claims document; amendments are shown "
+    "under the claim), declared before the run except where the claim says *rule set after its result was seen* "
+    "(an amendment made after the archived run's result was seen, or a rule registered after it): **reproduced** "
+    "(independent agreement: our whole interval inside the paper's "
     "band), **fitted** (agreement partly by construction, with the reason), **vacuous** (holds only through a tie or "
     "an identity, with the reason), **differs** (our interval wholly outside: a finding, with both numbers), "
     "**inconclusive at this scale** (our interval straddles the band's edge; the note says how many seeds would "
@@ -155,8 +158,14 @@ class Report:
         md = ["# Replication report", *self.first_screen()]
         md += ["", "**Read first.** " + " ".join(notices)] if notices else []
         md += ["", INTRO]
+        shared = shared_reason_lines([*papers, *self.page.studies])
+        if shared:
+            md += ["", "Reasons several amendments share (an amendment cites its reason by name):", ""]
+            md += [f"- '{key}': {cell(text)}" for key, text in shared]
         for doc in papers:
             md += self.section(doc)
+        if self.page.planned:
+            md += ["", f"## {planned_section.TITLE}", "", planned_section.markdown(self.page.planned).rstrip("\n")]
         if self.page.studies:
             md += ["", "## Studies beyond the papers", "", STUDIES_INTRO]
             for doc in self.page.studies:

@@ -29,14 +29,29 @@ class Notes:
     row: Mapping[str, str]
 
 
-def amendment_text(amendment: Mapping[str, str]) -> str:
-    """An amendment of a rule as the report says it: date, commit, reason, the archived verdicts under the old rule
-    and the new."""
+#: How the report names a rule set after the result it judges was seen.
+AFTER_RESULT = "rule set after its result was seen"
+
+
+def amendment_text(amendment: Mapping[str, Any]) -> str:
+    """An amendment of a rule as the report says it: date, commit, whether it was made after the result was seen,
+    its own reason, the shared reason it cites (by key: its text is said once, :func:`shared_reason_lines`), the
+    archived verdicts under the old rule and the new."""
     a = amendment
+    when = ", after its result was seen" if a.get("after_result") else ""
+    shared = f" (and the shared reason '{a['shared']}')" if a.get("shared") else ""
     return (
-        f"Rule amended {a['date']} ({a['commit'][:12]}): {a['reason']} Archived verdict under the old rule: "
-        f"{a['verdict_old']}; under the new: {a['verdict_new']}."
+        f"Rule amended {a['date']} ({a['commit'][:12]}){when}: {a['reason']}{shared} Archived verdict under the old "
+        f"rule: {a['verdict_old']}; under the new: {a['verdict_new']}."
     )
+
+
+def shared_reason_lines(docs: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """(key, text) of every reason the amendments of ``docs`` share, each once, by key."""
+    found: dict[str, str] = {}
+    for doc in docs:
+        found |= doc.get("shared_reasons", {})
+    return sorted(found.items())
 
 
 def _cited(row: Mapping[str, Any]) -> list[str]:
@@ -66,8 +81,11 @@ def shared_notes(doc: Mapping[str, Any]) -> Notes:
 
 
 def row_lines(row: Mapping[str, Any]) -> list[str]:
-    """What a row says beyond its note: why a *fitted* or *vacuous* agreement is not independent."""
-    return [f"{row['status'].capitalize()}: {row['reason']}."] if row.get("reason") else []
+    """What a row says beyond its note: that its rule was set after its result was seen (an amendment says so),
+    and why a *fitted* or *vacuous* agreement is not independent."""
+    late = any(a.get("after_result") for a in row.get("amendments", ()))
+    lines = [f"{AFTER_RESULT.capitalize()} (its amendments)."] if late else []
+    return lines + ([f"{row['status'].capitalize()}: {row['reason']}."] if row.get("reason") else [])
 
 
 def split_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:

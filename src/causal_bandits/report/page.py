@@ -41,10 +41,11 @@ from causal_bandits.claims import (
     VACUOUS,
 )
 from causal_bandits.errors import CausalBanditsError
+from causal_bandits.report import planned as planned_section
 from causal_bandits.report.inline import breakable, inline_html, link_docs, scripts
 from causal_bandits.report.links import artefact_id, claim_id, href, label, readings, section
 from causal_bandits.report.located import located
-from causal_bandits.report.notes import row_lines, shared_notes, split_rows
+from causal_bandits.report.notes import row_lines, shared_notes, shared_reason_lines, split_rows
 
 #: CSS class of each verdict (the colours live in templates/report.css).
 VERDICT_CLASS = {
@@ -176,10 +177,11 @@ class Page:
         page_dir: str = "figures",
         studies: Sequence[Mapping[str, Any]] = (),
         site: str | None = None,
+        planned: Mapping[str, Any] | None = None,
     ):
         self.papers, self.artefacts, self.title = papers, artefacts, title
         self.root, self.page_dir, self.site = Path(root), page_dir, site
-        self.studies = studies
+        self.studies, self.planned = studies, planned
         self.ran = {doc["study"]: doc for doc in studies}
 
     def located(self, doc: Mapping[str, Any], row: Mapping[str, Any]) -> list[str]:
@@ -329,4 +331,7 @@ class Page:
             overall=chips([r for p in self.papers for r in p["claims"]]),
             open_claims=OPEN_CLAIMS,
             experiments=[self.experiment(e, table) for e, table in experiments],
+            planned=markdown_html(planned_section.markdown(self.planned)) if self.planned else None,
+            planned_title=planned_section.TITLE,
+            shared_reasons=[(key, self.text(text)) for key, text in shared_reason_lines([*self.papers, *self.studies])],
         )
