@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from workflow_helpers import ROOT
 
-from causal_bandits.archive import changelog, release
+from causal_bandits.archive import changelog, jobs, release, release_cost
 from causal_bandits.errors import CausalBanditsError
 
 
@@ -97,3 +97,33 @@ def test_the_entry_names_each_moved_verdict_and_counts_the_outputs_that_changed_
     path.write_text("# Changelog\n")
     with pytest.raises(CausalBanditsError, match="has no '## \\[Unreleased\\]' section"):
         changelog.write(path, "1.0.0", lines)
+
+
+def test_the_cost_estimate_costs_each_planned_job_by_the_archived_job_that_wrote_its_files():
+    def job(path: str, cpu: float, inputs: tuple[str, ...] = ()) -> dict[str, object]:
+        return {"outputs": [{"path": path}], "inputs": list(inputs), "cpu_s": cpu, "wall_s": 9999.0}
+
+    record = {"jobs": [job("a", 600.0), job("b", 1200.0, ("a",)), job("c", 1800.0), job("old", 7200.0)]}
+    planned = [
+        jobs.PlannedJob("make_a", outputs=["a", "a.log"]),
+        jobs.PlannedJob("make_b", outputs=["b"]),
+        jobs.PlannedJob("make_c", outputs=["c"]),
+        jobs.PlannedJob("planned_run", outputs=["new1"]),
+        jobs.PlannedJob("planned_run", outputs=["new2"]),
+    ]
+    part = release_cost.costed("the papers", planned, record, cores=2)
+    # a, b and c as recorded (not the job that is no longer planned); on 2 cores, b waits for a: 30 min either way
+    assert (part.planned, part.cpu_s, part.minutes) == (5, 3600.0, 30.0)
+    assert part.uncosted == {"planned_run": 2}
+    line = part.line(Path("archive/x"))
+    assert line.startswith("the papers: 5 jobs, 1.00 CPU-h as archive/x recorded them, 30 min")
+    assert line.endswith("not costed, no archived job wrote their files: 2 jobs (planned_run 2)")
+    assert release_cost.costed("p", planned[:3], record, cores=1).minutes == 60.0
+
+
+def test_cores_must_be_a_number_or_all():
+    assert release.cores_number("3") == 3
+    assert release.cores_number("all") >= 1
+    for bad in ("0", "two", "-1"):
+        with pytest.raises(CausalBanditsError, match="is not a number of cores"):
+            release.cores_number(bad)

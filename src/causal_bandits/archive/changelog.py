@@ -26,7 +26,8 @@ SHOWN = 12
 
 @dataclass
 class Side:
-    """What an entry compares of one archive: verdicts by claim, notes, output sha256s by path, run totals."""
+    """What an entry compares of one archive: verdicts by claim, notes, output sha256s by path (a Parquet file's of
+    its data alone, so that the version every Parquet file records moves none), run totals."""
 
     verdicts: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
@@ -49,7 +50,9 @@ class Snapshot:
                 sides[kind] = Side()
                 continue
             rows = {f"{paper}/{cid}": row for paper, claims in archive.claims.items() for cid, row in claims.items()}
-            outputs = {o["path"]: o["sha256"] for job in archive.manifest["jobs"] for o in job["outputs"]}
+            outputs = {
+                o["path"]: o.get("data_sha256", o["sha256"]) for job in archive.manifest["jobs"] for o in job["outputs"]
+            }
             sides[kind] = Side(
                 verdicts={ref: row["status"] for ref, row in rows.items()},
                 notes={ref: str(row.get("note") or "") for ref, row in rows.items()},
@@ -85,7 +88,7 @@ def _side(name: str, before: Side, after: Side) -> list[str]:
         f"- {name}: {after.tally}.",
         f"  Cost: {run.get('jobs')} jobs, {run.get('cpu_hours')} CPU-h, {run.get('wall_hours')} h from first start "
         f"to last end.",
-        f"  Outputs with other bytes than the previous release's: {count}"
+        f"  Outputs with other bytes than the previous release's (a Parquet file: other data): {count}"
         + (f" ({', '.join(f'`{p}`' for p in shown)}{more})." if shown else "."),
     ]
     verdicts = moved(before, after)

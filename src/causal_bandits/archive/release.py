@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from causal_bandits.archive import changelog, manifest, markers, quotes
+from causal_bandits.archive import changelog, manifest, markers, quotes, release_cost
 from causal_bandits.archive import verify as verifying
 from causal_bandits.errors import CausalBanditsError
 
@@ -153,18 +153,29 @@ def verify_both(root: Path, cores: int) -> list[str]:
     return lines
 
 
+def cores_number(cores: str) -> int:
+    """Snakemake's ``--cores`` value as a number (``all``: the machine's)."""
+    if cores == "all":
+        return os.cpu_count() or 2
+    if not cores.isdigit() or int(cores) < 1:
+        raise CausalBanditsError(f"--cores {cores!r} is not a number of cores: give e.g. CORES=2, or all")
+    return int(cores)
+
+
 def release(root: Path, version: str, cores: str, overlay: Sequence[str]) -> str:
     """Make release ``version`` in the checkout ``root`` (module docstring); the release's commit."""
     check_version(version, current_version(root))
     check_clean(root)
     check_rules(root)
+    for line in release_cost.estimate(root, cores_number(cores)):
+        print(line, flush=True)
     previous = changelog.Snapshot.of(root)
     bump(root, version)
     _regenerate_guard(root, version)
     _git(root, "commit", "-qam", f"Release {version}: the version, and the byte guard's list for it")
     commit = _git(root, "rev-parse", "HEAD")
     run_and_archive(root, version, cores, overlay)
-    lines = verify_both(root, (os.cpu_count() or 2) if cores == "all" else int(cores))
+    lines = verify_both(root, cores_number(cores))
     entry = changelog.entry(version, commit, previous, changelog.Snapshot.of(root), lines)
     changelog.write(root / changelog.CHANGELOG, version, entry)
     markers.rewrite(root)
