@@ -127,3 +127,42 @@ def test_cores_must_be_a_number_or_all():
     for bad in ("0", "two", "-1"):
         with pytest.raises(CausalBanditsError, match="is not a number of cores"):
             release.cores_number(bad)
+
+
+def test_a_release_stopped_after_its_version_commit_goes_on_with_the_archives_restored(tmp_path):
+    work = _versioned(tmp_path)
+    for name in ("archive/paper-scale/manifest.json", "CHANGELOG.md", "README.md", "other.txt"):
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text("as released\n")
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "main")
+    assert not release.resume(work, "1.0.0")  # not at the release's commit: a new release
+    release.bump(work, "1.0.0")
+    _git(work, "commit", "-qam", release.bump_message("1.0.0"))
+    # what the stopped release left: a half-written archive, an entry, a quote rewritten
+    for name in ("archive/paper-scale/manifest.json", "archive/paper-scale/new.json", "CHANGELOG.md", "README.md"):
+        (work / name).write_text("half written\n")
+    assert release.resume(work, "1.0.0")
+    for name in ("archive/paper-scale/manifest.json", "CHANGELOG.md", "README.md"):
+        assert (work / name).read_text() == "as released\n", name
+    assert not (work / "archive/paper-scale/new.json").exists()
+    (work / "other.txt").write_text("a change the release did not make\n")
+    with pytest.raises(CausalBanditsError, match="the tree is not clean"):
+        release.resume(work, "1.0.0")
+    assert not release.resume(work, "1.1.0")
+
+
+def test_the_run_folder_of_a_stopped_release_at_another_commit_is_made_again(tmp_path, monkeypatch):
+    work = _versioned(tmp_path)
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-qm", "first")
+    monkeypatch.setattr(release, "_run", lambda *a: None)
+    monkeypatch.setattr(release, "_archive", lambda *a: None)
+    folder = release.run_and_archive(work, "1.0.0", "1", [])
+    (work / "CITATION.cff").write_text("cff-version: 1.2.0\nversion: 0.1.0\n")
+    _git(work, "commit", "-qam", "second")
+    assert release.run_and_archive(work, "1.0.0", "1", []) == folder
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, capture_output=True, text=True).stdout
+    assert subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True).stdout == head

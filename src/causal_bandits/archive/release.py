@@ -11,6 +11,11 @@
 4. writes the release's CHANGELOG.md entry (:mod:`.changelog`), rewrites the docs' quotes from the new archives
    (:mod:`.markers`), commits them, and tags ``vX.Y.Z``.
 
+Before step 2 it prints the release's estimated cost (:mod:`.release_cost`). A release stopped after step 2 (a
+job failed for want of memory or disk, a session lost) goes on when the same command is run again at that commit
+(:func:`resume`): the run folder keeps what Snakemake finished. A release stopped by the code is redone at a new
+commit: ``git reset --hard HEAD~1`` drops the version commit, then the fix is committed and the command run again.
+
 ``configfiles`` overlay both runs (``config/tiny.yaml``: a trial of the command in a scratch clone).
 """
 
@@ -37,6 +42,8 @@ VERSION_LINES = {
 SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 #: The run folder of a release, under the checkout.
 RUNS = ".release"
+#: The byte guard's list, rewritten in the release's first commit.
+GUARD = "tests/tiny_digests.txt"
 #: The studies' config, run after the papers in the same folder.
 STUDIES = "config/studies.yaml"
 
@@ -74,6 +81,28 @@ def check_clean(root: Path) -> None:
             f"the tree is not clean ({len(status.splitlines())} changed or untracked files, git status): "
             "commit or stash them first"
         )
+
+
+def bump_message(version: str) -> str:
+    """The subject of a release's first commit (the version bumped): the commit its archives are made at."""
+    return f"Release {version}: the version, and the byte guard's list for it"
+
+
+def resume(root: Path, version: str) -> bool:
+    """Whether ``root`` is at release ``version``'s first commit (a release stopped after it): if so, the files the
+    release writes after it are restored to that commit (the archives, CHANGELOG.md, the docs' quotes) and the
+    release goes on from its run; a change to any other file is refused as in :func:`check_clean`."""
+    if current_version(root) != version or _git(root, "log", "-1", "--format=%s") != bump_message(version):
+        return False
+    folders = [str(quotes.FOLDERS["archive"]), str(quotes.FOLDERS["studies"])]
+    written = {changelog.CHANGELOG, *(str(path.relative_to(root)) for path in markers.files(root))}
+    changed = _git(root, "diff", "--name-only", "HEAD").splitlines()
+    if restored := [p for p in changed if p in written or any(p.startswith(f"{f}/") for f in folders)]:
+        _git(root, "checkout", "HEAD", "--", *restored)
+    _git(root, "clean", "-fdq", "--", *folders)
+    check_clean(root)
+    print(f"going on with release {version} from its commit {_git(root, 'rev-parse', '--short=12', 'HEAD')}")
+    return True
 
 
 def check_rules(root: Path) -> None:
@@ -128,7 +157,10 @@ def _archive(folder: Path, configfiles: Sequence[str], out: Path) -> None:
 def run_and_archive(root: Path, version: str, cores: str, overlay: Sequence[str]) -> Path:
     """The papers, then the studies, run in one worktree of HEAD and archived into ``root``'s archive folders."""
     folder = root / RUNS / version
+    if folder.is_dir() and _git(folder, "rev-parse", "HEAD") != _git(root, "rev-parse", "HEAD"):
+        _git(root, "worktree", "remove", "--force", str(folder))  # a stopped release's, at another commit
     if not folder.is_dir():
+        _git(root, "worktree", "prune")
         _git(root, "worktree", "add", "--detach", str(folder), "HEAD")
     raw = root / "data" / "raw"
     if raw.is_dir() and not (folder / "data" / "raw").exists():
@@ -164,15 +196,20 @@ def cores_number(cores: str) -> int:
 
 def release(root: Path, version: str, cores: str, overlay: Sequence[str]) -> str:
     """Make release ``version`` in the checkout ``root`` (module docstring); the release's commit."""
-    check_version(version, current_version(root))
-    check_clean(root)
+    going_on = resume(root, version)
+    if not going_on:
+        check_version(version, current_version(root))
+        check_clean(root)
     check_rules(root)
     for line in release_cost.estimate(root, cores_number(cores)):
         print(line, flush=True)
+    if overlay:
+        print(f"(the estimate is of the release's own configs; this run overlays {' '.join(overlay)})", flush=True)
     previous = changelog.Snapshot.of(root)
-    bump(root, version)
-    _regenerate_guard(root, version)
-    _git(root, "commit", "-qam", f"Release {version}: the version, and the byte guard's list for it")
+    if not going_on:
+        bump(root, version)
+        _regenerate_guard(root, version)
+        _git(root, "commit", "-qm", bump_message(version), "--", *VERSION_LINES, GUARD)
     commit = _git(root, "rev-parse", "HEAD")
     run_and_archive(root, version, cores, overlay)
     lines = verify_both(root, cores_number(cores))
