@@ -166,3 +166,11 @@ def test_the_run_folder_of_a_stopped_release_at_another_commit_is_made_again(tmp
     assert release.run_and_archive(work, "1.0.0", "1", []) == folder
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, capture_output=True, text=True).stdout
     assert subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True).stdout == head
+
+
+def test_the_raw_data_of_both_runs_are_checked_before_anything_changes(monkeypatch):
+    checked = []
+    monkeypatch.setattr(release.raw_data, "check_before_run", lambda config, where: checked.append((config, where)))
+    release.check_raw(ROOT, [])
+    assert [where for _, where in checked] == [ROOT / "data/raw"] * 2
+    assert "studies" not in checked[0][0] and checked[1][0]["studies"]["knobs"]["n_seeds"] == 200

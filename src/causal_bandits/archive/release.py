@@ -2,8 +2,9 @@
 
 ``causal-bandits release X.Y.Z`` (``make release VERSION=X.Y.Z``), from a clean checkout:
 
-1. refuses a dirty tree, a version not above the current one, or a claim rule the registry does not hold
-   (``causal-bandits rules check``, exit 1; a checkout without that command is refused too);
+1. refuses a dirty tree, a version not above the current one, a claim rule the registry does not hold
+   (``causal-bandits rules check``, exit 1; a checkout without that command is refused too), or raw data the runs
+   would miss (:func:`check_raw`);
 2. writes the version into pyproject.toml, CITATION.cff and the package, and rewrites the byte guard's list
    (the version is stamped in every Parquet file: :mod:`.byte_guard`), and commits them: the release's commit;
 3. runs the papers, then the studies (``config/studies.yaml``), in one run folder, a worktree of that commit
@@ -29,8 +30,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from causal_bandits.archive import changelog, manifest, markers, quotes, release_cost
+from causal_bandits.archive import changelog, manifest, markers, provenance, quotes, release_cost
 from causal_bandits.archive import verify as verifying
+from causal_bandits.data import raw as raw_data
 from causal_bandits.errors import CausalBanditsError
 
 #: The version files and each one's version line.
@@ -121,6 +123,14 @@ def check_rules(root: Path) -> None:
     raise CausalBanditsError(f"causal-bandits rules check refused: {shown[-1] if shown else 'no output'}")
 
 
+def check_raw(root: Path, overlay: Sequence[str]) -> None:
+    """Refuse raw data the runs would find missing and could not download, or with other bytes than pinned, before
+    anything is changed (:func:`causal_bandits.data.raw.check_before_run`, as ``make reproduce`` does)."""
+    for files in ([*overlay], [STUDIES, *overlay]):
+        config = provenance.merged_config(root, files)
+        raw_data.check_before_run(config, root / config.get("data", {}).get("raw_dir", "data/raw"))
+
+
 def bump(root: Path, version: str) -> None:
     """Write ``version`` into every version file (and today's date into CITATION.cff's ``date-released``)."""
     for name, line in VERSION_LINES.items():
@@ -201,6 +211,7 @@ def release(root: Path, version: str, cores: str, overlay: Sequence[str]) -> str
         check_version(version, current_version(root))
         check_clean(root)
     check_rules(root)
+    check_raw(root, overlay)
     for line in release_cost.estimate(root, cores_number(cores)):
         print(line, flush=True)
     if overlay:
