@@ -174,3 +174,6 @@ def test_the_raw_data_of_both_runs_are_checked_before_anything_changes(monkeypat
     release.check_raw(ROOT, [])
     assert [where for _, where in checked] == [ROOT / "data/raw"] * 2
     assert "studies" not in checked[0][0] and checked[1][0]["studies"]["knobs"]["n_seeds"] == 200
+    monkeypatch.setattr(release, "TESTS_RAW", "no/such/raw")
+    with pytest.raises(CausalBanditsError, match=r"the tests' raw data are not at .*no/such/raw .* is missing"):
+        release.check_raw(ROOT, [])

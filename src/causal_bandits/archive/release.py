@@ -44,6 +44,9 @@ VERSION_LINES = {
 SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 #: The run folder of a release, under the checkout.
 RUNS = ".release"
+#: Where the tests, the byte guard's tiny run among them, read the raw data, beside the checkout (CI's layout:
+#: tests/workflow_helpers.py, ``SHARED_RAW``).
+TESTS_RAW = "shared/data/raw"
 #: The byte guard's list, rewritten in the release's first commit.
 GUARD = "tests/tiny_digests.txt"
 #: The studies' config, run after the papers in the same folder.
@@ -125,10 +128,19 @@ def check_rules(root: Path) -> None:
 
 def check_raw(root: Path, overlay: Sequence[str]) -> None:
     """Refuse raw data the runs would find missing and could not download, or with other bytes than pinned, before
-    anything is changed (:func:`causal_bandits.data.raw.check_before_run`, as ``make reproduce`` does)."""
+    anything is changed (:func:`causal_bandits.data.raw.check_before_run`, as ``make reproduce`` does): under the
+    config's ``data.raw_dir``, and where the tests read them (:data:`TESTS_RAW`: the byte guard's tiny run, whose
+    list the release rewrites, would otherwise run on stand-ins and list other bytes than CI's run writes)."""
     for files in ([*overlay], [STUDIES, *overlay]):
         config = provenance.merged_config(root, files)
         raw_data.check_before_run(config, root / config.get("data", {}).get("raw_dir", "data/raw"))
+    tests = root.parent / TESTS_RAW
+    found = raw_data.present(tests, raw_data.pinned(provenance.merged_config(root, [])), None)
+    if missing := [path for path, where in found.items() if where is None]:
+        raise CausalBanditsError(
+            f"the tests' raw data are not at {tests} ({missing[0]} is missing): the byte guard's tiny run, whose list "
+            f"the release rewrites, would run on stand-ins; link them there, e.g. ln -s {root / 'data/raw'} {tests}"
+        )
 
 
 def bump(root: Path, version: str) -> None:
