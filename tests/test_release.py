@@ -11,6 +11,7 @@ import pytest
 from workflow_helpers import ROOT
 
 from causal_bandits.archive import changelog, jobs, release, release_cost
+from causal_bandits.cli import main
 from causal_bandits.errors import CausalBanditsError
 
 
@@ -177,3 +178,12 @@ def test_the_raw_data_of_both_runs_are_checked_before_anything_changes(monkeypat
     monkeypatch.setattr(release, "TESTS_RAW", "no/such/raw")
     with pytest.raises(CausalBanditsError, match=r"the tests' raw data are not at .*no/such/raw .* is missing"):
         release.check_raw(ROOT, [])
+
+
+def test_estimate_prints_the_cost_alone_and_changes_nothing(monkeypatch, capsys):
+    monkeypatch.setattr(release_cost, "estimate", lambda root, cores: [f"estimated cost on {cores} cores"])
+    monkeypatch.setattr(release, "release", lambda *a: pytest.fail("--estimate made the release"))
+    assert main(["release", "9.0.0", "--estimate", "--cores", "3"]) == 0
+    assert capsys.readouterr().out == "estimated cost on 3 cores\n"
+    assert main(["release", "0.0.1", "--estimate"]) == 2
+    assert "is not above the current" in capsys.readouterr().err
