@@ -187,3 +187,10 @@ def test_estimate_prints_the_cost_alone_and_changes_nothing(monkeypatch, capsys)
     assert capsys.readouterr().out == "estimated cost on 3 cores\n"
     assert main(["release", "0.0.1", "--estimate"]) == 2
     assert "is not above the current" in capsys.readouterr().err
+
+
+def test_the_entry_tallies_the_studies_apart_from_the_papers():
+    sides = changelog.Snapshot.of(ROOT).sides
+    papers, _, studies = sides["studies"].tally.partition("; the studies: ")
+    assert papers == sides["archive"].tally and "; the studies" not in papers
+    assert studies and all(part.split(" ", 1)[0].isdigit() for part in studies.split(", "))

@@ -9,6 +9,7 @@ release's, under its version and date, and a new empty ``## [Unreleased]`` goes 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from causal_bandits import store
 from causal_bandits.archive import quotes
+from causal_bandits.claims import STATUSES
 from causal_bandits.errors import CausalBanditsError
 
 CHANGELOG = "CHANGELOG.md"
@@ -58,9 +60,18 @@ class Snapshot:
                 notes={ref: str(row.get("note") or "") for ref, row in rows.items()},
                 outputs=outputs,
                 run=dict(archive.manifest["run"]),
-                tally=quotes.quote(archive, "tally all"),
+                tally=_tallies(archive),
             )
         return cls(sides)
+
+
+def _tallies(archive: quotes.Archive) -> str:
+    """The papers' tally of verdicts, and the studies' after it when the archive holds studies."""
+    studies = [name for name in archive.claims if name not in archive.papers]
+    counts = Counter(row["status"] for name in studies for row in archive.claims[name].values())
+    order = [*STATUSES, *sorted(set(counts) - set(STATUSES))]
+    shown = ", ".join(f"{counts[status]} {status}" for status in order if counts[status])
+    return quotes.quote(archive, "tally all") + (f"; the studies: {shown}" if shown else "")
 
 
 def moved(before: Side, after: Side) -> list[str]:

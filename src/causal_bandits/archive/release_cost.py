@@ -87,7 +87,7 @@ def estimate(root: Path, cores: int) -> list[str]:
         f"estimated cost of verifying both archives: {checks / 3600:.2f} CPU-h (a sample within the default budget "
         "and every derived job)",
         f"estimated cost of the release: {cpu_h + checks / 3600:.1f} CPU-h, about {_clock(total)} on {cores} cores "
-        "without other load",
+        "without other load, and the byte guard's tiny run first (make tiny-digests, not costed here)",
     ]
 
 
