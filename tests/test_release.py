@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from workflow_helpers import ROOT
 
-from causal_bandits.archive import changelog, jobs, release, release_cost
+from causal_bandits.archive import changelog, jobs, quotes, release, release_cost
 from causal_bandits.cli import main
 from causal_bandits.errors import CausalBanditsError
 
@@ -194,3 +194,20 @@ def test_the_entry_tallies_the_studies_apart_from_the_papers():
     papers, _, studies = sides["studies"].tally.partition("; the studies: ")
     assert papers == sides["archive"].tally and "; the studies" not in papers
     assert studies and all(part.split(" ", 1)[0].isdigit() for part in studies.split(", "))
+
+
+def test_the_estimate_of_a_plan_the_archives_ran_is_their_cost(monkeypatch):
+    archived = {name: quotes.Archive(ROOT / folder).manifest for name, folder in quotes.FOLDERS.items()}
+
+    def plan(root, configfiles):  # the plan each archive's run had, as Snakemake would print it
+        record = archived["studies" if configfiles else "archive"]
+        return [jobs.PlannedJob(job["rule"], outputs=[o["path"] for o in job["outputs"]]) for job in record["jobs"]]
+
+    monkeypatch.setattr(release_cost.planning, "plan", plan)
+    lines = release_cost.estimate(ROOT, 2)
+    assert len(lines) == 5 and "not costed" not in "".join(lines[:2])
+    papers_h = archived["archive"]["run"]["cpu_hours_with_unsampled_tails"]
+    assert lines[0].startswith(f"estimated cost of the papers: {len(archived['archive']['jobs'])} jobs, {papers_h:.2f}")
+    assert lines[3].startswith("the previous archives copied ")
+    assert lines[3].endswith("(archive refuses over 30 MB each)")
+    assert lines[4].startswith("estimated cost of the release: ") and "on 2 cores" in lines[4]

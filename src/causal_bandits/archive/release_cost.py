@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from causal_bandits.archive import jobs as planning
-from causal_bandits.archive import quotes
+from causal_bandits.archive import manifest, quotes
 from causal_bandits.archive import verify as verifying
 from causal_bandits.archive.verify import cost
 
@@ -86,9 +86,18 @@ def estimate(root: Path, cores: int) -> list[str]:
         *(f"estimated cost of {part.line(folder)}" for part, folder in zip(parts, folders, strict=True)),
         f"estimated cost of verifying both archives: {checks / 3600:.2f} CPU-h (a sample within the default budget "
         "and every derived job)",
+        "the previous archives copied "
+        + " and ".join(f"{_copied_mb(archive.manifest):.1f} MB" for archive in found.values() if archive)
+        + f" (archive refuses over {manifest.MAX_MB:g} MB each)",
         f"estimated cost of the release: {cpu_h + checks / 3600:.1f} CPU-h, about {_clock(total)} on {cores} cores "
         "without other load, and the byte guard's tiny run first (make tiny-digests, not costed here)",
     ]
+
+
+def _copied_mb(record: dict[str, Any]) -> float:
+    """The MB of the files an archive copied beside its manifest (what ``archive --max-mb`` limits)."""
+    files = set(manifest.copied(record))
+    return sum(o["bytes"] for job in record["jobs"] for o in job["outputs"] if o["path"] in files) / 1e6
 
 
 def _verified(record: dict[str, Any], cores: int) -> list[dict[str, Any]]:
