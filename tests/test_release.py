@@ -211,3 +211,16 @@ def test_the_estimate_of_a_plan_the_archives_ran_is_their_cost(monkeypatch):
     assert lines[3].startswith("the previous archives copied ")
     assert lines[3].endswith("(archive refuses over 30 MB each)")
     assert lines[4].startswith("estimated cost of the release: ") and "on 2 cores" in lines[4]
+
+
+def test_docs_that_disagree_with_the_new_archives_are_named_after_the_release(monkeypatch):
+    class Done:
+        returncode, stdout = 1, "FAILED tests/test_docs_verdict_words.py::test_no_verdict_word - cpe/pac: differs\n"
+
+    ran = []
+    monkeypatch.setattr(release.subprocess, "run", lambda command, **kw: ran.append(command) or Done())
+    with pytest.raises(CausalBanditsError, match=r"(?s)committed and tagged, but the docs disagree.*cpe/pac: differs"):
+        release.check_docs(ROOT)
+    assert ran[0][-3:] == list(release.DOCS_TESTS) and all((ROOT / test).is_file() for test in release.DOCS_TESTS)
+    Done.returncode = 0
+    release.check_docs(ROOT)

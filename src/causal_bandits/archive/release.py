@@ -10,7 +10,8 @@
 3. runs the papers, then the studies (``config/studies.yaml``), in one run folder, a worktree of that commit
    (``.release/X.Y.Z``), archiving each (``archive/paper-scale``, ``archive/studies``) and verifying both;
 4. writes the release's CHANGELOG.md entry (:mod:`.changelog`), rewrites the docs' quotes from the new archives
-   (:mod:`.markers`), commits them, and tags ``vX.Y.Z``.
+   (:mod:`.markers`), commits them, tags ``vX.Y.Z``, and runs the tests that read the docs against the archives
+   (:func:`check_docs`: prose the new verdicts contradict is for a commit after the release's).
 
 Before step 2 it prints the release's estimated cost (:mod:`.release_cost`). A release stopped after step 2 (a
 job failed for want of memory or disk, a session lost) goes on when the same command is run again at that commit
@@ -242,7 +243,25 @@ def release(root: Path, version: str, cores: str, overlay: Sequence[str]) -> str
     _git(root, "add", "-A", str(quotes.FOLDERS["archive"]), str(quotes.FOLDERS["studies"]), changelog.CHANGELOG)
     _git(root, "commit", "-qam", f"Release {version}: the archives made at {commit[:12]}, the changelog, the quotes")
     subprocess.run(["git", "tag", f"v{version}"], cwd=root, capture_output=True)
+    check_docs(root)
     return commit
+
+
+#: The tests that read the docs against the archives: run on the release's new archives once they are committed.
+DOCS_TESTS = ("tests/test_docs_record.py", "tests/test_docs_verdict_words.py", "tests/test_docs_archive.py")
+
+
+def check_docs(root: Path) -> None:
+    """Run :data:`DOCS_TESTS` on the committed release: the quotes are the new archives', but prose that names a
+    verdict or a claim the new archives changed is not rewritten by the release; a failure names the next commit."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *DOCS_TESTS]
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True)
+    if done.returncode != 0:
+        shown = "\n".join(done.stdout.strip().splitlines()[-15:])
+        raise CausalBanditsError(
+            f"the release is committed and tagged, but the docs disagree with its archives (CI fails until fixed):\n"
+            f"{shown}\nfix the prose the tests name in a commit after the release's, then run {' '.join(command[2:])}"
+        )
 
 
 def _regenerate_guard(root: Path, version: str) -> None:
