@@ -242,7 +242,7 @@ def release(root: Path, version: str, cores: str, overlay: Sequence[str]) -> str
     markers.rewrite(root)
     _git(root, "add", "-A", str(quotes.FOLDERS["archive"]), str(quotes.FOLDERS["studies"]), changelog.CHANGELOG)
     _git(root, "commit", "-qam", f"Release {version}: the archives made at {commit[:12]}, the changelog, the quotes")
-    subprocess.run(["git", "tag", f"v{version}"], cwd=root, capture_output=True)
+    _git(root, "tag", "-a", f"v{version}", "-m", f"Release {version}")  # annotated: git push --follow-tags sends it
     check_docs(root)
     return commit
 
