@@ -176,6 +176,7 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     'make tiny-digests REASON="..."': RunByTest("tests/test_byte_guard.py", "make tiny-digests"),
     "make release VERSION=X.Y.Z": RunByTest("tests/test_release.py", "check_version"),
     "causal-bandits release": RunByTest("tests/test_release.py", "check_version"),
+    "causal-bandits release X.Y.Z --estimate": RunByTest("tests/test_release.py", '"--estimate"'),
     "make plan EXPERIMENT=my_study CONFIGS=examples/own_experiment.yaml": RunByTest(
         "tests/test_plan_one_part.py", '"EXPERIMENT=my_study"'
     ),

@@ -6,7 +6,8 @@ manifest entry is found by level 2.
 The workflow: three instances, a run chunk on each (``results/runs/``: a trace and a summary), an aggregate of the
 traces, a table of the aggregate and of instance 0, a listing of the seeds in the summaries (derived: the archive
 keeps the summaries, as it does for cpe's aggregates and the studies' reports, and Snakemake reads them without
-their traces), and a listing of instance 1 that nothing reads.
+their traces), and a listing of instance 1 that nothing reads, as a file and as a folder (a ``directory()`` output,
+as the planned seeds' runs are: archived and compared by the sha256 of its files).
 """
 
 from __future__ import annotations
@@ -95,8 +96,9 @@ rule listing:
         "results/inst/1.txt",
     output:
         "results/listing.txt",
+        directory("results/listed"),
     shell:
-        "cp {input} {output}"
+        "cp {input} {output[0]} && mkdir -p {output[1]}/sub && cp {input} {output[1]}/sub/1.txt"
 """
 
 
@@ -139,6 +141,8 @@ def test_verify_checks_a_sample_from_scratch_and_every_derived_job_from_the_inte
     summaries = [f"results/runs/x/{i}.summary.parquet" for i in range(3)]
     assert made["intermediates"] == ["results/agg/all.txt", "results/inst/0.txt", *summaries]
     assert (work / "archive" / "run" / "results" / "agg" / "all.txt").is_file()
+    listed = next(o for job in made["jobs"] for o in job["outputs"] if o["path"] == "results/listed")
+    assert listed["bytes"] == len("instance 1\n") and len(listed["sha256"]) == 64
 
     done = _cli(work, "verify", "archive/run", "--budget", "60", "--jobs", "1")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -154,6 +158,7 @@ def test_verify_checks_a_sample_from_scratch_and_every_derived_job_from_the_inte
     done = _cli(work, "verify", "archive/run", "--all", "--jobs", "1")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "every job from scratch: 10 of 10 jobs" in done.stdout.strip().splitlines()[-1]
+    assert "(14 files)" in done.stdout.strip().splitlines()[-1]  # the folder output one of them
 
     # the aggregate forged, with its manifest entry and the manifest's digest: level 2 rebuilds the table from it
     forged = work / "archive" / "run" / "results" / "agg" / "all.txt"
@@ -192,6 +197,7 @@ def test_a_verification_stopped_in_its_scratch_folder_goes_on_there(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"going on with the verification stopped in {scratch}" in done.stdout
     assert "every job from scratch: 10 of 10 jobs" in done.stdout.strip().splitlines()[-1]
+    assert "(14 files)" in done.stdout.strip().splitlines()[-1]  # the folder output one of them
     assert (level / "figures" / "table.md").is_file()
     assert (level / "results" / "inst" / "2.txt").stat().st_mtime_ns == untouched  # not rebuilt
 

@@ -43,8 +43,10 @@ _SKIP = shutil.ignore_patterns(
 
 
 def _ignore(folder: str, names: list[str]) -> set[str]:
-    """What a copy leaves out: outputs and caches anywhere, and the committed archive of the root."""
-    return set(_SKIP(folder, names)) | ({"archive"} if Path(folder) == ROOT else set())
+    """What a copy leaves out: outputs and caches anywhere, and the committed archive and the data folder of the root
+    (the raw data a checkout holds for its own runs, ``data/raw``, and the outputs under ``data/``: the copy's runs
+    read the raw data at :data:`SHARED_RAW`, and the byte guard would list the copied files as outputs)."""
+    return set(_SKIP(folder, names)) | ({"archive", "data"} if Path(folder) == ROOT else set())
 
 
 def copy_workflow(dest: Path) -> Path:

@@ -9,6 +9,7 @@ release's, under its version and date, and a new empty ``## [Unreleased]`` goes 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from causal_bandits import store
 from causal_bandits.archive import quotes
+from causal_bandits.claims import STATUSES
 from causal_bandits.errors import CausalBanditsError
 
 CHANGELOG = "CHANGELOG.md"
@@ -26,7 +28,8 @@ SHOWN = 12
 
 @dataclass
 class Side:
-    """What an entry compares of one archive: verdicts by claim, notes, output sha256s by path, run totals."""
+    """What an entry compares of one archive: verdicts by claim, notes, output sha256s by path (a Parquet file's of
+    its data alone, so that the version every Parquet file records moves none), run totals."""
 
     verdicts: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
@@ -49,15 +52,26 @@ class Snapshot:
                 sides[kind] = Side()
                 continue
             rows = {f"{paper}/{cid}": row for paper, claims in archive.claims.items() for cid, row in claims.items()}
-            outputs = {o["path"]: o["sha256"] for job in archive.manifest["jobs"] for o in job["outputs"]}
+            outputs = {
+                o["path"]: o.get("data_sha256", o["sha256"]) for job in archive.manifest["jobs"] for o in job["outputs"]
+            }
             sides[kind] = Side(
                 verdicts={ref: row["status"] for ref, row in rows.items()},
                 notes={ref: str(row.get("note") or "") for ref, row in rows.items()},
                 outputs=outputs,
                 run=dict(archive.manifest["run"]),
-                tally=quotes.quote(archive, "tally all"),
+                tally=_tallies(archive),
             )
         return cls(sides)
+
+
+def _tallies(archive: quotes.Archive) -> str:
+    """The papers' tally of verdicts, and the studies' after it when the archive holds studies."""
+    studies = [name for name in archive.claims if name not in archive.papers]
+    counts = Counter(row["status"] for name in studies for row in archive.claims[name].values())
+    order = [*STATUSES, *sorted(set(counts) - set(STATUSES))]
+    shown = ", ".join(f"{counts[status]} {status}" for status in order if counts[status])
+    return quotes.quote(archive, "tally all") + (f"; the studies: {shown}" if shown else "")
 
 
 def moved(before: Side, after: Side) -> list[str]:
@@ -85,7 +99,7 @@ def _side(name: str, before: Side, after: Side) -> list[str]:
         f"- {name}: {after.tally}.",
         f"  Cost: {run.get('jobs')} jobs, {run.get('cpu_hours')} CPU-h, {run.get('wall_hours')} h from first start "
         f"to last end.",
-        f"  Outputs with other bytes than the previous release's: {count}"
+        f"  Outputs with other bytes than the previous release's (a Parquet file: other data): {count}"
         + (f" ({', '.join(f'`{p}`' for p in shown)}{more})." if shown else "."),
     ]
     verdicts = moved(before, after)

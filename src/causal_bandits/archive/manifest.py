@@ -68,8 +68,10 @@ def data_sha256(path: Path) -> str:
 
 
 def describe_file(path: Path, relative: str) -> dict[str, Any]:
-    """A manifest entry for one output: path, bytes, sha256 (and the data's sha256 for Parquet)."""
-    entry: dict[str, Any] = {"path": relative, "bytes": path.stat().st_size, "sha256": provenance.file_sha256(path)}
+    """A manifest entry for one output: path, bytes, sha256 (and the data's sha256 for Parquet); a folder output
+    (``directory()``): its files' bytes and :func:`.provenance.output_sha256`."""
+    size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.is_dir() else path.stat().st_size
+    entry: dict[str, Any] = {"path": relative, "bytes": size, "sha256": provenance.output_sha256(path)}
     if relative.endswith(".parquet"):
         entry["data_sha256"] = data_sha256(path)
     return entry
@@ -125,7 +127,7 @@ def _wall(workdir: Path, output: str) -> tuple[float | None, float | None, float
 
 
 def _job_entry(workdir: Path, job: planned.PlannedJob, produced: set[str]) -> dict[str, Any]:
-    missing = [path for path in job.outputs if not (workdir / path).is_file()]
+    missing = [path for path in job.outputs if not (workdir / path).exists()]
     if missing:
         raise DataError(
             f"the run in {workdir} is not finished ({missing[0]} is missing): finish it with snakemake, then archive it"

@@ -52,6 +52,16 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def output_sha256(path: Path) -> str:
+    """sha256 of an output: a file's bytes (:func:`file_sha256`), or for a folder (a rule's ``directory()``
+    output) of each file's path under it and sha256, one line each in path order."""
+    if not path.is_dir():
+        return file_sha256(path)
+    files = sorted(f for f in path.rglob("*") if f.is_file())
+    lines = "".join(f"{f.relative_to(path).as_posix()}\t{file_sha256(f)}\n" for f in files)
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
 def rules_sha256(path: Path) -> str:
     """sha256 of a rule file's bytes without its rules' ``group:`` directives (the sha256 of its bytes if it has
     none): a job's group says which jobs a cluster job bundles, not what the job computes."""

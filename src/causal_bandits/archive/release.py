@@ -2,14 +2,21 @@
 
 ``causal-bandits release X.Y.Z`` (``make release VERSION=X.Y.Z``), from a clean checkout:
 
-1. refuses a dirty tree, a version not above the current one, or a claim rule the registry does not hold
-   (``causal-bandits rules check``, exit 1; a checkout without that command is refused too);
+1. refuses a dirty tree, a version not above the current one, a claim rule the registry does not hold
+   (``causal-bandits rules check``, exit 1; a checkout without that command is refused too), or raw data the runs
+   would miss (:func:`check_raw`);
 2. writes the version into pyproject.toml, CITATION.cff and the package, and rewrites the byte guard's list
    (the version is stamped in every Parquet file: :mod:`.byte_guard`), and commits them: the release's commit;
 3. runs the papers, then the studies (``config/studies.yaml``), in one run folder, a worktree of that commit
    (``.release/X.Y.Z``), archiving each (``archive/paper-scale``, ``archive/studies``) and verifying both;
 4. writes the release's CHANGELOG.md entry (:mod:`.changelog`), rewrites the docs' quotes from the new archives
-   (:mod:`.markers`), commits them, and tags ``vX.Y.Z``.
+   (:mod:`.markers`), commits them, tags ``vX.Y.Z``, and runs the tests that read the docs against the archives
+   (:func:`check_docs`: prose the new verdicts contradict is for a commit after the release's).
+
+Before step 2 it prints the release's estimated cost (:mod:`.release_cost`). A release stopped after step 2 (a
+job failed for want of memory or disk, a session lost) goes on when the same command is run again at that commit
+(:func:`resume`): the run folder keeps what Snakemake finished. A release stopped by the code is redone at a new
+commit: ``git reset --hard HEAD~1`` drops the version commit, then the fix is committed and the command run again.
 
 ``configfiles`` overlay both runs (``config/tiny.yaml``: a trial of the command in a scratch clone).
 """
@@ -24,8 +31,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from causal_bandits.archive import changelog, manifest, markers, quotes
+from causal_bandits.archive import changelog, manifest, markers, provenance, quotes, release_cost
 from causal_bandits.archive import verify as verifying
+from causal_bandits.data import raw as raw_data
 from causal_bandits.errors import CausalBanditsError
 
 #: The version files and each one's version line.
@@ -37,6 +45,11 @@ VERSION_LINES = {
 SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 #: The run folder of a release, under the checkout.
 RUNS = ".release"
+#: Where the tests, the byte guard's tiny run among them, read the raw data, beside the checkout (CI's layout:
+#: tests/workflow_helpers.py, ``SHARED_RAW``).
+TESTS_RAW = "shared/data/raw"
+#: The byte guard's list, rewritten in the release's first commit.
+GUARD = "tests/tiny_digests.txt"
 #: The studies' config, run after the papers in the same folder.
 STUDIES = "config/studies.yaml"
 
@@ -76,6 +89,28 @@ def check_clean(root: Path) -> None:
         )
 
 
+def bump_message(version: str) -> str:
+    """The subject of a release's first commit (the version bumped): the commit its archives are made at."""
+    return f"Release {version}: the version, and the byte guard's list for it"
+
+
+def resume(root: Path, version: str) -> bool:
+    """Whether ``root`` is at release ``version``'s first commit (a release stopped after it): if so, the files the
+    release writes after it are restored to that commit (the archives, CHANGELOG.md, the docs' quotes) and the
+    release goes on from its run; a change to any other file is refused as in :func:`check_clean`."""
+    if current_version(root) != version or _git(root, "log", "-1", "--format=%s") != bump_message(version):
+        return False
+    folders = [str(quotes.FOLDERS["archive"]), str(quotes.FOLDERS["studies"])]
+    written = {changelog.CHANGELOG, *(str(path.relative_to(root)) for path in markers.files(root))}
+    changed = _git(root, "diff", "--name-only", "HEAD").splitlines()
+    if restored := [p for p in changed if p in written or any(p.startswith(f"{f}/") for f in folders)]:
+        _git(root, "checkout", "HEAD", "--", *restored)
+    _git(root, "clean", "-fdq", "--", *folders)
+    check_clean(root)
+    print(f"going on with release {version} from its commit {_git(root, 'rev-parse', '--short=12', 'HEAD')}")
+    return True
+
+
 def check_rules(root: Path) -> None:
     """Refuse a claim rule the registry does not hold (``causal-bandits rules check``: 0 all registered, 1 not)."""
     done = subprocess.run(
@@ -90,6 +125,23 @@ def check_rules(root: Path) -> None:
         )
     shown = (done.stdout + done.stderr).strip().splitlines()
     raise CausalBanditsError(f"causal-bandits rules check refused: {shown[-1] if shown else 'no output'}")
+
+
+def check_raw(root: Path, overlay: Sequence[str]) -> None:
+    """Refuse raw data the runs would find missing and could not download, or with other bytes than pinned, before
+    anything is changed (:func:`causal_bandits.data.raw.check_before_run`, as ``make reproduce`` does): under the
+    config's ``data.raw_dir``, and where the tests read them (:data:`TESTS_RAW`: the byte guard's tiny run, whose
+    list the release rewrites, would otherwise run on stand-ins and list other bytes than CI's run writes)."""
+    for files in ([*overlay], [STUDIES, *overlay]):
+        config = provenance.merged_config(root, files)
+        raw_data.check_before_run(config, root / config.get("data", {}).get("raw_dir", "data/raw"))
+    tests = root.parent / TESTS_RAW
+    found = raw_data.present(tests, raw_data.pinned(provenance.merged_config(root, [])), None)
+    if missing := [path for path, where in found.items() if where is None]:
+        raise CausalBanditsError(
+            f"the tests' raw data are not at {tests} ({missing[0]} is missing): the byte guard's tiny run, whose list "
+            f"the release rewrites, would run on stand-ins; link them there, e.g. ln -s {root / 'data/raw'} {tests}"
+        )
 
 
 def bump(root: Path, version: str) -> None:
@@ -128,7 +180,10 @@ def _archive(folder: Path, configfiles: Sequence[str], out: Path) -> None:
 def run_and_archive(root: Path, version: str, cores: str, overlay: Sequence[str]) -> Path:
     """The papers, then the studies, run in one worktree of HEAD and archived into ``root``'s archive folders."""
     folder = root / RUNS / version
+    if folder.is_dir() and _git(folder, "rev-parse", "HEAD") != _git(root, "rev-parse", "HEAD"):
+        _git(root, "worktree", "remove", "--force", str(folder))  # a stopped release's, at another commit
     if not folder.is_dir():
+        _git(root, "worktree", "prune")
         _git(root, "worktree", "add", "--detach", str(folder), "HEAD")
     raw = root / "data" / "raw"
     if raw.is_dir() and not (folder / "data" / "raw").exists():
@@ -153,25 +208,60 @@ def verify_both(root: Path, cores: int) -> list[str]:
     return lines
 
 
+def cores_number(cores: str) -> int:
+    """Snakemake's ``--cores`` value as a number (``all``: the machine's)."""
+    if cores == "all":
+        return os.cpu_count() or 2
+    if not cores.isdigit() or int(cores) < 1:
+        raise CausalBanditsError(f"--cores {cores!r} is not a number of cores: give e.g. CORES=2, or all")
+    return int(cores)
+
+
 def release(root: Path, version: str, cores: str, overlay: Sequence[str]) -> str:
     """Make release ``version`` in the checkout ``root`` (module docstring); the release's commit."""
-    check_version(version, current_version(root))
-    check_clean(root)
+    going_on = resume(root, version)
+    if not going_on:
+        check_version(version, current_version(root))
+        check_clean(root)
     check_rules(root)
+    check_raw(root, overlay)
+    for line in release_cost.estimate(root, cores_number(cores)):
+        print(line, flush=True)
+    if overlay:
+        print(f"(the estimate is of the release's own configs; this run overlays {' '.join(overlay)})", flush=True)
     previous = changelog.Snapshot.of(root)
-    bump(root, version)
-    _regenerate_guard(root, version)
-    _git(root, "commit", "-qam", f"Release {version}: the version, and the byte guard's list for it")
+    if not going_on:
+        bump(root, version)
+        _regenerate_guard(root, version)
+        _git(root, "commit", "-qm", bump_message(version), "--", *VERSION_LINES, GUARD)
     commit = _git(root, "rev-parse", "HEAD")
     run_and_archive(root, version, cores, overlay)
-    lines = verify_both(root, (os.cpu_count() or 2) if cores == "all" else int(cores))
+    lines = verify_both(root, cores_number(cores))
     entry = changelog.entry(version, commit, previous, changelog.Snapshot.of(root), lines)
     changelog.write(root / changelog.CHANGELOG, version, entry)
     markers.rewrite(root)
     _git(root, "add", "-A", str(quotes.FOLDERS["archive"]), str(quotes.FOLDERS["studies"]), changelog.CHANGELOG)
     _git(root, "commit", "-qam", f"Release {version}: the archives made at {commit[:12]}, the changelog, the quotes")
-    subprocess.run(["git", "tag", f"v{version}"], cwd=root, capture_output=True)
+    _git(root, "tag", "-a", f"v{version}", "-m", f"Release {version}")  # annotated: git push --follow-tags sends it
+    check_docs(root)
     return commit
+
+
+#: The tests that read the docs against the archives: run on the release's new archives once they are committed.
+DOCS_TESTS = ("tests/test_docs_record.py", "tests/test_docs_verdict_words.py", "tests/test_docs_archive.py")
+
+
+def check_docs(root: Path) -> None:
+    """Run :data:`DOCS_TESTS` on the committed release: the quotes are the new archives', but prose that names a
+    verdict or a claim the new archives changed is not rewritten by the release; a failure names the next commit."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *DOCS_TESTS]
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True)
+    if done.returncode != 0:
+        shown = "\n".join(done.stdout.strip().splitlines()[-15:])
+        raise CausalBanditsError(
+            f"the release is committed and tagged, but the docs disagree with its archives (CI fails until fixed):\n"
+            f"{shown}\nfix the prose the tests name in a commit after the release's, then run {' '.join(command[2:])}"
+        )
 
 
 def _regenerate_guard(root: Path, version: str) -> None:

@@ -101,9 +101,9 @@ def _status(entry: dict[str, Any], scratch: Path) -> str | None:
     """``None`` when a rebuilt output has the archived bytes, ``"data"`` when only its data are the
     same (a Parquet file), else what differs."""
     path = scratch / entry["path"]
-    if not path.is_file():
+    if not path.exists():
         return f"{entry['path']}: not rebuilt"
-    rebuilt = provenance.file_sha256(path)
+    rebuilt = provenance.output_sha256(path)
     if rebuilt == entry["sha256"]:
         return None
     if "data_sha256" in entry and archived.data_sha256(path) == entry["data_sha256"]:
@@ -324,7 +324,7 @@ def verify(checkout: Path, folder: Path, settings: Settings) -> tuple[str, bool]
             "the derived jobs not checked: this archive (format 1) predates the archived intermediates "
             "(remake it: causal-bandits archive)"
         )
-    commit = f"code of commit {str(code.commit)[:12]}" if code.commit else "this checkout's code"
-    parts.append(f"rebuilt with the {commit} in {rebuild.minutes(time.monotonic() - started)}")
+    commit = f"the code of commit {str(code.commit)[:12]}" if code.commit else "this checkout's code"
+    parts.append(f"rebuilt with {commit} in {rebuild.minutes(time.monotonic() - started)}")
     verdict = "; ".join(parts) + (f"; rebuilt files kept in {kept}" if kept else "")
     return verdict, not any(level.found and level.found.differ for level in levels)
