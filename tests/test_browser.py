@@ -8,14 +8,18 @@ text, a formula left as TeX or whose characters Markdown took (an attribute on a
 docstring's formula words missing from the API reference), a heading skip, an image that did not load, a page
 wider than the window, a table cell a few characters wide, a table too wide for its column without a visible
 scrollbar, a verdict outside its scroll box's visible area, a verdict chip under 4.5:1 contrast, a report
-without its claims index or filter, or over twice as tall on a phone. The archived reports are records drawn by
-an older layout: they are checked only for what no layout excuses (requests, console errors, dead links).
+without its claims index or filter, or over twice as tall on a phone. An archive made by ``causal-bandits archive``
+(the tiny run's, and any committed one that carries its rendered readings, ``archive/*/readings/``) is checked
+whole with the readings its report links: a reading link to Markdown source, or to a rendered page without its
+anchor, fails. A committed archive without readings is a record drawn by an older layout: checked only for what no
+layout excuses (requests, console errors, dead links).
 Skipped when Chromium or Playwright is missing (``.ci/run`` installs Chromium and sets CB_BROWSER_CHECK=1, so CI
 fails instead).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -23,8 +27,11 @@ from browser_helpers import Pages, browser_or_skip, check_pages, lost_formulas
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[1]
-#: The archived runs' reports, under archive/.
-ARCHIVED = ("paper-scale/figures/REPORT.html", "studies/figures/REPORT.html")
+#: The archived runs under archive/, and an archive's report.
+ARCHIVED = ("paper-scale", "studies")
+REPORT = "figures/REPORT.html"
+#: The reader's column: a site page's article, a report's main.
+COLUMN = "article, body > main"
 
 
 def _report(problems: list[str]) -> str:
@@ -44,10 +51,32 @@ def test_every_page_of_the_site_reads_right_in_a_browser(built_site) -> None:
     assert not problems, _report(problems)
 
 
-def test_the_archived_reports_open_offline_with_every_link_alive() -> None:
+def _archive(folder: Path) -> Pages:
+    """An archive's report and the rendered readings it carries (``readings/``), all checked; an archive without
+    readings (made before them): its report as a record, which links the checkout's Markdown."""
+    readings = sorted(p.relative_to(folder).as_posix() for p in (folder / "readings").rglob("*.html"))
+    report = frozenset([REPORT])
+    if not readings:
+        return Pages(folder, [REPORT], "main", report, records=report, sources=report)
+    return Pages(folder, [REPORT, *readings], COLUMN, report, tables=report)
+
+
+@pytest.mark.parametrize("name", ARCHIVED)
+def test_the_archived_reports_open_offline_with_every_link_alive(name: str) -> None:
     browser = browser_or_skip()
-    archived = frozenset(ARCHIVED)
-    problems, _ = check_pages(Pages(ROOT / "archive", ARCHIVED, "main", archived, archived, archived), browser)
+    problems, _ = check_pages(_archive(ROOT / "archive" / name), browser)
+    assert not problems, _report(problems)
+
+
+@pytest.mark.workflow
+def test_an_archived_reports_readings_open_rendered_at_their_section(tiny_archive: Path) -> None:
+    """The tiny run archived: its report's reading links open the rendered pages the archive carries, at the
+    anchors they name (no link to Markdown source), and those pages read right at both widths."""
+    browser = browser_or_skip()
+    checked = _archive(tiny_archive)
+    linked = re.findall(r'href="\.\./readings/papers/[\w-]+\.html#[^"]+"', (tiny_archive / REPORT).read_text())
+    assert len(checked.pages) > 1 and len(linked) > 20, "the archived report links no rendered reading"
+    problems, _ = check_pages(checked, browser)
     assert not problems, _report(problems)
 
 
