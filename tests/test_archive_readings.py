@@ -10,6 +10,7 @@ import pytest
 from causal_bandits.archive import manifest, readings
 from causal_bandits.errors import CausalBanditsError, DataError
 
+MATHJAX = "javascripts/mathjax/tex-svg.js"
 WRITTEN = (
     '<a href="../docs/papers/cpe.md#cpe-results">r</a> <a href="../docs/papers/bounds.md">b</a> '
     '<a href="cpe/table1.md">t</a> <code>docs/papers/cpe.md#cpe-x</code>'
@@ -66,3 +67,23 @@ def test_a_carried_page_keeps_its_anchors_carried_pages_and_files_and_unlinks_th
 def test_a_report_that_links_no_reading_carries_none(tmp_path):
     assert readings.carry(tmp_path, tmp_path / "out", []) == []
     assert not (tmp_path / "out").exists()
+
+
+def test_a_carried_page_loads_mathjax_only_if_it_holds_a_formula(tmp_path):
+    site = tmp_path / "site"
+    (site / "papers").mkdir(parents=True)
+    (site / "javascripts" / "mathjax").mkdir(parents=True)
+    for name in ("javascripts/mathjax-config.js", MATHJAX):
+        (site / name).write_text("//")
+    scripts = "".join(f'<script src="../{name}"></script>' for name in ("javascripts/mathjax-config.js", MATHJAX))
+    for body, loaded in (
+        ("<p>no formula</p>", set()),
+        (
+            '<span class="arithmatex">\\(U_{a}\\)</span>',
+            {"javascripts/mathjax/tex-svg.js", "javascripts/mathjax-config.js"},
+        ),
+    ):
+        (site / "papers" / "cpe.html").write_text(body + scripts)
+        assets: set[str] = set()
+        text = readings._carried_page(site, "papers/cpe.html", {"papers/cpe.html"}, assets)
+        assert assets == loaded and ("mathjax" in text) == bool(loaded)

@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import Pages, browser_or_skip, check_pages, lost_formulas
+from browser_helpers import ARGS, WIDTHS, Pages, browser_or_skip, check_pages, lost_formulas, serve
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,3 +86,39 @@ def test_the_tiny_runs_report_reads_right_in_a_browser(tiny_run: Path) -> None:
     report = frozenset(["figures/REPORT.html"])  # a run folder's report: its readings link docs/*.md
     problems, _ = check_pages(Pages(tiny_run, sorted(report), "main", report, sources=report), browser)
     assert not problems, _report(problems)
+
+
+def _search(page_url: str, browser: str, width: int, height: int) -> dict:
+    """What a reader of ``page_url`` meets searching: the header's note about search (shown or not), and the results
+    of typing a word in the search box (None where the page shows no search box)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=browser, args=list(ARGS))
+        try:
+            tab = chromium.new_page(viewport={"width": width, "height": height})
+            tab.goto(page_url, wait_until="load")
+            note = tab.locator(".search-from-disk")
+            shown = note.count() == 1 and note.is_visible() and note.bounding_box()["x"] + 10 < width
+            found = None
+            if tab.locator(".md-search__input").is_visible():
+                tab.fill(".md-search__input", "POMIS")
+                tab.wait_for_selector(".md-search-result__item", timeout=15000)
+                found = tab.locator(".md-search-result__item").count()
+            return {"note": note.inner_text() if shown else None, "found": found}
+        finally:
+            chromium.close()
+
+
+def test_search_runs_on_the_served_site_and_the_site_from_disk_names_make_serve(built_site) -> None:
+    """Opened from disk, Material hides its search (it reads its index only from a served site): the header says
+    ``make serve`` where the search box was, at both widths. Served, as ``make serve`` does, the search finds pages
+    and the note is not there."""
+    browser = browser_or_skip()
+    page = built_site.folder / "papers" / "nonmanip.html"
+    for width, height in WIDTHS:
+        seen = _search(page.as_uri(), browser, width, height)
+        assert seen == {"note": "Search: make serve", "found": None}, f"opened from disk at {width} px: {seen}"
+    with serve(built_site.folder) as base:
+        served = _search(base + "papers/nonmanip.html", browser, *WIDTHS[0])
+    assert served["note"] is None and served["found"] > 0, f"served: {served}"

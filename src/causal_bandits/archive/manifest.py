@@ -371,7 +371,7 @@ Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuse
   documents (`results/claims/`), and `manifest.json`: every job with its rule, wildcards, CPU seconds and
   peak memory, and each file it wrote with its size and sha256.
 * **Readings:** the documentation pages the report's reading links open, rendered (`{readings.FOLDER}/papers/`,
-  as the site showed them at the run's commit, with the stylesheets and MathJax they load): `figures/REPORT.html`
+  as the site showed them at the run's commit, with the stylesheets and scripts they load): `figures/REPORT.html`
   links them at their sections, from disk as over HTTP. The run wrote those links to the checkout's Markdown
   (`../docs/papers/...md`); the manifest's sha256 is of that file, and `verify` checks the copy here with those
   links put back. `figures/REPORT.md` links the Markdown pages copied under `docs/papers/`, which a code host

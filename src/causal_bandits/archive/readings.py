@@ -4,10 +4,10 @@ A run's REPORT.html links each claim's reading in the checkout's Markdown (``../
 which a browser shows as raw text, quotes unexpanded, at its top. :func:`carry` builds the documentation site with
 the run's checkout (MkDocs, as ``make docs`` does; no search index, no API reference, and each paper page linking
 this archive's report in place of the checkout's archived run: ``READINGS`` in docs/hooks/paper_scale.py) and puts
-in the archive's :data:`FOLDER` the pages the report links, with the stylesheets, scripts and MathJax they load; a
-link of those pages to a page the archive does not carry keeps its text and loses its target. The archived
-REPORT.html links them (:func:`rendered`: ``../readings/papers/<key>.html#<anchor>``), so that a reading opens
-rendered at its section, from disk as over HTTP.
+in the archive's :data:`FOLDER` the pages the report links, with the stylesheets and scripts they load (MathJax
+only for a page with a formula); a link of those pages to a page the archive does not carry keeps its text and loses
+its target. The archived REPORT.html links them (:func:`rendered`: ``../readings/papers/<key>.html#<anchor>``), so
+that a reading opens rendered at its section, from disk as over HTTP.
 
 The manifest keeps the sha256 of the report as the run wrote it: :func:`as_written` puts the run's links back,
 which is what ``manifest.read`` and ``verify`` compare.
@@ -39,6 +39,11 @@ RENDERED_LINK = re.compile(rf'href="\.\./{FOLDER}/([\w/-]+)\.html(#[^"]*)?"')
 ATTRIBUTE = re.compile(r'\s(href|src)="([^"]*)"')
 #: Targets left as they are: in-page anchors, other sites, inline data.
 KEPT = re.compile(r"^(#|[a-z]+:)")
+#: MathJax's settings and renderer (docs/hooks/formulas.py serves them under javascripts/), loaded by every page of
+#: the site: a carried page without a formula (``pymdownx.arithmatex``'s class) drops them, and the archive carries
+#: MathJax's 2 MB only when some reading holds a formula.
+MATHJAX = re.compile(r'<script src="[^"]*javascripts/mathjax[-/][^"]*"></script>\s*')
+FORMULA = 'class="arithmatex"'
 
 
 def rendered(report: str) -> str:
@@ -92,7 +97,7 @@ def _build(workdir: Path, site: Path) -> None:
 
 def _carried_page(site: Path, page: str, pages: set[str], assets: set[str]) -> str:
     """The rendered ``page`` (relative to ``site``) with its links to pages not carried (``pages``) turned into
-    text; the local files it loads or links are added to ``assets``."""
+    text, and without MathJax if it holds no formula; the local files it loads or links are added to ``assets``."""
     here = posixpath.dirname(page)
 
     def link(m: re.Match[str]) -> str:
@@ -107,7 +112,8 @@ def _carried_page(site: Path, page: str, pages: set[str], assets: set[str]) -> s
             return ""  # a page the archive does not carry: its text stays, its link goes
         raise CausalBanditsError(f"the rendered reading {page} loads {target}, which the site build did not write")
 
-    return ATTRIBUTE.sub(link, (site / page).read_text())
+    text = (site / page).read_text()
+    return ATTRIBUTE.sub(link, text if FORMULA in text else MATHJAX.sub("", text))
 
 
 def carry(workdir: Path, out: Path, docs: Sequence[str]) -> list[str]:
