@@ -52,6 +52,8 @@ REPORT_HTML = "figures/REPORT.html"
 #: page then links that report's section of the paper in place of the checkout's archived run, and the site serves
 #: no archived files.
 READINGS = "archived_report"
+#: With :data:`READINGS`, the folder of that archive (:func:`_quoted`).
+READINGS_FOLDER = "archived_folder"
 #: The rules of the report's stylesheet that draw a verdict chip and a claims table.
 CHIP_RULE = re.compile(
     r"(?:(?<=})|^)\s*((?::root|\.chip|\.v-[a-z-]+|table\.claims|tr\.r-|td\.|\.cid|\.located|\.wide)[^{]*\{[^}]*\})",
@@ -76,9 +78,13 @@ SITE_CSS = (
 
 
 @cache
-def _quoted() -> dict[str, quotes.Archive | None]:
-    """The archives the pages quote, each read once per build (:func:`causal_bandits.archive.quotes.archives`)."""
-    return quotes.archives(Path())
+def _quoted(made: str | None = None) -> dict[str, quotes.Archive | None]:
+    """The archives the pages quote, each read once per build (:func:`causal_bandits.archive.quotes.archives`); in
+    the readings of the archive ``made`` (:data:`READINGS_FOLDER`), the archives beside it (``paper-scale``,
+    ``studies``: itself, and the other one a release made with it) in place of the checkout's, so that the readings
+    quote the runs they are carried with."""
+    beside = quotes.archives(Path(made).parent.parent) if made is not None else {}
+    return {kind: beside.get(kind) or found for kind, found in quotes.archives(Path()).items()}
 
 
 @cache
@@ -209,7 +215,8 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     if page.file.src_uri.startswith(f"{SITE}/") and page.file.src_uri.endswith(".md"):
         return _table_page(page.file.src_uri, markdown)
     made = _archive()
-    markdown = quotes.expand(markers.expand(markdown, _quoted(), page.file.src_uri), _quoted(), page.file.src_uri)
+    quoted = _quoted(config.extra.get(READINGS_FOLDER))
+    markdown = quotes.expand(markers.expand(markdown, quoted, page.file.src_uri), quoted, page.file.src_uri)
     markdown = markdown.replace(COVERAGE, coverage.markdown(PAPERS))
     if MARKER not in markdown:
         return markdown

@@ -260,6 +260,16 @@ def copied(manifest: dict[str, Any]) -> list[str]:
     return sorted({*manifest["artefacts"], *manifest.get("intermediates", [])})
 
 
+def _rules(workdir: Path, artefacts: Sequence[str]) -> dict[str, str]:
+    """The fingerprint of every claim rule the run's papers were judged by, from their claims documents."""
+    documents = [
+        json.loads((workdir / path).read_text())
+        for path in artefacts
+        if path.startswith(CLAIMS) and path.count("/") == CLAIMS.count("/") and path.endswith(".json")
+    ]
+    return preregistration.fingerprints({doc["paper"]: doc for doc in documents if "paper" in doc})
+
+
 def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = MAX_MB) -> dict[str, Any]:
     """Archive the finished run in ``workdir`` into ``out``: its final artefacts, the documentation pages its
     report links (:func:`linked_docs`), as Markdown and rendered (:func:`.readings.carry`), and ``manifest.json``.
@@ -300,23 +310,22 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
     for path in [*files, *docs]:
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(workdir / path, out / path)
-    readings.carry(workdir, out, docs)
-    documents = {
-        path: json.loads((workdir / path).read_text())
-        for path in artefacts
-        if path.startswith(CLAIMS) and path.count("/") == CLAIMS.count("/") and path.endswith(".json")
-    }
     manifest = {
         "format": FORMAT,
         "provenance": provenance.record(workdir, configfiles, modules),
         "run": _totals(entries),
-        "rules": preregistration.fingerprints({doc["paper"]: doc for doc in documents.values() if "paper" in doc}),
+        "rules": _rules(workdir, artefacts),
         "artefacts": artefacts,
         "intermediates": kept,
         "jobs": entries,
     }
     write(out / MANIFEST, manifest)
     (out / "README.md").write_text(readme(manifest, out))
+    try:
+        readings.carry(workdir, out, docs)  # the readings quote this archive: after its manifest
+    except CausalBanditsError:
+        shutil.rmtree(out)  # no archive rather than one whose report links Markdown
+        raise
     return manifest
 
 

@@ -56,9 +56,10 @@ def as_written(report: str) -> str:
     return RENDERED_LINK.sub(lambda m: f'href="../docs/{m[1]}.md{m[2] or ""}"', report)
 
 
-def _site_config(workdir: Path, site: Path) -> Path:
+def _site_config(workdir: Path, site: Path, out: Path) -> Path:
     """A MkDocs config for the readings: the checkout's mkdocs.yml with absolute paths, not strict, without plugins
-    (search and the API reference: the pages carried need neither) and with the archive's report to link."""
+    (search and the API reference: the pages carried need neither), with the archive's report to link and the
+    archive ``out`` to quote (with the archive beside it, in place of the checkout's: docs/hooks/paper_scale.py)."""
     try:
         config = yaml.safe_load((workdir / "mkdocs.yml").read_text())
     except (OSError, yaml.YAMLError) as err:
@@ -72,17 +73,18 @@ def _site_config(workdir: Path, site: Path) -> Path:
         hooks=[str(workdir / hook) for hook in config.get("hooks", [])],
         plugins=[],
         strict=False,
-        extra={**(config.get("extra") or {}), "archived_report": f"../{REPORT}"},
+        extra={**(config.get("extra") or {}), "archived_report": f"../{REPORT}", "archived_folder": str(out)},
     )
     path = site.parent / "mkdocs.yml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     return path
 
 
-def _build(workdir: Path, site: Path) -> None:
-    """Build the site with the run's checkout into ``site`` (the hooks read the checkout's config and archives)."""
+def _build(workdir: Path, site: Path, out: Path) -> None:
+    """Build the site with the run's checkout into ``site`` (the hooks read the checkout's config and archives, and
+    the archive ``out``)."""
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(_site_config(workdir, site))],
+        [sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(_site_config(workdir, site, out))],
         cwd=workdir,
         capture_output=True,
         text=True,
@@ -118,14 +120,15 @@ def _carried_page(site: Path, page: str, pages: set[str], assets: set[str]) -> s
 
 def carry(workdir: Path, out: Path, docs: Sequence[str]) -> list[str]:
     """Render the documentation pages ``docs`` (``docs/papers/<key>.md``, those the report links) with the run's
-    checkout in ``workdir``, put them with what they load under ``out/``:data:`FOLDER`, point the archived report's
-    reading links at them (:func:`rendered`), and return the files written (relative to ``out``)."""
+    checkout in ``workdir``, quoting the archive ``out`` (its manifest written), put them with what they load under
+    ``out/``:data:`FOLDER`, point the archived report's reading links at them (:func:`rendered`), and return the
+    files written (relative to ``out``)."""
     if not docs or not (out / REPORT).is_file():
         return []
     pages = {posixpath.relpath(d, "docs").removesuffix(".md") + ".html" for d in docs}
     with tempfile.TemporaryDirectory(prefix="readings-") as scratch:
         site = Path(scratch) / "site"
-        _build(workdir, site)
+        _build(workdir, site, out.resolve())
         assets: set[str] = set()
         if missing := sorted(page for page in pages if not (site / page).is_file()):
             raise CausalBanditsError(f"the site build wrote no {missing[0]}, which the report links: run `make docs`")
