@@ -5,7 +5,11 @@ tests/test_browser.py's archived-report test."""
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
+from workflow_helpers import ROOT
 
 from causal_bandits.archive import manifest, readings
 from causal_bandits.errors import CausalBanditsError, DataError
@@ -87,3 +91,32 @@ def test_a_carried_page_loads_mathjax_only_if_it_holds_a_formula(tmp_path):
         assets: set[str] = set()
         text = readings._carried_page(site, "papers/cpe.html", {"papers/cpe.html"}, assets)
         assert assets == loaded and ("mathjax" in text) == bool(loaded)
+
+
+def test_a_readings_build_that_cannot_read_the_checkouts_mkdocs_config_is_one_clear_error(tmp_path):
+    (tmp_path / "out" / "figures").mkdir(parents=True)
+    (tmp_path / "out" / readings.REPORT).write_text(WRITTEN)
+    with pytest.raises(CausalBanditsError, match=r"mkdocs\.yml, which cannot be read .*: archive the run from its"):
+        readings.carry(tmp_path, tmp_path / "out", ["docs/papers/cpe.md"])
+    assert (tmp_path / "out" / readings.REPORT).read_text() == WRITTEN  # its links untouched
+
+
+def test_the_readings_quote_the_archives_beside_the_one_they_are_carried_with(tmp_path, monkeypatch):
+    """docs/hooks/paper_scale.py: built for the archive <root>/archive/paper-scale, the pages quote it (and a studies
+    archive beside it), not the checkout's archive/ of the folder the build runs in."""
+    spec = importlib.util.spec_from_file_location("paper_scale_hook", ROOT / "docs" / "hooks" / "paper_scale.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    made = tmp_path / "release" / "archive" / "paper-scale"
+    for folder in (
+        made,
+        tmp_path / "checkout" / "archive" / "paper-scale",
+        tmp_path / "checkout" / "archive" / "studies",
+    ):
+        folder.mkdir(parents=True)
+        (folder / manifest.MANIFEST).write_text("{}")
+    monkeypatch.chdir(tmp_path / "checkout")
+    quoted = hook._quoted(str(made))
+    assert quoted["archive"].folder == made.parent.parent / "archive" / "paper-scale"
+    assert quoted["studies"].folder == Path("archive/studies")  # none beside it: the checkout's
+    assert hook._quoted(None)["archive"].folder == Path("archive/paper-scale")
