@@ -9,4 +9,5 @@
   note.title = 'Search does not run on pages opened from disk: run make serve in the repository and open ' +
     'http://127.0.0.1:8000/';
   document.querySelector('.md-header__title').after(note);
+  for (const button of document.querySelectorAll('.md-header label[for="__search"]')) button.hidden = true;  // opens nothing
 })();
