@@ -118,7 +118,9 @@ class Pages:
     :data:`MAX_PHONE_HEIGHT` times as tall on a phone); ``records`` are archived reports, a record drawn by an
     older layout: for them only what no layout excuses (a failed or remote request, a console error, a dead link);
     ``sources``: pages that link the checkout's Markdown sources (``docs/papers/<key>.md#...``, a run folder's
-    report), where any other page linking a ``.md`` file sends the reader to raw text."""
+    report), where any other page linking a ``.md`` file sends the reader to raw text; ``tables``: reports whose
+    links to ``.md`` files outside ``docs/`` are the run's Markdown tables, offered as files beside the table the
+    report draws (their links into ``docs/`` are still Markdown source)."""
 
     folder: Path
     pages: Sequence[str]
@@ -126,6 +128,7 @@ class Pages:
     reports: frozenset[str] = frozenset()
     records: frozenset[str] = frozenset()
     sources: frozenset[str] = frozenset()
+    tables: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -193,6 +196,11 @@ def _visit(checked: Pages, browser: str, base: str, seen: _Seen) -> None:
                 context.close()
 
 
+def _table_file(checked: Pages, page: str, target: str) -> bool:
+    """Whether ``target``, a ``.md`` file ``page`` links, is a run's Markdown table (:attr:`Pages.tables`)."""
+    return page in checked.tables and not target.startswith("docs/")
+
+
 def _dead_links(checked: Pages, base: str, seen: _Seen) -> list[str]:
     """Links to a file the folder lacks or an anchor its page lacks, and (but from :attr:`Pages.sources`) links to
     Markdown source, where a reader lands on raw text instead of the rendered page."""
@@ -208,7 +216,7 @@ def _dead_links(checked: Pages, base: str, seen: _Seen) -> list[str]:
                 target += "index.html"
             if not (folder / target).is_file():
                 problems.append(f"{page}: dead link to {target}")
-            elif target.endswith(".md") and page not in checked.sources:
+            elif target.endswith(".md") and page not in checked.sources and not _table_file(checked, page, target):
                 problems.append(f"{page}: link to the Markdown source {target} (a reader gets raw text, not the page)")
             elif anchor and target in seen.ids:
                 if anchor not in seen.ids[target]:

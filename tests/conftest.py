@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
-from workflow_helpers import _GUARD, HANG_GUARD_S, ROOT, TINY, copy_workflow, snakemake
+from workflow_helpers import _GUARD, HANG_GUARD_S, ROOT, TINY, cli, copy_workflow, snakemake
+
+from causal_bandits.archive import manifest, provenance
 
 
 def pytest_configure(config):
@@ -167,6 +169,23 @@ def tiny_run(tiny_runs):
     (killed, resumed, other cores and chunks) and SLURM tests. The quick config itself is checked by
     dry runs (test_workflow.py)."""
     return tiny_runs.reference
+
+
+@pytest.fixture(scope="session")
+def tiny_archive(tiny_run, tmp_path_factory):
+    """The tiny run archived (``causal-bandits archive``: its manifest, artefacts and rendered readings), once per
+    worker. Tests on another worker edit a module of the tiny run's copy for a moment (test_workflow.py's rerun
+    checks): an archive that caught such an edit is made again."""
+    out = tmp_path_factory.mktemp("archive") / "tiny"
+    for _ in range(5):
+        done = cli(tiny_run, "archive", "--configfile", "config/tiny.yaml", "config/ci.yaml", "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        made = manifest.read(out)["provenance"]
+        if made["code"] == provenance.code_files(ROOT, (p for p in made["code"] if p.startswith("src/"))):
+            break
+        time.sleep(5)
+    assert done.stdout.startswith("archived ")
+    return out
 
 
 @dataclass

@@ -158,7 +158,7 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     "snakemake --cores 2 mystudy --configfile config/tiny.yaml": RunByTest(
         "tests/test_scaffold_workflow.py", '"--cores", "2", "toy", "probe", *TINY'
     ),
-    "causal-bandits archive": RunByTest("tests/test_verify_workflow.py", '"archive"'),
+    "causal-bandits archive": RunByTest("tests/conftest.py", '"archive"'),
     "causal-bandits verify": RunByTest("tests/test_verify_workflow.py", '"verify"'),
     "causal-bandits rules check": RunByTest("tests/test_preregistration.py", '["rules", "check"]'),
     ".venv/bin/causal-bandits rules check": RunByTest("tests/test_preregistration.py", '["rules", "check"]'),
@@ -185,7 +185,7 @@ COMMANDS: dict[str, Run | Plan | Make | Cli | RunByTest] = {
     ),
     "make check-config": Make("check-config"),
     "make run": Make("run"),
-    "causal-bandits archive --out DIR": RunByTest("tests/test_verify_workflow.py", '"--out"'),
+    "causal-bandits archive --out DIR": RunByTest("tests/conftest.py", '"--out"'),
     "causal-bandits check-store FILE...": RunByTest("tests/test_store_check.py", '"check-store"'),
     "causal-bandits check-store --before-run": RunByTest("tests/test_damaged_files.py", '"--before-run"'),
     "snakemake --cores all <path>": RunByTest("tests/test_damaged_files.py", "rebuild.replace"),

@@ -6,46 +6,21 @@ exit status 1; a checkout whose code differs is refused."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
-from workflow_helpers import HANG_GUARD_S, ROOT, copy_workflow
+from workflow_helpers import cli as _cli
+from workflow_helpers import copy_workflow
 
 from causal_bandits import logs
-from causal_bandits.archive import manifest, provenance, stages, verify
+from causal_bandits.archive import manifest, stages, verify
 
 pytestmark = pytest.mark.workflow
 
 #: A small sample: one CPU-minute; the tiny run's chunks take 2-5 CPU-s each, so about ten jobs.
 BUDGET = ("--budget", "1", "--jobs", "2", "--seed", "3")
-
-
-def _cli(cwd, *args, tmp=None):
-    env = {**os.environ, "PYTHONPATH": str(cwd / "src"), **({"TMPDIR": str(tmp)} if tmp else {})}
-    command = [sys.executable, "-m", "causal_bandits", *args]
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=HANG_GUARD_S)
-
-
-@pytest.fixture(scope="module")
-def tiny_archive(tiny_run, tmp_path_factory):
-    """The tiny run archived. Tests on another worker edit a module of the tiny run's copy for a moment
-    (test_workflow.py's rerun checks): an archive that caught such an edit is made again."""
-    out = tmp_path_factory.mktemp("archive") / "tiny"
-    for _ in range(5):
-        done = _cli(tiny_run, "archive", "--configfile", "config/tiny.yaml", "config/ci.yaml", "--out", str(out))
-        assert done.returncode == 0, done.stderr
-        made = manifest.read(out)["provenance"]
-        if made["code"] == provenance.code_files(ROOT, (p for p in made["code"] if p.startswith("src/"))):
-            break
-        time.sleep(5)
-    assert done.stdout.startswith("archived ")
-    return out
 
 
 def test_the_archive_lists_every_output_of_the_tiny_run_with_its_job(tiny_run, tiny_archive):

@@ -49,6 +49,13 @@ def _ignore(folder: str, names: list[str]) -> set[str]:
     return set(_SKIP(folder, names)) | ({"archive", "data"} if Path(folder) == ROOT else set())
 
 
+def cli(cwd: Path, *args: str, tmp: Path | None = None) -> subprocess.CompletedProcess:
+    """``causal-bandits ARGS`` run in ``cwd`` with that checkout's code (``tmp``: its TMPDIR)."""
+    env = {**os.environ, "PYTHONPATH": str(cwd / "src"), **({"TMPDIR": str(tmp)} if tmp else {})}
+    command = [sys.executable, "-m", "causal_bandits", *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=HANG_GUARD_S)
+
+
 def copy_workflow(dest: Path) -> Path:
     """A copy of the repository (code, config, workflow; no results) that Snakemake can run."""
     shutil.copytree(ROOT, dest, ignore=_ignore)

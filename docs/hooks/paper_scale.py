@@ -3,13 +3,15 @@
 A paper page holds the marker ``<!-- archived paper-scale report -->``; this hook replaces it with
 that paper's section of the archived run's report (archive/paper-scale, written by
 ``causal-bandits archive``): its claims table as the report page draws it (the verdict first, the table
-fitting the column; :mod:`causal_bandits.report.page`), then every table (a link to its page) and figure
-of the paper (with its caption and a link to the full-size PNG). The archived files are served under
+fitting the column; :mod:`causal_bandits.report.page`), the notes shared by several claims after the claims
+they serve (as in the report), then every table (a link to its page) and figure of the paper (with its caption
+and a link to the full-size PNG). The archived files are served under
 ``paper-scale/`` of the site: its Markdown tables as pages outside the navigation, titled by their
 captions, with their text kept whole (``{Z}``, ``<panel>``); REPORT.html re-rendered from the archived
 claims documents with links into the site (the archived file links the checkout's ``docs/``), not
 REPORT.md, whose links are the run folder's. The chips' and claims tables' style comes from the report's
-stylesheet. Without an archive the marker becomes a note saying so.
+stylesheet. Without an archive the marker becomes a note saying so; in the readings an archive carries
+(:data:`READINGS`), a link to that archive's report.
 
 On every page, each quoted figure, ``<!-- archive run jobs -->583<!-- end -->`` in the source
 (:mod:`causal_bandits.archive.markers`), is shown with the archive's value (:mod:`causal_bandits.archive.quotes`):
@@ -45,6 +47,13 @@ SITE = "paper-scale"
 CSS = "stylesheets/verdicts.css"
 REPORT_MD = "figures/REPORT.md"
 REPORT_HTML = "figures/REPORT.html"
+#: The key of mkdocs.yml's ``extra`` that makes the build the readings an archive carries
+#: (:mod:`causal_bandits.archive.readings`): its value is that archive's report, from the site's root. Each paper
+#: page then links that report's section of the paper in place of the checkout's archived run, and the site serves
+#: no archived files.
+READINGS = "archived_report"
+#: With :data:`READINGS`, the folder of that archive (:func:`_quoted`).
+READINGS_FOLDER = "archived_folder"
 #: The rules of the report's stylesheet that draw a verdict chip and a claims table.
 CHIP_RULE = re.compile(
     r"(?:(?<=})|^)\s*((?::root|\.chip|\.v-[a-z-]+|table\.claims|tr\.r-|td\.|\.cid|\.located|\.wide)[^{]*\{[^}]*\})",
@@ -69,9 +78,13 @@ SITE_CSS = (
 
 
 @cache
-def _quoted() -> dict[str, quotes.Archive | None]:
-    """The archives the pages quote, each read once per build (:func:`causal_bandits.archive.quotes.archives`)."""
-    return quotes.archives(Path())
+def _quoted(made: str | None = None) -> dict[str, quotes.Archive | None]:
+    """The archives the pages quote, each read once per build (:func:`causal_bandits.archive.quotes.archives`); in
+    the readings of the archive ``made`` (:data:`READINGS_FOLDER`), the archives beside it (``paper-scale``,
+    ``studies``: itself, and the other one a release made with it) in place of the checkout's, so that the readings
+    quote the runs they are carried with."""
+    beside = quotes.archives(Path(made).parent.parent) if made is not None else {}
+    return {kind: beside.get(kind) or found for kind, found in quotes.archives(Path()).items()}
 
 
 @cache
@@ -112,7 +125,7 @@ def on_config(config, **kwargs):
 def on_files(files, config, **kwargs):
     css = (TEMPLATES / "report.css").read_text()
     files.append(File.generated(config, CSS, content="\n".join([*CHIP_RULE.findall(css), SITE_CSS]) + "\n"))
-    if (made := _archive()) is not None:
+    if (made := _archive()) is not None and not config.extra.get(READINGS):
         for artefact in made["artefacts"]:
             if artefact == REPORT_HTML:  # re-rendered with the site's links
                 files.append(File.generated(config, f"{SITE}/{artefact}", content=_site_report()))
@@ -152,22 +165,25 @@ def _figure(page: Page, key: str, a) -> str:
 
 
 def _section(key: str, made: dict) -> str:
-    """The paper's section of the archived report: its claims table (verdict first), then its tables (links to
-    their pages) and figures (captions, full-size links), its links made to point into the site."""
+    """The paper's section of the archived report: its claims table (verdict first), the notes shared by several
+    claims after them, then its tables (links to their pages) and figures (captions, full-size links), its links
+    made to point into the site."""
     artefacts = _artefacts(key)
     page = Page([_claims(key)], {key: artefacts}, report.title, ARCHIVE, "papers", site=SITE)
     p = page.paper(_claims(key))
     macros = template().module
-    shared = "".join(f"<li>{n}</li>" for n in p["shared"])
-    parts = [f"<div class=notes><strong>Notes shared by several claims below</strong><ol>{shared}</ol></div>"]
-    parts = parts if shared else []
-    parts += [str(macros.claims_table(p, p["judged"], True, True))] if p["judged"] else []
+    parts = [str(macros.claims_table(p, p["judged"], True, True))] if p["judged"] else []
     if p["unjudged"]:
         parts += [
             f"<p><strong>Not evaluated in this run ({len(p['unjudged'])})</strong>: our number, greyed, is shown for "
             "information and is not a verdict.</p>",
             str(macros.claims_table(p, p["unjudged"], False, True)),
         ]
+    if shared := "".join(f"<li>{n}</li>" for n in p["shared"]):  # after the claims they serve, as in the report
+        parts.append(
+            "<div class=notes><strong>Notes shared by several claims above</strong> (a claim's note cites them by "
+            f"number)<ol>{shared}</ol></div>"
+        )
     shown = [a for a in artefacts if not a.absent]
     tables = [
         f'<li id="{key}-{a.key}"><a href="{page.href(a.shown)}">{page.text(a.title)}</a></li>'
@@ -199,11 +215,17 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     if page.file.src_uri.startswith(f"{SITE}/") and page.file.src_uri.endswith(".md"):
         return _table_page(page.file.src_uri, markdown)
     made = _archive()
-    markdown = quotes.expand(markers.expand(markdown, _quoted(), page.file.src_uri), _quoted(), page.file.src_uri)
+    quoted = _quoted(config.extra.get(READINGS_FOLDER))
+    markdown = quotes.expand(markers.expand(markdown, quoted, page.file.src_uri), quoted, page.file.src_uri)
     markdown = markdown.replace(COVERAGE, coverage.markdown(PAPERS))
     if MARKER not in markdown:
         return markdown
     key = Path(page.file.src_uri).stem
+    if report := config.extra.get(READINGS):  # the readings of an archive: its own report shows the verdicts
+        link = "../" * page.file.src_uri.count("/") + f"{report}#{key}"
+        note = "This archive's report shows the paper's verdicts, tables and figures: "
+        note += f'<a href="{link}">its section</a>.'
+        return markdown.replace(MARKER, note)
     if made is None or key not in PAPERS or not (ARCHIVE / "results" / "claims" / f"{key}.json").is_file():
         # no archive, or a paper added since it was made (causal-bandits new-paper): the archive has no section of it
         what = "no archived paper-scale run" if made is None else "no archived paper-scale run of this paper"

@@ -36,7 +36,7 @@ import pyarrow as pa
 
 from causal_bandits import logs, preregistration, store
 from causal_bandits.archive import jobs as planned
-from causal_bandits.archive import provenance, stages
+from causal_bandits.archive import provenance, readings, stages
 from causal_bandits.errors import CausalBanditsError, DataError
 
 #: The manifest's format: 2 keeps the intermediates (format 1, without them, is still read: verify then rebuilds
@@ -227,9 +227,17 @@ def read(folder: Path) -> dict[str, Any]:
     wanted = {o["path"]: o["sha256"] for job in manifest["jobs"] for o in job["outputs"]}
     for artefact in copied(manifest):
         copy = folder / artefact
-        if not copy.is_file() or provenance.file_sha256(copy) != wanted[artefact]:
+        if not copy.is_file() or _written_sha256(copy, artefact) != wanted[artefact]:
             raise DataError(f"{copy} is missing or not the file the run wrote (sha256 differs): restore it from git")
     return manifest
+
+
+def _written_sha256(copy: Path, artefact: str) -> str:
+    """sha256 of an archived artefact as the run wrote it: the report with its reading links put back
+    (:func:`.readings.as_written`)."""
+    if artefact != readings.REPORT:
+        return provenance.file_sha256(copy)
+    return hashlib.sha256(readings.as_written(copy.read_bytes().decode()).encode()).hexdigest()
 
 
 #: A link of the report to a page of the documentation (``../docs/papers/<key>.md#...``, in HTML or Markdown).
@@ -254,9 +262,19 @@ def copied(manifest: dict[str, Any]) -> list[str]:
     return sorted({*manifest["artefacts"], *manifest.get("intermediates", [])})
 
 
+def _rules(workdir: Path, artefacts: Sequence[str]) -> dict[str, str]:
+    """The fingerprint of every claim rule the run's papers were judged by, from their claims documents."""
+    documents = [
+        json.loads((workdir / path).read_text())
+        for path in artefacts
+        if path.startswith(CLAIMS) and path.count("/") == CLAIMS.count("/") and path.endswith(".json")
+    ]
+    return preregistration.fingerprints({doc["paper"]: doc for doc in documents if "paper" in doc})
+
+
 def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = MAX_MB) -> dict[str, Any]:
     """Archive the finished run in ``workdir`` into ``out``: its final artefacts, the documentation pages its
-    report links (:func:`linked_docs`) and ``manifest.json``.
+    report links (:func:`linked_docs`), as Markdown and rendered (:func:`.readings.carry`), and ``manifest.json``.
 
     Parameters
     ----------
@@ -290,25 +308,26 @@ def build(workdir: Path, configfiles: Sequence[str], out: Path, max_mb: float = 
     modules.add(provenance.KERNELS)  # the workflow pins every job's kernels with it
     if out.exists():
         shutil.rmtree(out)
-    for path in [*files, *linked_docs(workdir, artefacts)]:
+    docs = linked_docs(workdir, artefacts)
+    for path in [*files, *docs]:
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(workdir / path, out / path)
-    documents = {
-        path: json.loads((workdir / path).read_text())
-        for path in artefacts
-        if path.startswith(CLAIMS) and path.count("/") == CLAIMS.count("/") and path.endswith(".json")
-    }
     manifest = {
         "format": FORMAT,
         "provenance": provenance.record(workdir, configfiles, modules),
         "run": _totals(entries),
-        "rules": preregistration.fingerprints({doc["paper"]: doc for doc in documents.values() if "paper" in doc}),
+        "rules": _rules(workdir, artefacts),
         "artefacts": artefacts,
         "intermediates": kept,
         "jobs": entries,
     }
     write(out / MANIFEST, manifest)
     (out / "README.md").write_text(readme(manifest, out))
+    try:
+        readings.carry(workdir, out, docs)  # the readings quote this archive: after its manifest
+    except CausalBanditsError:
+        shutil.rmtree(out)  # no archive rather than one whose report links Markdown
+        raise
     return manifest
 
 
@@ -361,10 +380,13 @@ Written by `causal-bandits archive`; do not edit (`causal-bandits verify` refuse
   {run["started"]}, last ended {run["finished"]} ({run["wall_hours"]} h{pauses}).
 * **Here:** the report (`figures/REPORT.md`, `figures/REPORT.html`), every table and figure, the claims
   documents (`results/claims/`), and `manifest.json`: every job with its rule, wildcards, CPU seconds and
-  peak memory, and each file it wrote with its size and sha256; and the documentation pages the report's
-  reading links open (`docs/papers/...`, as they were at the run's commit), so those links resolve from
-  here too. The documentation site shows each paper's archived section on its page and a copy of the report
-  linking into the site.
+  peak memory, and each file it wrote with its size and sha256.
+* **Readings:** the documentation pages the report's reading links open, rendered (`{readings.FOLDER}/papers/`,
+  as the site showed them at the run's commit, with the stylesheets and scripts they load): `figures/REPORT.html`
+  links them at their sections, from disk as over HTTP. The run wrote those links to the checkout's Markdown
+  (`../docs/papers/...md`); the manifest's sha256 is of that file, and `verify` checks the copy here with those
+  links put back. `figures/REPORT.md` links the Markdown pages copied under `docs/papers/`, which a code host
+  renders.
 {kept}
 Check it from the repository root: `{verify_command(out)}` rebuilds a random sample of the jobs from scratch and
 every derived job (tables, figures, claims, report) from the intermediates (10-20 minutes on 2 cores), and compares

@@ -3,7 +3,8 @@
 Run it in the run's working folder, with the config files the run was started with. It writes
 ``DIR/manifest.json`` (every job of the run: rule, wildcards, CPU seconds and peak memory from the
 resources line that ends its log, and each output's path, bytes and sha256; the run's commit, code,
-config and lock file) and copies the run's final artefacts (the report, tables, figures and claims) beside it.
+config and lock file) and copies the run's final artefacts (the report, tables, figures and claims) beside it,
+with the documentation pages the report's reading links open, rendered (``readings/``).
 ``causal-bandits verify`` checks an archive by rebuilding a sample of its jobs.
 """
 
