@@ -18,7 +18,7 @@ from typing import Any
 
 from causal_bandits import papers, studies
 from causal_bandits.artefacts import Artefact
-from causal_bandits.experiments.summary import markdown, table
+from causal_bandits.report import own
 from causal_bandits.report.md import Report
 from causal_bandits.report.page import Page
 
@@ -37,14 +37,16 @@ def render(
     page_dir: str = "figures",
     experiments: Sequence[Mapping[str, Any]] = (),
     studies: Sequence[Mapping[str, Any]] = (),
+    pure_exploration: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[str, str]:
     """(markdown, html) of the report; ``artefacts`` are each paper's (and study's) tables and figures
     (:meth:`causal_bandits.papers.Paper.artefacts`), read under ``root``; both reports are written to
     ``page_dir`` (relative to ``root``), which their links to the files are relative to.
-    ``experiments`` (summaries of own experiments) add a last section without verdicts; ``studies`` (the claims
+    ``experiments`` (summaries of own experiments) and ``pure_exploration`` (those of the ``pure_exploration:``
+    block) add a last section each, without verdicts (:mod:`.own`); ``studies`` (the claims
     documents of the studies this run made, :func:`causal_bandits.studies.document`) a part after the papers,
     and their findings under the paper claims they locate (:mod:`.located`)."""
 
     page = Page(papers, artefacts or {}, title, root, page_dir, studies)
-    found = [(e, markdown(table(e["rows"]))) for e in experiments]
+    found = own.sections(experiments, pure_exploration)
     return Report(page, title).render(found), page.render(found)
