@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from workflow_helpers import TINY, copy_workflow, snakemake
 
 import causal_bandits as cb
 from causal_bandits import config as cb_config
-from causal_bandits import plan
+from causal_bandits import plan, report
 from causal_bandits.errors import ConfigError
 from causal_bandits.experiments import cpe, pure_exploration
 
@@ -213,7 +214,9 @@ def test_the_config_block_runs_through_the_workflow_as_from_python(tmp_path_fact
     small = work / "small.yaml"
     small.write_text(yaml.safe_dump({"pure_exploration": {"confounded_six": SMALL}}))
     target = "figures/pure_exploration/confounded_six/table.csv"
-    result = snakemake(work, "--cores", "2", *TINY, "examples/own_pure_exploration.yaml", str(small), "--", target)
+    summary = "results/pure_exploration/confounded_six/summary.json"
+    configs = (*TINY, "examples/own_pure_exploration.yaml", str(small))
+    result = snakemake(work, "--cores", "2", *configs, "--", target, summary)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "skipped: pure_exploration.confounded_six: ccpe_bglm is not run: not a BGLM" in result.stderr
     stored = pd.read_csv(work / target)
@@ -224,3 +227,14 @@ def test_the_config_block_runs_through_the_workflow_as_from_python(tmp_path_fact
         ).reset_index(drop=True)
     pd.testing.assert_frame_equal(stored, direct, check_dtype=False)
     assert "naive" in (work / "figures/pure_exploration/confounded_six/table.md").read_text()
+    # The report's row (causal_bandits.report.own): the exact best arm, each algorithm's recommended arms, the rate.
+    md, _ = report.render([], {}, root=work, pure_exploration=[json.loads((work / summary).read_text())])
+    section = md.split("## Own pure exploration")[1]
+    assert f"best arm {direct['best_arm'].iloc[0]}, mean {direct['best_mean'].iloc[0]:.4f}" in section
+    for r in direct.itertuples():
+        assert f"| {r.algorithm} | 2 | {r.n_censored} | {r.recommended} | {r.correct_rate:.3f} |" in section
+    # and the report rule reads it: the report job's inputs in the plan
+    plan = snakemake(work, "-n", "--quiet", "host", "--cores", "1", *configs, "--", "figures/REPORT.md")
+    assert plan.returncode == 0, plan.stderr[-3000:]
+    report_inputs = plan.stdout.split("\nrule report:\n")[1].splitlines()[0]
+    assert report_inputs.startswith("    input: ") and summary in report_inputs, report_inputs

@@ -198,3 +198,4 @@ def test_the_guides_count_the_files_the_scaffolds_write():
     assert f"**{len(study.paths)} files**, {len(study.new)} new" in studies_guide
     assert f"and {len(study.edited)} with lines added" in studies_guide
     assert f"one file of the {len(paper.paths)}" in (ROOT / "docs/guide/add-an-algorithm.md").read_text()
+    assert f"skeleton of all of this ({len(paper.paths)} files, listed in" in (ROOT / "CONTRIBUTING.md").read_text()

@@ -66,7 +66,8 @@ rule pure_exploration_run:
 
 
 rule pure_exploration_table:
-    """An own graph's Table 2: correctness (Wilson 95 %), censoring and samples to stop per algorithm."""
+    """An own graph's Table 2: correctness (Wilson 95 %), censoring and samples to stop per algorithm, and its
+    summary for the report (no verdicts)."""
     input:
         unpack(
             lambda wc: run_files(
@@ -80,6 +81,7 @@ rule pure_exploration_table:
     output:
         csv=f"{cb_pure_exploration.FIGURES}/{{experiment}}/table.csv",
         md=f"{cb_pure_exploration.FIGURES}/{{experiment}}/table.md",
+        summary=f"{cb_pure_exploration.RESULTS}/{{experiment}}/summary.json",
     log:
         "logs/pure_exploration_table/{experiment}.log",
     wildcard_constraints:
@@ -91,8 +93,7 @@ rule pure_exploration_table:
     params:
         **stage("causal_bandits.experiments.pure_exploration_table:table_step"),
         title=lambda wc: PURE_EXPLORATION[wc.experiment].get("title", wc.experiment),
-        delta=lambda wc: PURE_EXPLORATION[wc.experiment]["delta"],
-        epsilon=lambda wc: PURE_EXPLORATION[wc.experiment]["epsilon"],
+        experiment=lambda wc: {k: PURE_EXPLORATION[wc.experiment][k] for k in cb_pure_exploration.SUMMARY_KEYS},
         skipped=lambda wc: cb_pure_exploration.skipped(
             PURE_EXPLORATION[wc.experiment]["algorithms"], PURE_EXPLORATION[wc.experiment].get("bglm")
         ),

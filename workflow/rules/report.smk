@@ -22,6 +22,10 @@ rule report:
         experiments=[f"results/experiments/{name}/summary.json" for name in config.get("experiments") or {}],
         # the claims judged on seeds planned before the run (rules/planned.smk), when the config runs them
         planned=PLANNED_SUMMARY,
+        # the pure_exploration: section's summaries (no verdicts), when the config has one
+        pure_exploration=[
+            f"results/pure_exploration/{name}/summary.json" for name in config.get("pure_exploration") or {}
+        ],
     output:
         md=report("figures/REPORT.md", caption="../report/report.rst", category="report"),
         html=report("figures/REPORT.html", caption="../report/report.rst", category="report"),

@@ -189,12 +189,18 @@ def table(summaries: pd.DataFrame, inst: CPEInstance, delta: float, epsilon: flo
     return tables.printed(named_arms(tables.pac_table({name: stopping}), summaries, inst))
 
 
+def best_arm(inst: CPEInstance) -> tuple[str, float]:
+    """The instance's exact best arm (``do(X=1)``; every arm of the top mean, joined by " = ", where several tie) and
+    its mean."""
+    top = inst.mu.max()
+    return " = ".join(a.label for a, m in zip(inst.actions, inst.mu, strict=True) if m >= top - 1e-12), float(top)
+
+
 def named_arms(frame: pd.DataFrame, summaries: pd.DataFrame, inst: CPEInstance) -> pd.DataFrame:
     """``frame`` (one row per algorithm key) with :data:`ARM_COLUMNS` after ``n_arms``: the instance's exact best
-    arm (``do(X=1)``; every arm of the top mean, joined by " = ", where several tie) and its mean, and the arms the
-    algorithm's runs recommended, each with how many of its runs did, most often first ("do(X=1) 18/20; do() 2/20")."""
-    top = inst.mu.max()
-    best = " = ".join(a.label for a, m in zip(inst.actions, inst.mu, strict=True) if m >= top - 1e-12)
+    arm and its mean (:func:`best_arm`), and the arms the algorithm's runs recommended, each with how many of its
+    runs did, most often first ("do(X=1) 18/20; do() 2/20")."""
+    best, top = best_arm(inst)
 
     def recommended(algorithm: str) -> str:
         picks = [int(a) for a in summaries.loc[summaries["algorithm"] == algorithm, "recommended"]]
@@ -204,7 +210,7 @@ def named_arms(frame: pd.DataFrame, summaries: pd.DataFrame, inst: CPEInstance) 
     at = list(frame.columns).index("n_arms") + 1
     named = frame.copy()
     named.insert(at, "best_arm", best)
-    named.insert(at + 1, "best_mean", float(top))
+    named.insert(at + 1, "best_mean", top)
     named.insert(at + 2, "recommended", [recommended(a) for a in frame["algorithm"]])
     return named
 

@@ -19,6 +19,8 @@ SCHEMA = files("causal_bandits.experiments") / "pure_exploration.schema.yaml"
 #: Where its instance and table go.
 RESULTS = f"results/{KEY}"
 FIGURES = f"figures/{KEY}"
+#: The block's keys its table and report summary state (:mod:`causal_bandits.experiments.pure_exploration_summary`).
+SUMMARY_KEYS = ("delta", "epsilon", "max_samples", "n_seeds")
 
 
 def played(experiment: Mapping[str, Any]) -> list[str]:

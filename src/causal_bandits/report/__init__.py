@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from causal_bandits import papers, studies
 from causal_bandits.artefacts import Artefact
-from causal_bandits.experiments.summary import markdown, table
+from causal_bandits.report import own
 from causal_bandits.report.md import Report
 from causal_bandits.report.page import Page
 
@@ -46,33 +46,42 @@ def render(
     experiments: Sequence[Mapping[str, Any]] = (),
     studies: Sequence[Mapping[str, Any]] = (),
     planned: Mapping[str, Any] | None = None,
+    pure_exploration: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[str, str]:
     """(markdown, html) of the report; ``artefacts`` are each paper's (and study's) tables and figures
     (:meth:`causal_bandits.papers.Paper.artefacts`), read under ``root``; both reports are written to
     ``page_dir`` (relative to ``root``), which their links to the files are relative to.
-    ``experiments`` (summaries of own experiments) add a last section without verdicts; ``studies`` (the claims
+    ``experiments`` (summaries of own experiments) and ``pure_exploration`` (those of the ``pure_exploration:``
+    block) add a last section each, without verdicts (:mod:`.own`); ``studies`` (the claims
     documents of the studies this run made, :func:`causal_bandits.studies.document`) a part after the papers,
     and their findings under the paper claims they locate (:mod:`.located`); ``planned`` (results/planned/claims.json,
     :func:`causal_bandits.planned_runs.summary`) a section on the seeds planned before the run (:mod:`.planned`)."""
 
     page = Page(papers, artefacts or {}, title, root, page_dir, studies, planned=planned)
-    found = [(e, markdown(table(e["rows"]))) for e in experiments]
+    found = own.sections(experiments, pure_exploration)
     return Report(page, title).render(found), page.render(found)
 
 
 def report_step(job: Job) -> None:
     """Rule report: figures/REPORT.md and REPORT.html (:func:`render`) from every paper's evaluated claims and its
-    tables and figures, the own experiments' summaries, the studies' claims and the claims judged on planned seeds
+    tables and figures, the own experiments' and pure-exploration experiments' summaries, the studies' claims and the claims judged on planned seeds
     (read from the working directory)."""
     inp = job.input
     claims = [store.read_json(p) for p in inp.claims]
     artefacts = {paper: [Artefact.from_dict(a) for a in found] for paper, found in job.params.artefacts.items()}
     experiments = [store.read_json(p) for p in inp.experiments]
+    pure_exploration = [store.read_json(p) for p in inp.pure_exploration]
     found_studies = [store.read_json(p) for p in inp.studies]
     planned = store.read_json(inp.planned[0]) if inp.planned else None
     page_dir = os.path.dirname(job.output.html)
     md, html = render(
-        claims, artefacts, page_dir=page_dir, experiments=experiments, studies=found_studies, planned=planned
+        claims,
+        artefacts,
+        page_dir=page_dir,
+        experiments=experiments,
+        studies=found_studies,
+        planned=planned,
+        pure_exploration=pure_exploration,
     )
     store.write_atomic(job.output.md, partial(Path.write_text, data=md))
     store.write_atomic(job.output.html, partial(Path.write_text, data=html))

@@ -17,6 +17,7 @@ from causal_bandits.claims import STATUSES
 from causal_bandits.report import planned as planned_section
 from causal_bandits.report.links import href, label, readings, section
 from causal_bandits.report.notes import row_lines, shared_notes, shared_reason_lines, split_rows
+from causal_bandits.report.own import Section
 from causal_bandits.report.page import Page, counts, to_look_at
 
 INTRO = (
@@ -118,24 +119,14 @@ class Report:
             md += [f"{i}. {cell(n)}" for i, n in enumerate(notes.shared, 1)]
         return md
 
-    def experiments(self, experiments: Sequence[tuple[Mapping[str, Any], str]]) -> list[str]:
-        """The own experiments' section: numbers, table and figure links, no verdicts."""
-        md = [
-            "",
-            "## Own experiments",
-            "",
-            "Studies of this run's `experiments:` config section, not of any paper: numbers only, no verdicts.",
-        ]
-        for e, table in experiments:
-            scale = (
-                f"T = {e['horizon']:,}, {e['n_seeds']} seeds; best arm mean {e['mu_star']:.4f} "
-                f"({', '.join(e['optimal_arms'])})."
-            )
-            where = (
-                f"Table: [{e['table']}]({self.page.href(e['table'])}); "
-                f"figure: [{e['figure']}]({self.page.href(e['figure'])})."
-            )
-            md += ["", f"### {e['title']} (`{e['experiment']}`)", "", f"{scale} {where}", "", table.rstrip("\n")]
+    def own(self, sections: Sequence[Section]) -> list[str]:
+        """The own results' sections (:mod:`.own`): per experiment its numbers, table and file links, no verdicts."""
+        md: list[str] = []
+        for s in sections:
+            md += ["", f"## {s.heading}", "", s.intro]
+            for e in s.entries:
+                where = "; ".join(f"{label}: [{path}]({self.page.href(path)})" for label, path in e.files)
+                md += ["", f"### {e.title} (`{e.name}`)", "", f"{e.scale} {where}.", "", e.table.rstrip("\n")]
         return md
 
     def first_screen(self) -> list[str]:
@@ -152,7 +143,7 @@ class Report:
             md += [f"- {section(d)} · {r['id']}: {cell(r['statement'])}" for d, r in found]
         return md
 
-    def render(self, experiments: Sequence[tuple[Mapping[str, Any], str]] = ()) -> str:
+    def render(self, own: Sequence[Section] = ()) -> str:
         papers = self.page.papers
         notices = [f"{self.title(p['paper'])}: {n}" for p in papers for n in p.get("notices", ())]
         md = ["# Replication report", *self.first_screen()]
@@ -170,6 +161,5 @@ class Report:
             md += ["", "## Studies beyond the papers", "", STUDIES_INTRO]
             for doc in self.page.studies:
                 md += self.section(doc)
-        if experiments:
-            md += self.experiments(experiments)
+        md += self.own(own)
         return "\n".join(md) + "\n"

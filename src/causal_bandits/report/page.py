@@ -46,6 +46,7 @@ from causal_bandits.report.inline import breakable, inline_html, link_docs, scri
 from causal_bandits.report.links import artefact_id, claim_id, href, label, readings, section
 from causal_bandits.report.located import located
 from causal_bandits.report.notes import row_lines, shared_notes, shared_reason_lines, split_rows
+from causal_bandits.report.own import Section
 
 #: CSS class of each verdict (the colours live in templates/report.css).
 VERDICT_CLASS = {
@@ -289,17 +290,20 @@ class Page:
             "artefacts": [self.artefact(doc, a) for a in self.artefacts.get(section(doc), ())],
         }
 
-    def experiment(self, e: Mapping[str, Any], table: str) -> dict[str, Any]:
-        """What the template prints of an own experiment (a summary of
-        :func:`causal_bandits.experiments.summary.document`) and its table (Markdown)."""
-        return {
-            "name": e["experiment"],
-            "head": f"{e['title']} ({e['experiment']})",
-            "scale": f"T = {e['horizon']:,}, {e['n_seeds']} seeds; best arm mean {e['mu_star']:.4f} "
-            f"({', '.join(e['optimal_arms'])}).",
-            "table": markdown_html(table),
-            "figure": self.figure(e["figure"], f"regret of {e['experiment']}"),
-        }
+    def own(self, s: Section) -> dict[str, Any]:
+        """What the template prints of an own results' section (:mod:`.own`): its anchor, heading, what its runs are
+        and its config block, and per experiment its heading, scale, table and figure."""
+        entries = [
+            {
+                "head": f"{e.title} ({e.name})",
+                "scale": e.scale,
+                "table": markdown_html(e.table),
+                "figure": self.figure(e.figure, f"regret of {e.name}") if e.figure else None,
+            }
+            for e in s.entries
+        ]
+        nav = s.heading[0].lower() + s.heading[1:]
+        return {"id": s.anchor, "heading": s.heading, "nav": nav, "what": s.what, "block": s.block, "entries": entries}
 
     def index(self) -> list[dict[str, Any]]:
         """The claims to look at (:func:`to_look_at`), one list per verdict: each claim's paper, statement and
@@ -319,8 +323,8 @@ class Page:
             for status, found in to_look_at([*self.papers, *self.studies])
         ]
 
-    def render(self, experiments: Sequence[tuple[Mapping[str, Any], str]] = ()) -> str:
-        """The page; ``experiments``: own experiments' summaries, each with its table in Markdown."""
+    def render(self, own: Sequence[Section] = ()) -> str:
+        """The page; ``own``: the own results' sections (:mod:`.own`)."""
         return template().render(
             style=Markup(stylesheet()),
             papers=[self.paper(doc) for doc in self.papers],
@@ -330,7 +334,7 @@ class Page:
             index=self.index(),
             overall=chips([r for p in self.papers for r in p["claims"]]),
             open_claims=OPEN_CLAIMS,
-            experiments=[self.experiment(e, table) for e, table in experiments],
+            own=[self.own(s) for s in own],
             planned=markdown_html(planned_section.markdown(self.planned)) if self.planned else None,
             planned_title=planned_section.TITLE,
             shared_reasons=[(key, self.text(text)) for key, text in shared_reason_lines([*self.papers, *self.studies])],
