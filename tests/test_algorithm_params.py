@@ -146,3 +146,27 @@ def test_moss_with_the_real_horizon_runs_through_the_workflow(tmp_path_factory):
     # The values themselves are in the run files' metadata (key params); a run without values has no such key.
     assert json.loads(aware.schema.metadata[b"params"]) == {"horizon": 300}
     assert b"params" not in anytime.schema.metadata
+    # A researcher's edit of one algorithm's parameters replans only that algorithm's runs: a new value, the runs of
+    # that value; the registry entry's declaration (data, in no job's code digest), no run at all.
+    other = work / "other.yaml"
+    other.write_text(OVERLAY.read_text().replace("params: {horizon: T}", "params: {horizon: 200}"))
+    planned = _planned_runs(work, str(other), str(small), "--", target)
+    assert planned == {f"results/runs/experiments/moss/{s}/moss-horizon-200/chunk-0.parquet" for s in ("BF", "POMIS")}
+    registry = work / "src/causal_bandits/papers/nonmanip/algorithms.py"
+    declared = registry.read_text()
+    assert '{"type": "integer", "minimum": 1}' in declared
+    registry.write_text(declared.replace('{"type": "integer", "minimum": 1}', '{"type": "integer", "minimum": 2}'))
+    assert _planned_runs(work, str(OVERLAY), str(small), "--", target) == set()
+
+
+def _planned_runs(work: Path, *args: str) -> set[str]:
+    """The run files a dry run of the tiny config and ``args`` plans in ``work`` (each job listed with its outputs)."""
+    result = snakemake(work, "-n", "--quiet", "host", *TINY, *args)
+    assert result.returncode == 0, result.stderr[-3000:]
+    outputs = [
+        o.strip()
+        for line in result.stdout.splitlines()
+        if line.strip().startswith("output:")
+        for o in line.split(":", 1)[1].split(",")
+    ]
+    return {o for o in outputs if re.match(r"results/runs/.*/chunk-\d+\.parquet$", o)}
