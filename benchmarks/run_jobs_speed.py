@@ -121,9 +121,10 @@ def one(name: str, horizon: int | None, out: str) -> dict:
     job = module.describe(config.validate(config.load("config/config.yaml")), wildcards)
     if horizon and paper == "unknown_graph":  # the rounds T of a V1-V4 run
         section = {**job.science["section"], "horizon": min(int(job.science["section"]["horizon"]), horizon)}
-        job = dataclasses.replace(job, science={**job.science, "section": section})
+        job = dataclasses.replace(job, science={**job.science, "section": section}, horizon=min(job.horizon, horizon))
     elif horizon:  # the sample cap of a cpe job (a budget job keeps its budget), the rounds T of a nonmanip one
-        job = dataclasses.replace(job, science={**job.science, "horizon": min(int(job.science["horizon"]), horizon)})
+        science = {**job.science, "horizon": min(int(job.science["horizon"]), horizon)}
+        job = dataclasses.replace(job, science=science, horizon=job.horizon if algorithm == "pb" else science["horizon"])
     trace, summary = f"{out}/trace.parquet", f"{out}/summary.parquet"
     runs.execute(job, JOBS[name], trace, summary)
     return measured([trace, summary])

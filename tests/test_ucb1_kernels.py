@@ -52,7 +52,7 @@ def test_bounded_max_is_numpy_argmax_with_bounds_at_any_larger_radius():
     bounds were computed at: on rows of dyadic values (exact sums, so the maximum is often tied across chunks, and
     the chunk with the largest bound often holds a later tied slot than the first), with padding and unpulled slots."""
     rng = np.random.default_rng(2)
-    for width in (_CHUNK + 1, 3 * _CHUNK, 300, 2047):
+    for width in (_CHUNK + 1, 3 * _CHUNK, _CHUNK * _CHUNK + 1, 300, 2047):
         for _ in range(200):
             mean = rng.choice([0.0, 0.5, 1.0], size=(1, width))
             inv_root = rng.choice([0.0, 0.25, 0.5, 1.0], size=(1, width))
@@ -61,5 +61,6 @@ def test_bounded_max_is_numpy_argmax_with_bounds_at_any_larger_radius():
             mean[pad], inv_root[pad] = -np.inf, 0.0
             r = float(rng.choice([0.0, 1.0, 2.0]))
             bound, top = np.empty(width), np.empty(-(-width // _CHUNK))
-            _bounds(r + float(rng.choice([0.0, 1.0, 2.0])), inv_root[0], mean[0], bound, top)
-            assert _bounded_max(r, inv_root[0], mean[0], top) == numpy_argmax(np.array([r]), inv_root, mean)[0]
+            group = np.empty(-(-top.size // _CHUNK))
+            _bounds(r + float(rng.choice([0.0, 1.0, 2.0])), inv_root[0], mean[0], bound, top, group)
+            assert _bounded_max(r, inv_root[0], mean[0], top, group) == numpy_argmax(np.array([r]), inv_root, mean)[0]

@@ -111,49 +111,68 @@ def _learn(
 
 #: Rounds a wide row's index bounds serve before they are recomputed (:func:`_bounds`): a longer period costs fewer
 #: recomputations of every slot but looser bounds, so more slots are evaluated a round.
-_PERIOD = 32
+_PERIOD = 128
 
 
 @numba.njit(cache=True)
-def _bounds(r: float, w: np.ndarray, m: np.ndarray, bound: np.ndarray, top: np.ndarray) -> None:
-    """``bound[a] = r * w[a] + m[a]`` for every slot and ``top[c]`` the largest bound of chunk ``c`` (slots
-    ``c * _CHUNK`` on): the same operations as an index, so for any radius at most ``r`` a slot's index is at most its
-    bound (rounding is monotone and ``w`` is never negative)."""
+def _bounds(r: float, w: np.ndarray, m: np.ndarray, bound: np.ndarray, top: np.ndarray, group: np.ndarray) -> None:
+    """``bound[a] = r * w[a] + m[a]`` for every slot, ``top[c]`` the largest bound of chunk ``c`` (slots ``c * _CHUNK``
+    on) and ``group[g]`` the largest of chunks ``g * _CHUNK`` on: the same operations as an index, so for any radius
+    at most ``r`` a slot's index is at most its bound (rounding is monotone and ``w`` is never negative)."""
     for a in range(w.size):
         bound[a] = r * w[a] + m[a]
     for c in range(top.size):
         _chunk_top(bound, top, c)
+    for g in range(group.size):
+        _chunk_top(top, group, g)
 
 
 @numba.njit(cache=True)
-def _chunk_top(bound: np.ndarray, top: np.ndarray, c: int) -> None:
-    """``top[c]`` = the largest of chunk ``c``'s bounds."""
+def _chunk_top(values: np.ndarray, top: np.ndarray, c: int) -> None:
+    """``top[c]`` = the largest of chunk ``c`` of ``values`` (``values[c * _CHUNK:(c + 1) * _CHUNK]``)."""
     lo = c * _CHUNK
-    best = bound[lo]
-    for a in range(lo + 1, min(lo + _CHUNK, bound.size)):
-        best = bound[a] if bound[a] > best else best
+    best = values[lo]
+    for a in range(lo + 1, min(lo + _CHUNK, values.size)):
+        best = values[a] if values[a] > best else best
     top[c] = best
 
 
 @numba.njit(cache=True)
-def _bounded_max(r: float, w: np.ndarray, m: np.ndarray, top: np.ndarray) -> int:
+def _first_top(values: np.ndarray, lo: int, hi: int) -> int:
+    """The first position of the largest of ``values[lo:hi]``."""
+    lead = lo
+    for c in range(lo + 1, hi):
+        lead = c if values[c] > values[lead] else lead
+    return lead
+
+
+@numba.njit(cache=True)
+def _scan_chunk(r: float, w: np.ndarray, m: np.ndarray, c: int, best: float, slot: int) -> tuple[float, int]:
+    """The best index and its slot once chunk ``c``'s slots are evaluated: a slot wins on a larger index, or on an
+    equal one at a lower slot (and the first slot evaluated wins)."""
+    for a in range(c * _CHUNK, min(c * _CHUNK + _CHUNK, w.size)):
+        value = r * w[a] + m[a]
+        if value > best or (value == best and a < slot) or slot < 0:
+            best, slot = value, a
+    return best, slot
+
+
+@numba.njit(cache=True)
+def _bounded_max(r: float, w: np.ndarray, m: np.ndarray, top: np.ndarray, group: np.ndarray) -> int:
     """The first slot maximising ``r * w + m`` (:func:`_first_max`'s slot), evaluating only the chunks whose largest
-    bound (``top``, at a radius at least ``r``) reaches the best index found so far: the chunk with the largest bound
-    first, then the others in order, a slot winning on a larger index or on an equal one at a lower slot. A slot left
-    out has index <= bound < best, so it neither beats nor ties the maximum, and every slot holding the maximum is
-    evaluated: the lowest of them wins, as in numpy's argmax."""
-    lead = 0
-    for c in range(1, top.size):
-        lead = c if top[c] > top[lead] else lead
-    best, slot = -np.inf, -1
-    for k in range(-1, top.size):
-        c = lead if k < 0 else k
-        if (k == lead) or (k >= 0 and top[c] < best):
+    bound (``top``, grouped in ``group``, at a radius at least ``r``) reaches the best index found so far: the chunk
+    with the largest bound first, then the others in order (:func:`_scan_chunk`). A slot left out has index <= bound <
+    best, so it neither beats nor ties the maximum, and every slot holding the maximum is evaluated: the lowest of
+    them wins, as in numpy's argmax."""
+    g = _first_top(group, 0, group.size)
+    lead = _first_top(top, g * _CHUNK, min(g * _CHUNK + _CHUNK, top.size))
+    best, slot = _scan_chunk(r, w, m, lead, -np.inf, -1)
+    for g in range(group.size):
+        if group[g] < best:
             continue
-        for a in range(c * _CHUNK, min(c * _CHUNK + _CHUNK, w.size)):
-            value = r * w[a] + m[a]
-            if value > best or (value == best and a < slot) or slot < 0:
-                best, slot = value, a
+        for c in range(g * _CHUNK, min(g * _CHUNK + _CHUNK, top.size)):
+            if c != lead and top[c] >= best:
+                best, slot = _scan_chunk(r, w, m, c, best, slot)
     return slot
 
 
@@ -199,22 +218,24 @@ def _play_window(
     n_seeds, width = mean.shape
     index = np.empty(width)
     bound, top = np.empty(width), np.empty((width + _CHUNK - 1) // _CHUNK)
+    group = np.empty((top.size + _CHUNK - 1) // _CHUNK)
     for s in range(n_seeds):
         w, m = inv_root[s], mean[s]
         for lo in range(0, radius.shape[1], _PERIOD):
             hi = min(lo + _PERIOD, radius.shape[1])
             ceiling = radius[s, lo:hi].max()
             if width > _CHUNK:
-                _bounds(ceiling, w, m, bound, top)
+                _bounds(ceiling, w, m, bound, top, group)
             for i in range(lo, hi):
                 if width > _CHUNK:
-                    slot = _bounded_max(radius[s, i], w, m, top)
+                    slot = _bounded_max(radius[s, i], w, m, top, group)
                 else:
                     slot = _first_max(radius[s, i], inv_root, mean, s, index)
                 _pull(s, i, slot, u, noise, cdf, value, arms, sums, counts, mean, inv_root, t, pulled, rewards)
                 if width > _CHUNK:
                     bound[slot] = ceiling * w[slot] + m[slot]
                     _chunk_top(bound, top, slot // _CHUNK)
+                    _chunk_top(top, group, slot // (_CHUNK * _CHUNK))
 
 
 class ArmLists:
