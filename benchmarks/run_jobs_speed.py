@@ -124,7 +124,8 @@ def one(name: str, horizon: int | None, out: str) -> dict:
         job = dataclasses.replace(job, science={**job.science, "section": section}, horizon=min(job.horizon, horizon))
     elif horizon:  # the sample cap of a cpe job (a budget job keeps its budget), the rounds T of a nonmanip one
         science = {**job.science, "horizon": min(int(job.science["horizon"]), horizon)}
-        job = dataclasses.replace(job, science=science, horizon=job.horizon if algorithm == "pb" else science["horizon"])
+        capped = job.horizon if algorithm == "pb" else science["horizon"]
+        job = dataclasses.replace(job, science=science, horizon=capped)
     trace, summary = f"{out}/trace.parquet", f"{out}/summary.parquet"
     runs.execute(job, JOBS[name], trace, summary)
     return measured([trace, summary])

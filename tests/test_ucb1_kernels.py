@@ -46,7 +46,6 @@ def test_learn_is_the_numpy_update_for_the_seeds_on():
         assert got.tobytes() == want.tobytes()
 
 
-
 def test_bounded_max_is_numpy_argmax_with_bounds_at_any_larger_radius():
     """The wide rows' scan through chunk bounds finds numpy's first maximum whatever radius at least the round's the
     bounds were computed at: on rows of dyadic values (exact sums, so the maximum is often tied across chunks, and
