@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from before_after import HERE, both_sides, export_src, run_json
-from run_rules import MANIFEST, archive_cpu, by_rule, coverage, rule_of, weighted_speedup
+from run_rules import MANIFEST, RELEASE, archive_cpu, by_rule, coverage, rule_of, weighted_speedup
 
 #: paper:experiment/strategy/algorithm (chunk 0) and the job's inputs: the cpe jobs that cost most in the archived run
 #: (ccpe_general on E4 and E3, and on E5, E2 and E0 (with the interval-coverage recorder) beside them, the naive
@@ -121,9 +121,11 @@ def one(name: str, horizon: int | None, out: str) -> dict:
     job = module.describe(config.validate(config.load("config/config.yaml")), wildcards)
     if horizon and paper == "unknown_graph":  # the rounds T of a V1-V4 run
         section = {**job.science["section"], "horizon": min(int(job.science["section"]["horizon"]), horizon)}
-        job = dataclasses.replace(job, science={**job.science, "section": section})
+        job = dataclasses.replace(job, science={**job.science, "section": section}, horizon=min(job.horizon, horizon))
     elif horizon:  # the sample cap of a cpe job (a budget job keeps its budget), the rounds T of a nonmanip one
-        job = dataclasses.replace(job, science={**job.science, "horizon": min(int(job.science["horizon"]), horizon)})
+        science = {**job.science, "horizon": min(int(job.science["horizon"]), horizon)}
+        capped = job.horizon if algorithm == "pb" else science["horizon"]
+        job = dataclasses.replace(job, science=science, horizon=capped)
     trace, summary = f"{out}/trace.parquet", f"{out}/summary.parquet"
     runs.execute(job, JOBS[name], trace, summary)
     return measured([trace, summary])
@@ -260,6 +262,11 @@ def print_rules(rows: list[dict]) -> list[dict]:
     print(f"the measured rules hold {coverage(rules, weights):.0%} of the archive's run-rule CPU", end="")
     if any("speedup" in rule for rule in rules):
         print(f"; speed-up weighted by it: {weighted_speedup(rules):.2f}x", end="")
+    release = archive_cpu(RELEASE)
+    if release:
+        both = by_rule(rows, release)
+        print(f"\npapers and studies (a release): the measured rules hold {coverage(both, release):.0%}", end="")
+        print(f" of their run-rule CPU; speed-up weighted by it: {weighted_speedup(both):.2f}x", end="")
     print()
     return rules
 

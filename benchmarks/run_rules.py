@@ -4,10 +4,12 @@ speed-up of a set of jobs weighted by those CPUs (``run_jobs_speed.py`` prints t
 A job is named ``paper:experiment/strategy/algorithm`` (``run_jobs_speed.JOBS``); its rule is the workflow's:
 ``cpe_run_budgets`` for the parallel bandit's budget runs (algorithm ``pb``), ``nonmanip_run_pomisplus`` for POMIS+,
 ``unknown_graph_discovery`` for the V6 jobs, else ``<paper>_run``. The weights are the CPU seconds each rule's jobs
-took in the archived paper-scale run (``archive/paper-scale/manifest.json``, its ``jobs``): the weighted speed-up is
-the archive's CPU over the rules measured divided by what it would have cost with each rule sped up as its measured
-jobs were (sum of w over sum of w / s). Rules with no measured job are left out of both sums, and the coverage line
-says how much of the archive's run CPU the measured rules hold.
+took in the archived paper-scale run (``archive/paper-scale/manifest.json``, its ``jobs``), and with ``RELEASE`` in
+that run and the archived studies' run (``archive/studies/manifest.json``) together, as a release runs both: a study's
+run rule runs a paper rule's solvers on other instances or settings (``STUDY_RULES``), so its jobs weigh that rule.
+The weighted speed-up is the archive's CPU over the rules measured divided by what it would have cost with each rule
+sped up as its measured jobs were (sum of w over sum of w / s). Rules with no measured job are left out of both sums,
+and the coverage line says how much of the archive's run CPU the measured rules hold.
 """
 
 from __future__ import annotations
@@ -17,6 +19,16 @@ from collections import defaultdict
 from pathlib import Path
 
 MANIFEST = Path(__file__).resolve().parent.parent / "archive" / "paper-scale" / "manifest.json"
+#: The manifests of a release's runs: the papers' and the studies'.
+RELEASE = (MANIFEST, MANIFEST.parent.parent / "studies" / "manifest.json")
+#: A study's run rule and the paper rule whose jobs its jobs are, by the job's strategy (None: any strategy).
+STUDY_RULES = {
+    "robustness_run": {"POMISplus": "nonmanip_run_pomisplus", None: "nonmanip_run"},
+    "refresh_run": {"POMISplus": "nonmanip_run_pomisplus", None: "nonmanip_run"},
+    "same_means_run": {"POMISplus": "nonmanip_run_pomisplus", None: "nonmanip_run"},
+    "knobs_run": {"POMISplus": "nonmanip_run_pomisplus", None: "nonmanip_run"},
+    "fucb_radius_run": {None: "fairness_run"},
+}
 
 
 def rule_of(job: str) -> str:
@@ -32,13 +44,22 @@ def rule_of(job: str) -> str:
     return f"{paper}_run"
 
 
-def archive_cpu(manifest: Path = MANIFEST) -> dict[str, float]:
-    """CPU seconds per rule in the archived run; none (every weight 0) without an archive."""
+def paper_rule(job: dict) -> str:
+    """The paper rule an archived job's rule is (a study's run rule: :data:`STUDY_RULES`), else its own rule."""
+    study = STUDY_RULES.get(job["rule"])
+    if study is None:
+        return job["rule"]
+    return study.get(job["wildcards"].get("strategy"), study[None])
+
+
+def archive_cpu(manifests: tuple[Path, ...] = (MANIFEST,)) -> dict[str, float]:
+    """CPU seconds per (paper) rule in the archived runs of ``manifests``; none (every weight 0) without one."""
     cpu: dict[str, float] = defaultdict(float)
-    if not manifest.exists():
+    if not all(manifest.exists() for manifest in manifests):
         return {}
-    for job in json.loads(manifest.read_text())["jobs"]:
-        cpu[job["rule"]] += job["cpu_s"]
+    for manifest in manifests:
+        for job in json.loads(manifest.read_text())["jobs"]:
+            cpu[paper_rule(job)] += job["cpu_s"]
     return dict(cpu)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from causal_bandits.bandits.ucb1 import ArmLists, _argmax_index, _learn
+from causal_bandits.bandits.ucb1 import _CHUNK, ArmLists, _argmax_index, _bounded_max, _bounds, _learn
 
 
 def numpy_argmax(radius: np.ndarray, inv_root: np.ndarray, mean: np.ndarray) -> np.ndarray:
@@ -44,3 +44,22 @@ def test_learn_is_the_numpy_update_for_the_seeds_on():
     _learn(flat, rewards, on, sums.ravel(), counts.ravel(), mean.ravel(), inv_root.ravel(), t)
     for got, want in zip((sums, counts, mean, inv_root, t), expected):
         assert got.tobytes() == want.tobytes()
+
+
+def test_bounded_max_is_numpy_argmax_with_bounds_at_any_larger_radius():
+    """The wide rows' scan through chunk bounds finds numpy's first maximum whatever radius at least the round's the
+    bounds were computed at: on rows of dyadic values (exact sums, so the maximum is often tied across chunks, and
+    the chunk with the largest bound often holds a later tied slot than the first), with padding and unpulled slots."""
+    rng = np.random.default_rng(2)
+    for width in (_CHUNK + 1, 3 * _CHUNK, _CHUNK * _CHUNK + 1, 300, 2047):
+        for _ in range(200):
+            mean = rng.choice([0.0, 0.5, 1.0], size=(1, width))
+            inv_root = rng.choice([0.0, 0.25, 0.5, 1.0], size=(1, width))
+            inv_root[rng.random((1, width)) < 0.002] = ArmLists._UNPULLED
+            pad = rng.random((1, width)) < 0.2
+            mean[pad], inv_root[pad] = -np.inf, 0.0
+            r = float(rng.choice([0.0, 1.0, 2.0]))
+            bound, top = np.empty(width), np.empty(-(-width // _CHUNK))
+            group = np.empty(-(-top.size // _CHUNK))
+            _bounds(r + float(rng.choice([0.0, 1.0, 2.0])), inv_root[0], mean[0], bound, top, group)
+            assert _bounded_max(r, inv_root[0], mean[0], top, group) == numpy_argmax(np.array([r]), inv_root, mean)[0]

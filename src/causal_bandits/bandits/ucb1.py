@@ -19,8 +19,10 @@ bit for bit those of the numpy expressions they replace (``tests/test_ucb1_kerne
 Against an environment whose reward is a table look-up plus noise (the engine's ``OutcomeTables``), a whole window
 of rounds is one compiled pass (:func:`_play_window`): each round's index, argmax, draw and update, in the order and
 with the operations of the round-by-round path, so the window plays the same arms and rewards bit for bit
-(``tests/test_engine_windows.py``): 7.5 times faster on a small tree (height 5), 1.5 times on height 9, where the argmax
-over 2,047 arms a round remains (``benchmarks/run_jobs_speed.py``, docs/performance.md#windows).
+(``tests/test_engine_windows.py``). A window plays one seed's rounds after another, so a seed's row stays in cache,
+and a row wider than a chunk finds its maximum through upper bounds of its chunks' indices at the largest radius of
+a short period (:func:`_bounded_max`): a round evaluates the few chunks that can hold the maximum, not every slot
+(docs/performance.md#windows).
 """
 
 from __future__ import annotations
@@ -107,6 +109,91 @@ def _learn(
             t[s] += 1
 
 
+#: Rounds a wide row's index bounds serve before they are recomputed (:func:`_bounds`): a longer period costs fewer
+#: recomputations of every slot but looser bounds, so more slots are evaluated a round.
+_PERIOD = 128
+
+
+@numba.njit(cache=True)
+def _bounds(r: float, w: np.ndarray, m: np.ndarray, bound: np.ndarray, top: np.ndarray, group: np.ndarray) -> None:
+    """``bound[a] = r * w[a] + m[a]`` for every slot, ``top[c]`` the largest bound of chunk ``c`` (slots ``c * _CHUNK``
+    on) and ``group[g]`` the largest of chunks ``g * _CHUNK`` on: the same operations as an index, so for any radius
+    at most ``r`` a slot's index is at most its bound (rounding is monotone and ``w`` is never negative)."""
+    for a in range(w.size):
+        bound[a] = r * w[a] + m[a]
+    for c in range(top.size):
+        _chunk_top(bound, top, c)
+    for g in range(group.size):
+        _chunk_top(top, group, g)
+
+
+@numba.njit(cache=True)
+def _chunk_top(values: np.ndarray, top: np.ndarray, c: int) -> None:
+    """``top[c]`` = the largest of chunk ``c`` of ``values`` (``values[c * _CHUNK:(c + 1) * _CHUNK]``)."""
+    lo = c * _CHUNK
+    best = values[lo]
+    for a in range(lo + 1, min(lo + _CHUNK, values.size)):
+        best = values[a] if values[a] > best else best
+    top[c] = best
+
+
+@numba.njit(cache=True)
+def _first_top(values: np.ndarray, lo: int, hi: int) -> int:
+    """The first position of the largest of ``values[lo:hi]``."""
+    lead = lo
+    for c in range(lo + 1, hi):
+        lead = c if values[c] > values[lead] else lead
+    return lead
+
+
+@numba.njit(cache=True)
+def _scan_chunk(r: float, w: np.ndarray, m: np.ndarray, c: int, best: float, slot: int) -> tuple[float, int]:
+    """The best index and its slot once chunk ``c``'s slots are evaluated: a slot wins on a larger index, or on an
+    equal one at a lower slot (and the first slot evaluated wins)."""
+    for a in range(c * _CHUNK, min(c * _CHUNK + _CHUNK, w.size)):
+        value = r * w[a] + m[a]
+        if value > best or (value == best and a < slot) or slot < 0:
+            best, slot = value, a
+    return best, slot
+
+
+@numba.njit(cache=True)
+def _bounded_max(r: float, w: np.ndarray, m: np.ndarray, top: np.ndarray, group: np.ndarray) -> int:
+    """The first slot maximising ``r * w + m`` (:func:`_first_max`'s slot), evaluating only the chunks whose largest
+    bound (``top``, grouped in ``group``, at a radius at least ``r``) reaches the best index found so far: the chunk
+    with the largest bound first, then the others in order (:func:`_scan_chunk`). A slot left out has index <= bound <
+    best, so it neither beats nor ties the maximum, and every slot holding the maximum is evaluated: the lowest of
+    them wins, as in numpy's argmax."""
+    g = _first_top(group, 0, group.size)
+    lead = _first_top(top, g * _CHUNK, min(g * _CHUNK + _CHUNK, top.size))
+    best, slot = _scan_chunk(r, w, m, lead, -np.inf, -1)
+    for g in range(group.size):
+        if group[g] < best:
+            continue
+        for c in range(g * _CHUNK, min(g * _CHUNK + _CHUNK, top.size)):
+            if c != lead and top[c] >= best:
+                best, slot = _scan_chunk(r, w, m, c, best, slot)
+    return slot
+
+
+@numba.njit(cache=True)
+def _pull(s, i, slot, u, noise, cdf, value, arms, sums, counts, mean, inv_root, t, pulled, rewards) -> None:
+    """Round ``i`` of seed ``s`` pulls ``slot``: its arm's outcome x = #{k : cdf[s, arm, k] <= u[s, i]}, the reward
+    ``value[s, x] + noise[s, i]`` and the update of :func:`_learn`."""
+    arm = arms[s, slot]
+    x = 0
+    for k in range(cdf.shape[2]):
+        if u[s, i] >= cdf[s, arm, k]:
+            x += 1
+    reward = value[s, x] + noise[s, i]
+    total, count = sums[s, slot] + reward, counts[s, slot] + 1.0
+    sums[s, slot], counts[s, slot] = total, count
+    mean[s, slot] = total / count
+    inv_root[s, slot] = 1.0 / np.sqrt(count)
+    t[s] += 1
+    pulled[s, i], rewards[s, i] = arm, reward
+
+
 @numba.njit(cache=True)
 def _play_window(
     radius: np.ndarray,
@@ -123,27 +210,32 @@ def _play_window(
     pulled: np.ndarray,
     rewards: np.ndarray,
 ) -> None:
-    """Rounds i = 0..L-1 of every seed s (all active): the first slot maximising ``radius[s, i] * inv_root + mean``
-    (:func:`_argmax_index`), its arm's outcome x = #{k : cdf[s, arm, k] <= u[s, i]}, the reward
-    ``value[s, x] + noise[s, i]`` and the update of :func:`_learn`; the arms and rewards go to ``pulled`` and
-    ``rewards`` (S, L)."""
+    """Rounds i = 0..L-1 of every seed s (all active), a seed's rounds one after another (the seeds share nothing):
+    the first slot maximising ``radius[s, i] * inv_root + mean`` and its pull (:func:`_pull`); the arms and rewards go
+    to ``pulled`` and ``rewards`` (S, L). A row of at most a chunk is scanned whole (:func:`_first_max`); a wider one
+    through bounds at the largest radius of each :data:`_PERIOD` rounds (:func:`_bounded_max`), the pulled slot's
+    bound and its chunk's recomputed after each round."""
     n_seeds, width = mean.shape
     index = np.empty(width)
-    for i in range(radius.shape[1]):
-        for s in range(n_seeds):
-            slot = _first_max(radius[s, i], inv_root, mean, s, index)
-            arm = arms[s, slot]
-            x = 0
-            for k in range(cdf.shape[2]):
-                if u[s, i] >= cdf[s, arm, k]:
-                    x += 1
-            reward = value[s, x] + noise[s, i]
-            total, count = sums[s, slot] + reward, counts[s, slot] + 1.0
-            sums[s, slot], counts[s, slot] = total, count
-            mean[s, slot] = total / count
-            inv_root[s, slot] = 1.0 / np.sqrt(count)
-            t[s] += 1
-            pulled[s, i], rewards[s, i] = arm, reward
+    bound, top = np.empty(width), np.empty((width + _CHUNK - 1) // _CHUNK)
+    group = np.empty((top.size + _CHUNK - 1) // _CHUNK)
+    for s in range(n_seeds):
+        w, m = inv_root[s], mean[s]
+        for lo in range(0, radius.shape[1], _PERIOD):
+            hi = min(lo + _PERIOD, radius.shape[1])
+            ceiling = radius[s, lo:hi].max()
+            if width > _CHUNK:
+                _bounds(ceiling, w, m, bound, top, group)
+            for i in range(lo, hi):
+                if width > _CHUNK:
+                    slot = _bounded_max(radius[s, i], w, m, top, group)
+                else:
+                    slot = _first_max(radius[s, i], inv_root, mean, s, index)
+                _pull(s, i, slot, u, noise, cdf, value, arms, sums, counts, mean, inv_root, t, pulled, rewards)
+                if width > _CHUNK:
+                    bound[slot] = ceiling * w[slot] + m[slot]
+                    _chunk_top(bound, top, slot // _CHUNK)
+                    _chunk_top(top, group, slot // (_CHUNK * _CHUNK))
 
 
 class ArmLists:
