@@ -59,10 +59,10 @@ rule planned_claim:
     conda:
         "../envs/causal_bandits.yaml"
     params:
+        **stage("causal_bandits.planned_runs:claim_step"),
         key=lambda wc: f"{wc.paper}/{wc.claim}",
         plan=cb_seed_plans.recorded()["fingerprint"],
         section=lambda wc: config[wc.paper],
-        **stage("causal_bandits.planned_runs:claim_step"),
     script:
         STAGE
 
@@ -81,7 +81,7 @@ rule planned_summary:
     conda:
         "../envs/causal_bandits.yaml"
     params:
-        plan=cb_seed_plans.recorded()["fingerprint"],
         **stage("causal_bandits.planned_runs:summary_step"),
+        plan=cb_seed_plans.recorded()["fingerprint"],
     script:
         STAGE

@@ -1,6 +1,6 @@
 """Rule pure_exploration_table: an own graph's Table 2 (:func:`causal_bandits.experiments.cpe.table`; CSV, Markdown)
-from its runs' per-seed summaries, and its summary for the report (:mod:`.pure_exploration_summary`). Apart from ``cpe``, which the run jobs execute, so that this step's code is not
-theirs."""
+from its runs' per-seed summaries, and its summary for the report (:mod:`.pure_exploration_summary`). Apart from
+``cpe``, which the run jobs execute, so that this step's code is not theirs."""
 
 from __future__ import annotations
 
@@ -29,5 +29,6 @@ def table_step(job: Job) -> None:
     body = frame.to_markdown(index=False, floatfmt=".4g")
     store.write_atomic(out.md, partial(Path.write_text, data=f"# {p.title}\n\n{body}\n{notes}"))
     name = job.wildcards.experiment
-    summary = pure_exploration_summary.document(name, p.title, frame, cpe.best_arm(inst), p.skipped, p.experiment, out.md)
+    best = cpe.best_arm(inst)
+    summary = pure_exploration_summary.document(name, p.title, frame, best, p.skipped, p.experiment, out.md)
     store.write_json(out.summary, summary)

@@ -64,8 +64,8 @@ def render(
 
 def report_step(job: Job) -> None:
     """Rule report: figures/REPORT.md and REPORT.html (:func:`render`) from every paper's evaluated claims and its
-    tables and figures, the own experiments' and pure-exploration experiments' summaries, the studies' claims and the claims judged on planned seeds
-    (read from the working directory)."""
+    tables and figures, the own and pure-exploration experiments' summaries, the studies' claims and the claims
+    judged on planned seeds (read from the working directory)."""
     inp = job.input
     claims = [store.read_json(p) for p in inp.claims]
     artefacts = {paper: [Artefact.from_dict(a) for a in found] for paper, found in job.params.artefacts.items()}
