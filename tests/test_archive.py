@@ -360,7 +360,9 @@ def test_the_history_line_names_the_run_commit_and_whether_the_checkout_holds_it
 
 
 def test_missing_raw_files_are_named_and_a_failed_rebuild_leaves_no_scratch(tmp_path, monkeypatch):
-    config = {"fairness": {"raw": {"adult": {"path": "adult/adult.data"}, "youtube": [{"path": "y/y.txt"}]}}}
+    pinned = {"sha256": "0" * 64, "url": "file:///nowhere"}
+    raw = {"adult": {"path": "adult/adult.data", **pinned}, "youtube": [{"path": "y/y.txt", **pinned}]}
+    config = {"fairness": {"raw": raw}}
     (tmp_path / "y").mkdir()
     (tmp_path / "y" / "y.txt.gz").write_bytes(b"")
     assert rebuild.missing_raw(config, tmp_path) == ["adult/adult.data"]

@@ -50,7 +50,7 @@ def test_the_weighted_speed_up_is_the_archive_s_cpu_over_its_cpu_sped_up_rule_by
 
 
 def test_without_an_archive_the_rules_carry_no_weight(tmp_path):
-    weights = run_rules.archive_cpu(tmp_path / "manifest.json")
+    weights = run_rules.archive_cpu((tmp_path / "manifest.json",))
     rules = run_rules.by_rule([{"rule": "cpe_run", "cpu_s": 1.0, "before_cpu_s": 2.0}], weights)
     assert weights == {} and rules[0]["speedup"] == pytest.approx(2.0)
     assert run_rules.coverage(rules, weights) == 0.0 and run_rules.weighted_speedup(

@@ -24,8 +24,8 @@ OWN = ("papers", "studies", "experiments", "scaffold")
 #: Shared modules that still name a paper, each with why (the list can only shrink).
 KNOWN = {
     "arms.py": "the Python API over the nonmanip paper's strategies (cb.arms_for, cb.policy)",
-    "planned_runs.py": "issue 71's planned runs, judged with each paper's own claims",
-    "seed_plans.py": "issue 71's seed plans, one per claim",
+    "planned_runs.py": "the planned runs, judged with each paper's own claims",
+    "seed_plans.py": "the seed plans, one per claim",
     "bandits/cells.py": "'bounds' is the name of a counterfactual mode there, not the paper",
 }
 KEY_USE = re.compile(r"(?<![\w./-])(" + "|".join(map(re.escape, PAPERS)) + r")(?=$|[./:'\"\[\]()])")

@@ -17,6 +17,7 @@ try:
     from causal_bandits import kernels as cb_kernels
     from causal_bandits import logs as cb_logs
     from causal_bandits import papers as cb_papers
+    from causal_bandits import planned_runs as cb_planned
     from causal_bandits import plan as cb_plan
     from causal_bandits import preregistration as cb_prereg
     from causal_bandits import sources as cb_sources

@@ -6,7 +6,6 @@
 # of the paper-scale runs. `python -m causal_bandits.planned_runs` does the same outside the workflow.
 import re
 
-from causal_bandits import planned_runs as cb_planned
 from causal_bandits import seed_plans as cb_seed_plans
 
 try:
@@ -15,8 +14,6 @@ except CausalBanditsError as err:  # a plan edited after it was computed: one li
     sys.exit(f"error: {err}")
 # Every planned run job, by its trace path without .parquet: (claim, RunJob, instance file or None).
 PLANNED_JOBS = cb_planned.planned_jobs(config)
-# The report reads it when the run has planned claims (rules/report.smk).
-PLANNED_SUMMARY = ["results/planned/claims.json"] if PLANNED else []
 
 
 rule planned_run:

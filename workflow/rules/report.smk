@@ -21,7 +21,7 @@ rule report:
         # own experiments' summaries (no verdicts), when the config has an experiments: section
         experiments=[f"results/experiments/{name}/summary.json" for name in config.get("experiments") or {}],
         # the claims judged on seeds planned before the run (rules/planned.smk), when the config runs them
-        planned=PLANNED_SUMMARY,
+        planned=[f"{cb_planned.OUT}/claims.json"] if cb_planned.planned(config) else [],
         # the pure_exploration: section's summaries (no verdicts), when the config has one
         pure_exploration=[
             f"results/pure_exploration/{name}/summary.json" for name in config.get("pure_exploration") or {}

@@ -70,7 +70,7 @@ def sections(experiments: Sequence[Mapping[str, Any]] = (), pure: Sequence[Mappi
             "pure-exploration",
             "Own pure exploration",
             "pure_exploration",
-            "cpe's pure-exploration algorithms (ICLR 2023) on the graphs",
+            "The ICLR 2023 paper's pure-exploration algorithms on the graphs",
             tuple(map(pure_exploration, pure)),
         ),
     ]
