@@ -91,7 +91,9 @@ def test_the_scaffolds_touch_only_what_they_list_and_change_no_jobs_code(scaffol
     assert (
         touched == set(listed) and len(listed) == 13 + 5 + 4 + 3
     )  # new-paper: 13 new, 5 added to; new-study: 4 new, 3 added to
-    assert code_after == code_before  # no existing job's params change: Snakemake reruns none of them
+    # no existing job's code changes: Snakemake reruns none of them (a skeleton's rule may name a shared step module
+    # no rule named before, such as causal_bandits.aggregate, whose code is then new, not changed)
+    assert {key: code_after[key] for key in code_before} == code_before
 
 
 def test_a_paper_run_before_the_scaffolds_is_complete_after_them(scaffolded):

@@ -66,9 +66,12 @@ def _archive() -> dict | None:
 
 
 #: The site's own rules: a table scrolls in a box no taller than the window (its scrollbar in sight), its
-#: header row kept in view.
+#: header row kept in view; a claims table sizes its columns to their words (the page's column is narrower than the
+#: report's, and the fixed layout's percentages would leave a number column too narrow for a name such as
+#: LinUCB_Biased in a wide font), the column widths only a preference.
 SITE_CSS = (
-    ".md-typeset__scrollwrap{max-height:85vh;overflow:auto}"
+    ".md-typeset__scrollwrap{max-height:85vh;overflow:auto}.md-typeset table.claims{table-layout:auto}"
+    ".md-typeset table.claims td.see a{white-space:nowrap}"
     ".md-typeset table.claims{font-size:.62rem;line-height:1.4}.md-typeset table.claims th{font-size:.62rem}"
     "table.claims.compact col.verdict{width:7.4em}table.claims.compact col.see{width:7.5em}"
     "table.claims.compact col.claim{width:25%}table.claims.compact col.num{width:14%}"

@@ -326,7 +326,7 @@ def write_claim(
     config: Mapping[str, Any], key: str, results: Path, out: Path = OUT, found: Sequence[Path] | None = None
 ) -> Path:
     """Judge claim ``key`` on its planned runs (``found``: their summaries, as the workflow's ``planned_run`` jobs
-    wrote them; None: run them here first, :func:`execute`); write the judgement to ``out``/<paper>/<claim>.json
+    wrote them; None: run them here first, :func:`execute`); write the judgement to ``out/<paper>/<claim>.json``
     (atomically) and return that path."""
     paper, claim = key.split("/")
     judged = run_and_judge(config, key, results, out) if found is None else judge_runs(config, key, found, results)

@@ -28,6 +28,8 @@ rule planned_run:
         "logs/planned/{run}.log",
     wildcard_constraints:
         run="|".join(re.escape(path.removeprefix("results/planned/")) for path in PLANNED_JOBS) or "^$",
+    group:
+        "runs"
     conda:
         "../envs/causal_bandits.yaml"
     resources:
@@ -53,6 +55,8 @@ rule planned_claim:
     wildcard_constraints:
         paper="|".join(cb_planned.papers_of(PLANNED)) or "^$",
         claim="[^/]+",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:
@@ -75,6 +79,8 @@ rule planned_summary:
         table=report("figures/planned/table.md", caption="../report/planned.rst", category="report"),
     log:
         "logs/planned/summary.log",
+    group:
+        "post"
     conda:
         "../envs/causal_bandits.yaml"
     params:

@@ -316,7 +316,7 @@ def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
 
 
 def download_step(job: Job) -> None:
-    """Rule <paper>_download: fetch a missing raw file from its pinned address (:func:`fetch`), verified before it
+    """Rule ``<paper>_download``: fetch a missing raw file from its pinned address (:func:`fetch`), verified before it
     appears."""
     spec = RawFile.from_config(job.params.entry)
     path = fetch(job.params.raw_dir, spec)
@@ -324,7 +324,7 @@ def download_step(job: Job) -> None:
 
 
 def check_step(job: Job) -> None:
-    """Rule <paper>_raw_check: verify the sha256 of a data set's raw files (:func:`check`; read once: the checksum
+    """Rule ``<paper>_raw_check``: verify the sha256 of a data set's raw files (:func:`check`; read once: the checksum
     cache the planning filled, :func:`cached_sha256`) and label stand-ins, into the data set's manifest."""
     p = job.params
     files = []

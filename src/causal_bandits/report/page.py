@@ -222,7 +222,7 @@ class Page:
         shown = supporting(row, self.artefacts.get(paper, ()))
         return {
             "id": breakable(row["id"]),
-            "source": row["source"],
+            "source": breakable(row["source"]),
             **{k: self.text(str(row[k])) for k in ("statement", "paper", "ours")},
             "anchor": claim_id(paper, row["id"]),
             "row_class": verdict_class(row["status"]).replace("v-", "r-"),
