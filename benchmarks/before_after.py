@@ -22,8 +22,9 @@ HERE = str(REPO / "src")
 
 
 #: Files outside ``src`` that the package reads beside it at some refs (the run jobs' measured peaks, since they left
-#: the run modules): exported with it where the ref has them.
-BESIDE_SRC = ("workflow/profiles/run_peaks.yaml",)
+#: the run modules; the paper-scale config, which the ref's own schema must accept): exported with it where the ref
+#: has them.
+BESIDE_SRC = ("workflow/profiles/run_peaks.yaml", "config/config.yaml")
 
 
 def export_src(ref: str, into: str) -> str:

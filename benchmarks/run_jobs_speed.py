@@ -108,6 +108,21 @@ TYPICAL = [
 ]
 
 
+def paper_scale_config() -> Path:
+    """``config/config.yaml`` beside the ``src`` the package was imported from: the working tree's, or the ref's as
+    ``before_after.export_src`` unpacked it (a config key added since the ref is unknown to the ref's schema)."""
+    import causal_bandits
+
+    return Path(causal_bandits.__file__).resolve().parents[2] / "config" / "config.yaml"
+
+
+def capped(job, science: dict, horizon: int):
+    """``job`` with ``science`` and the rounds ``horizon``; a ref whose run job computes its horizon from its science
+    (no ``horizon`` field) gets the science alone."""
+    fields = {f.name for f in dataclasses.fields(job)}
+    return dataclasses.replace(job, science=science, **({"horizon": horizon} if "horizon" in fields else {}))
+
+
 def one(name: str, horizon: int | None, out: str) -> dict:
     """Run job ``name`` in this process; its CPU since the process started and the sha256 of its two files."""
     from causal_bandits import config, runs
@@ -118,14 +133,13 @@ def one(name: str, horizon: int | None, out: str) -> dict:
     experiment, strategy, algorithm = rest.split("/")
     module = importlib.import_module(f"causal_bandits.papers.{paper}.runs")
     wildcards = {"experiment": experiment, "strategy": strategy, "algorithm": algorithm, "chunk": "0"}
-    job = module.describe(config.validate(config.load("config/config.yaml")), wildcards)
+    job = module.describe(config.validate(config.load(paper_scale_config())), wildcards)
     if horizon and paper == "unknown_graph":  # the rounds T of a V1-V4 run
         section = {**job.science["section"], "horizon": min(int(job.science["section"]["horizon"]), horizon)}
-        job = dataclasses.replace(job, science={**job.science, "section": section}, horizon=min(job.horizon, horizon))
+        job = capped(job, {**job.science, "section": section}, min(job.horizon, horizon))
     elif horizon:  # the sample cap of a cpe job (a budget job keeps its budget), the rounds T of a nonmanip one
         science = {**job.science, "horizon": min(int(job.science["horizon"]), horizon)}
-        capped = job.horizon if algorithm == "pb" else science["horizon"]
-        job = dataclasses.replace(job, science=science, horizon=capped)
+        job = capped(job, science, job.horizon if algorithm == "pb" else science["horizon"])
     trace, summary = f"{out}/trace.parquet", f"{out}/summary.parquet"
     runs.execute(job, JOBS[name], trace, summary)
     return measured([trace, summary])
@@ -138,7 +152,7 @@ def one_discovery(name: str, out: str) -> dict:
     from causal_bandits.papers.unknown_graph.discovery_checks import sampled_discovery
 
     regime, height, setting = name.split("-", 2)
-    section = config.validate(config.load("config/config.yaml"))["unknown_graph"]["discovery"]
+    section = config.validate(config.load(paper_scale_config()))["unknown_graph"]["discovery"]
     row = sampled_discovery(regime, int(height[1:]), *discovery_setting(section, setting), section["n_seeds"])
     Path(f"{out}/row.json").write_text(json.dumps(row, sort_keys=True))
     return measured([f"{out}/row.json"])
