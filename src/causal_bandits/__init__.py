@@ -8,7 +8,7 @@ loads its module on first use (PEP 562), so ``import causal_bandits`` stays chea
 
 from causal_bandits import api as _api
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 
 def __getattr__(name: str):
