@@ -136,7 +136,9 @@ def test_no_verdict_word_in_the_docs_contradicts_the_archive(archive: quotes.Arc
     ("text", "caught"),
     [
         ("* **Reproduced:** POMIS ≤ MIS ≤ BF in every panel (`nonmanip-order-<panel>-<solver>`).", True),
-        ("* **Reproduced:** POMIS ≤ MIS ≤ BF on Fig. 2a (`nonmanip-order-fig5b-<solver>`).", False),
+        ("* **Reproduced:** POMIS ≤ MIS ≤ BF on Fig. 2a (`nonmanip-order-fig5b-kl_ucb`).", False),
+        ("* **Reproduced:** POMIS ≤ MIS ≤ BF on Fig. 2a (`nonmanip-order-fig5b-<solver>`).", True),  # TS's is fitted
+        ("* **Fitted:** POMIS ≤ MIS ≤ BF on Fig. 2a with TS (`nonmanip-order-fig5b-ts`).", False),
         ("* **Vacuous:** the front-door orderings (`nonmanip-order-fig5a-ts`).", False),
         ("#### Why τ = 0.2 differs\n\nIn the archived run `table2-fucb-regret-tau0.2` lies above the band.", True),
         ("The τ = 0.2 row is inconclusive (`table2-fucb-regret-tau0.2`).", False),
