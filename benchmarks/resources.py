@@ -49,6 +49,11 @@ RUN_JOB_BOUNDS = (1.0, 1.5)
 SPREAD = 1.27
 
 
+#: Rules whose jobs are papers' run jobs under another rule name, so they size their own memory request too:
+#: the planned seeds' runs (workflow/rules/planned.smk asks for each job's ``RunJob.memory_mb``).
+OWN_MEMORY = {"planned_run"}
+
+
 def paper_of(rule: str) -> str | None:
     """The paper key of a run rule (``<key>_run``, ``<key>_run_<more>``: ``nonmanip_run_pomisplus``), whose jobs size
     their own memory request (RunJob.memory_mb; the profile states their runtime only); None for any other rule."""
@@ -114,7 +119,7 @@ def requests(manifest: dict) -> dict[str, dict[str, int]]:
     for rule, js in sorted(jobs.items()):
         runtime = max(MIN_RUNTIME, math.ceil(2 * max(j["wall_s"] for j in js) / 60))
         out[rule] = {"runtime": runtime}
-        if not paper_of(rule):
+        if not paper_of(rule) and rule not in OWN_MEMORY:
             out[rule]["mem_mb"] = math.ceil(MEMORY_MARGIN * max(j["max_rss_mb"] for j in js))
     return out
 
@@ -130,6 +135,27 @@ def run_job_ratios(manifest: dict, config: dict) -> dict[str, list[float]]:
     return dict(ratios)
 
 
+def profile_lines(wanted: dict[str, dict[str, int]]) -> list[str]:
+    """The requests as a profile's ``set-resources`` entries, one line a rule."""
+    lines = []
+    for rule, want in wanted.items():
+        items = ", ".join(f'{key}: "{value} * attempt"' for key, value in sorted(want.items()))
+        lines.append(f"  {rule}: {{{items}}}")
+    return lines
+
+
+def write_profile(wanted: dict[str, dict[str, int]], path: Path) -> None:
+    """Replace the ``set-resources:`` block of the profile at ``path`` (its comments and other keys kept)."""
+    lines = path.read_text().splitlines()
+    if "set-resources:" not in lines:
+        raise SystemExit(f"{path} has no 'set-resources:' line to rewrite: add one")
+    start = end = lines.index("set-resources:") + 1
+    while end < len(lines) and lines[end].startswith("  "):
+        end += 1
+    lines[start:end] = profile_lines(wanted)
+    path.write_text("\n".join(lines) + "\n")
+
+
 def stated(value: str | int) -> int:
     """A profile's ``"400 * attempt"`` as 400 (the first attempt's request)."""
     return int(str(value).split("*")[0])
@@ -140,6 +166,7 @@ def main() -> None:
     parser.add_argument("--archive", type=Path, default=Path("archive/paper-scale/manifest.json"))
     parser.add_argument("--check", type=Path, help="a profile whose set-resources must state these requests")
     parser.add_argument("--configfile", type=Path, default=Path("config/config.yaml"), help="the run's config")
+    parser.add_argument("--write-profile", type=Path, help="rewrite this profile's set-resources with these requests")
     parser.add_argument(
         "--write-peaks", nargs="?", type=Path, const=PEAKS_FILE, help=f"write the run jobs' peaks (to {PEAKS_FILE})"
     )
@@ -161,10 +188,11 @@ def main() -> None:
         mem = want.get("mem_mb", "job")
         over = f"  {min(ratios[rule]):.2f}-{max(ratios[rule]):.2f}" if rule in ratios else ""
         print(f"{rule:34s} {len(peaks[rule]):5d} {low:7.0f}-{high:<7.0f} {mem!s:>7s} {want['runtime']:7d}m{over}")
+    if args.write_profile:
+        write_profile(wanted, args.write_profile)
+        print(f"wrote the set-resources of {args.write_profile}")
     if args.check is None:
-        for rule, want in wanted.items():
-            items = ", ".join(f'{k}: "{v} * attempt"' for k, v in sorted(want.items()))
-            print(f"  {rule}: {{{items}}}")
+        print("\n".join(profile_lines(wanted)))
         return
     profile = yaml.safe_load(args.check.read_text()).get("set-resources", {})
     differ = []

@@ -99,13 +99,20 @@ def test_the_plan_names_every_priority_claim_with_its_cost_and_keeps_the_dear_on
 
 
 @needs_archive
-def test_a_plan_from_claims_judged_by_older_rules_is_refused_naming_the_rows():
-    """The archive's own claims documents are judged by the rules of their day: an inconclusive row without a
-    target and a target no longer inconclusive are named (the plan is computed from the archive re-judged)."""
+def test_a_plan_from_claims_judged_by_older_rules_is_refused_naming_the_rows(tmp_path):
+    """Claims documents judged by other rules than the plan's targets assume (an archive of an earlier release,
+    planted here by moving two of the archive's verdicts): an inconclusive row without a target and a target no
+    longer inconclusive are named (the plan is computed from the archive re-judged)."""
+    moved = {("bounds", "biased-deviates"): INCONCLUSIVE, ("cpe", "pac-E1-LUCB"): "reproduced"}
+    for path in sorted((ARCHIVE / "results" / "claims").glob("*.json")):
+        doc = json.loads(path.read_text())
+        for row in doc["claims"]:
+            row["status"] = moved.get((doc["paper"], row["id"]), row["status"])
+        (tmp_path / path.name).write_text(json.dumps(doc))
     with pytest.raises(
-        ValueError, match=r"without a target \['bounds/biased-deviates', .*not inconclusive \['cpe/pac-E1-"
+        ValueError, match=r"without a target \['bounds/biased-deviates'\].*not inconclusive \['cpe/pac-E1-LUCB'\]"
     ):
-        seed_plans.plan(ARCHIVE)
+        seed_plans.plan(ARCHIVE, tmp_path)
 
 
 def test_the_total_budget_takes_the_cheaper_plans_first():

@@ -240,6 +240,8 @@ def release(root: Path, version: str, cores: str, overlay: Sequence[str]) -> str
     entry = changelog.entry(version, commit, previous, changelog.Snapshot.of(root), lines)
     changelog.write(root / changelog.CHANGELOG, version, entry)
     markers.rewrite(root)
+    if not overlay:  # a trial at another scale (--configfile) has no paper-scale archive to fit them to
+        refit_from_archive(root)
     _git(root, "add", "-A", str(quotes.FOLDERS["archive"]), str(quotes.FOLDERS["studies"]), changelog.CHANGELOG)
     _git(root, "commit", "-qam", f"Release {version}: the archives made at {commit[:12]}, the changelog, the quotes")
     _git(root, "tag", "-a", f"v{version}", "-m", f"Release {version}")  # annotated: git push --follow-tags sends it
@@ -247,8 +249,32 @@ def release(root: Path, version: str, cores: str, overlay: Sequence[str]) -> str
     return commit
 
 
-#: The tests that read the docs against the archives: run on the release's new archives once they are committed.
-DOCS_TESTS = ("tests/test_docs_record.py", "tests/test_docs_verdict_words.py", "tests/test_docs_archive.py")
+#: What the papers' archive fits, refitted from the release's: the run jobs' memory peaks, the SLURM profile's
+#: requests, and the seed plan for the claims it leaves inconclusive (the next run's, recorded before it).
+REFITS = (
+    ("benchmarks/resources.py", "--write-peaks", "--write-profile", "workflow/profiles/slurm/config.yaml"),
+    ("-m", "causal_bandits.seed_plans", "--write", "--claims", "archive/paper-scale/results/claims"),
+)
+
+
+def refit_from_archive(root: Path) -> None:
+    """Run :data:`REFITS` on the new papers' archive (their files land in the release's archive commit)."""
+    for args in REFITS:
+        done = subprocess.run([sys.executable, *args], cwd=root, capture_output=True, text=True)
+        if done.returncode != 0:
+            shown = (done.stderr.strip() or done.stdout.strip()).splitlines()
+            raise CausalBanditsError(f"python {' '.join(args)} failed: {shown[-1] if shown else 'no output'}")
+
+
+#: The tests that read the docs and the refitted files against the archives: run on the release's new archives
+#: once they are committed.
+DOCS_TESTS = (
+    "tests/test_docs_record.py",
+    "tests/test_docs_verdict_words.py",
+    "tests/test_docs_archive.py",
+    "tests/test_seed_plans.py",
+    "tests/test_run_jobs.py",
+)
 
 
 def check_docs(root: Path) -> None:
