@@ -98,8 +98,16 @@ def test_the_claim_is_judged_on_the_planned_seeds_alone(small_plan):
     )
     pomis_plus = found["claims"]["nonmanip/table1-ts-POMIS+-fig5c"]
     assert "planned" not in pomis_plus and pomis_plus["main"] is None  # not in this run's claims: no verdict made up
-    assert "| above budget: 6,187 seeds, 30.6 CPU-min (the 10 CPU-min budget of a claim); stays inconclusive |" in md
-    assert "| not run: this run's config does not cover it (55 seeds, 0.2 CPU-min) |" in md
+    recorded = seed_plans.recorded()["claims"]  # the costs as the committed plan estimates them
+    above, uncovered = recorded["nonmanip/table1-ts-POMIS+-fig5c"], recorded["fairness/table2-fucb-regret-tau0.2"]
+    assert (
+        f"| above budget: {above['planned']:,} seeds, {above['cpu_s'] / 60:.1f} CPU-min (the 10 CPU-min budget of "
+        "a claim); stays inconclusive |" in md
+    )
+    assert (
+        f"| not run: this run's config does not cover it ({uncovered['planned']} seeds, "
+        f"{uncovered['cpu_s'] / 60:.1f} CPU-min) |" in md
+    )
     assert "| a slope fitted over five fixed sizes" in md  # a claim no count decides says why
 
 
