@@ -278,8 +278,9 @@ DOCS_TESTS = (
 
 
 def check_docs(root: Path) -> None:
-    """Run :data:`DOCS_TESTS` on the committed release: the quotes are the new archives', but prose that names a
-    verdict or a claim the new archives changed is not rewritten by the release; a failure names the next commit."""
+    """Run :data:`DOCS_TESTS` on the committed release: the quotes and the refits are the new archives', but prose
+    that names a verdict or a claim the new archives changed is not rewritten by the release; a failure names the
+    next commit."""
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *DOCS_TESTS]
     done = subprocess.run(command, cwd=root, capture_output=True, text=True)
     if done.returncode != 0:
